@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs every test (GUI tests under xvfb-run).
+# Usage: build-aux/test.sh            (exit status non-zero on any failure)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+cd "$top"
+. "$here/deps.sh"
+cpel_install_deps xvfb xauth xdotool imagemagick clang libclang-rt-14-dev
+
+builddir=${BUILDDIR:-_build}
+if [ -d "$builddir" ]; then
+  meson setup --reconfigure "$builddir" >/dev/null
+else
+  meson setup "$builddir"
+fi
+meson compile -C "$builddir"
+
+export GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none GSETTINGS_BACKEND=memory
+export NO_AT_BRIDGE=1
+xvfb-run -a -s "-screen 0 1280x800x24" \
+  meson test -C "$builddir" --print-errorlogs --num-processes 2

@@ -1,0 +1,3 @@
+#include "cpel-error.h"
+
+G_DEFINE_QUARK (cpel-error-quark, cpel_error)

@@ -1,0 +1,157 @@
+/* cpel-file.h — a loaded, validated and indexed CPEL file
+ *
+ * The file is memory-mapped; every count, offset and length is checked
+ * before use.  Events of all event sections are merged into one timeline:
+ * times are 64-bit nanoseconds relative to the earliest event (which is at
+ * 0), computed exactly per section as floor(ticks * 10^9 / ticks_per_second).
+ *
+ * Tracks are numbered by "slot" 0..n_tracks-1 in ascending track-id order;
+ * every defined track and every track id used by an event has a slot.
+ * Event types are numbered 0..n_types-1 in ascending code order; every
+ * defined code and every code used by an event has a type.
+ *
+ * Each track's events are kept in time order (stable: file order breaks
+ * ties) and addressed by their index 0..n-1 within the track.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "cpel-error.h"
+#include "cpel-format.h"
+
+G_BEGIN_DECLS
+
+#define CPEL_TYPE_FILE (cpel_file_get_type ())
+G_DECLARE_FINAL_TYPE (CpelFile, cpel_file, CPEL, FILE, GObject)
+
+/* Limits; a file beyond them is rejected with CPEL_ERROR_TOO_LARGE. */
+#define CPEL_MAX_EVENTS  G_GUINT64_CONSTANT (0xFFFFFFFF)   /* 2^32 - 1 */
+
+typedef struct
+{
+  /* Override every event section's clock (ticks per second); 0 = the file's. */
+  guint64  ticks_per_second;
+  /* Threads used to build the index; 0 = number of processors. */
+  guint    n_threads;
+} CpelLoadOptions;
+
+/* Called from the loading thread with a fraction in [0,1]. */
+typedef void (*CpelProgressFunc) (double fraction, gpointer user_data);
+
+typedef enum
+{
+  CPEL_SECTION_STRING_TABLE = 1,
+  CPEL_SECTION_SYMBOL_TABLE = 2,
+  CPEL_SECTION_EVENT_DEFS   = 3,
+  CPEL_SECTION_TRACK_DEFS   = 4,
+  CPEL_SECTION_EVENTS       = 5,
+} CpelSectionType;
+
+typedef struct
+{
+  guint32      type;            /* CpelSectionType or unknown */
+  guint64      offset;          /* file offset of the section's 8-octet TLV header */
+  guint32      length;          /* data length N */
+  guint32      count;           /* records (symbols, defs, events); 0 otherwise */
+  const char  *table_name;      /* string table name (own name for type 1), or NULL */
+  guint64      ticks_per_second;/* events sections: the rate used */
+  gboolean     clock_per_us;    /* events sections: the file's value was read as ticks/µs */
+} CpelSectionInfo;
+
+/* One event, as read from the file. */
+typedef struct
+{
+  gint64   time_ns;     /* ns since the earliest event in the file */
+  guint64  file_index;  /* position in file order over all event sections */
+  guint32  track_id;
+  guint32  code;
+  guint32  datum;
+  guint    track_slot;
+  guint    type;        /* event type index */
+  guint    section;     /* event section number (0-based, among event sections) */
+} CpelEvent;
+
+CpelFile     *cpel_file_new_for_path       (const char             *path,
+                                            const CpelLoadOptions  *options,
+                                            GCancellable           *cancellable,
+                                            CpelProgressFunc        progress,
+                                            gpointer                progress_data,
+                                            GError                **error);
+/* Load from memory (the bytes are kept referenced). */
+CpelFile     *cpel_file_new_for_bytes      (GBytes                 *bytes,
+                                            const CpelLoadOptions  *options,
+                                            GError                **error);
+
+/* Header */
+const char   *cpel_file_get_path           (CpelFile *self);   /* NULL for bytes */
+guint64       cpel_file_get_size           (CpelFile *self);
+guint         cpel_file_get_version        (CpelFile *self);
+gboolean      cpel_file_is_little_endian   (CpelFile *self);
+guint32       cpel_file_get_date           (CpelFile *self);
+
+/* Sections in file order */
+guint                  cpel_file_get_n_sections (CpelFile *self);
+const CpelSectionInfo *cpel_file_get_section    (CpelFile *self, guint i);
+
+/* Diagnostics that are not fatal (duplicate definitions, odd clock, unknown
+ * sections, unsorted symbols...), each a translated, human-readable line. */
+const char * const *cpel_file_get_warnings (CpelFile *self);   /* NULL-terminated */
+
+/* Time */
+guint64       cpel_file_get_n_events       (CpelFile *self);
+gint64        cpel_file_get_duration       (CpelFile *self);   /* last event time (ns) */
+gint64        cpel_file_get_base_ns        (CpelFile *self);   /* absolute ns of the earliest */
+
+/* Tracks */
+guint         cpel_file_get_n_tracks       (CpelFile *self);
+guint32       cpel_file_get_track_id       (CpelFile *self, guint slot);
+const char   *cpel_file_get_track_label    (CpelFile *self, guint slot);
+gboolean      cpel_file_lookup_track       (CpelFile *self, guint32 id, guint *slot);
+guint64       cpel_file_get_track_n_events (CpelFile *self, guint slot);
+/* The track's event times in time order (n_events entries); valid for the
+ * file's lifetime.  Read-only. */
+const gint64 *cpel_file_get_track_times    (CpelFile *self, guint slot, guint64 *n_events);
+/* First index whose time >= t (n_events when none). O(log n). */
+guint64       cpel_file_track_lower_bound  (CpelFile *self, guint slot, gint64 t);
+/* Number of events with t0 <= time < t1. O(log n). */
+guint64       cpel_file_track_count_range  (CpelFile *self, guint slot, gint64 t0, gint64 t1);
+/* Fill `event` with the index-th event of the track. */
+void          cpel_file_get_track_event    (CpelFile *self, guint slot, guint64 index,
+                                            CpelEvent *event);
+/* The event's code / datum without filling a whole CpelEvent (hot paths). */
+guint32       cpel_file_get_track_event_code  (CpelFile *self, guint slot, guint64 index);
+guint32       cpel_file_get_track_event_datum (CpelFile *self, guint slot, guint64 index);
+
+/* Event types */
+guint         cpel_file_get_n_types        (CpelFile *self);
+guint32       cpel_file_get_type_code      (CpelFile *self, guint type);
+const char   *cpel_file_get_type_name      (CpelFile *self, guint type);  /* event format applied */
+guint64       cpel_file_get_type_n_events  (CpelFile *self, guint type);
+gboolean      cpel_file_get_type_defined   (CpelFile *self, guint type);
+gboolean      cpel_file_lookup_type        (CpelFile *self, guint32 code, guint *type);
+/* The compiled datum format of a type (never NULL; empty when undefined). */
+const CpelFormat *cpel_file_get_type_datum_format (CpelFile *self, guint type);
+
+/* Labels */
+/* Append the decoded datum of `event` (datum format applied to its datum). */
+void          cpel_file_append_datum       (CpelFile *self, const CpelEvent *event, GString *out);
+/* Append "name: datum", or "name" when the datum is empty. */
+void          cpel_file_append_label       (CpelFile *self, const CpelEvent *event, GString *out);
+/* The string table that %s in the datum of an event of `section` refers to. */
+const CpelStrtab *cpel_file_get_event_strtab (CpelFile *self, guint section);
+/* All symbols of all symbol tables, sorted by value. */
+const CpelSymtab *cpel_file_get_symtab     (CpelFile *self);
+
+/* Global time order: a k-way merge over tracks (stable: file order breaks
+ * ties).  Iterate with cpel_merge_next(). */
+typedef struct _CpelMerge CpelMerge;
+/* `slots` NULL = every track. Starts at the first event with time >= from. */
+CpelMerge    *cpel_merge_new               (CpelFile *self, const guint *slots, guint n_slots,
+                                            gint64 from);
+gboolean      cpel_merge_next              (CpelMerge *merge, CpelEvent *event,
+                                            guint64 *track_index);
+void          cpel_merge_free              (CpelMerge *merge);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelMerge, cpel_merge_free)
+
+G_END_DECLS

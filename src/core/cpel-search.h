@@ -1,0 +1,60 @@
+/* cpel-search.h — finding events by code, text or regex */
+#pragma once
+
+#include "cpel-file.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  CPEL_SEARCH_TEXT,    /* substring of the label "name: datum" */
+  CPEL_SEARCH_REGEX,   /* GRegex on the label */
+  CPEL_SEARCH_CODE,    /* event code (decimal / 0x hex) or event name (exact, case-insensitive) */
+} CpelSearchMode;
+
+typedef struct _CpelQuery CpelQuery;
+
+/* NULL with CPEL_ERROR_INVALID on a bad regex or an unknown code/name. */
+CpelQuery *cpel_query_new      (CpelFile        *file,
+                                CpelSearchMode   mode,
+                                const char      *text,
+                                gboolean         case_sensitive,
+                                GError         **error);
+gboolean   cpel_query_match    (CpelQuery       *query,
+                                const CpelEvent *event);
+void       cpel_query_free     (CpelQuery       *query);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelQuery, cpel_query_free)
+
+/* A reference to one event: track slot and index within the track. */
+typedef struct
+{
+  guint    slot;
+  guint64  index;
+} CpelEventRef;
+
+typedef struct _CpelSearchResult CpelSearchResult;
+
+/* Runs the query over every event (may be called from a worker thread).
+ * NULL with G_IO_ERROR_CANCELLED when cancelled.  Progress in [0,1]. */
+CpelSearchResult *cpel_search_run   (CpelFile          *file,
+                                     CpelQuery         *query,
+                                     GCancellable      *cancellable,
+                                     CpelProgressFunc   progress,
+                                     gpointer           progress_data,
+                                     GError           **error);
+CpelSearchResult *cpel_search_result_ref   (CpelSearchResult *result);
+void              cpel_search_result_unref (CpelSearchResult *result);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelSearchResult, cpel_search_result_unref)
+
+/* Matches in global time order (ties: file order). */
+guint64             cpel_search_result_get_n       (CpelSearchResult *result);
+const CpelEventRef *cpel_search_result_get         (CpelSearchResult *result, guint64 i);
+/* Per track: sorted track indices of the matches on that track. */
+const guint64      *cpel_search_result_get_track   (CpelSearchResult *result, guint slot,
+                                                    guint64 *n_matches);
+/* Position of the first match at or after (time, slot, index) in time order;
+ * get_n when none.  For "next from here". */
+guint64             cpel_search_result_find_next   (CpelSearchResult *result, CpelFile *file,
+                                                    gint64 time, guint64 file_index);
+
+G_END_DECLS

@@ -1,0 +1,22 @@
+/* cpel-time.h — times shown to people */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Format a duration/time in nanoseconds in the largest unit that keeps 3+
+ * significant digits: "0 ns", "850 ns", "1.234 µs", "12.345 ms", "3.210 s".
+ * Negative values get a leading '-'. Returns a newly allocated string. */
+char    *cpel_time_format        (gint64       ns);
+
+/* Same, into a caller buffer (at least 32 bytes); returns buf. */
+char    *cpel_time_format_buf    (gint64       ns,
+                                  char        *buf,
+                                  gsize        len);
+
+/* Parse "123", "123ns", "1.5us", "1.5µs", "2ms", "0.3s" into ns. */
+gboolean cpel_time_parse         (const char  *text,
+                                  gint64      *ns);
+
+G_END_DECLS
