@@ -1,0 +1,188 @@
+/* test-time.c — human time formatting and parsing */
+#include <string.h>
+
+#include <glib.h>
+
+#include "cpel-time.h"
+
+#define MU "\302\265"
+
+static void
+assert_format (gint64      ns,
+               const char *expected)
+{
+  char buf[32];
+  g_autofree char *s = cpel_time_format (ns);
+
+  g_assert_cmpstr (s, ==, expected);
+  g_assert_true (cpel_time_format_buf (ns, buf, sizeof buf) == buf);
+  g_assert_cmpstr (buf, ==, expected);
+}
+
+static void
+test_format_units (void)
+{
+  assert_format (0, "0 ns");
+  assert_format (1, "1 ns");
+  assert_format (850, "850 ns");
+  assert_format (999, "999 ns");
+  assert_format (1000, "1.000 " MU "s");
+  assert_format (1234, "1.234 " MU "s");
+  assert_format (999999, "999.999 " MU "s");
+  assert_format (1000000, "1.000 ms");
+  assert_format (12345000, "12.345 ms");
+  assert_format (999999000, "999.999 ms");
+  assert_format (1000000000, "1.000 s");
+  assert_format (3210000000, "3.210 s");
+  assert_format (G_GINT64_CONSTANT (86400) * 1000000000, "86400.000 s");
+}
+
+static void
+test_format_rounding (void)
+{
+  assert_format (12345499, "12.345 ms");   /* to nearest */
+  assert_format (12345500, "12.346 ms");
+  assert_format (1000499, "1.000 ms");
+  assert_format (999999499, "999.999 ms");
+  assert_format (999999500, "1.000 s");    /* rounds up into the next unit */
+  assert_format (999999999, "1.000 s");
+  assert_format (1999999999, "2.000 s");
+  assert_format (1234567, "1.235 ms");
+  assert_format (1000000500, "1.000 s");
+  assert_format (1000000499, "1.000 s");
+}
+
+static void
+test_format_negative (void)
+{
+  assert_format (-1, "-1 ns");
+  assert_format (-850, "-850 ns");
+  assert_format (-1234, "-1.234 " MU "s");
+  assert_format (-12345678, "-12.346 ms");
+  assert_format (-1000000000, "-1.000 s");
+  assert_format (G_MAXINT64, "9223372036.855 s");
+  assert_format (G_MININT64, "-9223372036.855 s");
+}
+
+static void
+test_format_small_buffer (void)
+{
+  char buf[6];
+
+  cpel_time_format_buf (12345000, buf, sizeof buf);
+  g_assert_cmpstr (buf, ==, "12.34");   /* truncated, always terminated */
+}
+
+static void
+assert_parse (const char *text,
+              gint64      expected)
+{
+  gint64 ns = -42;
+
+  if (!cpel_time_parse (text, &ns))
+    g_error ("\"%s\" did not parse", text);
+  g_assert_cmpint (ns, ==, expected);
+}
+
+static void
+assert_no_parse (const char *text)
+{
+  gint64 ns = -42;
+
+  if (cpel_time_parse (text, &ns))
+    g_error ("\"%s\" parsed as %" G_GINT64_FORMAT, text, ns);
+  g_assert_cmpint (ns, ==, -42);
+}
+
+static void
+test_parse (void)
+{
+  assert_parse ("0", 0);
+  assert_parse ("123", 123);
+  assert_parse ("123ns", 123);
+  assert_parse ("123 ns", 123);
+  assert_parse ("  7  ", 7);
+  assert_parse ("1.5us", 1500);
+  assert_parse ("1.5" MU "s", 1500);
+  assert_parse ("1.5\316\274s", 1500);     /* Greek mu too */
+  assert_parse ("2ms", 2000000);
+  assert_parse ("0.3s", 300000000);
+  assert_parse (".5s", 500000000);
+  assert_parse ("5.s", 5000000000);
+  assert_parse ("12.345 ms", 12345000);
+  assert_parse ("1.000000001s", 1000000001);
+  assert_parse ("1.0000000014s", 1000000001);   /* rounded to nearest ns */
+  assert_parse ("1.0000000015s", 1000000002);
+  assert_parse ("1.9999999999s", 2000000000);
+  assert_parse ("1.4ns", 1);
+  assert_parse ("1.5ns", 2);
+  assert_parse ("-3ms", -3000000);
+  assert_parse ("+3ms", 3000000);
+  assert_parse ("9223372036854775807", G_MAXINT64);
+  assert_parse ("-9223372036854775808", G_MININT64);
+  assert_parse ("9223372036.854775807s", G_MAXINT64);
+}
+
+static void
+test_parse_invalid (void)
+{
+  assert_no_parse ("");
+  assert_no_parse ("   ");
+  assert_no_parse ("ms");
+  assert_no_parse (".");
+  assert_no_parse ("1.5");          /* a fraction needs a unit */
+  assert_no_parse ("12x");
+  assert_no_parse ("12 m");
+  assert_no_parse ("12 ms ms");
+  assert_no_parse ("1e3");
+  assert_no_parse ("0x10");
+  assert_no_parse ("--1");
+  assert_no_parse ("1 2");
+  assert_no_parse ("9223372036854775808");     /* overflow */
+  assert_no_parse ("9223372037s");
+  assert_no_parse ("9223372036.854775808s");
+  assert_no_parse ("99999999999999999999999999ns");
+}
+
+static void
+test_roundtrip (void)
+{
+  /* In ns and µs the printed text is exact: it parses back to the value. */
+  for (gint64 ns = -2000000; ns <= 2000000; ns += 7)
+    {
+      char buf[32];
+      gint64 back;
+
+      if (ns <= -1000000 || ns >= 1000000)
+        continue;
+      cpel_time_format_buf (ns, buf, sizeof buf);
+      g_assert_true (cpel_time_parse (buf, &back));
+      g_assert_cmpint (back, ==, ns);
+    }
+  /* Above, within half a thousandth of the unit. */
+  for (gint64 ns = 1000000; ns < G_GINT64_CONSTANT (1) << 40; ns = ns * 3 + 17)
+    {
+      char buf[32];
+      gint64 back;
+
+      cpel_time_format_buf (ns, buf, sizeof buf);
+      g_assert_true (cpel_time_parse (buf, &back));
+      g_assert_cmpint (ABS (back - ns), <=, ns >= 1000000000 ? 500000 : 500);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/core/time/format/units", test_format_units);
+  g_test_add_func ("/core/time/format/rounding", test_format_rounding);
+  g_test_add_func ("/core/time/format/negative", test_format_negative);
+  g_test_add_func ("/core/time/format/small-buffer", test_format_small_buffer);
+  g_test_add_func ("/core/time/parse/valid", test_parse);
+  g_test_add_func ("/core/time/parse/invalid", test_parse_invalid);
+  g_test_add_func ("/core/time/roundtrip", test_roundtrip);
+
+  return g_test_run ();
+}
