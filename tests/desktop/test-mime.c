@@ -1,0 +1,248 @@
+/* test-mime.c — the shared-mime-info definition built in data/ makes GIO
+ * recognise CPEL files, by name and by content (magic), and nothing else.
+ *
+ * Usage (from meson): test-mime BUILT-MIME-XML UPDATE-MIME-DATABASE
+ * The XML is installed into a private XDG_DATA_HOME, compiled with
+ * update-mime-database, and only then is GIO's MIME machinery touched. */
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "cpel-test-util.h"
+
+#define CPEL_TYPE "application/x-cpel"
+
+static char *data_home;   /* private XDG_DATA_HOME with our database */
+static char *work_dir;    /* scratch files */
+
+static char *
+write_file (const char *name, const guint8 *data, gsize len)
+{
+  char *path = g_build_filename (work_dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, (const char *) data, len, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* content type of a file on disk, the way a file chooser or Files sees it */
+static char *
+content_type_of (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GError) error = NULL;
+
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_CONTENT_TYPE,
+                            G_FILE_QUERY_INFO_NONE, NULL, &error);
+  g_assert_no_error (error);
+  return g_strdup (g_file_info_get_content_type (info));
+}
+
+static char *
+copy_sample (const char *name)
+{
+  g_autofree char *sample = cpel_test_shared_file ("fixtures/vpp-sample.cpel");
+  g_autofree char *contents = NULL;
+  gsize len = 0;
+  g_autoptr(GError) error = NULL;
+
+  if (sample == NULL)
+    return NULL;
+  g_file_get_contents (sample, &contents, &len, &error);
+  g_assert_no_error (error);
+  return write_file (name, (const guint8 *) contents, len);
+}
+
+static void
+test_glob (void)
+{
+  /* the suffix alone is enough, whatever the content */
+  static const guint8 junk[] = "not really an event log\n";
+  g_autofree char *path = write_file ("junk.cpel", junk, sizeof junk - 1);
+  g_autofree char *type = content_type_of (path);
+  g_autofree char *guessed = g_content_type_guess ("capture.cpel", NULL, 0, NULL);
+
+  g_assert_cmpstr (type, ==, CPEL_TYPE);
+  g_assert_cmpstr (guessed, ==, CPEL_TYPE);
+}
+
+static void
+test_sample (void)
+{
+  g_autofree char *path = copy_sample ("vpp-sample.cpel");
+  g_autofree char *type = NULL;
+
+  if (path == NULL)
+    return;
+  type = content_type_of (path);
+  g_assert_cmpstr (type, ==, CPEL_TYPE);
+}
+
+static void
+test_magic_big_endian (void)
+{
+  /* the real sample without its suffix: only the magic can tell */
+  g_autofree char *path = copy_sample ("vpp-capture");
+  g_autofree char *type = NULL;
+
+  if (path == NULL)
+    return;
+  type = content_type_of (path);
+  g_assert_cmpstr (type, ==, CPEL_TYPE);
+}
+
+static void
+test_magic_little_endian (void)
+{
+  /* little-endian header (0x81), 1 section: an empty string table */
+  static const guint8 le[] = {
+    0x81, 0x00, 0x01, 0x00,  0x78, 0x56, 0x34, 0x12,
+    0x01, 0x00, 0x00, 0x00,  0x04, 0x00, 0x00, 0x00,
+    'S', 't', 'r', 0x00,
+  };
+  g_autofree char *path = write_file ("le-capture", le, sizeof le);
+  g_autofree char *type = content_type_of (path);
+  g_autofree char *guessed = NULL;
+  gboolean uncertain = TRUE;
+
+  g_assert_cmpstr (type, ==, CPEL_TYPE);
+
+  /* data alone, no name */
+  guessed = g_content_type_guess (NULL, le, sizeof le, &uncertain);
+  g_assert_cmpstr (guessed, ==, CPEL_TYPE);
+  g_assert_false (uncertain);
+}
+
+static void
+test_magic_rejects (void)
+{
+  /* version octet right, but the first section type is absurd */
+  static const guint8 bad_section[] = {
+    0x01, 0x00, 0x00, 0x01,  0x56, 0xb3, 0xc5, 0xf2,
+    0x12, 0x34, 0x56, 0x78,  0x00, 0x00, 0x00, 0x00,
+  };
+  /* little-endian flag with the section type in big-endian order */
+  static const guint8 wrong_order[] = {
+    0x81, 0x00, 0x01, 0x00,  0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x01,  0x00, 0x00, 0x00, 0x00,
+  };
+  /* version 0: the older Gist format, not CPEL */
+  static const guint8 gist[] = {
+    0x00, 0x00, 0x00, 0x10,  0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x01,  0x00, 0x00, 0x00, 0x00,
+  };
+  const struct { const char *name; const guint8 *data; gsize len; } cases[] = {
+    { "bad-section", bad_section, sizeof bad_section },
+    { "wrong-order", wrong_order, sizeof wrong_order },
+    { "gist", gist, sizeof gist },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = write_file (cases[i].name, cases[i].data, cases[i].len);
+      g_autofree char *type = content_type_of (path);
+
+      g_test_message ("%s: %s", cases[i].name, type);
+      g_assert_cmpstr (type, !=, CPEL_TYPE);
+    }
+}
+
+static void
+test_description (void)
+{
+  g_autofree char *desc = NULL;
+
+  g_setenv ("LANGUAGE", "C", TRUE);
+  desc = g_content_type_get_description (CPEL_TYPE);
+  g_assert_cmpstr (desc, ==, "CPEL event log");
+  g_assert_true (g_content_type_is_a (CPEL_TYPE, "application/octet-stream"));
+}
+
+static void
+install_database (const char *xml, const char *update_mime_database)
+{
+  g_autofree char *packages = g_build_filename (data_home, "mime", "packages", NULL);
+  g_autofree char *dest = g_build_filename (packages, "io.github.cpelview.CpelView.xml", NULL);
+  g_autofree char *mime_dir = g_build_filename (data_home, "mime", NULL);
+  g_autofree char *contents = NULL;
+  gsize len = 0;
+  int status = 0;
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { update_mime_database, mime_dir, NULL };
+
+  g_assert_cmpint (g_mkdir_with_parents (packages, 0700), ==, 0);
+  g_file_get_contents (xml, &contents, &len, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (dest, contents, len, &error);
+  g_assert_no_error (error);
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+                NULL, NULL, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_spawn_check_wait_status (status, &error);
+  g_assert_no_error (error);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir != NULL)
+    while ((name = g_dir_read_name (dir)) != NULL)
+      {
+        g_autofree char *child = g_build_filename (path, name, NULL);
+
+        if (g_file_test (child, G_FILE_TEST_IS_DIR) &&
+            !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+          remove_tree (child);
+        else
+          g_unlink (child);
+      }
+  g_rmdir (path);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *tmp = NULL;
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+
+  if (argc != 3)
+    {
+      g_printerr ("usage: %s MIME-XML UPDATE-MIME-DATABASE\n", argv[0]);
+      return 2;
+    }
+
+  tmp = g_dir_make_tmp ("cpel-mime-XXXXXX", &error);
+  g_assert_no_error (error);
+  data_home = g_build_filename (tmp, "data", NULL);
+  work_dir = g_build_filename (tmp, "files", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (work_dir, 0700), ==, 0);
+  install_database (argv[1], argv[2]);
+
+  /* Only the system database besides ours: a copy installed under
+   * /usr/local by an earlier `meson install` must not make this pass. */
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+  g_setenv ("XDG_DATA_DIRS", "/usr/share", TRUE);
+
+  g_test_add_func ("/desktop/mime/glob", test_glob);
+  g_test_add_func ("/desktop/mime/sample", test_sample);
+  g_test_add_func ("/desktop/mime/magic-big-endian", test_magic_big_endian);
+  g_test_add_func ("/desktop/mime/magic-little-endian", test_magic_little_endian);
+  g_test_add_func ("/desktop/mime/magic-rejects", test_magic_rejects);
+  g_test_add_func ("/desktop/mime/description", test_description);
+
+  ret = g_test_run ();
+
+  remove_tree (tmp);
+  g_free (data_home);
+  g_free (work_dir);
+  return ret;
+}
