@@ -413,6 +413,228 @@ test_streaming (void)
     }
 }
 
+
+/* ---- round trips through the loader ---------------------------------------- */
+
+static CpelFile *
+load_bytes (GBytes *bytes)
+{
+  GError *error = NULL;
+  CpelFile *file = cpel_file_new_for_bytes (bytes, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (file);
+  return file;
+}
+
+static char *
+event_label (CpelFile *file, guint slot, guint64 index)
+{
+  CpelEvent ev;
+  GString *s = g_string_new (NULL);
+
+  cpel_file_get_track_event (file, slot, index, &ev);
+  cpel_file_append_label (file, &ev, s);
+  return g_string_free (s, FALSE);
+}
+
+static guint
+slot_of (CpelFile *file, guint32 id)
+{
+  guint slot = G_MAXUINT;
+
+  g_assert_true (cpel_file_lookup_track (file, id, &slot));
+  return slot;
+}
+
+static void
+test_roundtrip (gconstpointer data)
+{
+  gboolean le = GPOINTER_TO_INT (data);
+  g_autoptr(CpelWriter) w = cpel_writer_new (NULL, le, 777, NULL);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  guint t, type;
+  guint32 node;
+  g_autofree char *l0 = NULL, *l1 = NULL, *l2 = NULL, *l3 = NULL;
+
+  t = cpel_writer_add_string_table (w, "FileStrtab");
+  node = cpel_writer_add_string (w, t, "ip4-lookup");
+  cpel_writer_begin_symbols (w, t);
+  cpel_writer_add_symbol (w, 0x2000, "beta");
+  cpel_writer_add_symbol (w, 0x1000, "alpha");   /* unsorted on purpose */
+  cpel_writer_begin_event_defs (w, t);
+  cpel_writer_add_event_def (w, 1, "dispatch", "%s");
+  cpel_writer_add_event_def (w, 2, "call", "%k");
+  cpel_writer_add_event_def (w, 3, "vec", "0x%08x (%d)");
+  cpel_writer_begin_track_defs (w, t);
+  cpel_writer_add_track_def (w, 10, "worker %d");
+  cpel_writer_add_track_def (w, 11, "main");
+  cpel_writer_begin_events (w, t, 1000000000, 4);
+  cpel_writer_add_event (w, 5000, 10, 1, node);
+  cpel_writer_add_event (w, 6000, 11, 2, 0x1010);
+  cpel_writer_add_event (w, 7000, 10, 3, 255);
+  cpel_writer_add_event (w, 8000, 12, 9, 0);        /* undefined track and code */
+  bytes = finish_bytes (w);
+  file = load_bytes (bytes);
+
+  g_assert_cmpuint (cpel_file_is_little_endian (file), ==, le);
+  g_assert_cmpuint (cpel_file_get_version (file), ==, 1);
+  g_assert_cmpuint (cpel_file_get_date (file), ==, 777);
+  g_assert_cmpuint (cpel_file_get_n_sections (file), ==, 5);
+  g_assert_cmpuint (cpel_file_get_n_events (file), ==, 4);
+  g_assert_cmpint (cpel_file_get_duration (file), ==, 3000);
+  g_assert_cmpuint (cpel_file_get_n_tracks (file), ==, 3);
+  g_assert_cmpstr (cpel_file_get_track_label (file, slot_of (file, 10)), ==, "worker 10");
+  g_assert_cmpstr (cpel_file_get_track_label (file, slot_of (file, 11)), ==, "main");
+  g_assert_cmpstr (cpel_file_get_track_label (file, slot_of (file, 12)), ==, "12");
+  g_assert_true (cpel_file_lookup_type (file, 9, &type));
+  g_assert_false (cpel_file_get_type_defined (file, type));
+  g_assert_cmpstr (cpel_file_get_type_name (file, type), ==, "E9");
+
+  l0 = event_label (file, slot_of (file, 10), 0);
+  l1 = event_label (file, slot_of (file, 10), 1);
+  l2 = event_label (file, slot_of (file, 11), 0);
+  l3 = event_label (file, slot_of (file, 12), 0);
+  g_assert_cmpstr (l0, ==, "dispatch: ip4-lookup");
+  g_assert_cmpstr (l1, ==, "vec: 0x000000ff (255)");
+  g_assert_cmpstr (l2, ==, "call: alpha+0x10");
+  g_assert_cmpstr (l3, ==, "E9");
+}
+
+/* Several string tables and event sections with different clocks: each
+ * section's %s uses its own table; times are converted per section. */
+static void
+test_roundtrip_sections (gconstpointer data)
+{
+  gboolean le = GPOINTER_TO_INT (data);
+  g_autoptr(CpelWriter) w = cpel_writer_new (NULL, le, 0, NULL);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  guint defs, a, b, slot;
+  guint32 sa, sb;
+  const gint64 *times;
+  guint64 n;
+  g_autofree char *la = NULL, *lb = NULL;
+
+  defs = cpel_writer_add_string_table (w, "Defs");
+  a = cpel_writer_add_string_table (w, "TableA");
+  b = cpel_writer_add_string_table (w, "TableB");
+  cpel_writer_add_string (w, b, "padding so offsets differ");
+  sa = cpel_writer_add_string (w, a, "from A");
+  sb = cpel_writer_add_string (w, b, "from B");
+  g_assert_cmpuint (sa, !=, sb);
+  cpel_writer_begin_event_defs (w, defs);
+  cpel_writer_add_event_def (w, 1, "msg", "%s");
+  /* Section 1: 1 GHz ticks (ns). */
+  cpel_writer_begin_events (w, a, 1000000000, 2);
+  cpel_writer_add_event (w, 1000, 1, 1, sa);
+  cpel_writer_add_event (w, 3000, 1, 1, sa);
+  /* Section 2: 2.5 GHz: 5000 ticks = 2000 ns, 5001 ticks = 2000.4 -> 2000 ns. */
+  cpel_writer_begin_events (w, b, 2500000000u, 2);
+  cpel_writer_add_event (w, 5000, 1, 1, sb);
+  cpel_writer_add_event (w, 5001, 2, 1, sb);
+  /* Section 3: 4 ticks per µs (read as per µs, with a warning). */
+  cpel_writer_begin_events (w, a, 4, 1);
+  cpel_writer_add_event (w, 10, 2, 1, sa);   /* 2.5 µs */
+  bytes = finish_bytes (w);
+  file = load_bytes (bytes);
+
+  g_assert_cmpuint (cpel_file_get_n_events (file), ==, 5);
+  g_assert_cmpint (cpel_file_get_base_ns (file), ==, 1000);
+  g_assert_cmpuint (cpel_file_get_section (file, 4)->ticks_per_second, ==, 1000000000);
+  g_assert_cmpuint (cpel_file_get_section (file, 5)->ticks_per_second, ==, 2500000000u);
+  g_assert_true (cpel_file_get_section (file, 6)->clock_per_us);
+  g_assert_nonnull (cpel_file_get_warnings (file)[0]);
+
+  slot = slot_of (file, 1);
+  times = cpel_file_get_track_times (file, slot, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpint (times[0], ==, 0);
+  g_assert_cmpint (times[1], ==, 1000);
+  g_assert_cmpint (times[2], ==, 2000);
+  la = event_label (file, slot, 0);
+  lb = event_label (file, slot, 1);
+  g_assert_cmpstr (la, ==, "msg: from A");
+  g_assert_cmpstr (lb, ==, "msg: from B");
+
+  slot = slot_of (file, 2);
+  times = cpel_file_get_track_times (file, slot, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpint (times[0], ==, 1000);
+  g_assert_cmpint (times[1], ==, 1500);
+}
+
+/* Unsorted events and ties: per-track time order, file order breaks ties;
+ * 64-bit timestamps near the top of the range convert exactly. */
+static void
+test_roundtrip_unsorted (gconstpointer data)
+{
+  gboolean le = GPOINTER_TO_INT (data);
+  g_autoptr(CpelWriter) w = cpel_writer_new (NULL, le, 0, NULL);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  const guint64 big = G_GUINT64_CONSTANT (0xfffffff000000000);
+  const guint32 tps = 3000000000u;
+  guint t, slot;
+  const gint64 *times;
+  guint64 n;
+
+  t = cpel_writer_add_string_table (w, "T");
+  cpel_writer_begin_events (w, t, tps, 6);
+  cpel_writer_add_event (w, big + 300, 1, 1, 0);
+  cpel_writer_add_event (w, big + 3, 1, 1, 1);
+  cpel_writer_add_event (w, big + 300, 1, 1, 2);   /* tie with the first */
+  cpel_writer_add_event (w, big, 1, 1, 3);
+  cpel_writer_add_event (w, big + 300, 1, 1, 4);   /* tie again */
+  cpel_writer_add_event (w, big + 3, 2, 1, 5);
+  bytes = finish_bytes (w);
+  file = load_bytes (bytes);
+
+  /* floor (ticks * 10^9 / tps), computed exactly, minus the earliest. */
+  {
+    unsigned __int128 base = (unsigned __int128) big * 1000000000u / tps;
+    gint64 d3 = (gint64) ((unsigned __int128) (big + 3) * 1000000000u / tps - base);
+    gint64 d300 = (gint64) ((unsigned __int128) (big + 300) * 1000000000u / tps - base);
+
+    g_assert_cmpint (cpel_file_get_base_ns (file), ==, (gint64) base);
+    slot = slot_of (file, 1);
+    times = cpel_file_get_track_times (file, slot, &n);
+    g_assert_cmpuint (n, ==, 5);
+    g_assert_cmpint (times[0], ==, 0);
+    g_assert_cmpint (times[1], ==, d3);
+    g_assert_cmpint (times[2], ==, d300);
+    g_assert_cmpint (times[3], ==, d300);
+    g_assert_cmpint (times[4], ==, d300);
+    g_assert_cmpuint (cpel_file_get_track_event_datum (file, slot, 0), ==, 3);
+    g_assert_cmpuint (cpel_file_get_track_event_datum (file, slot, 1), ==, 1);
+    g_assert_cmpuint (cpel_file_get_track_event_datum (file, slot, 2), ==, 0);
+    g_assert_cmpuint (cpel_file_get_track_event_datum (file, slot, 3), ==, 2);
+    g_assert_cmpuint (cpel_file_get_track_event_datum (file, slot, 4), ==, 4);
+  }
+}
+
+/* A file written to disk loads from its path. */
+static void
+test_roundtrip_file (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cpel-writer-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "rt.cpel", NULL);
+  g_autoptr(CpelFile) file = NULL;
+
+  g_assert_true (write_small (path, FALSE, 9, &error));
+  g_assert_no_error (error);
+  file = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_file_get_n_events (file), ==, 1);
+  g_assert_cmpuint (cpel_file_get_date (file), ==, 9);
+  g_assert_cmpuint (cpel_file_get_track_id (file, 0), ==, 1);
+  g_clear_object (&file);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -431,6 +653,17 @@ main (int argc, char **argv)
   g_test_add_func ("/core/writer/file/atomic", test_file_atomic);
   g_test_add_func ("/core/writer/file/failure-leaves-nothing", test_file_failure_leaves_nothing);
   g_test_add_func ("/core/writer/streaming", test_streaming);
+  g_test_add_data_func ("/core/writer/roundtrip/big-endian", GINT_TO_POINTER (FALSE), test_roundtrip);
+  g_test_add_data_func ("/core/writer/roundtrip/little-endian", GINT_TO_POINTER (TRUE), test_roundtrip);
+  g_test_add_data_func ("/core/writer/roundtrip/sections/big-endian", GINT_TO_POINTER (FALSE),
+                        test_roundtrip_sections);
+  g_test_add_data_func ("/core/writer/roundtrip/sections/little-endian", GINT_TO_POINTER (TRUE),
+                        test_roundtrip_sections);
+  g_test_add_data_func ("/core/writer/roundtrip/unsorted/big-endian", GINT_TO_POINTER (FALSE),
+                        test_roundtrip_unsorted);
+  g_test_add_data_func ("/core/writer/roundtrip/unsorted/little-endian", GINT_TO_POINTER (TRUE),
+                        test_roundtrip_unsorted);
+  g_test_add_func ("/core/writer/roundtrip/file", test_roundtrip_file);
 
   return g_test_run ();
 }
