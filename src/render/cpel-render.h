@@ -12,12 +12,23 @@
  *
  * The timeline area spans x in [label_width, width): time t maps to
  * x = label_width + (t - t0) * (width - label_width) / (t1 - t0).
- * Row r (0-based among visible rows) spans
- * y in [ruler_height + r * row_height - scroll_y_frac, ...).
+ * Row r (0-based index into rows) spans
+ * y in [ruler_height + r * row_height - scroll_y, ... + row_height).
  * A frame costs O(visible tracks × pixel columns): zoomed out, each column's
  * count comes from binary searches (cpel_file_track_count_range) and is
  * drawn as density; zoomed in, each event is a tick with a boxed label
  * "name: datum" when there is room before the next event.
+ *
+ * A row is drawn event by event when its visible events are on average at
+ * least CPEL_RENDER_EVENT_SPACING device pixels apart, else as density (a
+ * shade per device pixel column, log scale, darker = more events).
+ *
+ * Hidden event types (view->hidden_types) are skipped when drawing events,
+ * hit testing and walking; in density rows a column's count of visible-type
+ * events is exact when the column holds at most CPEL_RENDER_DENSITY_SAMPLES
+ * events, else estimated from that many evenly spaced samples of the column
+ * (so the cost stays O(columns) per row).  cpel_view_count_range() and the
+ * overview count every event, hidden types included.
  */
 #pragma once
 
@@ -48,10 +59,47 @@ typedef struct
   CpelRGBA highlight;        /* search matches */
   CpelRGBA measure;          /* ruler measurement band */
   CpelRGBA accent;           /* overview window, cursors */
+
+  /* Added after the first contract (fields are only ever appended). */
+  CpelRGBA selection_fg;     /* text on a selection fill */
+  CpelRGBA highlight_fg;     /* text on a highlight fill */
+  CpelRGBA density;          /* density shading (used with alpha) */
+#define CPEL_PALETTE_N_TYPE_COLORS 8
+  CpelRGBA type_colors[CPEL_PALETTE_N_TYPE_COLORS];  /* event ticks by type */
+  gboolean dark;
 } CpelPalette;
 
 void cpel_palette_init_light (CpelPalette *palette);
 void cpel_palette_init_dark  (CpelPalette *palette);
+/* Tick colour of events with `code` (stable across files and sessions). */
+void cpel_palette_get_type_color (const CpelPalette *palette, guint32 code, CpelRGBA *color);
+
+/* Whole-capture density summary for the overview strip: per bucket of a fixed
+ * resolution, the number of events of all tracks.  Built once per file in one
+ * pass (O(events), or O(buckets × log n) per track when that is less), so it
+ * may be built in a worker thread; immutable and thread-safe once built.
+ * The widget keeps one per file and passes it in view->overview. */
+typedef struct _CpelOverview CpelOverview;
+
+#define CPEL_OVERVIEW_DEFAULT_BUCKETS 4096
+
+#define CPEL_TYPE_OVERVIEW (cpel_overview_get_type ())
+GType          cpel_overview_get_type        (void) G_GNUC_CONST;
+/* NULL with G_IO_ERROR_CANCELLED when cancelled.  n_buckets 0 = default. */
+CpelOverview  *cpel_overview_new             (CpelFile      *file,
+                                              guint          n_buckets,
+                                              GCancellable  *cancellable,
+                                              GError       **error);
+CpelOverview  *cpel_overview_ref             (CpelOverview  *overview);
+void           cpel_overview_unref           (CpelOverview  *overview);
+guint          cpel_overview_get_n_buckets   (CpelOverview  *overview);
+guint64        cpel_overview_get_bucket      (CpelOverview  *overview, guint bucket);
+/* The time range [0, span) the buckets cover (span = duration + 1). */
+gint64         cpel_overview_get_span        (CpelOverview  *overview);
+/* Events in [t0, t1), interpolated inside partial buckets (exact on bucket
+ * boundaries). */
+double         cpel_overview_count_range     (CpelOverview  *overview, gint64 t0, gint64 t1);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelOverview, cpel_overview_unref)
 
 typedef struct
 {
@@ -92,7 +140,18 @@ typedef struct
   /* Cursor line at a time (has_cursor FALSE = none). */
   gboolean           has_cursor;
   gint64             cursor_t;
+
+  /* Added after the first contract (fields are only ever appended; set by
+   * cpel_view_init). */
+  gboolean           color_by_type;  /* ticks in per-type colours (default TRUE) */
+  CpelOverview      *overview;       /* for cpel_render_overview; NULL = built per call (slow) */
 } CpelView;
+
+/* Average device-pixel spacing of a row's visible events from which they are
+ * drawn one by one (below: density). */
+#define CPEL_RENDER_EVENT_SPACING 3.0
+/* Events inspected per density column when some types are hidden. */
+#define CPEL_RENDER_DENSITY_SAMPLES 16
 
 /* Sensible defaults (row/label/ruler sizes, whole capture, all rows). */
 void     cpel_view_init         (CpelView *view, CpelFile *file, const CpelPalette *palette);
@@ -106,22 +165,49 @@ int      cpel_view_row_at_y     (const CpelView *view, double y);
 gboolean cpel_view_hit_test     (const CpelView *view, double width, double x, double y,
                                  double radius, guint *slot, guint64 *index);
 
+/* Number of rows (n_rows, or the file's track count when rows is NULL). */
+guint    cpel_view_get_n_rows   (const CpelView *view);
+/* Track slot shown in row r (G_MAXUINT when r is out of range or invalid). */
+guint    cpel_view_get_row_slot (const CpelView *view, guint r);
+/* Top y of row r in the drawing area (may be off screen). */
+double   cpel_view_get_row_y    (const CpelView *view, guint r);
+/* Height of all rows (for the vertical scroll range). */
+double   cpel_view_get_content_height (const CpelView *view);
+/* Events on the shown rows with t0 <= time <= t1 (hidden types included);
+ * O(rows × log n).  For the ruler measurement. */
+guint64  cpel_view_count_range  (const CpelView *view, gint64 t0, gint64 t1);
+
 /* The whole view: ruler, label column, rows, selection, highlights, measure. */
 void     cpel_render_view       (cairo_t *cr, double width, double height, const CpelView *view);
 
 /* Whole-capture density strip (all tracks summed), with the view's [t0,t1)
- * window drawn on it and match ticks from view->matches. */
+ * window drawn on it and match ticks from view->matches.  The capture
+ * [0, duration] spans x in [0, width). */
 void     cpel_render_overview   (cairo_t *cr, double width, double height, const CpelView *view);
+/* Geometry of the overview strip (for clicks and drags on it). */
+double   cpel_render_overview_time_to_x (const CpelView *view, double width, gint64 t);
+gint64   cpel_render_overview_x_to_time (const CpelView *view, double width, double x);
 
-/* Nice ruler step: the largest 1/2/5 × 10^k ns step giving ticks at least
- * min_px apart over [t0,t1) across `pixels`. */
+/* Nice ruler step: the smallest 1/2/5 × 10^k ns step (>= 1 ns) whose ticks
+ * are at least min_px apart over [t0,t1) across `pixels`. */
 gint64   cpel_render_ruler_step (gint64 t0, gint64 t1, double pixels, double min_px);
+/* A ruler label for time t (ns since the capture start), on a ruler of step
+ * `step` whose visible times reach `t_max` in magnitude: the unit (ns, µs,
+ * ms, s) follows t_max, the decimals follow the step ("12.3456 s").
+ * Returns a newly allocated string. */
+char    *cpel_render_format_tick (gint64 t, gint64 step, gint64 t_max);
 
 /* Export the view as PNG / SVG / PDF (by `path` suffix or explicit format)
  * atomically: temp file + rename; never overwrites unless `overwrite`. */
 typedef enum { CPEL_EXPORT_PNG, CPEL_EXPORT_SVG, CPEL_EXPORT_PDF } CpelExportFormat;
+/* width/height in logical px (PNG: times scale device px, scale in (0, 8]).
+ * Errors: G_IO_ERROR_EXISTS (path exists and !overwrite),
+ * G_IO_ERROR_INVALID_ARGUMENT (size), other G_IO_ERRORs from writing; the
+ * temp file is removed and an existing file left intact on any failure. */
 gboolean cpel_render_export     (const CpelView *view, CpelExportFormat format,
                                  double width, double height, double scale,
                                  const char *path, gboolean overwrite, GError **error);
+/* Format from the path's suffix (.png, .svg, .pdf, any case); FALSE if none. */
+gboolean cpel_render_export_format_for_path (const char *path, CpelExportFormat *format);
 
 G_END_DECLS

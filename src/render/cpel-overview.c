@@ -1,0 +1,347 @@
+/* cpel-overview.c — whole-capture density summary and the overview strip */
+#include <math.h>
+#include <string.h>
+
+#include "cpel-render-private.h"
+
+struct _CpelOverview
+{
+  gatomicrefcount  ref;
+  guint            n_buckets;
+  gint64           span;      /* buckets cover [0, span) */
+  guint64         *counts;    /* n_buckets */
+  guint64         *cum;       /* n_buckets + 1 prefix sums */
+};
+
+G_DEFINE_BOXED_TYPE (CpelOverview, cpel_overview, cpel_overview_ref, cpel_overview_unref)
+
+/* Bucket of time t (0 <= t < span) among n. */
+static guint
+bucket_of (gint64 span, guint n, gint64 t)
+{
+  gint64 c = cpel_render_time_column (0, span, n, t);
+  return (guint) CLAMP (c, 0, (gint64) n - 1);
+}
+
+CpelOverview *
+cpel_overview_new (CpelFile *file, guint n_buckets, GCancellable *cancellable, GError **error)
+{
+  CpelOverview *self;
+  guint n_tracks;
+
+  g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (n_buckets == 0)
+    n_buckets = CPEL_OVERVIEW_DEFAULT_BUCKETS;
+  n_buckets = MIN (n_buckets, 1u << 20);
+
+  self = g_new0 (CpelOverview, 1);
+  g_atomic_ref_count_init (&self->ref);
+  self->n_buckets = n_buckets;
+  self->span = cpel_file_get_duration (file);
+  self->span = self->span < G_MAXINT64 ? MAX (self->span, 0) + 1 : G_MAXINT64;
+  self->counts = g_new0 (guint64, n_buckets);
+  self->cum = g_new0 (guint64, n_buckets + 1);
+
+  n_tracks = cpel_file_get_n_tracks (file);
+  for (guint slot = 0; slot < n_tracks; slot++)
+    {
+      guint64 n;
+      const gint64 *times = cpel_file_get_track_times (file, slot, &n);
+      double log_n;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          cpel_overview_unref (self);
+          return NULL;
+        }
+      if (n == 0 || times == NULL)
+        continue;
+      log_n = log2 ((double) n) + 1;
+      if ((double) n <= (double) n_buckets * log_n)
+        {
+          /* Walk the times: O(n). */
+          for (guint64 i = 0; i < n; i++)
+            self->counts[bucket_of (self->span, n_buckets, MAX (times[i], 0))]++;
+        }
+      else
+        {
+          /* A dense track: a search per bucket boundary, O(buckets × log n). */
+          guint64 idx = 0;
+          for (guint b = 0; b < n_buckets && idx < n; b++)
+            {
+              gint64 tb = cpel_render_column_time (0, self->span, (guint64) b + 1, n_buckets);
+              guint64 j = b + 1 == n_buckets ? n : cpel_render_gallop (times, idx, n, tb);
+              self->counts[b] += j - idx;
+              idx = j;
+            }
+        }
+    }
+  for (guint b = 0; b < n_buckets; b++)
+    self->cum[b + 1] = self->cum[b] + self->counts[b];
+  return self;
+}
+
+CpelOverview *
+cpel_overview_ref (CpelOverview *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_ref_count_inc (&self->ref);
+  return self;
+}
+
+void
+cpel_overview_unref (CpelOverview *self)
+{
+  g_return_if_fail (self != NULL);
+  if (g_atomic_ref_count_dec (&self->ref))
+    {
+      g_free (self->counts);
+      g_free (self->cum);
+      g_free (self);
+    }
+}
+
+guint
+cpel_overview_get_n_buckets (CpelOverview *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_buckets;
+}
+
+guint64
+cpel_overview_get_bucket (CpelOverview *self, guint bucket)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (bucket < self->n_buckets, 0);
+  return self->counts[bucket];
+}
+
+gint64
+cpel_overview_get_span (CpelOverview *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->span;
+}
+
+/* Events before time t, interpolated inside t's bucket. */
+static double
+count_before (CpelOverview *self, gint64 t)
+{
+  double pos;
+  guint b;
+
+  if (t <= 0)
+    return 0;
+  if (t >= self->span)
+    return (double) self->cum[self->n_buckets];
+  pos = (double) t * self->n_buckets / (double) self->span;
+  b = (guint) MIN (floor (pos), (double) self->n_buckets - 1);
+  /* Exact on bucket boundaries. */
+  if (cpel_render_column_time (0, self->span, b, self->n_buckets) == t)
+    return (double) self->cum[b];
+  return (double) self->cum[b] + (pos - b) * (double) self->counts[b];
+}
+
+double
+cpel_overview_count_range (CpelOverview *self, gint64 t0, gint64 t1)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  if (t1 <= t0)
+    return 0;
+  return MAX (count_before (self, t1) - count_before (self, t0), 0);
+}
+
+/* ---- the strip ----------------------------------------------------------- */
+
+static gint64
+capture_span (const CpelView *view)
+{
+  gint64 d;
+
+  if (view->overview != NULL)
+    return view->overview->span;
+  if (view->file == NULL)
+    return 1;
+  d = cpel_file_get_duration (view->file);
+  return d < G_MAXINT64 ? MAX (d, 0) + 1 : G_MAXINT64;
+}
+
+double
+cpel_render_overview_time_to_x (const CpelView *view, double width, gint64 t)
+{
+  g_return_val_if_fail (view != NULL, 0);
+  return (double) t * width / (double) capture_span (view);
+}
+
+gint64
+cpel_render_overview_x_to_time (const CpelView *view, double width, double x)
+{
+  double t;
+
+  g_return_val_if_fail (view != NULL, 0);
+  if (width <= 0)
+    return 0;
+  t = floor (x * (double) capture_span (view) / width);
+  return (gint64) CLAMP (t, -9.0e18, 9.0e18);
+}
+
+/* Time of a match (global time order) for binary searches. */
+static gint64
+match_time (CpelFile *file, CpelSearchResult *matches, guint64 i)
+{
+  const CpelEventRef *ref = cpel_search_result_get (matches, i);
+  guint64 n;
+  const gint64 *times;
+
+  if (ref == NULL)
+    return G_MAXINT64;
+  times = cpel_file_get_track_times (file, ref->slot, &n);
+  return ref->index < n ? times[ref->index] : G_MAXINT64;
+}
+
+static guint64
+match_lower_bound (CpelFile *file, CpelSearchResult *matches, guint64 lo, guint64 n, gint64 t)
+{
+  guint64 hi = n;
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+      if (match_time (file, matches, mid) < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+void
+cpel_render_overview (cairo_t *cr, double width, double height, const CpelView *view)
+{
+  g_autoptr(CpelOverview) own = NULL;
+  CpelOverview *ov;
+  CpelPalette fallback;
+  const CpelPalette *pal;
+  g_autofree double *col = NULL;
+  double dx = 1, dy = 0, scale, max = 0, norm, bar_top = 3, bar_h;
+  guint nc;
+  gint64 span;
+  double xa, xb, hair;
+
+  g_return_if_fail (cr != NULL);
+  g_return_if_fail (view != NULL);
+
+  if (width <= 0 || height <= 0)
+    return;
+  pal = view->palette;
+  if (pal == NULL)
+    {
+      cpel_palette_init_light (&fallback);
+      pal = &fallback;
+    }
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_clip (cr);
+  cpel_render_set_color (cr, &pal->ruler_bg);
+  cairo_paint (cr);
+
+  cairo_user_to_device_distance (cr, &dx, &dy);
+  scale = CLAMP (hypot (dx, dy), 0.25, 8.0);
+  hair = 1.0 / scale;
+  nc = (guint) MIN (ceil (width * scale - 1e-6), 65536.0);
+
+  if (view->file != NULL && nc > 0)
+    {
+      ov = view->overview;
+      if (ov == NULL)
+        {
+          /* No cached summary: build one for this call (O(events)). */
+          own = cpel_overview_new (view->file, MIN (MAX (nc, 256u), 4096u), NULL, NULL);
+          ov = own;
+        }
+      span = ov->span;
+      col = g_new0 (double, nc);
+      for (guint c = 0; c < nc; c++)
+        {
+          gint64 a = cpel_render_column_time (0, span, c, nc);
+          gint64 b = cpel_render_column_time (0, span, (guint64) c + 1, nc);
+          col[c] = cpel_overview_count_range (ov, a, b);
+          max = MAX (max, col[c]);
+        }
+
+      /* A histogram on a log scale, baseline at the bottom. */
+      bar_h = height - bar_top - 1;
+      norm = log1p (MAX (max, 4.0));
+      cpel_render_set_color_alpha (cr, &pal->density, pal->dark ? 0.75 : 0.65);
+      for (guint c = 0; c < nc; c++)
+        {
+          double hh;
+          if (col[c] <= 0)
+            continue;
+          hh = MAX (bar_h * log1p (col[c]) / norm, 1.0);
+          cairo_rectangle (cr, c / scale, height - 1 - hh, 1 / scale, hh);
+        }
+      cairo_fill (cr);
+
+      /* Search matches: one tick per column that holds any. */
+      if (view->matches != NULL && cpel_search_result_get_n (view->matches) > 0)
+        {
+          guint64 n = cpel_search_result_get_n (view->matches);
+          guint64 p = 0;
+
+          cpel_render_set_color (cr, &pal->highlight);
+          while (p < n)
+            {
+              gint64 t = match_time (view->file, view->matches, p);
+              gint64 c = cpel_render_time_column (0, span, nc, MAX (t, 0));
+              double x;
+              if (c >= (gint64) nc)
+                break;
+              x = c / scale;
+              cairo_rectangle (cr, x - 1, 0, MAX (2.0, hair), height * 0.4);
+              p = match_lower_bound (view->file, view->matches, p + 1, n,
+                                     cpel_render_column_time (0, span, (guint64) c + 1, nc));
+            }
+          cairo_fill (cr);
+        }
+    }
+
+  /* The visible window: the rest is veiled, the window outlined. */
+  xa = cpel_render_overview_time_to_x (view, width, view->t0);
+  xb = cpel_render_overview_time_to_x (view, width, view->t1);
+  xa = CLAMP (xa, 0, width);
+  xb = CLAMP (xb, 0, width);
+  if (xb - xa < 2)
+    {
+      double mid = (xa + xb) / 2;
+      xa = mid - 1;
+      xb = mid + 1;
+    }
+  cpel_render_set_color_alpha (cr, &pal->background, 0.55);
+  cairo_rectangle (cr, 0, 0, xa, height);
+  cairo_rectangle (cr, xb, 0, width - xb, height);
+  cairo_fill (cr);
+  cpel_render_set_color_alpha (cr, &pal->accent, 0.10);
+  cairo_rectangle (cr, xa, 0, xb - xa, height);
+  cairo_fill (cr);
+  cpel_render_set_color (cr, &pal->accent);
+  cairo_set_line_width (cr, 1.5);
+  cpel_render_rounded_rect (cr, xa + 0.75, 0.75, MAX (xb - xa - 1.5, 0.5), height - 1.5, 3);
+  cairo_stroke (cr);
+
+  if (view->has_cursor)
+    {
+      double x = cpel_render_overview_time_to_x (view, width, view->cursor_t);
+      cpel_render_set_color_alpha (cr, &pal->accent, 0.8);
+      cairo_rectangle (cr, round (x * scale) / scale, 0, hair, height);
+      cairo_fill (cr);
+    }
+
+  /* Bottom border. */
+  cpel_render_set_color (cr, &pal->grid);
+  cairo_rectangle (cr, 0, height - hair, width, hair);
+  cairo_fill (cr);
+  cairo_restore (cr);
+}

@@ -1,0 +1,174 @@
+/* cpel-render-draw.c — per-call drawing context, colours, text layouts */
+#include <math.h>
+#include <string.h>
+
+#include "cpel-render-private.h"
+
+/* Labels longer than this are cut before layout (no row is that wide). */
+#define MAX_LABEL_BYTES 512
+/* Distinct label layouts kept per call. */
+#define MAX_CACHED_LABELS 1024
+
+void
+cpel_render_ctx_init (CpelRenderCtx *ctx, cairo_t *cr, double width, double height,
+                      const CpelView *view)
+{
+  PangoFontMetrics *metrics;
+  PangoContext *pctx;
+  double dx = 1, dy = 0;
+  double visible_h;
+
+  memset (ctx, 0, sizeof *ctx);
+  ctx->cr = cr;
+  ctx->view = view;
+  ctx->pal = view->palette;
+  ctx->file = view->file;
+  ctx->width = width;
+  ctx->height = height;
+
+  ctx->x0 = MIN (view->label_width, width);
+  ctx->tw = MAX (width - ctx->x0, 0);
+
+  /* Device pixels per user unit along x (HiDPI, exports at a scale). */
+  cairo_user_to_device_distance (cr, &dx, &dy);
+  ctx->scale = CLAMP (hypot (dx, dy), 0.25, 8.0);
+  ctx->n_columns = (guint) MIN (ceil (ctx->tw * ctx->scale - 1e-6), 65536.0);
+
+  ctx->n_rows = cpel_view_get_n_rows (view);
+  visible_h = height - view->ruler_height;
+  if (view->row_height > 0 && visible_h > 0 && ctx->n_rows > 0)
+    {
+      double first = floor (MAX (view->scroll_y, 0) / view->row_height);
+      double end = ceil ((view->scroll_y + visible_h) / view->row_height);
+      ctx->first_row = (guint) MIN (first, (double) ctx->n_rows);
+      ctx->end_row = (guint) CLAMP (end, (double) ctx->first_row, (double) ctx->n_rows);
+    }
+
+  ctx->font = pango_font_description_from_string (view->font != NULL ? view->font : "Sans 9");
+  ctx->layout = pango_cairo_create_layout (cr);
+  pango_layout_set_font_description (ctx->layout, ctx->font);
+  pango_layout_set_single_paragraph_mode (ctx->layout, TRUE);
+
+  pctx = pango_layout_get_context (ctx->layout);
+  metrics = pango_context_get_metrics (pctx, ctx->font, NULL);
+  ctx->text_height = (double) (pango_font_metrics_get_ascent (metrics)
+                               + pango_font_metrics_get_descent (metrics)) / PANGO_SCALE;
+  ctx->char_width = (double) pango_font_metrics_get_approximate_digit_width (metrics)
+                    / PANGO_SCALE;
+  pango_font_metrics_unref (metrics);
+
+  ctx->label_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  ctx->scratch = g_string_sized_new (128);
+  ctx->any_hidden = cpel_view_any_hidden (view);
+}
+
+void
+cpel_render_ctx_clear (CpelRenderCtx *ctx)
+{
+  g_clear_pointer (&ctx->label_cache, g_hash_table_unref);
+  g_clear_object (&ctx->layout);
+  g_clear_pointer (&ctx->font, pango_font_description_free);
+  if (ctx->scratch != NULL)
+    g_string_free (ctx->scratch, TRUE);
+  ctx->scratch = NULL;
+}
+
+void
+cpel_render_set_color (cairo_t *cr, const CpelRGBA *c)
+{
+  cairo_set_source_rgba (cr, c->r, c->g, c->b, c->a);
+}
+
+void
+cpel_render_set_color_alpha (cairo_t *cr, const CpelRGBA *c, double alpha)
+{
+  cairo_set_source_rgba (cr, c->r, c->g, c->b, c->a * alpha);
+}
+
+void
+cpel_render_rounded_rect (cairo_t *cr, double x, double y, double w, double h, double radius)
+{
+  radius = MIN (radius, MIN (w, h) / 2);
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, x + w - radius, y + radius, radius, -G_PI / 2, 0);
+  cairo_arc (cr, x + w - radius, y + h - radius, radius, 0, G_PI / 2);
+  cairo_arc (cr, x + radius, y + h - radius, radius, G_PI / 2, G_PI);
+  cairo_arc (cr, x + radius, y + radius, radius, G_PI, 3 * G_PI / 2);
+  cairo_close_path (cr);
+}
+
+/* Valid UTF-8, at most MAX_LABEL_BYTES (cut at a character boundary). */
+static char *
+clean_text (const char *text, gssize len)
+{
+  char *valid;
+
+  if (len < 0)
+    len = strlen (text);
+  if (len > MAX_LABEL_BYTES)
+    len = MAX_LABEL_BYTES;
+  valid = g_utf8_make_valid (text, len);
+  if (strlen (valid) > MAX_LABEL_BYTES)
+    {
+      /* Replacement characters grew it: cut again at a boundary. */
+      char *end = valid + MAX_LABEL_BYTES;
+      while (end > valid && (((guchar) *end) & 0xc0) == 0x80)
+        end--;
+      *end = '\0';
+    }
+  return valid;
+}
+
+PangoLayout *
+cpel_render_ctx_text (CpelRenderCtx *ctx, const char *text, gssize len, double max_width)
+{
+  g_autofree char *valid = clean_text (text, len);
+
+  pango_layout_set_text (ctx->layout, valid, -1);
+  if (max_width > 0)
+    {
+      pango_layout_set_width (ctx->layout, (int) (max_width * PANGO_SCALE));
+      pango_layout_set_ellipsize (ctx->layout, PANGO_ELLIPSIZE_END);
+    }
+  else
+    {
+      pango_layout_set_width (ctx->layout, -1);
+      pango_layout_set_ellipsize (ctx->layout, PANGO_ELLIPSIZE_NONE);
+    }
+  return ctx->layout;
+}
+
+PangoLayout *
+cpel_render_ctx_label_layout (CpelRenderCtx *ctx, const char *text, double *text_width)
+{
+  PangoLayout *layout;
+  g_autofree char *valid = NULL;
+
+  layout = g_hash_table_lookup (ctx->label_cache, text);
+  if (layout == NULL)
+    {
+      valid = clean_text (text, -1);
+      if (g_hash_table_size (ctx->label_cache) >= MAX_CACHED_LABELS)
+        {
+          layout = cpel_render_ctx_text (ctx, valid, -1, 0);
+          *text_width = cpel_render_layout_width (layout);
+          return layout;
+        }
+      layout = pango_layout_new (pango_layout_get_context (ctx->layout));
+      pango_layout_set_font_description (layout, ctx->font);
+      pango_layout_set_single_paragraph_mode (layout, TRUE);
+      pango_layout_set_text (layout, valid, -1);
+      g_hash_table_insert (ctx->label_cache, g_strdup (text), layout);
+    }
+  *text_width = cpel_render_layout_width (layout);
+  return layout;
+}
+
+double
+cpel_render_layout_width (PangoLayout *layout)
+{
+  PangoRectangle logical;
+
+  pango_layout_get_extents (layout, NULL, &logical);
+  return (double) logical.width / PANGO_SCALE;
+}

@@ -1,0 +1,84 @@
+/* cpel-render-private.h — internals shared by the render sources */
+#pragma once
+
+#include <pango/pangocairo.h>
+
+#include "cpel-render.h"
+
+G_BEGIN_DECLS
+
+/* State of one drawing call: geometry, the shared layout and font, scratch
+ * buffers.  Built once per cpel_render_view / cpel_render_overview call so
+ * nothing is allocated per event. */
+typedef struct
+{
+  cairo_t              *cr;
+  const CpelView       *view;
+  const CpelPalette    *pal;
+  CpelFile             *file;
+  double                width;
+  double                height;
+
+  /* Timeline area: x in [x0, x0 + tw), device scale `scale`, n_columns
+   * device pixel columns. */
+  double                x0;
+  double                tw;
+  double                scale;
+  guint                 n_columns;
+
+  /* Rows: [first_row, end_row) intersect the drawing area. */
+  guint                 n_rows;
+  guint                 first_row;
+  guint                 end_row;
+
+  PangoFontDescription *font;
+  PangoLayout          *layout;       /* scratch layout, text set per use */
+  double                text_height;  /* logical height of one line */
+  double                char_width;   /* approximate width of a digit */
+  GHashTable           *label_cache;  /* label text -> PangoLayout (this call only) */
+  GString              *scratch;
+
+  gboolean              any_hidden;   /* some type is hidden */
+} CpelRenderCtx;
+
+void         cpel_render_ctx_init          (CpelRenderCtx *ctx, cairo_t *cr, double width,
+                                            double height, const CpelView *view);
+void         cpel_render_ctx_clear         (CpelRenderCtx *ctx);
+
+/* Drawing helpers (cpel-render-draw.c). */
+void         cpel_render_set_color         (cairo_t *cr, const CpelRGBA *color);
+void         cpel_render_set_color_alpha   (cairo_t *cr, const CpelRGBA *color, double alpha);
+void         cpel_render_rounded_rect      (cairo_t *cr, double x, double y, double w,
+                                            double h, double radius);
+/* Set the scratch layout's text (made valid UTF-8, capped in length); no
+ * width limit unless max_width > 0 (then ellipsized at the end). */
+PangoLayout *cpel_render_ctx_text          (CpelRenderCtx *ctx, const char *text, gssize len,
+                                            double max_width);
+/* A cached layout for an event label (valid until ctx_clear). */
+PangoLayout *cpel_render_ctx_label_layout  (CpelRenderCtx *ctx, const char *text,
+                                            double *text_width);
+/* Width in user units of a layout's logical extents. */
+double       cpel_render_layout_width      (PangoLayout *layout);
+
+/* Geometry (cpel-view.c). */
+gboolean     cpel_view_type_hidden         (const CpelView *view, CpelFile *file, guint type);
+gboolean     cpel_view_code_hidden         (const CpelView *view, CpelFile *file, guint32 code);
+gboolean     cpel_view_any_hidden          (const CpelView *view);
+/* Start time of device column c of n over [t0, t1): t0 + ceil(c * span / n). */
+gint64       cpel_render_column_time       (gint64 t0, gint64 t1, guint64 c, guint64 n);
+/* Column (may be < 0 or >= n) of time t. */
+gint64       cpel_render_time_column       (gint64 t0, gint64 t1, guint64 n, gint64 t);
+/* lower bound on a sorted times array in [lo, n), galloping from lo. */
+guint64      cpel_render_gallop            (const gint64 *times, guint64 lo, guint64 n, gint64 t);
+
+/* Parts of a frame. */
+void         cpel_render_ruler             (CpelRenderCtx *ctx);
+void         cpel_render_ruler_grid        (CpelRenderCtx *ctx);
+void         cpel_render_rows_background   (CpelRenderCtx *ctx);
+void         cpel_render_rows_events       (CpelRenderCtx *ctx);
+void         cpel_render_label_column      (CpelRenderCtx *ctx);
+
+/* Ruler unit helpers (cpel-ruler.c). */
+void         cpel_render_ruler_ticks       (CpelRenderCtx *ctx, gint64 *step, gint64 *minor);
+
+G_END_DECLS

@@ -1,0 +1,539 @@
+/* cpel-tracks.c — track rows: backgrounds, label column, events, density,
+ * search highlights and the selected event */
+#include <math.h>
+#include <string.h>
+
+#include "cpel-render-private.h"
+
+#define TICK_INSET    3.0    /* tick and density inset from the row edges */
+#define LABEL_GAP     3.0    /* between a tick and its label box */
+#define LABEL_PAD     4.0    /* inside a label box, left and right */
+#define LABEL_MIN_ELLIPSIZED 56.0 /* narrowest ellipsized label box */
+#define DENSITY_MIN_ALPHA 0.22
+#define DENSITY_FLOOR_MAX 8.0  /* log scale is normalised to at least this count */
+
+static double
+snap (CpelRenderCtx *ctx, double x)
+{
+  return round (x * ctx->scale) / ctx->scale;
+}
+
+static double
+hair (CpelRenderCtx *ctx)
+{
+  return 1.0 / ctx->scale;
+}
+
+static gboolean
+row_selected (CpelRenderCtx *ctx, guint slot)
+{
+  return ctx->view->has_selection && ctx->view->selected_slot == slot;
+}
+
+void
+cpel_render_rows_background (CpelRenderCtx *ctx)
+{
+  const CpelView *view = ctx->view;
+  const CpelPalette *pal = ctx->pal;
+  cairo_t *cr = ctx->cr;
+  double rh = view->row_height;
+
+  cpel_render_set_color (cr, &pal->background);
+  cairo_rectangle (cr, ctx->x0, view->ruler_height, ctx->tw, ctx->height - view->ruler_height);
+  cairo_fill (cr);
+
+  for (guint r = ctx->first_row; r < ctx->end_row; r++)
+    {
+      double y = cpel_view_get_row_y (view, r);
+      guint slot = cpel_view_get_row_slot (view, r);
+
+      if (r % 2 == 1)
+        {
+          cpel_render_set_color (cr, &pal->row_alt);
+          cairo_rectangle (cr, ctx->x0, y, ctx->tw, rh);
+          cairo_fill (cr);
+        }
+      if (slot != G_MAXUINT && row_selected (ctx, slot))
+        {
+          cpel_render_set_color_alpha (cr, &pal->selection, pal->dark ? 0.16 : 0.10);
+          cairo_rectangle (cr, ctx->x0, y, ctx->tw, rh);
+          cairo_fill (cr);
+        }
+      /* Separator under the row. */
+      cpel_render_set_color_alpha (cr, &pal->grid, 0.7);
+      cairo_rectangle (cr, ctx->x0, snap (ctx, y + rh) - hair (ctx), ctx->tw, hair (ctx));
+      cairo_fill (cr);
+    }
+}
+
+void
+cpel_render_label_column (CpelRenderCtx *ctx)
+{
+  const CpelView *view = ctx->view;
+  const CpelPalette *pal = ctx->pal;
+  cairo_t *cr = ctx->cr;
+  double rh = view->row_height;
+  double top = view->ruler_height;
+
+  if (ctx->x0 <= 0 || ctx->height <= top)
+    return;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, top, ctx->x0, ctx->height - top);
+  cairo_clip (cr);
+  cpel_render_set_color (cr, &pal->label_bg);
+  cairo_paint (cr);
+
+  for (guint r = ctx->first_row; r < ctx->end_row; r++)
+    {
+      double y = cpel_view_get_row_y (view, r);
+      guint slot = cpel_view_get_row_slot (view, r);
+      gboolean selected = slot != G_MAXUINT && row_selected (ctx, slot);
+      const char *label;
+      PangoLayout *layout;
+
+      if (r % 2 == 1)
+        {
+          cpel_render_set_color_alpha (cr, &pal->foreground, pal->dark ? 0.035 : 0.03);
+          cairo_rectangle (cr, 0, y, ctx->x0, rh);
+          cairo_fill (cr);
+        }
+      if (selected)
+        {
+          cpel_render_set_color_alpha (cr, &pal->selection, pal->dark ? 0.22 : 0.14);
+          cairo_rectangle (cr, 0, y, ctx->x0, rh);
+          cairo_fill (cr);
+          cpel_render_set_color (cr, &pal->selection);
+          cairo_rectangle (cr, 0, y, 3, rh);
+          cairo_fill (cr);
+        }
+      cpel_render_set_color_alpha (cr, &pal->grid, 0.7);
+      cairo_rectangle (cr, 0, snap (ctx, y + rh) - hair (ctx), ctx->x0, hair (ctx));
+      cairo_fill (cr);
+
+      if (slot == G_MAXUINT)
+        continue;
+      label = cpel_file_get_track_label (ctx->file, slot);
+      if (label == NULL)
+        continue;
+      layout = cpel_render_ctx_text (ctx, label, -1, MAX (ctx->x0 - 24, 1));
+      cpel_render_set_color (cr, selected ? &pal->foreground : &pal->foreground);
+      cairo_move_to (cr, 12, y + (rh - ctx->text_height) / 2);
+      pango_cairo_show_layout (cr, layout);
+    }
+
+  /* Border between the label column and the timeline. */
+  cpel_render_set_color (cr, &pal->grid);
+  cairo_rectangle (cr, snap (ctx, ctx->x0) - hair (ctx), top, hair (ctx), ctx->height - top);
+  cairo_fill (cr);
+  cairo_restore (cr);
+}
+
+/* ---- events ------------------------------------------------------------ */
+
+typedef struct
+{
+  guint          slot;
+  double         y;
+  const gint64  *times;
+  guint64        n;
+  guint64        lo;        /* first event with time >= t0 */
+  guint64        hi;        /* first event with time >= t1 */
+  gboolean       density;
+  float         *counts;    /* density rows: n_columns counts */
+  const guint64 *matches;   /* sorted track indices of search matches */
+  guint64        n_matches;
+} RowInfo;
+
+static gboolean
+event_hidden (CpelRenderCtx *ctx, guint slot, guint64 i)
+{
+  if (!ctx->any_hidden)
+    return FALSE;
+  return cpel_view_code_hidden (ctx->view, ctx->file,
+                                cpel_file_get_track_event_code (ctx->file, slot, i));
+}
+
+/* First position p in sorted m[0..n) with m[p] >= v. */
+static guint64
+u64_lower_bound (const guint64 *m, guint64 lo, guint64 n, guint64 v)
+{
+  guint64 hi = n;
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+      if (m[mid] < v)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static gboolean
+is_match (RowInfo *row, guint64 i)
+{
+  guint64 p;
+  if (row->n_matches == 0)
+    return FALSE;
+  p = u64_lower_bound (row->matches, 0, row->n_matches, i);
+  return p < row->n_matches && row->matches[p] == i;
+}
+
+/* Column counts of a density row; returns the largest. */
+static float
+density_counts (CpelRenderCtx *ctx, RowInfo *row)
+{
+  const CpelView *view = ctx->view;
+  guint nc = ctx->n_columns;
+  guint64 idx = row->lo;
+  float max = 0;
+
+  memset (row->counts, 0, sizeof (float) * nc);
+  while (idx < row->hi)
+    {
+      /* Jump straight to the column of the next event: empty columns cost
+       * nothing, each non-empty one a galloping search. */
+      gint64 c = cpel_render_time_column (view->t0, view->t1, nc, row->times[idx]);
+      gint64 tb;
+      guint64 j, cnt;
+      float value;
+
+      if (c < 0)
+        c = 0;
+      if (c >= (gint64) nc)
+        break;
+      tb = cpel_render_column_time (view->t0, view->t1, (guint64) c + 1, nc);
+      j = cpel_render_gallop (row->times, idx, row->hi, tb);
+      if (j <= idx)
+        j = idx + 1;
+      cnt = j - idx;
+      value = (float) cnt;
+      if (ctx->any_hidden)
+        {
+          guint64 samples = MIN (cnt, (guint64) CPEL_RENDER_DENSITY_SAMPLES);
+          guint64 visible = 0;
+          for (guint64 k = 0; k < samples; k++)
+            {
+              /* Evenly spaced over the column (exact when cnt <= samples). */
+              guint64 i = idx + (samples == cnt ? k : (cnt * (2 * k + 1)) / (2 * samples));
+              if (!event_hidden (ctx, row->slot, i))
+                visible++;
+            }
+          value = (float) ((double) cnt * (double) visible / (double) samples);
+        }
+      row->counts[c] += value;
+      if (row->counts[c] > max)
+        max = row->counts[c];
+      idx = j;
+    }
+  return max;
+}
+
+static void
+draw_density (CpelRenderCtx *ctx, RowInfo *row, float max)
+{
+  cairo_t *cr = ctx->cr;
+  const CpelView *view = ctx->view;
+  double norm = log1p (MAX ((double) max, DENSITY_FLOOR_MAX));
+  double y = row->y + TICK_INSET, h = view->row_height - 2 * TICK_INSET;
+  guint nc = ctx->n_columns;
+  guint c = 0;
+
+  if (h <= 0)
+    return;
+  while (c < nc)
+    {
+      int level;
+      guint start;
+
+      if (row->counts[c] <= 0)
+        {
+          c++;
+          continue;
+        }
+      /* Runs of equal shade (quantised to 1/64) become one rectangle. */
+      level = (int) round (64 * (DENSITY_MIN_ALPHA + (1 - DENSITY_MIN_ALPHA)
+                                 * log1p (row->counts[c]) / norm));
+      start = c;
+      while (c + 1 < nc && row->counts[c + 1] > 0
+             && (int) round (64 * (DENSITY_MIN_ALPHA + (1 - DENSITY_MIN_ALPHA)
+                                   * log1p (row->counts[c + 1]) / norm)) == level)
+        c++;
+      c++;
+      cpel_render_set_color_alpha (cr, &ctx->pal->density, MIN (level, 64) / 64.0);
+      cairo_rectangle (cr, ctx->x0 + start / ctx->scale, y, (c - start) / ctx->scale, h);
+      cairo_fill (cr);
+    }
+}
+
+/* Warm bands behind matches: at most one per device column. */
+static void
+draw_highlights (CpelRenderCtx *ctx, RowInfo *row)
+{
+  const CpelView *view = ctx->view;
+  cairo_t *cr = ctx->cr;
+  guint nc = MAX (ctx->n_columns, 1);
+  guint64 p, q;
+  double min_w = 3.0;
+
+  if (row->n_matches == 0 || row->lo >= row->hi)
+    return;
+  p = u64_lower_bound (row->matches, 0, row->n_matches, row->lo);
+  q = u64_lower_bound (row->matches, p, row->n_matches, row->hi);
+  cpel_render_set_color_alpha (cr, &ctx->pal->highlight, ctx->pal->dark ? 0.55 : 0.60);
+  while (p < q)
+    {
+      guint64 idx = row->matches[p];
+      gint64 c, tb;
+      double x, w;
+
+      if (idx >= row->n)
+        break;
+      c = cpel_render_time_column (view->t0, view->t1, nc, row->times[idx]);
+      c = CLAMP (c, 0, (gint64) nc - 1);
+      x = ctx->x0 + c / ctx->scale;
+      w = 1 / ctx->scale;
+      if (w < min_w)
+        {
+          x -= (min_w - w) / 2;
+          w = min_w;
+        }
+      cairo_rectangle (cr, x, row->y + 1, w, view->row_height - 2);
+      /* Next match in a later column. */
+      tb = cpel_render_column_time (view->t0, view->t1, (guint64) c + 1, nc);
+      idx = cpel_render_gallop (row->times, idx, row->hi, tb);
+      p = u64_lower_bound (row->matches, p + 1, q, idx);
+    }
+  cairo_fill (cr);
+}
+
+static void
+tick_color (CpelRenderCtx *ctx, guint32 code, CpelRGBA *color)
+{
+  if (ctx->view->color_by_type)
+    cpel_palette_get_type_color (ctx->pal, code, color);
+  else
+    *color = ctx->pal->event;
+}
+
+/* A boxed label right of the tick at x; room = space up to the next event.
+ * Returns TRUE when drawn. */
+static gboolean
+draw_label (CpelRenderCtx *ctx, RowInfo *row, guint64 i, double x, double room,
+            const CpelRGBA *fill, const CpelRGBA *text_color, gboolean force)
+{
+  const CpelPalette *pal = ctx->pal;
+  cairo_t *cr = ctx->cr;
+  CpelEvent ev;
+  PangoLayout *layout;
+  double text_w, box_w, box_h, avail, by;
+
+  avail = room - LABEL_GAP - 2;
+  if (!force && avail < 2 * LABEL_PAD + 2 * ctx->char_width)
+    return FALSE;
+
+  cpel_file_get_track_event (ctx->file, row->slot, i, &ev);
+  g_string_truncate (ctx->scratch, 0);
+  cpel_file_append_label (ctx->file, &ev, ctx->scratch);
+  if (ctx->scratch->len == 0)
+    return FALSE;
+  layout = cpel_render_ctx_label_layout (ctx, ctx->scratch->str, &text_w);
+  box_w = text_w + 2 * LABEL_PAD;
+  if (box_w > avail)
+    {
+      if (avail < LABEL_MIN_ELLIPSIZED)
+        {
+          if (!force)
+            return FALSE;
+          avail = LABEL_MIN_ELLIPSIZED;
+        }
+      layout = cpel_render_ctx_text (ctx, ctx->scratch->str, ctx->scratch->len,
+                                     avail - 2 * LABEL_PAD);
+      text_w = cpel_render_layout_width (layout);
+      box_w = text_w + 2 * LABEL_PAD;
+    }
+
+  box_h = MIN (ctx->text_height + 4, ctx->view->row_height - 2);
+  by = row->y + (ctx->view->row_height - box_h) / 2;
+  cpel_render_rounded_rect (cr, x + LABEL_GAP, by, box_w, box_h, 3);
+  cpel_render_set_color (cr, fill);
+  cairo_fill_preserve (cr);
+  cpel_render_set_color (cr, &pal->event_label_border);
+  cairo_set_line_width (cr, 1.0);
+  cairo_stroke (cr);
+  cpel_render_set_color (cr, text_color);
+  cairo_move_to (cr, x + LABEL_GAP + LABEL_PAD, by + (box_h - ctx->text_height) / 2);
+  pango_cairo_show_layout (cr, layout);
+  return TRUE;
+}
+
+static void
+draw_tick (CpelRenderCtx *ctx, RowInfo *row, double x, const CpelRGBA *color, double w)
+{
+  cairo_t *cr = ctx->cr;
+
+  cpel_render_set_color (cr, color);
+  cairo_rectangle (cr, snap (ctx, x) - (w > 1 ? (w - 1) / 2 : 0), row->y + TICK_INSET,
+                   w, ctx->view->row_height - 2 * TICK_INSET);
+  cairo_fill (cr);
+}
+
+static void
+draw_event (CpelRenderCtx *ctx, RowInfo *row, guint64 i, double x_next)
+{
+  const CpelPalette *pal = ctx->pal;
+  double x = cpel_view_time_to_x (ctx->view, ctx->width, row->times[i]);
+  guint32 code = cpel_file_get_track_event_code (ctx->file, row->slot, i);
+  gboolean match = is_match (row, i);
+  CpelRGBA color;
+
+  tick_color (ctx, code, &color);
+  draw_tick (ctx, row, x, &color, 1.0);
+  draw_label (ctx, row, i, snap (ctx, x), x_next - snap (ctx, x),
+              match ? &pal->highlight : &pal->event_label_bg,
+              match ? &pal->highlight_fg : &pal->foreground, FALSE);
+}
+
+/* Zoomed in: a tick per event and a label where it fits before the next
+ * (visible) event.  Only called with hi - lo <= columns / spacing. */
+static void
+draw_events (CpelRenderCtx *ctx, RowInfo *row)
+{
+  const CpelView *view = ctx->view;
+  guint64 prev = G_MAXUINT64;
+  double x_next;
+
+  for (guint64 i = row->lo; i < row->hi; i++)
+    {
+      if (event_hidden (ctx, row->slot, i))
+        continue;
+      if (prev != G_MAXUINT64)
+        draw_event (ctx, row, prev, cpel_view_time_to_x (view, ctx->width, row->times[i]));
+      prev = i;
+    }
+  if (prev == G_MAXUINT64)
+    return;
+  /* The last visible one: its room ends at the next visible event past the
+   * window (looked for over a bounded number of events), else far away. */
+  x_next = G_MAXDOUBLE / 4;
+  for (guint64 j = row->hi; j < row->n && j < row->hi + 64; j++)
+    if (!event_hidden (ctx, row->slot, j))
+      {
+        x_next = cpel_view_time_to_x (view, ctx->width, row->times[j]);
+        break;
+      }
+  draw_event (ctx, row, prev, x_next);
+}
+
+static void
+draw_selected (CpelRenderCtx *ctx, RowInfo *row)
+{
+  const CpelView *view = ctx->view;
+  const CpelPalette *pal = ctx->pal;
+  cairo_t *cr = ctx->cr;
+  guint64 i = view->selected_index;
+  double x;
+
+  if (!row_selected (ctx, row->slot) || i >= row->n)
+    return;
+  if (row->times[i] < view->t0 || row->times[i] >= view->t1)
+    return;
+  x = snap (ctx, cpel_view_time_to_x (view, ctx->width, row->times[i]));
+  /* A halo, then a 3 px tick and a marker on top of the row. */
+  cpel_render_set_color_alpha (cr, &pal->selection, 0.25);
+  cairo_rectangle (cr, x - 3, row->y + 1, 7, view->row_height - 2);
+  cairo_fill (cr);
+  draw_tick (ctx, row, x, &pal->selection, 3.0);
+  cairo_move_to (cr, x - 4, row->y + 1);
+  cairo_line_to (cr, x + 5, row->y + 1);
+  cairo_line_to (cr, x + 0.5, row->y + 6);
+  cairo_close_path (cr);
+  cpel_render_set_color (cr, &pal->selection);
+  cairo_fill (cr);
+  draw_label (ctx, row, i, x + 1, ctx->x0 + ctx->tw - x, &pal->selection,
+              &pal->selection_fg, TRUE);
+}
+
+void
+cpel_render_rows_events (CpelRenderCtx *ctx)
+{
+  const CpelView *view = ctx->view;
+  cairo_t *cr = ctx->cr;
+  guint n_vis = ctx->end_row - ctx->first_row;
+  g_autofree RowInfo *rows = NULL;
+  g_autofree float *counts = NULL;
+  guint n_density = 0;
+  float max = 0;
+
+  if (ctx->file == NULL || n_vis == 0 || ctx->tw <= 0 || ctx->n_columns == 0)
+    return;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, ctx->x0, view->ruler_height, ctx->tw, ctx->height - view->ruler_height);
+  cairo_clip (cr);
+
+  rows = g_new0 (RowInfo, n_vis);
+  for (guint k = 0; k < n_vis; k++)
+    {
+      RowInfo *row = &rows[k];
+      guint r = ctx->first_row + k;
+
+      row->slot = cpel_view_get_row_slot (view, r);
+      row->y = cpel_view_get_row_y (view, r);
+      if (row->slot == G_MAXUINT)
+        continue;
+      row->times = cpel_file_get_track_times (ctx->file, row->slot, &row->n);
+      if (row->n == 0 || row->times == NULL)
+        {
+          row->n = 0;
+          continue;
+        }
+      row->lo = cpel_file_track_lower_bound (ctx->file, row->slot, view->t0);
+      row->hi = cpel_file_track_lower_bound (ctx->file, row->slot, view->t1);
+      row->density = (double) (row->hi - row->lo) * CPEL_RENDER_EVENT_SPACING
+                     > (double) ctx->n_columns;
+      if (row->density)
+        n_density++;
+      if (view->matches != NULL)
+        row->matches = cpel_search_result_get_track (view->matches, row->slot, &row->n_matches);
+      if (row->matches == NULL)
+        row->n_matches = 0;
+    }
+
+  /* Density rows share one log scale, normalised to the densest column on
+   * screen, so rows compare with each other. */
+  if (n_density > 0)
+    {
+      float *next;
+      counts = g_new (float, (gsize) n_density * ctx->n_columns);
+      next = counts;
+      for (guint k = 0; k < n_vis; k++)
+        if (rows[k].n > 0 && rows[k].density)
+          {
+            float m;
+            rows[k].counts = next;
+            next += ctx->n_columns;
+            m = density_counts (ctx, &rows[k]);
+            max = MAX (max, m);
+          }
+    }
+
+  for (guint k = 0; k < n_vis; k++)
+    {
+      RowInfo *row = &rows[k];
+
+      if (row->n == 0)
+        continue;
+      draw_highlights (ctx, row);
+      if (row->density)
+        draw_density (ctx, row, max);
+      else
+        draw_events (ctx, row);
+    }
+  for (guint k = 0; k < n_vis; k++)
+    if (rows[k].n > 0)
+      draw_selected (ctx, &rows[k]);
+
+  cairo_restore (cr);
+}
