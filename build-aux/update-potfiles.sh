@@ -6,8 +6,17 @@
 #        build-aux/update-potfiles.sh --check   exit 1 (and show the
 #                                               difference) when it is stale
 set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd -P)
 cd "$top"
+
+list_sources () {
+  if git rev-parse --is-inside-work-tree >/dev/null 2>&1 &&
+     [ "$(git rev-parse --show-toplevel)" = "$top" ]; then
+    git ls-files -- 'src/*.c' 'src/*.h' 'ui/*.ui'
+  else
+    find src ui -type f \( -name '*.c' -o -name '*.h' -o -name '*.ui' \) 2>/dev/null
+  fi
+}
 
 generate () {
   echo "# Files with translatable strings."
@@ -15,13 +24,16 @@ generate () {
   for f in data/*.desktop.in data/*.metainfo.xml.in data/*.mime.xml.in data/*.gschema.xml; do
     [ -f "$f" ] && echo "$f"
   done
-  # C sources and GtkBuilder files under src/ and ui/; sorted, C locale
-  find src ui -type f \( -name '*.c' -o -name '*.h' -o -name '*.ui' \) 2>/dev/null |
+  # C sources and GtkBuilder files under src/ and ui/; sorted, C locale.
+  # In a git checkout only tracked files count (work in progress of others
+  # must not enter the list before it is committed); otherwise all files.
+  list_sources |
     LC_ALL=C sort |
     while read -r f; do
+      [ -f "$f" ] || continue
       case "$f" in
-        *.ui) grep -q 'translatable="yes"' "$f" && echo "$f" ;;
-        *)    grep -Eq '(^|[^A-Za-z0-9_])(N?C?_|g_dngettext|ngettext|g_dpgettext2)[[:space:]]*\(' "$f" && echo "$f" ;;
+        *.ui) if grep -q 'translatable="yes"' "$f"; then echo "$f"; fi ;;
+        *)    if grep -Eq '(^|[^A-Za-z0-9_])(N?C?_|g_dngettext|ngettext|g_dpgettext2)[[:space:]]*\(' "$f"; then echo "$f"; fi ;;
       esac
     done
   return 0

@@ -1,11 +1,15 @@
 #!/bin/sh
-# check-po.sh — the German catalogue compiles cleanly (msgfmt --check) and,
-# merged with what xgettext extracts from po/POTFILES.in right now, has no
-# untranslated or fuzzy message.
+# check-po.sh — translation checks
+#   check     LANG's catalogue compiles cleanly (msgfmt --check)
+#   complete  merged with what xgettext extracts from po/POTFILES.in right
+#             now, LANG's catalogue has no untranslated or fuzzy message
+#   extract   xgettext extracts po/POTFILES.in without a warning (a warning
+#             means a string that cannot be translated as written, e.g. a
+#             G_GUINT64_FORMAT macro inside _(): use "%" PRIu64 instead)
 #
-# usage: check-po.sh check|complete SOURCE_ROOT LANG
+# usage: check-po.sh check|complete|extract SOURCE_ROOT LANG
 set -u
-[ $# -eq 3 ] || { echo "usage: $0 check|complete SOURCE_ROOT LANG" >&2; exit 2; }
+[ $# -eq 3 ] || { echo "usage: $0 check|complete|extract SOURCE_ROOT LANG" >&2; exit 2; }
 mode=$1 top=$2 lang=$3
 po=$top/po/$lang.po
 
@@ -14,7 +18,7 @@ case $mode in
     msgfmt --check --check-accelerators=_ --verbose -o /dev/null "$po"
     exit $?
     ;;
-  complete)
+  complete|extract)
     ;;
   *)
     echo "unknown mode $mode" >&2; exit 2 ;;
@@ -36,7 +40,18 @@ grep -v '^#' "$top/po/POTFILES.in" | grep . >"$tmp/files"
     --flag=g_print:1:c-format --flag=g_printerr:1:c-format \
     --flag=g_printf:1:c-format --flag=g_fprintf:2:c-format \
     --flag=g_sprintf:2:c-format --flag=g_snprintf:3:c-format \
-    -f "$tmp/files" -o "$tmp/all.pot") || { echo "xgettext failed"; exit 1; }
+    -f "$tmp/files" -o "$tmp/all.pot") 2>"$tmp/xgettext.log" || {
+  cat "$tmp/xgettext.log"; echo "xgettext failed"; exit 1; }
+
+if [ "$mode" = extract ]; then
+  if [ -s "$tmp/xgettext.log" ]; then
+    cat "$tmp/xgettext.log"
+    echo "xgettext warns: these strings cannot be translated as written"
+    exit 1
+  fi
+  echo "$(grep -c '^msgid ' "$tmp/all.pot") messages extracted without warnings"
+  exit 0
+fi
 
 msgmerge --quiet --no-fuzzy-matching -o "$tmp/merged.po" "$po" "$tmp/all.pot" || exit 1
 msgfmt --check -o /dev/null "$tmp/merged.po" || exit 1

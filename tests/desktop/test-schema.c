@@ -57,9 +57,6 @@ test_keys (void)
       def = g_settings_schema_key_get_default_value (key);
       printed = g_variant_print (def, TRUE);
       g_assert_cmpstr (printed, ==, expected[i].def);
-      /* every key is documented (and translatable through po/) */
-      g_assert_nonnull (g_settings_schema_key_get_summary (key));
-      g_assert_nonnull (g_settings_schema_key_get_description (key));
     }
 }
 
