@@ -412,9 +412,10 @@ demo_worker (Demo *d, guint w, const guint64 *barriers, guint n_barriers)
 
       for (guint i = 0; i < loops && t < end; i++)
         {
-          guint32 pkts = MIN (256, MAX (1, load / 2 + rng_below (&d->rng, load)));
+          guint32 pkts = load / 2 + rng_below (&d->rng, load);   /* not inside MIN: evaluated once */
           guint32 drops;
 
+          pkts = CLAMP (pkts, 1, 256);
           /* A barrier from the main thread stops every worker. */
           while (b < n_barriers && barriers[b] <= t)
             {
@@ -614,9 +615,9 @@ gen_demo (CpelWriter *w, const CpelGenOptions *opt, GError **error)
 
       g_snprintf (label, sizeof label, "vpp_wk_%u", i);
       cpel_writer_add_track_def (w, T_WORKER + i, label);
-      g_snprintf (label, sizeof label, "rx TenGigabitEthernet3/0/0 q%u", i);
+      g_snprintf (label, sizeof label, "rx q%u TenGigE3/0/0", i);
       cpel_writer_add_track_def (w, T_RX + i, label);
-      g_snprintf (label, sizeof label, "tx TenGigabitEthernet3/0/0 q%u", i);
+      g_snprintf (label, sizeof label, "tx q%u TenGigE3/0/0", i);
       cpel_writer_add_track_def (w, T_TX + i, label);
     }
   cpel_writer_begin_track_defs (w, main_strtab);

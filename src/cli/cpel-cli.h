@@ -1,0 +1,93 @@
+/* cpel-cli.h — shared pieces of the `cpel` command-line tool */
+#pragma once
+
+#include <stdio.h>
+
+#include <glib.h>
+
+#include "cpel-core.h"
+
+G_BEGIN_DECLS
+
+enum
+{
+  CPEL_EXIT_OK      = 0,
+  CPEL_EXIT_INVALID = 1,   /* not a valid CPEL file, or the command failed */
+  CPEL_EXIT_USAGE   = 2,
+};
+
+/* Subcommands: argv[0] is the command name. */
+int  cpel_cmd_info   (int argc, char **argv);
+int  cpel_cmd_dump   (int argc, char **argv);
+int  cpel_cmd_search (int argc, char **argv);
+int  cpel_cmd_gen    (int argc, char **argv);
+int  cpel_cmd_export (int argc, char **argv);
+
+/* ---- cpel-cli-common.c ---- */
+
+/* An option context for "cpel COMMAND"; parameter e.g. "FILE".  Callback
+ * options receive `callback_data` (e.g. the --clock-rate target). */
+GOptionContext *cpel_cli_context_new   (const char      *command,
+                                        const char      *parameter,
+                                        const char      *summary,
+                                        const GOptionEntry *entries,
+                                        gpointer         callback_data);
+/* Parses; on a usage error prints it and returns FALSE (exit 2). */
+gboolean        cpel_cli_parse         (GOptionContext  *context,
+                                        const char      *command,
+                                        int             *argc,
+                                        char          ***argv);
+/* "cpel COMMAND: message" + a hint to --help on stderr; returns 2. */
+int             cpel_cli_usage_error   (const char      *command,
+                                        const char      *format,
+                                        ...) G_GNUC_PRINTF (2, 3);
+/* "cpel: PATH: message" on stderr; returns 1. */
+int             cpel_cli_file_error    (const char      *path,
+                                        const GError    *error);
+
+/* The --clock-rate option: parsed into *(guint64 *) data. */
+gboolean        cpel_cli_parse_clock_rate (const char   *name,
+                                           const char   *value,
+                                           gpointer      data,
+                                           GError      **error);
+/* A count such as "10000000", "1e7", "10M", "500k". */
+gboolean        cpel_cli_parse_count   (const char      *text,
+                                        guint64         *value);
+/* A time for --from/--to (cpel_time_parse: "1.5ms", "250us", "42"). */
+gboolean        cpel_cli_parse_time    (const char      *option,
+                                        const char      *text,
+                                        gint64          *ns,
+                                        GError         **error);
+
+/* Opens and indexes a file (clock_rate 0 = the file's). */
+CpelFile       *cpel_cli_open          (const char      *path,
+                                        guint64          clock_rate,
+                                        GError         **error);
+
+/* Standard output with a large, fully buffered stdio buffer. */
+void            cpel_cli_setup_stdout  (void);
+/* Flushes stdout; reports a write error (returns FALSE). */
+gboolean        cpel_cli_flush_stdout  (void);
+
+/* ---- cpel-cli-lines.c: one line per event (dump and search) ---- */
+
+typedef struct _CpelLinePrinter CpelLinePrinter;
+
+CpelLinePrinter *cpel_line_printer_new   (CpelFile         *file,
+                                          gboolean          tsv);
+/* The TSV header line (nothing in the human format). */
+void             cpel_line_printer_header (CpelLinePrinter *printer);
+void             cpel_line_printer_event (CpelLinePrinter  *printer,
+                                          const CpelEvent  *event);
+/* Writes what is buffered to stdout. */
+void             cpel_line_printer_flush (CpelLinePrinter  *printer);
+void             cpel_line_printer_free  (CpelLinePrinter  *printer);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelLinePrinter, cpel_line_printer_free)
+
+/* Appends `len` bytes of `s` with \\ \t \r \n and \xHH for other control
+ * bytes (< 0x20, 0x7f). */
+void             cpel_cli_escape_append  (GString          *out,
+                                          const char       *s,
+                                          gsize             len);
+
+G_END_DECLS

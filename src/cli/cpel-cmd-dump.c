@@ -1,0 +1,60 @@
+/* cpel-cmd-dump.c — `cpel dump`: every event in time order */
+#include "cpel-cli.h"
+
+#include <glib/gi18n.h>
+
+int
+cpel_cmd_dump (int argc, char **argv)
+{
+  gboolean tsv = FALSE;
+  guint64 clock_rate = 0;
+  g_autofree char *from_text = NULL;
+  g_autofree char *to_text = NULL;
+  gint64 from = G_MININT64, to = G_MAXINT64;
+  const GOptionEntry entries[] = {
+    { "tsv", 't', 0, G_OPTION_ARG_NONE, &tsv,
+      N_("Tab-separated values: time_ns, track, track_label, code, event, datum"), NULL },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &from_text,
+      N_("Start at this time since the first event (e.g. 1.5ms)"), N_("TIME") },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &to_text,
+      N_("Stop before this time since the first event"), N_("TIME") },
+    { "clock-rate", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cpel_cli_parse_clock_rate,
+      N_("Read every event section with this clock (ticks per second)"), N_("HZ") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(CpelMerge) merge = NULL;
+  g_autoptr(CpelLinePrinter) printer = NULL;
+  CpelEvent ev;
+
+  context = cpel_cli_context_new ("dump", _("FILE"),
+                                  _("Print one line per event, in time order (file order breaks ties)."),
+                                  entries, &clock_rate);
+
+  if (!cpel_cli_parse (context, "dump", &argc, &argv))
+    return CPEL_EXIT_USAGE;
+  if (argc != 2)
+    return cpel_cli_usage_error ("dump", argc < 2 ? _("Missing FILE") : _("Too many arguments"));
+  if ((from_text != NULL && !cpel_cli_parse_time ("--from", from_text, &from, &error))
+      || (to_text != NULL && !cpel_cli_parse_time ("--to", to_text, &to, &error)))
+    return cpel_cli_usage_error ("dump", "%s", error->message);
+
+  file = cpel_cli_open (argv[1], clock_rate, &error);
+  if (file == NULL)
+    return cpel_cli_file_error (argv[1], error);
+
+  printer = cpel_line_printer_new (file, tsv);
+  cpel_line_printer_header (printer);
+  merge = cpel_merge_new (file, NULL, 0, from == G_MININT64 ? 0 : from);
+  while (cpel_merge_next (merge, &ev, NULL))
+    {
+      if (ev.time_ns >= to)
+        break;
+      cpel_line_printer_event (printer, &ev);
+    }
+  g_clear_pointer (&printer, cpel_line_printer_free);
+
+  return cpel_cli_flush_stdout () ? CPEL_EXIT_OK : CPEL_EXIT_INVALID;
+}

@@ -1,0 +1,132 @@
+/* cpel-cmd-export.c — `cpel export`: PNG / SVG / PDF of a view, headless */
+#include "cpel-cli.h"
+
+#include <glib/gi18n.h>
+
+#include "cpel-render.h"
+
+#define DEFAULT_WIDTH   1920
+#define MAX_AUTO_HEIGHT 8192
+
+int
+cpel_cmd_export (int argc, char **argv)
+{
+  g_autofree char *png = NULL;
+  g_autofree char *svg = NULL;
+  g_autofree char *pdf = NULL;
+  g_autofree char *from_text = NULL;
+  g_autofree char *to_text = NULL;
+  g_autofree char *tracks = NULL;
+  int width = DEFAULT_WIDTH, height = 0;
+  double scale = 1;
+  gboolean dark = FALSE, force = FALSE;
+  guint64 clock_rate = 0;
+  const GOptionEntry entries[] = {
+    { "png", 0, 0, G_OPTION_ARG_FILENAME, &png, N_("Write a PNG image"), N_("OUTPUT") },
+    { "svg", 0, 0, G_OPTION_ARG_FILENAME, &svg, N_("Write an SVG image"), N_("OUTPUT") },
+    { "pdf", 0, 0, G_OPTION_ARG_FILENAME, &pdf, N_("Write a PDF document"), N_("OUTPUT") },
+    { "width", 'W', 0, G_OPTION_ARG_INT, &width,
+      N_("Width in logical pixels (default 1920)"), N_("PX") },
+    { "height", 'H', 0, G_OPTION_ARG_INT, &height,
+      N_("Height in logical pixels (default: room for every track, at most 8192)"), N_("PX") },
+    { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &scale,
+      N_("Device pixels per logical pixel for PNG (default 1)"), N_("S") },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &from_text,
+      N_("Start of the view, since the first event (e.g. 1.5ms; default 0)"), N_("TIME") },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &to_text,
+      N_("End of the view (default: the last event)"), N_("TIME") },
+    { "tracks", 0, 0, G_OPTION_ARG_STRING, &tracks,
+      N_("Only the tracks whose label matches this regular expression"), N_("REGEX") },
+    { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, N_("Dark colours"), NULL },
+    { "force", 'f', 0, G_OPTION_ARG_NONE, &force, N_("Replace OUTPUT if it exists"), NULL },
+    { "clock-rate", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cpel_cli_parse_clock_rate,
+      N_("Read every event section with this clock (ticks per second)"), N_("HZ") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(GArray) rows = NULL;
+  CpelPalette palette;
+  CpelView view;
+  CpelExportFormat format;
+  const char *output;
+  gint64 from = 0, to = -1;
+  guint n_outputs;
+
+  context = cpel_cli_context_new ("export", _("FILE"),
+                                  _("Render a view of FILE into a PNG, SVG or PDF file, without a display.\n"
+                                    "The output is written atomically and never replaces a file unless --force."),
+                                  entries, &clock_rate);
+  if (!cpel_cli_parse (context, "export", &argc, &argv))
+    return CPEL_EXIT_USAGE;
+  if (argc != 2)
+    return cpel_cli_usage_error ("export", argc < 2 ? _("Missing FILE") : _("Too many arguments"));
+
+  n_outputs = (png != NULL) + (svg != NULL) + (pdf != NULL);
+  if (n_outputs != 1)
+    return cpel_cli_usage_error ("export", _("Give exactly one of --png, --svg or --pdf"));
+  if (png != NULL)
+    format = CPEL_EXPORT_PNG, output = png;
+  else if (svg != NULL)
+    format = CPEL_EXPORT_SVG, output = svg;
+  else
+    format = CPEL_EXPORT_PDF, output = pdf;
+
+  if (width < 1 || width > 32767 || height < 0 || height > 32767)
+    return cpel_cli_usage_error ("export", _("Width and height must be between 1 and 32767"));
+  if (!(scale > 0 && scale <= 8))
+    return cpel_cli_usage_error ("export", _("The scale must be greater than 0 and at most 8"));
+  if ((from_text != NULL && !cpel_cli_parse_time ("--from", from_text, &from, &error))
+      || (to_text != NULL && !cpel_cli_parse_time ("--to", to_text, &to, &error)))
+    return cpel_cli_usage_error ("export", "%s", error->message);
+
+  file = cpel_cli_open (argv[1], clock_rate, &error);
+  if (file == NULL)
+    return cpel_cli_file_error (argv[1], error);
+
+  if (dark)
+    cpel_palette_init_dark (&palette);
+  else
+    cpel_palette_init_light (&palette);
+  cpel_view_init (&view, file, &palette);
+
+  if (from_text != NULL)
+    view.t0 = from;
+  if (to_text != NULL)
+    view.t1 = to;
+  else if (view.t1 <= view.t0)
+    view.t1 = MAX (view.t0 + 1, cpel_file_get_duration (file) + 1);
+  if (view.t1 <= view.t0)
+    return cpel_cli_usage_error ("export", _("The end of the view must come after its start"));
+
+  if (tracks != NULL)
+    {
+      g_autoptr(GRegex) regex = g_regex_new (tracks, G_REGEX_OPTIMIZE, 0, &error);
+
+      if (regex == NULL)
+        return cpel_cli_usage_error ("export", _("Invalid regular expression for --tracks: %s"),
+                                     error->message);
+      rows = g_array_new (FALSE, FALSE, sizeof (guint));
+      for (guint slot = 0; slot < cpel_file_get_n_tracks (file); slot++)
+        if (g_regex_match (regex, cpel_file_get_track_label (file, slot), 0, NULL))
+          g_array_append_val (rows, slot);
+      if (rows->len == 0)
+        return cpel_cli_usage_error ("export", _("No track label matches “%s”"), tracks);
+      view.rows = (const guint *) rows->data;
+      view.n_rows = rows->len;
+    }
+
+  if (height == 0)
+    height = (int) CLAMP (view.ruler_height + view.n_rows * view.row_height,
+                          view.ruler_height + view.row_height, MAX_AUTO_HEIGHT);
+
+  if (!cpel_render_export (&view, format, width, height, scale, output, force, &error))
+    {
+      g_printerr ("cpel: %s: %s\n", output, error->message);
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
+        g_printerr (_("Use --force to replace it.\n"));
+      return CPEL_EXIT_INVALID;
+    }
+  return CPEL_EXIT_OK;
+}

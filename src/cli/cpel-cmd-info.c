@@ -1,0 +1,215 @@
+/* cpel-cmd-info.c — `cpel info`: header, sections, counts, span, clock, diagnostics */
+#include "cpel-cli.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#define LABEL_COLUMNS 14
+
+/* "Label:" padded to a fixed number of columns (labels are translated),
+ * then the value. */
+G_GNUC_PRINTF (2, 3) static void
+print_field (const char *label, const char *format, ...)
+{
+  g_autofree char *value = NULL;
+  va_list args;
+  glong cols = g_utf8_strlen (label, -1) + 1;
+
+  va_start (args, format);
+  value = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_print ("%s:", label);
+  for (glong i = cols; i < LABEL_COLUMNS; i++)
+    g_print (" ");
+  g_print (" %s\n", value);
+}
+
+static const char *
+section_type_name (guint32 type)
+{
+  switch (type)
+    {
+    case CPEL_SECTION_STRING_TABLE: return _("string table");
+    case CPEL_SECTION_SYMBOL_TABLE: return _("symbol table");
+    case CPEL_SECTION_EVENT_DEFS:   return _("event defs");
+    case CPEL_SECTION_TRACK_DEFS:   return _("track defs");
+    case CPEL_SECTION_EVENTS:       return _("events");
+    default:                        return _("unknown");
+    }
+}
+
+/* Only printable characters of a name taken from the file. */
+static char *
+clean (const char *s)
+{
+  GString *out = g_string_new (NULL);
+
+  if (s != NULL)
+    cpel_cli_escape_append (out, s, strlen (s));
+  return g_string_free (out, FALSE);
+}
+
+static void
+print_sections (CpelFile *file)
+{
+  guint n = cpel_file_get_n_sections (file);
+
+  print_field (_("Sections"), "%u", n);
+  g_print ("  %5s  %12s  %-13s  %10s  %10s  %-20s  %s\n",
+           "#", _("offset"), _("type"), _("length"), _("count"), _("table"), _("clock (ticks/s)"));
+  for (guint i = 0; i < n; i++)
+    {
+      const CpelSectionInfo *s = cpel_file_get_section (file, i);
+      g_autofree char *table = clean (s->table_name);
+      g_autofree char *type = NULL;
+      char count[24] = "-", clock[64] = "";
+
+      if (s->type >= CPEL_SECTION_SYMBOL_TABLE && s->type <= CPEL_SECTION_EVENTS)
+        g_snprintf (count, sizeof count, "%u", s->count);
+      if (s->type == CPEL_SECTION_EVENTS)
+        g_snprintf (clock, sizeof clock, "%" G_GUINT64_FORMAT "%s", s->ticks_per_second,
+                    s->clock_per_us ? _(" (file: ticks/µs)") : "");
+      if (s->type > CPEL_SECTION_EVENTS || s->type == 0)
+        type = g_strdup_printf ("%s (%u)", section_type_name (s->type), s->type);
+      else
+        type = g_strdup (section_type_name (s->type));
+      g_print ("  %5u  %12" G_GUINT64_FORMAT "  %-13s  %10u  %10s  %-20s  %s\n",
+               i, s->offset, type, s->length, count, table, clock);
+    }
+}
+
+static void
+print_clock (CpelFile *file, guint64 override)
+{
+  g_autoptr(GArray) rates = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < cpel_file_get_n_sections (file); i++)
+    {
+      const CpelSectionInfo *s = cpel_file_get_section (file, i);
+      gboolean seen = FALSE;
+
+      if (s->type != CPEL_SECTION_EVENTS)
+        continue;
+      for (guint j = 0; j < rates->len; j++)
+        seen |= g_array_index (rates, guint64, j) == s->ticks_per_second;
+      if (!seen)
+        g_array_append_val (rates, s->ticks_per_second);
+    }
+  for (guint j = 0; j < rates->len; j++)
+    {
+      guint64 r = g_array_index (rates, guint64, j);
+
+      if (j > 0)
+        g_string_append (text, ", ");
+      g_string_append_printf (text, "%" G_GUINT64_FORMAT " %s", r, _("ticks/s"));
+      if (r % 1000000 == 0)
+        g_string_append_printf (text, _(" (%g MHz)"), r / 1e6);
+      else
+        g_string_append_printf (text, _(" (%.4g GHz)"), r / 1e9);
+    }
+  if (rates->len == 0)
+    g_string_append (text, _("none (no event section)"));
+  print_field (_("Clock"), "%s%s", text->str,
+           override ? _(", set by --clock-rate") : "");
+}
+
+static void
+print_types (CpelFile *file)
+{
+  guint n = cpel_file_get_n_types (file);
+
+  print_field (_("Event types"), "%u", n);
+  if (n == 0)
+    return;
+  g_print ("  %10s  %12s  %s\n", _("code"), _("events"), _("name"));
+  for (guint t = 0; t < n; t++)
+    {
+      g_autofree char *name = clean (cpel_file_get_type_name (file, t));
+
+      g_print ("  %10u  %12" G_GUINT64_FORMAT "  %s%s\n",
+               cpel_file_get_type_code (file, t), cpel_file_get_type_n_events (file, t),
+               name, cpel_file_get_type_defined (file, t) ? "" : _(" (no definition)"));
+    }
+}
+
+static void
+print_tracks (CpelFile *file)
+{
+  guint n = cpel_file_get_n_tracks (file);
+
+  g_print ("  %10s  %12s  %s\n", _("id"), _("events"), _("label"));
+  for (guint slot = 0; slot < n; slot++)
+    {
+      g_autofree char *label = clean (cpel_file_get_track_label (file, slot));
+
+      g_print ("  %10u  %12" G_GUINT64_FORMAT "  %s\n",
+               cpel_file_get_track_id (file, slot),
+               cpel_file_get_track_n_events (file, slot), label);
+    }
+}
+
+int
+cpel_cmd_info (int argc, char **argv)
+{
+  guint64 clock_rate = 0;
+  gboolean list_tracks = FALSE;
+  const GOptionEntry entries[] = {
+    { "tracks", 0, 0, G_OPTION_ARG_NONE, &list_tracks,
+      N_("Also list every track with its event count"), NULL },
+    { "clock-rate", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cpel_cli_parse_clock_rate,
+      N_("Read every event section with this clock (ticks per second)"), N_("HZ") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(GDateTime) date = NULL;
+  g_autofree char *date_text = NULL;
+  g_autofree char *span = NULL;
+  const char * const *warnings;
+
+  context = cpel_cli_context_new ("info", _("FILE"),
+                                  _("Print the header, sections, counts, time span, clock and diagnostics."),
+                                  entries, &clock_rate);
+  if (!cpel_cli_parse (context, "info", &argc, &argv))
+    return CPEL_EXIT_USAGE;
+  if (argc != 2)
+    return cpel_cli_usage_error ("info", argc < 2 ? _("Missing FILE") : _("Too many arguments"));
+
+  file = cpel_cli_open (argv[1], clock_rate, &error);
+  if (file == NULL)
+    return cpel_cli_file_error (argv[1], error);
+
+  date = g_date_time_new_from_unix_utc (cpel_file_get_date (file));
+  date_text = date != NULL ? g_date_time_format (date, "%Y-%m-%d %H:%M:%S UTC") : g_strdup ("?");
+  span = cpel_time_format (cpel_file_get_duration (file));
+
+  print_field (_("File"), "%s", argv[1]);
+  print_field (_("Size"), "%" G_GUINT64_FORMAT " %s", cpel_file_get_size (file), _("bytes"));
+  print_field (_("Format"), "%s %u, %s", _("CPEL version"), cpel_file_get_version (file),
+           cpel_file_is_little_endian (file) ? _("little-endian") : _("big-endian"));
+  print_field (_("Date"), "%s (%u)", date_text, cpel_file_get_date (file));
+  print_field (_("Events"), "%" G_GUINT64_FORMAT, cpel_file_get_n_events (file));
+  print_field (_("Tracks"), "%u", cpel_file_get_n_tracks (file));
+  print_field (_("Time span"), "%s (%" G_GINT64_FORMAT " ns)", span,
+           cpel_file_get_duration (file));
+  print_clock (file, clock_rate);
+  print_sections (file);
+  print_types (file);
+  if (list_tracks)
+    print_tracks (file);
+
+  warnings = cpel_file_get_warnings (file);
+  if (warnings == NULL || warnings[0] == NULL)
+    print_field (_("Diagnostics"), "%s", _("none"));
+  else
+    {
+      g_print ("%s:\n", _("Diagnostics"));
+      for (guint i = 0; warnings[i] != NULL; i++)
+        g_print ("  %s\n", warnings[i]);
+    }
+
+  return cpel_cli_flush_stdout () ? CPEL_EXIT_OK : CPEL_EXIT_INVALID;
+}

@@ -1,0 +1,101 @@
+/* cpel-cmd-search.c — `cpel search`: events by code, text or regex */
+#include "cpel-cli.h"
+
+#include <glib/gi18n.h>
+
+int
+cpel_cmd_search (int argc, char **argv)
+{
+  g_autofree char *code = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *regex = NULL;
+  gboolean ignore_case = FALSE, case_sensitive = FALSE, tsv = FALSE, count_only = FALSE;
+  guint64 clock_rate = 0;
+  const GOptionEntry entries[] = {
+    { "code", 0, 0, G_OPTION_ARG_STRING, &code,
+      N_("Events with this code (decimal or 0x hex) or event name"), N_("CODE") },
+    { "text", 0, 0, G_OPTION_ARG_STRING, &text,
+      N_("Events whose label “event: datum” contains TEXT"), N_("TEXT") },
+    { "regex", 0, 0, G_OPTION_ARG_STRING, &regex,
+      N_("Events whose label matches a regular expression"), N_("REGEX") },
+    { "ignore-case", 'i', 0, G_OPTION_ARG_NONE, &ignore_case,
+      N_("Ignore case (the default)"), NULL },
+    { "case-sensitive", 's', 0, G_OPTION_ARG_NONE, &case_sensitive,
+      N_("Match case exactly"), NULL },
+    { "tsv", 't', 0, G_OPTION_ARG_NONE, &tsv,
+      N_("Print the matches as tab-separated values, like dump --tsv"), NULL },
+    { "count", 0, 0, G_OPTION_ARG_NONE, &count_only,
+      N_("Print only the number of matches"), NULL },
+    { "clock-rate", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cpel_cli_parse_clock_rate,
+      N_("Read every event section with this clock (ticks per second)"), N_("HZ") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(CpelQuery) query = NULL;
+  g_autoptr(CpelSearchResult) result = NULL;
+  CpelSearchMode mode = CPEL_SEARCH_TEXT;
+  const char *pattern = NULL;
+  guint n_patterns;
+  guint64 n;
+
+  context = cpel_cli_context_new ("search", _("FILE [TEXT]"),
+                                  _("Print the events that match, in time order, as dump does.\n"
+                                    "A TEXT argument is the same as --text TEXT."),
+                                  entries, &clock_rate);
+  if (!cpel_cli_parse (context, "search", &argc, &argv))
+    return CPEL_EXIT_USAGE;
+  if (argc < 2)
+    return cpel_cli_usage_error ("search", _("Missing FILE"));
+  if (argc > 3)
+    return cpel_cli_usage_error ("search", _("Too many arguments"));
+
+  n_patterns = (code != NULL) + (text != NULL) + (regex != NULL) + (argc == 3);
+  if (n_patterns != 1)
+    return cpel_cli_usage_error ("search", n_patterns == 0
+                                 ? _("Give what to search for: --code, --text, --regex or TEXT")
+                                 : _("Give only one of --code, --text, --regex or TEXT"));
+  if (ignore_case && case_sensitive)
+    return cpel_cli_usage_error ("search", _("--ignore-case and --case-sensitive exclude each other"));
+  if (count_only && tsv)
+    return cpel_cli_usage_error ("search", _("--count and --tsv exclude each other"));
+
+  if (code != NULL)
+    mode = CPEL_SEARCH_CODE, pattern = code;
+  else if (regex != NULL)
+    mode = CPEL_SEARCH_REGEX, pattern = regex;
+  else
+    pattern = text != NULL ? text : argv[2];
+
+  file = cpel_cli_open (argv[1], clock_rate, &error);
+  if (file == NULL)
+    return cpel_cli_file_error (argv[1], error);
+
+  query = cpel_query_new (file, mode, pattern, case_sensitive, &error);
+  if (query == NULL)
+    return cpel_cli_usage_error ("search", "%s", error->message);
+  result = cpel_search_run (file, query, NULL, NULL, NULL, &error);
+  if (result == NULL)
+    return cpel_cli_file_error (argv[1], error);
+
+  n = cpel_search_result_get_n (result);
+  if (count_only)
+    g_print ("%" G_GUINT64_FORMAT "\n", n);
+  else
+    {
+      g_autoptr(CpelLinePrinter) printer = cpel_line_printer_new (file, tsv);
+
+      cpel_line_printer_header (printer);
+      for (guint64 i = 0; i < n; i++)
+        {
+          const CpelEventRef *ref = cpel_search_result_get (result, i);
+          CpelEvent ev;
+
+          cpel_file_get_track_event (file, ref->slot, ref->index, &ev);
+          cpel_line_printer_event (printer, &ev);
+        }
+    }
+
+  return cpel_cli_flush_stdout () ? CPEL_EXIT_OK : CPEL_EXIT_INVALID;
+}
