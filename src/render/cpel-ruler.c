@@ -102,8 +102,8 @@ cpel_render_format_tick (gint64 t, gint64 step, gint64 t_max)
       g_string_append_c (s, '.');
       for (int i = 0; i < decimals; i++)
         {
-          /* Group long fractions in threes with a thin space. */
-          if (i > 0 && i % 3 == 0 && decimals > 3)
+          /* Group long fractions (5+ digits) in threes with a thin space. */
+          if (i > 0 && i % 3 == 0 && decimals > 4)
             g_string_append (s, "\u2009");
           g_string_append_c (s, digits[i]);
         }

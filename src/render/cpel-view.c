@@ -271,9 +271,14 @@ cpel_view_hit_test (const CpelView *view, double width, double x, double y,
           && cpel_view_code_hidden (view, view->file,
                                     cpel_file_get_track_event_code (view->file, slot, i - 1)))
         continue;
-      /* Ties go to the earlier event. */
+      /* Ties go to the earlier event: the first visible one of its time. */
       best = i - 1;
       best_d = d;
+      for (guint64 j = best; j > 0 && times[j - 1] == times[best] && k < cap; j--, k++)
+        if (view->hidden_types == NULL
+            || !cpel_view_code_hidden (view, view->file,
+                                       cpel_file_get_track_event_code (view->file, slot, j - 1)))
+          best = j - 1;
       break;
     }
   if (best == G_MAXUINT64)

@@ -1,0 +1,261 @@
+/* test-export.c — PNG / SVG / PDF export: sizes, formats, atomic writes */
+#include <glib/gstdio.h>
+
+#include "cpel-test-util.h"
+#include "render-test-util.h"
+
+static CpelPalette light;
+
+static const TestEvent events[] = {
+  { 0, 0, CODE_SEND, 1 },
+  { 1000, 1, CODE_RECV, 5 },
+  { 1500, 0, CODE_IDLE, 0 },
+};
+
+typedef struct
+{
+  char     *dir;
+  CpelFile *file;
+  CpelView  view;
+} Fixture;
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->dir = g_dir_make_tmp ("cpel-export-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->file = test_file_new (2, events, G_N_ELEMENTS (events));
+  cpel_view_init (&f->view, f->file, &light);
+  f->view.t1 = 2000;
+}
+
+static guint
+count_entries (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (d);
+  while (g_dir_read_name (d) != NULL)
+    n++;
+  return n;
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GDir) d = g_dir_open (f->dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (f->dir, name, NULL);
+      if (g_file_test (p, G_FILE_TEST_IS_DIR))
+        g_rmdir (p);
+      else
+        g_unlink (p);
+    }
+  g_rmdir (f->dir);
+  g_free (f->dir);
+  g_object_unref (f->file);
+}
+
+static void
+test_png (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (f->dir, "view.png", NULL);
+  cairo_surface_t *s;
+
+  g_assert_true (cpel_render_export (&f->view, CPEL_EXPORT_PNG, 800, 300, 1, path, FALSE, &error));
+  g_assert_no_error (error);
+  s = cairo_image_surface_create_from_png (path);
+  g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (s), ==, 800);
+  g_assert_cmpint (cairo_image_surface_get_height (s), ==, 300);
+  /* The view is in it: the ruler background at the top right. */
+  test_assert_color (s, 790, 2, &light.ruler_bg);
+  cairo_surface_destroy (s);
+  /* Only the file: the temp file is gone. */
+  g_assert_cmpuint (count_entries (f->dir), ==, 1);
+}
+
+static void
+test_png_hidpi (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (f->dir, "view@2.png", NULL);
+  g_autofree char *path15 = g_build_filename (f->dir, "view@1.5.png", NULL);
+  cairo_surface_t *s;
+
+  g_assert_true (cpel_render_export (&f->view, CPEL_EXPORT_PNG, 640, 200, 2, path, FALSE, &error));
+  g_assert_no_error (error);
+  s = cairo_image_surface_create_from_png (path);
+  g_assert_cmpint (cairo_image_surface_get_width (s), ==, 1280);
+  g_assert_cmpint (cairo_image_surface_get_height (s), ==, 400);
+  /* The same layout at twice the size: t = 1000 of [0, 2000) on the
+   * 480 px timeline is at x = 160 + 240, in row 1; device x 800. */
+  {
+    CpelRGBA c;
+    cpel_palette_get_type_color (&light, CODE_RECV, &c);
+    test_assert_color (s, 800, 2 * (28 + 24 + 6), &c);
+  }
+  cairo_surface_destroy (s);
+
+  g_assert_true (cpel_render_export (&f->view, CPEL_EXPORT_PNG, 641, 201, 1.5, path15, FALSE,
+                                     &error));
+  s = cairo_image_surface_create_from_png (path15);
+  g_assert_cmpint (cairo_image_surface_get_width (s), ==, 962);
+  g_assert_cmpint (cairo_image_surface_get_height (s), ==, 302);
+  cairo_surface_destroy (s);
+}
+
+static void
+test_no_overwrite (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (f->dir, "old.png", NULL);
+  g_autofree char *contents = NULL;
+  cairo_surface_t *s;
+
+  g_assert_true (g_file_set_contents (path, "precious", -1, NULL));
+  g_assert_false (cpel_render_export (&f->view, CPEL_EXPORT_PNG, 100, 100, 1, path, FALSE, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "precious");
+  g_assert_cmpuint (count_entries (f->dir), ==, 1);
+
+  /* With overwrite: replaced by a PNG. */
+  g_clear_error (&error);
+  g_assert_true (cpel_render_export (&f->view, CPEL_EXPORT_PNG, 100, 50, 1, path, TRUE, &error));
+  g_assert_no_error (error);
+  s = cairo_image_surface_create_from_png (path);
+  g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_height (s), ==, 50);
+  cairo_surface_destroy (s);
+  g_assert_cmpuint (count_entries (f->dir), ==, 1);
+}
+
+static void
+test_failure_leaves_nothing (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *sub = g_build_filename (f->dir, "sub", NULL);
+  g_autofree char *missing = g_build_filename (f->dir, "no-such-dir", "x.png", NULL);
+  g_autofree char *ok = g_build_filename (f->dir, "x.png", NULL);
+
+  /* The target is a directory: the rename fails, the directory stays and
+   * the temp file is removed. */
+  g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
+  g_assert_false (cpel_render_export (&f->view, CPEL_EXPORT_PNG, 100, 100, 1, sub, TRUE, &error));
+  g_assert_nonnull (error);
+  g_assert_true (g_file_test (sub, G_FILE_TEST_IS_DIR));
+  g_assert_cmpuint (count_entries (f->dir), ==, 1);
+  g_clear_error (&error);
+
+  /* Without overwrite the directory is an existing file. */
+  g_assert_false (cpel_render_export (&f->view, CPEL_EXPORT_PNG, 100, 100, 1, sub, FALSE, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
+  g_clear_error (&error);
+
+  /* No directory to write in. */
+  g_assert_false (cpel_render_export (&f->view, CPEL_EXPORT_PNG, 100, 100, 1, missing, FALSE,
+                                      &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  /* Bad sizes. */
+  g_assert_false (cpel_render_export (&f->view, CPEL_EXPORT_PNG, 0, 100, 1, ok, FALSE, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (cpel_render_export (&f->view, CPEL_EXPORT_PNG, 20000, 100, 2, ok, FALSE, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (cpel_render_export (&f->view, CPEL_EXPORT_PNG, 100, 100, 0, ok, FALSE, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (g_file_test (ok, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (count_entries (f->dir), ==, 1);
+}
+
+static void
+assert_file_starts (const char *path, const char *prefix)
+{
+  g_autofree char *contents = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  g_assert_cmpuint (len, >, strlen (prefix));
+  g_assert_true (g_str_has_prefix (contents, prefix));
+}
+
+static gboolean
+has_bytes (const char *data, gsize len, const char *needle)
+{
+  gsize n = strlen (needle);
+  for (gsize i = 0; i + n <= len; i++)
+    if (memcmp (data + i, needle, n) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_svg_pdf (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *svg = g_build_filename (f->dir, "view.svg", NULL);
+  g_autofree char *pdf = g_build_filename (f->dir, "view.pdf", NULL);
+  g_autofree char *contents = NULL;
+  gsize len;
+  const char *mediabox = "/MediaBox [ 0 0 600 225 ]";
+
+  g_assert_true (cpel_render_export (&f->view, CPEL_EXPORT_SVG, 800, 300, 1, svg, FALSE, &error));
+  g_assert_no_error (error);
+  assert_file_starts (svg, "<?xml");
+  g_assert_true (g_file_get_contents (svg, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "<svg"));
+  g_assert_nonnull (strstr (contents, "width=\"800"));
+  g_assert_nonnull (strstr (contents, "</svg>"));
+
+  g_assert_true (cpel_render_export (&f->view, CPEL_EXPORT_PDF, 800, 300, 1, pdf, FALSE, &error));
+  g_assert_no_error (error);
+  assert_file_starts (pdf, "%PDF-");
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_get_contents (pdf, &contents, &len, NULL));
+  /* 800 × 300 px at 96 dpi = 600 × 225 pt (the file holds binary streams). */
+  g_assert_true (has_bytes (contents, len, mediabox));
+  g_assert_cmpuint (count_entries (f->dir), ==, 2);
+}
+
+static void
+test_format_for_path (void)
+{
+  CpelExportFormat format = 99;
+
+  g_assert_true (cpel_render_export_format_for_path ("a/b.png", &format));
+  g_assert_cmpint (format, ==, CPEL_EXPORT_PNG);
+  g_assert_true (cpel_render_export_format_for_path ("B.SVG", &format));
+  g_assert_cmpint (format, ==, CPEL_EXPORT_SVG);
+  g_assert_true (cpel_render_export_format_for_path ("x.Pdf", &format));
+  g_assert_cmpint (format, ==, CPEL_EXPORT_PDF);
+  g_assert_false (cpel_render_export_format_for_path ("x.jpg", &format));
+  g_assert_false (cpel_render_export_format_for_path ("png", &format));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  cpel_palette_init_light (&light);
+
+#define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+  ADD ("/render/export/png", test_png);
+  ADD ("/render/export/png-hidpi", test_png_hidpi);
+  ADD ("/render/export/no-overwrite", test_no_overwrite);
+  ADD ("/render/export/failure", test_failure_leaves_nothing);
+  ADD ("/render/export/svg-pdf", test_svg_pdf);
+  g_test_add_func ("/render/export/format-for-path", test_format_for_path);
+  return g_test_run ();
+}

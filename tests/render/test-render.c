@@ -1,0 +1,581 @@
+/* test-render.c — drawing a view on image surfaces: event positions,
+ * density, labels, ruler, selection, highlights, measurement, cursor */
+#include "cpel-test-util.h"
+#include "render-test-util.h"
+
+#define W 1160   /* label column 160 + timeline 1000 */
+#define H 120
+
+static CpelPalette light;
+static CpelPalette dark;
+
+static void
+view_for (CpelView *view, CpelFile *file, gint64 t0, gint64 t1)
+{
+  cpel_view_init (view, file, &light);
+  view->t0 = t0;
+  view->t1 = t1;
+  view->color_by_type = FALSE;
+}
+
+/* ---- events zoomed in -------------------------------------------------- */
+
+static const TestEvent two_tracks[] = {
+  { 0, 0, CODE_SEND, 1 },
+  { 1000, 1, CODE_RECV, 5 },
+  { 1500, 0, CODE_IDLE, 0 },
+  { 1990, 1, CODE_SEND, 2 },
+};
+
+static void
+test_event_position (void)
+{
+  g_autoptr(CpelFile) file = test_file_new (2, two_tracks, G_N_ELEMENTS (two_tracks));
+  CpelView view;
+  cairo_surface_t *s;
+  double y1;
+
+  /* 0.5 px per ns: t = 1000 on track 1 is at x = 160 + 500. */
+  view_for (&view, file, 0, 2000);
+  s = test_render (&view, W, H);
+  y1 = view.ruler_height + view.row_height + 5;       /* inside row 1's tick */
+  test_assert_color (s, 660, (int) y1, &light.event);
+  test_assert_color (s, 660, (int) y1 + 12, &light.event);
+  test_assert_not_color (s, 658, (int) y1, &light.event);
+  /* Row 0 has nothing at x = 660. */
+  test_assert_not_color (s, 660, (int) (view.ruler_height + 5), &light.event);
+  /* t = 1500 on track 0: x = 910, row 0. */
+  test_assert_color (s, 910, (int) (view.ruler_height + 5), &light.event);
+  /* The row's edges are not painted by the tick (inset). */
+  test_assert_not_color (s, 660, (int) (view.ruler_height + view.row_height + 1), &light.event);
+  cairo_surface_destroy (s);
+
+  /* Per-type colours: the tick takes its type's colour. */
+  view.color_by_type = TRUE;
+  s = test_render (&view, W, H);
+  {
+    CpelRGBA c;
+    cpel_palette_get_type_color (&light, CODE_RECV, &c);
+    test_assert_color (s, 660, (int) y1, &c);
+  }
+  cairo_surface_destroy (s);
+
+  /* Dark palette: same place, dark colours. */
+  view.palette = &dark;
+  view.color_by_type = FALSE;
+  s = test_render (&view, W, H);
+  test_assert_color (s, 660, (int) y1, &dark.event);
+  test_assert_color (s, 1100, (int) (view.ruler_height + 5), &dark.background);
+  cairo_surface_destroy (s);
+
+  /* Panned so that the event leaves the window: nothing at its old place,
+   * and it is drawn where the new mapping puts it. */
+  view.palette = &light;
+  view.t0 = 800;
+  view.t1 = 1800;    /* 1 px per ns: t = 1000 at x = 360 */
+  s = test_render (&view, W, H);
+  test_assert_color (s, 360, (int) y1, &light.event);
+  test_assert_not_color (s, 660, (int) y1, &light.event);
+  cairo_surface_destroy (s);
+}
+
+static void
+test_event_scrolled_rows (void)
+{
+  g_autoptr(CpelFile) file = test_file_new (2, two_tracks, G_N_ELEMENTS (two_tracks));
+  const guint rows[] = { 1, 0 };
+  CpelView view;
+  cairo_surface_t *s;
+
+  /* Rows reordered (track 1 first) and scrolled by 10 px. */
+  view_for (&view, file, 0, 2000);
+  view.rows = rows;
+  view.n_rows = 2;
+  view.scroll_y = 10;
+  s = test_render (&view, W, H);
+  /* Track 1 is row 0: y in [28 - 10, 52 - 10), clipped under the ruler;
+   * its tick shows from y = 28 to 39. */
+  test_assert_color (s, 660, 35, &light.event);
+  /* Track 0 is row 1: y in [42, 66); its t = 1500 tick at x = 910. */
+  test_assert_color (s, 910, 50, &light.event);
+  /* The ruler is drawn over the scrolled row. */
+  test_assert_not_color (s, 660, 20, &light.event);
+  cairo_surface_destroy (s);
+}
+
+/* ---- density zoomed out ----------------------------------------------- */
+
+/* Track 0: 10 events in [0,100), 1000 in [5000,5100), 100 in [9000,9100). */
+static void
+density_func (guint64 i, TestEvent *ev, gpointer data)
+{
+  ev->track = 0;
+  ev->code = CODE_SEND;
+  ev->datum = (guint32) i;
+  if (i < 10)
+    ev->t = i * 10;
+  else if (i < 1010)
+    ev->t = 5000 + (i - 10) / 10;
+  else
+    ev->t = 9000 + (i - 1010);
+}
+
+static void
+test_density (void)
+{
+  g_autoptr(CpelFile) file = test_file_new_func (1, 1110, density_func, NULL);
+  CpelView view;
+  cairo_surface_t *s;
+  int y;
+  double l_empty, l_10, l_100, l_1000;
+
+  /* Timeline 100 px over [0, 10000): 100 ns per column. */
+  view_for (&view, file, 0, 10000);
+  s = test_render (&view, 260, 60);
+  y = (int) (view.ruler_height + view.row_height / 2);
+  l_empty = test_luma (s, 160 + 30, y);
+  l_10 = test_luma (s, 160 + 0, y);
+  l_1000 = test_luma (s, 160 + 50, y);
+  l_100 = test_luma (s, 160 + 90, y);
+  g_assert_cmpfloat (l_1000, <, l_100 - 0.03);
+  g_assert_cmpfloat (l_100, <, l_10 - 0.03);
+  g_assert_cmpfloat (l_10, <, l_empty - 0.03);
+  /* Columns next to the busy ones stay empty: no smear. */
+  g_assert_cmpfloat (fabs (test_luma (s, 160 + 49, y) - l_empty), <, 0.01);
+  g_assert_cmpfloat (fabs (test_luma (s, 160 + 51, y) - l_empty), <, 0.01);
+  g_assert_cmpfloat (fabs (test_luma (s, 160 + 91, y) - l_empty), <, 0.01);
+  /* No labels in a density row: nothing dark right of the busy column. */
+  for (int x = 160 + 52; x < 160 + 89; x++)
+    g_assert_cmpfloat (fabs (test_luma (s, x, y) - l_empty), <, 0.01);
+  cairo_surface_destroy (s);
+
+  /* At HiDPI scale 2 the same view has 200 device columns: still dark at
+   * the busy column, empty next to it. */
+  {
+    cairo_surface_t *hs = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 520, 120);
+    cairo_t *cr;
+    cairo_surface_set_device_scale (hs, 2, 2);
+    cr = cairo_create (hs);
+    cpel_render_view (cr, 260, 60, &view);
+    cairo_destroy (cr);
+    cairo_surface_flush (hs);
+    g_assert_cmpfloat (test_luma (hs, 2 * (160 + 50), 2 * y), <, test_luma (hs, 2 * (160 + 90), 2 * y) - 0.03);
+    g_assert_cmpfloat (fabs (test_luma (hs, 2 * (160 + 30), 2 * y) - l_empty), <, 0.01);
+    cairo_surface_destroy (hs);
+  }
+}
+
+/* Column 10: 50 sends; column 20: 50 recvs; column 30: sends and recvs
+ * alternating (50 in all); an idle at 0 anchors the times. */
+static void
+hidden_func (guint64 i, TestEvent *ev, gpointer data)
+{
+  ev->track = 0;
+  ev->datum = 0;
+  if (i == 150)
+    {
+      ev->t = 0;
+      ev->code = CODE_IDLE;
+    }
+  else if (i < 50)
+    {
+      ev->t = 1000 + i;
+      ev->code = CODE_SEND;
+    }
+  else if (i < 100)
+    {
+      ev->t = 2000 + (i - 50);
+      ev->code = CODE_RECV;
+    }
+  else
+    {
+      ev->t = 3000 + (i - 100);
+      ev->code = (i % 2) ? CODE_RECV : CODE_SEND;
+    }
+}
+
+static void
+test_density_hidden_types (void)
+{
+  g_autoptr(CpelFile) file = test_file_new_func (1, 151, hidden_func, NULL);
+  guint recv_type;
+  g_autofree guint8 *hidden = NULL;
+  CpelView view;
+  cairo_surface_t *s;
+  int y;
+  double empty;
+
+  g_assert_true (cpel_file_lookup_type (file, CODE_RECV, &recv_type));
+  hidden = g_new0 (guint8, cpel_file_get_n_types (file));
+  hidden[recv_type] = 1;
+
+  /* 100 columns over [0, 10000): 150 events, drawn as density. */
+  view_for (&view, file, 0, 10000);
+  view.hidden_types = hidden;
+  s = test_render (&view, 260, 60);
+  y = (int) (view.ruler_height + view.row_height / 2);
+  empty = test_luma (s, 160 + 50, y);
+  /* Only hidden events: empty. */
+  g_assert_cmpfloat (fabs (test_luma (s, 160 + 20, y) - empty), <, 0.01);
+  /* Half hidden (estimated from samples): lighter than all visible, but drawn. */
+  g_assert_cmpfloat (test_luma (s, 160 + 10, y), <, test_luma (s, 160 + 30, y) - 0.02);
+  g_assert_cmpfloat (test_luma (s, 160 + 30, y), <, empty - 0.03);
+  cairo_surface_destroy (s);
+
+  /* Zoomed in on column 20 (event mode): no tick of a hidden type. */
+  view.t0 = 1990;
+  view.t1 = 2060;
+  view.color_by_type = FALSE;
+  s = test_render (&view, 1160, 60);
+  for (int x = 161; x < 1160; x++)
+    test_assert_not_color (s, x, (int) (view.ruler_height + 5), &light.event);
+  cairo_surface_destroy (s);
+}
+
+/* ---- labels ----------------------------------------------------------- */
+
+/* Track 0: three events 400 px apart; track 1: 25 events 8 px apart. */
+static void
+labels_func (guint64 i, TestEvent *ev, gpointer data)
+{
+  ev->code = CODE_RECV;
+  ev->datum = 1234;
+  if (i < 3)
+    {
+      ev->track = 0;
+      ev->t = i * 800;
+    }
+  else
+    {
+      ev->track = 1;
+      ev->t = (i - 3) * 16;
+    }
+}
+
+static gboolean
+has_dark_pixel (cairo_surface_t *s, int x0, int x1, int y0, int y1, double below)
+{
+  for (int y = y0; y < y1; y++)
+    for (int x = x0; x < x1; x++)
+      if (test_luma (s, x, y) < below)
+        return TRUE;
+  return FALSE;
+}
+
+static void
+test_labels_fit (void)
+{
+  g_autoptr(CpelFile) file = test_file_new_func (2, 28, labels_func, NULL);
+  CpelView view;
+  cairo_surface_t *s;
+  int r0, r1;
+
+  view_for (&view, file, 0, 2000);      /* 0.5 px per ns */
+  s = test_render (&view, W, H);
+  r0 = (int) view.ruler_height;
+  r1 = (int) (view.ruler_height + view.row_height);
+  /* Track 0: "recv: len 1234" right of the ticks at x = 160, 560, 960. */
+  g_assert_true (has_dark_pixel (s, 565, 620, r0 + 4, r0 + 20, 0.5));
+  g_assert_true (has_dark_pixel (s, 965, 1020, r0 + 4, r0 + 20, 0.5));
+  /* Track 1: ticks 8 px apart leave no room: between two ticks nothing
+   * but the row background (and the faint ruler grid): no box border, no
+   * text. */
+  for (int k = 1; k < 20; k++)
+    {
+      int x = 160 + 8 * k;
+      double bg = test_luma (s, x + 4, r1 + 1);
+      for (int dx = 2; dx < 7; dx++)
+        for (int y = r1 + 2; y < r1 + 22; y++)
+          g_assert_cmpfloat (test_luma (s, x + dx, y), >, bg - 0.08);
+    }
+  /* And past the last of them (x = 160 + 8 * 24 = 352), room again: its
+   * label is drawn. */
+  g_assert_true (has_dark_pixel (s, 357, 420, r1 + 4, r1 + 20, 0.5));
+  cairo_surface_destroy (s);
+
+  /* The same with the next event closer than the label: no label. */
+  view.t0 = 0;
+  view.t1 = 40000;   /* 0.025 px/ns: track 0 events 20 px apart */
+  s = test_render (&view, W, H);
+  g_assert_false (has_dark_pixel (s, 163, 179, r0 + 4, r0 + 20, 0.5));
+  g_assert_false (has_dark_pixel (s, 183, 199, r0 + 4, r0 + 20, 0.5));
+  cairo_surface_destroy (s);
+}
+
+/* ---- ruler ------------------------------------------------------------ */
+
+static gboolean
+is_nice (gint64 s)
+{
+  while (s % 10 == 0)
+    s /= 10;
+  return s == 1 || s == 2 || s == 5;
+}
+
+/* The nice step before s (0 for 1). */
+static gint64
+prev_nice (gint64 s)
+{
+  gint64 m = s, p = 1;
+  while (m % 10 == 0)
+    {
+      m /= 10;
+      p *= 10;
+    }
+  if (m == 1)
+    return p / 2;
+  if (m == 2)
+    return p;
+  return 2 * p;
+}
+
+static void
+test_ruler_step (void)
+{
+  g_assert_cmpint (cpel_render_ruler_step (0, 1000000, 1000, 50), ==, 50000);
+  g_assert_cmpint (cpel_render_ruler_step (0, 1000000000, 1000, 80), ==, 100000000);
+  g_assert_cmpint (cpel_render_ruler_step (0, 1000000000, 1000, 101), ==, 200000000);
+  g_assert_cmpint (cpel_render_ruler_step (0, 7, 1000, 50), ==, 1);
+  g_assert_cmpint (cpel_render_ruler_step (5, 5, 1000, 50), ==, 1);
+  g_assert_cmpint (cpel_render_ruler_step (0, G_MAXINT64, 100, 50), ==,
+                   5 * G_GINT64_CONSTANT (1000000000000000000));
+  /* Offsets do not matter, only the span. */
+  g_assert_cmpint (cpel_render_ruler_step (123456789, 123456789 + 3000, 600, 60), ==, 500);
+
+  /* The smallest nice step that keeps ticks min_px apart. */
+  for (guint i = 0; i < 2000; i++)
+    {
+      gint64 span = g_test_rand_int_range (1, G_MAXINT32) * (gint64) g_test_rand_int_range (1, 1000);
+      double px = g_test_rand_double_range (50, 4000);
+      double min_px = g_test_rand_double_range (20, 200);
+      gint64 s = cpel_render_ruler_step (1000, 1000 + span, px, min_px);
+
+      g_assert_true (is_nice (s));
+      g_assert_cmpfloat ((double) s * px / (double) span, >=, min_px * (1 - 1e-9));
+      /* The next smaller nice step would be too dense. */
+      if (prev_nice (s) > 0)
+        g_assert_cmpfloat ((double) prev_nice (s) * px / (double) span, <, min_px);
+    }
+}
+
+static void
+assert_tick (gint64 t, gint64 step, gint64 t_max, const char *expected)
+{
+  g_autofree char *s = cpel_render_format_tick (t, step, t_max);
+  g_assert_cmpstr (s, ==, expected);
+}
+
+static void
+test_ruler_format (void)
+{
+  assert_tick (0, 100, 900, "0 ns");
+  assert_tick (500, 100, 900, "500 ns");
+  assert_tick (2500, 500, 5000, "2.5 µs");
+  assert_tick (3000, 1000, 5000, "3 µs");
+  assert_tick (1500000, 500000, 10000000, "1.5 ms");
+  assert_tick (-1500000, 500000, 10000000, "-1.5 ms");
+  assert_tick (20000000, 10000000, 900000000, "20 ms");
+  assert_tick (12345600000, 100000, 20000000000, "12.3456 s");
+  assert_tick (2000000000, 1000000000, 5000000000, "2 s");
+  assert_tick (1000000120, 10, 2000000000, "1.000\u2009000\u200912 s");
+  assert_tick (0, 1000000, 2000000000, "0 s");
+}
+
+static void
+test_ruler_drawn (void)
+{
+  g_autoptr(CpelFile) file = test_file_new (2, two_tracks, G_N_ELEMENTS (two_tracks));
+  CpelView view;
+  cairo_surface_t *s;
+  int labels_seen = 0;
+
+  /* 1 µs over 1000 px: ticks and labels in the ruler, left of each label a
+   * tick; nothing of the ruler below it. */
+  view_for (&view, file, 0, 1000);
+  s = test_render (&view, W, H);
+  for (int x = 160; x < W; x += 100)
+    if (has_dark_pixel (s, x + 3, x + 40, 2, (int) view.ruler_height - 4, 0.6))
+      labels_seen++;
+  g_assert_cmpint (labels_seen, >=, 5);
+  /* The ruler's background is its own colour. */
+  test_assert_color (s, 1150, 2, &light.ruler_bg);
+  cairo_surface_destroy (s);
+}
+
+/* ---- selection, highlights, measurement, cursor ------------------------ */
+
+static void
+test_selection (void)
+{
+  g_autoptr(CpelFile) file = test_file_new (2, two_tracks, G_N_ELEMENTS (two_tracks));
+  CpelView view;
+  cairo_surface_t *plain, *sel;
+  int y1 = 28 + 24;
+
+  view_for (&view, file, 0, 2000);
+  plain = test_render (&view, W, H);
+  view.has_selection = TRUE;
+  view.selected_slot = 1;
+  view.selected_index = 0;     /* t = 1000, x = 660 */
+  sel = test_render (&view, W, H);
+  /* The tick in the selection colour. */
+  test_assert_color (sel, 660, y1 + 12, &light.selection);
+  test_assert_color (sel, 661, y1 + 12, &light.selection);
+  /* Its row is tinted (empty part), the other row is not. */
+  g_assert_cmpfloat (test_color_distance (sel, 400, y1 + 20, &light.row_alt), >, 0.02);
+  g_assert_cmpfloat (test_color_distance (plain, 400, y1 + 20, &light.row_alt), <, 0.01);
+  g_assert_cmpfloat (test_color_distance (sel, 400, 28 + 20, &light.background), <, 0.01);
+  /* Its label is drawn on a selection fill, even where the next event... */
+  test_assert_color (sel, 668, y1 + 6, &light.selection);
+  cairo_surface_destroy (plain);
+  cairo_surface_destroy (sel);
+}
+
+static void
+test_highlights (void)
+{
+  g_autoptr(CpelFile) file = test_file_new (2, two_tracks, G_N_ELEMENTS (two_tracks));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelQuery) query = cpel_query_new (file, CPEL_SEARCH_CODE, "2", FALSE, &error);
+  g_autoptr(CpelSearchResult) result = NULL;
+  CpelView view;
+  cairo_surface_t *s;
+  double rgb[3];
+  int y1 = 28 + 24;
+
+  g_assert_no_error (error);
+  result = cpel_search_run (file, query, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_search_result_get_n (result), ==, 1);
+
+  view_for (&view, file, 0, 2000);
+  view.matches = result;
+  s = test_render (&view, W, H);
+  /* A warm band around the match at x = 660 (above its tick). */
+  test_pixel (s, 660, y1 + 2, rgb);
+  g_assert_cmpfloat (rgb[0], >, rgb[2] + 0.3);
+  /* Its label on the highlight fill. */
+  test_assert_color (s, 668, y1 + 6, &light.highlight);
+  /* No band on the other events. */
+  test_pixel (s, 910, 28 + 2, rgb);
+  g_assert_cmpfloat (fabs (rgb[0] - rgb[2]), <, 0.05);
+  cairo_surface_destroy (s);
+}
+
+/* Matches on a dense track: the bands follow the matches at full zoom out. */
+static void
+many_func (guint64 i, TestEvent *ev, gpointer data)
+{
+  ev->track = 0;
+  ev->t = i;
+  ev->code = (i >= 500000 && i < 500100) ? CODE_RECV : CODE_SEND;
+  ev->datum = 0;
+}
+
+static void
+test_highlights_dense (void)
+{
+  g_autoptr(CpelFile) file = test_file_new_func (1, 1000000, many_func, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelQuery) query = cpel_query_new (file, CPEL_SEARCH_CODE, "recv", FALSE, &error);
+  g_autoptr(CpelSearchResult) result = NULL;
+  CpelView view;
+  cairo_surface_t *s;
+  double rgb[3];
+
+  g_assert_no_error (error);
+  result = cpel_search_run (file, query, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_search_result_get_n (result), ==, 100);
+
+  view_for (&view, file, 0, 1000000);
+  view.matches = result;
+  s = test_render (&view, W, H);
+  /* Matches at [500000, 500100): column 500 (x = 660); band x 659..661. */
+  test_pixel (s, 660, 28 + 1, rgb);
+  g_assert_cmpfloat (rgb[0], >, rgb[2] + 0.3);
+  test_pixel (s, 600, 28 + 1, rgb);
+  g_assert_cmpfloat (fabs (rgb[0] - rgb[2]), <, 0.05);
+  cairo_surface_destroy (s);
+}
+
+static void
+test_measure_cursor (void)
+{
+  g_autoptr(CpelFile) file = test_file_new (2, two_tracks, G_N_ELEMENTS (two_tracks));
+  CpelView view;
+  cairo_surface_t *plain, *s;
+
+  view_for (&view, file, 0, 2000);
+  plain = test_render (&view, W, H);
+  view.has_measure = TRUE;
+  view.measure_t0 = 1200;   /* x 660 .. 760 */
+  view.measure_t1 = 1000;   /* reversed on purpose */
+  view.has_cursor = TRUE;
+  view.cursor_t = 1900;     /* x = 1110 */
+  s = test_render (&view, W, H);
+  /* The band tints the rows (and below them), not outside it. */
+  g_assert_cmpfloat (test_color_distance (plain, 700, 100, &light.background), <, 0.01);
+  g_assert_cmpfloat (test_color_distance (s, 700, 100, &light.background), >, 0.03);
+  g_assert_cmpfloat (test_color_distance (s, 640, 100, &light.background), <, 0.01);
+  g_assert_cmpfloat (test_color_distance (s, 780, 100, &light.background), <, 0.01);
+  /* Its edges in the accent colour. */
+  g_assert_cmpfloat (test_color_distance (s, 660, 100, &light.accent), <, 0.25);
+  /* The Δt pill on the ruler, in the selection colour. */
+  test_assert_color (s, 710, 6, &light.selection);
+  /* The cursor line. */
+  test_assert_color (s, 1110, 100, &light.accent);
+  test_assert_not_color (plain, 1110, 100, &light.accent);
+  g_assert_cmpuint (cpel_view_count_range (&view, 1000, 1200), ==, 1);
+  cairo_surface_destroy (plain);
+  cairo_surface_destroy (s);
+}
+
+/* ---- the real sample ---------------------------------------------------- */
+
+static void
+test_sample (void)
+{
+  g_autofree char *path = cpel_test_shared_file ("fixtures/vpp-sample.cpel");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  CpelView view;
+  cairo_surface_t *s;
+  int drawn = 0;
+
+  if (path == NULL)
+    return;
+  file = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  cpel_view_init (&view, file, &dark);
+  s = test_render (&view, 1200, 200);
+  for (int x = 161; x < 1200; x++)
+    if (test_color_distance (s, x, 28 + 12, &dark.background) > 0.1
+        && test_color_distance (s, x, 28 + 12, &dark.row_alt) > 0.1)
+      drawn++;
+  g_assert_cmpint (drawn, >, 10);
+  cairo_surface_destroy (s);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  cpel_palette_init_light (&light);
+  cpel_palette_init_dark (&dark);
+
+  g_test_add_func ("/render/events/position", test_event_position);
+  g_test_add_func ("/render/events/scrolled-rows", test_event_scrolled_rows);
+  g_test_add_func ("/render/density/zoom-out", test_density);
+  g_test_add_func ("/render/density/hidden-types", test_density_hidden_types);
+  g_test_add_func ("/render/labels/fit", test_labels_fit);
+  g_test_add_func ("/render/ruler/step", test_ruler_step);
+  g_test_add_func ("/render/ruler/format", test_ruler_format);
+  g_test_add_func ("/render/ruler/drawn", test_ruler_drawn);
+  g_test_add_func ("/render/selection", test_selection);
+  g_test_add_func ("/render/highlights/sparse", test_highlights);
+  g_test_add_func ("/render/highlights/dense", test_highlights_dense);
+  g_test_add_func ("/render/measure-cursor", test_measure_cursor);
+  g_test_add_func ("/render/sample", test_sample);
+  return g_test_run ();
+}
