@@ -59,7 +59,9 @@ cpel_cmd_gen (int argc, char **argv)
       options.n_tracks = t;
     }
   if (seed_text != NULL
-      && !g_ascii_string_to_unsigned (seed_text, 0, 0, G_MAXUINT64, &options.seed, NULL))
+      && !(g_str_has_prefix (seed_text, "0x")
+           ? g_ascii_string_to_unsigned (seed_text + 2, 16, 0, G_MAXUINT64, &options.seed, NULL)
+           : g_ascii_string_to_unsigned (seed_text, 10, 0, G_MAXUINT64, &options.seed, NULL)))
     return cpel_cli_usage_error ("gen", _("Invalid seed “%s”"), seed_text);
 
   options.little_endian = little_endian;

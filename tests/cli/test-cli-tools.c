@@ -1,0 +1,232 @@
+/* test-cli-tools.c — `cpel` search / gen / export */
+#include "cpel-core.h"
+#include "cpel-test-util.h"
+#include "cli-test-util.h"
+
+static char *tmpdir;
+static char *demo;   /* a demo capture generated once */
+
+static char *
+tmp_path (const char *name)
+{
+  return g_build_filename (tmpdir, name, NULL);
+}
+
+/* ---- search ----------------------------------------------------------------- */
+
+static void
+test_search_sample (void)
+{
+  g_autofree char *sample = cpel_test_shared_file ("fixtures/vpp-sample.cpel");
+  g_auto(CliRun) r = { 0 };
+  g_auto(GStrv) lines = NULL;
+
+  if (sample == NULL)
+    return;
+  /* Text, case-insensitive by default; lines as dump prints them. */
+  cli_run (&r, "search", sample, "--text", "1): 4", "--tsv");
+  g_assert_cmpint (r.status, ==, 0);
+  lines = g_strsplit (r.out, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "time_ns\ttrack\ttrack_label\tcode\tevent\tdatum");
+  g_assert_cmpstr (lines[1], ==, "138910\t0\tworkers 1\t0\trx\t1): 4");
+
+  cli_run (&r, "search", sample, "RX", "--count");
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, "67\n");
+  cli_run (&r, "search", sample, "RX", "--count", "--case-sensitive");
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, "0\n");
+  cli_run (&r, "search", sample, "--code", "0", "--count");
+  g_assert_cmpstr (r.out, ==, "67\n");
+  cli_run (&r, "search", sample, "--code", "rx", "--count");
+  g_assert_cmpstr (r.out, ==, "67\n");
+  cli_run (&r, "search", sample, "--regex", "^rx: 1\\): [0-3]$", "--count");
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpuint (g_ascii_strtoull (r.out, NULL, 10), >, 0);
+  g_assert_cmpuint (g_ascii_strtoull (r.out, NULL, 10), <, 67);
+
+  /* Human format: the same lines as dump. */
+  cli_run (&r, "search", sample, "1): 4");
+  g_assert_cmpint (r.status, ==, 0);
+  g_clear_pointer (&lines, g_strfreev);
+  lines = g_strsplit (r.out, "\n", -1);
+  g_assert_true (g_str_has_suffix (lines[0], "138.910 µs  workers 1  rx: 1): 4"));
+}
+
+/* Search output is exactly the matching subset of the dump, in order. */
+static void
+test_search_matches_dump (void)
+{
+  g_auto(CliRun) r = { 0 };
+  g_autoptr(GString) expected = g_string_new ("time_ns\ttrack\ttrack_label\tcode\tevent\tdatum\n");
+  g_auto(GStrv) lines = NULL;
+
+  cli_run (&r, "dump", "--tsv", demo);
+  g_assert_cmpint (r.status, ==, 0);
+  lines = g_strsplit (r.out, "\n", -1);
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], "\t", -1);
+
+      if (strcmp (f[4], "dispatch") == 0 && strcmp (f[5], "ip4-lookup") == 0)
+        g_string_append_printf (expected, "%s\n", lines[i]);
+    }
+  g_assert_cmpuint (expected->len, >, 100);
+  cli_run (&r, "search", "--tsv", "--text", "dispatch: IP4-LOOKUP", demo);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, expected->str);
+}
+
+/* ---- gen -------------------------------------------------------------------- */
+
+static void
+test_gen (void)
+{
+  g_autofree char *a = tmp_path ("gen-a.cpel");
+  g_autofree char *b = tmp_path ("gen-b.cpel");
+  g_autofree char *ca = NULL, *cb = NULL;
+  gsize la, lb;
+  g_auto(CliRun) r = { 0 };
+
+  cli_run (&r, "gen", "--events", "10k", "--tracks", "50", "--seed", "9", a);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  cli_run (&r, "gen", "-n", "1e4", "--tracks", "50", "--seed", "9", b);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_file_get_contents (a, &ca, &la, NULL));
+  g_assert_true (g_file_get_contents (b, &cb, &lb, NULL));
+  g_assert_cmpmem (ca, la, cb, lb);
+  g_assert_cmpuint ((guint8) ca[0], ==, 0x01);   /* big-endian by default */
+
+  cli_run (&r, "info", a);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_regex_match_simple ("^Events: +10000$", r.out, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^Tracks: +50$", r.out, G_REGEX_MULTILINE, 0));
+
+  /* Refuses to replace without --force; the file stays as it was. */
+  cli_run (&r, "gen", "--events", "5", "--tracks", "2", a);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "--force"));
+  g_clear_pointer (&cb, g_free);
+  g_assert_true (g_file_get_contents (a, &cb, &lb, NULL));
+  g_assert_cmpmem (ca, la, cb, lb);
+
+  cli_run (&r, "gen", "--events", "5", "--tracks", "2", "--little-endian", "--force", a);
+  g_assert_cmpint (r.status, ==, 0);
+  g_clear_pointer (&cb, g_free);
+  g_assert_true (g_file_get_contents (a, &cb, &lb, NULL));
+  g_assert_cmpuint ((guint8) cb[0], ==, 0x81);
+
+  cli_run (&r, "info", demo);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_regex_match_simple ("^Clock: .*2600000000 ticks/s.*1000000000 ticks/s",
+                                       r.out, G_REGEX_MULTILINE, 0));
+}
+
+/* ---- export ----------------------------------------------------------------- */
+
+static void
+png_size (const char *path, guint *width, guint *height)
+{
+  g_autofree char *data = NULL;
+  gsize len;
+  const guint8 *p;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  g_assert_cmpuint (len, >, 24);
+  p = (const guint8 *) data;
+  g_assert_cmpmem (p, 8, "\x89PNG\r\n\x1a\n", 8);
+  *width = (guint32) p[16] << 24 | p[17] << 16 | p[18] << 8 | p[19];
+  *height = (guint32) p[20] << 24 | p[21] << 16 | p[22] << 8 | p[23];
+}
+
+static void
+test_export (void)
+{
+  g_autofree char *png = tmp_path ("view.png");
+  g_autofree char *svg = tmp_path ("view.svg");
+  g_autofree char *pdf = tmp_path ("view.pdf");
+  g_autofree char *data = NULL;
+  g_auto(CliRun) r = { 0 };
+  guint w, h;
+  gsize len;
+
+  cli_run (&r, "export", "--png", png, "--width", "640", "--height", "360", demo);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  png_size (png, &w, &h);
+  g_assert_cmpuint (w, ==, 640);
+  g_assert_cmpuint (h, ==, 360);
+
+  /* No overwrite without --force. */
+  cli_run (&r, "export", "--png", png, "--width", "320", "--height", "200", demo);
+  g_assert_cmpint (r.status, ==, 1);
+  png_size (png, &w, &h);
+  g_assert_cmpuint (w, ==, 640);
+
+  /* A range, some tracks, dark, replaced; height fits the rows. */
+  cli_run (&r, "export", "--png", png, "--width", "800", "--from", "1ms", "--to", "1.5ms",
+           "--tracks", "^vpp_wk_[0-3]$", "--dark", "--force", demo);
+  g_assert_cmpint (r.status, ==, 0);
+  png_size (png, &w, &h);
+  g_assert_cmpuint (w, ==, 800);
+  g_assert_cmpuint (h, ==, 28 + 4 * 24);
+
+  cli_run (&r, "export", "--svg", svg, demo);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_file_get_contents (svg, &data, &len, NULL));
+  g_assert_nonnull (strstr (data, "<svg"));
+  g_clear_pointer (&data, g_free);
+
+  cli_run (&r, "export", "--pdf", pdf, "--width", "1000", "--height", "500", demo);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_file_get_contents (pdf, &data, &len, NULL));
+  g_assert_true (g_str_has_prefix (data, "%PDF"));
+
+  /* Usage errors. */
+  cli_run (&r, "export", "--png", png, "--tracks", "(", "--force", demo);
+  g_assert_cmpint (r.status, ==, 2);
+  cli_run (&r, "export", "--png", png, "--tracks", "^nothing-like-this$", "--force", demo);
+  g_assert_cmpint (r.status, ==, 2);
+  cli_run (&r, "export", "--png", png, "--from", "2ms", "--to", "1ms", "--force", demo);
+  g_assert_cmpint (r.status, ==, 2);
+  cli_run (&r, "export", "--png", png, "--width", "0", "--force", demo);
+  g_assert_cmpint (r.status, ==, 2);
+}
+
+/* An export that cannot be written leaves nothing behind. */
+static void
+test_export_failure (void)
+{
+  g_autofree char *bad = g_build_filename (tmpdir, "missing-dir", "x.png", NULL);
+  g_auto(CliRun) r = { 0 };
+
+  cli_run (&r, "export", "--png", bad, demo);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_true (g_str_has_prefix (r.err, "cpel: "));
+  g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_auto(CliRun) r = { 0 };
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = cli_tmpdir_new ();
+  demo = tmp_path ("demo.cpel");
+  cli_run (&r, "gen", "--demo", demo);
+  g_assert_cmpint (r.status, ==, 0);
+
+  g_test_add_func ("/cli/search/sample", test_search_sample);
+  g_test_add_func ("/cli/search/matches-dump", test_search_matches_dump);
+  g_test_add_func ("/cli/gen", test_gen);
+  g_test_add_func ("/cli/export", test_export);
+  g_test_add_func ("/cli/export/failure", test_export_failure);
+
+  status = g_test_run ();
+  g_free (demo);
+  cli_tmpdir_free (tmpdir);
+  return status;
+}
