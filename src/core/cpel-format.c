@@ -311,6 +311,8 @@ cpel_symtab_lookup (const CpelSymtab *symtab,
 
   /* Of several symbols with that value, the first one. */
   found = symtab->symbols[lo - 1].value;
+  if (lo == 1 || symtab->symbols[lo - 2].value != found)
+    return (gssize) (lo - 1);
   hi = lo - 1;
   lo = 0;
   while (lo < hi)
@@ -329,24 +331,35 @@ cpel_symtab_lookup (const CpelSymtab *symtab,
 static const char lower_digits[] = "0123456789abcdef";
 static const char upper_digits[] = "0123456789ABCDEF";
 
-/* Grows `out` by `n` bytes and returns where they go. */
+/* Grows `out` by `n` bytes and returns where they go.  The terminating NUL
+ * is written once, at the end of cpel_format_append(). */
 static inline char *
 grow (GString *out,
       gsize    n)
 {
   gsize old = out->len;
 
-  g_string_set_size (out, old + n);
+  if (G_UNLIKELY (old + n >= out->allocated_len))
+    g_string_set_size (out, old + n);   /* reallocates */
+  out->len = old + n;
   return out->str + old;
 }
 
+/* fill() and put() mostly move a handful of bytes: a plain loop beats a
+ * call to memset/memcpy there. */
 static inline char *
 fill (char *dst,
       char  c,
       gsize n)
 {
-  memset (dst, c, n);
-  return dst + n;
+  if (G_UNLIKELY (n > 16))
+    {
+      memset (dst, c, n);
+      return dst + n;
+    }
+  while (n-- > 0)
+    *dst++ = c;
+  return dst;
 }
 
 static inline char *
@@ -354,9 +367,14 @@ put (char       *dst,
      const char *src,
      gsize       n)
 {
-  if (n > 0)
-    memcpy (dst, src, n);
-  return dst + n;
+  if (n > 16)
+    {
+      memcpy (dst, src, n);
+      return dst + n;
+    }
+  while (n-- > 0)
+    *dst++ = *src++;
+  return dst;
 }
 
 static void
@@ -426,15 +444,37 @@ append_int (GString       *out,
       break;
     }
 
-  /* Digits, least significant first.  Precision 0 and value 0: none. */
+  /* Digits, least significant first.  Precision 0 and value 0: none.
+   * Constant divisors: no division instructions. */
   if (mag != 0 || seg->precision != 0)
     {
-      do
+      switch (base)
         {
-          digits[nd++] = set[mag % base];
-          mag /= base;
+        case 10:
+          do
+            {
+              digits[nd++] = '0' + mag % 10;
+              mag /= 10;
+            }
+          while (mag != 0);
+          break;
+        case 16:
+          do
+            {
+              digits[nd++] = set[mag & 0xf];
+              mag >>= 4;
+            }
+          while (mag != 0);
+          break;
+        default:
+          do
+            {
+              digits[nd++] = '0' + (mag & 7);
+              mag >>= 3;
+            }
+          while (mag != 0);
+          break;
         }
-      while (mag != 0);
     }
 
   if (seg->precision >= 0 && (gsize) seg->precision > nd)
@@ -631,7 +671,7 @@ cpel_format_append (const CpelFormat *format,
 
       if (seg->kind == SEG_LITERAL)
         {
-          g_string_append_len (out, format->text + seg->lit_off, seg->lit_len);
+          put (grow (out, seg->lit_len), format->text + seg->lit_off, seg->lit_len);
           continue;
         }
 
@@ -653,4 +693,5 @@ cpel_format_append (const CpelFormat *format,
           g_assert_not_reached ();
         }
     }
+  out->str[out->len] = '\0';
 }

@@ -1,11 +1,16 @@
 /* cpel-search.c — finding events by code, text or regex
  *
- * A search scans the per-track index (track-major positions, see
- * cpel-file-private.h), split into contiguous chunks scanned by a few
- * threads; every thread collects the matching positions of its chunk in
- * ascending order, so their concatenation is sorted by (slot, track index).
- * The global time order is then a k-way merge of the tracks' matches on
- * (time, file index).
+ * A search runs in three passes:
+ *  1. the event records are scanned in FILE order (sequential reads of the
+ *     mapping, split into contiguous chunks for a few threads) and every
+ *     match sets a bit in a bitmap indexed by file index;
+ *  2. the per-track index (track-major positions, see cpel-file-private.h)
+ *     is walked once, testing each event's bit: this gives every track's
+ *     matches as sorted track indices;
+ *  3. the global time order is a k-way merge of the tracks' matches on
+ *     (time, file index).
+ * Pass 1 reads the records in the order they sit in the file: walking them
+ * track by track instead costs a cache miss per event on big captures.
  *
  * Text and regex modes match the label "name: datum".  Labels are not
  * formatted twice when it can be avoided: a type whose datum format is
@@ -45,16 +50,6 @@ struct _CpelQuery
   guint32        *codes;         /* the matching codes */
   guint           n_codes;
 };
-
-static gboolean
-is_ascii (const char *s,
-          gsize       len)
-{
-  for (gsize i = 0; i < len; i++)
-    if ((guchar) s[i] >= 0x80)
-      return FALSE;
-  return TRUE;
-}
 
 /* A case-insensitive key for `s`: Unicode casefolding for valid UTF-8,
  * ASCII lowering otherwise. */
@@ -215,21 +210,27 @@ label_matches (const CpelQuery *query,
   if (query->case_sensitive)
     return memmem (label, len, query->needle, query->needle_len) != NULL;
 
-  if (G_LIKELY (is_ascii (label, len)))
-    {
-      char *dst;
+  /* ASCII labels (the usual): lower in one pass, noticing other bytes. */
+  {
+    char *dst;
+    guchar high = 0;
 
-      g_string_set_size (scratch, len);
-      dst = scratch->str;
-      for (gsize i = 0; i < len; i++)
-        dst[i] = g_ascii_tolower (label[i]);
+    g_string_set_size (scratch, len);
+    dst = scratch->str;
+    for (gsize i = 0; i < len; i++)
+      {
+        guchar ch = label[i];
+
+        high |= ch;
+        dst[i] = (ch >= 'A' && ch <= 'Z') ? ch + ('a' - 'A') : ch;
+      }
+    if (G_LIKELY (high < 0x80))
       return memmem (dst, len, query->needle, query->needle_len) != NULL;
-    }
-  else
-    {
-      g_autofree char *key = fold (label, len);
-      return strstr (key, query->needle) != NULL;
-    }
+  }
+  {
+    g_autofree char *key = fold (label, len);
+    return strstr (key, query->needle) != NULL;
+  }
 }
 
 /* "name: datum", or "name" when the datum is empty (as cpel_file_append_label). */
@@ -376,6 +377,7 @@ typedef struct
   guint32           inserts;
   guint32           hits;
   gint8             constant;  /* constant formats: -1 undecided, 0/1 */
+  gboolean          name_match;/* text: the name alone matches */
   gboolean          disabled;
 } TypeCache;
 
@@ -387,8 +389,7 @@ typedef struct _Scan Scan;
 typedef struct
 {
   Scan      *scan;
-  guint64    begin, end;       /* track-major positions */
-  GArray    *positions;        /* guint64, matching positions, ascending */
+  guint64    begin, end;       /* file indices; begin is a multiple of 64 */
   TypeCache *caches;           /* n_types (text/regex) */
   GString   *label;
   GString   *scratch;
@@ -400,6 +401,7 @@ struct _Scan
 {
   CpelFile         *file;
   CpelQuery        *query;
+  guint64          *bits;             /* match bit per file index */
   GCancellable     *cancellable;
   gint              cancelled;        /* atomic */
   gsize             processed;        /* atomic */
@@ -429,6 +431,8 @@ match_text (Chunk            *chunk,
   guint32 v;
   gboolean m;
 
+  if (c->name_match)
+    return TRUE;
   if (c->constant >= 0)
     return c->constant;
   if (cpel_format_is_constant (format))
@@ -467,20 +471,26 @@ match_text (Chunk            *chunk,
   return m;
 }
 
-/* Returns FALSE when cancelled. */
+/* Pass 1 over [chunk->begin, chunk->end) in file order.  FALSE when cancelled. */
 static gboolean
 scan_chunk (Chunk *chunk)
 {
   Scan *scan = chunk->scan;
   CpelFile *file = scan->file;
   CpelQuery *query = scan->query;
-  gboolean report = chunk->report;
-  guint64 pos = chunk->begin;
+  guint64 *bits = scan->bits;
+  guint64 fi = chunk->begin;
+  guint section;
 
-  while (pos < chunk->end)
+  if (fi >= chunk->end)
+    return TRUE;
+  cpel_file_section_of (file, fi, &section);
+
+  while (fi < chunk->end)
     {
-      guint64 stop = MIN (chunk->end, pos + CHECK_INTERVAL);
-      guint64 step_begin = pos;
+      const CpelEventSection *sec;
+      const guint8 *rec;
+      guint64 stop;
 
       if (g_atomic_int_get (&scan->cancelled))
         return FALSE;
@@ -490,39 +500,49 @@ scan_chunk (Chunk *chunk)
           return FALSE;
         }
 
-      for (; pos < stop; pos++)
-        {
-          guint section;
-          const guint8 *rec = cpel_file_record (file, file->recs[pos], &section);
-          guint32 code = cpel_file_read32 (file, rec + 12);
-          gboolean m;
+      /* the step stays inside one event section */
+      while (fi >= file->evsecs[section].first_index + file->evsecs[section].count)
+        section++;
+      sec = &file->evsecs[section];
+      stop = MIN (chunk->end, fi + CHECK_INTERVAL);
+      stop = MIN (stop, sec->first_index + sec->count);
+      rec = sec->records + (fi - sec->first_index) * CPEL_EVENT_RECORD_SIZE;
 
-          if (query->mode == CPEL_SEARCH_CODE)
+      if (query->mode == CPEL_SEARCH_CODE && query->n_codes == 1)
+        {
+          guint32 wanted = query->codes[0];
+
+          for (guint64 i = fi; i < stop; i++, rec += CPEL_EVENT_RECORD_SIZE)
+            if (cpel_file_read32 (file, rec + 12) == wanted)
+              bits[i >> 6] |= G_GUINT64_CONSTANT (1) << (i & 63);
+        }
+      else if (query->mode == CPEL_SEARCH_CODE)
+        {
+          for (guint64 i = fi; i < stop; i++, rec += CPEL_EVENT_RECORD_SIZE)
             {
-              if (G_LIKELY (query->n_codes == 1))
-                m = code == query->codes[0];
-              else
-                {
-                  guint32 type = cpel_u32map_get (file->type_map, code);
-                  m = type != CPEL_U32MAP_NONE && query->type_match[type];
-                }
+              guint32 type = cpel_u32map_get (file->type_map, cpel_file_read32 (file, rec + 12));
+
+              if (type != CPEL_U32MAP_NONE && query->type_match[type])
+                bits[i >> 6] |= G_GUINT64_CONSTANT (1) << (i & 63);
             }
-          else
+        }
+      else
+        {
+          for (guint64 i = fi; i < stop; i++, rec += CPEL_EVENT_RECORD_SIZE)
             {
-              guint32 type = cpel_u32map_get (file->type_map, code);
+              guint32 type = cpel_u32map_get (file->type_map, cpel_file_read32 (file, rec + 12));
 
               g_assert (type < file->n_types);   /* every code used has a type */
-              m = match_text (chunk, type, cpel_file_read32 (file, rec + 16),
-                              file->evsecs[section].strtab);
+              if (match_text (chunk, type, cpel_file_read32 (file, rec + 16), sec->strtab))
+                bits[i >> 6] |= G_GUINT64_CONSTANT (1) << (i & 63);
             }
-          if (m)
-            g_array_append_val (chunk->positions, pos);
         }
 
-      g_atomic_pointer_add (&scan->processed, (gssize) (stop - step_begin));
-      if (report && scan->progress && file->n_events > 0)
-        scan->progress ((double) (gsize) g_atomic_pointer_get (&scan->processed) / file->n_events,
-                        scan->progress_data);
+      g_atomic_pointer_add (&scan->processed, (gssize) (stop - fi));
+      fi = stop;
+      if (chunk->report && scan->progress && file->n_events > 0)
+        scan->progress (0.9 * (double) (gsize) g_atomic_pointer_get (&scan->processed)
+                        / file->n_events, scan->progress_data);
     }
   return TRUE;
 }
@@ -649,6 +669,130 @@ choose_threads (guint64 n_events)
   return (guint) MAX (n, 1);
 }
 
+/* A match with its sort key, at its rank in file order. */
+typedef struct
+{
+  gint64   t;
+  guint32  slot;
+  guint32  index;   /* track index (< 2^32: CPEL_MAX_EVENTS) */
+} Keyed;
+
+G_STATIC_ASSERT (CPEL_MAX_EVENTS <= G_MAXUINT32);
+G_STATIC_ASSERT (sizeof (Keyed) == sizeof (CpelEventRef));
+
+/* Merges the sorted runs [a, b) and [b, c) of src into dst; on equal times
+ * the left (earlier in file order) goes first: a stable merge. */
+static void
+merge_runs (const Keyed *src,
+            Keyed       *dst,
+            guint64      a,
+            guint64      b,
+            guint64      c)
+{
+  guint64 i = a, j = b, o = a;
+
+  while (i < b && j < c)
+    dst[o++] = src[j].t < src[i].t ? src[j++] : src[i++];
+  while (i < b)
+    dst[o++] = src[i++];
+  while (j < c)
+    dst[o++] = src[j++];
+}
+
+/* Fills result->refs in (time, file index) order from `keyed` (all matches
+ * in file order).  Captures are usually written in time order, or as a few
+ * sections each in time order: a natural merge sort of the runs of `keyed`
+ * then reads memory sequentially.  Many runs (events in no order at all):
+ * the k-way merge over the tracks instead.  FALSE when cancelled. */
+static gboolean
+order_matches (CpelFile         *file,
+               CpelSearchResult *result,
+               Keyed           **keyed_inout,
+               guint             n_active,
+               GCancellable     *cancellable)
+{
+  Keyed *keyed = *keyed_inout;
+  guint64 n = result->n;
+  g_autoptr(GArray) bounds = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint64 zero = 0;
+  Keyed *src = keyed;
+  g_autofree Keyed *tmp = NULL;
+
+  g_array_append_val (bounds, zero);
+  for (guint64 i = 1; i < n; i++)
+    if (keyed[i].t < keyed[i - 1].t)
+      {
+        g_array_append_val (bounds, i);
+        if (bounds->len > MAX (n_active, 64))
+          {
+            result->refs = g_new (CpelEventRef, MAX (n, 1));
+            return merge_tracks (file, result, cancellable);
+          }
+      }
+  g_array_append_val (bounds, n);
+
+  if (bounds->len > 2)
+    {
+      Keyed *dst = tmp = g_new (Keyed, n);
+
+      while (bounds->len > 2)
+        {
+          guint64 *b = (guint64 *) bounds->data;
+          guint n_runs = bounds->len - 1, out = 0;
+          Keyed *swap;
+
+          if (cancellable && g_cancellable_is_cancelled (cancellable))
+            return FALSE;
+          for (guint r = 0; r < n_runs; r += 2)
+            {
+              if (r + 1 < n_runs)
+                merge_runs (src, dst, b[r], b[r + 1], b[r + 2]);
+              else
+                memcpy (dst + b[r], src + b[r], (b[r + 1] - b[r]) * sizeof (Keyed));
+              b[out++] = b[r];
+            }
+          b[out++] = n;
+          g_array_set_size (bounds, out);
+          swap = src;
+          src = dst;
+          dst = swap;
+        }
+    }
+
+  /* The sorted keys become the references, in place (same size). */
+  for (guint64 i = 0; i < n; i++)
+    {
+      CpelEventRef ref = { 0, };
+
+      ref.slot = src[i].slot;
+      ref.index = src[i].index;
+      memcpy (&src[i], &ref, sizeof ref);
+    }
+  result->refs = (CpelEventRef *) src;
+  if (src == keyed)
+    *keyed_inout = NULL;
+  else
+    tmp = NULL;   /* stolen by result->refs */
+  return TRUE;
+}
+
+static void
+free_chunks (Chunk *chunks,
+             guint  n_chunks,
+             guint  n_types)
+{
+  for (guint c = 0; c < n_chunks; c++)
+    {
+      g_string_free (chunks[c].label, TRUE);
+      g_string_free (chunks[c].scratch, TRUE);
+      if (chunks[c].caches != NULL)
+        for (guint t = 0; t < n_types; t++)
+          g_clear_pointer (&chunks[c].caches[t].map, cpel_u32map_free);
+      g_free (chunks[c].caches);
+    }
+  g_free (chunks);
+}
+
 CpelSearchResult *
 cpel_search_run (CpelFile          *file,
                  CpelQuery         *query,
@@ -660,8 +804,11 @@ cpel_search_run (CpelFile          *file,
   Scan scan = { 0, };
   Chunk *chunks;
   guint n_chunks;
+  guint64 n_words, total = 0, k;
+  guint32 *word_rank = NULL;
+  Keyed *keyed = NULL;
+  guint n_active = 0;
   CpelSearchResult *result = NULL;
-  guint64 total = 0, i;
   gboolean cancelled;
 
   g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
@@ -675,7 +822,10 @@ cpel_search_run (CpelFile          *file,
   scan.cancellable = cancellable;
   scan.progress = progress;
   scan.progress_data = progress_data;
+  n_words = (file->n_events + 63) / 64;
+  scan.bits = g_new0 (guint64, MAX (n_words, 1));
 
+  /* Pass 1: chunks of whole bitmap words, one per thread. */
   n_chunks = choose_threads (file->n_events);
   chunks = g_new0 (Chunk, n_chunks);
   for (guint c = 0; c < n_chunks; c++)
@@ -683,19 +833,25 @@ cpel_search_run (CpelFile          *file,
       Chunk *chunk = &chunks[c];
 
       chunk->scan = &scan;
-      chunk->begin = file->n_events * c / n_chunks;
-      chunk->end = file->n_events * (c + 1) / n_chunks;
-      chunk->positions = g_array_new (FALSE, FALSE, sizeof (guint64));
+      chunk->begin = MIN (n_words * c / n_chunks * 64, file->n_events);
+      chunk->end = MIN (n_words * (c + 1) / n_chunks * 64, file->n_events);
       chunk->label = g_string_sized_new (256);
       chunk->scratch = g_string_sized_new (256);
       if (query->mode != CPEL_SEARCH_CODE)
         {
           chunk->caches = g_new0 (TypeCache, MAX (file->n_types, 1));
           for (guint t = 0; t < file->n_types; t++)
-            chunk->caches[t].constant = -1;
+            {
+              const char *name = file->types[t].name;
+
+              chunk->caches[t].constant = -1;
+              /* A substring of the name is one of "name: datum" too. */
+              if (query->mode == CPEL_SEARCH_TEXT)
+                chunk->caches[t].name_match =
+                  label_matches (query, name, strlen (name), chunk->scratch);
+            }
         }
     }
-
   chunks[0].report = TRUE;
   for (guint c = 1; c < n_chunks; c++)
     {
@@ -707,67 +863,78 @@ cpel_search_run (CpelFile          *file,
   for (guint c = 1; c < n_chunks; c++)
     if (chunks[c].thread != NULL)
       g_thread_join (chunks[c].thread);
+  free_chunks (chunks, n_chunks, file->n_types);
 
   cancelled = g_atomic_int_get (&scan.cancelled);
-  if (!cancelled)
-    {
-      guint64 *dst;
-
-      result = g_new0 (CpelSearchResult, 1);
-      g_atomic_ref_count_init (&result->ref_count);
-      result->n_tracks = file->n_tracks;
-      for (guint c = 0; c < n_chunks; c++)
-        total += chunks[c].positions->len;
-      result->n = total;
-      result->track_matches = g_new (guint64, MAX (total, 1));
-      result->track_offsets = g_new0 (guint64, file->n_tracks + 1);
-      result->refs = g_new (CpelEventRef, MAX (total, 1));
-
-      dst = result->track_matches;
-      for (guint c = 0; c < n_chunks; c++)
-        {
-          memcpy (dst, chunks[c].positions->data, chunks[c].positions->len * sizeof (guint64));
-          dst += chunks[c].positions->len;
-        }
-    }
-
-  for (guint c = 0; c < n_chunks; c++)
-    {
-      g_array_free (chunks[c].positions, TRUE);
-      g_string_free (chunks[c].label, TRUE);
-      g_string_free (chunks[c].scratch, TRUE);
-      if (chunks[c].caches != NULL)
-        for (guint t = 0; t < file->n_types; t++)
-          g_clear_pointer (&chunks[c].caches[t].map, cpel_u32map_free);
-      g_free (chunks[c].caches);
-    }
-  g_free (chunks);
-
   if (cancelled)
     goto cancelled;
 
-  /* Track-major positions -> per-track indices and offsets. */
-  i = 0;
+  /* Pass 2: the tracks' matches as sorted track indices; and every match
+   * with its time, placed at its rank in file order. */
+  word_rank = g_new (guint32, MAX (n_words, 1));
+  for (guint64 w = 0; w < n_words; w++)
+    {
+      word_rank[w] = (guint32) total;
+      total += __builtin_popcountll (scan.bits[w]);
+    }
+
+  result = g_new0 (CpelSearchResult, 1);
+  g_atomic_ref_count_init (&result->ref_count);
+  result->n_tracks = file->n_tracks;
+  result->n = total;
+  result->track_matches = g_new (guint64, MAX (total, 1));
+  result->track_offsets = g_new0 (guint64, file->n_tracks + 1);
+  keyed = g_new (Keyed, MAX (total, 1));
+
+  k = 0;
   for (guint s = 0; s < file->n_tracks; s++)
     {
       guint64 first = file->tracks[s].first;
-      guint64 end = first + file->tracks[s].count;
+      guint64 count = file->tracks[s].count;
+      const guint32 *recs = file->recs + first;
+      const gint64 *times = file->times + first;
 
-      result->track_offsets[s] = i;
-      for (; i < total && result->track_matches[i] < end; i++)
-        result->track_matches[i] -= first;
+      result->track_offsets[s] = k;
+      for (guint64 i = 0; i < count; i++)
+        {
+          guint32 fi = recs[i];
+          guint64 word = scan.bits[fi >> 6];
+          guint64 below = (G_GUINT64_CONSTANT (1) << (fi & 63)) - 1;
+
+          if (word & (below + 1))
+            {
+              Keyed *key = &keyed[word_rank[fi >> 6] + __builtin_popcountll (word & below)];
+
+              key->t = times[i];
+              key->slot = s;
+              key->index = (guint32) i;
+              result->track_matches[k++] = i;
+            }
+        }
+      if (k > result->track_offsets[s])
+        n_active++;
     }
-  g_assert (i == total);
+  g_assert (k == total);
   result->track_offsets[file->n_tracks] = total;
+  g_clear_pointer (&scan.bits, g_free);
+  g_clear_pointer (&word_rank, g_free);
 
-  if (!merge_tracks (file, result, cancellable))
+  if (progress)
+    progress (0.95, progress_data);
+
+  /* Pass 3: global time order (file order breaks ties). */
+  if (!order_matches (file, result, &keyed, n_active, cancellable))
     goto cancelled;
+  g_clear_pointer (&keyed, g_free);
 
   if (progress)
     progress (1.0, progress_data);
   return result;
 
 cancelled:
+  g_free (scan.bits);
+  g_free (word_rank);
+  g_free (keyed);
   g_clear_pointer (&result, cpel_search_result_unref);
   if (!g_cancellable_set_error_if_cancelled (cancellable, error))
     g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Search cancelled"));

@@ -479,7 +479,8 @@ test_two_sections (void)
 /* Types: 1 "%s" over 50 strings, 2 "%d" (distinct datums), 3 "x %s %u"
  * (string and number), 4 constant "fixed", 5 empty datum, 6 "%c". */
 static CpelFile *
-big_file (void)
+big_file_full (guint    n_sections,
+               gboolean sorted)
 {
   g_autoptr(CpelWriter) w = cpel_writer_new (NULL, FALSE, 0, NULL);
   guint t = cpel_writer_add_string_table (w, "T");
@@ -499,9 +500,10 @@ big_file (void)
   cpel_writer_add_event_def (w, 4, "four", "fixed needle");
   cpel_writer_add_event_def (w, 5, "five", NULL);
   cpel_writer_add_event_def (w, 6, "six", "%c");
-  cpel_writer_begin_events (w, t, 1000000000, BIG_EVENTS);
   for (guint i = 0; i < BIG_EVENTS; i++)
     {
+      if (i % (BIG_EVENTS / n_sections) == 0)
+        cpel_writer_begin_events (w, t, 1000000000, BIG_EVENTS / n_sections);
       guint code = g_rand_int_range (rand, 1, 7);
       guint32 datum;
 
@@ -513,7 +515,8 @@ big_file (void)
         default: datum = g_rand_int (rand) % 100000; break;
         }
       /* coarse times: many ties across tracks */
-      cpel_writer_add_event (w, g_rand_int_range (rand, 0, BIG_EVENTS / 4),
+      cpel_writer_add_event (w, sorted ? (i % (BIG_EVENTS / n_sections)) / 3
+                                       : (guint) g_rand_int_range (rand, 0, BIG_EVENTS / 4),
                              g_rand_int_range (rand, 0, BIG_TRACKS), code, datum);
     }
   g_rand_free (rand);
@@ -522,10 +525,17 @@ big_file (void)
   return file;
 }
 
-static void
-test_big_oracle (void)
+/* Events in no order: the result is ordered by the k-way merge of tracks. */
+static CpelFile *
+big_file (void)
 {
-  g_autoptr(CpelFile) file = big_file ();
+  return big_file_full (1, FALSE);
+}
+
+static void
+big_oracle (CpelFile *file,
+            gsize     n_cases)
+{
   static const struct { CpelSearchMode mode; const char *text; gboolean cs; } cases[] = {
     { CPEL_SEARCH_TEXT, "needle", FALSE },
     { CPEL_SEARCH_TEXT, "Needle", TRUE },
@@ -540,7 +550,7 @@ test_big_oracle (void)
     { CPEL_SEARCH_REGEX, "^six: [A-Z]$", TRUE },
   };
 
-  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+  for (gsize i = 0; i < MIN (n_cases, G_N_ELEMENTS (cases)); i++)
     check_against_oracle (file, cases[i].mode, cases[i].text, cases[i].cs);
 
   /* code mode against type counts */
@@ -551,6 +561,36 @@ test_big_oracle (void)
 
       g_assert_cmpuint (cpel_search_result_get_n (r), ==, cpel_file_get_type_n_events (file, type));
       check_consistent (file, r);
+    }
+}
+
+/* The three ways to time order: events in no order (k-way merge over the
+ * tracks), one sorted section (already in order), several sorted sections
+ * (natural merge sort of the runs). */
+static void
+test_big_oracle (void)
+{
+  g_autoptr(CpelFile) file = big_file ();
+
+  big_oracle (file, G_MAXSIZE);
+}
+
+static void
+test_big_sorted (void)
+{
+  g_autoptr(CpelFile) file = big_file_full (1, TRUE);
+
+  big_oracle (file, 4);
+}
+
+static void
+test_big_sections (void)
+{
+  for (guint n = 2; n <= 10; n += 8)
+    {
+      g_autoptr(CpelFile) file = big_file_full (n, TRUE);
+
+      big_oracle (file, 4);
     }
 }
 
@@ -728,6 +768,8 @@ main (int argc, char **argv)
   g_test_add_func ("/core/search/refcount", test_refcount);
   g_test_add_func ("/core/search/two-sections", test_two_sections);
   g_test_add_func ("/core/search/big-oracle", test_big_oracle);
+  g_test_add_func ("/core/search/big-sorted", test_big_sorted);
+  g_test_add_func ("/core/search/big-sections", test_big_sections);
   g_test_add_func ("/core/search/big-find-next", test_big_find_next);
   g_test_add_func ("/core/search/cancel-progress", test_cancel_progress);
   g_test_add_func ("/core/search/sample", test_sample);
