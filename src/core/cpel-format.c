@@ -295,19 +295,22 @@ cpel_symtab_lookup (const CpelSymtab *symtab,
   if (symtab == NULL || symtab->symbols == NULL || symtab->n_symbols == 0)
     return -1;
 
-  /* First symbol with value > `value`. */
-  lo = 0;
-  hi = symtab->n_symbols;
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      if (symtab->symbols[mid].value <= value)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  if (lo == 0)
-    return -1;
+  /* The last symbol with value <= `value` (branch-free binary search). */
+  {
+    const CpelSymbol *base = symtab->symbols;
+    gsize n = symtab->n_symbols;
+
+    while (n > 1)
+      {
+        gsize half = n / 2;
+
+        base = base[half].value <= value ? base + half : base;
+        n -= half;
+      }
+    if (base->value > value)
+      return -1;
+    lo = (base - symtab->symbols) + 1;
+  }
 
   /* Of several symbols with that value, the first one. */
   found = symtab->symbols[lo - 1].value;

@@ -18,7 +18,6 @@
  * (the usual "%s" datum has few distinct string offsets) until the cache
  * stops paying off.
  */
-#define _GNU_SOURCE
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -50,6 +49,32 @@ struct _CpelQuery
   guint32        *codes;         /* the matching codes */
   guint           n_codes;
 };
+
+/* Substring test for short haystacks (labels) and needles: cheaper than
+ * memmem's set-up. */
+static inline gboolean
+contains (const char *hay,
+          gsize       hay_len,
+          const char *needle,
+          gsize       needle_len)
+{
+  const char *p, *last;
+
+  if (needle_len == 0)
+    return TRUE;
+  if (needle_len > hay_len)
+    return FALSE;
+  last = hay + (hay_len - needle_len);
+  for (p = hay; p <= last; p++)
+    {
+      p = memchr (p, needle[0], last - p + 1);
+      if (p == NULL)
+        return FALSE;
+      if (memcmp (p + 1, needle + 1, needle_len - 1) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
 
 /* A case-insensitive key for `s`: Unicode casefolding for valid UTF-8,
  * ASCII lowering otherwise. */
@@ -208,7 +233,7 @@ label_matches (const CpelQuery *query,
   if (query->needle_len == 0)
     return TRUE;
   if (query->case_sensitive)
-    return memmem (label, len, query->needle, query->needle_len) != NULL;
+    return contains (label, len, query->needle, query->needle_len);
 
   /* ASCII labels (the usual): lower in one pass, noticing other bytes. */
   {
@@ -225,7 +250,7 @@ label_matches (const CpelQuery *query,
         dst[i] = (ch >= 'A' && ch <= 'Z') ? ch + ('a' - 'A') : ch;
       }
     if (G_LIKELY (high < 0x80))
-      return memmem (dst, len, query->needle, query->needle_len) != NULL;
+      return contains (dst, len, query->needle, query->needle_len);
   }
   {
     g_autofree char *key = fold (label, len);
