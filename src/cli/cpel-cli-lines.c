@@ -14,6 +14,45 @@
 #define FLUSH_THRESHOLD   (1u << 20)
 #define HUMAN_TRACK_MAX   28     /* pad track labels to at most this many columns */
 
+/* The output buffer: appends are inline (GString's are calls). */
+typedef struct
+{
+  char  *buf;
+  gsize  len;
+  gsize  cap;
+} Out;
+
+static void
+out_grow (Out *o, gsize need)
+{
+  while (o->cap - o->len < need)
+    o->cap *= 2;
+  o->buf = g_realloc (o->buf, o->cap);
+}
+
+static inline void
+out_put (Out *o, const char *s, gsize n)
+{
+  if (G_UNLIKELY (o->cap - o->len < n))
+    out_grow (o, n);
+  memcpy (o->buf + o->len, s, n);
+  o->len += n;
+}
+
+static inline void
+out_putc (Out *o, char c)
+{
+  if (G_UNLIKELY (o->cap == o->len))
+    out_grow (o, 1);
+  o->buf[o->len++] = c;
+}
+
+static inline void
+out_puts (Out *o, const char *s)
+{
+  out_put (o, s, strlen (s));
+}
+
 struct _CpelLinePrinter
 {
   CpelFile  *file;
@@ -22,16 +61,14 @@ struct _CpelLinePrinter
   guint      n_types;
   char     **track_cols;   /* per slot, built on first use */
   char     **type_cols;    /* per type, built on first use */
-  GString   *out;
+  Out        out;
   GString   *datum;
   guint      time_width;   /* human: columns of the time field */
   guint      track_width;  /* human: columns of the track field */
 };
 
-void
-cpel_cli_escape_append (GString    *out,
-                        const char *s,
-                        gsize       len)
+static void
+escape_out (Out *out, const char *s, gsize len)
 {
   static const char hex[] = "0123456789abcdef";
   const guchar *p = (const guchar *) s, *end = p + len, *run = p;
@@ -43,28 +80,40 @@ cpel_cli_escape_append (GString    *out,
       if (G_LIKELY (c >= 0x20 && c != 0x7f && c != '\\'))
         continue;
       if (p > run)
-        g_string_append_len (out, (const char *) run, p - run);
+        out_put (out, (const char *) run, p - run);
       run = p + 1;
       switch (c)
         {
-        case '\\': g_string_append_len (out, "\\\\", 2); break;
-        case '\t': g_string_append_len (out, "\\t", 2); break;
-        case '\r': g_string_append_len (out, "\\r", 2); break;
-        case '\n': g_string_append_len (out, "\\n", 2); break;
+        case '\\': out_put (out, "\\\\", 2); break;
+        case '\t': out_put (out, "\\t", 2); break;
+        case '\r': out_put (out, "\\r", 2); break;
+        case '\n': out_put (out, "\\n", 2); break;
         default:
           {
             char esc[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
-            g_string_append_len (out, esc, 4);
+            out_put (out, esc, 4);
           }
           break;
         }
     }
   if (p > run)
-    g_string_append_len (out, (const char *) run, p - run);
+    out_put (out, (const char *) run, p - run);
+}
+
+void
+cpel_cli_escape_append (GString    *out,
+                        const char *s,
+                        gsize       len)
+{
+  Out o = { g_malloc (len + 16), 0, len + 16 };
+
+  escape_out (&o, s, len);
+  g_string_append_len (out, o.buf, o.len);
+  g_free (o.buf);
 }
 
 static inline void
-append_u64 (GString *out, guint64 v)
+u64_out (Out *out, guint64 v)
 {
   char buf[24];
   char *p = buf + sizeof buf;
@@ -75,43 +124,55 @@ append_u64 (GString *out, guint64 v)
       v /= 10;
     }
   while (v != 0);
-  g_string_append_len (out, p, buf + sizeof buf - p);
+  out_put (out, p, buf + sizeof buf - p);
 }
 
 static inline void
-append_i64 (GString *out, gint64 v)
+i64_out (Out *out, gint64 v)
 {
   if (v < 0)
     {
-      g_string_append_c (out, '-');
-      append_u64 (out, -(guint64) v);
+      out_putc (out, '-');
+      u64_out (out, -(guint64) v);
     }
   else
-    append_u64 (out, v);
+    u64_out (out, v);
 }
 
-/* Appends s, then spaces up to `width` display columns. */
+/* Appends s, then spaces up to `width` display columns (or spaces first). */
 static void
-append_padded (GString *out, const char *s, guint width, gboolean right)
+padded_out (Out *out, const char *s, guint width, gboolean right)
 {
-  glong cols = g_utf8_validate (s, -1, NULL) ? g_utf8_strlen (s, -1) : (glong) strlen (s);
+  glong cols = 0;
 
+  /* Columns ≈ characters: every byte that does not continue a UTF-8 sequence. */
+  for (const char *c = s; *c; c++)
+    cols += ((guchar) *c & 0xc0) != 0x80;
   if (right)
     for (glong i = cols; i < (glong) width; i++)
-      g_string_append_c (out, ' ');
-  g_string_append (out, s);
+      out_putc (out, ' ');
+  out_puts (out, s);
   if (!right)
     for (glong i = cols; i < (glong) width; i++)
-      g_string_append_c (out, ' ');
+      out_putc (out, ' ');
 }
 
 static char *
 escaped (const char *s)
 {
-  GString *e = g_string_new (NULL);
+  Out o = { g_malloc (64), 0, 64 };
 
-  cpel_cli_escape_append (e, s, strlen (s));
-  return g_string_free (e, FALSE);
+  escape_out (&o, s, strlen (s));
+  out_putc (&o, '\0');
+  return o.buf;
+}
+
+/* Column strings are built once per track / type into an Out, then kept. */
+static char *
+out_steal (Out *o)
+{
+  out_putc (o, '\0');
+  return o->buf;
 }
 
 CpelLinePrinter *
@@ -126,7 +187,8 @@ cpel_line_printer_new (CpelFile *file,
   p->n_types = cpel_file_get_n_types (file);
   p->track_cols = g_new0 (char *, p->n_tracks);
   p->type_cols = g_new0 (char *, p->n_types);
-  p->out = g_string_sized_new (FLUSH_THRESHOLD + 65536);
+  p->out.cap = FLUSH_THRESHOLD + 65536;
+  p->out.buf = g_malloc (p->out.cap);
   p->datum = g_string_sized_new (256);
 
   if (!tsv)
@@ -151,22 +213,22 @@ track_col (CpelLinePrinter *p, guint slot)
 {
   if (G_UNLIKELY (p->track_cols[slot] == NULL))
     {
-      GString *s = g_string_new (NULL);
+      Out o = { g_malloc (64), 0, 64 };
       g_autofree char *label = escaped (cpel_file_get_track_label (p->file, slot));
 
       if (p->tsv)
         {
-          append_u64 (s, cpel_file_get_track_id (p->file, slot));
-          g_string_append_c (s, '\t');
-          g_string_append (s, label);
-          g_string_append_c (s, '\t');
+          u64_out (&o, cpel_file_get_track_id (p->file, slot));
+          out_putc (&o, '\t');
+          out_puts (&o, label);
+          out_putc (&o, '\t');
         }
       else
         {
-          append_padded (s, label, p->track_width, FALSE);
-          g_string_append (s, "  ");
+          padded_out (&o, label, p->track_width, FALSE);
+          out_puts (&o, "  ");
         }
-      p->track_cols[slot] = g_string_free (s, FALSE);
+      p->track_cols[slot] = out_steal (&o);
     }
   return p->track_cols[slot];
 }
@@ -176,19 +238,19 @@ type_col (CpelLinePrinter *p, guint type)
 {
   if (G_UNLIKELY (p->type_cols[type] == NULL))
     {
-      GString *s = g_string_new (NULL);
+      Out o = { g_malloc (64), 0, 64 };
       g_autofree char *name = escaped (cpel_file_get_type_name (p->file, type));
 
       if (p->tsv)
         {
-          append_u64 (s, cpel_file_get_type_code (p->file, type));
-          g_string_append_c (s, '\t');
-          g_string_append (s, name);
-          g_string_append_c (s, '\t');
+          u64_out (&o, cpel_file_get_type_code (p->file, type));
+          out_putc (&o, '\t');
+          out_puts (&o, name);
+          out_putc (&o, '\t');
         }
       else
-        g_string_append (s, name);
-      p->type_cols[type] = g_string_free (s, FALSE);
+        out_puts (&o, name);
+      p->type_cols[type] = out_steal (&o);
     }
   return p->type_cols[type];
 }
@@ -197,42 +259,42 @@ void
 cpel_line_printer_header (CpelLinePrinter *p)
 {
   if (p->tsv)
-    g_string_append (p->out, "time_ns\ttrack\ttrack_label\tcode\tevent\tdatum\n");
+    out_puts (&p->out, "time_ns\ttrack\ttrack_label\tcode\tevent\tdatum\n");
 }
 
 void
 cpel_line_printer_event (CpelLinePrinter *p,
                          const CpelEvent *ev)
 {
-  GString *out = p->out;
+  Out *out = &p->out;
 
   g_string_truncate (p->datum, 0);
   cpel_file_append_datum (p->file, ev, p->datum);
 
   if (p->tsv)
     {
-      append_i64 (out, ev->time_ns);
-      g_string_append_c (out, '\t');
-      g_string_append (out, track_col (p, ev->track_slot));
-      g_string_append (out, type_col (p, ev->type));
-      cpel_cli_escape_append (out, p->datum->str, p->datum->len);
+      i64_out (out, ev->time_ns);
+      out_putc (out, '\t');
+      out_puts (out, track_col (p, ev->track_slot));
+      out_puts (out, type_col (p, ev->type));
+      escape_out (out, p->datum->str, p->datum->len);
     }
   else
     {
       char buf[64];
 
       cpel_time_format_buf (ev->time_ns, buf, sizeof buf);
-      append_padded (out, buf, p->time_width, TRUE);
-      g_string_append (out, "  ");
-      g_string_append (out, track_col (p, ev->track_slot));
-      g_string_append (out, type_col (p, ev->type));
+      padded_out (out, buf, p->time_width, TRUE);
+      out_put (out, "  ", 2);
+      out_puts (out, track_col (p, ev->track_slot));
+      out_puts (out, type_col (p, ev->type));
       if (p->datum->len > 0)
         {
-          g_string_append (out, ": ");
-          cpel_cli_escape_append (out, p->datum->str, p->datum->len);
+          out_put (out, ": ", 2);
+          escape_out (out, p->datum->str, p->datum->len);
         }
     }
-  g_string_append_c (out, '\n');
+  out_putc (out, '\n');
 
   if (G_UNLIKELY (out->len >= FLUSH_THRESHOLD))
     cpel_line_printer_flush (p);
@@ -241,9 +303,9 @@ cpel_line_printer_event (CpelLinePrinter *p,
 void
 cpel_line_printer_flush (CpelLinePrinter *p)
 {
-  if (p->out->len > 0)
-    fwrite (p->out->str, 1, p->out->len, stdout);
-  g_string_truncate (p->out, 0);
+  if (p->out.len > 0)
+    fwrite (p->out.buf, 1, p->out.len, stdout);
+  p->out.len = 0;
 }
 
 void
@@ -258,7 +320,7 @@ cpel_line_printer_free (CpelLinePrinter *p)
     g_free (p->type_cols[i]);
   g_free (p->track_cols);
   g_free (p->type_cols);
-  g_string_free (p->out, TRUE);
+  g_free (p->out.buf);
   g_string_free (p->datum, TRUE);
   g_object_unref (p->file);
   g_free (p);
