@@ -399,15 +399,15 @@ typedef struct
 {
   CpelU32Map       *map;       /* datum -> 1 no / 2 yes */
   const CpelStrtab *strtab;    /* table the cached outcomes used (%s formats) */
-  guint32           inserts;
-  guint32           hits;
+  guint64           lookups;
+  guint64           hits;
   gint8             constant;  /* constant formats: -1 undecided, 0/1 */
   gboolean          name_match;/* text: the name alone matches */
   gboolean          disabled;
 } TypeCache;
 
-#define CACHE_MAX_INSERTS (1u << 18)
-#define CACHE_REVIEW      4096u
+#define CACHE_REVIEW      0x10000u    /* lookups between reviews of a type's cache */
+#define CACHE_BUDGET      (1u << 21)  /* cached outcomes per thread, all types */
 
 typedef struct _Scan Scan;
 
@@ -416,6 +416,7 @@ typedef struct
   Scan      *scan;
   guint64    begin, end;       /* file indices; begin is a multiple of 64 */
   TypeCache *caches;           /* n_types (text/regex) */
+  gsize      cache_budget;     /* outcomes that may still be cached */
   GString   *label;
   GString   *scratch;
   gboolean   report;           /* the caller's chunk reports progress */
@@ -476,6 +477,15 @@ match_text (Chunk            *chunk,
   else if (c->strtab != strtab && cpel_format_uses_string (format))
     return decide_label (chunk, type, datum, strtab);   /* another event section's table */
 
+  /* Mostly distinct datums: the cache only costs. */
+  if (++c->lookups % CACHE_REVIEW == 0 && c->hits < c->lookups / 2)
+    {
+      c->disabled = TRUE;
+      chunk->cache_budget += cpel_u32map_size (c->map);
+      g_clear_pointer (&c->map, cpel_u32map_free);
+      return decide_label (chunk, type, datum, strtab);
+    }
+
   v = cpel_u32map_get (c->map, datum);
   if (v != CPEL_U32MAP_NONE)
     {
@@ -484,14 +494,10 @@ match_text (Chunk            *chunk,
     }
 
   m = decide_label (chunk, type, datum, strtab);
-  cpel_u32map_insert (c->map, datum, m ? 2 : 1);
-  c->inserts++;
-  /* Mostly distinct datums: the cache only costs. */
-  if (c->inserts >= CACHE_MAX_INSERTS
-      || (c->inserts % CACHE_REVIEW == 0 && c->hits < 2 * c->inserts))
+  if (chunk->cache_budget > 0)
     {
-      c->disabled = TRUE;
-      g_clear_pointer (&c->map, cpel_u32map_free);
+      cpel_u32map_insert (c->map, datum, m ? 2 : 1);
+      chunk->cache_budget--;
     }
   return m;
 }
@@ -862,6 +868,7 @@ cpel_search_run (CpelFile          *file,
       chunk->end = MIN (n_words * (c + 1) / n_chunks * 64, file->n_events);
       chunk->label = g_string_sized_new (256);
       chunk->scratch = g_string_sized_new (256);
+      chunk->cache_budget = CACHE_BUDGET;
       if (query->mode != CPEL_SEARCH_CODE)
         {
           chunk->caches = g_new0 (TypeCache, MAX (file->n_types, 1));

@@ -471,6 +471,37 @@ test_two_sections (void)
   check_consistent (file, r);
 }
 
+/* A file whose event section is empty: no matches, no trouble. */
+static void
+test_no_events (void)
+{
+  g_autoptr(CpelWriter) w = cpel_writer_new (NULL, FALSE, 0, NULL);
+  guint t = cpel_writer_add_string_table (w, "T");
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(CpelSearchResult) r = NULL;
+  guint64 n = 42;
+
+  cpel_writer_begin_event_defs (w, t);
+  cpel_writer_add_event_def (w, 1, "rx", "%s");
+  cpel_writer_begin_track_defs (w, t);
+  cpel_writer_add_track_def (w, 3, "lonely");
+  cpel_writer_begin_events (w, t, 1000000000, 0);
+  file = finish (w);
+  g_assert_cmpuint (cpel_file_get_n_events (file), ==, 0);
+
+  r = run (file, CPEL_SEARCH_TEXT, "", FALSE);
+  g_assert_cmpuint (cpel_search_result_get_n (r), ==, 0);
+  g_assert_cmpuint (cpel_search_result_find_next (r, file, 0, 0), ==, 0);
+  if (cpel_file_get_n_tracks (file) > 0)
+    {
+      cpel_search_result_get_track (r, 0, &n);
+      g_assert_cmpuint (n, ==, 0);
+    }
+  g_clear_pointer (&r, cpel_search_result_unref);
+  r = run (file, CPEL_SEARCH_CODE, "RX", FALSE);
+  g_assert_cmpuint (cpel_search_result_get_n (r), ==, 0);
+}
+
 /* ---- larger files: caching, threads, cancel ----------------------------- */
 
 #define BIG_EVENTS 600000
@@ -592,6 +623,37 @@ test_big_sections (void)
 
       big_oracle (file, 4);
     }
+}
+
+/* One type whose datums are all distinct (its outcome cache gives up after a
+ * while) next to one whose datums repeat (its cache keeps being used). */
+static void
+test_big_distinct (void)
+{
+  g_autoptr(CpelWriter) w = cpel_writer_new (NULL, FALSE, 0, NULL);
+  guint t = cpel_writer_add_string_table (w, "T");
+  guint32 strs[3];
+  g_autoptr(CpelFile) file = NULL;
+  guint n = 400000;
+
+  strs[0] = cpel_writer_add_string (w, t, "alpha");
+  strs[1] = cpel_writer_add_string (w, t, "beta 77");
+  strs[2] = cpel_writer_add_string (w, t, "gamma");
+  cpel_writer_begin_event_defs (w, t);
+  cpel_writer_add_event_def (w, 1, "num", "%u");
+  cpel_writer_add_event_def (w, 2, "str", "%s");
+  cpel_writer_begin_events (w, t, 1000000000, n);
+  for (guint i = 0; i < n; i++)
+    {
+      if (i % 5 == 0)
+        cpel_writer_add_event (w, i, i % 3, 2, strs[(i / 5) % 3]);
+      else
+        cpel_writer_add_event (w, i, i % 3, 1, i * 2654435761u);
+    }
+  file = finish (w);
+
+  check_against_oracle (file, CPEL_SEARCH_TEXT, "77", FALSE);
+  check_against_oracle (file, CPEL_SEARCH_REGEX, "^(num: 1|str: b)", FALSE);
 }
 
 static void
@@ -767,9 +829,11 @@ main (int argc, char **argv)
   g_test_add_func ("/core/search/find-next", test_find_next);
   g_test_add_func ("/core/search/refcount", test_refcount);
   g_test_add_func ("/core/search/two-sections", test_two_sections);
+  g_test_add_func ("/core/search/no-events", test_no_events);
   g_test_add_func ("/core/search/big-oracle", test_big_oracle);
   g_test_add_func ("/core/search/big-sorted", test_big_sorted);
   g_test_add_func ("/core/search/big-sections", test_big_sections);
+  g_test_add_func ("/core/search/big-distinct", test_big_distinct);
   g_test_add_func ("/core/search/big-find-next", test_big_find_next);
   g_test_add_func ("/core/search/cancel-progress", test_cancel_progress);
   g_test_add_func ("/core/search/sample", test_sample);
