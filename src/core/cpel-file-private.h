@@ -49,6 +49,7 @@ struct _CpelFile
 
   char             *path;
   GMappedFile      *mapped;
+  guint             guard_id;       /* cpel-mapguard registration, 0 = none */
   GBytes           *bytes;
   const guint8     *data;
   gsize             size;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cpel-file-private.h"
+#include "cpel-mapguard.h"
 
 #define MAX_WARNINGS 200
 #define TABLE_NAME_LEN 64
@@ -33,6 +34,7 @@ cpel_file_finalize (GObject *object)
   g_clear_pointer (&self->sections, g_array_unref);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
   g_clear_pointer (&self->chunk, g_string_chunk_free);
+  cpel_mapguard_unregister (self->guard_id);
   g_clear_pointer (&self->mapped, g_mapped_file_unref);
   g_clear_pointer (&self->bytes, g_bytes_unref);
   g_clear_pointer (&self->path, g_free);
@@ -654,10 +656,24 @@ cpel_file_new_for_path (const char             *path,
   self->size = g_mapped_file_get_length (self->mapped);
   if (self->data == NULL)
     self->data = (const guint8 *) "";
+  else
+    self->guard_id = cpel_mapguard_register (self->data, self->size);
 
   if (!load (self, options, cancellable, progress, progress_data, error))
     return NULL;
+  if (cpel_file_is_damaged (self))
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, _("The file changed on disk while it was read"));
+      return NULL;
+    }
   return g_steal_pointer (&self);
+}
+
+gboolean
+cpel_file_is_damaged (CpelFile *self)
+{
+  g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);
+  return cpel_mapguard_is_damaged (self->guard_id);
 }
 
 CpelFile *

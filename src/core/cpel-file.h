@@ -83,6 +83,11 @@ CpelFile     *cpel_file_new_for_bytes      (GBytes                 *bytes,
                                             const CpelLoadOptions  *options,
                                             GError                **error);
 
+/* TRUE when the mapped file shrank while open (someone truncated or rewrote
+ * it): the data from some point on reads as zeros. The view should offer to
+ * reload. Never TRUE for files loaded from bytes. */
+gboolean      cpel_file_is_damaged         (CpelFile *self);
+
 /* Header */
 const char   *cpel_file_get_path           (CpelFile *self);   /* NULL for bytes */
 guint64       cpel_file_get_size           (CpelFile *self);
