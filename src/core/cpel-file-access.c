@@ -214,6 +214,7 @@ cpel_file_get_track_event (CpelFile  *self,
   event->code = cpel_file_read32 (self, rec + 12);
   event->datum = cpel_file_read32 (self, rec + 16);
   event->track_slot = slot;
+  /* CPEL_U32MAP_NONE (>= n_types) only when the mapping was damaged */
   event->type = cpel_u32map_get (self->type_map, event->code);
 }
 
@@ -329,8 +330,11 @@ cpel_file_append_datum (CpelFile        *self,
 {
   g_return_if_fail (CPEL_IS_FILE (self));
   g_return_if_fail (event != NULL && out != NULL);
-  g_return_if_fail (event->type < self->n_types);
 
+  /* A code not in the index: the mapping was damaged under us (see
+   * cpel_file_is_damaged); print no datum. */
+  if (G_UNLIKELY (event->type >= self->n_types))
+    return;
   cpel_format_append (self->types[event->type].datum_format, event->datum,
                       cpel_file_get_event_strtab (self, event->section), &self->symtab, out);
 }
@@ -344,8 +348,12 @@ cpel_file_append_label (CpelFile        *self,
 
   g_return_if_fail (CPEL_IS_FILE (self));
   g_return_if_fail (event != NULL && out != NULL);
-  g_return_if_fail (event->type < self->n_types);
 
+  if (G_UNLIKELY (event->type >= self->n_types))
+    {
+      g_string_append_printf (out, "E%d", (gint32) event->code);
+      return;
+    }
   g_string_append (out, self->types[event->type].name);
   g_string_append (out, ": ");
   before = out->len;
