@@ -6,8 +6,85 @@
 
 /* Labels longer than this are cut before layout (no row is that wide). */
 #define MAX_LABEL_BYTES 512
-/* Distinct label layouts kept per call. */
-#define MAX_CACHED_LABELS 1024
+/* Distinct label layouts kept between frames (per thread). */
+#define MAX_CACHED_LABELS 2048
+
+/* Text layouts outlive a frame: panning and redraws at one zoom show the
+ * same labels again, and shaping is the dearest part of a label.  Pango
+ * objects are not thread-safe, so each thread that draws has its own
+ * context and cache; pango_cairo_update_context() follows the target's
+ * font options and transformation, and the layouts notice such changes
+ * themselves. */
+typedef struct
+{
+  PangoContext         *context;
+  GHashTable           *labels;   /* text -> PangoLayout */
+  char                 *font;
+  /* What the context was last updated for (updating bumps its serial and
+   * makes every layout lay itself out again, so only do it on change). */
+  gboolean              valid;
+  cairo_matrix_t        matrix;
+  cairo_font_options_t *options;
+} TextCache;
+
+static void
+text_cache_free (gpointer data)
+{
+  TextCache *tc = data;
+  g_clear_object (&tc->context);
+  g_clear_pointer (&tc->labels, g_hash_table_unref);
+  g_free (tc->font);
+  g_clear_pointer (&tc->options, cairo_font_options_destroy);
+  g_free (tc);
+}
+
+static GPrivate text_cache_key = G_PRIVATE_INIT (text_cache_free);
+
+static TextCache *
+text_cache_get (cairo_t *cr, const char *font)
+{
+  TextCache *tc = g_private_get (&text_cache_key);
+
+  if (tc == NULL)
+    {
+      tc = g_new0 (TextCache, 1);
+      tc->context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+      tc->labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+      g_private_set (&text_cache_key, tc);
+    }
+  {
+    cairo_matrix_t m;
+    cairo_font_options_t *options = cairo_font_options_create ();
+    cairo_font_options_t *cr_options = cairo_font_options_create ();
+
+    /* What pango_cairo_update_context() looks at: the matrix without its
+     * translation, the target's font options merged with the context's. */
+    cairo_get_matrix (cr, &m);
+    m.x0 = m.y0 = 0;
+    cairo_surface_get_font_options (cairo_get_target (cr), options);
+    cairo_get_font_options (cr, cr_options);
+    cairo_font_options_merge (options, cr_options);
+    cairo_font_options_destroy (cr_options);
+    if (!tc->valid || memcmp (&m, &tc->matrix, sizeof m) != 0
+        || !cairo_font_options_equal (options, tc->options))
+      {
+        pango_cairo_update_context (cr, tc->context);
+        tc->valid = TRUE;
+        tc->matrix = m;
+        g_clear_pointer (&tc->options, cairo_font_options_destroy);
+        tc->options = options;
+      }
+    else
+      cairo_font_options_destroy (options);
+  }
+  if (g_strcmp0 (tc->font, font) != 0 || g_hash_table_size (tc->labels) >= MAX_CACHED_LABELS)
+    {
+      g_hash_table_remove_all (tc->labels);
+      g_free (tc->font);
+      tc->font = g_strdup (font);
+    }
+  return tc;
+}
 
 void
 cpel_render_ctx_init (CpelRenderCtx *ctx, cairo_t *cr, double width, double height,
@@ -44,8 +121,14 @@ cpel_render_ctx_init (CpelRenderCtx *ctx, cairo_t *cr, double width, double heig
       ctx->end_row = (guint) CLAMP (end, (double) ctx->first_row, (double) ctx->n_rows);
     }
 
-  ctx->font = pango_font_description_from_string (view->font != NULL ? view->font : "Sans 9");
-  ctx->layout = pango_cairo_create_layout (cr);
+  {
+    const char *font = view->font != NULL ? view->font : "Sans 9";
+    TextCache *tc = text_cache_get (cr, font);
+
+    ctx->font = pango_font_description_from_string (font);
+    ctx->layout = pango_layout_new (tc->context);
+    ctx->label_cache = g_hash_table_ref (tc->labels);
+  }
   pango_layout_set_font_description (ctx->layout, ctx->font);
   pango_layout_set_single_paragraph_mode (ctx->layout, TRUE);
 
@@ -57,7 +140,6 @@ cpel_render_ctx_init (CpelRenderCtx *ctx, cairo_t *cr, double width, double heig
                     / PANGO_SCALE;
   pango_font_metrics_unref (metrics);
 
-  ctx->label_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   ctx->scratch = g_string_sized_new (128);
   ctx->any_hidden = cpel_view_any_hidden (view);
 }

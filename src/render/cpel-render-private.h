@@ -35,7 +35,7 @@ typedef struct
   PangoLayout          *layout;       /* scratch layout, text set per use */
   double                text_height;  /* logical height of one line */
   double                char_width;   /* approximate width of a digit */
-  GHashTable           *label_cache;  /* label text -> PangoLayout (this call only) */
+  GHashTable           *label_cache;  /* label text -> PangoLayout (per thread, kept between calls) */
   GString              *scratch;
 
   gboolean              any_hidden;   /* some type is hidden */
@@ -70,6 +70,18 @@ gint64       cpel_render_column_time       (gint64 t0, gint64 t1, guint64 c, gui
 gint64       cpel_render_time_column       (gint64 t0, gint64 t1, guint64 n, gint64 t);
 /* lower bound on a sorted times array in [lo, n), galloping from lo. */
 guint64      cpel_render_gallop            (const gint64 *times, guint64 lo, guint64 n, gint64 t);
+/* The same, starting from a guess `hint` of the answer (e.g. where the
+ * previous column's count would put it): few, nearby reads when it is close. */
+guint64      cpel_render_search_hint       (const gint64 *times, guint64 lo, guint64 n, gint64 t,
+                                            guint64 hint);
+
+/* Density counts of the current zoom level, kept on the file between
+ * frames (cpel-density-cache.c). */
+guint64      cpel_render_hidden_hash       (const CpelView *view);
+gboolean     cpel_render_density_cache_get (CpelRenderCtx *ctx, guint slot, guint64 hidden_hash,
+                                            float *counts, float *max);
+void         cpel_render_density_cache_put (CpelRenderCtx *ctx, guint slot, guint64 hidden_hash,
+                                            const float *counts, float max);
 
 /* Parts of a frame. */
 void         cpel_render_ruler             (CpelRenderCtx *ctx);

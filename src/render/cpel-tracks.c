@@ -141,6 +141,7 @@ typedef struct
   guint64        hi;        /* first event with time >= t1 */
   gboolean       density;
   float         *counts;    /* density rows: n_columns counts */
+  guint          density_line;  /* its line in the density image */
   const guint64 *matches;   /* sorted track indices of search matches */
   guint64        n_matches;
 } RowInfo;
@@ -187,6 +188,8 @@ density_counts (CpelRenderCtx *ctx, RowInfo *row)
   const CpelView *view = ctx->view;
   guint nc = ctx->n_columns;
   guint64 idx = row->lo;
+  guint64 last_cnt = 0;
+  gint64 last_c = -2;
   float max = 0;
 
   memset (row->counts, 0, sizeof (float) * nc);
@@ -204,10 +207,14 @@ density_counts (CpelRenderCtx *ctx, RowInfo *row)
       if (c >= (gint64) nc)
         break;
       tb = cpel_render_column_time (view->t0, view->t1, (guint64) c + 1, nc);
-      j = cpel_render_gallop (row->times, idx, row->hi, tb);
+      /* Neighbouring columns hold similar counts: search from there. */
+      j = c == last_c + 1 ? cpel_render_search_hint (row->times, idx, row->hi, tb, idx + last_cnt)
+                          : cpel_render_gallop (row->times, idx, row->hi, tb);
       if (j <= idx)
         j = idx + 1;
       cnt = j - idx;
+      last_cnt = cnt;
+      last_c = c;
       value = (float) cnt;
       if (ctx->any_hidden)
         {
@@ -230,41 +237,86 @@ density_counts (CpelRenderCtx *ctx, RowInfo *row)
   return max;
 }
 
+/* All density rows at once: one device pixel per column and row in an
+ * image (shade = log scale of the count), stretched over each row with
+ * nearest-neighbour filtering — a handful of blits instead of a rectangle
+ * per column. */
 static void
-draw_density (CpelRenderCtx *ctx, RowInfo *row, float max)
+draw_density_rows (CpelRenderCtx *ctx, RowInfo *rows, guint n_vis, guint n_density, float max)
 {
-  cairo_t *cr = ctx->cr;
   const CpelView *view = ctx->view;
+  const CpelRGBA *color = &ctx->pal->density;
+  cairo_t *cr = ctx->cr;
   double norm = log1p (MAX ((double) max, DENSITY_FLOOR_MAX));
-  double y = row->y + TICK_INSET, h = view->row_height - 2 * TICK_INSET;
+  double h = view->row_height - 2 * TICK_INSET;
   guint nc = ctx->n_columns;
-  guint c = 0;
+  cairo_surface_t *image;
+  cairo_pattern_t *pattern;
+  guint8 *data;
+  int stride;
+  guint j = 0;
 
-  if (h <= 0)
+  if (h <= 0 || n_density == 0)
     return;
-  while (c < nc)
+  image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) nc, (int) n_density);
+  if (cairo_surface_status (image) != CAIRO_STATUS_SUCCESS)
     {
-      int level;
-      guint start;
+      cairo_surface_destroy (image);
+      return;
+    }
+  cairo_surface_flush (image);
+  data = cairo_image_surface_get_data (image);
+  stride = cairo_image_surface_get_stride (image);
 
-      if (row->counts[c] <= 0)
+  for (guint k = 0; k < n_vis; k++)
+    {
+      guint32 *line;
+
+      if (rows[k].n == 0 || !rows[k].density)
+        continue;
+      line = (guint32 *) (gpointer) (data + (gsize) j * stride);
+      for (guint c = 0; c < nc; c++)
         {
-          c++;
-          continue;
+          double a;
+          guint32 pa;
+
+          if (rows[k].counts[c] <= 0)
+            {
+              line[c] = 0;
+              continue;
+            }
+          a = (DENSITY_MIN_ALPHA + (1 - DENSITY_MIN_ALPHA) * log1p (rows[k].counts[c]) / norm)
+              * color->a;
+          a = CLAMP (a, 0, 1);
+          pa = (guint32) (a * 255 + 0.5);
+          line[c] = pa << 24 | (guint32) (color->r * a * 255 + 0.5) << 16
+                    | (guint32) (color->g * a * 255 + 0.5) << 8
+                    | (guint32) (color->b * a * 255 + 0.5);
         }
-      /* Runs of equal shade (quantised to 1/64) become one rectangle. */
-      level = (int) round (64 * (DENSITY_MIN_ALPHA + (1 - DENSITY_MIN_ALPHA)
-                                 * log1p (row->counts[c]) / norm));
-      start = c;
-      while (c + 1 < nc && row->counts[c + 1] > 0
-             && (int) round (64 * (DENSITY_MIN_ALPHA + (1 - DENSITY_MIN_ALPHA)
-                                   * log1p (row->counts[c + 1]) / norm)) == level)
-        c++;
-      c++;
-      cpel_render_set_color_alpha (cr, &ctx->pal->density, MIN (level, 64) / 64.0);
-      cairo_rectangle (cr, ctx->x0 + start / ctx->scale, y, (c - start) / ctx->scale, h);
+      rows[k].density_line = j++;
+    }
+  cairo_surface_mark_dirty (image);
+
+  pattern = cairo_pattern_create_for_surface (image);
+  cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
+  cairo_pattern_set_extend (pattern, CAIRO_EXTEND_PAD);
+  for (guint k = 0; k < n_vis; k++)
+    {
+      cairo_matrix_t m;
+      double top = rows[k].y + TICK_INSET;
+
+      if (rows[k].n == 0 || !rows[k].density)
+        continue;
+      /* user (x0 + c / scale, top + f * h) -> pattern (c, line + f) */
+      cairo_matrix_init (&m, ctx->scale, 0, 0, 1.0 / h, -ctx->x0 * ctx->scale,
+                         rows[k].density_line - top / h);
+      cairo_pattern_set_matrix (pattern, &m);
+      cairo_set_source (cr, pattern);
+      cairo_rectangle (cr, ctx->x0, top, ctx->tw, h);
       cairo_fill (cr);
     }
+  cairo_pattern_destroy (pattern);
+  cairo_surface_destroy (image);
 }
 
 /* Warm bands behind matches: at most one per device column. */
@@ -318,6 +370,10 @@ tick_color (CpelRenderCtx *ctx, guint32 code, CpelRGBA *color)
 }
 
 /* A boxed label right of the tick at x; room = space up to the next event.
+ * A label that does not fit is cut at a character boundary and ends in an
+ * ellipsis when at least LABEL_MIN_ELLIPSIZED px are free (the cached layout
+ * is clipped rather than laid out again: no reshaping per frame); with less
+ * room there is no label.  `force` draws it anyway (the selected event).
  * Returns TRUE when drawn. */
 static gboolean
 draw_label (CpelRenderCtx *ctx, RowInfo *row, guint64 i, double x, double room,
@@ -326,8 +382,8 @@ draw_label (CpelRenderCtx *ctx, RowInfo *row, guint64 i, double x, double room,
   const CpelPalette *pal = ctx->pal;
   cairo_t *cr = ctx->cr;
   CpelEvent ev;
-  PangoLayout *layout;
-  double text_w, box_w, box_h, avail, by;
+  PangoLayout *layout, *ellipsis = NULL;
+  double text_w, cut = -1, ell_w = 0, box_w, box_h, avail, by, tx, ty;
 
   avail = room - LABEL_GAP - 2;
   if (!force && avail < 2 * LABEL_PAD + 2 * ctx->char_width)
@@ -342,16 +398,22 @@ draw_label (CpelRenderCtx *ctx, RowInfo *row, guint64 i, double x, double room,
   box_w = text_w + 2 * LABEL_PAD;
   if (box_w > avail)
     {
+      int index, trailing;
+      PangoRectangle pos;
+
       if (avail < LABEL_MIN_ELLIPSIZED)
         {
           if (!force)
             return FALSE;
           avail = LABEL_MIN_ELLIPSIZED;
         }
-      layout = cpel_render_ctx_text (ctx, ctx->scratch->str, ctx->scratch->len,
-                                     avail - 2 * LABEL_PAD);
-      text_w = cpel_render_layout_width (layout);
-      box_w = text_w + 2 * LABEL_PAD;
+      ellipsis = cpel_render_ctx_label_layout (ctx, "\u2026", &ell_w);
+      /* The first character that does not fit before the ellipsis. */
+      pango_layout_xy_to_index (layout, (int) ((avail - 2 * LABEL_PAD - ell_w) * PANGO_SCALE), 0,
+                                &index, &trailing);
+      pango_layout_index_to_pos (layout, index, &pos);
+      cut = MAX (0.0, (double) pos.x / PANGO_SCALE);
+      box_w = cut + ell_w + 2 * LABEL_PAD;
     }
 
   box_h = MIN (ctx->text_height + 4, ctx->view->row_height - 2);
@@ -362,9 +424,26 @@ draw_label (CpelRenderCtx *ctx, RowInfo *row, guint64 i, double x, double room,
   cpel_render_set_color (cr, &pal->event_label_border);
   cairo_set_line_width (cr, 1.0);
   cairo_stroke (cr);
+
   cpel_render_set_color (cr, text_color);
-  cairo_move_to (cr, x + LABEL_GAP + LABEL_PAD, by + (box_h - ctx->text_height) / 2);
-  pango_cairo_show_layout (cr, layout);
+  tx = x + LABEL_GAP + LABEL_PAD;
+  ty = by + (box_h - ctx->text_height) / 2;
+  if (cut < 0)
+    {
+      cairo_move_to (cr, tx, ty);
+      pango_cairo_show_layout (cr, layout);
+    }
+  else
+    {
+      cairo_save (cr);
+      cairo_rectangle (cr, tx, by, cut, box_h);
+      cairo_clip (cr);
+      cairo_move_to (cr, tx, ty);
+      pango_cairo_show_layout (cr, layout);
+      cairo_restore (cr);
+      cairo_move_to (cr, tx + cut, ty);
+      pango_cairo_show_layout (cr, ellipsis);
+    }
   return TRUE;
 }
 
@@ -505,6 +584,7 @@ cpel_render_rows_events (CpelRenderCtx *ctx)
    * screen, so rows compare with each other. */
   if (n_density > 0)
     {
+      guint64 hidden_hash = ctx->any_hidden ? cpel_render_hidden_hash (view) : 0;
       float *next;
       counts = g_new (float, (gsize) n_density * ctx->n_columns);
       next = counts;
@@ -514,23 +594,22 @@ cpel_render_rows_events (CpelRenderCtx *ctx)
             float m;
             rows[k].counts = next;
             next += ctx->n_columns;
-            m = density_counts (ctx, &rows[k]);
+            if (!cpel_render_density_cache_get (ctx, rows[k].slot, hidden_hash, rows[k].counts, &m))
+              {
+                m = density_counts (ctx, &rows[k]);
+                cpel_render_density_cache_put (ctx, rows[k].slot, hidden_hash, rows[k].counts, m);
+              }
             max = MAX (max, m);
           }
     }
 
   for (guint k = 0; k < n_vis; k++)
-    {
-      RowInfo *row = &rows[k];
-
-      if (row->n == 0)
-        continue;
-      draw_highlights (ctx, row);
-      if (row->density)
-        draw_density (ctx, row, max);
-      else
-        draw_events (ctx, row);
-    }
+    if (rows[k].n > 0)
+      draw_highlights (ctx, &rows[k]);
+  draw_density_rows (ctx, rows, n_vis, n_density, max);
+  for (guint k = 0; k < n_vis; k++)
+    if (rows[k].n > 0 && !rows[k].density)
+      draw_events (ctx, &rows[k]);
   for (guint k = 0; k < n_vis; k++)
     if (rows[k].n > 0)
       draw_selected (ctx, &rows[k]);

@@ -193,12 +193,16 @@ cpel_render_time_column (gint64 t0, gint64 t1, guint64 n, gint64 t)
 guint64
 cpel_render_gallop (const gint64 *times, guint64 lo, guint64 n, gint64 t)
 {
-  guint64 step = 1, hi;
+  guint64 step = 16, hi;
 
-  if (lo >= n || times[lo] >= t)
-    return lo;
-  /* times[lo] < t: find hi with times[hi] >= t (or n). */
-  hi = lo + 1;
+  /* A short linear probe first: sequential reads are cheap and most
+   * columns hold few events. */
+  for (guint k = 0; k < 16; k++, lo++)
+    if (lo >= n || times[lo] >= t)
+      return lo;
+  /* times[lo - 1] < t: find hi with times[hi] >= t (or n), doubling. */
+  lo--;
+  hi = (n - lo > step) ? lo + step : n;
   while (hi < n && times[hi] < t)
     {
       lo = hi;
@@ -215,6 +219,42 @@ cpel_render_gallop (const gint64 *times, guint64 lo, guint64 n, gint64 t)
         hi = mid;
     }
   return hi;
+}
+
+guint64
+cpel_render_search_hint (const gint64 *times, guint64 lo, guint64 n, gint64 t, guint64 hint)
+{
+  guint64 a, b, step;
+
+  if (hint <= lo + 16 || hint >= n)
+    return cpel_render_gallop (times, lo, n, t);
+  if (times[hint] < t)
+    return cpel_render_gallop (times, hint + 1, n, t);
+  if (times[hint - 1] < t)
+    return hint;
+  /* The answer is in [lo, hint - 1]: gallop backwards from b. */
+  b = hint - 1;               /* times[b] >= t */
+  step = 2;
+  for (;;)
+    {
+      a = (b - lo > step) ? b - step : lo;
+      if (times[a] < t)
+        break;
+      if (a == lo)
+        return lo;
+      b = a;
+      step *= 2;
+    }
+  /* times[a] < t <= times[b] */
+  while (b - a > 1)
+    {
+      guint64 mid = a + (b - a) / 2;
+      if (times[mid] < t)
+        a = mid;
+      else
+        b = mid;
+    }
+  return b;
 }
 
 gboolean

@@ -52,7 +52,13 @@ main (int argc, char **argv)
       fprintf (stderr, "%s\n", error->message);
       return 1;
     }
-  ov = cpel_overview_new (file, 0, NULL, NULL);
+  {
+    gint64 start = g_get_monotonic_time ();
+    ov = cpel_overview_new (file, 0, NULL, NULL);
+    printf ("overview of %" G_GUINT64_FORMAT " events, %u tracks: %.1f ms\n",
+            cpel_file_get_n_events (file), cpel_file_get_n_tracks (file),
+            (g_get_monotonic_time () - start) / 1000.0);
+  }
   if (argc > 3)
     {
       g_autoptr(CpelQuery) q = cpel_query_new (file, CPEL_SEARCH_TEXT, argv[3], FALSE, &error);
