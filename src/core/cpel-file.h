@@ -36,7 +36,8 @@ typedef struct
   guint    n_threads;
 } CpelLoadOptions;
 
-/* Called from the loading thread with a fraction in [0,1]. */
+/* Called from the thread doing the work (loading, searching) with a fraction
+ * in [0,1], non-decreasing. */
 typedef void (*CpelProgressFunc) (double fraction, gpointer user_data);
 
 typedef enum

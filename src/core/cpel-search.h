@@ -52,8 +52,8 @@ const CpelEventRef *cpel_search_result_get         (CpelSearchResult *result, gu
 /* Per track: sorted track indices of the matches on that track. */
 const guint64      *cpel_search_result_get_track   (CpelSearchResult *result, guint slot,
                                                     guint64 *n_matches);
-/* Position of the first match at or after (time, slot, index) in time order;
- * get_n when none.  For "next from here". */
+/* Position of the first match at or after (time, file_index) in time order
+ * (ties broken by file index); get_n when none.  For "next from here". */
 guint64             cpel_search_result_find_next   (CpelSearchResult *result, CpelFile *file,
                                                     gint64 time, guint64 file_index);
 
