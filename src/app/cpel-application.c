@@ -1,0 +1,484 @@
+/* cpel-application.c — the CPEL Viewer application: one window per file
+ *
+ * Command line: `cpelview [FILE...]` opens each file in a window (a second
+ * instance forwards them to the first); `--export-png OUT FILE` renders
+ * headless and exits before any display is opened; `--benchmark FILE`
+ * replays a fixed navigation script and prints JSON timings.
+ */
+#include "cpel-application.h"
+
+#include <glib/gi18n.h>
+
+#include "cpel-benchmark.h"
+#include "cpel-export.h"
+#include "cpel-settings.h"
+#include "cpel-window.h"
+#include "cpelview-resources.h"
+
+#define MAX_RECENT 10
+
+struct _CpelApplication
+{
+  AdwApplication  parent_instance;
+
+  gint64          start_us;
+  GSettings      *settings;
+  GMenu          *recent_menu;
+  GPtrArray      *pending;          /* GFile to open at activation */
+  char           *benchmark_path;
+};
+
+G_DEFINE_FINAL_TYPE (CpelApplication, cpel_application, ADW_TYPE_APPLICATION)
+
+static const GOptionEntry options[] = {
+  { "export-png", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+    N_("Render FILE to the image OUT (PNG, or SVG/PDF by suffix) and exit; no display needed"),
+    N_("OUT") },
+  { "width", 0, 0, G_OPTION_ARG_INT, NULL, N_("Width of the exported image (default 1280)"), N_("PX") },
+  { "height", 0, 0, G_OPTION_ARG_INT, NULL, N_("Height of the exported image (default 720)"), N_("PX") },
+  { "from", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Start of the exported range, e.g. 1.5ms"), N_("TIME") },
+  { "to", 0, 0, G_OPTION_ARG_STRING, NULL, N_("End of the exported range"), N_("TIME") },
+  { "dark", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Export with the dark palette"), NULL },
+  { "benchmark", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+    N_("Open FILE, replay a fixed navigation script, print timings as JSON and exit"), N_("FILE") },
+  { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
+  { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_("[FILE…]") },
+  { NULL }
+};
+
+CpelApplication *
+cpel_application_new (gint64 start_us)
+{
+  CpelApplication *self = g_object_new (CPEL_TYPE_APPLICATION,
+                                        "application-id", APP_ID,
+                                        "flags", G_APPLICATION_HANDLES_OPEN,
+                                        "resource-base-path", "/io/github/cpelview/CpelView",
+                                        NULL);
+  self->start_us = start_us;
+  return self;
+}
+
+GSettings *
+cpel_application_get_settings (CpelApplication *self)
+{
+  g_return_val_if_fail (CPEL_IS_APPLICATION (self), NULL);
+  return self->settings;
+}
+
+GMenuModel *
+cpel_application_get_recent_menu (CpelApplication *self)
+{
+  g_return_val_if_fail (CPEL_IS_APPLICATION (self), NULL);
+  return G_MENU_MODEL (self->recent_menu);
+}
+
+GtkWindow *
+cpel_application_new_window (CpelApplication *self)
+{
+  g_return_val_if_fail (CPEL_IS_APPLICATION (self), NULL);
+  return GTK_WINDOW (cpel_window_new (self));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Recent files                                                               */
+
+static char **
+recent_uris (CpelApplication *self)
+{
+  if (self->settings != NULL)
+    return cpel_settings_get_strv (self->settings, "recent-views");
+  return g_new0 (char *, 1);
+}
+
+static void
+rebuild_recent_menu (CpelApplication *self)
+{
+  g_auto(GStrv) uris = recent_uris (self);
+  guint n = 0;
+
+  g_menu_remove_all (self->recent_menu);
+  for (guint i = 0; uris[i] != NULL && n < MAX_RECENT; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_uri (uris[i]);
+      g_autofree char *basename = g_file_get_basename (file);
+      g_autofree char *name = g_filename_display_name (basename != NULL ? basename : uris[i]);
+      g_autoptr(GString) label = g_string_new (NULL);
+      g_autoptr(GMenuItem) item = NULL;
+
+      /* Keep a file name's underscores out of mnemonics. */
+      for (const char *p = name; *p; p++)
+        {
+          if (*p == '_')
+            g_string_append_c (label, '_');
+          g_string_append_c (label, *p);
+        }
+      item = g_menu_item_new (label->str, NULL);
+      g_menu_item_set_action_and_target_value (item, "win.open-recent",
+                                               g_variant_new_string (uris[i]));
+      g_menu_append_item (self->recent_menu, item);
+      n++;
+    }
+  if (n == 0)
+    /* An item without a usable action shows greyed out. */
+    g_menu_append (self->recent_menu, _("No Recent Files"), "win.no-recent-files");
+}
+
+void
+cpel_application_add_recent (CpelApplication *self,
+                             GFile           *file)
+{
+  g_autofree char *uri = NULL;
+  g_auto(GStrv) old = NULL;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) uris = NULL;
+  guint n = 1;
+
+  g_return_if_fail (CPEL_IS_APPLICATION (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  uri = g_file_get_uri (file);
+  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+
+  if (self->settings == NULL)
+    {
+      /* No schema: keep this session's list in memory only. */
+      g_autoptr(GMenuItem) item = NULL;
+      g_autofree char *basename = g_file_get_basename (file);
+      g_autofree char *name = g_filename_display_name (basename);
+      int count = g_menu_model_get_n_items (G_MENU_MODEL (self->recent_menu));
+
+      for (int i = count - 1; i >= 0; i--)
+        {
+          g_autoptr(GVariant) target = g_menu_model_get_item_attribute_value (G_MENU_MODEL (self->recent_menu),
+                                                                              i, G_MENU_ATTRIBUTE_TARGET, NULL);
+          if (target == NULL || g_strcmp0 (g_variant_get_string (target, NULL), uri) == 0)
+            g_menu_remove (self->recent_menu, i);
+        }
+      item = g_menu_item_new (name, NULL);
+      g_menu_item_set_action_and_target_value (item, "win.open-recent", g_variant_new_string (uri));
+      g_menu_prepend_item (self->recent_menu, item);
+      while (g_menu_model_get_n_items (G_MENU_MODEL (self->recent_menu)) > MAX_RECENT)
+        g_menu_remove (self->recent_menu, MAX_RECENT);
+      return;
+    }
+
+  old = recent_uris (self);
+  g_strv_builder_add (builder, uri);
+  for (guint i = 0; old[i] != NULL && n < MAX_RECENT; i++)
+    if (g_strcmp0 (old[i], uri) != 0)
+      {
+        g_strv_builder_add (builder, old[i]);
+        n++;
+      }
+  uris = g_strv_builder_end (builder);
+  cpel_settings_set_strv (self->settings, "recent-views", (const char * const *) uris);
+  rebuild_recent_menu (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Windows                                                                    */
+
+static CpelWindow *
+window_for (CpelApplication *self,
+            GFile           *file)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l; l = l->next)
+    {
+      GFile *location;
+
+      if (!CPEL_IS_WINDOW (l->data))
+        continue;
+      location = cpel_window_get_location (l->data);
+      if (location != NULL && g_file_equal (location, file))
+        return l->data;
+    }
+  return NULL;
+}
+
+static CpelWindow *
+empty_window (CpelApplication *self)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l; l = l->next)
+    if (CPEL_IS_WINDOW (l->data)
+        && cpel_window_get_file (l->data) == NULL
+        && !cpel_window_is_loading (l->data))
+      return l->data;
+  return NULL;
+}
+
+static void
+open_files (CpelApplication  *self,
+            GFile           **files,
+            int               n_files)
+{
+  for (int i = 0; i < n_files; i++)
+    {
+      CpelWindow *window = window_for (self, files[i]);
+
+      if (window == NULL)
+        {
+          window = empty_window (self);
+          if (window == NULL)
+            window = cpel_window_new (self);
+          cpel_window_open (window, files[i]);
+        }
+      gtk_window_present (GTK_WINDOW (window));
+    }
+}
+
+static void
+cpel_application_open (GApplication  *application,
+                       GFile        **files,
+                       int            n_files,
+                       const char    *hint)
+{
+  open_files (CPEL_APPLICATION (application), files, n_files);
+}
+
+static void
+cpel_application_activate (GApplication *application)
+{
+  CpelApplication *self = CPEL_APPLICATION (application);
+  GtkWindow *window;
+
+  if (self->benchmark_path != NULL)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (self->benchmark_path);
+
+      window = GTK_WINDOW (cpel_window_new (self));
+      gtk_window_present (window);
+      cpel_benchmark_start (CPEL_WINDOW (window), file, self->start_us);
+      g_clear_pointer (&self->benchmark_path, g_free);
+      return;
+    }
+
+  if (self->pending != NULL && self->pending->len > 0)
+    {
+      open_files (self, (GFile **) self->pending->pdata, (int) self->pending->len);
+      g_ptr_array_set_size (self->pending, 0);
+      return;
+    }
+
+  window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  if (window == NULL)
+    window = GTK_WINDOW (cpel_window_new (self));
+  gtk_window_present (window);
+}
+
+/* ------------------------------------------------------------------------ */
+/* App actions                                                                */
+
+static void
+action_quit (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       data)
+{
+  CpelApplication *self = data;
+  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (self)));
+
+  /* Close each window so that it saves its state. */
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
+  g_list_free (windows);
+  g_application_quit (G_APPLICATION (self));
+}
+
+static void
+action_about (GSimpleAction *action,
+              GVariant      *parameter,
+              gpointer       data)
+{
+  CpelApplication *self = data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  const char *developers[] = { _("The CPEL Viewer developers"), NULL };
+  GtkWidget *about;
+
+  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
+                        "application-name", _("CPEL Viewer"),
+                        "application-icon", APP_ID,
+                        "version", PACKAGE_VERSION,
+                        "developer-name", _("The CPEL Viewer developers"),
+                        "developers", developers,
+                        "comments", _("View CPEL performance event logs: every track on one time axis, "
+                                      "from the whole capture down to single nanoseconds. "
+                                      "A successor of the g2 viewer of the VPP project."),
+                        "license-type", GTK_LICENSE_APACHE_2_0,
+                        "copyright", "© 2024 The CPEL Viewer developers",
+                        "translator-credits", _("translator-credits"),
+                        "transient-for", parent,
+                        "modal", TRUE,
+                        NULL);
+  adw_about_window_add_acknowledgement_section (ADW_ABOUT_WINDOW (about),
+                                                _("Based on"),
+                                                (const char *[]) { _("The g2 event viewer and the CPEL format of the FD.io VPP project"), NULL });
+  gtk_window_present (GTK_WINDOW (about));
+}
+
+static void
+action_new_window (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       data)
+{
+  gtk_window_present (cpel_application_new_window (CPEL_APPLICATION (data)));
+}
+
+static const GActionEntry app_entries[] = {
+  { "quit", action_quit },
+  { "about", action_about },
+  { "new-window", action_new_window },
+};
+
+static void
+cpel_application_startup (GApplication *application)
+{
+  CpelApplication *self = CPEL_APPLICATION (application);
+  GtkApplication *app = GTK_APPLICATION (application);
+
+  G_APPLICATION_CLASS (cpel_application_parent_class)->startup (application);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), app_entries,
+                                   G_N_ELEMENTS (app_entries), self);
+
+  gtk_application_set_accels_for_action (app, "app.quit", (const char *[]) { "<Control>q", NULL });
+  gtk_application_set_accels_for_action (app, "app.new-window", (const char *[]) { "<Control>n", NULL });
+  gtk_application_set_accels_for_action (app, "win.open", (const char *[]) { "<Control>o", NULL });
+  gtk_application_set_accels_for_action (app, "window.close", (const char *[]) { "<Control>w", NULL });
+  gtk_application_set_accels_for_action (app, "win.export", (const char *[]) { "<Control>e", NULL });
+  gtk_application_set_accels_for_action (app, "win.search", (const char *[]) { "<Control>f", NULL });
+  gtk_application_set_accels_for_action (app, "win.search-next",
+                                         (const char *[]) { "F3", "<Control>g", NULL });
+  gtk_application_set_accels_for_action (app, "win.search-previous",
+                                         (const char *[]) { "<Shift>F3", "<Control><Shift>g", NULL });
+  gtk_application_set_accels_for_action (app, "win.show-details", (const char *[]) { "F9", NULL });
+  gtk_application_set_accels_for_action (app, "win.file-info", (const char *[]) { "<Control>i", NULL });
+  gtk_application_set_accels_for_action (app, "win.event-types", (const char *[]) { "<Control>t", NULL });
+  gtk_application_set_accels_for_action (app, "win.tracks", (const char *[]) { "<Control><Shift>t", NULL });
+  gtk_application_set_accels_for_action (app, "win.show-help-overlay",
+                                         (const char *[]) { "<Control>question", "<Control>slash", NULL });
+
+  self->settings = cpel_settings_new ();
+  if (self->settings != NULL)
+    g_signal_connect_swapped (self->settings, "changed::recent-views",
+                              G_CALLBACK (rebuild_recent_menu), self);
+  rebuild_recent_menu (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Command line                                                               */
+
+static gint
+cpel_application_handle_local_options (GApplication *application,
+                                       GVariantDict *dict)
+{
+  CpelApplication *self = CPEL_APPLICATION (application);
+  g_autofree char *export_path = NULL;
+  g_autofree char *benchmark = NULL;
+  g_autofree char **files = NULL;   /* strings owned by the dict's variant */
+  g_autoptr(GVariant) remaining = NULL;
+  gsize n_files = 0;
+
+  if (g_variant_dict_contains (dict, "version"))
+    {
+      g_print ("cpelview %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+
+  remaining = g_variant_dict_lookup_value (dict, G_OPTION_REMAINING, G_VARIANT_TYPE_BYTESTRING_ARRAY);
+  if (remaining != NULL)
+    files = (char **) g_variant_get_bytestring_array (remaining, &n_files);
+
+  if (g_variant_dict_lookup (dict, "export-png", "^ay", &export_path))
+    {
+      int width = 1280, height = 720;
+      const char *from = NULL, *to = NULL;
+
+      if (n_files != 1)
+        {
+          g_printerr (_("Usage: cpelview --export-png OUT [--width PX] [--height PX] FILE\n"));
+          return 2;
+        }
+      g_variant_dict_lookup (dict, "width", "i", &width);
+      g_variant_dict_lookup (dict, "height", "i", &height);
+      g_variant_dict_lookup (dict, "from", "&s", &from);
+      g_variant_dict_lookup (dict, "to", "&s", &to);
+      /* Headless: no GTK, no display, no D-Bus. */
+      return cpel_export_headless (files[0], export_path, width, height, from, to,
+                                   g_variant_dict_contains (dict, "dark"));
+    }
+
+  if (g_variant_dict_lookup (dict, "benchmark", "^ay", &benchmark))
+    {
+      /* A private instance: never forwarded to a running viewer. */
+      g_application_set_flags (application,
+                               g_application_get_flags (application) | G_APPLICATION_NON_UNIQUE);
+      self->benchmark_path = g_steal_pointer (&benchmark);
+      return -1;
+    }
+
+  if (n_files > 0)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GPtrArray) gfiles = g_ptr_array_new_with_free_func (g_object_unref);
+
+      for (gsize i = 0; i < n_files; i++)
+        g_ptr_array_add (gfiles, g_file_new_for_commandline_arg (files[i]));
+
+      if (!g_application_register (application, NULL, &error))
+        {
+          g_printerr ("%s\n", error->message);
+          return 1;
+        }
+      if (g_application_get_is_remote (application))
+        {
+          /* Hand the files to the running viewer. */
+          g_application_open (application, (GFile **) gfiles->pdata, (int) gfiles->len, "");
+          return 0;
+        }
+      /* Opened on activation (files given as G_OPTION_REMAINING are not
+       * passed to ::open by GApplication). */
+      g_ptr_array_extend_and_steal (self->pending, g_steal_pointer (&gfiles));
+    }
+  return -1;
+}
+
+static void
+cpel_application_dispose (GObject *object)
+{
+  CpelApplication *self = CPEL_APPLICATION (object);
+
+  g_clear_object (&self->settings);
+  g_clear_object (&self->recent_menu);
+  g_clear_pointer (&self->pending, g_ptr_array_unref);
+  g_clear_pointer (&self->benchmark_path, g_free);
+
+  G_OBJECT_CLASS (cpel_application_parent_class)->dispose (object);
+}
+
+static void
+cpel_application_class_init (CpelApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->dispose = cpel_application_dispose;
+  app_class->startup = cpel_application_startup;
+  app_class->activate = cpel_application_activate;
+  app_class->open = cpel_application_open;
+  app_class->handle_local_options = cpel_application_handle_local_options;
+
+  /* Keep the resource bundle linked in from the static library. */
+  (void) cpelview_get_resource ();
+}
+
+static void
+cpel_application_init (CpelApplication *self)
+{
+  self->recent_menu = g_menu_new ();
+  self->pending = g_ptr_array_new_with_free_func (g_object_unref);
+  self->start_us = g_get_monotonic_time ();
+
+  g_application_add_main_option_entries (G_APPLICATION (self), options);
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            _("View CPEL performance event logs."));
+}

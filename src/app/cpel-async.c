@@ -1,0 +1,182 @@
+/* cpel-async.c — loading a file and running a search in a worker thread */
+#include "cpel-async.h"
+
+#include "cpel-render.h"
+
+#include <glib/gi18n.h>
+
+typedef struct
+{
+  char             *path;
+  CpelFile         *file;
+  CpelQuery        *query;
+  CpelProgressFunc  progress;
+  gpointer          progress_data;
+} Job;
+
+static void
+job_free (Job *job)
+{
+  g_free (job->path);
+  g_clear_object (&job->file);
+  g_clear_pointer (&job->query, cpel_query_free);
+  g_free (job);
+}
+
+typedef struct
+{
+  CpelFile     *file;
+  CpelOverview *overview;
+} Loaded;
+
+static void
+loaded_free (Loaded *loaded)
+{
+  g_clear_object (&loaded->file);
+  g_clear_pointer (&loaded->overview, cpel_overview_unref);
+  g_free (loaded);
+}
+
+static void
+load_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  Job *job = task_data;
+  GError *error = NULL;
+  CpelFile *file;
+
+  Loaded *loaded;
+  CpelOverview *overview;
+
+  file = cpel_file_new_for_path (job->path, NULL, cancellable,
+                                 job->progress, job->progress_data, &error);
+  if (file == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  /* The overview strip's summary is one more pass over the events: here,
+   * not in the UI thread. */
+  overview = cpel_overview_new (file, 0, cancellable, &error);
+  if (overview == NULL)
+    {
+      g_object_unref (file);
+      g_task_return_error (task, error);
+      return;
+    }
+  loaded = g_new0 (Loaded, 1);
+  loaded->file = file;
+  loaded->overview = overview;
+  g_task_return_pointer (task, loaded, (GDestroyNotify) loaded_free);
+}
+
+void
+cpel_load_file_async (GFile               *file,
+                      GCancellable        *cancellable,
+                      CpelProgressFunc     progress,
+                      gpointer             progress_data,
+                      GAsyncReadyCallback  callback,
+                      gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *path = NULL;
+  Job *job;
+
+  g_return_if_fail (G_IS_FILE (file));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, cpel_load_file_async);
+  g_task_set_name (task, "[cpelview] load");
+
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_autofree char *uri = g_file_get_uri (file);
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                               _("“%s” is not a local file"), uri);
+      return;
+    }
+
+  job = g_new0 (Job, 1);
+  job->path = g_steal_pointer (&path);
+  job->progress = progress;
+  job->progress_data = progress_data;
+  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  g_task_run_in_thread (task, load_thread);
+}
+
+CpelFile *
+cpel_load_file_finish (GAsyncResult  *result,
+                       CpelOverview **overview,
+                       GError       **error)
+{
+  Loaded *loaded;
+  CpelFile *file;
+
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  loaded = g_task_propagate_pointer (G_TASK (result), error);
+  if (loaded == NULL)
+    return NULL;
+  file = g_steal_pointer (&loaded->file);
+  if (overview != NULL)
+    *overview = g_steal_pointer (&loaded->overview);
+  loaded_free (loaded);
+  return file;
+}
+
+static void
+search_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  Job *job = task_data;
+  GError *error = NULL;
+  CpelSearchResult *result;
+
+  result = cpel_search_run (job->file, job->query, cancellable,
+                            job->progress, job->progress_data, &error);
+  if (result == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, result, (GDestroyNotify) cpel_search_result_unref);
+}
+
+void
+cpel_search_async (CpelFile            *file,
+                   CpelQuery           *query,
+                   GCancellable        *cancellable,
+                   CpelProgressFunc     progress,
+                   gpointer             progress_data,
+                   GAsyncReadyCallback  callback,
+                   gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  Job *job;
+
+  g_return_if_fail (CPEL_IS_FILE (file));
+  g_return_if_fail (query != NULL);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, cpel_search_async);
+  g_task_set_name (task, "[cpelview] search");
+
+  job = g_new0 (Job, 1);
+  job->file = g_object_ref (file);
+  job->query = query;
+  job->progress = progress;
+  job->progress_data = progress_data;
+  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  g_task_run_in_thread (task, search_thread);
+}
+
+CpelSearchResult *
+cpel_search_finish (GAsyncResult  *result,
+                    GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

@@ -1,0 +1,35 @@
+/* cpel-async.h — loading a file and running a search in a worker thread */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "cpel-core.h"
+#include "cpel-render.h"
+
+G_BEGIN_DECLS
+
+/* Loads a local file (cpel_file_new_for_path) and builds its overview
+ * summary in a GTask worker.  `progress` is called from the worker thread
+ * (see CpelProgressRelay). */
+void              cpel_load_file_async  (GFile               *file,
+                                         GCancellable        *cancellable,
+                                         CpelProgressFunc     progress,
+                                         gpointer             progress_data,
+                                         GAsyncReadyCallback  callback,
+                                         gpointer             user_data);
+CpelFile         *cpel_load_file_finish (GAsyncResult        *result,
+                                         CpelOverview       **overview,
+                                         GError             **error);
+
+/* Runs `query` (taken: freed when done) over `file` in a GTask worker. */
+void              cpel_search_async     (CpelFile            *file,
+                                         CpelQuery           *query,
+                                         GCancellable        *cancellable,
+                                         CpelProgressFunc     progress,
+                                         gpointer             progress_data,
+                                         GAsyncReadyCallback  callback,
+                                         gpointer             user_data);
+CpelSearchResult *cpel_search_finish    (GAsyncResult        *result,
+                                         GError             **error);
+
+G_END_DECLS

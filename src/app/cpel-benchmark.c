@@ -1,0 +1,389 @@
+/* cpel-benchmark.c — `cpelview --benchmark FILE`
+ *
+ * Opens FILE in a window, waits for the first frame, then replays a fixed
+ * script, one frame per step: fit; 20 zoom-in steps at the centre; pan
+ * across the capture at that depth; zoom out step by step to the whole
+ * capture; a search for the most frequent event type; 10 × next match.
+ * Each step's time is taken from the window's frame clock: `latency` runs
+ * from the change to the end of the frame that shows it ("after-paint"),
+ * `paint` from the timeline's snapshot to that end (snapshot + rendering),
+ * `snapshot` is the timeline's own drawing call.  JSON goes to stdout.
+ */
+#include "cpel-benchmark.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#define ZOOM_STEPS 20
+#define PAN_STEPS  16
+#define SEARCH_STEPS 10
+
+typedef enum
+{
+  STEP_FIT,
+  STEP_ZOOM_IN,
+  STEP_PAN,
+  STEP_ZOOM_OUT,
+  STEP_SEARCH_NEXT,
+} StepKind;
+
+static const char *step_names[] = {
+  [STEP_FIT] = "fit",
+  [STEP_ZOOM_IN] = "zoom-in",
+  [STEP_PAN] = "pan",
+  [STEP_ZOOM_OUT] = "zoom-out",
+  [STEP_SEARCH_NEXT] = "search-next",
+};
+
+typedef struct
+{
+  StepKind kind;
+  double   latency_ms;
+  double   paint_ms;
+  double   snapshot_ms;
+} Frame;
+
+typedef struct
+{
+  CpelWindow    *window;
+  GFile         *file;
+  gint64         start_us;
+  gint64         open_us;
+  gint64         loaded_us;
+  gint64         first_frame_us;
+  gint64         search_start_us;
+  gint64         search_end_us;
+
+  GdkFrameClock *clock;
+  gulong         after_paint_id;
+
+  /* The step being measured. */
+  gboolean       waiting;
+  gboolean       first_frame;
+  StepKind       kind;
+  gint64         step_start_us;
+  guint64        frames_before;
+  GArray        *frames;
+
+  /* Script position */
+  guint          phase;
+  guint          index;
+  gint64         pan_span;
+} Bench;
+
+static void next_step (Bench *bench);
+
+static CpelTimeline *
+timeline (Bench *bench)
+{
+  return cpel_window_get_timeline (bench->window);
+}
+
+static double
+ms (gint64 us)
+{
+  return us / 1000.0;
+}
+
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static double
+percentile (GArray *values,
+            double  p)
+{
+  guint i;
+
+  if (values->len == 0)
+    return 0;
+  i = (guint) ceil (p * values->len) - 1;
+  return g_array_index (values, double, MIN (i, values->len - 1));
+}
+
+static void
+finish (Bench *bench)
+{
+  CpelFile *file = cpel_window_get_file (bench->window);
+  CpelSearchResult *result = cpel_search_bar_get_result (cpel_window_get_search_bar (bench->window));
+  g_autoptr(GString) json = g_string_new ("{\n");
+  g_autoptr(GArray) latency = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) paint = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autofree char *path = g_file_get_path (bench->file);
+  g_autofree char *escaped = g_strescape (path != NULL ? path : "", NULL);
+
+  g_string_append_printf (json, "  \"file\": \"%s\",\n", escaped);
+  g_string_append_printf (json, "  \"events\": %" G_GUINT64_FORMAT ",\n", cpel_file_get_n_events (file));
+  g_string_append_printf (json, "  \"tracks\": %u,\n", cpel_file_get_n_tracks (file));
+  g_string_append_printf (json, "  \"start_to_window_ms\": %.3f,\n", ms (bench->open_us - bench->start_us));
+  g_string_append_printf (json, "  \"load_ms\": %.3f,\n", ms (bench->loaded_us - bench->open_us));
+  g_string_append_printf (json, "  \"start_to_first_frame_ms\": %.3f,\n",
+                          ms (bench->first_frame_us - bench->start_us));
+  g_string_append_printf (json, "  \"search_ms\": %.3f,\n", ms (bench->search_end_us - bench->search_start_us));
+  g_string_append_printf (json, "  \"search_matches\": %" G_GUINT64_FORMAT ",\n",
+                          result != NULL ? cpel_search_result_get_n (result) : 0);
+  g_string_append (json, "  \"frames\": [\n");
+  for (guint i = 0; i < bench->frames->len; i++)
+    {
+      Frame *f = &g_array_index (bench->frames, Frame, i);
+
+      g_string_append_printf (json,
+                              "    {\"step\": \"%s\", \"latency_ms\": %.3f, \"paint_ms\": %.3f, \"snapshot_ms\": %.3f}%s\n",
+                              step_names[f->kind], f->latency_ms, f->paint_ms, f->snapshot_ms,
+                              i + 1 < bench->frames->len ? "," : "");
+      g_array_append_val (latency, f->latency_ms);
+      g_array_append_val (paint, f->paint_ms);
+    }
+  g_string_append (json, "  ],\n");
+  g_array_sort (latency, compare_double);
+  g_array_sort (paint, compare_double);
+  g_string_append_printf (json,
+                          "  \"summary\": {\"frames\": %u, \"latency_ms_median\": %.3f, \"latency_ms_p95\": %.3f, "
+                          "\"latency_ms_max\": %.3f, \"paint_ms_median\": %.3f, \"paint_ms_p95\": %.3f, "
+                          "\"paint_ms_max\": %.3f}\n",
+                          bench->frames->len, percentile (latency, 0.5), percentile (latency, 0.95),
+                          percentile (latency, 1.0), percentile (paint, 0.5), percentile (paint, 0.95),
+                          percentile (paint, 1.0));
+  g_string_append (json, "}\n");
+  g_print ("%s", json->str);
+
+  g_signal_handler_disconnect (bench->clock, bench->after_paint_id);
+  g_object_unref (bench->clock);
+  g_array_unref (bench->frames);
+  g_object_unref (bench->file);
+  {
+    GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (bench->window)));
+
+    g_object_unref (bench->window);
+    g_free (bench);
+    g_application_quit (app);
+  }
+}
+
+static void
+fail (Bench      *bench,
+      const char *message)
+{
+  GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (bench->window)));
+
+  g_printerr ("benchmark: %s\n", message);
+  g_application_quit (app);
+}
+
+static gboolean
+step_idle (gpointer data)
+{
+  next_step (data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_after_paint (GdkFrameClock *clock,
+                Bench         *bench)
+{
+  CpelTimeline *tl = timeline (bench);
+  gint64 now = g_get_monotonic_time ();
+  gint64 snapshot_us;
+
+  if (!bench->waiting || cpel_timeline_get_n_frames (tl) <= bench->frames_before)
+    return;
+  bench->waiting = FALSE;
+  snapshot_us = cpel_timeline_get_last_frame_us (tl);
+
+  if (bench->first_frame)
+    {
+      bench->first_frame = FALSE;
+      bench->first_frame_us = now;
+    }
+  else
+    {
+      Frame frame;
+      gint64 paint_start = gdk_frame_clock_get_frame_time (clock);
+
+      frame.kind = bench->kind;
+      frame.latency_ms = ms (now - bench->step_start_us);
+      /* The frame's own work: from the frame's start (or the change, when
+       * later) to its end. */
+      frame.paint_ms = ms (now - MAX (paint_start, bench->step_start_us));
+      frame.snapshot_ms = ms (snapshot_us);
+      g_array_append_val (bench->frames, frame);
+    }
+  g_idle_add (step_idle, bench);
+}
+
+/* Start measuring a step whose change was just made. */
+static void
+measure (Bench    *bench,
+         StepKind  kind,
+         gint64    start_us)
+{
+  bench->kind = kind;
+  bench->step_start_us = start_us;
+  bench->frames_before = cpel_timeline_get_n_frames (timeline (bench));
+  bench->waiting = TRUE;
+  /* A step that changes nothing still costs a frame. */
+  gtk_widget_queue_draw (GTK_WIDGET (timeline (bench)));
+}
+
+static void
+on_search_finished (CpelSearchBar *bar,
+                    Bench         *bench)
+{
+  g_signal_handlers_disconnect_by_func (bar, on_search_finished, bench);
+  bench->search_end_us = g_get_monotonic_time ();
+  g_idle_add (step_idle, bench);
+}
+
+static void
+start_search (Bench *bench)
+{
+  CpelFile *file = cpel_window_get_file (bench->window);
+  CpelSearchBar *bar = cpel_window_get_search_bar (bench->window);
+  guint best = 0;
+  guint64 best_n = 0;
+  g_autofree char *code = NULL;
+
+  /* The most frequent event type: many matches to step through. */
+  for (guint t = 0; t < cpel_file_get_n_types (file); t++)
+    if (cpel_file_get_type_n_events (file, t) > best_n)
+      {
+        best_n = cpel_file_get_type_n_events (file, t);
+        best = t;
+      }
+  code = g_strdup_printf ("%u", cpel_file_get_type_code (file, best));
+
+  g_signal_connect (bar, "search-finished", G_CALLBACK (on_search_finished), bench);
+  bench->search_start_us = g_get_monotonic_time ();
+  cpel_search_bar_set_search_mode (bar, TRUE);
+  cpel_search_bar_search (bar, CPEL_SEARCH_CODE, code, FALSE);
+}
+
+static void
+next_step (Bench *bench)
+{
+  CpelTimeline *tl = timeline (bench);
+  CpelRangeLimits limits;
+  gint64 t0, t1, now = g_get_monotonic_time ();
+
+  cpel_timeline_get_limits (tl, &limits);
+  switch (bench->phase)
+    {
+    case 0:   /* fit */
+      cpel_timeline_fit (tl);
+      measure (bench, STEP_FIT, now);
+      bench->phase++;
+      return;
+
+    case 1:   /* zoom in at the centre */
+      if (bench->index < ZOOM_STEPS)
+        {
+          bench->index++;
+          cpel_timeline_zoom (tl, CPEL_TIMELINE_ZOOM_STEP, -1);
+          measure (bench, STEP_ZOOM_IN, now);
+          return;
+        }
+      bench->phase++;
+      bench->index = 0;
+      cpel_timeline_get_range (tl, &t0, &t1);
+      bench->pan_span = t1 - t0;
+      G_GNUC_FALLTHROUGH;
+
+    case 2:   /* pan across the capture at that depth */
+      if (bench->index < PAN_STEPS)
+        {
+          gint64 capture = limits.hi - limits.lo;
+          gint64 start = limits.lo + (gint64) ((double) capture * bench->index / (PAN_STEPS - 1))
+                         - bench->pan_span / 2;
+
+          bench->index++;
+          cpel_timeline_set_range (tl, start, start + bench->pan_span, FALSE);
+          measure (bench, STEP_PAN, now);
+          return;
+        }
+      bench->phase++;
+      bench->index = 0;
+      G_GNUC_FALLTHROUGH;
+
+    case 3:   /* zoom out to the whole capture */
+      cpel_timeline_get_range (tl, &t0, &t1);
+      if (t0 > limits.lo || t1 < limits.hi)
+        {
+          cpel_timeline_zoom (tl, 1.0 / CPEL_TIMELINE_ZOOM_STEP, -1);
+          measure (bench, STEP_ZOOM_OUT, now);
+          return;
+        }
+      bench->phase++;
+      start_search (bench);
+      return;
+
+    case 4:   /* step through matches */
+      if (bench->index < SEARCH_STEPS)
+        {
+          bench->index++;
+          cpel_search_bar_step (cpel_window_get_search_bar (bench->window), 1);
+          measure (bench, STEP_SEARCH_NEXT, now);
+          return;
+        }
+      finish (bench);
+      return;
+
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+on_file_loaded (CpelWindow *window,
+                GParamSpec *pspec,
+                Bench      *bench)
+{
+  if (cpel_window_get_file (window) == NULL)
+    return;
+  g_signal_handlers_disconnect_by_func (window, on_file_loaded, bench);
+  bench->loaded_us = g_get_monotonic_time ();
+  bench->first_frame = TRUE;
+  bench->frames_before = cpel_timeline_get_n_frames (timeline (bench));
+  bench->waiting = TRUE;
+}
+
+static void
+on_loading_changed (CpelWindow *window,
+                    GParamSpec *pspec,
+                    Bench      *bench)
+{
+  if (!cpel_window_is_loading (window) && cpel_window_get_file (window) == NULL)
+    fail (bench, _("the file could not be loaded"));
+}
+
+void
+cpel_benchmark_start (CpelWindow *window,
+                      GFile      *file,
+                      gint64      start_us)
+{
+  Bench *bench;
+  GdkFrameClock *clock;
+
+  g_return_if_fail (CPEL_IS_WINDOW (window));
+  g_return_if_fail (G_IS_FILE (file));
+
+  gtk_widget_realize (GTK_WIDGET (window));
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  g_return_if_fail (clock != NULL);
+
+  bench = g_new0 (Bench, 1);
+  bench->window = g_object_ref (window);
+  bench->file = g_object_ref (file);
+  bench->start_us = start_us;
+  bench->open_us = g_get_monotonic_time ();
+  bench->frames = g_array_new (FALSE, FALSE, sizeof (Frame));
+  bench->clock = g_object_ref (clock);
+  bench->after_paint_id = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), bench);
+
+  g_signal_connect (window, "notify::file", G_CALLBACK (on_file_loaded), bench);
+  g_signal_connect (window, "notify::loading", G_CALLBACK (on_loading_changed), bench);
+  cpel_window_open (window, file);
+}

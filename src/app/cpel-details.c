@@ -1,0 +1,227 @@
+/* cpel-details.c — the details pane: everything about the selected event */
+#include "cpel-details.h"
+
+#include <glib/gi18n.h>
+
+typedef enum
+{
+  FIELD_TIME,
+  FIELD_TRACK,
+  FIELD_CODE,
+  FIELD_EVENT,
+  FIELD_DATUM_HEX,
+  FIELD_DATUM_DEC,
+  FIELD_DECODED,
+  FIELD_DELTA,
+  N_FIELDS
+} Field;
+
+static const struct
+{
+  const char *id;
+  const char *title;
+} fields[N_FIELDS] = {
+  [FIELD_TIME]      = { "time",      N_("Time") },
+  [FIELD_TRACK]     = { "track",     N_("Track") },
+  [FIELD_CODE]      = { "code",      N_("Code") },
+  [FIELD_EVENT]     = { "event",     N_("Event") },
+  [FIELD_DATUM_HEX] = { "datum-hex", N_("Datum (hex)") },
+  [FIELD_DATUM_DEC] = { "datum-dec", N_("Datum (decimal)") },
+  [FIELD_DECODED]   = { "decoded",   N_("Decoded datum") },
+  [FIELD_DELTA]     = { "delta",     N_("Since previous on track") },
+};
+
+struct _CpelDetails
+{
+  GtkWidget  parent_instance;
+
+  GtkStack  *stack;
+  GtkLabel  *title_label;
+  GtkGrid   *grid;
+  GtkLabel  *values[N_FIELDS];
+};
+
+G_DEFINE_FINAL_TYPE (CpelDetails, cpel_details, GTK_TYPE_WIDGET)
+
+GtkWidget *
+cpel_details_new (void)
+{
+  return g_object_new (CPEL_TYPE_DETAILS, NULL);
+}
+
+static void
+set_value (CpelDetails *self,
+           Field        field,
+           const char  *text)
+{
+  gtk_label_set_text (self->values[field], text);
+}
+
+/* "12,345,678" with the locale's grouping. */
+static char *
+format_count (gint64 n)
+{
+  return g_strdup_printf ("%'" G_GINT64_FORMAT, n);
+}
+
+void
+cpel_details_set_event (CpelDetails *self,
+                        CpelFile    *file,
+                        guint        slot,
+                        guint64      index)
+{
+  CpelEvent event;
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *time = NULL;
+  g_autofree char *exact = NULL;
+  g_autofree char *s = NULL;
+  const char *label;
+  const char *name;
+
+  g_return_if_fail (CPEL_IS_DETAILS (self));
+
+  if (file == NULL || slot >= cpel_file_get_n_tracks (file)
+      || index >= cpel_file_get_track_n_events (file, slot))
+    {
+      cpel_details_clear (self);
+      return;
+    }
+
+  cpel_file_get_track_event (file, slot, index, &event);
+
+  cpel_file_append_label (file, &event, text);
+  gtk_label_set_text (self->title_label, text->str);
+
+  time = cpel_time_format (event.time_ns);
+  exact = format_count (event.time_ns);
+  /* TRANSLATORS: a time, then the same time in nanoseconds */
+  s = g_strdup_printf (_("%s (%s ns)"), time, exact);
+  set_value (self, FIELD_TIME, s);
+  g_clear_pointer (&s, g_free);
+
+  label = cpel_file_get_track_label (file, slot);
+  /* TRANSLATORS: track label and its numeric id */
+  s = g_strdup_printf (_("%s (id %u)"), label != NULL && *label ? label : "—", event.track_id);
+  set_value (self, FIELD_TRACK, s);
+  g_clear_pointer (&s, g_free);
+
+  s = g_strdup_printf ("%u (0x%x)", event.code, event.code);
+  set_value (self, FIELD_CODE, s);
+  g_clear_pointer (&s, g_free);
+
+  name = cpel_file_get_type_name (file, event.type);
+  if (!cpel_file_get_type_defined (file, event.type))
+    {
+      /* TRANSLATORS: an event whose code has no definition in the file */
+      s = g_strdup_printf (_("%s (undefined)"), name != NULL ? name : "");
+      set_value (self, FIELD_EVENT, s);
+      g_clear_pointer (&s, g_free);
+    }
+  else
+    set_value (self, FIELD_EVENT, name != NULL ? name : "");
+
+  s = g_strdup_printf ("0x%08x", event.datum);
+  set_value (self, FIELD_DATUM_HEX, s);
+  g_clear_pointer (&s, g_free);
+
+  s = g_strdup_printf ("%u", event.datum);
+  set_value (self, FIELD_DATUM_DEC, s);
+  g_clear_pointer (&s, g_free);
+
+  g_string_truncate (text, 0);
+  cpel_file_append_datum (file, &event, text);
+  set_value (self, FIELD_DECODED, text->len > 0 ? text->str : "—");
+
+  if (index > 0)
+    {
+      CpelEvent previous;
+
+      cpel_file_get_track_event (file, slot, index - 1, &previous);
+      s = cpel_time_format (event.time_ns - previous.time_ns);
+      set_value (self, FIELD_DELTA, s);
+      g_clear_pointer (&s, g_free);
+    }
+  else
+    set_value (self, FIELD_DELTA, _("First event on the track"));
+
+  gtk_stack_set_visible_child_name (self->stack, "event");
+}
+
+void
+cpel_details_clear (CpelDetails *self)
+{
+  g_return_if_fail (CPEL_IS_DETAILS (self));
+
+  for (guint i = 0; i < N_FIELDS; i++)
+    gtk_label_set_text (self->values[i], "");
+  gtk_label_set_text (self->title_label, "");
+  gtk_stack_set_visible_child_name (self->stack, "empty");
+}
+
+const char *
+cpel_details_get_value (CpelDetails *self,
+                        const char  *field)
+{
+  g_return_val_if_fail (CPEL_IS_DETAILS (self), NULL);
+
+  for (guint i = 0; i < N_FIELDS; i++)
+    if (g_str_equal (fields[i].id, field))
+      return gtk_label_get_text (self->values[i]);
+  return NULL;
+}
+
+static void
+cpel_details_dispose (GObject *object)
+{
+  gtk_widget_dispose_template (GTK_WIDGET (object), CPEL_TYPE_DETAILS);
+  G_OBJECT_CLASS (cpel_details_parent_class)->dispose (object);
+}
+
+static void
+cpel_details_class_init (CpelDetailsClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = cpel_details_dispose;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/cpelview/CpelView/cpel-details.ui");
+  gtk_widget_class_bind_template_child (widget_class, CpelDetails, stack);
+  gtk_widget_class_bind_template_child (widget_class, CpelDetails, title_label);
+  gtk_widget_class_bind_template_child (widget_class, CpelDetails, grid);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "details");
+}
+
+static void
+cpel_details_init (CpelDetails *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  for (guint i = 0; i < N_FIELDS; i++)
+    {
+      GtkWidget *title = gtk_label_new (_(fields[i].title));
+      GtkWidget *value = gtk_label_new (NULL);
+
+      gtk_label_set_xalign (GTK_LABEL (title), 0);
+      gtk_widget_set_valign (title, GTK_ALIGN_START);
+      gtk_widget_add_css_class (title, "dim-label");
+      gtk_widget_add_css_class (title, "caption-heading");
+
+      gtk_label_set_xalign (GTK_LABEL (value), 0);
+      gtk_label_set_selectable (GTK_LABEL (value), TRUE);
+      gtk_label_set_wrap (GTK_LABEL (value), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (value), PANGO_WRAP_WORD_CHAR);
+      gtk_widget_set_hexpand (value, TRUE);
+      gtk_widget_add_css_class (value, "details-value");
+
+      /* Title above value: the pane is narrow. */
+      gtk_grid_attach (self->grid, title, 0, 2 * i, 1, 1);
+      gtk_grid_attach (self->grid, value, 0, 2 * i + 1, 1, 1);
+      gtk_accessible_update_relation (GTK_ACCESSIBLE (value),
+                                      GTK_ACCESSIBLE_RELATION_LABELLED_BY, title, NULL,
+                                      -1);
+      self->values[i] = GTK_LABEL (value);
+    }
+}

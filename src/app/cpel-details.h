@@ -1,0 +1,25 @@
+/* cpel-details.h — the details pane: everything about the selected event */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "cpel-core.h"
+
+G_BEGIN_DECLS
+
+#define CPEL_TYPE_DETAILS (cpel_details_get_type ())
+G_DECLARE_FINAL_TYPE (CpelDetails, cpel_details, CPEL, DETAILS, GtkWidget)
+
+GtkWidget  *cpel_details_new       (void);
+/* Show the index-th event of track `slot`; file NULL shows "nothing selected". */
+void        cpel_details_set_event (CpelDetails *self,
+                                    CpelFile    *file,
+                                    guint        slot,
+                                    guint64      index);
+void        cpel_details_clear     (CpelDetails *self);
+/* The value shown for a field (tests): "time", "track", "code", "event",
+ * "datum-hex", "datum-dec", "decoded", "delta"; NULL when unknown. */
+const char *cpel_details_get_value (CpelDetails *self,
+                                    const char  *field);
+
+G_END_DECLS

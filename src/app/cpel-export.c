@@ -1,0 +1,73 @@
+/* cpel-export.c — `cpelview --export-png`: export without a display */
+#include "cpel-export.h"
+
+#include <glib/gi18n.h>
+
+#include "cpel-range.h"
+
+int
+cpel_export_headless (const char *file_path,
+                      const char *out_path,
+                      int         width,
+                      int         height,
+                      const char *from,
+                      const char *to,
+                      gboolean    dark)
+{
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  CpelExportFormat format = CPEL_EXPORT_PNG;
+  CpelRangeLimits limits;
+  CpelRange range;
+  CpelPalette palette;
+  CpelView view;
+
+  if (width < 16 || height < 16 || width > 16384 || height > 16384)
+    {
+      g_printerr (_("Width and height must be between 16 and 16384 pixels\n"));
+      return 2;
+    }
+  if (!cpel_render_export_format_for_path (out_path, &format))
+    format = CPEL_EXPORT_PNG;
+
+  file = cpel_file_new_for_path (file_path, NULL, NULL, NULL, NULL, &error);
+  if (file == NULL)
+    {
+      g_printerr ("%s: %s\n", file_path, error->message);
+      return 1;
+    }
+
+  if (dark)
+    cpel_palette_init_dark (&palette);
+  else
+    cpel_palette_init_light (&palette);
+  cpel_view_init (&view, file, &palette);
+
+  cpel_range_limits_init (&limits, cpel_file_get_duration (file));
+  cpel_range_fit (&range, &limits);
+  if (from != NULL && !cpel_time_parse (from, &range.t0))
+    {
+      g_printerr (_("Invalid time “%s”\n"), from);
+      return 2;
+    }
+  if (to != NULL && !cpel_time_parse (to, &range.t1))
+    {
+      g_printerr (_("Invalid time “%s”\n"), to);
+      return 2;
+    }
+  if (range.t1 <= range.t0)
+    {
+      g_printerr (_("The end time must be after the start time\n"));
+      return 2;
+    }
+  cpel_range_clamp (&range, &limits);
+  view.t0 = range.t0;
+  view.t1 = range.t1;
+
+  if (!cpel_render_export (&view, format, width, height, 1.0, out_path, TRUE, &error))
+    {
+      g_printerr ("%s: %s\n", out_path, error->message);
+      return 1;
+    }
+  return 0;
+}

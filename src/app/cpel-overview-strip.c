@@ -1,0 +1,274 @@
+/* cpel-overview-strip.c — the whole-capture density strip above the timeline
+ *
+ * Draws cpel_render_overview() with the timeline's view.  A press inside
+ * the visible window drags it; a press elsewhere centres the window there
+ * and then drags it.  The strip's geometry is the renderer's
+ * (cpel_render_overview_x_to_time).
+ */
+#include "cpel-overview-strip.h"
+
+#include <glib/gi18n.h>
+
+struct _CpelOverviewStrip
+{
+  GtkWidget     parent_instance;
+
+  CpelTimeline *timeline;
+  gint64        grab_offset;   /* time from the window's centre to the grab point */
+};
+
+G_DEFINE_FINAL_TYPE (CpelOverviewStrip, cpel_overview_strip, GTK_TYPE_WIDGET)
+
+enum
+{
+  PROP_0,
+  PROP_TIMELINE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+GtkWidget *
+cpel_overview_strip_new (void)
+{
+  return g_object_new (CPEL_TYPE_OVERVIEW_STRIP, NULL);
+}
+
+gint64
+cpel_overview_strip_x_to_time (CpelOverviewStrip *self,
+                               double             x)
+{
+  const CpelView *view;
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+
+  g_return_val_if_fail (CPEL_IS_OVERVIEW_STRIP (self), 0);
+  if (self->timeline == NULL || width <= 0)
+    return 0;
+  view = cpel_timeline_get_view (self->timeline);
+  if (view == NULL)
+    return 0;
+  return cpel_render_overview_x_to_time (view, width, CLAMP (x, 0.0, width));
+}
+
+static void
+cpel_overview_strip_snapshot (GtkWidget   *widget,
+                        GtkSnapshot *snapshot)
+{
+  CpelOverviewStrip *self = CPEL_OVERVIEW_STRIP (widget);
+  double width = gtk_widget_get_width (widget);
+  double height = gtk_widget_get_height (widget);
+  const CpelView *view;
+  cairo_t *cr;
+
+  if (self->timeline == NULL || width <= 0 || height <= 0)
+    return;
+  view = cpel_timeline_get_view (self->timeline);
+  if (view == NULL)
+    return;
+
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  cpel_render_overview (cr, width, height, view);
+  cairo_destroy (cr);
+}
+
+static void
+cpel_overview_strip_measure (GtkWidget      *widget,
+                       GtkOrientation  orientation,
+                       int             for_size,
+                       int            *minimum,
+                       int            *natural,
+                       int            *minimum_baseline,
+                       int            *natural_baseline)
+{
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    *minimum = *natural = 100;
+  else
+    *minimum = *natural = 44;
+}
+
+static void
+move_to (CpelOverviewStrip *self,
+         double        x)
+{
+  gint64 t0, t1, span, centre;
+
+  cpel_timeline_get_range (self->timeline, &t0, &t1);
+  span = t1 - t0;
+  centre = cpel_overview_strip_x_to_time (self, x) - self->grab_offset;
+  cpel_timeline_set_range (self->timeline, centre - span / 2, centre - span / 2 + span, FALSE);
+}
+
+static void
+on_drag_begin (GtkGestureDrag *gesture,
+               double          x,
+               double          y,
+               CpelOverviewStrip   *self)
+{
+  gint64 t, t0, t1;
+
+  if (self->timeline == NULL || cpel_timeline_get_file (self->timeline) == NULL)
+    {
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+      return;
+    }
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+
+  t = cpel_overview_strip_x_to_time (self, x);
+  cpel_timeline_get_range (self->timeline, &t0, &t1);
+  if (t >= t0 && t < t1)
+    {
+      /* Grab the window where it was pressed. */
+      self->grab_offset = t - (t0 + (t1 - t0) / 2);
+      /* Remember where we came from once per drag. */
+      cpel_timeline_set_range (self->timeline, t0, t1, TRUE);
+    }
+  else
+    {
+      self->grab_offset = 0;
+      cpel_timeline_set_range (self->timeline, t0, t1, TRUE);
+      move_to (self, x);
+    }
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "grabbing");
+}
+
+static void
+on_drag_update (GtkGestureDrag *gesture,
+                double          dx,
+                double          dy,
+                CpelOverviewStrip   *self)
+{
+  double x, y;
+
+  if (self->timeline == NULL)
+    return;
+  gtk_gesture_drag_get_start_point (gesture, &x, &y);
+  move_to (self, x + dx);
+}
+
+static void
+on_drag_end (GtkGestureDrag *gesture,
+             double          dx,
+             double          dy,
+             CpelOverviewStrip   *self)
+{
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), NULL);
+}
+
+void
+cpel_overview_strip_set_timeline (CpelOverviewStrip *self,
+                            CpelTimeline *timeline)
+{
+  g_return_if_fail (CPEL_IS_OVERVIEW_STRIP (self));
+  g_return_if_fail (timeline == NULL || CPEL_IS_TIMELINE (timeline));
+
+  if (self->timeline == timeline)
+    return;
+  if (self->timeline != NULL)
+    g_signal_handlers_disconnect_by_data (self->timeline, self);
+  g_set_object (&self->timeline, timeline);
+  if (timeline != NULL)
+    {
+      /* The window, the matches and the palette are drawn here too. */
+      g_signal_connect_swapped (timeline, "view-changed",
+                                G_CALLBACK (gtk_widget_queue_draw), self);
+      g_signal_connect_swapped (timeline, "notify::file",
+                                G_CALLBACK (gtk_widget_queue_draw), self);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMELINE]);
+}
+
+CpelTimeline *
+cpel_overview_strip_get_timeline (CpelOverviewStrip *self)
+{
+  g_return_val_if_fail (CPEL_IS_OVERVIEW_STRIP (self), NULL);
+  return self->timeline;
+}
+
+static void
+cpel_overview_strip_dispose (GObject *object)
+{
+  CpelOverviewStrip *self = CPEL_OVERVIEW_STRIP (object);
+
+  if (self->timeline != NULL)
+    g_signal_handlers_disconnect_by_data (self->timeline, self);
+  g_clear_object (&self->timeline);
+
+  G_OBJECT_CLASS (cpel_overview_strip_parent_class)->dispose (object);
+}
+
+static void
+cpel_overview_strip_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  CpelOverviewStrip *self = CPEL_OVERVIEW_STRIP (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIMELINE:
+      g_value_set_object (value, self->timeline);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cpel_overview_strip_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  CpelOverviewStrip *self = CPEL_OVERVIEW_STRIP (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIMELINE:
+      cpel_overview_strip_set_timeline (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cpel_overview_strip_class_init (CpelOverviewStripClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = cpel_overview_strip_dispose;
+  object_class->get_property = cpel_overview_strip_get_property;
+  object_class->set_property = cpel_overview_strip_set_property;
+
+  widget_class->snapshot = cpel_overview_strip_snapshot;
+  widget_class->measure = cpel_overview_strip_measure;
+
+  properties[PROP_TIMELINE] =
+    g_param_spec_object ("timeline", NULL, NULL, CPEL_TYPE_TIMELINE,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_css_name (widget_class, "overview");
+}
+
+static void
+cpel_overview_strip_init (CpelOverviewStrip *self)
+{
+  GtkGesture *gesture;
+
+  gesture = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_PRIMARY);
+  g_signal_connect (gesture, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (gesture, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (gesture, "drag-end", G_CALLBACK (on_drag_end), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self),
+                               _("Whole capture: click or drag to move the visible window"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Capture overview"),
+                                  -1);
+}

@@ -1,0 +1,668 @@
+/* cpel-search-bar.c — the search bar
+ *
+ * Typing (debounced by GtkSearchEntry), changing the mode or the case toggle
+ * compiles a CpelQuery on the main thread — a bad regex or an unknown code
+ * shows an inline error — and runs it in a GTask worker with a
+ * GCancellable; a newer query cancels the running one.  Progress shows only
+ * when a search takes long enough to notice.
+ */
+#include "cpel-search-bar.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+#include "cpel-async.h"
+#include "cpel-progress-relay.h"
+
+/* Show the progress bar when a search takes longer than this. */
+#define PROGRESS_DELAY_MS 200
+
+struct _CpelSearchBar
+{
+  GtkWidget          parent_instance;
+
+  GtkSearchBar      *search_bar;
+  GtkSearchEntry    *entry;
+  GtkDropDown       *mode_dropdown;
+  GtkToggleButton   *case_button;
+  GtkLabel          *count_label;
+  GtkProgressBar    *progress_bar;
+  GtkButton         *cancel_button;
+  GtkRevealer       *error_revealer;
+  GtkLabel          *error_label;
+
+  CpelTimeline      *timeline;
+  CpelSearchResult  *result;
+  gint64             current;
+
+  GCancellable      *cancellable;
+  CpelProgressRelay *relay;
+  guint              progress_timeout;
+  guint              generation;
+  int                pending_step;
+  gboolean           setting_query;
+};
+
+G_DEFINE_FINAL_TYPE (CpelSearchBar, cpel_search_bar, GTK_TYPE_WIDGET)
+
+enum
+{
+  PROP_0,
+  PROP_TIMELINE,
+  PROP_SEARCH_MODE_ENABLED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum
+{
+  SEARCH_FINISHED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static char *
+format_count (guint64 n)
+{
+  return g_strdup_printf ("%'" G_GUINT64_FORMAT, n);
+}
+
+static void
+set_status (CpelSearchBar *self,
+            const char    *text)
+{
+  gtk_label_set_text (self->count_label, text != NULL ? text : "");
+}
+
+static void
+update_status (CpelSearchBar *self)
+{
+  guint64 n;
+  g_autofree char *total = NULL;
+  g_autofree char *text = NULL;
+
+  if (self->result == NULL)
+    {
+      set_status (self, NULL);
+      return;
+    }
+  n = cpel_search_result_get_n (self->result);
+  total = format_count (n);
+  if (n == 0)
+    text = g_strdup (_("No matches"));
+  else if (self->current >= 0)
+    {
+      g_autofree char *position = format_count ((guint64) self->current + 1);
+      /* TRANSLATORS: "3 of 1,024" search matches */
+      text = g_strdup_printf (_("%s of %s"), position, total);
+    }
+  else
+    text = g_strdup_printf (ngettext ("%s match", "%s matches", n), total);
+  set_status (self, text);
+}
+
+static void
+show_error (CpelSearchBar *self,
+            const char    *message)
+{
+  if (message != NULL)
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self->entry), "error");
+      gtk_label_set_text (self->error_label, message);
+      gtk_revealer_set_reveal_child (self->error_revealer, TRUE);
+    }
+  else
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self->entry), "error");
+      gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
+    }
+}
+
+static void
+set_running (CpelSearchBar *self,
+             gboolean       running)
+{
+  g_clear_handle_id (&self->progress_timeout, g_source_remove);
+  if (!running)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->cancel_button), FALSE);
+    }
+}
+
+static gboolean
+show_progress (gpointer data)
+{
+  CpelSearchBar *self = data;
+
+  self->progress_timeout = 0;
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->cancel_button), TRUE);
+  set_status (self, _("Searching…"));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_progress (double   fraction,
+             gpointer data)
+{
+  CpelSearchBar *self = data;
+
+  gtk_progress_bar_set_fraction (self->progress_bar, fraction);
+}
+
+static void
+stop_running (CpelSearchBar *self)
+{
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (self->relay != NULL)
+    cpel_progress_relay_close (self->relay);
+  g_clear_pointer (&self->relay, cpel_progress_relay_unref);
+  set_running (self, FALSE);
+}
+
+static void
+set_result (CpelSearchBar    *self,
+            CpelSearchResult *result)
+{
+  g_clear_pointer (&self->result, cpel_search_result_unref);
+  self->result = result != NULL ? cpel_search_result_ref (result) : NULL;
+  self->current = -1;
+  if (self->timeline != NULL)
+    cpel_timeline_set_matches (self->timeline, result);
+  update_status (self);
+}
+
+typedef struct
+{
+  CpelSearchBar *self;
+  guint          generation;
+} SearchData;
+
+static void
+on_search_done (GObject      *source,
+                GAsyncResult *res,
+                gpointer      user_data)
+{
+  SearchData *data = user_data;
+  g_autoptr(CpelSearchBar) self = data->self;
+  g_autoptr(CpelSearchResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  guint generation = data->generation;
+
+  g_free (data);
+  result = cpel_search_finish (res, &error);
+  if (generation != self->generation)
+    return;   /* superseded */
+
+  stop_running (self);
+  if (result == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        set_status (self, _("Stopped"));
+      else
+        show_error (self, error->message);
+      self->pending_step = 0;
+      return;
+    }
+
+  set_result (self, result);
+  g_signal_emit (self, signals[SEARCH_FINISHED], 0);
+  if (self->pending_step != 0)
+    {
+      int step = self->pending_step;
+
+      self->pending_step = 0;
+      cpel_search_bar_step (self, step);
+    }
+}
+
+static CpelSearchMode
+get_mode (CpelSearchBar *self)
+{
+  switch (gtk_drop_down_get_selected (self->mode_dropdown))
+    {
+    case 1:
+      return CPEL_SEARCH_REGEX;
+    case 2:
+      return CPEL_SEARCH_CODE;
+    default:
+      return CPEL_SEARCH_TEXT;
+    }
+}
+
+static void
+start_search (CpelSearchBar *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->entry));
+  CpelFile *file = self->timeline != NULL ? cpel_timeline_get_file (self->timeline) : NULL;
+  CpelSearchMode mode = get_mode (self);
+  g_autoptr(GError) error = NULL;
+  CpelQuery *query;
+  SearchData *data;
+
+  self->generation++;
+  stop_running (self);
+  show_error (self, NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->case_button), mode != CPEL_SEARCH_CODE);
+
+  if (file == NULL || text == NULL || *text == '\0')
+    {
+      set_result (self, NULL);
+      self->pending_step = 0;
+      return;
+    }
+
+  query = cpel_query_new (file, mode, text,
+                          mode != CPEL_SEARCH_CODE && gtk_toggle_button_get_active (self->case_button),
+                          &error);
+  if (query == NULL)
+    {
+      set_result (self, NULL);
+      show_error (self, error->message);
+      self->pending_step = 0;
+      return;
+    }
+
+  self->cancellable = g_cancellable_new ();
+  self->relay = cpel_progress_relay_new (on_progress, self);
+  gtk_progress_bar_set_fraction (self->progress_bar, 0);
+  self->progress_timeout = g_timeout_add (PROGRESS_DELAY_MS, show_progress, self);
+
+  data = g_new0 (SearchData, 1);
+  data->self = g_object_ref (self);
+  data->generation = self->generation;
+  cpel_search_async (file, query, self->cancellable,
+                     cpel_progress_relay_report, self->relay,
+                     on_search_done, data);
+}
+
+static void
+on_search_changed (CpelSearchBar *self)
+{
+  if (!self->setting_query)
+    start_search (self);
+}
+
+static void
+on_mode_changed (CpelSearchBar *self)
+{
+  if (!self->setting_query)
+    start_search (self);
+}
+
+static void
+on_entry_activate (CpelSearchBar *self)
+{
+  cpel_search_bar_step (self, 1);
+}
+
+static void
+on_entry_previous (CpelSearchBar *self)
+{
+  cpel_search_bar_step (self, -1);
+}
+
+static void
+on_stop_search (CpelSearchBar *self)
+{
+  cpel_search_bar_set_search_mode (self, FALSE);
+}
+
+static void
+on_cancel_clicked (CpelSearchBar *self)
+{
+  cpel_search_bar_cancel (self);
+}
+
+static gboolean
+on_shift_enter (GtkWidget *widget,
+                GVariant  *args,
+                gpointer   data)
+{
+  cpel_search_bar_step (CPEL_SEARCH_BAR (data), -1);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+
+GtkWidget *
+cpel_search_bar_new (void)
+{
+  return g_object_new (CPEL_TYPE_SEARCH_BAR, NULL);
+}
+
+static void
+on_file_changed (CpelSearchBar *self)
+{
+  /* A new file: the old result means nothing. */
+  self->generation++;
+  stop_running (self);
+  g_clear_pointer (&self->result, cpel_search_result_unref);
+  self->current = -1;
+  update_status (self);
+  if (gtk_search_bar_get_search_mode (self->search_bar))
+    start_search (self);
+}
+
+void
+cpel_search_bar_set_timeline (CpelSearchBar *self,
+                              CpelTimeline  *timeline)
+{
+  g_return_if_fail (CPEL_IS_SEARCH_BAR (self));
+  g_return_if_fail (timeline == NULL || CPEL_IS_TIMELINE (timeline));
+
+  if (self->timeline == timeline)
+    return;
+  if (self->timeline != NULL)
+    g_signal_handlers_disconnect_by_data (self->timeline, self);
+  g_set_object (&self->timeline, timeline);
+  if (timeline != NULL)
+    g_signal_connect_swapped (timeline, "notify::file", G_CALLBACK (on_file_changed), self);
+  on_file_changed (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMELINE]);
+}
+
+gboolean
+cpel_search_bar_get_search_mode (CpelSearchBar *self)
+{
+  g_return_val_if_fail (CPEL_IS_SEARCH_BAR (self), FALSE);
+  return gtk_search_bar_get_search_mode (self->search_bar);
+}
+
+void
+cpel_search_bar_set_search_mode (CpelSearchBar *self,
+                                 gboolean       enabled)
+{
+  g_return_if_fail (CPEL_IS_SEARCH_BAR (self));
+
+  gtk_search_bar_set_search_mode (self->search_bar, enabled);
+  if (enabled)
+    {
+      gtk_widget_grab_focus (GTK_WIDGET (self->entry));
+      gtk_editable_select_region (GTK_EDITABLE (self->entry), 0, -1);
+    }
+}
+
+void
+cpel_search_bar_search (CpelSearchBar  *self,
+                        CpelSearchMode  mode,
+                        const char     *text,
+                        gboolean        case_sensitive)
+{
+  guint position = mode == CPEL_SEARCH_REGEX ? 1 : mode == CPEL_SEARCH_CODE ? 2 : 0;
+
+  g_return_if_fail (CPEL_IS_SEARCH_BAR (self));
+
+  self->setting_query = TRUE;
+  gtk_drop_down_set_selected (self->mode_dropdown, position);
+  gtk_toggle_button_set_active (self->case_button, case_sensitive);
+  gtk_editable_set_text (GTK_EDITABLE (self->entry), text != NULL ? text : "");
+  self->setting_query = FALSE;
+  start_search (self);
+}
+
+gboolean
+cpel_search_bar_is_running (CpelSearchBar *self)
+{
+  g_return_val_if_fail (CPEL_IS_SEARCH_BAR (self), FALSE);
+  return self->cancellable != NULL;
+}
+
+void
+cpel_search_bar_cancel (CpelSearchBar *self)
+{
+  g_return_if_fail (CPEL_IS_SEARCH_BAR (self));
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  self->pending_step = 0;
+}
+
+CpelSearchResult *
+cpel_search_bar_get_result (CpelSearchBar *self)
+{
+  g_return_val_if_fail (CPEL_IS_SEARCH_BAR (self), NULL);
+  return self->result;
+}
+
+gint64
+cpel_search_bar_get_current (CpelSearchBar *self)
+{
+  g_return_val_if_fail (CPEL_IS_SEARCH_BAR (self), -1);
+  return self->current;
+}
+
+const char *
+cpel_search_bar_get_error (CpelSearchBar *self)
+{
+  g_return_val_if_fail (CPEL_IS_SEARCH_BAR (self), NULL);
+  if (!gtk_revealer_get_reveal_child (self->error_revealer))
+    return NULL;
+  return gtk_label_get_text (self->error_label);
+}
+
+const char *
+cpel_search_bar_get_status (CpelSearchBar *self)
+{
+  g_return_val_if_fail (CPEL_IS_SEARCH_BAR (self), NULL);
+  return gtk_label_get_text (self->count_label);
+}
+
+static gboolean
+ref_equal (const CpelEventRef *ref,
+           guint               slot,
+           guint64             index)
+{
+  return ref->slot == slot && ref->index == index;
+}
+
+void
+cpel_search_bar_step (CpelSearchBar *self,
+                      int            direction)
+{
+  CpelFile *file;
+  const CpelEventRef *ref;
+  guint64 n;
+  gint64 pos;
+  guint slot;
+  guint64 index;
+
+  g_return_if_fail (CPEL_IS_SEARCH_BAR (self));
+
+  direction = direction >= 0 ? 1 : -1;
+  if (self->cancellable != NULL)
+    {
+      self->pending_step = direction;   /* when the search finishes */
+      return;
+    }
+  file = self->timeline != NULL ? cpel_timeline_get_file (self->timeline) : NULL;
+  if (file == NULL || self->result == NULL || cpel_search_result_get_n (self->result) == 0)
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      return;
+    }
+  n = cpel_search_result_get_n (self->result);
+
+  if (cpel_timeline_get_selection (self->timeline, &slot, &index))
+    {
+      if (self->current >= 0 && (guint64) self->current < n
+          && ref_equal (cpel_search_result_get (self->result, (guint64) self->current), slot, index))
+        pos = self->current + direction;
+      else
+        {
+          CpelEvent event;
+
+          /* From the selected event. */
+          cpel_file_get_track_event (file, slot, index, &event);
+          pos = (gint64) cpel_search_result_find_next (self->result, file,
+                                                       event.time_ns, event.file_index);
+          if (direction > 0)
+            {
+              if ((guint64) pos < n
+                  && ref_equal (cpel_search_result_get (self->result, (guint64) pos), slot, index))
+                pos++;
+            }
+          else
+            pos--;
+        }
+    }
+  else
+    {
+      gint64 t0, t1;
+
+      /* From the visible range: the first match in view, or the last one
+       * before its end. */
+      cpel_timeline_get_range (self->timeline, &t0, &t1);
+      if (direction > 0)
+        pos = (gint64) cpel_search_result_find_next (self->result, file, t0, 0);
+      else
+        pos = (gint64) cpel_search_result_find_next (self->result, file, t1, 0) - 1;
+    }
+
+  /* Wrap around. */
+  if (pos < 0)
+    pos = (gint64) n - 1;
+  else if ((guint64) pos >= n)
+    pos = 0;
+
+  self->current = pos;
+  ref = cpel_search_result_get (self->result, (guint64) pos);
+  cpel_timeline_select (self->timeline, ref->slot, ref->index, FALSE);
+  cpel_timeline_reveal (self->timeline, ref->slot, ref->index);
+  update_status (self);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void
+on_search_mode_notify (CpelSearchBar *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH_MODE_ENABLED]);
+}
+
+static void
+cpel_search_bar_dispose (GObject *object)
+{
+  CpelSearchBar *self = CPEL_SEARCH_BAR (object);
+
+  self->generation++;
+  stop_running (self);
+  if (self->timeline != NULL)
+    g_signal_handlers_disconnect_by_data (self->timeline, self);
+  g_clear_object (&self->timeline);
+  g_clear_pointer (&self->result, cpel_search_result_unref);
+  gtk_widget_dispose_template (GTK_WIDGET (object), CPEL_TYPE_SEARCH_BAR);
+
+  G_OBJECT_CLASS (cpel_search_bar_parent_class)->dispose (object);
+}
+
+static void
+cpel_search_bar_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  CpelSearchBar *self = CPEL_SEARCH_BAR (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIMELINE:
+      g_value_set_object (value, self->timeline);
+      break;
+    case PROP_SEARCH_MODE_ENABLED:
+      g_value_set_boolean (value, gtk_search_bar_get_search_mode (self->search_bar));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cpel_search_bar_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  CpelSearchBar *self = CPEL_SEARCH_BAR (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIMELINE:
+      cpel_search_bar_set_timeline (self, g_value_get_object (value));
+      break;
+    case PROP_SEARCH_MODE_ENABLED:
+      cpel_search_bar_set_search_mode (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cpel_search_bar_class_init (CpelSearchBarClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = cpel_search_bar_dispose;
+  object_class->get_property = cpel_search_bar_get_property;
+  object_class->set_property = cpel_search_bar_set_property;
+
+  properties[PROP_TIMELINE] =
+    g_param_spec_object ("timeline", NULL, NULL, CPEL_TYPE_TIMELINE,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_SEARCH_MODE_ENABLED] =
+    g_param_spec_boolean ("search-mode-enabled", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[SEARCH_FINISHED] =
+    g_signal_new ("search-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/cpelview/CpelView/cpel-search-bar.ui");
+  gtk_widget_class_bind_template_child (widget_class, CpelSearchBar, search_bar);
+  gtk_widget_class_bind_template_child (widget_class, CpelSearchBar, entry);
+  gtk_widget_class_bind_template_child (widget_class, CpelSearchBar, mode_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, CpelSearchBar, case_button);
+  gtk_widget_class_bind_template_child (widget_class, CpelSearchBar, count_label);
+  gtk_widget_class_bind_template_child (widget_class, CpelSearchBar, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, CpelSearchBar, cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, CpelSearchBar, error_revealer);
+  gtk_widget_class_bind_template_child (widget_class, CpelSearchBar, error_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_mode_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_entry_activate);
+  gtk_widget_class_bind_template_callback (widget_class, on_entry_previous);
+  gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
+  gtk_widget_class_bind_template_callback (widget_class, on_cancel_clicked);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "cpelsearchbar");
+}
+
+static void
+cpel_search_bar_init (CpelSearchBar *self)
+{
+  GtkEventController *shortcuts;
+  GtkShortcut *shortcut;
+
+  self->current = -1;
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->entry));
+  g_signal_connect_swapped (self->search_bar, "notify::search-mode-enabled",
+                            G_CALLBACK (on_search_mode_notify), self);
+
+  /* Shift+Enter: previous match. */
+  shortcuts = gtk_shortcut_controller_new ();
+  shortcut = gtk_shortcut_new (gtk_alternative_trigger_new (gtk_keyval_trigger_new (GDK_KEY_Return, GDK_SHIFT_MASK),
+                                                            gtk_keyval_trigger_new (GDK_KEY_KP_Enter, GDK_SHIFT_MASK)),
+                               gtk_callback_action_new (on_shift_enter, self, NULL));
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), shortcut);
+  gtk_widget_add_controller (GTK_WIDGET (self->entry), shortcuts);
+}

@@ -1,0 +1,126 @@
+/* cpel-timeline.h — the timeline widget: view state and input; drawing is
+ * cpel_render_view()'s job.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "cpel-render.h"
+#include "cpel-range.h"
+#include "cpel-track-order.h"
+
+G_BEGIN_DECLS
+
+/* Zoom factor of one key press / button click. */
+#define CPEL_TIMELINE_ZOOM_STEP 2.0
+/* Pan of one key press, as a fraction of the visible span. */
+#define CPEL_TIMELINE_PAN_STEP  0.1
+
+#define CPEL_TYPE_TIMELINE (cpel_timeline_get_type ())
+G_DECLARE_FINAL_TYPE (CpelTimeline, cpel_timeline, CPEL, TIMELINE, GtkWidget)
+
+GtkWidget      *cpel_timeline_new               (void);
+
+/* Show `file` (NULL: nothing); its overview summary is built here. */
+void            cpel_timeline_set_file          (CpelTimeline      *self,
+                                                 CpelFile          *file);
+/* Same with a summary built beforehand (e.g. in the loading thread). */
+void            cpel_timeline_set_file_full     (CpelTimeline      *self,
+                                                 CpelFile          *file,
+                                                 CpelOverview      *overview);
+CpelFile       *cpel_timeline_get_file          (CpelTimeline      *self);
+
+/* The view as drawn (valid until the next change; NULL without a file). */
+const CpelView *cpel_timeline_get_view          (CpelTimeline      *self);
+GtkAdjustment  *cpel_timeline_get_vadjustment   (CpelTimeline      *self);
+/* Which tracks are shown and in what order (NULL without a file). */
+CpelTrackOrder *cpel_timeline_get_track_order   (CpelTimeline      *self);
+
+/* Visible time range [t0, t1) and the capture's limits. */
+void            cpel_timeline_get_range         (CpelTimeline      *self,
+                                                 gint64            *t0,
+                                                 gint64            *t1);
+void            cpel_timeline_get_limits        (CpelTimeline      *self,
+                                                 CpelRangeLimits   *limits);
+/* Set the range (clamped).  `remember`: the previous range goes to the
+ * zoom history (Alt+←). */
+void            cpel_timeline_set_range         (CpelTimeline      *self,
+                                                 gint64             t0,
+                                                 gint64             t1,
+                                                 gboolean           remember);
+
+/* Zoom by `factor` (> 1: in) keeping the time under `x` (widget
+ * coordinates) in place; x < 0: around the centre of the time area. */
+void            cpel_timeline_zoom              (CpelTimeline      *self,
+                                                 double             factor,
+                                                 double             x);
+/* Pan by a fraction of the visible span (positive: later). */
+void            cpel_timeline_pan               (CpelTimeline      *self,
+                                                 double             fraction);
+/* Scroll the tracks by `pixels` (positive: down). */
+void            cpel_timeline_scroll_tracks     (CpelTimeline      *self,
+                                                 double             pixels);
+void            cpel_timeline_fit               (CpelTimeline      *self);
+gboolean        cpel_timeline_go_back           (CpelTimeline      *self);
+gboolean        cpel_timeline_go_forward        (CpelTimeline      *self);
+
+/* Selection */
+gboolean        cpel_timeline_get_selection     (CpelTimeline      *self,
+                                                 guint             *slot,
+                                                 guint64           *index);
+/* Select an event; `reveal`: centre it when outside the visible range and
+ * scroll its track into view. */
+void            cpel_timeline_select            (CpelTimeline      *self,
+                                                 guint              slot,
+                                                 guint64            index,
+                                                 gboolean           reveal);
+void            cpel_timeline_unselect          (CpelTimeline      *self);
+/* Select the next (direction > 0) or previous visible event on the
+ * selected track; FALSE when there is none. */
+gboolean        cpel_timeline_select_adjacent   (CpelTimeline      *self,
+                                                 int                direction);
+/* Select the nearest event to (x, y) within a few pixels. */
+gboolean        cpel_timeline_select_at         (CpelTimeline      *self,
+                                                 double             x,
+                                                 double             y);
+/* Centre an event (keeping the span) and scroll its track into view. */
+void            cpel_timeline_reveal            (CpelTimeline      *self,
+                                                 guint              slot,
+                                                 guint64            index);
+
+/* Search matches to highlight (a new reference is taken; NULL clears). */
+void            cpel_timeline_set_matches       (CpelTimeline      *self,
+                                                 CpelSearchResult  *matches);
+CpelSearchResult *cpel_timeline_get_matches     (CpelTimeline      *self);
+
+/* Event types to hide (n_types flags, copied; NULL shows all). */
+void            cpel_timeline_set_hidden_types  (CpelTimeline      *self,
+                                                 const guint8      *hidden);
+const guint8   *cpel_timeline_get_hidden_types  (CpelTimeline      *self);
+/* Rows in display order (slots, copied); NULL = every track.  The track
+ * order (cpel_timeline_get_track_order) sets them when it changes. */
+void            cpel_timeline_set_rows          (CpelTimeline      *self,
+                                                 const guint       *rows,
+                                                 guint              n_rows);
+
+/* Pointer and measurement (for the status line). */
+gboolean        cpel_timeline_get_cursor_time   (CpelTimeline      *self,
+                                                 gint64            *t);
+gboolean        cpel_timeline_get_measure       (CpelTimeline      *self,
+                                                 gint64            *t0,
+                                                 gint64            *t1,
+                                                 guint64           *n_events);
+void            cpel_timeline_set_measure       (CpelTimeline      *self,
+                                                 gint64             t0,
+                                                 gint64             t1);
+void            cpel_timeline_clear_measure     (CpelTimeline      *self);
+
+double          cpel_timeline_get_label_width   (CpelTimeline      *self);
+void            cpel_timeline_set_label_width   (CpelTimeline      *self,
+                                                 double             width);
+
+/* Frames drawn so far and the duration of the last snapshot (µs). */
+guint64         cpel_timeline_get_n_frames      (CpelTimeline      *self);
+gint64          cpel_timeline_get_last_frame_us (CpelTimeline      *self);
+
+G_END_DECLS

@@ -1,0 +1,298 @@
+/* cpel-tracks.c — the Tracks window
+ *
+ * Lists the tracks in the timeline's order (pinned first) with a check box
+ * to show / hide each, a pin toggle and move up / down buttons; the entry
+ * filters the timeline's tracks by name.  A GtkListView keeps 10^4 tracks
+ * cheap.  Everything edits the timeline's CpelTrackOrder.
+ */
+#include "cpel-tracks.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+/* One row: a track slot. */
+#define CPEL_TYPE_TRACK_ITEM (cpel_track_item_get_type ())
+G_DECLARE_FINAL_TYPE (CpelTrackItem, cpel_track_item, CPEL, TRACK_ITEM, GObject)
+
+struct _CpelTrackItem
+{
+  GObject parent_instance;
+  guint   slot;
+};
+
+G_DEFINE_FINAL_TYPE (CpelTrackItem, cpel_track_item, G_TYPE_OBJECT)
+
+static void cpel_track_item_class_init (CpelTrackItemClass *klass) { }
+static void cpel_track_item_init (CpelTrackItem *self) { }
+
+static CpelTrackItem *
+cpel_track_item_new (guint slot)
+{
+  CpelTrackItem *item = g_object_new (CPEL_TYPE_TRACK_ITEM, NULL);
+
+  item->slot = slot;
+  return item;
+}
+
+typedef struct
+{
+  CpelTimeline   *timeline;
+  CpelTrackOrder *order;
+  GListStore     *store;
+  gboolean        updating;
+} Tracks;
+
+static void
+tracks_free (Tracks *tracks)
+{
+  if (tracks->order != NULL)
+    g_signal_handlers_disconnect_by_data (tracks->order, tracks);
+  g_clear_object (&tracks->order);
+  g_clear_object (&tracks->timeline);
+  g_clear_object (&tracks->store);
+  g_free (tracks);
+}
+
+/* The list: pinned tracks, then the others that match the filter, in the
+ * order's sequence (hidden ones included, unchecked). */
+static void
+refill (Tracks *tracks)
+{
+  guint n = cpel_track_order_get_n (tracks->order);
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (int pass = 0; pass < 2; pass++)
+    for (guint p = 0; p < n; p++)
+      {
+        guint slot = cpel_track_order_get_slot (tracks->order, p);
+        gboolean pinned = cpel_track_order_get_pinned (tracks->order, slot);
+
+        if (pass == 0 ? pinned : !pinned && cpel_track_order_matches (tracks->order, slot))
+          g_ptr_array_add (items, cpel_track_item_new (slot));
+      }
+  tracks->updating = TRUE;
+  g_list_store_splice (tracks->store, 0, g_list_model_get_n_items (G_LIST_MODEL (tracks->store)),
+                       items->pdata, items->len);
+  tracks->updating = FALSE;
+}
+
+static guint
+row_slot (GtkWidget *widget)
+{
+  GtkListItem *item = g_object_get_data (G_OBJECT (widget), "list-item");
+  CpelTrackItem *track = item != NULL ? gtk_list_item_get_item (item) : NULL;
+
+  return track != NULL ? track->slot : G_MAXUINT;
+}
+
+static void
+on_shown_toggled (GtkCheckButton *check,
+                  Tracks         *tracks)
+{
+  guint slot = row_slot (GTK_WIDGET (check));
+
+  if (tracks->updating || slot == G_MAXUINT)
+    return;
+  cpel_track_order_set_hidden (tracks->order, slot, !gtk_check_button_get_active (check));
+}
+
+static void
+on_pin_toggled (GtkToggleButton *button,
+                Tracks          *tracks)
+{
+  guint slot = row_slot (GTK_WIDGET (button));
+
+  if (tracks->updating || slot == G_MAXUINT)
+    return;
+  cpel_track_order_set_pinned (tracks->order, slot, gtk_toggle_button_get_active (button));
+}
+
+static void
+on_move_clicked (GtkButton *button,
+                 Tracks    *tracks)
+{
+  guint slot = row_slot (GTK_WIDGET (button));
+  int delta = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "delta"));
+
+  if (slot != G_MAXUINT)
+    cpel_track_order_move (tracks->order, slot, delta);
+}
+
+static GtkWidget *
+icon_button (const char *icon,
+             const char *tooltip,
+             gboolean    toggle)
+{
+  GtkWidget *button = toggle ? gtk_toggle_button_new () : gtk_button_new ();
+
+  gtk_button_set_icon_name (GTK_BUTTON (button), icon);
+  gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  return button;
+}
+
+static void
+setup_row (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           Tracks                   *tracks)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *check = gtk_check_button_new ();
+  GtkWidget *labels = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *title = gtk_label_new (NULL);
+  GtkWidget *subtitle = gtk_label_new (NULL);
+  GtkWidget *pin = icon_button ("view-pin-symbolic", _("Pin to Top"), TRUE);
+  GtkWidget *up = icon_button ("go-up-symbolic", _("Move Up"), FALSE);
+  GtkWidget *down = icon_button ("go-down-symbolic", _("Move Down"), FALSE);
+
+  gtk_widget_set_margin_start (box, 6);
+  gtk_widget_set_margin_end (box, 6);
+  gtk_widget_set_margin_top (box, 3);
+  gtk_widget_set_margin_bottom (box, 3);
+  gtk_widget_set_tooltip_text (check, _("Show on the Timeline"));
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (subtitle), 0);
+  gtk_widget_add_css_class (subtitle, "dim-label");
+  gtk_widget_add_css_class (subtitle, "caption");
+  gtk_widget_set_hexpand (labels, TRUE);
+  gtk_widget_set_valign (labels, GTK_ALIGN_CENTER);
+  gtk_box_append (GTK_BOX (labels), title);
+  gtk_box_append (GTK_BOX (labels), subtitle);
+  g_object_set_data (G_OBJECT (up), "delta", GINT_TO_POINTER (-1));
+  g_object_set_data (G_OBJECT (down), "delta", GINT_TO_POINTER (1));
+
+  gtk_box_append (GTK_BOX (box), check);
+  gtk_box_append (GTK_BOX (box), labels);
+  gtk_box_append (GTK_BOX (box), pin);
+  gtk_box_append (GTK_BOX (box), up);
+  gtk_box_append (GTK_BOX (box), down);
+
+  for (GtkWidget *w = gtk_widget_get_first_child (box); w != NULL; w = gtk_widget_get_next_sibling (w))
+    g_object_set_data (G_OBJECT (w), "list-item", item);
+  g_object_set_data (G_OBJECT (box), "check", check);
+  g_object_set_data (G_OBJECT (box), "title", title);
+  g_object_set_data (G_OBJECT (box), "subtitle", subtitle);
+  g_object_set_data (G_OBJECT (box), "pin", pin);
+
+  g_signal_connect (check, "toggled", G_CALLBACK (on_shown_toggled), tracks);
+  g_signal_connect (pin, "toggled", G_CALLBACK (on_pin_toggled), tracks);
+  g_signal_connect (up, "clicked", G_CALLBACK (on_move_clicked), tracks);
+  g_signal_connect (down, "clicked", G_CALLBACK (on_move_clicked), tracks);
+  gtk_list_item_set_child (item, box);
+  gtk_list_item_set_activatable (item, FALSE);
+}
+
+static void
+bind_row (GtkSignalListItemFactory *factory,
+          GtkListItem              *item,
+          Tracks                   *tracks)
+{
+  GtkWidget *box = gtk_list_item_get_child (item);
+  CpelTrackItem *track = gtk_list_item_get_item (item);
+  CpelFile *file = cpel_timeline_get_file (tracks->timeline);
+  const char *label;
+  g_autofree char *subtitle = NULL;
+  guint slot;
+
+  if (track == NULL || file == NULL)
+    return;
+  slot = track->slot;
+  label = cpel_file_get_track_label (file, slot);
+  /* TRANSLATORS: track id and its number of events */
+  subtitle = g_strdup_printf (ngettext ("Id %u · %'" G_GUINT64_FORMAT " event",
+                                        "Id %u · %'" G_GUINT64_FORMAT " events",
+                                        cpel_file_get_track_n_events (file, slot)),
+                              cpel_file_get_track_id (file, slot),
+                              cpel_file_get_track_n_events (file, slot));
+
+  tracks->updating = TRUE;
+  gtk_label_set_text (g_object_get_data (G_OBJECT (box), "title"),
+                      label != NULL && *label ? label : _("(unnamed)"));
+  gtk_label_set_text (g_object_get_data (G_OBJECT (box), "subtitle"), subtitle);
+  gtk_check_button_set_active (g_object_get_data (G_OBJECT (box), "check"),
+                               !cpel_track_order_get_hidden (tracks->order, slot));
+  gtk_toggle_button_set_active (g_object_get_data (G_OBJECT (box), "pin"),
+                                cpel_track_order_get_pinned (tracks->order, slot));
+  tracks->updating = FALSE;
+}
+
+static void
+on_filter_changed (GtkSearchEntry *entry,
+                   Tracks         *tracks)
+{
+  cpel_track_order_set_filter (tracks->order, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+static void
+on_reset_clicked (GtkButton *button,
+                  Tracks    *tracks)
+{
+  cpel_track_order_reset (tracks->order);
+}
+
+GtkWindow *
+cpel_tracks_new (GtkWindow    *parent,
+                 CpelTimeline *timeline)
+{
+  GtkWidget *window, *box, *header, *entry, *scrolled, *list, *reset, *clamp;
+  GtkListItemFactory *factory;
+  GtkSelectionModel *selection;
+  Tracks *tracks;
+  const char *filter;
+
+  g_return_val_if_fail (CPEL_IS_TIMELINE (timeline), NULL);
+  g_return_val_if_fail (cpel_timeline_get_track_order (timeline) != NULL, NULL);
+
+  tracks = g_new0 (Tracks, 1);
+  tracks->timeline = g_object_ref (timeline);
+  tracks->order = g_object_ref (cpel_timeline_get_track_order (timeline));
+  tracks->store = g_list_store_new (CPEL_TYPE_TRACK_ITEM);
+  g_signal_connect_swapped (tracks->order, "changed", G_CALLBACK (refill), tracks);
+
+  window = adw_window_new ();
+  gtk_window_set_title (GTK_WINDOW (window), _("Tracks"));
+  gtk_window_set_transient_for (GTK_WINDOW (window), parent);
+  gtk_window_set_default_size (GTK_WINDOW (window), 460, 600);
+  g_object_set_data_full (G_OBJECT (window), "tracks", tracks, (GDestroyNotify) tracks_free);
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  header = adw_header_bar_new ();
+  reset = gtk_button_new_with_mnemonic (_("_Reset"));
+  gtk_widget_set_tooltip_text (reset, _("Show every track in file order"));
+  g_signal_connect (reset, "clicked", G_CALLBACK (on_reset_clicked), tracks);
+  adw_header_bar_pack_start (ADW_HEADER_BAR (header), reset);
+  gtk_box_append (GTK_BOX (box), header);
+
+  entry = gtk_search_entry_new ();
+  g_object_set (entry, "placeholder-text", _("Filter tracks by name"), NULL);
+  filter = cpel_track_order_get_filter (tracks->order);
+  if (filter != NULL)
+    gtk_editable_set_text (GTK_EDITABLE (entry), filter);
+  g_signal_connect (entry, "search-changed", G_CALLBACK (on_filter_changed), tracks);
+  clamp = adw_clamp_new ();
+  adw_clamp_set_child (ADW_CLAMP (clamp), entry);
+  gtk_widget_set_margin_top (clamp, 12);
+  gtk_widget_set_margin_bottom (clamp, 12);
+  gtk_widget_set_margin_start (clamp, 12);
+  gtk_widget_set_margin_end (clamp, 12);
+  gtk_box_append (GTK_BOX (box), clamp);
+
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_row), tracks);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_row), tracks);
+  selection = GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (g_object_ref (tracks->store))));
+  list = gtk_list_view_new (selection, factory);
+  gtk_widget_add_css_class (list, "navigation-sidebar");
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), list);
+  gtk_widget_set_vexpand (scrolled, TRUE);
+  gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+  gtk_box_append (GTK_BOX (box), scrolled);
+
+  adw_window_set_content (ADW_WINDOW (window), box);
+  refill (tracks);
+  return GTK_WINDOW (window);
+}
