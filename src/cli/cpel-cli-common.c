@@ -202,6 +202,18 @@ cpel_cli_open (const char  *path,
   return cpel_file_new_for_path (path, &options, NULL, NULL, NULL, error);
 }
 
+gboolean
+cpel_cli_report_damage (CpelFile   *file,
+                        const char *path)
+{
+  if (!cpel_file_is_damaged (file))
+    return FALSE;
+  fflush (stdout);
+  g_printerr ("cpel: %s: %s\n", path,
+              _("The file changed on disk while it was read: the output is not reliable"));
+  return TRUE;
+}
+
 void
 cpel_cli_setup_stdout (void)
 {

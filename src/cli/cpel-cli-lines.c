@@ -255,6 +255,52 @@ type_col (CpelLinePrinter *p, guint type)
   return p->type_cols[type];
 }
 
+/* The track and type columns; an event read from a file that shrank under
+ * us may carry a slot or type the file does not have: print it by id/code. */
+static inline void
+track_out (CpelLinePrinter *p, const CpelEvent *ev)
+{
+  if (G_LIKELY (ev->track_slot < p->n_tracks))
+    out_puts (&p->out, track_col (p, ev->track_slot));
+  else
+    {
+      char label[16];
+
+      g_snprintf (label, sizeof label, ev->track_id <= 65535 ? "%u" : "0x%08x", ev->track_id);
+      if (p->tsv)
+        {
+          u64_out (&p->out, ev->track_id);
+          out_putc (&p->out, '\t');
+          out_puts (&p->out, label);
+          out_putc (&p->out, '\t');
+        }
+      else
+        {
+          padded_out (&p->out, label, p->track_width, FALSE);
+          out_put (&p->out, "  ", 2);
+        }
+    }
+}
+
+static inline void
+type_out (CpelLinePrinter *p, const CpelEvent *ev)
+{
+  if (G_LIKELY (ev->type < p->n_types))
+    out_puts (&p->out, type_col (p, ev->type));
+  else
+    {
+      if (p->tsv)
+        {
+          u64_out (&p->out, ev->code);
+          out_putc (&p->out, '\t');
+        }
+      out_putc (&p->out, 'E');
+      u64_out (&p->out, ev->code);
+      if (p->tsv)
+        out_putc (&p->out, '\t');
+    }
+}
+
 void
 cpel_line_printer_header (CpelLinePrinter *p)
 {
@@ -275,8 +321,8 @@ cpel_line_printer_event (CpelLinePrinter *p,
     {
       i64_out (out, ev->time_ns);
       out_putc (out, '\t');
-      out_puts (out, track_col (p, ev->track_slot));
-      out_puts (out, type_col (p, ev->type));
+      track_out (p, ev);
+      type_out (p, ev);
       escape_out (out, p->datum->str, p->datum->len);
     }
   else
@@ -286,8 +332,8 @@ cpel_line_printer_event (CpelLinePrinter *p,
       cpel_time_format_buf (ev->time_ns, buf, sizeof buf);
       padded_out (out, buf, p->time_width, TRUE);
       out_put (out, "  ", 2);
-      out_puts (out, track_col (p, ev->track_slot));
-      out_puts (out, type_col (p, ev->type));
+      track_out (p, ev);
+      type_out (p, ev);
       if (p->datum->len > 0)
         {
           out_put (out, ": ", 2);

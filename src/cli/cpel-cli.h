@@ -64,6 +64,11 @@ CpelFile       *cpel_cli_open          (const char      *path,
                                         guint64          clock_rate,
                                         GError         **error);
 
+/* After using `file`: when it shrank on disk meanwhile (its data then reads
+ * as zeros), says so on stderr ("cpel: PATH: ...") and returns TRUE. */
+gboolean        cpel_cli_report_damage (CpelFile        *file,
+                                        const char      *path);
+
 /* Standard output with a large, fully buffered stdio buffer. */
 void            cpel_cli_setup_stdout  (void);
 /* Flushes stdout; reports a write error (returns FALSE). */

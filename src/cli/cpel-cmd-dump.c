@@ -56,5 +56,7 @@ cpel_cmd_dump (int argc, char **argv)
     }
   g_clear_pointer (&printer, cpel_line_printer_free);
 
-  return cpel_cli_flush_stdout () ? CPEL_EXIT_OK : CPEL_EXIT_INVALID;
+  if (!cpel_cli_flush_stdout ())
+    return CPEL_EXIT_INVALID;
+  return cpel_cli_report_damage (file, argv[1]) ? CPEL_EXIT_INVALID : CPEL_EXIT_OK;
 }

@@ -128,5 +128,5 @@ cpel_cmd_export (int argc, char **argv)
         g_printerr (_("Use --force to replace it.\n"));
       return CPEL_EXIT_INVALID;
     }
-  return CPEL_EXIT_OK;
+  return cpel_cli_report_damage (file, argv[1]) ? CPEL_EXIT_INVALID : CPEL_EXIT_OK;
 }

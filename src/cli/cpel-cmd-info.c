@@ -211,5 +211,7 @@ cpel_cmd_info (int argc, char **argv)
         g_print ("  %s\n", warnings[i]);
     }
 
-  return cpel_cli_flush_stdout () ? CPEL_EXIT_OK : CPEL_EXIT_INVALID;
+  if (!cpel_cli_flush_stdout ())
+    return CPEL_EXIT_INVALID;
+  return cpel_cli_report_damage (file, argv[1]) ? CPEL_EXIT_INVALID : CPEL_EXIT_OK;
 }

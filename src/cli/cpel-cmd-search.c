@@ -97,5 +97,7 @@ cpel_cmd_search (int argc, char **argv)
         }
     }
 
-  return cpel_cli_flush_stdout () ? CPEL_EXIT_OK : CPEL_EXIT_INVALID;
+  if (!cpel_cli_flush_stdout ())
+    return CPEL_EXIT_INVALID;
+  return cpel_cli_report_damage (file, argv[1]) ? CPEL_EXIT_INVALID : CPEL_EXIT_OK;
 }
