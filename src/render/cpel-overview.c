@@ -284,28 +284,6 @@ cpel_render_overview (cairo_t *cr, double width, double height, const CpelView *
           cairo_rectangle (cr, c / scale, height - 1 - hh, 1 / scale, hh);
         }
       cairo_fill (cr);
-
-      /* Search matches: one tick per column that holds any. */
-      if (view->matches != NULL && cpel_search_result_get_n (view->matches) > 0)
-        {
-          guint64 n = cpel_search_result_get_n (view->matches);
-          guint64 p = 0;
-
-          cpel_render_set_color (cr, &pal->highlight);
-          while (p < n)
-            {
-              gint64 t = match_time (view->file, view->matches, p);
-              gint64 c = cpel_render_time_column (0, span, nc, MAX (t, 0));
-              double x;
-              if (c >= (gint64) nc)
-                break;
-              x = c / scale;
-              cairo_rectangle (cr, x - 1, 0, MAX (2.0, hair), height * 0.4);
-              p = match_lower_bound (view->file, view->matches, p + 1, n,
-                                     cpel_render_column_time (0, span, (guint64) c + 1, nc));
-            }
-          cairo_fill (cr);
-        }
     }
 
   /* The visible window: the rest is veiled, the window outlined. */
@@ -330,6 +308,28 @@ cpel_render_overview (cairo_t *cr, double width, double height, const CpelView *
   cairo_set_line_width (cr, 1.5);
   cpel_render_rounded_rect (cr, xa + 0.75, 0.75, MAX (xb - xa - 1.5, 0.5), height - 1.5, 3);
   cairo_stroke (cr);
+
+  /* Search matches on top: one tick per column that holds any. */
+  if (view->file != NULL && nc > 0 && view->matches != NULL
+      && cpel_search_result_get_n (view->matches) > 0)
+    {
+      guint64 n = cpel_search_result_get_n (view->matches);
+      guint64 p = 0;
+
+      span = capture_span (view);
+      cpel_render_set_color (cr, &pal->highlight);
+      while (p < n)
+        {
+          gint64 t = match_time (view->file, view->matches, p);
+          gint64 c = cpel_render_time_column (0, span, nc, MAX (t, 0));
+          if (c >= (gint64) nc)
+            break;
+          cairo_rectangle (cr, c / scale - 1, 0, MAX (2.0, hair), height * 0.35);
+          p = match_lower_bound (view->file, view->matches, p + 1, n,
+                                 cpel_render_column_time (0, span, (guint64) c + 1, nc));
+        }
+      cairo_fill (cr);
+    }
 
   if (view->has_cursor)
     {

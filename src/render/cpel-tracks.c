@@ -8,7 +8,7 @@
 #define TICK_INSET    3.0    /* tick and density inset from the row edges */
 #define LABEL_GAP     3.0    /* between a tick and its label box */
 #define LABEL_PAD     4.0    /* inside a label box, left and right */
-#define LABEL_MIN_ELLIPSIZED 56.0 /* narrowest ellipsized label box */
+#define LABEL_MIN_ELLIPSIZED 64.0 /* narrowest ellipsized label box */
 #define DENSITY_MIN_ALPHA 0.22
 #define DENSITY_FLOOR_MAX 8.0  /* log scale is normalised to at least this count */
 

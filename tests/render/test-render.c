@@ -165,6 +165,68 @@ test_density (void)
   }
 }
 
+static void hidden_func (guint64 i, TestEvent *ev, gpointer data);
+
+/* The density of one zoom level is reused between frames: changing the
+ * hidden types, the range or the file must not show stale counts. */
+static void
+test_density_cache (void)
+{
+  g_autoptr(CpelFile) file = test_file_new_func (1, 1110, density_func, NULL);
+  g_autoptr(CpelFile) other = test_file_new_func (1, 151, hidden_func, NULL);
+  g_autofree guint8 *hidden = NULL;
+  guint send;
+  CpelView view;
+  cairo_surface_t *s;
+  int y;
+  double empty, busy;
+
+  view_for (&view, file, 0, 10000);
+  y = (int) (view.ruler_height + view.row_height / 2);
+  s = test_render (&view, 260, 60);
+  empty = test_luma (s, 160 + 30, y);
+  busy = test_luma (s, 160 + 50, y);
+  g_assert_cmpfloat (busy, <, empty - 0.1);
+  cairo_surface_destroy (s);
+
+  /* Same level again (cached): same picture. */
+  s = test_render (&view, 260, 60);
+  g_assert_cmpfloat (fabs (test_luma (s, 160 + 50, y) - busy), <, 0.001);
+  cairo_surface_destroy (s);
+
+  /* Every event is a send: hiding sends empties the row. */
+  g_assert_true (cpel_file_lookup_type (file, CODE_SEND, &send));
+  hidden = g_new0 (guint8, cpel_file_get_n_types (file));
+  hidden[send] = 1;
+  view.hidden_types = hidden;
+  s = test_render (&view, 260, 60);
+  g_assert_cmpfloat (fabs (test_luma (s, 160 + 50, y) - empty), <, 0.01);
+  cairo_surface_destroy (s);
+  hidden[send] = 0;
+  s = test_render (&view, 260, 60);
+  g_assert_cmpfloat (fabs (test_luma (s, 160 + 50, y) - busy), <, 0.001);
+  cairo_surface_destroy (s);
+
+  /* Another range: the busy burst moves to column 0, the old place (away
+   * from the ruler grid line at 10000 ns = column 50) is empty. */
+  view.t0 = 5000;
+  view.t1 = 15000;
+  s = test_render (&view, 260, 60);
+  g_assert_cmpfloat (test_luma (s, 160 + 0, y), <, empty - 0.1);
+  g_assert_cmpfloat (fabs (test_luma (s, 160 + 45, y) - empty), <, 0.01);
+  /* [9000, 9100) is column 40 now (empty at the previous level). */
+  g_assert_cmpfloat (test_luma (s, 160 + 40, y), <, empty - 0.1);
+  cairo_surface_destroy (s);
+
+  /* Another file at the first level: its own counts (nothing at column 50,
+   * sends at column 10). */
+  view_for (&view, other, 0, 10000);
+  s = test_render (&view, 260, 60);
+  g_assert_cmpfloat (fabs (test_luma (s, 160 + 50, y) - empty), <, 0.01);
+  g_assert_cmpfloat (test_luma (s, 160 + 10, y), <, empty - 0.1);
+  cairo_surface_destroy (s);
+}
+
 /* Column 10: 50 sends; column 20: 50 recvs; column 30: sends and recvs
  * alternating (50 in all); an idle at 0 anchors the times. */
 static void
@@ -299,6 +361,37 @@ test_labels_fit (void)
   s = test_render (&view, W, H);
   g_assert_false (has_dark_pixel (s, 163, 179, r0 + 4, r0 + 20, 0.5));
   g_assert_false (has_dark_pixel (s, 183, 199, r0 + 4, r0 + 20, 0.5));
+  cairo_surface_destroy (s);
+}
+
+/* Two events 70 px apart: the first label is cut with an ellipsis and its
+ * box ends before the second tick. */
+static const TestEvent close_pair[] = {
+  { 0, 0, CODE_RECV, 1234567 },
+  { 140, 0, CODE_RECV, 7 },
+};
+
+static void
+test_labels_ellipsized (void)
+{
+  g_autoptr(CpelFile) file = test_file_new (1, close_pair, G_N_ELEMENTS (close_pair));
+  CpelView view;
+  cairo_surface_t *s;
+  int r0;
+  double bg;
+
+  view_for (&view, file, 0, 2000);      /* 0.5 px per ns: ticks at 160 and 230 */
+  s = test_render (&view, W, 60);
+  r0 = (int) view.ruler_height;
+  bg = test_luma (s, 700, r0 + 12);
+  /* Some text in the first box... */
+  g_assert_true (has_dark_pixel (s, 166, 200, r0 + 4, r0 + 20, 0.5));
+  /* ...which ends before the second tick: the column just left of it is
+   * the row background from top to bottom. */
+  for (int y = r0 + 1; y < r0 + 23; y++)
+    g_assert_cmpfloat (fabs (test_luma (s, 229, y) - bg), <, 0.02);
+  /* The second label is whole ("recv: len 7"), right of x = 230. */
+  g_assert_true (has_dark_pixel (s, 236, 290, r0 + 4, r0 + 20, 0.5));
   cairo_surface_destroy (s);
 }
 
@@ -568,7 +661,9 @@ main (int argc, char **argv)
   g_test_add_func ("/render/events/scrolled-rows", test_event_scrolled_rows);
   g_test_add_func ("/render/density/zoom-out", test_density);
   g_test_add_func ("/render/density/hidden-types", test_density_hidden_types);
+  g_test_add_func ("/render/density/cache", test_density_cache);
   g_test_add_func ("/render/labels/fit", test_labels_fit);
+  g_test_add_func ("/render/labels/ellipsized", test_labels_ellipsized);
   g_test_add_func ("/render/ruler/step", test_ruler_step);
   g_test_add_func ("/render/ruler/format", test_ruler_format);
   g_test_add_func ("/render/ruler/drawn", test_ruler_drawn);
