@@ -109,7 +109,10 @@ cpel_render_ctx_init (CpelRenderCtx *ctx, cairo_t *cr, double width, double heig
   /* Device pixels per user unit along x (HiDPI, exports at a scale). */
   cairo_user_to_device_distance (cr, &dx, &dy);
   ctx->scale = CLAMP (hypot (dx, dy), 0.25, 8.0);
-  ctx->n_columns = (guint) MIN (ceil (ctx->tw * ctx->scale - 1e-6), 65536.0);
+  /* Columns become image pixels (density): stay within cairo's limit. */
+  if (ctx->tw * ctx->scale > 32767)
+    ctx->scale = 32767 / ctx->tw;
+  ctx->n_columns = (guint) MAX (0.0, ceil (ctx->tw * ctx->scale - 1e-6));
 
   ctx->n_rows = cpel_view_get_n_rows (view);
   visible_h = height - view->ruler_height;

@@ -29,6 +29,11 @@
  * events, else estimated from that many evenly spaced samples of the column
  * (so the cost stays O(columns) per row).  cpel_view_count_range() and the
  * overview count every event, hidden types included.
+ *
+ * Between calls the renderer keeps, on the CpelFile (object data), the
+ * density counts of the last zoom level (t0, t1, columns, hidden types), so
+ * redraws at one zoom (cursor, selection, scrolling) do no searching; and,
+ * per thread, the text layouts of recent labels.  Both are thread-safe.
  */
 #pragma once
 
