@@ -2,13 +2,16 @@
  *
  * /core/truncate/file: a CpelFile loaded from a path, then the file is cut
  * to 4 KiB and every event is labelled: the records past the cut are no
- * longer in the file.
+ * longer in the file; the file must say it is damaged.
+ * /core/truncate/search: text, regex and code searches on such a file.
+ * /core/truncate/during-load: the file is cut while the index is built:
+ * loading fails with CPEL_ERROR_IO.
  * /cli/truncate/dump: `cpel dump` on a big file; once it has written 64 KiB
  * (and is blocked on the pipe), the file is cut to 4 KiB; the rest of the
- * output is read.  `cpel dump` must not be killed by a signal.
+ * output is read.  `cpel dump` must not be killed by a signal, and exits 1
+ * with a message.
  *
- * Without the SIGBUS guard (cpel-mapguard) wired into CpelFile both die of
- * SIGBUS; tests/data/meson.build marks them should_fail until it is.
+ * Without the SIGBUS guard (cpel-mapguard) in CpelFile these die of SIGBUS.
  */
 #include <fcntl.h>
 #include <glib/gstdio.h>
@@ -68,6 +71,78 @@ test_file (void)
       n++;
     }
   g_assert_cmpuint (n, ==, N_EVENTS);
+  g_assert_true (cpel_file_is_damaged (file));
+  g_unlink (path);
+}
+
+static void
+test_search (void)
+{
+  g_autofree char *path = make_big_file ("search.cpel");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  const struct { CpelSearchMode mode; const char *text; } queries[] = {
+    { CPEL_SEARCH_TEXT, "a" },
+    { CPEL_SEARCH_REGEX, "[0-9]+" },
+    { CPEL_SEARCH_CODE, "0" },
+  };
+
+  file = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  cut (path);
+
+  for (guint i = 0; i < G_N_ELEMENTS (queries); i++)
+    {
+      g_autoptr(CpelQuery) query = NULL;
+      g_autoptr(CpelSearchResult) result = NULL;
+
+      query = cpel_query_new (file, queries[i].mode, queries[i].text, FALSE, &error);
+      if (query == NULL)
+        {
+          /* no event code 0 in the file: fine */
+          g_assert_error (error, CPEL_ERROR, CPEL_ERROR_INVALID);
+          g_clear_error (&error);
+          continue;
+        }
+      result = cpel_search_run (file, query, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (result);
+    }
+  g_assert_true (cpel_file_is_damaged (file));
+  g_unlink (path);
+}
+
+/* Cut the file at the first progress report: after the first 2^20 events
+ * of the index's first pass (one thread), before the rest. */
+static void
+cut_on_progress (double   fraction,
+                 gpointer data)
+{
+  char **path = data;
+
+  if (*path != NULL)
+    {
+      cut (*path);
+      g_clear_pointer (path, g_free);
+    }
+}
+
+static void
+test_during_load (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  CpelGenOptions gen = { 1200000, 4, 3, FALSE, FALSE, TRUE };
+  CpelLoadOptions options = { 0, 1 };
+  g_autofree char *path = g_build_filename (tmpdir, "load.cpel", NULL);
+  char *to_cut = g_strdup (path);
+
+  g_assert_true (cpel_gen_write (path, &gen, &error));
+  g_assert_no_error (error);
+  file = cpel_file_new_for_path (path, &options, NULL, cut_on_progress, &to_cut, &error);
+  g_assert_null (to_cut);   /* it was cut */
+  g_assert_null (file);
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_IO);
   g_unlink (path);
 }
 
@@ -115,6 +190,8 @@ test_dump (void)
              WTERMSIG (status), (int) g_bytes_get_size (err), (const char *) g_bytes_get_data (err, NULL));
   g_test_message ("cpel dump exited with %d; %" G_GSIZE_FORMAT " + %" G_GSIZE_FORMAT " bytes out",
                   WEXITSTATUS (status), got, g_bytes_get_size (rest));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+  g_assert_cmpuint (g_bytes_get_size (err), >, 0);
   g_unlink (path);
 }
 
@@ -129,6 +206,8 @@ main (int    argc,
   g_assert_nonnull (tmpdir);
 
   g_test_add_func ("/core/truncate/file", test_file);
+  g_test_add_func ("/core/truncate/search", test_search);
+  g_test_add_func ("/core/truncate/during-load", test_during_load);
   g_test_add_func ("/cli/truncate/dump", test_dump);
 
   ret = g_test_run ();

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The sanitizer and bounded-fuzzing part of CI.
+#
+#  1. configures a clang build (gcc when clang is missing: then no fuzzers)
+#     with -Db_sanitize=address,undefined -Dgui=false -Dbenchmarks=false
+#     -Dfuzzing=true in $BUILDDIR (default _build-sanitize);
+#  2. runs the core, render, cli and fuzz suites there under AddressSanitizer
+#     (with LeakSanitizer) and UndefinedBehaviorSanitizer, halting on the
+#     first error;
+#  3. runs each libFuzzer target for $FUZZ_SECONDS (default 60) seconds, both
+#     at once, from a scratch copy of its seed corpus (tests/fuzz/corpus/NAME,
+#     plus the shared sample file for `file`).
+# Exit status non-zero on any failure; a crashing fuzz input is kept and the
+# command replaying it is printed.  Takes about 5 minutes on 2 cores.
+#
+# Usage: build-aux/sanitize.sh           BUILDDIR=... FUZZ_SECONDS=... to change
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+cd "$top"
+. "$here/deps.sh"
+cpel_install_deps clang libclang-rt-14-dev
+
+builddir=${BUILDDIR:-_build-sanitize}
+fuzz_seconds=${FUZZ_SECONDS:-60}
+jobs=${JOBS:-2}
+
+fuzzing=false
+if [ -z "${CC:-}" ] && command -v clang >/dev/null 2>&1; then
+  export CC=clang
+fi
+if "${CC:-cc}" --version 2>/dev/null | grep -q clang; then
+  fuzzing=true
+else
+  echo "sanitize.sh: no clang: sanitizer tests only, no fuzzing" >&2
+fi
+
+opts=(-Db_sanitize=address,undefined -Db_lundef=false -Dgui=false -Dbenchmarks=false
+      -Dfuzzing=$fuzzing -Dbuildtype=debugoptimized)
+if [ -d "$builddir" ]; then
+  meson setup --reconfigure "$builddir" "${opts[@]}" >/dev/null
+else
+  meson setup "$builddir" "${opts[@]}"
+fi
+meson compile -C "$builddir"
+
+# ---- the test suites under the sanitizers ---------------------------------
+# LeakSanitizer: third-party libraries' one-off allocations (fontconfig,
+# pango's font maps...) are suppressed in build-aux/lsan.supp; ours are not.
+export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:max_allocation_size_mb=2048:allocator_may_return_null=0"
+export LSAN_OPTIONS="suppressions=$here/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+
+meson test -C "$builddir" --no-rebuild --print-errorlogs --num-processes "$jobs" \
+  --timeout-multiplier 3 --suite core --suite render --suite cli --suite fuzz
+
+# ---- bounded fuzzing -----------------------------------------------------------
+[ "$fuzzing" = true ] || exit 0
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/cpel-fuzz-XXXXXX")
+failed=0
+pids=()
+targets=(file format)
+for name in "${targets[@]}"; do
+  mkdir -p "$work/$name/corpus" "$work/$name/artifacts"
+  cp tests/fuzz/corpus/"$name"/* "$work/$name/corpus/"
+  if [ "$name" = file ] && [ -f ../shared/fixtures/vpp-sample.cpel ]; then
+    cp ../shared/fixtures/vpp-sample.cpel "$work/$name/corpus/"
+  fi
+  # leak detection per input is slow and covered by the suites above
+  ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" \
+    "$builddir/tests/fuzz/fuzz-$name" -max_total_time="$fuzz_seconds" -max_len=8192 \
+      -timeout=20 -rss_limit_mb=2560 -print_final_stats=1 \
+      -artifact_prefix="$work/$name/artifacts/" "$work/$name/corpus" \
+      >"$work/$name/log" 2>&1 &
+  pids+=($!)
+done
+for i in "${!targets[@]}"; do
+  name=${targets[$i]}
+  if wait "${pids[$i]}"; then
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$name/log")
+    echo "fuzz-$name: ${execs:-?} executions in ${fuzz_seconds} s, no finding"
+  else
+    failed=1
+    echo "fuzz-$name: FAILED" >&2
+    grep -v '^#[0-9]' "$work/$name/log" | tail -60 >&2
+    for a in "$work/$name"/artifacts/*; do
+      [ -e "$a" ] || continue
+      echo "reproduce: $builddir/tests/fuzz/fuzz-$name-replay $a" >&2
+      echo "  (add it to tests/fuzz/corpus/$name/ as a regression)" >&2
+    done
+  fi
+done
+if [ $failed -eq 0 ]; then
+  rm -rf "$work"
+else
+  echo "fuzzing work kept in $work" >&2
+fi
+exit $failed
