@@ -29,8 +29,8 @@ void        cpel_writer_set_overwrite    (CpelWriter  *writer,
                                           gboolean     overwrite);
 
 /* A string table section named `name`; returns its handle (>= 0).  Strings
- * may be added to it until the next section is begun; the table is written
- * when the next section begins or at finish. */
+ * may be added to it until the next event section is begun (definition
+ * sections are kept in memory until then); the table is written before it. */
 guint       cpel_writer_add_string_table (CpelWriter  *writer,
                                           const char  *name);
 /* Offset of `s` in the table (added once, deduplicated). */
