@@ -1,0 +1,540 @@
+/* cpel-stats.c — per event code and per track statistics over a time range
+ *
+ * One pass per chosen track over its events in [t0, t1) (two binary searches
+ * bound them): the code of each event is read from its record, its type
+ * found through the file's code map (the last lookup is cached: runs of one
+ * code are common), and the per-type accumulators updated.  The interval
+ * of a code on a track needs the time of that code's previous event on the
+ * same track: one (stamp, time) pair per type, the stamp naming the track
+ * being walked, so nothing is reset between tracks.
+ */
+#include "cpel-stats.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "cpel-file-private.h"
+#include "cpel-time.h"
+
+#define CANCEL_CHECK_MASK 0xffff
+
+typedef struct
+{
+  guint64           count;
+  guint64           n_intervals;
+  gint64            min;
+  gint64            max;
+  unsigned __int128 sum;
+  guint             stamp;      /* 1 + index of the track whose last event is `last` */
+  gint64            last;
+} Acc;
+
+struct _CpelStats
+{
+  CpelFile       *file;
+  gint64          t0;
+  gint64          t1;
+  GArray         *codes;     /* CpelStatsCode */
+  GArray         *tracks;    /* CpelStatsTrack */
+  guint64         total;
+  guint           n_busy;
+};
+
+static gboolean
+check_slots (CpelFile               *file,
+             const CpelStatsOptions *options,
+             GError                **error)
+{
+  g_autofree guint8 *seen = NULL;
+
+  if (options == NULL || options->slots == NULL)
+    return TRUE;
+  seen = g_malloc0 (MAX (file->n_tracks, 1));
+  for (guint i = 0; i < options->n_slots; i++)
+    {
+      guint slot = options->slots[i];
+
+      if (slot >= file->n_tracks || seen[slot])
+        {
+          g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID,
+                       slot >= file->n_tracks ? _("Track slot %u does not exist")
+                                              : _("Track slot %u is given twice"),
+                       slot);
+          return FALSE;
+        }
+      seen[slot] = 1;
+    }
+  return TRUE;
+}
+
+/* Walks one track's events in [t0, t1); returns the count, or G_MAXUINT64
+ * when cancelled. */
+static guint64
+walk_track (CpelFile      *file,
+            guint          slot,
+            guint          stamp,
+            gint64         t0,
+            gint64         t1,
+            const guint8  *hidden,
+            Acc           *acc,
+            GCancellable  *cancellable)
+{
+  const CpelTrack *track = &file->tracks[slot];
+  const gint64 *times = file->times + track->first;
+  const guint32 *recs = file->recs + track->first;
+  guint64 a = cpel_file_track_lower_bound (file, slot, t0);
+  guint64 b = t1 > t0 ? cpel_file_track_lower_bound (file, slot, t1) : a;
+  guint32 cached_code = 0;
+  guint32 cached_type = CPEL_U32MAP_NONE;
+  guint64 count = 0;
+
+  for (guint64 i = a; i < b; i++)
+    {
+      const guint8 *rec = cpel_file_record (file, recs[i], NULL);
+      guint32 code = cpel_file_read32 (file, rec + 12);
+      guint32 type;
+      Acc *c;
+
+      if (G_UNLIKELY ((i & CANCEL_CHECK_MASK) == CANCEL_CHECK_MASK)
+          && g_cancellable_is_cancelled (cancellable))
+        return G_MAXUINT64;
+
+      if (code != cached_code || cached_type == CPEL_U32MAP_NONE)
+        {
+          cached_code = code;
+          cached_type = cpel_u32map_get (file->type_map, code);
+        }
+      type = cached_type;
+      /* a code missing from the map: the mapping was damaged under us */
+      if (G_UNLIKELY (type >= file->n_types) || (hidden != NULL && hidden[type]))
+        continue;
+
+      c = &acc[type];
+      c->count++;
+      count++;
+      if (c->stamp == stamp)
+        {
+          gint64 d = times[i] - c->last;
+
+          if (c->n_intervals == 0 || d < c->min)
+            c->min = d;
+          if (c->n_intervals == 0 || d > c->max)
+            c->max = d;
+          c->sum += (guint64) d;
+          c->n_intervals++;
+        }
+      c->stamp = stamp;
+      c->last = times[i];
+    }
+  return count;
+}
+
+static double
+mean_of (unsigned __int128 sum,
+         guint64           n)
+{
+  unsigned __int128 q = sum / n;
+
+  return (double) q + (double) (guint64) (sum % n) / (double) n;
+}
+
+CpelStats *
+cpel_stats_compute (CpelFile               *file,
+                    const CpelStatsOptions *options,
+                    GCancellable           *cancellable,
+                    GError                **error)
+{
+  g_autoptr(CpelStats) stats = NULL;
+  g_autofree Acc *acc = NULL;
+  guint n;
+
+  g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!check_slots (file, options, error))
+    return NULL;
+
+  stats = g_new0 (CpelStats, 1);
+  stats->file = g_object_ref (file);
+  stats->t0 = options ? options->t0 : 0;
+  stats->t1 = options ? options->t1 : (file->n_events ? file->duration + 1 : 0);
+  stats->codes = g_array_new (FALSE, FALSE, sizeof (CpelStatsCode));
+  stats->tracks = g_array_new (FALSE, FALSE, sizeof (CpelStatsTrack));
+
+  acc = g_new0 (Acc, MAX (file->n_types, 1));
+  n = options && options->slots ? options->n_slots : file->n_tracks;
+  for (guint i = 0; i < n; i++)
+    {
+      guint slot = options && options->slots ? options->slots[i] : i;
+      CpelStatsTrack t;
+
+      t.slot = slot;
+      t.track_id = file->tracks[slot].id;
+      t.label = file->tracks[slot].label;
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+      t.count = walk_track (file, slot, i + 1, stats->t0, stats->t1,
+                            options ? options->hidden_types : NULL, acc, cancellable);
+      if (t.count == G_MAXUINT64)
+        {
+          g_cancellable_set_error_if_cancelled (cancellable, error);
+          return NULL;
+        }
+      stats->total += t.count;
+      if (t.count > 0)
+        stats->n_busy++;
+      g_array_append_val (stats->tracks, t);
+    }
+
+  /* types are numbered in ascending code order */
+  for (guint type = 0; type < file->n_types; type++)
+    {
+      CpelStatsCode c = { 0 };
+
+      if (acc[type].count == 0)
+        continue;
+      c.code = file->types[type].code;
+      c.type = type;
+      c.name = file->types[type].name;
+      c.count = acc[type].count;
+      c.n_intervals = acc[type].n_intervals;
+      if (c.n_intervals > 0)
+        {
+          c.interval_min = acc[type].min;
+          c.interval_max = acc[type].max;
+          c.interval_mean = mean_of (acc[type].sum, c.n_intervals);
+        }
+      g_array_append_val (stats->codes, c);
+    }
+  return g_steal_pointer (&stats);
+}
+
+void
+cpel_stats_free (CpelStats *stats)
+{
+  if (stats == NULL)
+    return;
+  g_clear_object (&stats->file);
+  g_clear_pointer (&stats->codes, g_array_unref);
+  g_clear_pointer (&stats->tracks, g_array_unref);
+  g_free (stats);
+}
+
+gint64
+cpel_stats_get_t0 (CpelStats *stats)
+{
+  g_return_val_if_fail (stats != NULL, 0);
+  return stats->t0;
+}
+
+gint64
+cpel_stats_get_t1 (CpelStats *stats)
+{
+  g_return_val_if_fail (stats != NULL, 0);
+  return stats->t1;
+}
+
+guint
+cpel_stats_get_n_codes (CpelStats *stats)
+{
+  g_return_val_if_fail (stats != NULL, 0);
+  return stats->codes->len;
+}
+
+const CpelStatsCode *
+cpel_stats_get_code (CpelStats *stats,
+                     guint      i)
+{
+  g_return_val_if_fail (stats != NULL, NULL);
+  g_return_val_if_fail (i < stats->codes->len, NULL);
+  return &g_array_index (stats->codes, CpelStatsCode, i);
+}
+
+guint
+cpel_stats_get_n_tracks (CpelStats *stats)
+{
+  g_return_val_if_fail (stats != NULL, 0);
+  return stats->tracks->len;
+}
+
+const CpelStatsTrack *
+cpel_stats_get_track (CpelStats *stats,
+                      guint      i)
+{
+  g_return_val_if_fail (stats != NULL, NULL);
+  g_return_val_if_fail (i < stats->tracks->len, NULL);
+  return &g_array_index (stats->tracks, CpelStatsTrack, i);
+}
+
+guint64
+cpel_stats_get_total (CpelStats *stats)
+{
+  g_return_val_if_fail (stats != NULL, 0);
+  return stats->total;
+}
+
+guint
+cpel_stats_get_n_busy_tracks (CpelStats *stats)
+{
+  g_return_val_if_fail (stats != NULL, 0);
+  return stats->n_busy;
+}
+
+/* ---- output ---------------------------------------------------------- */
+
+/* Names and labels come from the file: control characters are escaped and
+ * invalid UTF-8 replaced, so a table stays one line per row. */
+static char *
+printable (const char *s)
+{
+  g_autofree char *valid = g_utf8_make_valid (s, -1);
+  GString *out = g_string_sized_new (strlen (valid));
+
+  for (const char *p = valid; *p; p++)
+    {
+      guchar c = *p;
+
+      if (c == '\t')
+        g_string_append (out, "\\t");
+      else if (c == '\n')
+        g_string_append (out, "\\n");
+      else if (c == '\r')
+        g_string_append (out, "\\r");
+      else if (c < 0x20 || c == 0x7f)
+        g_string_append_printf (out, "\\x%02x", c);
+      else
+        g_string_append_c (out, c);
+    }
+  return g_string_free (out, FALSE);
+}
+
+typedef struct
+{
+  guint       n_cols;
+  const char *right;       /* per column: 'r' right-aligned, 'l' left */
+  GPtrArray  *cells;       /* char*, row-major */
+} Table;
+
+static void
+table_init (Table      *t,
+            const char *align)
+{
+  t->n_cols = strlen (align);
+  t->right = align;
+  t->cells = g_ptr_array_new_with_free_func (g_free);
+}
+
+static void
+table_add (Table *t,
+           char  *cell)
+{
+  g_ptr_array_add (t->cells, cell);
+}
+
+static void
+table_write (Table   *t,
+             GString *out)
+{
+  g_autofree gsize *width = g_new0 (gsize, t->n_cols);
+  guint n_rows = t->cells->len / t->n_cols;
+
+  for (guint i = 0; i < t->cells->len; i++)
+    width[i % t->n_cols] = MAX (width[i % t->n_cols],
+                                (gsize) g_utf8_strlen (g_ptr_array_index (t->cells, i), -1));
+  for (guint r = 0; r < n_rows; r++)
+    {
+      gsize line_start = out->len;
+
+      for (guint c = 0; c < t->n_cols; c++)
+        {
+          const char *cell = g_ptr_array_index (t->cells, r * t->n_cols + c);
+          gsize pad = width[c] - g_utf8_strlen (cell, -1);
+
+          if (c > 0)
+            g_string_append (out, "  ");
+          if (t->right[c] == 'r')
+            {
+              for (gsize k = 0; k < pad; k++)
+                g_string_append_c (out, ' ');
+              g_string_append (out, cell);
+            }
+          else
+            {
+              g_string_append (out, cell);
+              if (c + 1 < t->n_cols)
+                for (gsize k = 0; k < pad; k++)
+                  g_string_append_c (out, ' ');
+            }
+        }
+      while (out->len > line_start && out->str[out->len - 1] == ' ')
+        g_string_truncate (out, out->len - 1);
+      g_string_append_c (out, '\n');
+    }
+  g_ptr_array_unref (t->cells);
+}
+
+static char *
+time_cell (gint64 ns)
+{
+  return cpel_time_format (ns);
+}
+
+static char *
+mean_cell (double mean_ns)
+{
+  /* the mean rounded to the nearest ns, shown in the same units */
+  return cpel_time_format ((gint64) (mean_ns + 0.5));
+}
+
+char *
+cpel_stats_to_text (CpelStats *stats)
+{
+  GString *out;
+  Table t;
+  char a[32], b[32], d[32];
+
+  g_return_val_if_fail (stats != NULL, NULL);
+
+  out = g_string_new (NULL);
+  g_string_append_printf (out, _("Range: %s to %s (%s)\n"),
+                          cpel_time_format_buf (stats->t0, a, sizeof a),
+                          cpel_time_format_buf (stats->t1, b, sizeof b),
+                          cpel_time_format_buf (stats->t1 > stats->t0 ? stats->t1 - stats->t0 : 0,
+                                                d, sizeof d));
+  g_string_append_printf (out, _("Events: %" G_GUINT64_FORMAT " on %u of %u tracks, %u event codes\n"),
+                          stats->total, stats->n_busy, stats->tracks->len, stats->codes->len);
+
+  g_string_append_c (out, '\n');
+  table_init (&t, "rlrrrrr");
+  table_add (&t, g_strdup (_("Code")));
+  table_add (&t, g_strdup (_("Event")));
+  table_add (&t, g_strdup (_("Count")));
+  table_add (&t, g_strdup (_("Intervals")));
+  table_add (&t, g_strdup (_("Min")));
+  table_add (&t, g_strdup (_("Mean")));
+  table_add (&t, g_strdup (_("Max")));
+  for (guint i = 0; i < stats->codes->len; i++)
+    {
+      const CpelStatsCode *c = &g_array_index (stats->codes, CpelStatsCode, i);
+      gboolean has = c->n_intervals > 0;
+
+      table_add (&t, g_strdup_printf ("%u", c->code));
+      table_add (&t, printable (c->name));
+      table_add (&t, g_strdup_printf ("%" G_GUINT64_FORMAT, c->count));
+      table_add (&t, g_strdup_printf ("%" G_GUINT64_FORMAT, c->n_intervals));
+      table_add (&t, has ? time_cell (c->interval_min) : g_strdup ("-"));
+      table_add (&t, has ? mean_cell (c->interval_mean) : g_strdup ("-"));
+      table_add (&t, has ? time_cell (c->interval_max) : g_strdup ("-"));
+    }
+  table_write (&t, out);
+
+  g_string_append_c (out, '\n');
+  table_init (&t, "rlr");
+  table_add (&t, g_strdup (_("Track")));
+  table_add (&t, g_strdup (_("Label")));
+  table_add (&t, g_strdup (_("Events")));
+  for (guint i = 0; i < stats->tracks->len; i++)
+    {
+      const CpelStatsTrack *tr = &g_array_index (stats->tracks, CpelStatsTrack, i);
+
+      table_add (&t, g_strdup_printf ("%u", tr->track_id));
+      table_add (&t, printable (tr->label));
+      table_add (&t, g_strdup_printf ("%" G_GUINT64_FORMAT, tr->count));
+    }
+  table_add (&t, g_strdup (""));
+  table_add (&t, g_strdup (_("Total")));
+  table_add (&t, g_strdup_printf ("%" G_GUINT64_FORMAT, stats->total));
+  table_write (&t, out);
+
+  return g_string_free (out, FALSE);
+}
+
+void
+cpel_csv_append_field (GString    *out,
+                       const char *field)
+{
+  g_return_if_fail (out != NULL);
+
+  if (field == NULL)
+    return;
+  if (strpbrk (field, ",\"\r\n") == NULL)
+    {
+      g_string_append (out, field);
+      return;
+    }
+  g_string_append_c (out, '"');
+  for (const char *p = field; *p; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (out, '"');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+csv_row (GString     *out,
+         const char **fields,
+         guint        n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, ',');
+      cpel_csv_append_field (out, fields[i]);
+    }
+  g_string_append (out, "\r\n");
+}
+
+char *
+cpel_stats_to_csv (CpelStats         *stats,
+                   CpelStatsCsvTable  table)
+{
+  GString *out;
+
+  g_return_val_if_fail (stats != NULL, NULL);
+
+  out = g_string_new (NULL);
+  if (table == CPEL_STATS_CSV_CODES)
+    {
+      static const char *head[] = { "code", "event", "count", "intervals", "min_ns", "mean_ns", "max_ns" };
+
+      csv_row (out, head, G_N_ELEMENTS (head));
+      for (guint i = 0; i < stats->codes->len; i++)
+        {
+          const CpelStatsCode *c = &g_array_index (stats->codes, CpelStatsCode, i);
+          g_autofree char *code = g_strdup_printf ("%u", c->code);
+          g_autofree char *name = g_utf8_make_valid (c->name, -1);
+          g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, c->count);
+          g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, c->n_intervals);
+          g_autofree char *min = c->n_intervals ? g_strdup_printf ("%" G_GINT64_FORMAT, c->interval_min) : g_strdup ("");
+          g_autofree char *max = c->n_intervals ? g_strdup_printf ("%" G_GINT64_FORMAT, c->interval_max) : g_strdup ("");
+          char mean[G_ASCII_DTOSTR_BUF_SIZE] = "";
+          const char *row[7];
+
+          if (c->n_intervals)
+            g_ascii_formatd (mean, sizeof mean, "%.3f", c->interval_mean);
+          row[0] = code; row[1] = name; row[2] = count; row[3] = n;
+          row[4] = min; row[5] = mean; row[6] = max;
+          csv_row (out, row, 7);
+        }
+    }
+  else
+    {
+      static const char *head[] = { "slot", "track", "label", "count" };
+
+      csv_row (out, head, G_N_ELEMENTS (head));
+      for (guint i = 0; i < stats->tracks->len; i++)
+        {
+          const CpelStatsTrack *tr = &g_array_index (stats->tracks, CpelStatsTrack, i);
+          g_autofree char *slot = g_strdup_printf ("%u", tr->slot);
+          g_autofree char *id = g_strdup_printf ("%u", tr->track_id);
+          g_autofree char *label = g_utf8_make_valid (tr->label, -1);
+          g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, tr->count);
+          const char *row[4] = { slot, id, label, count };
+
+          csv_row (out, row, 4);
+        }
+    }
+  return g_string_free (out, FALSE);
+}
