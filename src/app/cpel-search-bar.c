@@ -207,6 +207,7 @@ on_search_done (GObject      *source,
       else
         show_error (self, error->message);
       self->pending_step = 0;
+      g_signal_emit (self, signals[SEARCH_FINISHED], 0);
       return;
     }
 
@@ -254,6 +255,7 @@ start_search (CpelSearchBar *self)
     {
       set_result (self, NULL);
       self->pending_step = 0;
+      g_signal_emit (self, signals[SEARCH_FINISHED], 0);
       return;
     }
 
@@ -265,6 +267,7 @@ start_search (CpelSearchBar *self)
       set_result (self, NULL);
       show_error (self, error->message);
       self->pending_step = 0;
+      g_signal_emit (self, signals[SEARCH_FINISHED], 0);
       return;
     }
 
@@ -620,6 +623,8 @@ cpel_search_bar_class_init (CpelSearchBarClass *klass)
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  /* The search settled: a result, no query, an error or a stop (not
+   * emitted for a search that a newer one replaced). */
   signals[SEARCH_FINISHED] =
     g_signal_new ("search-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);

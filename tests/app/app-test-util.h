@@ -1,0 +1,171 @@
+/* app-test-util.h — helpers for the viewer's widget tests (run under Xvfb)
+ *
+ * Files come from tests/render/render-test-util.h (built in memory with the
+ * writer).  Real input goes through xdotool (XTEST) to the test's own
+ * window, so gestures, scroll controllers and key bindings are exercised
+ * as a user would.
+ */
+#pragma once
+
+#include <adwaita.h>
+#include <gdk/x11/gdkx.h>
+
+#include "cpel-test-util.h"
+#include "render-test-util.h"
+#include "cpelview-resources.h"
+
+/* gtk + libadwaita, or FALSE (then every test is skipped) without a display. */
+static inline gboolean
+app_test_init (int *argc, char ***argv)
+{
+  g_test_init (argc, argv, NULL);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  (void) cpelview_get_resource ();
+  if (!gtk_init_check ())
+    return FALSE;
+  adw_init ();
+  return TRUE;
+}
+
+static void
+app_test_skip_no_display (void)
+{
+  g_test_skip ("no display: run under xvfb-run (build-aux/test.sh does)");
+}
+
+/* Run the main loop for `ms` milliseconds. */
+static inline void
+app_test_spin (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * G_TIME_SPAN_MILLISECOND;
+
+  while (g_get_monotonic_time () < end)
+    {
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (1000);
+    }
+}
+
+/* Iterate until *flag or the timeout (ms); returns *flag. */
+static inline gboolean
+app_test_wait_flag (const gboolean *flag, guint timeout_ms)
+{
+  gint64 end = g_get_monotonic_time () + timeout_ms * G_TIME_SPAN_MILLISECOND;
+
+  while (!*flag && g_get_monotonic_time () < end)
+    {
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (1000);
+    }
+  return *flag;
+}
+
+/* Iterate until `widget` has been allocated and drawn at least once. */
+static inline void
+app_test_wait_allocated (GtkWidget *widget, int min_width)
+{
+  gint64 end = g_get_monotonic_time () + 5 * G_TIME_SPAN_SECOND;
+
+  while (gtk_widget_get_width (widget) < min_width && g_get_monotonic_time () < end)
+    {
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (1000);
+    }
+  g_assert_cmpint (gtk_widget_get_width (widget), >=, min_width);
+  app_test_spin (50);
+}
+
+/* ---- real input through xdotool ---------------------------------------- */
+
+static inline char *
+app_test_xdotool (void)
+{
+  return g_find_program_in_path ("xdotool");
+}
+
+/* TRUE when real input can be sent: X11 display and xdotool present. */
+static inline gboolean
+app_test_can_send_input (void)
+{
+  g_autofree char *xdotool = app_test_xdotool ();
+
+  return xdotool != NULL && GDK_IS_X11_DISPLAY (gdk_display_get_default ());
+}
+
+static inline gulong
+app_test_xid (GtkWidget *widget)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+
+  return gdk_x11_surface_get_xid (gtk_native_get_surface (native));
+}
+
+/* Run xdotool with `args` (NULL-terminated), then let the events arrive. */
+static inline void
+app_test_xdo (const char *first, ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+  va_list ap;
+
+  g_ptr_array_add (argv, app_test_xdotool ());
+  va_start (ap, first);
+  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, g_strdup (a));
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT,
+                NULL, NULL, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  app_test_spin (120);
+}
+
+/* Widget coordinates (x, y) to root coordinates (the window's surface
+ * origin comes from the X server). */
+static inline void
+app_test_to_root (GtkWidget *widget, double x, double y, int *rx, int *ry)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  graphene_point_t p;
+  double sx, sy;
+  Window child;
+  int ox = 0, oy = 0;
+  GdkSurface *surface = gtk_native_get_surface (native);
+  Display *xdisplay = gdk_x11_display_get_xdisplay (gdk_surface_get_display (surface));
+
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native),
+                                           &GRAPHENE_POINT_INIT ((float) x, (float) y), &p));
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  XTranslateCoordinates (xdisplay, gdk_x11_surface_get_xid (surface),
+                         DefaultRootWindow (xdisplay), 0, 0, &ox, &oy, &child);
+  *rx = ox + (int) (p.x + sx);
+  *ry = oy + (int) (p.y + sy);
+}
+
+static inline void
+app_test_pointer_to (GtkWidget *widget, double x, double y)
+{
+  int rx, ry;
+  g_autofree char *sx = NULL;
+  g_autofree char *sy = NULL;
+
+  app_test_to_root (widget, x, y, &rx, &ry);
+  sx = g_strdup_printf ("%d", rx);
+  sy = g_strdup_printf ("%d", ry);
+  app_test_xdo ("mousemove", "--sync", sx, sy, NULL);
+}
+
+/* Give the keyboard to `widget`'s window and `widget`. */
+static inline void
+app_test_focus (GtkWidget *widget)
+{
+  g_autofree char *xid = g_strdup_printf ("%lu", app_test_xid (widget));
+
+  app_test_xdo ("windowfocus", "--sync", xid, NULL);
+  gtk_widget_grab_focus (widget);
+  app_test_spin (50);
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# End-to-end tests of cpelview, the way a user or a script drives it.
+#
+#   test-e2e.sh headless CPELVIEW PNGCHECK   --export-png without any display
+#   test-e2e.sh gui      CPELVIEW PNGCHECK   the window under the current X
+#                                            display, driven with xdotool
+#
+# The capture is the demo (`cpel gen --demo`, CPEL_CLI).  Exit 77 = skipped.
+set -euo pipefail
+
+mode=$1
+cpelview=$2
+pngcheck=$3
+cli=${CPEL_CLI:?CPEL_CLI is not set}
+
+tmp=$(mktemp -d)
+pid=
+cleanup() {
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+"$cli" gen --demo --force "$tmp/demo.cpel" >/dev/null
+
+if [ "$mode" = headless ]; then
+  # No display at all: must not need one.
+  env -u DISPLAY -u WAYLAND_DISPLAY "$cpelview" --export-png "$tmp/out.png" \
+      --width 900 --height 500 "$tmp/demo.cpel"
+  "$pngcheck" "$tmp/out.png" 900 500
+  # A range and the dark palette.
+  env -u DISPLAY -u WAYLAND_DISPLAY "$cpelview" --export-png "$tmp/dark.png" \
+      --width 640 --height 400 --from 10ms --to 11ms --dark "$tmp/demo.cpel"
+  "$pngcheck" "$tmp/dark.png" 640 400 --dark
+  # A bad file: exit 1 and a message; nothing written.
+  head -c 1000 "$tmp/demo.cpel" > "$tmp/bad.cpel"
+  if env -u DISPLAY "$cpelview" --export-png "$tmp/bad.png" "$tmp/bad.cpel" 2>"$tmp/err"; then
+    echo "a truncated file was exported" >&2; exit 1
+  fi
+  grep -q . "$tmp/err"
+  [ ! -e "$tmp/bad.png" ]
+  # Usage errors: exit 2.
+  set +e
+  env -u DISPLAY "$cpelview" --export-png "$tmp/x.png" 2>/dev/null; st=$?
+  set -e
+  [ "$st" -eq 2 ]
+  echo "headless export: ok"
+  exit 0
+fi
+
+if [ -z "${DISPLAY:-}" ] || ! command -v xdotool >/dev/null; then
+  echo "no X display or no xdotool: skipped"
+  exit 77
+fi
+
+# Window under test; the export goes straight to a file (no dialog).
+CPEL_EXPORT_PATH="$tmp/view.png" "$cpelview" "$tmp/demo.cpel" &
+pid=$!
+
+wid=
+for _ in $(seq 1 100); do
+  wid=$(xdotool search --onlyvisible --pid "$pid" --name 'demo\.cpel' 2>/dev/null | head -n 1 || true)
+  [ -n "$wid" ] && break
+  sleep 0.1
+done
+[ -n "$wid" ] || { echo "no window appeared" >&2; exit 1; }
+sleep 0.5
+xdotool windowfocus --sync "$wid"
+xdotool mousemove --window "$wid" 5 5     # keep the cursor line out of the export
+
+# Zoom in (g2 keys and +), pan, zoom out one step.
+xdotool key --delay 60 w w plus plus d a s
+sleep 0.3
+# Search: Ctrl+F, a query, Enter (selects and centres the first match).
+xdotool key ctrl+f
+sleep 0.3
+xdotool type --delay 40 suspend
+sleep 1.0
+xdotool key Return
+sleep 0.5
+# Export the view.
+xdotool key ctrl+e
+for _ in $(seq 1 50); do
+  [ -s "$tmp/view.png" ] && break
+  sleep 0.1
+done
+[ -s "$tmp/view.png" ] || { echo "Ctrl+E exported nothing" >&2; exit 1; }
+"$pngcheck" "$tmp/view.png" 400-4000 200-3000 --highlight
+
+# Ctrl+Q quits cleanly.
+xdotool key ctrl+q
+for _ in $(seq 1 50); do
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.1
+done
+if kill -0 "$pid" 2>/dev/null; then
+  echo "Ctrl+Q did not quit" >&2; exit 1
+fi
+wait "$pid"
+pid=
+echo "gui: ok"

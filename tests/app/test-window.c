@@ -1,0 +1,729 @@
+/* test-window.c — the viewer window: loading (good and bad files), title,
+ * search (modes, counts, errors, stepping), details pane, status line,
+ * export, recent files; and real keyboard / pointer input via xdotool. */
+#include "app-test-util.h"
+
+#include <glib/gstdio.h>
+
+#include "cpel-application.h"
+#include "cpel-settings.h"
+#include "cpel-window.h"
+
+#define N_EVENTS 3000
+#define N_TRACKS 3
+#define STEP_NS  100
+#define N_RECV   429     /* i % 7 == 0 for i < 3000 */
+
+static CpelApplication *app;
+
+typedef struct
+{
+  char       *dir;
+  char       *path;
+  CpelWindow *window;
+} Fixture;
+
+static void
+event_func (guint64 i, TestEvent *ev, gpointer data)
+{
+  ev->t = i * STEP_NS;
+  ev->track = (guint32) (i % N_TRACKS);
+  ev->code = i % 7 == 0 ? CODE_RECV : CODE_SEND;
+  ev->datum = (guint32) i;
+}
+
+/* The test file on disk: same events as the in-memory builder, streamed
+ * through the writer into `path`. */
+static void
+write_file (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelWriter) w = cpel_writer_new (path, FALSE, 1700000000, &error);
+  guint table;
+
+  g_assert_no_error (error);
+  table = cpel_writer_add_string_table (w, "FileStrtab");
+  cpel_writer_begin_event_defs (w, table);
+  cpel_writer_add_event_def (w, CODE_SEND, "send", "%d");
+  cpel_writer_add_event_def (w, CODE_RECV, "recv", "len %d");
+  cpel_writer_add_event_def (w, CODE_IDLE, "idle", NULL);
+  cpel_writer_begin_track_defs (w, table);
+  for (guint i = 0; i < N_TRACKS; i++)
+    cpel_writer_add_track_def (w, i, "thread %d");
+  cpel_writer_begin_events (w, table, 1000000000u, N_EVENTS);
+  for (guint64 i = 0; i < N_EVENTS; i++)
+    {
+      TestEvent ev;
+      event_func (i, &ev, NULL);
+      cpel_writer_add_event (w, ev.t, ev.track, ev.code, ev.datum);
+    }
+  g_assert_true (cpel_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+static void
+on_notify_flag (GObject *object, GParamSpec *pspec, gboolean *flag)
+{
+  *flag = TRUE;
+}
+
+/* Open `path` in `window` and wait for the worker to finish. */
+static void
+open_and_wait (CpelWindow *window, const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  gboolean done = FALSE;
+  gulong id;
+
+  cpel_window_open (window, file);
+  g_assert_true (cpel_window_is_loading (window));
+  id = g_signal_connect (window, "notify::loading", G_CALLBACK (on_notify_flag), &done);
+  while (cpel_window_is_loading (window))
+    {
+      done = FALSE;
+      g_assert_true (app_test_wait_flag (&done, 10000));
+    }
+  g_signal_handler_disconnect (window, id);
+  app_test_spin (50);
+}
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  if (app == NULL)
+    return;
+  f->dir = g_dir_make_tmp ("cpelview-test-XXXXXX", NULL);
+  g_assert_nonnull (f->dir);
+  f->path = g_build_filename (f->dir, "capture.cpel", NULL);
+  write_file (f->path);
+
+  f->window = cpel_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 700);
+  gtk_window_present (GTK_WINDOW (f->window));
+  app_test_spin (50);
+  if (data == NULL)
+    {
+      open_and_wait (f->window, f->path);
+      g_assert_nonnull (cpel_window_get_file (f->window));
+      app_test_wait_allocated (GTK_WIDGET (cpel_window_get_timeline (f->window)), 400);
+    }
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      g_unlink (p);
+    }
+  g_rmdir (dir);
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  GList *windows;
+
+  if (app == NULL)
+    return;
+  /* Every window this test made (dialogs, new windows). */
+  windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_destroy (l->data);
+  g_list_free (windows);
+  app_test_spin (20);
+  remove_dir (f->dir);
+  g_free (f->dir);
+  g_free (f->path);
+}
+
+#define SKIP_WITHOUT_DISPLAY() \
+  G_STMT_START { if (app == NULL) { app_test_skip_no_display (); return; } } G_STMT_END
+
+static gboolean
+action_enabled (CpelWindow *window, const char *name)
+{
+  return g_action_group_get_action_enabled (G_ACTION_GROUP (window), name);
+}
+
+/* ---- loading ----------------------------------------------------------- */
+
+static void
+test_empty (Fixture *f, gconstpointer data)
+{
+  SKIP_WITHOUT_DISPLAY ();
+  g_assert_null (cpel_window_get_file (f->window));
+  g_assert_false (action_enabled (f->window, "export"));
+  g_assert_false (action_enabled (f->window, "search"));
+  g_assert_true (action_enabled (f->window, "open"));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (f->window)), ==, "CPEL Viewer");
+}
+
+static void
+test_load (Fixture *f, gconstpointer data)
+{
+  CpelFile *file;
+
+  SKIP_WITHOUT_DISPLAY ();
+  file = cpel_window_get_file (f->window);
+  g_assert_cmpuint (cpel_file_get_n_events (file), ==, N_EVENTS);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (f->window)), ==, "capture.cpel");
+  g_assert_true (cpel_timeline_get_file (cpel_window_get_timeline (f->window)) == file);
+  g_assert_true (action_enabled (f->window, "export"));
+  g_assert_true (gtk_widget_is_focus (GTK_WIDGET (cpel_window_get_timeline (f->window))));
+
+  /* Remembered as recent (the schema is compiled in the build tree). */
+  {
+    GSettings *settings = cpel_application_get_settings (app);
+    GMenuModel *recent = cpel_application_get_recent_menu (app);
+    g_autoptr(GFile) location = g_file_new_for_path (f->path);
+    g_autofree char *uri = g_file_get_uri (location);
+    g_autoptr(GVariant) target = NULL;
+
+    if (settings != NULL)
+      {
+        g_auto(GStrv) uris = cpel_settings_get_strv (settings, "recent-views");
+        g_assert_cmpstr (uris[0], ==, uri);
+      }
+    target = g_menu_model_get_item_attribute_value (recent, 0, G_MENU_ATTRIBUTE_TARGET,
+                                                    G_VARIANT_TYPE_STRING);
+    g_assert_nonnull (target);
+    g_assert_cmpstr (g_variant_get_string (target, NULL), ==, uri);
+  }
+
+  /* The same file again: a second window (this one keeps its file). */
+  {
+    guint n = g_list_length (gtk_application_get_windows (GTK_APPLICATION (app)));
+
+    open_and_wait (f->window, f->path);
+    g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, n + 1);
+    g_assert_true (cpel_window_get_file (f->window) == file);
+  }
+}
+
+static gboolean
+has_error_dialog (CpelWindow *parent)
+{
+  for (GList *l = gtk_window_list_toplevels (); l != NULL; l = g_list_delete_link (l, l))
+    if (ADW_IS_MESSAGE_DIALOG (l->data) && gtk_window_get_transient_for (l->data) == GTK_WINDOW (parent))
+      {
+        g_list_free (l);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static void
+test_bad_file (Fixture *f, gconstpointer data)
+{
+  g_autofree char *bad = NULL;
+  g_autofree char *contents = NULL;
+  gsize len;
+  CpelFile *before;
+  gint64 t0, t1;
+
+  SKIP_WITHOUT_DISPLAY ();
+  /* A truncated copy. */
+  g_assert_true (g_file_get_contents (f->path, &contents, &len, NULL));
+  bad = g_build_filename (f->dir, "bad.cpel", NULL);
+  g_assert_true (g_file_set_contents (bad, contents, len / 2, NULL));
+
+  before = cpel_window_get_file (f->window);
+  cpel_timeline_set_range (cpel_window_get_timeline (f->window), 5000, 6000, FALSE);
+  open_and_wait (f->window, bad);
+
+  /* A message, and the previous view as it was. */
+  g_assert_true (has_error_dialog (f->window));
+  g_assert_true (cpel_window_get_file (f->window) == before);
+  cpel_timeline_get_range (cpel_window_get_timeline (f->window), &t0, &t1);
+  g_assert_cmpint (t0, ==, 5000);
+  g_assert_cmpint (t1, ==, 6000);
+  g_assert_true (action_enabled (f->window, "export"));
+}
+
+static void
+test_bad_file_empty_window (Fixture *f, gconstpointer data)
+{
+  g_autofree char *bad = NULL;
+
+  SKIP_WITHOUT_DISPLAY ();
+  bad = g_build_filename (f->dir, "empty.cpel", NULL);
+  g_assert_true (g_file_set_contents (bad, "", 0, NULL));
+  open_and_wait (f->window, bad);
+  g_assert_true (has_error_dialog (f->window));
+  g_assert_null (cpel_window_get_file (f->window));
+  g_assert_false (cpel_window_is_loading (f->window));
+}
+
+/* ---- search ------------------------------------------------------------ */
+
+static void
+on_finished (CpelSearchBar *bar, gboolean *flag)
+{
+  *flag = TRUE;
+}
+
+static void
+search (CpelWindow *window, CpelSearchMode mode, const char *text, gboolean case_sensitive)
+{
+  CpelSearchBar *bar = cpel_window_get_search_bar (window);
+  gboolean done = FALSE;
+  gulong id = g_signal_connect (bar, "search-finished", G_CALLBACK (on_finished), &done);
+
+  cpel_search_bar_search (bar, mode, text, case_sensitive);
+  if (!app_test_wait_flag (&done, 10000))
+    g_error ("search “%s” did not finish: status “%s”, error “%s”", text,
+             cpel_search_bar_get_status (bar), cpel_search_bar_get_error (bar));
+  g_signal_handler_disconnect (bar, id);
+  app_test_spin (20);
+}
+
+static guint64
+n_matches (CpelWindow *window)
+{
+  CpelSearchResult *result = cpel_search_bar_get_result (cpel_window_get_search_bar (window));
+
+  return result != NULL ? cpel_search_result_get_n (result) : G_MAXUINT64;
+}
+
+static void
+test_search (Fixture *f, gconstpointer data)
+{
+  CpelSearchBar *bar;
+  CpelTimeline *timeline;
+  guint slot;
+  guint64 index;
+  g_autofree char *expected = NULL;
+
+  SKIP_WITHOUT_DISPLAY ();
+  bar = cpel_window_get_search_bar (f->window);
+  timeline = cpel_window_get_timeline (f->window);
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "search", NULL);
+  g_assert_true (cpel_search_bar_get_search_mode (bar));
+
+  search (f->window, CPEL_SEARCH_TEXT, "recv", FALSE);
+  g_assert_cmpuint (n_matches (f->window), ==, N_RECV);
+  expected = g_strdup_printf ("%d matches", N_RECV);
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, expected);
+  /* The timeline highlights them. */
+  g_assert_true (cpel_timeline_get_matches (timeline) == cpel_search_bar_get_result (bar));
+
+  /* Case: "RECV" matches only without "match case". */
+  search (f->window, CPEL_SEARCH_TEXT, "RECV", FALSE);
+  g_assert_cmpuint (n_matches (f->window), ==, N_RECV);
+  search (f->window, CPEL_SEARCH_TEXT, "RECV", TRUE);
+  g_assert_cmpuint (n_matches (f->window), ==, 0);
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "No matches");
+
+  /* Regex on the label "recv: len N": N ending in 35 mod 70 → 43 events. */
+  search (f->window, CPEL_SEARCH_REGEX, "^recv: len [0-9]*5$", FALSE);
+  g_assert_cmpuint (n_matches (f->window), ==, 43);
+
+  /* A bad regex: inline error, no result. */
+  search (f->window, CPEL_SEARCH_REGEX, "len [", FALSE);
+  g_assert_nonnull (cpel_search_bar_get_error (bar));
+  g_assert_null (cpel_search_bar_get_result (bar));
+  g_assert_null (cpel_timeline_get_matches (timeline));
+
+  /* Code: number or name. */
+  search (f->window, CPEL_SEARCH_CODE, "2", FALSE);
+  g_assert_null (cpel_search_bar_get_error (bar));
+  g_assert_cmpuint (n_matches (f->window), ==, N_RECV);
+  search (f->window, CPEL_SEARCH_CODE, "send", FALSE);
+  g_assert_cmpuint (n_matches (f->window), ==, N_EVENTS - N_RECV);
+  search (f->window, CPEL_SEARCH_CODE, "no-such-event", FALSE);
+  g_assert_nonnull (cpel_search_bar_get_error (bar));
+
+  /* Next / previous from the visible range; wraps around. */
+  search (f->window, CPEL_SEARCH_TEXT, "recv", FALSE);
+  cpel_timeline_set_range (timeline, 10000, 20000, FALSE);
+  cpel_timeline_unselect (timeline);
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "search-next", NULL);
+  /* The first recv at or after t = 10000 is event 105 (t = 10500). */
+  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_cmpuint (slot, ==, 0);
+  g_assert_cmpuint (index, ==, 35);
+  g_assert_cmpint (cpel_search_bar_get_current (bar), ==, 15);
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "16 of 429");
+  {
+    gint64 t0, t1;
+    cpel_timeline_get_range (timeline, &t0, &t1);
+    g_assert_cmpint (t1 - t0, ==, 10000);
+    g_assert_cmpint (ABS ((t0 + t1) / 2 - 10500), <=, 1);   /* centred */
+  }
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "search-next", NULL);
+  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_cmpuint (slot, ==, 1);            /* event 112 */
+  g_assert_cmpuint (index, ==, 37);
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "search-previous", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "search-previous", NULL);
+  g_assert_cmpint (cpel_search_bar_get_current (bar), ==, 14);   /* event 98 */
+  /* From the first match, previous wraps to the last. */
+  cpel_timeline_set_range (timeline, 0, 1000, FALSE);
+  cpel_timeline_unselect (timeline);
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "search-next", NULL);
+  g_assert_cmpint (cpel_search_bar_get_current (bar), ==, 0);
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "search-previous", NULL);
+  g_assert_cmpint (cpel_search_bar_get_current (bar), ==, N_RECV - 1);
+
+  /* Emptying the entry clears the highlights. */
+  search (f->window, CPEL_SEARCH_TEXT, "", FALSE);
+  g_assert_null (cpel_timeline_get_matches (timeline));
+}
+
+/* ---- details and status line -------------------------------------------- */
+
+static void
+test_details (Fixture *f, gconstpointer data)
+{
+  CpelDetails *details;
+  CpelTimeline *timeline;
+
+  SKIP_WITHOUT_DISPLAY ();
+  timeline = cpel_window_get_timeline (f->window);
+  details = cpel_window_get_details (f->window);
+  g_assert_cmpstr (cpel_details_get_value (details, "time"), ==, "");
+
+  /* Event 126: t = 12600, track 0, index 42, recv, datum 126. */
+  cpel_timeline_select (timeline, 0, 42, TRUE);
+  g_assert_cmpstr (cpel_details_get_value (details, "code"), ==, "2 (0x2)");
+  g_assert_cmpstr (cpel_details_get_value (details, "event"), ==, "recv");
+  g_assert_cmpstr (cpel_details_get_value (details, "datum-hex"), ==, "0x0000007e");
+  g_assert_cmpstr (cpel_details_get_value (details, "datum-dec"), ==, "126");
+  g_assert_cmpstr (cpel_details_get_value (details, "decoded"), ==, "len 126");
+  g_assert_cmpstr (cpel_details_get_value (details, "track"), ==, "thread 0 (id 0)");
+  g_assert_nonnull (strstr (cpel_details_get_value (details, "time"), "12600 ns"));
+  g_assert_cmpstr (cpel_details_get_value (details, "delta"), ==, "300 ns");
+
+  cpel_timeline_unselect (timeline);
+  g_assert_cmpstr (cpel_details_get_value (details, "code"), ==, "");
+
+  /* F9's action shows and hides the pane. */
+  g_action_group_change_action_state (G_ACTION_GROUP (f->window), "show-details",
+                                      g_variant_new_boolean (TRUE));
+  app_test_spin (400);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (details)));
+  g_action_group_change_action_state (G_ACTION_GROUP (f->window), "show-details",
+                                      g_variant_new_boolean (FALSE));
+}
+
+static void
+test_status (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline;
+
+  SKIP_WITHOUT_DISPLAY ();
+  timeline = cpel_window_get_timeline (f->window);
+  cpel_timeline_set_range (timeline, 1000, 2000, FALSE);
+  g_assert_nonnull (strstr (cpel_window_get_status (f->window, "range"), "(1.000 µs)"));
+  cpel_timeline_set_measure (timeline, 1000, 2000);
+  g_assert_cmpstr (cpel_window_get_status (f->window, "measure"), ==, "Δt 1.000 µs · 11 events");
+  cpel_timeline_clear_measure (timeline);
+  g_assert_cmpstr (cpel_window_get_status (f->window, "measure"), ==, "");
+}
+
+/* ---- export ------------------------------------------------------------ */
+
+static void
+test_export (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline;
+  int scale;
+  const char *names[] = { "view.png", "view.svg", "view.pdf" };
+
+  SKIP_WITHOUT_DISPLAY ();
+  timeline = cpel_window_get_timeline (f->window);
+  scale = gtk_widget_get_scale_factor (GTK_WIDGET (timeline));
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *out = g_build_filename (f->dir, names[i], NULL);
+
+      g_action_group_activate_action (G_ACTION_GROUP (f->window), "export-to",
+                                      g_variant_new_string (out));
+      g_assert_true (g_file_test (out, G_FILE_TEST_IS_REGULAR));
+      if (i == 0)
+        {
+          cairo_surface_t *png = cairo_image_surface_create_from_png (out);
+
+          g_assert_cmpint (cairo_surface_status (png), ==, CAIRO_STATUS_SUCCESS);
+          g_assert_cmpint (cairo_image_surface_get_width (png), ==,
+                           gtk_widget_get_width (GTK_WIDGET (timeline)) * scale);
+          g_assert_cmpint (cairo_image_surface_get_height (png), ==,
+                           gtk_widget_get_height (GTK_WIDGET (timeline)) * scale);
+          cairo_surface_destroy (png);
+        }
+    }
+
+  /* An unknown suffix is refused and writes nothing. */
+  {
+    g_autofree char *out = g_build_filename (f->dir, "view.bmp", NULL);
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (cpel_window_export (f->window, out, TRUE, &error));
+    g_assert_nonnull (error);
+    g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  }
+  /* No overwrite unless allowed. */
+  {
+    g_autofree char *out = g_build_filename (f->dir, "view.png", NULL);
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (cpel_window_export (f->window, out, FALSE, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
+  }
+}
+
+/* ---- real input -------------------------------------------------------- */
+
+static gint64
+span_of (CpelTimeline *timeline)
+{
+  gint64 t0, t1;
+  cpel_timeline_get_range (timeline, &t0, &t1);
+  return t1 - t0;
+}
+
+static void
+test_input_keys (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline;
+  GtkWidget *w;
+  gint64 t0, t1, s0;
+  guint slot;
+  guint64 index;
+
+  SKIP_WITHOUT_DISPLAY ();
+  if (!app_test_can_send_input ())
+    {
+      g_test_skip ("xdotool or X11 missing");
+      return;
+    }
+  timeline = cpel_window_get_timeline (f->window);
+  w = GTK_WIDGET (timeline);
+  /* Keep the pointer off the timeline's time area. */
+  app_test_pointer_to (w, 5, 5);
+  app_test_focus (w);
+
+  s0 = span_of (timeline);
+  app_test_xdo ("key", "w", NULL);
+  g_assert_cmpint (ABS (span_of (timeline) - s0 / 2), <=, 1);
+  app_test_xdo ("key", "plus", NULL);
+  g_assert_cmpint (ABS (span_of (timeline) - s0 / 4), <=, 1);
+  app_test_xdo ("key", "s", "minus", NULL);
+  g_assert_cmpint (span_of (timeline), ==, s0);
+
+  cpel_timeline_set_range (timeline, 100000, 110000, FALSE);
+  app_test_xdo ("key", "d", NULL);
+  cpel_timeline_get_range (timeline, &t0, &t1);
+  g_assert_cmpint (t0, ==, 101000);
+  app_test_xdo ("key", "Left", "a", NULL);
+  cpel_timeline_get_range (timeline, &t0, &t1);
+  g_assert_cmpint (t0, ==, 99000);
+  app_test_xdo ("key", "Right", NULL);
+  cpel_timeline_get_range (timeline, &t0, &t1);
+  g_assert_cmpint (t0, ==, 100000);
+
+  /* Home / 0 fit; Alt+Left goes back. */
+  app_test_xdo ("key", "Home", NULL);
+  cpel_timeline_get_range (timeline, &t0, &t1);
+  g_assert_cmpint (t0, ==, 0);
+  g_assert_cmpint (t1, ==, 299901);
+  app_test_xdo ("key", "alt+Left", NULL);
+  cpel_timeline_get_range (timeline, &t0, &t1);
+  g_assert_cmpint (t0, ==, 100000);
+  app_test_xdo ("key", "alt+Right", NULL);
+  cpel_timeline_get_range (timeline, &t0, &t1);
+  g_assert_cmpint (t0, ==, 0);
+  app_test_xdo ("key", "0", NULL);
+
+  /* Tab selects the first event in view; Shift+Tab walks back. */
+  cpel_timeline_set_range (timeline, 10000, 20000, FALSE);
+  app_test_xdo ("key", "Tab", NULL);
+  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_cmpuint (slot, ==, 0);
+  g_assert_cmpuint (index, ==, 34);    /* t = 10200 */
+  app_test_xdo ("key", "Tab", "Tab", "shift+Tab", NULL);
+  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_cmpuint (index, ==, 35);
+  g_assert_true (gtk_widget_is_focus (w));
+  app_test_xdo ("key", "Escape", NULL);
+  g_assert_false (cpel_timeline_get_selection (timeline, NULL, NULL));
+
+  /* Ctrl+F, a query, Enter: the first match in view is selected. */
+  app_test_xdo ("key", "ctrl+f", NULL);
+  g_assert_true (cpel_search_bar_get_search_mode (cpel_window_get_search_bar (f->window)));
+  app_test_xdo ("type", "recv", NULL);
+  app_test_spin (400);   /* the entry's typing delay, then the worker */
+  app_test_xdo ("key", "Return", NULL);
+  app_test_spin (200);
+  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_cmpuint (slot, ==, 0);
+  g_assert_cmpuint (index, ==, 35);    /* event 105, the first recv after 10000 */
+  app_test_xdo ("key", "F3", NULL);
+  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_cmpuint (slot, ==, 1);      /* event 112 */
+  app_test_xdo ("key", "shift+Return", NULL);
+  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_cmpuint (slot, ==, 0);
+  /* Escape closes the bar and gives the keys back to the timeline. */
+  app_test_xdo ("key", "Escape", NULL);
+  app_test_spin (300);
+  g_assert_false (cpel_search_bar_get_search_mode (cpel_window_get_search_bar (f->window)));
+  g_assert_true (gtk_widget_is_focus (w));
+}
+
+static void
+test_input_pointer (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline;
+  GtkWidget *w;
+  const CpelView *view;
+  int width;
+  gint64 t0, t1, before, after;
+  guint slot;
+  guint64 index;
+
+  SKIP_WITHOUT_DISPLAY ();
+  if (!app_test_can_send_input ())
+    {
+      g_test_skip ("xdotool or X11 missing");
+      return;
+    }
+  timeline = cpel_window_get_timeline (f->window);
+  w = GTK_WIDGET (timeline);
+  width = gtk_widget_get_width (w);
+  app_test_focus (w);
+
+  /* Ctrl+wheel zooms in at the pointer: the time under it stays. */
+  view = cpel_timeline_get_view (timeline);
+  app_test_pointer_to (w, 400, 100);
+  before = cpel_view_x_to_time (view, width, 400);
+  app_test_xdo ("keydown", "ctrl", "click", "4", "keyup", "ctrl", NULL);
+  g_assert_cmpint (span_of (timeline), <, 299901);
+  view = cpel_timeline_get_view (timeline);
+  after = cpel_view_x_to_time (view, width, 400);
+  g_assert_cmpint (ABS (after - before), <=, span_of (timeline) / width + 1);
+
+  /* Shift+wheel pans. */
+  cpel_timeline_get_range (timeline, &t0, &t1);
+  app_test_xdo ("keydown", "shift", "click", "5", "keyup", "shift", NULL);
+  {
+    gint64 n0, n1;
+    cpel_timeline_get_range (timeline, &n0, &n1);
+    g_assert_cmpint (n0, >, t0);
+    g_assert_cmpint (n1 - n0, ==, t1 - t0);
+  }
+
+  /* Drag across the ruler: zoom to that range. */
+  cpel_timeline_fit (timeline);
+  view = cpel_timeline_get_view (timeline);
+  {
+    gint64 a = cpel_view_x_to_time (view, width, 300);
+    gint64 b = cpel_view_x_to_time (view, width, 500);
+    int rx0, ry0, rx1, ry1;
+    g_autofree char *sx = NULL, *sy = NULL, *ex = NULL, *ey = NULL, *mx = NULL;
+
+    app_test_to_root (w, 300, 14, &rx0, &ry0);
+    app_test_to_root (w, 500, 14, &rx1, &ry1);
+    sx = g_strdup_printf ("%d", rx0);
+    sy = g_strdup_printf ("%d", ry0);
+    mx = g_strdup_printf ("%d", (rx0 + rx1) / 2);
+    ex = g_strdup_printf ("%d", rx1);
+    ey = g_strdup_printf ("%d", ry1);
+    app_test_xdo ("mousemove", "--sync", sx, sy, "mousedown", "1",
+                  "mousemove", "--sync", mx, sy, "mousemove", "--sync", ex, ey,
+                  "mouseup", "1", NULL);
+    gint64 px = 2 * 299901 / (width - 160);   /* two pixels at fit */
+
+    cpel_timeline_get_range (timeline, &t0, &t1);
+    g_assert_cmpint (ABS (t0 - a), <=, px);
+    g_assert_cmpint (ABS (t1 - b), <=, px);
+  }
+
+  /* Click selects the nearest event. */
+  cpel_timeline_set_range (timeline, 0, 10000, FALSE);
+  view = cpel_timeline_get_view (timeline);
+  {
+    double x = cpel_view_time_to_x (view, width, 3000) + 2;   /* event 30, track 0 */
+    double y = cpel_view_get_row_y (view, 0) + 12;
+
+    app_test_pointer_to (w, x, y);
+    app_test_xdo ("click", "1", NULL);
+    g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+    g_assert_cmpuint (slot, ==, 0);
+    g_assert_cmpuint (index, ==, 10);
+  }
+
+  /* Right-drag measures. */
+  {
+    int rx0, ry0, rx1, ry1;
+    g_autofree char *sx = NULL, *sy = NULL, *ex = NULL;
+    gint64 a, b;
+    guint64 n;
+    double xa = cpel_view_time_to_x (view, width, 2000);
+    double xb = cpel_view_time_to_x (view, width, 4000);
+
+    app_test_to_root (w, xa, 200, &rx0, &ry0);
+    app_test_to_root (w, xb, 200, &rx1, &ry1);
+    sx = g_strdup_printf ("%d", rx0);
+    sy = g_strdup_printf ("%d", ry0);
+    ex = g_strdup_printf ("%d", rx1);
+    app_test_xdo ("mousemove", "--sync", sx, sy, "mousedown", "3",
+                  "mousemove", "--sync", ex, sy, "mouseup", "3", NULL);
+    g_assert_true (cpel_timeline_get_measure (timeline, &a, &b, &n));
+    g_assert_cmpint (ABS (a - 2000), <=, 20);
+    g_assert_cmpint (ABS (b - 4000), <=, 20);
+    g_assert_cmpuint (n, >=, 20);
+    g_assert_cmpuint (n, <=, 21);
+    g_assert_nonnull (strstr (cpel_window_get_status (f->window, "measure"), "Δt"));
+  }
+
+  /* The cursor time follows the pointer. */
+  {
+    gint64 t;
+    app_test_pointer_to (w, 660, 200);
+    g_assert_true (cpel_timeline_get_cursor_time (timeline, &t));
+    g_assert_cmpint (ABS (t - cpel_view_x_to_time (view, width, 660)), <=, 10);
+    g_assert_nonnull (strstr (cpel_window_get_status (f->window, "cursor"), "µs"));
+  }
+}
+
+int
+main (int argc, char *argv[])
+{
+  gboolean display = app_test_init (&argc, &argv);
+  int status;
+
+  if (!display)
+    {
+      g_test_add_func ("/app/window/no-display", app_test_skip_no_display);
+      return g_test_run ();
+    }
+
+  app = cpel_application_new (g_get_monotonic_time ());
+  g_application_set_flags (G_APPLICATION (app),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+
+#define ADD(path, func, empty) \
+  g_test_add ("/app/window/" path, Fixture, (empty) ? "" : NULL, fixture_setup, func, fixture_teardown)
+  ADD ("empty", test_empty, TRUE);
+  ADD ("load", test_load, FALSE);
+  ADD ("bad-file", test_bad_file, FALSE);
+  ADD ("bad-file-empty-window", test_bad_file_empty_window, TRUE);
+  ADD ("search", test_search, FALSE);
+  ADD ("details", test_details, FALSE);
+  ADD ("status", test_status, FALSE);
+  ADD ("export", test_export, FALSE);
+  ADD ("input-keys", test_input_keys, FALSE);
+  ADD ("input-pointer", test_input_pointer, FALSE);
+#undef ADD
+  status = g_test_run ();
+  g_clear_object (&app);
+  return status;
+}
