@@ -322,10 +322,39 @@ action_new_window (GSimpleAction *action,
   gtk_window_present (cpel_application_new_window (CPEL_APPLICATION (data)));
 }
 
+static void
+apply_color_scheme (const char *scheme)
+{
+  AdwColorScheme value = ADW_COLOR_SCHEME_DEFAULT;
+
+  if (g_strcmp0 (scheme, "light") == 0)
+    value = ADW_COLOR_SCHEME_FORCE_LIGHT;
+  else if (g_strcmp0 (scheme, "dark") == 0)
+    value = ADW_COLOR_SCHEME_FORCE_DARK;
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), value);
+}
+
+static void
+change_color_scheme (GSimpleAction *action,
+                     GVariant      *state,
+                     gpointer       data)
+{
+  CpelApplication *self = data;
+  const char *scheme = g_variant_get_string (state, NULL);
+
+  if (!g_str_equal (scheme, "default") && !g_str_equal (scheme, "light")
+      && !g_str_equal (scheme, "dark"))
+    return;
+  g_simple_action_set_state (action, state);
+  apply_color_scheme (scheme);
+  cpel_settings_set_string (self->settings, "color-scheme", scheme);
+}
+
 static const GActionEntry app_entries[] = {
   { "quit", action_quit },
   { "about", action_about },
   { "new-window", action_new_window },
+  { "color-scheme", NULL, "s", "'default'", change_color_scheme },
 };
 
 static void
@@ -361,6 +390,14 @@ cpel_application_startup (GApplication *application)
     g_signal_connect_swapped (self->settings, "changed::recent-views",
                               G_CALLBACK (rebuild_recent_menu), self);
   rebuild_recent_menu (self);
+
+  {
+    g_autofree char *scheme = cpel_settings_get_string (self->settings, "color-scheme");
+
+    if (scheme != NULL)
+      g_action_group_change_action_state (G_ACTION_GROUP (self), "color-scheme",
+                                          g_variant_new_string (scheme));
+  }
 }
 
 /* ------------------------------------------------------------------------ */

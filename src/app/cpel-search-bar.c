@@ -172,7 +172,7 @@ set_result (CpelSearchBar    *self,
   g_clear_pointer (&self->result, cpel_search_result_unref);
   self->result = result != NULL ? cpel_search_result_ref (result) : NULL;
   self->current = -1;
-  if (self->timeline != NULL)
+  if (self->timeline != NULL && gtk_search_bar_get_search_mode (self->search_bar))
     cpel_timeline_set_matches (self->timeline, result);
   update_status (self);
 }
@@ -544,6 +544,11 @@ cpel_search_bar_step (CpelSearchBar *self,
 static void
 on_search_mode_notify (CpelSearchBar *self)
 {
+  /* Highlights show while the bar is open; the result is kept for when it
+   * opens again. */
+  if (self->timeline != NULL)
+    cpel_timeline_set_matches (self->timeline,
+                               gtk_search_bar_get_search_mode (self->search_bar) ? self->result : NULL);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH_MODE_ENABLED]);
 }
 

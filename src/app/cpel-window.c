@@ -102,11 +102,26 @@ format_count (guint64 n)
 /* ------------------------------------------------------------------------ */
 /* Status line and details                                                    */
 
+/* Times on the status line, as precise as a pixel of the current view. */
+static char *
+format_view_time (CpelWindow *self,
+                  gint64      t)
+{
+  gint64 t0, t1;
+  double pixels = MAX (1.0, gtk_widget_get_width (GTK_WIDGET (self->timeline))
+                            - cpel_timeline_get_label_width (self->timeline));
+
+  cpel_timeline_get_range (self->timeline, &t0, &t1);
+  return cpel_render_format_tick (t, cpel_render_ruler_step (t0, t1, pixels, 1.0), MAX (ABS (t0), ABS (t1)));
+}
+
 static void
 update_range_label (CpelWindow *self)
 {
   gint64 t0, t1;
-  char a[32], b[32], span[32];
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+  g_autofree char *span = NULL;
   g_autofree char *text = NULL;
 
   if (self->file == NULL)
@@ -115,9 +130,9 @@ update_range_label (CpelWindow *self)
       return;
     }
   cpel_timeline_get_range (self->timeline, &t0, &t1);
-  cpel_time_format_buf (t0, a, sizeof a);
-  cpel_time_format_buf (t1, b, sizeof b);
-  cpel_time_format_buf (t1 - t0, span, sizeof span);
+  a = format_view_time (self, t0);
+  b = format_view_time (self, t1);
+  span = cpel_time_format (t1 - t0);
   /* TRANSLATORS: the visible range: start – end (span) */
   text = g_strdup_printf (_("%s – %s (%s)"), a, b, span);
   gtk_label_set_text (self->range_label, text);
@@ -133,10 +148,10 @@ update_pointer_labels (CpelWindow *self)
   if (self->file != NULL && cpel_timeline_get_cursor_time (self->timeline, &t))
     {
       g_autofree char *text = NULL;
+      g_autofree char *time = format_view_time (self, t);
 
-      cpel_time_format_buf (t, buf, sizeof buf);
       /* TRANSLATORS: time under the pointer */
-      text = g_strdup_printf (_("Cursor %s"), buf);
+      text = g_strdup_printf (_("Cursor %s"), time);
       gtk_label_set_text (self->cursor_label, text);
     }
   else
@@ -174,7 +189,7 @@ update_actions (CpelWindow *self)
   gboolean has_file = self->file != NULL;
   const char *names[] = {
     "export", "export-to", "file-info", "event-types", "tracks", "search",
-    "search-next", "search-previous", "zoom-in", "zoom-out", "zoom-fit",
+    "search-next", "search-previous", "zoom-in", "zoom-out", "zoom-fit", "show-details",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -511,10 +526,10 @@ remember_folder (CpelWindow *self,
                  GFile      *file)
 {
   g_autoptr(GFile) parent = g_file_get_parent (file);
-  g_autofree char *path = parent != NULL ? g_file_get_path (parent) : NULL;
+  g_autofree char *uri = parent != NULL ? g_file_get_uri (parent) : NULL;
 
-  if (path != NULL)
-    cpel_settings_set_string (get_settings (self), "last-folder", path);
+  if (uri != NULL)
+    cpel_settings_set_string (get_settings (self), "last-folder", uri);
 }
 
 static void
@@ -524,9 +539,13 @@ set_initial_folder (CpelWindow     *self,
   g_autofree char *folder = cpel_settings_get_string (get_settings (self), "last-folder");
   g_autoptr(GFile) dir = NULL;
 
-  if (folder != NULL && g_file_test (folder, G_FILE_TEST_IS_DIR))
-    dir = g_file_new_for_path (folder);
-  else if (self->location != NULL)
+  if (folder != NULL)
+    {
+      dir = g_file_new_for_uri (folder);
+      if (g_file_query_file_type (dir, G_FILE_QUERY_INFO_NONE, NULL) != G_FILE_TYPE_DIRECTORY)
+        g_clear_object (&dir);
+    }
+  if (dir == NULL && self->location != NULL)
     dir = g_file_get_parent (self->location);
   if (dir != NULL)
     gtk_file_chooser_set_current_folder (chooser, dir, NULL);
