@@ -294,5 +294,16 @@ cpel_tracks_new (GtkWindow    *parent,
 
   adw_window_set_content (ADW_WINDOW (window), box);
   refill (tracks);
+
+  /* Escape closes, as in the other dialogs; typing goes to the filter. */
+  {
+    GtkEventController *shortcuts = gtk_shortcut_controller_new ();
+
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                          gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Escape, 0),
+                                                            gtk_named_action_new ("window.close")));
+    gtk_widget_add_controller (window, shortcuts);
+  }
+  gtk_window_set_focus (GTK_WINDOW (window), entry);
   return GTK_WINDOW (window);
 }
