@@ -29,6 +29,28 @@ selector_free (Selector *selector)
   g_free (selector);
 }
 
+/* A small swatch of the type's tick colour. */
+static void
+draw_swatch (GtkDrawingArea *area,
+             cairo_t        *cr,
+             int             width,
+             int             height,
+             gpointer        data)
+{
+  guint32 code = GPOINTER_TO_UINT (data);
+  CpelPalette palette;
+  CpelRGBA color;
+
+  if (adw_style_manager_get_dark (adw_style_manager_get_default ()))
+    cpel_palette_init_dark (&palette);
+  else
+    cpel_palette_init_light (&palette);
+  cpel_palette_get_type_color (&palette, code, &color);
+  cairo_set_source_rgba (cr, color.r, color.g, color.b, color.a);
+  cairo_arc (cr, width / 2.0, height / 2.0, MIN (width, height) / 2.0, 0, 2 * G_PI);
+  cairo_fill (cr);
+}
+
 static void
 apply (Selector *selector)
 {
@@ -154,6 +176,15 @@ cpel_event_types_new (GtkWindow    *parent,
       g_signal_connect (check, "toggled", G_CALLBACK (on_toggled), selector);
       adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
       adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), check);
+      {
+        GtkWidget *swatch = gtk_drawing_area_new ();
+
+        gtk_widget_set_size_request (swatch, 12, 12);
+        gtk_widget_set_valign (swatch, GTK_ALIGN_CENTER);
+        gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (swatch), draw_swatch,
+                                        GUINT_TO_POINTER (code), NULL);
+        adw_action_row_add_suffix (ADW_ACTION_ROW (row), swatch);
+      }
       adw_preferences_group_add (group, row);
       g_ptr_array_add (selector->checks, check);
     }
