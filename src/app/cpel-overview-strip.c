@@ -173,6 +173,9 @@ cpel_overview_strip_set_timeline (CpelOverviewStrip *self,
                                 G_CALLBACK (gtk_widget_queue_draw), self);
       g_signal_connect_swapped (timeline, "notify::file",
                                 G_CALLBACK (gtk_widget_queue_draw), self);
+      /* The pointer's time is marked on the strip too. */
+      g_signal_connect_swapped (timeline, "pointer-changed",
+                                G_CALLBACK (gtk_widget_queue_draw), self);
     }
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMELINE]);

@@ -80,6 +80,15 @@ struct _CpelTimeline
   CpelRange          pinch_range;
   gint64             pinch_anchor;
 
+  /* The last frame without the cursor line, reused while only the cursor
+   * moves (GSK then repaints just the cursor's strip). */
+  GskRenderNode     *frame;
+  gboolean           frame_dirty;
+  int                frame_width;
+  int                frame_height;
+  int                frame_scale;
+  const CpelPalette *frame_palette;
+
   /* Statistics */
   guint64            n_frames;
   gint64             last_frame_us;
@@ -160,6 +169,14 @@ type_hidden (CpelTimeline *self,
   return self->hidden_types[type] != 0;
 }
 
+/* The view changed: the next frame is drawn anew. */
+static void
+invalidate (CpelTimeline *self)
+{
+  self->frame_dirty = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 static void
 update_actions (CpelTimeline *self)
 {
@@ -192,7 +209,7 @@ static void
 view_changed (CpelTimeline *self)
 {
   update_actions (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  invalidate (self);
   g_signal_emit (self, signals[VIEW_CHANGED], 0);
 }
 
@@ -631,7 +648,7 @@ cpel_timeline_select (CpelTimeline *self,
   self->view.has_selection = TRUE;
   self->view.selected_slot = slot;
   self->view.selected_index = index;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  invalidate (self);
   g_signal_emit (self, signals[SELECTION_CHANGED], 0);
 }
 
@@ -642,7 +659,7 @@ cpel_timeline_unselect (CpelTimeline *self)
   if (!self->view.has_selection)
     return;
   self->view.has_selection = FALSE;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  invalidate (self);
   g_signal_emit (self, signals[SELECTION_CHANGED], 0);
 }
 
@@ -867,7 +884,7 @@ cpel_timeline_set_measure (CpelTimeline *self,
   self->view.measure_t0 = t0;
   self->view.measure_t1 = t1;
   recount_measure (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  invalidate (self);
   g_signal_emit (self, signals[POINTER_CHANGED], 0);
 }
 
@@ -879,7 +896,7 @@ cpel_timeline_clear_measure (CpelTimeline *self)
     return;
   self->view.has_measure = FALSE;
   self->measuring = FALSE;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  invalidate (self);
   g_signal_emit (self, signals[POINTER_CHANGED], 0);
 }
 
@@ -938,7 +955,41 @@ update_font (CpelTimeline *self)
       g_free (self->font);
       self->font = g_steal_pointer (&font);
       self->view.font = self->font;
+      self->frame_dirty = TRUE;
     }
+}
+
+/* The cursor line and its marker on the ruler, over the cached frame (as
+ * cpel_render_view draws them). */
+static void
+snapshot_cursor (CpelTimeline *self,
+                 GtkSnapshot  *snapshot,
+                 double        width,
+                 double        height)
+{
+  const CpelView *view = &self->view;
+  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  double x, h = view->ruler_height;
+  const CpelRGBA *c = &view->palette->accent;
+  GdkRGBA color = { c->r, c->g, c->b, c->a };
+  cairo_t *cr;
+
+  if (!view->has_cursor || view->cursor_t < view->t0 || view->cursor_t >= view->t1
+      || width <= view->label_width)
+    return;
+  x = round (cpel_view_time_to_x (view, width, view->cursor_t) * scale) / scale;
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (view->label_width, 0,
+                                                         width - view->label_width, height));
+  gtk_snapshot_append_color (snapshot, &color, &GRAPHENE_RECT_INIT (x, 0, 1, height));
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (x - 5, h - 6, 11, 6));
+  gdk_cairo_set_source_rgba (cr, &color);
+  cairo_move_to (cr, x - 4.5, h - 6);
+  cairo_line_to (cr, x + 5.5, h - 6);
+  cairo_line_to (cr, x + 0.5, h);
+  cairo_close_path (cr);
+  cairo_fill (cr);
+  cairo_destroy (cr);
+  gtk_snapshot_pop (snapshot);
 }
 
 static void
@@ -946,9 +997,9 @@ cpel_timeline_snapshot (GtkWidget   *widget,
                         GtkSnapshot *snapshot)
 {
   CpelTimeline *self = CPEL_TIMELINE (widget);
-  double width = gtk_widget_get_width (widget);
-  double height = gtk_widget_get_height (widget);
-  cairo_t *cr;
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  int scale = gtk_widget_get_scale_factor (widget);
   gint64 start;
 
   if (self->file == NULL || width <= 0 || height <= 0)
@@ -959,9 +1010,30 @@ cpel_timeline_snapshot (GtkWidget   *widget,
   cpel_timeline_get_view (self);   /* picks the palette */
   self->view.scroll_y = gtk_adjustment_get_value (self->vadjustment);
 
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  cpel_render_view (cr, width, height, &self->view);
-  cairo_destroy (cr);
+  if (self->frame == NULL || self->frame_dirty || self->frame_width != width
+      || self->frame_height != height || self->frame_scale != scale
+      || self->frame_palette != self->view.palette)
+    {
+      GtkSnapshot *frame = gtk_snapshot_new ();
+      CpelView view = self->view;
+      cairo_t *cr;
+
+      view.has_cursor = FALSE;
+      cr = gtk_snapshot_append_cairo (frame, &GRAPHENE_RECT_INIT (0, 0, width, height));
+      cpel_render_view (cr, width, height, &view);
+      cairo_destroy (cr);
+
+      g_clear_pointer (&self->frame, gsk_render_node_unref);
+      self->frame = gtk_snapshot_free_to_node (frame);
+      self->frame_dirty = FALSE;
+      self->frame_width = width;
+      self->frame_height = height;
+      self->frame_scale = scale;
+      self->frame_palette = self->view.palette;
+    }
+  if (self->frame != NULL)
+    gtk_snapshot_append_node (snapshot, self->frame);
+  snapshot_cursor (self, snapshot, width, height);
 
   self->n_frames++;
   self->last_frame_us = g_get_monotonic_time () - start;
@@ -1021,7 +1093,7 @@ on_motion (GtkEventControllerMotion *controller,
                                    on_edge || self->drag_mode == DRAG_RESIZE ? "col-resize" : NULL);
   update_cursor (self);
   if (self->file != NULL)
-    gtk_widget_queue_draw (GTK_WIDGET (self));
+    gtk_widget_queue_draw (GTK_WIDGET (self));   /* the cursor only: the frame is reused */
   g_signal_emit (self, signals[POINTER_CHANGED], 0);
 }
 
@@ -1032,7 +1104,7 @@ on_leave (GtkEventControllerMotion *controller,
   self->pointer_inside = FALSE;
   update_cursor (self);
   if (self->file != NULL)
-    gtk_widget_queue_draw (GTK_WIDGET (self));
+    gtk_widget_queue_draw (GTK_WIDGET (self));   /* the cursor only: the frame is reused */
   g_signal_emit (self, signals[POINTER_CHANGED], 0);
 }
 
@@ -1156,7 +1228,7 @@ on_drag_update (GtkGestureDrag *gesture,
         self->view.measure_t0 = cpel_view_x_to_time (&self->view, width, x0);
         self->view.measure_t1 = cpel_view_x_to_time (&self->view, width, x1);
         recount_measure (self);
-        gtk_widget_queue_draw (GTK_WIDGET (self));
+        invalidate (self);
         g_signal_emit (self, signals[POINTER_CHANGED], 0);
       }
       break;
@@ -1205,7 +1277,7 @@ on_drag_end (GtkGestureDrag *gesture,
       g_signal_emit (self, signals[POINTER_CHANGED], 0);
       if (b > a)
         cpel_timeline_set_range (self, a, b, TRUE);
-      gtk_widget_queue_draw (GTK_WIDGET (self));
+      invalidate (self);
     }
 }
 
@@ -1375,7 +1447,7 @@ on_vadjustment_changed (GtkAdjustment *adjustment,
 static void
 on_dark_changed (CpelTimeline *self)
 {
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  invalidate (self);
   g_signal_emit (self, signals[VIEW_CHANGED], 0);
 }
 
@@ -1488,6 +1560,7 @@ cpel_timeline_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->vadjustment, self);
   g_clear_object (&self->vadjustment);
   g_clear_pointer (&self->context_menu, gtk_widget_unparent);
+  g_clear_pointer (&self->frame, gsk_render_node_unref);
   if (self->order != NULL)
     g_signal_handlers_disconnect_by_data (self->order, self);
   g_clear_object (&self->order);
