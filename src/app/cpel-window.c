@@ -465,6 +465,7 @@ cpel_window_open (CpelWindow *self,
 gboolean
 cpel_window_export (CpelWindow  *self,
                     const char  *path,
+                    double       scale,
                     gboolean     overwrite,
                     GError     **error)
 {
@@ -499,21 +500,22 @@ cpel_window_export (CpelWindow  *self,
       width = 1280;
       height = 720;
     }
-  return cpel_render_export (&view, format, width, height,
-                             gtk_widget_get_scale_factor (GTK_WIDGET (self->timeline)),
-                             path, overwrite, error);
+  if (scale <= 0)
+    scale = gtk_widget_get_scale_factor (GTK_WIDGET (self->timeline));
+  return cpel_render_export (&view, format, width, height, scale, path, overwrite, error);
 }
 
 static void
 export_and_report (CpelWindow *self,
                    const char *path,
+                   double      scale,
                    gboolean    overwrite)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *name = g_filename_display_basename (path);
   g_autofree char *message = NULL;
 
-  if (!cpel_window_export (self, path, overwrite, &error))
+  if (!cpel_window_export (self, path, scale, overwrite, &error))
     /* TRANSLATORS: %s is a file name, then the reason */
     message = g_strdup_printf (_("Could not export “%s”: %s"), name, error->message);
   else
@@ -558,6 +560,7 @@ on_export_response (GtkNativeDialog *dialog,
 {
   g_autoptr(GFile) file = NULL;
   g_autofree char *path = NULL;
+  const char *scale_choice;
 
   if (response == GTK_RESPONSE_ACCEPT)
     file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
@@ -581,7 +584,9 @@ on_export_response (GtkNativeDialog *dialog,
           path = with_suffix;
           overwrite = FALSE;
         }
-      export_and_report (self, path, overwrite);
+      scale_choice = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (dialog), "scale");
+      export_and_report (self, path, scale_choice != NULL ? g_ascii_strtod (scale_choice, NULL) : 0,
+                         overwrite);
     }
   g_clear_object (&self->chooser);
 }
@@ -620,7 +625,7 @@ action_export (GSimpleAction *action,
   /* Automation: export straight to the given path. */
   if (scripted != NULL && *scripted != '\0')
     {
-      export_and_report (self, scripted, TRUE);
+      export_and_report (self, scripted, 0, TRUE);
       return;
     }
 
@@ -645,6 +650,17 @@ action_export (GSimpleAction *action,
   add_filter (GTK_FILE_CHOOSER (self->chooser), _("PDF Document"), "application/pdf", "pdf");
   set_initial_folder (self, GTK_FILE_CHOOSER (self->chooser));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), suggested);
+  {
+    /* The image's pixel density (PNG); SVG and PDF are vector anyway. */
+    const char *ids[] = { "1", "2", "3", "4", NULL };
+    const char *labels[] = { C_("image scale", "1×"), C_("image scale", "2×"),
+                             C_("image scale", "3×"), C_("image scale", "4×"), NULL };
+    int scale = CLAMP (gtk_widget_get_scale_factor (GTK_WIDGET (self->timeline)), 1, 4);
+    char current[2] = { (char) ('0' + scale), '\0' };
+
+    gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (self->chooser), "scale", _("Scale"), ids, labels);
+    gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (self->chooser), "scale", current);
+  }
   g_signal_connect (self->chooser, "response", G_CALLBACK (on_export_response), self);
   gtk_native_dialog_show (self->chooser);
 }
@@ -658,7 +674,7 @@ action_export_to (GSimpleAction *action,
   const char *path = g_variant_get_string (parameter, NULL);
 
   if (self->file != NULL && path != NULL && *path != '\0')
-    export_and_report (self, path, TRUE);
+    export_and_report (self, path, 0, TRUE);
 }
 
 /* ------------------------------------------------------------------------ */

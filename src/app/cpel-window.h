@@ -29,10 +29,11 @@ CpelFile      *cpel_window_get_file      (CpelWindow      *self);
 GFile         *cpel_window_get_location  (CpelWindow      *self);
 gboolean       cpel_window_is_loading    (CpelWindow      *self);
 
-/* Export the current view (format from the suffix) at the timeline's size
- * and scale factor. */
+/* Export the current view (format from the suffix) at the timeline's size,
+ * `scale` device pixels per logical one (0: the screen's scale factor). */
 gboolean       cpel_window_export        (CpelWindow      *self,
                                           const char      *path,
+                                          double           scale,
                                           gboolean         overwrite,
                                           GError         **error);
 

@@ -459,12 +459,24 @@ test_export (Fixture *f, gconstpointer data)
         }
     }
 
+  /* A chosen scale: twice the pixels. */
+  {
+    g_autofree char *out = g_build_filename (f->dir, "view2x.png", NULL);
+    cairo_surface_t *png;
+
+    g_assert_true (cpel_window_export (f->window, out, 2, FALSE, NULL));
+    png = cairo_image_surface_create_from_png (out);
+    g_assert_cmpint (cairo_image_surface_get_width (png), ==,
+                     2 * gtk_widget_get_width (GTK_WIDGET (timeline)));
+    cairo_surface_destroy (png);
+  }
+
   /* An unknown suffix is refused and writes nothing. */
   {
     g_autofree char *out = g_build_filename (f->dir, "view.bmp", NULL);
     g_autoptr(GError) error = NULL;
 
-    g_assert_false (cpel_window_export (f->window, out, TRUE, &error));
+    g_assert_false (cpel_window_export (f->window, out, 0, TRUE, &error));
     g_assert_nonnull (error);
     g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
   }
@@ -473,7 +485,7 @@ test_export (Fixture *f, gconstpointer data)
     g_autofree char *out = g_build_filename (f->dir, "view.png", NULL);
     g_autoptr(GError) error = NULL;
 
-    g_assert_false (cpel_window_export (f->window, out, FALSE, &error));
+    g_assert_false (cpel_window_export (f->window, out, 0, FALSE, &error));
     g_assert_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
   }
 }
