@@ -360,6 +360,27 @@ mk_clock_per_us (W *w)
   w_event (w, 1000, 1, 1, 0);
 }
 
+/* a track label and an event name ending inside a UTF-8 sequence */
+static void
+mk_label_invalid_utf8 (W *w)
+{
+  w_header (w, 1, 4);
+  w_strtab (w, "T\0abc\xf0\0ev\xf0\0\0", 12);              /* "abc\xf0" at 2, "ev\xf0" at 7 */
+  w_section (w, CPEL_SECTION_EVENT_DEFS, 68 + 12);
+  w_name (w, "T");
+  w_u32 (w, 1);
+  w_u32 (w, 1); w_u32 (w, 7); w_u32 (w, 2);
+  w_section (w, CPEL_SECTION_TRACK_DEFS, 68 + 8);
+  w_name (w, "T");
+  w_u32 (w, 1);
+  w_u32 (w, 0); w_u32 (w, 2);
+  w_section (w, CPEL_SECTION_EVENTS, 72 + 20);
+  w_name (w, "T");
+  w_u32 (w, 1);
+  w_u32 (w, 1000000000);
+  w_event (w, 10, 0, 1, 0);
+}
+
 /* ---- expectations for the files that load ---- */
 
 static inline char *
@@ -446,6 +467,18 @@ check_clock_per_us (CpelFile *file)
   g_assert_cmpint (cpel_file_get_duration (file), ==, 1000);
 }
 
+/* The core keeps a label's bytes as the file has them; showing them is the
+ * caller's business (it must not assume UTF-8). */
+static void
+check_label_invalid_utf8 (CpelFile *file)
+{
+  char *l0 = malformed_label (file, 0);
+
+  g_assert_cmpstr (cpel_file_get_track_label (file, 0), ==, "abc\xf0");
+  g_assert_cmpstr (l0, ==, "ev\xf0: abc\xf0");
+  g_free (l0);
+}
+
 typedef struct
 {
   const char *name;
@@ -480,6 +513,7 @@ static const MalformedCase malformed_cases[] = {
   { "unknown-section-trailing", mk_unknown_section_trailing, -1, NULL, check_unknown_section_trailing },
   { "name-without-nul",         mk_name_without_nul,         -1, NULL, check_name_without_nul },
   { "clock-per-us",             mk_clock_per_us,             -1, NULL, check_clock_per_us },
+  { "label-invalid-utf8",       mk_label_invalid_utf8,       -1, NULL, check_label_invalid_utf8 },
 };
 
 static inline GBytes *

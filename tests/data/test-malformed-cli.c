@@ -3,6 +3,8 @@
  * For every case that the loader rejects, both commands must exit with
  * status 1 and write exactly one line to stderr, naming the offset of the
  * fault; for the cases that load, both must exit 0.  CPEL_CLI is the CLI.
+ * With CPEL_CLI_VALGRIND set (valgrind's path), the CLI runs under
+ * valgrind's memcheck; an error it finds makes the exit status 99.
  */
 #include <glib/gstdio.h>
 #include <string.h>
@@ -12,6 +14,46 @@
 
 static char *tmpdir;
 
+/* The failure of `cpel COMMAND` on the case, or NULL. */
+static char *
+check_cli (const MalformedCase *c,
+           const char          *command,
+           int                  status,
+           const char          *err)
+{
+  if (!WIFEXITED (status))
+    return g_strdup_printf ("cpel %s %s: killed by signal %d, stderr: %s", command, c->name,
+                            WTERMSIG (status), err);
+  if (c->code < 0)
+    {
+      if (WEXITSTATUS (status) != 0)
+        return g_strdup_printf ("cpel %s %s: exit %d, stderr: %s", command, c->name,
+                                WEXITSTATUS (status), err);
+      return NULL;
+    }
+  if (WEXITSTATUS (status) != 1)
+    return g_strdup_printf ("cpel %s %s: exit %d (1 expected), stderr: %s", command, c->name,
+                            WEXITSTATUS (status), err);
+  /* one non-empty line */
+  if (strlen (err) < 2 || strchr (err, '\n') != err + strlen (err) - 1)
+    return g_strdup_printf ("cpel %s %s: stderr is not one line: “%s”", command, c->name, err);
+  if (strstr (err, c->needle) == NULL)
+    return g_strdup_printf ("cpel %s %s: “%s” does not name “%s”", command, c->name, err, c->needle);
+  return NULL;
+}
+
+/* Cases listed (comma-separated) in CPEL_KNOWN_BAD fail for a reported,
+ * not yet fixed bug: their failure is reported as TODO (an expected
+ * failure), not as a failure. */
+static gboolean
+known_bad (const MalformedCase *c)
+{
+  const char *list = g_getenv ("CPEL_KNOWN_BAD");
+  g_auto(GStrv) names = list ? g_strsplit (list, ",", -1) : NULL;
+
+  return names != NULL && g_strv_contains ((const char * const *) names, c->name);
+}
+
 static void
 run_cli (const MalformedCase *c,
          const char          *command)
@@ -20,9 +62,11 @@ run_cli (const MalformedCase *c,
   g_autoptr(GBytes) bytes = malformed_build (c);
   g_autofree char *name = g_strconcat (c->name, ".cpel", NULL);
   g_autofree char *path = g_build_filename (tmpdir, name, NULL);
-  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *out = NULL, *err = NULL, *failure = NULL;
   g_autoptr(GError) error = NULL;
-  const char *argv[] = { cli, command, path, NULL };
+  const char *valgrind = g_getenv ("CPEL_CLI_VALGRIND");
+  const char *argv[] = { valgrind, "-q", "--error-exitcode=99", cli, command, path, NULL };
+  const char **args = valgrind ? argv : argv + 3;
   gsize len;
   gconstpointer p = g_bytes_get_data (bytes, &len);
   int status;
@@ -33,25 +77,19 @@ run_cli (const MalformedCase *c,
       return;
     }
   g_assert_true (g_file_set_contents (path, p, len, NULL));
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+  g_assert_true (g_spawn_sync (NULL, (char **) args, NULL, G_SPAWN_DEFAULT, NULL, NULL,
                                &out, &err, &status, &error));
   g_assert_no_error (error);
   g_unlink (path);
 
-  g_assert_true (WIFEXITED (status));
-  if (c->code < 0)
-    {
-      if (WEXITSTATUS (status) != 0)
-        g_error ("cpel %s %s: exit %d, stderr: %s", command, c->name, WEXITSTATUS (status), err);
-      return;
-    }
-  if (WEXITSTATUS (status) != 1)
-    g_error ("cpel %s %s: exit %d (1 expected), stderr: %s", command, c->name, WEXITSTATUS (status), err);
-  /* one non-empty line */
-  if (strlen (err) < 2 || strchr (err, '\n') != err + strlen (err) - 1)
-    g_error ("cpel %s %s: stderr is not one line: “%s”", command, c->name, err);
-  if (strstr (err, c->needle) == NULL)
-    g_error ("cpel %s %s: “%s” does not name “%s”", command, c->name, err, c->needle);
+  failure = check_cli (c, command, status, err);
+  if (failure == NULL)
+    return;
+  g_strdelimit (failure, "\n", ' ');   /* one TAP line */
+  if (known_bad (c))
+    g_test_incomplete (failure);
+  else
+    g_test_fail_printf ("%s", failure);
 }
 
 static void
