@@ -20,6 +20,7 @@ typedef struct
   PangoContext         *context;
   GHashTable           *labels;   /* text -> PangoLayout */
   char                 *font;
+  double                min_advance;  /* of `font`; 0 = not measured yet */
   /* What the context was last updated for (updating bumps its serial and
    * makes every layout lay itself out again, so only do it on change). */
   gboolean              valid;
@@ -69,6 +70,7 @@ text_cache_get (cairo_t *cr, const char *font)
         || !cairo_font_options_equal (options, tc->options))
       {
         pango_cairo_update_context (cr, tc->context);
+        tc->min_advance = 0;
         tc->valid = TRUE;
         tc->matrix = m;
         g_clear_pointer (&tc->options, cairo_font_options_destroy);
@@ -79,11 +81,46 @@ text_cache_get (cairo_t *cr, const char *font)
   }
   if (g_strcmp0 (tc->font, font) != 0 || g_hash_table_size (tc->labels) >= MAX_CACHED_LABELS)
     {
+      if (g_strcmp0 (tc->font, font) != 0)
+        tc->min_advance = 0;
       g_hash_table_remove_all (tc->labels);
       g_free (tc->font);
       tc->font = g_strdup (font);
     }
   return tc;
+}
+
+/* The narrowest advance among printable ASCII glyphs of the font, in user
+ * units (0 when it cannot be measured: no lower bound then). */
+static double
+min_advance (PangoContext *context, const PangoFontDescription *font)
+{
+  g_autoptr(PangoLayout) layout = pango_layout_new (context);
+  PangoLayoutIter *iter;
+  char ascii[0x7f - 0x20 + 1];
+  int min = G_MAXINT;
+
+  for (int c = 0x20; c < 0x7f; c++)
+    ascii[c - 0x20] = (char) c;
+  ascii[0x7f - 0x20] = '\0';
+  pango_layout_set_font_description (layout, font);
+  pango_layout_set_single_paragraph_mode (layout, TRUE);
+  pango_layout_set_text (layout, ascii, -1);
+  iter = pango_layout_get_iter (layout);
+  do
+    {
+      PangoLayoutRun *run = pango_layout_iter_get_run_readonly (iter);
+
+      if (run == NULL)
+        continue;
+      for (int g = 0; g < run->glyphs->num_glyphs; g++)
+        min = MIN (min, run->glyphs->glyphs[g].geometry.width);
+    }
+  while (pango_layout_iter_next_run (iter));
+  pango_layout_iter_free (iter);
+  if (min == G_MAXINT || min <= 0)
+    return 0;
+  return (double) min / PANGO_SCALE;
 }
 
 void
@@ -131,6 +168,9 @@ cpel_render_ctx_init (CpelRenderCtx *ctx, cairo_t *cr, double width, double heig
     ctx->font = pango_font_description_from_string (font);
     ctx->layout = pango_layout_new (tc->context);
     ctx->label_cache = g_hash_table_ref (tc->labels);
+    if (tc->min_advance <= 0)
+      tc->min_advance = min_advance (tc->context, ctx->font);
+    ctx->min_advance = tc->min_advance;
   }
   pango_layout_set_font_description (ctx->layout, ctx->font);
   pango_layout_set_single_paragraph_mode (ctx->layout, TRUE);
@@ -144,12 +184,14 @@ cpel_render_ctx_init (CpelRenderCtx *ctx, cairo_t *cr, double width, double heig
   pango_font_metrics_unref (metrics);
 
   ctx->scratch = g_string_sized_new (128);
+  ctx->ellipsis = cpel_render_ctx_label_layout (ctx, "\u2026", &ctx->ellipsis_width);
   ctx->any_hidden = cpel_view_any_hidden (view);
 }
 
 void
 cpel_render_ctx_clear (CpelRenderCtx *ctx)
 {
+  g_clear_object (&ctx->ellipsis);
   g_clear_pointer (&ctx->label_cache, g_hash_table_unref);
   g_clear_object (&ctx->layout);
   g_clear_pointer (&ctx->font, pango_font_description_free);
@@ -233,20 +275,30 @@ cpel_render_ctx_label_layout (CpelRenderCtx *ctx, const char *text, double *text
   if (layout == NULL)
     {
       valid = clean_text (text, -1);
-      if (g_hash_table_size (ctx->label_cache) >= MAX_CACHED_LABELS)
-        {
-          layout = cpel_render_ctx_text (ctx, valid, -1, 0);
-          *text_width = cpel_render_layout_width (layout);
-          return layout;
-        }
       layout = pango_layout_new (pango_layout_get_context (ctx->layout));
       pango_layout_set_font_description (layout, ctx->font);
       pango_layout_set_single_paragraph_mode (layout, TRUE);
       pango_layout_set_text (layout, valid, -1);
-      g_hash_table_insert (ctx->label_cache, g_strdup (text), layout);
+      /* A full cache keeps what it has until the next frame empties it. */
+      if (g_hash_table_size (ctx->label_cache) < MAX_CACHED_LABELS)
+        g_hash_table_insert (ctx->label_cache, g_strdup (text), g_object_ref (layout));
     }
+  else
+    g_object_ref (layout);
   *text_width = cpel_render_layout_width (layout);
   return layout;
+}
+
+double
+cpel_render_ctx_text_min_width (CpelRenderCtx *ctx, const char *text, gsize len)
+{
+  gsize n = 0;
+
+  for (gsize i = 0; i < len; i++)
+    if ((guchar) text[i] >= 0x20 && (guchar) text[i] < 0x7f)
+      n++;
+  /* Kerning can pull a pair of glyphs together by a fraction of one. */
+  return (double) n * ctx->min_advance * 0.75;
 }
 
 double

@@ -37,6 +37,9 @@ typedef struct
   double                char_width;   /* approximate width of a digit */
   GHashTable           *label_cache;  /* label text -> PangoLayout (per thread, kept between calls) */
   GString              *scratch;
+  PangoLayout          *ellipsis;     /* "…" */
+  double                ellipsis_width;
+  double                min_advance;  /* narrowest printable ASCII glyph (lower bounds) */
 
   gboolean              any_hidden;   /* some type is hidden */
 } CpelRenderCtx;
@@ -54,9 +57,14 @@ void         cpel_render_rounded_rect      (cairo_t *cr, double x, double y, dou
  * width limit unless max_width > 0 (then ellipsized at the end). */
 PangoLayout *cpel_render_ctx_text          (CpelRenderCtx *ctx, const char *text, gssize len,
                                             double max_width);
-/* A cached layout for an event label (valid until ctx_clear). */
+/* A layout for an event label, from the cache when it was laid out before;
+ * the caller owns the returned reference. */
 PangoLayout *cpel_render_ctx_label_layout  (CpelRenderCtx *ctx, const char *text,
                                             double *text_width);
+/* A lower bound of the width `text` takes in the font, without shaping it
+ * (printable ASCII characters times the narrowest one's advance, less a
+ * margin for kerning). */
+double       cpel_render_ctx_text_min_width (CpelRenderCtx *ctx, const char *text, gsize len);
 /* Width in user units of a layout's logical extents. */
 double       cpel_render_layout_width      (PangoLayout *layout);
 

@@ -369,21 +369,107 @@ tick_color (CpelRenderCtx *ctx, guint32 code, CpelRGBA *color)
     *color = ctx->pal->event;
 }
 
-/* A boxed label right of the tick at x; room = space up to the next event.
+/* Zoomed-in rows are drawn in batches: every tick of a colour in one fill,
+ * then the label boxes, then their texts.  Nothing of one
+ * event overlaps another's (a label ends before the next event's tick and
+ * stays inside its row), so the picture is the one drawn event by event,
+ * at a fraction of the cairo calls. */
+typedef struct
+{
+  double x;             /* snapped tick position */
+  double y;             /* row top */
+  guint  color;         /* index into Batch.colors */
+  guint  layer;         /* drawn after the ticks of lower layers */
+} Tick;
+
+typedef struct
+{
+  double       x;       /* box left */
+  double       y;       /* box top */
+  double       w, h;
+  double       cut;     /* text width kept before the ellipsis; < 0 = whole */
+  PangoLayout *layout;  /* a reference */
+  gboolean     match;   /* highlight fill */
+} Label;
+
+#define BATCH_MAX_COLORS 16
+
+typedef struct
+{
+  GArray   *ticks;      /* Tick */
+  GArray   *labels;     /* Label */
+  CpelRGBA  colors[BATCH_MAX_COLORS];
+  guint     n_colors;
+  guint     n_layers;
+} Batch;
+
+static void
+batch_init (Batch *b)
+{
+  b->ticks = g_array_new (FALSE, FALSE, sizeof (Tick));
+  b->labels = g_array_new (FALSE, FALSE, sizeof (Label));
+  b->n_colors = 0;
+  b->n_layers = 1;
+}
+
+static guint
+batch_color (Batch *b, const CpelRGBA *c)
+{
+  for (guint i = 0; i < b->n_colors; i++)
+    if (memcmp (&b->colors[i], c, sizeof *c) == 0)
+      return i;
+  if (b->n_colors == BATCH_MAX_COLORS)
+    return G_MAXUINT;
+  b->colors[b->n_colors] = *c;
+  return b->n_colors++;
+}
+
+/* A row's ticks come in time order.  One on exactly the pixel of the one
+ * before replaces it (it would cover it); one that overlaps it otherwise
+ * (fractional device scales, translucent colours) goes on a layer above, so
+ * the later event stays on top as when drawn one by one. */
+static void
+batch_tick (CpelRenderCtx *ctx, Batch *b, double x, double y, const CpelRGBA *color)
+{
+  Tick tick = { snap (ctx, x), y, batch_color (b, color), 0 };
+  Tick *prev = b->ticks->len > 0 ? &g_array_index (b->ticks, Tick, b->ticks->len - 1) : NULL;
+
+  if (tick.color == G_MAXUINT)
+    {
+      /* More colours than a batch holds (not with the palettes): at once. */
+      cpel_render_set_color (ctx->cr, color);
+      cairo_rectangle (ctx->cr, tick.x, y + TICK_INSET, 1.0, ctx->view->row_height - 2 * TICK_INSET);
+      cairo_fill (ctx->cr);
+      return;
+    }
+  if (prev != NULL && prev->y == y && tick.x - prev->x < 1.0)
+    {
+      if (tick.x == prev->x && color->a >= 1.0)
+        {
+          prev->color = tick.color;
+          return;
+        }
+      /* Translucent ones blend twice, as one by one. */
+      tick.layer = prev->layer + (tick.color != prev->color || color->a < 1.0);
+      b->n_layers = MAX (b->n_layers, tick.layer + 1);
+    }
+  g_array_append_val (b->ticks, tick);
+}
+
+
+/* The label of event i right of its tick at x, with `room` px up to the next
+ * event: fills `label` and returns TRUE when there is one to draw.
  * A label that does not fit is cut at a character boundary and ends in an
  * ellipsis when at least LABEL_MIN_ELLIPSIZED px are free (the cached layout
  * is clipped rather than laid out again: no reshaping per frame); with less
- * room there is no label.  `force` draws it anyway (the selected event).
- * Returns TRUE when drawn. */
+ * room there is no label.  `force` makes one anyway (the selected event). */
 static gboolean
-draw_label (CpelRenderCtx *ctx, RowInfo *row, guint64 i, double x, double room,
-            const CpelRGBA *fill, const CpelRGBA *text_color, gboolean force)
+prepare_label (CpelRenderCtx *ctx, RowInfo *row, guint64 i, double x, double room,
+               gboolean force, Label *label)
 {
-  const CpelPalette *pal = ctx->pal;
-  cairo_t *cr = ctx->cr;
   CpelEvent ev;
-  PangoLayout *layout, *ellipsis = NULL;
-  double text_w, cut = -1, ell_w = 0, box_w, box_h, avail, by, tx, ty;
+  PangoLayout *layout;
+  double text_w, cut = -1, ell_w = 0, box_w, box_h, avail;
 
   avail = room - LABEL_GAP - 2;
   if (!force && avail < 2 * LABEL_PAD + 2 * ctx->char_width)
@@ -393,6 +479,12 @@ draw_label (CpelRenderCtx *ctx, RowInfo *row, guint64 i, double x, double room,
   g_string_truncate (ctx->scratch, 0);
   cpel_file_append_label (ctx->file, &ev, ctx->scratch);
   if (ctx->scratch->len == 0)
+    return FALSE;
+  /* Too narrow for an ellipsis and certainly too narrow for the text: no
+   * need to shape it to know. */
+  if (!force && avail < LABEL_MIN_ELLIPSIZED
+      && cpel_render_ctx_text_min_width (ctx, ctx->scratch->str, ctx->scratch->len)
+         + 2 * LABEL_PAD > avail)
     return FALSE;
   layout = cpel_render_ctx_label_layout (ctx, ctx->scratch->str, &text_w);
   box_w = text_w + 2 * LABEL_PAD;
@@ -404,10 +496,13 @@ draw_label (CpelRenderCtx *ctx, RowInfo *row, guint64 i, double x, double room,
       if (avail < LABEL_MIN_ELLIPSIZED)
         {
           if (!force)
-            return FALSE;
+            {
+              g_object_unref (layout);
+              return FALSE;
+            }
           avail = LABEL_MIN_ELLIPSIZED;
         }
-      ellipsis = cpel_render_ctx_label_layout (ctx, "\u2026", &ell_w);
+      ell_w = ctx->ellipsis_width;
       /* The first character that does not fit before the ellipsis. */
       pango_layout_xy_to_index (layout, (int) ((avail - 2 * LABEL_PAD - ell_w) * PANGO_SCALE), 0,
                                 &index, &trailing);
@@ -417,34 +512,62 @@ draw_label (CpelRenderCtx *ctx, RowInfo *row, guint64 i, double x, double room,
     }
 
   box_h = MIN (ctx->text_height + 4, ctx->view->row_height - 2);
-  by = row->y + (ctx->view->row_height - box_h) / 2;
-  cpel_render_rounded_rect (cr, x + LABEL_GAP, by, box_w, box_h, 3);
-  cpel_render_set_color (cr, fill);
-  cairo_fill_preserve (cr);
-  cpel_render_set_color (cr, &pal->event_label_border);
-  cairo_set_line_width (cr, 1.0);
-  cairo_stroke (cr);
+  label->x = x + LABEL_GAP;
+  label->y = row->y + (ctx->view->row_height - box_h) / 2;
+  label->w = box_w;
+  label->h = box_h;
+  label->cut = cut;
+  label->layout = layout;
+  label->match = FALSE;
+  return TRUE;
+}
 
-  cpel_render_set_color (cr, text_color);
-  tx = x + LABEL_GAP + LABEL_PAD;
-  ty = by + (box_h - ctx->text_height) / 2;
-  if (cut < 0)
+static void
+label_box_path (cairo_t *cr, const Label *label)
+{
+  cpel_render_rounded_rect (cr, label->x, label->y, label->w, label->h, 3);
+}
+
+static void
+label_text (CpelRenderCtx *ctx, const Label *label)
+{
+  cairo_t *cr = ctx->cr;
+  double tx = label->x + LABEL_PAD;
+  double ty = label->y + (label->h - ctx->text_height) / 2;
+
+  if (label->cut < 0)
     {
       cairo_move_to (cr, tx, ty);
-      pango_cairo_show_layout (cr, layout);
+      pango_cairo_show_layout (cr, label->layout);
     }
   else
     {
       cairo_save (cr);
-      cairo_rectangle (cr, tx, by, cut, box_h);
+      cairo_rectangle (cr, tx, label->y, label->cut, label->h);
       cairo_clip (cr);
       cairo_move_to (cr, tx, ty);
-      pango_cairo_show_layout (cr, layout);
+      pango_cairo_show_layout (cr, label->layout);
       cairo_restore (cr);
-      cairo_move_to (cr, tx + cut, ty);
-      pango_cairo_show_layout (cr, ellipsis);
+      cairo_move_to (cr, tx + label->cut, ty);
+      pango_cairo_show_layout (cr, ctx->ellipsis);
     }
-  return TRUE;
+}
+
+/* One label at once (the selected event's, over everything else). */
+static void
+paint_label (CpelRenderCtx *ctx, const Label *label, const CpelRGBA *fill,
+             const CpelRGBA *text_color)
+{
+  cairo_t *cr = ctx->cr;
+
+  label_box_path (cr, label);
+  cpel_render_set_color (cr, fill);
+  cairo_fill_preserve (cr);
+  cpel_render_set_color (cr, &ctx->pal->event_label_border);
+  cairo_set_line_width (cr, 1.0);
+  cairo_stroke (cr);
+  cpel_render_set_color (cr, text_color);
+  label_text (ctx, label);
 }
 
 static void
@@ -459,25 +582,26 @@ draw_tick (CpelRenderCtx *ctx, RowInfo *row, double x, const CpelRGBA *color, do
 }
 
 static void
-draw_event (CpelRenderCtx *ctx, RowInfo *row, guint64 i, double x_next)
+batch_event (CpelRenderCtx *ctx, Batch *batch, RowInfo *row, guint64 i, double x_next)
 {
-  const CpelPalette *pal = ctx->pal;
   double x = cpel_view_time_to_x (ctx->view, ctx->width, row->times[i]);
   guint32 code = cpel_file_get_track_event_code (ctx->file, row->slot, i);
-  gboolean match = is_match (row, i);
   CpelRGBA color;
+  Label label;
 
   tick_color (ctx, code, &color);
-  draw_tick (ctx, row, x, &color, 1.0);
-  draw_label (ctx, row, i, snap (ctx, x), x_next - snap (ctx, x),
-              match ? &pal->highlight : &pal->event_label_bg,
-              match ? &pal->highlight_fg : &pal->foreground, FALSE);
+  batch_tick (ctx, batch, x, row->y, &color);
+  if (prepare_label (ctx, row, i, snap (ctx, x), x_next - snap (ctx, x), FALSE, &label))
+    {
+      label.match = is_match (row, i);
+      g_array_append_val (batch->labels, label);
+    }
 }
 
 /* Zoomed in: a tick per event and a label where it fits before the next
  * (visible) event.  Only called with hi - lo <= columns / spacing. */
 static void
-draw_events (CpelRenderCtx *ctx, RowInfo *row)
+batch_events (CpelRenderCtx *ctx, Batch *batch, RowInfo *row)
 {
   const CpelView *view = ctx->view;
   guint64 prev = G_MAXUINT64;
@@ -488,7 +612,7 @@ draw_events (CpelRenderCtx *ctx, RowInfo *row)
       if (event_hidden (ctx, row->slot, i))
         continue;
       if (prev != G_MAXUINT64)
-        draw_event (ctx, row, prev, cpel_view_time_to_x (view, ctx->width, row->times[i]));
+        batch_event (ctx, batch, row, prev, cpel_view_time_to_x (view, ctx->width, row->times[i]));
       prev = i;
     }
   if (prev == G_MAXUINT64)
@@ -502,7 +626,67 @@ draw_events (CpelRenderCtx *ctx, RowInfo *row)
         x_next = cpel_view_time_to_x (view, ctx->width, row->times[j]);
         break;
       }
-  draw_event (ctx, row, prev, x_next);
+  batch_event (ctx, batch, row, prev, x_next);
+}
+
+static void
+batch_flush (CpelRenderCtx *ctx, Batch *batch)
+{
+  const CpelPalette *pal = ctx->pal;
+  cairo_t *cr = ctx->cr;
+  Tick *ticks = (Tick *) (gpointer) batch->ticks->data;
+  Label *labels = (Label *) (gpointer) batch->labels->data;
+  const CpelRGBA *text_color = NULL;
+
+  for (guint l = 0; l < batch->n_layers; l++)
+    for (guint c = 0; c < batch->n_colors; c++)
+      {
+        gboolean any = FALSE;
+
+        for (guint k = 0; k < batch->ticks->len; k++)
+          if (ticks[k].color == c && ticks[k].layer == l)
+            {
+              cairo_rectangle (cr, ticks[k].x, ticks[k].y + TICK_INSET, 1.0,
+                               ctx->view->row_height - 2 * TICK_INSET);
+              any = TRUE;
+            }
+        if (any)
+          {
+            cpel_render_set_color (cr, &batch->colors[c]);
+            cairo_fill (cr);
+          }
+      }
+
+  if (batch->labels->len > 0)
+    {
+      /* Boxes one by one: one path over the whole frame rasterises slower
+       * than many small ones. */
+      cairo_set_line_width (cr, 1.0);
+      for (guint k = 0; k < batch->labels->len; k++)
+        {
+          label_box_path (cr, &labels[k]);
+          cpel_render_set_color (cr, labels[k].match ? &pal->highlight : &pal->event_label_bg);
+          cairo_fill_preserve (cr);
+          cpel_render_set_color (cr, &pal->event_label_border);
+          cairo_stroke (cr);
+        }
+      for (guint k = 0; k < batch->labels->len; k++)
+        {
+          const CpelRGBA *color = labels[k].match ? &pal->highlight_fg : &pal->foreground;
+
+          if (color != text_color)
+            {
+              cpel_render_set_color (cr, color);
+              text_color = color;
+            }
+          label_text (ctx, &labels[k]);
+        }
+    }
+
+  for (guint k = 0; k < batch->labels->len; k++)
+    g_object_unref (labels[k].layout);
+  g_array_unref (batch->ticks);
+  g_array_unref (batch->labels);
 }
 
 static void
@@ -512,6 +696,7 @@ draw_selected (CpelRenderCtx *ctx, RowInfo *row)
   const CpelPalette *pal = ctx->pal;
   cairo_t *cr = ctx->cr;
   guint64 i = view->selected_index;
+  Label label;
   double x;
 
   if (!row_selected (ctx, row->slot) || i >= row->n)
@@ -530,8 +715,11 @@ draw_selected (CpelRenderCtx *ctx, RowInfo *row)
   cairo_close_path (cr);
   cpel_render_set_color (cr, &pal->selection);
   cairo_fill (cr);
-  draw_label (ctx, row, i, x + 1, ctx->x0 + ctx->tw - x, &pal->selection,
-              &pal->selection_fg, TRUE);
+  if (prepare_label (ctx, row, i, x + 1, ctx->x0 + ctx->tw - x, TRUE, &label))
+    {
+      paint_label (ctx, &label, &pal->selection, &pal->selection_fg);
+      g_object_unref (label.layout);
+    }
 }
 
 void
@@ -607,9 +795,15 @@ cpel_render_rows_events (CpelRenderCtx *ctx)
     if (rows[k].n > 0)
       draw_highlights (ctx, &rows[k]);
   draw_density_rows (ctx, rows, n_vis, n_density, max);
-  for (guint k = 0; k < n_vis; k++)
-    if (rows[k].n > 0 && !rows[k].density)
-      draw_events (ctx, &rows[k]);
+  {
+    Batch batch;
+
+    batch_init (&batch);
+    for (guint k = 0; k < n_vis; k++)
+      if (rows[k].n > 0 && !rows[k].density)
+        batch_events (ctx, &batch, &rows[k]);
+    batch_flush (ctx, &batch);
+  }
   for (guint k = 0; k < n_vis; k++)
     if (rows[k].n > 0)
       draw_selected (ctx, &rows[k]);
