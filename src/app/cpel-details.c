@@ -3,6 +3,8 @@
 
 #include <glib/gi18n.h>
 
+#include "cpel-app-util.h"
+
 typedef enum
 {
   FIELD_TIME,
@@ -57,13 +59,6 @@ set_value (CpelDetails *self,
   gtk_label_set_text (self->values[field], text);
 }
 
-/* "12,345,678" with the locale's grouping. */
-static char *
-format_count (gint64 n)
-{
-  return g_strdup_printf ("%'" G_GINT64_FORMAT, n);
-}
-
 void
 cpel_details_set_event (CpelDetails *self,
                         CpelFile    *file,
@@ -93,7 +88,7 @@ cpel_details_set_event (CpelDetails *self,
   gtk_label_set_text (self->title_label, text->str);
 
   time = cpel_time_format (event.time_ns);
-  exact = format_count (event.time_ns);
+  exact = cpel_format_count ((guint64) MAX (event.time_ns, 0));
   /* TRANSLATORS: a time, then the same time in nanoseconds */
   s = g_strdup_printf (_("%s (%s ns)"), time, exact);
   set_value (self, FIELD_TIME, s);

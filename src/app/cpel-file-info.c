@@ -4,6 +4,8 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "cpel-app-util.h"
+
 static void
 add_row (AdwPreferencesGroup *group,
          const char          *title,
@@ -37,12 +39,6 @@ add_subtitle_row (AdwPreferencesGroup *group,
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 0);
   adw_preferences_group_add (group, row);
-}
-
-static char *
-count (guint64 n)
-{
-  return g_strdup_printf ("%'" G_GUINT64_FORMAT, n);
 }
 
 static const char *
@@ -120,13 +116,13 @@ cpel_file_info_new (GtkWindow *parent,
   group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
   adw_preferences_group_set_title (group, _("Contents"));
   adw_preferences_page_add (page, group);
-  s = count (cpel_file_get_n_events (file));
+  s = cpel_format_count (cpel_file_get_n_events (file));
   add_row (group, _("Events"), s);
   g_clear_pointer (&s, g_free);
-  s = count (cpel_file_get_n_tracks (file));
+  s = cpel_format_count (cpel_file_get_n_tracks (file));
   add_row (group, _("Tracks"), s);
   g_clear_pointer (&s, g_free);
-  s = count (cpel_file_get_n_types (file));
+  s = cpel_format_count (cpel_file_get_n_types (file));
   add_row (group, _("Event types"), s);
   g_clear_pointer (&s, g_free);
   s = cpel_time_format (cpel_file_get_duration (file));

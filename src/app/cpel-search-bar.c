@@ -11,6 +11,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "cpel-app-util.h"
 #include "cpel-async.h"
 #include "cpel-progress-relay.h"
 
@@ -63,12 +64,6 @@ enum
 
 static guint signals[N_SIGNALS];
 
-static char *
-format_count (guint64 n)
-{
-  return g_strdup_printf ("%'" G_GUINT64_FORMAT, n);
-}
-
 static void
 set_status (CpelSearchBar *self,
             const char    *text)
@@ -89,12 +84,12 @@ update_status (CpelSearchBar *self)
       return;
     }
   n = cpel_search_result_get_n (self->result);
-  total = format_count (n);
+  total = cpel_format_count (n);
   if (n == 0)
     text = g_strdup (_("No matches"));
   else if (self->current >= 0)
     {
-      g_autofree char *position = format_count ((guint64) self->current + 1);
+      g_autofree char *position = cpel_format_count ((guint64) self->current + 1);
       /* TRANSLATORS: "3 of 1,024" search matches */
       text = g_strdup_printf (_("%s of %s"), position, total);
     }

@@ -576,6 +576,31 @@ cpel_timeline_get_selection (CpelTimeline *self,
   return TRUE;
 }
 
+/* Scroll the tracks so that the row of `slot` is on screen: centred, or
+ * by the least movement. */
+static void
+scroll_to_slot (CpelTimeline *self,
+                guint         slot,
+                gboolean      centre)
+{
+  int row = slot_row (self, slot);
+  double top, value, page, height = self->view.row_height;
+
+  if (row < 0)
+    return;
+  top = row * height;
+  value = gtk_adjustment_get_value (self->vadjustment);
+  page = gtk_adjustment_get_page_size (self->vadjustment);
+  if (top >= value && top + height <= value + page)
+    return;
+  if (centre)
+    gtk_adjustment_set_value (self->vadjustment, top - (page - height) / 2);
+  else if (top < value)
+    gtk_adjustment_set_value (self->vadjustment, top);
+  else
+    gtk_adjustment_set_value (self->vadjustment, top + height - page);
+}
+
 void
 cpel_timeline_reveal (CpelTimeline *self,
                       guint         slot,
@@ -583,7 +608,6 @@ cpel_timeline_reveal (CpelTimeline *self,
 {
   CpelEvent event;
   CpelRange range;
-  int row;
 
   g_return_if_fail (CPEL_IS_TIMELINE (self));
   if (self->file == NULL || slot >= cpel_file_get_n_tracks (self->file)
@@ -595,17 +619,7 @@ cpel_timeline_reveal (CpelTimeline *self,
   cpel_range_center (&range, event.time_ns, &self->limits);
   apply_range (self, &range, 1);
 
-  row = slot_row (self, slot);
-  if (row >= 0)
-    {
-      double top = row * self->view.row_height;
-      double value = gtk_adjustment_get_value (self->vadjustment);
-      double page = gtk_adjustment_get_page_size (self->vadjustment);
-
-      if (top < value || top + self->view.row_height > value + page)
-        gtk_adjustment_set_value (self->vadjustment,
-                                  top - (page - self->view.row_height) / 2);
-    }
+  scroll_to_slot (self, slot, TRUE);
 }
 
 void
@@ -628,18 +642,7 @@ cpel_timeline_select (CpelTimeline *self,
           || slot_row (self, slot) < 0)
         cpel_timeline_reveal (self, slot, index);
       else
-        {
-          /* Still make sure the row is on screen. */
-          int row = slot_row (self, slot);
-          double top = row * self->view.row_height;
-          double value = gtk_adjustment_get_value (self->vadjustment);
-          double page = gtk_adjustment_get_page_size (self->vadjustment);
-
-          if (top < value)
-            gtk_adjustment_set_value (self->vadjustment, top);
-          else if (top + self->view.row_height > value + page)
-            gtk_adjustment_set_value (self->vadjustment, top + self->view.row_height - page);
-        }
+        scroll_to_slot (self, slot, FALSE);
     }
 
   if (self->view.has_selection && self->view.selected_slot == slot

@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "cpel-app-util.h"
 #include "cpel-async.h"
 #include "cpel-event-types.h"
 #include "cpel-export.h"
@@ -93,12 +94,6 @@ display_name (GFile *location)
   return g_filename_display_name (basename != NULL ? basename : "");
 }
 
-static char *
-format_count (guint64 n)
-{
-  return g_strdup_printf ("%'" G_GUINT64_FORMAT, n);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Status line and details                                                    */
 
@@ -159,7 +154,7 @@ update_pointer_labels (CpelWindow *self)
 
   if (self->file != NULL && cpel_timeline_get_measure (self->timeline, &m0, &m1, &count))
     {
-      g_autofree char *n = format_count (count);
+      g_autofree char *n = cpel_format_count (count);
       g_autofree char *text = NULL;
 
       cpel_time_format_buf (m1 - m0, buf, sizeof buf);
@@ -260,8 +255,8 @@ cpel_window_set_file (CpelWindow   *self,
                           : g_strdup (cpel_file_get_path (file) != NULL
                                       ? cpel_file_get_path (file) : _("Untitled"));
   n_tracks = cpel_file_get_n_tracks (file);
-  events = format_count (cpel_file_get_n_events (file));
-  tracks = format_count (n_tracks);
+  events = cpel_format_count (cpel_file_get_n_events (file));
+  tracks = cpel_format_count (n_tracks);
   events_text = g_strdup_printf (ngettext ("%s event", "%s events",
                                            cpel_file_get_n_events (file)), events);
   tracks_text = g_strdup_printf (ngettext ("%s track", "%s tracks", n_tracks), tracks);
@@ -802,6 +797,22 @@ action_file_info (GSimpleAction *action,
   gtk_window_present (dialog);
 }
 
+/* Show the window in *slot, made by `create` the first time. */
+static void
+present_tool (CpelWindow  *self,
+              GtkWindow  **slot,
+              GtkWindow  *(*create) (GtkWindow *parent, CpelTimeline *timeline))
+{
+  if (self->file == NULL)
+    return;
+  if (*slot == NULL)
+    {
+      *slot = create (GTK_WINDOW (self), self->timeline);
+      g_object_add_weak_pointer (G_OBJECT (*slot), (gpointer *) slot);
+    }
+  gtk_window_present (*slot);
+}
+
 static void
 action_event_types (GSimpleAction *action,
                     GVariant      *parameter,
@@ -809,14 +820,7 @@ action_event_types (GSimpleAction *action,
 {
   CpelWindow *self = data;
 
-  if (self->file == NULL)
-    return;
-  if (self->event_types == NULL)
-    {
-      self->event_types = cpel_event_types_new (GTK_WINDOW (self), self->timeline);
-      g_object_add_weak_pointer (G_OBJECT (self->event_types), (gpointer *) &self->event_types);
-    }
-  gtk_window_present (self->event_types);
+  present_tool (self, &self->event_types, cpel_event_types_new);
 }
 
 static void
@@ -826,14 +830,7 @@ action_tracks (GSimpleAction *action,
 {
   CpelWindow *self = data;
 
-  if (self->file == NULL)
-    return;
-  if (self->tracks == NULL)
-    {
-      self->tracks = cpel_tracks_new (GTK_WINDOW (self), self->timeline);
-      g_object_add_weak_pointer (G_OBJECT (self->tracks), (gpointer *) &self->tracks);
-    }
-  gtk_window_present (self->tracks);
+  present_tool (self, &self->tracks, cpel_tracks_new);
 }
 
 static void
