@@ -12,6 +12,7 @@
 #include "cpel-file-private.h"
 
 #define CANCEL_CHECK_MASK 0xffff
+#define PREFETCH_AHEAD    32
 
 typedef struct
 {
@@ -62,6 +63,9 @@ scan_track (const Scan *scan,
           && g_cancellable_is_cancelled (scan->cancellable))
         return FALSE;
       rec = cpel_file_record (file, recs[i], NULL);
+      /* records are visited in time order, scattered over the mapping */
+      if (G_LIKELY (i + PREFETCH_AHEAD < track->count))
+        __builtin_prefetch (cpel_file_record (file, recs[i + PREFETCH_AHEAD], NULL) + 12);
       if (cpel_file_read32 (file, rec + 12) != scan->code)
         continue;
       if (scan->metric == CPEL_ANOMALY_DATUM)

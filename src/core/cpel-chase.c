@@ -9,6 +9,7 @@
 #include "cpel-file-private.h"
 
 #define CANCEL_CHECK_MASK 0xffff
+#define PREFETCH_AHEAD    32
 
 /* The array's data, never NULL (an empty result is a valid array). */
 static guint *
@@ -42,6 +43,10 @@ track_matches (CpelFile             *file,
   for (guint64 i = 0; i < track->count; i++)
     {
       const guint8 *rec = cpel_file_record (file, recs[i], NULL);
+
+      /* records are visited in time order, scattered over the mapping */
+      if (G_LIKELY (i + PREFETCH_AHEAD < track->count))
+        __builtin_prefetch (cpel_file_record (file, recs[i + PREFETCH_AHEAD], NULL) + 12);
 
       if (G_UNLIKELY ((i & CANCEL_CHECK_MASK) == CANCEL_CHECK_MASK)
           && g_cancellable_is_cancelled (cancellable))

@@ -17,6 +17,7 @@
 #include "cpel-time.h"
 
 #define CANCEL_CHECK_MASK 0xffff
+#define PREFETCH_AHEAD    32
 
 typedef struct
 {
@@ -91,6 +92,10 @@ walk_track (CpelFile      *file,
   for (guint64 i = a; i < b; i++)
     {
       const guint8 *rec = cpel_file_record (file, recs[i], NULL);
+
+      /* records are visited in time order, scattered over the mapping */
+      if (G_LIKELY (i + PREFETCH_AHEAD < b))
+        __builtin_prefetch (cpel_file_record (file, recs[i + PREFETCH_AHEAD], NULL) + 12);
       guint32 code = cpel_file_read32 (file, rec + 12);
       guint32 type;
       Acc *c;
