@@ -23,6 +23,7 @@
 #include "cpel-cut.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "cpel-file-private.h"
@@ -276,7 +277,7 @@ check_tables (Cut     *cut,
       if (!t->reproducible)
         {
           g_set_error (error, CPEL_ERROR, CPEL_ERROR_SECTION,
-                       _("String table “%s” at offset %" G_GUINT64_FORMAT " holds repeated or empty "
+                       _("String table “%s” at offset %" PRIu64 " holds repeated or empty "
                          "strings; it cannot be copied into a cut yet"),
                        t->info->table_name, t->info->offset);
           return FALSE;
@@ -294,7 +295,7 @@ check_tables (Cut     *cut,
       if (defs_reach_tail (cut, t, info))
         {
           g_set_error (error, CPEL_ERROR, CPEL_ERROR_SECTION,
-                       _("Section of type %u at offset %" G_GUINT64_FORMAT " refers to the padding of "
+                       _("Section of type %u at offset %" PRIu64 " refers to the padding of "
                          "string table “%s”; it cannot be copied into a cut"),
                        info->type, info->offset, info->table_name);
           return FALSE;
@@ -322,7 +323,7 @@ copy_string_table (Cut     *cut,
       if (cpel_writer_add_string (cut->w, t->handle, s) != expect)
         {
           g_set_error (error, CPEL_ERROR, CPEL_ERROR_SECTION,
-                       _("String table “%s” at offset %" G_GUINT64_FORMAT " could not be copied"),
+                       _("String table “%s” at offset %" PRIu64 " could not be copied"),
                        t->info->table_name, t->info->offset);
           return FALSE;
         }
@@ -447,7 +448,7 @@ collect_events (Cut               *cut,
               && datum_changes (&checks[e.section], e.datum))
             {
               g_set_error (error, CPEL_ERROR, CPEL_ERROR_SECTION,
-                           _("The string reference 0x%x of event %" G_GUINT64_FORMAT " cannot be "
+                           _("The string reference 0x%x of event %" PRIu64 " cannot be "
                              "kept in a cut (its string table is missing or it points into padding)"),
                            e.datum, e.file_index);
               return NULL;
@@ -484,7 +485,7 @@ collect_events (Cut               *cut,
 
 no_memory:
   g_set_error (error, CPEL_ERROR, CPEL_ERROR_TOO_LARGE,
-               _("Not enough memory to cut %" G_GUINT64_FORMAT " events"), cut->n_range);
+               _("Not enough memory to cut %" PRIu64 " events"), cut->n_range);
   return NULL;
 }
 

@@ -11,6 +11,7 @@
 #include "cpel-stats.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "cpel-file-private.h"
@@ -406,7 +407,7 @@ cpel_stats_to_text (CpelStats *stats)
                           cpel_time_format_buf (stats->t1, b, sizeof b),
                           cpel_time_format_buf (stats->t1 > stats->t0 ? stats->t1 - stats->t0 : 0,
                                                 d, sizeof d));
-  g_string_append_printf (out, _("Events: %" G_GUINT64_FORMAT " on %u of %u tracks, %u event codes\n"),
+  g_string_append_printf (out, _("Events: %" PRIu64 " on %u of %u tracks, %u event codes\n"),
                           stats->total, stats->n_busy, stats->tracks->len, stats->codes->len);
 
   g_string_append_c (out, '\n');
