@@ -368,8 +368,9 @@ test_bad_files (Fixture *f, gconstpointer data)
     "[CpelViews]\nVersion=1\n[View 1]\nName=a\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\nScrollY=-3\n",
     "[CpelViews]\nVersion=1\n[View 1]\nName=a\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\n",
     "[CpelViews]\nVersion=1\n[View 1]\nName=a\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\nSelectedTrack=1\nScrollY=0\n",
-    "[CpelViews]\nVersion=1\n[View 1]\nName=a\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\nScrollY=0\n"
-      "[View 2]\nName=a\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\nScrollY=0\n",
+    /* two views of one name */
+    ("[CpelViews]\nVersion=1\n[View 1]\nName=a\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\nScrollY=0\n"
+     "[View 2]\nName=a\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\nScrollY=0\n"),
     "[CpelViews]\nVersion=1\n[View 1]\nName=\xc3\x28\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\nScrollY=0\n",
   };
   g_autofree char *sidecar = g_strconcat (f->capture, ".cpelviews", NULL);
