@@ -437,7 +437,10 @@ cpel_window_open (CpelWindow *self,
   name = display_name (location);
   if (self->file == NULL)
     {
-      adw_status_page_set_description (self->loading_page, name);
+      /* The description is markup; a file name may hold '&' or '<'. */
+      g_autofree char *escaped = g_markup_escape_text (name, -1);
+
+      adw_status_page_set_description (self->loading_page, escaped);
       gtk_stack_set_visible_child_name (self->main_stack, "loading");
     }
   else

@@ -19,6 +19,8 @@ static inline gboolean
 app_test_init (int *argc, char ***argv)
 {
   g_test_init (argc, argv, NULL);
+  /* Any warning from GTK or the app (markup errors, bad sizes...) fails. */
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL);
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   g_setenv ("GTK_A11Y", "none", TRUE);
   (void) cpelview_get_resource ();

@@ -259,6 +259,20 @@ test_bad_file_empty_window (Fixture *f, gconstpointer data)
   g_assert_false (cpel_window_is_loading (f->window));
 }
 
+/* A file name is not markup anywhere (a warning would abort the test). */
+static void
+test_markup_name (Fixture *f, gconstpointer data)
+{
+  g_autofree char *odd = NULL;
+
+  SKIP_WITHOUT_DISPLAY ();
+  odd = g_build_filename (f->dir, "a&b<i>c.cpel", NULL);
+  write_file (odd);
+  open_and_wait (f->window, odd);
+  g_assert_nonnull (cpel_window_get_file (f->window));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (f->window)), ==, "a&b<i>c.cpel");
+}
+
 /* ---- search ------------------------------------------------------------ */
 
 static void
@@ -728,6 +742,7 @@ main (int argc, char *argv[])
   ADD ("load", test_load, FALSE);
   ADD ("bad-file", test_bad_file, FALSE);
   ADD ("bad-file-empty-window", test_bad_file_empty_window, TRUE);
+  ADD ("markup-name", test_markup_name, TRUE);
   ADD ("search", test_search, FALSE);
   ADD ("details", test_details, FALSE);
   ADD ("status", test_status, FALSE);
