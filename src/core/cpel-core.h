@@ -1,9 +1,14 @@
 /* cpel-core.h — the core library: GLib only, no GTK, no cairo */
 #pragma once
 
+#include "cpel-anomaly.h"
+#include "cpel-chase.h"
+#include "cpel-cut.h"
 #include "cpel-error.h"
 #include "cpel-file.h"
 #include "cpel-format.h"
 #include "cpel-search.h"
+#include "cpel-stats.h"
 #include "cpel-time.h"
+#include "cpel-views.h"
 #include "cpel-writer.h"

@@ -209,7 +209,16 @@ string_table_free (gpointer data)
 static void
 write_pending (CpelWriter *w, Pending *p)
 {
-  if (p->type == TYPE_STRING_TABLE)
+  if (p->raw != NULL)
+    {
+      gsize len;
+      const void *data = g_bytes_get_data (p->raw, &len);
+
+      put_u32 (w, p->type);
+      put_u32 (w, len);
+      put_bytes (w, data, len);
+    }
+  else if (p->type == TYPE_STRING_TABLE)
     {
       StringTable *t = g_ptr_array_index (w->tables, p->table);
       gsize padded = (t->data->len + 3) & ~(gsize) 3;
@@ -225,15 +234,6 @@ write_pending (CpelWriter *w, Pending *p)
       put_u32 (w, padded);
       put_bytes (w, t->data->str, t->data->len);
       put_zeros (w, padded - t->data->len);
-    }
-  else if (p->raw != NULL)
-    {
-      gsize len;
-      const void *data = g_bytes_get_data (p->raw, &len);
-
-      put_u32 (w, p->type);
-      put_u32 (w, len);
-      put_bytes (w, data, len);
     }
   else
     {
@@ -408,6 +408,35 @@ cpel_writer_add_string_table (CpelWriter *writer,
   p = add_pending (writer, TYPE_STRING_TABLE, handle, 0);
   if (p == NULL)
     t->sealed = TRUE;
+  return handle;
+}
+
+guint
+cpel_writer_add_string_table_data (CpelWriter *writer,
+                                   const void *data,
+                                   gsize       len)
+{
+  const char *bytes = data;
+  const char *nul;
+  StringTable *t;
+  guint handle;
+
+  g_return_val_if_fail (writer != NULL, 0);
+  g_return_val_if_fail (data != NULL || len == 0, 0);
+
+  if (len > G_MAXUINT32 - 3)
+    set_error (writer, CPEL_ERROR_TOO_LARGE, _("A section holds at most 4 GiB"));
+
+  nul = len ? memchr (bytes, '\0', len) : NULL;
+  t = g_new0 (StringTable, 1);
+  t->name = g_strndup (bytes, MIN (nul ? (gsize) (nul - bytes) : len, TABLE_NAME_SIZE - 1));
+  t->data = g_string_new_len (bytes, len);
+  t->offsets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  t->sealed = TRUE;
+  handle = writer->tables->len;
+  g_ptr_array_add (writer->tables, t);
+
+  add_pending (writer, TYPE_STRING_TABLE, handle, 0);
   return handle;
 }
 

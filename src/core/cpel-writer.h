@@ -33,6 +33,12 @@ void        cpel_writer_set_overwrite    (CpelWriter  *writer,
  * sections are kept in memory until then); the table is written before it. */
 guint       cpel_writer_add_string_table (CpelWriter  *writer,
                                           const char  *name);
+/* A string table copied byte for byte from `data` (its name is the first
+ * string); padded with NULs to a multiple of 4.  No strings can be added to
+ * it.  Returns its handle, usable by the begin_* calls. */
+guint       cpel_writer_add_string_table_data (CpelWriter *writer,
+                                               const void *data,
+                                               gsize       len);
 /* Offset of `s` in the table (added once, deduplicated). */
 guint32     cpel_writer_add_string       (CpelWriter  *writer,
                                           guint        table,

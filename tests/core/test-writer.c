@@ -635,6 +635,42 @@ test_roundtrip_file (void)
   g_rmdir (dir);
 }
 
+/* Raw sections of type 1 are written as given; a table copied byte for byte
+ * keeps every offset, padding included. */
+static void
+test_raw_string_table (void)
+{
+  static const char table[] = "Raw\0a\0\0b%s\0\0\0";   /* repeated/empty strings, extra padding */
+  g_autoptr(CpelWriter) w = cpel_writer_new (NULL, FALSE, 0, NULL);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  RawSection sec[4];
+  guint t;
+
+  cpel_writer_add_raw_section (w, 1, "Other\0\0\0", 8);
+  t = cpel_writer_add_string_table_data (w, table, sizeof table - 1);
+  cpel_writer_begin_event_defs (w, t);
+  cpel_writer_add_event_def (w, 5, NULL, NULL);
+  cpel_writer_begin_events (w, t, 1000000000, 1);
+  cpel_writer_add_event (w, 0, 0, 5, 0);
+  g_assert_true (cpel_writer_finish (w, &error));
+  g_assert_no_error (error);
+  bytes = cpel_writer_steal_bytes (w);
+
+  g_assert_cmpuint (split_sections (bytes, FALSE, sec, G_N_ELEMENTS (sec)), ==, 4);
+  g_assert_cmpuint (sec[0].type, ==, 1);
+  g_assert_cmpmem (sec[0].data, sec[0].len, "Other\0\0\0", 8);
+  g_assert_cmpuint (sec[1].type, ==, 1);
+  g_assert_cmpuint (sec[1].len, ==, 16);
+  g_assert_cmpmem (sec[1].data, sec[1].len, table, 16);
+
+  file = cpel_file_new_for_bytes (bytes, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (cpel_file_get_section (file, 1)->table_name, ==, "Raw");
+  g_assert_cmpstr (cpel_file_get_section (file, 3)->table_name, ==, "Raw");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -645,6 +681,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/core/writer/layout/big-endian", GINT_TO_POINTER (FALSE), test_layout);
   g_test_add_data_func ("/core/writer/layout/little-endian", GINT_TO_POINTER (TRUE), test_layout);
   g_test_add_func ("/core/writer/tables", test_tables);
+  g_test_add_func ("/core/writer/raw-string-table", test_raw_string_table);
   g_test_add_func ("/core/writer/error/too-few-events", test_too_few_events);
   g_test_add_func ("/core/writer/error/too-many-events", test_too_many_events);
   g_test_add_func ("/core/writer/error/sealed-table", test_sealed_table);
