@@ -709,6 +709,45 @@ test_input_pointer (Fixture *f, gconstpointer data)
     g_assert_nonnull (strstr (cpel_window_get_status (f->window, "measure"), "Δt"));
   }
 
+  /* Dragging the label column's edge resizes it. */
+  {
+    double lw = cpel_timeline_get_label_width (timeline);
+    int rx0, ry0;
+    g_autofree char *sx = NULL, *sy = NULL, *ex = NULL;
+
+    app_test_to_root (w, lw, 200, &rx0, &ry0);
+    sx = g_strdup_printf ("%d", rx0);
+    sy = g_strdup_printf ("%d", ry0);
+    ex = g_strdup_printf ("%d", rx0 + 60);
+    app_test_xdo ("mousemove", "--sync", sx, sy, "mousedown", "1",
+                  "mousemove", "--sync", ex, sy, "mouseup", "1", NULL);
+    g_assert_cmpfloat (fabs (cpel_timeline_get_label_width (timeline) - (lw + 60)), <=, 1.5);
+    cpel_timeline_set_label_width (timeline, lw);
+    view = cpel_timeline_get_view (timeline);
+  }
+
+  /* A click on the overview strip centres the view there; a drag moves it. */
+  {
+    GtkWidget *overview = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (f->window),
+                                                                     CPEL_TYPE_WINDOW, "overview"));
+    double ow = gtk_widget_get_width (overview);
+    gint64 target = cpel_render_overview_x_to_time (cpel_timeline_get_view (timeline), ow, ow * 0.75);
+    gint64 s0;
+
+    cpel_timeline_set_range (timeline, 0, 10000, FALSE);
+    s0 = span_of (timeline);
+    app_test_pointer_to (overview, ow * 0.75, 10);
+    app_test_xdo ("click", "1", NULL);
+    cpel_timeline_get_range (timeline, &t0, &t1);
+    g_assert_cmpint (t1 - t0, ==, s0);
+    g_assert_cmpint (ABS ((t0 + t1) / 2 - target), <=, 299901 / (gint64) ow + 2);
+    /* Back in history: where it was. */
+    g_assert_true (cpel_timeline_go_back (timeline));
+    cpel_timeline_get_range (timeline, &t0, &t1);
+    g_assert_cmpint (t0, ==, 0);
+    view = cpel_timeline_get_view (timeline);
+  }
+
   /* The cursor time follows the pointer. */
   {
     gint64 t;
