@@ -8,19 +8,21 @@
  * with t0 <= time < t1 on the chosen tracks in time order (stable), each
  * record copied from the source (ticks, track, code and datum exact).
  * Definition sections keep their relative order and come before the event
- * sections; all but string tables are copied byte for byte.
+ * sections; they are copied byte for byte (track definitions record by
+ * record).
  *
- * String tables go through the writer's string API (name, then each string):
- * the same bytes and offsets, except NUL padding beyond the next multiple of
- * 4, which is dropped.  The cut fails (CPEL_ERROR_SECTION) rather than
- * change a label: when a reference would read that dropped padding, when a
- * referenced table holds repeated or empty strings (the string API cannot
- * re-create it), or when a %s datum of the range refers to a missing table.
- * An unreferenced table of that kind is left out.
+ * String tables are copied byte for byte too (through the writer's
+ * cpel_writer_add_string_table_data, or as a raw section when their length
+ * is not a multiple of 4), so every string reference of the source — to
+ * repeated or empty strings, into padding, past the end — reads the same in
+ * the cut, and a table nothing refers to is kept.  An event section whose
+ * table the writer cannot name (missing, copied raw, a 64-octet name) keeps
+ * its header as it was and is written raw.
  *
  * Written through CpelWriter, streamed: to a temporary file renamed at the
  * end, never replacing an existing file unless `overwrite`.
- * Memory: 4 octets per event in the range (8 with several event sections).
+ * Memory: 4 octets per event in the range (8 with several event sections),
+ * plus 40 per event of a section written raw (assembled, then handed over).
  */
 #pragma once
 

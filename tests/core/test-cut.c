@@ -621,11 +621,41 @@ padded_source (gboolean le, const guint32 *datums, guint n, guint32 datum_fmt3,
   return asm_finish (&m);
 }
 
+/* Cut the whole file and a range, reload, compare; the string tables of
+ * the cut are those of the source, byte for byte and in order. */
+static void
+check_faithful (GBytes *src_bytes, gint64 t0, gint64 t1, guint n_range)
+{
+  g_autoptr(CpelFile) src = load (src_bytes);
+  g_autoptr(GBytes) cut_bytes = NULL;
+  g_autoptr(CpelFile) whole = cut_and_check (src, src_bytes, NULL, 0, 0, G_MAXINT64, &cut_bytes);
+  g_autoptr(CpelFile) part = cut_and_check (src, src_bytes, NULL, 0, t0, t1, NULL);
+  const guint8 *sd = g_bytes_get_data (src_bytes, NULL);
+  const guint8 *cd = g_bytes_get_data (cut_bytes, NULL);
+  guint j = 0;
+
+  g_assert_cmpuint (cpel_file_get_n_events (whole), ==, cpel_file_get_n_events (src));
+  g_assert_cmpuint (cpel_file_get_n_events (part), ==, n_range);
+  g_assert_cmpuint (cpel_file_get_n_sections (whole), ==, cpel_file_get_n_sections (src));
+  g_assert_cmpuint (n_warnings (whole), ==, n_warnings (src));
+  for (guint i = 0; i < cpel_file_get_n_sections (src); i++)
+    {
+      const CpelSectionInfo *si = cpel_file_get_section (src, i);
+      const CpelSectionInfo *ci;
+
+      if (si->type != 1)
+        continue;
+      while ((ci = cpel_file_get_section (whole, j++))->type != 1)
+        ;
+      g_assert_cmpmem (sd + si->offset, si->length + 8, cd + ci->offset, ci->length + 8);
+    }
+}
+
 static void
 test_padding (void)
 {
   static const guint32 ok[] = { 8, 14, 19, 5, 99 };   /* 19: the last NUL; 99: bad offset */
-  static const guint32 tail[] = { 8, 24, 14 };          /* 24: dropped padding */
+  static const guint32 tail[] = { 8, 24, 14 };          /* 24: padding beyond the multiple of 4 */
 
   for (guint le = 0; le < 2; le++)
     {
@@ -633,28 +663,37 @@ test_padding (void)
       g_autoptr(CpelFile) src = load (src_bytes);
       g_autoptr(GBytes) cut_bytes = NULL;
       g_autoptr(CpelFile) cut = cut_and_check (src, src_bytes, NULL, 0, 0, G_MAXINT64, &cut_bytes);
-      g_autoptr(GBytes) bad_bytes = padded_source (le, tail, G_N_ELEMENTS (tail), 0, "P", FALSE);
-      g_autoptr(CpelFile) bad = load (bad_bytes);
-      g_autoptr(CpelFile) around = NULL;
+      g_autoptr(GBytes) tail_bytes = padded_source (le, tail, G_N_ELEMENTS (tail), 0, "P", FALSE);
+      g_autoptr(CpelFile) tail_src = load (tail_bytes);
+      g_autoptr(CpelFile) tail_cut = NULL;
       g_autoptr(GError) error = NULL;
       CpelCutOptions opt = { 0, G_MAXINT64, NULL, 0, FALSE };
       g_autofree char *dir = g_dir_make_tmp ("cpel-cut-XXXXXX", NULL);
       g_autofree char *path = g_build_filename (dir, "cut.cpel", NULL);
 
-      /* the table lost its extra padding only */
-      g_assert_cmpuint (g_bytes_get_size (cut_bytes), ==, g_bytes_get_size (src_bytes) - 8);
+      /* the whole file keeps its size (the padding is kept), its table too */
+      g_assert_cmpuint (g_bytes_get_size (cut_bytes), ==, g_bytes_get_size (src_bytes));
       g_assert_cmpuint (cpel_file_get_n_events (cut), ==, 6);
+      check_faithful (src_bytes, 0, 150, 2);
 
-      /* a %s datum into the dropped padding: no cut, no file left */
-      g_assert_false (cpel_cut_write (bad, path, &opt, NULL, NULL, NULL, NULL, &error));
-      g_assert_error (error, CPEL_ERROR, CPEL_ERROR_SECTION);
-      g_test_message ("%s", error->message);
-      g_assert_cmpuint (dir_entries (dir), ==, 0);
+      /* a %s datum into the padding reads the same (empty) string in the cut */
+      g_assert_true (cpel_cut_write (tail_src, path, &opt, NULL, NULL, NULL, NULL, &error));
+      g_assert_no_error (error);
+      tail_cut = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      {
+        g_autoptr(GPtrArray) want = dump (tail_src, NULL, 0, G_MININT64, G_MAXINT64);
+        g_autoptr(GPtrArray) got = dump (tail_cut, NULL, 0, G_MININT64, G_MAXINT64);
+
+        assert_same_lines (want, got);
+        g_assert_cmpuint (want->len, ==, 4);
+      }
+      g_assert_cmpint (g_unlink (path), ==, 0);
       g_assert_cmpint (g_rmdir (dir), ==, 0);
-      /* ... unless that event is outside the range (it is at 150 ns; the
-       * code 2 event with datum 24, at 0, has no %s and is kept) */
-      around = cut_and_check (bad, bad_bytes, NULL, 0, 0, 150, NULL);
-      g_assert_cmpuint (cpel_file_get_n_events (around), ==, 2);
+      /* a range holding that event, and one before it (it is at 150 ns;
+       * the code 2 event with datum 24, at 0, has no %s) */
+      check_faithful (tail_bytes, 150, 250, 1);
+      check_faithful (tail_bytes, 0, 150, 2);
     }
 }
 
@@ -662,52 +701,100 @@ static void
 test_def_in_padding (void)
 {
   static const guint32 ok[] = { 8 };
-  /* event code 3's datum format at offset 22: in the dropped padding */
+  /* event code 3's datum format at offset 22: in the padding beyond the
+   * multiple of 4 (an empty format) */
   g_autoptr(GBytes) src_bytes = padded_source (FALSE, ok, 1, 22, "P", FALSE);
-  g_autoptr(CpelFile) src = load (src_bytes);
-  g_autoptr(GError) error = NULL;
 
-  g_assert_null (cpel_cut_to_bytes (src, NULL, NULL, &error));
-  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_SECTION);
-  g_test_message ("%s", error->message);
+  check_faithful (src_bytes, 0, 40, 1);
 }
 
 static void
 test_repeated_strings (void)
 {
   static const guint32 ok[] = { 8, 14 };
-  static const guint32 dup_refs[] = { 2, 6 };
-  g_autoptr(GError) error = NULL;
-  /* R (repeated and empty strings) named by nothing: left out */
+  static const guint32 dup_refs[] = { 2, 6, 10, 11, 0 };   /* "dup", "dup", "", padding, name */
+  /* R (repeated and empty strings) named by nothing: kept all the same */
   g_autoptr(GBytes) src_bytes = padded_source (TRUE, ok, 2, 0, "P", TRUE);
-  g_autoptr(CpelFile) src = load (src_bytes);
-  g_autoptr(CpelFile) cut = cut_and_check (src, src_bytes, NULL, 0, 0, G_MAXINT64, NULL);
-  /* R named by the event section: no cut */
-  g_autoptr(GBytes) named_bytes = padded_source (TRUE, dup_refs, 2, 0, "R", TRUE);
+  /* R named by the event section (its %s datums read R) */
+  g_autoptr(GBytes) named_bytes = padded_source (TRUE, dup_refs, G_N_ELEMENTS (dup_refs), 0, "R", TRUE);
   g_autoptr(CpelFile) named = load (named_bytes);
+  g_autoptr(GPtrArray) lines = dump (named, NULL, 0, G_MININT64, G_MAXINT64);
 
-  g_assert_cmpuint (cpel_file_get_n_sections (cut), ==, cpel_file_get_n_sections (src) - 1);
-  g_assert_null (cpel_cut_to_bytes (named, NULL, NULL, &error));
-  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_SECTION);
-  g_test_message ("%s", error->message);
+  check_faithful (src_bytes, 150, 250, 1);
+  check_faithful (named_bytes, 150, 350, 2);
+  /* the labels really come from R's repeated strings */
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (lines, 1), "\trx: dup\t2"));
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (lines, 2), "\trx: dup\t6"));
 }
 
 static void
 test_missing_table (void)
 {
-  static const guint32 refs[] = { 8 };
-  g_autoptr(GError) error = NULL;
-  /* the events name a table that does not exist: %s datums read
-   * "<no string table>", which the cut could not keep */
-  g_autoptr(GBytes) src_bytes = padded_source (FALSE, refs, 1, 0, "Nope", FALSE);
-  g_autoptr(CpelFile) src = load (src_bytes);
-  g_autoptr(CpelFile) without = NULL;
+  static const guint32 refs[] = { 8, 14 };
 
-  g_assert_null (cpel_cut_to_bytes (src, NULL, NULL, &error));
-  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_SECTION);
-  /* without the %s event (50 ns after the code 2 event) it can */
-  without = cut_and_check (src, src_bytes, NULL, 0, 0, 40, NULL);
-  g_assert_cmpuint (cpel_file_get_n_events (without), ==, 1);
+  /* the events name a table that does not exist: their section is written
+   * raw and the %s datums read as in the source */
+  for (guint le = 0; le < 2; le++)
+    {
+      g_autoptr(GBytes) src_bytes = padded_source (le, refs, 2, 0, "Nope", FALSE);
+      g_autoptr(CpelFile) src = load (src_bytes);
+      g_autoptr(GPtrArray) lines = dump (src, NULL, 0, G_MININT64, G_MAXINT64);
+
+      /* no string from another table */
+      g_assert_false (g_str_has_suffix (g_ptr_array_index (lines, 1), "\trx: alpha\t8"));
+      check_faithful (src_bytes, 0, 40, 1);
+      check_faithful (src_bytes, 40, 200, 2);
+    }
+}
+
+/* A table whose length is not a multiple of 4 (the writer would pad it: it
+ * is copied raw), a reference just past its end, and a table whose name
+ * fills the events' 64-octet name field (the writer cannot name it). */
+static void
+test_odd_names (void)
+{
+  static const guint32 refs[] = { 2, 5, 7 };   /* "ab", past the end, far past */
+  static const char unpadded[] = "U\0ab";      /* 5 octets */
+  char long_name[80];
+
+  memset (long_name, 'L', 64);
+  memcpy (long_name + 64, "\0xyz\0\0\0", 8);   /* "xyz" at 65; 72 octets */
+  for (guint le = 0; le < 2; le++)
+    for (guint variant = 0; variant < 2; variant++)
+      {
+        Asm m;
+        const char *table = variant ? long_name : unpadded;
+        gsize table_len = variant ? 72 : 5;
+        char name[65] = { 0 };
+        guint32 ev[2 + 5 * 4];
+        g_autoptr(GBytes) bytes = NULL;
+        g_autoptr(CpelFile) src = NULL;
+
+        memcpy (name, table, variant ? 64 : 1);
+        asm_init (&m, le);
+        asm_section (&m, 1, bytes_of (table, table_len));
+        asm_section (&m, 1, bytes_of ("F\0%s\0", 8));
+        asm_section (&m, 3, body (le, "F", 4, (guint32[]) { 1, 1, 0, 2 }));
+        ev[0] = 4;
+        ev[1] = 1000000000;
+        for (guint i = 0; i < 4; i++)
+          {
+            guint32 *r = ev + 2 + 5 * i;
+            r[0] = 0; r[1] = 10 * (i + 1); r[2] = 7; r[3] = 1;
+            r[4] = i < 3 ? refs[i] : (variant ? 65 : 2);
+          }
+        asm_section (&m, 5, body (le, name, G_N_ELEMENTS (ev), ev));
+        bytes = asm_finish (&m);
+        src = load (bytes);
+        {
+          g_autoptr(GPtrArray) lines = dump (src, NULL, 0, G_MININT64, G_MAXINT64);
+
+          /* the table is really the one read */
+          g_assert_true (g_str_has_suffix (g_ptr_array_index (lines, 3),
+                                           variant ? "\tE1: xyz\t65" : "\tE1: ab\t2"));
+        }
+        check_faithful (bytes, 15, 35, 2);
+      }
 }
 
 static void
@@ -731,10 +818,11 @@ test_sample (void)
   src = load (src_bytes);
   d = cpel_file_get_duration (src);
 
-  /* its string table has 4 octets of padding beyond the multiple of 4,
-   * which the cut drops; nothing refers to them */
+  /* the whole capture comes out byte for byte (its string table's padding
+   * beyond the multiple of 4 included) */
   whole = cut_and_check (src, src_bytes, NULL, 0, 0, d + 1, &whole_bytes);
-  g_assert_cmpuint (g_bytes_get_size (whole_bytes), ==, g_bytes_get_size (src_bytes) - 4);
+  g_assert_cmpmem (g_bytes_get_data (whole_bytes, NULL), g_bytes_get_size (whole_bytes),
+                   g_bytes_get_data (src_bytes, NULL), g_bytes_get_size (src_bytes));
   g_assert_cmpuint (n_warnings (whole), ==, 0);
 
   part = cut_and_check (src, src_bytes, NULL, 0, d / 3, 2 * d / 3, NULL);
@@ -759,6 +847,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/cut/def-in-padding", test_def_in_padding);
   g_test_add_func ("/core/cut/repeated-strings", test_repeated_strings);
   g_test_add_func ("/core/cut/missing-table", test_missing_table);
+  g_test_add_func ("/core/cut/odd-names", test_odd_names);
   g_test_add_func ("/core/cut/sample", test_sample);
   return g_test_run ();
 }
