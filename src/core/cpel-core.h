@@ -7,6 +7,7 @@
 #include "cpel-error.h"
 #include "cpel-file.h"
 #include "cpel-format.h"
+#include "cpel-saved-view.h"
 #include "cpel-search.h"
 #include "cpel-stats.h"
 #include "cpel-time.h"

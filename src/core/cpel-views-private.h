@@ -1,0 +1,24 @@
+/* cpel-views-private.h — the views file format, shared by CpelViews and
+ * its GKeyFile (de)serialisation (cpel-views-keyfile.c) */
+#pragma once
+
+#include "cpel-views.h"
+
+G_BEGIN_DECLS
+
+/* At most this many views in a file or a CpelViews. */
+#define CPEL_VIEWS_MAX 10000
+
+/* Reads a views file (at most CPEL_VIEWS_MAX_FILE_SIZE octets, strictly
+ * parsed): its views (CpelSavedView*, owning, in file order) and current
+ * index (-1 = none).  NULL with an error naming the path. */
+GPtrArray *cpel_views_read_file  (const char  *path,
+                                  int         *current,
+                                  GError     **error);
+/* Writes `views` (CpelSavedView*) and `current` atomically. */
+gboolean   cpel_views_write_file (const char  *path,
+                                  GPtrArray   *views,
+                                  int          current,
+                                  GError     **error);
+
+G_END_DECLS
