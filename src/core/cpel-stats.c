@@ -392,16 +392,12 @@ mean_cell (double mean_ns)
   return cpel_time_format ((gint64) (mean_ns + 0.5));
 }
 
-char *
-cpel_stats_to_text (CpelStats *stats)
+static void
+summary_text (CpelStats *stats,
+              GString   *out)
 {
-  GString *out;
-  Table t;
   char a[32], b[32], d[32];
 
-  g_return_val_if_fail (stats != NULL, NULL);
-
-  out = g_string_new (NULL);
   g_string_append_printf (out, _("Range: %s to %s (%s)\n"),
                           cpel_time_format_buf (stats->t0, a, sizeof a),
                           cpel_time_format_buf (stats->t1, b, sizeof b),
@@ -409,8 +405,14 @@ cpel_stats_to_text (CpelStats *stats)
                                                 d, sizeof d));
   g_string_append_printf (out, _("Events: %" PRIu64 " on %u of %u tracks, %u event codes\n"),
                           stats->total, stats->n_busy, stats->tracks->len, stats->codes->len);
+}
 
-  g_string_append_c (out, '\n');
+static void
+codes_text (CpelStats *stats,
+            GString   *out)
+{
+  Table t;
+
   table_init (&t, "rlrrrrr");
   table_add (&t, g_strdup (_("Code")));
   table_add (&t, g_strdup (_("Event")));
@@ -433,8 +435,14 @@ cpel_stats_to_text (CpelStats *stats)
       table_add (&t, has ? time_cell (c->interval_max) : g_strdup ("-"));
     }
   table_write (&t, out);
+}
 
-  g_string_append_c (out, '\n');
+static void
+tracks_text (CpelStats *stats,
+             GString   *out)
+{
+  Table t;
+
   table_init (&t, "rlr");
   table_add (&t, g_strdup (_("Track")));
   table_add (&t, g_strdup (_("Label")));
@@ -451,7 +459,39 @@ cpel_stats_to_text (CpelStats *stats)
   table_add (&t, g_strdup (_("Total")));
   table_add (&t, g_strdup_printf ("%" G_GUINT64_FORMAT, stats->total));
   table_write (&t, out);
+}
 
+char *
+cpel_stats_to_text (CpelStats *stats)
+{
+  GString *out;
+
+  g_return_val_if_fail (stats != NULL, NULL);
+
+  out = g_string_new (NULL);
+  summary_text (stats, out);
+  g_string_append_c (out, '\n');
+  codes_text (stats, out);
+  g_string_append_c (out, '\n');
+  tracks_text (stats, out);
+  return g_string_free (out, FALSE);
+}
+
+char *
+cpel_stats_table_to_text (CpelStats         *stats,
+                          CpelStatsCsvTable  table)
+{
+  GString *out;
+
+  g_return_val_if_fail (stats != NULL, NULL);
+
+  out = g_string_new (NULL);
+  summary_text (stats, out);
+  g_string_append_c (out, '\n');
+  if (table == CPEL_STATS_CSV_TRACKS)
+    tracks_text (stats, out);
+  else
+    codes_text (stats, out);
   return g_string_free (out, FALSE);
 }
 

@@ -75,6 +75,9 @@ typedef enum
   CPEL_STATS_CSV_TRACKS,  /* slot,track,label,count */
 } CpelStatsCsvTable;
 
+/* The summary lines and one of the two tables, as in cpel_stats_to_text. */
+char                 *cpel_stats_table_to_text  (CpelStats *stats, CpelStatsCsvTable table);
+
 /* RFC 4180 CSV (CRLF line ends, fields quoted when they hold a comma, quote,
  * CR or LF; quotes doubled), with a header line. */
 char                 *cpel_stats_to_csv         (CpelStats *stats, CpelStatsCsvTable table);

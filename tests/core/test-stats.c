@@ -236,6 +236,31 @@ test_text (void)
   g_assert_nonnull (strstr (text, "worker, \"ten\""));
 }
 
+/* One table: the summary, then only that table, the same lines as in the
+ * full text. */
+static void
+test_table_text (void)
+{
+  g_autoptr(CpelFile) file = small_file ();
+  g_autoptr(CpelStats) stats = compute (file, NULL);
+  g_autofree char *all = cpel_stats_to_text (stats);
+  g_autofree char *codes = cpel_stats_table_to_text (stats, CPEL_STATS_CSV_CODES);
+  g_autofree char *tracks = cpel_stats_table_to_text (stats, CPEL_STATS_CSV_TRACKS);
+  const char *blank2;
+
+  /* the full text is: summary, blank, codes table, blank, tracks table */
+  blank2 = strstr (strstr (all, "\n\n") + 2, "\n\n");
+  g_assert_nonnull (blank2);
+  g_assert_true (g_str_has_prefix (all, codes));
+  g_assert_cmpuint (strlen (codes), ==, (gsize) (blank2 - all) + 1);
+  g_assert_nonnull (strstr (codes, " rx "));
+  g_assert_null (strstr (codes, "Total"));
+  g_assert_true (g_str_has_suffix (all, strstr (tracks, "\n\n") + 2));
+  g_assert_nonnull (strstr (tracks, "Total"));
+  g_assert_null (strstr (tracks, " rx "));
+  g_assert_true (strncmp (tracks, all, strstr (all, "\n\n") - all) == 0);
+}
+
 static void
 test_csv (void)
 {
@@ -433,6 +458,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/stats/bad-slots", test_bad_slots);
   g_test_add_func ("/core/stats/cancel", test_cancel);
   g_test_add_func ("/core/stats/text", test_text);
+  g_test_add_func ("/core/stats/table-text", test_table_text);
   g_test_add_func ("/core/stats/csv", test_csv);
   g_test_add_func ("/core/stats/csv-field", test_csv_field);
   g_test_add_func ("/core/stats/reference", test_reference);
