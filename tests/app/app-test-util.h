@@ -103,6 +103,29 @@ app_test_xid (GtkWidget *widget)
   return gdk_x11_surface_get_xid (gtk_native_get_surface (native));
 }
 
+/* Let injected input arrive and be handled: a round trip to the X server
+ * (the events xdotool caused are queued before its reply), then iterate
+ * until the main loop has been idle for a while. */
+static inline void
+app_test_settle (void)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+  gint64 end = g_get_monotonic_time () + 2 * G_TIME_SPAN_SECOND;
+  gint64 idle_since = g_get_monotonic_time ();
+
+  app_test_spin (30);
+  if (GDK_IS_X11_DISPLAY (display))
+    XSync (gdk_x11_display_get_xdisplay (display), False);
+  while (g_get_monotonic_time () < end
+         && g_get_monotonic_time () - idle_since < 80 * G_TIME_SPAN_MILLISECOND)
+    {
+      if (g_main_context_iteration (NULL, FALSE))
+        idle_since = g_get_monotonic_time ();
+      else
+        g_usleep (1000);
+    }
+}
+
 /* Run xdotool with `args` (NULL-terminated), then let the events arrive. */
 static inline void
 app_test_xdo (const char *first, ...)
@@ -123,7 +146,7 @@ app_test_xdo (const char *first, ...)
                 NULL, NULL, NULL, NULL, &status, &error);
   g_assert_no_error (error);
   g_assert_true (g_spawn_check_wait_status (status, NULL));
-  app_test_spin (120);
+  app_test_settle ();
 }
 
 /* Widget coordinates (x, y) to root coordinates (the window's surface
