@@ -820,22 +820,20 @@ cpel_timeline_set_rows (CpelTimeline *self,
   if (self->file == NULL)
     return;
 
-  g_clear_pointer (&self->rows, g_free);
   if (rows != NULL)
     {
       guint n_tracks = cpel_file_get_n_tracks (self->file);
 
-      self->rows = g_new (guint, MAX (n, 1));
       for (guint i = 0; i < n; i++)
-        {
-          g_return_if_fail (rows[i] < n_tracks);
-          self->rows[i] = rows[i];
-        }
+        g_return_if_fail (rows[i] < n_tracks);
+      g_clear_pointer (&self->rows, g_free);
+      self->rows = n > 0 ? g_memdup2 (rows, n * sizeof (guint)) : g_new0 (guint, 1);
       self->view.rows = self->rows;
       self->view.n_rows = n;
     }
   else
     {
+      g_clear_pointer (&self->rows, g_free);
       self->view.rows = NULL;
       self->view.n_rows = 0;
     }
