@@ -6,6 +6,10 @@
 
 #include <glib.h>
 
+/* FUZZ_TOLERATE_KNOWN is defined in the libFuzzer builds only: there a
+ * reported, not yet fixed bug (tests/fuzz/pending/) is let through so that
+ * fuzzing goes on past it; the replay builds stay strict. */
+
 /* An invariant of the code under test; a failure is a finding. */
 #define FUZZ_CHECK(expr)                                                        \
   G_STMT_START {                                                                \
@@ -16,11 +20,26 @@
       }                                                                         \
   } G_STMT_END
 
-/* A g_return_if_fail or g_warning reached from file data is a bug too. */
+/* A g_return_if_fail, g_warning or g_error reached from the input is a bug
+ * too: abort() (not GLib's breakpoint trap, which libFuzzer does not catch)
+ * so that the input is kept. */
+static GLogWriterOutput
+fuzz_log_writer (GLogLevelFlags   level,
+                 const GLogField *fields,
+                 gsize            n_fields,
+                 gpointer         user_data)
+{
+  GLogWriterOutput out = g_log_writer_standard_streams (level, fields, n_fields, user_data);
+
+  if (level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING))
+    abort ();
+  return out;
+}
+
 static inline void
 fuzz_init (void)
 {
-  g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING | G_LOG_FATAL_MASK);
+  g_log_set_writer_func (fuzz_log_writer, NULL, NULL);
 }
 
 int LLVMFuzzerInitialize   (int *argc, char ***argv);

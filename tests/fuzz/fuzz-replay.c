@@ -17,6 +17,15 @@
 
 static guint n_run;
 
+/* Under UBSan (a -Db_sanitize=undefined build) undefined behaviour is a
+ * failure, whatever UBSAN_OPTIONS says. */
+const char *__ubsan_default_options (void);
+const char *
+__ubsan_default_options (void)
+{
+  return "halt_on_error=1:print_stacktrace=1";
+}
+
 static void
 run_file (const char *path)
 {
