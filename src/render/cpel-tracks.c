@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "cpel-lod.h"
 #include "cpel-render-private.h"
 
 #define TICK_INSET    3.0    /* tick and density inset from the row edges */
@@ -11,6 +12,16 @@
 #define LABEL_MIN_ELLIPSIZED 64.0 /* narrowest ellipsized label box */
 #define DENSITY_MIN_ALPHA 0.22
 #define DENSITY_FLOOR_MAX 8.0  /* log scale is normalised to at least this count */
+/* From this many visible events per column on average, a density row's
+ * counts come from the track's level-of-detail summary (cpel-lod.h): the
+ * columns are then far apart in the times array, and searching it costs a
+ * cache miss or more per read. */
+#define LOD_EVENTS_PER_COLUMN 32
+/* Relative error allowed in a column's count from the summary (the shade
+ * is a log scale: 1/8 moves it by a few percent of one step at most). */
+#define LOD_TOLERANCE (1.0 / 8)
+/* Tracks with this many events find the visible range through the summary. */
+#define LOD_MIN_TRACK_EVENTS (1u << 16)
 
 static double
 snap (CpelRenderCtx *ctx, double x)
@@ -233,6 +244,50 @@ density_counts (CpelRenderCtx *ctx, RowInfo *row)
       if (row->counts[c] > max)
         max = row->counts[c];
       idx = j;
+    }
+  return max;
+}
+
+/* The same from the level-of-detail summary: O(columns) reads of the
+ * summary, plus exact searches inside one bucket where a column holds few
+ * events.  `bounds` are the n_columns + 1 column start times. */
+static float
+density_counts_lod (CpelRenderCtx *ctx, RowInfo *row, const gint64 *bounds, double *pos)
+{
+  guint nc = ctx->n_columns;
+  float max = 0;
+
+  cpel_lod_locate (cpel_lod_get_for_file (ctx->file), row->slot, bounds, nc + 1,
+                   LOD_TOLERANCE, pos);
+  for (guint c = 0; c < nc; c++)
+    {
+      double cnt = pos[c + 1] - pos[c];
+      float value;
+
+      if (cnt <= 0)
+        {
+          row->counts[c] = 0;
+          continue;
+        }
+      value = (float) cnt;
+      if (ctx->any_hidden)
+        {
+          guint64 idx = (guint64) (pos[c] + 0.5);
+          guint64 end = (guint64) (pos[c + 1] + 0.5);
+          guint64 n = end > idx ? end - idx : 0;
+          guint64 samples = MIN (n, (guint64) CPEL_RENDER_DENSITY_SAMPLES);
+          guint64 visible = 0;
+
+          for (guint64 k = 0; k < samples; k++)
+            {
+              guint64 i = idx + (samples == n ? k : (n * (2 * k + 1)) / (2 * samples));
+              if (!event_hidden (ctx, row->slot, i))
+                visible++;
+            }
+          value = samples > 0 ? (float) (cnt * (double) visible / (double) samples) : 0;
+        }
+      row->counts[c] = value;
+      max = MAX (max, value);
     }
   return max;
 }
@@ -756,8 +811,18 @@ cpel_render_rows_events (CpelRenderCtx *ctx)
           row->n = 0;
           continue;
         }
-      row->lo = cpel_file_track_lower_bound (ctx->file, row->slot, view->t0);
-      row->hi = cpel_file_track_lower_bound (ctx->file, row->slot, view->t1);
+      if (row->n >= LOD_MIN_TRACK_EVENTS)
+        {
+          /* Big tracks: a search in one bucket, not across the track. */
+          CpelLod *lod = cpel_lod_get_for_file (ctx->file);
+          row->lo = cpel_lod_lower_bound (lod, row->slot, view->t0);
+          row->hi = cpel_lod_lower_bound (lod, row->slot, view->t1);
+        }
+      else
+        {
+          row->lo = cpel_file_track_lower_bound (ctx->file, row->slot, view->t0);
+          row->hi = cpel_file_track_lower_bound (ctx->file, row->slot, view->t1);
+        }
       row->density = (double) (row->hi - row->lo) * CPEL_RENDER_EVENT_SPACING
                      > (double) ctx->n_columns;
       if (row->density)
@@ -773,6 +838,8 @@ cpel_render_rows_events (CpelRenderCtx *ctx)
   if (n_density > 0)
     {
       guint64 hidden_hash = ctx->any_hidden ? cpel_render_hidden_hash (view) : 0;
+      g_autofree gint64 *bounds = NULL;
+      g_autofree double *pos = NULL;
       float *next;
       counts = g_new (float, (gsize) n_density * ctx->n_columns);
       next = counts;
@@ -784,7 +851,19 @@ cpel_render_rows_events (CpelRenderCtx *ctx)
             next += ctx->n_columns;
             if (!cpel_render_density_cache_get (ctx, rows[k].slot, hidden_hash, rows[k].counts, &m))
               {
-                m = density_counts (ctx, &rows[k]);
+                if ((double) (rows[k].hi - rows[k].lo) >= (double) LOD_EVENTS_PER_COLUMN * ctx->n_columns)
+                  {
+                    if (bounds == NULL)
+                      {
+                        bounds = g_new (gint64, ctx->n_columns + 1);
+                        pos = g_new (double, ctx->n_columns + 1);
+                        for (guint c = 0; c <= ctx->n_columns; c++)
+                          bounds[c] = cpel_render_column_time (view->t0, view->t1, c, ctx->n_columns);
+                      }
+                    m = density_counts_lod (ctx, &rows[k], bounds, pos);
+                  }
+                else
+                  m = density_counts (ctx, &rows[k]);
                 cpel_render_density_cache_put (ctx, rows[k].slot, hidden_hash, rows[k].counts, m);
               }
             max = MAX (max, m);

@@ -1,0 +1,327 @@
+/* cpel-lod.c — level-of-detail summaries of the tracks' event times
+ *
+ * A track's summary: bucket b covers [origin + b·2^shift, origin +
+ * (b+1)·2^shift) and cum[b] is the number of events before it, so the
+ * events of bucket b are the indices [cum[b], cum[b+1]).  Times are compared
+ * as unsigned offsets from the origin (the first event's time): no overflow
+ * whatever the times.
+ */
+#include "cpel-lod.h"
+
+#include <math.h>
+
+#define LOD_KEY "cpel-lod"
+#define PREFETCH_AHEAD 8
+
+typedef struct
+{
+  gint64   origin;      /* time of the track's first event */
+  guint64  span;        /* last - origin */
+  guint    shift;       /* bucket width 2^shift ns */
+  guint64  n_buckets;   /* (span >> shift) + 1 */
+  guint32 *cum;         /* n_buckets + 1 */
+} Summary;
+
+struct _CpelLod
+{
+  CpelFile  *file;      /* not a reference: the file owns the summaries */
+  guint      n_tracks;
+  Summary  **tracks;    /* published atomically, NULL until built */
+  gsize      size;      /* bytes, atomic */
+};
+
+static void
+summary_free (Summary *s)
+{
+  g_free (s->cum);
+  g_free (s);
+}
+
+static void
+lod_free (gpointer data)
+{
+  CpelLod *lod = data;
+
+  for (guint i = 0; i < lod->n_tracks; i++)
+    if (lod->tracks[i] != NULL)
+      summary_free (lod->tracks[i]);
+  g_free (lod->tracks);
+  g_free (lod);
+}
+
+CpelLod *
+cpel_lod_get_for_file (CpelFile *file)
+{
+  static GMutex lock;
+  CpelLod *lod;
+
+  g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
+
+  g_mutex_lock (&lock);
+  lod = g_object_get_data (G_OBJECT (file), LOD_KEY);
+  if (lod == NULL)
+    {
+      lod = g_new0 (CpelLod, 1);
+      lod->file = file;
+      lod->n_tracks = cpel_file_get_n_tracks (file);
+      lod->tracks = g_new0 (Summary *, MAX (lod->n_tracks, 1));
+      lod->size = sizeof *lod + sizeof (Summary *) * MAX (lod->n_tracks, 1);
+      g_object_set_data_full (G_OBJECT (file), LOD_KEY, lod, lod_free);
+    }
+  g_mutex_unlock (&lock);
+  return lod;
+}
+
+static inline guint64
+rel (const Summary *s, gint64 t)
+{
+  return (guint64) t - (guint64) s->origin;
+}
+
+/* First i in [lo, hi) with rel(times[i]) >= r, else hi: a binary search. */
+static guint64
+search (const Summary *s, const gint64 *times, guint64 lo, guint64 hi, guint64 r)
+{
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (rel (s, times[mid]) < r)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The same from lo, galloping by `step` (the expected distance) first:
+ * reads stay near lo when the answer is. */
+static guint64
+gallop (const Summary *s, const gint64 *times, guint64 lo, guint64 n, guint64 r, guint64 step)
+{
+  guint64 hi;
+
+  step = MAX (step, 1);
+  for (;;)
+    {
+      hi = n - lo > step ? lo + step : n;
+      if (hi == n || rel (s, times[hi]) >= r)
+        break;
+      lo = hi + 1;
+      step *= 2;
+    }
+  return search (s, times, lo, hi, r);
+}
+
+static Summary *
+summary_build (CpelLod *lod, guint slot)
+{
+  guint64 n;
+  const gint64 *times = cpel_file_get_track_times (lod->file, slot, &n);
+  guint64 target = MAX (n / CPEL_LOD_EVENTS_PER_BUCKET, 1);
+  Summary *s = g_new0 (Summary, 1);
+  guint64 avg, prev = 0;
+
+  if (n == 0)
+    {
+      s->n_buckets = 1;
+      s->cum = g_new0 (guint32, 2);
+      return s;
+    }
+  s->origin = times[0];
+  s->span = rel (s, times[n - 1]);
+  while ((s->span >> s->shift) + 1 > target)
+    s->shift++;
+  s->n_buckets = (s->span >> s->shift) + 1;
+  s->cum = g_new (guint32, s->n_buckets + 1);
+  avg = MAX (n / s->n_buckets, 1);
+  s->cum[0] = 0;
+  for (guint64 b = 1; b < s->n_buckets; b++)
+    {
+      guint64 i = gallop (s, times, prev, n, b << s->shift, avg);
+
+      s->cum[b] = (guint32) i;
+      prev = i;
+    }
+  s->cum[s->n_buckets] = (guint32) n;
+  return s;
+}
+
+static const Summary *
+summary_get (CpelLod *lod, guint slot)
+{
+  Summary *s = g_atomic_pointer_get (&lod->tracks[slot]);
+
+  if (G_LIKELY (s != NULL))
+    return s;
+  s = summary_build (lod, slot);
+  if (g_atomic_pointer_compare_and_exchange (&lod->tracks[slot], NULL, s))
+    g_atomic_pointer_add (&lod->size, sizeof *s + sizeof (guint32) * (s->n_buckets + 1));
+  else
+    {
+      /* Another thread built it first. */
+      summary_free (s);
+      s = g_atomic_pointer_get (&lod->tracks[slot]);
+    }
+  return s;
+}
+
+static guint64
+lower_bound (const Summary *s, const gint64 *times, guint64 n, gint64 t)
+{
+  guint64 r, k;
+
+  if (n == 0 || t <= s->origin)
+    return 0;
+  r = rel (s, t);
+  if (r > s->span)
+    return n;
+  k = r >> s->shift;
+  return search (s, times, s->cum[k], s->cum[k + 1], r);
+}
+
+guint64
+cpel_lod_lower_bound (CpelLod *lod,
+                      guint    slot,
+                      gint64   t)
+{
+  guint64 n;
+  const gint64 *times;
+
+  g_return_val_if_fail (lod != NULL, 0);
+  g_return_val_if_fail (slot < lod->n_tracks, 0);
+
+  times = cpel_file_get_track_times (lod->file, slot, &n);
+  return lower_bound (summary_get (lod, slot), times, n, t);
+}
+
+/* The position of t interpolated in its bucket, and the bucket's population
+ * (the most it can be off by; 0 = exact). */
+static double
+estimate (const Summary *s, guint64 n, gint64 t, guint64 *err)
+{
+  guint64 r, k, pop;
+  double f;
+
+  *err = 0;
+  if (n == 0 || t <= s->origin)
+    return 0;
+  r = rel (s, t);
+  if (r > s->span)
+    return (double) n;
+  k = r >> s->shift;
+  pop = s->cum[k + 1] - s->cum[k];
+  if (pop == 0)
+    return s->cum[k];
+  /* Somewhere in [cum[k], cum[k+1]]: off by the larger side at most. */
+  f = ldexp ((double) (r - (k << s->shift)), -(int) s->shift);
+  *err = (guint64) ceil (pop * MAX (f, 1 - f));
+  return s->cum[k] + pop * f;
+}
+
+/* The exact lower bound of t, near a guess g of it in [lo, hi] (the bounds
+ * of t's bucket): one or two cache lines when the guess is close. */
+static guint64
+search_near (const Summary *s, const gint64 *times, guint64 lo, guint64 hi, gint64 t, guint64 g)
+{
+  guint64 r = rel (s, t), step, a, b;
+
+  g = CLAMP (g, lo, hi);
+  if (g < hi && rel (s, times[g]) < r)
+    {
+      /* Forward: the answer is in (g, hi]. */
+      a = g + 1;
+      for (step = 1;; step *= 2)
+        {
+          b = hi - a > step ? a + step : hi;
+          if (b == hi || rel (s, times[b]) >= r)
+            return search (s, times, a, b, r);
+          a = b + 1;
+        }
+    }
+  if (g > lo && rel (s, times[g - 1]) >= r)
+    {
+      /* Backward: the answer is in [lo, g - 1]. */
+      b = g - 1;
+      for (step = 1;; step *= 2)
+        {
+          a = b - lo > step ? b - step : lo;
+          if (a == lo || rel (s, times[a - 1]) < r)
+            return search (s, times, a, b, r);
+          b = a - 1;
+        }
+    }
+  return g;
+}
+
+void
+cpel_lod_locate (CpelLod      *lod,
+                 guint         slot,
+                 const gint64 *bounds,
+                 guint         n_bounds,
+                 double        tolerance,
+                 double       *out)
+{
+  g_autofree guint64 *err = NULL;
+  g_autofree guint8 *refine = NULL;
+  const Summary *s;
+  const gint64 *times;
+  guint64 n;
+
+  g_return_if_fail (lod != NULL);
+  g_return_if_fail (slot < lod->n_tracks);
+  g_return_if_fail (n_bounds == 0 || (bounds != NULL && out != NULL));
+
+  if (n_bounds == 0)
+    return;
+  times = cpel_file_get_track_times (lod->file, slot, &n);
+  s = summary_get (lod, slot);
+  err = g_new (guint64, n_bounds);
+  refine = g_new0 (guint8, n_bounds);
+
+  for (guint j = 0; j < n_bounds; j++)
+    out[j] = estimate (s, n, bounds[j], &err[j]);
+
+  /* Pairs whose estimate is not good enough: both ends exact. */
+  for (guint j = 0; j + 1 < n_bounds; j++)
+    {
+      double e = (double) err[j] + (double) err[j + 1];
+      double c = out[j + 1] - out[j];
+
+      if (e > 0 && (c < CPEL_LOD_MIN_ESTIMATE || e > tolerance * c))
+        refine[j] = refine[j + 1] = 1;
+    }
+  if (n_bounds == 1)
+    refine[0] = 1;
+
+  /* Each search starts at the interpolated guess, whose line is asked
+   * for PREFETCH_AHEAD searches ahead: the cache misses of consecutive
+   * searches overlap instead of following one another. */
+  {
+    guint m = 0;
+
+    for (guint j = 0; j < n_bounds; j++)
+      if (refine[j] && err[j] != 0)
+        err[m++] = j;                /* err[] now lists the bounds to search */
+    for (guint i = 0; i < m + PREFETCH_AHEAD; i++)
+      {
+        if (i < m)
+          __builtin_prefetch (&times[(guint64) out[err[i]]]);
+        if (i >= PREFETCH_AHEAD)
+          {
+            guint j = err[i - PREFETCH_AHEAD];
+            guint64 r = rel (s, bounds[j]), k = r >> s->shift;
+
+            out[j] = (double) search_near (s, times, s->cum[k], s->cum[k + 1], bounds[j],
+                                           (guint64) (out[j] + 0.5));
+          }
+      }
+  }
+}
+
+gsize
+cpel_lod_get_size (CpelLod *lod)
+{
+  g_return_val_if_fail (lod != NULL, 0);
+  return g_atomic_pointer_get (&lod->size);
+}

@@ -1,0 +1,57 @@
+/* cpel-lod.h — level-of-detail summaries of the tracks' event times
+ *
+ * For a track with n events, a grid of 2^shift-nanosecond buckets starting
+ * at its first event, with shift chosen so that a bucket holds about
+ * CPEL_LOD_EVENTS_PER_BUCKET events on average, and for each bucket
+ * boundary the number of events before it (4 bytes per bucket: about
+ * 4 / CPEL_LOD_EVENTS_PER_BUCKET bytes per event).  With it:
+ *
+ *  - a lower bound (first event at or after t) searches one bucket instead
+ *    of the whole track: a few neighbouring cache lines, not ~log2(n) reads
+ *    across the track;
+ *  - the number of events in a span many buckets wide is known within the
+ *    population of its two edge buckets without reading the times at all,
+ *    so counting events per pixel column of a zoomed-out view costs
+ *    O(columns) reads of a small array, whatever the number of events.
+ *
+ * A track's summary is built the first time it is needed, in O(buckets)
+ * short searches (not a pass over the events), and kept with the file.
+ * Everything here is thread-safe.
+ */
+#pragma once
+
+#include "cpel-file.h"
+
+G_BEGIN_DECLS
+
+#define CPEL_LOD_EVENTS_PER_BUCKET 32
+
+typedef struct _CpelLod CpelLod;
+
+/* The summaries of `file` (created on first call, owned by the file). */
+CpelLod  *cpel_lod_get_for_file  (CpelFile     *file);
+
+/* Exactly cpel_file_track_lower_bound (): first index whose time >= t. */
+guint64   cpel_lod_lower_bound   (CpelLod      *lod,
+                                  guint         slot,
+                                  gint64        t);
+
+/* For sorted times bounds[0..n_bounds), the positions of the bounds among
+ * the track's events: out[j] = lower bound of bounds[j], possibly
+ * fractional (interpolated inside a bucket).  Every difference
+ * out[j+1] - out[j] (events in [bounds[j], bounds[j+1])) is exact, or is at
+ * least CPEL_LOD_MIN_ESTIMATE and off by at most `tolerance` times itself;
+ * tolerance 0 gives exact lower bounds everywhere.  Reads the event times
+ * only near bounds where the estimate is not good enough. */
+#define CPEL_LOD_MIN_ESTIMATE 24
+void      cpel_lod_locate        (CpelLod      *lod,
+                                  guint         slot,
+                                  const gint64 *bounds,
+                                  guint         n_bounds,
+                                  double        tolerance,
+                                  double       *out);
+
+/* Bytes held by the summaries built so far. */
+gsize     cpel_lod_get_size      (CpelLod      *lod);
+
+G_END_DECLS
