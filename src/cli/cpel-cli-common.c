@@ -192,6 +192,110 @@ cpel_cli_parse_time (const char  *option,
   return TRUE;
 }
 
+gboolean
+cpel_cli_parse_u32 (const char *text,
+                    guint32    *value)
+{
+  guint64 v;
+
+  if (text == NULL)
+    return FALSE;
+  if (g_str_has_prefix (text, "0x") || g_str_has_prefix (text, "0X"))
+    {
+      if (!g_ascii_isxdigit (text[2])
+          || !g_ascii_string_to_unsigned (text + 2, 16, 0, G_MAXUINT32, &v, NULL))
+        return FALSE;
+    }
+  else if (!all_digits (text) || !g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT32, &v, NULL))
+    return FALSE;
+  *value = (guint32) v;
+  return TRUE;
+}
+
+gboolean
+cpel_cli_parse_range (const char  *from_text,
+                      const char  *to_text,
+                      gint64      *t0,
+                      gint64      *t1,
+                      GError     **error)
+{
+  return (from_text == NULL || cpel_cli_parse_time ("--from", from_text, t0, error))
+         && (to_text == NULL || cpel_cli_parse_time ("--to", to_text, t1, error));
+}
+
+GArray *
+cpel_cli_match_tracks (CpelFile    *file,
+                       const char  *pattern,
+                       GError     **error)
+{
+  g_autoptr(GError) local = NULL;
+  g_autoptr(GRegex) regex = g_regex_new (pattern, G_REGEX_OPTIMIZE, 0, &local);
+  g_autoptr(GArray) slots = NULL;
+
+  if (regex == NULL)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("Invalid regular expression for --tracks: %s"), local->message);
+      return NULL;
+    }
+  slots = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint slot = 0; slot < cpel_file_get_n_tracks (file); slot++)
+    if (g_regex_match (regex, cpel_file_get_track_label (file, slot), 0, NULL))
+      g_array_append_val (slots, slot);
+  if (slots->len == 0)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("No track label matches “%s”"), pattern);
+      return NULL;
+    }
+  return g_steal_pointer (&slots);
+}
+
+static char *
+fold_name (const char *s)
+{
+  g_autofree char *stripped = g_strstrip (g_strdup (s));
+
+  if (g_utf8_validate (stripped, -1, NULL))
+    return g_utf8_casefold (stripped, -1);
+  return g_ascii_strdown (stripped, -1);
+}
+
+GArray *
+cpel_cli_resolve_codes (CpelFile    *file,
+                        const char  *text,
+                        GError     **error)
+{
+  g_autoptr(GArray) codes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree char *stripped = g_strstrip (g_strdup (text));
+  g_autofree char *key = NULL;
+  guint32 code;
+
+  if (cpel_cli_parse_u32 (stripped, &code) && cpel_file_lookup_type (file, code, NULL))
+    {
+      g_array_append_val (codes, code);
+      return g_steal_pointer (&codes);
+    }
+  key = fold_name (stripped);
+  for (guint type = 0; stripped[0] != '\0' && type < cpel_file_get_n_types (file); type++)
+    {
+      g_autofree char *name = fold_name (cpel_file_get_type_name (file, type));
+
+      if (strcmp (name, key) == 0)
+        {
+          code = cpel_file_get_type_code (file, type);
+          g_array_append_val (codes, code);
+        }
+    }
+  if (codes->len == 0)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID,
+                   _("No event code or event type named “%s” in this file"), stripped);
+      return NULL;
+    }
+  return g_steal_pointer (&codes);
+}
+
 CpelFile *
 cpel_cli_open (const char  *path,
                guint64      clock_rate,

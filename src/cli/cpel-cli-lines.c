@@ -309,8 +309,27 @@ cpel_line_printer_header (CpelLinePrinter *p)
 }
 
 void
+cpel_line_printer_header_extra (CpelLinePrinter *p,
+                                const char      *extra)
+{
+  if (!p->tsv)
+    return;
+  out_puts (&p->out, "time_ns\ttrack\ttrack_label\tcode\tevent\tdatum");
+  out_puts (&p->out, extra);
+  out_putc (&p->out, '\n');
+}
+
+void
 cpel_line_printer_event (CpelLinePrinter *p,
                          const CpelEvent *ev)
+{
+  cpel_line_printer_event_suffix (p, ev, NULL);
+}
+
+void
+cpel_line_printer_event_suffix (CpelLinePrinter *p,
+                                const CpelEvent *ev,
+                                const char      *suffix)
 {
   Out *out = &p->out;
 
@@ -340,6 +359,8 @@ cpel_line_printer_event (CpelLinePrinter *p,
           escape_out (out, p->datum->str, p->datum->len);
         }
     }
+  if (suffix != NULL)
+    out_puts (out, suffix);
   out_putc (out, '\n');
 
   if (G_UNLIKELY (out->len >= FLUSH_THRESHOLD))

@@ -19,16 +19,20 @@ static const Command commands[] = {
   { "search", cpel_cmd_search, N_("Events matching a code, a text or a regular expression") },
   { "gen",    cpel_cmd_gen,    N_("Write a synthetic or demo CPEL file") },
   { "export", cpel_cmd_export, N_("Render a view to PNG, SVG or PDF without a display") },
+  { "cut",     cpel_cmd_cut,     N_("Write a time range (and some tracks) as a new CPEL file") },
+  { "stats",   cpel_cmd_stats,   N_("Per event code and per track counts and intervals, as text or CSV") },
+  { "anomaly", cpel_cmd_anomaly, N_("Events of a code whose datum or interval is unusual for its track") },
+  { "chase",   cpel_cmd_chase,   N_("The tracks holding an event code or a datum") },
 };
 
 static void
 print_help (void)
 {
   g_print ("%s\n  cpel %s\n\n", _("Usage:"), _("COMMAND [OPTION…] ARGUMENTS"));
-  g_print ("%s\n\n", _("Inspect, dump, search, generate and render CPEL performance event logs."));
+  g_print ("%s\n\n", _("Inspect, dump, search, generate, render, cut and analyse CPEL performance event logs."));
   g_print ("%s\n", _("Commands:"));
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    g_print ("  %-8s %s\n", commands[i].name, _(commands[i].summary));
+    g_print ("  %-9s %s\n", commands[i].name, _(commands[i].summary));
   g_print ("\n%s\n", _("Options:"));
   g_print ("  -h, --help     %s\n", _("Show this help"));
   g_print ("  -V, --version  %s\n", _("Show the version"));

@@ -22,6 +22,10 @@ int  cpel_cmd_dump   (int argc, char **argv);
 int  cpel_cmd_search (int argc, char **argv);
 int  cpel_cmd_gen    (int argc, char **argv);
 int  cpel_cmd_export (int argc, char **argv);
+int  cpel_cmd_cut    (int argc, char **argv);
+int  cpel_cmd_stats  (int argc, char **argv);
+int  cpel_cmd_anomaly (int argc, char **argv);
+int  cpel_cmd_chase  (int argc, char **argv);
 
 /* ---- cpel-cli-common.c ---- */
 
@@ -59,6 +63,30 @@ gboolean        cpel_cli_parse_time    (const char      *option,
                                         gint64          *ns,
                                         GError         **error);
 
+/* A 32-bit number: decimal or 0x hex. */
+gboolean        cpel_cli_parse_u32     (const char      *text,
+                                        guint32         *value);
+/* --from / --to: each given one parsed into *t0 / *t1 (left as they are
+ * otherwise); FALSE with a usage message in *error. */
+gboolean        cpel_cli_parse_range   (const char      *from_text,
+                                        const char      *to_text,
+                                        gint64          *t0,
+                                        gint64          *t1,
+                                        GError         **error);
+/* Slots of the tracks whose label matches the regular expression `pattern`,
+ * in slot order (guint).  NULL with a message in *error for a bad pattern or
+ * when no track matches (both usage errors). */
+GArray         *cpel_cli_match_tracks  (CpelFile        *file,
+                                        const char      *pattern,
+                                        GError         **error);
+/* The event codes (guint32) that CODE|NAME gives: a number (decimal or 0x
+ * hex) that is a code of the file, else the codes of the event types whose
+ * name equals it, ignoring case (several types may share a name).  NULL
+ * with a message in *error when there is none. */
+GArray         *cpel_cli_resolve_codes (CpelFile        *file,
+                                        const char      *text,
+                                        GError         **error);
+
 /* Opens and indexes a file (clock_rate 0 = the file's). */
 CpelFile       *cpel_cli_open          (const char      *path,
                                         guint64          clock_rate,
@@ -84,6 +112,14 @@ CpelLinePrinter *cpel_line_printer_new   (CpelFile         *file,
 void             cpel_line_printer_header (CpelLinePrinter *printer);
 void             cpel_line_printer_event (CpelLinePrinter  *printer,
                                           const CpelEvent  *event);
+/* The TSV header followed by `extra` (e.g. "\tvalue\tz"); nothing in the
+ * human format. */
+void             cpel_line_printer_header_extra (CpelLinePrinter *printer,
+                                                 const char      *extra);
+/* The event's line with `suffix` appended as is before the newline. */
+void             cpel_line_printer_event_suffix (CpelLinePrinter *printer,
+                                                 const CpelEvent *event,
+                                                 const char      *suffix);
 /* Writes what is buffered to stdout. */
 void             cpel_line_printer_flush (CpelLinePrinter  *printer);
 void             cpel_line_printer_free  (CpelLinePrinter  *printer);

@@ -102,17 +102,9 @@ cpel_cmd_export (int argc, char **argv)
 
   if (tracks != NULL)
     {
-      g_autoptr(GRegex) regex = g_regex_new (tracks, G_REGEX_OPTIMIZE, 0, &error);
-
-      if (regex == NULL)
-        return cpel_cli_usage_error ("export", _("Invalid regular expression for --tracks: %s"),
-                                     error->message);
-      rows = g_array_new (FALSE, FALSE, sizeof (guint));
-      for (guint slot = 0; slot < cpel_file_get_n_tracks (file); slot++)
-        if (g_regex_match (regex, cpel_file_get_track_label (file, slot), 0, NULL))
-          g_array_append_val (rows, slot);
-      if (rows->len == 0)
-        return cpel_cli_usage_error ("export", _("No track label matches “%s”"), tracks);
+      rows = cpel_cli_match_tracks (file, tracks, &error);
+      if (rows == NULL)
+        return cpel_cli_usage_error ("export", "%s", error->message);
       view.rows = (const guint *) rows->data;
       view.n_rows = rows->len;
     }

@@ -1,0 +1,125 @@
+/* cpel-cmd-anomaly.c — `cpel anomaly`: events of a code with an unusual datum
+ * or interval */
+#include "cpel-cli.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+/* The codes of `codes` as "1, 2, 3". */
+static char *
+codes_list (GArray *codes)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < codes->len; i++)
+    g_string_append_printf (s, i ? ", %u" : "%u", g_array_index (codes, guint32, i));
+  return g_string_free (s, FALSE);
+}
+
+int
+cpel_cmd_anomaly (int argc, char **argv)
+{
+  g_autofree char *code_text = NULL;
+  g_autofree char *metric_text = NULL;
+  double sigma = CPEL_ANOMALY_DEFAULT_K;
+  gboolean tsv = FALSE;
+  guint64 clock_rate = 0;
+  const GOptionEntry entries[] = {
+    { "code", 0, 0, G_OPTION_ARG_STRING, &code_text,
+      N_("The event code (decimal or 0x hex) or event name"), N_("CODE") },
+    { "metric", 0, 0, G_OPTION_ARG_STRING, &metric_text,
+      N_("What is measured: datum (the default) or interval (since the previous event "
+         "of the code on the track)"), N_("METRIC") },
+    { "sigma", 0, 0, G_OPTION_ARG_DOUBLE, &sigma,
+      N_("Report values more than K standard deviations from their track's mean "
+         "(default 2.5)"), N_("K") },
+    { "tsv", 't', 0, G_OPTION_ARG_NONE, &tsv,
+      N_("Tab-separated values: the columns of dump --tsv, then value and z"), NULL },
+    { "clock-rate", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cpel_cli_parse_clock_rate,
+      N_("Read every event section with this clock (ticks per second)"), N_("HZ") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(GArray) codes = NULL;
+  g_autoptr(CpelAnomalyResult) result = NULL;
+  g_autoptr(CpelLinePrinter) printer = NULL;
+  g_autoptr(GString) suffix = g_string_new (NULL);
+  CpelAnomalyMetric metric = CPEL_ANOMALY_DATUM;
+  guint64 n;
+
+  context = cpel_cli_context_new ("anomaly", _("FILE"),
+                                  _("Print the events of one code whose datum (or interval since the previous\n"
+                                    "event of the code on the same track) lies more than K standard deviations\n"
+                                    "from the mean of its track, in time order, as dump does, followed by the\n"
+                                    "value and its z-score."),
+                                  entries, &clock_rate);
+  if (!cpel_cli_parse (context, "anomaly", &argc, &argv))
+    return CPEL_EXIT_USAGE;
+  if (argc != 2)
+    return cpel_cli_usage_error ("anomaly", argc < 2 ? _("Missing FILE") : _("Too many arguments"));
+  if (code_text == NULL)
+    return cpel_cli_usage_error ("anomaly", _("Give the event code with --code"));
+  if (metric_text != NULL && strcmp (metric_text, "interval") == 0)
+    metric = CPEL_ANOMALY_INTERVAL;
+  else if (metric_text != NULL && strcmp (metric_text, "datum") != 0)
+    return cpel_cli_usage_error ("anomaly", _("--metric takes “datum” or “interval”, not “%s”"),
+                                 metric_text);
+  if (!(isfinite (sigma) && sigma > 0 && sigma <= 1e6))
+    return cpel_cli_usage_error ("anomaly", _("--sigma must be a number greater than 0"));
+
+  file = cpel_cli_open (argv[1], clock_rate, &error);
+  if (file == NULL)
+    return cpel_cli_file_error (argv[1], error);
+
+  codes = cpel_cli_resolve_codes (file, code_text, &error);
+  if (codes == NULL)
+    return cpel_cli_usage_error ("anomaly", "%s", error->message);
+  if (codes->len > 1)
+    {
+      g_autofree char *list = codes_list (codes);
+
+      return cpel_cli_usage_error ("anomaly", _("“%s” names several event codes (%s): give one number"),
+                                   code_text, list);
+    }
+
+  result = cpel_anomaly_find (file, g_array_index (codes, guint32, 0), metric, sigma, NULL, &error);
+  if (result == NULL)
+    return cpel_cli_file_error (argv[1], error);
+
+  printer = cpel_line_printer_new (file, tsv);
+  cpel_line_printer_header_extra (printer, "\tvalue\tz");
+  n = cpel_anomaly_result_get_n (result);
+  for (guint64 i = 0; i < n; i++)
+    {
+      const CpelAnomaly *a = cpel_anomaly_result_get (result, i);
+      char value[G_ASCII_DTOSTR_BUF_SIZE];
+      char z[G_ASCII_DTOSTR_BUF_SIZE];
+      CpelEvent ev;
+
+      cpel_file_get_track_event (file, a->ref.slot, a->ref.index, &ev);
+      /* values are whole numbers: a 32-bit datum or an interval in ns */
+      g_ascii_formatd (value, sizeof value, "%.0f", a->value);
+      g_ascii_formatd (z, sizeof z, tsv ? "%+.4f" : "%+.2f", a->z);
+      g_string_truncate (suffix, 0);
+      if (tsv)
+        g_string_append_printf (suffix, "\t%s\t%s", value, z);
+      else
+        {
+          g_autofree char *shown = metric == CPEL_ANOMALY_INTERVAL
+                                   ? cpel_time_format ((gint64) a->value) : g_strdup (value);
+
+          /* TRANSLATORS: after an event line: its value (datum or interval) and z-score */
+          g_string_append_printf (suffix, _("  [value %s, z %s]"), shown, z);
+        }
+      cpel_line_printer_event_suffix (printer, &ev, suffix->str);
+    }
+  g_clear_pointer (&printer, cpel_line_printer_free);
+
+  if (!cpel_cli_flush_stdout ())
+    return CPEL_EXIT_INVALID;
+  return cpel_cli_report_damage (file, argv[1]) ? CPEL_EXIT_INVALID : CPEL_EXIT_OK;
+}
