@@ -48,6 +48,7 @@ struct _CpelWindow
   GtkNativeDialog      *chooser;
   GtkWindow            *event_types;
   GtkWindow            *tracks;
+  guint                 scrollbar_idle;
 };
 
 G_DEFINE_FINAL_TYPE (CpelWindow, cpel_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -907,6 +908,30 @@ static const GActionEntry win_entries[] = {
 
 /* ------------------------------------------------------------------------ */
 
+/* The track scrollbar shows only when there is something to scroll (its
+ * width does not change the page height: no feedback loop).  The
+ * adjustment changes while the timeline is being allocated, so the
+ * scrollbar's visibility follows in an idle, outside the layout. */
+static gboolean
+update_scrollbar_idle (gpointer data)
+{
+  CpelWindow *self = data;
+  GtkAdjustment *adj = cpel_timeline_get_vadjustment (self->timeline);
+
+  self->scrollbar_idle = 0;
+  gtk_widget_set_visible (GTK_WIDGET (self->vscrollbar),
+                          gtk_adjustment_get_upper (adj) - gtk_adjustment_get_lower (adj)
+                          > gtk_adjustment_get_page_size (adj) + 0.5);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+update_scrollbar (CpelWindow *self)
+{
+  if (self->scrollbar_idle == 0)
+    self->scrollbar_idle = g_idle_add (update_scrollbar_idle, self);
+}
+
 static void
 on_search_mode_changed (CpelWindow *self)
 {
@@ -956,6 +981,9 @@ cpel_window_dispose (GObject *object)
   if (self->tracks != NULL)
     gtk_window_destroy (self->tracks);
 
+  if (self->timeline != NULL)
+    g_signal_handlers_disconnect_by_data (cpel_timeline_get_vadjustment (self->timeline), self);
+  g_clear_handle_id (&self->scrollbar_idle, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), CPEL_TYPE_WINDOW);
 
   g_clear_object (&self->file);
@@ -1046,6 +1074,9 @@ cpel_window_init (CpelWindow *self)
 
   cpel_search_bar_set_timeline (self->search_bar, self->timeline);
   gtk_scrollbar_set_adjustment (self->vscrollbar, cpel_timeline_get_vadjustment (self->timeline));
+  g_signal_connect_swapped (cpel_timeline_get_vadjustment (self->timeline), "changed",
+                            G_CALLBACK (update_scrollbar), self);
+  update_scrollbar (self);
 
   g_object_bind_property (self->search_button, "active",
                           self->search_bar, "search-mode-enabled",
