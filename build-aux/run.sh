@@ -18,6 +18,8 @@ if [ -z "$file" ]; then
   [ -f "$file" ] || "$builddir/src/cli/cpel" gen --demo --force "$file"
 fi
 if [ -x "$builddir/src/app/cpelview" ]; then
+  # uninstalled run: use the schema compiled in the build tree
+  export GSETTINGS_SCHEMA_DIR="$top/$builddir/data"
   exec "$builddir/src/app/cpelview" "$file"
 fi
 "$builddir/src/cli/cpel" info "$file"
