@@ -19,7 +19,7 @@ if [ -z "$file" ]; then
 fi
 if [ -x "$builddir/src/app/cpelview" ]; then
   # uninstalled run: use the schema compiled in the build tree
-  export GSETTINGS_SCHEMA_DIR="$top/$builddir/data"
+  export GSETTINGS_SCHEMA_DIR="$(cd "$builddir" && pwd)/data"
   exec "$builddir/src/app/cpelview" "$file"
 fi
 "$builddir/src/cli/cpel" info "$file"
