@@ -397,12 +397,15 @@ summary_text (CpelStats *stats,
               GString   *out)
 {
   char a[32], b[32], d[32];
+  guint64 span = 0;
 
+  /* in 64-bit unsigned: [G_MININT64, G_MAXINT64) spans more than gint64 holds */
+  if (stats->t1 > stats->t0)
+    span = MIN ((guint64) stats->t1 - (guint64) stats->t0, (guint64) G_MAXINT64);
   g_string_append_printf (out, _("Range: %s to %s (%s)\n"),
                           cpel_time_format_buf (stats->t0, a, sizeof a),
                           cpel_time_format_buf (stats->t1, b, sizeof b),
-                          cpel_time_format_buf (stats->t1 > stats->t0 ? stats->t1 - stats->t0 : 0,
-                                                d, sizeof d));
+                          cpel_time_format_buf ((gint64) span, d, sizeof d));
   g_string_append_printf (out, _("Events: %" PRIu64 " on %u of %u tracks, %u event codes\n"),
                           stats->total, stats->n_busy, stats->tracks->len, stats->codes->len);
 }

@@ -99,6 +99,25 @@ bad_value (GError    **error,
   g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID, _("[%s] %s: %s"), group, key, what);
 }
 
+/* g_key_file_get_string, except that a value it cannot unescape (it then
+ * returns a string AND sets the error) is an error only: NULL. */
+static char *
+get_string (GKeyFile   *kf,
+            const char *group,
+            const char *key,
+            GError    **error)
+{
+  g_autoptr(GError) local = NULL;
+  g_autofree char *s = g_key_file_get_string (kf, group, key, &local);
+
+  if (local != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
+    }
+  return g_steal_pointer (&s);
+}
+
 static gboolean
 get_signed (GKeyFile   *kf,
             const char *group,
@@ -108,7 +127,7 @@ get_signed (GKeyFile   *kf,
             gint64     *out,
             GError    **error)
 {
-  g_autofree char *s = g_key_file_get_string (kf, group, key, error);
+  g_autofree char *s = get_string (kf, group, key, error);
 
   if (s == NULL)
     return FALSE;
@@ -129,7 +148,7 @@ get_unsigned (GKeyFile   *kf,
               guint64    *out,
               GError    **error)
 {
-  g_autofree char *s = g_key_file_get_string (kf, group, key, error);
+  g_autofree char *s = get_string (kf, group, key, error);
 
   if (s == NULL)
     return FALSE;
@@ -148,7 +167,7 @@ get_ids (GKeyFile   *kf,
          const char *key,
          GError    **error)
 {
-  g_autofree char *s = g_key_file_get_string (kf, group, key, error);
+  g_autofree char *s = get_string (kf, group, key, error);
   g_auto(GStrv) parts = NULL;
   g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint32));
 
@@ -184,7 +203,7 @@ read_view (GKeyFile   *kf,
   char *end = NULL;
   guint64 u;
 
-  v->name = g_key_file_get_string (kf, group, "Name", error);
+  v->name = get_string (kf, group, "Name", error);
   if (v->name == NULL)
     return NULL;
   if (v->name[0] == '\0')
@@ -215,7 +234,7 @@ read_view (GKeyFile   *kf,
       v->selected_track = (guint32) u;
     }
 
-  scroll = g_key_file_get_string (kf, group, "ScrollY", error);
+  scroll = get_string (kf, group, "ScrollY", error);
   if (scroll == NULL)
     return NULL;
   g_strstrip (scroll);

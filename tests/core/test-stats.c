@@ -261,6 +261,23 @@ test_table_text (void)
   g_assert_true (strncmp (tracks, all, strstr (all, "\n\n") - all) == 0);
 }
 
+/* The widest range: every event, and a duration that does not wrap. */
+static void
+test_wide_range (void)
+{
+  g_autoptr(CpelFile) file = small_file ();
+  CpelStatsOptions options = { G_MININT64, G_MAXINT64, NULL, 0, NULL };
+  g_autoptr(CpelStats) all = compute (file, NULL);
+  g_autoptr(CpelStats) stats = compute (file, &options);
+  g_autofree char *text = cpel_stats_to_text (stats);
+  const char *open = strchr (text, '(');
+
+  g_assert_cmpuint (cpel_stats_get_total (stats), ==, cpel_stats_get_total (all));
+  g_assert_nonnull (open);
+  g_assert_cmpint (open[1], !=, '-');
+  g_assert_cmpint (open[1], !=, '0');
+}
+
 static void
 test_csv (void)
 {
@@ -459,6 +476,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/stats/cancel", test_cancel);
   g_test_add_func ("/core/stats/text", test_text);
   g_test_add_func ("/core/stats/table-text", test_table_text);
+  g_test_add_func ("/core/stats/wide-range", test_wide_range);
   g_test_add_func ("/core/stats/csv", test_csv);
   g_test_add_func ("/core/stats/csv-field", test_csv_field);
   g_test_add_func ("/core/stats/reference", test_reference);

@@ -372,6 +372,10 @@ test_bad_files (Fixture *f, gconstpointer data)
     ("[CpelViews]\nVersion=1\n[View 1]\nName=a\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\nScrollY=0\n"
      "[View 2]\nName=a\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\nScrollY=0\n"),
     "[CpelViews]\nVersion=1\n[View 1]\nName=\xc3\x28\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\nScrollY=0\n",
+    /* values GKeyFile cannot unescape (it returns a string and an error) */
+    "[CpelViews]\nVersion=1\n[View 1]\nName=bad \\{ escape\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\nScrollY=0\n",
+    "[CpelViews]\nVersion=1\n[View 1]\nName=a\nStart=0\nEnd=1\\q\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\nScrollY=0\n",
+    "[CpelViews]\nVersion=1\n[View 1]\nName=a\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\nScrollY=0\\\n",
   };
   g_autofree char *sidecar = g_strconcat (f->capture, ".cpelviews", NULL);
   g_autoptr(CpelViews) views = cpel_views_new (f->capture);
