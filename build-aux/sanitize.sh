@@ -7,11 +7,12 @@
 #  2. runs the core, render, cli and fuzz suites there under AddressSanitizer
 #     (with LeakSanitizer) and UndefinedBehaviorSanitizer, halting on the
 #     first error;
-#  3. runs each libFuzzer target for $FUZZ_SECONDS (default 60) seconds, both
-#     at once, from a scratch copy of its seed corpus (tests/fuzz/corpus/NAME,
-#     plus the shared sample file for `file`).
+#  3. runs each libFuzzer target (file, format, analysis, views) for
+#     $FUZZ_SECONDS (default 60) seconds, $JOBS (default 2) at a time, from a
+#     scratch copy of its seed corpus (tests/fuzz/corpus/NAME; analysis uses
+#     corpus/file; plus the shared sample file for both).
 # Exit status non-zero on any failure; a crashing fuzz input is kept and the
-# command replaying it is printed.  Takes about 5 minutes on 2 cores.
+# command replaying it is printed.  Takes about 6 minutes on 2 cores.
 #
 # Usage: build-aux/sanitize.sh           BUILDDIR=... FUZZ_SECONDS=... to change
 set -euo pipefail
@@ -59,12 +60,14 @@ meson test -C "$builddir" --no-rebuild --print-errorlogs --num-processes "$jobs"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/cpel-fuzz-XXXXXX")
 failed=0
-pids=()
-targets=(file format)
-for name in "${targets[@]}"; do
+targets=(file format analysis views)
+
+start_target () {
+  local name=$1 seeds=$1
+  [ "$name" = analysis ] && seeds=file
   mkdir -p "$work/$name/corpus" "$work/$name/artifacts"
-  cp tests/fuzz/corpus/"$name"/* "$work/$name/corpus/"
-  if [ "$name" = file ] && [ -f ../shared/fixtures/vpp-sample.cpel ]; then
+  cp tests/fuzz/corpus/"$seeds"/* "$work/$name/corpus/"
+  if [ "$seeds" = file ] && [ -f ../shared/fixtures/vpp-sample.cpel ]; then
     cp ../shared/fixtures/vpp-sample.cpel "$work/$name/corpus/"
   fi
   # leak detection per input is slow and covered by the suites above
@@ -73,11 +76,12 @@ for name in "${targets[@]}"; do
       -timeout=20 -rss_limit_mb=2560 -print_final_stats=1 \
       -artifact_prefix="$work/$name/artifacts/" "$work/$name/corpus" \
       >"$work/$name/log" 2>&1 &
-  pids+=($!)
-done
-for i in "${!targets[@]}"; do
-  name=${targets[$i]}
-  if wait "${pids[$i]}"; then
+  pids[$name]=$!
+}
+
+finish_target () {
+  local name=$1 execs
+  if wait "${pids[$name]}"; then
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$name/log")
     echo "fuzz-$name: ${execs:-?} executions in ${fuzz_seconds} s, no finding"
   else
@@ -87,10 +91,24 @@ for i in "${!targets[@]}"; do
     for a in "$work/$name"/artifacts/*; do
       [ -e "$a" ] || continue
       echo "reproduce: $builddir/tests/fuzz/fuzz-$name-replay $a" >&2
-      echo "  (add it to tests/fuzz/corpus/$name/ as a regression)" >&2
+      echo "  (add it to tests/fuzz/ as a regression: see tests/fuzz/meson.build)" >&2
     done
   fi
+}
+
+# $jobs targets at a time
+declare -A pids
+batch=()
+for name in "${targets[@]}"; do
+  start_target "$name"
+  batch+=("$name")
+  if [ ${#batch[@]} -ge "$jobs" ]; then
+    for n in "${batch[@]}"; do finish_target "$n"; done
+    batch=()
+  fi
 done
+for n in "${batch[@]}"; do finish_target "$n"; done
+
 if [ $failed -eq 0 ]; then
   rm -rf "$work"
 else

@@ -34,7 +34,8 @@ item_clear (gpointer p)
 }
 
 /* Every event in time order with its label; events on `slots` (NULL: all)
- * with t0 <= time < t1. */
+ * with t0 <= time < t1 (t1 = ALL: no upper bound, G_MAXINT64 included). */
+#define ALL G_MININT64
 static GArray *
 collect (CpelFile    *file,
          const guint *slots,
@@ -51,7 +52,7 @@ collect (CpelFile    *file,
     {
       GString *s;
 
-      if (it.ev.time_ns >= t1)
+      if (t1 != ALL && it.ev.time_ns >= t1)
         break;
       s = g_string_new (NULL);
       cpel_file_append_label (file, &it.ev, s);
@@ -83,6 +84,26 @@ check_search (CpelFile       *file,
   result = cpel_search_run (file, query, NULL, NULL, NULL, &error);
   FUZZ_CHECK (result != NULL && error == NULL);
 
+  /* in time order, file order among equal times: no event twice */
+  for (guint64 i = 1; i < cpel_search_result_get_n (result); i++)
+    {
+      const CpelEventRef *ra = cpel_search_result_get (result, i - 1);
+      const CpelEventRef *rb = cpel_search_result_get (result, i);
+      CpelEvent a, b;
+
+      cpel_file_get_track_event (file, ra->slot, ra->index, &a);
+      cpel_file_get_track_event (file, rb->slot, rb->index, &b);
+      if (!(a.time_ns < b.time_ns || (a.time_ns == b.time_ns && a.file_index < b.file_index)))
+        {
+          fprintf (stderr, "search mode %d \"%s\": result %" G_GUINT64_FORMAT " (slot %u index %"
+                   G_GUINT64_FORMAT ", t %" G_GINT64_FORMAT ", event %" G_GUINT64_FORMAT ") then (slot %u index %"
+                   G_GUINT64_FORMAT ", t %" G_GINT64_FORMAT ", event %" G_GUINT64_FORMAT ")\n",
+                   mode, text, i - 1, ra->slot, ra->index, a.time_ns, a.file_index,
+                   rb->slot, rb->index, b.time_ns, b.file_index);
+          FUZZ_CHECK (!"search results are in time order, each once");
+        }
+    }
+
   for (guint i = 0; i < all->len; i++)
     {
       Item *it = &g_array_index (all, Item, i);
@@ -95,6 +116,10 @@ check_search (CpelFile       *file,
           const CpelEventRef *ref;
           CpelEvent ev;
 
+          if (j >= cpel_search_result_get_n (result))
+            fprintf (stderr, "search mode %d \"%s\" (case %s): event %" G_GUINT64_FORMAT
+                     " \"%s\" matches but is not found\n", mode, text,
+                     case_sensitive ? "sensitive" : "insensitive", it->ev.file_index, it->label);
           FUZZ_CHECK (j < cpel_search_result_get_n (result));
           ref = cpel_search_result_get (result, j++);
           cpel_file_get_track_event (file, ref->slot, ref->index, &ev);
@@ -102,7 +127,28 @@ check_search (CpelFile       *file,
           n++;
         }
     }
-  FUZZ_CHECK (cpel_search_result_get_n (result) == n);
+  if (cpel_search_result_get_n (result) != n)
+    {
+      fprintf (stderr, "search mode %d \"%s\" (case %s): %" G_GUINT64_FORMAT " results, %"
+               G_GUINT64_FORMAT " events match\n", mode, text, case_sensitive ? "sensitive" : "insensitive",
+               cpel_search_result_get_n (result), n);
+      for (guint64 i = 0; i < cpel_search_result_get_n (result); i++)
+        {
+          const CpelEventRef *ref = cpel_search_result_get (result, i);
+          CpelEvent ev;
+
+          cpel_file_get_track_event (file, ref->slot, ref->index, &ev);
+          if (!cpel_query_match (query, &ev))
+            {
+              GString *l = g_string_new (NULL);
+              cpel_file_append_label (file, &ev, l);
+              fprintf (stderr, "  found, not matching: event %" G_GUINT64_FORMAT " \"%s\"\n",
+                       ev.file_index, l->str);
+              g_string_free (l, TRUE);
+            }
+        }
+      FUZZ_CHECK (!"the search finds the events that match");
+    }
   if (n > 0)
     {
       Item *first = &g_array_index (all, Item, 0);
@@ -182,7 +228,7 @@ check_cut (CpelFile              *file,
       fprintf (stderr, "the cut does not load: %s\n", error->message);
       FUZZ_CHECK (!"the cut of a file loads");
     }
-  got = collect (cut, NULL, 0, G_MININT64, G_MAXINT64);
+  got = collect (cut, NULL, 0, G_MININT64, ALL);
   FUZZ_CHECK (got->len == want->len);
   /* times are relative to the earliest event of each file */
   shift = want->len ? g_array_index (want, Item, 0).ev.time_ns : 0;
@@ -318,7 +364,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       return 0;
     }
 
-  all = collect (file, NULL, 0, G_MININT64, G_MAXINT64);
+  all = collect (file, NULL, 0, G_MININT64, ALL);
   n_tracks = cpel_file_get_n_tracks (file);
   duration = cpel_file_get_duration (file);
   odd = g_new (guint, MAX (n_tracks, 1));
