@@ -125,6 +125,8 @@ flush_buffer (CpelWriter *w)
 static void
 put_bytes (CpelWriter *w, const void *data, gsize len)
 {
+  if (len == 0)
+    return;
   if (w->buf_len + len > BUFFER_SIZE)
     flush_buffer (w);
   if (len >= BUFFER_SIZE)
