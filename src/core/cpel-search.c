@@ -2,21 +2,26 @@
  *
  * A search runs in three passes:
  *  1. the event records are scanned in FILE order (sequential reads of the
- *     mapping, split into contiguous chunks for a few threads) and every
- *     match sets a bit in a bitmap indexed by file index;
- *  2. the per-track index (track-major positions, see cpel-file-private.h)
- *     is walked once, testing each event's bit: this gives every track's
- *     matches as sorted track indices;
- *  3. the global time order is a k-way merge of the tracks' matches on
- *     (time, file index).
+ *     mapping, split into contiguous chunks for a few threads); every event
+ *     advances a counter of its track, so a match is recorded at once as
+ *     (track, index on the track) — the loader keeps a track's events in
+ *     file order unless they were not in time order, and for those rare
+ *     tracks the file index is recorded and turned into the track index by
+ *     one walk of the track afterwards;
+ *  2. every match gets its time, in file order, and each track's matches
+ *     their sorted list;
+ *  3. the global time order: captures are in time order, or nearly (a few
+ *     sorted sections: a natural merge; neighbours swapped: an insertion
+ *     sort), else a k-way merge of the tracks' matches on (time, file index).
  * Pass 1 reads the records in the order they sit in the file: walking them
  * track by track instead costs a cache miss per event on big captures.
  *
  * Text and regex modes match the label "name: datum".  Labels are not
- * formatted twice when it can be avoided: a type whose datum format is
- * constant is decided once; other types cache their outcome per datum value
- * (the usual "%s" datum has few distinct string offsets) until the cache
- * stops paying off.
+ * formatted when it can be avoided: in text mode a type whose label cannot
+ * hold some byte of the needle (from what its name and datum format can
+ * produce) never matches; a type whose datum format is constant is decided
+ * once; other types cache their outcome per datum value (the usual "%s"
+ * datum has few distinct string offsets) until the cache stops paying off.
  */
 #include <string.h>
 
@@ -411,23 +416,40 @@ typedef struct
 
 typedef struct _Scan Scan;
 
+/* A match, in file order: its track and its index on the track (for a track
+ * whose events are not in file order: its file index, turned into the track
+ * index afterwards). */
+typedef struct
+{
+  guint32 slot;
+  guint32 index;
+} Hit;
+
+G_STATIC_ASSERT (CPEL_MAX_EVENTS <= G_MAXUINT32);
+
 typedef struct
 {
   Scan      *scan;
-  guint64    begin, end;       /* file indices; begin is a multiple of 64 */
+  guint64    begin, end;       /* file indices */
   TypeCache *caches;           /* n_types (text/regex) */
   gsize      cache_budget;     /* outcomes that may still be cached */
   GString   *label;
   GString   *scratch;
   gboolean   report;           /* the caller's chunk reports progress */
   GThread   *thread;
+  guint64   *next;             /* per slot: track index of its next event */
+  GArray    *hits;             /* Hit, in file order */
 } Chunk;
 
 struct _Scan
 {
   CpelFile         *file;
   CpelQuery        *query;
-  guint64          *bits;             /* match bit per file index */
+  const guint8     *unordered;        /* per slot: events not in file order */
+  const guint32    *direct;           /* track id -> slot for small ids, or NULL */
+  guint32           n_direct;
+  const guint32    *type_direct;      /* code -> type for small codes, or NULL */
+  guint32           n_type_direct;
   GCancellable     *cancellable;
   gint              cancelled;        /* atomic */
   gsize             processed;        /* atomic */
@@ -502,16 +524,56 @@ match_text (Chunk            *chunk,
   return m;
 }
 
-/* Pass 1 over [chunk->begin, chunk->end) in file order.  FALSE when cancelled. */
+/* Track slot of a track id (every id used by an event has one). */
+static inline guint32
+lookup_slot (const Scan *scan,
+             guint32     id)
+{
+  if (scan->direct != NULL && id < scan->n_direct)
+    return scan->direct[id];
+  return cpel_u32map_get (scan->file->track_map, id);
+}
+
+/* Type of an event code (CPEL_U32MAP_NONE when unknown). */
+static inline guint32
+lookup_type (const Scan *scan,
+             guint32     code)
+{
+  if (scan->type_direct != NULL && code < scan->n_type_direct)
+    return scan->type_direct[code];
+  return cpel_u32map_get (scan->file->type_map, code);
+}
+
+/* Pass 1 over [chunk->begin, chunk->end) in file order: every event
+ * advances its track's counter, so a match's track index is known on the
+ * spot (tracks in file order).  FALSE when cancelled. */
 static gboolean
 scan_chunk (Chunk *chunk)
 {
   Scan *scan = chunk->scan;
   CpelFile *file = scan->file;
   CpelQuery *query = scan->query;
-  guint64 *bits = scan->bits;
+  const guint8 *unordered = scan->unordered;
+  guint64 *next = chunk->next;
   guint64 fi = chunk->begin;
+  guint32 last_id = 0, last_slot = G_MAXUINT32;
   guint section;
+
+#define HIT(i, slot)                                                                   \
+  G_STMT_START {                                                                       \
+    Hit h_ = { (slot), unordered[(slot)] ? (guint32) (i) : (guint32) next[(slot)] };   \
+    g_array_append_val (chunk->hits, h_);                                              \
+  } G_STMT_END
+#define TRACK_OF(rec, slot)                                                            \
+  G_STMT_START {                                                                       \
+    guint32 id_ = cpel_file_read32 (file, (rec) + 8);                                  \
+    if (G_UNLIKELY (id_ != last_id || last_slot == G_MAXUINT32))                       \
+      {                                                                                \
+        last_id = id_;                                                                 \
+        last_slot = lookup_slot (scan, id_);                                           \
+      }                                                                                \
+    (slot) = last_slot;                                                                \
+  } G_STMT_END
 
   if (fi >= chunk->end)
     return TRUE;
@@ -544,28 +606,52 @@ scan_chunk (Chunk *chunk)
           guint32 wanted = query->codes[0];
 
           for (guint64 i = fi; i < stop; i++, rec += CPEL_EVENT_RECORD_SIZE)
-            if (cpel_file_read32 (file, rec + 12) == wanted)
-              bits[i >> 6] |= G_GUINT64_CONSTANT (1) << (i & 63);
+            {
+              guint32 slot;
+
+              TRACK_OF (rec, slot);
+              if (cpel_file_read32 (file, rec + 12) == wanted)
+                HIT (i, slot);
+              next[slot]++;
+            }
         }
       else if (query->mode == CPEL_SEARCH_CODE)
         {
           for (guint64 i = fi; i < stop; i++, rec += CPEL_EVENT_RECORD_SIZE)
             {
-              guint32 type = cpel_u32map_get (file->type_map, cpel_file_read32 (file, rec + 12));
+              guint32 type = lookup_type (scan, cpel_file_read32 (file, rec + 12));
+              guint32 slot;
 
+              TRACK_OF (rec, slot);
               if (type != CPEL_U32MAP_NONE && query->type_match[type])
-                bits[i >> 6] |= G_GUINT64_CONSTANT (1) << (i & 63);
+                HIT (i, slot);
+              next[slot]++;
             }
         }
       else
         {
+          guint32 last_code = 0, type = G_MAXUINT32;
+
           for (guint64 i = fi; i < stop; i++, rec += CPEL_EVENT_RECORD_SIZE)
             {
-              guint32 type = cpel_u32map_get (file->type_map, cpel_file_read32 (file, rec + 12));
+              guint32 code = cpel_file_read32 (file, rec + 12);
+              const TypeCache *c;
+              guint32 slot;
 
-              g_assert (type < file->n_types);   /* every code used has a type */
-              if (match_text (chunk, type, cpel_file_read32 (file, rec + 16), sec->strtab))
-                bits[i >> 6] |= G_GUINT64_CONSTANT (1) << (i & 63);
+              if (G_UNLIKELY (code != last_code || type == G_MAXUINT32))
+                {
+                  last_code = code;
+                  type = lookup_type (scan, code);
+                  g_assert (type < file->n_types);   /* every code used has a type */
+                }
+              TRACK_OF (rec, slot);
+              /* Decided for the whole type (name matches, or cannot), or per label. */
+              c = &chunk->caches[type];
+              if (c->name_match
+                  || (c->constant != 0
+                      && match_text (chunk, type, cpel_file_read32 (file, rec + 16), sec->strtab)))
+                HIT (i, slot);
+              next[slot]++;
             }
         }
 
@@ -575,6 +661,8 @@ scan_chunk (Chunk *chunk)
         scan->progress (0.9 * (double) (gsize) g_atomic_pointer_get (&scan->processed)
                         / file->n_events, scan->progress_data);
     }
+#undef HIT
+#undef TRACK_OF
   return TRUE;
 }
 
@@ -730,6 +818,54 @@ merge_runs (const Keyed *src,
     dst[o++] = src[j++];
 }
 
+/* ---- ordering ---------------------------------------------------------- */
+
+/* Stable insertion sort of keyed[0..n) by time, giving up (the array is then
+ * some permutation of itself) after `budget` moves: linear for a capture in
+ * time order but for events swapped with their neighbours. */
+static gboolean
+insertion_sort_bounded (Keyed   *a,
+                        guint64  n,
+                        guint64  budget)
+{
+  guint64 moves = 0;
+
+  for (guint64 i = 1; i < n; i++)
+    if (a[i].t < a[i - 1].t)
+      {
+        Keyed x = a[i];
+        guint64 j = i;
+
+        while (j > 0 && a[j - 1].t > x.t)
+          {
+            a[j] = a[j - 1];
+            j--;
+            if (++moves > budget)
+              {
+                a[j] = x;
+                return FALSE;
+              }
+          }
+        a[j] = x;
+      }
+  return TRUE;
+}
+
+/* The sorted keys become the references, in place (same size). */
+static void
+keys_to_refs (Keyed   *keyed,
+              guint64  n)
+{
+  for (guint64 i = 0; i < n; i++)
+    {
+      CpelEventRef ref = { 0, };
+
+      ref.slot = keyed[i].slot;
+      ref.index = keyed[i].index;
+      memcpy (&keyed[i], &ref, sizeof ref);
+    }
+}
+
 /* Fills result->refs in (time, file index) order from `keyed` (all matches
  * in file order).  Captures are usually written in time order, or as a few
  * sections each in time order: a natural merge sort of the runs of `keyed`
@@ -749,6 +885,20 @@ order_matches (CpelFile         *file,
   Keyed *src = keyed;
   g_autofree Keyed *tmp = NULL;
 
+  /* Out of order somewhere: most often a capture in time order but for
+   * neighbours swapped (per-CPU buffers merged), which an insertion sort
+   * fixes in a move or two per swap; it gives up after a few moves per
+   * match (a capture of several sorted sections, or of no order at all). */
+  for (guint64 i = 1; i < n; i++)
+    if (keyed[i].t < keyed[i - 1].t)
+      {
+        if (insertion_sort_bounded (keyed, n, 2 * n + 4096))
+          n = 0;   /* sorted: no runs below */
+        break;
+      }
+
+  /* Sorted runs: a natural merge sort of a few; many (no order at all):
+   * the k-way merge over the tracks. */
   g_array_append_val (bounds, zero);
   for (guint64 i = 1; i < n; i++)
     if (keyed[i].t < keyed[i - 1].t)
@@ -756,10 +906,11 @@ order_matches (CpelFile         *file,
         g_array_append_val (bounds, i);
         if (bounds->len > MAX (n_active, 64))
           {
-            result->refs = g_new (CpelEventRef, MAX (n, 1));
+            result->refs = g_new (CpelEventRef, MAX (result->n, 1));
             return merge_tracks (file, result, cancellable);
           }
       }
+  n = result->n;
   g_array_append_val (bounds, n);
 
   if (bounds->len > 2)
@@ -790,15 +941,7 @@ order_matches (CpelFile         *file,
         }
     }
 
-  /* The sorted keys become the references, in place (same size). */
-  for (guint64 i = 0; i < n; i++)
-    {
-      CpelEventRef ref = { 0, };
-
-      ref.slot = src[i].slot;
-      ref.index = src[i].index;
-      memcpy (&src[i], &ref, sizeof ref);
-    }
+  keys_to_refs (src, n);
   result->refs = (CpelEventRef *) src;
   if (src == keyed)
     *keyed_inout = NULL;
@@ -820,8 +963,366 @@ free_chunks (Chunk *chunks,
         for (guint t = 0; t < n_types; t++)
           g_clear_pointer (&chunks[c].caches[t].map, cpel_u32map_free);
       g_free (chunks[c].caches);
+      g_free (chunks[c].next);
+      if (chunks[c].hits != NULL)
+        g_array_unref (chunks[c].hits);
     }
   g_free (chunks);
+}
+
+/* ---- what the search keeps about a file --------------------------------- */
+
+/* Computed at the first search of a file and kept with it (object data):
+ * which tracks are not in file order (the loader sorted their events by
+ * time), and a direct track id -> slot table when the ids are small. */
+typedef struct
+{
+  guint8  *unordered;
+  guint32 *direct;        /* track id -> slot */
+  guint32  n_direct;
+  guint32 *type_direct;   /* event code -> type */
+  guint32  n_type_direct;
+} FileInfo;
+
+#define FILE_INFO_KEY "cpel-search-file-info"
+
+static void
+file_info_free (gpointer data)
+{
+  FileInfo *info = data;
+
+  g_free (info->unordered);
+  g_free (info->direct);
+  g_free (info->type_direct);
+  g_free (info);
+}
+
+static const FileInfo *
+file_info_get (CpelFile *file)
+{
+  static GMutex lock;
+  FileInfo *info;
+
+  g_mutex_lock (&lock);
+  info = g_object_get_data (G_OBJECT (file), FILE_INFO_KEY);
+  if (info == NULL)
+    {
+      guint32 max_id = file->n_tracks > 0 ? file->tracks[file->n_tracks - 1].id : 0;
+
+      info = g_new0 (FileInfo, 1);
+      info->unordered = g_new0 (guint8, MAX (file->n_tracks, 1));
+      for (guint s = 0; s < file->n_tracks; s++)
+        {
+          const guint32 *recs = file->recs + file->tracks[s].first;
+
+          for (guint64 i = 1; i < file->tracks[s].count; i++)
+            if (recs[i] < recs[i - 1])
+              {
+                info->unordered[s] = 1;
+                break;
+              }
+        }
+      /* Slots are in ascending id order: the largest id is the last. */
+      if (file->n_tracks > 0 && max_id < 4 * (guint64) file->n_tracks + 65536)
+        {
+          info->n_direct = max_id + 1;
+          info->direct = g_new (guint32, info->n_direct);
+          memset (info->direct, 0xff, sizeof (guint32) * info->n_direct);
+          for (guint s = 0; s < file->n_tracks; s++)
+            info->direct[file->tracks[s].id] = s;
+        }
+      /* Types are in ascending code order too. */
+      if (file->n_types > 0 && file->types[file->n_types - 1].code < 4 * (guint64) file->n_types + 65536)
+        {
+          info->n_type_direct = file->types[file->n_types - 1].code + 1;
+          info->type_direct = g_new (guint32, info->n_type_direct);
+          memset (info->type_direct, 0xff, sizeof (guint32) * info->n_type_direct);
+          for (guint t = 0; t < file->n_types; t++)
+            info->type_direct[file->types[t].code] = t;
+        }
+      g_object_set_data_full (G_OBJECT (file), FILE_INFO_KEY, info, file_info_free);
+    }
+  g_mutex_unlock (&lock);
+  return info;
+}
+
+/* ---- what a type's label can hold (text mode) ---------------------------- */
+
+typedef struct
+{
+  guint64 w[4];
+} ByteSet;
+
+static inline void
+byteset_add (ByteSet *set,
+             guchar   c)
+{
+  set->w[c >> 6] |= G_GUINT64_CONSTANT (1) << (c & 63);
+}
+
+static inline gboolean
+byteset_has (const ByteSet *set,
+             guchar         c)
+{
+  return (set->w[c >> 6] >> (c & 63)) & 1;
+}
+
+static void
+byteset_add_len (ByteSet    *set,
+                 const char *p,
+                 gsize       len)
+{
+  for (gsize i = 0; i < len; i++)
+    byteset_add (set, (guchar) p[i]);
+}
+
+#define HEX_DIGITS "0123456789abcdefABCDEF"
+
+/* Every byte that applying the format string f can produce (a superset),
+ * following cpel-format.md's grammar: literal text as is; numbers give
+ * digits, signs, hex letters, "0x" prefixes and padding; %k symbol names;
+ * %c and %s anything; an unknown conversion is emitted as written. */
+static void
+format_alphabet (const char       *f,
+                 gsize             len,
+                 const CpelSymtab *symtab,
+                 ByteSet          *set)
+{
+  gsize i = 0;
+
+  while (i < len)
+    {
+      gboolean padded = FALSE;
+      gsize j;
+
+      if (f[i] != '%')
+        {
+          byteset_add (set, (guchar) f[i++]);
+          continue;
+        }
+      j = i + 1;
+      while (j < len && f[j] != '\0' && strchr ("-+ #0", f[j]) != NULL)
+        padded = TRUE, j++;
+      while (j < len && g_ascii_isdigit (f[j]))
+        padded = TRUE, j++;
+      if (j < len && f[j] == '.')
+        for (j++; j < len && g_ascii_isdigit (f[j]); j++)
+          ;
+      while (j < len && f[j] != '\0' && strchr ("hlLqjzt", f[j]) != NULL)
+        j++;
+      if (j >= len)
+        {
+          /* A conversion cut by the end of the string: as written. */
+          byteset_add_len (set, f + i, len - i);
+          break;
+        }
+      switch (f[j])
+        {
+        case 'd': case 'i': case 'u': case 'o':
+          byteset_add_len (set, "0123456789+- ", 13);
+          break;
+        case 'x': case 'X':
+          byteset_add_len (set, HEX_DIGITS "xX+- ", strlen (HEX_DIGITS) + 5);
+          break;
+        case 'k':
+          byteset_add_len (set, HEX_DIGITS "xX+ ", strlen (HEX_DIGITS) + 4);
+          for (gsize k = 0; symtab != NULL && k < symtab->n_symbols; k++)
+            byteset_add_len (set, symtab->symbols[k].name, symtab->symbols[k].name_len);
+          break;
+        case 'c': case 's':
+          memset (set, 0xff, sizeof *set);
+          break;
+        default:
+          byteset_add_len (set, f + i, j + 1 - i);   /* "%%", unknown: literally */
+          break;
+        }
+      if (padded)
+        byteset_add_len (set, " 0", 2);
+      i = j + 1;
+    }
+}
+
+/* The datum format string the file defines for `code`: its first event
+ * definition, as the loader keeps.  FALSE when there is none usable. */
+static gboolean
+datum_format_string (CpelFile    *file,
+                     guint32      code,
+                     const char **fmt,
+                     gsize       *len)
+{
+  for (guint i = 0; i < file->sections->len; i++)
+    {
+      const CpelSectionInfo *info = &g_array_index (file->sections, CpelSectionInfo, i);
+      const CpelStrtab *tab = NULL;
+      const guint8 *rec;
+
+      if (info->type != CPEL_SECTION_EVENT_DEFS || info->length < 68
+          || (guint64) info->count * 12 > info->length - 68)
+        continue;
+      for (guint k = 0; k < file->strtabs->len && info->table_name != NULL; k++)
+        {
+          const CpelStrtabEntry *e = &g_array_index (file->strtabs, CpelStrtabEntry, k);
+
+          if (strcmp (e->name, info->table_name) == 0)
+            {
+              tab = &e->tab;
+              break;
+            }
+        }
+      rec = file->data + info->offset + 8 + 68;
+      for (guint32 j = 0; j < info->count; j++, rec += 12)
+        if (cpel_file_read32 (file, rec) == code)
+          {
+            guint32 off = cpel_file_read32 (file, rec + 8);
+            const char *nul;
+
+            if (off == 0)
+              {
+                *fmt = "";
+                *len = 0;
+                return TRUE;
+              }
+            if (tab == NULL || off >= tab->len)
+              return FALSE;
+            *fmt = tab->data + off;
+            nul = memchr (*fmt, '\0', tab->len - off);
+            *len = nul != NULL ? (gsize) (nul - *fmt) : tab->len - off;
+            return TRUE;
+          }
+    }
+  return FALSE;
+}
+
+/* Text mode: can the label "name: datum" of `type` contain the needle at
+ * all?  FALSE only when the needle has a byte that neither the name nor
+ * anything the datum format can produce holds: then no event of the type
+ * needs formatting.  (The search for "ip4-lookup" need not format a single
+ * "buffer 0x%08x" or "%u cycles" datum.) */
+static gboolean
+type_may_match (CpelQuery *query,
+                guint      type)
+{
+  CpelFile *file = query->file;
+  const CpelType *t = &file->types[type];
+  static const guint32 samples[] = { 0, 1, 7, 12345, 0x7fffffff, 0x80000000, 0xdeadbeef, 0xffffffff };
+  g_autoptr(GString) out = NULL;
+  ByteSet set = { { 0 } };
+  const char *fmt;
+  gsize len;
+
+  for (gsize i = 0; i < query->needle_len; i++)
+    if ((guchar) query->needle[i] >= 0x80)
+      return TRUE;   /* casefolding of non-ASCII text: not worth second-guessing */
+
+  byteset_add_len (&set, t->name, strlen (t->name));
+  byteset_add_len (&set, ": ", 2);
+  if (t->defined)
+    {
+      if (!datum_format_string (file, t->code, &fmt, &len))
+        return TRUE;
+      format_alphabet (fmt, len, &file->symtab, &set);
+    }
+
+  /* What the compiled format really prints must be in the set; if not, the
+   * reading above is wrong somewhere: no shortcut. */
+  out = g_string_new (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
+    {
+      g_string_truncate (out, 0);
+      cpel_format_append (t->datum_format, samples[i], cpel_file_get_event_strtab (file, 0),
+                          &file->symtab, out);
+      for (gsize k = 0; k < out->len; k++)
+        if (!byteset_has (&set, (guchar) out->str[k]))
+          return TRUE;
+    }
+
+  if (!query->case_sensitive)
+    {
+      /* Labels are compared lowered (ASCII) or casefolded (other text,
+       * which can fold to ASCII letters: the Kelvin sign to "k"). */
+      gboolean other = FALSE;
+
+      for (guint c = 0x80; c < 0x100; c++)
+        other |= byteset_has (&set, (guchar) c);
+      for (guint c = 'A'; c <= 'Z'; c++)
+        if (other || byteset_has (&set, (guchar) c) || byteset_has (&set, (guchar) (c + 32)))
+          {
+            byteset_add (&set, (guchar) c);
+            byteset_add (&set, (guchar) (c + 32));
+          }
+    }
+  for (gsize i = 0; i < query->needle_len; i++)
+    if (!byteset_has (&set, (guchar) query->needle[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* ---- the search -------------------------------------------------------- */
+
+/* Turns the hits of tracks not in file order (their file index) into track
+ * indices: each such track's events are walked once. */
+static void
+fix_unordered (CpelFile     *file,
+               const guint8 *unordered,
+               Chunk        *chunks,
+               guint         n_chunks)
+{
+  for (guint s = 0; s < file->n_tracks; s++)
+    {
+      g_autoptr(GArray) fis = NULL;
+      g_autofree guint32 *idx = NULL;
+      const guint32 *recs;
+      guint64 k;
+
+      if (!unordered[s])
+        continue;
+      fis = g_array_new (FALSE, FALSE, sizeof (guint32));
+      for (guint c = 0; c < n_chunks; c++)
+        for (guint i = 0; i < chunks[c].hits->len; i++)
+          {
+            const Hit *h = &g_array_index (chunks[c].hits, Hit, i);
+            if (h->slot == s)
+              g_array_append_val (fis, h->index);   /* ascending: file order */
+          }
+      if (fis->len == 0)
+        continue;
+      /* idx[j]: track index of the j-th match (in file order). */
+      idx = g_new (guint32, fis->len);
+      recs = file->recs + file->tracks[s].first;
+      for (guint64 i = 0; i < file->tracks[s].count; i++)
+        {
+          const guint32 *f = (const guint32 *) (gpointer) fis->data;
+          guint lo = 0, hi = fis->len;
+
+          while (lo < hi)
+            {
+              guint mid = lo + (hi - lo) / 2;
+              if (f[mid] < recs[i])
+                lo = mid + 1;
+              else
+                hi = mid;
+            }
+          if (lo < fis->len && f[lo] == recs[i])
+            idx[lo] = (guint32) i;
+        }
+      k = 0;
+      for (guint c = 0; c < n_chunks; c++)
+        for (guint i = 0; i < chunks[c].hits->len; i++)
+          {
+            Hit *h = &g_array_index (chunks[c].hits, Hit, i);
+            if (h->slot == s)
+              h->index = idx[k++];
+          }
+    }
+}
+
+static int
+compare_u64 (gconstpointer a,
+             gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
 }
 
 CpelSearchResult *
@@ -833,14 +1334,15 @@ cpel_search_run (CpelFile          *file,
                  GError           **error)
 {
   Scan scan = { 0, };
-  Chunk *chunks;
+  const FileInfo *info;
+  Chunk *chunks = NULL;
   guint n_chunks;
-  guint64 n_words, total = 0, k;
-  guint32 *word_rank = NULL;
+  guint64 total = 0, k;
+  g_autofree guint64 *fill = NULL;
   Keyed *keyed = NULL;
   guint n_active = 0;
   CpelSearchResult *result = NULL;
-  gboolean cancelled;
+  g_autofree guint8 *may_match = NULL;
 
   g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
   g_return_val_if_fail (query != NULL, NULL);
@@ -848,15 +1350,26 @@ cpel_search_run (CpelFile          *file,
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  info = file_info_get (file);
   scan.file = file;
   scan.query = query;
+  scan.unordered = info->unordered;
+  scan.direct = info->direct;
+  scan.n_direct = info->n_direct;
+  scan.type_direct = info->type_direct;
+  scan.n_type_direct = info->n_type_direct;
   scan.cancellable = cancellable;
   scan.progress = progress;
   scan.progress_data = progress_data;
-  n_words = (file->n_events + 63) / 64;
-  scan.bits = g_new0 (guint64, MAX (n_words, 1));
 
-  /* Pass 1: chunks of whole bitmap words, one per thread. */
+  if (query->mode == CPEL_SEARCH_TEXT)
+    {
+      may_match = g_new (guint8, MAX (file->n_types, 1));
+      for (guint t = 0; t < file->n_types; t++)
+        may_match[t] = type_may_match (query, t);
+    }
+
+  /* Pass 1: contiguous chunks of the file, one per thread. */
   n_chunks = choose_threads (file->n_events);
   chunks = g_new0 (Chunk, n_chunks);
   for (guint c = 0; c < n_chunks; c++)
@@ -864,11 +1377,32 @@ cpel_search_run (CpelFile          *file,
       Chunk *chunk = &chunks[c];
 
       chunk->scan = &scan;
-      chunk->begin = MIN (n_words * c / n_chunks * 64, file->n_events);
-      chunk->end = MIN (n_words * (c + 1) / n_chunks * 64, file->n_events);
+      chunk->begin = file->n_events * c / n_chunks;
+      chunk->end = file->n_events * (c + 1) / n_chunks;
       chunk->label = g_string_sized_new (256);
       chunk->scratch = g_string_sized_new (256);
       chunk->cache_budget = CACHE_BUDGET;
+      chunk->hits = g_array_new (FALSE, FALSE, sizeof (Hit));
+      /* Each track's counter starts at its events before the chunk. */
+      chunk->next = g_new0 (guint64, MAX (file->n_tracks, 1));
+      if (c > 0)
+        for (guint s = 0; s < file->n_tracks; s++)
+          {
+            const guint32 *recs = file->recs + file->tracks[s].first;
+            guint64 lo = 0, hi = file->tracks[s].count;
+
+            if (info->unordered[s])
+              continue;
+            while (lo < hi)
+              {
+                guint64 mid = lo + (hi - lo) / 2;
+                if (recs[mid] < chunk->begin)
+                  lo = mid + 1;
+                else
+                  hi = mid;
+              }
+            chunk->next[s] = lo;
+          }
       if (query->mode != CPEL_SEARCH_CODE)
         {
           chunk->caches = g_new0 (TypeCache, MAX (file->n_types, 1));
@@ -879,8 +1413,12 @@ cpel_search_run (CpelFile          *file,
               chunk->caches[t].constant = -1;
               /* A substring of the name is one of "name: datum" too. */
               if (query->mode == CPEL_SEARCH_TEXT)
-                chunk->caches[t].name_match =
-                  label_matches (query, name, strlen (name), chunk->scratch);
+                {
+                  chunk->caches[t].name_match =
+                    label_matches (query, name, strlen (name), chunk->scratch);
+                  if (!may_match[t])
+                    chunk->caches[t].constant = 0;
+                }
             }
         }
     }
@@ -895,61 +1433,57 @@ cpel_search_run (CpelFile          *file,
   for (guint c = 1; c < n_chunks; c++)
     if (chunks[c].thread != NULL)
       g_thread_join (chunks[c].thread);
-  free_chunks (chunks, n_chunks, file->n_types);
 
-  cancelled = g_atomic_int_get (&scan.cancelled);
-  if (cancelled)
+  if (g_atomic_int_get (&scan.cancelled))
     goto cancelled;
 
-  /* Pass 2: the tracks' matches as sorted track indices; and every match
-   * with its time, placed at its rank in file order. */
-  word_rank = g_new (guint32, MAX (n_words, 1));
-  for (guint64 w = 0; w < n_words; w++)
-    {
-      word_rank[w] = (guint32) total;
-      total += __builtin_popcountll (scan.bits[w]);
-    }
+  /* Pass 2: track indices for the tracks not in file order, then every
+   * match with its time (file order) and each track's matches. */
+  fix_unordered (file, info->unordered, chunks, n_chunks);
+  for (guint c = 0; c < n_chunks; c++)
+    total += chunks[c].hits->len;
 
   result = g_new0 (CpelSearchResult, 1);
   g_atomic_ref_count_init (&result->ref_count);
   result->n_tracks = file->n_tracks;
   result->n = total;
-  result->track_matches = g_new (guint64, MAX (total, 1));
   result->track_offsets = g_new0 (guint64, file->n_tracks + 1);
   keyed = g_new (Keyed, MAX (total, 1));
 
   k = 0;
+  for (guint c = 0; c < n_chunks; c++)
+    {
+      const Hit *h = (const Hit *) (gpointer) chunks[c].hits->data;
+
+      for (guint i = 0; i < chunks[c].hits->len; i++, k++)
+        {
+          keyed[k].t = file->times[file->tracks[h[i].slot].first + h[i].index];
+          keyed[k].slot = h[i].slot;
+          keyed[k].index = h[i].index;
+          result->track_offsets[h[i].slot + 1]++;
+        }
+      g_clear_pointer (&chunks[c].hits, g_array_unref);
+    }
+  free_chunks (chunks, n_chunks, file->n_types);
+  chunks = NULL;
+
   for (guint s = 0; s < file->n_tracks; s++)
     {
-      guint64 first = file->tracks[s].first;
-      guint64 count = file->tracks[s].count;
-      const guint32 *recs = file->recs + first;
-      const gint64 *times = file->times + first;
-
-      result->track_offsets[s] = k;
-      for (guint64 i = 0; i < count; i++)
-        {
-          guint32 fi = recs[i];
-          guint64 word = scan.bits[fi >> 6];
-          guint64 below = (G_GUINT64_CONSTANT (1) << (fi & 63)) - 1;
-
-          if (word & (below + 1))
-            {
-              Keyed *key = &keyed[word_rank[fi >> 6] + __builtin_popcountll (word & below)];
-
-              key->t = times[i];
-              key->slot = s;
-              key->index = (guint32) i;
-              result->track_matches[k++] = i;
-            }
-        }
-      if (k > result->track_offsets[s])
+      if (result->track_offsets[s + 1] > 0)
         n_active++;
+      result->track_offsets[s + 1] += result->track_offsets[s];
     }
-  g_assert (k == total);
-  result->track_offsets[file->n_tracks] = total;
-  g_clear_pointer (&scan.bits, g_free);
-  g_clear_pointer (&word_rank, g_free);
+  result->track_matches = g_new (guint64, MAX (total, 1));
+  fill = g_new (guint64, MAX (file->n_tracks, 1));
+  for (guint s = 0; s < file->n_tracks; s++)
+    fill[s] = result->track_offsets[s];
+  for (guint64 i = 0; i < total; i++)
+    result->track_matches[fill[keyed[i].slot]++] = keyed[i].index;
+  for (guint s = 0; s < file->n_tracks; s++)
+    if (info->unordered[s])
+      qsort (result->track_matches + result->track_offsets[s],
+             result->track_offsets[s + 1] - result->track_offsets[s], sizeof (guint64),
+             compare_u64);
 
   if (progress)
     progress (0.95, progress_data);
@@ -964,8 +1498,8 @@ cpel_search_run (CpelFile          *file,
   return result;
 
 cancelled:
-  g_free (scan.bits);
-  g_free (word_rank);
+  if (chunks != NULL)
+    free_chunks (chunks, n_chunks, file->n_types);
   g_free (keyed);
   g_clear_pointer (&result, cpel_search_result_unref);
   if (!g_cancellable_set_error_if_cancelled (cancellable, error))
