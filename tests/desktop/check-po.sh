@@ -44,11 +44,24 @@ grep -v '^#' "$top/po/POTFILES.in" | grep . >"$tmp/files"
   cat "$tmp/xgettext.log"; echo "xgettext failed"; exit 1; }
 
 if [ "$mode" = extract ]; then
+  bad=0
   if [ -s "$tmp/xgettext.log" ]; then
     cat "$tmp/xgettext.log"
     echo "xgettext warns: these strings cannot be translated as written"
-    exit 1
+    bad=1
   fi
+  # A macro such as G_GUINT64_FORMAT inside _() cuts the msgid short at its
+  # "%" (xgettext cannot expand it), even where no warning is given.
+  msgcat --no-wrap "$tmp/all.pot" >"$tmp/nowrap.pot" || exit 1
+  awk '/^#: / { ref = substr($0, 4) }
+       /^msgid(_plural)? "(.*[^%])?%[-+ #0'"'"']*"$/ { print "cut short: " ref ": " $0 }' \
+    "$tmp/nowrap.pot" >"$tmp/cut"
+  if [ -s "$tmp/cut" ]; then
+    cat "$tmp/cut"
+    echo "these msgids end in a bare %: write \"%\" PRIu64 (or %zu, %llu with a cast) instead of G_*_FORMAT in translatable strings"
+    bad=1
+  fi
+  [ $bad -eq 0 ] || exit 1
   echo "$(grep -c '^msgid ' "$tmp/all.pot") messages extracted without warnings"
   exit 0
 fi
