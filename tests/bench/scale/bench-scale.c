@@ -19,7 +19,8 @@
  *   zoom_<level>_{p50,p95,max}_ms  for level full, 1e-1, 1e-3, 1e-5, 1us
  *   zoom_<level>_cpu_mean_ms        the thread's CPU time per frame
  *   redraw_{p50,p95,max}_ms         frames at one zoom (cursor moves)
- *   search_<mode>_s, search_<mode>_matches  for text, text2, regex, code
+ *   search_<mode>_s, search_<mode>_cpu_s (all threads), search_<mode>_matches
+ *                          for text, text2, regex, code
  *
  * Frames are drawn offscreen through cpel_render_view onto a 1920×1080
  * ARGB32 image at scale 1.  Each frame of a level pans to a new position
@@ -34,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 
 #include "cpel-lod.h"
 #include "cpel-render.h"
@@ -226,19 +228,30 @@ bench_redraw (cairo_t *cr, CpelView *view, guint frames)
   print_stats ("redraw", ms);
 }
 
+/* CPU time of the whole process (all threads), s. */
+static double
+process_cpu_s (void)
+{
+  struct rusage ru;
+
+  getrusage (RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 static void
 bench_search (CpelFile *file, const char *name, CpelSearchMode mode, const char *text)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(CpelQuery) query = cpel_query_new (file, mode, text, FALSE, &error);
   g_autoptr(CpelSearchResult) result = NULL;
-  double t0;
+  double t0, c0;
 
   if (query == NULL)
     {
       fprintf (stderr, "search %s: %s\n", text, error->message);
       return;
     }
+  c0 = process_cpu_s ();
   t0 = now_s ();
   result = cpel_search_run (file, query, NULL, NULL, NULL, &error);
   if (result == NULL)
@@ -247,6 +260,7 @@ bench_search (CpelFile *file, const char *name, CpelSearchMode mode, const char 
       return;
     }
   printf ("search_%s_s=%.3f\n", name, now_s () - t0);
+  printf ("search_%s_cpu_s=%.3f\n", name, process_cpu_s () - c0);
   printf ("search_%s_matches=%" G_GUINT64_FORMAT "\n", name, cpel_search_result_get_n (result));
 }
 
