@@ -1,0 +1,688 @@
+/* cpel-stats-window.c — the Statistics window
+ *
+ * cpel_stats_compute() runs in a GTask worker over the range (the ruler
+ * measurement [m0, m1], else the visible [t0, t1)), the timeline's shown
+ * tracks and without its hidden event types; a newer request cancels the
+ * running one.  Two sortable tables (event codes, tracks) show the result;
+ * "Copy as Text" and "Save as CSV…" use the core's text and CSV forms.
+ */
+#include "cpel-stats-window.h"
+
+#include <glib/gi18n.h>
+
+#include "cpel-app-util.h"
+#include "cpel-table.h"
+
+enum
+{
+  CODE_CELL_CODE,
+  CODE_CELL_NAME,
+  CODE_CELL_COUNT,
+  CODE_CELL_INTERVALS,
+  CODE_CELL_MIN,
+  CODE_CELL_MEAN,
+  CODE_CELL_MAX,
+  N_CODE_CELLS
+};
+
+enum
+{
+  TRACK_CELL_ID,
+  TRACK_CELL_LABEL,
+  TRACK_CELL_COUNT,
+  N_TRACK_CELLS
+};
+
+struct _CpelStatsWindow
+{
+  AdwWindow            parent_instance;
+
+  /* Template */
+  AdwViewSwitcherTitle *switcher_title;
+  GtkButton           *refresh_button;
+  GtkButton           *save_button;
+  GtkButton           *copy_button;
+  AdwToastOverlay     *toast_overlay;
+  GtkStack            *state_stack;
+  GtkSpinner          *spinner;
+  AdwStatusPage       *error_page;
+  GtkLabel            *summary_label;
+  AdwViewStack        *view_stack;
+  GtkColumnView       *codes_view;
+  GtkColumnView       *tracks_view;
+
+  CpelTimeline        *timeline;
+  CpelFile            *file;         /* the file the statistics are about */
+  CpelStats           *stats;
+  gboolean             measured;     /* the range came from the ruler */
+
+  GListStore          *codes;
+  GListStore          *tracks;
+  GtkSortListModel    *sorted_codes;
+  GtkSortListModel    *sorted_tracks;
+
+  GCancellable        *cancellable;
+  GtkFileChooserNative *chooser;
+};
+
+G_DEFINE_FINAL_TYPE (CpelStatsWindow, cpel_stats_window, ADW_TYPE_WINDOW)
+
+enum
+{
+  PROP_0,
+  PROP_BUSY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* ------------------------------------------------------------------------ */
+/* Counting in a worker                                                       */
+
+typedef struct
+{
+  CpelFile         *file;
+  CpelStatsOptions  options;
+  guint            *slots;
+  guint8           *hidden;
+} Job;
+
+static void
+job_free (Job *job)
+{
+  g_clear_object (&job->file);
+  g_free (job->slots);
+  g_free (job->hidden);
+  g_free (job);
+}
+
+static void
+count_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  Job *job = task_data;
+  GError *error = NULL;
+  CpelStats *stats = cpel_stats_compute (job->file, &job->options, cancellable, &error);
+
+  if (stats == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, stats, (GDestroyNotify) cpel_stats_free);
+}
+
+static char *
+format_interval (const CpelStatsCode *code,
+                 gint64               ns)
+{
+  if (code->n_intervals == 0)
+    return g_strdup ("—");
+  return cpel_time_format (ns);
+}
+
+static void
+fill_tables (CpelStatsWindow *self)
+{
+  guint n_codes = cpel_stats_get_n_codes (self->stats);
+  guint n_tracks = cpel_stats_get_n_tracks (self->stats);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < n_codes; i++)
+    {
+      const CpelStatsCode *code = cpel_stats_get_code (self->stats, i);
+      CpelTableRow *row = cpel_table_row_new (N_CODE_CELLS, code->type);
+      gboolean any = code->n_intervals > 0;
+
+      cpel_table_row_take (row, CODE_CELL_CODE, g_strdup_printf ("%u", code->code), code->code);
+      cpel_table_row_take (row, CODE_CELL_NAME,
+                           g_strdup (code->name != NULL && *code->name ? code->name : _("(unnamed)")), 0);
+      cpel_table_row_take (row, CODE_CELL_COUNT, cpel_format_count (code->count), (double) code->count);
+      cpel_table_row_take (row, CODE_CELL_INTERVALS, cpel_format_count (code->n_intervals),
+                           (double) code->n_intervals);
+      cpel_table_row_take (row, CODE_CELL_MIN, format_interval (code, code->interval_min),
+                           any ? (double) code->interval_min : -1);
+      cpel_table_row_take (row, CODE_CELL_MEAN, format_interval (code, (gint64) (code->interval_mean + 0.5)),
+                           any ? code->interval_mean : -1);
+      cpel_table_row_take (row, CODE_CELL_MAX, format_interval (code, code->interval_max),
+                           any ? (double) code->interval_max : -1);
+      g_ptr_array_add (rows, row);
+    }
+  g_list_store_splice (self->codes, 0, g_list_model_get_n_items (G_LIST_MODEL (self->codes)),
+                       rows->pdata, rows->len);
+
+  g_ptr_array_set_size (rows, 0);
+  for (guint i = 0; i < n_tracks; i++)
+    {
+      const CpelStatsTrack *track = cpel_stats_get_track (self->stats, i);
+      CpelTableRow *row = cpel_table_row_new (N_TRACK_CELLS, track->slot);
+
+      cpel_table_row_take (row, TRACK_CELL_ID, g_strdup_printf ("%u", track->track_id), track->track_id);
+      cpel_table_row_take (row, TRACK_CELL_LABEL, g_strdup (track->label != NULL ? track->label : ""), 0);
+      cpel_table_row_take (row, TRACK_CELL_COUNT, cpel_format_count (track->count), (double) track->count);
+      g_ptr_array_add (rows, row);
+    }
+  g_list_store_splice (self->tracks, 0, g_list_model_get_n_items (G_LIST_MODEL (self->tracks)),
+                       rows->pdata, rows->len);
+}
+
+static void
+update_texts (CpelStatsWindow *self)
+{
+  gint64 t0 = cpel_stats_get_t0 (self->stats);
+  gint64 t1 = cpel_stats_get_t1 (self->stats);
+  guint64 total = cpel_stats_get_total (self->stats);
+  guint n_tracks = cpel_stats_get_n_tracks (self->stats);
+  guint n_busy = cpel_stats_get_n_busy_tracks (self->stats);
+  guint n_codes = cpel_stats_get_n_codes (self->stats);
+  const guint8 *hidden = cpel_timeline_get_hidden_types (self->timeline);
+  g_autofree char *a = cpel_time_format (t0);
+  g_autofree char *b = cpel_time_format (t1);
+  g_autofree char *span = cpel_time_format (t1 - t0);
+  g_autofree char *total_text = cpel_format_count (total);
+  g_autofree char *busy_text = cpel_format_count (n_busy);
+  g_autofree char *tracks_text = cpel_format_count (n_tracks);
+  g_autofree char *codes_text = cpel_format_count (n_codes);
+  g_autofree char *events = NULL;
+  g_autofree char *tracks = NULL;
+  g_autofree char *codes = NULL;
+  g_autofree char *summary = NULL;
+  g_autofree char *subtitle = NULL;
+
+  if (self->measured)
+    /* TRANSLATORS: statistics window subtitle: the measured range, start – end (span) */
+    subtitle = g_strdup_printf (_("Measured %s – %s (%s)"), a, b, span);
+  else
+    /* TRANSLATORS: statistics window subtitle: the visible range, start – end (span) */
+    subtitle = g_strdup_printf (_("Visible %s – %s (%s)"), a, b, span);
+  adw_view_switcher_title_set_subtitle (self->switcher_title, subtitle);
+
+  events = g_strdup_printf (ngettext ("%s event", "%s events", total), total_text);
+  /* TRANSLATORS: "3 of 4 tracks with events" */
+  tracks = g_strdup_printf (ngettext ("%s of %s track with events", "%s of %s tracks with events",
+                                      n_tracks), busy_text, tracks_text);
+  codes = g_strdup_printf (ngettext ("%s event code", "%s event codes", n_codes), codes_text);
+  /* TRANSLATORS: statistics summary: events · tracks · codes */
+  summary = g_strdup_printf (_("%s · %s · %s"), events, tracks, codes);
+  if (hidden != NULL)
+    {
+      char *with_note = g_strconcat (summary, " · ", _("hidden event types not counted"), NULL);
+
+      g_free (summary);
+      summary = with_note;
+    }
+  gtk_label_set_text (self->summary_label, summary);
+}
+
+static void
+set_busy (CpelStatsWindow *self,
+          gboolean         busy)
+{
+  gtk_spinner_set_spinning (self->spinner, busy);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->copy_button), !busy && self->stats != NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), !busy && self->stats != NULL);
+  if (busy)
+    gtk_stack_set_visible_child_name (self->state_stack, "busy");
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+static void
+on_counted (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(CpelStatsWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  CpelStats *stats = g_task_propagate_pointer (G_TASK (result), &error);
+  GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
+
+  if (cancellable != self->cancellable)
+    {
+      /* Superseded by a newer count (or the window went away). */
+      g_clear_pointer (&stats, cpel_stats_free);
+      return;
+    }
+  g_clear_object (&self->cancellable);
+
+  if (stats == NULL)
+    {
+      adw_status_page_set_description (self->error_page, error->message);
+      gtk_stack_set_visible_child_name (self->state_stack, "error");
+      set_busy (self, FALSE);
+      return;
+    }
+  self->stats = stats;
+  fill_tables (self);
+  update_texts (self);
+  gtk_stack_set_visible_child_name (self->state_stack, "stats");
+  set_busy (self, FALSE);
+}
+
+void
+cpel_stats_window_refresh (CpelStatsWindow *self)
+{
+  CpelFile *file;
+  const CpelView *view;
+  g_autoptr(GTask) task = NULL;
+  gint64 m0, m1;
+  guint64 n;
+  Job *job;
+
+  g_return_if_fail (CPEL_IS_STATS_WINDOW (self));
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->stats, cpel_stats_free);
+  g_list_store_remove_all (self->codes);
+  g_list_store_remove_all (self->tracks);
+
+  file = cpel_timeline_get_file (self->timeline);
+  view = cpel_timeline_get_view (self->timeline);
+  g_set_object (&self->file, file);
+  if (file == NULL || view == NULL)
+    {
+      adw_status_page_set_description (self->error_page, _("No file is open"));
+      gtk_stack_set_visible_child_name (self->state_stack, "error");
+      set_busy (self, FALSE);
+      return;
+    }
+
+  job = g_new0 (Job, 1);
+  job->file = g_object_ref (file);
+  self->measured = cpel_timeline_get_measure (self->timeline, &m0, &m1, &n);
+  if (self->measured)
+    {
+      /* The ruler counts [m0, m1] inclusive: the same events here. */
+      job->options.t0 = MIN (m0, m1);
+      job->options.t1 = MAX (m0, m1) < G_MAXINT64 ? MAX (m0, m1) + 1 : G_MAXINT64;
+    }
+  else
+    cpel_timeline_get_range (self->timeline, &job->options.t0, &job->options.t1);
+  if (view->rows != NULL)
+    {
+      job->slots = g_memdup2 (view->rows, sizeof (guint) * view->n_rows);
+      job->options.slots = job->slots;
+      job->options.n_slots = view->n_rows;
+    }
+  if (view->hidden_types != NULL)
+    {
+      job->hidden = g_memdup2 (view->hidden_types, cpel_file_get_n_types (file));
+      job->options.hidden_types = job->hidden;
+    }
+
+  self->cancellable = g_cancellable_new ();
+  set_busy (self, TRUE);
+  task = g_task_new (NULL, self->cancellable, on_counted, g_object_ref (self));
+  g_task_set_source_tag (task, cpel_stats_window_refresh);
+  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  g_task_run_in_thread (task, count_thread);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Copy and save                                                              */
+
+static void
+show_toast (CpelStatsWindow *self,
+            const char      *message)
+{
+  g_autofree char *escaped = g_markup_escape_text (message, -1);
+  AdwToast *toast = adw_toast_new (escaped);
+
+  adw_toast_set_timeout (toast, 3);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+char *
+cpel_stats_window_get_text (CpelStatsWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), NULL);
+  return self->stats != NULL ? cpel_stats_to_text (self->stats) : NULL;
+}
+
+static void
+on_copy_clicked (CpelStatsWindow *self)
+{
+  g_autofree char *text = cpel_stats_window_get_text (self);
+
+  if (text == NULL)
+    return;
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
+  show_toast (self, _("Statistics copied"));
+}
+
+gboolean
+cpel_stats_window_save_csv (CpelStatsWindow   *self,
+                            GFile             *file,
+                            CpelStatsCsvTable  table,
+                            GError           **error)
+{
+  g_autofree char *csv = NULL;
+
+  g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  if (self->stats == NULL)
+    {
+      g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_INVALID, _("No statistics to save yet"));
+      return FALSE;
+    }
+  csv = cpel_stats_to_csv (self->stats, table);
+  /* Written to a temporary file renamed over the target: a failed write
+   * leaves any existing file as it was. */
+  return g_file_replace_contents (file, csv, strlen (csv), NULL, FALSE,
+                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
+}
+
+static CpelStatsCsvTable
+current_table (CpelStatsWindow *self)
+{
+  const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
+
+  return g_strcmp0 (page, "tracks") == 0 ? CPEL_STATS_CSV_TRACKS : CPEL_STATS_CSV_CODES;
+}
+
+static void
+on_save_response (GtkNativeDialog *dialog,
+                  int              response,
+                  CpelStatsWindow *self)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  if (file != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+      const char *choice = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (dialog), "table");
+      CpelStatsCsvTable table = g_strcmp0 (choice, "tracks") == 0 ? CPEL_STATS_CSV_TRACKS
+                                                                  : CPEL_STATS_CSV_CODES;
+      g_autofree char *name = g_file_get_basename (file);
+      g_autofree char *display = g_filename_display_name (name != NULL ? name : "");
+      g_autofree char *message = NULL;
+
+      if (cpel_stats_window_save_csv (self, file, table, &error))
+        /* TRANSLATORS: %s is a file name */
+        message = g_strdup_printf (_("Saved “%s”"), display);
+      else
+        /* TRANSLATORS: %s is a file name, then the reason */
+        message = g_strdup_printf (_("Could not save “%s”: %s"), display, error->message);
+      show_toast (self, message);
+    }
+  g_clear_object (&self->chooser);
+}
+
+static void
+on_save_clicked (CpelStatsWindow *self)
+{
+  const char *ids[] = { "codes", "tracks", NULL };
+  const char *labels[] = { _("Event codes"), _("Tracks"), NULL };
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  CpelStatsCsvTable table = current_table (self);
+
+  if (self->stats == NULL)
+    return;
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+      return;
+    }
+  self->chooser = gtk_file_chooser_native_new (_("Save Statistics as CSV"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SAVE,
+                                               _("_Save"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  gtk_file_filter_set_name (filter, _("CSV Files"));
+  gtk_file_filter_add_mime_type (filter, "text/csv");
+  gtk_file_filter_add_suffix (filter, "csv");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (self->chooser), "table", _("Table"), ids, labels);
+  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (self->chooser), "table",
+                               table == CPEL_STATS_CSV_TRACKS ? "tracks" : "codes");
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser),
+                                     table == CPEL_STATS_CSV_TRACKS ? "statistics-tracks.csv"
+                                                                    : "statistics-codes.csv");
+  g_signal_connect (self->chooser, "response", G_CALLBACK (on_save_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+action_copy (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  on_copy_clicked (CPEL_STATS_WINDOW (widget));
+}
+
+static void
+on_refresh_clicked (CpelStatsWindow *self)
+{
+  cpel_stats_window_refresh (self);
+}
+
+/* ------------------------------------------------------------------------ */
+
+gboolean
+cpel_stats_window_is_busy (CpelStatsWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), FALSE);
+  return self->cancellable != NULL;
+}
+
+CpelStats *
+cpel_stats_window_get_stats (CpelStatsWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), NULL);
+  return self->stats;
+}
+
+GListModel *
+cpel_stats_window_get_rows (CpelStatsWindow   *self,
+                            CpelStatsCsvTable  table)
+{
+  g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), NULL);
+  return G_LIST_MODEL (table == CPEL_STATS_CSV_TRACKS ? self->sorted_tracks : self->sorted_codes);
+}
+
+static GtkSortListModel *
+setup_view (GtkColumnView *view,
+            GListStore    *store)
+{
+  GtkSortListModel *sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (store)),
+                                                      g_object_ref (gtk_column_view_get_sorter (view)));
+  GtkNoSelection *selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (sorted)));
+
+  gtk_column_view_set_model (view, GTK_SELECTION_MODEL (selection));
+  g_object_unref (selection);
+  return sorted;
+}
+
+static void
+append_column (GtkColumnView *view,
+               const char    *title,
+               guint          cell,
+               gboolean       numeric,
+               gboolean       expand)
+{
+  GtkColumnViewColumn *column = cpel_table_column_new (title, cell, numeric, expand, TRUE);
+
+  gtk_column_view_append_column (view, column);
+  g_object_unref (column);
+}
+
+static void
+cpel_stats_window_dispose (GObject *object)
+{
+  CpelStatsWindow *self = CPEL_STATS_WINDOW (object);
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+  if (self->timeline != NULL)
+    g_signal_handlers_disconnect_by_data (self->timeline, self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), CPEL_TYPE_STATS_WINDOW);
+  g_clear_object (&self->sorted_codes);
+  g_clear_object (&self->sorted_tracks);
+  g_clear_object (&self->codes);
+  g_clear_object (&self->tracks);
+  g_clear_pointer (&self->stats, cpel_stats_free);
+  g_clear_object (&self->file);
+  g_clear_object (&self->timeline);
+
+  G_OBJECT_CLASS (cpel_stats_window_parent_class)->dispose (object);
+}
+
+static void
+cpel_stats_window_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  CpelStatsWindow *self = CPEL_STATS_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_BUSY:
+      g_value_set_boolean (value, self->cancellable != NULL);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cpel_stats_window_class_init (CpelStatsWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = cpel_stats_window_dispose;
+  object_class->get_property = cpel_stats_window_get_property;
+
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/cpelview/CpelView/cpel-stats-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, switcher_title);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, refresh_button);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, save_button);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, copy_button);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, state_stack);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, spinner);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, error_page);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, codes_view);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, tracks_view);
+  gtk_widget_class_bind_template_callback (widget_class, on_refresh_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_save_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_copy_clicked);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK,
+                                       "stats.copy", NULL);
+  gtk_widget_class_install_action (widget_class, "stats.copy", NULL, action_copy);
+}
+
+static void
+cpel_stats_window_init (CpelStatsWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->codes = g_list_store_new (CPEL_TYPE_TABLE_ROW);
+  self->tracks = g_list_store_new (CPEL_TYPE_TABLE_ROW);
+
+  append_column (self->codes_view, _("Code"), CODE_CELL_CODE, TRUE, FALSE);
+  append_column (self->codes_view, _("Event"), CODE_CELL_NAME, FALSE, TRUE);
+  append_column (self->codes_view, _("Count"), CODE_CELL_COUNT, TRUE, FALSE);
+  /* TRANSLATORS: column: number of intervals between successive events */
+  append_column (self->codes_view, _("Intervals"), CODE_CELL_INTERVALS, TRUE, FALSE);
+  /* TRANSLATORS: column: shortest interval */
+  append_column (self->codes_view, C_("interval", "Min"), CODE_CELL_MIN, TRUE, FALSE);
+  /* TRANSLATORS: column: mean interval */
+  append_column (self->codes_view, C_("interval", "Mean"), CODE_CELL_MEAN, TRUE, FALSE);
+  /* TRANSLATORS: column: longest interval */
+  append_column (self->codes_view, C_("interval", "Max"), CODE_CELL_MAX, TRUE, FALSE);
+  self->sorted_codes = setup_view (self->codes_view, self->codes);
+
+  append_column (self->tracks_view, _("Track"), TRACK_CELL_ID, TRUE, FALSE);
+  append_column (self->tracks_view, _("Label"), TRACK_CELL_LABEL, FALSE, TRUE);
+  append_column (self->tracks_view, _("Events"), TRACK_CELL_COUNT, TRUE, FALSE);
+  self->sorted_tracks = setup_view (self->tracks_view, self->tracks);
+}
+
+CpelStatsWindow *
+cpel_stats_window_new (GtkWindow    *parent,
+                       CpelTimeline *timeline)
+{
+  CpelStatsWindow *self;
+
+  g_return_val_if_fail (CPEL_IS_TIMELINE (timeline), NULL);
+
+  self = g_object_new (CPEL_TYPE_STATS_WINDOW, "transient-for", parent, NULL);
+  self->timeline = g_object_ref (timeline);
+  /* Another file in the same timeline: count it. */
+  g_signal_connect_swapped (timeline, "notify::file", G_CALLBACK (cpel_stats_window_refresh), self);
+  cpel_stats_window_refresh (self);
+  return self;
+}
+
+/* ------------------------------------------------------------------------ */
+/* win.statistics                                                             */
+
+#define STATS_KEY "cpel-stats-window"
+
+static void
+on_stats_destroy (GtkWidget  *stats,
+                  CpelWindow *window)
+{
+  if (g_object_get_data (G_OBJECT (window), STATS_KEY) == stats)
+    g_object_set_data (G_OBJECT (window), STATS_KEY, NULL);
+}
+
+static void
+action_statistics (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       data)
+{
+  CpelWindow *window = data;
+  CpelStatsWindow *stats = g_object_get_data (G_OBJECT (window), STATS_KEY);
+
+  if (cpel_window_get_file (window) == NULL)
+    return;
+  if (stats == NULL)
+    {
+      stats = cpel_stats_window_new (GTK_WINDOW (window), cpel_window_get_timeline (window));
+      g_object_set_data (G_OBJECT (window), STATS_KEY, stats);
+      g_signal_connect_object (stats, "destroy", G_CALLBACK (on_stats_destroy), window, 0);
+    }
+  else
+    cpel_stats_window_refresh (stats);
+  gtk_window_present (GTK_WINDOW (stats));
+}
+
+static void
+update_enabled (CpelWindow    *window,
+                GParamSpec    *pspec,
+                GSimpleAction *action)
+{
+  g_simple_action_set_enabled (action, cpel_window_get_file (window) != NULL);
+}
+
+void
+cpel_stats_window_install (CpelWindow *window)
+{
+  g_autoptr(GSimpleAction) action = g_simple_action_new ("statistics", NULL);
+
+  g_return_if_fail (CPEL_IS_WINDOW (window));
+
+  g_signal_connect (action, "activate", G_CALLBACK (action_statistics), window);
+  g_action_map_add_action (G_ACTION_MAP (window), G_ACTION (action));
+  g_signal_connect_object (window, "notify::file", G_CALLBACK (update_enabled), action, 0);
+  update_enabled (window, NULL, action);
+}

@@ -1,0 +1,42 @@
+/* cpel-stats-window.h — the Statistics window: per event code counts and
+ * intervals, per track counts, for the measured range (when the ruler has
+ * one) or else the visible range, over the shown tracks and event types.
+ * Copy as text, save as CSV.
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "cpel-timeline.h"
+#include "cpel-window.h"
+
+G_BEGIN_DECLS
+
+#define CPEL_TYPE_STATS_WINDOW (cpel_stats_window_get_type ())
+G_DECLARE_FINAL_TYPE (CpelStatsWindow, cpel_stats_window, CPEL, STATS_WINDOW, AdwWindow)
+
+/* Counting starts at once (in a worker thread). */
+CpelStatsWindow *cpel_stats_window_new        (GtkWindow        *parent,
+                                               CpelTimeline     *timeline);
+/* Count again over the timeline's current range, tracks and types. */
+void             cpel_stats_window_refresh    (CpelStatsWindow  *self);
+/* TRUE while counting ("busy" property). */
+gboolean         cpel_stats_window_is_busy    (CpelStatsWindow  *self);
+/* The statistics shown (NULL while counting or after an error). */
+CpelStats       *cpel_stats_window_get_stats  (CpelStatsWindow  *self);
+/* The rows of a table as shown (CpelTableRow items, sorted as shown). */
+GListModel      *cpel_stats_window_get_rows   (CpelStatsWindow  *self,
+                                               CpelStatsCsvTable table);
+/* What "Copy as Text" puts on the clipboard; NULL without statistics. */
+char            *cpel_stats_window_get_text   (CpelStatsWindow  *self);
+/* Write one table as CSV, atomically (replacing an existing file). */
+gboolean         cpel_stats_window_save_csv   (CpelStatsWindow  *self,
+                                               GFile            *file,
+                                               CpelStatsCsvTable table,
+                                               GError          **error);
+
+/* Add win.statistics to `window`: opens the window for the
+ * current range, or brings it back counting the current range again. */
+void             cpel_stats_window_install    (CpelWindow       *window);
+
+G_END_DECLS

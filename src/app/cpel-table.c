@@ -1,0 +1,173 @@
+/* cpel-table.c — rows of text cells for the tool windows' column views */
+#include "cpel-table.h"
+
+struct _CpelTableRow
+{
+  GObject   parent_instance;
+
+  guint64   id;
+  guint     n_cells;
+  char    **texts;
+  double   *keys;
+};
+
+G_DEFINE_FINAL_TYPE (CpelTableRow, cpel_table_row, G_TYPE_OBJECT)
+
+static void
+cpel_table_row_finalize (GObject *object)
+{
+  CpelTableRow *self = CPEL_TABLE_ROW (object);
+
+  for (guint i = 0; i < self->n_cells; i++)
+    g_free (self->texts[i]);
+  g_free (self->texts);
+  g_free (self->keys);
+  G_OBJECT_CLASS (cpel_table_row_parent_class)->finalize (object);
+}
+
+static void
+cpel_table_row_class_init (CpelTableRowClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = cpel_table_row_finalize;
+}
+
+static void
+cpel_table_row_init (CpelTableRow *self)
+{
+}
+
+CpelTableRow *
+cpel_table_row_new (guint   n_cells,
+                    guint64 id)
+{
+  CpelTableRow *self = g_object_new (CPEL_TYPE_TABLE_ROW, NULL);
+
+  self->id = id;
+  self->n_cells = n_cells;
+  self->texts = g_new0 (char *, MAX (n_cells, 1));
+  self->keys = g_new0 (double, MAX (n_cells, 1));
+  return self;
+}
+
+guint64
+cpel_table_row_get_id (CpelTableRow *self)
+{
+  g_return_val_if_fail (CPEL_IS_TABLE_ROW (self), 0);
+  return self->id;
+}
+
+void
+cpel_table_row_take (CpelTableRow *self,
+                     guint         cell,
+                     char         *text,
+                     double        key)
+{
+  g_return_if_fail (CPEL_IS_TABLE_ROW (self));
+  g_return_if_fail (cell < self->n_cells);
+
+  g_free (self->texts[cell]);
+  self->texts[cell] = text;
+  self->keys[cell] = key;
+}
+
+const char *
+cpel_table_row_get_text (CpelTableRow *self,
+                         guint         cell)
+{
+  g_return_val_if_fail (CPEL_IS_TABLE_ROW (self), NULL);
+  if (cell >= self->n_cells || self->texts[cell] == NULL)
+    return "";
+  return self->texts[cell];
+}
+
+double
+cpel_table_row_get_key (CpelTableRow *self,
+                        guint         cell)
+{
+  g_return_val_if_fail (CPEL_IS_TABLE_ROW (self), 0);
+  return cell < self->n_cells ? self->keys[cell] : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void
+setup_cell (GtkSignalListItemFactory *factory,
+            GtkListItem              *item,
+            gpointer                  data)
+{
+  gboolean numeric = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "numeric"));
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0f : 0.0f);
+  gtk_label_set_ellipsize (GTK_LABEL (label), numeric ? PANGO_ELLIPSIZE_NONE : PANGO_ELLIPSIZE_END);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  if (numeric)
+    gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           gpointer                  data)
+{
+  guint cell = GPOINTER_TO_UINT (data);
+  CpelTableRow *row = gtk_list_item_get_item (item);
+  GtkWidget *label = gtk_list_item_get_child (item);
+
+  gtk_label_set_text (GTK_LABEL (label), row != NULL ? cpel_table_row_get_text (row, cell) : "");
+}
+
+static double
+row_key (CpelTableRow *row,
+         guint         cell)
+{
+  return row != NULL ? cpel_table_row_get_key (row, cell) : 0;
+}
+
+static char *
+row_text (CpelTableRow *row,
+          guint         cell)
+{
+  return g_strdup (row != NULL ? cpel_table_row_get_text (row, cell) : "");
+}
+
+GtkColumnViewColumn *
+cpel_table_column_new (const char *title,
+                       guint       cell,
+                       gboolean    numeric,
+                       gboolean    expand,
+                       gboolean    sortable)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkColumnViewColumn *column;
+
+  g_object_set_data (G_OBJECT (factory), "numeric", GINT_TO_POINTER (numeric));
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (cell));
+  column = gtk_column_view_column_new (title, factory);
+  gtk_column_view_column_set_expand (column, expand);
+  gtk_column_view_column_set_resizable (column, TRUE);
+
+  if (sortable)
+    {
+      GtkExpression *expr;
+      GtkSorter *sorter;
+
+      if (numeric)
+        {
+          expr = gtk_cclosure_expression_new (G_TYPE_DOUBLE, NULL, 0, NULL,
+                                              G_CALLBACK (row_key), GUINT_TO_POINTER (cell), NULL);
+          sorter = GTK_SORTER (gtk_numeric_sorter_new (expr));
+        }
+      else
+        {
+          expr = gtk_cclosure_expression_new (G_TYPE_STRING, NULL, 0, NULL,
+                                              G_CALLBACK (row_text), GUINT_TO_POINTER (cell), NULL);
+          sorter = GTK_SORTER (gtk_string_sorter_new (expr));
+        }
+      gtk_column_view_column_set_sorter (column, sorter);
+      g_object_unref (sorter);
+    }
+  return column;
+}
