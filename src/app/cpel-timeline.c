@@ -8,6 +8,7 @@
 #include "cpel-timeline.h"
 
 #include "cpel-track-order.h"
+#include "cpel-view-modes.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
@@ -33,6 +34,7 @@ typedef enum
   DRAG_SCROLL,       /* on the label column: scrolls tracks */
   DRAG_RULER,        /* across the ruler: zoom to the range */
   DRAG_RESIZE,       /* the label column's edge */
+  DRAG_REORDER,      /* a track label: move the track */
 } DragMode;
 
 struct _CpelTimeline
@@ -59,6 +61,8 @@ struct _CpelTimeline
   CpelOverview      *overview;
   guint              context_slot;
   GtkWidget         *context_menu;
+  CpelColorMode      color_mode;
+  gboolean           summary;
 
   /* Pointer */
   gboolean           pointer_inside;
@@ -75,6 +79,9 @@ struct _CpelTimeline
   double             drag_label_width;
   gboolean           measuring;
   guint64            measure_count;
+  GdkModifierType    drag_state;
+  guint              reorder_slot;
+  int                reorder_row;      /* insertion row, -1 = none */
 
   /* Pinch */
   CpelRange          pinch_range;
@@ -96,11 +103,19 @@ struct _CpelTimeline
 
 G_DEFINE_FINAL_TYPE (CpelTimeline, cpel_timeline, GTK_TYPE_WIDGET)
 
+G_DEFINE_ENUM_TYPE (CpelColorMode, cpel_color_mode,
+                    G_DEFINE_ENUM_VALUE (CPEL_COLOR_BY_CODE, "code"),
+                    G_DEFINE_ENUM_VALUE (CPEL_COLOR_BY_TRACK, "track"),
+                    G_DEFINE_ENUM_VALUE (CPEL_COLOR_NONE, "none"))
+
 enum
 {
   PROP_0,
   PROP_FILE,
   PROP_LABEL_WIDTH,
+  PROP_COLOR_MODE,
+  PROP_SUMMARY,
+  PROP_ROW_HEIGHT,
   N_PROPS
 };
 
@@ -367,16 +382,22 @@ cpel_timeline_set_file_full (CpelTimeline *self,
   g_array_set_size (self->back, 0);
   g_array_set_size (self->forward, 0);
 
-  memset (&self->view, 0, sizeof self->view);
-  self->view.row_height = 24;
-  self->view.ruler_height = 28;
-  if (file != NULL)
-    {
-      cpel_view_init (&self->view, file, &self->light);
-      cpel_range_limits_init (&self->limits, cpel_file_get_duration (file));
-    }
-  else
-    cpel_range_limits_init (&self->limits, 0);
+  {
+    /* The row height and colours chosen stay for the next file. */
+    double row_height = self->view.row_height > 0 ? self->view.row_height : 24;
+
+    memset (&self->view, 0, sizeof self->view);
+    self->view.ruler_height = 28;
+    if (file != NULL)
+      {
+        cpel_view_init (&self->view, file, &self->light);
+        cpel_range_limits_init (&self->limits, cpel_file_get_duration (file));
+      }
+    else
+      cpel_range_limits_init (&self->limits, 0);
+    self->view.row_height = row_height;
+    self->view.color_by_type = self->color_mode == CPEL_COLOR_BY_CODE;
+  }
   self->view.label_width = self->label_width;
   self->view.font = self->font;
   self->view.overview = self->overview;
@@ -924,6 +945,106 @@ cpel_timeline_set_label_width (CpelTimeline *self,
   view_changed (self);
 }
 
+const char *
+cpel_color_mode_to_string (CpelColorMode mode)
+{
+  switch (mode)
+    {
+    case CPEL_COLOR_BY_CODE:
+      return "code";
+    case CPEL_COLOR_BY_TRACK:
+      return "track";
+    case CPEL_COLOR_NONE:
+      return "none";
+    default:
+      return NULL;
+    }
+}
+
+gboolean
+cpel_color_mode_from_string (const char    *text,
+                             CpelColorMode *mode)
+{
+  for (CpelColorMode m = CPEL_COLOR_BY_CODE; m <= CPEL_COLOR_NONE; m++)
+    if (g_strcmp0 (text, cpel_color_mode_to_string (m)) == 0)
+      {
+        if (mode != NULL)
+          *mode = m;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+CpelColorMode
+cpel_timeline_get_color_mode (CpelTimeline *self)
+{
+  g_return_val_if_fail (CPEL_IS_TIMELINE (self), CPEL_COLOR_BY_CODE);
+  return self->color_mode;
+}
+
+void
+cpel_timeline_set_color_mode (CpelTimeline  *self,
+                              CpelColorMode  mode)
+{
+  g_return_if_fail (CPEL_IS_TIMELINE (self));
+  g_return_if_fail (mode <= CPEL_COLOR_NONE);
+  if (self->color_mode == mode)
+    return;
+  self->color_mode = mode;
+  self->view.color_by_type = mode == CPEL_COLOR_BY_CODE;
+  invalidate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLOR_MODE]);
+}
+
+gboolean
+cpel_timeline_get_summary (CpelTimeline *self)
+{
+  g_return_val_if_fail (CPEL_IS_TIMELINE (self), FALSE);
+  return self->summary;
+}
+
+void
+cpel_timeline_set_summary (CpelTimeline *self,
+                           gboolean      summary)
+{
+  g_return_if_fail (CPEL_IS_TIMELINE (self));
+  summary = !!summary;
+  if (self->summary == summary)
+    return;
+  self->summary = summary;
+  invalidate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUMMARY]);
+}
+
+double
+cpel_timeline_get_row_height (CpelTimeline *self)
+{
+  g_return_val_if_fail (CPEL_IS_TIMELINE (self), 0);
+  return self->view.row_height;
+}
+
+void
+cpel_timeline_set_row_height (CpelTimeline *self,
+                              double        height)
+{
+  double old, top_row;
+
+  g_return_if_fail (CPEL_IS_TIMELINE (self));
+  height = CLAMP (round (height), CPEL_TIMELINE_MIN_ROW_HEIGHT, CPEL_TIMELINE_MAX_ROW_HEIGHT);
+  old = self->view.row_height;
+  if (old == height)
+    return;
+  /* Keep the row at the top of the view there. */
+  top_row = gtk_adjustment_get_value (self->vadjustment) / old;
+  self->view.row_height = height;
+  update_adjustment (self);
+  gtk_adjustment_set_value (self->vadjustment, top_row * height);
+  if (self->view.has_measure)
+    recount_measure (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ROW_HEIGHT]);
+  view_changed (self);
+}
+
 guint64
 cpel_timeline_get_n_frames (CpelTimeline *self)
 {
@@ -993,6 +1114,23 @@ snapshot_cursor (CpelTimeline *self,
   gtk_snapshot_pop (snapshot);
 }
 
+/* While a track label is dragged: where it would land. */
+static void
+snapshot_reorder (CpelTimeline *self,
+                  GtkSnapshot  *snapshot,
+                  double        width)
+{
+  const CpelRGBA *c = &self->view.palette->accent;
+  GdkRGBA color = { c->r, c->g, c->b, c->a };
+  double y;
+
+  if (self->drag_mode != DRAG_REORDER || self->reorder_row < 0)
+    return;
+  y = cpel_view_get_row_y (&self->view, (guint) self->reorder_row);
+  y = MAX (y, self->view.ruler_height + 1);
+  gtk_snapshot_append_color (snapshot, &color, &GRAPHENE_RECT_INIT (0, y - 1, width, 2));
+}
+
 static void
 cpel_timeline_snapshot (GtkWidget   *widget,
                         GtkSnapshot *snapshot)
@@ -1021,7 +1159,7 @@ cpel_timeline_snapshot (GtkWidget   *widget,
 
       view.has_cursor = FALSE;
       cr = gtk_snapshot_append_cairo (frame, &GRAPHENE_RECT_INIT (0, 0, width, height));
-      cpel_render_view (cr, width, height, &view);
+      cpel_view_modes_render (cr, width, height, &view, self->color_mode, self->summary);
       cairo_destroy (cr);
 
       g_clear_pointer (&self->frame, gsk_render_node_unref);
@@ -1034,6 +1172,7 @@ cpel_timeline_snapshot (GtkWidget   *widget,
     }
   if (self->frame != NULL)
     gtk_snapshot_append_node (snapshot, self->frame);
+  snapshot_reorder (self, snapshot, width);
   snapshot_cursor (self, snapshot, width, height);
 
   self->n_frames++;
@@ -1172,9 +1311,18 @@ on_drag_begin (GtkGestureDrag *gesture,
   self->drag_range = *view_range (self);
   self->drag_scroll = gtk_adjustment_get_value (self->vadjustment);
   self->drag_label_width = self->label_width;
+  self->drag_state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+  self->reorder_row = -1;
 
   if (fabs (x - self->view.label_width) <= RESIZE_GRIP)
     self->drag_mode = DRAG_RESIZE;
+  else if (x < self->view.label_width && y >= self->view.ruler_height
+           && cpel_view_row_at_y (&self->view, y) >= 0)
+    {
+      /* A track label: a click raises / sinks it (g2), a drag moves it. */
+      self->drag_mode = DRAG_REORDER;
+      self->reorder_slot = row_slot (self, (guint) cpel_view_row_at_y (&self->view, y));
+    }
   else if (x < self->view.label_width)
     self->drag_mode = DRAG_SCROLL;
   else if (y < self->view.ruler_height)
@@ -1238,6 +1386,26 @@ on_drag_update (GtkGestureDrag *gesture,
       cpel_timeline_set_label_width (self, self->drag_label_width + dx);
       break;
 
+    case DRAG_REORDER:
+      {
+        double y = self->drag_y + dy;
+        double height = gtk_widget_get_height (GTK_WIDGET (self));
+        double rh = self->view.row_height;
+        double pos;
+
+        /* Near the top or bottom edge the tracks scroll along. */
+        if (y < self->view.ruler_height + rh / 2)
+          cpel_timeline_scroll_tracks (self, -rh / 2);
+        else if (y > height - rh / 2)
+          cpel_timeline_scroll_tracks (self, rh / 2);
+        self->view.scroll_y = gtk_adjustment_get_value (self->vadjustment);
+        pos = (y - self->view.ruler_height + self->view.scroll_y) / rh;
+        self->reorder_row = (int) CLAMP (floor (pos + 0.5), 0, (double) n_rows (self));
+        gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "grabbing");
+        gtk_widget_queue_draw (GTK_WIDGET (self));
+      }
+      break;
+
     case DRAG_NONE:
     default:
       break;
@@ -1257,10 +1425,37 @@ on_drag_end (GtkGestureDrag *gesture,
   if (self->file == NULL)
     return;
 
+  if (mode == DRAG_REORDER)
+    {
+      int row = self->reorder_row;
+
+      self->reorder_row = -1;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      if (self->order == NULL || self->reorder_slot >= cpel_track_order_get_n (self->order))
+        return;
+      if (self->drag_moved && row >= 0)
+        {
+          guint before = (guint) row < n_rows (self) ? row_slot (self, (guint) row) : G_MAXUINT;
+
+          cpel_track_order_place (self->order, self->reorder_slot, before);
+          return;
+        }
+      if (!self->drag_moved && (self->drag_state & GDK_SHIFT_MASK))
+        {
+          cpel_track_order_raise (self->order, self->reorder_slot, TRUE);
+          return;
+        }
+      if (!self->drag_moved && (self->drag_state & GDK_CONTROL_MASK))
+        {
+          cpel_track_order_raise (self->order, self->reorder_slot, FALSE);
+          return;
+        }
+    }
+
   if (!self->drag_moved)
     {
       /* A click. */
-      if (mode == DRAG_PAN || mode == DRAG_SCROLL)
+      if (mode == DRAG_PAN || mode == DRAG_SCROLL || mode == DRAG_REORDER)
         {
           if (!cpel_timeline_select_at (self, self->drag_x, self->drag_y))
             cpel_timeline_unselect (self);
@@ -1282,6 +1477,11 @@ on_drag_end (GtkGestureDrag *gesture,
     }
 }
 
+static void popup_menu (CpelTimeline *self,
+                        GMenuModel   *menu,
+                        double        x,
+                        double        y);
+
 static void
 show_track_menu (CpelTimeline *self,
                  guint         slot,
@@ -1296,22 +1496,61 @@ show_track_menu (CpelTimeline *self,
   g_menu_append (section, pinned ? _("_Unpin") : _("_Pin to Top"), "timeline.track-pin");
   g_menu_append (section, _("Move _Up"), "timeline.track-up");
   g_menu_append (section, _("Move _Down"), "timeline.track-down");
+  g_menu_append (section, _("Move to _Top"), "timeline.track-top");
+  g_menu_append (section, _("Move to _Bottom"), "timeline.track-bottom");
   g_menu_append (section, _("_Hide Track"), "timeline.track-hide");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
   g_clear_object (&section);
   section = g_menu_new ();
+  {
+    g_autoptr(GMenu) sort = g_menu_new ();
+
+    g_menu_append (sort, _("By _Name"), "win.sort-tracks::name");
+    g_menu_append (sort, _("By _Id"), "win.sort-tracks::id");
+    g_menu_append (sort, _("By Event _Count"), "win.sort-tracks::count");
+    g_menu_append (sort, _("_File Order"), "win.sort-tracks::default");
+    g_menu_append_submenu (section, _("_Sort Tracks"), G_MENU_MODEL (sort));
+  }
   g_menu_append (section, _("_Show All Tracks"), "timeline.tracks-reset");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  popup_menu (self, G_MENU_MODEL (menu), x, y);
+}
 
+/* The selected event's menu (right click on an event, Menu key). */
+static void
+show_event_menu (CpelTimeline *self,
+                 double        x,
+                 double        y)
+{
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenu) section = g_menu_new ();
+
+  g_menu_append (section, _("Chase _Event"), "win.chase-event");
+  g_menu_append (section, _("Chase _Datum"), "win.chase-datum");
+  g_menu_append (section, _("Chase _Track"), "win.chase-track");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  g_clear_object (&section);
+  section = g_menu_new ();
+  g_menu_append (section, _("_No Chase"), "win.no-chase");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  popup_menu (self, G_MENU_MODEL (menu), x, y);
+}
+
+static void
+popup_menu (CpelTimeline *self,
+            GMenuModel   *menu,
+            double        x,
+            double        y)
+{
   if (self->context_menu == NULL)
     {
-      self->context_menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
+      self->context_menu = gtk_popover_menu_new_from_model (menu);
       gtk_widget_set_parent (self->context_menu, GTK_WIDGET (self));
       gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
       gtk_widget_set_halign (self->context_menu, GTK_ALIGN_START);
     }
   else
-    gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->context_menu), G_MENU_MODEL (menu));
+    gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->context_menu), menu);
   gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu),
                                &(GdkRectangle) { (int) x, (int) y, 1, 1 });
   gtk_popover_popup (GTK_POPOVER (self->context_menu));
@@ -1339,6 +1578,40 @@ action_track (GtkWidget  *widget,
     cpel_track_order_move (self->order, slot, 1);
   else if (g_str_equal (name, "timeline.track-hide"))
     cpel_track_order_set_hidden (self->order, slot, TRUE);
+  else if (g_str_equal (name, "timeline.track-top"))
+    cpel_track_order_raise (self->order, slot, TRUE);
+  else if (g_str_equal (name, "timeline.track-bottom"))
+    cpel_track_order_raise (self->order, slot, FALSE);
+}
+
+static void
+action_context_menu (GtkWidget  *widget,
+                     const char *name,
+                     GVariant   *parameter)
+{
+  CpelTimeline *self = CPEL_TIMELINE (widget);
+  double width = gtk_widget_get_width (widget);
+  CpelEvent event;
+  double x, y;
+  int row;
+
+  if (self->file == NULL || !self->view.has_selection)
+    return;
+  cpel_file_get_track_event (self->file, self->view.selected_slot, self->view.selected_index, &event);
+  row = slot_row (self, self->view.selected_slot);
+  x = cpel_view_time_to_x (&self->view, width, event.time_ns);
+  y = row >= 0 ? cpel_view_get_row_y (&self->view, (guint) row) + self->view.row_height / 2 : -1;
+  if (x < self->view.label_width || x >= width || y < self->view.ruler_height
+      || y >= gtk_widget_get_height (widget))
+    {
+      /* Off screen: bring it into view first. */
+      cpel_timeline_reveal (self, self->view.selected_slot, self->view.selected_index);
+      x = cpel_view_time_to_x (&self->view, width, event.time_ns);
+      row = slot_row (self, self->view.selected_slot);
+      y = row >= 0 ? cpel_view_get_row_y (&self->view, (guint) row) + self->view.row_height / 2
+                   : self->view.ruler_height;
+    }
+  show_event_menu (self, x, y);
 }
 
 static void
@@ -1364,6 +1637,7 @@ on_measure_begin (GtkGestureDrag *gesture,
   gtk_widget_grab_focus (GTK_WIDGET (self));
   self->measuring = TRUE;
   self->drag_x = x;
+  self->drag_y = y;
   self->drag_moved = FALSE;
 }
 
@@ -1398,9 +1672,15 @@ on_measure_end (GtkGestureDrag *gesture,
   if (!self->measuring)
     return;
   self->measuring = FALSE;
-  /* A right click without a drag clears the measurement. */
+  /* A right click without a drag clears the measurement; on an event it
+   * selects it and opens its menu (chase). */
   if (!self->drag_moved)
-    cpel_timeline_clear_measure (self);
+    {
+      cpel_timeline_clear_measure (self);
+      if (self->drag_y >= self->view.ruler_height
+          && cpel_timeline_select_at (self, self->drag_x, self->drag_y))
+        show_event_menu (self, self->drag_x, self->drag_y);
+    }
 }
 
 static void
@@ -1536,6 +1816,25 @@ action_adjacent (GtkWidget  *widget,
 }
 
 static void
+action_modes (GtkWidget  *widget,
+              const char *name,
+              GVariant   *parameter)
+{
+  CpelTimeline *self = CPEL_TIMELINE (widget);
+
+  if (g_str_equal (name, "timeline.taller-rows"))
+    cpel_timeline_set_row_height (self, self->view.row_height + CPEL_TIMELINE_ROW_HEIGHT_STEP);
+  else if (g_str_equal (name, "timeline.shorter-rows"))
+    cpel_timeline_set_row_height (self, self->view.row_height - CPEL_TIMELINE_ROW_HEIGHT_STEP);
+  else if (g_str_equal (name, "timeline.toggle-summary"))
+    cpel_timeline_set_summary (self, !self->summary);
+  else if (g_str_equal (name, "timeline.cycle-color"))
+    /* g2's `c` toggles the colours: by event code <-> by track. */
+    cpel_timeline_set_color_mode (self, self->color_mode == CPEL_COLOR_BY_CODE
+                                        ? CPEL_COLOR_BY_TRACK : CPEL_COLOR_BY_CODE);
+}
+
+static void
 action_clear (GtkWidget  *widget,
               const char *name,
               GVariant   *parameter)
@@ -1603,6 +1902,15 @@ cpel_timeline_get_property (GObject    *object,
     case PROP_LABEL_WIDTH:
       g_value_set_double (value, self->label_width);
       break;
+    case PROP_COLOR_MODE:
+      g_value_set_enum (value, self->color_mode);
+      break;
+    case PROP_SUMMARY:
+      g_value_set_boolean (value, self->summary);
+      break;
+    case PROP_ROW_HEIGHT:
+      g_value_set_double (value, self->view.row_height);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1623,6 +1931,15 @@ cpel_timeline_set_property (GObject      *object,
       break;
     case PROP_LABEL_WIDTH:
       cpel_timeline_set_label_width (self, g_value_get_double (value));
+      break;
+    case PROP_COLOR_MODE:
+      cpel_timeline_set_color_mode (self, g_value_get_enum (value));
+      break;
+    case PROP_SUMMARY:
+      cpel_timeline_set_summary (self, g_value_get_boolean (value));
+      break;
+    case PROP_ROW_HEIGHT:
+      cpel_timeline_set_row_height (self, g_value_get_double (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1659,6 +1976,16 @@ cpel_timeline_class_init (CpelTimelineClass *klass)
   properties[PROP_LABEL_WIDTH] =
     g_param_spec_double ("label-width", NULL, NULL, MIN_LABEL_WIDTH, 4000.0, 160.0,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_COLOR_MODE] =
+    g_param_spec_enum ("color-mode", NULL, NULL, CPEL_TYPE_COLOR_MODE, CPEL_COLOR_BY_CODE,
+                       G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_SUMMARY] =
+    g_param_spec_boolean ("summary", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_ROW_HEIGHT] =
+    g_param_spec_double ("row-height", NULL, NULL, CPEL_TIMELINE_MIN_ROW_HEIGHT,
+                         CPEL_TIMELINE_MAX_ROW_HEIGHT, 24.0,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* The visible range or the track scroll changed. */
@@ -1692,6 +2019,13 @@ cpel_timeline_class_init (CpelTimelineClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.track-down", NULL, action_track);
   gtk_widget_class_install_action (widget_class, "timeline.track-hide", NULL, action_track);
   gtk_widget_class_install_action (widget_class, "timeline.tracks-reset", NULL, action_track);
+  gtk_widget_class_install_action (widget_class, "timeline.track-top", NULL, action_track);
+  gtk_widget_class_install_action (widget_class, "timeline.track-bottom", NULL, action_track);
+  gtk_widget_class_install_action (widget_class, "timeline.context-menu", NULL, action_context_menu);
+  gtk_widget_class_install_action (widget_class, "timeline.taller-rows", NULL, action_modes);
+  gtk_widget_class_install_action (widget_class, "timeline.shorter-rows", NULL, action_modes);
+  gtk_widget_class_install_action (widget_class, "timeline.toggle-summary", NULL, action_modes);
+  gtk_widget_class_install_action (widget_class, "timeline.cycle-color", NULL, action_modes);
 
   add_binding (widget_class, GDK_KEY_plus, 0, "timeline.zoom-in");
   add_binding (widget_class, GDK_KEY_plus, GDK_SHIFT_MASK, "timeline.zoom-in");
@@ -1730,6 +2064,25 @@ cpel_timeline_class_init (CpelTimelineClass *klass)
   add_binding (widget_class, GDK_KEY_ISO_Left_Tab, GDK_SHIFT_MASK, "timeline.previous-event");
   add_binding (widget_class, GDK_KEY_Tab, GDK_SHIFT_MASK, "timeline.previous-event");
   add_binding (widget_class, GDK_KEY_Escape, 0, "timeline.clear");
+  add_binding (widget_class, GDK_KEY_Menu, 0, "timeline.context-menu");
+  add_binding (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, "timeline.context-menu");
+
+  /* The rest of g2's keys: t / g fewer / more tracks on screen (taller /
+   * shorter rows), e summary mode, c colour mode, x / z next / previous
+   * saved view, p / l save / load the saved views.  Chase: h, Shift+H,
+   * Ctrl+H, u. */
+  add_binding (widget_class, GDK_KEY_t, 0, "timeline.taller-rows");
+  add_binding (widget_class, GDK_KEY_g, 0, "timeline.shorter-rows");
+  add_binding (widget_class, GDK_KEY_e, 0, "timeline.toggle-summary");
+  add_binding (widget_class, GDK_KEY_c, 0, "timeline.cycle-color");
+  add_binding (widget_class, GDK_KEY_x, 0, "win.next-view");
+  add_binding (widget_class, GDK_KEY_z, 0, "win.previous-view");
+  add_binding (widget_class, GDK_KEY_p, 0, "win.save-views");
+  add_binding (widget_class, GDK_KEY_l, 0, "win.load-views");
+  add_binding (widget_class, GDK_KEY_h, 0, "win.chase-event");
+  add_binding (widget_class, GDK_KEY_H, GDK_SHIFT_MASK, "win.chase-datum");
+  add_binding (widget_class, GDK_KEY_h, GDK_CONTROL_MASK, "win.chase-track");
+  add_binding (widget_class, GDK_KEY_u, 0, "win.no-chase");
   /* Enter / Shift+Enter step through search matches, as in the search bar. */
   add_binding (widget_class, GDK_KEY_Return, 0, "win.search-next");
   add_binding (widget_class, GDK_KEY_KP_Enter, 0, "win.search-next");

@@ -119,6 +119,37 @@ double          cpel_timeline_get_label_width   (CpelTimeline      *self);
 void            cpel_timeline_set_label_width   (CpelTimeline      *self,
                                                  double             width);
 
+/* How event ticks and density are coloured (g2's `c`). */
+typedef enum
+{
+  CPEL_COLOR_BY_CODE,    /* a colour per event code */
+  CPEL_COLOR_BY_TRACK,   /* a colour per track */
+  CPEL_COLOR_NONE,       /* one colour (g2's monochrome) */
+} CpelColorMode;
+
+#define CPEL_TYPE_COLOR_MODE (cpel_color_mode_get_type ())
+GType           cpel_color_mode_get_type        (void) G_GNUC_CONST;
+/* "code", "track", "none" (action states); NULL / FALSE for others. */
+const char     *cpel_color_mode_to_string       (CpelColorMode      mode);
+gboolean        cpel_color_mode_from_string     (const char        *text,
+                                                 CpelColorMode     *mode);
+
+/* Properties "color-mode", "summary" (g2's `e`: ticks and density only, no
+ * event labels) and "row-height" (g2's `t` / `g`). */
+CpelColorMode   cpel_timeline_get_color_mode    (CpelTimeline      *self);
+void            cpel_timeline_set_color_mode    (CpelTimeline      *self,
+                                                 CpelColorMode      mode);
+gboolean        cpel_timeline_get_summary       (CpelTimeline      *self);
+void            cpel_timeline_set_summary       (CpelTimeline      *self,
+                                                 gboolean           summary);
+#define CPEL_TIMELINE_MIN_ROW_HEIGHT 12.0
+#define CPEL_TIMELINE_MAX_ROW_HEIGHT 72.0
+#define CPEL_TIMELINE_ROW_HEIGHT_STEP 4.0
+double          cpel_timeline_get_row_height    (CpelTimeline      *self);
+/* Clamped to [MIN, MAX]; the top row stays where it is. */
+void            cpel_timeline_set_row_height    (CpelTimeline      *self,
+                                                 double             height);
+
 /* Frames drawn so far and the duration of the last snapshot (µs). */
 guint64         cpel_timeline_get_n_frames      (CpelTimeline      *self);
 gint64          cpel_timeline_get_last_frame_us (CpelTimeline      *self);

@@ -259,6 +259,212 @@ cpel_track_order_get_rows (CpelTrackOrder *self,
   return self->identity ? NULL : self->rows;
 }
 
+/* Move the track at position `from` to position `to` of the full order. */
+static void
+shift (CpelTrackOrder *self,
+       guint           from,
+       guint           to)
+{
+  guint slot = self->order[from];
+
+  if (to < from)
+    memmove (&self->order[to + 1], &self->order[to], (from - to) * sizeof (guint));
+  else if (to > from)
+    memmove (&self->order[from], &self->order[from + 1], (to - from) * sizeof (guint));
+  self->order[to] = slot;
+  for (guint p = MIN (from, to); p <= MAX (from, to); p++)
+    self->position[self->order[p]] = p;
+}
+
+void
+cpel_track_order_raise (CpelTrackOrder *self,
+                        guint           slot,
+                        gboolean        to_top)
+{
+  g_return_if_fail (CPEL_IS_TRACK_ORDER (self));
+  g_return_if_fail (slot < self->n);
+  cpel_track_order_move (self, slot, to_top ? -(int) MIN (self->n, G_MAXINT) : (int) MIN (self->n, G_MAXINT));
+}
+
+void
+cpel_track_order_place (CpelTrackOrder *self,
+                        guint           slot,
+                        guint           before)
+{
+  guint from, to;
+  gboolean pinned;
+
+  g_return_if_fail (CPEL_IS_TRACK_ORDER (self));
+  g_return_if_fail (slot < self->n);
+  g_return_if_fail (before == G_MAXUINT || before < self->n);
+
+  if (before == slot)
+    return;
+  from = self->position[slot];
+  if (before == G_MAXUINT)
+    {
+      to = self->n - 1;
+      pinned = FALSE;
+    }
+  else
+    {
+      to = self->position[before];
+      if (to > from)
+        to--;   /* the slots after `from` move up one */
+      pinned = self->pinned[before];
+    }
+  if (to == from && self->pinned[slot] == pinned)
+    return;
+  shift (self, from, to);
+  self->pinned[slot] = pinned;
+  rebuild (self);
+}
+
+typedef struct
+{
+  CpelTrackOrder *self;
+  CpelTrackSort   key;
+  char          **keys;   /* NAME: collation keys per slot */
+} SortData;
+
+static int
+compare_slots (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  const SortData *data = user_data;
+  guint sa = *(const guint *) a;
+  guint sb = *(const guint *) b;
+  int c = 0;
+
+  switch (data->key)
+    {
+    case CPEL_TRACK_SORT_NAME:
+      c = strcmp (data->keys[sa], data->keys[sb]);
+      break;
+    case CPEL_TRACK_SORT_ID:
+      {
+        guint32 ia = cpel_file_get_track_id (data->self->file, sa);
+        guint32 ib = cpel_file_get_track_id (data->self->file, sb);
+
+        c = ia < ib ? -1 : ia > ib;
+      }
+      break;
+    case CPEL_TRACK_SORT_COUNT:
+      {
+        guint64 na = cpel_file_get_track_n_events (data->self->file, sa);
+        guint64 nb = cpel_file_get_track_n_events (data->self->file, sb);
+
+        c = na > nb ? -1 : na < nb;
+      }
+      break;
+    case CPEL_TRACK_SORT_DEFAULT:
+    default:
+      break;
+    }
+  return c != 0 ? c : (sa < sb ? -1 : sa > sb);
+}
+
+void
+cpel_track_order_sort (CpelTrackOrder *self,
+                       CpelTrackSort   key)
+{
+  SortData data = { self, key, NULL };
+
+  g_return_if_fail (CPEL_IS_TRACK_ORDER (self));
+
+  if (key == CPEL_TRACK_SORT_NAME)
+    {
+      data.keys = g_new0 (char *, self->n + 1);
+      for (guint i = 0; i < self->n; i++)
+        {
+          const char *label = cpel_file_get_track_label (self->file, i);
+          g_autofree char *valid = g_utf8_make_valid (label != NULL ? label : "", -1);
+
+          /* The file-name key sorts "thread 2" before "thread 10". */
+          data.keys[i] = g_utf8_collate_key_for_filename (valid, -1);
+        }
+    }
+  for (guint i = 0; i < self->n; i++)
+    self->order[i] = i;
+  g_qsort_with_data (self->order, (gint) self->n, sizeof (guint), compare_slots, &data);
+  for (guint p = 0; p < self->n; p++)
+    self->position[self->order[p]] = p;
+  g_strfreev (data.keys);
+  rebuild (self);
+}
+
+void
+cpel_track_order_set_rows (CpelTrackOrder *self,
+                           const guint    *slots,
+                           guint           n_slots)
+{
+  guint p = 0;
+
+  g_return_if_fail (CPEL_IS_TRACK_ORDER (self));
+  g_return_if_fail (slots != NULL || n_slots == 0);
+
+  memset (self->hidden, 1, self->n);
+  memset (self->pinned, 0, self->n);
+  g_clear_pointer (&self->filter, g_free);
+  for (guint i = 0; i < n_slots; i++)
+    if (slots[i] < self->n && self->hidden[slots[i]])
+      {
+        self->hidden[slots[i]] = 0;
+        self->order[p++] = slots[i];
+      }
+  for (guint slot = 0; slot < self->n; slot++)
+    if (self->hidden[slot])
+      self->order[p++] = slot;
+  for (p = 0; p < self->n; p++)
+    self->position[self->order[p]] = p;
+  rebuild (self);
+}
+
+CpelTrackOrder *
+cpel_track_order_copy (CpelTrackOrder *self)
+{
+  CpelTrackOrder *copy;
+
+  g_return_val_if_fail (CPEL_IS_TRACK_ORDER (self), NULL);
+  copy = cpel_track_order_new (self->file);
+  cpel_track_order_assign (copy, self);
+  return copy;
+}
+
+void
+cpel_track_order_assign (CpelTrackOrder *self,
+                         CpelTrackOrder *from)
+{
+  g_return_if_fail (CPEL_IS_TRACK_ORDER (self));
+  g_return_if_fail (CPEL_IS_TRACK_ORDER (from));
+  g_return_if_fail (from->n == self->n);
+
+  if (self == from)
+    return;
+  memcpy (self->order, from->order, self->n * sizeof (guint));
+  memcpy (self->position, from->position, self->n * sizeof (guint));
+  memcpy (self->hidden, from->hidden, self->n);
+  memcpy (self->pinned, from->pinned, self->n);
+  g_free (self->filter);
+  self->filter = g_strdup (from->filter);
+  rebuild (self);
+}
+
+gboolean
+cpel_track_order_equal (CpelTrackOrder *a,
+                        CpelTrackOrder *b)
+{
+  g_return_val_if_fail (CPEL_IS_TRACK_ORDER (a), FALSE);
+  g_return_val_if_fail (CPEL_IS_TRACK_ORDER (b), FALSE);
+
+  return a->n == b->n
+         && memcmp (a->order, b->order, a->n * sizeof (guint)) == 0
+         && memcmp (a->hidden, b->hidden, a->n) == 0
+         && memcmp (a->pinned, b->pinned, a->n) == 0
+         && g_strcmp0 (a->filter, b->filter) == 0;
+}
+
 static void
 cpel_track_order_finalize (GObject *object)
 {

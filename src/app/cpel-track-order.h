@@ -48,4 +48,40 @@ void            cpel_track_order_reset       (CpelTrackOrder *self);
 const guint    *cpel_track_order_get_rows    (CpelTrackOrder *self,
                                               guint          *n_rows);
 
+/* Raise (top) or sink (bottom) a track within its group (g2's Shift+click
+ * and Ctrl+click on a track label). */
+void            cpel_track_order_raise       (CpelTrackOrder *self,
+                                              guint           slot,
+                                              gboolean        to_top);
+/* Drag and drop: put `slot` just before the track `before` (G_MAXUINT: after
+ * every track); it joins the group (pinned or not) of the place it lands. */
+void            cpel_track_order_place       (CpelTrackOrder *self,
+                                              guint           slot,
+                                              guint           before);
+
+typedef enum
+{
+  CPEL_TRACK_SORT_DEFAULT,   /* slot (file) order */
+  CPEL_TRACK_SORT_NAME,      /* label, digits compared as numbers */
+  CPEL_TRACK_SORT_ID,        /* track id, ascending */
+  CPEL_TRACK_SORT_COUNT,     /* number of events, busiest first */
+} CpelTrackSort;
+
+/* Reorder every track by `key` (stable: slot order breaks ties); hidden,
+ * pinned and the filter stay. */
+void            cpel_track_order_sort        (CpelTrackOrder *self,
+                                              CpelTrackSort   key);
+/* Show exactly `slots`, in that order: the others hidden, nothing pinned,
+ * no filter (a saved view, a chase).  Slots out of range are skipped. */
+void            cpel_track_order_set_rows    (CpelTrackOrder *self,
+                                              const guint    *slots,
+                                              guint           n_slots);
+/* A copy of the whole state, and putting one back (same file). */
+CpelTrackOrder *cpel_track_order_copy        (CpelTrackOrder *self);
+void            cpel_track_order_assign      (CpelTrackOrder *self,
+                                              CpelTrackOrder *from);
+/* Same order, hidden and pinned tracks and filter. */
+gboolean        cpel_track_order_equal       (CpelTrackOrder *a,
+                                              CpelTrackOrder *b);
+
 G_END_DECLS
