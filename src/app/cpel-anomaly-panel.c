@@ -1,0 +1,806 @@
+/* cpel-anomaly-panel.c — the Anomalies window
+ *
+ * The form (event type, datum or interval, threshold in σ) runs
+ * cpel_anomaly_find(): on the main thread for small files, in a GTask
+ * worker with a Cancel button above CPEL_ANOMALY_PANEL_THREAD_EVENTS
+ * events.  The anomalies show in time order in a lazily built list; picking
+ * one selects and centres its event.  Next / previous step from the
+ * timeline's selection.  The window hides on close and keeps its result,
+ * so that F4 / Shift+F4 in the main window keep working.
+ */
+#include "cpel-anomaly-panel.h"
+
+#include <glib/gi18n.h>
+
+#include "cpel-anomaly-list.h"
+#include "cpel-app-util.h"
+#include "cpel-table.h"
+
+/* Event types offered at most (a file may define very many). */
+#define MAX_TYPES 5000
+
+enum
+{
+  TRACK_CELL_LABEL,
+  TRACK_CELL_N,
+  TRACK_CELL_MEAN,
+  TRACK_CELL_SIGMA,
+  TRACK_CELL_ANOMALIES,
+  N_TRACK_CELLS
+};
+
+struct _CpelAnomalyPanel
+{
+  AdwWindow             parent_instance;
+
+  /* Template */
+  AdwViewSwitcherTitle *switcher_title;
+  AdwComboRow          *code_row;
+  AdwComboRow          *metric_row;
+  GtkSpinButton        *threshold_spin;
+  GtkLabel             *summary_label;
+  GtkStack             *state_stack;
+  GtkSpinner           *spinner;
+  AdwStatusPage        *empty_page;
+  GtkColumnView        *anomaly_view;
+  GtkColumnView        *track_view;
+
+  CpelTimeline         *timeline;
+  CpelFile             *file;
+  GArray               *types;        /* guint type per code_row position */
+
+  CpelAnomalyList      *list;         /* NULL: no result */
+  GtkSingleSelection   *selection;
+  GListStore           *track_rows;
+  GtkSortListModel     *sorted_tracks;
+  gint64                current;
+  gboolean              syncing;
+
+  GCancellable         *cancellable;
+};
+
+G_DEFINE_FINAL_TYPE (CpelAnomalyPanel, cpel_anomaly_panel, ADW_TYPE_WINDOW)
+
+/* ------------------------------------------------------------------------ */
+/* The form                                                                   */
+
+static void
+fill_codes (CpelAnomalyPanel *self)
+{
+  g_autoptr(GtkStringList) model = gtk_string_list_new (NULL);
+  guint n_types, best = 0, sel_pos = G_MAXUINT;
+  guint64 best_n = 0;
+  guint slot;
+  guint64 index;
+  gboolean have_selection;
+  CpelEvent selected = { 0 };
+
+  g_array_set_size (self->types, 0);
+  if (self->file == NULL)
+    {
+      adw_combo_row_set_model (self->code_row, G_LIST_MODEL (model));
+      return;
+    }
+
+  have_selection = cpel_timeline_get_selection (self->timeline, &slot, &index);
+  if (have_selection)
+    cpel_file_get_track_event (self->file, slot, index, &selected);
+
+  n_types = cpel_file_get_n_types (self->file);
+  for (guint type = 0; type < n_types && self->types->len < MAX_TYPES; type++)
+    {
+      guint64 n = cpel_file_get_type_n_events (self->file, type);
+      const char *name = cpel_file_get_type_name (self->file, type);
+      g_autofree char *label = NULL;
+
+      if (n == 0)
+        continue;
+      /* TRANSLATORS: an event type in a list: name, then its code */
+      label = g_strdup_printf (_("%s (%u)"), name != NULL && *name ? name : _("(unnamed)"),
+                               cpel_file_get_type_code (self->file, type));
+      gtk_string_list_append (model, label);
+      if (have_selection && selected.type == type)
+        sel_pos = self->types->len;
+      if (n > best_n)
+        {
+          best_n = n;
+          best = self->types->len;
+        }
+      g_array_append_val (self->types, type);
+    }
+  adw_combo_row_set_model (self->code_row, G_LIST_MODEL (model));
+  /* The selected event's type, else the most frequent one. */
+  if (self->types->len > 0)
+    adw_combo_row_set_selected (self->code_row, sel_pos != G_MAXUINT ? sel_pos : best);
+}
+
+gboolean
+cpel_anomaly_panel_set_query (CpelAnomalyPanel  *self,
+                              guint32            code,
+                              CpelAnomalyMetric  metric,
+                              double             k)
+{
+  guint type;
+
+  g_return_val_if_fail (CPEL_IS_ANOMALY_PANEL (self), FALSE);
+
+  adw_combo_row_set_selected (self->metric_row, metric == CPEL_ANOMALY_INTERVAL ? 1 : 0);
+  gtk_spin_button_set_value (self->threshold_spin, k > 0 ? k : CPEL_ANOMALY_DEFAULT_K);
+  if (self->file == NULL || !cpel_file_lookup_type (self->file, code, &type))
+    return FALSE;
+  for (guint i = 0; i < self->types->len; i++)
+    if (g_array_index (self->types, guint, i) == type)
+      {
+        adw_combo_row_set_selected (self->code_row, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Results                                                                    */
+
+static char *
+format_stat (CpelAnomalyMetric metric,
+             double            value)
+{
+  if (metric == CPEL_ANOMALY_INTERVAL)
+    return cpel_anomaly_format_value (metric, value);
+  return g_strdup_printf ("%.1f", value);
+}
+
+static void
+update_subtitle (CpelAnomalyPanel *self)
+{
+  CpelAnomalyResult *result = cpel_anomaly_panel_get_result (self);
+  g_autofree char *text = NULL;
+
+  if (result != NULL && self->current >= 0)
+    {
+      g_autofree char *position = cpel_format_count ((guint64) self->current + 1);
+      g_autofree char *total = cpel_format_count (cpel_anomaly_result_get_n (result));
+
+      /* TRANSLATORS: "3 of 12" anomalies */
+      text = g_strdup_printf (_("%s of %s"), position, total);
+    }
+  adw_view_switcher_title_set_subtitle (self->switcher_title, text);
+}
+
+static void
+clear_result (CpelAnomalyPanel *self)
+{
+  self->syncing = TRUE;
+  gtk_single_selection_set_model (self->selection, NULL);
+  self->syncing = FALSE;
+  g_clear_object (&self->list);
+  g_list_store_remove_all (self->track_rows);
+  self->current = -1;
+  gtk_label_set_text (self->summary_label, "");
+  update_subtitle (self);
+}
+
+static void
+show_result (CpelAnomalyPanel  *self,
+             CpelAnomalyResult *result)
+{
+  guint n_tracks = cpel_file_get_n_tracks (self->file);
+  CpelAnomalyMetric metric = cpel_anomaly_result_get_metric (result);
+  guint64 n = cpel_anomaly_result_get_n (result);
+  g_autofree guint64 *per_track = g_new0 (guint64, MAX (n_tracks, 1));
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree char *count = cpel_format_count (n);
+  g_autofree char *busy_text = NULL;
+  g_autofree char *summary = NULL;
+  guint n_busy = 0, n_series = 0;
+
+  clear_result (self);
+
+  for (guint64 i = 0; i < n; i++)
+    {
+      guint slot = cpel_anomaly_result_get (result, i)->ref.slot;
+
+      if (slot < n_tracks)
+        per_track[slot]++;
+    }
+  for (guint slot = 0; slot < n_tracks; slot++)
+    {
+      guint64 n_values;
+      double mean, sigma;
+      const char *label;
+      CpelTableRow *row;
+
+      if (!cpel_anomaly_result_get_track_stats (result, slot, &n_values, &mean, &sigma))
+        continue;
+      label = cpel_file_get_track_label (self->file, slot);
+      row = cpel_table_row_new (N_TRACK_CELLS, slot);
+      cpel_table_row_take (row, TRACK_CELL_LABEL, g_strdup (label != NULL ? label : ""), 0);
+      cpel_table_row_take (row, TRACK_CELL_N, cpel_format_count (n_values), (double) n_values);
+      cpel_table_row_take (row, TRACK_CELL_MEAN, format_stat (metric, mean), mean);
+      cpel_table_row_take (row, TRACK_CELL_SIGMA, format_stat (metric, sigma), sigma);
+      cpel_table_row_take (row, TRACK_CELL_ANOMALIES, cpel_format_count (per_track[slot]),
+                           (double) per_track[slot]);
+      g_ptr_array_add (rows, row);
+      n_series++;
+      if (per_track[slot] > 0)
+        n_busy++;
+    }
+  g_list_store_splice (self->track_rows, 0, 0, rows->pdata, rows->len);
+
+  self->list = cpel_anomaly_list_new (self->file, result);
+  self->syncing = TRUE;
+  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->list));
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  self->syncing = FALSE;
+
+  busy_text = cpel_format_count (n_busy);
+  /* TRANSLATORS: "12 anomalies on 2 tracks" */
+  summary = g_strdup_printf (ngettext ("%s anomaly", "%s anomalies", n), count);
+  if (n > 0)
+    {
+      char *with_tracks = g_strdup_printf (ngettext ("%s on %s track", "%s on %s tracks", n_busy),
+                                           summary, busy_text);
+
+      g_free (summary);
+      summary = with_tracks;
+    }
+  gtk_label_set_text (self->summary_label, summary);
+
+  if (n > 0)
+    gtk_stack_set_visible_child_name (self->state_stack, "list");
+  else
+    {
+      adw_status_page_set_description (self->empty_page,
+                                       n_series == 0
+                                       ? _("No track has two or more values to compare")
+                                       : _("Every value lies within the threshold of its track’s mean"));
+      gtk_stack_set_visible_child_name (self->state_stack, "empty");
+    }
+  update_subtitle (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Running                                                                    */
+
+typedef struct
+{
+  CpelFile          *file;
+  guint32            code;
+  CpelAnomalyMetric  metric;
+  double             k;
+} Job;
+
+static void
+job_free (Job *job)
+{
+  g_clear_object (&job->file);
+  g_free (job);
+}
+
+static void
+find_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  Job *job = task_data;
+  GError *error = NULL;
+  CpelAnomalyResult *result = cpel_anomaly_find (job->file, job->code, job->metric, job->k,
+                                                 cancellable, &error);
+
+  if (result == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, result, (GDestroyNotify) cpel_anomaly_result_free);
+}
+
+static void
+set_busy (CpelAnomalyPanel *self,
+          gboolean          busy)
+{
+  gtk_spinner_set_spinning (self->spinner, busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "anomaly.find", !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "anomaly.cancel", busy);
+  if (busy)
+    gtk_stack_set_visible_child_name (self->state_stack, "busy");
+}
+
+static void
+finish (CpelAnomalyPanel  *self,
+        CpelAnomalyResult *result,
+        GError            *error)
+{
+  set_busy (self, FALSE);
+  if (result != NULL)
+    show_result (self, result);
+  else
+    {
+      clear_result (self);
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        gtk_stack_set_visible_child_name (self->state_stack, "start");
+      else
+        {
+          adw_status_page_set_description (self->empty_page, error->message);
+          gtk_stack_set_visible_child_name (self->state_stack, "empty");
+        }
+    }
+}
+
+static void
+on_found (GObject      *source,
+          GAsyncResult *res,
+          gpointer      user_data)
+{
+  g_autoptr(CpelAnomalyPanel) self = user_data;
+  g_autoptr(GError) error = NULL;
+  CpelAnomalyResult *result = g_task_propagate_pointer (G_TASK (res), &error);
+
+  if (g_task_get_cancellable (G_TASK (res)) != self->cancellable)
+    {
+      g_clear_pointer (&result, cpel_anomaly_result_free);
+      return;   /* superseded */
+    }
+  g_clear_object (&self->cancellable);
+  finish (self, result, error);
+}
+
+void
+cpel_anomaly_panel_run (CpelAnomalyPanel *self)
+{
+  guint position;
+  guint type;
+  guint8 *hidden;
+  Job *job;
+
+  g_return_if_fail (CPEL_IS_ANOMALY_PANEL (self));
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+
+  position = adw_combo_row_get_selected (self->code_row);
+  if (self->file == NULL || position >= self->types->len)
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      return;
+    }
+  type = g_array_index (self->types, guint, position);
+
+  /* The user asked to see these events: a hidden type is shown again. */
+  hidden = (guint8 *) cpel_timeline_get_hidden_types (self->timeline);
+  if (hidden != NULL && type < cpel_file_get_n_types (self->file) && hidden[type])
+    {
+      g_autofree guint8 *copy = g_memdup2 (hidden, cpel_file_get_n_types (self->file));
+
+      copy[type] = 0;
+      cpel_timeline_set_hidden_types (self->timeline, copy);
+    }
+
+  job = g_new0 (Job, 1);
+  job->file = g_object_ref (self->file);
+  job->code = cpel_file_get_type_code (self->file, type);
+  job->metric = adw_combo_row_get_selected (self->metric_row) == 1 ? CPEL_ANOMALY_INTERVAL
+                                                                   : CPEL_ANOMALY_DATUM;
+  job->k = gtk_spin_button_get_value (self->threshold_spin);
+
+  if (cpel_file_get_n_events (self->file) <= CPEL_ANOMALY_PANEL_THREAD_EVENTS)
+    {
+      g_autoptr(GError) error = NULL;
+      CpelAnomalyResult *result = cpel_anomaly_find (job->file, job->code, job->metric, job->k,
+                                                     NULL, &error);
+
+      job_free (job);
+      finish (self, result, error);
+      return;
+    }
+
+  {
+    g_autoptr(GTask) task = NULL;
+
+    self->cancellable = g_cancellable_new ();
+    clear_result (self);
+    set_busy (self, TRUE);
+    task = g_task_new (NULL, self->cancellable, on_found, g_object_ref (self));
+    g_task_set_source_tag (task, cpel_anomaly_panel_run);
+    g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+    g_task_run_in_thread (task, find_thread);
+  }
+}
+
+gboolean
+cpel_anomaly_panel_is_busy (CpelAnomalyPanel *self)
+{
+  g_return_val_if_fail (CPEL_IS_ANOMALY_PANEL (self), FALSE);
+  return self->cancellable != NULL;
+}
+
+CpelAnomalyResult *
+cpel_anomaly_panel_get_result (CpelAnomalyPanel *self)
+{
+  g_return_val_if_fail (CPEL_IS_ANOMALY_PANEL (self), NULL);
+  return self->list != NULL ? cpel_anomaly_list_get_result (self->list) : NULL;
+}
+
+GListModel *
+cpel_anomaly_panel_get_rows (CpelAnomalyPanel *self,
+                             gboolean          tracks)
+{
+  g_return_val_if_fail (CPEL_IS_ANOMALY_PANEL (self), NULL);
+  if (tracks)
+    return G_LIST_MODEL (self->sorted_tracks);
+  return self->list != NULL ? G_LIST_MODEL (self->list) : NULL;
+}
+
+gint64
+cpel_anomaly_panel_get_current (CpelAnomalyPanel *self)
+{
+  g_return_val_if_fail (CPEL_IS_ANOMALY_PANEL (self), -1);
+  return self->current;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Jumping                                                                    */
+
+static void
+scroll_list_to (CpelAnomalyPanel *self,
+                guint             position)
+{
+  /* GTK 4.8 has no gtk_column_view_scroll_to(): its list view does. */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->anomaly_view));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      {
+        gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
+        break;
+      }
+}
+
+void
+cpel_anomaly_panel_jump (CpelAnomalyPanel *self,
+                         guint64           position)
+{
+  CpelAnomalyResult *result;
+  const CpelAnomaly *anomaly;
+
+  g_return_if_fail (CPEL_IS_ANOMALY_PANEL (self));
+  result = cpel_anomaly_panel_get_result (self);
+  g_return_if_fail (result != NULL);
+  g_return_if_fail (position < cpel_anomaly_result_get_n (result));
+
+  anomaly = cpel_anomaly_result_get (result, position);
+  self->current = (gint64) position;
+  cpel_timeline_select (self->timeline, anomaly->ref.slot, anomaly->ref.index, FALSE);
+  cpel_timeline_reveal (self->timeline, anomaly->ref.slot, anomaly->ref.index);
+
+  if (position < G_MAXUINT)
+    {
+      self->syncing = TRUE;
+      gtk_single_selection_set_selected (self->selection, (guint) position);
+      self->syncing = FALSE;
+      if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+        scroll_list_to (self, (guint) position);
+    }
+  update_subtitle (self);
+}
+
+gboolean
+cpel_anomaly_panel_step (CpelAnomalyPanel *self,
+                         int               direction)
+{
+  CpelAnomalyResult *result;
+  guint64 n, i = 0;
+  guint slot;
+  guint64 index;
+  gboolean found;
+
+  g_return_val_if_fail (CPEL_IS_ANOMALY_PANEL (self), FALSE);
+
+  result = cpel_anomaly_panel_get_result (self);
+  n = result != NULL ? cpel_anomaly_result_get_n (result) : 0;
+  if (n == 0 || self->file == NULL)
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self->timeline));
+      return FALSE;
+    }
+
+  if (cpel_timeline_get_selection (self->timeline, &slot, &index))
+    {
+      CpelEvent event;
+
+      cpel_file_get_track_event (self->file, slot, index, &event);
+      found = direction > 0 ? cpel_anomaly_result_next (result, event.time_ns, event.file_index, &i)
+                            : cpel_anomaly_result_prev (result, event.time_ns, event.file_index, &i);
+    }
+  else
+    {
+      gint64 t0, t1;
+
+      /* From the visible range: the first anomaly in view, or the last one
+       * before its end. */
+      cpel_timeline_get_range (self->timeline, &t0, &t1);
+      found = direction > 0 ? cpel_anomaly_result_next (result, t0 > G_MININT64 ? t0 - 1 : t0,
+                                                        G_MAXUINT64, &i)
+                            : cpel_anomaly_result_prev (result, t1, 0, &i);
+    }
+  /* Wrap around. */
+  if (!found)
+    i = direction > 0 ? 0 : n - 1;
+  cpel_anomaly_panel_jump (self, i);
+  return TRUE;
+}
+
+static void
+on_selected (CpelAnomalyPanel *self)
+{
+  guint position = gtk_single_selection_get_selected (self->selection);
+
+  if (!self->syncing && position != GTK_INVALID_LIST_POSITION)
+    cpel_anomaly_panel_jump (self, position);
+}
+
+static void
+on_anomaly_activate (CpelAnomalyPanel *self,
+                     guint             position)
+{
+  if (self->list != NULL && position < g_list_model_get_n_items (G_LIST_MODEL (self->list)))
+    cpel_anomaly_panel_jump (self, position);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void
+on_file_changed (CpelAnomalyPanel *self)
+{
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  set_busy (self, FALSE);
+  clear_result (self);
+  g_set_object (&self->file, cpel_timeline_get_file (self->timeline));
+  fill_codes (self);
+  gtk_stack_set_visible_child_name (self->state_stack, "start");
+}
+
+static void
+action_find (GtkWidget  *widget,
+             const char *name,
+             GVariant   *parameter)
+{
+  cpel_anomaly_panel_run (CPEL_ANOMALY_PANEL (widget));
+}
+
+static void
+action_cancel (GtkWidget  *widget,
+               const char *name,
+               GVariant   *parameter)
+{
+  CpelAnomalyPanel *self = CPEL_ANOMALY_PANEL (widget);
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+}
+
+static void
+action_step (GtkWidget  *widget,
+             const char *name,
+             GVariant   *parameter)
+{
+  cpel_anomaly_panel_step (CPEL_ANOMALY_PANEL (widget), g_str_equal (name, "anomaly.next") ? 1 : -1);
+}
+
+static void
+cpel_anomaly_panel_dispose (GObject *object)
+{
+  CpelAnomalyPanel *self = CPEL_ANOMALY_PANEL (object);
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (self->timeline != NULL)
+    g_signal_handlers_disconnect_by_data (self->timeline, self);
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), CPEL_TYPE_ANOMALY_PANEL);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->sorted_tracks);
+  g_clear_object (&self->track_rows);
+  g_clear_object (&self->list);
+  g_clear_object (&self->file);
+  g_clear_object (&self->timeline);
+  g_clear_pointer (&self->types, g_array_unref);
+
+  G_OBJECT_CLASS (cpel_anomaly_panel_parent_class)->dispose (object);
+}
+
+static void
+cpel_anomaly_panel_class_init (CpelAnomalyPanelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = cpel_anomaly_panel_dispose;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/cpelview/CpelView/cpel-anomaly-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, CpelAnomalyPanel, switcher_title);
+  gtk_widget_class_bind_template_child (widget_class, CpelAnomalyPanel, code_row);
+  gtk_widget_class_bind_template_child (widget_class, CpelAnomalyPanel, metric_row);
+  gtk_widget_class_bind_template_child (widget_class, CpelAnomalyPanel, threshold_spin);
+  gtk_widget_class_bind_template_child (widget_class, CpelAnomalyPanel, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, CpelAnomalyPanel, state_stack);
+  gtk_widget_class_bind_template_child (widget_class, CpelAnomalyPanel, spinner);
+  gtk_widget_class_bind_template_child (widget_class, CpelAnomalyPanel, empty_page);
+  gtk_widget_class_bind_template_child (widget_class, CpelAnomalyPanel, anomaly_view);
+  gtk_widget_class_bind_template_child (widget_class, CpelAnomalyPanel, track_view);
+  gtk_widget_class_bind_template_callback (widget_class, on_anomaly_activate);
+
+  gtk_widget_class_install_action (widget_class, "anomaly.find", NULL, action_find);
+  gtk_widget_class_install_action (widget_class, "anomaly.cancel", NULL, action_cancel);
+  gtk_widget_class_install_action (widget_class, "anomaly.next", NULL, action_step);
+  gtk_widget_class_install_action (widget_class, "anomaly.previous", NULL, action_step);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F4, 0, "anomaly.next", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F4, GDK_SHIFT_MASK, "anomaly.previous", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+}
+
+static void
+append_column (GtkColumnView *view,
+               const char    *title,
+               guint          cell,
+               gboolean       numeric,
+               gboolean       expand,
+               gboolean       sortable)
+{
+  GtkColumnViewColumn *column = cpel_table_column_new (title, cell, numeric, expand, sortable);
+
+  gtk_column_view_append_column (view, column);
+  g_object_unref (column);
+}
+
+static void
+cpel_anomaly_panel_init (CpelAnomalyPanel *self)
+{
+  GtkNoSelection *no_selection;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->types = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->current = -1;
+
+  /* Anomalies in time order (a lazily built list: not sortable). */
+  append_column (self->anomaly_view, _("Time"), CPEL_ANOMALY_CELL_TIME, TRUE, FALSE, FALSE);
+  append_column (self->anomaly_view, _("Track"), CPEL_ANOMALY_CELL_TRACK, FALSE, TRUE, FALSE);
+  append_column (self->anomaly_view, _("Value"), CPEL_ANOMALY_CELL_VALUE, TRUE, FALSE, FALSE);
+  /* TRANSLATORS: column: the z-score, distance from the mean in σ */
+  append_column (self->anomaly_view, _("z"), CPEL_ANOMALY_CELL_Z, TRUE, FALSE, FALSE);
+  self->selection = gtk_single_selection_new (NULL);
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_column_view_set_model (self->anomaly_view, GTK_SELECTION_MODEL (self->selection));
+  g_signal_connect_swapped (self->selection, "notify::selected", G_CALLBACK (on_selected), self);
+
+  append_column (self->track_view, _("Track"), TRACK_CELL_LABEL, FALSE, TRUE, TRUE);
+  /* TRANSLATORS: column: number of values in the track's series */
+  append_column (self->track_view, _("Values"), TRACK_CELL_N, TRUE, FALSE, TRUE);
+  append_column (self->track_view, _("Mean"), TRACK_CELL_MEAN, TRUE, FALSE, TRUE);
+  /* TRANSLATORS: column: standard deviation */
+  append_column (self->track_view, _("σ"), TRACK_CELL_SIGMA, TRUE, FALSE, TRUE);
+  append_column (self->track_view, _("Anomalies"), TRACK_CELL_ANOMALIES, TRUE, FALSE, TRUE);
+  self->track_rows = g_list_store_new (CPEL_TYPE_TABLE_ROW);
+  self->sorted_tracks = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->track_rows)),
+                                                 g_object_ref (gtk_column_view_get_sorter (self->track_view)));
+  no_selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->sorted_tracks)));
+  gtk_column_view_set_model (self->track_view, GTK_SELECTION_MODEL (no_selection));
+  g_object_unref (no_selection);
+
+  g_signal_connect_swapped (self->threshold_spin, "activate", G_CALLBACK (cpel_anomaly_panel_run), self);
+  set_busy (self, FALSE);
+}
+
+CpelAnomalyPanel *
+cpel_anomaly_panel_new (GtkWindow    *parent,
+                        CpelTimeline *timeline)
+{
+  CpelAnomalyPanel *self;
+
+  g_return_val_if_fail (CPEL_IS_TIMELINE (timeline), NULL);
+
+  self = g_object_new (CPEL_TYPE_ANOMALY_PANEL, "transient-for", parent, NULL);
+  self->timeline = g_object_ref (timeline);
+  g_signal_connect_swapped (timeline, "notify::file", G_CALLBACK (on_file_changed), self);
+  on_file_changed (self);
+  return self;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The main window's actions                                                  */
+
+#define PANEL_KEY "cpel-anomaly-panel"
+
+CpelAnomalyPanel *
+cpel_anomaly_panel_get_for_window (CpelWindow *window)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (window), NULL);
+  return g_object_get_data (G_OBJECT (window), PANEL_KEY);
+}
+
+static void
+on_panel_destroy (GtkWidget  *panel,
+                  CpelWindow *window)
+{
+  if (g_object_get_data (G_OBJECT (window), PANEL_KEY) == panel)
+    g_object_steal_data (G_OBJECT (window), PANEL_KEY);
+}
+
+static CpelAnomalyPanel *
+ensure_panel (CpelWindow *window)
+{
+  CpelAnomalyPanel *panel = cpel_anomaly_panel_get_for_window (window);
+
+  if (panel == NULL)
+    {
+      panel = cpel_anomaly_panel_new (GTK_WINDOW (window), cpel_window_get_timeline (window));
+      g_object_set_data (G_OBJECT (window), PANEL_KEY, panel);
+      g_signal_connect_object (panel, "destroy", G_CALLBACK (on_panel_destroy), window, 0);
+    }
+  return panel;
+}
+
+static void
+action_anomalies (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       data)
+{
+  CpelWindow *window = data;
+
+  if (cpel_window_get_file (window) != NULL)
+    gtk_window_present (GTK_WINDOW (ensure_panel (window)));
+}
+
+static void
+action_anomaly_step (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       data)
+{
+  CpelWindow *window = data;
+  CpelAnomalyPanel *panel;
+
+  if (cpel_window_get_file (window) == NULL)
+    return;
+  panel = ensure_panel (window);
+  /* Nothing searched yet: show the form. */
+  if (cpel_anomaly_panel_get_result (panel) == NULL)
+    {
+      gtk_window_present (GTK_WINDOW (panel));
+      return;
+    }
+  cpel_anomaly_panel_step (panel, g_str_equal (g_action_get_name (G_ACTION (action)), "anomaly-next")
+                                  ? 1 : -1);
+}
+
+static void
+update_enabled (CpelWindow *window,
+                GParamSpec *pspec,
+                gpointer    data)
+{
+  const char *names[] = { "anomalies", "anomaly-next", "anomaly-previous" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (window),
+                                                                              names[i])),
+                                 cpel_window_get_file (window) != NULL);
+}
+
+void
+cpel_anomaly_panel_install (CpelWindow *window)
+{
+  const GActionEntry entries[] = {
+    { "anomalies", action_anomalies },
+    { "anomaly-next", action_anomaly_step },
+    { "anomaly-previous", action_anomaly_step },
+  };
+
+  g_return_if_fail (CPEL_IS_WINDOW (window));
+
+  g_action_map_add_action_entries (G_ACTION_MAP (window), entries, G_N_ELEMENTS (entries), window);
+  g_signal_connect (window, "notify::file", G_CALLBACK (update_enabled), NULL);
+  update_enabled (window, NULL, NULL);
+}
