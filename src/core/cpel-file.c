@@ -1,5 +1,6 @@
 /* cpel-file.c — loading and validating a CPEL file, and its accessors */
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "cpel-file-private.h"
@@ -180,8 +181,8 @@ parse_header (CpelFile  *self,
     SECTION_FAIL (CPEL_ERROR_EMPTY, _("The file is empty (offset 0)"));
   if (self->size < 8)
     SECTION_FAIL (CPEL_ERROR_TRUNCATED,
-                  _("File header truncated at offset %" G_GSIZE_FORMAT ": 8 bytes needed"),
-                  self->size);
+                  _("File header truncated at offset %" PRIu64 ": 8 bytes needed"),
+                  (guint64) self->size);
 
   self->little_endian = (self->data[0] & 0x80) != 0;
   self->version = self->data[0] & 0x7f;
@@ -212,23 +213,23 @@ parse_sections (CpelFile  *self,
 
       if (self->size - off < 8)
         SECTION_FAIL (CPEL_ERROR_TRUNCATED,
-                      _("Section %u of %u: header truncated at offset %" G_GUINT64_FORMAT
-                        " (the file ends at %" G_GSIZE_FORMAT ")"),
-                      i + 1, n_sections, off, self->size);
+                      _("Section %u of %u: header truncated at offset %" PRIu64
+                        " (the file ends at %" PRIu64 ")"),
+                      i + 1, n_sections, off, (guint64) self->size);
       info.offset = off;
       info.type = cpel_file_read32 (self, self->data + off);
       info.length = cpel_file_read32 (self, self->data + off + 4);
       if (self->size - off - 8 < info.length)
         SECTION_FAIL (CPEL_ERROR_TRUNCATED,
-                      _("Section %u of %u at offset %" G_GUINT64_FORMAT ": its %u data bytes run past "
-                        "the end of the file (%" G_GSIZE_FORMAT " bytes)"),
-                      i + 1, n_sections, off, info.length, self->size);
+                      _("Section %u of %u at offset %" PRIu64 ": its %u data bytes run past "
+                        "the end of the file (%" PRIu64 " bytes)"),
+                      i + 1, n_sections, off, info.length, (guint64) self->size);
       g_array_append_val (self->sections, info);
       off += 8 + (guint64) info.length;
     }
 
   if (off < self->size)
-    cpel_file_warn (self, _("%" G_GUINT64_FORMAT " bytes after the last section (offset %" G_GUINT64_FORMAT
+    cpel_file_warn (self, _("%" PRIu64 " bytes after the last section (offset %" PRIu64
                             ") are ignored"),
                     (guint64) self->size - off, off);
   return TRUE;
@@ -250,7 +251,7 @@ parse_string_tables (CpelFile  *self,
       nul = memchr (data, '\0', info->length);
       if (nul == NULL)
         {
-          cpel_file_warn (self, _("String table at offset %" G_GUINT64_FORMAT " has no NUL-terminated name"),
+          cpel_file_warn (self, _("String table at offset %" PRIu64 " has no NUL-terminated name"),
                           info->offset);
           e.name = g_string_chunk_insert_len (self->chunk, data, info->length);
         }
@@ -260,7 +261,7 @@ parse_string_tables (CpelFile  *self,
       e.tab.len = info->length;
       info->table_name = e.name;
       if (find_strtab (self, e.name) != NULL)
-        cpel_file_warn (self, _("String table “%s” at offset %" G_GUINT64_FORMAT " repeats a name; "
+        cpel_file_warn (self, _("String table “%s” at offset %" PRIu64 " repeats a name; "
                                 "references use the first one"),
                         e.name, info->offset);
       g_array_append_val (self->strtabs, e);
@@ -285,9 +286,9 @@ parse_table_section (CpelFile          *self,
   if (info->length < header_size)
     {
       g_set_error (error, CPEL_ERROR, CPEL_ERROR_SECTION,
-                   _("Section of type %u at offset %" G_GUINT64_FORMAT " is too short: %u bytes, "
-                     "at least %" G_GSIZE_FORMAT " needed"),
-                   info->type, info->offset, info->length, header_size);
+                   _("Section of type %u at offset %" PRIu64 " is too short: %u bytes, "
+                     "at least %" PRIu64 " needed"),
+                   info->type, info->offset, info->length, (guint64) header_size);
       return NULL;
     }
   memcpy (name, data, TABLE_NAME_LEN);
@@ -299,15 +300,15 @@ parse_table_section (CpelFile          *self,
   if (info->count > room)
     {
       g_set_error (error, CPEL_ERROR, CPEL_ERROR_SECTION,
-                   _("Section of type %u at offset %" G_GUINT64_FORMAT " claims %u records but holds "
-                     "only %" G_GUINT64_FORMAT " (%u data bytes)"),
+                   _("Section of type %u at offset %" PRIu64 " claims %u records but holds "
+                     "only %" PRIu64 " (%u data bytes)"),
                    info->type, info->offset, info->count, room, info->length);
       return NULL;
     }
 
   *tab = find_strtab (self, name);
   if (*tab == NULL && info->count > 0)
-    cpel_file_warn (self, _("Section of type %u at offset %" G_GUINT64_FORMAT " names string table “%s”, "
+    cpel_file_warn (self, _("Section of type %u at offset %" PRIu64 " names string table “%s”, "
                             "which does not exist"),
                     info->type, info->offset, name);
   return data + header_size;
@@ -401,7 +402,7 @@ parse_definitions (CpelFile  *self,
               def.key = cpel_file_read32 (self, rec);
               if (cpel_u32map_get (seen_codes, def.key) != CPEL_U32MAP_NONE)
                 {
-                  cpel_file_warn (self, _("Event code %u is defined again at offset %" G_GUINT64_FORMAT
+                  cpel_file_warn (self, _("Event code %u is defined again at offset %" PRIu64
                                           "; the first definition is kept"),
                                   def.key, (guint64) (rec - self->data));
                   continue;
@@ -426,7 +427,7 @@ parse_definitions (CpelFile  *self,
               def.key = cpel_file_read32 (self, rec);
               if (cpel_u32map_get (seen_tracks, def.key) != CPEL_U32MAP_NONE)
                 {
-                  cpel_file_warn (self, _("Track %u is defined again at offset %" G_GUINT64_FORMAT
+                  cpel_file_warn (self, _("Track %u is defined again at offset %" PRIu64
                                           "; the first definition is kept"),
                                   def.key, (guint64) (rec - self->data));
                   continue;
@@ -440,7 +441,7 @@ parse_definitions (CpelFile  *self,
           break;
 
         default:
-          cpel_file_warn (self, _("Unknown section type %u at offset %" G_GUINT64_FORMAT " skipped"),
+          cpel_file_warn (self, _("Unknown section type %u at offset %" PRIu64 " skipped"),
                           info->type, info->offset);
           break;
         }
@@ -494,7 +495,7 @@ parse_event_sections (CpelFile               *self,
             es->tps = 1000000000;
           else
             SECTION_FAIL (CPEL_ERROR_CLOCK,
-                          _("Event section at offset %" G_GUINT64_FORMAT " has a clock rate of 0; "
+                          _("Event section at offset %" PRIu64 " has a clock rate of 0; "
                             "give the rate (ticks per second) to read it"),
                           info->offset);
         }
@@ -502,8 +503,8 @@ parse_event_sections (CpelFile               *self,
         {
           es->tps = (guint64) clock * 1000000;
           info->clock_per_us = TRUE;
-          cpel_file_warn (self, _("Event section at offset %" G_GUINT64_FORMAT ": clock %u is read as ticks "
-                                  "per microsecond (%" G_GUINT64_FORMAT " per second)"),
+          cpel_file_warn (self, _("Event section at offset %" PRIu64 ": clock %u is read as ticks "
+                                  "per microsecond (%" PRIu64 " per second)"),
                           info->offset, clock, es->tps);
         }
       else
@@ -513,7 +514,7 @@ parse_event_sections (CpelFile               *self,
       self->n_events += info->count;
       if (self->n_events > CPEL_MAX_EVENTS)
         SECTION_FAIL (CPEL_ERROR_TOO_LARGE,
-                      _("Event section at offset %" G_GUINT64_FORMAT ": more than %" G_GUINT64_FORMAT
+                      _("Event section at offset %" PRIu64 ": more than %" PRIu64
                         " events in all"),
                       info->offset, CPEL_MAX_EVENTS);
     }
