@@ -1,4 +1,5 @@
 /* cpel-file-info.c — the File Information window */
+#include <inttypes.h>
 #include "cpel-file-info.h"
 
 #include <adwaita.h>
@@ -149,7 +150,7 @@ cpel_file_info_new (GtkWindow *parent,
         title = g_strdup (section_name (info->type));
 
       /* TRANSLATORS: section position and size in the file */
-      g_string_append_printf (subtitle, _("Type %u at offset 0x%" G_GINT64_MODIFIER "x, %'u bytes"),
+      g_string_append_printf (subtitle, _("Type %u at offset 0x%" PRIx64 ", %'u bytes"),
                               info->type, info->offset, info->length);
       if (info->count > 0)
         {
@@ -160,7 +161,7 @@ cpel_file_info_new (GtkWindow *parent,
       if (info->type == CPEL_SECTION_EVENTS)
         {
           g_string_append (subtitle, " · ");
-          g_string_append_printf (subtitle, _("clock %'" G_GUINT64_FORMAT " ticks/s"),
+          g_string_append_printf (subtitle, _("clock %'" PRIu64 " ticks/s"),
                                   info->ticks_per_second);
           if (info->clock_per_us)
             g_string_append_printf (subtitle, " %s", _("(file gives ticks/µs)"));

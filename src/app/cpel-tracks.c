@@ -5,6 +5,7 @@
  * filters the timeline's tracks by name.  A GtkListView keeps 10^4 tracks
  * cheap.  Everything edits the timeline's CpelTrackOrder.
  */
+#include <inttypes.h>
 #include "cpel-tracks.h"
 
 #include <adwaita.h>
@@ -201,8 +202,8 @@ bind_row (GtkSignalListItemFactory *factory,
   slot = track->slot;
   label = cpel_file_get_track_label (file, slot);
   /* TRANSLATORS: track id and its number of events */
-  subtitle = g_strdup_printf (ngettext ("Id %u · %'" G_GUINT64_FORMAT " event",
-                                        "Id %u · %'" G_GUINT64_FORMAT " events",
+  subtitle = g_strdup_printf (ngettext ("Id %u · %'" PRIu64 " event",
+                                        "Id %u · %'" PRIu64 " events",
                                         cpel_file_get_track_n_events (file, slot)),
                               cpel_file_get_track_id (file, slot),
                               cpel_file_get_track_n_events (file, slot));

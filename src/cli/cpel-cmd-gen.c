@@ -1,4 +1,5 @@
 /* cpel-cmd-gen.c — `cpel gen`: synthetic or demo files */
+#include <inttypes.h>
 #include "cpel-cli.h"
 
 #include <glib/gi18n.h>
@@ -47,7 +48,7 @@ cpel_cmd_gen (int argc, char **argv)
   if (events_text != NULL
       && (!cpel_cli_parse_count (events_text, &options.n_events)
           || options.n_events > CPEL_MAX_EVENTS))
-    return cpel_cli_usage_error ("gen", _("Invalid number of events “%s” (at most %" G_GUINT64_FORMAT ")"),
+    return cpel_cli_usage_error ("gen", _("Invalid number of events “%s” (at most %" PRIu64 ")"),
                                  events_text, (guint64) CPEL_MAX_EVENTS);
   if (tracks_text != NULL)
     {

@@ -15,6 +15,7 @@
  *
  * Everything is deterministic for a given seed (own PRNG, fixed file date).
  */
+#include <inttypes.h>
 #include "cpel-gen.h"
 
 #include <string.h>
@@ -654,7 +655,7 @@ cpel_gen_write (const char            *path,
   if (!options->demo && options->n_events > CPEL_MAX_EVENTS)
     {
       g_set_error (error, CPEL_ERROR, CPEL_ERROR_TOO_LARGE,
-                   _("At most %" G_GUINT64_FORMAT " events can be generated"),
+                   _("At most %" PRIu64 " events can be generated"),
                    (guint64) CPEL_MAX_EVENTS);
       return FALSE;
     }

@@ -1,4 +1,5 @@
 /* cpel-render.c — a whole frame: rows, ruler, measurement band, cursor */
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
@@ -42,8 +43,8 @@ render_measure (CpelRenderCtx *ctx)
    * and kept inside the timeline. */
   count = cpel_view_count_range (view, m0, m1);
   dt = cpel_time_format (m1 - m0);
-  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Δ %s · %" G_GUINT64_FORMAT " event",
-                                       "Δ %s · %" G_GUINT64_FORMAT " events",
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Δ %s · %" PRIu64 " event",
+                                       "Δ %s · %" PRIu64 " events",
                                        count == 1 ? 1 : 2),
                           dt, count);
   layout = cpel_render_ctx_text (ctx, text, -1, 0);
