@@ -3,14 +3,18 @@
 
 #include <glib/gi18n.h>
 
+#include "cpel-anomaly-panel.h"
 #include "cpel-app-util.h"
 #include "cpel-async.h"
+#include "cpel-cut-dialog.h"
 #include "cpel-event-types.h"
 #include "cpel-export.h"
 #include "cpel-file-info.h"
 #include "cpel-overview-strip.h"
+#include "cpel-print.h"
 #include "cpel-progress-relay.h"
 #include "cpel-settings.h"
+#include "cpel-stats-window.h"
 #include "cpel-tracks.h"
 
 struct _CpelWindow
@@ -1071,6 +1075,12 @@ cpel_window_init (CpelWindow *self)
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries,
                                    G_N_ELEMENTS (win_entries), self);
+  /* Tools with their own actions (win.statistics, win.anomalies,
+   * win.anomaly-next/-previous, win.print, win.save-range). */
+  cpel_stats_window_install (self);
+  cpel_anomaly_panel_install (self);
+  cpel_print_install (self);
+  cpel_cut_dialog_install (self);
 
   cpel_search_bar_set_timeline (self->search_bar, self->timeline);
   gtk_scrollbar_set_adjustment (self->vscrollbar, cpel_timeline_get_vadjustment (self->timeline));
