@@ -382,6 +382,12 @@ cpel_application_startup (GApplication *application)
   gtk_application_set_accels_for_action (app, "win.file-info", (const char *[]) { "<Control>i", NULL });
   gtk_application_set_accels_for_action (app, "win.event-types", (const char *[]) { "<Control>t", NULL });
   gtk_application_set_accels_for_action (app, "win.tracks", (const char *[]) { "<Control><Shift>t", NULL });
+  gtk_application_set_accels_for_action (app, "win.print", (const char *[]) { "<Control>p", NULL });
+  gtk_application_set_accels_for_action (app, "win.save-range", (const char *[]) { "<Control><Shift>s", NULL });
+  gtk_application_set_accels_for_action (app, "win.statistics", (const char *[]) { "<Control><Shift>m", NULL });
+  gtk_application_set_accels_for_action (app, "win.anomalies", (const char *[]) { "<Control><Shift>a", NULL });
+  gtk_application_set_accels_for_action (app, "win.anomaly-next", (const char *[]) { "F4", NULL });
+  gtk_application_set_accels_for_action (app, "win.anomaly-previous", (const char *[]) { "<Shift>F4", NULL });
   gtk_application_set_accels_for_action (app, "win.show-help-overlay",
                                          (const char *[]) { "<Control>question", "<Control>slash", NULL });
 
