@@ -6,6 +6,7 @@
 #include "cpel-anomaly-panel.h"
 #include "cpel-app-util.h"
 #include "cpel-async.h"
+#include "cpel-chase-actions.h"
 #include "cpel-cut-dialog.h"
 #include "cpel-event-types.h"
 #include "cpel-export.h"
@@ -16,6 +17,8 @@
 #include "cpel-settings.h"
 #include "cpel-stats-window.h"
 #include "cpel-tracks.h"
+#include "cpel-view-actions.h"
+#include "cpel-views-controller.h"
 
 struct _CpelWindow
 {
@@ -1081,6 +1084,11 @@ cpel_window_init (CpelWindow *self)
   cpel_anomaly_panel_install (self);
   cpel_print_install (self);
   cpel_cut_dialog_install (self);
+  /* g2's chase, view modes and saved views (win.chase-*, win.color-mode,
+   * win.summary-mode, win.sort-tracks, win.*-view(s)). */
+  cpel_chase_actions_install (self);
+  cpel_view_actions_install (self);
+  cpel_views_controller_install (self);
 
   cpel_search_bar_set_timeline (self->search_bar, self->timeline);
   gtk_scrollbar_set_adjustment (self->vscrollbar, cpel_timeline_get_vadjustment (self->timeline));
