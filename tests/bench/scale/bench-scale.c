@@ -309,7 +309,7 @@ main (int argc, char **argv)
   g_auto(GStrv) parts = NULL;
   guint64 n_events;
   gint64 d;
-  double t0, t_open, t_overview, t_frame;
+  double t0, t_open, t_overview, t_frame, c0, c_open;
 
   if (argc < 2 || argc > 4)
     {
@@ -333,6 +333,7 @@ main (int argc, char **argv)
 
   /* Open to first frame: load + index, the overview summary, the first
    * view and the overview strip, as the viewer shows them. */
+  c0 = process_cpu_s ();
   t0 = now_s ();
   file = cpel_file_new_for_path (argv[1], NULL, NULL, NULL, NULL, &error);
   if (file == NULL)
@@ -341,6 +342,7 @@ main (int argc, char **argv)
       return 1;
     }
   t_open = now_s ();
+  c_open = process_cpu_s ();
   overview = cpel_overview_new (file, 0, NULL, &error);
   t_overview = now_s ();
   cpel_palette_init_light (&palette);
@@ -357,6 +359,7 @@ main (int argc, char **argv)
   printf ("tracks=%u\n", cpel_file_get_n_tracks (file));
   printf ("duration_ns=%" G_GINT64_FORMAT "\n", d - 1);
   printf ("open_s=%.3f\n", t_open - t0);
+  printf ("open_cpu_s=%.3f\n", c_open - c0);
   printf ("overview_s=%.3f\n", t_overview - t_open);
   printf ("first_frame_s=%.3f\n", t_frame - t_overview);
   printf ("open_to_first_frame_s=%.3f\n", t_frame - t0);
