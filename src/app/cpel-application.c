@@ -12,6 +12,7 @@
 #include "cpel-benchmark.h"
 #include "cpel-export.h"
 #include "cpel-settings.h"
+#include "cpel-views-controller.h"
 #include "cpel-window.h"
 #include "cpelview-resources.h"
 
@@ -26,6 +27,7 @@ struct _CpelApplication
   GMenu          *recent_menu;
   GPtrArray      *pending;          /* GFile to open at activation */
   char           *benchmark_path;
+  char           *view_name;        /* --view: saved view to open at */
 };
 
 G_DEFINE_FINAL_TYPE (CpelApplication, cpel_application, ADW_TYPE_APPLICATION)
@@ -42,6 +44,7 @@ static const GOptionEntry options[] = {
   { "benchmark", 0, 0, G_OPTION_ARG_FILENAME, NULL,
     N_("Open FILE, replay a fixed navigation script, print timings as JSON and exit"), N_("FILE") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
+  { "view", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Open each FILE at its saved view NAME"), N_("NAME") },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_("[FILE…]") },
   { NULL }
 };
@@ -206,10 +209,14 @@ empty_window (CpelApplication *self)
   return NULL;
 }
 
+/* A remote instance passes --view NAME as the hint "view:NAME". */
+#define VIEW_HINT "view:"
+
 static void
 open_files (CpelApplication  *self,
             GFile           **files,
-            int               n_files)
+            int               n_files,
+            const char       *view_name)
 {
   for (int i = 0; i < n_files; i++)
     {
@@ -222,6 +229,8 @@ open_files (CpelApplication  *self,
             window = cpel_window_new (self);
           cpel_window_open (window, files[i]);
         }
+      if (view_name != NULL && *view_name != '\0')
+        cpel_views_controller_open_view (window, view_name);
       gtk_window_present (GTK_WINDOW (window));
     }
 }
@@ -232,7 +241,8 @@ cpel_application_open (GApplication  *application,
                        int            n_files,
                        const char    *hint)
 {
-  open_files (CPEL_APPLICATION (application), files, n_files);
+  open_files (CPEL_APPLICATION (application), files, n_files,
+              hint != NULL && g_str_has_prefix (hint, VIEW_HINT) ? hint + strlen (VIEW_HINT) : NULL);
 }
 
 static void
@@ -254,8 +264,9 @@ cpel_application_activate (GApplication *application)
 
   if (self->pending != NULL && self->pending->len > 0)
     {
-      open_files (self, (GFile **) self->pending->pdata, (int) self->pending->len);
+      open_files (self, (GFile **) self->pending->pdata, (int) self->pending->len, self->view_name);
       g_ptr_array_set_size (self->pending, 0);
+      g_clear_pointer (&self->view_name, g_free);
       return;
     }
 
@@ -388,6 +399,8 @@ cpel_application_startup (GApplication *application)
   gtk_application_set_accels_for_action (app, "win.anomalies", (const char *[]) { "<Control><Shift>a", NULL });
   gtk_application_set_accels_for_action (app, "win.anomaly-next", (const char *[]) { "F4", NULL });
   gtk_application_set_accels_for_action (app, "win.anomaly-previous", (const char *[]) { "<Shift>F4", NULL });
+  gtk_application_set_accels_for_action (app, "win.save-view", (const char *[]) { "<Control>d", NULL });
+  gtk_application_set_accels_for_action (app, "win.saved-views", (const char *[]) { "<Control>b", NULL });
   gtk_application_set_accels_for_action (app, "win.show-help-overlay",
                                          (const char *[]) { "<Control>question", "<Control>slash", NULL });
 
@@ -473,10 +486,16 @@ cpel_application_handle_local_options (GApplication *application,
         }
       if (g_application_get_is_remote (application))
         {
-          /* Hand the files to the running viewer. */
-          g_application_open (application, (GFile **) gfiles->pdata, (int) gfiles->len, "");
+          /* Hand the files (and --view) to the running viewer. */
+          const char *view = NULL;
+          g_autofree char *hint = NULL;
+
+          g_variant_dict_lookup (dict, "view", "&s", &view);
+          hint = view != NULL ? g_strconcat (VIEW_HINT, view, NULL) : g_strdup ("");
+          g_application_open (application, (GFile **) gfiles->pdata, (int) gfiles->len, hint);
           return 0;
         }
+      g_variant_dict_lookup (dict, "view", "s", &self->view_name);
       /* Opened on activation (files given as G_OPTION_REMAINING are not
        * passed to ::open by GApplication). */
       g_ptr_array_extend_and_steal (self->pending, g_steal_pointer (&gfiles));
@@ -493,6 +512,7 @@ cpel_application_dispose (GObject *object)
   g_clear_object (&self->recent_menu);
   g_clear_pointer (&self->pending, g_ptr_array_unref);
   g_clear_pointer (&self->benchmark_path, g_free);
+  g_clear_pointer (&self->view_name, g_free);
 
   G_OBJECT_CLASS (cpel_application_parent_class)->dispose (object);
 }
