@@ -15,18 +15,12 @@ struct _CpelOverview
 
 G_DEFINE_BOXED_TYPE (CpelOverview, cpel_overview, cpel_overview_ref, cpel_overview_unref)
 
-/* Bucket of time t (0 <= t < span) among n. */
-static guint
-bucket_of (gint64 span, guint n, gint64 t)
-{
-  gint64 c = cpel_render_time_column (0, span, n, t);
-  return (guint) CLAMP (c, 0, (gint64) n - 1);
-}
-
 CpelOverview *
 cpel_overview_new (CpelFile *file, guint n_buckets, GCancellable *cancellable, GError **error)
 {
   CpelOverview *self;
+  g_autofree gint64 *bounds = NULL;
+  double per_ns;
   guint n_tracks;
 
   g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
@@ -43,6 +37,12 @@ cpel_overview_new (CpelFile *file, guint n_buckets, GCancellable *cancellable, G
   self->span = self->span < G_MAXINT64 ? MAX (self->span, 0) + 1 : G_MAXINT64;
   self->counts = g_new0 (guint64, n_buckets);
   self->cum = g_new0 (guint64, n_buckets + 1);
+
+  /* Bucket boundaries once: bounds[b] is the first time of bucket b. */
+  bounds = g_new (gint64, n_buckets + 1);
+  for (guint b = 0; b <= n_buckets; b++)
+    bounds[b] = cpel_render_column_time (0, self->span, b, n_buckets);
+  per_ns = (double) n_buckets / (double) self->span;
 
   n_tracks = cpel_file_get_n_tracks (file);
   for (guint slot = 0; slot < n_tracks; slot++)
@@ -61,19 +61,39 @@ cpel_overview_new (CpelFile *file, guint n_buckets, GCancellable *cancellable, G
       log_n = log2 ((double) n) + 1;
       if ((double) n <= (double) n_buckets * log_n)
         {
-          /* Walk the times: O(n). */
+          /* Walk the times: O(n).  Sorted times mostly stay in the bucket
+           * of the one before; else a multiplication guesses the bucket and
+           * the boundaries correct it (no division per event). */
+          guint b = 0;
+
           for (guint64 i = 0; i < n; i++)
-            self->counts[bucket_of (self->span, n_buckets, MAX (times[i], 0))]++;
+            {
+              gint64 t = MAX (times[i], 0);
+
+              if (t >= bounds[b + 1] || t < bounds[b])
+                {
+                  double g = (double) t * per_ns;
+
+                  b = g >= (double) n_buckets ? n_buckets - 1 : (guint) g;
+                  while (b > 0 && t < bounds[b])
+                    b--;
+                  while (b + 1 < n_buckets && t >= bounds[b + 1])
+                    b++;
+                }
+              self->counts[b]++;
+            }
         }
       else
         {
-          /* A dense track: a search per bucket boundary, O(buckets × log n). */
-          guint64 idx = 0;
+          /* A dense track: a search per bucket boundary, O(buckets × log n),
+           * starting where the previous bucket's count would put it. */
+          guint64 idx = 0, last = 0;
           for (guint b = 0; b < n_buckets && idx < n; b++)
             {
-              gint64 tb = cpel_render_column_time (0, self->span, (guint64) b + 1, n_buckets);
-              guint64 j = b + 1 == n_buckets ? n : cpel_render_gallop (times, idx, n, tb);
+              guint64 j = b + 1 == n_buckets ? n
+                          : cpel_render_search_hint (times, idx, n, bounds[b + 1], idx + last);
               self->counts[b] += j - idx;
+              last = j - idx;
               idx = j;
             }
         }
