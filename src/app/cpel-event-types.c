@@ -83,6 +83,45 @@ set_all (Selector *selector,
   apply (selector);
 }
 
+/* The timeline's hidden types changed elsewhere (a saved view, the
+ * anomaly search): follow them. */
+static void
+on_view_changed (Selector *selector)
+{
+  const guint8 *hidden = cpel_timeline_get_hidden_types (selector->timeline);
+  CpelFile *file = cpel_timeline_get_file (selector->timeline);
+
+  if (file == NULL || cpel_file_get_n_types (file) != selector->n_types)
+    return;
+  if (hidden == NULL)
+    {
+      guint i;
+
+      for (i = 0; i < selector->n_types && !selector->hidden[i]; i++)
+        ;
+      if (i == selector->n_types)
+        return;
+    }
+  else if (memcmp (hidden, selector->hidden, selector->n_types) == 0)
+    return;
+
+  selector->bulk = TRUE;
+  for (guint i = 0; i < selector->n_types; i++)
+    {
+      selector->hidden[i] = hidden != NULL ? hidden[i] != 0 : 0;
+      if (i < selector->checks->len)
+        gtk_check_button_set_active (g_ptr_array_index (selector->checks, i), !selector->hidden[i]);
+    }
+  selector->bulk = FALSE;
+}
+
+static void
+on_window_destroy (GtkWidget *window,
+                   Selector  *selector)
+{
+  g_signal_handlers_disconnect_by_data (selector->timeline, selector);
+}
+
 static void
 on_show_all (GtkButton *button,
              Selector  *selector)
@@ -198,5 +237,7 @@ cpel_event_types_new (GtkWindow    *parent,
       adw_preferences_group_add (group, row);
     }
 
+  g_signal_connect_swapped (timeline, "view-changed", G_CALLBACK (on_view_changed), selector);
+  g_signal_connect (window, "destroy", G_CALLBACK (on_window_destroy), selector);
   return GTK_WINDOW (window);
 }

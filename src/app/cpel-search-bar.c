@@ -35,6 +35,10 @@ struct _CpelSearchBar
   CpelTimeline      *timeline;
   CpelSearchResult  *result;
   gint64             current;
+  /* With hidden event types: the positions in `result` of the matches of
+   * shown types (sorted), and the hidden flags they were built for. */
+  GArray            *shown;
+  guint8            *shown_for;
 
   GCancellable      *cancellable;
   CpelProgressRelay *relay;
@@ -71,6 +75,72 @@ set_status (CpelSearchBar *self,
   gtk_label_set_text (self->count_label, text != NULL ? text : "");
 }
 
+/* Event types hidden on the timeline are not searched: their matches are
+ * neither counted nor stepped to.  `shown` lists the other matches. */
+static gboolean
+match_hidden (CpelSearchBar *self,
+              guint64        pos)
+{
+  CpelFile *file = self->timeline != NULL ? cpel_timeline_get_file (self->timeline) : NULL;
+  const guint8 *hidden = self->timeline != NULL ? cpel_timeline_get_hidden_types (self->timeline) : NULL;
+  const CpelEventRef *ref;
+  guint type;
+
+  if (file == NULL || hidden == NULL || self->result == NULL)
+    return FALSE;
+  ref = cpel_search_result_get (self->result, pos);
+  return cpel_file_lookup_type (file, cpel_file_get_track_event_code (file, ref->slot, ref->index), &type)
+         && hidden[type];
+}
+
+static void
+refilter (CpelSearchBar *self)
+{
+  CpelFile *file = self->timeline != NULL ? cpel_timeline_get_file (self->timeline) : NULL;
+  const guint8 *hidden = self->timeline != NULL ? cpel_timeline_get_hidden_types (self->timeline) : NULL;
+  guint64 n;
+
+  g_clear_pointer (&self->shown, g_array_unref);
+  g_clear_pointer (&self->shown_for, g_free);
+  if (file == NULL || hidden == NULL || self->result == NULL)
+    return;
+  self->shown_for = g_memdup2 (hidden, cpel_file_get_n_types (file));
+  n = cpel_search_result_get_n (self->result);
+  self->shown = g_array_new (FALSE, FALSE, sizeof (guint64));
+  for (guint64 i = 0; i < n; i++)
+    if (!match_hidden (self, i))
+      g_array_append_val (self->shown, i);
+}
+
+/* Matches counted, and the 0-based rank of result position `pos` among
+ * them. */
+static guint64
+shown_count (CpelSearchBar *self)
+{
+  return self->shown != NULL ? self->shown->len : cpel_search_result_get_n (self->result);
+}
+
+static guint64
+shown_rank (CpelSearchBar *self,
+            guint64        pos)
+{
+  guint lo = 0, hi;
+
+  if (self->shown == NULL)
+    return pos;
+  hi = self->shown->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (self->shown, guint64, mid) < pos)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 static void
 update_status (CpelSearchBar *self)
 {
@@ -83,13 +153,13 @@ update_status (CpelSearchBar *self)
       set_status (self, NULL);
       return;
     }
-  n = cpel_search_result_get_n (self->result);
+  n = shown_count (self);
   total = cpel_format_count (n);
   if (n == 0)
     text = g_strdup (_("No matches"));
   else if (self->current >= 0)
     {
-      g_autofree char *position = cpel_format_count ((guint64) self->current + 1);
+      g_autofree char *position = cpel_format_count (shown_rank (self, (guint64) self->current) + 1);
       /* TRANSLATORS: "3 of 1,024" search matches */
       text = g_strdup_printf (_("%s of %s"), position, total);
     }
@@ -167,6 +237,7 @@ set_result (CpelSearchBar    *self,
   g_clear_pointer (&self->result, cpel_search_result_unref);
   self->result = result != NULL ? cpel_search_result_ref (result) : NULL;
   self->current = -1;
+  refilter (self);
   if (self->timeline != NULL && gtk_search_bar_get_search_mode (self->search_bar))
     cpel_timeline_set_matches (self->timeline, result);
   update_status (self);
@@ -342,9 +413,28 @@ on_file_changed (CpelSearchBar *self)
   stop_running (self);
   g_clear_pointer (&self->result, cpel_search_result_unref);
   self->current = -1;
+  refilter (self);
   update_status (self);
   if (gtk_search_bar_get_search_mode (self->search_bar))
     start_search (self);
+}
+
+static void
+on_view_changed (CpelSearchBar *self)
+{
+  CpelFile *file = cpel_timeline_get_file (self->timeline);
+  const guint8 *hidden = cpel_timeline_get_hidden_types (self->timeline);
+
+  /* Only a change of the hidden event types matters here. */
+  if (file == NULL || self->result == NULL)
+    return;
+  if (hidden == NULL && self->shown_for == NULL)
+    return;
+  if (hidden != NULL && self->shown_for != NULL
+      && memcmp (hidden, self->shown_for, cpel_file_get_n_types (file)) == 0)
+    return;
+  refilter (self);
+  update_status (self);
 }
 
 void
@@ -360,7 +450,10 @@ cpel_search_bar_set_timeline (CpelSearchBar *self,
     g_signal_handlers_disconnect_by_data (self->timeline, self);
   g_set_object (&self->timeline, timeline);
   if (timeline != NULL)
-    g_signal_connect_swapped (timeline, "notify::file", G_CALLBACK (on_file_changed), self);
+    {
+      g_signal_connect_swapped (timeline, "notify::file", G_CALLBACK (on_file_changed), self);
+      g_signal_connect_swapped (timeline, "view-changed", G_CALLBACK (on_view_changed), self);
+    }
   on_file_changed (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMELINE]);
 }
@@ -478,7 +571,7 @@ cpel_search_bar_step (CpelSearchBar *self,
       return;
     }
   file = self->timeline != NULL ? cpel_timeline_get_file (self->timeline) : NULL;
-  if (file == NULL || self->result == NULL || cpel_search_result_get_n (self->result) == 0)
+  if (file == NULL || self->result == NULL || shown_count (self) == 0)
     {
       gtk_widget_error_bell (GTK_WIDGET (self));
       return;
@@ -521,11 +614,17 @@ cpel_search_bar_step (CpelSearchBar *self,
         pos = (gint64) cpel_search_result_find_next (self->result, file, t1, 0) - 1;
     }
 
-  /* Wrap around. */
-  if (pos < 0)
-    pos = (gint64) n - 1;
-  else if ((guint64) pos >= n)
-    pos = 0;
+  /* Wrap around, past matches of hidden types (there is a shown one). */
+  for (guint64 tries = 0; tries <= n; tries++)
+    {
+      if (pos < 0)
+        pos = (gint64) n - 1;
+      else if ((guint64) pos >= n)
+        pos = 0;
+      if (self->shown == NULL || !match_hidden (self, (guint64) pos))
+        break;
+      pos += direction;
+    }
 
   self->current = pos;
   ref = cpel_search_result_get (self->result, (guint64) pos);
@@ -558,6 +657,8 @@ cpel_search_bar_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->timeline, self);
   g_clear_object (&self->timeline);
   g_clear_pointer (&self->result, cpel_search_result_unref);
+  g_clear_pointer (&self->shown, g_array_unref);
+  g_clear_pointer (&self->shown_for, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (object), CPEL_TYPE_SEARCH_BAR);
 
   G_OBJECT_CLASS (cpel_search_bar_parent_class)->dispose (object);
