@@ -153,7 +153,13 @@ static void
 update_subtitle (CpelAnomalyPanel *self)
 {
   CpelAnomalyResult *result = cpel_anomaly_panel_get_result (self);
+  gboolean any = result != NULL && cpel_anomaly_result_get_n (result) > 0;
   g_autofree char *text = NULL;
+
+  /* Stepping and the two views mean something only with anomalies. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "anomaly.next", any);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "anomaly.previous", any);
+  adw_view_switcher_title_set_view_switcher_enabled (self->switcher_title, any);
 
   if (result != NULL && self->current >= 0)
     {
@@ -691,7 +697,10 @@ cpel_anomaly_panel_init (CpelAnomalyPanel *self)
   gtk_column_view_set_model (self->track_view, GTK_SELECTION_MODEL (no_selection));
   g_object_unref (no_selection);
 
-  g_signal_connect_swapped (self->threshold_spin, "activate", G_CALLBACK (cpel_anomaly_panel_run), self);
+  /* Enter in the threshold runs the search (GTK 4.8: the spin button's
+   * text has the "activate" signal). */
+  g_signal_connect_swapped (gtk_editable_get_delegate (GTK_EDITABLE (self->threshold_spin)), "activate",
+                            G_CALLBACK (cpel_anomaly_panel_run), self);
   set_busy (self, FALSE);
 }
 

@@ -46,6 +46,7 @@ struct _CpelStatsWindow
   GtkStack            *state_stack;
   GtkSpinner          *spinner;
   AdwStatusPage       *error_page;
+  GtkLabel            *range_label;
   GtkLabel            *summary_label;
   AdwViewStack        *view_stack;
   GtkColumnView       *codes_view;
@@ -190,12 +191,12 @@ update_texts (CpelStatsWindow *self)
   g_autofree char *subtitle = NULL;
 
   if (self->measured)
-    /* TRANSLATORS: statistics window subtitle: the measured range, start – end (span) */
-    subtitle = g_strdup_printf (_("Measured %s – %s (%s)"), a, b, span);
+    /* TRANSLATORS: statistics window: the measured range, start – end (span) */
+    subtitle = g_strdup_printf (_("Measured range %s – %s (%s)"), a, b, span);
   else
-    /* TRANSLATORS: statistics window subtitle: the visible range, start – end (span) */
-    subtitle = g_strdup_printf (_("Visible %s – %s (%s)"), a, b, span);
-  adw_view_switcher_title_set_subtitle (self->switcher_title, subtitle);
+    /* TRANSLATORS: statistics window: the visible range, start – end (span) */
+    subtitle = g_strdup_printf (_("Visible range %s – %s (%s)"), a, b, span);
+  gtk_label_set_text (self->range_label, subtitle);
 
   events = g_strdup_printf (ngettext ("%s event", "%s events", total), total_text);
   /* TRANSLATORS: "3 of 4 tracks with events" */
@@ -256,6 +257,7 @@ on_counted (GObject      *source,
   update_texts (self);
   gtk_stack_set_visible_child_name (self->state_stack, "stats");
   set_busy (self, FALSE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->codes_view));
 }
 
 void
@@ -576,6 +578,7 @@ cpel_stats_window_class_init (CpelStatsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, state_stack);
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, spinner);
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, error_page);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, range_label);
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, summary_label);
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, codes_view);
