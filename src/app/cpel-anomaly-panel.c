@@ -55,6 +55,7 @@ struct _CpelAnomalyPanel
   GtkSortListModel     *sorted_tracks;
   gint64                current;
   gboolean              syncing;
+  guint64               thread_events;
 
   GCancellable         *cancellable;
 };
@@ -388,7 +389,7 @@ cpel_anomaly_panel_run (CpelAnomalyPanel *self)
                                                                    : CPEL_ANOMALY_DATUM;
   job->k = gtk_spin_button_get_value (self->threshold_spin);
 
-  if (cpel_file_get_n_events (self->file) <= CPEL_ANOMALY_PANEL_THREAD_EVENTS)
+  if (cpel_file_get_n_events (self->file) <= self->thread_events)
     {
       g_autoptr(GError) error = NULL;
       CpelAnomalyResult *result = cpel_anomaly_find (job->file, job->code, job->metric, job->k,
@@ -434,6 +435,14 @@ cpel_anomaly_panel_get_rows (CpelAnomalyPanel *self,
   if (tracks)
     return G_LIST_MODEL (self->sorted_tracks);
   return self->list != NULL ? G_LIST_MODEL (self->list) : NULL;
+}
+
+void
+cpel_anomaly_panel_set_thread_events (CpelAnomalyPanel *self,
+                                      guint64           n_events)
+{
+  g_return_if_fail (CPEL_IS_ANOMALY_PANEL (self));
+  self->thread_events = n_events;
 }
 
 gint64
@@ -670,6 +679,7 @@ cpel_anomaly_panel_init (CpelAnomalyPanel *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->types = g_array_new (FALSE, FALSE, sizeof (guint));
   self->current = -1;
+  self->thread_events = CPEL_ANOMALY_PANEL_THREAD_EVENTS;
 
   /* Anomalies in time order (a lazily built list: not sortable). */
   append_column (self->anomaly_view, _("Time"), CPEL_ANOMALY_CELL_TIME, TRUE, FALSE, FALSE);

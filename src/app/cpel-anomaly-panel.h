@@ -42,6 +42,10 @@ void               cpel_anomaly_panel_jump        (CpelAnomalyPanel  *self,
  * no result or it is empty. */
 gboolean           cpel_anomaly_panel_step        (CpelAnomalyPanel  *self,
                                                    int                direction);
+/* Files with more events than this are searched in a worker thread
+ * (default CPEL_ANOMALY_PANEL_THREAD_EVENTS; tests lower it). */
+void               cpel_anomaly_panel_set_thread_events (CpelAnomalyPanel *self,
+                                                         guint64           n_events);
 /* Position of the anomaly last jumped to, or -1. */
 gint64             cpel_anomaly_panel_get_current (CpelAnomalyPanel  *self);
 

@@ -640,6 +640,13 @@ cpel_stats_window_new (GtkWindow    *parent,
 
 #define STATS_KEY "cpel-stats-window"
 
+CpelStatsWindow *
+cpel_stats_window_get_for_window (CpelWindow *window)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (window), NULL);
+  return g_object_get_data (G_OBJECT (window), STATS_KEY);
+}
+
 static void
 on_stats_destroy (GtkWidget  *stats,
                   CpelWindow *window)

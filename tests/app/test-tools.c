@@ -1,0 +1,909 @@
+/* test-tools.c — the viewer's analysis and output tools: Statistics window
+ * (numbers on a known file, shown tracks, hidden types, measured range,
+ * CSV), Anomalies (planted outliers found exactly, per track mean / σ,
+ * next / previous by action and by key, worker path), Save Range As (the
+ * action writes a file whose events equal the range), print (the page
+ * drawn onto an image surface; PDF export), and the event-type filter in
+ * search. */
+#include "app-test-util.h"
+
+#include <glib/gstdio.h>
+
+#include "cpel-anomaly-list.h"
+#include "cpel-anomaly-panel.h"
+#include "cpel-application.h"
+#include "cpel-cut-dialog.h"
+#include "cpel-print.h"
+#include "cpel-stats-window.h"
+#include "cpel-table.h"
+#include "cpel-window.h"
+
+static CpelApplication *app;
+
+typedef void (*WriteFunc) (const char *path);
+
+typedef struct
+{
+  char       *dir;
+  char       *path;
+  CpelWindow *window;
+} Fixture;
+
+/* ---- files ---------------------------------------------------------------- */
+
+static void
+write_events (const char *path, guint n_tracks, guint64 n_events, TestEventFunc func)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelWriter) w = cpel_writer_new (path, FALSE, 1700000000, &error);
+  guint table;
+
+  g_assert_no_error (error);
+  table = cpel_writer_add_string_table (w, "FileStrtab");
+  cpel_writer_begin_event_defs (w, table);
+  cpel_writer_add_event_def (w, CODE_SEND, "send", "%d");
+  cpel_writer_add_event_def (w, CODE_RECV, "recv", "len %d");
+  cpel_writer_add_event_def (w, CODE_IDLE, "idle", NULL);
+  cpel_writer_begin_track_defs (w, table);
+  for (guint i = 0; i < n_tracks; i++)
+    cpel_writer_add_track_def (w, i, "thread %d");
+  cpel_writer_begin_events (w, table, 1000000000u, (guint32) n_events);
+  for (guint64 i = 0; i < n_events; i++)
+    {
+      TestEvent ev;
+      func (i, &ev, NULL);
+      cpel_writer_add_event (w, ev.t, ev.track, ev.code, ev.datum);
+    }
+  g_assert_true (cpel_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+/* The regular file: 3000 events 100 ns apart on 3 tracks, every 7th a recv. */
+#define REG_EVENTS 3000
+#define REG_TRACKS 3
+#define REG_STEP   100
+
+static void
+regular_event (guint64 i, TestEvent *ev, gpointer data)
+{
+  ev->t = i * REG_STEP;
+  ev->track = (guint32) (i % REG_TRACKS);
+  ev->code = i % 7 == 0 ? CODE_RECV : CODE_SEND;
+  ev->datum = (guint32) i;
+}
+
+static void
+write_regular (const char *path)
+{
+  write_events (path, REG_TRACKS, REG_EVENTS, regular_event);
+}
+
+/* The anomaly file: 2 tracks, send every 1000 ns alternating tracks, datum
+ * 100 + (i % 5) - 2 but 5000 at the planted indices; recv idle noise. */
+#define ANOM_EVENTS 4000
+static const guint64 planted[] = { 402, 1201, 2750, 3333 };
+
+static gboolean
+is_planted (guint64 i)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (planted); k++)
+    if (planted[k] == i)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+anomaly_event (guint64 i, TestEvent *ev, gpointer data)
+{
+  ev->t = i * 1000;
+  ev->track = (guint32) (i % 2);
+  ev->code = i % 10 == 9 ? CODE_IDLE : CODE_SEND;
+  ev->datum = is_planted (i) ? 5000 : (guint32) (100 + (i % 5)) - 2;
+}
+
+static void
+write_anomalies (const char *path)
+{
+  write_events (path, 2, ANOM_EVENTS, anomaly_event);
+}
+
+/* ---- fixture ---------------------------------------------------------------- */
+
+static void
+on_notify_flag (GObject *object, GParamSpec *pspec, gboolean *flag)
+{
+  *flag = TRUE;
+}
+
+static void
+open_and_wait (CpelWindow *window, const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  gboolean done = FALSE;
+  gulong id;
+
+  cpel_window_open (window, file);
+  id = g_signal_connect (window, "notify::loading", G_CALLBACK (on_notify_flag), &done);
+  while (cpel_window_is_loading (window))
+    {
+      done = FALSE;
+      g_assert_true (app_test_wait_flag (&done, 10000));
+    }
+  g_signal_handler_disconnect (window, id);
+  app_test_spin (50);
+}
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  WriteFunc write = (WriteFunc) data;
+
+  if (app == NULL)
+    return;
+  f->dir = g_dir_make_tmp ("cpelview-tools-XXXXXX", NULL);
+  g_assert_nonnull (f->dir);
+  f->path = g_build_filename (f->dir, "capture.cpel", NULL);
+  write (f->path);
+
+  f->window = cpel_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 700);
+  gtk_window_present (GTK_WINDOW (f->window));
+  open_and_wait (f->window, f->path);
+  g_assert_nonnull (cpel_window_get_file (f->window));
+  app_test_wait_allocated (GTK_WIDGET (cpel_window_get_timeline (f->window)), 400);
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      g_unlink (p);
+    }
+  g_rmdir (dir);
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  GList *windows;
+
+  if (app == NULL)
+    return;
+  windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_destroy (l->data);
+  g_list_free (windows);
+  app_test_spin (20);
+  remove_dir (f->dir);
+  g_free (f->dir);
+  g_free (f->path);
+}
+
+static void
+activate (Fixture *f, const char *action, GVariant *parameter)
+{
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->window), action));
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), action, parameter);
+}
+
+static const char *
+cell (GListModel *model, guint row, guint column)
+{
+  g_autoptr(CpelTableRow) item = g_list_model_get_item (model, row);
+  const char *text;
+
+  g_assert_nonnull (item);
+  text = cpel_table_row_get_text (item, column);
+  /* The row keeps the text; the model keeps the row while it is listed
+   * (lazy models make new rows: copy into a per-call cache). */
+  return g_intern_string (text);
+}
+
+/* ---- statistics -------------------------------------------------------------- */
+
+typedef struct
+{
+  guint64 count, n_intervals;
+  gint64  min, max;
+  double  sum;
+} CodeExpect;
+
+/* Brute force over the regular file: [t0, t1), tracks in `shown`, codes
+ * not in `hidden_code`. */
+static void
+expect_regular (gint64 t0, gint64 t1, const gboolean *shown, guint32 hidden_code,
+                CodeExpect expect[4], guint64 per_track[REG_TRACKS])
+{
+  gint64 last[4][REG_TRACKS];
+
+  memset (expect, 0, 4 * sizeof (CodeExpect));
+  memset (per_track, 0, REG_TRACKS * sizeof (guint64));
+  for (guint c = 0; c < 4; c++)
+    for (guint r = 0; r < REG_TRACKS; r++)
+      last[c][r] = -1;
+  for (guint64 i = 0; i < REG_EVENTS; i++)
+    {
+      TestEvent ev;
+      CodeExpect *e;
+
+      regular_event (i, &ev, NULL);
+      if ((gint64) ev.t < t0 || (gint64) ev.t >= t1 || !shown[ev.track] || ev.code == hidden_code)
+        continue;
+      e = &expect[ev.code];
+      e->count++;
+      per_track[ev.track]++;
+      if (last[ev.code][ev.track] >= 0)
+        {
+          gint64 d = (gint64) ev.t - last[ev.code][ev.track];
+
+          e->min = e->n_intervals == 0 ? d : MIN (e->min, d);
+          e->max = e->n_intervals == 0 ? d : MAX (e->max, d);
+          e->sum += d;
+          e->n_intervals++;
+        }
+      last[ev.code][ev.track] = (gint64) ev.t;
+    }
+}
+
+static CpelStatsWindow *
+wait_stats (Fixture *f)
+{
+  CpelStatsWindow *stats = cpel_stats_window_get_for_window (f->window);
+  gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+
+  g_assert_nonnull (stats);
+  while (cpel_stats_window_is_busy (stats) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (cpel_stats_window_is_busy (stats));
+  g_assert_nonnull (cpel_stats_window_get_stats (stats));
+  app_test_spin (30);
+  return stats;
+}
+
+static void
+check_stats (CpelStatsWindow *stats, gint64 t0, gint64 t1, const gboolean *shown, guint32 hidden_code)
+{
+  CodeExpect expect[4];
+  guint64 per_track[REG_TRACKS];
+  GListModel *codes = cpel_stats_window_get_rows (stats, CPEL_STATS_CSV_CODES);
+  GListModel *tracks = cpel_stats_window_get_rows (stats, CPEL_STATS_CSV_TRACKS);
+  CpelStats *s = cpel_stats_window_get_stats (stats);
+  guint row = 0, n_shown = 0;
+
+  expect_regular (t0, t1, shown, hidden_code, expect, per_track);
+  g_assert_cmpint (cpel_stats_get_t0 (s), ==, t0);
+  g_assert_cmpint (cpel_stats_get_t1 (s), ==, t1);
+
+  /* The codes table, as shown (ascending code by default). */
+  for (guint32 code = 1; code <= 3; code++)
+    {
+      CodeExpect *e = &expect[code];
+      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, e->count);
+      g_autofree char *n_int = g_strdup_printf ("%" G_GUINT64_FORMAT, e->n_intervals);
+      g_autofree char *code_text = g_strdup_printf ("%u", code);
+
+      if (e->count == 0)
+        continue;
+      g_assert_cmpstr (cell (codes, row, 0), ==, code_text);
+      g_assert_cmpstr (cell (codes, row, 1), ==, code == CODE_SEND ? "send" : code == CODE_RECV ? "recv" : "idle");
+      g_assert_cmpstr (cell (codes, row, 2), ==, count);
+      g_assert_cmpstr (cell (codes, row, 3), ==, n_int);
+      if (e->n_intervals > 0)
+        {
+          g_autofree char *min = cpel_time_format (e->min);
+          g_autofree char *max = cpel_time_format (e->max);
+          g_autofree char *mean = cpel_time_format ((gint64) (e->sum / e->n_intervals + 0.5));
+
+          g_assert_cmpstr (cell (codes, row, 4), ==, min);
+          g_assert_cmpstr (cell (codes, row, 5), ==, mean);
+          g_assert_cmpstr (cell (codes, row, 6), ==, max);
+        }
+      else
+        g_assert_cmpstr (cell (codes, row, 4), ==, "—");
+      row++;
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (codes), ==, row);
+
+  /* The tracks table: the shown tracks. */
+  for (guint r = 0; r < REG_TRACKS; r++)
+    {
+      g_autofree char *id = g_strdup_printf ("%u", r);
+      g_autofree char *label = g_strdup_printf ("thread %u", r);
+      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, per_track[r]);
+
+      if (!shown[r])
+        continue;
+      g_assert_cmpstr (cell (tracks, n_shown, 0), ==, id);
+      g_assert_cmpstr (cell (tracks, n_shown, 1), ==, label);
+      g_assert_cmpstr (cell (tracks, n_shown, 2), ==, count);
+      n_shown++;
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (tracks), ==, n_shown);
+}
+
+static void
+test_stats (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline = cpel_window_get_timeline (f->window);
+  gboolean all[REG_TRACKS] = { TRUE, TRUE, TRUE };
+  gboolean two[REG_TRACKS] = { TRUE, FALSE, TRUE };
+  CpelStatsWindow *stats;
+  g_autofree char *text = NULL;
+  g_autofree char *csv_path = g_build_filename (f->dir, "stats.csv", NULL);
+  g_autoptr(GFile) csv_file = g_file_new_for_path (csv_path);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *expected_csv = NULL;
+  guint8 *hidden;
+
+  /* The visible range. */
+  cpel_timeline_set_range (timeline, 10000, 20050, FALSE);
+  activate (f, "statistics", NULL);
+  stats = wait_stats (f);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (stats)));
+  check_stats (stats, 10000, 20050, all, 0);
+
+  /* Copy as text: the core's text; save as CSV: the core's CSV. */
+  text = cpel_stats_window_get_text (stats);
+  g_assert_nonnull (strstr (text, "recv"));
+  g_assert_true (cpel_stats_window_save_csv (stats, csv_file, CPEL_STATS_CSV_TRACKS, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
+  expected_csv = cpel_stats_to_csv (cpel_stats_window_get_stats (stats), CPEL_STATS_CSV_TRACKS);
+  g_assert_cmpstr (csv, ==, expected_csv);
+  g_assert_true (g_str_has_prefix (csv, "slot,track,label,count\r\n"));
+
+  /* A hidden track and a hidden type: the action counts again. */
+  cpel_track_order_set_hidden (cpel_timeline_get_track_order (timeline), 1, TRUE);
+  hidden = g_new0 (guint8, cpel_file_get_n_types (cpel_window_get_file (f->window)));
+  hidden[1] = 1;   /* types are in code order: 0 = send, 1 = recv */
+  cpel_timeline_set_hidden_types (timeline, hidden);
+  g_free (hidden);
+  activate (f, "statistics", NULL);
+  g_assert_true (cpel_stats_window_get_for_window (f->window) == stats);
+  stats = wait_stats (f);
+  check_stats (stats, 10000, 20050, two, CODE_RECV);
+
+  /* A measurement [m0, m1] wins over the visible range. */
+  cpel_timeline_set_measure (timeline, 12345, 15000);
+  cpel_stats_window_refresh (stats);
+  stats = wait_stats (f);
+  check_stats (stats, 12345, 15001, two, CODE_RECV);
+
+  /* Sorting by a column reorders the rows shown. */
+  {
+    GtkColumnView *view = GTK_COLUMN_VIEW (gtk_widget_get_template_child (GTK_WIDGET (stats),
+                                                                         CPEL_TYPE_STATS_WINDOW,
+                                                                         "tracks_view"));
+    GListModel *columns = gtk_column_view_get_columns (view);
+    g_autoptr(GtkColumnViewColumn) count_column = g_list_model_get_item (columns, 2);
+    GListModel *tracks = cpel_stats_window_get_rows (stats, CPEL_STATS_CSV_TRACKS);
+
+    gtk_column_view_sort_by_column (view, count_column, GTK_SORT_DESCENDING);
+    app_test_spin (20);
+    g_assert_cmpuint (g_list_model_get_n_items (tracks), ==, 2);
+    g_assert_cmpuint (g_ascii_strtoull (cell (tracks, 0, 2), NULL, 10), >=,
+                      g_ascii_strtoull (cell (tracks, 1, 2), NULL, 10));
+  }
+}
+
+/* ---- anomalies ----------------------------------------------------------------- */
+
+static CpelAnomalyPanel *
+open_panel (Fixture *f)
+{
+  CpelAnomalyPanel *panel;
+
+  activate (f, "anomalies", NULL);
+  panel = cpel_anomaly_panel_get_for_window (f->window);
+  g_assert_nonnull (panel);
+  app_test_spin (50);
+  return panel;
+}
+
+static void
+wait_panel (CpelAnomalyPanel *panel)
+{
+  gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+
+  while (cpel_anomaly_panel_is_busy (panel) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (cpel_anomaly_panel_is_busy (panel));
+}
+
+/* The selected event is the planted one at file index `i`. */
+static void
+assert_selected (CpelTimeline *timeline, guint64 i)
+{
+  guint slot;
+  guint64 index;
+  CpelEvent ev;
+
+  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  cpel_file_get_track_event (cpel_timeline_get_file (timeline), slot, index, &ev);
+  g_assert_cmpuint (ev.file_index, ==, i);
+}
+
+static void
+check_planted (CpelAnomalyPanel *panel, CpelFile *file)
+{
+  CpelAnomalyResult *result = cpel_anomaly_panel_get_result (panel);
+  GListModel *rows = cpel_anomaly_panel_get_rows (panel, FALSE);
+  GListModel *tracks = cpel_anomaly_panel_get_rows (panel, TRUE);
+
+  g_assert_nonnull (result);
+  /* Exactly the planted events, in time order. */
+  g_assert_cmpuint (cpel_anomaly_result_get_n (result), ==, G_N_ELEMENTS (planted));
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, G_N_ELEMENTS (planted));
+  for (guint k = 0; k < G_N_ELEMENTS (planted); k++)
+    {
+      const CpelAnomaly *a = cpel_anomaly_result_get (result, k);
+      g_autofree char *time = cpel_time_format ((gint64) planted[k] * 1000);
+      g_autofree char *label = g_strdup_printf ("thread %u", (guint) (planted[k] % 2));
+
+      g_assert_cmpuint (a->file_index, ==, planted[k]);
+      g_assert_cmpfloat (a->value, ==, 5000);
+      g_assert_cmpfloat (a->z, >, 2.5);
+      g_assert_cmpstr (cell (rows, k, CPEL_ANOMALY_CELL_TIME), ==, time);
+      g_assert_cmpstr (cell (rows, k, CPEL_ANOMALY_CELL_TRACK), ==, label);
+      g_assert_cmpstr (cell (rows, k, CPEL_ANOMALY_CELL_VALUE), ==, "5000");
+      g_assert_true (g_str_has_prefix (cell (rows, k, CPEL_ANOMALY_CELL_Z), "+"));
+    }
+
+  /* Per track mean and σ, checked against a brute-force computation. */
+  g_assert_cmpuint (g_list_model_get_n_items (tracks), ==, 2);
+  for (guint r = 0; r < 2; r++)
+    {
+      double sum = 0, sq = 0, mean, sigma;
+      guint64 n = 0, n_anom = 0;
+      g_autofree char *n_text = NULL;
+      g_autofree char *mean_text = NULL;
+      g_autofree char *sigma_text = NULL;
+      g_autofree char *anom_text = NULL;
+      g_autoptr(CpelTableRow) row = g_list_model_get_item (tracks, r);
+
+      g_assert_cmpuint (cpel_table_row_get_id (row), ==, r);
+      for (guint64 i = r; i < ANOM_EVENTS; i += 2)
+        {
+          TestEvent ev;
+
+          anomaly_event (i, &ev, NULL);
+          if (ev.code != CODE_SEND)
+            continue;
+          sum += ev.datum;
+          n++;
+          n_anom += is_planted (i);
+        }
+      mean = sum / n;
+      for (guint64 i = r; i < ANOM_EVENTS; i += 2)
+        {
+          TestEvent ev;
+
+          anomaly_event (i, &ev, NULL);
+          if (ev.code == CODE_SEND)
+            sq += (ev.datum - mean) * (ev.datum - mean);
+        }
+      sigma = sqrt (sq / n);
+      n_text = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+      mean_text = g_strdup_printf ("%.1f", mean);
+      sigma_text = g_strdup_printf ("%.1f", sigma);
+      anom_text = g_strdup_printf ("%" G_GUINT64_FORMAT, n_anom);
+      g_assert_cmpstr (cpel_table_row_get_text (row, 1), ==, n_text);
+      g_assert_cmpstr (cpel_table_row_get_text (row, 2), ==, mean_text);
+      g_assert_cmpstr (cpel_table_row_get_text (row, 3), ==, sigma_text);
+      g_assert_cmpstr (cpel_table_row_get_text (row, 4), ==, anom_text);
+    }
+  (void) file;
+}
+
+static void
+test_anomalies (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline = cpel_window_get_timeline (f->window);
+  CpelFile *file = cpel_window_get_file (f->window);
+  CpelAnomalyPanel *panel;
+  gint64 t0, t1;
+
+  /* Before any search, next / previous just show the form. */
+  activate (f, "anomaly-next", NULL);
+  panel = cpel_anomaly_panel_get_for_window (f->window);
+  g_assert_nonnull (panel);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (panel)));
+  g_assert_null (cpel_anomaly_panel_get_result (panel));
+
+  panel = open_panel (f);
+  g_assert_true (cpel_anomaly_panel_set_query (panel, CODE_SEND, CPEL_ANOMALY_DATUM, 0));
+  g_assert_false (cpel_anomaly_panel_set_query (panel, 77, CPEL_ANOMALY_DATUM, 0));
+  g_assert_true (cpel_anomaly_panel_set_query (panel, CODE_SEND, CPEL_ANOMALY_DATUM, 2.5));
+  cpel_anomaly_panel_run (panel);
+  wait_panel (panel);
+  check_planted (panel, file);
+
+  /* Next / previous from no selection: from the visible range. */
+  cpel_timeline_unselect (timeline);
+  cpel_timeline_set_range (timeline, 0, 300000, FALSE);
+  activate (f, "anomaly-next", NULL);
+  assert_selected (timeline, planted[0]);
+  g_assert_cmpint (cpel_anomaly_panel_get_current (panel), ==, 0);
+  /* The anomaly is centred. */
+  cpel_timeline_get_range (timeline, &t0, &t1);
+  g_assert_cmpint (ABS ((t0 + t1) / 2 - (gint64) planted[0] * 1000), <=, 1);
+  activate (f, "anomaly-next", NULL);
+  assert_selected (timeline, planted[1]);
+  activate (f, "anomaly-previous", NULL);
+  assert_selected (timeline, planted[0]);
+  /* Wrapping around. */
+  activate (f, "anomaly-previous", NULL);
+  assert_selected (timeline, planted[G_N_ELEMENTS (planted) - 1]);
+  activate (f, "anomaly-next", NULL);
+  assert_selected (timeline, planted[0]);
+
+  /* Jumping from the list. */
+  cpel_anomaly_panel_jump (panel, 2);
+  assert_selected (timeline, planted[2]);
+  {
+    GtkColumnView *view = GTK_COLUMN_VIEW (gtk_widget_get_template_child (GTK_WIDGET (panel),
+                                                                         CPEL_TYPE_ANOMALY_PANEL,
+                                                                         "anomaly_view"));
+    GtkSelectionModel *model = gtk_column_view_get_model (view);
+
+    g_assert_true (gtk_selection_model_is_selected (model, 2));
+    gtk_selection_model_select_item (model, 1, TRUE);
+    assert_selected (timeline, planted[1]);
+  }
+
+  /* The keys: F4 / Shift+F4 in the main window. */
+  if (app_test_can_send_input ())
+    {
+      cpel_timeline_select (timeline, planted[0] % 2, planted[0] / 2, FALSE);
+      assert_selected (timeline, planted[0]);
+      app_test_focus (GTK_WIDGET (timeline));
+      app_test_xdo ("key", "F4", NULL);
+      assert_selected (timeline, planted[1]);
+      app_test_xdo ("key", "shift+F4", NULL);
+      assert_selected (timeline, planted[0]);
+    }
+
+  /* A threshold above every z finds nothing. */
+  cpel_anomaly_panel_set_query (panel, CODE_SEND, CPEL_ANOMALY_DATUM, 50);
+  cpel_anomaly_panel_run (panel);
+  g_assert_cmpuint (cpel_anomaly_result_get_n (cpel_anomaly_panel_get_result (panel)), ==, 0);
+  g_assert_false (cpel_anomaly_panel_step (panel, 1));
+
+  /* The worker path gives the same answer. */
+  cpel_anomaly_panel_set_thread_events (panel, 0);
+  cpel_anomaly_panel_set_query (panel, CODE_SEND, CPEL_ANOMALY_DATUM, 2.5);
+  cpel_anomaly_panel_run (panel);
+  g_assert_true (cpel_anomaly_panel_is_busy (panel));
+  wait_panel (panel);
+  check_planted (panel, file);
+
+  /* Closing hides the panel and keeps the result for F4. */
+  gtk_window_close (GTK_WINDOW (panel));
+  app_test_spin (20);
+  g_assert_true (cpel_anomaly_panel_get_for_window (f->window) == panel);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (panel)));
+  cpel_timeline_unselect (timeline);
+  cpel_timeline_set_range (timeline, 0, 300000, FALSE);
+  activate (f, "anomaly-next", NULL);
+  assert_selected (timeline, planted[0]);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (panel)));
+}
+
+/* ---- save range ---------------------------------------------------------------- */
+
+static void
+wait_cut (Fixture *f)
+{
+  gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+
+  while (cpel_cut_dialog_is_busy (f->window) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (cpel_cut_dialog_is_busy (f->window));
+  app_test_spin (20);
+}
+
+/* One "dump" line per event: absolute ns, track, label, code, event label. */
+static GPtrArray *
+dump_lines (CpelFile *file, const guint *slots, guint n_slots, gint64 t0, gint64 t1)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(CpelMerge) merge = cpel_merge_new (file, slots, n_slots, t0);
+  g_autoptr(GString) label = g_string_new (NULL);
+  CpelEvent ev;
+  guint64 index;
+
+  while (cpel_merge_next (merge, &ev, &index))
+    {
+      if (ev.time_ns >= t1)
+        break;
+      g_string_truncate (label, 0);
+      cpel_file_append_label (file, &ev, label);
+      g_ptr_array_add (lines, g_strdup_printf ("%" G_GINT64_FORMAT "\t%u\t%s\t%u\t%s",
+                                               cpel_file_get_base_ns (file) + ev.time_ns, ev.track_id,
+                                               cpel_file_get_track_label (file, ev.track_slot),
+                                               ev.code, label->str));
+    }
+  return lines;
+}
+
+static void
+check_cut (const char *path, CpelFile *source, const guint *slots, guint n_slots, gint64 t0, gint64 t1)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) cut = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
+  g_autoptr(GPtrArray) want = NULL;
+  g_autoptr(GPtrArray) got = NULL;
+
+  g_assert_no_error (error);
+  want = dump_lines (source, slots, n_slots, t0, t1);
+  got = dump_lines (cut, NULL, 0, G_MININT64, G_MAXINT64);
+  g_assert_cmpuint (want->len, >, 0);
+  g_assert_cmpuint (got->len, ==, want->len);
+  for (guint i = 0; i < want->len; i++)
+    g_assert_cmpstr (got->pdata[i], ==, want->pdata[i]);
+}
+
+static void
+test_save_range (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline = cpel_window_get_timeline (f->window);
+  CpelFile *file = cpel_window_get_file (f->window);
+  g_autofree char *all_path = g_build_filename (f->dir, "all.cpel", NULL);
+  g_autofree char *some_path = g_build_filename (f->dir, "some.cpel", NULL);
+  const guint two[] = { 0, 2 };
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  gsize before_len, after_len;
+  gint64 t0, t1;
+
+  cpel_timeline_set_range (timeline, 50050, 120000, FALSE);
+  cpel_timeline_get_range (timeline, &t0, &t1);
+
+  /* Every track (the check unset). */
+  activate (f, "save-range-to", g_variant_new ("(sb)", all_path, FALSE));
+  wait_cut (f);
+  g_assert_null (cpel_cut_dialog_get_error (f->window));
+  check_cut (all_path, file, NULL, 0, t0, t1);
+
+  /* Visible tracks only: track 1 hidden. */
+  cpel_track_order_set_hidden (cpel_timeline_get_track_order (timeline), 1, TRUE);
+  activate (f, "save-range-to", g_variant_new ("(sb)", some_path, TRUE));
+  wait_cut (f);
+  g_assert_null (cpel_cut_dialog_get_error (f->window));
+  check_cut (some_path, file, two, G_N_ELEMENTS (two), t0, t1);
+
+  /* Replacing a file (the chooser confirmed it). */
+  activate (f, "save-range-to", g_variant_new ("(sb)", some_path, FALSE));
+  wait_cut (f);
+  g_assert_null (cpel_cut_dialog_get_error (f->window));
+  check_cut (some_path, file, NULL, 0, t0, t1);
+
+  /* Never over the open file itself. */
+  g_assert_true (g_file_get_contents (f->path, &before, &before_len, NULL));
+  activate (f, "save-range-to", g_variant_new ("(sb)", f->path, FALSE));
+  wait_cut (f);
+  g_assert_nonnull (cpel_cut_dialog_get_error (f->window));
+  g_assert_true (g_file_get_contents (f->path, &after, &after_len, NULL));
+  g_assert_cmpmem (before, before_len, after, after_len);
+
+  /* The new file opens (as the toast's Open does) in a new window. */
+  {
+    g_autofree char *uri = g_filename_to_uri (all_path, NULL, NULL);
+    guint n_windows = g_list_length (gtk_application_get_windows (GTK_APPLICATION (app)));
+    gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+
+    activate (f, "open-recent", g_variant_new_string (uri));
+    while (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))) == n_windows
+           && g_get_monotonic_time () < end)
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==,
+                      n_windows + 1);
+  }
+}
+
+/* ---- print ---------------------------------------------------------------------- */
+
+enum { DARK, LIGHT, COLOURED };
+
+/* Any pixel in [x0, x1) × [y0, y1) that is dark, light or coloured. */
+static gboolean
+region_has (cairo_surface_t *surface, int x0, int y0, int x1, int y1, int what)
+{
+  const guint8 *data;
+  int stride;
+
+  cairo_surface_flush (surface);
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (int y = y0; y < y1; y++)
+    for (int x = x0; x < x1; x++)
+      {
+        guint32 p = *(const guint32 *) (data + y * stride + x * 4);
+        int r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
+        int lum = (r * 3 + g * 6 + b) / 10;
+
+        int sat = MAX (r, MAX (g, b)) - MIN (r, MIN (g, b));
+
+        if ((what == DARK && lum < 90) || (what == LIGHT && lum > 200) || (what == COLOURED && sat > 60))
+          return TRUE;
+      }
+  return FALSE;
+}
+
+static void
+test_print (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline = cpel_window_get_timeline (f->window);
+  CpelPalette dark;
+  CpelView view;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  g_autofree char *header = NULL;
+  g_autofree char *pdf_path = g_build_filename (f->dir, "print.pdf", NULL);
+  g_autofree char *pdf = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize pdf_len;
+  const int W = 842, H = 595;
+
+  cpel_timeline_set_range (timeline, 0, 5000, FALSE);
+  header = cpel_print_header (f->window);
+  g_assert_true (g_str_has_prefix (header, "capture.cpel — 0 ns – 5.000 µs"));
+
+  /* The page from the draw-page code: a dark view prints light. */
+  view = *cpel_timeline_get_view (timeline);
+  cpel_palette_init_dark (&dark);
+  view.palette = &dark;
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, W, H);
+  cr = cairo_create (surface);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  cpel_print_draw_page (cr, W, H, &view, 1100, 600, header);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+
+  /* Header text on top; the ruler and rows below it, light. */
+  g_assert_true (region_has (surface, 0, 0, W / 2, 14, DARK));
+  g_assert_false (region_has (surface, W / 2 + 200, 0, W, 12, DARK));
+  g_assert_false (region_has (surface, 0, 0, W, 14, COLOURED));
+  g_assert_true (region_has (surface, 200, 60, W, H, LIGHT));
+  /* The track labels, dark on light, in the label column. */
+  g_assert_true (region_has (surface, 0, 50, 100, 120, DARK));
+  /* Events drawn: coloured ticks right of the label column (160 of 1100
+   * px on screen, scaled to the page). */
+  g_assert_true (region_has (surface, 130, 50, W, H, COLOURED));
+  g_assert_false (region_has (surface, 0, 50, 100, H, COLOURED));
+  /* Fit to the page: the view fills the width (the ruler's background
+   * reaches the right edge below the header). */
+  g_assert_true (region_has (surface, W - 3, 30, W, 60, LIGHT));
+  cairo_surface_destroy (surface);
+
+  /* Without a header the view starts at the top. */
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, W, H);
+  cr = cairo_create (surface);
+  cairo_set_source_rgb (cr, 0, 0, 0);
+  cairo_paint (cr);
+  cpel_print_draw_page (cr, W, H, &view, 1100, 600, NULL);
+  cairo_destroy (cr);
+  g_assert_true (region_has (surface, 0, 0, W, 3, LIGHT));
+  cairo_surface_destroy (surface);
+
+  /* Through GtkPrintOperation into a PDF. */
+  g_assert_true (cpel_print_window (f->window, pdf_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (pdf_path, &pdf, &pdf_len, NULL));
+  g_assert_cmpuint (pdf_len, >, 1000);
+  g_assert_true (g_str_has_prefix (pdf, "%PDF"));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->window), "print"));
+}
+
+/* ---- event types in search ----------------------------------------------------- */
+
+static void
+test_search_types (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline = cpel_window_get_timeline (f->window);
+  CpelSearchBar *bar = cpel_window_get_search_bar (f->window);
+  CpelFile *file = cpel_window_get_file (f->window);
+  g_autofree guint8 *hidden = g_new0 (guint8, cpel_file_get_n_types (file));
+  gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+  guint slot;
+  guint64 index;
+
+  cpel_search_bar_set_search_mode (bar, TRUE);
+  /* Text "2" matches sends and recvs whose datum holds a 2. */
+  cpel_search_bar_search (bar, CPEL_SEARCH_TEXT, "2", FALSE);
+  while (cpel_search_bar_is_running (bar) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  {
+    guint64 all = 0, sends = 0;
+    g_autofree char *all_text = NULL;
+    g_autofree char *sends_text = NULL;
+
+    for (guint64 i = 0; i < REG_EVENTS; i++)
+      {
+        g_autofree char *label = g_strdup_printf (i % 7 == 0 ? "recv: len %u" : "send: %u", (guint) i);
+
+        if (strchr (label, '2') != NULL)
+          {
+            all++;
+            sends += i % 7 != 0;
+          }
+      }
+    all_text = g_strdup_printf ("%" G_GUINT64_FORMAT " matches", all);
+    sends_text = g_strdup_printf ("%" G_GUINT64_FORMAT " matches", sends);
+    g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, all_text);
+
+    /* recv hidden: its matches are neither counted nor stepped to. */
+    hidden[1] = 1;
+    cpel_timeline_set_hidden_types (timeline, hidden);
+    g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, sends_text);
+    cpel_timeline_unselect (timeline);
+    for (guint k = 0; k < 40; k++)
+      {
+        cpel_search_bar_step (bar, 1);
+        g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+        g_assert_cmpuint (cpel_file_get_track_event_code (file, slot, index), ==, CODE_SEND);
+      }
+    for (guint k = 0; k < 40; k++)
+      {
+        cpel_search_bar_step (bar, -1);
+        g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+        g_assert_cmpuint (cpel_file_get_track_event_code (file, slot, index), ==, CODE_SEND);
+      }
+    /* Stepping shows "n of N" over the shown matches. */
+    {
+      g_autofree char *of = g_strdup_printf (" of %" G_GUINT64_FORMAT, sends);
+
+      g_assert_true (g_str_has_suffix (cpel_search_bar_get_status (bar), of));
+    }
+
+    /* Everything hidden: no matches. */
+    memset (hidden, 1, cpel_file_get_n_types (file));
+    cpel_timeline_set_hidden_types (timeline, hidden);
+    g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "No matches");
+
+    /* Shown again: all of them ("k of N" after stepping). */
+    cpel_timeline_set_hidden_types (timeline, NULL);
+    {
+      g_autofree char *of = g_strdup_printf (" of %" G_GUINT64_FORMAT, all);
+
+      g_assert_true (g_str_has_suffix (cpel_search_bar_get_status (bar), of));
+    }
+  }
+}
+
+int
+main (int argc, char *argv[])
+{
+  gboolean display = app_test_init (&argc, &argv);
+  int status;
+
+  if (!display)
+    {
+      g_test_add_func ("/app/tools/no-display", app_test_skip_no_display);
+      return g_test_run ();
+    }
+
+  app = cpel_application_new (g_get_monotonic_time ());
+  g_application_set_flags (G_APPLICATION (app),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+
+#define ADD(path, func, write) \
+  g_test_add ("/app/tools/" path, Fixture, (gconstpointer) (write), fixture_setup, func, fixture_teardown)
+  ADD ("stats", test_stats, write_regular);
+  ADD ("anomalies", test_anomalies, write_anomalies);
+  ADD ("save-range", test_save_range, write_regular);
+  ADD ("print", test_print, write_regular);
+  ADD ("search-types", test_search_types, write_regular);
+#undef ADD
+  status = g_test_run ();
+  g_clear_object (&app);
+  return status;
+}
