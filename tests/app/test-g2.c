@@ -1,0 +1,1050 @@
+/* test-g2.c — g2's features in the viewer: chase (event, datum, track, no
+ * chase; on a built file and the real sample), saved views (sidecar round
+ * trip, x / z stepping, p / l, --view, export), track operations (sort
+ * orders, raise / sink with Shift/Ctrl+click, drag to reorder), colour and
+ * summary modes (pixels), and the whole g2 key set through real key presses
+ * (xdotool) and in the shortcuts window. */
+#include "app-test-util.h"
+
+#include <glib/gstdio.h>
+
+#include "cpel-application.h"
+#include "cpel-chase-actions.h"
+#include "cpel-view-modes.h"
+#include "cpel-views-controller.h"
+#include "cpel-window.h"
+
+#define N_EVENTS 600
+#define STEP_NS  100
+#define DATUM_CHASED 0xabc
+
+static CpelApplication *app;
+
+/* Tracks in definition order: id, label; events follow PATTERN (track
+ * index per i % 12): counts 200, 100, 250, 50.  The loader keeps tracks in
+ * id order: slots 0..3 are ids 3, 5, 7, 12. */
+static const guint32 track_ids[] = { 7, 3, 12, 5 };
+static const char *track_labels[] = { "net 10", "net 2", "disk", "net 1" };
+static const guint pattern[12] = { 0, 0, 0, 2, 2, 2, 2, 2, 1, 1, 3, 0 };
+
+static void
+make_event (guint64 i, TestEvent *ev)
+{
+  guint t = pattern[i % 12];
+
+  ev->t = i * STEP_NS;
+  ev->track = track_ids[t];
+  /* recv only on ids 3 and 5 */
+  ev->code = (t == 1 || t == 3) && i % 2 == 0 ? CODE_RECV : CODE_SEND;
+  /* the chased datum only on ids 7 and 12 */
+  ev->datum = i % 50 == 0 && (t == 0 || t == 2) ? DATUM_CHASED : (guint32) (i % 1000);
+}
+
+static void
+write_file (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelWriter) w = cpel_writer_new (path, FALSE, 1700000000, &error);
+  guint table;
+
+  g_assert_no_error (error);
+  table = cpel_writer_add_string_table (w, "FileStrtab");
+  cpel_writer_begin_event_defs (w, table);
+  cpel_writer_add_event_def (w, CODE_SEND, "send", "%d");
+  cpel_writer_add_event_def (w, CODE_RECV, "recv", "len %d");
+  cpel_writer_add_event_def (w, CODE_IDLE, "idle", NULL);
+  cpel_writer_begin_track_defs (w, table);
+  for (guint i = 0; i < G_N_ELEMENTS (track_ids); i++)
+    cpel_writer_add_track_def (w, track_ids[i], track_labels[i]);
+  cpel_writer_begin_events (w, table, 1000000000u, N_EVENTS);
+  for (guint64 i = 0; i < N_EVENTS; i++)
+    {
+      TestEvent ev;
+
+      make_event (i, &ev);
+      cpel_writer_add_event (w, ev.t, ev.track, ev.code, ev.datum);
+    }
+  g_assert_true (cpel_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+typedef struct
+{
+  char       *dir;
+  char       *path;
+  CpelWindow *window;
+} Fixture;
+
+static void
+on_notify_flag (GObject *object, GParamSpec *pspec, gboolean *flag)
+{
+  *flag = TRUE;
+}
+
+static void
+open_and_wait (CpelWindow *window, const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  gboolean done = FALSE;
+  gulong id;
+
+  cpel_window_open (window, file);
+  id = g_signal_connect (window, "notify::loading", G_CALLBACK (on_notify_flag), &done);
+  while (cpel_window_is_loading (window))
+    {
+      done = FALSE;
+      g_assert_true (app_test_wait_flag (&done, 10000));
+    }
+  g_signal_handler_disconnect (window, id);
+  app_test_spin (50);
+}
+
+static CpelWindow *
+new_window (void)
+{
+  CpelWindow *window = cpel_window_new (app);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 640);
+  gtk_window_present (GTK_WINDOW (window));
+  app_test_spin (50);
+  return window;
+}
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  if (app == NULL)
+    return;
+  f->dir = g_dir_make_tmp ("cpelview-g2-XXXXXX", NULL);
+  g_assert_nonnull (f->dir);
+  f->path = g_build_filename (f->dir, "capture.cpel", NULL);
+  write_file (f->path);
+  f->window = new_window ();
+  open_and_wait (f->window, f->path);
+  g_assert_nonnull (cpel_window_get_file (f->window));
+  app_test_wait_allocated (GTK_WIDGET (cpel_window_get_timeline (f->window)), 400);
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      g_unlink (p);
+    }
+  g_rmdir (dir);
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  GList *windows;
+
+  if (app == NULL)
+    return;
+  windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_destroy (l->data);
+  g_list_free (windows);
+  /* Windows outside the application (tool windows are transient, not
+   * application windows) go with their parent. */
+  app_test_spin (20);
+  remove_dir (f->dir);
+  g_free (f->dir);
+  g_free (f->path);
+}
+
+#define SKIP_WITHOUT_DISPLAY() \
+  G_STMT_START { if (app == NULL) { app_test_skip_no_display (); return; } } G_STMT_END
+#define SKIP_WITHOUT_INPUT() \
+  G_STMT_START { if (!app_test_can_send_input ()) { g_test_skip ("xdotool or X11 missing"); return; } } G_STMT_END
+
+/* ---- helpers ------------------------------------------------------------ */
+
+/* The timeline's rows as track ids, "7,12". */
+static char *
+row_ids (CpelWindow *window)
+{
+  const CpelView *view = cpel_timeline_get_view (cpel_window_get_timeline (window));
+  CpelFile *file = cpel_window_get_file (window);
+  GString *s = g_string_new (NULL);
+  guint n = cpel_view_get_n_rows (view);
+
+  for (guint r = 0; r < n; r++)
+    g_string_append_printf (s, "%s%u", r > 0 ? "," : "",
+                            cpel_file_get_track_id (file, cpel_view_get_row_slot (view, r)));
+  return g_string_free (s, FALSE);
+}
+
+/* Oracle: ids (in slot order) of the tracks with an event matching. */
+static char *
+expected_ids (CpelFile *file, gboolean by_code, guint32 value)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint slot = 0; slot < cpel_file_get_n_tracks (file); slot++)
+    {
+      guint64 n = cpel_file_get_track_n_events (file, slot);
+
+      for (guint64 i = 0; i < n; i++)
+        {
+          guint32 v = by_code ? cpel_file_get_track_event_code (file, slot, i)
+                              : cpel_file_get_track_event_datum (file, slot, i);
+          if (v == value)
+            {
+              g_string_append_printf (s, "%s%u", s->len > 0 ? "," : "",
+                                      cpel_file_get_track_id (file, slot));
+              break;
+            }
+        }
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* Select the first event of track `id` matching code (or datum). */
+static void
+select_first (CpelWindow *window, guint32 id, gboolean by_code, guint32 value)
+{
+  CpelFile *file = cpel_window_get_file (window);
+  guint slot;
+
+  g_assert_true (cpel_file_lookup_track (file, id, &slot));
+  for (guint64 i = 0; i < cpel_file_get_track_n_events (file, slot); i++)
+    if ((by_code ? cpel_file_get_track_event_code (file, slot, i)
+                 : cpel_file_get_track_event_datum (file, slot, i)) == value)
+      {
+        cpel_timeline_select (cpel_window_get_timeline (window), slot, i, FALSE);
+        return;
+      }
+  g_assert_not_reached ();
+}
+
+static guint
+slot_of (CpelWindow *window, guint32 id)
+{
+  guint slot;
+
+  g_assert_true (cpel_file_lookup_track (cpel_window_get_file (window), id, &slot));
+  return slot;
+}
+
+static void
+wait_chase (CpelWindow *window)
+{
+  gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+
+  while (cpel_chase_actions_busy (window) && g_get_monotonic_time () < end)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (1000);
+  g_assert_false (cpel_chase_actions_busy (window));
+  app_test_spin (30);
+}
+
+static void
+activate (CpelWindow *window, const char *action)
+{
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), action));
+  g_action_group_activate_action (G_ACTION_GROUP (window), action, NULL);
+}
+
+/* ---- chase --------------------------------------------------------------- */
+
+static void
+test_chase (Fixture *f, gconstpointer data)
+{
+  CpelFile *file;
+  g_autofree char *before = NULL;
+  g_autofree char *rows = NULL;
+  g_autofree char *expected = NULL;
+  guint slot;
+  guint64 index;
+
+  SKIP_WITHOUT_DISPLAY ();
+  file = cpel_window_get_file (f->window);
+  before = row_ids (f->window);
+  g_assert_cmpstr (before, ==, "3,5,7,12");
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (f->window), "no-chase"));
+
+  /* Chase event: only the tracks with a recv. */
+  select_first (f->window, 3, TRUE, CODE_RECV);
+  activate (f->window, "chase-event");
+  wait_chase (f->window);
+  expected = expected_ids (file, TRUE, CODE_RECV);
+  g_assert_cmpstr (expected, ==, "3,5");
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, expected);
+  g_assert_true (cpel_chase_actions_chasing (f->window));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->window), "no-chase"));
+  /* The selection stays. */
+  g_assert_true (cpel_timeline_get_selection (cpel_window_get_timeline (f->window), &slot, &index));
+  g_assert_cmpuint (cpel_file_get_track_id (file, slot), ==, 3);
+
+  /* Chase datum (from within a chase): the tracks with that datum. */
+  select_first (f->window, 3, TRUE, CODE_RECV);
+  activate (f->window, "no-chase");
+  select_first (f->window, 12, FALSE, DATUM_CHASED);
+  activate (f->window, "chase-datum");
+  wait_chase (f->window);
+  g_clear_pointer (&expected, g_free);
+  g_clear_pointer (&rows, g_free);
+  expected = expected_ids (file, FALSE, DATUM_CHASED);
+  g_assert_cmpstr (expected, ==, "7,12");
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, expected);
+
+  /* Chase track: the selected track pinned on top, the others stay. */
+  activate (f->window, "no-chase");
+  g_clear_pointer (&rows, g_free);
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, before);
+  select_first (f->window, 5, TRUE, CODE_RECV);
+  activate (f->window, "chase-track");
+  g_clear_pointer (&rows, g_free);
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, "5,3,7,12");
+
+  /* No chase: the track list of before the first chase, even after a
+   * sort during the chase. */
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "sort-tracks", g_variant_new_string ("name"));
+  activate (f->window, "no-chase");
+  g_clear_pointer (&rows, g_free);
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, before);
+  g_assert_false (cpel_chase_actions_chasing (f->window));
+
+  /* A chase restores what was shown before it: a sorted list. */
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "sort-tracks", g_variant_new_string ("count"));
+  g_clear_pointer (&before, g_free);
+  before = row_ids (f->window);
+  select_first (f->window, 3, TRUE, CODE_RECV);
+  activate (f->window, "chase-event");
+  wait_chase (f->window);
+  g_clear_pointer (&rows, g_free);
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, "3,5");     /* 100 and 50 events: by count */
+  activate (f->window, "no-chase");
+  g_clear_pointer (&rows, g_free);
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, before);
+
+  /* Nothing selected: nothing chased. */
+  cpel_timeline_unselect (cpel_window_get_timeline (f->window));
+  activate (f->window, "chase-event");
+  wait_chase (f->window);
+  g_assert_false (cpel_chase_actions_chasing (f->window));
+}
+
+/* The real VPP sample: one event code on both tracks; the datum of the
+ * second event only on "workers 1". */
+static void
+test_chase_sample (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *rows = NULL;
+  CpelWindow *window;
+  CpelFile *file;
+  CpelEvent event;
+  guint slot;
+
+  SKIP_WITHOUT_DISPLAY ();
+  path = cpel_test_shared_file ("fixtures/vpp-sample.cpel");
+  if (path == NULL)
+    return;
+  window = new_window ();
+  open_and_wait (window, path);
+  file = cpel_window_get_file (window);
+  g_assert_nonnull (file);
+  g_assert_cmpuint (cpel_file_get_n_tracks (file), ==, 2);
+
+  /* Chase event: code 0 is on both tracks. */
+  cpel_timeline_select (cpel_window_get_timeline (window), 0, 0, FALSE);
+  cpel_file_get_track_event (file, 0, 0, &event);
+  activate (window, "chase-event");
+  wait_chase (window);
+  expected = expected_ids (file, TRUE, event.code);
+  rows = row_ids (window);
+  g_assert_cmpstr (rows, ==, expected);
+  g_assert_cmpuint (cpel_view_get_n_rows (cpel_timeline_get_view (cpel_window_get_timeline (window))), ==, 2);
+  activate (window, "no-chase");
+
+  /* Chase datum of the event at 138910 ns ("workers 1", the only "1): 4"). */
+  for (slot = 0; slot < 2; slot++)
+    if (g_str_equal (cpel_file_get_track_label (file, slot), "workers 1"))
+      break;
+  g_assert_cmpuint (slot, <, 2);
+  cpel_file_get_track_event (file, slot, 0, &event);
+  g_assert_cmpint (event.time_ns, ==, 138910);
+  cpel_timeline_select (cpel_window_get_timeline (window), slot, 0, FALSE);
+  activate (window, "chase-datum");
+  wait_chase (window);
+  g_clear_pointer (&expected, g_free);
+  g_clear_pointer (&rows, g_free);
+  expected = expected_ids (file, FALSE, event.datum);
+  rows = row_ids (window);
+  g_assert_cmpstr (rows, ==, expected);
+  g_assert_cmpuint (cpel_view_get_n_rows (cpel_timeline_get_view (cpel_window_get_timeline (window))), ==, 1);
+  g_assert_cmpuint (cpel_view_get_row_slot (cpel_timeline_get_view (cpel_window_get_timeline (window)), 0), ==, slot);
+}
+
+/* ---- track order ---------------------------------------------------------- */
+
+static void
+test_sort (Fixture *f, gconstpointer data)
+{
+  g_autofree char *rows = NULL;
+  CpelTrackOrder *order;
+
+  SKIP_WITHOUT_DISPLAY ();
+  order = cpel_timeline_get_track_order (cpel_window_get_timeline (f->window));
+
+#define SORT_IS(key, ids) G_STMT_START { \
+    g_action_group_activate_action (G_ACTION_GROUP (f->window), "sort-tracks", g_variant_new_string (key)); \
+    g_clear_pointer (&rows, g_free); rows = row_ids (f->window); \
+    g_assert_cmpstr (rows, ==, ids); } G_STMT_END
+
+  SORT_IS ("name", "12,5,3,7");    /* disk, net 1, net 2, net 10 */
+  SORT_IS ("id", "3,5,7,12");
+  SORT_IS ("count", "12,7,3,5");   /* 250, 200, 100, 50 */
+  /* Hidden and pinned tracks stay so. */
+  cpel_track_order_set_hidden (order, slot_of (f->window, 3), TRUE);
+  cpel_track_order_set_pinned (order, slot_of (f->window, 5), TRUE);
+  SORT_IS ("name", "5,12,7");
+  SORT_IS ("default", "5,7,12");
+  cpel_track_order_reset (order);
+  g_clear_pointer (&rows, g_free);
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, "3,5,7,12");
+  /* Raise / sink. */
+  cpel_track_order_raise (order, slot_of (f->window, 7), TRUE);
+  g_clear_pointer (&rows, g_free);
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, "7,3,5,12");
+  cpel_track_order_raise (order, slot_of (f->window, 7), FALSE);
+  g_clear_pointer (&rows, g_free);
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, "3,5,12,7");
+  /* Place before another track, and at the end. */
+  cpel_track_order_place (order, slot_of (f->window, 7), slot_of (f->window, 3));
+  g_clear_pointer (&rows, g_free);
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, "7,3,5,12");
+  cpel_track_order_place (order, slot_of (f->window, 3), G_MAXUINT);
+  g_clear_pointer (&rows, g_free);
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, "7,5,12,3");
+#undef SORT_IS
+}
+
+/* Centre of row r's label (widget coordinates). */
+static void
+label_point (CpelTimeline *timeline, guint r, double *x, double *y)
+{
+  const CpelView *view = cpel_timeline_get_view (timeline);
+
+  *x = 40;
+  *y = cpel_view_get_row_y (view, r) + view->row_height / 2;
+}
+
+static void
+test_label_input (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline;
+  g_autofree char *rows = NULL;
+  double x, y, x2, y2;
+  int rx, ry, rx2, ry2;
+
+  SKIP_WITHOUT_DISPLAY ();
+  SKIP_WITHOUT_INPUT ();
+  timeline = cpel_window_get_timeline (f->window);
+  app_test_focus (GTK_WIDGET (timeline));
+
+  /* g2: Shift+click raises the track to the top, Ctrl+click sinks it. */
+  label_point (timeline, 2, &x, &y);          /* id 7 */
+  app_test_pointer_to (GTK_WIDGET (timeline), x, y);
+  app_test_xdo ("keydown", "shift", "click", "1", "keyup", "shift", NULL);
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, "7,3,5,12");
+  label_point (timeline, 1, &x, &y);          /* id 3 */
+  app_test_pointer_to (GTK_WIDGET (timeline), x, y);
+  app_test_xdo ("keydown", "ctrl", "click", "1", "keyup", "ctrl", NULL);
+  g_clear_pointer (&rows, g_free);
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, "7,5,12,3");
+
+  /* Drag the last label above the second row. */
+  label_point (timeline, 3, &x, &y);
+  label_point (timeline, 1, &x2, &y2);
+  y2 -= cpel_timeline_get_view (timeline)->row_height / 2 - 2;   /* the boundary 0|1 */
+  app_test_to_root (GTK_WIDGET (timeline), x, y, &rx, &ry);
+  app_test_to_root (GTK_WIDGET (timeline), x2, y2, &rx2, &ry2);
+  {
+    g_autofree char *sx = g_strdup_printf ("%d", rx);
+    g_autofree char *sy = g_strdup_printf ("%d", ry);
+    g_autofree char *my = g_strdup_printf ("%d", (ry + ry2) / 2);
+    g_autofree char *ey = g_strdup_printf ("%d", ry2);
+
+    app_test_xdo ("mousemove", "--sync", sx, sy, "mousedown", "1",
+                  "mousemove", "--sync", sx, my, "mousemove", "--sync", sx, ey,
+                  "mouseup", "1", NULL);
+  }
+  g_clear_pointer (&rows, g_free);
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, "7,3,5,12");
+  /* A plain click on a label changes nothing. */
+  label_point (timeline, 0, &x, &y);
+  app_test_pointer_to (GTK_WIDGET (timeline), x, y);
+  app_test_xdo ("click", "1", NULL);
+  g_clear_pointer (&rows, g_free);
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, "7,3,5,12");
+}
+
+/* ---- saved views ---------------------------------------------------------- */
+
+static void
+assert_shows (CpelWindow *window, gint64 t0, gint64 t1, const char *ids, gboolean recv_hidden,
+              guint32 sel_track)
+{
+  CpelTimeline *timeline = cpel_window_get_timeline (window);
+  CpelFile *file = cpel_window_get_file (window);
+  const guint8 *hidden = cpel_timeline_get_hidden_types (timeline);
+  g_autofree char *rows = row_ids (window);
+  gint64 a, b;
+  guint type, slot;
+
+  cpel_timeline_get_range (timeline, &a, &b);
+  g_assert_cmpint (a, ==, t0);
+  g_assert_cmpint (b, ==, t1);
+  g_assert_cmpstr (rows, ==, ids);
+  g_assert_true (cpel_file_lookup_type (file, CODE_RECV, &type));
+  g_assert_cmpint (hidden != NULL && hidden[type], ==, recv_hidden);
+  if (sel_track == G_MAXUINT32)
+    g_assert_false (cpel_timeline_get_selection (timeline, NULL, NULL));
+  else
+    {
+      g_assert_true (cpel_timeline_get_selection (timeline, &slot, NULL));
+      g_assert_cmpuint (cpel_file_get_track_id (file, slot), ==, sel_track);
+    }
+}
+
+/* View A: [1000, 9000), tracks 12 and 7, recv hidden, a send of 7 selected.
+ * View B: [20000, 30000), every track, nothing hidden or selected. */
+static void
+make_views (CpelWindow *window)
+{
+  CpelTimeline *timeline = cpel_window_get_timeline (window);
+  CpelTrackOrder *order = cpel_timeline_get_track_order (timeline);
+  CpelFile *file = cpel_window_get_file (window);
+  g_autofree guint8 *hidden = g_malloc0 (cpel_file_get_n_types (file));
+  g_autoptr(GError) error = NULL;
+  guint type;
+  const guint rows[] = { slot_of (window, 12), slot_of (window, 7) };
+
+  cpel_timeline_set_range (timeline, 1000, 9000, FALSE);
+  cpel_track_order_set_rows (order, rows, 2);
+  g_assert_true (cpel_file_lookup_type (file, CODE_RECV, &type));
+  hidden[type] = 1;
+  cpel_timeline_set_hidden_types (timeline, hidden);
+  select_first (window, 7, TRUE, CODE_SEND);
+  g_assert_true (cpel_views_controller_save_view (window, "A", &error));
+  g_assert_no_error (error);
+
+  cpel_timeline_set_range (timeline, 20000, 30000, FALSE);
+  cpel_track_order_reset (order);
+  cpel_timeline_set_hidden_types (timeline, NULL);
+  cpel_timeline_unselect (timeline);
+  g_assert_true (cpel_views_controller_save_view (window, "B", &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_views_round_trip (Fixture *f, gconstpointer data)
+{
+  g_autofree char *sidecar = NULL;
+  CpelWindow *window;
+  CpelViews *views;
+
+  SKIP_WITHOUT_DISPLAY ();
+  make_views (f->window);
+  sidecar = g_strconcat (f->path, CPEL_VIEWS_SUFFIX, NULL);
+  g_assert_true (g_file_test (sidecar, G_FILE_TEST_IS_REGULAR));
+
+  /* Another window on the same capture reads them from the sidecar. */
+  window = new_window ();
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "next-view"));
+  open_and_wait (window, f->path);
+  views = cpel_views_controller_get_views (window);
+  g_assert_nonnull (views);
+  g_assert_cmpuint (cpel_views_get_n_views (views), ==, 2);
+  /* The file remembers the current view: B, the last saved. */
+  g_assert_cmpint (cpel_views_get_current (views), ==, 1);
+
+  /* x: the first (wrapping), x: the second, x: the first again, z: back
+   * to B. */
+  activate (window, "next-view");
+  assert_shows (window, 1000, 9000, "12,7", TRUE, 7);
+  activate (window, "next-view");
+  assert_shows (window, 20000, 30000, "3,5,7,12", FALSE, G_MAXUINT32);
+  activate (window, "next-view");
+  assert_shows (window, 1000, 9000, "12,7", TRUE, 7);
+  activate (window, "previous-view");
+  assert_shows (window, 20000, 30000, "3,5,7,12", FALSE, G_MAXUINT32);
+  /* Back in zoom history: where the view was before. */
+  g_assert_true (cpel_timeline_go_back (cpel_window_get_timeline (window)));
+  {
+    gint64 a, b;
+
+    cpel_timeline_get_range (cpel_window_get_timeline (window), &a, &b);
+    g_assert_cmpint (a, ==, 1000);
+  }
+
+  /* Renaming and deleting write the file at once. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "delete-view", g_variant_new_string ("B"));
+  {
+    g_autoptr(CpelViews) reread = cpel_views_new (f->path);
+
+    g_assert_true (cpel_views_load (reread, NULL));
+    g_assert_cmpuint (cpel_views_get_n_views (reread), ==, 1);
+    g_assert_cmpstr (cpel_views_get_view (reread, 0)->name, ==, "A");
+  }
+
+  /* The default name of the next view. */
+  {
+    g_autofree char *name = cpel_views_controller_new_name (window);
+
+    g_assert_cmpstr (name, ==, "View 2");
+  }
+
+  /* Export (scripted path), then the file holds the views. */
+  {
+    g_autofree char *out = g_build_filename (f->dir, "exported.cpelviews", NULL);
+    g_autoptr(CpelViews) other = cpel_views_new (f->path);
+
+    g_setenv ("CPEL_VIEWS_EXPORT_PATH", out, TRUE);
+    activate (window, "export-views");
+    g_unsetenv ("CPEL_VIEWS_EXPORT_PATH");
+    g_assert_true (g_file_test (out, G_FILE_TEST_IS_REGULAR));
+    g_assert_true (cpel_views_import (other, out, NULL));
+    g_assert_true (cpel_views_lookup (other, "A", NULL));
+    g_unlink (out);
+  }
+}
+
+/* cpelview --view NAME FILE: the view shown once the file is loaded. */
+static void
+test_open_at_view (Fixture *f, gconstpointer data)
+{
+  CpelWindow *window;
+
+  SKIP_WITHOUT_DISPLAY ();
+  make_views (f->window);
+  window = new_window ();
+  cpel_views_controller_open_view (window, "A");
+  open_and_wait (window, f->path);
+  assert_shows (window, 1000, 9000, "12,7", TRUE, 7);
+  g_assert_cmpint (cpel_views_get_current (cpel_views_controller_get_views (window)), ==, 0);
+
+  /* An unknown name changes nothing (a toast says so). */
+  cpel_views_controller_open_view (window, "no such view");
+  assert_shows (window, 1000, 9000, "12,7", TRUE, 7);
+}
+
+static GtkWidget *
+find_descendant (GtkWidget *widget, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_descendant (c, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The Saved Views window lists the views; activating a row shows it. */
+static void
+test_views_window (Fixture *f, gconstpointer data)
+{
+  GtkWindow *list = NULL;
+  GtkWidget *row;
+  GList *toplevels;
+
+  SKIP_WITHOUT_DISPLAY ();
+  make_views (f->window);
+  activate (f->window, "saved-views");
+  app_test_spin (100);
+  toplevels = gtk_window_list_toplevels ();
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (gtk_window_get_transient_for (l->data) == GTK_WINDOW (f->window)
+        && g_strcmp0 (gtk_window_get_title (l->data), "Saved Views") == 0)
+      list = l->data;
+  g_list_free (toplevels);
+  g_assert_nonnull (list);
+
+  /* Two rows, in order; the first one's activation shows view A. */
+  {
+    GtkWidget *box = find_descendant (GTK_WIDGET (list), GTK_TYPE_LIST_BOX);
+
+    g_assert_true (GTK_IS_LIST_BOX (box));
+    row = GTK_WIDGET (gtk_list_box_get_row_at_index (GTK_LIST_BOX (box), 0));
+    g_assert_nonnull (row);
+    g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, "A");
+    g_assert_nonnull (gtk_list_box_get_row_at_index (GTK_LIST_BOX (box), 1));
+    g_assert_null (gtk_list_box_get_row_at_index (GTK_LIST_BOX (box), 2));
+    g_signal_emit_by_name (row, "activate");
+    app_test_spin (50);
+    assert_shows (f->window, 1000, 9000, "12,7", TRUE, 7);
+  }
+}
+
+/* ---- colour and summary modes: pixels ------------------------------------ */
+
+static guint32
+pixel_at (cairo_surface_t *surface, int x, int y)
+{
+  unsigned char *data = cairo_image_surface_get_data (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+
+  return *(guint32 *) (data + y * stride + x * 4) & 0xffffff;
+}
+
+static guint32
+rgb_of (const CpelRGBA *c)
+{
+  return ((guint32) lround (c->r * 255) << 16) | ((guint32) lround (c->g * 255) << 8)
+         | (guint32) lround (c->b * 255);
+}
+
+static cairo_surface_t *
+render_modes (const CpelView *view, int width, int height, CpelColorMode mode, gboolean summary)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+  cairo_t *cr = cairo_create (surface);
+
+  cpel_view_modes_render (cr, width, height, view, mode, summary);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+static void
+test_modes_pixels (Fixture *f, gconstpointer data)
+{
+  CpelFile *file;
+  CpelPalette palette;
+  CpelView view;
+  cairo_surface_t *plain, *summary, *by_track;
+  const int width = 900, height = 200;
+  double rh;
+
+  SKIP_WITHOUT_DISPLAY ();
+  file = cpel_window_get_file (f->window);
+  cpel_palette_init_light (&palette);
+  cpel_view_init (&view, file, &palette);
+  /* 20 events per track across 740 px: ticks far apart, labels fit. */
+  view.t0 = 0;
+  view.t1 = 6000;
+  rh = view.row_height;
+
+  plain = render_modes (&view, width, height, CPEL_COLOR_BY_CODE, FALSE);
+  summary = render_modes (&view, width, height, CPEL_COLOR_BY_CODE, TRUE);
+  by_track = render_modes (&view, width, height, CPEL_COLOR_BY_TRACK, FALSE);
+  if (g_getenv ("CPEL_TEST_SAVE_PNG") != NULL)
+    {
+      cairo_surface_write_to_png (plain, "/tmp/modes-plain.png");
+      cairo_surface_write_to_png (summary, "/tmp/modes-summary.png");
+      cairo_surface_write_to_png (by_track, "/tmp/modes-track.png");
+    }
+
+  /* Row 0 (id 3): events 8, 9, 20, 21, ... at t = 800, 900, 2000, 2100. */
+  {
+    double x_tick = cpel_view_time_to_x (&view, width, 900);
+    double x_next = cpel_view_time_to_x (&view, width, 2000);
+    int y = (int) (cpel_view_get_row_y (&view, 0) + rh / 2);
+    int label_x = (int) (x_tick + 10);
+    int tick_x = (int) floor (x_tick);
+    CpelRGBA track_color;
+    gboolean label_drawn = FALSE;
+
+    g_assert_cmpfloat (x_next - x_tick, >, 60);
+    /* Below the rows: the empty background with the ruler's grid lines. */
+    int y_empty = (int) cpel_view_get_row_y (&view, cpel_view_get_n_rows (&view)) + 20;
+
+    g_assert_cmpint (y_empty, <, height);
+    /* Plain: a label box right of the tick (more than background and grid). */
+    for (int x = label_x; x < (int) x_next - 4; x++)
+      if (pixel_at (plain, x, y) != pixel_at (plain, x, y_empty))
+        label_drawn = TRUE;
+    g_assert_true (label_drawn);
+    /* Summary: nothing there but the row (background and grid). */
+    for (int x = label_x; x < (int) x_next - 4; x++)
+      g_assert_cmphex (pixel_at (summary, x, y), ==, pixel_at (summary, x, y_empty));
+    /* ... but the tick is. */
+    g_assert_cmphex (pixel_at (summary, tick_x, y), ==, pixel_at (plain, tick_x, y));
+    /* By track: the tick in the track's colour. */
+    cpel_view_modes_track_color (&palette, file, cpel_view_get_row_slot (&view, 0), &track_color);
+    g_assert_cmphex (pixel_at (by_track, tick_x, y), ==, rgb_of (&track_color));
+    /* Ruler and labels column as in the plain frame. */
+    g_assert_cmphex (pixel_at (by_track, 20, y), ==, pixel_at (plain, 20, y));
+    g_assert_cmphex (pixel_at (summary, width / 2, 10), ==, pixel_at (plain, width / 2, 10));
+  }
+  /* Rows of other tracks take other colours (ids 3 and 7 differ). */
+  {
+    CpelRGBA a, b;
+
+    cpel_view_modes_track_color (&palette, file, 0, &a);
+    cpel_view_modes_track_color (&palette, file, 2, &b);
+    g_assert_cmphex (rgb_of (&a), !=, rgb_of (&b));
+  }
+  cairo_surface_destroy (plain);
+  cairo_surface_destroy (summary);
+  cairo_surface_destroy (by_track);
+}
+
+/* ---- the g2 keys ----------------------------------------------------------- */
+
+static gint64
+span_of (CpelTimeline *timeline)
+{
+  gint64 t0, t1;
+
+  cpel_timeline_get_range (timeline, &t0, &t1);
+  return t1 - t0;
+}
+
+static gboolean
+bool_state (CpelWindow *window, const char *action)
+{
+  g_autoptr(GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (window), action);
+
+  return g_variant_get_boolean (state);
+}
+
+static char *
+string_state (CpelWindow *window, const char *action)
+{
+  g_autoptr(GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (window), action);
+
+  return g_variant_dup_string (state, NULL);
+}
+
+static void
+test_keys (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline;
+  GtkAdjustment *vadj;
+  g_autofree char *rows = NULL;
+  g_autofree char *mode = NULL;
+  g_autofree char *sidecar = NULL;
+  gint64 s0, t0, t1;
+  double rh;
+
+  SKIP_WITHOUT_DISPLAY ();
+  SKIP_WITHOUT_INPUT ();
+  timeline = cpel_window_get_timeline (f->window);
+  vadj = cpel_timeline_get_vadjustment (timeline);
+  app_test_pointer_to (GTK_WIDGET (timeline), 5, 5);
+  app_test_focus (GTK_WIDGET (timeline));
+
+  /* w / s zoom, a / d pan. */
+  s0 = span_of (timeline);
+  app_test_xdo ("key", "w", NULL);
+  g_assert_cmpint (ABS (span_of (timeline) - s0 / 2), <=, 1);
+  app_test_xdo ("key", "d", NULL);
+  cpel_timeline_get_range (timeline, &t0, &t1);
+  g_assert_cmpint (t0, >, 0);
+  app_test_xdo ("key", "a", NULL);
+  app_test_xdo ("key", "s", NULL);
+  g_assert_cmpint (span_of (timeline), ==, s0);
+
+  /* t / g: taller / shorter rows (g2: fewer / more tracks on screen). */
+  rh = cpel_timeline_get_row_height (timeline);
+  app_test_xdo ("key", "t", NULL);
+  g_assert_cmpfloat (cpel_timeline_get_row_height (timeline), ==, rh + CPEL_TIMELINE_ROW_HEIGHT_STEP);
+  g_assert_cmpfloat (cpel_timeline_get_view (timeline)->row_height, ==, rh + CPEL_TIMELINE_ROW_HEIGHT_STEP);
+  app_test_xdo ("key", "g", "g", NULL);
+  g_assert_cmpfloat (cpel_timeline_get_row_height (timeline), ==, rh - CPEL_TIMELINE_ROW_HEIGHT_STEP);
+  for (int i = 0; i < 20; i++)
+    app_test_xdo ("key", "g", NULL);
+  g_assert_cmpfloat (cpel_timeline_get_row_height (timeline), ==, CPEL_TIMELINE_MIN_ROW_HEIGHT);
+  cpel_timeline_set_row_height (timeline, rh);
+
+  /* r / f scroll the tracks (taller rows so that there is something to scroll). */
+  cpel_timeline_set_row_height (timeline, CPEL_TIMELINE_MAX_ROW_HEIGHT);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1000, 300);
+  app_test_spin (200);
+  gtk_adjustment_set_value (vadj, 0);
+  app_test_xdo ("key", "f", NULL);
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadj), >, 0);
+  app_test_xdo ("key", "r", NULL);
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadj), ==, 0);
+  cpel_timeline_set_row_height (timeline, rh);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1000, 640);
+  app_test_spin (200);
+
+  /* e: summary mode; c: colour by track and back. */
+  g_assert_false (cpel_timeline_get_summary (timeline));
+  app_test_xdo ("key", "e", NULL);
+  g_assert_true (cpel_timeline_get_summary (timeline));
+  g_assert_true (bool_state (f->window, "summary-mode"));
+  app_test_xdo ("key", "e", NULL);
+  g_assert_false (cpel_timeline_get_summary (timeline));
+  app_test_xdo ("key", "c", NULL);
+  g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_BY_TRACK);
+  mode = string_state (f->window, "color-mode");
+  g_assert_cmpstr (mode, ==, "track");
+  app_test_xdo ("key", "c", NULL);
+  g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_BY_CODE);
+  /* The menu's radio items set it too. */
+  g_action_group_change_action_state (G_ACTION_GROUP (f->window), "color-mode", g_variant_new_string ("none"));
+  g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_NONE);
+  g_assert_false (cpel_timeline_get_view (timeline)->color_by_type);
+  app_test_xdo ("key", "c", NULL);
+  g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_BY_CODE);
+
+  /* x / z with saved views; p writes them, l rereads them. */
+  make_views (f->window);
+  cpel_views_set_current (cpel_views_controller_get_views (f->window), -1);
+  app_test_focus (GTK_WIDGET (timeline));
+  app_test_xdo ("key", "x", NULL);
+  assert_shows (f->window, 1000, 9000, "12,7", TRUE, 7);
+  app_test_xdo ("key", "x", NULL);
+  assert_shows (f->window, 20000, 30000, "3,5,7,12", FALSE, G_MAXUINT32);
+  app_test_xdo ("key", "z", NULL);
+  assert_shows (f->window, 1000, 9000, "12,7", TRUE, 7);
+
+  sidecar = g_strconcat (f->path, CPEL_VIEWS_SUFFIX, NULL);
+  g_assert_cmpint (g_unlink (sidecar), ==, 0);
+  app_test_xdo ("key", "p", NULL);
+  g_assert_true (g_file_test (sidecar, G_FILE_TEST_IS_REGULAR));
+  {
+    /* Someone else adds a view to the file; l reads it. */
+    g_autoptr(CpelViews) other = cpel_views_new (f->path);
+    g_autoptr(CpelSavedView) c = cpel_saved_view_new ("C");
+
+    g_assert_true (cpel_views_load (other, NULL));
+    c->t0 = 5000;
+    c->t1 = 7000;
+    cpel_views_put (other, c);
+    g_assert_true (cpel_views_save (other, NULL));
+  }
+  g_assert_cmpuint (cpel_views_get_n_views (cpel_views_controller_get_views (f->window)), ==, 2);
+  app_test_xdo ("key", "l", NULL);
+  g_assert_cmpuint (cpel_views_get_n_views (cpel_views_controller_get_views (f->window)), ==, 3);
+
+  /* h / Shift+H / Ctrl+H chase, u: no chase. */
+  cpel_track_order_reset (cpel_timeline_get_track_order (timeline));
+  cpel_timeline_set_hidden_types (timeline, NULL);
+  cpel_timeline_fit (timeline);
+  select_first (f->window, 3, TRUE, CODE_RECV);
+  app_test_focus (GTK_WIDGET (timeline));
+  app_test_xdo ("key", "h", NULL);
+  wait_chase (f->window);
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, "3,5");
+  app_test_xdo ("key", "u", NULL);
+  g_clear_pointer (&rows, g_free);
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, "3,5,7,12");
+  select_first (f->window, 12, FALSE, DATUM_CHASED);
+  app_test_xdo ("key", "shift+h", NULL);
+  wait_chase (f->window);
+  g_clear_pointer (&rows, g_free);
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, "7,12");
+  app_test_xdo ("key", "u", "ctrl+h", NULL);
+  g_clear_pointer (&rows, g_free);
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, "12,3,5,7");
+  app_test_xdo ("key", "u", NULL);
+  g_clear_pointer (&rows, g_free);
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, "3,5,7,12");
+}
+
+/* Every g2 key and the new shortcuts are in the Keyboard Shortcuts window. */
+static void
+test_shortcuts_window (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GtkBuilder) builder = NULL;
+  g_autoptr(GPtrArray) accels = g_ptr_array_new_with_free_func (g_free);
+  const char *keys[] = { "w", "s", "a", "d", "r", "f", "t", "g", "e", "c", "p", "l", "x", "z",
+                         "h", "<Shift>h", "<Control>h", "u", "<Control>d", "<Control>b" };
+  GSList *objects;
+
+  if (app == NULL)
+    {
+      app_test_skip_no_display ();
+      return;
+    }
+  builder = gtk_builder_new_from_resource ("/io/github/cpelview/CpelView/gtk/help-overlay.ui");
+  objects = gtk_builder_get_objects (builder);
+  for (GSList *l = objects; l != NULL; l = l->next)
+    if (GTK_IS_SHORTCUTS_SHORTCUT (l->data))
+      {
+        g_autofree char *accel = NULL;
+
+        g_object_get (l->data, "accelerator", &accel, NULL);
+        if (accel != NULL)
+          {
+            g_auto(GStrv) parts = g_strsplit (accel, " ", -1);
+
+            for (guint i = 0; parts[i] != NULL; i++)
+              g_ptr_array_add (accels, g_strdup (parts[i]));
+          }
+      }
+  g_slist_free (objects);
+  for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+    {
+      gboolean found = FALSE;
+
+      for (guint i = 0; i < accels->len && !found; i++)
+        found = g_str_equal (accels->pdata[i], keys[k]);
+      if (!found)
+        g_error ("“%s” is not in the shortcuts window", keys[k]);
+    }
+}
+
+int
+main (int argc, char *argv[])
+{
+  gboolean display = app_test_init (&argc, &argv);
+  int status;
+
+  if (!display)
+    {
+      g_test_add_func ("/app/g2/no-display", app_test_skip_no_display);
+      return g_test_run ();
+    }
+
+  app = cpel_application_new (g_get_monotonic_time ());
+  g_application_set_flags (G_APPLICATION (app),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+
+#define ADD(path, func) \
+  g_test_add ("/app/g2/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("chase", test_chase);
+  ADD ("chase-sample", test_chase_sample);
+  ADD ("sort", test_sort);
+  ADD ("label-input", test_label_input);
+  ADD ("views-round-trip", test_views_round_trip);
+  ADD ("open-at-view", test_open_at_view);
+  ADD ("views-window", test_views_window);
+  ADD ("modes-pixels", test_modes_pixels);
+  ADD ("keys", test_keys);
+#undef ADD
+  g_test_add_func ("/app/g2/shortcuts-window", test_shortcuts_window);
+  status = g_test_run ();
+  g_clear_object (&app);
+  return status;
+}
