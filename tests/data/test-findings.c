@@ -4,9 +4,10 @@
  * test passes (UNEXPECTEDPASS): move it to the fixed list (a regression
  * test from then on).
  *
- * /core/findings/stats-wide-range: cpel_stats_to_text computes t1 - t0 in
- *   gint64: a range [G_MININT64, G_MAXINT64) overflows (UBSan: signed
- *   integer overflow, cpel-stats.c) and shows a negative duration.
+ * /core/findings/stats-wide-range (fixed in 817c274): cpel_stats_to_text
+ *   computed t1 - t0 in gint64: a range [G_MININT64, G_MAXINT64) overflowed
+ *   (UBSan: signed integer overflow, cpel-stats.c) and showed a negative
+ *   duration.
  * /core/findings/cut-long-table-name (fixed in 2f4f12d): an event section
  *   whose 64-octet table name field has no NUL loads (it names no table),
  *   but cutting the file failed with CPEL_ERROR_INVALID (“longer than 63

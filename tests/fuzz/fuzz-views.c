@@ -151,11 +151,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       g_error_free (error);
       return 0;
     }
-  /* Known (reported): a value with a bad escape reads with an error set
-   * and the view kept (pending/views-name-bad-escape) */
-#ifdef FUZZ_TOLERATE_KNOWN
-  g_clear_error (&error);
-#endif
   FUZZ_CHECK (error == NULL);
   FUZZ_CHECK (current >= -1 && current < (int) views->len);
 
