@@ -54,6 +54,7 @@ struct _CpelAnomalyPanel
   GListStore           *track_rows;
   GtkSortListModel     *sorted_tracks;
   gint64                current;
+  char                 *summary;      /* "12 anomalies on 2 tracks" */
   gboolean              syncing;
   guint64               thread_events;
 
@@ -167,10 +168,13 @@ update_subtitle (CpelAnomalyPanel *self)
       g_autofree char *position = cpel_format_count ((guint64) self->current + 1);
       g_autofree char *total = cpel_format_count (cpel_anomaly_result_get_n (result));
 
-      /* TRANSLATORS: "3 of 12" anomalies */
-      text = g_strdup_printf (_("%s of %s"), position, total);
+      /* TRANSLATORS: "12 anomalies on 2 tracks · 3 of 12" */
+      text = g_strdup_printf (_("%s · %s of %s"), self->summary != NULL ? self->summary : "",
+                              position, total);
     }
-  adw_view_switcher_title_set_subtitle (self->switcher_title, text);
+  /* The view switcher takes the title when wide: the position goes with
+   * the summary under the form. */
+  gtk_label_set_text (self->summary_label, text != NULL ? text : self->summary != NULL ? self->summary : "");
 }
 
 static void
@@ -182,7 +186,7 @@ clear_result (CpelAnomalyPanel *self)
   g_clear_object (&self->list);
   g_list_store_remove_all (self->track_rows);
   self->current = -1;
-  gtk_label_set_text (self->summary_label, "");
+  g_clear_pointer (&self->summary, g_free);
   update_subtitle (self);
 }
 
@@ -250,7 +254,7 @@ show_result (CpelAnomalyPanel  *self,
       g_free (summary);
       summary = with_tracks;
     }
-  gtk_label_set_text (self->summary_label, summary);
+  self->summary = g_steal_pointer (&summary);
 
   if (n > 0)
     gtk_stack_set_visible_child_name (self->state_stack, "list");
@@ -622,6 +626,7 @@ cpel_anomaly_panel_dispose (GObject *object)
   g_clear_object (&self->file);
   g_clear_object (&self->timeline);
   g_clear_pointer (&self->types, g_array_unref);
+  g_clear_pointer (&self->summary, g_free);
 
   G_OBJECT_CLASS (cpel_anomaly_panel_parent_class)->dispose (object);
 }

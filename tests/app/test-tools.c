@@ -781,6 +781,13 @@ test_print (Fixture *f, gconstpointer data)
   /* Fit to the page: the view fills the width (the ruler's background
    * reaches the right edge below the header). */
   g_assert_true (region_has (surface, W - 3, 30, W, 60, LIGHT));
+  /* To look at the page: CPEL_TEST_SHOT_DIR=dir. */
+  if (g_getenv ("CPEL_TEST_SHOT_DIR") != NULL)
+    {
+      g_autofree char *png = g_build_filename (g_getenv ("CPEL_TEST_SHOT_DIR"), "print-page.png", NULL);
+
+      g_assert_cmpint (cairo_surface_write_to_png (surface, png), ==, CAIRO_STATUS_SUCCESS);
+    }
   cairo_surface_destroy (surface);
 
   /* Without a header the view starts at the top. */
