@@ -35,8 +35,11 @@ cpel_window_tools_text_toast (CpelWindow *window,
   adw_toast_set_timeout (toast, 4);
   if (button != NULL)
     {
+      /* It offers to undo or follow up what was just done: shown at once,
+       * not after the toasts queued before it. */
       adw_toast_set_button_label (toast, button);
       adw_toast_set_action_name (toast, action);
+      adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
     }
   cpel_window_tools_toast (window, toast);
   return toast;
