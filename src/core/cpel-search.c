@@ -26,10 +26,6 @@
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
-#ifdef G_OS_UNIX
-#include <sys/mman.h>
-#include <unistd.h>
-#endif
 
 #include "cpel-file-private.h"
 #include "cpel-search.h"
@@ -528,30 +524,6 @@ match_text (Chunk            *chunk,
   return m;
 }
 
-/* Gives back the mapped pages wholly inside [from, to) once scanned: they
- * stay in the page cache (a later touch maps them again, no disk read), but
- * a search over a big capture does not leave the process holding all of it
- * (20 bytes per event).  Only for mapped files. */
-static void
-drop_scanned (CpelFile     *file,
-              const guint8 *from,
-              const guint8 *to)
-{
-#if defined(G_OS_UNIX) && defined(MADV_DONTNEED)
-  static gsize page;
-  guintptr a, b;
-
-  if (file->mapped == NULL || to <= from)
-    return;
-  if (page == 0)
-    page = (gsize) sysconf (_SC_PAGESIZE);
-  a = ((guintptr) from + page - 1) & ~(guintptr) (page - 1);
-  b = (guintptr) to & ~(guintptr) (page - 1);
-  if (b > a)
-    madvise ((void *) a, b - a, MADV_DONTNEED);
-#endif
-}
-
 /* Track slot of a track id (every id used by an event has one). */
 static inline guint32
 lookup_slot (const Scan *scan,
@@ -683,7 +655,6 @@ scan_chunk (Chunk *chunk)
             }
         }
 
-      drop_scanned (file, sec->records + (fi - sec->first_index) * CPEL_EVENT_RECORD_SIZE, rec);
       g_atomic_pointer_add (&scan->processed, (gssize) (stop - fi));
       fi = stop;
       if (chunk->report && scan->progress && file->n_events > 0)
