@@ -1126,6 +1126,21 @@ snapshot_reorder (CpelTimeline *self,
 
   if (self->drag_mode != DRAG_REORDER || self->reorder_row < 0)
     return;
+  /* The label being moved, tinted. */
+  {
+    int from = slot_row (self, self->reorder_slot);
+    GdkRGBA tint = color;
+
+    tint.alpha = 0.18f;
+    if (from >= 0)
+      {
+        y = MAX (cpel_view_get_row_y (&self->view, (guint) from), self->view.ruler_height);
+        gtk_snapshot_append_color (snapshot, &tint,
+                                   &GRAPHENE_RECT_INIT (0, y, self->view.label_width,
+                                                        cpel_view_get_row_y (&self->view, (guint) from)
+                                                        + self->view.row_height - y));
+      }
+  }
   y = cpel_view_get_row_y (&self->view, (guint) self->reorder_row);
   y = MAX (y, self->view.ruler_height + 1);
   gtk_snapshot_append_color (snapshot, &color, &GRAPHENE_RECT_INIT (0, y - 1, width, 2));
