@@ -340,6 +340,15 @@ static const GActionEntry entries[] = {
   { "no-chase", action_no_chase },
 };
 
+/* The window closes: no lookup keeps it alive. */
+static void
+on_destroy (CpelWindow *window,
+            Chase      *chase)
+{
+  if (chase->cancellable != NULL)
+    g_cancellable_cancel (chase->cancellable);
+}
+
 void
 cpel_chase_actions_install (CpelWindow *window)
 {
@@ -352,6 +361,7 @@ cpel_chase_actions_install (CpelWindow *window)
   g_object_set_data_full (G_OBJECT (window), DATA_KEY, chase, (GDestroyNotify) chase_free);
   g_action_map_add_action_entries (G_ACTION_MAP (window), entries, G_N_ELEMENTS (entries), window);
   g_signal_connect (window, "notify::file", G_CALLBACK (on_file_changed), chase);
+  g_signal_connect (window, "destroy", G_CALLBACK (on_destroy), chase);
   on_file_changed (window, NULL, chase);
 }
 

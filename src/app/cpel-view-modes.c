@@ -137,13 +137,14 @@ cpel_view_modes_render (cairo_t        *cr,
         rv.rows = &slot;
         rv.n_rows = 1;
         rv.scroll_y = 0;
+        rv.ruler_height = 0;   /* no ruler to draw again */
 
         cairo_save (cr);
         cairo_rectangle (cr, x0, y0, width - x0, y1 - y0);
         cairo_clip (cr);
-        /* Row 0 of a one-row view lands at `y`. */
-        cairo_translate (cr, 0, y - top);
-        cpel_render_view (cr, width, top + rh, &rv);
+        /* Row 0 of a one-row view without ruler lands at `y`. */
+        cairo_translate (cr, 0, y);
+        cpel_render_view (cr, width, rh, &rv);
         cairo_restore (cr);
       }
   }

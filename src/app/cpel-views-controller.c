@@ -387,6 +387,8 @@ action_save_view (GSimpleAction *action,
 
   name = cpel_views_controller_new_name (window);
   dialog = adw_message_dialog_new (parent, _("Save View"), NULL);
+  /* It refers to the window: it goes with it. */
+  gtk_window_set_destroy_with_parent (GTK_WINDOW (dialog), TRUE);
   g_object_set_data (G_OBJECT (dialog), "window", window);
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
                                     "cancel", _("_Cancel"),
@@ -472,7 +474,14 @@ action_save_views (GSimpleAction *action,
   path = cpel_views_get_save_path (ctl->views);
   if (!save_now (ctl, NULL))
     return;
-  base = g_filename_display_basename (path);
+  {
+    g_autofree char *sidecar = cpel_views_get_sidecar_path (ctl->views);
+
+    /* Next to the capture: its name says enough; elsewhere (the capture's
+     * folder is read-only) the whole path. */
+    base = g_strcmp0 (path, sidecar) == 0 ? g_filename_display_basename (path)
+                                          : g_filename_display_name (path);
+  }
   /* TRANSLATORS: toast; %u views, %s a file name */
   text = g_strdup_printf (ngettext ("%u view written to “%s”", "%u views written to “%s”", n), n, base);
   toast (ctl, text);
