@@ -541,7 +541,6 @@ cpel_application_init (CpelApplication *self)
   self->start_us = g_get_monotonic_time ();
 
   g_application_add_main_option_entries (G_APPLICATION (self), options);
-  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
   g_application_set_option_context_summary (G_APPLICATION (self),
                                             _("View CPEL performance event logs."));
 }
