@@ -388,7 +388,10 @@ time_cell (gint64 ns)
 static char *
 mean_cell (double mean_ns)
 {
-  /* the mean rounded to the nearest ns, shown in the same units */
+  /* the mean rounded to the nearest ns, shown in the same units; a mean
+   * past what gint64 holds (intervals near 2^63 ns) saturates */
+  if (!(mean_ns + 0.5 < 9223372036854775807.0))
+    return cpel_time_format (G_MAXINT64);
   return cpel_time_format ((gint64) (mean_ns + 0.5));
 }
 
