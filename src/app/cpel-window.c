@@ -11,6 +11,7 @@
 #include "cpel-event-types.h"
 #include "cpel-export.h"
 #include "cpel-file-info.h"
+#include "cpel-file-watch.h"
 #include "cpel-overview-strip.h"
 #include "cpel-print.h"
 #include "cpel-progress-relay.h"
@@ -1089,6 +1090,8 @@ cpel_window_init (CpelWindow *self)
   cpel_chase_actions_install (self);
   cpel_view_actions_install (self);
   cpel_views_controller_install (self);
+  /* "The file changed on disk — Reload" (win.reload). */
+  cpel_file_watch_install (self);
 
   cpel_search_bar_set_timeline (self->search_bar, self->timeline);
   gtk_scrollbar_set_adjustment (self->vscrollbar, cpel_timeline_get_vadjustment (self->timeline));
