@@ -1,0 +1,339 @@
+/* test-reload.c — the open file changes on disk: truncated under the view
+ * (the mapping shrinks: reads past the new end would raise SIGBUS), rewritten
+ * in place, or replaced by rename.  The window survives redraws at several
+ * zooms, shows "The file changed on disk" and reloads the same path. */
+#include "app-test-util.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+#include "cpel-app-util.h"
+#include "cpel-application.h"
+#include "cpel-file-watch.h"
+#include "cpel-window.h"
+
+#define N_TRACKS 4
+#define STEP_NS  100
+
+static CpelApplication *app;
+
+typedef struct
+{
+  char       *dir;
+  char       *path;
+  CpelWindow *window;
+} Fixture;
+
+#define SKIP_WITHOUT_DISPLAY() G_STMT_START { if (app == NULL) { app_test_skip_no_display (); return; } } G_STMT_END
+
+/* A capture of `n_events` on N_TRACKS tracks; `code_base` tells files apart.
+ * `path` NULL: returned in memory. */
+static GBytes *
+write_capture (const char *path,
+               guint64     n_events,
+               guint32     code_base)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelWriter) w = cpel_writer_new (path, FALSE, 1700000000, &error);
+  guint table;
+
+  g_assert_no_error (error);
+  table = cpel_writer_add_string_table (w, "FileStrtab");
+  cpel_writer_begin_event_defs (w, table);
+  cpel_writer_add_event_def (w, code_base, "send", "%d");
+  cpel_writer_add_event_def (w, code_base + 1, "recv", "len %d");
+  cpel_writer_begin_track_defs (w, table);
+  for (guint i = 0; i < N_TRACKS; i++)
+    cpel_writer_add_track_def (w, i, "thread %d");
+  cpel_writer_begin_events (w, table, 1000000000u, n_events);
+  for (guint64 i = 0; i < n_events; i++)
+    cpel_writer_add_event (w, i * STEP_NS, (guint32) (i % N_TRACKS),
+                           code_base + (i % 5 == 0), (guint32) i);
+  g_assert_true (cpel_writer_finish (w, &error));
+  g_assert_no_error (error);
+  return path == NULL ? cpel_writer_steal_bytes (w) : NULL;
+}
+
+static AdwWindowTitle *
+find_title (GtkWidget *widget)
+{
+  if (ADW_IS_WINDOW_TITLE (widget))
+    return ADW_WINDOW_TITLE (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      AdwWindowTitle *t = find_title (c);
+
+      if (t != NULL)
+        return t;
+    }
+  return NULL;
+}
+
+static const char *
+subtitle (CpelWindow *window)
+{
+  AdwWindowTitle *title = find_title (GTK_WIDGET (window));
+
+  g_assert_nonnull (title);
+  return adw_window_title_get_subtitle (title);
+}
+
+/* The subtitle names `n` events, as the window formats counts. */
+static void
+assert_subtitle_count (CpelWindow *window, guint64 n)
+{
+  g_autofree char *count = cpel_format_count (n);
+  g_autofree char *events = g_strdup_printf ("%s events", count);
+
+  g_assert_nonnull (strstr (subtitle (window), events));
+}
+
+static void
+on_notify_flag (GObject *object, GParamSpec *pspec, gboolean *flag)
+{
+  *flag = TRUE;
+}
+
+static void
+open_and_wait (CpelWindow *window, const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  gboolean done = FALSE;
+  gulong id;
+
+  id = g_signal_connect (window, "notify::loading", G_CALLBACK (on_notify_flag), &done);
+  cpel_window_open (window, file);
+  while (cpel_window_is_loading (window))
+    {
+      done = FALSE;
+      g_assert_true (app_test_wait_flag (&done, 10000));
+    }
+  g_signal_handler_disconnect (window, id);
+  app_test_spin (50);
+}
+
+/* Wait (up to 5 s) for the bar. */
+static gboolean
+wait_bar (CpelWindow *window)
+{
+  gint64 end = g_get_monotonic_time () + 5 * G_TIME_SPAN_SECOND;
+
+  while (!cpel_file_watch_is_shown (window) && g_get_monotonic_time () < end)
+    {
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (1000);
+    }
+  return cpel_file_watch_is_shown (window);
+}
+
+/* Press Reload; wait for a new file or for the bar's error. */
+static void
+reload_and_wait (CpelWindow *window)
+{
+  gboolean replaced = FALSE;
+  gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+  gulong id;
+
+  id = g_signal_connect (window, "notify::file", G_CALLBACK (on_notify_flag), &replaced);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "reload"));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "reload", NULL);
+  while (!replaced && !g_str_has_prefix (cpel_file_watch_get_message (window), "Could not")
+         && g_get_monotonic_time () < end)
+    {
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (1000);
+    }
+  g_signal_handler_disconnect (window, id);
+  app_test_spin (100);
+}
+
+/* Draw the view at several zooms, from the whole capture to its end. */
+static void
+redraw_at_zooms (CpelWindow *window)
+{
+  CpelTimeline *timeline = cpel_window_get_timeline (window);
+  gint64 duration = cpel_file_get_duration (cpel_window_get_file (window));
+  const double fractions[] = { 1.0, 0.5, 0.1, 0.01, 0.001 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (fractions); i++)
+    {
+      gint64 span = MAX (1000, (gint64) (duration * fractions[i]));
+
+      /* The end of the capture: what the truncation took away. */
+      cpel_timeline_set_range (timeline, duration - span, duration, FALSE);
+      gtk_widget_queue_draw (GTK_WIDGET (timeline));
+      app_test_spin (80);
+      cpel_timeline_zoom (timeline, 2.0, -1);
+      app_test_spin (80);
+    }
+  cpel_timeline_fit (timeline);
+  app_test_spin (80);
+}
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  if (app == NULL)
+    return;
+  f->dir = g_dir_make_tmp ("cpelview-reload-XXXXXX", NULL);
+  g_assert_nonnull (f->dir);
+  f->path = g_build_filename (f->dir, "capture.cpel", NULL);
+  /* Several MB: the truncation takes many pages away from the mapping. */
+  write_capture (f->path, 300000, 100);
+
+  f->window = cpel_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1000, 600);
+  gtk_window_present (GTK_WINDOW (f->window));
+  app_test_spin (50);
+  open_and_wait (f->window, f->path);
+  g_assert_nonnull (cpel_window_get_file (f->window));
+  app_test_wait_allocated (GTK_WIDGET (cpel_window_get_timeline (f->window)), 400);
+  g_assert_false (cpel_file_watch_is_shown (f->window));
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GDir) d = NULL;
+  const char *name;
+
+  if (app == NULL)
+    return;
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  app_test_spin (50);
+  d = g_dir_open (f->dir, 0, NULL);
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (f->dir, name, NULL);
+      g_unlink (p);
+    }
+  g_rmdir (f->dir);
+  g_free (f->dir);
+  g_free (f->path);
+}
+
+static void
+test_truncate (Fixture *f, gconstpointer data)
+{
+  CpelFile *before;
+  g_autofree char *old_subtitle = NULL;
+  g_autoptr(GBytes) shorter = NULL;
+  const guint8 *bytes;
+  gsize len;
+  int fd;
+  gint64 t0, t1;
+  guint slot;
+  guint64 index;
+
+  SKIP_WITHOUT_DISPLAY ();
+  before = cpel_window_get_file (f->window);
+  old_subtitle = g_strdup (subtitle (f->window));
+  assert_subtitle_count (f->window, 300000);
+
+  /* Half the file goes away while the window shows it. */
+  g_assert_cmpint (truncate (f->path, (off_t) (cpel_file_get_size (before) / 2)), ==, 0);
+  redraw_at_zooms (f->window);
+
+  /* Still here: the reads past the end were repaired, the user is told. */
+  g_assert_true (cpel_file_is_damaged (before));
+  g_assert_true (wait_bar (f->window));
+  g_assert_cmpstr (cpel_file_watch_get_message (f->window), ==, "The file changed on disk");
+
+  /* Half a file does not load: the bar says so, the old view stays. */
+  reload_and_wait (f->window);
+  g_assert_true (cpel_window_get_file (f->window) == before);
+  g_assert_true (cpel_file_watch_is_shown (f->window));
+  g_assert_true (g_str_has_prefix (cpel_file_watch_get_message (f->window), "Could not reload the file: "));
+  g_assert_cmpstr (subtitle (f->window), ==, old_subtitle);
+  redraw_at_zooms (f->window);
+
+  /* Rewritten in place with a shorter valid capture. */
+  shorter = write_capture (NULL, 1000, 100);
+  bytes = g_bytes_get_data (shorter, &len);
+  fd = open (f->path, O_WRONLY | O_TRUNC);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (write (fd, bytes, len), ==, (gssize) len);
+  g_assert_cmpint (close (fd), ==, 0);
+  app_test_spin (400);   /* past the debounce */
+
+  cpel_timeline_set_range (cpel_window_get_timeline (f->window), 20000, 30000, FALSE);
+  cpel_timeline_select (cpel_window_get_timeline (f->window), 1, 60, FALSE);
+  reload_and_wait (f->window);
+  g_assert_true (cpel_window_get_file (f->window) != before);
+  g_assert_cmpuint (cpel_file_get_n_events (cpel_window_get_file (f->window)), ==, 1000);
+  assert_subtitle_count (f->window, 1000);
+  g_assert_cmpstr (subtitle (f->window), !=, old_subtitle);
+  g_assert_false (cpel_file_watch_is_shown (f->window));
+  g_assert_false (cpel_file_is_damaged (cpel_window_get_file (f->window)));
+
+  /* The range and the selection still fit the new capture: kept. */
+  cpel_timeline_get_range (cpel_window_get_timeline (f->window), &t0, &t1);
+  g_assert_cmpint (t0, ==, 20000);
+  g_assert_cmpint (t1, ==, 30000);
+  g_assert_true (cpel_timeline_get_selection (cpel_window_get_timeline (f->window), &slot, &index));
+  g_assert_cmpuint (slot, ==, 1);
+  g_assert_cmpuint (index, ==, 60);
+  redraw_at_zooms (f->window);
+  g_assert_false (cpel_file_watch_is_shown (f->window));
+}
+
+static void
+test_rename (Fixture *f, gconstpointer data)
+{
+  g_autofree char *old_subtitle = g_strdup (subtitle (f->window));
+  g_autofree char *other = g_build_filename (f->dir, "other.cpel", NULL);
+  CpelFile *before = cpel_window_get_file (f->window);
+  guint slot;
+  guint64 index;
+
+  SKIP_WITHOUT_DISPLAY ();
+  /* A different capture replaces the file by rename: the mapping keeps
+   * the old inode (no damage), the monitor sees the change. */
+  cpel_timeline_select (cpel_window_get_timeline (f->window), 3, 299000 / N_TRACKS, FALSE);
+  write_capture (other, 5000, 200);
+  g_assert_cmpint (g_rename (other, f->path), ==, 0);
+  g_assert_true (wait_bar (f->window));
+  g_assert_cmpstr (cpel_file_watch_get_message (f->window), ==, "The file changed on disk");
+  redraw_at_zooms (f->window);
+  g_assert_false (cpel_file_is_damaged (before));
+
+  reload_and_wait (f->window);
+  g_assert_cmpuint (cpel_file_get_n_events (cpel_window_get_file (f->window)), ==, 5000);
+  assert_subtitle_count (f->window, 5000);
+  g_assert_cmpstr (subtitle (f->window), !=, old_subtitle);
+  g_assert_false (cpel_file_watch_is_shown (f->window));
+  /* The selected event is past the new track's end: not kept. */
+  g_assert_false (cpel_timeline_get_selection (cpel_window_get_timeline (f->window), &slot, &index));
+
+  /* And the new file is watched in turn. */
+  write_capture (other, 700, 300);
+  g_assert_cmpint (g_rename (other, f->path), ==, 0);
+  g_assert_true (wait_bar (f->window));
+  reload_and_wait (f->window);
+  g_assert_cmpuint (cpel_file_get_n_events (cpel_window_get_file (f->window)), ==, 700);
+}
+
+int
+main (int argc, char *argv[])
+{
+  gboolean display = app_test_init (&argc, &argv);
+  int status;
+
+  if (!display)
+    {
+      g_test_add_func ("/app/reload/no-display", app_test_skip_no_display);
+      return g_test_run ();
+    }
+
+  app = cpel_application_new (g_get_monotonic_time ());
+  g_application_set_flags (G_APPLICATION (app),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+
+  g_test_add ("/app/reload/truncate", Fixture, NULL, fixture_setup, test_truncate, fixture_teardown);
+  g_test_add ("/app/reload/rename", Fixture, NULL, fixture_setup, test_rename, fixture_teardown);
+  status = g_test_run ();
+  g_clear_object (&app);
+  return status;
+}
