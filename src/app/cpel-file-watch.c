@@ -16,6 +16,8 @@ typedef struct
   GtkWidget     *button;
 
   GFileMonitor  *monitor;
+  char          *stamp;         /* the shown file on disk, before it was read */
+  char          *reload_stamp;  /* the same for a reload in flight */
   guint          debounce;
   GCancellable  *reload;        /* a reload in flight */
   gboolean       changed_while_reloading;
@@ -31,6 +33,28 @@ static FileWatch *
 get_watch (CpelWindow *window)
 {
   return g_object_get_data (G_OBJECT (window), watch_key);
+}
+
+/* What identifies the file's content on disk without reading it: inode,
+ * size and modification time; NULL when it is gone. */
+static char *
+disk_stamp (GFile *location)
+{
+  g_autoptr(GFileInfo) info = NULL;
+
+  if (location == NULL)
+    return NULL;
+  info = g_file_query_info (location,
+                            G_FILE_ATTRIBUTE_UNIX_INODE "," G_FILE_ATTRIBUTE_STANDARD_SIZE ","
+                            G_FILE_ATTRIBUTE_TIME_MODIFIED "," G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC,
+                            G_FILE_QUERY_INFO_NONE, NULL, NULL);
+  if (info == NULL)
+    return NULL;
+  return g_strdup_printf ("%" G_GUINT64_FORMAT ":%" G_GOFFSET_FORMAT ":%" G_GUINT64_FORMAT ".%u",
+                          g_file_info_get_attribute_uint64 (info, G_FILE_ATTRIBUTE_UNIX_INODE),
+                          g_file_info_get_size (info),
+                          g_file_info_get_attribute_uint64 (info, G_FILE_ATTRIBUTE_TIME_MODIFIED),
+                          g_file_info_get_attribute_uint32 (info, G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC));
 }
 
 static void
@@ -69,8 +93,17 @@ static gboolean
 on_debounce (gpointer data)
 {
   FileWatch *w = data;
+  g_autofree char *now = NULL;
 
   w->debounce = 0;
+  /* Late events of a change the shown file already has (a reload after a
+   * write, or GIO's delayed "done" hint) change nothing. */
+  if (w->reload == NULL && w->stamp != NULL)
+    {
+      now = disk_stamp (cpel_window_get_location (w->window));
+      if (g_strcmp0 (now, w->stamp) == 0)
+        return G_SOURCE_REMOVE;
+    }
   show_changed (w);
   return G_SOURCE_REMOVE;
 }
@@ -86,8 +119,12 @@ on_monitor_changed (GFileMonitor      *monitor,
 
   switch (event)
     {
-    case G_FILE_MONITOR_EVENT_CHANGED:
     case G_FILE_MONITOR_EVENT_CHANGES_DONE_HINT:
+      /* The end of a burst of writes: wait from here if one is pending. */
+      if (w->debounce == 0)
+        break;
+      G_GNUC_FALLTHROUGH;
+    case G_FILE_MONITOR_EVENT_CHANGED:
     case G_FILE_MONITOR_EVENT_DELETED:
     case G_FILE_MONITOR_EVENT_CREATED:
     case G_FILE_MONITOR_EVENT_MOVED:
@@ -127,6 +164,11 @@ on_file_changed (FileWatch *w)
   stop_monitor (w);
   hide_bar (w);
   w->damage_reported = FALSE;
+  /* A reload took its stamp before reading; a first open is stamped now. */
+  g_free (w->stamp);
+  w->stamp = g_steal_pointer (&w->reload_stamp);
+  if (w->stamp == NULL)
+    w->stamp = disk_stamp (location);
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (w->window),
                                                                             "reload")),
                                location != NULL);
@@ -250,6 +292,7 @@ on_reloaded (GObject      *source,
       g_autofree char *message = g_strdup_printf (_("Could not reload the file: %s"),
                                                   error->message);
 
+      g_clear_pointer (&w->reload_stamp, g_free);
       show_bar (w, message, TRUE);
       reload_data_free (data);
       return;
@@ -261,7 +304,13 @@ on_reloaded (GObject      *source,
   cpel_window_set_file (window, file, overview, location);
   restore_view (window, t0, t1, selected, slot, index);
   if (changed)
-    show_changed (w);
+    {
+      /* Changed while it was read: unless the events were late ones. */
+      g_autofree char *now = disk_stamp (location);
+
+      if (g_strcmp0 (now, w->stamp) != 0)
+        show_changed (w);
+    }
   reload_data_free (data);
 }
 
@@ -282,6 +331,8 @@ action_reload (GSimpleAction *action,
   g_clear_object (&w->reload);
   w->reload = g_cancellable_new ();
   w->changed_while_reloading = FALSE;
+  g_free (w->reload_stamp);
+  w->reload_stamp = disk_stamp (location);
   show_bar (w, _("Reloading…"), FALSE);
 
   data = g_new0 (ReloadData, 1);
@@ -318,6 +369,8 @@ static void
 file_watch_free (FileWatch *w)
 {
   on_destroy (w);
+  g_free (w->stamp);
+  g_free (w->reload_stamp);
   g_free (w);
 }
 

@@ -312,6 +312,15 @@ test_rename (Fixture *f, gconstpointer data)
   g_assert_true (wait_bar (f->window));
   reload_and_wait (f->window);
   g_assert_cmpuint (cpel_file_get_n_events (cpel_window_get_file (f->window)), ==, 700);
+
+  /* Reloading at once, before the change's events came in: the window
+   * shows the new file and no bar follows for that change. */
+  write_capture (other, 900, 400);
+  g_assert_cmpint (g_rename (other, f->path), ==, 0);
+  reload_and_wait (f->window);
+  g_assert_cmpuint (cpel_file_get_n_events (cpel_window_get_file (f->window)), ==, 900);
+  app_test_spin (1000);
+  g_assert_false (cpel_file_watch_is_shown (f->window));
 }
 
 int
