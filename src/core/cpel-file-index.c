@@ -19,6 +19,80 @@
 #define CHECK_EVERY (1u << 20)
 #define MIN_EVENTS_PER_THREAD 500000
 
+/* Exact division by a divisor fixed per event section, without a divide
+ * instruction: a multiply-high by a precomputed magic number (Granlund &
+ * Montgomery; the "branchfree" unsigned 64-bit form as in libdivide).
+ * Valid for every 64-bit numerator. */
+typedef struct
+{
+  guint64 d;
+  guint64 m;
+  guint   shift;
+  gboolean pow2;
+} Div64;
+
+static void
+div64_init (Div64  *dv,
+            guint64 d)
+{
+  guint l;
+
+  g_assert (d > 0);
+  dv->d = d;
+  if ((d & (d - 1)) == 0)
+    {
+      dv->pow2 = TRUE;
+      dv->shift = (guint) __builtin_ctzll (d);
+      return;
+    }
+  l = 64 - (guint) __builtin_clzll (d);                 /* 2^(l-1) < d < 2^l */
+  dv->pow2 = FALSE;
+  dv->shift = l - 1;
+  /* m = floor(2^64 * (2^l - d) / d) + 1 */
+  dv->m = (guint64) ((((unsigned __int128) ((l == 64 ? 0 : G_GUINT64_CONSTANT (1) << l) - d)) << 64) / d) + 1;
+}
+
+static inline guint64
+div64 (const Div64 *dv,
+       guint64      n)
+{
+  guint64 q, t;
+
+  if (dv->pow2)
+    return n >> dv->shift;
+  q = (guint64) (((unsigned __int128) n * dv->m) >> 64);
+  t = ((n - q) >> 1) + q;
+  return t >> dv->shift;
+}
+
+/* cpel_ticks_to_ns () with the section's divider: floor(ticks * 10^9 / tps),
+ * saturating. */
+static inline gint64
+fast_ticks_to_ns (const Div64 *dv,
+                  guint64      ticks)
+{
+  guint64 q, r;
+
+  if (dv->d >= G_GUINT64_CONSTANT (18000000000))
+    return cpel_ticks_to_ns (ticks, dv->d);
+  q = div64 (dv, ticks);
+  r = ticks - q * dv->d;
+  if (q > (guint64) G_MAXINT64 / 1000000000)
+    return G_MAXINT64;
+  q *= 1000000000;
+  r = div64 (dv, r * 1000000000);   /* r * 10^9 < 2^64 */
+  if (q > (guint64) G_MAXINT64 - r)
+    return G_MAXINT64;
+  return (gint64) (q + r);
+}
+
+static inline guint64
+record_ticks (CpelFile     *file,
+              const guint8 *rec)
+{
+  return (guint64) cpel_file_read32 (file, rec) << 32 | cpel_file_read32 (file, rec + 4);
+}
+
 typedef struct _Chunk Chunk;
 typedef void (*ChunkFunc) (Chunk *chunk);
 
@@ -45,6 +119,7 @@ struct _Chunk
 
   /* pass B */
   guint64        *next;            /* per slot: next write position */
+  const Div64    *divs;            /* per event section */
 
   /* pass C: tracks [slot_begin, slot_end) */
   guint           slot_begin;
@@ -108,15 +183,6 @@ local_index (CpelU32Map *map,
       }                                                                                        \
   } G_STMT_END
 
-static inline gint64
-record_ns (CpelFile               *file,
-           const CpelEventSection *section,
-           const guint8           *rec)
-{
-  guint64 ticks = (guint64) cpel_file_read32 (file, rec) << 32 | cpel_file_read32 (file, rec + 4);
-
-  return cpel_ticks_to_ns (ticks, section->tps);
-}
 
 static void
 pass_a (Chunk *chunk)
@@ -128,16 +194,35 @@ pass_a (Chunk *chunk)
   guint32 last_track = 0, last_track_idx = CPEL_U32MAP_NONE;
   guint32 last_code = 0, last_code_idx = CPEL_U32MAP_NONE;
   guint64 done = 0;
+  const CpelEventSection *cur = NULL;
+  guint64 min_t = G_MAXUINT64, max_t = 0;
+
+#define FOLD_SECTION()                                                      \
+  G_STMT_START {                                                            \
+    if (cur != NULL && min_t <= max_t)                                      \
+      {                                                                     \
+        min_ns = MIN (min_ns, cpel_ticks_to_ns (min_t, cur->tps));          \
+        max_ns = MAX (max_ns, cpel_ticks_to_ns (max_t, cur->tps));          \
+      }                                                                     \
+    min_t = G_MAXUINT64;                                                    \
+    max_t = 0;                                                              \
+  } G_STMT_END
 
   FOR_EACH_RECORD (chunk, rec, fi, section, {
-    gint64 ns = record_ns (file, section, rec);
+    guint64 ticks = record_ticks (file, rec);
     guint32 track = cpel_file_read32 (file, rec + 8);
     guint32 code = cpel_file_read32 (file, rec + 12);
 
-    if (ns < min_ns)
-      min_ns = ns;
-    if (ns > max_ns)
-      max_ns = ns;
+    /* Raw ticks: converted once per section at the end (monotonic). */
+    if (G_UNLIKELY (section != cur))
+      {
+        FOLD_SECTION ();
+        cur = section;
+      }
+    if (ticks < min_t)
+      min_t = ticks;
+    if (ticks > max_t)
+      max_t = ticks;
     if (track != last_track || last_track_idx == CPEL_U32MAP_NONE)
       {
         last_track = track;
@@ -161,6 +246,8 @@ pass_a (Chunk *chunk)
       }
   });
 
+  FOLD_SECTION ();
+#undef FOLD_SECTION
   chunk->min_ns = min_ns;
   chunk->max_ns = max_ns;
 }
@@ -175,7 +262,7 @@ pass_b (Chunk *chunk)
   guint64 done = 0;
 
   FOR_EACH_RECORD (chunk, rec, fi, section, {
-    gint64 ns = record_ns (file, section, rec);
+    gint64 ns = fast_ticks_to_ns (&chunk->divs[section - file->evsecs], record_ticks (file, rec));
     guint32 track = cpel_file_read32 (file, rec + 8);
     guint64 pos;
 
@@ -339,6 +426,7 @@ cpel_file_build_index (CpelFile          *self,
                        GError           **error)
 {
   g_autofree Chunk *chunks = NULL;
+  g_autofree Div64 *divs = NULL;
   g_autoptr(GArray) track_ids = NULL;
   g_autoptr(GArray) codes = NULL;
   gboolean cancelled = FALSE;
@@ -349,6 +437,9 @@ cpel_file_build_index (CpelFile          *self,
   n = (guint) MIN ((guint64) MAX (n_threads, 1), MAX (self->n_events / MIN_EVENTS_PER_THREAD, 1));
   n = MIN (n, 64);
 
+  divs = g_new (Div64, MAX (self->n_evsecs, 1));
+  for (guint i = 0; i < self->n_evsecs; i++)
+    div64_init (&divs[i], self->evsecs[i].tps);
   chunks = g_new0 (Chunk, n);
   for (guint c = 0; c < n; c++)
     {
@@ -356,6 +447,7 @@ cpel_file_build_index (CpelFile          *self,
       chunks[c].begin = self->n_events * c / n;
       chunks[c].end = self->n_events * (c + 1) / n;
       chunks[c].cancellable = cancellable;
+      chunks[c].divs = divs;
       chunks[c].tracks = cpel_u32map_new ();
       chunks[c].track_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
       chunks[c].track_counts = g_array_new (FALSE, FALSE, sizeof (guint64));
