@@ -19,6 +19,7 @@ typedef struct
 {
   PangoContext         *context;
   GHashTable           *labels;   /* text -> PangoLayout */
+  GHashTable           *boxes;    /* BoxKey -> cairo_surface_t (label boxes) */
   char                 *font;
   double                min_advance;  /* of `font`; 0 = not measured yet */
   /* What the context was last updated for (updating bumps its serial and
@@ -34,12 +35,38 @@ text_cache_free (gpointer data)
   TextCache *tc = data;
   g_clear_object (&tc->context);
   g_clear_pointer (&tc->labels, g_hash_table_unref);
+  g_clear_pointer (&tc->boxes, g_hash_table_unref);
   g_free (tc->font);
   g_clear_pointer (&tc->options, cairo_font_options_destroy);
   g_free (tc);
 }
 
 static GPrivate text_cache_key = G_PRIVATE_INIT (text_cache_free);
+
+/* Label box images kept per thread (cleared when full). */
+#define MAX_CACHED_BOXES 1024
+
+typedef struct
+{
+  guint    w, h;          /* device pixels */
+  double   scale;
+  CpelRGBA fill, border;
+} BoxKey;
+
+static guint
+box_key_hash (gconstpointer key)
+{
+  const BoxKey *k = key;
+
+  return k->w * 31u + k->h * 7919u + (guint) (k->fill.r * 255) + ((guint) (k->fill.g * 255) << 8)
+         + ((guint) (k->fill.b * 255) << 16) + (guint) (k->scale * 64);
+}
+
+static gboolean
+box_key_equal (gconstpointer a, gconstpointer b)
+{
+  return memcmp (a, b, sizeof (BoxKey)) == 0;
+}
 
 static TextCache *
 text_cache_get (cairo_t *cr, const char *font)
@@ -51,6 +78,8 @@ text_cache_get (cairo_t *cr, const char *font)
       tc = g_new0 (TextCache, 1);
       tc->context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
       tc->labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+      tc->boxes = g_hash_table_new_full (box_key_hash, box_key_equal, g_free,
+                                         (GDestroyNotify) cairo_surface_destroy);
       g_private_set (&text_cache_key, tc);
     }
   {
@@ -186,6 +215,10 @@ cpel_render_ctx_init (CpelRenderCtx *ctx, cairo_t *cr, double width, double heig
   ctx->scratch = g_string_sized_new (128);
   ctx->ellipsis = cpel_render_ctx_label_layout (ctx, "\u2026", &ctx->ellipsis_width);
   ctx->any_hidden = cpel_view_any_hidden (view);
+  {
+    cairo_surface_type_t type = cairo_surface_get_type (cairo_get_target (cr));
+    ctx->raster = type == CAIRO_SURFACE_TYPE_IMAGE || type == CAIRO_SURFACE_TYPE_RECORDING;
+  }
 }
 
 void
@@ -287,6 +320,48 @@ cpel_render_ctx_label_layout (CpelRenderCtx *ctx, const char *text, double *text
     g_object_ref (layout);
   *text_width = cpel_render_layout_width (layout);
   return layout;
+}
+
+cairo_surface_t *
+cpel_render_ctx_box_image (CpelRenderCtx *ctx, double w, double h, const CpelRGBA *fill,
+                           const CpelRGBA *border, double *margin)
+{
+  TextCache *tc = g_private_get (&text_cache_key);
+  BoxKey key;
+  cairo_surface_t *image;
+  int pad;
+
+  memset (&key, 0, sizeof key);   /* padding bytes take part in equality */
+  key.w = (guint) MAX (round (w * ctx->scale), 1.0);
+  key.h = (guint) MAX (round (h * ctx->scale), 1.0);
+  key.scale = ctx->scale;
+  key.fill = *fill;
+  key.border = *border;
+  /* The border is stroked on the outline: half of it lies outside. */
+  pad = (int) ceil (0.5 * ctx->scale) + 1;
+  *margin = pad / ctx->scale;
+
+  image = g_hash_table_lookup (tc->boxes, &key);
+  if (image == NULL)
+    {
+      cairo_t *cr;
+
+      if (g_hash_table_size (tc->boxes) >= MAX_CACHED_BOXES)
+        g_hash_table_remove_all (tc->boxes);
+      image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) key.w + 2 * pad,
+                                          (int) key.h + 2 * pad);
+      cairo_surface_set_device_scale (image, ctx->scale, ctx->scale);
+      cr = cairo_create (image);
+      cpel_render_rounded_rect (cr, *margin, *margin, key.w / ctx->scale, key.h / ctx->scale, 3);
+      cpel_render_set_color (cr, fill);
+      cairo_fill_preserve (cr);
+      cpel_render_set_color (cr, border);
+      cairo_set_line_width (cr, 1.0);
+      cairo_stroke (cr);
+      cairo_destroy (cr);
+      g_hash_table_insert (tc->boxes, g_memdup2 (&key, sizeof key), image);
+    }
+  return image;
 }
 
 double

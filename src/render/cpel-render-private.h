@@ -42,6 +42,7 @@ typedef struct
   double                min_advance;  /* narrowest printable ASCII glyph (lower bounds) */
 
   gboolean              any_hidden;   /* some type is hidden */
+  gboolean              raster;       /* target is an image or recording surface */
 } CpelRenderCtx;
 
 void         cpel_render_ctx_init          (CpelRenderCtx *ctx, cairo_t *cr, double width,
@@ -65,6 +66,14 @@ PangoLayout *cpel_render_ctx_label_layout  (CpelRenderCtx *ctx, const char *text
  * (printable ASCII characters times the narrowest one's advance, less a
  * margin for kerning). */
 double       cpel_render_ctx_text_min_width (CpelRenderCtx *ctx, const char *text, gsize len);
+/* A label box (rounded rectangle, fill and 1-unit border) of w × h user
+ * units at device scale ctx->scale, as a cached image (per thread, kept
+ * between frames): drawing it is a blit instead of rasterising a path.  Only
+ * for raster targets (ctx->raster); w and h whole device pixels.  The image
+ * covers the box grown by the returned margin (user units) on every side. */
+cairo_surface_t *cpel_render_ctx_box_image (CpelRenderCtx *ctx, double w, double h,
+                                            const CpelRGBA *fill, const CpelRGBA *border,
+                                            double *margin);
 /* Width in user units of a layout's logical extents. */
 double       cpel_render_layout_width      (PangoLayout *layout);
 
