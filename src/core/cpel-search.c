@@ -610,6 +610,8 @@ scan_chunk (Chunk *chunk)
               guint32 slot;
 
               TRACK_OF (rec, slot);
+              if (G_UNLIKELY (slot >= file->n_tracks))
+                continue;   /* only on a damaged mapping (zeros): see below */
               if (cpel_file_read32 (file, rec + 12) == wanted)
                 HIT (i, slot);
               next[slot]++;
@@ -623,6 +625,8 @@ scan_chunk (Chunk *chunk)
               guint32 slot;
 
               TRACK_OF (rec, slot);
+              if (G_UNLIKELY (slot >= file->n_tracks))
+                continue;   /* only on a damaged mapping (zeros): see below */
               if (type != CPEL_U32MAP_NONE && query->type_match[type])
                 HIT (i, slot);
               next[slot]++;
@@ -642,9 +646,16 @@ scan_chunk (Chunk *chunk)
                 {
                   last_code = code;
                   type = lookup_type (scan, code);
-                  g_assert (type < file->n_types);   /* every code used has a type */
+                  /* every code used has a type, unless the mapping was damaged */
+                  if (G_UNLIKELY (type >= file->n_types))
+                    {
+                      type = G_MAXUINT32;
+                      continue;
+                    }
                 }
               TRACK_OF (rec, slot);
+              if (G_UNLIKELY (slot >= file->n_tracks))
+                continue;   /* only on a damaged mapping (zeros): see below */
               /* Decided for the whole type (name matches, or cannot), or per label. */
               c = &chunk->caches[type];
               if (c->name_match
@@ -1436,6 +1447,15 @@ cpel_search_run (CpelFile          *file,
 
   if (g_atomic_int_get (&scan.cancelled))
     goto cancelled;
+  /* The file shrank under the scan (SIGBUS repaired with zeros): what was
+   * read from then on is not the file's; its track indices cannot be trusted. */
+  if (cpel_file_is_damaged (file))
+    {
+      free_chunks (chunks, n_chunks, file->n_types);
+      g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_IO,
+                           _("The file changed on disk while it was searched"));
+      return NULL;
+    }
 
   /* Pass 2: track indices for the tracks not in file order, then every
    * match with its time (file order) and each track's matches. */

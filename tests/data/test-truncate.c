@@ -104,9 +104,13 @@ test_search (void)
           g_clear_error (&error);
           continue;
         }
+      /* no crash; a search that read zeros says the file changed */
       result = cpel_search_run (file, query, NULL, NULL, NULL, &error);
-      g_assert_no_error (error);
-      g_assert_nonnull (result);
+      if (result == NULL)
+        {
+          g_assert_error (error, CPEL_ERROR, CPEL_ERROR_IO);
+          g_clear_error (&error);
+        }
     }
   g_assert_true (cpel_file_is_damaged (file));
   g_unlink (path);
