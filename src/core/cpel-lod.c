@@ -94,25 +94,6 @@ search (const Summary *s, const gint64 *times, guint64 lo, guint64 hi, guint64 r
   return lo;
 }
 
-/* The same from lo, galloping by `step` (the expected distance) first:
- * reads stay near lo when the answer is. */
-static guint64
-gallop (const Summary *s, const gint64 *times, guint64 lo, guint64 n, guint64 r, guint64 step)
-{
-  guint64 hi;
-
-  step = MAX (step, 1);
-  for (;;)
-    {
-      hi = n - lo > step ? lo + step : n;
-      if (hi == n || rel (s, times[hi]) >= r)
-        break;
-      lo = hi + 1;
-      step *= 2;
-    }
-  return search (s, times, lo, hi, r);
-}
-
 static Summary *
 summary_build (CpelLod *lod, guint slot)
 {
@@ -120,7 +101,7 @@ summary_build (CpelLod *lod, guint slot)
   const gint64 *times = cpel_file_get_track_times (lod->file, slot, &n);
   guint64 target = MAX (n / CPEL_LOD_EVENTS_PER_BUCKET, 1);
   Summary *s = g_new0 (Summary, 1);
-  guint64 avg, prev = 0;
+  guint64 b = 0;
 
   if (n == 0)
     {
@@ -134,16 +115,18 @@ summary_build (CpelLod *lod, guint slot)
     s->shift++;
   s->n_buckets = (s->span >> s->shift) + 1;
   s->cum = g_new (guint32, s->n_buckets + 1);
-  avg = MAX (n / s->n_buckets, 1);
-  s->cum[0] = 0;
-  for (guint64 b = 1; b < s->n_buckets; b++)
+  /* One sequential pass: cum[b] is the index of the first event at or
+   * after bucket b's start. */
+  for (guint64 i = 0; i < n; i++)
     {
-      guint64 i = gallop (s, times, prev, n, b << s->shift, avg);
+      guint64 k = rel (s, times[i]) >> s->shift;
 
-      s->cum[b] = (guint32) i;
-      prev = i;
+      while (b < k)
+        s->cum[++b] = (guint32) i;
     }
-  s->cum[s->n_buckets] = (guint32) n;
+  while (b < s->n_buckets)
+    s->cum[++b] = (guint32) n;
+  s->cum[0] = 0;
   return s;
 }
 

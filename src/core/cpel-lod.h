@@ -24,7 +24,7 @@
 
 G_BEGIN_DECLS
 
-#define CPEL_LOD_EVENTS_PER_BUCKET 32
+#define CPEL_LOD_EVENTS_PER_BUCKET 16
 
 typedef struct _CpelLod CpelLod;
 
