@@ -773,7 +773,7 @@ test_odd_names (void)
         memcpy (name, table, variant ? 64 : 1);
         asm_init (&m, le);
         asm_section (&m, 1, bytes_of (table, table_len));
-        asm_section (&m, 1, bytes_of ("F\0%s\0", 8));
+        asm_section (&m, 1, bytes_of ("F\0%s\0\0\0", 8));
         asm_section (&m, 3, body (le, "F", 4, (guint32[]) { 1, 1, 0, 2 }));
         ev[0] = 4;
         ev[1] = 1000000000;

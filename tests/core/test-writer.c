@@ -662,8 +662,9 @@ test_raw_string_table (void)
   g_assert_cmpuint (sec[0].type, ==, 1);
   g_assert_cmpmem (sec[0].data, sec[0].len, "Other\0\0\0", 8);
   g_assert_cmpuint (sec[1].type, ==, 1);
-  g_assert_cmpuint (sec[1].len, ==, 16);
-  g_assert_cmpmem (sec[1].data, sec[1].len, table, 16);
+  g_assert_cmpuint (sec[1].len, ==, 16);   /* 13 octets, padded to 16 with NULs */
+  g_assert_cmpmem (sec[1].data, 13, table, 13);
+  g_assert_cmpmem (sec[1].data + 13, 3, "\0\0\0", 3);
 
   file = cpel_file_new_for_bytes (bytes, NULL, &error);
   g_assert_no_error (error);
