@@ -139,15 +139,24 @@ i64_out (Out *out, gint64 v)
     u64_out (out, v);
 }
 
+/* Columns ≈ characters: every byte that does not continue a UTF-8 sequence
+ * (safe on invalid UTF-8, which labels from a file may hold). */
+static glong
+columns_of (const char *s)
+{
+  glong cols = 0;
+
+  for (const char *c = s; *c; c++)
+    cols += ((guchar) *c & 0xc0) != 0x80;
+  return cols;
+}
+
 /* Appends s, then spaces up to `width` display columns (or spaces first). */
 static void
 padded_out (Out *out, const char *s, guint width, gboolean right)
 {
-  glong cols = 0;
+  glong cols = columns_of (s);
 
-  /* Columns ≈ characters: every byte that does not continue a UTF-8 sequence. */
-  for (const char *c = s; *c; c++)
-    cols += ((guchar) *c & 0xc0) != 0x80;
   if (right)
     for (glong i = cols; i < (glong) width; i++)
       out_putc (out, ' ');
@@ -196,12 +205,12 @@ cpel_line_printer_new (CpelFile *file,
       char buf[64];
 
       cpel_time_format_buf (cpel_file_get_duration (file), buf, sizeof buf);
-      p->time_width = MAX (10, g_utf8_strlen (buf, -1));
+      p->time_width = MAX (10, columns_of (buf));
       for (guint slot = 0; slot < p->n_tracks && p->track_width < HUMAN_TRACK_MAX; slot++)
         {
           g_autofree char *label = escaped (cpel_file_get_track_label (file, slot));
 
-          p->track_width = MAX (p->track_width, (guint) g_utf8_strlen (label, -1));
+          p->track_width = MAX (p->track_width, (guint) columns_of (label));
         }
       p->track_width = MIN (p->track_width, HUMAN_TRACK_MAX);
     }
