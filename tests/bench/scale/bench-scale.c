@@ -17,7 +17,7 @@
  *   hwm_search_bytes       VmHWM after the searches (results of each freed
  *                          before the next)
  *   zoom_<level>_{p50,p95,max}_ms  for level full, 1e-1, 1e-3, 1e-5, 1us
- *   zoom_<level>_cpu_mean_ms        the thread's CPU time per frame
+ *   zoom_<level>_cpu_{mean,p95,max}_ms  the thread's CPU time per frame
  *   redraw_{p50,p95,max}_ms         frames at one zoom (cursor moves)
  *   search_<mode>_s, search_<mode>_cpu_s (all threads), search_<mode>_matches
  *                          for text, text2, regex, code
@@ -62,9 +62,10 @@ now_s (void)
   return g_get_monotonic_time () / 1e6;
 }
 
-/* CPU time of this thread spent drawing, all frames (ms): unlike the wall
- * times it does not grow when other processes share the cores. */
-static double frames_cpu_ms;
+/* CPU time of this thread spent drawing each frame (ms) since the last
+ * print_stats: unlike the wall times it does not grow when other processes
+ * share the cores. */
+static GArray *cpu_frames;
 
 static int
 compare_double (gconstpointer a, gconstpointer b)
@@ -91,8 +92,17 @@ print_stats (const char *name, GArray *ms)
 {
   double *v = (double *) ms->data;
 
-  printf ("%s_cpu_mean_ms=%.3f\n", name, ms->len ? frames_cpu_ms / ms->len : 0.0);
-  frames_cpu_ms = 0;
+  {
+    double *c = (double *) (gpointer) cpu_frames->data, sum = 0;
+
+    for (guint i = 0; i < cpu_frames->len; i++)
+      sum += c[i];
+    g_array_sort (cpu_frames, compare_double);
+    printf ("%s_cpu_mean_ms=%.3f\n", name, cpu_frames->len ? sum / cpu_frames->len : 0.0);
+    printf ("%s_cpu_p95_ms=%.3f\n", name, percentile (c, cpu_frames->len, 0.95));
+    printf ("%s_cpu_max_ms=%.3f\n", name, cpu_frames->len ? c[cpu_frames->len - 1] : 0.0);
+    g_array_set_size (cpu_frames, 0);
+  }
 
   g_array_sort (ms, compare_double);
   printf ("%s_p50_ms=%.3f\n", name, percentile (v, ms->len, 0.50));
@@ -117,7 +127,10 @@ draw_frame (cairo_t *cr, const CpelView *view)
 
   cpel_render_view (cr, WIDTH, HEIGHT, view);
   cairo_surface_flush (cairo_get_target (cr));
-  frames_cpu_ms += (cpu_s () - c0) * 1000;
+  {
+    double c = (cpu_s () - c0) * 1000;
+    g_array_append_val (cpu_frames, c);
+  }
   return (now_s () - t0) * 1000;
 }
 
@@ -169,7 +182,7 @@ bench_sweep (cairo_t *cr, CpelView *view, guint frames_per_level)
   double worst_p95 = 0;
   gint64 worst_span = d;
   guint level = 0;
-  double cpu_before = frames_cpu_ms;
+  double worst_cpu_p95 = 0;
   CpelView v = *view;
 
   for (gint64 span = d; span >= 1000; span /= 2, level++)
@@ -191,9 +204,21 @@ bench_sweep (cairo_t *cr, CpelView *view, guint frames_per_level)
         }
       g_array_sort (ms, compare_double);
       p95 = percentile ((double *) ms->data, ms->len, 0.95);
-      printf ("sweep_level_%02u span_ns=%" G_GINT64_FORMAT " p95_ms=%.3f cpu_mean_ms=%.3f\n",
-              level, span, p95, (frames_cpu_ms - cpu_before) / frames_per_level);
-      cpu_before = frames_cpu_ms;
+      {
+        /* This level's frames are the last ones in cpu_frames. */
+        g_autoptr(GArray) c = g_array_new (FALSE, FALSE, sizeof (double));
+        double cpu_p95, sum = 0;
+
+        g_array_append_vals (c, &g_array_index (cpu_frames, double, cpu_frames->len - frames_per_level),
+                             frames_per_level);
+        for (guint i = 0; i < c->len; i++)
+          sum += g_array_index (c, double, i);
+        g_array_sort (c, compare_double);
+        cpu_p95 = percentile ((double *) (gpointer) c->data, c->len, 0.95);
+        worst_cpu_p95 = MAX (worst_cpu_p95, cpu_p95);
+        printf ("sweep_level_%02u span_ns=%" G_GINT64_FORMAT " p95_ms=%.3f cpu_mean_ms=%.3f cpu_p95_ms=%.3f\n",
+                level, span, p95, sum / frames_per_level, cpu_p95);
+      }
       if (p95 > worst_p95)
         {
           worst_p95 = p95;
@@ -204,6 +229,7 @@ bench_sweep (cairo_t *cr, CpelView *view, guint frames_per_level)
   printf ("sweep_levels=%u\n", level);
   printf ("sweep_worst_span_ns=%" G_GINT64_FORMAT "\n", worst_span);
   printf ("sweep_worst_p95_ms=%.3f\n", worst_p95);
+  printf ("sweep_worst_cpu_p95_ms=%.3f\n", worst_cpu_p95);
 }
 
 static void
@@ -215,7 +241,7 @@ bench_redraw (cairo_t *cr, CpelView *view, guint frames)
   v.t0 = 0;
   v.t1 = cpel_file_get_duration (view->file) / 1000 + 1;
   draw_frame (cr, &v);
-  frames_cpu_ms = 0;
+  g_array_set_size (cpu_frames, 0);
   v.has_cursor = TRUE;
   for (guint k = 0; k < frames; k++)
     {
@@ -321,6 +347,7 @@ main (int argc, char **argv)
   if (argc >= 4)
     parts = g_strsplit (argv[3], ",", -1);
 
+  cpu_frames = g_array_new (FALSE, FALSE, sizeof (double));
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
   cr = cairo_create (surface);
   warm_up (cr);
