@@ -1,5 +1,7 @@
 /* test-export.c — PNG / SVG / PDF export: sizes, formats, atomic writes */
 #include <glib/gstdio.h>
+#include <signal.h>
+#include <sys/resource.h>
 
 #include "cpel-test-util.h"
 #include "render-test-util.h"
@@ -244,6 +246,41 @@ test_format_for_path (void)
   g_assert_false (cpel_render_export_format_for_path ("png", &format));
 }
 
+/* A disk that fills up mid-write (simulated with RLIMIT_FSIZE, which makes
+ * writes past the limit fail with EFBIG): replacing an existing file fails,
+ * the old file is intact and no temporary file is left. */
+static void
+test_disk_full (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = g_build_filename (f->dir, "view.png", NULL);
+  static const char old_contents[] = "the user's old file";
+
+  g_assert_true (g_file_set_contents (path, old_contents, -1, NULL));
+  if (g_test_subprocess ())
+    {
+      g_autoptr(GError) error = NULL;
+      struct rlimit limit = { 2048, 2048 };
+      gboolean ok;
+
+      signal (SIGXFSZ, SIG_IGN);
+      g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+      ok = cpel_render_export (&f->view, CPEL_EXPORT_PNG, 1600, 1200, 1, path, TRUE, &error);
+      g_assert_false (ok);
+      g_assert_nonnull (error);
+      /* the subprocess has its own fixture (directory): check there */
+      {
+        g_autofree char *contents = NULL;
+
+        g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+        g_assert_cmpstr (contents, ==, old_contents);
+        g_assert_cmpuint (count_entries (f->dir), ==, 1);
+      }
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -255,6 +292,7 @@ main (int argc, char **argv)
   ADD ("/render/export/png-hidpi", test_png_hidpi);
   ADD ("/render/export/no-overwrite", test_no_overwrite);
   ADD ("/render/export/failure", test_failure_leaves_nothing);
+  ADD ("/render/export/disk-full", test_disk_full);
   ADD ("/render/export/svg-pdf", test_svg_pdf);
   g_test_add_func ("/render/export/format-for-path", test_format_for_path);
   return g_test_run ();
