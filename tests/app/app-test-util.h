@@ -7,6 +7,7 @@
  */
 #pragma once
 
+#include <glib/gstdio.h>
 #include <adwaita.h>
 #include <gdk/x11/gdkx.h>
 
@@ -15,6 +16,32 @@
 #include "cpelview-resources.h"
 
 /* gtk + libadwaita, or FALSE (then every test is skipped) without a display. */
+/* Removes a test's scratch directory and the files in it. */
+static inline void
+app_test_remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      g_unlink (p);
+    }
+  g_rmdir (dir);
+}
+
+/* Destroys every window of the application (dialogs, new windows). */
+static inline void
+app_test_destroy_windows (GApplication *app)
+{
+  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_destroy (l->data);
+  g_list_free (windows);
+}
+
 static inline gboolean
 app_test_init (int *argc, char ***argv)
 {

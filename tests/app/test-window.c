@@ -110,33 +110,14 @@ fixture_setup (Fixture *f, gconstpointer data)
 }
 
 static void
-remove_dir (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-      g_unlink (p);
-    }
-  g_rmdir (dir);
-}
-
-static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  GList *windows;
-
   if (app == NULL)
     return;
   /* Every window this test made (dialogs, new windows). */
-  windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
-  for (GList *l = windows; l != NULL; l = l->next)
-    gtk_window_destroy (l->data);
-  g_list_free (windows);
+  app_test_destroy_windows (G_APPLICATION (app));
   app_test_spin (20);
-  remove_dir (f->dir);
+  app_test_remove_dir (f->dir);
   g_free (f->dir);
   g_free (f->path);
 }
