@@ -13,6 +13,10 @@
 #include <glib/gi18n-lib.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef G_OS_UNIX
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include "cpel-file-private.h"
 
@@ -125,6 +129,44 @@ struct _Chunk
   guint           slot_begin;
   guint           slot_end;
 };
+
+/* Give back the mapped pages wholly inside [from, to): once read by a pass
+ * they need not stay in the process (they stay in the page cache, and
+ * touching them again maps them again without reading the disk).  So the
+ * index build never holds the whole mapping and the index at once: its peak
+ * is the index, 12 bytes per event, not 32.  Files loaded from memory are
+ * left alone. */
+static void
+drop_pages (CpelFile     *file,
+            const guint8 *from,
+            const guint8 *to)
+{
+#if defined(G_OS_UNIX) && defined(MADV_DONTNEED)
+  static gsize page;
+  guintptr a, b;
+
+  if (file->mapped == NULL || to <= from)
+    return;
+  if (page == 0)
+    page = (gsize) sysconf (_SC_PAGESIZE);
+  a = ((guintptr) from + page - 1) & ~(guintptr) (page - 1);
+  b = (guintptr) to & ~(guintptr) (page - 1);
+  if (b > a)
+    madvise ((void *) a, b - a, MADV_DONTNEED);
+#endif
+}
+
+/* Drops what the chunk read of every event section so far (up to rec in
+ * `section`). */
+#define DROP_BEHIND(chunk, section, rec, from)                                              \
+  G_STMT_START {                                                                            \
+    if ((from) == NULL || (from) < (section)->records                                       \
+        || (from) >= (section)->records + (guint64) (section)->count * CPEL_EVENT_RECORD_SIZE) \
+      (from) = (section)->records + (MAX ((chunk)->begin, (section)->first_index)           \
+                                     - (section)->first_index) * CPEL_EVENT_RECORD_SIZE;    \
+    drop_pages ((chunk)->file, (from), (rec));                                              \
+    (from) = (rec);                                                                         \
+  } G_STMT_END
 
 static void
 report (Chunk   *chunk,
@@ -260,6 +302,7 @@ pass_b (Chunk *chunk)
   gint64 base = file->base_ns;
   guint32 last_track = 0, last_slot = CPEL_U32MAP_NONE;
   guint64 done = 0;
+  const guint8 *drop_from = NULL;
 
   FOR_EACH_RECORD (chunk, rec, fi, section, {
     gint64 ns = fast_ticks_to_ns (&chunk->divs[section - file->evsecs], record_ticks (file, rec));
@@ -280,6 +323,7 @@ pass_b (Chunk *chunk)
       {
         if (check_cancel (chunk))
           return;
+        DROP_BEHIND (chunk, section, rec, drop_from);
         report (chunk, 0.45, 0.45, done);
       }
   });
@@ -531,6 +575,9 @@ cpel_file_build_index (CpelFile          *self,
 
       /* Pass B */
       run_chunks (self, chunks, n, pass_b);
+      for (guint s = 0; s < self->n_evsecs; s++)
+        drop_pages (self, self->evsecs[s].records,
+                    self->evsecs[s].records + (guint64) self->evsecs[s].count * CPEL_EVENT_RECORD_SIZE);
       for (guint c = 0; c < n; c++)
         cancelled |= chunks[c].cancelled;
     }
