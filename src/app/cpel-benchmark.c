@@ -13,6 +13,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #define ZOOM_STEPS 20
 #define PAN_STEPS  16
@@ -53,6 +54,7 @@ typedef struct
   gint64         open_us;
   gint64         loaded_us;
   gint64         first_frame_us;
+  gint64         hwm_first_frame_kb;
   gint64         search_start_us;
   gint64         search_end_us;
 
@@ -78,6 +80,20 @@ typedef struct
 } Bench;
 
 static void next_step (Bench *bench);
+
+/* The process's peak resident set so far (VmHWM), in KiB; -1 where
+ * /proc does not tell. */
+static gint64
+peak_rss_kb (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return -1;
+  line = strstr (status, "VmHWM:");
+  return line != NULL ? g_ascii_strtoll (line + 6, NULL, 10) : -1;
+}
 
 static CpelTimeline *
 timeline (Bench *bench)
@@ -129,6 +145,9 @@ finish (Bench *bench)
   g_string_append_printf (json, "  \"load_ms\": %.3f,\n", ms (bench->loaded_us - bench->open_us));
   g_string_append_printf (json, "  \"start_to_first_frame_ms\": %.3f,\n",
                           ms (bench->first_frame_us - bench->start_us));
+  g_string_append_printf (json, "  \"peak_rss_first_frame_kb\": %" G_GINT64_FORMAT ",\n",
+                          bench->hwm_first_frame_kb);
+  g_string_append_printf (json, "  \"peak_rss_kb\": %" G_GINT64_FORMAT ",\n", peak_rss_kb ());
   g_string_append_printf (json, "  \"search_ms\": %.3f,\n", ms (bench->search_end_us - bench->search_start_us));
   g_string_append_printf (json, "  \"search_matches\": %" G_GUINT64_FORMAT ",\n",
                           result != NULL ? cpel_search_result_get_n (result) : 0);
@@ -222,6 +241,7 @@ on_after_paint (GdkFrameClock *clock,
     {
       bench->first_frame = FALSE;
       bench->first_frame_us = now;
+      bench->hwm_first_frame_kb = peak_rss_kb ();
     }
   else
     {

@@ -1,5 +1,9 @@
 /* cpel-file-access.c — reading a loaded CpelFile: header, tracks, types, labels */
 #include <string.h>
+#ifdef G_OS_UNIX
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include "cpel-file-private.h"
 
@@ -360,4 +364,25 @@ cpel_file_append_label (CpelFile        *self,
   cpel_file_append_datum (self, event, out);
   if (out->len == before)
     g_string_truncate (out, before - 2);
+}
+
+void
+cpel_file_drop_pages (const CpelFile *self,
+                      const guint8   *from,
+                      const guint8   *to)
+{
+#if defined(G_OS_UNIX) && defined(MADV_DONTNEED)
+  static gsize page;
+  guintptr a, b;
+
+  /* Only a mapping: on heap memory madvise would zero the data. */
+  if (self->mapped == NULL || to <= from)
+    return;
+  if (page == 0)
+    page = (gsize) sysconf (_SC_PAGESIZE);
+  a = ((guintptr) from + page - 1) & ~(guintptr) (page - 1);
+  b = (guintptr) to & ~(guintptr) (page - 1);
+  if (b > a)
+    madvise ((void *) a, b - a, MADV_DONTNEED);
+#endif
 }

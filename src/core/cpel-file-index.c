@@ -13,10 +13,6 @@
 #include <glib/gi18n-lib.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef G_OS_UNIX
-#include <sys/mman.h>
-#include <unistd.h>
-#endif
 
 #include "cpel-file-private.h"
 
@@ -130,32 +126,6 @@ struct _Chunk
   guint           slot_end;
 };
 
-/* Give back the mapped pages wholly inside [from, to): once read by a pass
- * they need not stay in the process (they stay in the page cache, and
- * touching them again maps them again without reading the disk).  So the
- * index build never holds the whole mapping and the index at once: its peak
- * is the index, 12 bytes per event, not 32.  Files loaded from memory are
- * left alone. */
-static void
-drop_pages (CpelFile     *file,
-            const guint8 *from,
-            const guint8 *to)
-{
-#if defined(G_OS_UNIX) && defined(MADV_DONTNEED)
-  static gsize page;
-  guintptr a, b;
-
-  if (file->mapped == NULL || to <= from)
-    return;
-  if (page == 0)
-    page = (gsize) sysconf (_SC_PAGESIZE);
-  a = ((guintptr) from + page - 1) & ~(guintptr) (page - 1);
-  b = (guintptr) to & ~(guintptr) (page - 1);
-  if (b > a)
-    madvise ((void *) a, b - a, MADV_DONTNEED);
-#endif
-}
-
 /* Drops what the chunk read of every event section so far (up to rec in
  * `section`). */
 #define DROP_BEHIND(chunk, section, rec, from)                                              \
@@ -164,7 +134,7 @@ drop_pages (CpelFile     *file,
         || (from) >= (section)->records + (guint64) (section)->count * CPEL_EVENT_RECORD_SIZE) \
       (from) = (section)->records + (MAX ((chunk)->begin, (section)->first_index)           \
                                      - (section)->first_index) * CPEL_EVENT_RECORD_SIZE;    \
-    drop_pages ((chunk)->file, (from), (rec));                                              \
+    cpel_file_drop_pages ((chunk)->file, (from), (rec));                                              \
     (from) = (rec);                                                                         \
   } G_STMT_END
 
@@ -576,8 +546,9 @@ cpel_file_build_index (CpelFile          *self,
       /* Pass B */
       run_chunks (self, chunks, n, pass_b);
       for (guint s = 0; s < self->n_evsecs; s++)
-        drop_pages (self, self->evsecs[s].records,
-                    self->evsecs[s].records + (guint64) self->evsecs[s].count * CPEL_EVENT_RECORD_SIZE);
+        cpel_file_drop_pages (self, self->evsecs[s].records,
+                              self->evsecs[s].records
+                              + (guint64) self->evsecs[s].count * CPEL_EVENT_RECORD_SIZE);
       for (guint c = 0; c < n; c++)
         cancelled |= chunks[c].cancelled;
     }

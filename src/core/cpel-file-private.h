@@ -127,6 +127,12 @@ cpel_file_record (const CpelFile *self, guint64 file_index, guint *section)
 gint64   cpel_ticks_to_ns        (guint64 ticks, guint64 tps);
 
 void     cpel_file_warn          (CpelFile *self, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* Gives back the mapped pages wholly inside [from, to) once a pass over
+ * the records has read them: they stay in the page cache, and touching
+ * them again maps them again without reading the disk.  So a pass over all
+ * records (the index build, a search) does not leave the whole mapping
+ * resident: 20 bytes per event.  Files loaded from memory are left alone. */
+void     cpel_file_drop_pages    (const CpelFile *self, const guint8 *from, const guint8 *to);
 /* Build the per-track index from the validated event sections. */
 gboolean cpel_file_build_index   (CpelFile *self, guint n_threads, GCancellable *cancellable,
                                   CpelProgressFunc progress, gpointer progress_data,

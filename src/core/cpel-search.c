@@ -666,6 +666,8 @@ scan_chunk (Chunk *chunk)
             }
         }
 
+      /* Read once: not kept resident (see cpel_file_drop_pages). */
+      cpel_file_drop_pages (file, sec->records + (fi - sec->first_index) * CPEL_EVENT_RECORD_SIZE, rec);
       g_atomic_pointer_add (&scan->processed, (gssize) (stop - fi));
       fi = stop;
       if (chunk->report && scan->progress && file->n_events > 0)
