@@ -10,7 +10,6 @@
 
 #include "cpel-application.h"
 #include "cpel-chase-actions.h"
-#include "cpel-view-modes.h"
 #include "cpel-views-controller.h"
 #include "cpel-window.h"
 
@@ -709,8 +708,11 @@ render_modes (const CpelView *view, int width, int height, CpelColorMode mode, g
 {
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
   cairo_t *cr = cairo_create (surface);
+  CpelView v = *view;
 
-  cpel_view_modes_render (cr, width, height, view, mode, summary);
+  v.color_mode = mode;
+  v.summary = summary;
+  cpel_render_view (cr, width, height, &v);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
   return surface;
@@ -771,7 +773,8 @@ test_modes_pixels (Fixture *f, gconstpointer data)
     /* ... but the tick is. */
     g_assert_cmphex (pixel_at (summary, tick_x, y), ==, pixel_at (plain, tick_x, y));
     /* By track: the tick in the track's colour. */
-    cpel_view_modes_track_color (&palette, file, cpel_view_get_row_slot (&view, 0), &track_color);
+    cpel_palette_get_track_color (&palette, cpel_file_get_track_id (file, cpel_view_get_row_slot (&view, 0)),
+                                  &track_color);
     g_assert_cmphex (pixel_at (by_track, tick_x, y), ==, rgb_of (&track_color));
     /* Ruler and labels column as in the plain frame. */
     g_assert_cmphex (pixel_at (by_track, 20, y), ==, pixel_at (plain, 20, y));
@@ -781,8 +784,8 @@ test_modes_pixels (Fixture *f, gconstpointer data)
   {
     CpelRGBA a, b;
 
-    cpel_view_modes_track_color (&palette, file, 0, &a);
-    cpel_view_modes_track_color (&palette, file, 2, &b);
+    cpel_palette_get_track_color (&palette, cpel_file_get_track_id (file, 0), &a);
+    cpel_palette_get_track_color (&palette, cpel_file_get_track_id (file, 2), &b);
     g_assert_cmphex (rgb_of (&a), !=, rgb_of (&b));
   }
   cairo_surface_destroy (plain);
@@ -875,11 +878,14 @@ test_keys (Fixture *f, gconstpointer data)
   g_assert_false (cpel_timeline_get_summary (timeline));
   app_test_xdo ("key", "e", NULL);
   g_assert_true (cpel_timeline_get_summary (timeline));
+  g_assert_true (cpel_timeline_get_view (timeline)->summary);
   g_assert_true (bool_state (f->window, "summary-mode"));
   app_test_xdo ("key", "e", NULL);
   g_assert_false (cpel_timeline_get_summary (timeline));
+  g_assert_false (cpel_timeline_get_view (timeline)->summary);
   app_test_xdo ("key", "c", NULL);
   g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_BY_TRACK);
+  g_assert_cmpint (cpel_timeline_get_view (timeline)->color_mode, ==, CPEL_COLOR_BY_TRACK);
   mode = string_state (f->window, "color-mode");
   g_assert_cmpstr (mode, ==, "track");
   app_test_xdo ("key", "c", NULL);
@@ -888,6 +894,7 @@ test_keys (Fixture *f, gconstpointer data)
   g_action_group_change_action_state (G_ACTION_GROUP (f->window), "color-mode", g_variant_new_string ("none"));
   g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_NONE);
   g_assert_false (cpel_timeline_get_view (timeline)->color_by_type);
+  g_assert_cmpint (cpel_timeline_get_view (timeline)->color_mode, ==, CPEL_COLOR_NONE);
   app_test_xdo ("key", "c", NULL);
   g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_BY_CODE);
 
