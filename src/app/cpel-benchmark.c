@@ -41,6 +41,8 @@ typedef struct
   double   latency_ms;
   double   paint_ms;
   double   snapshot_ms;
+  double   layout_ms;
+  double   render_ms;
 } Frame;
 
 typedef struct
@@ -56,6 +58,10 @@ typedef struct
 
   GdkFrameClock *clock;
   gulong         after_paint_id;
+  gulong         layout_id;
+  gulong         paint_id;
+  gint64         layout_end_us;
+  gint64         paint_end_us;
 
   /* The step being measured. */
   gboolean       waiting;
@@ -132,8 +138,10 @@ finish (Bench *bench)
       Frame *f = &g_array_index (bench->frames, Frame, i);
 
       g_string_append_printf (json,
-                              "    {\"step\": \"%s\", \"latency_ms\": %.3f, \"paint_ms\": %.3f, \"snapshot_ms\": %.3f}%s\n",
-                              step_names[f->kind], f->latency_ms, f->paint_ms, f->snapshot_ms,
+                              "    {\"step\": \"%s\", \"latency_ms\": %.3f, \"paint_ms\": %.3f, \"layout_ms\": %.3f, "
+                              "\"render_ms\": %.3f, \"snapshot_ms\": %.3f}%s\n",
+                              step_names[f->kind], f->latency_ms, f->paint_ms, f->layout_ms,
+                              f->render_ms, f->snapshot_ms,
                               i + 1 < bench->frames->len ? "," : "");
       g_array_append_val (latency, f->latency_ms);
       g_array_append_val (paint, f->paint_ms);
@@ -152,6 +160,8 @@ finish (Bench *bench)
   g_print ("%s", json->str);
 
   g_signal_handler_disconnect (bench->clock, bench->after_paint_id);
+  g_signal_handler_disconnect (bench->clock, bench->layout_id);
+  g_signal_handler_disconnect (bench->clock, bench->paint_id);
   g_object_unref (bench->clock);
   g_array_unref (bench->frames);
   g_object_unref (bench->file);
@@ -179,6 +189,20 @@ step_idle (gpointer data)
 {
   next_step (data);
   return G_SOURCE_REMOVE;
+}
+
+static void
+on_layout (GdkFrameClock *clock,
+           Bench         *bench)
+{
+  bench->layout_end_us = g_get_monotonic_time ();
+}
+
+static void
+on_paint (GdkFrameClock *clock,
+          Bench         *bench)
+{
+  bench->paint_end_us = g_get_monotonic_time ();
 }
 
 static void
@@ -210,6 +234,10 @@ on_after_paint (GdkFrameClock *clock,
        * later) to its end. */
       frame.paint_ms = ms (now - MAX (paint_start, bench->step_start_us));
       frame.snapshot_ms = ms (snapshot_us);
+      /* The frame's phases: layout (size requests and allocation), then
+       * paint (every widget's snapshot and the renderer's drawing). */
+      frame.layout_ms = ms (MAX (0, bench->layout_end_us - MAX (paint_start, bench->step_start_us)));
+      frame.render_ms = ms (MAX (0, bench->paint_end_us - bench->layout_end_us));
       g_array_append_val (bench->frames, frame);
     }
   g_idle_add (step_idle, bench);
@@ -382,6 +410,9 @@ cpel_benchmark_start (CpelWindow *window,
   bench->frames = g_array_new (FALSE, FALSE, sizeof (Frame));
   bench->clock = g_object_ref (clock);
   bench->after_paint_id = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), bench);
+  /* Connected after the window's own handlers: these mark the phases' ends. */
+  bench->layout_id = g_signal_connect (clock, "layout", G_CALLBACK (on_layout), bench);
+  bench->paint_id = g_signal_connect (clock, "paint", G_CALLBACK (on_paint), bench);
 
   g_signal_connect (window, "notify::file", G_CALLBACK (on_file_loaded), bench);
   g_signal_connect (window, "notify::loading", G_CALLBACK (on_loading_changed), bench);

@@ -1,6 +1,10 @@
 /* cpel-overview-strip.c — the whole-capture density strip above the timeline
  *
- * Draws cpel_render_overview() with the timeline's view.  A press inside
+ * Draws cpel_render_overview() with the timeline's view: the density and
+ * the match ticks, which do not move with the view, once into images, and
+ * over them at each frame only the view's window and the cursor (a cairo
+ * fill of a thousand histogram bars per frame cost more than the timeline
+ * itself).  A press inside
  * the visible window drags it; a press elsewhere centres the window there
  * and then drags it.  The strip's geometry is the renderer's
  * (cpel_render_overview_x_to_time).
@@ -15,6 +19,17 @@ struct _CpelOverviewStrip
 
   CpelTimeline *timeline;
   gint64        grab_offset;   /* time from the window's centre to the grab point */
+
+  /* The layers that do not move with the view, and what they depend on. */
+  cairo_surface_t   *base;      /* CPEL_OVERVIEW_LAYER_BASE */
+  cairo_surface_t   *matches;   /* CPEL_OVERVIEW_LAYER_MATCHES; NULL without matches */
+  int                cache_width;
+  int                cache_height;
+  int                cache_scale;
+  const CpelPalette *cache_palette;
+  CpelFile          *cache_file;      /* references: the key's identity stays valid */
+  CpelOverview      *cache_overview;
+  CpelSearchResult  *cache_matches;
 };
 
 G_DEFINE_FINAL_TYPE (CpelOverviewStrip, cpel_overview_strip, GTK_TYPE_WIDGET)
@@ -51,12 +66,75 @@ cpel_overview_strip_x_to_time (CpelOverviewStrip *self,
 }
 
 static void
+clear_cache (CpelOverviewStrip *self)
+{
+  g_clear_pointer (&self->base, cairo_surface_destroy);
+  g_clear_pointer (&self->matches, cairo_surface_destroy);
+  g_clear_object (&self->cache_file);
+  g_clear_pointer (&self->cache_overview, cpel_overview_unref);
+  g_clear_pointer (&self->cache_matches, cpel_search_result_unref);
+  self->cache_palette = NULL;
+}
+
+static cairo_surface_t *
+render_layer (const CpelView    *view,
+              int                width,
+              int                height,
+              int                scale,
+              CpelOverviewLayer  layer)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width * scale, height * scale);
+  cairo_surface_set_device_scale (surface, scale, scale);
+  cr = cairo_create (surface);
+  cpel_render_overview_layers (cr, width, height, view, layer);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+/* The density layer is redrawn when the capture, size or palette change;
+ * the match layer also when the matches do (a new search keeps the
+ * density). */
+static void
+update_cache (CpelOverviewStrip *self,
+              const CpelView    *view,
+              int                width,
+              int                height,
+              int                scale)
+{
+  if (self->base == NULL || self->cache_width != width || self->cache_height != height
+      || self->cache_scale != scale || self->cache_palette != view->palette
+      || self->cache_file != view->file || self->cache_overview != view->overview)
+    {
+      clear_cache (self);
+      self->base = render_layer (view, width, height, scale, CPEL_OVERVIEW_LAYER_BASE);
+      self->cache_width = width;
+      self->cache_height = height;
+      self->cache_scale = scale;
+      self->cache_palette = view->palette;
+      self->cache_file = view->file != NULL ? g_object_ref (view->file) : NULL;
+      self->cache_overview = view->overview != NULL ? cpel_overview_ref (view->overview) : NULL;
+    }
+  else if (self->cache_matches == view->matches)
+    return;
+
+  g_clear_pointer (&self->matches, cairo_surface_destroy);
+  g_clear_pointer (&self->cache_matches, cpel_search_result_unref);
+  if (view->matches != NULL && cpel_search_result_get_n (view->matches) > 0)
+    self->matches = render_layer (view, width, height, scale, CPEL_OVERVIEW_LAYER_MATCHES);
+  self->cache_matches = view->matches != NULL ? cpel_search_result_ref (view->matches) : NULL;
+}
+
+static void
 cpel_overview_strip_snapshot (GtkWidget   *widget,
-                        GtkSnapshot *snapshot)
+                              GtkSnapshot *snapshot)
 {
   CpelOverviewStrip *self = CPEL_OVERVIEW_STRIP (widget);
-  double width = gtk_widget_get_width (widget);
-  double height = gtk_widget_get_height (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
   const CpelView *view;
   cairo_t *cr;
 
@@ -66,8 +144,17 @@ cpel_overview_strip_snapshot (GtkWidget   *widget,
   if (view == NULL)
     return;
 
+  update_cache (self, view, width, height, gtk_widget_get_scale_factor (widget));
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  cpel_render_overview (cr, width, height, view);
+  cairo_set_source_surface (cr, self->base, 0, 0);
+  cairo_paint (cr);
+  cpel_render_overview_layers (cr, width, height, view, CPEL_OVERVIEW_LAYER_WINDOW);
+  if (self->matches != NULL)
+    {
+      cairo_set_source_surface (cr, self->matches, 0, 0);
+      cairo_paint (cr);
+    }
+  cpel_render_overview_layers (cr, width, height, view, CPEL_OVERVIEW_LAYER_TOP);
   cairo_destroy (cr);
 }
 
@@ -196,6 +283,7 @@ cpel_overview_strip_dispose (GObject *object)
   if (self->timeline != NULL)
     g_signal_handlers_disconnect_by_data (self->timeline, self);
   g_clear_object (&self->timeline);
+  clear_cache (self);
 
   G_OBJECT_CLASS (cpel_overview_strip_parent_class)->dispose (object);
 }

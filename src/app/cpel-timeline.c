@@ -2,7 +2,7 @@
  *
  * The widget keeps a CpelView (range, rows, selection, matches, measure,
  * cursor) and turns pointer, touchpad and key input into changes of it.
- * Drawing is one cpel_render_view() call per frame into a cairo node; the
+ * Drawing is one cpel_render_view() call per frame into an image; the
  * widget redraws only when the view changes and caches nothing per event.
  */
 #include "cpel-timeline.h"
@@ -1149,6 +1149,46 @@ snapshot_reorder (CpelTimeline *self,
   gtk_snapshot_append_color (snapshot, &color, &GRAPHENE_RECT_INIT (0, y - 1, width, 2));
 }
 
+/* The view drawn into an image surface of the widget's size in device
+ * pixels, then handed to GSK as a cairo node that paints that one image.
+ * Drawing straight into the node would have the renderer replay every
+ * primitive (through X requests with the cairo renderer on X11, where that
+ * costs several times the drawing itself); a GdkMemoryTexture would be
+ * converted pixel by pixel through floats by GTK 4.8's cairo renderer.
+ * One image paint is one upload. */
+static GskRenderNode *
+render_frame (CpelTimeline   *self,
+              const CpelView *view,
+              int             width,
+              int             height,
+              int             scale)
+{
+  GtkSnapshot *snapshot;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width * scale, height * scale);
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (surface);
+      return NULL;
+    }
+  cairo_surface_set_device_scale (surface, scale, scale);
+  cr = cairo_create (surface);
+  cpel_render_view (cr, width, height, view);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  snapshot = gtk_snapshot_new ();
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);
+  cairo_set_source_surface (cr, surface, 0, 0);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return gtk_snapshot_free_to_node (snapshot);
+}
+
 static void
 cpel_timeline_snapshot (GtkWidget   *widget,
                         GtkSnapshot *snapshot)
@@ -1171,17 +1211,11 @@ cpel_timeline_snapshot (GtkWidget   *widget,
       || self->frame_height != height || self->frame_scale != scale
       || self->frame_palette != self->view.palette)
     {
-      GtkSnapshot *frame = gtk_snapshot_new ();
       CpelView view = self->view;
-      cairo_t *cr;
 
       view.has_cursor = FALSE;
-      cr = gtk_snapshot_append_cairo (frame, &GRAPHENE_RECT_INIT (0, 0, width, height));
-      cpel_render_view (cr, width, height, &view);
-      cairo_destroy (cr);
-
       g_clear_pointer (&self->frame, gsk_render_node_unref);
-      self->frame = gtk_snapshot_free_to_node (frame);
+      self->frame = render_frame (self, &view, width, height, scale);
       self->frame_dirty = FALSE;
       self->frame_width = width;
       self->frame_height = height;

@@ -275,7 +275,10 @@ cpel_window_set_file (CpelWindow   *self,
   adw_window_title_set_subtitle (self->window_title, subtitle);
   gtk_window_set_title (GTK_WINDOW (self), name);
 
-  gtk_stack_set_visible_child_name (self->main_stack, "view");
+  /* No crossfade into the capture: its first frame is the whole capture,
+   * not a blend with the page before that lasts another 200 ms (and costs
+   * every frame in between twice). */
+  gtk_stack_set_visible_child_full (self->main_stack, "view", GTK_STACK_TRANSITION_TYPE_NONE);
   update_actions (self);
   update_range_label (self);
   update_pointer_labels (self);

@@ -221,17 +221,32 @@ match_time (CpelFile *file, CpelSearchResult *matches, guint64 i)
   return ref->index < n ? times[ref->index] : G_MAXINT64;
 }
 
+/* First match in [lo, n) at or after t.  Galloping from lo: the strip asks
+ * for the next column's first match, which is near when matches are dense,
+ * so a step costs O(log distance) time lookups, not O(log n). */
 static guint64
 match_lower_bound (CpelFile *file, CpelSearchResult *matches, guint64 lo, guint64 n, gint64 t)
 {
-  guint64 hi = n;
-  while (lo < hi)
+  guint64 hi, step = 1;
+
+  while (lo < n && match_time (file, matches, lo) < t)
     {
-      guint64 mid = lo + (hi - lo) / 2;
-      if (match_time (file, matches, mid) < t)
-        lo = mid + 1;
-      else
-        hi = mid;
+      hi = n - lo > step ? lo + step : n;
+      if (hi == n || match_time (file, matches, hi) >= t)
+        {
+          lo++;   /* times[lo] < t: the answer is in (lo, hi] */
+          while (lo < hi)
+            {
+              guint64 mid = lo + (hi - lo) / 2;
+              if (match_time (file, matches, mid) < t)
+                lo = mid + 1;
+              else
+                hi = mid;
+            }
+          return lo;
+        }
+      lo = hi;
+      step *= 2;
     }
   return lo;
 }
@@ -239,76 +254,76 @@ match_lower_bound (CpelFile *file, CpelSearchResult *matches, guint64 lo, guint6
 void
 cpel_render_overview (cairo_t *cr, double width, double height, const CpelView *view)
 {
-  g_autoptr(CpelOverview) own = NULL;
-  CpelOverview *ov;
-  CpelPalette fallback;
-  const CpelPalette *pal;
-  g_autofree double *col = NULL;
-  double dx = 1, dy = 0, scale, max = 0, norm, bar_top = 3, bar_h;
-  guint nc;
-  gint64 span;
-  double xa, xb, hair;
+  cpel_render_overview_layers (cr, width, height, view, CPEL_OVERVIEW_LAYER_ALL);
+}
 
-  g_return_if_fail (cr != NULL);
-  g_return_if_fail (view != NULL);
-
-  if (width <= 0 || height <= 0)
-    return;
-  pal = view->palette;
-  if (pal == NULL)
-    {
-      cpel_palette_init_light (&fallback);
-      pal = &fallback;
-    }
-
-  cairo_save (cr);
-  cairo_rectangle (cr, 0, 0, width, height);
-  cairo_clip (cr);
-  cpel_render_set_color (cr, &pal->ruler_bg);
-  cairo_paint (cr);
+/* Columns of the strip in device pixels (at most 65536). */
+static guint
+overview_columns (cairo_t *cr, double width, double *scale)
+{
+  double dx = 1, dy = 0;
 
   cairo_user_to_device_distance (cr, &dx, &dy);
-  scale = CLAMP (hypot (dx, dy), 0.25, 8.0);
-  hair = 1.0 / scale;
-  nc = (guint) MIN (ceil (width * scale - 1e-6), 65536.0);
+  *scale = CLAMP (hypot (dx, dy), 0.25, 8.0);
+  return (guint) MIN (ceil (width * *scale - 1e-6), 65536.0);
+}
 
-  if (view->file != NULL && nc > 0)
+static void
+draw_base (cairo_t *cr, double width, double height, const CpelView *view, const CpelPalette *pal)
+{
+  g_autoptr(CpelOverview) own = NULL;
+  g_autofree double *col = NULL;
+  CpelOverview *ov;
+  double scale, max = 0, norm, bar_top = 3, bar_h;
+  guint nc = overview_columns (cr, width, &scale);
+  gint64 span;
+
+  cpel_render_set_color (cr, &pal->ruler_bg);
+  cairo_paint (cr);
+  if (view->file == NULL || nc == 0)
+    return;
+
+  ov = view->overview;
+  if (ov == NULL)
     {
-      ov = view->overview;
-      if (ov == NULL)
-        {
-          /* No cached summary: build one for this call (O(events)). */
-          own = cpel_overview_new (view->file, MIN (MAX (nc, 256u), 4096u), NULL, NULL);
-          ov = own;
-        }
-      span = ov->span;
-      col = g_new0 (double, nc);
-      for (guint c = 0; c < nc; c++)
-        {
-          gint64 a = cpel_render_column_time (0, span, c, nc);
-          gint64 b = cpel_render_column_time (0, span, (guint64) c + 1, nc);
-          col[c] = cpel_overview_count_range (ov, a, b);
-          max = MAX (max, col[c]);
-        }
-
-      /* A histogram on a log scale, baseline at the bottom. */
-      bar_h = height - bar_top - 1;
-      norm = log1p (MAX (max, 4.0));
-      cpel_render_set_color_alpha (cr, &pal->density, pal->dark ? 0.75 : 0.65);
-      for (guint c = 0; c < nc; c++)
-        {
-          double hh;
-          if (col[c] <= 0)
-            continue;
-          hh = MAX (bar_h * log1p (col[c]) / norm, 1.0);
-          cairo_rectangle (cr, c / scale, height - 1 - hh, 1 / scale, hh);
-        }
-      cairo_fill (cr);
+      /* No cached summary: build one for this call (O(events)). */
+      own = cpel_overview_new (view->file, MIN (MAX (nc, 256u), 4096u), NULL, NULL);
+      ov = own;
+    }
+  span = ov->span;
+  col = g_new0 (double, nc);
+  for (guint c = 0; c < nc; c++)
+    {
+      gint64 a = cpel_render_column_time (0, span, c, nc);
+      gint64 b = cpel_render_column_time (0, span, (guint64) c + 1, nc);
+      col[c] = cpel_overview_count_range (ov, a, b);
+      max = MAX (max, col[c]);
     }
 
+  /* A histogram on a log scale, baseline at the bottom. */
+  bar_h = height - bar_top - 1;
+  norm = log1p (MAX (max, 4.0));
+  cpel_render_set_color_alpha (cr, &pal->density, pal->dark ? 0.75 : 0.65);
+  for (guint c = 0; c < nc; c++)
+    {
+      double hh;
+      if (col[c] <= 0)
+        continue;
+      hh = MAX (bar_h * log1p (col[c]) / norm, 1.0);
+      /* One fill per bar: a single path of all bars (every one of them
+       * spanning the baseline) costs cairo's rectangle sweep O(bars²). */
+      cairo_rectangle (cr, c / scale, height - 1 - hh, 1 / scale, hh);
+      cairo_fill (cr);
+    }
+}
+
+static void
+draw_window (cairo_t *cr, double width, double height, const CpelView *view, const CpelPalette *pal)
+{
   /* The visible window: the rest is veiled, the window outlined. */
-  xa = cpel_render_overview_time_to_x (view, width, view->t0);
-  xb = cpel_render_overview_time_to_x (view, width, view->t1);
+  double xa = cpel_render_overview_time_to_x (view, width, view->t0);
+  double xb = cpel_render_overview_time_to_x (view, width, view->t1);
+
   xa = CLAMP (xa, 0, width);
   xb = CLAMP (xb, 0, width);
   if (xb - xa < 2)
@@ -328,29 +343,44 @@ cpel_render_overview (cairo_t *cr, double width, double height, const CpelView *
   cairo_set_line_width (cr, 1.5);
   cpel_render_rounded_rect (cr, xa + 0.75, 0.75, MAX (xb - xa - 1.5, 0.5), height - 1.5, 3);
   cairo_stroke (cr);
+}
 
-  /* Search matches on top: one tick per column that holds any. */
-  if (view->file != NULL && nc > 0 && view->matches != NULL
-      && cpel_search_result_get_n (view->matches) > 0)
+static void
+draw_matches (cairo_t *cr, double width, double height, const CpelView *view, const CpelPalette *pal)
+{
+  /* Search matches: one tick per column that holds any. */
+  double scale, hair;
+  guint nc = overview_columns (cr, width, &scale);
+  guint64 n, p = 0;
+  gint64 span;
+
+  if (view->file == NULL || nc == 0 || view->matches == NULL
+      || cpel_search_result_get_n (view->matches) == 0)
+    return;
+  hair = 1.0 / scale;
+  n = cpel_search_result_get_n (view->matches);
+  span = capture_span (view);
+  cpel_render_set_color (cr, &pal->highlight);
+  while (p < n)
     {
-      guint64 n = cpel_search_result_get_n (view->matches);
-      guint64 p = 0;
-
-      span = capture_span (view);
-      cpel_render_set_color (cr, &pal->highlight);
-      while (p < n)
-        {
-          gint64 t = match_time (view->file, view->matches, p);
-          gint64 c = cpel_render_time_column (0, span, nc, MAX (t, 0));
-          if (c >= (gint64) nc)
-            break;
-          cairo_rectangle (cr, c / scale - 1, 0, MAX (2.0, hair), height * 0.35);
-          p = match_lower_bound (view->file, view->matches, p + 1, n,
-                                 cpel_render_column_time (0, span, (guint64) c + 1, nc));
-        }
-      cairo_fill (cr);
+      gint64 t = match_time (view->file, view->matches, p);
+      gint64 c = cpel_render_time_column (0, span, nc, MAX (t, 0));
+      if (c >= (gint64) nc)
+        break;
+      cairo_rectangle (cr, c / scale - 1, 0, MAX (2.0, hair), height * 0.35);
+      p = match_lower_bound (view->file, view->matches, p + 1, n,
+                             cpel_render_column_time (0, span, (guint64) c + 1, nc));
     }
+  cairo_fill (cr);
+}
 
+static void
+draw_top (cairo_t *cr, double width, double height, const CpelView *view, const CpelPalette *pal)
+{
+  double scale, hair;
+
+  overview_columns (cr, width, &scale);
+  hair = 1.0 / scale;
   if (view->has_cursor)
     {
       double x = cpel_render_overview_time_to_x (view, width, view->cursor_t);
@@ -363,5 +393,40 @@ cpel_render_overview (cairo_t *cr, double width, double height, const CpelView *
   cpel_render_set_color (cr, &pal->grid);
   cairo_rectangle (cr, 0, height - hair, width, hair);
   cairo_fill (cr);
+}
+
+void
+cpel_render_overview_layers (cairo_t           *cr,
+                             double             width,
+                             double             height,
+                             const CpelView    *view,
+                             CpelOverviewLayer  layers)
+{
+  CpelPalette fallback;
+  const CpelPalette *pal;
+
+  g_return_if_fail (cr != NULL);
+  g_return_if_fail (view != NULL);
+
+  if (width <= 0 || height <= 0)
+    return;
+  pal = view->palette;
+  if (pal == NULL)
+    {
+      cpel_palette_init_light (&fallback);
+      pal = &fallback;
+    }
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_clip (cr);
+  if (layers & CPEL_OVERVIEW_LAYER_BASE)
+    draw_base (cr, width, height, view, pal);
+  if (layers & CPEL_OVERVIEW_LAYER_WINDOW)
+    draw_window (cr, width, height, view, pal);
+  if (layers & CPEL_OVERVIEW_LAYER_MATCHES)
+    draw_matches (cr, width, height, view, pal);
+  if (layers & CPEL_OVERVIEW_LAYER_TOP)
+    draw_top (cr, width, height, view, pal);
   cairo_restore (cr);
 }

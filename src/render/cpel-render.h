@@ -214,6 +214,21 @@ void     cpel_render_view       (cairo_t *cr, double width, double height, const
  * window drawn on it and match ticks from view->matches.  The capture
  * [0, duration] spans x in [0, width). */
 void     cpel_render_overview   (cairo_t *cr, double width, double height, const CpelView *view);
+/* The strip's layers, bottom to top; cpel_render_overview() draws them all.
+ * BASE (background and density) and MATCHES (match ticks, on a transparent
+ * background) depend only on the capture, the matches, the size and the
+ * palette: a widget draws them once into images and repaints only WINDOW
+ * (the view's window and the veil around it) and TOP (cursor, border). */
+typedef enum
+{
+  CPEL_OVERVIEW_LAYER_BASE    = 1 << 0,
+  CPEL_OVERVIEW_LAYER_WINDOW  = 1 << 1,
+  CPEL_OVERVIEW_LAYER_MATCHES = 1 << 2,
+  CPEL_OVERVIEW_LAYER_TOP     = 1 << 3,
+  CPEL_OVERVIEW_LAYER_ALL     = 0xf,
+} CpelOverviewLayer;
+void     cpel_render_overview_layers (cairo_t *cr, double width, double height, const CpelView *view,
+                                      CpelOverviewLayer layers);
 /* Geometry of the overview strip (for clicks and drags on it). */
 double   cpel_render_overview_time_to_x (const CpelView *view, double width, gint64 t);
 gint64   cpel_render_overview_x_to_time (const CpelView *view, double width, double x);

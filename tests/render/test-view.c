@@ -286,6 +286,135 @@ test_overview_render (void)
   cairo_surface_destroy (s2);
 }
 
+/* Matches: a burst of 2000 inside one column of the strip, then one per
+ * column, then every 7th event of a steady stream, and a sparse track. */
+static void
+layers_func (guint64 i, TestEvent *ev, gpointer data)
+{
+  ev->datum = 0;
+  ev->code = CODE_RECV;
+  if (i < 2000)
+    {
+      ev->track = 0;
+      ev->t = 1000 + i / 200;
+    }
+  else if (i < 2500)
+    {
+      ev->track = 0;
+      ev->t = 2000 + (i - 2000) * 100;
+    }
+  else if (i < 32500)
+    {
+      ev->track = 1;
+      ev->t = 60000 + (i - 2500) * 3;
+      ev->code = i % 7 == 0 ? CODE_RECV : CODE_SEND;
+    }
+  else
+    {
+      ev->track = 2;
+      ev->t = (i - 32500) * 997;
+    }
+}
+
+static cairo_surface_t *
+draw_layers (const CpelView *view, int w, int h, CpelOverviewLayer layers)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (s);
+
+  cpel_render_overview_layers (cr, w, h, view, layers);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  return s;
+}
+
+/* The strip widget draws BASE and MATCHES once into images and the rest
+ * over them at each frame: the same picture as all layers at once.  And
+ * the match ticks sit exactly in the columns that hold matches. */
+static void
+test_overview_layers (void)
+{
+  g_autoptr(CpelFile) file = test_file_new_func (3, 32650, layers_func, NULL);
+  g_autoptr(CpelOverview) ov = cpel_overview_new (file, 0, NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelQuery) query = cpel_query_new (file, CPEL_SEARCH_CODE, "recv", FALSE, &error);
+  g_autoptr(CpelSearchResult) matches = NULL;
+  cairo_surface_t *all, *base, *ticks, *composed;
+  const int w = 997, h = 40;
+  g_autofree gboolean *expected = g_new0 (gboolean, w);
+  CpelView view;
+  cairo_t *cr;
+  gint64 span;
+
+  g_assert_no_error (error);
+  matches = cpel_search_run (file, query, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_search_result_get_n (matches), >, 4000);
+
+  cpel_view_init (&view, file, &light);
+  view.t0 = 20000;
+  view.t1 = 50000;
+  view.overview = ov;
+  view.matches = matches;
+  view.has_cursor = TRUE;
+  view.cursor_t = 70000;
+
+  all = draw_layers (&view, w, h, CPEL_OVERVIEW_LAYER_ALL);
+  base = draw_layers (&view, w, h, CPEL_OVERVIEW_LAYER_BASE);
+  ticks = draw_layers (&view, w, h, CPEL_OVERVIEW_LAYER_MATCHES);
+  composed = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cr = cairo_create (composed);
+  cairo_set_source_surface (cr, base, 0, 0);
+  cairo_paint (cr);
+  cpel_render_overview_layers (cr, w, h, &view, CPEL_OVERVIEW_LAYER_WINDOW);
+  cairo_set_source_surface (cr, ticks, 0, 0);
+  cairo_paint (cr);
+  cpel_render_overview_layers (cr, w, h, &view, CPEL_OVERVIEW_LAYER_TOP);
+  cairo_destroy (cr);
+  cairo_surface_flush (composed);
+
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        double a[3], b[3];
+
+        test_pixel (all, x, y, a);
+        test_pixel (composed, x, y, b);
+        for (int k = 0; k < 3; k++)
+          g_assert_cmpfloat (fabs (a[k] - b[k]), <=, 1.5 / 255);
+      }
+
+  /* Columns with matches, by brute force over every match. */
+  span = cpel_file_get_duration (file) + 1;
+  for (guint64 i = 0; i < cpel_search_result_get_n (matches); i++)
+    {
+      const CpelEventRef *ref = cpel_search_result_get (matches, i);
+      guint64 n;
+      const gint64 *times = cpel_file_get_track_times (file, ref->slot, &n);
+      gint64 c = (gint64) ((double) times[ref->index] * w / (double) span);
+
+      expected[MIN (c, w - 1)] = TRUE;
+    }
+  /* The tick of column c covers [c - 1, c + 1): its right pixel is c. */
+  for (int x = 0; x < w; x++)
+    {
+      double rgb[3];
+      gboolean has_tick;
+
+      test_pixel (ticks, x, 2, rgb);
+      has_tick = cairo_image_surface_get_data (ticks)[2 * cairo_image_surface_get_stride (ticks) + 4 * x + 3] != 0;
+      if (expected[x])
+        g_assert_true (has_tick);
+      else if (x + 1 < w && !expected[x + 1])
+        g_assert_false (has_tick);
+    }
+
+  cairo_surface_destroy (all);
+  cairo_surface_destroy (base);
+  cairo_surface_destroy (ticks);
+  cairo_surface_destroy (composed);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -299,5 +428,6 @@ main (int argc, char **argv)
   g_test_add_func ("/render/overview/buckets", test_overview);
   g_test_add_func ("/render/overview/cancel", test_overview_cancel);
   g_test_add_func ("/render/overview/render", test_overview_render);
+  g_test_add_func ("/render/overview/layers", test_overview_layers);
   return g_test_run ();
 }
