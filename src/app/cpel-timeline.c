@@ -8,7 +8,6 @@
 #include "cpel-timeline.h"
 
 #include "cpel-track-order.h"
-#include "cpel-view-modes.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
@@ -397,6 +396,8 @@ cpel_timeline_set_file_full (CpelTimeline *self,
       cpel_range_limits_init (&self->limits, 0);
     self->view.row_height = row_height;
     self->view.color_by_type = self->color_mode == CPEL_COLOR_BY_CODE;
+    self->view.color_mode = self->color_mode;
+    self->view.summary = self->summary;
   }
   self->view.label_width = self->label_width;
   self->view.font = self->font;
@@ -992,6 +993,7 @@ cpel_timeline_set_color_mode (CpelTimeline  *self,
     return;
   self->color_mode = mode;
   self->view.color_by_type = mode == CPEL_COLOR_BY_CODE;
+  self->view.color_mode = mode;
   invalidate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLOR_MODE]);
 }
@@ -1012,6 +1014,7 @@ cpel_timeline_set_summary (CpelTimeline *self,
   if (self->summary == summary)
     return;
   self->summary = summary;
+  self->view.summary = summary;
   invalidate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUMMARY]);
 }
@@ -1172,7 +1175,7 @@ render_frame (CpelTimeline   *self,
     }
   cairo_surface_set_device_scale (surface, scale, scale);
   cr = cairo_create (surface);
-  cpel_view_modes_render (cr, width, height, view, self->color_mode, self->summary);
+  cpel_render_view (cr, width, height, view);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
 

@@ -119,14 +119,8 @@ double          cpel_timeline_get_label_width   (CpelTimeline      *self);
 void            cpel_timeline_set_label_width   (CpelTimeline      *self,
                                                  double             width);
 
-/* How event ticks and density are coloured (g2's `c`). */
-typedef enum
-{
-  CPEL_COLOR_BY_CODE,    /* a colour per event code */
-  CPEL_COLOR_BY_TRACK,   /* a colour per track */
-  CPEL_COLOR_NONE,       /* one colour (g2's monochrome) */
-} CpelColorMode;
-
+/* How event ticks and density are coloured (g2's `c`): CpelColorMode, in
+ * cpel-render.h; the timeline keeps its view's color_mode and summary. */
 #define CPEL_TYPE_COLOR_MODE (cpel_color_mode_get_type ())
 GType           cpel_color_mode_get_type        (void) G_GNUC_CONST;
 /* "code", "track", "none" (action states); NULL / FALSE for others. */

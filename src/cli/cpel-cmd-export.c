@@ -8,6 +8,26 @@
 #define DEFAULT_WIDTH   1920
 #define MAX_AUTO_HEIGHT 8192
 
+/* --color-by: the viewer's colour modes, by the names of its menu's
+ * action states. */
+static gboolean
+parse_color_mode (const char *text, CpelColorMode *mode)
+{
+  static const struct { const char *name; CpelColorMode mode; } modes[] = {
+    { "code", CPEL_COLOR_BY_CODE },
+    { "track", CPEL_COLOR_BY_TRACK },
+    { "none", CPEL_COLOR_NONE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    if (g_strcmp0 (text, modes[i].name) == 0)
+      {
+        *mode = modes[i].mode;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 int
 cpel_cmd_export (int argc, char **argv)
 {
@@ -17,9 +37,11 @@ cpel_cmd_export (int argc, char **argv)
   g_autofree char *from_text = NULL;
   g_autofree char *to_text = NULL;
   g_autofree char *tracks = NULL;
+  g_autofree char *color_by = NULL;
   int width = DEFAULT_WIDTH, height = 0;
   double scale = 1;
-  gboolean dark = FALSE, force = FALSE;
+  gboolean dark = FALSE, force = FALSE, summary = FALSE;
+  CpelColorMode color_mode = CPEL_COLOR_BY_CODE;
   guint64 clock_rate = 0;
   const GOptionEntry entries[] = {
     { "png", 0, 0, G_OPTION_ARG_FILENAME, &png, N_("Write a PNG image"), N_("OUTPUT") },
@@ -38,6 +60,10 @@ cpel_cmd_export (int argc, char **argv)
     { "tracks", 0, 0, G_OPTION_ARG_STRING, &tracks,
       N_("Only the tracks whose label matches this regular expression"), N_("REGEX") },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, N_("Dark colours"), NULL },
+    { "color-by", 0, 0, G_OPTION_ARG_STRING, &color_by,
+      N_("Colour the events by MODE: code, track or none (one colour; default code)"), N_("MODE") },
+    { "summary", 0, 0, G_OPTION_ARG_NONE, &summary,
+      N_("Summary mode: event ticks only, no event labels"), NULL },
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force, N_("Replace OUTPUT if it exists"), NULL },
     { "clock-rate", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cpel_cli_parse_clock_rate,
       N_("Read every event section with this clock (ticks per second)"), N_("HZ") },
@@ -77,6 +103,8 @@ cpel_cmd_export (int argc, char **argv)
     return cpel_cli_usage_error ("export", _("Width and height must be between 1 and 32767"));
   if (!(scale > 0 && scale <= 8))
     return cpel_cli_usage_error ("export", _("The scale must be greater than 0 and at most 8"));
+  if (color_by != NULL && !parse_color_mode (color_by, &color_mode))
+    return cpel_cli_usage_error ("export", _("Unknown colour mode “%s”: use code, track or none"), color_by);
   if ((from_text != NULL && !cpel_cli_parse_time ("--from", from_text, &from, &error))
       || (to_text != NULL && !cpel_cli_parse_time ("--to", to_text, &to, &error)))
     return cpel_cli_usage_error ("export", "%s", error->message);
@@ -90,6 +118,8 @@ cpel_cmd_export (int argc, char **argv)
   else
     cpel_palette_init_light (&palette);
   cpel_view_init (&view, file, &palette);
+  view.color_mode = color_mode;
+  view.summary = summary;
 
   if (from_text != NULL)
     view.t0 = from;

@@ -89,3 +89,10 @@ cpel_palette_get_type_color (const CpelPalette *palette, guint32 code, CpelRGBA 
   h = (code * 0x9E3779B1u) >> 29;
   *color = palette->type_colors[h % CPEL_PALETTE_N_TYPE_COLORS];
 }
+
+void
+cpel_palette_get_track_color (const CpelPalette *palette, guint32 track_id, CpelRGBA *color)
+{
+  /* The code colours, picked by track id the same way. */
+  cpel_palette_get_type_color (palette, track_id, color);
+}

@@ -215,6 +215,11 @@ cpel_render_ctx_init (CpelRenderCtx *ctx, cairo_t *cr, double width, double heig
   ctx->scratch = g_string_sized_new (128);
   ctx->ellipsis = cpel_render_ctx_label_layout (ctx, "\u2026", &ctx->ellipsis_width);
   ctx->any_hidden = cpel_view_any_hidden (view);
+  ctx->color_mode = view->color_mode;
+  if (ctx->color_mode == CPEL_COLOR_BY_CODE && !view->color_by_type)
+    ctx->color_mode = CPEL_COLOR_NONE;
+  else if ((guint) ctx->color_mode > CPEL_COLOR_NONE)
+    ctx->color_mode = CPEL_COLOR_BY_CODE;   /* not a mode: the default */
   {
     cairo_surface_type_t type = cairo_surface_get_type (cairo_get_target (cr));
     ctx->raster = type == CAIRO_SURFACE_TYPE_IMAGE || type == CAIRO_SURFACE_TYPE_RECORDING;

@@ -42,6 +42,7 @@ typedef struct
   double                min_advance;  /* narrowest printable ASCII glyph (lower bounds) */
 
   gboolean              any_hidden;   /* some type is hidden */
+  CpelColorMode         color_mode;   /* view->color_mode, with color_by_type applied */
   gboolean              raster;       /* target is an image or recording surface */
 } CpelRenderCtx;
 

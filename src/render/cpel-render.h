@@ -30,6 +30,12 @@
  * (so the cost stays O(columns) per row).  cpel_view_count_range() and the
  * overview count every event, hidden types included.
  *
+ * view->color_mode colours ticks by event code, by track or in one colour
+ * (density rows: by track in the track's colour, else palette->density);
+ * view->summary leaves out the event labels.  Both are part of the frame,
+ * so whatever draws the view (window, print, export) shows them alike, at
+ * no extra cost per frame.
+ *
  * Between calls the renderer keeps, on the CpelFile (object data), the
  * density counts of the last zoom level (t0, t1, columns, hidden types), so
  * redraws at one zoom (cursor, selection, scrolling) do no searching; and,
@@ -78,6 +84,18 @@ void cpel_palette_init_light (CpelPalette *palette);
 void cpel_palette_init_dark  (CpelPalette *palette);
 /* Tick colour of events with `code` (stable across files and sessions). */
 void cpel_palette_get_type_color (const CpelPalette *palette, guint32 code, CpelRGBA *color);
+/* Tick colour of the events of the track with id `track_id` when colouring
+ * by track: the palette's type colours picked by the id (stable across files
+ * and sessions; neighbouring ids apart). */
+void cpel_palette_get_track_color (const CpelPalette *palette, guint32 track_id, CpelRGBA *color);
+
+/* How event ticks and density are coloured (g2's `c`). */
+typedef enum
+{
+  CPEL_COLOR_BY_CODE,    /* a colour per event code (ticks; density in palette->density) */
+  CPEL_COLOR_BY_TRACK,   /* a colour per track (cpel_palette_get_track_color), density too */
+  CPEL_COLOR_NONE,       /* one colour: palette->event, density palette->density (g2's monochrome) */
+} CpelColorMode;
 
 /* Whole-capture density summary for the overview strip: per bucket of a fixed
  * resolution, the number of events of all tracks.  Built once per file in one
@@ -150,6 +168,13 @@ typedef struct
    * cpel_view_init). */
   gboolean           color_by_type;  /* ticks in per-type colours (default TRUE) */
   CpelOverview      *overview;       /* for cpel_render_overview; NULL = built per call (slow) */
+  /* How ticks and density are coloured (default CPEL_COLOR_BY_CODE).  With
+   * CPEL_COLOR_BY_CODE, color_by_type FALSE (the older field) still means one
+   * colour, as CPEL_COLOR_NONE; the other modes ignore color_by_type. */
+  CpelColorMode      color_mode;
+  /* Summary mode (g2's `e`): ticks and density only, no event labels (the
+   * selected event keeps its label); default FALSE. */
+  gboolean           summary;
 } CpelView;
 
 /* Average device-pixel spacing of a row's visible events from which they are

@@ -155,6 +155,7 @@ typedef struct
   guint          density_line;  /* its line in the density image */
   const guint64 *matches;   /* sorted track indices of search matches */
   guint64        n_matches;
+  CpelRGBA       track_color;   /* CPEL_COLOR_BY_TRACK: its ticks' colour */
 } RowInfo;
 
 static gboolean
@@ -300,7 +301,6 @@ static void
 draw_density_rows (CpelRenderCtx *ctx, RowInfo *rows, guint n_vis, guint n_density, float max)
 {
   const CpelView *view = ctx->view;
-  const CpelRGBA *color = &ctx->pal->density;
   cairo_t *cr = ctx->cr;
   double norm = log1p (MAX ((double) max, DENSITY_FLOOR_MAX));
   double h = view->row_height - 2 * TICK_INSET;
@@ -326,9 +326,18 @@ draw_density_rows (CpelRenderCtx *ctx, RowInfo *rows, guint n_vis, guint n_densi
   for (guint k = 0; k < n_vis; k++)
     {
       guint32 *line;
+      CpelRGBA by_track;
+      const CpelRGBA *color = &ctx->pal->density;
 
       if (rows[k].n == 0 || !rows[k].density)
         continue;
+      if (ctx->color_mode == CPEL_COLOR_BY_TRACK)
+        {
+          /* The track's colour, as translucent as the palette's density. */
+          by_track = rows[k].track_color;
+          by_track.a *= ctx->pal->density.a;
+          color = &by_track;
+        }
       line = (guint32 *) (gpointer) (data + (gsize) j * stride);
       for (guint c = 0; c < nc; c++)
         {
@@ -416,12 +425,21 @@ draw_highlights (CpelRenderCtx *ctx, RowInfo *row)
 }
 
 static void
-tick_color (CpelRenderCtx *ctx, guint32 code, CpelRGBA *color)
+tick_color (CpelRenderCtx *ctx, RowInfo *row, guint32 code, CpelRGBA *color)
 {
-  if (ctx->view->color_by_type)
-    cpel_palette_get_type_color (ctx->pal, code, color);
-  else
-    *color = ctx->pal->event;
+  switch (ctx->color_mode)
+    {
+    case CPEL_COLOR_BY_CODE:
+      cpel_palette_get_type_color (ctx->pal, code, color);
+      break;
+    case CPEL_COLOR_BY_TRACK:
+      *color = row->track_color;
+      break;
+    case CPEL_COLOR_NONE:
+    default:
+      *color = ctx->pal->event;
+      break;
+    }
 }
 
 /* Zoomed-in rows are drawn in batches: every tick of a colour in one fill,
@@ -653,9 +671,11 @@ batch_event (CpelRenderCtx *ctx, Batch *batch, RowInfo *row, guint64 i, double x
   CpelRGBA color;
   Label label;
 
-  tick_color (ctx, code, &color);
+  tick_color (ctx, row, code, &color);
   batch_tick (ctx, batch, x, row->y, &color);
-  if (prepare_label (ctx, row, i, snap (ctx, x), x_next - snap (ctx, x), FALSE, &label))
+  /* Summary mode: ticks only. */
+  if (!ctx->view->summary
+      && prepare_label (ctx, row, i, snap (ctx, x), x_next - snap (ctx, x), FALSE, &label))
     {
       label.match = is_match (row, i);
       g_array_append_val (batch->labels, label);
@@ -830,6 +850,9 @@ cpel_render_rows_events (CpelRenderCtx *ctx)
       row->y = cpel_view_get_row_y (view, r);
       if (row->slot == G_MAXUINT)
         continue;
+      if (ctx->color_mode == CPEL_COLOR_BY_TRACK)
+        cpel_palette_get_track_color (ctx->pal, cpel_file_get_track_id (ctx->file, row->slot),
+                                      &row->track_color);
       row->times = cpel_file_get_track_times (ctx->file, row->slot, &row->n);
       if (row->n == 0 || row->times == NULL)
         {

@@ -23,6 +23,8 @@ cpel_view_init (CpelView *view, CpelFile *file, const CpelPalette *palette)
   view->ruler_height = 28;
   view->font = NULL;
   view->color_by_type = TRUE;
+  view->color_mode = CPEL_COLOR_BY_CODE;
+  view->summary = FALSE;
 }
 
 static double

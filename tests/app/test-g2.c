@@ -2,15 +2,15 @@
  * chase; on a built file and the real sample), saved views (sidecar round
  * trip, x / z stepping, p / l, --view, export), track operations (sort
  * orders, raise / sink with Shift/Ctrl+click, drag to reorder), colour and
- * summary modes (pixels), and the whole g2 key set through real key presses
- * (xdotool) and in the shortcuts window. */
+ * summary modes (on screen, exported, printed), and the whole g2 key set
+ * through real key presses (xdotool) and in the shortcuts window. */
 #include "app-test-util.h"
 
 #include <glib/gstdio.h>
 
 #include "cpel-application.h"
 #include "cpel-chase-actions.h"
-#include "cpel-view-modes.h"
+#include "cpel-print.h"
 #include "cpel-views-controller.h"
 #include "cpel-window.h"
 
@@ -686,7 +686,7 @@ test_views_window (Fixture *f, gconstpointer data)
   }
 }
 
-/* ---- colour and summary modes: pixels ------------------------------------ */
+/* ---- colour and summary modes: screen, export, print ---------------------- */
 
 static guint32
 pixel_at (cairo_surface_t *surface, int x, int y)
@@ -704,90 +704,160 @@ rgb_of (const CpelRGBA *c)
          | (guint32) lround (c->b * 255);
 }
 
-static cairo_surface_t *
-render_modes (const CpelView *view, int width, int height, CpelColorMode mode, gboolean summary)
+/* Pixels (RGB) that differ between two images of the same size. */
+static guint
+count_differences (cairo_surface_t *a, cairo_surface_t *b)
 {
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+  int w = cairo_image_surface_get_width (a), h = cairo_image_surface_get_height (a);
+  guint n = 0;
+
+  g_assert_cmpint (cairo_image_surface_get_width (b), ==, w);
+  g_assert_cmpint (cairo_image_surface_get_height (b), ==, h);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      n += pixel_at (a, x, y) != pixel_at (b, x, y);
+  return n;
+}
+
+/* What the widget shows: its render nodes drawn on an image. */
+static cairo_surface_t *
+widget_image (GtkWidget *widget)
+{
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderNode *node;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cr = cairo_create (surface);
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  gsk_render_node_unref (node);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+static cairo_surface_t *
+print_page (CpelTimeline *timeline)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 842, 595);
   cairo_t *cr = cairo_create (surface);
 
-  cpel_view_modes_render (cr, width, height, view, mode, summary);
+  cpel_print_draw_page (cr, 842, 595, cpel_timeline_get_view (timeline),
+                        gtk_widget_get_width (GTK_WIDGET (timeline)),
+                        gtk_widget_get_height (GTK_WIDGET (timeline)), NULL);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
   return surface;
 }
 
+/* The timeline's colour and summary modes are in what it draws, in Export
+ * View (the same pixels as on screen) and in the printed page. */
 static void
-test_modes_pixels (Fixture *f, gconstpointer data)
+test_modes_output (Fixture *f, gconstpointer data)
 {
-  CpelFile *file;
-  CpelPalette palette;
-  CpelView view;
-  cairo_surface_t *plain, *summary, *by_track;
-  const int width = 900, height = 200;
-  double rh;
+  static const struct { CpelColorMode mode; gboolean summary; const char *name; } modes[] = {
+    { CPEL_COLOR_BY_CODE, FALSE, "code.png" },
+    { CPEL_COLOR_BY_TRACK, FALSE, "track.png" },
+    { CPEL_COLOR_BY_CODE, TRUE, "summary.png" },
+  };
+  CpelTimeline *timeline = cpel_window_get_timeline (f->window);
+  CpelFile *file = cpel_window_get_file (f->window);
+  const CpelView *view;
+  cairo_surface_t *screen[G_N_ELEMENTS (modes)], *page[G_N_ELEMENTS (modes)];
+  int width;
 
   SKIP_WITHOUT_DISPLAY ();
-  file = cpel_window_get_file (f->window);
-  cpel_palette_init_light (&palette);
-  cpel_view_init (&view, file, &palette);
-  /* 20 events per track across 740 px: ticks far apart, labels fit. */
-  view.t0 = 0;
-  view.t1 = 6000;
-  rh = view.row_height;
+  /* The pointer away from the timeline: no cursor line on screen (exports
+   * leave it out). */
+  if (app_test_can_send_input ())
+    app_test_pointer_to (GTK_WIDGET (f->window), 2, 2);
+  /* 20 events per track across the timeline: ticks far apart, labels fit. */
+  cpel_timeline_set_range (timeline, 0, 6000, FALSE);
+  app_test_spin (50);
+  view = cpel_timeline_get_view (timeline);
+  g_assert_false (view->has_cursor);
+  width = gtk_widget_get_width (GTK_WIDGET (timeline));
 
-  plain = render_modes (&view, width, height, CPEL_COLOR_BY_CODE, FALSE);
-  summary = render_modes (&view, width, height, CPEL_COLOR_BY_CODE, TRUE);
-  by_track = render_modes (&view, width, height, CPEL_COLOR_BY_TRACK, FALSE);
-  if (g_getenv ("CPEL_TEST_SAVE_PNG") != NULL)
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
     {
-      cairo_surface_write_to_png (plain, "/tmp/modes-plain.png");
-      cairo_surface_write_to_png (summary, "/tmp/modes-summary.png");
-      cairo_surface_write_to_png (by_track, "/tmp/modes-track.png");
+      g_autofree char *path = g_build_filename (f->dir, modes[i].name, NULL);
+      g_autoptr(GError) error = NULL;
+      cairo_surface_t *exported;
+
+      cpel_timeline_set_color_mode (timeline, modes[i].mode);
+      cpel_timeline_set_summary (timeline, modes[i].summary);
+      app_test_spin (50);
+      screen[i] = widget_image (GTK_WIDGET (timeline));
+      g_assert_true (cpel_window_export (f->window, path, 1, FALSE, &error));
+      g_assert_no_error (error);
+      exported = cairo_image_surface_create_from_png (path);
+      g_assert_cmpint (cairo_surface_status (exported), ==, CAIRO_STATUS_SUCCESS);
+      if (g_getenv ("CPEL_TEST_SAVE_PNG") != NULL)
+        {
+          g_autofree char *shot = g_strdup_printf ("/tmp/modes-screen-%s", modes[i].name);
+          cairo_surface_write_to_png (screen[i], shot);
+        }
+      /* Exported as shown. */
+      g_assert_cmpuint (count_differences (exported, screen[i]), ==, 0);
+      cairo_surface_destroy (exported);
+      page[i] = print_page (timeline);
     }
 
   /* Row 0 (id 3): events 8, 9, 20, 21, ... at t = 800, 900, 2000, 2100. */
   {
-    double x_tick = cpel_view_time_to_x (&view, width, 900);
-    double x_next = cpel_view_time_to_x (&view, width, 2000);
-    int y = (int) (cpel_view_get_row_y (&view, 0) + rh / 2);
-    int label_x = (int) (x_tick + 10);
-    int tick_x = (int) floor (x_tick);
+    double x_tick = cpel_view_time_to_x (view, width, 900);
+    double x_next = cpel_view_time_to_x (view, width, 2000);
+    int y = (int) (cpel_view_get_row_y (view, 0) + view->row_height / 2);
+    int y_empty = (int) cpel_view_get_row_y (view, cpel_view_get_n_rows (view)) + 20;
+    int tick_x = (int) lround (x_tick);   /* snapped to whole pixels */
     CpelRGBA track_color;
     gboolean label_drawn = FALSE;
 
     g_assert_cmpfloat (x_next - x_tick, >, 60);
-    /* Below the rows: the empty background with the ruler's grid lines. */
-    int y_empty = (int) cpel_view_get_row_y (&view, cpel_view_get_n_rows (&view)) + 20;
-
-    g_assert_cmpint (y_empty, <, height);
-    /* Plain: a label box right of the tick (more than background and grid). */
-    for (int x = label_x; x < (int) x_next - 4; x++)
-      if (pixel_at (plain, x, y) != pixel_at (plain, x, y_empty))
+    g_assert_cmpint (y_empty, <, gtk_widget_get_height (GTK_WIDGET (timeline)));
+    /* By code: a label box right of the tick (more than background and
+     * grid). */
+    for (int x = (int) x_tick + 10; x < (int) x_next - 4; x++)
+      if (pixel_at (screen[0], x, y) != pixel_at (screen[0], x, y_empty))
         label_drawn = TRUE;
     g_assert_true (label_drawn);
-    /* Summary: nothing there but the row (background and grid). */
-    for (int x = label_x; x < (int) x_next - 4; x++)
-      g_assert_cmphex (pixel_at (summary, x, y), ==, pixel_at (summary, x, y_empty));
-    /* ... but the tick is. */
-    g_assert_cmphex (pixel_at (summary, tick_x, y), ==, pixel_at (plain, tick_x, y));
     /* By track: the tick in the track's colour. */
-    cpel_view_modes_track_color (&palette, file, cpel_view_get_row_slot (&view, 0), &track_color);
-    g_assert_cmphex (pixel_at (by_track, tick_x, y), ==, rgb_of (&track_color));
-    /* Ruler and labels column as in the plain frame. */
-    g_assert_cmphex (pixel_at (by_track, 20, y), ==, pixel_at (plain, 20, y));
-    g_assert_cmphex (pixel_at (summary, width / 2, 10), ==, pixel_at (plain, width / 2, 10));
+    cpel_palette_get_track_color (view->palette, cpel_file_get_track_id (file, cpel_view_get_row_slot (view, 0)),
+                                  &track_color);
+    g_assert_cmphex (pixel_at (screen[1], tick_x, y), ==, rgb_of (&track_color));
+    g_assert_cmphex (pixel_at (screen[0], tick_x, y), !=, rgb_of (&track_color));
+    /* Summary: nothing right of the tick but the row (background and grid). */
+    for (int x = (int) x_tick + 10; x < (int) x_next - 4; x++)
+      g_assert_cmphex (pixel_at (screen[2], x, y), ==, pixel_at (screen[2], x, y_empty));
+    g_assert_cmphex (pixel_at (screen[2], tick_x, y), ==, pixel_at (screen[0], tick_x, y));
   }
   /* Rows of other tracks take other colours (ids 3 and 7 differ). */
   {
     CpelRGBA a, b;
 
-    cpel_view_modes_track_color (&palette, file, 0, &a);
-    cpel_view_modes_track_color (&palette, file, 2, &b);
+    cpel_palette_get_track_color (view->palette, cpel_file_get_track_id (file, 0), &a);
+    cpel_palette_get_track_color (view->palette, cpel_file_get_track_id (file, 2), &b);
     g_assert_cmphex (rgb_of (&a), !=, rgb_of (&b));
   }
-  cairo_surface_destroy (plain);
-  cairo_surface_destroy (summary);
-  cairo_surface_destroy (by_track);
+  /* The modes differ on screen, and so do the printed pages. */
+  g_assert_cmpuint (count_differences (screen[0], screen[1]), >, 100);
+  g_assert_cmpuint (count_differences (screen[0], screen[2]), >, 100);
+  g_assert_cmpuint (count_differences (page[0], page[1]), >, 100);
+  g_assert_cmpuint (count_differences (page[0], page[2]), >, 100);
+  g_assert_cmpuint (count_differences (page[1], page[2]), >, 100);
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    {
+      cairo_surface_destroy (screen[i]);
+      cairo_surface_destroy (page[i]);
+    }
+  cpel_timeline_set_color_mode (timeline, CPEL_COLOR_BY_CODE);
+  cpel_timeline_set_summary (timeline, FALSE);
 }
 
 /* ---- the g2 keys ----------------------------------------------------------- */
@@ -875,11 +945,14 @@ test_keys (Fixture *f, gconstpointer data)
   g_assert_false (cpel_timeline_get_summary (timeline));
   app_test_xdo ("key", "e", NULL);
   g_assert_true (cpel_timeline_get_summary (timeline));
+  g_assert_true (cpel_timeline_get_view (timeline)->summary);
   g_assert_true (bool_state (f->window, "summary-mode"));
   app_test_xdo ("key", "e", NULL);
   g_assert_false (cpel_timeline_get_summary (timeline));
+  g_assert_false (cpel_timeline_get_view (timeline)->summary);
   app_test_xdo ("key", "c", NULL);
   g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_BY_TRACK);
+  g_assert_cmpint (cpel_timeline_get_view (timeline)->color_mode, ==, CPEL_COLOR_BY_TRACK);
   mode = string_state (f->window, "color-mode");
   g_assert_cmpstr (mode, ==, "track");
   app_test_xdo ("key", "c", NULL);
@@ -888,6 +961,7 @@ test_keys (Fixture *f, gconstpointer data)
   g_action_group_change_action_state (G_ACTION_GROUP (f->window), "color-mode", g_variant_new_string ("none"));
   g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_NONE);
   g_assert_false (cpel_timeline_get_view (timeline)->color_by_type);
+  g_assert_cmpint (cpel_timeline_get_view (timeline)->color_mode, ==, CPEL_COLOR_NONE);
   app_test_xdo ("key", "c", NULL);
   g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_BY_CODE);
 
@@ -1021,7 +1095,7 @@ main (int argc, char *argv[])
   ADD ("views-round-trip", test_views_round_trip);
   ADD ("open-at-view", test_open_at_view);
   ADD ("views-window", test_views_window);
-  ADD ("modes-pixels", test_modes_pixels);
+  ADD ("modes-output", test_modes_output);
   ADD ("keys", test_keys);
 #undef ADD
   g_test_add_func ("/app/g2/shortcuts-window", test_shortcuts_window);

@@ -194,6 +194,62 @@ test_export (void)
   g_assert_cmpint (r.status, ==, 2);
 }
 
+static GBytes *
+read_bytes (const char *path)
+{
+  char *data = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  return g_bytes_new_take (data, len);
+}
+
+/* --color-by and --summary: the viewer's modes (the pixels are checked in
+ * tests/render; here, that the options reach the view). */
+static void
+test_export_modes (void)
+{
+  static const char *runs[][3] = {
+    { NULL, NULL, "default.png" },
+    { "--color-by", "code", "code.png" },
+    { "--color-by", "track", "track.png" },
+    { "--color-by", "none", "none.png" },
+    { "--summary", NULL, "summary.png" },
+  };
+  GBytes *images[G_N_ELEMENTS (runs)] = { NULL };
+  g_autofree char *unused = tmp_path ("unused.png");
+  g_auto(CliRun) r = { 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      g_autofree char *png = tmp_path (runs[i][2]);
+
+      /* 1 ms of the demo: ticks with labels on several tracks. */
+      if (runs[i][0] == NULL)
+        cli_run (&r, "export", "--png", png, "--width", "800", "--to", "1ms", "--force", demo);
+      else if (runs[i][1] == NULL)
+        cli_run (&r, "export", "--png", png, "--width", "800", "--to", "1ms", "--force", runs[i][0], demo);
+      else
+        cli_run (&r, "export", "--png", png, "--width", "800", "--to", "1ms", "--force", runs[i][0],
+                 runs[i][1], demo);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_cmpstr (r.err, ==, "");
+      images[i] = read_bytes (png);
+    }
+  /* By code is the default; every other mode draws something else. */
+  g_assert_true (g_bytes_equal (images[0], images[1]));
+  for (guint i = 2; i < G_N_ELEMENTS (runs); i++)
+    for (guint j = 0; j < i; j++)
+      g_assert_false (g_bytes_equal (images[i], images[j]));
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    g_bytes_unref (images[i]);
+
+  cli_run (&r, "export", "--png", unused, "--color-by", "type", demo);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "type"));
+  g_assert_false (g_file_test (unused, G_FILE_TEST_EXISTS));
+}
+
 /* An export that cannot be written leaves nothing behind. */
 static void
 test_export_failure (void)
@@ -224,6 +280,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/gen", test_gen);
   g_test_add_func ("/cli/export", test_export);
   g_test_add_func ("/cli/export/failure", test_export_failure);
+  g_test_add_func ("/cli/export/modes", test_export_modes);
 
   status = g_test_run ();
   g_free (demo);

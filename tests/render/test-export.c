@@ -1,4 +1,5 @@
-/* test-export.c — PNG / SVG / PDF export: sizes, formats, atomic writes */
+/* test-export.c — PNG / SVG / PDF export: sizes, formats, atomic writes,
+ * the view's colour and summary modes */
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -281,6 +282,75 @@ test_disk_full (Fixture *f, gconstpointer data)
   g_test_trap_assert_passed ();
 }
 
+/* Pixels of two same-sized ARGB32 images that differ. */
+static guint
+count_differences (cairo_surface_t *a, cairo_surface_t *b)
+{
+  int w = cairo_image_surface_get_width (a), h = cairo_image_surface_get_height (a);
+  int sa = cairo_image_surface_get_stride (a), sb = cairo_image_surface_get_stride (b);
+  const guint8 *da = cairo_image_surface_get_data (a), *db = cairo_image_surface_get_data (b);
+  guint n = 0;
+
+  g_assert_cmpint (cairo_image_surface_get_width (b), ==, w);
+  g_assert_cmpint (cairo_image_surface_get_height (b), ==, h);
+  for (int y = 0; y < h; y++)
+    if (memcmp (da + (gsize) y * sa, db + (gsize) y * sb, (gsize) w * 4) != 0)
+      for (int x = 0; x < w; x++)
+        n += memcmp (da + (gsize) y * sa + x * 4, db + (gsize) y * sb + x * 4, 4) != 0;
+  return n;
+}
+
+static cairo_surface_t *
+export_png (Fixture *f, const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (f->dir, name, NULL);
+  cairo_surface_t *s;
+
+  g_assert_true (cpel_render_export (&f->view, CPEL_EXPORT_PNG, 800, 120, 1, path, FALSE, &error));
+  g_assert_no_error (error);
+  s = cairo_image_surface_create_from_png (path);
+  g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
+  return s;
+}
+
+/* An export shows the view's modes, pixel for pixel as the same view drawn
+ * on screen (an image surface, as the timeline draws). */
+static void
+test_modes (Fixture *f, gconstpointer data)
+{
+  cairo_surface_t *by_code, *by_track, *summary, *screen;
+  CpelRGBA t1;
+  int y1 = 28 + 24 + 8;
+
+  f->view.color_mode = CPEL_COLOR_BY_CODE;
+  by_code = export_png (f, "code.png");
+  f->view.color_mode = CPEL_COLOR_BY_TRACK;
+  by_track = export_png (f, "track.png");
+  screen = test_render (&f->view, 800, 120);
+  g_assert_cmpuint (count_differences (by_track, screen), ==, 0);
+  cairo_surface_destroy (screen);
+
+  /* The ticks changed colour, nothing else: 3 ticks of 1 × 18 px. */
+  g_assert_cmpuint (count_differences (by_code, by_track), ==, 3 * 18);
+  /* recv on track 1 at t = 1000: x = 160 + 320. */
+  cpel_palette_get_track_color (&light, cpel_file_get_track_id (f->file, 1), &t1);
+  test_assert_color (by_track, 480, y1, &t1);
+  test_assert_not_color (by_code, 480, y1, &t1);
+
+  f->view.summary = TRUE;
+  summary = export_png (f, "summary.png");
+  screen = test_render (&f->view, 800, 120);
+  g_assert_cmpuint (count_differences (summary, screen), ==, 0);
+  /* The labels are gone, the ticks stay. */
+  g_assert_cmpuint (count_differences (summary, by_track), >, 100);
+  test_assert_color (summary, 480, y1, &t1);
+  cairo_surface_destroy (screen);
+  cairo_surface_destroy (summary);
+  cairo_surface_destroy (by_code);
+  cairo_surface_destroy (by_track);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -294,6 +364,7 @@ main (int argc, char **argv)
   ADD ("/render/export/failure", test_failure_leaves_nothing);
   ADD ("/render/export/disk-full", test_disk_full);
   ADD ("/render/export/svg-pdf", test_svg_pdf);
+  ADD ("/render/export/modes", test_modes);
   g_test_add_func ("/render/export/format-for-path", test_format_for_path);
   return g_test_run ();
 }

@@ -1,5 +1,6 @@
 /* test-render.c — drawing a view on image surfaces: event positions,
- * density, labels, ruler, selection, highlights, measurement, cursor */
+ * density, labels, ruler, selection, highlights, measurement, cursor,
+ * colour modes and summary mode */
 #include "cpel-test-util.h"
 #include "render-test-util.h"
 
@@ -495,6 +496,170 @@ test_ruler_drawn (void)
   cairo_surface_destroy (s);
 }
 
+/* ---- colour modes, summary mode ----------------------------------------- */
+
+static void
+track_color_of (CpelFile *file, guint slot, CpelRGBA *color)
+{
+  cpel_palette_get_track_color (&light, cpel_file_get_track_id (file, slot), color);
+}
+
+/* two_tracks: track 0 has send at x = 160 and idle at x = 910, track 1
+ * recv at x = 660 and send at x = 1155 (0.5 px per ns). */
+static void
+test_color_by_track (void)
+{
+  g_autoptr(CpelFile) file = test_file_new (2, two_tracks, G_N_ELEMENTS (two_tracks));
+  CpelView view;
+  cairo_surface_t *by_code, *by_track;
+  CpelRGBA t0, t1, idle, recv;
+  int y0 = 28 + 5, y1 = 28 + 24 + 5;
+
+  track_color_of (file, 0, &t0);
+  track_color_of (file, 1, &t1);
+  cpel_palette_get_type_color (&light, CODE_IDLE, &idle);
+  cpel_palette_get_type_color (&light, CODE_RECV, &recv);
+  /* Otherwise the checks below could not tell the modes apart. */
+  g_assert_cmpfloat (MAX (fabs (t0.r - t1.r), MAX (fabs (t0.g - t1.g), fabs (t0.b - t1.b))), >, 0.1);
+  g_assert_cmpfloat (MAX (fabs (t0.r - idle.r), MAX (fabs (t0.g - idle.g), fabs (t0.b - idle.b))), >, 0.1);
+  g_assert_cmpfloat (MAX (fabs (t1.r - recv.r), MAX (fabs (t1.g - recv.g), fabs (t1.b - recv.b))), >, 0.1);
+
+  view_for (&view, file, 0, 2000);
+  view.color_by_type = TRUE;
+  by_code = test_render (&view, W, H);
+  view.color_mode = CPEL_COLOR_BY_TRACK;
+  by_track = test_render (&view, W, H);
+
+  /* By code: the ticks in their codes' colours. */
+  test_assert_color (by_code, 910, y0, &idle);
+  test_assert_color (by_code, 660, y1, &recv);
+  /* By track: each track's ticks in its colour, whatever their code. */
+  test_assert_color (by_track, 910, y0, &t0);
+  test_assert_color (by_track, 910, y0 + 12, &t0);
+  test_assert_color (by_track, 660, y1, &t1);
+  test_assert_color (by_track, 1155, y1, &t1);
+  /* Nothing else changes: the label column, the ruler, the row backgrounds
+   * and the event labels (recv's label right of x = 660). */
+  for (int y = 0; y < H; y += 3)
+    for (int x = 0; x < W; x++)
+      if (x != 160 && x != 660 && x != 910 && x != 1155)
+        {
+          double a[3], b[3];
+
+          test_pixel (by_code, x, y, a);
+          test_pixel (by_track, x, y, b);
+          g_assert_cmpfloat (fabs (a[0] - b[0]) + fabs (a[1] - b[1]) + fabs (a[2] - b[2]), <, 0.01);
+        }
+  g_assert_true (has_dark_pixel (by_track, 665, 740, y1, y1 + 14, 0.5));
+  cairo_surface_destroy (by_code);
+  cairo_surface_destroy (by_track);
+
+  /* color_by_type FALSE does not matter in this mode. */
+  view.color_by_type = FALSE;
+  by_track = test_render (&view, W, H);
+  test_assert_color (by_track, 910, y0, &t0);
+  cairo_surface_destroy (by_track);
+
+  /* CPEL_COLOR_NONE: one colour even with color_by_type TRUE. */
+  view.color_by_type = TRUE;
+  view.color_mode = CPEL_COLOR_NONE;
+  by_track = test_render (&view, W, H);
+  test_assert_color (by_track, 910, y0, &light.event);
+  test_assert_color (by_track, 660, y1, &light.event);
+  cairo_surface_destroy (by_track);
+}
+
+/* Two busy tracks: 4000 events each, evenly spaced over [0, 4000). */
+static void
+busy_func (guint64 i, TestEvent *ev, gpointer data)
+{
+  ev->t = i / 2;
+  ev->track = (guint32) (i % 2);
+  ev->code = i % 4 < 2 ? CODE_SEND : CODE_RECV;
+  ev->datum = 0;
+}
+
+static void
+test_density_by_track (void)
+{
+  g_autoptr(CpelFile) file = test_file_new_func (2, 8000, busy_func, NULL);
+  CpelView view;
+  cairo_surface_t *none, *by_track;
+  CpelRGBA t0, t1;
+  int y0 = 28 + 12, y1 = 28 + 24 + 12;
+
+  track_color_of (file, 0, &t0);
+  track_color_of (file, 1, &t1);
+  /* 100 px for 4000 ns: 40 events a column, every row a density row whose
+   * columns all hold the most (full shade). */
+  view_for (&view, file, 0, 4000);
+  none = test_render (&view, 260, 90);
+  view.color_mode = CPEL_COLOR_BY_TRACK;
+  by_track = test_render (&view, 260, 90);
+  for (int x = 165; x < 255; x += 10)
+    {
+      test_assert_color (none, x, y0, &light.density);
+      test_assert_color (none, x, y1, &light.density);
+      test_assert_color (by_track, x, y0, &t0);
+      test_assert_color (by_track, x, y1, &t1);
+    }
+  cairo_surface_destroy (none);
+  cairo_surface_destroy (by_track);
+}
+
+static void
+test_summary (void)
+{
+  g_autoptr(CpelFile) file = test_file_new_func (2, 28, labels_func, NULL);
+  CpelView view;
+  cairo_surface_t *plain, *summary, *empty;
+  guint8 all_hidden[3] = { 1, 1, 1 };
+  int r0 = 28, r1 = 28 + 24;
+
+  /* As in /render/labels/fit: labels right of the ticks at x = 560, 960
+   * (track 0) and x = 352 (track 1). */
+  view_for (&view, file, 0, 2000);
+  view.hidden_types = all_hidden;
+  empty = test_render (&view, W, H);
+  view.hidden_types = NULL;
+  plain = test_render (&view, W, H);
+  view.summary = TRUE;
+  summary = test_render (&view, W, H);
+  g_assert_true (has_dark_pixel (plain, 565, 620, r0 + 4, r0 + 20, 0.5));
+  g_assert_true (has_dark_pixel (plain, 965, 1020, r0 + 4, r0 + 20, 0.5));
+  g_assert_true (has_dark_pixel (plain, 357, 420, r1 + 4, r1 + 20, 0.5));
+  /* Summary: no text and no box right of the ticks, only what a frame
+   * without any event has there (row backgrounds, ruler grid lines). */
+  for (int y = r0 + 1; y < r1 + 23; y++)
+    for (int x = 161; x < W; x++)
+      {
+        if (x == 560 || x == 960 || (y >= r1 && x <= 352 && (x - 160) % 8 == 0))
+          continue;   /* a tick */
+        g_assert_cmpfloat (fabs (test_luma (summary, x, y) - test_luma (empty, x, y)), <, 0.001);
+      }
+  /* The ticks, the track labels and the ruler are as before. */
+  test_assert_color (summary, 560, r0 + 10, &light.event);
+  test_assert_color (summary, 960, r0 + 10, &light.event);
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < 160; x++)
+      g_assert_cmpfloat (fabs (test_luma (summary, x, y) - test_luma (plain, x, y)), <, 0.001);
+  for (int y = 0; y < r0; y++)
+    for (int x = 160; x < W; x++)
+      g_assert_cmpfloat (fabs (test_luma (summary, x, y) - test_luma (plain, x, y)), <, 0.001);
+  cairo_surface_destroy (summary);
+
+  /* The selected event keeps its label (on the selection fill). */
+  view.has_selection = TRUE;
+  view.selected_slot = 0;
+  view.selected_index = 1;
+  summary = test_render (&view, W, H);
+  test_assert_color (summary, 568, r0 + 6, &light.selection);
+  g_assert_false (has_dark_pixel (summary, 965, 1020, r0 + 4, r0 + 20, 0.5));
+  cairo_surface_destroy (summary);
+  cairo_surface_destroy (plain);
+  cairo_surface_destroy (empty);
+}
+
 /* ---- selection, highlights, measurement, cursor ------------------------ */
 
 static void
@@ -667,6 +832,9 @@ main (int argc, char **argv)
   g_test_add_func ("/render/ruler/step", test_ruler_step);
   g_test_add_func ("/render/ruler/format", test_ruler_format);
   g_test_add_func ("/render/ruler/drawn", test_ruler_drawn);
+  g_test_add_func ("/render/modes/color-by-track", test_color_by_track);
+  g_test_add_func ("/render/modes/density-by-track", test_density_by_track);
+  g_test_add_func ("/render/modes/summary", test_summary);
   g_test_add_func ("/render/selection", test_selection);
   g_test_add_func ("/render/highlights/sparse", test_highlights);
   g_test_add_func ("/render/highlights/dense", test_highlights_dense);

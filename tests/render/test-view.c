@@ -33,6 +33,8 @@ test_init (void)
   g_assert_false (view.has_measure);
   g_assert_false (view.has_cursor);
   g_assert_true (view.color_by_type);
+  g_assert_cmpint (view.color_mode, ==, CPEL_COLOR_BY_CODE);
+  g_assert_false (view.summary);
   g_assert_null (view.overview);
   g_assert_cmpfloat (cpel_view_get_content_height (&view), ==, 72);
 }
