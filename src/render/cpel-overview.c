@@ -352,6 +352,7 @@ draw_matches (cairo_t *cr, double width, double height, const CpelView *view, co
   double scale, hair;
   guint nc = overview_columns (cr, width, &scale);
   guint64 n, p = 0;
+  guint run = 0;
   gint64 span;
 
   if (view->file == NULL || nc == 0 || view->matches == NULL
@@ -368,6 +369,11 @@ draw_matches (cairo_t *cr, double width, double height, const CpelView *view, co
       if (c >= (gint64) nc)
         break;
       cairo_rectangle (cr, c / scale - 1, 0, MAX (2.0, hair), height * 0.35);
+      if (++run == CPEL_RENDER_RECT_RUN)
+        {
+          cairo_fill (cr);
+          run = 0;
+        }
       p = match_lower_bound (view->file, view->matches, p + 1, n,
                              cpel_render_column_time (0, span, (guint64) c + 1, nc));
     }

@@ -51,6 +51,11 @@ void         cpel_render_ctx_init          (CpelRenderCtx *ctx, cairo_t *cr, dou
 void         cpel_render_ctx_clear         (CpelRenderCtx *ctx);
 
 /* Drawing helpers (cpel-render-draw.c). */
+/* Many rectangles are filled in runs of at most this many: cairo 1.16
+ * sweeps a fill's boxes with a sorted active list after an unstable sort
+ * by top, so one fill of n boxes sharing a row costs O(n²) (a row of 500
+ * ticks: milliseconds); runs keep it O(n × run). */
+#define CPEL_RENDER_RECT_RUN 32
 void         cpel_render_set_color         (cairo_t *cr, const CpelRGBA *color);
 void         cpel_render_set_color_alpha   (cairo_t *cr, const CpelRGBA *color, double alpha);
 void         cpel_render_rounded_rect      (cairo_t *cr, double x, double y, double w,

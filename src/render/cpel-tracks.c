@@ -383,7 +383,9 @@ draw_density_rows (CpelRenderCtx *ctx, RowInfo *rows, guint n_vis, guint n_densi
   cairo_surface_destroy (image);
 }
 
-/* Warm bands behind matches: at most one per device column. */
+/* Warm bands behind matches: at most one per device column, merged into
+ * spans where they touch (translucent: nothing is painted twice, whatever
+ * the fill runs). */
 static void
 draw_highlights (CpelRenderCtx *ctx, RowInfo *row)
 {
@@ -391,7 +393,8 @@ draw_highlights (CpelRenderCtx *ctx, RowInfo *row)
   cairo_t *cr = ctx->cr;
   guint nc = MAX (ctx->n_columns, 1);
   guint64 p, q;
-  double min_w = 3.0;
+  double min_w = 3.0, span_x0 = 0, span_x1 = -G_MAXDOUBLE;
+  guint run = 0;
 
   if (row->n_matches == 0 || row->lo >= row->hi)
     return;
@@ -415,12 +418,29 @@ draw_highlights (CpelRenderCtx *ctx, RowInfo *row)
           x -= (min_w - w) / 2;
           w = min_w;
         }
-      cairo_rectangle (cr, x, row->y + 1, w, view->row_height - 2);
+      if (x <= span_x1)
+        span_x1 = MAX (span_x1, x + w);
+      else
+        {
+          if (span_x1 > span_x0)
+            {
+              cairo_rectangle (cr, span_x0, row->y + 1, span_x1 - span_x0, view->row_height - 2);
+              if (++run == CPEL_RENDER_RECT_RUN)
+                {
+                  cairo_fill (cr);
+                  run = 0;
+                }
+            }
+          span_x0 = x;
+          span_x1 = x + w;
+        }
       /* Next match in a later column. */
       tb = cpel_render_column_time (view->t0, view->t1, (guint64) c + 1, nc);
       idx = cpel_render_gallop (row->times, idx, row->hi, tb);
       p = u64_lower_bound (row->matches, p + 1, q, idx);
     }
+  if (span_x1 > span_x0)
+    cairo_rectangle (cr, span_x0, row->y + 1, span_x1 - span_x0, view->row_height - 2);
   cairo_fill (cr);
 }
 
@@ -725,20 +745,23 @@ batch_flush (CpelRenderCtx *ctx, Batch *batch)
   for (guint l = 0; l < batch->n_layers; l++)
     for (guint c = 0; c < batch->n_colors; c++)
       {
-        gboolean any = FALSE;
+        guint run = 0;
 
         for (guint k = 0; k < batch->ticks->len; k++)
           if (ticks[k].color == c && ticks[k].layer == l)
             {
+              if (run == 0)
+                cpel_render_set_color (cr, &batch->colors[c]);
               cairo_rectangle (cr, ticks[k].x, ticks[k].y + TICK_INSET, 1.0,
                                ctx->view->row_height - 2 * TICK_INSET);
-              any = TRUE;
+              if (++run == CPEL_RENDER_RECT_RUN)
+                {
+                  cairo_fill (cr);
+                  run = 0;
+                }
             }
-        if (any)
-          {
-            cpel_render_set_color (cr, &batch->colors[c]);
-            cairo_fill (cr);
-          }
+        if (run > 0)
+          cairo_fill (cr);
       }
 
   if (batch->labels->len > 0)

@@ -758,6 +758,58 @@ test_highlights_dense (void)
 }
 
 static void
+every_func (guint64 i, TestEvent *ev, gpointer data)
+{
+  ev->track = 0;
+  ev->t = i * 2;
+  ev->code = CODE_RECV;
+  ev->datum = 0;
+}
+
+/* A match in every column: one band of one colour, its translucent fill
+ * applied once everywhere (the bands are filled in runs: none may overlap
+ * another run's). */
+static void
+test_highlights_contiguous (void)
+{
+  g_autoptr(CpelFile) file = test_file_new_func (1, 1000, every_func, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelQuery) query = cpel_query_new (file, CPEL_SEARCH_CODE, "recv", FALSE, &error);
+  g_autoptr(CpelSearchResult) result = NULL;
+  CpelView view;
+  cairo_surface_t *s, *plain;
+  double first[3], under[3];
+
+  g_assert_no_error (error);
+  result = cpel_search_run (file, query, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_search_result_get_n (result), ==, 1000);
+
+  view_for (&view, file, 0, 2000);
+  plain = test_render (&view, W, H);
+  view.matches = result;
+  s = test_render (&view, W, H);
+  /* Row 0's band above the ticks (y = 29), x 170 .. 1150: the same colour
+   * wherever the picture under it is (grid lines aside). */
+  test_pixel (s, 170, 28 + 1, first);
+  test_pixel (plain, 170, 28 + 1, under);
+  g_assert_cmpfloat (first[0], >, first[2] + 0.3);
+  for (int x = 171; x < 1150; x++)
+    {
+      double rgb[3], p[3];
+
+      test_pixel (plain, x, 28 + 1, p);
+      if (fabs (p[0] - under[0]) + fabs (p[1] - under[1]) + fabs (p[2] - under[2]) > 0.5 / 255)
+        continue;
+      test_pixel (s, x, 28 + 1, rgb);
+      for (int k = 0; k < 3; k++)
+        g_assert_cmpfloat (fabs (rgb[k] - first[k]), <=, 1.5 / 255);
+    }
+  cairo_surface_destroy (plain);
+  cairo_surface_destroy (s);
+}
+
+static void
 test_measure_cursor (void)
 {
   g_autoptr(CpelFile) file = test_file_new (2, two_tracks, G_N_ELEMENTS (two_tracks));
@@ -838,6 +890,7 @@ main (int argc, char **argv)
   g_test_add_func ("/render/selection", test_selection);
   g_test_add_func ("/render/highlights/sparse", test_highlights);
   g_test_add_func ("/render/highlights/dense", test_highlights_dense);
+  g_test_add_func ("/render/highlights/contiguous", test_highlights_contiguous);
   g_test_add_func ("/render/measure-cursor", test_measure_cursor);
   g_test_add_func ("/render/sample", test_sample);
   return g_test_run ();
