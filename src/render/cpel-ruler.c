@@ -275,7 +275,9 @@ cpel_render_ruler (CpelRenderCtx *ctx)
 
           layout = cpel_render_ctx_text (ctx, text, -1, 0);
           w = cpel_render_layout_width (layout);
-          if (x + 4 > label_end)
+          /* A label that would run past the right edge is left out, not
+           * cut ("5" of "50 ms" reads as a wrong time). */
+          if (x + 4 > label_end && x + 4 + w <= ctx->x0 + ctx->tw)
             {
               cpel_render_set_color (cr, &pal->foreground);
               cairo_move_to (cr, x + 4, MAX (0, (h - 4 - ctx->text_height) / 2));
