@@ -130,3 +130,17 @@ test_color_distance (cairo_surface_t *surface, int x, int y, const CpelRGBA *c)
   g_assert_cmpfloat (test_color_distance ((s), (x), (y), (c)), <, 0.02)
 #define test_assert_not_color(s, x, y, c) \
   g_assert_cmpfloat (test_color_distance ((s), (x), (y), (c)), >, 0.1)
+
+/* The events of `code` (a code number or name), searched. */
+static inline CpelSearchResult *
+test_search_code (CpelFile *file, const char *code)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelQuery) query = cpel_query_new (file, CPEL_SEARCH_CODE, code, FALSE, &error);
+  CpelSearchResult *result;
+
+  g_assert_no_error (error);
+  result = cpel_search_run (file, query, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  return result;
+}

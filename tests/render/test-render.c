@@ -693,17 +693,12 @@ static void
 test_highlights (void)
 {
   g_autoptr(CpelFile) file = test_file_new (2, two_tracks, G_N_ELEMENTS (two_tracks));
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CpelQuery) query = cpel_query_new (file, CPEL_SEARCH_CODE, "2", FALSE, &error);
-  g_autoptr(CpelSearchResult) result = NULL;
+  g_autoptr(CpelSearchResult) result = test_search_code (file, "2");
   CpelView view;
   cairo_surface_t *s;
   double rgb[3];
   int y1 = 28 + 24;
 
-  g_assert_no_error (error);
-  result = cpel_search_run (file, query, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
   g_assert_cmpuint (cpel_search_result_get_n (result), ==, 1);
 
   view_for (&view, file, 0, 2000);
@@ -734,16 +729,11 @@ static void
 test_highlights_dense (void)
 {
   g_autoptr(CpelFile) file = test_file_new_func (1, 1000000, many_func, NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CpelQuery) query = cpel_query_new (file, CPEL_SEARCH_CODE, "recv", FALSE, &error);
-  g_autoptr(CpelSearchResult) result = NULL;
+  g_autoptr(CpelSearchResult) result = test_search_code (file, "recv");
   CpelView view;
   cairo_surface_t *s;
   double rgb[3];
 
-  g_assert_no_error (error);
-  result = cpel_search_run (file, query, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
   g_assert_cmpuint (cpel_search_result_get_n (result), ==, 100);
 
   view_for (&view, file, 0, 1000000);
@@ -773,16 +763,11 @@ static void
 test_highlights_contiguous (void)
 {
   g_autoptr(CpelFile) file = test_file_new_func (1, 1000, every_func, NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CpelQuery) query = cpel_query_new (file, CPEL_SEARCH_CODE, "recv", FALSE, &error);
-  g_autoptr(CpelSearchResult) result = NULL;
+  g_autoptr(CpelSearchResult) result = test_search_code (file, "recv");
   CpelView view;
   cairo_surface_t *s, *plain;
   double first[3], under[3];
 
-  g_assert_no_error (error);
-  result = cpel_search_run (file, query, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
   g_assert_cmpuint (cpel_search_result_get_n (result), ==, 1000);
 
   view_for (&view, file, 0, 2000);

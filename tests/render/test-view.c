@@ -336,9 +336,7 @@ test_overview_layers (void)
 {
   g_autoptr(CpelFile) file = test_file_new_func (3, 32650, layers_func, NULL);
   g_autoptr(CpelOverview) ov = cpel_overview_new (file, 0, NULL, NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CpelQuery) query = cpel_query_new (file, CPEL_SEARCH_CODE, "recv", FALSE, &error);
-  g_autoptr(CpelSearchResult) matches = NULL;
+  g_autoptr(CpelSearchResult) matches = test_search_code (file, "recv");
   cairo_surface_t *all, *base, *ticks, *composed;
   const int w = 997, h = 40;
   g_autofree gboolean *expected = g_new0 (gboolean, w);
@@ -346,9 +344,6 @@ test_overview_layers (void)
   cairo_t *cr;
   gint64 span;
 
-  g_assert_no_error (error);
-  matches = cpel_search_run (file, query, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
   g_assert_cmpuint (cpel_search_result_get_n (matches), >, 4000);
 
   cpel_view_init (&view, file, &light);
