@@ -1,11 +1,13 @@
 /* cpel-file-access.c — reading a loaded CpelFile: header, tracks, types, labels */
 #include <string.h>
+
+#include "cpel-file-private.h"
+
+/* After glib.h: G_OS_UNIX. */
 #ifdef G_OS_UNIX
 #include <sys/mman.h>
 #include <unistd.h>
 #endif
-
-#include "cpel-file-private.h"
 
 const char *
 cpel_file_get_path (CpelFile *self)
