@@ -252,6 +252,47 @@ cpel_format_new (const char *fmt,
   return format;
 }
 
+#define HEX_DIGITS "0123456789abcdefABCDEF"
+
+void
+cpel_format_alphabet (const CpelFormat *format,
+                      const CpelSymtab *symtab,
+                      CpelByteSet      *set)
+{
+  g_return_if_fail (format != NULL);
+  g_return_if_fail (set != NULL);
+
+  for (guint i = 0; i < format->n_segs; i++)
+    {
+      const Segment *seg = &format->segs[i];
+
+      if (seg->kind == SEG_LITERAL)
+        {
+          cpel_byte_set_add_len (set, format->text + seg->lit_off, seg->lit_len);
+          continue;
+        }
+      switch (seg->conv)
+        {
+        case 'd': case 'i': case 'u': case 'o':
+          cpel_byte_set_add_len (set, "0123456789+- ", 13);
+          break;
+        case 'x': case 'X':
+          cpel_byte_set_add_len (set, HEX_DIGITS "xX+- ", strlen (HEX_DIGITS) + 5);
+          break;
+        case 'k':
+          cpel_byte_set_add_len (set, HEX_DIGITS "xX+ ", strlen (HEX_DIGITS) + 4);
+          for (gsize k = 0; symtab != NULL && k < symtab->n_symbols; k++)
+            cpel_byte_set_add_len (set, symtab->symbols[k].name, symtab->symbols[k].name_len);
+          break;
+        default:   /* c, s: anything */
+          memset (set, 0xff, sizeof *set);
+          break;
+        }
+      if (seg->flags != 0 || seg->width > 0)
+        cpel_byte_set_add_len (set, " 0", 2);
+    }
+}
+
 void
 cpel_format_free (CpelFormat *format)
 {

@@ -60,6 +60,44 @@ void        cpel_format_append       (const CpelFormat  *format,
                                       const CpelSymtab  *symtab,
                                       GString           *out);
 
+/* A set of bytes: byte b is bit (b & 63) of w[b >> 6]. */
+typedef struct
+{
+  guint64 w[4];
+} CpelByteSet;
+
+static inline void
+cpel_byte_set_add (CpelByteSet *set,
+                   guchar       c)
+{
+  set->w[c >> 6] |= G_GUINT64_CONSTANT (1) << (c & 63);
+}
+
+static inline gboolean
+cpel_byte_set_has (const CpelByteSet *set,
+                   guchar             c)
+{
+  return (set->w[c >> 6] >> (c & 63)) & 1;
+}
+
+static inline void
+cpel_byte_set_add_len (CpelByteSet *set,
+                       const char  *p,
+                       gsize        len)
+{
+  for (gsize i = 0; i < len; i++)
+    cpel_byte_set_add (set, (guchar) p[i]);
+}
+
+/* Adds to `set` every byte the format can produce for some value (a
+ * superset): its literal text; digits, signs, hex letters, "0x" prefixes
+ * and padding of numbers; %k's symbol names (from `symtab`, may be NULL);
+ * every byte for %c and %s.  Search uses it to skip formatting labels that
+ * cannot hold the text it looks for. */
+void        cpel_format_alphabet     (const CpelFormat  *format,
+                                      const CpelSymtab  *symtab,
+                                      CpelByteSet       *set);
+
 /* Longest %s string copied into a label (bytes). */
 #define CPEL_FORMAT_MAX_STRING 4096
 

@@ -1061,151 +1061,6 @@ file_info_get (CpelFile *file)
 
 /* ---- what a type's label can hold (text mode) ---------------------------- */
 
-typedef struct
-{
-  guint64 w[4];
-} ByteSet;
-
-static inline void
-byteset_add (ByteSet *set,
-             guchar   c)
-{
-  set->w[c >> 6] |= G_GUINT64_CONSTANT (1) << (c & 63);
-}
-
-static inline gboolean
-byteset_has (const ByteSet *set,
-             guchar         c)
-{
-  return (set->w[c >> 6] >> (c & 63)) & 1;
-}
-
-static void
-byteset_add_len (ByteSet    *set,
-                 const char *p,
-                 gsize       len)
-{
-  for (gsize i = 0; i < len; i++)
-    byteset_add (set, (guchar) p[i]);
-}
-
-#define HEX_DIGITS "0123456789abcdefABCDEF"
-
-/* Every byte that applying the format string f can produce (a superset),
- * following cpel-format.md's grammar: literal text as is; numbers give
- * digits, signs, hex letters, "0x" prefixes and padding; %k symbol names;
- * %c and %s anything; an unknown conversion is emitted as written. */
-static void
-format_alphabet (const char       *f,
-                 gsize             len,
-                 const CpelSymtab *symtab,
-                 ByteSet          *set)
-{
-  gsize i = 0;
-
-  while (i < len)
-    {
-      gboolean padded = FALSE;
-      gsize j;
-
-      if (f[i] != '%')
-        {
-          byteset_add (set, (guchar) f[i++]);
-          continue;
-        }
-      j = i + 1;
-      while (j < len && f[j] != '\0' && strchr ("-+ #0", f[j]) != NULL)
-        padded = TRUE, j++;
-      while (j < len && g_ascii_isdigit (f[j]))
-        padded = TRUE, j++;
-      if (j < len && f[j] == '.')
-        for (j++; j < len && g_ascii_isdigit (f[j]); j++)
-          ;
-      while (j < len && f[j] != '\0' && strchr ("hlLqjzt", f[j]) != NULL)
-        j++;
-      if (j >= len)
-        {
-          /* A conversion cut by the end of the string: as written. */
-          byteset_add_len (set, f + i, len - i);
-          break;
-        }
-      switch (f[j])
-        {
-        case 'd': case 'i': case 'u': case 'o':
-          byteset_add_len (set, "0123456789+- ", 13);
-          break;
-        case 'x': case 'X':
-          byteset_add_len (set, HEX_DIGITS "xX+- ", strlen (HEX_DIGITS) + 5);
-          break;
-        case 'k':
-          byteset_add_len (set, HEX_DIGITS "xX+ ", strlen (HEX_DIGITS) + 4);
-          for (gsize k = 0; symtab != NULL && k < symtab->n_symbols; k++)
-            byteset_add_len (set, symtab->symbols[k].name, symtab->symbols[k].name_len);
-          break;
-        case 'c': case 's':
-          memset (set, 0xff, sizeof *set);
-          break;
-        default:
-          byteset_add_len (set, f + i, j + 1 - i);   /* "%%", unknown: literally */
-          break;
-        }
-      if (padded)
-        byteset_add_len (set, " 0", 2);
-      i = j + 1;
-    }
-}
-
-/* The datum format string the file defines for `code`: its first event
- * definition, as the loader keeps.  FALSE when there is none usable. */
-static gboolean
-datum_format_string (CpelFile    *file,
-                     guint32      code,
-                     const char **fmt,
-                     gsize       *len)
-{
-  for (guint i = 0; i < file->sections->len; i++)
-    {
-      const CpelSectionInfo *info = &g_array_index (file->sections, CpelSectionInfo, i);
-      const CpelStrtab *tab = NULL;
-      const guint8 *rec;
-
-      if (info->type != CPEL_SECTION_EVENT_DEFS || info->length < 68
-          || (guint64) info->count * 12 > info->length - 68)
-        continue;
-      for (guint k = 0; k < file->strtabs->len && info->table_name != NULL; k++)
-        {
-          const CpelStrtabEntry *e = &g_array_index (file->strtabs, CpelStrtabEntry, k);
-
-          if (strcmp (e->name, info->table_name) == 0)
-            {
-              tab = &e->tab;
-              break;
-            }
-        }
-      rec = file->data + info->offset + 8 + 68;
-      for (guint32 j = 0; j < info->count; j++, rec += 12)
-        if (cpel_file_read32 (file, rec) == code)
-          {
-            guint32 off = cpel_file_read32 (file, rec + 8);
-            const char *nul;
-
-            if (off == 0)
-              {
-                *fmt = "";
-                *len = 0;
-                return TRUE;
-              }
-            if (tab == NULL || off >= tab->len)
-              return FALSE;
-            *fmt = tab->data + off;
-            nul = memchr (*fmt, '\0', tab->len - off);
-            *len = nul != NULL ? (gsize) (nul - *fmt) : tab->len - off;
-            return TRUE;
-          }
-    }
-  return FALSE;
-}
-
 /* Text mode: can the label "name: datum" of `type` contain the needle at
  * all?  FALSE only when the needle has a byte that neither the name nor
  * anything the datum format can produce holds: then no event of the type
@@ -1219,22 +1074,15 @@ type_may_match (CpelQuery *query,
   const CpelType *t = &file->types[type];
   static const guint32 samples[] = { 0, 1, 7, 12345, 0x7fffffff, 0x80000000, 0xdeadbeef, 0xffffffff };
   g_autoptr(GString) out = NULL;
-  ByteSet set = { { 0 } };
-  const char *fmt;
-  gsize len;
+  CpelByteSet set = { { 0 } };
 
   for (gsize i = 0; i < query->needle_len; i++)
     if ((guchar) query->needle[i] >= 0x80)
       return TRUE;   /* casefolding of non-ASCII text: not worth second-guessing */
 
-  byteset_add_len (&set, t->name, strlen (t->name));
-  byteset_add_len (&set, ": ", 2);
-  if (t->defined)
-    {
-      if (!datum_format_string (file, t->code, &fmt, &len))
-        return TRUE;
-      format_alphabet (fmt, len, &file->symtab, &set);
-    }
+  cpel_byte_set_add_len (&set, t->name, strlen (t->name));
+  cpel_byte_set_add_len (&set, ": ", 2);
+  cpel_format_alphabet (t->datum_format, &file->symtab, &set);
 
   /* What the compiled format really prints must be in the set; if not, the
    * reading above is wrong somewhere: no shortcut. */
@@ -1245,7 +1093,7 @@ type_may_match (CpelQuery *query,
       cpel_format_append (t->datum_format, samples[i], cpel_file_get_event_strtab (file, 0),
                           &file->symtab, out);
       for (gsize k = 0; k < out->len; k++)
-        if (!byteset_has (&set, (guchar) out->str[k]))
+        if (!cpel_byte_set_has (&set, (guchar) out->str[k]))
           return TRUE;
     }
 
@@ -1256,16 +1104,16 @@ type_may_match (CpelQuery *query,
       gboolean other = FALSE;
 
       for (guint c = 0x80; c < 0x100; c++)
-        other |= byteset_has (&set, (guchar) c);
+        other |= cpel_byte_set_has (&set, (guchar) c);
       for (guint c = 'A'; c <= 'Z'; c++)
-        if (other || byteset_has (&set, (guchar) c) || byteset_has (&set, (guchar) (c + 32)))
+        if (other || cpel_byte_set_has (&set, (guchar) c) || cpel_byte_set_has (&set, (guchar) (c + 32)))
           {
-            byteset_add (&set, (guchar) c);
-            byteset_add (&set, (guchar) (c + 32));
+            cpel_byte_set_add (&set, (guchar) c);
+            cpel_byte_set_add (&set, (guchar) (c + 32));
           }
     }
   for (gsize i = 0; i < query->needle_len; i++)
-    if (!byteset_has (&set, (guchar) query->needle[i]))
+    if (!cpel_byte_set_has (&set, (guchar) query->needle[i]))
       return FALSE;
   return TRUE;
 }

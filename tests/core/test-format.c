@@ -476,15 +476,44 @@ test_random_vs_libc (void)
 }
 
 /* Adversarial formats: never crash, output bounded. */
+/* What a format can print, for search's shortcut: "%u cycles" never
+ * prints a "z" or an "x", "buffer 0x%08x" never a "z" either; %s anything. */
+static void
+test_alphabet (void)
+{
+  struct { const char *fmt; const char *has; const char *hasnt; } cases[] = {
+    { "%u cycles", "0123456789+- cyles", "zxXk" },
+    { "buffer 0x%08x", "buffer0x9af", "zkq" },
+    { "%-5d|", "-12 0|", "xz" },
+    { "at %k", "at mainvlib_foo+0x", "zq" },
+    { "%%d", "%d", "0123456789" },
+    { "%s", "\x01\xffz", "" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(CpelFormat) f = cpel_format_new (cases[i].fmt, -1);
+      CpelByteSet set = { { 0 } };
+
+      cpel_format_alphabet (f, &symtab, &set);
+      for (const char *c = cases[i].has; *c; c++)
+        g_assert_true (cpel_byte_set_has (&set, (guchar) *c));
+      for (const char *c = cases[i].hasnt; *c; c++)
+        g_assert_false (cpel_byte_set_has (&set, (guchar) *c));
+    }
+}
+
 static void
 test_random_garbage (void)
 {
   GRand *rand = g_rand_new_with_seed (g_test_rand_int ());
   static const char alphabet[] = "%%%%-+ #0123456789.hlLqjztdiuxXocskpnf*$\\\n\xff";
   g_autoptr(GString) out = g_string_new ("");
+  guint32 values[] = { 0, 0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 0x1001 };
+  CpelByteSet set;
   char buf[64];
 
-  for (guint iter = 0; iter < 200000; iter++)
+  for (guint iter = 0; iter < 100000; iter++)
     {
       gsize n = g_rand_int_range (rand, 0, sizeof buf);
       g_autoptr(CpelFormat) f = NULL;
@@ -496,10 +525,19 @@ test_random_garbage (void)
           conversions += buf[i] == '%';
         }
       f = cpel_format_new (buf, n);
-      g_string_truncate (out, 0);
-      cpel_format_append (f, g_rand_int (rand), &strtab, &symtab, out);
-      g_assert_cmpuint (out->len, <=, n + conversions * (CPEL_FORMAT_MAX_WIDTH + 32));
-      g_assert_null (memchr (out->str, '\0', out->len));
+      memset (&set, 0, sizeof set);
+      cpel_format_alphabet (f, &symtab, &set);
+      for (guint v = 0; v < G_N_ELEMENTS (values); v++)
+        {
+          values[0] = g_rand_int (rand);
+          g_string_truncate (out, 0);
+          cpel_format_append (f, values[v], &strtab, &symtab, out);
+          g_assert_cmpuint (out->len, <=, n + conversions * (CPEL_FORMAT_MAX_WIDTH + 32));
+          g_assert_null (memchr (out->str, '\0', out->len));
+          /* Every byte printed is in the format's alphabet. */
+          for (gsize k = 0; k < out->len; k++)
+            g_assert_true (cpel_byte_set_has (&set, (guchar) out->str[k]));
+        }
     }
   g_rand_free (rand);
 }
@@ -548,6 +586,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/format/predicates", test_predicates);
   g_test_add_func ("/core/format/random-vs-libc", test_random_vs_libc);
   g_test_add_func ("/core/format/random-garbage", test_random_garbage);
+  g_test_add_func ("/core/format/alphabet", test_alphabet);
   g_test_add_func ("/core/format/speed", test_speed);
 
   return g_test_run ();
