@@ -8,6 +8,8 @@
 #define MAX_LABEL_BYTES 512
 /* Distinct label layouts kept between frames (per thread). */
 #define MAX_CACHED_LABELS 2048
+/* Layouts of a retired cache freed per frame. */
+#define RETIRED_PER_FRAME 512
 
 /* Text layouts outlive a frame: panning and redraws at one zoom show the
  * same labels again, and shaping is the dearest part of a label.  Pango
@@ -19,6 +21,7 @@ typedef struct
 {
   PangoContext         *context;
   GHashTable           *labels;   /* text -> PangoLayout */
+  GHashTable           *retired;  /* the labels before the last clear, being freed */
   GHashTable           *boxes;    /* BoxKey -> cairo_surface_t (label boxes) */
   char                 *font;
   double                min_advance;  /* of `font`; 0 = not measured yet */
@@ -35,6 +38,7 @@ text_cache_free (gpointer data)
   TextCache *tc = data;
   g_clear_object (&tc->context);
   g_clear_pointer (&tc->labels, g_hash_table_unref);
+  g_clear_pointer (&tc->retired, g_hash_table_unref);
   g_clear_pointer (&tc->boxes, g_hash_table_unref);
   g_free (tc->font);
   g_clear_pointer (&tc->options, cairo_font_options_destroy);
@@ -112,9 +116,25 @@ text_cache_get (cairo_t *cr, const char *font)
     {
       if (g_strcmp0 (tc->font, font) != 0)
         tc->min_advance = 0;
-      g_hash_table_remove_all (tc->labels);
+      /* A full cache starts anew; the old layouts are freed a slice per
+       * frame below (all 2048 at once cost the frame that overflows
+       * several ms). */
+      g_clear_pointer (&tc->retired, g_hash_table_unref);
+      tc->retired = tc->labels;
+      tc->labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
       g_free (tc->font);
       tc->font = g_strdup (font);
+    }
+  if (tc->retired != NULL)
+    {
+      GHashTableIter iter;
+      guint n = 0;
+
+      g_hash_table_iter_init (&iter, tc->retired);
+      while (n++ < RETIRED_PER_FRAME && g_hash_table_iter_next (&iter, NULL, NULL))
+        g_hash_table_iter_remove (&iter);
+      if (g_hash_table_size (tc->retired) == 0)
+        g_clear_pointer (&tc->retired, g_hash_table_unref);
     }
   return tc;
 }
