@@ -140,7 +140,12 @@ for events in $events_list; do
     if [ $run_app = 1 ]; then
       json=$outdir/scale-app-$col.json
       log "== $col: xvfb-run cpelview --benchmark"
-      if timeout 900 xvfb-run -a /usr/bin/time -f "app_maxrss_kb=%M" "$cpelview" --benchmark "$file" \
+      # The environment of the README and the tests: a 24-bit screen (the
+      # default 8-bit one makes GTK convert every pixel) and GTK's cairo
+      # renderer (Xvfb has no GPU: GL would be llvmpipe).
+      if timeout 900 env GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none GSETTINGS_BACKEND=memory \
+           xvfb-run -a -s "-screen 0 1280x800x24" \
+           /usr/bin/time -f "app_maxrss_kb=%M" "$cpelview" --benchmark "$file" \
            > "$json" 2> "$json.err"; then
         sed "s/^/[$col app] /" "$json" >> "$raw"
         R[app_maxrss_kb@$col]=$(sed -n 's/^app_maxrss_kb=//p' "$json.err")
@@ -150,11 +155,15 @@ for events in $events_list; do
 import json, sys
 d = json.load(open(sys.argv[1]))
 s = d.get("summary", {})
-for k in ("load_ms", "start_to_first_frame_ms", "search_ms"):
+for k in ("load_ms", "start_to_first_frame_ms", "search_ms", "peak_rss_first_frame_kb"):
     if k in d: print(f"{k}={d[k]:.0f}")
 for k in ("latency_ms_median", "latency_ms_p95", "latency_ms_max",
           "paint_ms_median", "paint_ms_p95", "paint_ms_max", "frames"):
     if k in s: print(f"{k}={s[k]:.1f}" if isinstance(s[k], float) else f"{k}={s[k]}")
+for k in ("layout_ms", "render_ms"):
+    v = sorted(f[k] for f in d.get("frames", []) if k in f)
+    if v:
+        print(f"{k}_p95={v[max(0, -(-95 * len(v) // 100) - 1)]:.1f}")
 snap = sorted(f["snapshot_ms"] for f in d.get("frames", []) if "snapshot_ms" in f)
 if snap:
     print(f"snapshot_ms_p95={snap[max(0, -(-95 * len(snap) // 100) - 1)]:.1f}")
@@ -204,6 +213,8 @@ check () {
   echo "Machine: $machine. Load average at start/end: $(sed -n 's/^loadavg_start=//p' "$raw") / $(sed -n 's/^loadavg_end=//p' "$raw")."
   echo "Captures from \`cpel gen --seed 1\` (warm page cache); frames offscreen through src/render, 1920×1080, scale 1;"
   echo "each frame pans to a new position and row range (nothing reused from the previous frame)."
+  echo "cpelview rows: \`cpelview --benchmark\` in its default window on Xvfb 1280×800×24 with GSK_RENDERER=cairo;"
+  echo "paint = the frame's work (layout, every widget's snapshot, rendering), latency adds the wait for the frame clock."
   echo
   printf '| measure |'
   for col in "${columns[@]}"; do printf ' %s |' "$(label "$col")"; done
@@ -250,6 +261,9 @@ check () {
   a_open () { if [ -n "$(get app_failed "$1")" ]; then echo "failed"; else echo "$(fmt "$(get app_load_ms "$1")" "%.0f") / $(fmt "$(get app_start_to_first_frame_ms "$1")" "%.0f") ms"; fi; }
   a_lat () { echo "$(fmt "$(get app_latency_ms_median "$1")" "%.1f") / $(fmt "$(get app_latency_ms_p95 "$1")" "%.1f") / $(fmt "$(get app_latency_ms_max "$1")" "%.1f")"; }
   a_paint () { echo "$(fmt "$(get app_paint_ms_p95 "$1")" "%.1f") / $(fmt "$(get app_snapshot_ms_p95 "$1")" "%.1f")"; }
+  a_paint_max () { echo "$(fmt "$(get app_paint_ms_median "$1")" "%.1f") / $(fmt "$(get app_paint_ms_max "$1")" "%.1f")"; }
+  a_phases () { echo "$(fmt "$(get app_layout_ms_p95 "$1")" "%.1f") / $(fmt "$(get app_render_ms_p95 "$1")" "%.1f")"; }
+  a_rss_first () { awk -v k="$(get app_peak_rss_first_frame_kb "$1")" -v n="$(get events "$1")" 'BEGIN { if (k == "" || n == "") print "–"; else printf "%.0f MB / %.1f", k * 1024 / 1e6, k * 1024 / n }'; }
   a_search () { fmt "$(get app_search_ms "$1")" "%.0f ms"; }
   a_rss () { awk -v k="$(get app_maxrss_kb "$1")" -v n="$(get events "$1")" 'BEGIN { if (k == "" || n == "") print "–"; else printf "%.0f MB / %.1f", k * 1024 / 1e6, k * 1024 / n }'; }
 
@@ -277,6 +291,9 @@ check () {
     emit "cpelview: load / start → first frame" "" a_open
     emit "cpelview: frame latency p50 / p95 / max (ms)" "" a_lat
     emit "cpelview: paint p95 / timeline snapshot p95 (ms)" "" a_paint
+    emit "cpelview: paint p50 / max (ms)" "" a_paint_max
+    emit "cpelview: layout p95 / render p95 (ms)" "" a_phases
+    emit "cpelview: peak RSS at the first frame (MB / B per event)" "" a_rss_first
     emit "cpelview: search (most frequent type)" "" a_search
     emit "cpelview: peak RSS (MB / B per event)" "" a_rss
   fi
