@@ -409,3 +409,118 @@ cpel_render_layout_width (PangoLayout *layout)
   pango_layout_get_extents (layout, NULL, &logical);
   return (double) logical.width / PANGO_SCALE;
 }
+
+/* ---- direct pixels ------------------------------------------------------ */
+
+static gboolean
+on_pixel (double v, int *out)
+{
+  double r = round (v);
+
+  if (fabs (v - r) > 1e-6 || r < G_MININT / 2 || r > G_MAXINT / 2)
+    return FALSE;
+  *out = (int) r;
+  return TRUE;
+}
+
+gboolean
+cpel_pixels_begin (CpelPixels *px, cairo_t *cr)
+{
+  cairo_surface_t *target = cairo_get_target (cr);
+  cairo_rectangle_list_t *clip;
+  cairo_format_t format;
+  cairo_matrix_t m;
+  double dsx, dsy, ox, oy;
+  gboolean ok = FALSE;
+
+  memset (px, 0, sizeof *px);
+  /* Drawing into a pushed group goes elsewhere than the target. */
+  if (cairo_get_group_target (cr) != target
+      || cairo_surface_get_type (target) != CAIRO_SURFACE_TYPE_IMAGE
+      || cairo_get_operator (cr) != CAIRO_OPERATOR_OVER)
+    return FALSE;
+  format = cairo_image_surface_get_format (target);
+  if (format != CAIRO_FORMAT_ARGB32 && format != CAIRO_FORMAT_RGB24)
+    return FALSE;
+  cairo_get_matrix (cr, &m);
+  cairo_surface_get_device_scale (target, &dsx, &dsy);
+  cairo_surface_get_device_offset (target, &ox, &oy);
+  if (m.xy != 0 || m.yx != 0 || m.xx <= 0 || m.yy <= 0 || ox != 0 || oy != 0)
+    return FALSE;
+  px->xx = m.xx * dsx;
+  px->x0 = m.x0 * dsx;
+  px->yy = m.yy * dsy;
+  px->y0 = m.y0 * dsy;
+
+  /* One clip rectangle on device pixels (what the renderer sets), within
+   * the surface. */
+  clip = cairo_copy_clip_rectangle_list (cr);
+  if (clip->status == CAIRO_STATUS_SUCCESS && clip->num_rectangles == 1)
+    {
+      const cairo_rectangle_t *r = &clip->rectangles[0];
+
+      ok = on_pixel (px->xx * r->x + px->x0, &px->cx0)
+           && on_pixel (px->xx * (r->x + r->width) + px->x0, &px->cx1)
+           && on_pixel (px->yy * r->y + px->y0, &px->cy0)
+           && on_pixel (px->yy * (r->y + r->height) + px->y0, &px->cy1);
+    }
+  cairo_rectangle_list_destroy (clip);
+  if (!ok)
+    return FALSE;
+  px->cx0 = MAX (px->cx0, 0);
+  px->cy0 = MAX (px->cy0, 0);
+  px->cx1 = MIN (px->cx1, cairo_image_surface_get_width (target));
+  px->cy1 = MIN (px->cy1, cairo_image_surface_get_height (target));
+
+  /* cairo's drawing so far done; its snapshots of the surface taken. */
+  cairo_surface_flush (target);
+  px->data = cairo_image_surface_get_data (target);
+  px->stride = cairo_image_surface_get_stride (target);
+  if (px->data == NULL)
+    return FALSE;
+  px->surface = target;
+  return TRUE;
+}
+
+gboolean
+cpel_pixels_fill_rect (CpelPixels *px, double x, double y, double w, double h, guint32 argb)
+{
+  int x0, x1, y0, y1;
+
+  if (px->surface == NULL
+      || !on_pixel (px->xx * x + px->x0, &x0) || !on_pixel (px->xx * (x + w) + px->x0, &x1)
+      || !on_pixel (px->yy * y + px->y0, &y0) || !on_pixel (px->yy * (y + h) + px->y0, &y1))
+    return FALSE;
+  x0 = MAX (x0, px->cx0);
+  x1 = MIN (x1, px->cx1);
+  y0 = MAX (y0, px->cy0);
+  y1 = MIN (y1, px->cy1);
+  for (int yy = y0; yy < y1; yy++)
+    {
+      guint32 *row = (guint32 *) (gpointer) (px->data + (gsize) yy * px->stride);
+
+      for (int xx = x0; xx < x1; xx++)
+        row[xx] = argb;
+    }
+  px->dirty |= x0 < x1 && y0 < y1;
+  return TRUE;
+}
+
+void
+cpel_pixels_end (CpelPixels *px)
+{
+  if (px->surface != NULL && px->dirty)
+    cairo_surface_mark_dirty (px->surface);
+  px->surface = NULL;
+}
+
+guint32
+cpel_pixels_color (const CpelRGBA *c)
+{
+  /* cairo keeps a colour in 16 bits a channel; pixman stores the high 8. */
+  guint r = (guint) (CLAMP (c->r, 0.0, 1.0) * 65535.0 + 0.5) >> 8;
+  guint g = (guint) (CLAMP (c->g, 0.0, 1.0) * 65535.0 + 0.5) >> 8;
+  guint b = (guint) (CLAMP (c->b, 0.0, 1.0) * 65535.0 + 0.5) >> 8;
+
+  return 0xff000000u | (r << 16) | (g << 8) | b;
+}

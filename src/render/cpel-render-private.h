@@ -50,6 +50,30 @@ void         cpel_render_ctx_init          (CpelRenderCtx *ctx, cairo_t *cr, dou
                                             double height, const CpelView *view);
 void         cpel_render_ctx_clear         (CpelRenderCtx *ctx);
 
+/* Direct access to an image target's pixels for the primitive drawn by the
+ * thousand: opaque rectangles whose edges fall on device pixels (the ticks).
+ * cairo spends microseconds per fill on what is a few stores; whatever is
+ * not such a rectangle, or not on an image surface, the caller draws with
+ * cairo as before — the pixels are the same either way. */
+typedef struct
+{
+  cairo_surface_t *surface;     /* NULL: no direct access */
+  guint8          *data;
+  int              stride;
+  double           xx, x0, yy, y0;             /* user to device */
+  int              cx0, cy0, cx1, cy1;         /* device clip */
+  gboolean         dirty;
+} CpelPixels;
+
+gboolean     cpel_pixels_begin             (CpelPixels *px, cairo_t *cr);
+/* Stores `argb` (from cpel_pixels_color) over [x, x+w) × [y, y+h) in user
+ * units; FALSE (nothing drawn) when an edge is not on a device pixel. */
+gboolean     cpel_pixels_fill_rect         (CpelPixels *px, double x, double y, double w,
+                                            double h, guint32 argb);
+void         cpel_pixels_end               (CpelPixels *px);
+/* An opaque colour as cairo stores it in an ARGB32 pixel. */
+guint32      cpel_pixels_color             (const CpelRGBA *color);
+
 /* Drawing helpers (cpel-render-draw.c). */
 /* Many rectangles are filled in runs of at most this many: cairo 1.16
  * sweeps a fill's boxes with a sorted active list after an unstable sort

@@ -742,14 +742,22 @@ batch_flush (CpelRenderCtx *ctx, Batch *batch)
   Label *labels = (Label *) (gpointer) batch->labels->data;
   const CpelRGBA *text_color = NULL;
 
+  CpelPixels px;
+  gboolean direct = batch->ticks->len > 0 && cpel_pixels_begin (&px, cr);
+
   for (guint l = 0; l < batch->n_layers; l++)
     for (guint c = 0; c < batch->n_colors; c++)
       {
+        gboolean opaque = direct && batch->colors[c].a >= 1.0;
+        guint32 argb = opaque ? cpel_pixels_color (&batch->colors[c]) : 0;
         guint run = 0;
 
         for (guint k = 0; k < batch->ticks->len; k++)
           if (ticks[k].color == c && ticks[k].layer == l)
             {
+              if (opaque && cpel_pixels_fill_rect (&px, ticks[k].x, ticks[k].y + TICK_INSET, 1.0,
+                                                   ctx->view->row_height - 2 * TICK_INSET, argb))
+                continue;
               if (run == 0)
                 cpel_render_set_color (cr, &batch->colors[c]);
               cairo_rectangle (cr, ticks[k].x, ticks[k].y + TICK_INSET, 1.0,
@@ -763,6 +771,8 @@ batch_flush (CpelRenderCtx *ctx, Batch *batch)
         if (run > 0)
           cairo_fill (cr);
       }
+  if (direct)
+    cpel_pixels_end (&px);
 
   if (batch->labels->len > 0)
     {

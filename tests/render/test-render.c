@@ -795,6 +795,70 @@ test_highlights_contiguous (void)
 }
 
 static void
+mixed_func (guint64 i, TestEvent *ev, gpointer data)
+{
+  ev->track = (guint32) (i % 3);
+  ev->t = i * 37 + (i % 5);
+  ev->code = (guint32) (i % 3) + 1;
+  ev->datum = (guint32) i;
+}
+
+/* Ticks are stored straight into an image target's pixels (CpelPixels);
+ * through a recording surface the same frame is drawn by cairo alone.  The
+ * two must be the same picture, at several zooms (ticks dense, sparse with
+ * labels), colours, a fractional scroll (no direct stores) and scale 2. */
+static void
+test_direct_pixels (void)
+{
+  g_autoptr(CpelFile) file = test_file_new_func (3, 30000, mixed_func, NULL);
+  struct { gint64 t1; gboolean by_type; double scroll; int scale; } cases[] = {
+    { 1110000, TRUE, 0, 1 },
+    { 200000, TRUE, 0, 1 },
+    { 40000, FALSE, 0, 1 },
+    { 6000, TRUE, 0, 1 },
+    { 200000, TRUE, 0.5, 1 },
+    { 40000, TRUE, 0, 2 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      CpelView view;
+      int sc = cases[i].scale;
+      cairo_surface_t *direct = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W * sc, H * sc);
+      cairo_surface_t *replayed = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W * sc, H * sc);
+      cairo_surface_t *rec = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
+      cairo_t *cr;
+      int stride = cairo_image_surface_get_stride (direct);
+
+      view_for (&view, file, 1000, cases[i].t1);
+      view.color_by_type = cases[i].by_type;
+      view.scroll_y = cases[i].scroll;
+      cairo_surface_set_device_scale (direct, sc, sc);
+      cr = cairo_create (direct);
+      cpel_render_view (cr, W, H, &view);
+      cairo_destroy (cr);
+      cairo_surface_flush (direct);
+
+      cr = cairo_create (rec);
+      cpel_render_view (cr, W, H, &view);
+      cairo_destroy (cr);
+      cairo_surface_set_device_scale (replayed, sc, sc);
+      cr = cairo_create (replayed);
+      cairo_set_source_surface (cr, rec, 0, 0);
+      cairo_paint (cr);
+      cairo_destroy (cr);
+      cairo_surface_flush (replayed);
+
+      for (int y = 0; y < H * sc; y++)
+        g_assert_cmpmem (cairo_image_surface_get_data (direct) + (gsize) y * stride, W * sc * 4,
+                         cairo_image_surface_get_data (replayed) + (gsize) y * stride, W * sc * 4);
+      cairo_surface_destroy (rec);
+      cairo_surface_destroy (direct);
+      cairo_surface_destroy (replayed);
+    }
+}
+
+static void
 test_measure_cursor (void)
 {
   g_autoptr(CpelFile) file = test_file_new (2, two_tracks, G_N_ELEMENTS (two_tracks));
@@ -861,6 +925,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/render/events/position", test_event_position);
   g_test_add_func ("/render/events/scrolled-rows", test_event_scrolled_rows);
+  g_test_add_func ("/render/events/direct-pixels", test_direct_pixels);
   g_test_add_func ("/render/density/zoom-out", test_density);
   g_test_add_func ("/render/density/hidden-types", test_density_hidden_types);
   g_test_add_func ("/render/density/cache", test_density_cache);
