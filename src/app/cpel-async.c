@@ -1,6 +1,7 @@
 /* cpel-async.c — loading a file and running a search in a worker thread */
 #include "cpel-async.h"
 
+#include "cpel-lod.h"
 #include "cpel-render.h"
 
 #include <glib/gi18n.h>
@@ -179,4 +180,30 @@ cpel_search_finish (GAsyncResult  *result,
 {
   g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+lod_thread (GTask        *task,
+            gpointer      source_object,
+            gpointer      task_data,
+            GCancellable *cancellable)
+{
+  cpel_lod_prepare (cpel_lod_get_for_file (task_data), cancellable);
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+cpel_prepare_lod_async (CpelFile     *file,
+                        GCancellable *cancellable)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (CPEL_IS_FILE (file));
+
+  task = g_task_new (NULL, cancellable, NULL, NULL);
+  g_task_set_source_tag (task, cpel_prepare_lod_async);
+  g_task_set_name (task, "[cpelview] level of detail");
+  g_task_set_priority (task, G_PRIORITY_LOW);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (task, lod_thread);
 }

@@ -1,4 +1,4 @@
-/* cpel-async.h — loading a file and running a search in a worker thread */
+/* cpel-async.h — loading a file, running a search, preparing summaries in a worker thread */
 #pragma once
 
 #include <gio/gio.h>
@@ -31,5 +31,11 @@ void              cpel_search_async     (CpelFile            *file,
                                          gpointer             user_data);
 CpelSearchResult *cpel_search_finish    (GAsyncResult        *result,
                                          GError             **error);
+
+/* Builds the level-of-detail summaries of every track of `file` in a
+ * low-priority GTask worker, so that no frame has to (a frame that meets an
+ * unbuilt summary still builds it itself). */
+void              cpel_prepare_lod_async (CpelFile           *file,
+                                          GCancellable       *cancellable);
 
 G_END_DECLS

@@ -51,6 +51,7 @@ struct _CpelWindow
   GFile                *location;
 
   GCancellable         *load_cancellable;
+  GCancellable         *lod_cancellable;   /* summaries built in the background */
   CpelProgressRelay    *load_relay;
 
   GtkNativeDialog      *chooser;
@@ -254,6 +255,14 @@ cpel_window_set_file (CpelWindow   *self,
 
   g_set_object (&self->file, file);
   g_set_object (&self->location, location);
+
+  /* The first frame is drawn first; the summaries of the tracks it does
+   * not show are built meanwhile, before anyone scrolls to them. */
+  if (self->lod_cancellable != NULL)
+    g_cancellable_cancel (self->lod_cancellable);
+  g_clear_object (&self->lod_cancellable);
+  self->lod_cancellable = g_cancellable_new ();
+  cpel_prepare_lod_async (file, self->lod_cancellable);
 
   settings = get_settings (self);
   cpel_timeline_set_file_full (self->timeline, file, overview);
@@ -984,6 +993,9 @@ cpel_window_dispose (GObject *object)
     cpel_progress_relay_close (self->load_relay);
   g_clear_pointer (&self->load_relay, cpel_progress_relay_unref);
   g_clear_object (&self->load_cancellable);
+  if (self->lod_cancellable != NULL)
+    g_cancellable_cancel (self->lod_cancellable);
+  g_clear_object (&self->lod_cancellable);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (self->chooser);
   g_clear_object (&self->chooser);

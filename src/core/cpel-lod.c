@@ -302,6 +302,20 @@ cpel_lod_locate (CpelLod      *lod,
   }
 }
 
+void
+cpel_lod_prepare (CpelLod      *lod,
+                  GCancellable *cancellable)
+{
+  g_return_if_fail (lod != NULL);
+
+  for (guint slot = 0; slot < lod->n_tracks; slot++)
+    {
+      if (g_cancellable_is_cancelled (cancellable))
+        return;
+      summary_get (lod, slot);
+    }
+}
+
 gsize
 cpel_lod_get_size (CpelLod *lod)
 {

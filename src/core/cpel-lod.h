@@ -14,12 +14,14 @@
  *    so counting events per pixel column of a zoomed-out view costs
  *    O(columns) reads of a small array, whatever the number of events.
  *
- * A track's summary is built the first time it is needed, in one
- * sequential pass over its times (~3 ms for 1.5 million events), and kept
- * with the file.
+ * A track's summary is built the first time it is needed (or beforehand
+ * by cpel_lod_prepare), in one sequential pass over its times (~3 ms for
+ * 1.5 million events), and kept with the file.
  * Everything here is thread-safe.
  */
 #pragma once
+
+#include <gio/gio.h>
 
 #include "cpel-file.h"
 
@@ -51,6 +53,12 @@ void      cpel_lod_locate        (CpelLod      *lod,
                                   guint         n_bounds,
                                   double        tolerance,
                                   double       *out);
+
+/* Builds every summary not built yet, one track after another, until done
+ * or `cancellable` (may be NULL) is cancelled: for a worker thread after
+ * the file opened, so that no frame waits for one. */
+void      cpel_lod_prepare       (CpelLod      *lod,
+                                  GCancellable *cancellable);
 
 /* Bytes held by the summaries built so far. */
 gsize     cpel_lod_get_size      (CpelLod      *lod);

@@ -183,6 +183,24 @@ u64_lower_bound (const guint64 *m, guint64 lo, guint64 n, guint64 v)
   return lo;
 }
 
+/* The same, galloping from lo: O(log distance) reads, near lo first (the
+ * next column's first match is close when matches are dense). */
+static guint64
+u64_gallop (const guint64 *m, guint64 lo, guint64 n, guint64 v)
+{
+  guint64 step = 1, hi;
+
+  while (lo < n && m[lo] < v)
+    {
+      hi = n - lo > step ? lo + step : n;
+      if (hi == n || m[hi] >= v)
+        return u64_lower_bound (m, lo + 1, hi, v);
+      lo = hi;
+      step *= 2;
+    }
+  return lo;
+}
+
 static gboolean
 is_match (RowInfo *row, guint64 i)
 {
@@ -395,11 +413,14 @@ draw_highlights (CpelRenderCtx *ctx, RowInfo *row)
   guint64 p, q;
   double min_w = 3.0, span_x0 = 0, span_x1 = -G_MAXDOUBLE;
   guint run = 0;
+  CpelLod *lod = NULL;
 
   if (row->n_matches == 0 || row->lo >= row->hi)
     return;
   p = u64_lower_bound (row->matches, 0, row->n_matches, row->lo);
   q = u64_lower_bound (row->matches, p, row->n_matches, row->hi);
+  if ((double) (row->hi - row->lo) >= (double) LOD_EVENTS_PER_COLUMN * nc)
+    lod = cpel_lod_get_for_file (ctx->file);
   cpel_render_set_color_alpha (cr, &ctx->pal->highlight, ctx->pal->dark ? 0.55 : 0.60);
   while (p < q)
     {
@@ -436,8 +457,12 @@ draw_highlights (CpelRenderCtx *ctx, RowInfo *row)
         }
       /* Next match in a later column. */
       tb = cpel_render_column_time (view->t0, view->t1, (guint64) c + 1, nc);
-      idx = cpel_render_gallop (row->times, idx, row->hi, tb);
-      p = u64_lower_bound (row->matches, p + 1, q, idx);
+      /* Dense rows jump ~events/columns ahead: the summary's bucket is two
+       * cache lines where a gallop over the times touches a dozen (and a
+       * new page per column on a big capture). */
+      idx = lod != NULL ? MAX (cpel_lod_lower_bound (lod, row->slot, tb), idx + 1)
+                        : cpel_render_gallop (row->times, idx, row->hi, tb);
+      p = u64_gallop (row->matches, p + 1, q, idx);
     }
   if (span_x1 > span_x0)
     cairo_rectangle (cr, span_x0, row->y + 1, span_x1 - span_x0, view->row_height - 2);

@@ -252,6 +252,33 @@ test_threads (void)
     g_assert_cmpuint (td[i].sum, ==, td[0].sum);
 }
 
+/* cpel_lod_prepare builds every summary at once (what lookups would build
+ * one by one), and stops when cancelled; lookups after it build nothing. */
+static void
+test_prepare (void)
+{
+  g_autoptr(CpelFile) file = make_file (100000, 5);
+  g_autoptr(CpelFile) other = make_file (100000, 5);
+  g_autoptr(GCancellable) cancelled = g_cancellable_new ();
+  CpelLod *lod = cpel_lod_get_for_file (file);
+  CpelLod *lazy = cpel_lod_get_for_file (other);
+  gsize before = cpel_lod_get_size (lod), prepared;
+
+  g_cancellable_cancel (cancelled);
+  cpel_lod_prepare (lod, cancelled);
+  g_assert_cmpuint (cpel_lod_get_size (lod), ==, before);
+
+  cpel_lod_prepare (lod, NULL);
+  prepared = cpel_lod_get_size (lod);
+  for (guint slot = 0; slot < cpel_file_get_n_tracks (other); slot++)
+    cpel_lod_lower_bound (lazy, slot, 0);
+  g_assert_cmpuint (prepared, ==, cpel_lod_get_size (lazy));
+  for (guint slot = 0; slot < cpel_file_get_n_tracks (file); slot++)
+    g_assert_cmpuint (cpel_lod_lower_bound (lod, slot, 12345), ==,
+                      cpel_lod_lower_bound (lazy, slot, 12345));
+  g_assert_cmpuint (cpel_lod_get_size (lod), ==, prepared);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -260,5 +287,6 @@ main (int argc, char **argv)
   g_test_add_func ("/scale/lod/locate", test_locate);
   g_test_add_func ("/scale/lod/size", test_size);
   g_test_add_func ("/scale/lod/threads", test_threads);
+  g_test_add_func ("/scale/lod/prepare", test_prepare);
   return g_test_run ();
 }
