@@ -312,6 +312,7 @@ struct _CpelSearchResult
   guint            n_tracks;
   guint64         *track_offsets;   /* n_tracks + 1 */
   guint64         *track_matches;   /* per track, sorted track indices */
+  guint64        **track_bits;      /* per track: matched indices as bits, or NULL */
   CpelEventRef    *refs;            /* global time order */
   guint64          n;
 };
@@ -330,6 +331,9 @@ cpel_search_result_unref (CpelSearchResult *result)
   g_return_if_fail (result != NULL);
   if (!g_atomic_ref_count_dec (&result->ref_count))
     return;
+  for (guint s = 0; result->track_bits != NULL && s < result->n_tracks; s++)
+    g_free (result->track_bits[s]);
+  g_free (result->track_bits);
   g_free (result->track_offsets);
   g_free (result->track_matches);
   g_free (result->refs);
@@ -368,6 +372,42 @@ cpel_search_result_get_track (CpelSearchResult *result,
   if (n_matches)
     *n_matches = result->track_offsets[slot + 1] - result->track_offsets[slot];
   return result->track_matches + result->track_offsets[slot];
+}
+
+const guint64 *
+cpel_search_result_get_track_bits (CpelSearchResult *result,
+                                   guint             slot)
+{
+  g_return_val_if_fail (result != NULL, NULL);
+
+  if (result->track_bits == NULL || slot >= result->n_tracks)
+    return NULL;
+  return result->track_bits[slot];
+}
+
+/* Bit sets of the tracks where at least one event in 64 matches: there they
+ * take no more room than the match list, and answer "any match between
+ * these two events" with a scan of neighbouring words. */
+static void
+build_track_bits (CpelFile         *file,
+                  CpelSearchResult *result)
+{
+  result->track_bits = g_new0 (guint64 *, MAX (result->n_tracks, 1));
+  for (guint s = 0; s < result->n_tracks; s++)
+    {
+      guint64 n = file->tracks[s].count;
+      guint64 m = result->track_offsets[s + 1] - result->track_offsets[s];
+      const guint64 *matches = result->track_matches + result->track_offsets[s];
+      guint64 *bits;
+
+      if (m == 0 || m * 64 < n)
+        continue;
+      bits = g_new0 (guint64, n / 64 + 1);
+      for (guint64 i = 0; i < m; i++)
+        if (matches[i] < n)
+          bits[matches[i] >> 6] |= G_GUINT64_CONSTANT (1) << (matches[i] & 63);
+      result->track_bits[s] = bits;
+    }
 }
 
 guint64
@@ -1354,6 +1394,8 @@ cpel_search_run (CpelFile          *file,
       qsort (result->track_matches + result->track_offsets[s],
              result->track_offsets[s + 1] - result->track_offsets[s], sizeof (guint64),
              compare_u64);
+
+  build_track_bits (file, result);
 
   if (progress)
     progress (0.95, progress_data);

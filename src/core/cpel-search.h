@@ -52,6 +52,9 @@ const CpelEventRef *cpel_search_result_get         (CpelSearchResult *result, gu
 /* Per track: sorted track indices of the matches on that track. */
 const guint64      *cpel_search_result_get_track   (CpelSearchResult *result, guint slot,
                                                     guint64 *n_matches);
+/* For a track where at least one event in 64 matches: bit i (word i / 64,
+ * bit i % 64) is set when its event i matches; NULL on other tracks. */
+const guint64      *cpel_search_result_get_track_bits (CpelSearchResult *result, guint slot);
 /* Position of the first match at or after (time, file_index) in time order
  * (ties broken by file index); get_n when none.  For "next from here". */
 guint64             cpel_search_result_find_next   (CpelSearchResult *result, CpelFile *file,

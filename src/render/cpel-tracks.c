@@ -401,6 +401,66 @@ draw_density_rows (CpelRenderCtx *ctx, RowInfo *rows, guint n_vis, guint n_densi
   cairo_surface_destroy (image);
 }
 
+/* Match bands of one row, merged into spans where they touch. */
+typedef struct
+{
+  CpelRenderCtx *ctx;
+  RowInfo       *row;
+  double         x0, x1;
+  guint          run;
+} Bands;
+
+static void
+bands_flush_span (Bands *b)
+{
+  if (b->x1 <= b->x0)
+    return;
+  cairo_rectangle (b->ctx->cr, b->x0, b->row->y + 1, b->x1 - b->x0, b->ctx->view->row_height - 2);
+  if (++b->run == CPEL_RENDER_RECT_RUN)
+    {
+      cairo_fill (b->ctx->cr);
+      b->run = 0;
+    }
+}
+
+static void
+bands_add_column (Bands *b, gint64 c)
+{
+  double x = b->ctx->x0 + c / b->ctx->scale, w = 1 / b->ctx->scale, min_w = 3.0;
+
+  if (w < min_w)
+    {
+      x -= (min_w - w) / 2;
+      w = min_w;
+    }
+  if (x <= b->x1)
+    b->x1 = MAX (b->x1, x + w);
+  else
+    {
+      bands_flush_span (b);
+      b->x0 = x;
+      b->x1 = x + w;
+    }
+}
+
+/* Any bit set in [a, b)? */
+static gboolean
+any_bit (const guint64 *bits, guint64 a, guint64 b)
+{
+  guint64 wa = a >> 6, wb = b >> 6;
+
+  if (a >= b)
+    return FALSE;
+  if (wa == wb)
+    return (bits[wa] >> (a & 63)) & ((G_GUINT64_CONSTANT (1) << (b - a)) - 1);
+  if (bits[wa] >> (a & 63))
+    return TRUE;
+  for (guint64 w = wa + 1; w < wb; w++)
+    if (bits[w] != 0)
+      return TRUE;
+  return (b & 63) != 0 && (bits[wb] & ((G_GUINT64_CONSTANT (1) << (b & 63)) - 1)) != 0;
+}
+
 /* Warm bands behind matches: at most one per device column, merged into
  * spans where they touch (translucent: nothing is painted twice, whatever
  * the fill runs). */
@@ -411,61 +471,69 @@ draw_highlights (CpelRenderCtx *ctx, RowInfo *row)
   cairo_t *cr = ctx->cr;
   guint nc = MAX (ctx->n_columns, 1);
   guint64 p, q;
-  double min_w = 3.0, span_x0 = 0, span_x1 = -G_MAXDOUBLE;
-  guint run = 0;
   CpelLod *lod = NULL;
+  const guint64 *bits = NULL;
+  Bands b = { ctx, row, 0, -G_MAXDOUBLE, 0 };
 
   if (row->n_matches == 0 || row->lo >= row->hi)
     return;
   p = u64_lower_bound (row->matches, 0, row->n_matches, row->lo);
   q = u64_lower_bound (row->matches, p, row->n_matches, row->hi);
+  if (p >= q)
+    return;
   if ((double) (row->hi - row->lo) >= (double) LOD_EVENTS_PER_COLUMN * nc)
-    lod = cpel_lod_get_for_file (ctx->file);
-  cpel_render_set_color_alpha (cr, &ctx->pal->highlight, ctx->pal->dark ? 0.55 : 0.60);
-  while (p < q)
     {
-      guint64 idx = row->matches[p];
-      gint64 c, tb;
-      double x, w;
-
-      if (idx >= row->n)
-        break;
-      c = cpel_render_time_column (view->t0, view->t1, nc, row->times[idx]);
-      c = CLAMP (c, 0, (gint64) nc - 1);
-      x = ctx->x0 + c / ctx->scale;
-      w = 1 / ctx->scale;
-      if (w < min_w)
-        {
-          x -= (min_w - w) / 2;
-          w = min_w;
-        }
-      if (x <= span_x1)
-        span_x1 = MAX (span_x1, x + w);
-      else
-        {
-          if (span_x1 > span_x0)
-            {
-              cairo_rectangle (cr, span_x0, row->y + 1, span_x1 - span_x0, view->row_height - 2);
-              if (++run == CPEL_RENDER_RECT_RUN)
-                {
-                  cairo_fill (cr);
-                  run = 0;
-                }
-            }
-          span_x0 = x;
-          span_x1 = x + w;
-        }
-      /* Next match in a later column. */
-      tb = cpel_render_column_time (view->t0, view->t1, (guint64) c + 1, nc);
-      /* Dense rows jump ~events/columns ahead: the summary's bucket is two
-       * cache lines where a gallop over the times touches a dozen (and a
-       * new page per column on a big capture). */
-      idx = lod != NULL ? MAX (cpel_lod_lower_bound (lod, row->slot, tb), idx + 1)
-                        : cpel_render_gallop (row->times, idx, row->hi, tb);
-      p = u64_gallop (row->matches, p + 1, q, idx);
+      lod = cpel_lod_get_for_file (ctx->file);
+      bits = cpel_search_result_get_track_bits (view->matches, row->slot);
     }
-  if (span_x1 > span_x0)
-    cairo_rectangle (cr, span_x0, row->y + 1, span_x1 - span_x0, view->row_height - 2);
+  cpel_render_set_color_alpha (cr, &ctx->pal->highlight, ctx->pal->dark ? 0.55 : 0.60);
+  if (bits != NULL && row->matches[q - 1] < row->n)
+    {
+      /* Many events a column, matches dense: column by column, its events
+       * from the summary and any set bit among them (neighbouring words),
+       * rather than a search per column in the times and the matches. */
+      gint64 c_first = cpel_render_time_column (view->t0, view->t1, nc, row->times[row->matches[p]]);
+      gint64 c_last = cpel_render_time_column (view->t0, view->t1, nc, row->times[row->matches[q - 1]]);
+      guint64 e;
+
+      c_first = CLAMP (c_first, 0, (gint64) nc - 1);
+      c_last = CLAMP (c_last, c_first, (gint64) nc - 1);
+      e = cpel_lod_lower_bound (lod, row->slot, cpel_render_column_time (view->t0, view->t1, c_first, nc));
+      for (gint64 c = c_first; c <= c_last; c++)
+        {
+          guint64 next = c + 1 < (gint64) nc
+                         ? cpel_lod_lower_bound (lod, row->slot,
+                                                 cpel_render_column_time (view->t0, view->t1,
+                                                                          (guint64) c + 1, nc))
+                         : row->hi;
+
+          next = CLAMP (next, e, row->n);
+          if (any_bit (bits, MAX (e, row->lo), MIN (next, row->hi)))
+            bands_add_column (&b, c);
+          e = next;
+        }
+    }
+  else
+    while (p < q)
+      {
+        guint64 idx = row->matches[p];
+        gint64 c, tb;
+
+        if (idx >= row->n)
+          break;
+        c = cpel_render_time_column (view->t0, view->t1, nc, row->times[idx]);
+        c = CLAMP (c, 0, (gint64) nc - 1);
+        bands_add_column (&b, c);
+        /* Next match in a later column.  Dense rows jump ~events/columns
+         * ahead: the summary's bucket is two cache lines where a gallop
+         * over the times touches a dozen (a new page per column on a big
+         * capture). */
+        tb = cpel_render_column_time (view->t0, view->t1, (guint64) c + 1, nc);
+        idx = lod != NULL ? MAX (cpel_lod_lower_bound (lod, row->slot, tb), idx + 1)
+                          : cpel_render_gallop (row->times, idx, row->hi, tb);
+        p = u64_gallop (row->matches, p + 1, q, idx);
+      }
+  bands_flush_span (&b);
   cairo_fill (cr);
 }
 

@@ -816,6 +816,46 @@ test_sample (void)
   g_assert_cmpuint (cpel_search_result_get_n (r), ==, 67);
 }
 
+/* Per track, the matches as bits where they are dense (one event in 64 at
+ * least), exactly the matched track indices; NULL where sparse. */
+static void
+test_track_bits (void)
+{
+  g_autoptr(CpelFile) file = small_file ();
+  guint with_bits = 0;
+
+  for (guint k = 0; k < 3; k++)
+    {
+      static const char *codes[] = { "rx", "tx", "drop" };
+      g_autoptr(CpelSearchResult) r = run (file, CPEL_SEARCH_CODE, codes[k], FALSE);
+
+      for (guint slot = 0; slot < cpel_file_get_n_tracks (file); slot++)
+        {
+          guint64 n_events, n_matches, j = 0;
+          const guint64 *m = cpel_search_result_get_track (r, slot, &n_matches);
+          const guint64 *bits = cpel_search_result_get_track_bits (r, slot);
+
+          cpel_file_get_track_times (file, slot, &n_events);
+          if (n_matches == 0 || n_matches * 64 < n_events)
+            {
+              g_assert_null (bits);
+              continue;
+            }
+          g_assert_nonnull (bits);
+          with_bits++;
+          for (guint64 i = 0; i < n_events; i++)
+            {
+              gboolean set = (bits[i / 64] >> (i % 64)) & 1;
+              gboolean matched = j < n_matches && m[j] == i;
+
+              g_assert_cmpint (set, ==, matched);
+              j += matched;
+            }
+        }
+    }
+  g_assert_cmpuint (with_bits, >, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -825,6 +865,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/search/regex", test_regex);
   g_test_add_func ("/core/search/bad-regex", test_bad_regex);
   g_test_add_func ("/core/search/code", test_code);
+  g_test_add_func ("/core/search/track-bits", test_track_bits);
   g_test_add_func ("/core/search/query-match", test_query_match);
   g_test_add_func ("/core/search/find-next", test_find_next);
   g_test_add_func ("/core/search/refcount", test_refcount);

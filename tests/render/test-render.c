@@ -859,6 +859,66 @@ test_direct_pixels (void)
 }
 
 static void
+gap_func (guint64 i, TestEvent *ev, gpointer data)
+{
+  ev->track = 0;
+  ev->t = i;
+  ev->code = (i % 50 < 5 && (i < 100000 || i >= 120000)) || i == 110017 || i == 112400 ? CODE_RECV : CODE_SEND;
+  ev->datum = 0;
+}
+
+/* Dense matches (one event in ten, the search keeps them as bits) on a row
+ * of 200 events a column: a band in exactly the columns holding a match,
+ * none in the gap but for its two lone matches. */
+static void
+test_highlights_dense_bits (void)
+{
+  g_autoptr(CpelFile) file = test_file_new_func (1, 200000, gap_func, NULL);
+  g_autoptr(CpelSearchResult) result = test_search_code (file, "recv");
+  g_autofree gboolean *expected = g_new0 (gboolean, 1000);
+  CpelView view;
+  cairo_surface_t *s, *plain;
+  guint64 n;
+  const guint64 *m = cpel_search_result_get_track (result, 0, &n);
+
+  g_assert_nonnull (cpel_search_result_get_track_bits (result, 0));
+  for (guint64 i = 0; i < n; i++)
+    expected[m[i] / 200] = TRUE;   /* t = i; 200 ns a column */
+
+  view_for (&view, file, 0, 200000);
+  plain = test_render (&view, W, H);
+  view.matches = result;
+  s = test_render (&view, W, H);
+  for (int c = 0; c < 1000; c++)
+    {
+      /* A band is 3 px wide around its column: look at columns whose
+       * neighbours agree, on the row's top line (above the density). */
+      double a[3], b[3];
+      gboolean banded;
+
+      if ((c > 0 && expected[c - 1] != expected[c]) || (c < 999 && expected[c + 1] != expected[c]))
+        continue;
+      test_pixel (plain, 160 + c, 28 + 1, a);
+      test_pixel (s, 160 + c, 28 + 1, b);
+      banded = fabs (a[0] - b[0]) + fabs (a[1] - b[1]) + fabs (a[2] - b[2]) > 0.05;
+      g_assert_cmpint (banded, ==, expected[c]);
+    }
+  /* The lone matches in the gap: inside column 550, first event of 562. */
+  for (guint k = 0; k < 2; k++)
+    {
+      int c = k == 0 ? 550 : 562;
+      double a[3], b[3];
+
+      g_assert_true (expected[c]);
+      test_pixel (plain, 160 + c, 28 + 1, a);
+      test_pixel (s, 160 + c, 28 + 1, b);
+      g_assert_cmpfloat (fabs (a[0] - b[0]) + fabs (a[1] - b[1]) + fabs (a[2] - b[2]), >, 0.05);
+    }
+  cairo_surface_destroy (plain);
+  cairo_surface_destroy (s);
+}
+
+static void
 test_measure_cursor (void)
 {
   g_autoptr(CpelFile) file = test_file_new (2, two_tracks, G_N_ELEMENTS (two_tracks));
@@ -941,6 +1001,7 @@ main (int argc, char **argv)
   g_test_add_func ("/render/highlights/sparse", test_highlights);
   g_test_add_func ("/render/highlights/dense", test_highlights_dense);
   g_test_add_func ("/render/highlights/contiguous", test_highlights_contiguous);
+  g_test_add_func ("/render/highlights/dense-bits", test_highlights_dense_bits);
   g_test_add_func ("/render/measure-cursor", test_measure_cursor);
   g_test_add_func ("/render/sample", test_sample);
   return g_test_run ();
