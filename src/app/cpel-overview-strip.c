@@ -4,7 +4,9 @@
  * the match ticks, which do not move with the view, once into images, and
  * over them at each frame only the view's window and the cursor (a cairo
  * fill of a thousand histogram bars per frame cost more than the timeline
- * itself).  A press inside
+ * itself).  The match layer is drawn in a worker: with tens of millions of
+ * matches finding the columns that hold one reads scattered memory for a
+ * few tens of ms, which no frame should wait for.  A press inside
  * the visible window drags it; a press elsewhere centres the window there
  * and then drags it.  The strip's geometry is the renderer's
  * (cpel_render_overview_x_to_time).
@@ -30,7 +32,26 @@ struct _CpelOverviewStrip
   CpelFile          *cache_file;      /* references: the key's identity stays valid */
   CpelOverview      *cache_overview;
   CpelSearchResult  *cache_matches;
+  GCancellable      *matches_cancellable;   /* the match layer being drawn */
 };
+
+typedef struct
+{
+  CpelFile         *file;
+  CpelOverview     *overview;
+  CpelSearchResult *matches;
+  CpelPalette       palette;
+  int               width, height, scale;
+} MatchesJob;
+
+static void
+matches_job_free (MatchesJob *job)
+{
+  g_clear_object (&job->file);
+  g_clear_pointer (&job->overview, cpel_overview_unref);
+  g_clear_pointer (&job->matches, cpel_search_result_unref);
+  g_free (job);
+}
 
 G_DEFINE_FINAL_TYPE (CpelOverviewStrip, cpel_overview_strip, GTK_TYPE_WIDGET)
 
@@ -66,8 +87,17 @@ cpel_overview_strip_x_to_time (CpelOverviewStrip *self,
 }
 
 static void
+cancel_matches (CpelOverviewStrip *self)
+{
+  if (self->matches_cancellable != NULL)
+    g_cancellable_cancel (self->matches_cancellable);
+  g_clear_object (&self->matches_cancellable);
+}
+
+static void
 clear_cache (CpelOverviewStrip *self)
 {
+  cancel_matches (self);
   g_clear_pointer (&self->base, cairo_surface_destroy);
   g_clear_pointer (&self->matches, cairo_surface_destroy);
   g_clear_object (&self->cache_file);
@@ -93,6 +123,78 @@ render_layer (const CpelView    *view,
   cairo_destroy (cr);
   cairo_surface_flush (surface);
   return surface;
+}
+
+static void
+matches_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  MatchesJob *job = task_data;
+  CpelView view;
+
+  cpel_view_init (&view, job->file, &job->palette);
+  view.overview = job->overview;
+  view.matches = job->matches;
+  g_task_return_pointer (task, render_layer (&view, job->width, job->height, job->scale,
+                                             CPEL_OVERVIEW_LAYER_MATCHES),
+                         (GDestroyNotify) cairo_surface_destroy);
+}
+
+static void
+on_matches_drawn (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  CpelOverviewStrip *self = CPEL_OVERVIEW_STRIP (source);
+  MatchesJob *job = g_task_get_task_data (G_TASK (result));
+  cairo_surface_t *surface = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  /* Still what the strip shows (not cancelled, same matches and size)? */
+  if (surface == NULL)
+    return;
+  if (g_task_get_cancellable (G_TASK (result)) != self->matches_cancellable
+      || job->matches != self->cache_matches || job->width != self->cache_width
+      || job->height != self->cache_height || job->scale != self->cache_scale)
+    {
+      cairo_surface_destroy (surface);
+      return;
+    }
+  g_clear_pointer (&self->matches, cairo_surface_destroy);
+  self->matches = surface;
+  g_clear_object (&self->matches_cancellable);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+start_matches (CpelOverviewStrip *self,
+               const CpelView    *view,
+               int                width,
+               int                height,
+               int                scale)
+{
+  g_autoptr(GTask) task = NULL;
+  MatchesJob *job = g_new0 (MatchesJob, 1);
+
+  job->file = g_object_ref (view->file);
+  job->overview = view->overview != NULL ? cpel_overview_ref (view->overview) : NULL;
+  job->matches = cpel_search_result_ref (view->matches);
+  if (view->palette != NULL)
+    job->palette = *view->palette;
+  else
+    cpel_palette_init_light (&job->palette);
+  job->width = width;
+  job->height = height;
+  job->scale = scale;
+
+  self->matches_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->matches_cancellable, on_matches_drawn, NULL);
+  g_task_set_source_tag (task, start_matches);
+  g_task_set_name (task, "[cpelview] overview matches");
+  g_task_set_task_data (task, job, (GDestroyNotify) matches_job_free);
+  g_task_set_return_on_cancel (task, FALSE);
+  g_task_run_in_thread (task, matches_thread);
 }
 
 /* The density layer is redrawn when the capture, size or palette change;
@@ -121,11 +223,12 @@ update_cache (CpelOverviewStrip *self,
   else if (self->cache_matches == view->matches)
     return;
 
+  cancel_matches (self);
   g_clear_pointer (&self->matches, cairo_surface_destroy);
   g_clear_pointer (&self->cache_matches, cpel_search_result_unref);
-  if (view->matches != NULL && cpel_search_result_get_n (view->matches) > 0)
-    self->matches = render_layer (view, width, height, scale, CPEL_OVERVIEW_LAYER_MATCHES);
   self->cache_matches = view->matches != NULL ? cpel_search_result_ref (view->matches) : NULL;
+  if (view->matches != NULL && view->file != NULL && cpel_search_result_get_n (view->matches) > 0)
+    start_matches (self, view, width, height, scale);
 }
 
 static void

@@ -221,3 +221,28 @@ app_test_focus (GtkWidget *widget)
   gtk_widget_grab_focus (widget);
   app_test_spin (50);
 }
+
+/* What the widget shows: its render nodes drawn on an image; NULL while it
+ * waits for a redraw. */
+static inline cairo_surface_t *
+app_test_widget_image (GtkWidget *widget)
+{
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderNode *node;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node == NULL)
+    return NULL;   /* nothing drawn yet (a redraw pending) */
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cr = cairo_create (surface);
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  gsk_render_node_unref (node);
+  cairo_surface_flush (surface);
+  return surface;
+}

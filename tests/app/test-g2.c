@@ -719,29 +719,6 @@ count_differences (cairo_surface_t *a, cairo_surface_t *b)
   return n;
 }
 
-/* What the widget shows: its render nodes drawn on an image. */
-static cairo_surface_t *
-widget_image (GtkWidget *widget)
-{
-  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  GskRenderNode *node;
-  cairo_surface_t *surface;
-  cairo_t *cr;
-
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
-  cr = cairo_create (surface);
-  gsk_render_node_draw (node, cr);
-  cairo_destroy (cr);
-  gsk_render_node_unref (node);
-  cairo_surface_flush (surface);
-  return surface;
-}
-
 static cairo_surface_t *
 print_page (CpelTimeline *timeline)
 {
@@ -793,7 +770,8 @@ test_modes_output (Fixture *f, gconstpointer data)
       cpel_timeline_set_color_mode (timeline, modes[i].mode);
       cpel_timeline_set_summary (timeline, modes[i].summary);
       app_test_spin (50);
-      screen[i] = widget_image (GTK_WIDGET (timeline));
+      screen[i] = app_test_widget_image (GTK_WIDGET (timeline));
+      g_assert_nonnull (screen[i]);
       g_assert_true (cpel_window_export (f->window, path, 1, FALSE, &error));
       g_assert_no_error (error);
       exported = cairo_image_surface_create_from_png (path);

@@ -306,6 +306,44 @@ test_search (Fixture *f, gconstpointer data)
   g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, expected);
   /* The timeline highlights them. */
   g_assert_true (cpel_timeline_get_matches (timeline) == cpel_search_bar_get_result (bar));
+  /* The overview strip's match ticks are drawn by a worker: they come, and
+   * the strip is then the renderer's strip for the view. */
+  {
+    GtkWidget *overview = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (f->window),
+                                                                     CPEL_TYPE_WINDOW, "overview"));
+    int ow = gtk_widget_get_width (overview), oh = gtk_widget_get_height (overview);
+    cairo_surface_t *expected_strip = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, ow, oh);
+    cairo_t *cr = cairo_create (expected_strip);
+    gboolean same = FALSE;
+
+    cpel_render_overview (cr, ow, oh, cpel_timeline_get_view (timeline));
+    cairo_destroy (cr);
+    cairo_surface_flush (expected_strip);
+    for (guint k = 0; k < 300 && !same; k++)
+      {
+        cairo_surface_t *shown = app_test_widget_image (overview);
+
+        if (shown != NULL)
+          {
+            int stride = cairo_image_surface_get_stride (shown);
+            const guint8 *a = cairo_image_surface_get_data (shown);
+            const guint8 *b = cairo_image_surface_get_data (expected_strip);
+
+            same = TRUE;
+            for (int i = 0; i < stride * oh && same; i++)
+              same = ABS ((int) a[i] - (int) b[i]) <= 2;
+            cairo_surface_destroy (shown);
+          }
+        if (!same)
+          {
+            g_usleep (10000);
+            while (g_main_context_iteration (NULL, FALSE))
+              ;
+          }
+      }
+    g_assert_true (same);
+    cairo_surface_destroy (expected_strip);
+  }
 
   /* Case: "RECV" matches only without "match case". */
   search (f->window, CPEL_SEARCH_TEXT, "RECV", FALSE);
