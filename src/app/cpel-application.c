@@ -41,6 +41,10 @@ static const GOptionEntry options[] = {
   { "from", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Start of the exported range, e.g. 1.5ms"), N_("TIME") },
   { "to", 0, 0, G_OPTION_ARG_STRING, NULL, N_("End of the exported range"), N_("TIME") },
   { "dark", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Export with the dark palette"), NULL },
+  { "color-by", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Colour the events by MODE: code, track or none (one colour; default code)"), N_("MODE") },
+  { "summary", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Summary mode: event ticks only, no event labels"), NULL },
   { "benchmark", 0, 0, G_OPTION_ARG_FILENAME, NULL,
     N_("Open FILE, replay a fixed navigation script, print timings as JSON and exit"), N_("FILE") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
@@ -446,7 +450,8 @@ cpel_application_handle_local_options (GApplication *application,
   if (g_variant_dict_lookup (dict, "export-png", "^ay", &export_path))
     {
       int width = 1280, height = 720;
-      const char *from = NULL, *to = NULL;
+      const char *from = NULL, *to = NULL, *color_by = NULL;
+      CpelColorMode color_mode = CPEL_COLOR_BY_CODE;
 
       if (n_files != 1)
         {
@@ -457,9 +462,19 @@ cpel_application_handle_local_options (GApplication *application,
       g_variant_dict_lookup (dict, "height", "i", &height);
       g_variant_dict_lookup (dict, "from", "&s", &from);
       g_variant_dict_lookup (dict, "to", "&s", &to);
+      if (g_variant_dict_lookup (dict, "color-by", "&s", &color_by)
+          && !cpel_color_mode_from_string (color_by, &color_mode))
+        {
+          g_autofree char *message = g_strdup_printf (_("Unknown colour mode “%s”: use code, track or none"),
+                                                      color_by);
+
+          g_printerr ("%s\n", message);
+          return 2;
+        }
       /* Headless: no GTK, no display, no D-Bus. */
       return cpel_export_headless (files[0], export_path, width, height, from, to,
-                                   g_variant_dict_contains (dict, "dark"));
+                                   g_variant_dict_contains (dict, "dark"), color_mode,
+                                   g_variant_dict_contains (dict, "summary"));
     }
 
   if (g_variant_dict_lookup (dict, "benchmark", "^ay", &benchmark))

@@ -12,7 +12,9 @@ cpel_export_headless (const char *file_path,
                       int         height,
                       const char *from,
                       const char *to,
-                      gboolean    dark)
+                      gboolean       dark,
+                      CpelColorMode  color_mode,
+                      gboolean       summary)
 {
   g_autoptr(CpelFile) file = NULL;
   g_autoptr(GError) error = NULL;
@@ -42,6 +44,8 @@ cpel_export_headless (const char *file_path,
   else
     cpel_palette_init_light (&palette);
   cpel_view_init (&view, file, &palette);
+  view.color_mode = color_mode;
+  view.summary = summary;
 
   cpel_range_limits_init (&limits, cpel_file_get_duration (file));
   cpel_range_fit (&range, &limits);

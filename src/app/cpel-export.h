@@ -6,14 +6,16 @@
 G_BEGIN_DECLS
 
 /* Headless `cpelview --export-png OUT FILE`: load, fit (or [from, to]),
- * render, write atomically.  Returns the process exit status; messages go to
- * stderr. */
+ * render in the given colour and summary modes, write atomically.  Returns
+ * the process exit status; messages go to stderr. */
 int         cpel_export_headless        (const char        *file_path,
                                          const char        *out_path,
                                          int                width,
                                          int                height,
                                          const char        *from,
                                          const char        *to,
-                                         gboolean           dark);
+                                         gboolean           dark,
+                                         CpelColorMode      color_mode,
+                                         gboolean           summary);
 
 G_END_DECLS

@@ -946,36 +946,6 @@ cpel_timeline_set_label_width (CpelTimeline *self,
   view_changed (self);
 }
 
-const char *
-cpel_color_mode_to_string (CpelColorMode mode)
-{
-  switch (mode)
-    {
-    case CPEL_COLOR_BY_CODE:
-      return "code";
-    case CPEL_COLOR_BY_TRACK:
-      return "track";
-    case CPEL_COLOR_NONE:
-      return "none";
-    default:
-      return NULL;
-    }
-}
-
-gboolean
-cpel_color_mode_from_string (const char    *text,
-                             CpelColorMode *mode)
-{
-  for (CpelColorMode m = CPEL_COLOR_BY_CODE; m <= CPEL_COLOR_NONE; m++)
-    if (g_strcmp0 (text, cpel_color_mode_to_string (m)) == 0)
-      {
-        if (mode != NULL)
-          *mode = m;
-        return TRUE;
-      }
-  return FALSE;
-}
-
 CpelColorMode
 cpel_timeline_get_color_mode (CpelTimeline *self)
 {

@@ -123,10 +123,6 @@ void            cpel_timeline_set_label_width   (CpelTimeline      *self,
  * cpel-render.h; the timeline keeps its view's color_mode and summary. */
 #define CPEL_TYPE_COLOR_MODE (cpel_color_mode_get_type ())
 GType           cpel_color_mode_get_type        (void) G_GNUC_CONST;
-/* "code", "track", "none" (action states); NULL / FALSE for others. */
-const char     *cpel_color_mode_to_string       (CpelColorMode      mode);
-gboolean        cpel_color_mode_from_string     (const char        *text,
-                                                 CpelColorMode     *mode);
 
 /* Properties "color-mode", "summary" (g2's `e`: ticks and density only, no
  * event labels) and "row-height" (g2's `t` / `g`). */

@@ -8,26 +8,6 @@
 #define DEFAULT_WIDTH   1920
 #define MAX_AUTO_HEIGHT 8192
 
-/* --color-by: the viewer's colour modes, by the names of its menu's
- * action states. */
-static gboolean
-parse_color_mode (const char *text, CpelColorMode *mode)
-{
-  static const struct { const char *name; CpelColorMode mode; } modes[] = {
-    { "code", CPEL_COLOR_BY_CODE },
-    { "track", CPEL_COLOR_BY_TRACK },
-    { "none", CPEL_COLOR_NONE },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
-    if (g_strcmp0 (text, modes[i].name) == 0)
-      {
-        *mode = modes[i].mode;
-        return TRUE;
-      }
-  return FALSE;
-}
-
 int
 cpel_cmd_export (int argc, char **argv)
 {
@@ -103,7 +83,7 @@ cpel_cmd_export (int argc, char **argv)
     return cpel_cli_usage_error ("export", _("Width and height must be between 1 and 32767"));
   if (!(scale > 0 && scale <= 8))
     return cpel_cli_usage_error ("export", _("The scale must be greater than 0 and at most 8"));
-  if (color_by != NULL && !parse_color_mode (color_by, &color_mode))
+  if (color_by != NULL && !cpel_color_mode_from_string (color_by, &color_mode))
     return cpel_cli_usage_error ("export", _("Unknown colour mode “%s”: use code, track or none"), color_by);
   if ((from_text != NULL && !cpel_cli_parse_time ("--from", from_text, &from, &error))
       || (to_text != NULL && !cpel_cli_parse_time ("--to", to_text, &to, &error)))

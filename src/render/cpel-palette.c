@@ -96,3 +96,32 @@ cpel_palette_get_track_color (const CpelPalette *palette, guint32 track_id, Cpel
   /* The code colours, picked by track id the same way. */
   cpel_palette_get_type_color (palette, track_id, color);
 }
+
+const char *
+cpel_color_mode_to_string (CpelColorMode mode)
+{
+  switch (mode)
+    {
+    case CPEL_COLOR_BY_CODE:
+      return "code";
+    case CPEL_COLOR_BY_TRACK:
+      return "track";
+    case CPEL_COLOR_NONE:
+      return "none";
+    default:
+      return NULL;
+    }
+}
+
+gboolean
+cpel_color_mode_from_string (const char *name, CpelColorMode *mode)
+{
+  for (CpelColorMode m = CPEL_COLOR_BY_CODE; m <= CPEL_COLOR_NONE; m++)
+    if (g_strcmp0 (name, cpel_color_mode_to_string (m)) == 0)
+      {
+        if (mode != NULL)
+          *mode = m;
+        return TRUE;
+      }
+  return FALSE;
+}

@@ -97,6 +97,12 @@ typedef enum
   CPEL_COLOR_NONE,       /* one colour: palette->event, density palette->density (g2's monochrome) */
 } CpelColorMode;
 
+/* Colour modes by name, as `--color-by` and the viewer's action state take
+ * them: "code", "track", "none".  From a string: FALSE (mode untouched) for
+ * anything else; mode may be NULL to only check. */
+const char *cpel_color_mode_to_string   (CpelColorMode mode);
+gboolean    cpel_color_mode_from_string (const char *name, CpelColorMode *mode);
+
 /* Whole-capture density summary for the overview strip: per bucket of a fixed
  * resolution, the number of events of all tracks.  Built once per file in one
  * pass (O(events), or O(buckets × log n) per track when that is less), so it

@@ -35,6 +35,21 @@ if [ "$mode" = headless ]; then
   env -u DISPLAY -u WAYLAND_DISPLAY "$cpelview" --export-png "$tmp/dark.png" \
       --width 640 --height 400 --from 10ms --to 11ms --dark "$tmp/demo.cpel"
   "$pngcheck" "$tmp/dark.png" 640 400 --dark
+  # The viewer's colour and summary modes: each changes the picture.
+  env -u DISPLAY -u WAYLAND_DISPLAY "$cpelview" --export-png "$tmp/code.png" \
+      --width 640 --height 400 --from 10ms --to 10.2ms "$tmp/demo.cpel"
+  env -u DISPLAY -u WAYLAND_DISPLAY "$cpelview" --export-png "$tmp/track.png" \
+      --width 640 --height 400 --from 10ms --to 10.2ms --color-by=track "$tmp/demo.cpel"
+  env -u DISPLAY -u WAYLAND_DISPLAY "$cpelview" --export-png "$tmp/summary.png" \
+      --width 640 --height 400 --from 10ms --to 10.2ms --summary "$tmp/demo.cpel"
+  "$pngcheck" "$tmp/track.png" 640 400
+  if cmp -s "$tmp/code.png" "$tmp/track.png" || cmp -s "$tmp/code.png" "$tmp/summary.png"; then
+    echo "--color-by=track or --summary changed nothing" >&2; exit 1
+  fi
+  set +e
+  env -u DISPLAY "$cpelview" --export-png "$tmp/y.png" --color-by=rainbow "$tmp/demo.cpel" 2>/dev/null; st=$?
+  set -e
+  [ "$st" = 2 ] && [ ! -e "$tmp/y.png" ]
   # A bad file: exit 1 and a message; nothing written.
   head -c 1000 "$tmp/demo.cpel" > "$tmp/bad.cpel"
   if env -u DISPLAY "$cpelview" --export-png "$tmp/bad.png" "$tmp/bad.cpel" 2>"$tmp/err"; then
