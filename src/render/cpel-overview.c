@@ -261,10 +261,7 @@ cpel_render_overview (cairo_t *cr, double width, double height, const CpelView *
 static guint
 overview_columns (cairo_t *cr, double width, double *scale)
 {
-  double dx = 1, dy = 0;
-
-  cairo_user_to_device_distance (cr, &dx, &dy);
-  *scale = CLAMP (hypot (dx, dy), 0.25, 8.0);
+  *scale = CLAMP (cpel_render_device_scale (cr), 0.25, 8.0);
   return (guint) MIN (ceil (width * *scale - 1e-6), 65536.0);
 }
 

@@ -178,7 +178,6 @@ cpel_render_ctx_init (CpelRenderCtx *ctx, cairo_t *cr, double width, double heig
 {
   PangoFontMetrics *metrics;
   PangoContext *pctx;
-  double dx = 1, dy = 0;
   double visible_h;
 
   memset (ctx, 0, sizeof *ctx);
@@ -193,8 +192,7 @@ cpel_render_ctx_init (CpelRenderCtx *ctx, cairo_t *cr, double width, double heig
   ctx->tw = MAX (width - ctx->x0, 0);
 
   /* Device pixels per user unit along x (HiDPI, exports at a scale). */
-  cairo_user_to_device_distance (cr, &dx, &dy);
-  ctx->scale = CLAMP (hypot (dx, dy), 0.25, 8.0);
+  ctx->scale = CLAMP (cpel_render_device_scale (cr), 0.25, 8.0);
   /* Columns become image pixels (density): stay within cairo's limit. */
   if (ctx->tw * ctx->scale > 32767)
     ctx->scale = 32767 / ctx->tw;
@@ -523,4 +521,14 @@ cpel_pixels_color (const CpelRGBA *c)
   guint b = (guint) (CLAMP (c->b, 0.0, 1.0) * 65535.0 + 0.5) >> 8;
 
   return 0xff000000u | (r << 16) | (g << 8) | b;
+}
+
+double
+cpel_render_device_scale (cairo_t *cr)
+{
+  double dx = 1, dy = 0, sx = 1, sy = 1;
+
+  cairo_user_to_device_distance (cr, &dx, &dy);
+  cairo_surface_get_device_scale (cairo_get_target (cr), &sx, &sy);
+  return hypot (dx * sx, dy * sy);
 }

@@ -74,6 +74,11 @@ void         cpel_pixels_end               (CpelPixels *px);
 /* An opaque colour as cairo stores it in an ARGB32 pixel. */
 guint32      cpel_pixels_color             (const CpelRGBA *color);
 
+/* Device pixels per user unit along x: the transformation and the target
+ * surface's device scale (a HiDPI window, an export at a scale), which
+ * cairo_user_to_device_distance() leaves out. */
+double       cpel_render_device_scale      (cairo_t *cr);
+
 /* Drawing helpers (cpel-render-draw.c). */
 /* Many rectangles are filled in runs of at most this many: cairo 1.16
  * sweeps a fill's boxes with a sorted active list after an unstable sort

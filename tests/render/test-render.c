@@ -833,16 +833,18 @@ test_direct_pixels (void)
       view_for (&view, file, 1000, cases[i].t1);
       view.color_by_type = cases[i].by_type;
       view.scroll_y = cases[i].scroll;
-      cairo_surface_set_device_scale (direct, sc, sc);
+      /* The scale as a transformation: the recording surface has no device
+       * scale of its own, and the renderer picks its columns by the scale. */
       cr = cairo_create (direct);
+      cairo_scale (cr, sc, sc);
       cpel_render_view (cr, W, H, &view);
       cairo_destroy (cr);
       cairo_surface_flush (direct);
 
       cr = cairo_create (rec);
+      cairo_scale (cr, sc, sc);
       cpel_render_view (cr, W, H, &view);
       cairo_destroy (cr);
-      cairo_surface_set_device_scale (replayed, sc, sc);
       cr = cairo_create (replayed);
       cairo_set_source_surface (cr, rec, 0, 0);
       cairo_paint (cr);
@@ -918,6 +920,39 @@ test_highlights_dense_bits (void)
   cairo_surface_destroy (s);
 }
 
+/* A HiDPI target (device scale 2) is drawn at its device pixels: a tick at
+ * logical x 660.5 starts at device pixel 1321 (a tick is one logical pixel,
+ * two device pixels, wide), where snapping to logical pixels would put it at
+ * 1322. */
+static void
+test_device_scale (void)
+{
+  static const TestEvent half[] = {
+    { 0, 0, CODE_SEND, 1 },
+    { 1001, 0, CODE_SEND, 2 },     /* 0.5 px per ns: x = 160 + 500.5 */
+    { 2000, 0, CODE_SEND, 3 },
+  };
+  g_autoptr(CpelFile) file = test_file_new (1, half, G_N_ELEMENTS (half));
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W * 2, H * 2);
+  CpelView view;
+  cairo_t *cr;
+  int y;
+
+  view_for (&view, file, 0, 2000);
+  cairo_surface_set_device_scale (s, 2, 2);
+  cr = cairo_create (s);
+  cpel_render_view (cr, W, H, &view);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  cairo_surface_set_device_scale (s, 1, 1);
+  y = 2 * (int) (view.ruler_height + 5);
+  test_assert_not_color (s, 1320, y, &light.event);
+  test_assert_color (s, 1321, y, &light.event);
+  test_assert_color (s, 1322, y, &light.event);
+  test_assert_not_color (s, 1323, y, &light.event);
+  cairo_surface_destroy (s);
+}
+
 static void
 test_measure_cursor (void)
 {
@@ -986,6 +1021,7 @@ main (int argc, char **argv)
   g_test_add_func ("/render/events/position", test_event_position);
   g_test_add_func ("/render/events/scrolled-rows", test_event_scrolled_rows);
   g_test_add_func ("/render/events/direct-pixels", test_direct_pixels);
+  g_test_add_func ("/render/events/device-scale", test_device_scale);
   g_test_add_func ("/render/density/zoom-out", test_density);
   g_test_add_func ("/render/density/hidden-types", test_density_hidden_types);
   g_test_add_func ("/render/density/cache", test_density_cache);
