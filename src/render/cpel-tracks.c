@@ -494,23 +494,27 @@ draw_highlights (CpelRenderCtx *ctx, RowInfo *row)
        * rather than a search per column in the times and the matches. */
       gint64 c_first = cpel_render_time_column (view->t0, view->t1, nc, row->times[row->matches[p]]);
       gint64 c_last = cpel_render_time_column (view->t0, view->t1, nc, row->times[row->matches[q - 1]]);
-      guint64 e;
+      g_autofree gint64 *bounds = NULL;
+      g_autofree double *pos = NULL;
+      guint nb;
 
       c_first = CLAMP (c_first, 0, (gint64) nc - 1);
       c_last = CLAMP (c_last, c_first, (gint64) nc - 1);
-      e = cpel_lod_lower_bound (lod, row->slot, cpel_render_column_time (view->t0, view->t1, c_first, nc));
-      for (gint64 c = c_first; c <= c_last; c++)
+      /* Every column boundary located at once (exactly: tolerance 0), the
+       * summary's searches overlapping their cache misses. */
+      nb = (guint) (c_last - c_first + 2);
+      bounds = g_new (gint64, nb);
+      pos = g_new (double, nb);
+      for (guint j = 0; j < nb; j++)
+        bounds[j] = cpel_render_column_time (view->t0, view->t1, (guint64) c_first + j, nc);
+      cpel_lod_locate (lod, row->slot, bounds, nb, 0.0, pos);
+      for (guint j = 0; j + 1 < nb; j++)
         {
-          guint64 next = c + 1 < (gint64) nc
-                         ? cpel_lod_lower_bound (lod, row->slot,
-                                                 cpel_render_column_time (view->t0, view->t1,
-                                                                          (guint64) c + 1, nc))
-                         : row->hi;
+          guint64 e = (guint64) pos[j], next = (guint64) pos[j + 1];
 
           next = CLAMP (next, e, row->n);
           if (any_bit (bits, MAX (e, row->lo), MIN (next, row->hi)))
-            bands_add_column (&b, c);
-          e = next;
+            bands_add_column (&b, c_first + j);
         }
     }
   else
