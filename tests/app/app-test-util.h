@@ -14,6 +14,7 @@
 #include "cpel-test-util.h"
 #include "render-test-util.h"
 #include "cpelview-resources.h"
+#include "cpel-window.h"
 
 /* gtk + libadwaita, or FALSE (then every test is skipped) without a display. */
 /* Removes a test's scratch directory and the files in it. */
@@ -245,4 +246,30 @@ app_test_widget_image (GtkWidget *widget)
   gsk_render_node_unref (node);
   cairo_surface_flush (surface);
   return surface;
+}
+
+/* A "notify" handler that raises a flag (for app_test_wait_flag). */
+static inline void
+app_test_on_notify_flag (GObject *object, GParamSpec *pspec, gboolean *flag)
+{
+  *flag = TRUE;
+}
+
+/* Opens `path` in `window` and waits for the worker to finish loading it. */
+static inline void
+app_test_open_and_wait (CpelWindow *window, const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  gboolean done = FALSE;
+  gulong id;
+
+  id = g_signal_connect (window, "notify::loading", G_CALLBACK (app_test_on_notify_flag), &done);
+  cpel_window_open (window, file);
+  while (cpel_window_is_loading (window))
+    {
+      done = FALSE;
+      g_assert_true (app_test_wait_flag (&done, 10000));
+    }
+  g_signal_handler_disconnect (window, id);
+  app_test_spin (50);
 }

@@ -75,30 +75,6 @@ typedef struct
   CpelWindow *window;
 } Fixture;
 
-static void
-on_notify_flag (GObject *object, GParamSpec *pspec, gboolean *flag)
-{
-  *flag = TRUE;
-}
-
-static void
-open_and_wait (CpelWindow *window, const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  gboolean done = FALSE;
-  gulong id;
-
-  cpel_window_open (window, file);
-  id = g_signal_connect (window, "notify::loading", G_CALLBACK (on_notify_flag), &done);
-  while (cpel_window_is_loading (window))
-    {
-      done = FALSE;
-      g_assert_true (app_test_wait_flag (&done, 10000));
-    }
-  g_signal_handler_disconnect (window, id);
-  app_test_spin (50);
-}
-
 static CpelWindow *
 new_window (void)
 {
@@ -120,7 +96,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   f->path = g_build_filename (f->dir, "capture.cpel", NULL);
   write_file (f->path);
   f->window = new_window ();
-  open_and_wait (f->window, f->path);
+  app_test_open_and_wait (f->window, f->path);
   g_assert_nonnull (cpel_window_get_file (f->window));
   app_test_wait_allocated (GTK_WIDGET (cpel_window_get_timeline (f->window)), 400);
 }
@@ -337,7 +313,7 @@ test_chase_sample (Fixture *f, gconstpointer data)
   if (path == NULL)
     return;
   window = new_window ();
-  open_and_wait (window, path);
+  app_test_open_and_wait (window, path);
   file = cpel_window_get_file (window);
   g_assert_nonnull (file);
   g_assert_cmpuint (cpel_file_get_n_tracks (file), ==, 2);
@@ -558,7 +534,7 @@ test_views_round_trip (Fixture *f, gconstpointer data)
   /* Another window on the same capture reads them from the sidecar. */
   window = new_window ();
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "next-view"));
-  open_and_wait (window, f->path);
+  app_test_open_and_wait (window, f->path);
   views = cpel_views_controller_get_views (window);
   g_assert_nonnull (views);
   g_assert_cmpuint (cpel_views_get_n_views (views), ==, 2);
@@ -626,7 +602,7 @@ test_open_at_view (Fixture *f, gconstpointer data)
   make_views (f->window);
   window = new_window ();
   cpel_views_controller_open_view (window, "A");
-  open_and_wait (window, f->path);
+  app_test_open_and_wait (window, f->path);
   assert_shows (window, 1000, 9000, "12,7", TRUE, 7);
   g_assert_cmpint (cpel_views_get_current (cpel_views_controller_get_views (window)), ==, 0);
 

@@ -89,30 +89,6 @@ assert_subtitle_count (CpelWindow *window, guint64 n)
   g_assert_nonnull (strstr (subtitle (window), events));
 }
 
-static void
-on_notify_flag (GObject *object, GParamSpec *pspec, gboolean *flag)
-{
-  *flag = TRUE;
-}
-
-static void
-open_and_wait (CpelWindow *window, const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  gboolean done = FALSE;
-  gulong id;
-
-  id = g_signal_connect (window, "notify::loading", G_CALLBACK (on_notify_flag), &done);
-  cpel_window_open (window, file);
-  while (cpel_window_is_loading (window))
-    {
-      done = FALSE;
-      g_assert_true (app_test_wait_flag (&done, 10000));
-    }
-  g_signal_handler_disconnect (window, id);
-  app_test_spin (50);
-}
-
 /* Wait (up to 5 s) for the bar. */
 static gboolean
 wait_bar (CpelWindow *window)
@@ -135,7 +111,7 @@ reload_and_wait (CpelWindow *window)
   gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
   gulong id;
 
-  id = g_signal_connect (window, "notify::file", G_CALLBACK (on_notify_flag), &replaced);
+  id = g_signal_connect (window, "notify::file", G_CALLBACK (app_test_on_notify_flag), &replaced);
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "reload"));
   g_action_group_activate_action (G_ACTION_GROUP (window), "reload", NULL);
   while (!replaced && !g_str_has_prefix (cpel_file_watch_get_message (window), "Could not")
@@ -186,7 +162,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1000, 600);
   gtk_window_present (GTK_WINDOW (f->window));
   app_test_spin (50);
-  open_and_wait (f->window, f->path);
+  app_test_open_and_wait (f->window, f->path);
   g_assert_nonnull (cpel_window_get_file (f->window));
   app_test_wait_allocated (GTK_WIDGET (cpel_window_get_timeline (f->window)), 400);
   g_assert_false (cpel_file_watch_is_shown (f->window));

@@ -110,30 +110,6 @@ write_anomalies (const char *path)
 /* ---- fixture ---------------------------------------------------------------- */
 
 static void
-on_notify_flag (GObject *object, GParamSpec *pspec, gboolean *flag)
-{
-  *flag = TRUE;
-}
-
-static void
-open_and_wait (CpelWindow *window, const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  gboolean done = FALSE;
-  gulong id;
-
-  cpel_window_open (window, file);
-  id = g_signal_connect (window, "notify::loading", G_CALLBACK (on_notify_flag), &done);
-  while (cpel_window_is_loading (window))
-    {
-      done = FALSE;
-      g_assert_true (app_test_wait_flag (&done, 10000));
-    }
-  g_signal_handler_disconnect (window, id);
-  app_test_spin (50);
-}
-
-static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
   WriteFunc write = (WriteFunc) data;
@@ -148,7 +124,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   f->window = cpel_window_new (app);
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 700);
   gtk_window_present (GTK_WINDOW (f->window));
-  open_and_wait (f->window, f->path);
+  app_test_open_and_wait (f->window, f->path);
   g_assert_nonnull (cpel_window_get_file (f->window));
   app_test_wait_allocated (GTK_WIDGET (cpel_window_get_timeline (f->window)), 400);
 }

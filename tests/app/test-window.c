@@ -62,32 +62,6 @@ write_file (const char *path)
 }
 
 static void
-on_notify_flag (GObject *object, GParamSpec *pspec, gboolean *flag)
-{
-  *flag = TRUE;
-}
-
-/* Open `path` in `window` and wait for the worker to finish. */
-static void
-open_and_wait (CpelWindow *window, const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  gboolean done = FALSE;
-  gulong id;
-
-  cpel_window_open (window, file);
-  g_assert_true (cpel_window_is_loading (window));
-  id = g_signal_connect (window, "notify::loading", G_CALLBACK (on_notify_flag), &done);
-  while (cpel_window_is_loading (window))
-    {
-      done = FALSE;
-      g_assert_true (app_test_wait_flag (&done, 10000));
-    }
-  g_signal_handler_disconnect (window, id);
-  app_test_spin (50);
-}
-
-static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
   if (app == NULL)
@@ -103,7 +77,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   app_test_spin (50);
   if (data == NULL)
     {
-      open_and_wait (f->window, f->path);
+      app_test_open_and_wait (f->window, f->path);
       g_assert_nonnull (cpel_window_get_file (f->window));
       app_test_wait_allocated (GTK_WIDGET (cpel_window_get_timeline (f->window)), 400);
     }
@@ -180,7 +154,7 @@ test_load (Fixture *f, gconstpointer data)
   {
     guint n = g_list_length (gtk_application_get_windows (GTK_APPLICATION (app)));
 
-    open_and_wait (f->window, f->path);
+    app_test_open_and_wait (f->window, f->path);
     g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, n + 1);
     g_assert_true (cpel_window_get_file (f->window) == file);
   }
@@ -215,7 +189,7 @@ test_bad_file (Fixture *f, gconstpointer data)
 
   before = cpel_window_get_file (f->window);
   cpel_timeline_set_range (cpel_window_get_timeline (f->window), 5000, 6000, FALSE);
-  open_and_wait (f->window, bad);
+  app_test_open_and_wait (f->window, bad);
 
   /* A message, and the previous view as it was. */
   g_assert_true (has_error_dialog (f->window));
@@ -234,7 +208,7 @@ test_bad_file_empty_window (Fixture *f, gconstpointer data)
   SKIP_WITHOUT_DISPLAY ();
   bad = g_build_filename (f->dir, "empty.cpel", NULL);
   g_assert_true (g_file_set_contents (bad, "", 0, NULL));
-  open_and_wait (f->window, bad);
+  app_test_open_and_wait (f->window, bad);
   g_assert_true (has_error_dialog (f->window));
   g_assert_null (cpel_window_get_file (f->window));
   g_assert_false (cpel_window_is_loading (f->window));
@@ -249,7 +223,7 @@ test_markup_name (Fixture *f, gconstpointer data)
   SKIP_WITHOUT_DISPLAY ();
   odd = g_build_filename (f->dir, "a&b<i>c.cpel", NULL);
   write_file (odd);
-  open_and_wait (f->window, odd);
+  app_test_open_and_wait (f->window, odd);
   g_assert_nonnull (cpel_window_get_file (f->window));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (f->window)), ==, "a&b<i>c.cpel");
 }
