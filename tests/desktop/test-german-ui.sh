@@ -93,6 +93,14 @@ window_titled () {
     apid=$(xdotool getwindowpid "$wid" 2>/dev/null)
     [ -n "$apid" ] && kill "$apid" 2>/dev/null
   fi
+  # dbus-run-session ends its bus when the app has gone; killed first, it
+  # would leave the bus daemon behind (each holding an inotify instance:
+  # 128 of them and file monitors stop working for every later test).
+  i=0
+  while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do
+    sleep 0.1
+    i=$((i + 1))
+  done
   kill "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
   rm -f "$log"
