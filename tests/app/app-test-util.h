@@ -14,6 +14,7 @@
 #include "cpel-test-util.h"
 #include "render-test-util.h"
 #include "cpelview-resources.h"
+#include "cpel-application.h"
 #include "cpel-window.h"
 
 /* gtk + libadwaita, or FALSE (then every test is skipped) without a display. */
@@ -272,4 +273,29 @@ app_test_open_and_wait (CpelWindow *window, const char *path)
     }
   g_signal_handler_disconnect (window, id);
   app_test_spin (50);
+}
+
+/* The application of a test program: its own instance (never forwarded to
+ * a running viewer), registered, opening files. */
+static inline CpelApplication *
+app_test_new_application (void)
+{
+  CpelApplication *app = cpel_application_new (g_get_monotonic_time ());
+
+  g_application_set_flags (G_APPLICATION (app),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+  return app;
+}
+
+/* A fixture's end: every window of the test (dialogs and tool windows go
+ * with their parents), then its scratch directory. */
+static inline void
+app_test_fixture_cleanup (CpelApplication *app, char *dir, char *path)
+{
+  app_test_destroy_windows (G_APPLICATION (app));
+  app_test_spin (20);
+  app_test_remove_dir (dir);
+  g_free (dir);
+  g_free (path);
 }

@@ -106,13 +106,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
 {
   if (app == NULL)
     return;
-  app_test_destroy_windows (G_APPLICATION (app));
-  /* Windows outside the application (tool windows are transient, not
-   * application windows) go with their parent. */
-  app_test_spin (20);
-  app_test_remove_dir (f->dir);
-  g_free (f->dir);
-  g_free (f->path);
+  app_test_fixture_cleanup (app, f->dir, f->path);
 }
 
 #define SKIP_WITHOUT_DISPLAY() \
@@ -1035,10 +1029,7 @@ main (int argc, char *argv[])
       return g_test_run ();
     }
 
-  app = cpel_application_new (g_get_monotonic_time ());
-  g_application_set_flags (G_APPLICATION (app),
-                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+  app = app_test_new_application ();
 
 #define ADD(path, func) \
   g_test_add ("/app/g2/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)

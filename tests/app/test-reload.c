@@ -311,10 +311,7 @@ main (int argc, char *argv[])
       return g_test_run ();
     }
 
-  app = cpel_application_new (g_get_monotonic_time ());
-  g_application_set_flags (G_APPLICATION (app),
-                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+  app = app_test_new_application ();
 
   g_test_add ("/app/reload/truncate", Fixture, NULL, fixture_setup, test_truncate, fixture_teardown);
   g_test_add ("/app/reload/rename", Fixture, NULL, fixture_setup, test_rename, fixture_teardown);

@@ -88,12 +88,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
 {
   if (app == NULL)
     return;
-  /* Every window this test made (dialogs, new windows). */
-  app_test_destroy_windows (G_APPLICATION (app));
-  app_test_spin (20);
-  app_test_remove_dir (f->dir);
-  g_free (f->dir);
-  g_free (f->path);
+  app_test_fixture_cleanup (app, f->dir, f->path);
 }
 
 #define SKIP_WITHOUT_DISPLAY() \
@@ -763,10 +758,7 @@ main (int argc, char *argv[])
       return g_test_run ();
     }
 
-  app = cpel_application_new (g_get_monotonic_time ());
-  g_application_set_flags (G_APPLICATION (app),
-                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+  app = app_test_new_application ();
 
 #define ADD(path, func, empty) \
   g_test_add ("/app/window/" path, Fixture, (empty) ? "" : NULL, fixture_setup, func, fixture_teardown)
