@@ -9,6 +9,7 @@
  * so that F4 / Shift+F4 in the main window keep working.
  */
 #include "cpel-anomaly-panel.h"
+#include "cpel-window-tools.h"
 
 #include <glib/gi18n.h>
 
@@ -800,19 +801,6 @@ action_anomaly_step (GSimpleAction *action,
                                   ? 1 : -1);
 }
 
-static void
-update_enabled (CpelWindow *window,
-                GParamSpec *pspec,
-                gpointer    data)
-{
-  const char *names[] = { "anomalies", "anomaly-next", "anomaly-previous" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (window),
-                                                                              names[i])),
-                                 cpel_window_get_file (window) != NULL);
-}
-
 void
 cpel_anomaly_panel_install (CpelWindow *window)
 {
@@ -824,7 +812,5 @@ cpel_anomaly_panel_install (CpelWindow *window)
 
   g_return_if_fail (CPEL_IS_WINDOW (window));
 
-  g_action_map_add_action_entries (G_ACTION_MAP (window), entries, G_N_ELEMENTS (entries), window);
-  g_signal_connect (window, "notify::file", G_CALLBACK (update_enabled), NULL);
-  update_enabled (window, NULL, NULL);
+  cpel_window_tools_add_file_actions (window, entries, G_N_ELEMENTS (entries));
 }

@@ -8,6 +8,7 @@
  * open the new file.
  */
 #include "cpel-cut-dialog.h"
+#include "cpel-window-tools.h"
 
 #include <glib/gi18n.h>
 
@@ -431,19 +432,6 @@ action_save_range_to (GSimpleAction *action,
     }
 }
 
-static void
-update_enabled (CpelWindow *window,
-                GParamSpec *pspec,
-                gpointer    data)
-{
-  const char *names[] = { "save-range", "save-range-to" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (window),
-                                                                              names[i])),
-                                 cpel_window_get_file (window) != NULL);
-}
-
 void
 cpel_cut_dialog_install (CpelWindow *window)
 {
@@ -454,7 +442,5 @@ cpel_cut_dialog_install (CpelWindow *window)
 
   g_return_if_fail (CPEL_IS_WINDOW (window));
 
-  g_action_map_add_action_entries (G_ACTION_MAP (window), entries, G_N_ELEMENTS (entries), window);
-  g_signal_connect (window, "notify::file", G_CALLBACK (update_enabled), NULL);
-  update_enabled (window, NULL, NULL);
+  cpel_window_tools_add_file_actions (window, entries, G_N_ELEMENTS (entries));
 }

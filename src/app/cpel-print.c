@@ -5,6 +5,7 @@
  * One page, landscape by default; the page is drawn by cpel_render_view.
  */
 #include "cpel-print.h"
+#include "cpel-window-tools.h"
 
 #include <glib/gi18n.h>
 #include <pango/pangocairo.h>
@@ -293,23 +294,13 @@ action_print (GSimpleAction *action,
     }
 }
 
-static void
-update_enabled (CpelWindow    *window,
-                GParamSpec    *pspec,
-                GSimpleAction *action)
-{
-  g_simple_action_set_enabled (action, cpel_window_get_file (window) != NULL);
-}
-
 void
 cpel_print_install (CpelWindow *window)
 {
-  g_autoptr(GSimpleAction) action = g_simple_action_new ("print", NULL);
+  const GActionEntry entries[] = {
+    { "print", action_print },
+  };
 
   g_return_if_fail (CPEL_IS_WINDOW (window));
-
-  g_signal_connect (action, "activate", G_CALLBACK (action_print), window);
-  g_action_map_add_action (G_ACTION_MAP (window), G_ACTION (action));
-  g_signal_connect_object (window, "notify::file", G_CALLBACK (update_enabled), action, 0);
-  update_enabled (window, NULL, action);
+  cpel_window_tools_add_file_actions (window, entries, G_N_ELEMENTS (entries));
 }

@@ -7,6 +7,7 @@
  * "Copy as Text" and "Save as CSV…" use the core's text and CSV forms.
  */
 #include "cpel-stats-window.h"
+#include "cpel-window-tools.h"
 
 #include <glib/gi18n.h>
 
@@ -676,23 +677,13 @@ action_statistics (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (stats));
 }
 
-static void
-update_enabled (CpelWindow    *window,
-                GParamSpec    *pspec,
-                GSimpleAction *action)
-{
-  g_simple_action_set_enabled (action, cpel_window_get_file (window) != NULL);
-}
-
 void
 cpel_stats_window_install (CpelWindow *window)
 {
-  g_autoptr(GSimpleAction) action = g_simple_action_new ("statistics", NULL);
+  const GActionEntry entries[] = {
+    { "statistics", action_statistics },
+  };
 
   g_return_if_fail (CPEL_IS_WINDOW (window));
-
-  g_signal_connect (action, "activate", G_CALLBACK (action_statistics), window);
-  g_action_map_add_action (G_ACTION_MAP (window), G_ACTION (action));
-  g_signal_connect_object (window, "notify::file", G_CALLBACK (update_enabled), action, 0);
-  update_enabled (window, NULL, action);
+  cpel_window_tools_add_file_actions (window, entries, G_N_ELEMENTS (entries));
 }

@@ -4,15 +4,6 @@
 #include "cpel-window-tools.h"
 
 static void
-update_enabled (CpelWindow *window)
-{
-  gboolean has_file = cpel_window_get_file (window) != NULL;
-
-  cpel_window_tools_enable (G_ACTION_MAP (window), "sort-tracks", has_file);
-  cpel_window_tools_enable (G_ACTION_MAP (window), "row-height", has_file);
-}
-
-static void
 on_color_mode (CpelTimeline *timeline,
                GParamSpec   *pspec,
                CpelWindow   *window)
@@ -95,6 +86,10 @@ action_sort_tracks (GSimpleAction *action,
 static const GActionEntry entries[] = {
   { "color-mode", NULL, "s", "'code'", change_color_mode },
   { "summary-mode", NULL, NULL, "false", change_summary },
+};
+
+/* These act on the rows of a file. */
+static const GActionEntry file_entries[] = {
   { "row-height", action_row_height, "s" },
   { "sort-tracks", action_sort_tracks, "s" },
 };
@@ -108,10 +103,9 @@ cpel_view_actions_install (CpelWindow *window)
 
   timeline = cpel_window_get_timeline (window);
   g_action_map_add_action_entries (G_ACTION_MAP (window), entries, G_N_ELEMENTS (entries), window);
+  cpel_window_tools_add_file_actions (window, file_entries, G_N_ELEMENTS (file_entries));
   g_signal_connect_object (timeline, "notify::color-mode", G_CALLBACK (on_color_mode), window, 0);
   g_signal_connect_object (timeline, "notify::summary", G_CALLBACK (on_summary), window, 0);
-  g_signal_connect (window, "notify::file", G_CALLBACK (update_enabled), NULL);
   on_color_mode (timeline, NULL, window);
   on_summary (timeline, NULL, window);
-  update_enabled (window);
 }

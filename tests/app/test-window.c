@@ -102,6 +102,12 @@ action_enabled (CpelWindow *window, const char *name)
 
 /* ---- loading ----------------------------------------------------------- */
 
+/* Actions of the tools installed beside the window, usable with a file only. */
+static const char *file_actions[] = {
+  "print", "statistics", "anomalies", "anomaly-next", "anomaly-previous", "save-range", "save-range-to",
+  "row-height", "sort-tracks",
+};
+
 static void
 test_empty (Fixture *f, gconstpointer data)
 {
@@ -109,6 +115,9 @@ test_empty (Fixture *f, gconstpointer data)
   g_assert_null (cpel_window_get_file (f->window));
   g_assert_false (action_enabled (f->window, "export"));
   g_assert_false (action_enabled (f->window, "search"));
+  /* The tools' actions wait for a file too (cpel_window_tools_add_file_actions). */
+  for (guint i = 0; i < G_N_ELEMENTS (file_actions); i++)
+    g_assert_false (action_enabled (f->window, file_actions[i]));
   g_assert_true (action_enabled (f->window, "open"));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (f->window)), ==, "CPEL Viewer");
 }
@@ -124,6 +133,8 @@ test_load (Fixture *f, gconstpointer data)
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (f->window)), ==, "capture.cpel");
   g_assert_true (cpel_timeline_get_file (cpel_window_get_timeline (f->window)) == file);
   g_assert_true (action_enabled (f->window, "export"));
+  for (guint i = 0; i < G_N_ELEMENTS (file_actions); i++)
+    g_assert_true (action_enabled (f->window, file_actions[i]));
   g_assert_true (gtk_widget_is_focus (GTK_WIDGET (cpel_window_get_timeline (f->window))));
 
   /* Remembered as recent (the schema is compiled in the build tree). */
