@@ -99,23 +99,47 @@ bad_value (GError    **error,
   g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID, _("[%s] %s: %s"), group, key, what);
 }
 
-/* g_key_file_get_string, except that a value it cannot unescape (it then
- * returns a string AND sets the error) is an error only: NULL. */
+/* GKeyFile unescapes \s \n \t \r and \\ in a string value.  GLib 2.74
+ * sets its error twice on a value holding an unknown escape and a trailing
+ * backslash (a GLib warning), so the raw value is checked here first. */
+static gboolean
+check_escapes (const char  *raw,
+               const char  *group,
+               const char  *key,
+               GError     **error)
+{
+  for (const char *p = raw; *p != '\0'; p++)
+    {
+      if (*p != '\\')
+        continue;
+      p++;
+      if (*p == '\0')
+        {
+          bad_value (error, group, key, _("the value ends with an escape character"));
+          return FALSE;
+        }
+      if (strchr ("sntr\\", *p) == NULL)
+        {
+          bad_value (error, group, key, _("the value holds an unknown escape sequence"));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* g_key_file_get_string, except that a value it cannot unescape is an
+ * error only: NULL. */
 static char *
 get_string (GKeyFile   *kf,
             const char *group,
             const char *key,
             GError    **error)
 {
-  g_autoptr(GError) local = NULL;
-  g_autofree char *s = g_key_file_get_string (kf, group, key, &local);
+  g_autofree char *raw = g_key_file_get_value (kf, group, key, error);
 
-  if (local != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&local));
-      return NULL;
-    }
-  return g_steal_pointer (&s);
+  if (raw == NULL || !check_escapes (raw, group, key, error))
+    return NULL;
+  return g_key_file_get_string (kf, group, key, error);
 }
 
 static gboolean
