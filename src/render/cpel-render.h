@@ -21,7 +21,10 @@
  *
  * A row is drawn event by event when its visible events are on average at
  * least CPEL_RENDER_EVENT_SPACING device pixels apart, else as density (a
- * shade per device pixel column, log scale, darker = more events).
+ * shade per device pixel column, log scale, darker = more events).  In a
+ * row drawn event by event, bursts (three or more events each closer than
+ * that to the one before) are shaded as density too, never a solid block
+ * of ticks.
  *
  * Hidden event types (view->hidden_types) are skipped when drawing events,
  * hit testing and walking; in density rows a column's count of visible-type

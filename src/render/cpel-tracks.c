@@ -22,6 +22,8 @@
 #define LOD_TOLERANCE (1.0 / 8)
 /* Tracks with this many events find the visible range through the summary. */
 #define LOD_MIN_TRACK_EVENTS (1u << 16)
+/* Events close together from which a tick row shades them as density. */
+#define BURST_MIN_EVENTS 3
 
 static double
 snap (CpelRenderCtx *ctx, double x)
@@ -151,7 +153,8 @@ typedef struct
   guint64        lo;        /* first event with time >= t0 */
   guint64        hi;        /* first event with time >= t1 */
   gboolean       density;
-  float         *counts;    /* density rows: n_columns counts */
+  float         *counts;    /* density rows and rows with bursts: n_columns counts */
+  guint8        *in_burst;  /* tick rows with bursts: hi - lo flags, else NULL */
   guint          density_line;  /* its line in the density image */
   const guint64 *matches;   /* sorted track indices of search matches */
   guint64        n_matches;
@@ -311,6 +314,63 @@ density_counts_lod (CpelRenderCtx *ctx, RowInfo *row, const gint64 *bounds, doub
   return max;
 }
 
+/* A tick row whose events are sparse on average may still hold bursts:
+ * runs of BURST_MIN_EVENTS or more visible events each closer than
+ * CPEL_RENDER_EVENT_SPACING columns to the one before.  Drawn tick by tick
+ * they would merge into a solid block; they are shaded as density instead
+ * (row->counts, row->in_burst), the events around them stay ticks with
+ * labels.  The row has at most columns / spacing events: one pass.
+ * Returns the largest column count, 0 when the row has no burst. */
+static float
+find_bursts (CpelRenderCtx *ctx, RowInfo *row)
+{
+  const CpelView *view = ctx->view;
+  guint nc = ctx->n_columns;
+  guint64 n = row->hi - row->lo, m = 0, j = 0;
+  g_autofree guint64 *idx = g_new (guint64, n);
+  g_autofree gint64 *col = g_new (gint64, n);
+  float max = 0;
+
+  for (guint64 i = row->lo; i < row->hi; i++)
+    {
+      if (event_hidden (ctx, row->slot, i))
+        continue;
+      idx[m] = i;
+      col[m] = CLAMP (cpel_render_time_column (view->t0, view->t1, nc, row->times[i]),
+                      0, (gint64) nc - 1);
+      m++;
+    }
+  while (j < m)
+    {
+      guint64 k = j + 1;
+
+      while (k < m && (double) (col[k] - col[k - 1]) < CPEL_RENDER_EVENT_SPACING)
+        k++;
+      if (k - j >= BURST_MIN_EVENTS)
+        {
+          if (row->in_burst == NULL)
+            {
+              row->in_burst = g_new0 (guint8, n);
+              row->counts = g_new0 (float, nc);
+            }
+          for (guint64 t = j; t < k; t++)
+            {
+              row->in_burst[idx[t] - row->lo] = 1;
+              row->counts[col[t]] += 1;
+              max = MAX (max, row->counts[col[t]]);
+            }
+        }
+      j = k;
+    }
+  return max;
+}
+
+static gboolean
+in_burst (const RowInfo *row, guint64 i)
+{
+  return row->in_burst != NULL && row->in_burst[i - row->lo];
+}
+
 /* All density rows at once: one device pixel per column and row in an
  * image (shade = log scale of the count), stretched over each row with
  * nearest-neighbour filtering — a handful of blits instead of a rectangle
@@ -347,7 +407,7 @@ draw_density_rows (CpelRenderCtx *ctx, RowInfo *rows, guint n_vis, guint n_densi
       CpelRGBA by_track;
       const CpelRGBA *color = &ctx->pal->density;
 
-      if (rows[k].n == 0 || !rows[k].density)
+      if (rows[k].counts == NULL)
         continue;
       if (ctx->color_mode == CPEL_COLOR_BY_TRACK)
         {
@@ -387,7 +447,7 @@ draw_density_rows (CpelRenderCtx *ctx, RowInfo *rows, guint n_vis, guint n_densi
       cairo_matrix_t m;
       double top = rows[k].y + TICK_INSET;
 
-      if (rows[k].n == 0 || !rows[k].density)
+      if (rows[k].counts == NULL)
         continue;
       /* user (x0 + c / scale, top + f * h) -> pattern (c, line + f) */
       cairo_matrix_init (&m, ctx->scale, 0, 0, 1.0 / h, -ctx->x0 * ctx->scale,
@@ -812,11 +872,11 @@ batch_events (CpelRenderCtx *ctx, Batch *batch, RowInfo *row)
     {
       if (event_hidden (ctx, row->slot, i))
         continue;
-      if (prev != G_MAXUINT64)
+      if (prev != G_MAXUINT64 && !in_burst (row, prev))
         batch_event (ctx, batch, row, prev, cpel_view_time_to_x (view, ctx->width, row->times[i]));
       prev = i;
     }
-  if (prev == G_MAXUINT64)
+  if (prev == G_MAXUINT64 || in_burst (row, prev))
     return;
   /* The last visible one: its room ends at the next visible event past the
    * window (looked for over a bounded number of events), else far away. */
@@ -960,7 +1020,7 @@ cpel_render_rows_events (CpelRenderCtx *ctx)
   guint n_vis = ctx->end_row - ctx->first_row;
   g_autofree RowInfo *rows = NULL;
   g_autofree float *counts = NULL;
-  guint n_density = 0;
+  guint n_density = 0, n_shaded;
   float max = 0;
 
   if (ctx->file == NULL || n_vis == 0 || ctx->tw <= 0 || ctx->n_columns == 0)
@@ -1011,8 +1071,15 @@ cpel_render_rows_events (CpelRenderCtx *ctx)
         row->n_matches = 0;
     }
 
-  /* Density rows share one log scale, normalised to the densest column on
-   * screen, so rows compare with each other. */
+  /* Density rows and bursts share one log scale, normalised to the densest
+   * column on screen, so rows compare with each other. */
+  n_shaded = n_density;
+  for (guint k = 0; k < n_vis; k++)
+    if (rows[k].n > 0 && !rows[k].density && rows[k].hi > rows[k].lo)
+      {
+        max = MAX (max, find_bursts (ctx, &rows[k]));
+        n_shaded += rows[k].in_burst != NULL;
+      }
   if (n_density > 0)
     {
       guint64 hidden_hash = ctx->any_hidden ? cpel_render_hidden_hash (view) : 0;
@@ -1051,7 +1118,7 @@ cpel_render_rows_events (CpelRenderCtx *ctx)
   for (guint k = 0; k < n_vis; k++)
     if (rows[k].n > 0)
       draw_highlights (ctx, &rows[k]);
-  draw_density_rows (ctx, rows, n_vis, n_density, max);
+  draw_density_rows (ctx, rows, n_vis, n_shaded, max);
   {
     Batch batch;
 
@@ -1064,6 +1131,12 @@ cpel_render_rows_events (CpelRenderCtx *ctx)
   for (guint k = 0; k < n_vis; k++)
     if (rows[k].n > 0)
       draw_selected (ctx, &rows[k]);
+  for (guint k = 0; k < n_vis; k++)
+    if (rows[k].in_burst != NULL)
+      {
+        g_free (rows[k].in_burst);
+        g_free (rows[k].counts);
+      }
 
   cairo_restore (cr);
 }

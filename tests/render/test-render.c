@@ -166,6 +166,75 @@ test_density (void)
   }
 }
 
+/* A sparse track with a burst: t = 0 and 1000, a burst of 40 events 100 ns
+ * apart from 20000, t = 50000, then a pair 100 ns apart at 80000. */
+static void
+burst_func (guint64 i, TestEvent *ev, gpointer data)
+{
+  ev->track = 0;
+  ev->code = CODE_SEND;
+  ev->datum = (guint32) i;
+  if (i <= 1)
+    ev->t = i * 1000;
+  else if (i <= 41)
+    ev->t = 20000 + (i - 2) * 100;
+  else if (i == 42)
+    ev->t = 50000;
+  else
+    ev->t = 80000 + (i - 43) * 100;
+}
+
+static void
+test_density_bursts (void)
+{
+  g_autoptr(CpelFile) file = test_file_new_func (1, 45, burst_func, NULL);
+  CpelView view;
+  cairo_surface_t *s;
+  int y;
+  double l_empty;
+
+  /* Timeline 1000 px over [0, 100000): 100 ns per column; 45 events on
+   * 1000 columns is a tick row. */
+  view_for (&view, file, 0, 100000);
+  s = test_render (&view, W, 60);
+  y = (int) (view.ruler_height + view.row_height / 2);
+  l_empty = test_luma (s, 160 + 310, y);
+  /* Lone events and the pair are ticks. */
+  test_assert_color (s, 160 + 10, y, &light.event);
+  test_assert_color (s, 160 + 500, y, &light.event);
+  test_assert_color (s, 160 + 800, y, &light.event);
+  test_assert_color (s, 160 + 801, y, &light.event);
+  /* The burst (columns 200..239) is shaded, not a block of ticks. */
+  for (int x = 160 + 200; x < 160 + 240; x++)
+    {
+      test_assert_not_color (s, x, y, &light.event);
+      g_assert_cmpfloat (test_luma (s, x, y), <, l_empty - 0.03);
+    }
+  /* No label after the burst's last event: nothing darker than the grid
+   * lines up to the next event. */
+  for (int x = 160 + 241; x < 160 + 490; x++)
+    for (int dy = -4; dy <= 4; dy++)
+      g_assert_cmpfloat (test_luma (s, x, y + dy), >, l_empty - 0.1);
+  /* The lone event before it has its label in the room up to the burst. */
+  {
+    gboolean dark_text = FALSE;
+    for (int x = 160 + 14; x < 160 + 190 && !dark_text; x++)
+      for (int dy = -4; dy <= 4 && !dark_text; dy++)
+        dark_text = test_luma (s, x, y + dy) < l_empty - 0.3;
+    g_assert_true (dark_text);
+  }
+  cairo_surface_destroy (s);
+
+  /* Zoomed in on the burst: 10 ns per column, its events 10 px apart,
+   * ticks again. */
+  view.t0 = 19000;
+  view.t1 = 29000;
+  s = test_render (&view, W, 60);
+  test_assert_color (s, 160 + 100, y, &light.event);
+  test_assert_color (s, 160 + 110, y, &light.event);
+  cairo_surface_destroy (s);
+}
+
 static void hidden_func (guint64 i, TestEvent *ev, gpointer data);
 
 /* The density of one zoom level is reused between frames: changing the
@@ -1024,6 +1093,7 @@ main (int argc, char **argv)
   g_test_add_func ("/render/events/device-scale", test_device_scale);
   g_test_add_func ("/render/density/zoom-out", test_density);
   g_test_add_func ("/render/density/hidden-types", test_density_hidden_types);
+  g_test_add_func ("/render/density/bursts", test_density_bursts);
   g_test_add_func ("/render/density/cache", test_density_cache);
   g_test_add_func ("/render/labels/fit", test_labels_fit);
   g_test_add_func ("/render/labels/ellipsized", test_labels_ellipsized);
