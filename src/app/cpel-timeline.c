@@ -1767,8 +1767,11 @@ action_zoom (GtkWidget  *widget,
                                                           : 1.0 / CPEL_TIMELINE_ZOOM_STEP;
   double x = -1;
 
-  /* Around the selected event when it is in view, else the centre. */
-  if (self->file != NULL && self->view.has_selection)
+  /* At the pointer when it is over the events (as Ctrl+wheel), else around
+   * the selected event when it is in view (keyboard only), else the centre. */
+  if (self->pointer_inside && self->pointer_x >= self->view.label_width)
+    x = self->pointer_x;
+  else if (self->file != NULL && self->view.has_selection)
     {
       CpelEvent event;
 

@@ -12,6 +12,7 @@
 #include "cpel-export.h"
 #include "cpel-file-info.h"
 #include "cpel-file-watch.h"
+#include "cpel-key-capture.h"
 #include "cpel-overview-strip.h"
 #include "cpel-print.h"
 #include "cpel-progress-relay.h"
@@ -1109,6 +1110,7 @@ cpel_window_init (CpelWindow *self)
   cpel_file_watch_install (self);
 
   cpel_search_bar_set_timeline (self->search_bar, self->timeline);
+  cpel_key_capture_install (GTK_WINDOW (self), GTK_WIDGET (self->timeline));
   gtk_scrollbar_set_adjustment (self->vscrollbar, cpel_timeline_get_vadjustment (self->timeline));
   g_signal_connect_swapped (cpel_timeline_get_vadjustment (self->timeline), "changed",
                             G_CALLBACK (update_scrollbar), self);

@@ -973,6 +973,65 @@ test_keys (Fixture *f, gconstpointer data)
   g_assert_cmpstr (rows, ==, "3,5,7,12");
 }
 
+/* w / s zoom at the pointer over the events; g2's keys reach the timeline
+ * wherever the focus went (the main menu's button after the menu closed),
+ * but a key typed into a text field stays there. */
+static void
+test_keys_anywhere (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline;
+  GtkWidget *menu_button, *focus;
+  const CpelView *view;
+  double x, width;
+  gint64 s0, t_at;
+
+  SKIP_WITHOUT_DISPLAY ();
+  SKIP_WITHOUT_INPUT ();
+  timeline = cpel_window_get_timeline (f->window);
+  cpel_timeline_fit (timeline);
+  app_test_spin (50);
+  view = cpel_timeline_get_view (timeline);
+  width = gtk_widget_get_width (GTK_WIDGET (timeline));
+  x = view->label_width + (width - view->label_width) / 5;
+  t_at = cpel_view_x_to_time (view, width, x);
+  app_test_pointer_to (GTK_WIDGET (timeline), x, view->ruler_height + 5);
+  app_test_focus (GTK_WIDGET (timeline));
+
+  s0 = span_of (timeline);
+  app_test_xdo ("key", "w", NULL);
+  g_assert_cmpint (ABS (span_of (timeline) - s0 / 2), <=, 1);
+  view = cpel_timeline_get_view (timeline);
+  g_assert_cmpint (ABS (cpel_view_x_to_time (view, width, x) - t_at), <=, s0 / width);
+  app_test_xdo ("key", "s", NULL);
+  g_assert_cmpint (span_of (timeline), ==, s0);
+
+  /* The keyboard on the main menu's button. */
+  menu_button = find_descendant (GTK_WIDGET (f->window), GTK_TYPE_MENU_BUTTON);
+  g_assert_nonnull (menu_button);
+  app_test_focus (menu_button);
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f->window)), menu_button));
+  app_test_xdo ("key", "w", NULL);
+  g_assert_cmpint (ABS (span_of (timeline) - s0 / 2), <=, 1);
+  app_test_xdo ("key", "s", NULL);
+  g_assert_cmpint (span_of (timeline), ==, s0);
+  app_test_xdo ("key", "e", NULL);
+  g_assert_true (cpel_timeline_get_summary (timeline));
+  app_test_xdo ("key", "e", NULL);
+  g_assert_false (cpel_timeline_get_summary (timeline));
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f->window)), menu_button));
+
+  /* Typed into the search entry: text, not a zoom. */
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "search", NULL);
+  app_test_spin (100);
+  focus = gtk_root_get_focus (GTK_ROOT (f->window));
+  g_assert_true (GTK_IS_EDITABLE (focus));
+  app_test_xdo ("key", "w", "s", NULL);
+  g_assert_cmpint (span_of (timeline), ==, s0);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (focus)), ==, "ws");
+  gtk_editable_set_text (GTK_EDITABLE (focus), "");
+  app_test_xdo ("key", "Escape", NULL);
+}
+
 /* Every g2 key and the new shortcuts are in the Keyboard Shortcuts window. */
 static void
 test_shortcuts_window (void)
@@ -1042,6 +1101,7 @@ main (int argc, char *argv[])
   ADD ("views-window", test_views_window);
   ADD ("modes-output", test_modes_output);
   ADD ("keys", test_keys);
+  ADD ("keys-anywhere", test_keys_anywhere);
 #undef ADD
   g_test_add_func ("/app/g2/shortcuts-window", test_shortcuts_window);
   status = g_test_run ();
