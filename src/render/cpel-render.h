@@ -247,8 +247,8 @@ gint64   cpel_render_overview_x_to_time (const CpelView *view, double width, dou
 gint64   cpel_render_ruler_step (gint64 t0, gint64 t1, double pixels, double min_px);
 /* A ruler label for time t (ns since the capture start), on a ruler of step
  * `step` whose visible times reach `t_max` in magnitude: the unit (ns, µs,
- * ms, s) follows t_max, the decimals follow the step ("12.3456 s").
- * Returns a newly allocated string. */
+ * ms, s) follows t_max, the decimals follow the step ("12.3456 s"); a time
+ * between steps is rounded to them.  Returns a newly allocated string. */
 char    *cpel_render_format_tick (gint64 t, gint64 step, gint64 t_max);
 
 /* Export the view as PNG / SVG / PDF (by `path` suffix or explicit format)

@@ -87,6 +87,13 @@ cpel_render_format_tick (gint64 t, gint64 step, gint64 t_max)
       g_string_append_printf (s, "0 %s", units[unit]);
       return g_string_free (s, FALSE);
     }
+  /* A time between steps (the status line's range) is rounded to the
+   * decimals shown, not cut: 2.8888 s is "2.889 s". */
+  if (decimals < unit * 3)
+    {
+      guint64 q = ipow10 (unit * 3 - decimals);
+      a = (a / q + (a % q >= q - q / 2)) * q;
+    }
   if (t < 0)
     g_string_append_c (s, '-');
   up = ipow10 (unit * 3);

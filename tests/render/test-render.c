@@ -542,6 +542,14 @@ test_ruler_format (void)
   assert_tick (2000000000, 1000000000, 5000000000, "2 s");
   assert_tick (1000000120, 10, 2000000000, "1.000\u2009000\u200912 s");
   assert_tick (0, 1000000, 2000000000, "0 s");
+  /* Between steps (the status line's range): rounded, half up. */
+  assert_tick (2888808194, 1000000, 2900000000, "2.889 s");
+  assert_tick (2888408194, 1000000, 2900000000, "2.888 s");
+  assert_tick (2888500000, 1000000, 2900000000, "2.889 s");
+  assert_tick (-2888808194, 1000000, 2900000000, "-2.889 s");
+  assert_tick (50329600, 10000, 50329600, "50.33 ms");
+  assert_tick (999999999, 1000000, 999999999, "1000 ms");
+  assert_tick (1234, 1, 2000, "1.234 µs");
 }
 
 static void
