@@ -117,6 +117,21 @@ fill_codes (CpelAnomalyPanel *self)
     adw_combo_row_set_selected (self->code_row, sel_pos != G_MAXUINT ? sel_pos : best);
 }
 
+/* A text datum (a string-table offset) has no meaningful mean: such a
+ * type is measured by the intervals between its events. */
+static void
+on_code_changed (CpelAnomalyPanel *self)
+{
+  guint position = adw_combo_row_get_selected (self->code_row);
+  guint type;
+
+  if (self->file == NULL || position >= self->types->len)
+    return;
+  type = g_array_index (self->types, guint, position);
+  if (!cpel_anomaly_datum_is_number (self->file, cpel_file_get_type_code (self->file, type)))
+    adw_combo_row_set_selected (self->metric_row, 1);
+}
+
 gboolean
 cpel_anomaly_panel_set_query (CpelAnomalyPanel  *self,
                               guint32            code,
@@ -712,6 +727,8 @@ cpel_anomaly_panel_init (CpelAnomalyPanel *self)
   no_selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->sorted_tracks)));
   gtk_column_view_set_model (self->track_view, GTK_SELECTION_MODEL (no_selection));
   g_object_unref (no_selection);
+
+  g_signal_connect_swapped (self->code_row, "notify::selected", G_CALLBACK (on_code_changed), self);
 
   /* Enter in the threshold runs the search (GTK 4.8: the spin button's
    * text has the "activate" signal). */

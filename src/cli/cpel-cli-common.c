@@ -272,8 +272,9 @@ cpel_cli_resolve_codes (CpelFile    *file,
   g_autofree char *stripped = g_strstrip (g_strdup (text));
   g_autofree char *key = NULL;
   guint32 code;
+  gboolean numeric = cpel_cli_parse_u32 (stripped, &code);
 
-  if (cpel_cli_parse_u32 (stripped, &code) && cpel_file_lookup_type (file, code, NULL))
+  if (numeric && cpel_file_lookup_type (file, code, NULL))
     {
       g_array_append_val (codes, code);
       return g_steal_pointer (&codes);
@@ -289,6 +290,10 @@ cpel_cli_resolve_codes (CpelFile    *file,
           g_array_append_val (codes, code);
         }
     }
+  /* A code the file does not use (no type of that name either): itself,
+   * it has no events. */
+  if (codes->len == 0 && numeric)
+    g_array_append_val (codes, code);
   if (codes->len == 0)
     {
       g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID,

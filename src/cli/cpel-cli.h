@@ -81,8 +81,9 @@ GArray         *cpel_cli_match_tracks  (CpelFile        *file,
                                         GError         **error);
 /* The event codes (guint32) that CODE|NAME gives: a number (decimal or 0x
  * hex) that is a code of the file, else the codes of the event types whose
- * name equals it, ignoring case (several types may share a name).  NULL
- * with a message in *error when there is none. */
+ * name equals it, ignoring case (several types may share a name), else the
+ * number itself (a code without events).  NULL with a message in *error for
+ * a name no type has. */
 GArray         *cpel_cli_resolve_codes (CpelFile        *file,
                                         const char      *text,
                                         GError         **error);

@@ -87,6 +87,8 @@ cpel_cmd_anomaly (int argc, char **argv)
     }
 
   result = cpel_anomaly_find (file, g_array_index (codes, guint32, 0), metric, sigma, NULL, &error);
+  if (result == NULL && g_error_matches (error, CPEL_ERROR, CPEL_ERROR_INVALID))
+    return cpel_cli_usage_error ("anomaly", "%s", error->message);   /* a text datum */
   if (result == NULL)
     return cpel_cli_file_error (argv[1], error);
 

@@ -9,6 +9,9 @@
 
 #include <math.h>
 
+#include <glib/gi18n-lib.h>
+
+#include "cpel-error.h"
 #include "cpel-file-private.h"
 
 #define CANCEL_CHECK_MASK 0xffff
@@ -154,6 +157,19 @@ compare_anomalies (gconstpointer a,
   return compare_pos (x->time_ns, x->file_index, y->time_ns, y->file_index);
 }
 
+gboolean
+cpel_anomaly_datum_is_number (CpelFile *file,
+                              guint32   code)
+{
+  guint type;
+
+  g_return_val_if_fail (CPEL_IS_FILE (file), FALSE);
+
+  if (!cpel_file_lookup_type (file, code, &type))
+    return TRUE;
+  return !cpel_format_uses_string (cpel_file_get_type_datum_format (file, type));
+}
+
 CpelAnomalyResult *
 cpel_anomaly_find (CpelFile          *file,
                    guint32            code,
@@ -169,6 +185,18 @@ cpel_anomaly_find (CpelFile          *file,
   g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
   g_return_val_if_fail (metric == CPEL_ANOMALY_DATUM || metric == CPEL_ANOMALY_INTERVAL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (metric == CPEL_ANOMALY_DATUM && !cpel_anomaly_datum_is_number (file, code))
+    {
+      const char *name = cpel_file_lookup_type (file, code, &type)
+                         ? cpel_file_get_type_name (file, type) : NULL;
+
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID,
+                   /* TRANSLATORS: %s is an event name, %u its code */
+                   _("The datum of “%s” (code %u) is text, not a number: measure the interval between its events instead"),
+                   name != NULL && *name != '\0' ? name : "?", code);
+      return NULL;
+    }
 
   result = g_new0 (CpelAnomalyResult, 1);
   result->code = code;

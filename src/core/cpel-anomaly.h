@@ -34,8 +34,15 @@ typedef struct
 
 typedef struct _CpelAnomalyResult CpelAnomalyResult;
 
+/* FALSE when the code's datum is text (its format has a %s: the datum is a
+ * string-table offset, its mean means nothing); TRUE otherwise, also for a
+ * code the file does not define. */
+gboolean           cpel_anomaly_datum_is_number (CpelFile *file,
+                                                 guint32   code);
+
 /* k <= 0 means CPEL_ANOMALY_DEFAULT_K.  A code with no event gives an empty
- * result.  NULL with G_IO_ERROR_CANCELLED when cancelled. */
+ * result.  NULL with G_IO_ERROR_CANCELLED when cancelled, with
+ * CPEL_ERROR_INVALID for the datum of a code whose datum is text. */
 CpelAnomalyResult *cpel_anomaly_find        (CpelFile          *file,
                                              guint32            code,
                                              CpelAnomalyMetric  metric,

@@ -105,13 +105,15 @@ setup_code (CpelQuery   *query,
   GArray *codes = g_array_new (FALSE, FALSE, sizeof (guint32));
   guint64 number;
   guint type;
+  gboolean numeric;
 
   query->type_match = g_new0 (guint8, MAX (file->n_types, 1));
 
   /* A number: decimal or 0x hex. */
-  if ((g_str_has_prefix (stripped, "0x") || g_str_has_prefix (stripped, "0X"))
-      ? g_ascii_string_to_unsigned (stripped + 2, 16, 0, G_MAXUINT32, &number, NULL)
-      : g_ascii_string_to_unsigned (stripped, 10, 0, G_MAXUINT32, &number, NULL))
+  numeric = (g_str_has_prefix (stripped, "0x") || g_str_has_prefix (stripped, "0X"))
+            ? g_ascii_string_to_unsigned (stripped + 2, 16, 0, G_MAXUINT32, &number, NULL)
+            : g_ascii_string_to_unsigned (stripped, 10, 0, G_MAXUINT32, &number, NULL);
+  if (numeric)
     {
       if (cpel_file_lookup_type (file, (guint32) number, &type))
         {
@@ -139,7 +141,8 @@ setup_code (CpelQuery   *query,
 
   query->n_codes = codes->len;
   query->codes = (guint32 *) g_array_free (codes, FALSE);
-  if (query->n_codes == 0)
+  /* A code the file does not use matches nothing; a name must exist. */
+  if (query->n_codes == 0 && !numeric)
     {
       g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID,
                    _("No event code or event type named “%s” in this file"), stripped);

@@ -454,6 +454,73 @@ check_planted (CpelAnomalyPanel *panel, CpelFile *file)
   (void) file;
 }
 
+/* A file whose busiest type has a text datum ("%s": string offsets):
+ * "node" on 2 tracks every 1000 ns, with one 30 µs gap, and a few "send". */
+#define CODE_NODE 4
+
+static void
+write_text_datums (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelWriter) w = cpel_writer_new (path, FALSE, 1700000000, &error);
+  guint table;
+  guint32 names[2];
+  guint64 t = 0;
+
+  g_assert_no_error (error);
+  table = cpel_writer_add_string_table (w, "FileStrtab");
+  names[0] = cpel_writer_add_string (w, table, "ip4-lookup");
+  names[1] = cpel_writer_add_string (w, table, "ethernet-input, a longer name");
+  cpel_writer_begin_event_defs (w, table);
+  cpel_writer_add_event_def (w, CODE_SEND, "send", "%d");
+  cpel_writer_add_event_def (w, CODE_NODE, "node", "%s");
+  cpel_writer_begin_track_defs (w, table);
+  cpel_writer_add_track_def (w, 0, "thread %d");
+  cpel_writer_add_track_def (w, 1, "thread %d");
+  cpel_writer_begin_events (w, table, 1000000000u, 410);
+  for (guint i = 0; i < 400; i++)
+    {
+      t += i == 250 ? 30000 : 1000;
+      cpel_writer_add_event (w, t, i % 2, CODE_NODE, names[i % 3 == 0]);
+    }
+  for (guint i = 0; i < 10; i++)
+    cpel_writer_add_event (w, 500 + i * 1000, 0, CODE_SEND, i);
+  g_assert_true (cpel_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+/* The datum of a text type means nothing: the panel measures its intervals
+ * (when it opens on it, and when the user picks it); a number type keeps
+ * the datum. */
+static void
+test_anomalies_text_datum (Fixture *f, gconstpointer data)
+{
+  CpelAnomalyPanel *panel = open_panel (f);
+  CpelAnomalyResult *result;
+
+  /* Opens on the busiest type, node: its intervals. */
+  cpel_anomaly_panel_run (panel);
+  wait_panel (panel);
+  result = cpel_anomaly_panel_get_result (panel);
+  g_assert_nonnull (result);
+  g_assert_cmpuint (cpel_anomaly_result_get_code (result), ==, CODE_NODE);
+  g_assert_cmpint (cpel_anomaly_result_get_metric (result), ==, CPEL_ANOMALY_INTERVAL);
+  g_assert_cmpuint (cpel_anomaly_result_get_n (result), >=, 1);
+
+  g_assert_true (cpel_anomaly_panel_set_query (panel, CODE_SEND, CPEL_ANOMALY_DATUM, 2.5));
+  cpel_anomaly_panel_run (panel);
+  wait_panel (panel);
+  result = cpel_anomaly_panel_get_result (panel);
+  g_assert_cmpint (cpel_anomaly_result_get_metric (result), ==, CPEL_ANOMALY_DATUM);
+
+  g_assert_true (cpel_anomaly_panel_set_query (panel, CODE_NODE, CPEL_ANOMALY_DATUM, 2.5));
+  cpel_anomaly_panel_run (panel);
+  wait_panel (panel);
+  result = cpel_anomaly_panel_get_result (panel);
+  g_assert_nonnull (result);
+  g_assert_cmpint (cpel_anomaly_result_get_metric (result), ==, CPEL_ANOMALY_INTERVAL);
+}
+
 static void
 test_anomalies (Fixture *f, gconstpointer data)
 {
@@ -856,6 +923,7 @@ main (int argc, char *argv[])
   g_test_add ("/app/tools/" path, Fixture, (gconstpointer) (write), fixture_setup, func, fixture_teardown)
   ADD ("stats", test_stats, write_regular);
   ADD ("anomalies", test_anomalies, write_anomalies);
+  ADD ("anomalies-text-datum", test_anomalies_text_datum, write_text_datums);
   ADD ("save-range", test_save_range, write_regular);
   ADD ("print", test_print, write_regular);
   ADD ("search-types", test_search_types, write_regular);

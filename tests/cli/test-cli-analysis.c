@@ -432,10 +432,11 @@ anomaly_source (void)
   cpel_writer_add_event_def (w, 7, "work", "%u");
   cpel_writer_add_event_def (w, 8, "other", NULL);
   cpel_writer_add_event_def (w, 9, "Other", NULL);
+  cpel_writer_add_event_def (w, 10, "node", "%s");
   cpel_writer_begin_track_defs (w, t);
   cpel_writer_add_track_def (w, 1, "cpu %d");
   cpel_writer_add_track_def (w, 2, "cpu %d");
-  cpel_writer_begin_events (w, t, 1000000000, 2 * N_PER_TRACK + 20);
+  cpel_writer_begin_events (w, t, 1000000000, 2 * N_PER_TRACK + 22);
   for (guint track = 1; track <= 2; track++)
     {
       guint64 time = track == 1 ? 0 : 500;
@@ -452,6 +453,9 @@ anomaly_source (void)
     }
   for (guint i = 0; i < 20; i++)
     cpel_writer_add_event (w, 1300 + i * 7000, 1, i % 2 ? 8 : 9, i);
+  /* a text datum: string-table offsets */
+  cpel_writer_add_event (w, 1700, 2, 10, 0);
+  cpel_writer_add_event (w, 2700, 2, 10, 0);
   finish_to (w);
   return path;
 }
@@ -599,8 +603,17 @@ test_anomaly_planted (void)
   /* usage */
   cli_run (&r, "anomaly", path);
   g_assert_cmpint (r.status, ==, 2);
-  cli_run (&r, "anomaly", path, "--code", "12345");
+  cli_run (&r, "anomaly", path, "--code", "12345");   /* a code without events: none */
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, "");
+  cli_run (&r, "anomaly", path, "--code", "nosuch");
   g_assert_cmpint (r.status, ==, 2);
+  /* the datum of a %s type is a string offset: intervals only */
+  cli_run (&r, "anomaly", path, "--code", "node");
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "“node”"));
+  cli_run (&r, "anomaly", path, "--code", "node", "--metric", "interval");
+  g_assert_cmpint (r.status, ==, 0);
   cli_run (&r, "anomaly", path, "--code", "other");   /* codes 8 and 9 */
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "8, 9"));

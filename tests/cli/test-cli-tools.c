@@ -40,6 +40,10 @@ test_search_sample (void)
   g_assert_cmpstr (r.out, ==, "67\n");
   cli_run (&r, "search", sample, "--code", "rx", "--count");
   g_assert_cmpstr (r.out, ==, "67\n");
+  /* A code the file does not use: no match, not a usage error. */
+  cli_run (&r, "search", sample, "--code", "99", "--count");
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, "0\n");
   cli_run (&r, "search", sample, "--regex", "^rx: 1\\): [0-3]$", "--count");
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpuint (g_ascii_strtoull (r.out, NULL, 10), >, 0);

@@ -354,6 +354,46 @@ test_degenerate (void)
   g_assert_false (cpel_anomaly_result_next (absent, G_MININT64, 0, NULL));
 }
 
+/* A type whose datum is text (%s: a string-table offset) has no datum
+ * statistics: an error, not a mean of offsets; its intervals are fine. */
+static void
+test_text_datum (void)
+{
+  g_autoptr(CpelWriter) w = cpel_writer_new (NULL, FALSE, 0, NULL);
+  guint t = cpel_writer_add_string_table (w, "T");
+  guint32 a = cpel_writer_add_string (w, t, "ip4-lookup");
+  guint32 b = cpel_writer_add_string (w, t, "ethernet-input with a longer name");
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(CpelAnomalyResult) r = NULL;
+  g_autoptr(GError) error = NULL;
+
+  cpel_writer_begin_event_defs (w, t);
+  cpel_writer_add_event_def (w, 1, "dispatch", "%s");
+  cpel_writer_add_event_def (w, 2, "vectors", "%d");
+  cpel_writer_add_event_def (w, 3, "idle", NULL);
+  cpel_writer_begin_events (w, t, 1000000000, 40);
+  for (guint i = 0; i < 20; i++)
+    {
+      cpel_writer_add_event (w, 100 * i, 0, 1, i % 3 == 0 ? b : a);
+      cpel_writer_add_event (w, 100 * i + 50, 0, 2, i);
+    }
+  file = finish (w);
+
+  g_assert_false (cpel_anomaly_datum_is_number (file, 1));
+  g_assert_true (cpel_anomaly_datum_is_number (file, 2));
+  g_assert_true (cpel_anomaly_datum_is_number (file, 3));
+  g_assert_true (cpel_anomaly_datum_is_number (file, 99));
+
+  g_assert_null (cpel_anomaly_find (file, 1, CPEL_ANOMALY_DATUM, 2.5, NULL, &error));
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "dispatch"));
+  r = cpel_anomaly_find (file, 1, CPEL_ANOMALY_INTERVAL, 2.5, NULL, NULL);
+  g_assert_nonnull (r);
+  g_clear_pointer (&r, cpel_anomaly_result_free);
+  r = cpel_anomaly_find (file, 2, CPEL_ANOMALY_DATUM, 2.5, NULL, NULL);
+  g_assert_nonnull (r);
+}
+
 static void
 test_cancel (void)
 {
@@ -378,5 +418,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/anomaly/next-prev", test_next_prev);
   g_test_add_func ("/core/anomaly/degenerate", test_degenerate);
   g_test_add_func ("/core/anomaly/cancel", test_cancel);
+  g_test_add_func ("/core/anomaly/text-datum", test_text_datum);
   return g_test_run ();
 }

@@ -346,8 +346,11 @@ test_code (void)
     { "e9", "6" },                /* the undefined code's name */
     { "caf\303\211", "7" },
     { "5", "9" },
+    { "7", "" },                  /* a code the file does not use: no match, no error */
+    { "0x7", "" },
+    { "4294967295", "" },
   };
-  static const char *bad[] = { "", "  ", "7", "0x7", "0xg", "rxx", "r", "-1", "4294967296", "1.0" };
+  static const char *bad[] = { "", "  ", "0xg", "rxx", "r", "-1", "4294967296", "1.0" };
 
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {
