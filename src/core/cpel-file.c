@@ -1,5 +1,6 @@
 /* cpel-file.c — loading and validating a CPEL file, and its accessors */
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -631,6 +632,38 @@ load (CpelFile               *self,
   return TRUE;
 }
 
+/* The file at `path` mapped, or NULL with a short message for the usual
+ * failures (the caller names the path; GLib's own messages repeat it). */
+static GMappedFile *
+map_path (const char  *path,
+          GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  GStatBuf st;
+  GMappedFile *mapped;
+
+  if (g_stat (path, &st) == 0 && S_ISDIR (st.st_mode))
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, _("This is a folder, not a file"));
+      return NULL;
+    }
+  if (g_stat (path, &st) == 0 && !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, _("This is not a regular file"));
+      return NULL;
+    }
+  mapped = g_mapped_file_new (path, FALSE, &local_error);
+  if (mapped != NULL)
+    return mapped;
+  if (g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+    g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, _("No such file"));
+  else if (g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_ACCES))
+    g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, _("Permission denied"));
+  else
+    g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, "%s", local_error->message);
+  return NULL;
+}
+
 CpelFile *
 cpel_file_new_for_path (const char             *path,
                         const CpelLoadOptions  *options,
@@ -640,19 +673,15 @@ cpel_file_new_for_path (const char             *path,
                         GError                **error)
 {
   g_autoptr(CpelFile) self = NULL;
-  g_autoptr(GError) local_error = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   self = g_object_new (CPEL_TYPE_FILE, NULL);
   self->path = g_strdup (path);
-  self->mapped = g_mapped_file_new (path, FALSE, &local_error);
+  self->mapped = map_path (path, error);
   if (self->mapped == NULL)
-    {
-      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, "%s", local_error->message);
-      return NULL;
-    }
+    return NULL;
   self->data = (const guint8 *) g_mapped_file_get_contents (self->mapped);
   self->size = g_mapped_file_get_length (self->mapped);
   if (self->data == NULL)

@@ -1,4 +1,5 @@
 /* test-file.c — the loader and the per-track index */
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "cpel-core.h"
@@ -626,6 +627,35 @@ test_path_and_cancel (void)
   (void) cancellable;
 }
 
+/* What cannot be mapped says so in a few words (the caller names the path):
+ * a folder, a device, a missing file. */
+static void
+test_not_a_file (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cpel-notfile-XXXXXX", NULL);
+  CpelFile *file;
+
+  g_assert_nonnull (dir);
+  file = cpel_file_new_for_path (dir, NULL, NULL, NULL, NULL, &error);
+  g_assert_null (file);
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_IO);
+  g_assert_cmpstr (error->message, ==, "This is a folder, not a file");
+  g_clear_error (&error);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+
+  file = cpel_file_new_for_path ("/dev/null", NULL, NULL, NULL, NULL, &error);
+  g_assert_null (file);
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_IO);
+  g_assert_cmpstr (error->message, ==, "This is not a regular file");
+  g_clear_error (&error);
+
+  file = cpel_file_new_for_path ("/nonexistent/x.cpel", NULL, NULL, NULL, NULL, &error);
+  g_assert_null (file);
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_IO);
+  g_assert_cmpstr (error->message, ==, "No such file");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -638,6 +668,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/file/clock-override", test_clock_override);
   g_test_add_func ("/core/file/ticks-exact", test_ticks_exact);
   g_test_add_func ("/core/file/invalid", test_invalid);
+  g_test_add_func ("/core/file/not-a-file", test_not_a_file);
   g_test_add_func ("/core/file/hostile-strings", test_hostile_strings);
   g_test_add_func ("/core/file/random-bytes", test_random_bytes);
   g_test_add_func ("/core/file/threads-identical", test_threads_identical);
