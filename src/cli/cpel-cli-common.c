@@ -219,8 +219,16 @@ cpel_cli_parse_range (const char  *from_text,
                       gint64      *t1,
                       GError     **error)
 {
-  return (from_text == NULL || cpel_cli_parse_time ("--from", from_text, t0, error))
-         && (to_text == NULL || cpel_cli_parse_time ("--to", to_text, t1, error));
+  if ((from_text != NULL && !cpel_cli_parse_time ("--from", from_text, t0, error))
+      || (to_text != NULL && !cpel_cli_parse_time ("--to", to_text, t1, error)))
+    return FALSE;
+  if (from_text != NULL && to_text != NULL && *t1 <= *t0)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("The end of the range must come after its start"));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 GArray *

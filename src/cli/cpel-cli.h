@@ -67,7 +67,8 @@ gboolean        cpel_cli_parse_time    (const char      *option,
 gboolean        cpel_cli_parse_u32     (const char      *text,
                                         guint32         *value);
 /* --from / --to: each given one parsed into *t0 / *t1 (left as they are
- * otherwise); FALSE with a usage message in *error. */
+ * otherwise); FALSE with a usage message in *error, also when both are
+ * given and the end does not come after the start. */
 gboolean        cpel_cli_parse_range   (const char      *from_text,
                                         const char      *to_text,
                                         gint64          *t0,

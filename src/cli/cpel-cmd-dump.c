@@ -37,8 +37,7 @@ cpel_cmd_dump (int argc, char **argv)
     return CPEL_EXIT_USAGE;
   if (argc != 2)
     return cpel_cli_usage_error ("dump", argc < 2 ? _("Missing FILE") : _("Too many arguments"));
-  if ((from_text != NULL && !cpel_cli_parse_time ("--from", from_text, &from, &error))
-      || (to_text != NULL && !cpel_cli_parse_time ("--to", to_text, &to, &error)))
+  if (!cpel_cli_parse_range (from_text, to_text, &from, &to, &error))
     return cpel_cli_usage_error ("dump", "%s", error->message);
 
   file = cpel_cli_open (argv[1], clock_rate, &error);

@@ -85,8 +85,7 @@ cpel_cmd_export (int argc, char **argv)
     return cpel_cli_usage_error ("export", _("The scale must be greater than 0 and at most 8"));
   if (color_by != NULL && !cpel_color_mode_from_string (color_by, &color_mode))
     return cpel_cli_usage_error ("export", _("Unknown colour mode “%s”: use code, track or none"), color_by);
-  if ((from_text != NULL && !cpel_cli_parse_time ("--from", from_text, &from, &error))
-      || (to_text != NULL && !cpel_cli_parse_time ("--to", to_text, &to, &error)))
+  if (!cpel_cli_parse_range (from_text, to_text, &from, &to, &error))
     return cpel_cli_usage_error ("export", "%s", error->message);
 
   file = cpel_cli_open (argv[1], clock_rate, &error);

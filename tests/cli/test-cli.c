@@ -324,6 +324,8 @@ test_usage_errors (void)
   USAGE ("dump");
   USAGE ("dump", s, s);
   USAGE ("dump", "--frobnicate", s);
+  USAGE ("dump", "--from", "2s", "--to", "1s", s);   /* as stats, cut and export */
+  USAGE ("dump", "--from", "1s", "--to", "1s", s);
   USAGE ("info");
   USAGE ("info", "--tsv", s);
   USAGE ("search", s);
