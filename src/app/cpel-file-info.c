@@ -107,7 +107,9 @@ cpel_file_info_new (GtkWindow *parent,
     {
       g_autoptr(GDateTime) date = g_date_time_new_from_unix_local (cpel_file_get_date (file));
 
-      s = date != NULL ? g_date_time_format (date, "%c") : NULL;
+      /* Local time with its zone ("2016-02-04 22:43:14 CET"; `cpel info`
+       * gives UTC): unambiguous next to other logs. */
+      s = date != NULL ? g_date_time_format (date, "%Y-%m-%d %H:%M:%S %Z") : NULL;
       if (s != NULL)
         add_row (group, _("Date"), s);
       g_clear_pointer (&s, g_free);
@@ -149,8 +151,9 @@ cpel_file_info_new (GtkWindow *parent,
       else
         title = g_strdup (section_name (info->type));
 
-      /* TRANSLATORS: section position and size in the file */
-      g_string_append_printf (subtitle, _("Type %u at offset 0x%" PRIx64 ", %'u bytes"),
+      /* TRANSLATORS: section position and size in the file (decimal, as
+       * `cpel info` and the loader's messages) */
+      g_string_append_printf (subtitle, _("Type %u at offset %" PRIu64 ", %'u bytes"),
                               info->type, info->offset, info->length);
       if (info->count > 0)
         {

@@ -75,7 +75,7 @@ print_sections (CpelFile *file)
       else
         type = g_strdup (section_type_name (s->type));
       g_print ("  %5u  %12" G_GUINT64_FORMAT "  %-13s  %10u  %10s  %-20s  %s\n",
-               i, s->offset, type, s->length, count, table, clock);
+               i + 1, s->offset, type, s->length, count, table, clock);   /* from 1, as the loader's messages */
     }
 }
 
