@@ -45,6 +45,7 @@ static const GOptionEntry options[] = {
     N_("Colour the events by MODE: code, track or none (one colour; default code)"), N_("MODE") },
   { "summary", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Summary mode: event ticks only, no event labels"), NULL },
+  { "force", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Replace OUT if it exists"), NULL },
   { "benchmark", 0, 0, G_OPTION_ARG_FILENAME, NULL,
     N_("Open FILE, replay a fixed navigation script, print timings as JSON and exit"), N_("FILE") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
@@ -449,21 +450,20 @@ cpel_application_handle_local_options (GApplication *application,
 
   if (g_variant_dict_lookup (dict, "export-png", "^ay", &export_path))
     {
-      int width = 1280, height = 720;
-      const char *from = NULL, *to = NULL, *color_by = NULL;
-      CpelColorMode color_mode = CPEL_COLOR_BY_CODE;
+      CpelHeadlessExport export = { .width = 1280, .height = 720, .color_mode = CPEL_COLOR_BY_CODE };
+      const char *color_by = NULL;
 
       if (n_files != 1)
         {
           g_printerr (_("Usage: cpelview --export-png OUT [--width PX] [--height PX] FILE\n"));
           return 2;
         }
-      g_variant_dict_lookup (dict, "width", "i", &width);
-      g_variant_dict_lookup (dict, "height", "i", &height);
-      g_variant_dict_lookup (dict, "from", "&s", &from);
-      g_variant_dict_lookup (dict, "to", "&s", &to);
+      g_variant_dict_lookup (dict, "width", "i", &export.width);
+      g_variant_dict_lookup (dict, "height", "i", &export.height);
+      g_variant_dict_lookup (dict, "from", "&s", &export.from);
+      g_variant_dict_lookup (dict, "to", "&s", &export.to);
       if (g_variant_dict_lookup (dict, "color-by", "&s", &color_by)
-          && !cpel_color_mode_from_string (color_by, &color_mode))
+          && !cpel_color_mode_from_string (color_by, &export.color_mode))
         {
           g_autofree char *message = g_strdup_printf (_("Unknown colour mode “%s”: use code, track or none"),
                                                       color_by);
@@ -471,10 +471,11 @@ cpel_application_handle_local_options (GApplication *application,
           g_printerr ("%s\n", message);
           return 2;
         }
+      export.dark = g_variant_dict_contains (dict, "dark");
+      export.summary = g_variant_dict_contains (dict, "summary");
+      export.force = g_variant_dict_contains (dict, "force");
       /* Headless: no GTK, no display, no D-Bus. */
-      return cpel_export_headless (files[0], export_path, width, height, from, to,
-                                   g_variant_dict_contains (dict, "dark"), color_mode,
-                                   g_variant_dict_contains (dict, "summary"));
+      return cpel_export_headless (files[0], export_path, &export);
     }
 
   if (g_variant_dict_lookup (dict, "benchmark", "^ay", &benchmark))

@@ -6,16 +6,12 @@
 #include "cpel-range.h"
 
 int
-cpel_export_headless (const char *file_path,
-                      const char *out_path,
-                      int         width,
-                      int         height,
-                      const char *from,
-                      const char *to,
-                      gboolean       dark,
-                      CpelColorMode  color_mode,
-                      gboolean       summary)
+cpel_export_headless (const char               *file_path,
+                      const char               *out_path,
+                      const CpelHeadlessExport *options)
 {
+  int width = options->width, height = options->height;
+  const char *from = options->from, *to = options->to;
   g_autoptr(CpelFile) file = NULL;
   g_autoptr(GError) error = NULL;
   CpelExportFormat format = CPEL_EXPORT_PNG;
@@ -39,13 +35,13 @@ cpel_export_headless (const char *file_path,
       return 1;
     }
 
-  if (dark)
+  if (options->dark)
     cpel_palette_init_dark (&palette);
   else
     cpel_palette_init_light (&palette);
   cpel_view_init (&view, file, &palette);
-  view.color_mode = color_mode;
-  view.summary = summary;
+  view.color_mode = options->color_mode;
+  view.summary = options->summary;
 
   cpel_range_limits_init (&limits, cpel_file_get_duration (file));
   cpel_range_fit (&range, &limits);
@@ -68,9 +64,11 @@ cpel_export_headless (const char *file_path,
   view.t0 = range.t0;
   view.t1 = range.t1;
 
-  if (!cpel_render_export (&view, format, width, height, 1.0, out_path, TRUE, &error))
+  if (!cpel_render_export (&view, format, width, height, 1.0, out_path, options->force, &error))
     {
       g_printerr ("%s: %s\n", out_path, error->message);
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
+        g_printerr (_("Use --force to replace it.\n"));
       return 1;
     }
   return 0;

@@ -662,8 +662,7 @@ cpel_gen_write (const char            *path,
   /* Fail before generating anything (finish checks again, atomically). */
   if (!options->overwrite && g_file_test (path, G_FILE_TEST_EXISTS))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
-                   _("%s already exists"), path);
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_EXISTS, _("This file already exists"));
       return FALSE;
     }
 

@@ -693,8 +693,7 @@ commit_file (CpelWriter *w, GError **error)
   saved_errno = errno;
   if (saved_errno == EEXIST)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
-                   _("%s already exists"), w->path);
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_EXISTS, _("This file already exists"));
       return FALSE;
     }
   /* No hard links here (e.g. FAT): a move that refuses an existing target. */

@@ -146,13 +146,11 @@ io_error (int saved_errno, const char *what, const char *path, GError **error)
   return FALSE;
 }
 
+/* Callers print the path before the message. */
 static gboolean
-exists_error (const char *path, GError **error)
+exists_error (GError **error)
 {
-  g_autofree char *display = g_filename_display_name (path);
-
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
-               _("“%s” already exists"), display);
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_EXISTS, _("This file already exists"));
   return FALSE;
 }
 
@@ -175,10 +173,10 @@ commit (const char *tmp, const char *path, gboolean overwrite, GError **error)
       return TRUE;
     }
   if (errno == EEXIST)
-    return exists_error (path, error);
+    return exists_error (error);
 #endif
   if (g_file_test (path, G_FILE_TEST_EXISTS))
-    return exists_error (path, error);
+    return exists_error (error);
   if (g_rename (tmp, path) != 0)
     return io_error (errno, _("Could not save"), path, error);
   return TRUE;
@@ -216,7 +214,7 @@ cpel_render_export (const CpelView *view, CpelExportFormat format, double width,
     }
   /* Fail early (the final check is atomic, in commit). */
   if (!overwrite && g_file_test (path, G_FILE_TEST_EXISTS))
-    return exists_error (path, error);
+    return exists_error (error);
 
   dir = g_path_get_dirname (path);
   base = g_path_get_basename (path);

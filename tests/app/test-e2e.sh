@@ -57,6 +57,17 @@ if [ "$mode" = headless ]; then
   fi
   grep -q . "$tmp/err"
   [ ! -e "$tmp/bad.png" ]
+  # An existing OUT stays unless --force.
+  cp "$tmp/out.png" "$tmp/keep.png"
+  if env -u DISPLAY "$cpelview" --export-png "$tmp/out.png" --width 640 --height 400 \
+       "$tmp/demo.cpel" 2>"$tmp/err"; then
+    echo "an existing file was replaced without --force" >&2; exit 1
+  fi
+  grep -q -- --force "$tmp/err"
+  cmp -s "$tmp/out.png" "$tmp/keep.png"
+  env -u DISPLAY "$cpelview" --export-png "$tmp/out.png" --width 640 --height 400 --force \
+      "$tmp/demo.cpel"
+  "$pngcheck" "$tmp/out.png" 640 400
   # Usage errors: exit 2.
   set +e
   env -u DISPLAY "$cpelview" --export-png "$tmp/x.png" 2>/dev/null; st=$?
