@@ -755,6 +755,40 @@ cpel_timeline_select_adjacent (CpelTimeline *self,
           }
       }
   }
+
+  /* Nothing in view (a deep zoom between events): the nearest event past
+   * the view that way, on any row shown, brought into view. */
+  {
+    gboolean have = FALSE;
+    guint best_slot = 0;
+    guint64 best_index = 0;
+    gint64 best_t = 0;
+
+    for (guint r = 0; r < n_rows (self); r++)
+      {
+        guint slot = row_slot (self, r);
+        guint64 n;
+        const gint64 *times = cpel_file_get_track_times (self->file, slot, &n);
+        gint64 from = direction > 0
+                      ? (gint64) cpel_file_track_lower_bound (self->file, slot, self->view.t1)
+                      : (gint64) cpel_file_track_lower_bound (self->file, slot, self->view.t0) - 1;
+
+        if (times == NULL || !find_visible (self, slot, from, direction, &found))
+          continue;
+        if (!have || (direction > 0 ? times[found] < best_t : times[found] > best_t))
+          {
+            have = TRUE;
+            best_slot = slot;
+            best_index = found;
+            best_t = times[found];
+          }
+      }
+    if (have)
+      {
+        cpel_timeline_select (self, best_slot, best_index, TRUE);
+        return TRUE;
+      }
+  }
   gtk_widget_error_bell (GTK_WIDGET (self));
   return FALSE;
 }

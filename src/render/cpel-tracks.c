@@ -848,6 +848,9 @@ batch_event (CpelRenderCtx *ctx, Batch *batch, RowInfo *row, guint64 i, double x
   CpelRGBA color;
   Label label;
 
+  /* A label ends at the timeline's right edge: shortened with an ellipsis
+   * there, or left out, never cut mid-letter by the clip. */
+  x_next = MIN (x_next, ctx->x0 + ctx->tw);
   tick_color (ctx, row, code, &color);
   batch_tick (ctx, batch, x, row->y, &color);
   /* Summary mode: ticks only. */

@@ -360,6 +360,26 @@ test_select (Fixture *f, gconstpointer data)
   /* Escape clears the selection. */
   activate (f, "timeline.clear");
   g_assert_false (cpel_timeline_get_selection (f->timeline, NULL, NULL));
+
+  /* No selection and no event in view (between t = 3000 and 3100): Tab
+   * takes the next event after the view, Shift+Tab the one before, each
+   * brought into view. */
+  cpel_timeline_set_hidden_types (f->timeline, NULL);
+  cpel_timeline_set_range (f->timeline, 3010, 3090, FALSE);
+  activate (f, "timeline.next-event");
+  g_assert_true (cpel_timeline_get_selection (f->timeline, &slot, &index));
+  g_assert_cmpuint (slot, ==, 1);
+  g_assert_cmpuint (index, ==, 10);         /* event 31, t = 3100 */
+  cpel_timeline_get_range (f->timeline, &t0, &t1);
+  g_assert_cmpint (t0, <=, 3100);
+  g_assert_cmpint (t1, >, 3100);
+  activate (f, "timeline.clear");
+  cpel_timeline_set_range (f->timeline, 3010, 3090, FALSE);
+  activate (f, "timeline.previous-event");
+  g_assert_true (cpel_timeline_get_selection (f->timeline, &slot, &index));
+  g_assert_cmpuint (slot, ==, 0);
+  g_assert_cmpuint (index, ==, 10);         /* event 30, t = 3000 */
+  activate (f, "timeline.clear");
 }
 
 static void

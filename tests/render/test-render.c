@@ -425,6 +425,14 @@ test_labels_fit (void)
   g_assert_true (has_dark_pixel (s, 357, 420, r1 + 4, r1 + 20, 0.5));
   cairo_surface_destroy (s);
 
+  /* 36 px before the right edge (t = 1600 at x = 1124 over [0, 1660)):
+   * too little room for a label, none drawn to be cut by the edge. */
+  view.t1 = 1660;
+  s = test_render (&view, W, H);
+  g_assert_true (has_dark_pixel (s, 647, 700, r0 + 4, r0 + 20, 0.5));   /* t = 800 */
+  g_assert_false (has_dark_pixel (s, 1128, W, r0 + 4, r0 + 20, 0.5));
+  cairo_surface_destroy (s);
+
   /* The same with the next event closer than the label: no label. */
   view.t0 = 0;
   view.t1 = 40000;   /* 0.025 px/ns: track 0 events 20 px apart */
