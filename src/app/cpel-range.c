@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "cpel-file.h"   /* CPEL_TIME_MAX */
+
 /* A double rounded to the nearest gint64, saturating. */
 static gint64
 to_int64 (double v)
@@ -27,8 +29,8 @@ cpel_range_limits_init (CpelRangeLimits *limits,
   /* The last event sits at `duration`: keep it inside [lo, hi). */
   if (duration < 0)
     duration = 0;
-  if (duration >= G_MAXINT64 / 4)
-    duration = G_MAXINT64 / 4;
+  if (duration > CPEL_TIME_MAX)     /* the loader's bound already */
+    duration = CPEL_TIME_MAX;
   limits->hi = MAX (duration + 1, limits->lo + limits->min_span);
 }
 

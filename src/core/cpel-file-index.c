@@ -286,7 +286,7 @@ pass_b (Chunk *chunk)
         g_assert (last_slot != CPEL_U32MAP_NONE);
       }
     pos = next[last_slot]++;
-    file->times[pos] = ns - base;
+    file->times[pos] = MIN (ns - base, CPEL_TIME_MAX);
     file->recs[pos] = (guint32) fi;
 
     if (G_UNLIKELY (++done % CHECK_EVERY == 0))
@@ -489,6 +489,12 @@ cpel_file_build_index (CpelFile          *self,
           }
       self->base_ns = self->n_events ? min_ns : 0;
       self->duration = self->n_events ? max_ns - min_ns : 0;
+      if (self->duration > CPEL_TIME_MAX)
+        {
+          cpel_file_warn (self, "%s", _("Some events are more than 36 years after the first one "
+                                        "(damaged timestamps?): they are shown at that time"));
+          self->duration = CPEL_TIME_MAX;
+        }
 
       /* Slots: every track id, ascending; types: every code, ascending. */
       track_ids = number_keys (self->track_map, chunks, n, G_STRUCT_OFFSET (Chunk, track_ids));

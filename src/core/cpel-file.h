@@ -104,7 +104,12 @@ const CpelSectionInfo *cpel_file_get_section    (CpelFile *self, guint i);
  * sections, unsorted symbols...), each a translated, human-readable line. */
 const char * const *cpel_file_get_warnings (CpelFile *self);   /* NULL-terminated */
 
-/* Time */
+/* Time.  An event's time is in ns since the earliest event, at most
+ * CPEL_TIME_MAX (2^60 ns, about 36 years): a later one (a damaged
+ * timestamp) reads as CPEL_TIME_MAX, with a warning, so that sums of a few
+ * times and spans fit in 64 bits. */
+#define CPEL_TIME_MAX (G_GINT64_CONSTANT (1) << 60)
+
 guint64       cpel_file_get_n_events       (CpelFile *self);
 gint64        cpel_file_get_duration       (CpelFile *self);   /* last event time (ns) */
 gint64        cpel_file_get_base_ns        (CpelFile *self);   /* absolute ns of the earliest */

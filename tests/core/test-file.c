@@ -627,6 +627,48 @@ test_path_and_cancel (void)
   (void) cancellable;
 }
 
+/* A damaged timestamp centuries after the rest reads as CPEL_TIME_MAX, with
+ * a warning; nothing is dropped, every time and the duration stay small
+ * enough to add spans to. */
+static void
+test_time_max (void)
+{
+  g_autoptr(CpelWriter) w = cpel_writer_new (NULL, FALSE, 0, NULL);
+  guint t = cpel_writer_add_string_table (w, "T");
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(CpelMerge) merge = NULL;
+  const char * const *warnings;
+  CpelEvent ev;
+  guint n = 0;
+  gint64 last = -1;
+
+  cpel_writer_begin_events (w, t, 1000000000, 3);
+  cpel_writer_add_event (w, 1000, 1, 1, 0);
+  cpel_writer_add_event (w, G_GUINT64_CONSTANT (0xf700000000000000), 1, 1, 1);   /* > 2^63 ns */
+  cpel_writer_add_event (w, 3000, 2, 1, 2);
+  g_assert_true (cpel_writer_finish (w, &error));
+  bytes = cpel_writer_steal_bytes (w);
+  file = cpel_file_new_for_bytes (bytes, NULL, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpint (cpel_file_get_duration (file), ==, CPEL_TIME_MAX);
+  warnings = cpel_file_get_warnings (file);
+  g_assert_nonnull (warnings[0]);
+  g_assert_nonnull (strstr (warnings[0], "36 years"));
+  merge = cpel_merge_new (file, NULL, 0, 0);
+  while (cpel_merge_next (merge, &ev, NULL))
+    {
+      g_assert_cmpint (ev.time_ns, >=, last);
+      g_assert_cmpint (ev.time_ns, <=, CPEL_TIME_MAX);
+      last = ev.time_ns;
+      n++;
+    }
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpint (last, ==, CPEL_TIME_MAX);
+}
+
 /* What cannot be mapped says so in a few words (the caller names the path):
  * a folder, a device, a missing file. */
 static void
@@ -669,6 +711,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/file/ticks-exact", test_ticks_exact);
   g_test_add_func ("/core/file/invalid", test_invalid);
   g_test_add_func ("/core/file/not-a-file", test_not_a_file);
+  g_test_add_func ("/core/file/time-max", test_time_max);
   g_test_add_func ("/core/file/hostile-strings", test_hostile_strings);
   g_test_add_func ("/core/file/random-bytes", test_random_bytes);
   g_test_add_func ("/core/file/threads-identical", test_threads_identical);
