@@ -33,12 +33,15 @@ struct _CpelSearchBar
   GtkLabel          *error_label;
 
   CpelTimeline      *timeline;
-  CpelSearchResult  *result;
-  gint64             current;
-  /* With hidden event types: the positions in `result` of the matches of
-   * shown types (sorted), and the hidden flags they were built for. */
-  GArray            *shown;
-  guint8            *shown_for;
+  CpelSearchResult  *result;     /* every match of the query */
+  /* The matches on tracks and of event types the timeline shows: counted,
+   * stepped through and highlighted (`result` itself when nothing is
+   * hidden); and the hidden flags it was filtered for. */
+  CpelSearchResult  *visible;
+  guint8            *hidden_types_for;
+  guint8            *hidden_slots_for;
+  gint64             current;    /* position in `visible`, or -1 */
+  CpelEventRef       current_ref;   /* the last match stepped to (slot G_MAXUINT: none) */
 
   GCancellable      *cancellable;
   CpelProgressRelay *relay;
@@ -75,70 +78,89 @@ set_status (CpelSearchBar *self,
   gtk_label_set_text (self->count_label, text != NULL ? text : "");
 }
 
-/* Event types hidden on the timeline are not searched: their matches are
- * neither counted nor stepped to.  `shown` lists the other matches. */
+/* The timeline's hidden tracks (filtered out or hidden) as n_tracks flags,
+ * or NULL when every track is shown. */
+static guint8 *
+hidden_slots (CpelSearchBar *self,
+              CpelFile      *file)
+{
+  CpelTrackOrder *order = cpel_timeline_get_track_order (self->timeline);
+  guint n_tracks = cpel_file_get_n_tracks (file), n_rows = n_tracks;
+  const guint *rows = order != NULL ? cpel_track_order_get_rows (order, &n_rows) : NULL;
+  guint8 *hidden;
+
+  if (rows == NULL || n_rows >= n_tracks)
+    return NULL;
+  hidden = g_malloc (MAX (n_tracks, 1));
+  memset (hidden, 1, n_tracks);
+  for (guint r = 0; r < n_rows; r++)
+    if (rows[r] < n_tracks)
+      hidden[rows[r]] = 0;
+  return hidden;
+}
+
 static gboolean
-match_hidden (CpelSearchBar *self,
-              guint64        pos)
+same_flags (const guint8 *a,
+            const guint8 *b,
+            guint         n)
+{
+  return (a == NULL && b == NULL) || (a != NULL && b != NULL && memcmp (a, b, n) == 0);
+}
+
+/* Matches on hidden tracks or of hidden event types are neither counted,
+ * nor stepped to, nor highlighted: `visible` holds the others.  Returns
+ * TRUE when it changed. */
+static gboolean
+refilter (CpelSearchBar *self,
+          gboolean       force)
 {
   CpelFile *file = self->timeline != NULL ? cpel_timeline_get_file (self->timeline) : NULL;
-  const guint8 *hidden = self->timeline != NULL ? cpel_timeline_get_hidden_types (self->timeline) : NULL;
-  const CpelEventRef *ref;
-  guint type;
+  const guint8 *types = file != NULL ? cpel_timeline_get_hidden_types (self->timeline) : NULL;
+  g_autofree guint8 *slots = file != NULL ? hidden_slots (self, file) : NULL;
 
-  if (file == NULL || hidden == NULL || self->result == NULL)
+  if (file == NULL || self->result == NULL)
+    {
+      g_clear_pointer (&self->visible, cpel_search_result_unref);
+      g_clear_pointer (&self->hidden_types_for, g_free);
+      g_clear_pointer (&self->hidden_slots_for, g_free);
+      return TRUE;
+    }
+  if (!force && self->visible != NULL
+      && same_flags (types, self->hidden_types_for, cpel_file_get_n_types (file))
+      && same_flags (slots, self->hidden_slots_for, cpel_file_get_n_tracks (file)))
     return FALSE;
-  ref = cpel_search_result_get (self->result, pos);
-  return cpel_file_lookup_type (file, cpel_file_get_track_event_code (file, ref->slot, ref->index), &type)
-         && hidden[type];
+
+  g_clear_pointer (&self->visible, cpel_search_result_unref);
+  self->visible = cpel_search_result_filter (self->result, file, slots, types);
+  /* The match last stepped to keeps its place while it is shown (also
+   * after a filter that hid it for a while). */
+  self->current = -1;
+  if (self->current_ref.slot < cpel_file_get_n_tracks (file)
+      && self->current_ref.index < cpel_file_get_track_n_events (file, self->current_ref.slot))
+    {
+      CpelEvent event;
+      guint64 pos;
+
+      cpel_file_get_track_event (file, self->current_ref.slot, self->current_ref.index, &event);
+      pos = cpel_search_result_find_next (self->visible, file, event.time_ns, event.file_index);
+      if (pos < cpel_search_result_get_n (self->visible)
+          && cpel_search_result_get (self->visible, pos)->slot == self->current_ref.slot
+          && cpel_search_result_get (self->visible, pos)->index == self->current_ref.index)
+        self->current = (gint64) pos;
+    }
+  g_free (self->hidden_types_for);
+  self->hidden_types_for = types != NULL ? g_memdup2 (types, cpel_file_get_n_types (file)) : NULL;
+  g_free (self->hidden_slots_for);
+  self->hidden_slots_for = g_steal_pointer (&slots);
+  return TRUE;
 }
 
 static void
-refilter (CpelSearchBar *self)
+show_matches (CpelSearchBar *self)
 {
-  CpelFile *file = self->timeline != NULL ? cpel_timeline_get_file (self->timeline) : NULL;
-  const guint8 *hidden = self->timeline != NULL ? cpel_timeline_get_hidden_types (self->timeline) : NULL;
-  guint64 n;
-
-  g_clear_pointer (&self->shown, g_array_unref);
-  g_clear_pointer (&self->shown_for, g_free);
-  if (file == NULL || hidden == NULL || self->result == NULL)
-    return;
-  self->shown_for = g_memdup2 (hidden, cpel_file_get_n_types (file));
-  n = cpel_search_result_get_n (self->result);
-  self->shown = g_array_new (FALSE, FALSE, sizeof (guint64));
-  for (guint64 i = 0; i < n; i++)
-    if (!match_hidden (self, i))
-      g_array_append_val (self->shown, i);
-}
-
-/* Matches counted, and the 0-based rank of result position `pos` among
- * them. */
-static guint64
-shown_count (CpelSearchBar *self)
-{
-  return self->shown != NULL ? self->shown->len : cpel_search_result_get_n (self->result);
-}
-
-static guint64
-shown_rank (CpelSearchBar *self,
-            guint64        pos)
-{
-  guint lo = 0, hi;
-
-  if (self->shown == NULL)
-    return pos;
-  hi = self->shown->len;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (g_array_index (self->shown, guint64, mid) < pos)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  if (self->timeline != NULL)
+    cpel_timeline_set_matches (self->timeline,
+                               gtk_search_bar_get_search_mode (self->search_bar) ? self->visible : NULL);
 }
 
 static void
@@ -148,18 +170,18 @@ update_status (CpelSearchBar *self)
   g_autofree char *total = NULL;
   g_autofree char *text = NULL;
 
-  if (self->result == NULL)
+  if (self->visible == NULL)
     {
       set_status (self, NULL);
       return;
     }
-  n = shown_count (self);
+  n = cpel_search_result_get_n (self->visible);
   total = cpel_format_count (n);
   if (n == 0)
     text = g_strdup (_("No matches"));
   else if (self->current >= 0)
     {
-      g_autofree char *position = cpel_format_count (shown_rank (self, (guint64) self->current) + 1);
+      g_autofree char *position = cpel_format_count ((guint64) self->current + 1);
       /* TRANSLATORS: "3 of 1,024" search matches */
       text = g_strdup_printf (_("%s of %s"), position, total);
     }
@@ -237,9 +259,10 @@ set_result (CpelSearchBar    *self,
   g_clear_pointer (&self->result, cpel_search_result_unref);
   self->result = result != NULL ? cpel_search_result_ref (result) : NULL;
   self->current = -1;
-  refilter (self);
+  self->current_ref.slot = G_MAXUINT;
+  refilter (self, TRUE);
   if (self->timeline != NULL && gtk_search_bar_get_search_mode (self->search_bar))
-    cpel_timeline_set_matches (self->timeline, result);
+    show_matches (self);
   update_status (self);
 }
 
@@ -413,27 +436,21 @@ on_file_changed (CpelSearchBar *self)
   stop_running (self);
   g_clear_pointer (&self->result, cpel_search_result_unref);
   self->current = -1;
-  refilter (self);
+  self->current_ref.slot = G_MAXUINT;
+  refilter (self, TRUE);
   update_status (self);
   if (gtk_search_bar_get_search_mode (self->search_bar))
     start_search (self);
 }
 
+/* The hidden event types or tracks changed (a view change, a track
+ * order change): the shown matches follow. */
 static void
-on_view_changed (CpelSearchBar *self)
+on_filters_changed (CpelSearchBar *self)
 {
-  CpelFile *file = cpel_timeline_get_file (self->timeline);
-  const guint8 *hidden = cpel_timeline_get_hidden_types (self->timeline);
-
-  /* Only a change of the hidden event types matters here. */
-  if (file == NULL || self->result == NULL)
+  if (!refilter (self, FALSE))
     return;
-  if (hidden == NULL && self->shown_for == NULL)
-    return;
-  if (hidden != NULL && self->shown_for != NULL
-      && memcmp (hidden, self->shown_for, cpel_file_get_n_types (file)) == 0)
-    return;
-  refilter (self);
+  show_matches (self);
   update_status (self);
 }
 
@@ -452,7 +469,7 @@ cpel_search_bar_set_timeline (CpelSearchBar *self,
   if (timeline != NULL)
     {
       g_signal_connect_swapped (timeline, "notify::file", G_CALLBACK (on_file_changed), self);
-      g_signal_connect_swapped (timeline, "view-changed", G_CALLBACK (on_view_changed), self);
+      g_signal_connect_swapped (timeline, "view-changed", G_CALLBACK (on_filters_changed), self);
     }
   on_file_changed (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMELINE]);
@@ -517,7 +534,7 @@ CpelSearchResult *
 cpel_search_bar_get_result (CpelSearchBar *self)
 {
   g_return_val_if_fail (CPEL_IS_SEARCH_BAR (self), NULL);
-  return self->result;
+  return self->visible;
 }
 
 gint64
@@ -571,17 +588,18 @@ cpel_search_bar_step (CpelSearchBar *self,
       return;
     }
   file = self->timeline != NULL ? cpel_timeline_get_file (self->timeline) : NULL;
-  if (file == NULL || self->result == NULL || shown_count (self) == 0)
+  refilter (self, FALSE);
+  if (file == NULL || self->visible == NULL || cpel_search_result_get_n (self->visible) == 0)
     {
       gtk_widget_error_bell (GTK_WIDGET (self));
       return;
     }
-  n = cpel_search_result_get_n (self->result);
+  n = cpel_search_result_get_n (self->visible);
 
   if (cpel_timeline_get_selection (self->timeline, &slot, &index))
     {
       if (self->current >= 0 && (guint64) self->current < n
-          && ref_equal (cpel_search_result_get (self->result, (guint64) self->current), slot, index))
+          && ref_equal (cpel_search_result_get (self->visible, (guint64) self->current), slot, index))
         pos = self->current + direction;
       else
         {
@@ -589,12 +607,12 @@ cpel_search_bar_step (CpelSearchBar *self,
 
           /* From the selected event. */
           cpel_file_get_track_event (file, slot, index, &event);
-          pos = (gint64) cpel_search_result_find_next (self->result, file,
+          pos = (gint64) cpel_search_result_find_next (self->visible, file,
                                                        event.time_ns, event.file_index);
           if (direction > 0)
             {
               if ((guint64) pos < n
-                  && ref_equal (cpel_search_result_get (self->result, (guint64) pos), slot, index))
+                  && ref_equal (cpel_search_result_get (self->visible, (guint64) pos), slot, index))
                 pos++;
             }
           else
@@ -609,25 +627,20 @@ cpel_search_bar_step (CpelSearchBar *self,
        * before its end. */
       cpel_timeline_get_range (self->timeline, &t0, &t1);
       if (direction > 0)
-        pos = (gint64) cpel_search_result_find_next (self->result, file, t0, 0);
+        pos = (gint64) cpel_search_result_find_next (self->visible, file, t0, 0);
       else
-        pos = (gint64) cpel_search_result_find_next (self->result, file, t1, 0) - 1;
+        pos = (gint64) cpel_search_result_find_next (self->visible, file, t1, 0) - 1;
     }
 
-  /* Wrap around, past matches of hidden types (there is a shown one). */
-  for (guint64 tries = 0; tries <= n; tries++)
-    {
-      if (pos < 0)
-        pos = (gint64) n - 1;
-      else if ((guint64) pos >= n)
-        pos = 0;
-      if (self->shown == NULL || !match_hidden (self, (guint64) pos))
-        break;
-      pos += direction;
-    }
+  /* Wrap around. */
+  if (pos < 0)
+    pos = (gint64) n - 1;
+  else if ((guint64) pos >= n)
+    pos = 0;
 
   self->current = pos;
-  ref = cpel_search_result_get (self->result, (guint64) pos);
+  ref = cpel_search_result_get (self->visible, (guint64) pos);
+  self->current_ref = *ref;
   cpel_timeline_select (self->timeline, ref->slot, ref->index, FALSE);
   cpel_timeline_reveal (self->timeline, ref->slot, ref->index);
   update_status (self);
@@ -640,9 +653,7 @@ on_search_mode_notify (CpelSearchBar *self)
 {
   /* Highlights show while the bar is open; the result is kept for when it
    * opens again. */
-  if (self->timeline != NULL)
-    cpel_timeline_set_matches (self->timeline,
-                               gtk_search_bar_get_search_mode (self->search_bar) ? self->result : NULL);
+  show_matches (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH_MODE_ENABLED]);
 }
 
@@ -657,8 +668,9 @@ cpel_search_bar_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->timeline, self);
   g_clear_object (&self->timeline);
   g_clear_pointer (&self->result, cpel_search_result_unref);
-  g_clear_pointer (&self->shown, g_array_unref);
-  g_clear_pointer (&self->shown_for, g_free);
+  g_clear_pointer (&self->visible, cpel_search_result_unref);
+  g_clear_pointer (&self->hidden_types_for, g_free);
+  g_clear_pointer (&self->hidden_slots_for, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (object), CPEL_TYPE_SEARCH_BAR);
 
   G_OBJECT_CLASS (cpel_search_bar_parent_class)->dispose (object);
@@ -759,6 +771,7 @@ cpel_search_bar_init (CpelSearchBar *self)
   GtkShortcut *shortcut;
 
   self->current = -1;
+  self->current_ref.slot = G_MAXUINT;
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->entry));
   g_signal_connect_swapped (self->search_bar, "notify::search-mode-enabled",

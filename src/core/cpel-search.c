@@ -413,6 +413,86 @@ build_track_bits (CpelFile         *file,
     }
 }
 
+static gboolean
+filtered_out (CpelFile     *file,
+              const guint8 *hidden_slots,
+              const guint8 *hidden_types,
+              guint         slot,
+              guint64       index)
+{
+  guint32 type;
+
+  if (hidden_slots != NULL && hidden_slots[slot])
+    return TRUE;
+  if (hidden_types == NULL)
+    return FALSE;
+  type = cpel_u32map_get (file->type_map, cpel_file_get_track_event_code (file, slot, index));
+  return type != CPEL_U32MAP_NONE && hidden_types[type];
+}
+
+CpelSearchResult *
+cpel_search_result_filter (CpelSearchResult *result,
+                           CpelFile         *file,
+                           const guint8     *hidden_slots,
+                           const guint8     *hidden_types)
+{
+  CpelSearchResult *out;
+  g_autofree guint8 *keep = NULL;
+  g_autofree guint64 *cursor = NULL;
+  guint64 k = 0, kept = 0;
+
+  g_return_val_if_fail (result != NULL, NULL);
+  g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
+  g_return_val_if_fail (result->n_tracks == file->n_tracks, NULL);
+
+  if (hidden_slots == NULL && hidden_types == NULL)
+    return cpel_search_result_ref (result);
+
+  out = g_new0 (CpelSearchResult, 1);
+  g_atomic_ref_count_init (&out->ref_count);
+  out->n_tracks = result->n_tracks;
+  out->track_offsets = g_new0 (guint64, result->n_tracks + 1);
+  out->track_matches = g_new (guint64, MAX (result->track_offsets[result->n_tracks], 1));
+  /* Each match decided once (a type lookup reads its record): per track,
+   * then the global list takes the decisions back in the same order. */
+  keep = g_new (guint8, MAX (result->track_offsets[result->n_tracks], 1));
+  for (guint s = 0; s < result->n_tracks; s++)
+    {
+      for (guint64 i = result->track_offsets[s]; i < result->track_offsets[s + 1]; i++)
+        {
+          guint64 index = result->track_matches[i];
+
+          keep[i] = index < file->tracks[s].count
+                    && !filtered_out (file, hidden_slots, hidden_types, s, index);
+          if (keep[i])
+            out->track_matches[kept++] = index;
+        }
+      out->track_offsets[s + 1] = kept;
+    }
+  build_track_bits (file, out);
+
+  /* A track's matches come in the global list in track order. */
+  cursor = g_new (guint64, MAX (result->n_tracks, 1));
+  memcpy (cursor, result->track_offsets, sizeof (guint64) * MAX (result->n_tracks, 1));
+  out->refs = g_new (CpelEventRef, MAX (result->n, 1));
+  for (guint64 i = 0; i < result->n; i++)
+    {
+      const CpelEventRef *ref = &result->refs[i];
+      guint64 at;
+
+      if (ref->slot >= result->n_tracks)
+        continue;
+      at = cursor[ref->slot]++;
+      if (at < result->track_offsets[ref->slot + 1] && result->track_matches[at] == ref->index
+          ? keep[at]
+          : ref->index < file->tracks[ref->slot].count      /* not expected: decide again */
+            && !filtered_out (file, hidden_slots, hidden_types, ref->slot, ref->index))
+        out->refs[k++] = *ref;
+    }
+  out->n = k;
+  return out;
+}
+
 guint64
 cpel_search_result_find_next (CpelSearchResult *result,
                               CpelFile         *file,

@@ -60,4 +60,13 @@ const guint64      *cpel_search_result_get_track_bits (CpelSearchResult *result,
 guint64             cpel_search_result_find_next   (CpelSearchResult *result, CpelFile *file,
                                                     gint64 time, guint64 file_index);
 
+/* The matches on tracks and of event types still shown: `hidden_slots`
+ * (n_tracks flags) and `hidden_types` (n_types flags), either NULL for none
+ * hidden.  A new result (a new reference to `result` when nothing is
+ * hidden).  O(matches). */
+CpelSearchResult   *cpel_search_result_filter      (CpelSearchResult *result,
+                                                    CpelFile         *file,
+                                                    const guint8     *hidden_slots,
+                                                    const guint8     *hidden_types);
+
 G_END_DECLS

@@ -902,6 +902,44 @@ test_search_types (Fixture *f, gconstpointer data)
 
       g_assert_true (g_str_has_suffix (cpel_search_bar_get_status (bar), of));
     }
+
+    /* A hidden track (thread 1): its matches are neither counted, nor
+     * stepped to, nor highlighted; back when it shows again. */
+    {
+      CpelTrackOrder *order = cpel_timeline_get_track_order (timeline);
+      guint64 on_1 = 0, n_hl;
+      g_autofree char *of = NULL;
+
+      for (guint64 i = 0; i < REG_EVENTS; i++)
+        {
+          g_autofree char *label = g_strdup_printf (i % 7 == 0 ? "recv: len %u" : "send: %u", (guint) i);
+
+          on_1 += i % REG_TRACKS == 1 && strchr (label, '2') != NULL;
+        }
+      g_assert_cmpuint (on_1, >, 0);
+      cpel_track_order_set_hidden (order, 1, TRUE);
+      of = g_strdup_printf (" of %" G_GUINT64_FORMAT, all - on_1);
+      cpel_timeline_unselect (timeline);
+      for (guint k = 0; k < 30; k++)
+        {
+          cpel_search_bar_step (bar, 1);
+          g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+          g_assert_cmpuint (slot, !=, 1);
+        }
+      g_assert_true (g_str_has_suffix (cpel_search_bar_get_status (bar), of));
+      g_assert_nonnull (cpel_timeline_get_matches (timeline));
+      cpel_search_result_get_track (cpel_timeline_get_matches (timeline), 1, &n_hl);
+      g_assert_cmpuint (n_hl, ==, 0);
+      cpel_search_result_get_track (cpel_timeline_get_matches (timeline), 0, &n_hl);
+      g_assert_cmpuint (n_hl, >, 0);
+
+      cpel_track_order_set_hidden (order, 1, FALSE);
+      cpel_search_result_get_track (cpel_timeline_get_matches (timeline), 1, &n_hl);
+      g_assert_cmpuint (n_hl, ==, on_1);
+      g_clear_pointer (&of, g_free);
+      of = g_strdup_printf (" of %" G_GUINT64_FORMAT, all);
+      g_assert_true (g_str_has_suffix (cpel_search_bar_get_status (bar), of));
+    }
   }
 }
 

@@ -859,6 +859,84 @@ test_track_bits (void)
   g_assert_cmpuint (with_bits, >, 0);
 }
 
+/* Filtering a result by hidden tracks and types keeps exactly the other
+ * matches, in the same order, per track and globally, with bit sets where
+ * the kept matches are dense. */
+static void
+test_filter (void)
+{
+  g_autoptr(CpelFile) file = big_file ();
+  g_autoptr(CpelSearchResult) all = run (file, CPEL_SEARCH_TEXT, "needle", FALSE);
+  guint n_tracks = cpel_file_get_n_tracks (file), n_types = cpel_file_get_n_types (file);
+  g_autofree guint8 *slots = g_new0 (guint8, n_tracks);
+  g_autofree guint8 *types = g_new0 (guint8, n_types);
+  guint type;
+
+  /* Nothing hidden: the same result. */
+  {
+    g_autoptr(CpelSearchResult) same = cpel_search_result_filter (all, file, NULL, NULL);
+    g_assert_true (same == all);
+  }
+
+  for (guint s = 0; s < n_tracks; s += 3)
+    slots[s] = 1;
+  g_assert_true (cpel_file_lookup_type (file, 4, &type));   /* "fixed needle": every one matches */
+  types[type] = 1;
+
+  for (int variant = 0; variant < 3; variant++)
+    {
+      const guint8 *hs = variant != 1 ? slots : NULL;
+      const guint8 *ht = variant != 0 ? types : NULL;
+      g_autoptr(CpelSearchResult) f = cpel_search_result_filter (all, file, hs, ht);
+      guint64 k = 0;
+
+      g_assert_true (f != all);
+      for (guint64 i = 0; i < cpel_search_result_get_n (all); i++)
+        {
+          const CpelEventRef *ref = cpel_search_result_get (all, i);
+          guint t;
+          gboolean hidden;
+
+          g_assert_true (cpel_file_lookup_type (file, cpel_file_get_track_event_code (file, ref->slot,
+                                                                                     ref->index), &t));
+          hidden = (hs != NULL && hs[ref->slot]) || (ht != NULL && ht[t]);
+          if (hidden)
+            continue;
+          g_assert_cmpuint (k, <, cpel_search_result_get_n (f));
+          g_assert_cmpuint (cpel_search_result_get (f, k)->slot, ==, ref->slot);
+          g_assert_cmpuint (cpel_search_result_get (f, k)->index, ==, ref->index);
+          k++;
+        }
+      g_assert_cmpuint (k, ==, cpel_search_result_get_n (f));
+      g_assert_cmpuint (k, >, 0);
+
+      for (guint s = 0; s < n_tracks; s++)
+        {
+          guint64 n_all, n_f, n_events, j = 0;
+          const guint64 *m_all = cpel_search_result_get_track (all, s, &n_all);
+          const guint64 *m_f = cpel_search_result_get_track (f, s, &n_f);
+          const guint64 *bits = cpel_search_result_get_track_bits (f, s);
+
+          cpel_file_get_track_times (file, s, &n_events);
+          for (guint64 i = 0; i < n_all; i++)
+            {
+              guint t;
+
+              cpel_file_lookup_type (file, cpel_file_get_track_event_code (file, s, m_all[i]), &t);
+              if ((hs != NULL && hs[s]) || (ht != NULL && ht[t]))
+                continue;
+              g_assert_cmpuint (j, <, n_f);
+              g_assert_cmpuint (m_f[j], ==, m_all[i]);
+              j++;
+            }
+          g_assert_cmpuint (j, ==, n_f);
+          g_assert_true ((bits != NULL) == (n_f > 0 && n_f * 64 >= n_events));
+          for (guint64 i = 0; bits != NULL && i < n_f; i++)
+            g_assert_true ((bits[m_f[i] / 64] >> (m_f[i] % 64)) & 1);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -869,6 +947,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/search/bad-regex", test_bad_regex);
   g_test_add_func ("/core/search/code", test_code);
   g_test_add_func ("/core/search/track-bits", test_track_bits);
+  g_test_add_func ("/core/search/filter", test_filter);
   g_test_add_func ("/core/search/query-match", test_query_match);
   g_test_add_func ("/core/search/find-next", test_find_next);
   g_test_add_func ("/core/search/refcount", test_refcount);

@@ -155,6 +155,39 @@ check_search (CpelFile       *file,
       guint64 k = cpel_search_result_find_next (result, file, first->ev.time_ns, first->ev.file_index);
       FUZZ_CHECK (k < n);
     }
+
+  /* Filtered by hidden tracks (every other slot) and types (every third):
+   * exactly the other matches, in the same order. */
+  {
+    guint n_tracks = cpel_file_get_n_tracks (file), n_types = cpel_file_get_n_types (file);
+    guint8 *hs = g_new0 (guint8, MAX (n_tracks, 1));
+    guint8 *ht = g_new0 (guint8, MAX (n_types, 1));
+    CpelSearchResult *f;
+    guint64 m = 0;
+
+    for (guint s = 0; s < n_tracks; s += 2)
+      hs[s] = 1;
+    for (guint t = 1; t < n_types; t += 3)
+      ht[t] = 1;
+    f = cpel_search_result_filter (result, file, hs, ht);
+    for (guint64 i = 0; i < cpel_search_result_get_n (result); i++)
+      {
+        const CpelEventRef *ref = cpel_search_result_get (result, i);
+        CpelEvent ev;
+
+        cpel_file_get_track_event (file, ref->slot, ref->index, &ev);
+        if (hs[ref->slot] || (ev.type < n_types && ht[ev.type]))
+          continue;
+        FUZZ_CHECK (m < cpel_search_result_get_n (f));
+        FUZZ_CHECK (cpel_search_result_get (f, m)->slot == ref->slot
+                    && cpel_search_result_get (f, m)->index == ref->index);
+        m++;
+      }
+    FUZZ_CHECK (m == cpel_search_result_get_n (f));
+    cpel_search_result_unref (f);
+    g_free (hs);
+    g_free (ht);
+  }
   cpel_search_result_unref (result);
   cpel_query_free (query);
 }
