@@ -41,6 +41,7 @@ typedef struct
   CpelTimeline   *timeline;
   CpelTrackOrder *order;
   GListStore     *store;
+  GtkEditable    *entry;     /* the filter (owned by the window) */
   gboolean        updating;
 } Tracks;
 
@@ -232,6 +233,19 @@ on_reset_clicked (GtkButton *button,
                   Tracks    *tracks)
 {
   cpel_track_order_reset (tracks->order);
+  gtk_editable_set_text (tracks->entry, "");
+}
+
+/* Escape in the filter clears it, and closes the window when it is empty
+ * (the filter has the focus when the window opens). */
+static void
+on_filter_stop (GtkSearchEntry *entry,
+                GtkWindow      *window)
+{
+  if (*gtk_editable_get_text (GTK_EDITABLE (entry)) != '\0')
+    gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  else
+    gtk_window_close (window);
 }
 
 static void
@@ -314,6 +328,8 @@ cpel_tracks_new (GtkWindow    *parent,
   if (filter != NULL)
     gtk_editable_set_text (GTK_EDITABLE (entry), filter);
   g_signal_connect (entry, "search-changed", G_CALLBACK (on_filter_changed), tracks);
+  g_signal_connect (entry, "stop-search", G_CALLBACK (on_filter_stop), window);
+  tracks->entry = GTK_EDITABLE (entry);
   clamp = adw_clamp_new ();
   adw_clamp_set_child (ADW_CLAMP (clamp), entry);
   gtk_widget_set_margin_top (clamp, 12);

@@ -17,6 +17,7 @@ typedef struct
   char            *pending;   /* view to show once loaded */
   GtkWindow       *list;      /* the Saved Views window (weak) */
   GtkNativeDialog *chooser;
+  AdwToast        *toast;     /* the last one shown (weak) */
 } Controller;
 
 static Controller *
@@ -25,11 +26,17 @@ get_controller (CpelWindow *window)
   return g_object_get_data (G_OBJECT (window), DATA_KEY);
 }
 
+/* One at a time: stepping through the views with x / z says where it is
+ * now, not where it was a few presses ago. */
 static void
 toast (Controller *ctl,
        const char *text)
 {
-  cpel_window_tools_text_toast (ctl->window, text, NULL, NULL);
+  if (ctl->toast != NULL)
+    adw_toast_dismiss (ctl->toast);
+  g_clear_weak_pointer (&ctl->toast);
+  ctl->toast = cpel_window_tools_text_toast (ctl->window, text, NULL, NULL);
+  g_object_add_weak_pointer (G_OBJECT (ctl->toast), (gpointer *) &ctl->toast);
 }
 
 static void
@@ -734,6 +741,7 @@ controller_free (Controller *ctl)
   g_clear_object (&ctl->chooser);
   if (ctl->list != NULL)
     g_object_remove_weak_pointer (G_OBJECT (ctl->list), (gpointer *) &ctl->list);
+  g_clear_weak_pointer (&ctl->toast);
   g_free (ctl->pending);
   g_free (ctl);
 }

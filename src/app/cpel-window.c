@@ -1124,6 +1124,9 @@ cpel_window_init (CpelWindow *self)
 
   g_signal_connect_swapped (self->timeline, "view-changed",
                             G_CALLBACK (update_range_label), self);
+  /* The time under a still pointer changes when the keys move the view. */
+  g_signal_connect_swapped (self->timeline, "view-changed",
+                            G_CALLBACK (update_pointer_labels), self);
   g_signal_connect_swapped (self->timeline, "pointer-changed",
                             G_CALLBACK (update_pointer_labels), self);
   g_signal_connect_swapped (self->timeline, "selection-changed",

@@ -620,6 +620,67 @@ find_descendant (GtkWidget *widget, GType type)
   return NULL;
 }
 
+static GtkWidget *
+find_button (GtkWidget *widget, const char *label)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_button (c, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The Tracks window opens with the keyboard in its filter: Escape clears
+ * the filter, then closes the window; Reset empties the filter too. */
+static void
+test_tracks_window_keys (Fixture *f, gconstpointer data)
+{
+  GtkWindow *tracks = NULL;
+  GtkWidget *entry;
+  g_autoptr(GListModel) toplevels = NULL;
+  CpelTrackOrder *order;
+
+  SKIP_WITHOUT_DISPLAY ();
+  order = cpel_timeline_get_track_order (cpel_window_get_timeline (f->window));
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "tracks", NULL);
+  app_test_spin (100);
+  toplevels = g_object_ref (gtk_window_get_toplevels ());
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+      if (g_strcmp0 (gtk_window_get_title (w), "Tracks") == 0 && gtk_widget_get_visible (GTK_WIDGET (w)))
+        tracks = w;
+    }
+  g_assert_nonnull (tracks);
+  g_object_add_weak_pointer (G_OBJECT (tracks), (gpointer *) &tracks);
+  entry = find_descendant (GTK_WIDGET (tracks), GTK_TYPE_SEARCH_ENTRY);
+  g_assert_nonnull (entry);
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), "thread 1");
+  g_signal_emit_by_name (entry, "stop-search");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
+  g_assert_nonnull (tracks);
+
+  /* Reset: every track shown, and the filter box empty. */
+  cpel_track_order_set_filter (order, "thread 1");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "thread 1");
+  g_signal_emit_by_name (find_button (GTK_WIDGET (tracks), "_Reset"), "clicked");
+  g_assert_null (cpel_track_order_get_filter (order));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
+
+  g_signal_emit_by_name (entry, "stop-search");
+  app_test_spin (100);
+  g_assert_true (tracks == NULL || !gtk_widget_get_visible (GTK_WIDGET (tracks)));
+  if (tracks != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (tracks), (gpointer *) &tracks);
+}
+
 /* The Saved Views window lists the views; activating a row shows it. */
 static void
 test_views_window (Fixture *f, gconstpointer data)
@@ -1005,6 +1066,18 @@ test_keys_anywhere (Fixture *f, gconstpointer data)
   app_test_xdo ("key", "s", NULL);
   g_assert_cmpint (span_of (timeline), ==, s0);
 
+  /* A still pointer over a view moved by the keys: the status line's
+   * cursor time follows. */
+  {
+    g_autofree char *before = g_strdup (cpel_window_get_status (f->window, "cursor"));
+
+    g_assert_true (g_str_has_prefix (before, "Cursor "));
+    app_test_xdo ("key", "w", "d", NULL);
+    g_assert_cmpstr (cpel_window_get_status (f->window, "cursor"), !=, before);
+    app_test_xdo ("key", "a", "s", NULL);
+    g_assert_cmpint (span_of (timeline), ==, s0);
+  }
+
   /* The keyboard on the main menu's button. */
   menu_button = find_descendant (GTK_WIDGET (f->window), GTK_TYPE_MENU_BUTTON);
   g_assert_nonnull (menu_button);
@@ -1102,6 +1175,7 @@ main (int argc, char *argv[])
   ADD ("modes-output", test_modes_output);
   ADD ("keys", test_keys);
   ADD ("keys-anywhere", test_keys_anywhere);
+  ADD ("tracks-window-keys", test_tracks_window_keys);
 #undef ADD
   g_test_add_func ("/app/g2/shortcuts-window", test_shortcuts_window);
   status = g_test_run ();
