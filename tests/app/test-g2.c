@@ -605,14 +605,17 @@ test_open_at_view (Fixture *f, gconstpointer data)
   assert_shows (window, 1000, 9000, "12,7", TRUE, 7);
 }
 
+/* The first of `widget` and its descendants (depth first) that `match`es. */
 static GtkWidget *
-find_descendant (GtkWidget *widget, GType type)
+find_widget (GtkWidget *widget,
+             gboolean (*match) (GtkWidget *widget, gconstpointer data),
+             gconstpointer data)
 {
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+  if (match (widget, data))
     return widget;
   for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
     {
-      GtkWidget *found = find_descendant (c, type);
+      GtkWidget *found = find_widget (c, match, data);
 
       if (found != NULL)
         return found;
@@ -620,19 +623,22 @@ find_descendant (GtkWidget *widget, GType type)
   return NULL;
 }
 
-static GtkWidget *
-find_button (GtkWidget *widget, const char *label)
+static gboolean
+is_of_type (GtkWidget *widget, gconstpointer type)
 {
-  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_button (c, label);
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (type));
+}
 
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+static gboolean
+is_button_labelled (GtkWidget *widget, gconstpointer label)
+{
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0;
+}
+
+static GtkWidget *
+find_descendant (GtkWidget *widget, GType type)
+{
+  return find_widget (widget, is_of_type, GSIZE_TO_POINTER (type));
 }
 
 /* The Tracks window opens with the keyboard in its filter: Escape clears
@@ -670,7 +676,7 @@ test_tracks_window_keys (Fixture *f, gconstpointer data)
   /* Reset: every track shown, and the filter box empty. */
   cpel_track_order_set_filter (order, "thread 1");
   gtk_editable_set_text (GTK_EDITABLE (entry), "thread 1");
-  g_signal_emit_by_name (find_button (GTK_WIDGET (tracks), "_Reset"), "clicked");
+  g_signal_emit_by_name (find_widget (GTK_WIDGET (tracks), is_button_labelled, "_Reset"), "clicked");
   g_assert_null (cpel_track_order_get_filter (order));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
 
