@@ -172,7 +172,9 @@ static void
 update_texts (CpelStatsWindow *self)
 {
   gint64 t0 = cpel_stats_get_t0 (self->stats);
-  gint64 t1 = cpel_stats_get_t1 (self->stats);
+  /* A measurement [m0, m1] is counted as [m0, m1 + 1): shown as measured,
+   * with the ruler's Δt. */
+  gint64 t1 = cpel_stats_get_t1 (self->stats) - (self->measured && cpel_stats_get_t1 (self->stats) > t0);
   guint64 total = cpel_stats_get_total (self->stats);
   guint n_tracks = cpel_stats_get_n_tracks (self->stats);
   guint n_busy = cpel_stats_get_n_busy_tracks (self->stats);

@@ -327,6 +327,13 @@ test_stats (Fixture *f, gconstpointer data)
   cpel_stats_window_refresh (stats);
   stats = wait_stats (f);
   check_stats (stats, 12345, 15001, two, CODE_RECV);
+  /* Headed as measured: end and span as the ruler's Δt (2.655 µs). */
+  {
+    GtkLabel *range = GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (stats), CPEL_TYPE_STATS_WINDOW,
+                                                               "range_label"));
+
+    g_assert_nonnull (strstr (gtk_label_get_text (range), "15.000 µs (2.655 µs)"));
+  }
 
   /* Sorting by a column reorders the rows shown. */
   {
