@@ -2,6 +2,7 @@
 #include "cpel-export.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "cpel-range.h"
 
@@ -72,4 +73,33 @@ cpel_export_headless (const char               *file_path,
       return 1;
     }
   return 0;
+}
+
+char *
+cpel_export_dialog_path (const char *path,
+                         const char *suggested,
+                         const char *filter_suffix,
+                         gboolean   *overwrite)
+{
+  g_autofree char *basename = NULL;
+  const char *dot;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (overwrite != NULL, NULL);
+
+  *overwrite = TRUE;
+  basename = g_path_get_basename (path);
+  dot = strrchr (path, '.');
+  if (filter_suffix != NULL && suggested != NULL && g_str_equal (basename, suggested)
+      && dot != NULL && strchr (dot, G_DIR_SEPARATOR) == NULL && !g_str_equal (dot + 1, filter_suffix))
+    {
+      *overwrite = FALSE;
+      return g_strdup_printf ("%.*s.%s", (int) (dot - path), path, filter_suffix);
+    }
+  if (!cpel_render_export_format_for_path (path, NULL))
+    {
+      *overwrite = FALSE;
+      return g_strconcat (path, ".", filter_suffix != NULL ? filter_suffix : "png", NULL);
+    }
+  return g_strdup (path);
 }

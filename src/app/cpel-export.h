@@ -23,4 +23,16 @@ int         cpel_export_headless        (const char               *file_path,
                                          const char               *out_path,
                                          const CpelHeadlessExport *options);
 
+/* The file the Export View dialog's answer means: `path` as accepted, the
+ * dialog having `suggested` a name and the user picked the format of
+ * `filter_suffix` ("png", "svg", "pdf"; NULL: none) in its menu.  The
+ * suggested name kept with another format picked: that format's suffix in
+ * place of the name's; a name without a known suffix: the picked format's
+ * (else .png) added.  *overwrite is FALSE for a name the dialog did not
+ * confirm (then no existing file is replaced).  Newly allocated. */
+char       *cpel_export_dialog_path     (const char               *path,
+                                         const char               *suggested,
+                                         const char               *filter_suffix,
+                                         gboolean                 *overwrite);
+
 G_END_DECLS

@@ -589,21 +589,15 @@ on_export_response (GtkNativeDialog *dialog,
 
   if (path != NULL)
     {
-      gboolean overwrite = TRUE;
+      GtkFileFilter *chosen = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog));
+      const char *chosen_suffix = chosen != NULL ? g_object_get_data (G_OBJECT (chosen), "suffix") : NULL;
+      gboolean overwrite;
+      char *resolved = cpel_export_dialog_path (path, g_object_get_data (G_OBJECT (dialog), "suggested"),
+                                                chosen_suffix, &overwrite);
 
       remember_folder (self, file);
-      if (!cpel_render_export_format_for_path (path, NULL))
-        {
-          /* No known suffix: the chosen filter's format; the dialog did not
-           * confirm this name, so do not replace a file. */
-          GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog));
-          const char *suffix = filter != NULL ? g_object_get_data (G_OBJECT (filter), "suffix") : NULL;
-          char *with_suffix = g_strconcat (path, ".", suffix != NULL ? suffix : "png", NULL);
-
-          g_free (path);
-          path = with_suffix;
-          overwrite = FALSE;
-        }
+      g_free (path);
+      path = resolved;
       scale_choice = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (dialog), "scale");
       export_and_report (self, path, scale_choice != NULL ? g_ascii_strtod (scale_choice, NULL) : 0,
                          overwrite);
@@ -670,6 +664,7 @@ action_export (GSimpleAction *action,
   add_filter (GTK_FILE_CHOOSER (self->chooser), _("PDF Document"), "application/pdf", "pdf");
   set_initial_folder (self, GTK_FILE_CHOOSER (self->chooser));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), suggested);
+  g_object_set_data_full (G_OBJECT (self->chooser), "suggested", g_strdup (suggested), g_free);
   {
     /* The image's pixel density (PNG); SVG and PDF are vector anyway. */
     const char *ids[] = { "1", "2", "3", "4", NULL };

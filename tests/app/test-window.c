@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 
 #include "cpel-application.h"
+#include "cpel-export.h"
 #include "cpel-settings.h"
 #include "cpel-window.h"
 
@@ -757,12 +758,42 @@ test_input_pointer (Fixture *f, gconstpointer data)
   }
 }
 
+/* The Export View dialog's answer: the format picked in its menu wins over
+ * the suggested name's suffix; a name the user typed keeps its suffix. */
+static void
+test_export_dialog_path (void)
+{
+  struct {
+    const char *path, *suffix, *expected;
+    gboolean overwrite;
+  } cases[] = {
+    { "/tmp/d/demo-view.png", "png", "/tmp/d/demo-view.png", TRUE },
+    { "/tmp/d/demo-view.png", "pdf", "/tmp/d/demo-view.pdf", FALSE },
+    { "/tmp/d/demo-view.png", "svg", "/tmp/d/demo-view.svg", FALSE },
+    { "/tmp/d/demo-view.png", NULL, "/tmp/d/demo-view.png", TRUE },
+    { "/tmp/d/mine.svg", "png", "/tmp/d/mine.svg", TRUE },        /* typed: the name wins */
+    { "/tmp/d/mine", "pdf", "/tmp/d/mine.pdf", FALSE },           /* no suffix: the format's */
+    { "/tmp/d/mine", NULL, "/tmp/d/mine.png", FALSE },
+    { "/tmp/d.x/mine", "svg", "/tmp/d.x/mine.svg", FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gboolean overwrite = !cases[i].overwrite;
+      g_autofree char *p = cpel_export_dialog_path (cases[i].path, "demo-view.png", cases[i].suffix, &overwrite);
+
+      g_assert_cmpstr (p, ==, cases[i].expected);
+      g_assert_cmpint (overwrite, ==, cases[i].overwrite);
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
   gboolean display = app_test_init (&argc, &argv);
   int status;
 
+  g_test_add_func ("/app/window/export-dialog-path", test_export_dialog_path);
   if (!display)
     {
       g_test_add_func ("/app/window/no-display", app_test_skip_no_display);
