@@ -420,10 +420,13 @@ on_save_response (GtkNativeDialog *dialog,
 static void
 on_save_clicked (CpelStatsWindow *self)
 {
-  const char *ids[] = { "codes", "tracks", NULL };
-  const char *labels[] = { _("Event codes"), _("Tracks"), NULL };
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
   CpelStatsCsvTable table = current_table (self);
+  gboolean tracks = table == CPEL_STATS_CSV_TRACKS;
+  /* The table shown comes first: GTK 4.8's fallback dialog starts on the
+   * first option whatever gtk_file_chooser_set_choice() says. */
+  const char *ids[] = { tracks ? "tracks" : "codes", tracks ? "codes" : "tracks", NULL };
+  const char *labels[] = { tracks ? _("Tracks") : _("Event codes"), tracks ? _("Event codes") : _("Tracks"), NULL };
 
   if (self->stats == NULL)
     return;
@@ -441,11 +444,9 @@ on_save_clicked (CpelStatsWindow *self)
   gtk_file_filter_add_suffix (filter, "csv");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
   gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (self->chooser), "table", _("Table"), ids, labels);
-  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (self->chooser), "table",
-                               table == CPEL_STATS_CSV_TRACKS ? "tracks" : "codes");
+  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (self->chooser), "table", ids[0]);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser),
-                                     table == CPEL_STATS_CSV_TRACKS ? "statistics-tracks.csv"
-                                                                    : "statistics-codes.csv");
+                                     tracks ? "statistics-tracks.csv" : "statistics-codes.csv");
   g_signal_connect (self->chooser, "response", G_CALLBACK (on_save_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }

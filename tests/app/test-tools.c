@@ -311,6 +311,32 @@ test_stats (Fixture *f, gconstpointer data)
   g_assert_cmpstr (csv, ==, expected_csv);
   g_assert_true (g_str_has_prefix (csv, "slot,track,label,count\r\n"));
 
+  /* Save as CSV from the Tracks page: the dialog offers the tracks table. */
+  {
+    AdwViewStack *pages = ADW_VIEW_STACK (gtk_widget_get_template_child (GTK_WIDGET (stats),
+                                                                       CPEL_TYPE_STATS_WINDOW, "view_stack"));
+    GtkWidget *save = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (stats), CPEL_TYPE_STATS_WINDOW,
+                                                                 "save_button"));
+    GListModel *toplevels = gtk_window_get_toplevels ();
+    GtkFileChooser *chooser = NULL;
+
+    adw_view_stack_set_visible_child_name (pages, "tracks");
+    g_signal_emit_by_name (save, "clicked");
+    app_test_spin (100);
+    for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+      {
+        g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+
+        if (GTK_IS_FILE_CHOOSER (w) && gtk_widget_get_visible (GTK_WIDGET (w)))
+          chooser = GTK_FILE_CHOOSER (w);
+      }
+    g_assert_nonnull (chooser);
+    g_assert_cmpstr (gtk_file_chooser_get_choice (chooser, "table"), ==, "tracks");
+    gtk_window_close (GTK_WINDOW (chooser));
+    app_test_spin (50);
+    adw_view_stack_set_visible_child_name (pages, "codes");
+  }
+
   /* A hidden track and a hidden type: the action counts again. */
   cpel_track_order_set_hidden (cpel_timeline_get_track_order (timeline), 1, TRUE);
   hidden = g_new0 (guint8, cpel_file_get_n_types (cpel_window_get_file (f->window)));
