@@ -72,8 +72,8 @@ cpel_cmd_cut (int argc, char **argv)
       if (g_error_matches (error, CPEL_ERROR, CPEL_ERROR_IO))
         return cpel_cli_file_error (argv[1], error);
       fflush (stdout);
-      /* GIO's messages name the file already */
-      if (error->domain == G_IO_ERROR)
+      /* GIO's messages name the file already (ours for an existing file do not) */
+      if (error->domain == G_IO_ERROR && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
         g_printerr ("cpel: %s\n", error->message);
       else
         g_printerr ("cpel: %s: %s\n", output, error->message);

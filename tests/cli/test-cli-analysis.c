@@ -232,6 +232,7 @@ test_cut_refusals (void)
   cli_run (&r, "cut", sample, out, "--from", "0", "--to", "1s");
   g_assert_cmpint (r.status, ==, 1);
   g_assert_nonnull (strstr (r.err, "--force"));
+  g_assert_nonnull (strstr (r.err, out));   /* "cpel: OUT: This file already exists" */
   g_assert_true (g_file_get_contents (out, &contents, NULL, NULL));
   g_assert_cmpstr (contents, ==, "precious");
   g_assert_cmpuint (dir_entries (dir), ==, 1);
