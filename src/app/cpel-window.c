@@ -21,6 +21,7 @@
 #include "cpel-tracks.h"
 #include "cpel-view-actions.h"
 #include "cpel-views-controller.h"
+#include "cpel-window-tools.h"
 
 struct _CpelWindow
 {
@@ -295,6 +296,21 @@ cpel_window_set_file (CpelWindow   *self,
   update_details (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
+
+  /* Problems that did not stop the load are listed in File Information:
+   * say that there are some. */
+  {
+    const char * const *warnings = cpel_file_get_warnings (file);
+    guint n = warnings != NULL ? g_strv_length ((char **) warnings) : 0;
+
+    if (n > 0)
+      {
+        g_autofree char *text = g_strdup_printf (ngettext ("The file has %u warning",
+                                                           "The file has %u warnings", n), n);
+
+        cpel_window_tools_text_toast (self, text, _("Details"), "win.file-info");
+      }
+  }
 }
 
 CpelFile *

@@ -235,6 +235,42 @@ test_markup_name (Fixture *f, gconstpointer data)
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (f->window)), ==, "a&b<i>c.cpel");
 }
 
+static gboolean
+has_label (GtkWidget *widget, const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (has_label (c, text))
+      return TRUE;
+  return FALSE;
+}
+
+/* A file that loads with warnings says so in a toast (details in File
+ * Information); a clean one does not. */
+static void
+test_warnings_toast (Fixture *f, gconstpointer data)
+{
+  g_autofree char *clean = NULL;
+  g_autofree char *junk = NULL;
+  g_autofree char *contents = NULL;
+  gsize len;
+
+  SKIP_WITHOUT_DISPLAY ();
+  g_assert_false (has_label (GTK_WIDGET (f->window), "The file has 1 warning"));
+  clean = g_build_filename (f->dir, "clean.cpel", NULL);
+  junk = g_build_filename (f->dir, "junk.cpel", NULL);
+  write_file (clean);
+  g_assert_true (g_file_get_contents (clean, &contents, &len, NULL));
+  contents = g_realloc (contents, len + 12);
+  memset (contents + len, 0xab, 12);            /* bytes after the last section */
+  g_assert_true (g_file_set_contents (junk, contents, (gssize) len + 12, NULL));
+  app_test_open_and_wait (f->window, junk);
+  g_assert_cmpstr (cpel_file_get_warnings (cpel_window_get_file (f->window))[0], !=, NULL);
+  app_test_spin (100);
+  g_assert_true (has_label (GTK_WIDGET (f->window), "The file has 1 warning"));
+}
+
 /* ---- search ------------------------------------------------------------ */
 
 static void
@@ -809,6 +845,7 @@ main (int argc, char *argv[])
   ADD ("bad-file", test_bad_file, FALSE);
   ADD ("bad-file-empty-window", test_bad_file_empty_window, TRUE);
   ADD ("markup-name", test_markup_name, TRUE);
+  ADD ("warnings-toast", test_warnings_toast, TRUE);
   ADD ("search", test_search, FALSE);
   ADD ("details", test_details, FALSE);
   ADD ("status", test_status, FALSE);
