@@ -9,9 +9,12 @@
  * The scratch files live in a private temporary directory.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include "cpel-core.h"
 #include "cpel-saved-view.h"
@@ -64,18 +67,29 @@ make_capture (void)
   return file;
 }
 
+static char *scratch_dir;
+
+/* The scratch files and their directory go when the fuzzer exits (the end
+ * of -runs, or the replay driver's last input). */
+static void
+remove_scratch (void)
+{
+  g_unlink (in_path);
+  g_unlink (out_path);
+  g_rmdir (scratch_dir);
+}
+
 int
 LLVMFuzzerInitialize (int    *argc,
                       char ***argv)
 {
-  char *dir = g_dir_make_tmp ("cpel-fuzz-views-XXXXXX", NULL);
-
   fuzz_init ();
-  FUZZ_CHECK (dir != NULL);
-  in_path = g_build_filename (dir, "in.cpelviews", NULL);
-  out_path = g_build_filename (dir, "out.cpelviews", NULL);
+  scratch_dir = g_dir_make_tmp ("cpel-fuzz-views-XXXXXX", NULL);
+  FUZZ_CHECK (scratch_dir != NULL);
+  in_path = g_build_filename (scratch_dir, "in.cpelviews", NULL);
+  out_path = g_build_filename (scratch_dir, "out.cpelviews", NULL);
+  atexit (remove_scratch);
   capture = make_capture ();
-  g_free (dir);
   return 0;
 }
 
