@@ -644,6 +644,17 @@ cpel_timeline_reveal (CpelTimeline *self,
   scroll_to_slot (self, slot, TRUE);
 }
 
+gboolean
+cpel_timeline_reveal_track (CpelTimeline *self,
+                            guint         slot)
+{
+  g_return_val_if_fail (CPEL_IS_TIMELINE (self), FALSE);
+  if (self->file == NULL || slot >= cpel_file_get_n_tracks (self->file) || slot_row (self, slot) < 0)
+    return FALSE;
+  scroll_to_slot (self, slot, TRUE);
+  return TRUE;
+}
+
 void
 cpel_timeline_select (CpelTimeline *self,
                       guint         slot,

@@ -87,6 +87,10 @@ gboolean        cpel_timeline_select_at         (CpelTimeline      *self,
 void            cpel_timeline_reveal            (CpelTimeline      *self,
                                                  guint              slot,
                                                  guint64            index);
+/* Scroll the tracks so that the row of `slot` is centred (nothing when the
+ * track is not shown); TRUE when it is shown. */
+gboolean        cpel_timeline_reveal_track      (CpelTimeline      *self,
+                                                 guint              slot);
 
 /* Search matches to highlight (a new reference is taken; NULL clears). */
 void            cpel_timeline_set_matches       (CpelTimeline      *self,

@@ -13,8 +13,10 @@ struct _CpelTrackOrder
   guint     *position;   /* slot -> position */
   guint8    *hidden;
   guint8    *pinned;
-  char      *filter;     /* casefolded, NULL = none */
-  char     **folded;     /* casefolded labels, built on first filter */
+  char      *filter;     /* casefolded text, or the pattern; NULL = none */
+  GRegex    *regex;      /* the compiled pattern of a regex filter */
+  char     **folded;     /* casefolded labels, built on first text filter */
+  char     **labels;     /* valid UTF-8 labels, built on first regex filter */
   guint     *rows;
   guint      n_rows;
   gboolean   identity;
@@ -36,6 +38,20 @@ matches (CpelTrackOrder *self,
 {
   if (self->filter == NULL)
     return TRUE;
+  if (self->regex != NULL)
+    {
+      if (self->labels == NULL)
+        {
+          self->labels = g_new0 (char *, self->n + 1);
+          for (guint i = 0; i < self->n; i++)
+            {
+              const char *label = cpel_file_get_track_label (self->file, i);
+
+              self->labels[i] = g_utf8_make_valid (label != NULL ? label : "", -1);
+            }
+        }
+      return g_regex_match (self->regex, self->labels[slot], 0, NULL);
+    }
   if (self->folded == NULL)
     {
       self->folded = g_new0 (char *, self->n + 1);
@@ -213,11 +229,50 @@ cpel_track_order_set_filter (CpelTrackOrder *self,
       g_autofree char *valid = g_utf8_make_valid (text, -1);
       folded = g_utf8_casefold (valid, -1);
     }
-  if (g_strcmp0 (folded, self->filter) == 0)
+  if (self->regex == NULL && g_strcmp0 (folded, self->filter) == 0)
     return;
+  g_clear_pointer (&self->regex, g_regex_unref);
   g_free (self->filter);
   self->filter = g_steal_pointer (&folded);
   rebuild (self);
+}
+
+gboolean
+cpel_track_order_set_filter_regex (CpelTrackOrder  *self,
+                                   const char      *pattern,
+                                   GError         **error)
+{
+  g_autoptr(GRegex) regex = NULL;
+  g_autofree char *valid = NULL;
+
+  g_return_val_if_fail (CPEL_IS_TRACK_ORDER (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (pattern == NULL || *pattern == '\0')
+    {
+      cpel_track_order_set_filter (self, NULL);
+      return TRUE;
+    }
+  valid = g_utf8_make_valid (pattern, -1);
+  if (self->regex != NULL && g_strcmp0 (valid, self->filter) == 0)
+    return TRUE;
+  /* No G_REGEX_OPTIMIZE: a few thousand short labels do not need the JIT. */
+  regex = g_regex_new (valid, G_REGEX_CASELESS, 0, error);
+  if (regex == NULL)
+    return FALSE;
+  g_clear_pointer (&self->regex, g_regex_unref);
+  self->regex = g_steal_pointer (&regex);
+  g_free (self->filter);
+  self->filter = g_steal_pointer (&valid);
+  rebuild (self);
+  return TRUE;
+}
+
+gboolean
+cpel_track_order_get_filter_is_regex (CpelTrackOrder *self)
+{
+  g_return_val_if_fail (CPEL_IS_TRACK_ORDER (self), FALSE);
+  return self->regex != NULL;
 }
 
 const char *
@@ -246,6 +301,7 @@ cpel_track_order_reset (CpelTrackOrder *self)
   memset (self->hidden, 0, self->n);
   memset (self->pinned, 0, self->n);
   g_clear_pointer (&self->filter, g_free);
+  g_clear_pointer (&self->regex, g_regex_unref);
   rebuild (self);
 }
 
@@ -407,6 +463,7 @@ cpel_track_order_set_rows (CpelTrackOrder *self,
   memset (self->hidden, 1, self->n);
   memset (self->pinned, 0, self->n);
   g_clear_pointer (&self->filter, g_free);
+  g_clear_pointer (&self->regex, g_regex_unref);
   for (guint i = 0; i < n_slots; i++)
     if (slots[i] < self->n && self->hidden[slots[i]])
       {
@@ -448,6 +505,9 @@ cpel_track_order_assign (CpelTrackOrder *self,
   memcpy (self->pinned, from->pinned, self->n);
   g_free (self->filter);
   self->filter = g_strdup (from->filter);
+  g_clear_pointer (&self->regex, g_regex_unref);
+  if (from->regex != NULL)
+    self->regex = g_regex_ref (from->regex);
   rebuild (self);
 }
 
@@ -462,7 +522,8 @@ cpel_track_order_equal (CpelTrackOrder *a,
          && memcmp (a->order, b->order, a->n * sizeof (guint)) == 0
          && memcmp (a->hidden, b->hidden, a->n) == 0
          && memcmp (a->pinned, b->pinned, a->n) == 0
-         && g_strcmp0 (a->filter, b->filter) == 0;
+         && g_strcmp0 (a->filter, b->filter) == 0
+         && (a->regex != NULL) == (b->regex != NULL);
 }
 
 static void
@@ -477,7 +538,9 @@ cpel_track_order_finalize (GObject *object)
   g_free (self->pinned);
   g_free (self->rows);
   g_free (self->filter);
+  g_clear_pointer (&self->regex, g_regex_unref);
   g_strfreev (self->folded);
+  g_strfreev (self->labels);
 
   G_OBJECT_CLASS (cpel_track_order_parent_class)->finalize (object);
 }

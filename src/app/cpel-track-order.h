@@ -2,8 +2,8 @@
  *
  * Every track has a position in a full order (initially slot order), may be
  * hidden, may be pinned (pinned tracks come first and ignore the name
- * filter), and the name filter keeps the tracks whose label contains it
- * (case-insensitive).  The rows to draw follow from that.  No GTK.
+ * filter), and the name filter keeps the tracks whose label contains its
+ * text or matches its regular expression (case-insensitive either way).  The rows to draw follow from that.  No GTK.
  */
 #pragma once
 
@@ -37,7 +37,15 @@ gboolean        cpel_track_order_get_pinned  (CpelTrackOrder *self,
                                               guint           slot);
 void            cpel_track_order_set_filter  (CpelTrackOrder *self,
                                               const char     *text);
+/* A regular expression (GRegex, case-insensitive) instead of a text; an
+ * empty one clears the filter.  A pattern that does not compile changes
+ * nothing and says why in `error`. */
+gboolean        cpel_track_order_set_filter_regex (CpelTrackOrder  *self,
+                                                   const char      *pattern,
+                                                   GError         **error);
+/* The text (casefolded) or the pattern; NULL without a filter. */
 const char     *cpel_track_order_get_filter  (CpelTrackOrder *self);
+gboolean        cpel_track_order_get_filter_is_regex (CpelTrackOrder *self);
 gboolean        cpel_track_order_matches     (CpelTrackOrder *self,
                                               guint           slot);
 /* Everything back to slot order, shown, unpinned, unfiltered. */

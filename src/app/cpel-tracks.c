@@ -2,9 +2,11 @@
  *
  * Lists the tracks in the timeline's order (pinned first) with a check box
  * to show / hide each, a pin toggle and move up / down buttons; the entry
- * filters the timeline's tracks by name; the header bar sorts them (name,
- * id, event count, file order) and resets everything.  A GtkListView keeps 10^4 tracks
- * cheap.  Everything edits the timeline's CpelTrackOrder.
+ * filters the timeline's tracks by name (text, or a regular expression with
+ * the toggle beside it); clicking a track, or Enter in the filter for the
+ * first match, scrolls the timeline to it; the header bar sorts them (name,
+ * id, event count, file order) and resets everything.  A GtkListView keeps
+ * 10^4 tracks cheap.  Everything edits the timeline's CpelTrackOrder.
  */
 #include <inttypes.h>
 #include "cpel-tracks.h"
@@ -42,6 +44,7 @@ typedef struct
   CpelTrackOrder *order;
   GListStore     *store;
   GtkEditable    *entry;     /* the filter (owned by the window) */
+  GtkToggleButton *regex;    /* regular expression or text */
   gboolean        updating;
 } Tracks;
 
@@ -184,7 +187,8 @@ setup_row (GtkSignalListItemFactory *factory,
   g_signal_connect (up, "clicked", G_CALLBACK (on_move_clicked), tracks);
   g_signal_connect (down, "clicked", G_CALLBACK (on_move_clicked), tracks);
   gtk_list_item_set_child (item, box);
-  gtk_list_item_set_activatable (item, FALSE);
+  gtk_widget_set_tooltip_text (labels, _("Scroll the timeline to this track"));
+  gtk_list_item_set_activatable (item, TRUE);
 }
 
 static void
@@ -221,11 +225,82 @@ bind_row (GtkSignalListItemFactory *factory,
   tracks->updating = FALSE;
 }
 
+/* A pattern that does not compile marks the entry and keeps the filter
+ * there was; its tooltip says why. */
+static void
+apply_filter (Tracks *tracks)
+{
+  GtkWidget *entry = GTK_WIDGET (tracks->entry);
+  const char *text = gtk_editable_get_text (tracks->entry);
+  g_autoptr(GError) error = NULL;
+
+  if (!gtk_toggle_button_get_active (tracks->regex))
+    cpel_track_order_set_filter (tracks->order, text);
+  else if (!cpel_track_order_set_filter_regex (tracks->order, text, &error))
+    {
+      gtk_widget_add_css_class (entry, "error");
+      gtk_widget_set_tooltip_text (entry, error->message);
+      return;
+    }
+  gtk_widget_remove_css_class (entry, "error");
+  gtk_widget_set_tooltip_text (entry, NULL);
+}
+
 static void
 on_filter_changed (GtkSearchEntry *entry,
                    Tracks         *tracks)
 {
-  cpel_track_order_set_filter (tracks->order, gtk_editable_get_text (GTK_EDITABLE (entry)));
+  apply_filter (tracks);
+}
+
+static void
+on_regex_toggled (GtkToggleButton *button,
+                  Tracks          *tracks)
+{
+  apply_filter (tracks);
+}
+
+/* Scroll the timeline to a track, showing it when it was hidden. */
+static void
+jump_to (Tracks *tracks,
+         guint   slot)
+{
+  if (cpel_track_order_get_hidden (tracks->order, slot))
+    cpel_track_order_set_hidden (tracks->order, slot, FALSE);
+  cpel_timeline_reveal_track (tracks->timeline, slot);
+}
+
+static void
+on_row_activated (GtkListView *list,
+                  guint        position,
+                  Tracks      *tracks)
+{
+  g_autoptr(CpelTrackItem) item = g_list_model_get_item (G_LIST_MODEL (tracks->store), position);
+
+  if (item != NULL)
+    jump_to (tracks, item->slot);
+}
+
+/* Enter in the filter: the first track it keeps (pinned ones are listed
+ * first whatever the filter). */
+static void
+on_filter_activate (GtkSearchEntry *entry,
+                    Tracks         *tracks)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (tracks->store));
+
+  if (cpel_track_order_get_filter (tracks->order) == NULL)
+    return;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(CpelTrackItem) item = g_list_model_get_item (G_LIST_MODEL (tracks->store), i);
+
+      if (cpel_track_order_matches (tracks->order, item->slot))
+        {
+          jump_to (tracks, item->slot);
+          return;
+        }
+    }
 }
 
 static void
@@ -234,6 +309,7 @@ on_reset_clicked (GtkButton *button,
 {
   cpel_track_order_reset (tracks->order);
   gtk_editable_set_text (tracks->entry, "");
+  gtk_toggle_button_set_active (tracks->regex, FALSE);
 }
 
 /* Escape in the filter clears it, and closes the window when it is empty
@@ -292,7 +368,7 @@ GtkWindow *
 cpel_tracks_new (GtkWindow    *parent,
                  CpelTimeline *timeline)
 {
-  GtkWidget *window, *box, *header, *entry, *scrolled, *list, *reset, *clamp;
+  GtkWidget *window, *box, *header, *entry, *scrolled, *list, *reset, *clamp, *filter_box, *regex;
   GtkListItemFactory *factory;
   GtkSelectionModel *selection;
   Tracks *tracks;
@@ -324,14 +400,26 @@ cpel_tracks_new (GtkWindow    *parent,
 
   entry = gtk_search_entry_new ();
   g_object_set (entry, "placeholder-text", _("Filter tracks by name"), NULL);
+  gtk_widget_set_hexpand (entry, TRUE);
+  regex = gtk_toggle_button_new_with_label (".*");
+  gtk_widget_set_tooltip_text (regex, _("Regular Expression"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (regex), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Regular Expression"), -1);
+  tracks->entry = GTK_EDITABLE (entry);
+  tracks->regex = GTK_TOGGLE_BUTTON (regex);
   filter = cpel_track_order_get_filter (tracks->order);
+  gtk_toggle_button_set_active (tracks->regex, cpel_track_order_get_filter_is_regex (tracks->order));
   if (filter != NULL)
     gtk_editable_set_text (GTK_EDITABLE (entry), filter);
   g_signal_connect (entry, "search-changed", G_CALLBACK (on_filter_changed), tracks);
   g_signal_connect (entry, "stop-search", G_CALLBACK (on_filter_stop), window);
-  tracks->entry = GTK_EDITABLE (entry);
+  g_signal_connect (entry, "activate", G_CALLBACK (on_filter_activate), tracks);
+  g_signal_connect (regex, "toggled", G_CALLBACK (on_regex_toggled), tracks);
+  filter_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_box_append (GTK_BOX (filter_box), entry);
+  gtk_box_append (GTK_BOX (filter_box), regex);
   clamp = adw_clamp_new ();
-  adw_clamp_set_child (ADW_CLAMP (clamp), entry);
+  adw_clamp_set_child (ADW_CLAMP (clamp), filter_box);
   gtk_widget_set_margin_top (clamp, 12);
   gtk_widget_set_margin_bottom (clamp, 12);
   gtk_widget_set_margin_start (clamp, 12);
@@ -344,6 +432,8 @@ cpel_tracks_new (GtkWindow    *parent,
   selection = GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (g_object_ref (tracks->store))));
   list = gtk_list_view_new (selection, factory);
   gtk_widget_add_css_class (list, "navigation-sidebar");
+  gtk_list_view_set_single_click_activate (GTK_LIST_VIEW (list), TRUE);
+  g_signal_connect (list, "activate", G_CALLBACK (on_row_activated), tracks);
   scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), list);

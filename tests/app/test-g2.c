@@ -641,19 +641,14 @@ find_descendant (GtkWidget *widget, GType type)
   return find_widget (widget, is_of_type, GSIZE_TO_POINTER (type));
 }
 
-/* The Tracks window opens with the keyboard in its filter: Escape clears
- * the filter, then closes the window; Reset empties the filter too. */
-static void
-test_tracks_window_keys (Fixture *f, gconstpointer data)
+/* The Tracks window of `window`, opened by its action. */
+static GtkWindow *
+open_tracks_window (CpelWindow *window)
 {
   GtkWindow *tracks = NULL;
-  GtkWidget *entry;
   g_autoptr(GListModel) toplevels = NULL;
-  CpelTrackOrder *order;
 
-  SKIP_WITHOUT_DISPLAY ();
-  order = cpel_timeline_get_track_order (cpel_window_get_timeline (f->window));
-  g_action_group_activate_action (G_ACTION_GROUP (f->window), "tracks", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "tracks", NULL);
   app_test_spin (100);
   toplevels = g_object_ref (gtk_window_get_toplevels ());
   for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
@@ -664,6 +659,21 @@ test_tracks_window_keys (Fixture *f, gconstpointer data)
         tracks = w;
     }
   g_assert_nonnull (tracks);
+  return tracks;
+}
+
+/* The Tracks window opens with the keyboard in its filter: Escape clears
+ * the filter, then closes the window; Reset empties the filter too. */
+static void
+test_tracks_window_keys (Fixture *f, gconstpointer data)
+{
+  GtkWindow *tracks = NULL;
+  GtkWidget *entry;
+  CpelTrackOrder *order;
+
+  SKIP_WITHOUT_DISPLAY ();
+  order = cpel_timeline_get_track_order (cpel_window_get_timeline (f->window));
+  tracks = open_tracks_window (f->window);
   g_object_add_weak_pointer (G_OBJECT (tracks), (gpointer *) &tracks);
   entry = find_descendant (GTK_WIDGET (tracks), GTK_TYPE_SEARCH_ENTRY);
   g_assert_nonnull (entry);
@@ -685,6 +695,191 @@ test_tracks_window_keys (Fixture *f, gconstpointer data)
   g_assert_true (tracks == NULL || !gtk_widget_get_visible (GTK_WIDGET (tracks)));
   if (tracks != NULL)
     g_object_remove_weak_pointer (G_OBJECT (tracks), (gpointer *) &tracks);
+}
+
+/* Waits until the rows can scroll (the adjustment follows the allocation). */
+static void
+wait_scrollable (GtkAdjustment *vadj)
+{
+  for (int i = 0; i < 100 && gtk_adjustment_get_upper (vadj) <= gtk_adjustment_get_page_size (vadj); i++)
+    app_test_spin (20);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (vadj), >, gtk_adjustment_get_page_size (vadj));
+}
+
+static void
+set_filter_text (GtkWidget  *entry,
+                 const char *text)
+{
+  gtk_editable_set_text (GTK_EDITABLE (entry), text);
+  g_signal_emit_by_name (entry, "search-changed");
+}
+
+/* The filter as a regular expression (the toggle beside it): rows follow
+ * it, a pattern that does not compile marks the entry and keeps the rows;
+ * clicking a track (row activation) or Enter in the filter scrolls the
+ * timeline to it, showing it when it was hidden. */
+static void
+test_tracks_window_regex_jump (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *tl = cpel_window_get_timeline (f->window);
+  CpelTrackOrder *order = cpel_timeline_get_track_order (tl);
+  GtkAdjustment *vadj = cpel_timeline_get_vadjustment (tl);
+  GtkWindow *tracks;
+  GtkWidget *entry, *regex, *list;
+  CpelWindow *window;
+  g_autofree char *ids = NULL;
+
+  SKIP_WITHOUT_DISPLAY ();
+  tracks = open_tracks_window (f->window);
+  entry = find_descendant (GTK_WIDGET (tracks), GTK_TYPE_SEARCH_ENTRY);
+  regex = find_widget (GTK_WIDGET (tracks), is_button_labelled, ".*");
+  list = find_descendant (GTK_WIDGET (tracks), GTK_TYPE_LIST_VIEW);
+  g_assert_true (GTK_IS_TOGGLE_BUTTON (regex));
+  g_assert_nonnull (entry);
+  g_assert_nonnull (list);
+
+  /* As text, "^net" matches nothing; as a pattern, "net 1" and "net 2". */
+  set_filter_text (entry, "^net [12]$");
+  ids = row_ids (f->window);
+  g_assert_cmpstr (ids, ==, "");
+  g_clear_pointer (&ids, g_free);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (regex), TRUE);
+  g_assert_true (cpel_track_order_get_filter_is_regex (order));
+  g_assert_cmpstr (cpel_track_order_get_filter (order), ==, "^net [12]$");
+  ids = row_ids (f->window);
+  g_assert_cmpstr (ids, ==, "3,5");
+  g_clear_pointer (&ids, g_free);
+  /* Case-insensitive, like the text filter. */
+  set_filter_text (entry, "DISK|NET 10");
+  ids = row_ids (f->window);
+  g_assert_cmpstr (ids, ==, "7,12");
+  g_clear_pointer (&ids, g_free);
+
+  /* Typing on into a pattern that does not compile: the entry is marked
+   * and says why, the rows stay. */
+  set_filter_text (entry, "net");
+  {
+    int end = -1;
+
+    gtk_editable_insert_text (GTK_EDITABLE (entry), " (", -1, &end);
+    g_signal_emit_by_name (entry, "search-changed");
+  }
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "net (");
+  g_assert_true (gtk_widget_has_css_class (entry, "error"));
+  g_assert_nonnull (gtk_widget_get_tooltip_text (entry));
+  ids = row_ids (f->window);
+  g_assert_cmpstr (ids, ==, "3,5,7");
+  g_clear_pointer (&ids, g_free);
+  /* The same text as a plain filter is fine (and matches nothing). */
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (regex), FALSE);
+  g_assert_false (gtk_widget_has_css_class (entry, "error"));
+  g_assert_false (cpel_track_order_get_filter_is_regex (order));
+  ids = row_ids (f->window);
+  g_assert_cmpstr (ids, ==, "");
+  g_clear_pointer (&ids, g_free);
+
+  /* A copy (No Chase, saved state) keeps the pattern and its kind. */
+  {
+    g_autoptr(CpelTrackOrder) copy = NULL;
+
+    g_assert_true (cpel_track_order_set_filter_regex (order, "1$", NULL));
+    copy = cpel_track_order_copy (order);
+    g_assert_true (cpel_track_order_equal (order, copy));
+    g_assert_true (cpel_track_order_get_filter_is_regex (copy));
+    cpel_track_order_set_filter (copy, "1$");
+    g_assert_false (cpel_track_order_equal (order, copy));
+    cpel_track_order_reset (order);
+    g_assert_false (cpel_track_order_get_filter_is_regex (order));
+  }
+
+  gtk_window_destroy (tracks);
+
+  /* Jump, on a capture of 60 tracks "track 00".."track 59" that do not
+   * all fit. */
+  {
+    g_autofree char *many = g_build_filename (f->dir, "many.cpel", NULL);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(CpelWriter) w = cpel_writer_new (many, FALSE, 1700000000, &error);
+    guint table;
+
+    g_assert_no_error (error);
+    table = cpel_writer_add_string_table (w, "FileStrtab");
+    cpel_writer_begin_event_defs (w, table);
+    cpel_writer_add_event_def (w, CODE_SEND, "send", "%d");
+    cpel_writer_begin_track_defs (w, table);
+    for (guint i = 0; i < 60; i++)
+      {
+        g_autofree char *label = g_strdup_printf ("track %02u", i);
+        cpel_writer_add_track_def (w, i + 1, label);
+      }
+    cpel_writer_begin_events (w, table, 1000000000u, 60);
+    for (guint i = 0; i < 60; i++)
+      cpel_writer_add_event (w, 1000 * i, i + 1, CODE_SEND, i);
+    g_assert_true (cpel_writer_finish (w, &error));
+    g_assert_no_error (error);
+    /* (one window per file) */
+    window = new_window ();
+    app_test_open_and_wait (window, many);
+    g_assert_cmpuint (cpel_file_get_n_tracks (cpel_window_get_file (window)), ==, 60);
+    app_test_wait_allocated (GTK_WIDGET (cpel_window_get_timeline (window)), 400);
+  }
+  tl = cpel_window_get_timeline (window);
+  order = cpel_timeline_get_track_order (tl);
+  vadj = cpel_timeline_get_vadjustment (tl);
+  wait_scrollable (vadj);
+  tracks = open_tracks_window (window);
+  entry = find_descendant (GTK_WIDGET (tracks), GTK_TYPE_SEARCH_ENTRY);
+  regex = find_widget (GTK_WIDGET (tracks), is_button_labelled, ".*");
+  list = find_descendant (GTK_WIDGET (tracks), GTK_TYPE_LIST_VIEW);
+
+  /* Clicking a hidden track far below: shown, and scrolled to. */
+  gtk_adjustment_set_value (vadj, 0);
+  cpel_track_order_set_hidden (order, 50, TRUE);
+  g_signal_emit_by_name (list, "activate", 50);
+  g_assert_false (cpel_track_order_get_hidden (order, 50));
+  app_test_spin (20);
+  {
+    const CpelView *view = cpel_timeline_get_view (tl);
+    double top = 50 * view->row_height;
+    double value = gtk_adjustment_get_value (vadj);
+
+    g_assert_cmpfloat (value, >, 0);
+    g_assert_cmpfloat (top, >=, value);
+    g_assert_cmpfloat (top + view->row_height, <=, value + gtk_adjustment_get_page_size (vadj));
+  }
+
+  /* Enter in the filter: to its first match, from wherever the rows are
+   * scrolled; a pattern ("track 10" to "track 59", the first id 11)... */
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (regex), TRUE);
+  set_filter_text (entry, "track [1-5]");
+  wait_scrollable (vadj);
+  ids = row_ids (window);
+  g_assert_true (g_str_has_prefix (ids, "11,12,13,"));
+  g_clear_pointer (&ids, g_free);
+  gtk_adjustment_set_value (vadj, gtk_adjustment_get_upper (vadj));
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadj), >, 0);
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadj), ==, 0);
+  /* ...or a text. */
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (regex), FALSE);
+  set_filter_text (entry, "RACK");
+  wait_scrollable (vadj);
+  gtk_adjustment_set_value (vadj, gtk_adjustment_get_upper (vadj));
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadj), >, 0);
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadj), ==, 0);
+  /* With no filter, Enter goes nowhere. */
+  set_filter_text (entry, "");
+  wait_scrollable (vadj);
+  gtk_adjustment_set_value (vadj, gtk_adjustment_get_upper (vadj));
+  {
+    double value = gtk_adjustment_get_value (vadj);
+
+    g_assert_cmpfloat (value, >, 0);
+    g_signal_emit_by_name (entry, "activate");
+    g_assert_cmpfloat (gtk_adjustment_get_value (vadj), ==, value);
+  }
+  gtk_window_destroy (tracks);
 }
 
 /* The Saved Views window lists the views; activating a row shows it. */
@@ -1182,6 +1377,7 @@ main (int argc, char *argv[])
   ADD ("keys", test_keys);
   ADD ("keys-anywhere", test_keys_anywhere);
   ADD ("tracks-window-keys", test_tracks_window_keys);
+  ADD ("tracks-window-regex-jump", test_tracks_window_regex_jump);
 #undef ADD
   g_test_add_func ("/app/g2/shortcuts-window", test_shortcuts_window);
   status = g_test_run ();
