@@ -160,6 +160,17 @@ test_truncate_to_zero (void)
   mapped_free (m);
 }
 
+/* For a child that dies by SIGBUS without cleaning up: the file leaves the
+ * directory at once (its descriptor and mapping keep it). */
+static Mapped *
+mapped_new_unlinked (gsize n_pages)
+{
+  Mapped *m = mapped_new (n_pages);
+
+  g_unlink (m->path);
+  return m;
+}
+
 /* In a child: what happens must be the usual death by SIGBUS. */
 static void
 expect_child_sigbus (void (*body) (void))
@@ -195,7 +206,7 @@ expect_child_sigbus (void (*body) (void))
 static void
 child_unregistered (void)
 {
-  Mapped *guarded = mapped_new (1), *m = mapped_new (3);
+  Mapped *guarded = mapped_new_unlinked (1), *m = mapped_new_unlinked (3);
 
   /* the handler is installed, but this mapping is not registered */
   g_assert_cmpuint (cpel_mapguard_register (guarded->data, guarded->len), !=, 0);
@@ -206,7 +217,7 @@ child_unregistered (void)
 static void
 child_after_unregister (void)
 {
-  Mapped *m = mapped_new (3);
+  Mapped *m = mapped_new_unlinked (3);
   guint id = cpel_mapguard_register (m->data, m->len);
 
   cpel_mapguard_unregister (id);
@@ -217,7 +228,7 @@ child_after_unregister (void)
 static void
 child_kill (void)
 {
-  Mapped *m = mapped_new (1);
+  Mapped *m = mapped_new_unlinked (1);
 
   g_assert_cmpuint (cpel_mapguard_register (m->data, m->len), !=, 0);
   raise (SIGBUS);
