@@ -59,6 +59,8 @@ tracks_free (Tracks *tracks)
   g_free (tracks);
 }
 
+static void sync_filter_box (Tracks *tracks);
+
 /* The list: pinned tracks, then the others that match the filter, in the
  * order's sequence (hidden ones included, unchecked). */
 static void
@@ -80,6 +82,7 @@ refill (Tracks *tracks)
   g_list_store_splice (tracks->store, 0, g_list_model_get_n_items (G_LIST_MODEL (tracks->store)),
                        items->pdata, items->len);
   tracks->updating = FALSE;
+  sync_filter_box (tracks);
 }
 
 static guint
@@ -240,24 +243,66 @@ apply_filter (Tracks *tracks)
     {
       gtk_widget_add_css_class (entry, "error");
       gtk_widget_set_tooltip_text (entry, error->message);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                      error->message, -1);
       return;
     }
   gtk_widget_remove_css_class (entry, "error");
   gtk_widget_set_tooltip_text (entry, NULL);
+  gtk_accessible_reset_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
 }
 
 static void
 on_filter_changed (GtkSearchEntry *entry,
                    Tracks         *tracks)
 {
-  apply_filter (tracks);
+  if (!tracks->updating)
+    apply_filter (tracks);
 }
 
 static void
 on_regex_toggled (GtkToggleButton *button,
                   Tracks          *tracks)
 {
-  apply_filter (tracks);
+  if (!tracks->updating)
+    apply_filter (tracks);
+}
+
+/* What the filter box would make of its text: the order's filter string
+ * (casefolded text, or the pattern), NULL for none. */
+static char *
+entry_filter (Tracks *tracks)
+{
+  g_autofree char *valid = g_utf8_make_valid (gtk_editable_get_text (tracks->entry), -1);
+
+  if (*valid == '\0')
+    return NULL;
+  if (gtk_toggle_button_get_active (tracks->regex))
+    return g_steal_pointer (&valid);
+  return g_utf8_casefold (valid, -1);
+}
+
+/* The filter changed elsewhere (a chase clears it, No Chase puts it back,
+ * Reset): the box shows it.  Not while it shows a pattern in error, whose
+ * filter is the one before by design. */
+static void
+sync_filter_box (Tracks *tracks)
+{
+  const char *filter = cpel_track_order_get_filter (tracks->order);
+  gboolean regex = cpel_track_order_get_filter_is_regex (tracks->order);
+  g_autofree char *shown = NULL;
+
+  if (tracks->entry == NULL || gtk_widget_has_css_class (GTK_WIDGET (tracks->entry), "error"))
+    return;
+  shown = entry_filter (tracks);
+  if (g_strcmp0 (shown, filter) == 0
+      && (filter == NULL || regex == gtk_toggle_button_get_active (tracks->regex)))
+    return;
+  tracks->updating = TRUE;
+  if (filter != NULL)
+    gtk_toggle_button_set_active (tracks->regex, regex);
+  gtk_editable_set_text (tracks->entry, filter != NULL ? filter : "");
+  tracks->updating = FALSE;
 }
 
 /* Scroll the timeline to a track, showing it when it was hidden. */
@@ -281,23 +326,29 @@ on_row_activated (GtkListView *list,
     jump_to (tracks, item->slot);
 }
 
-/* Enter in the filter: the first track it keeps (pinned ones are listed
- * first whatever the filter). */
+/* Enter in the filter: the first track on the timeline that it keeps
+ * (pinned tracks are shown first whatever the filter; hidden ones stay
+ * hidden).  The filter typed just before Enter counts: the entry would
+ * only report it a moment later. */
 static void
 on_filter_activate (GtkSearchEntry *entry,
                     Tracks         *tracks)
 {
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (tracks->store));
+  const guint *rows;
+  guint n_rows;
 
-  if (cpel_track_order_get_filter (tracks->order) == NULL)
+  apply_filter (tracks);
+  if (gtk_widget_has_css_class (GTK_WIDGET (entry), "error")
+      || cpel_track_order_get_filter (tracks->order) == NULL)
     return;
-  for (guint i = 0; i < n; i++)
+  rows = cpel_track_order_get_rows (tracks->order, &n_rows);
+  for (guint r = 0; r < n_rows; r++)
     {
-      g_autoptr(CpelTrackItem) item = g_list_model_get_item (G_LIST_MODEL (tracks->store), i);
+      guint slot = rows != NULL ? rows[r] : r;
 
-      if (cpel_track_order_matches (tracks->order, item->slot))
+      if (cpel_track_order_matches (tracks->order, slot))
         {
-          jump_to (tracks, item->slot);
+          cpel_timeline_reveal_track (tracks->timeline, slot);
           return;
         }
     }

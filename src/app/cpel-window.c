@@ -237,6 +237,27 @@ cpel_window_new (CpelApplication *application)
   return self;
 }
 
+static void present_tool (CpelWindow  *self,
+                          GtkWindow  **slot,
+                          GtkWindow  *(*create) (GtkWindow *parent, CpelTimeline *timeline));
+
+/* The Tracks and Event Types windows edit the timeline's track order and
+ * types of one file: a new file (a reload too) gets new ones, open again
+ * where they were open. */
+static void
+close_tool (GtkWindow **slot,
+            gboolean   *was_open)
+{
+  GtkWindow *window = *slot;
+
+  *was_open = window != NULL && gtk_widget_get_visible (GTK_WIDGET (window));
+  if (window == NULL)
+    return;
+  g_object_remove_weak_pointer (G_OBJECT (window), (gpointer *) slot);
+  *slot = NULL;
+  gtk_window_destroy (window);
+}
+
 void
 cpel_window_set_file (CpelWindow   *self,
                       CpelFile     *file,
@@ -251,6 +272,7 @@ cpel_window_set_file (CpelWindow   *self,
   g_autofree char *subtitle = NULL;
   GSettings *settings;
   guint n_tracks;
+  gboolean tracks_open, types_open;
 
   g_return_if_fail (CPEL_IS_WINDOW (self));
   g_return_if_fail (CPEL_IS_FILE (file));
@@ -267,6 +289,8 @@ cpel_window_set_file (CpelWindow   *self,
   cpel_prepare_lod_async (file, self->lod_cancellable);
 
   settings = get_settings (self);
+  close_tool (&self->tracks, &tracks_open);
+  close_tool (&self->event_types, &types_open);
   cpel_timeline_set_file_full (self->timeline, file, overview);
   cpel_timeline_set_label_width (self->timeline,
                                  cpel_settings_get_int (settings, "label-width", 160));
@@ -295,6 +319,10 @@ cpel_window_set_file (CpelWindow   *self,
   update_pointer_labels (self);
   update_details (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+  if (types_open)
+    present_tool (self, &self->event_types, cpel_event_types_new);
+  if (tracks_open)
+    present_tool (self, &self->tracks, cpel_tracks_new);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
 
   /* Problems that did not stop the load are listed in File Information:

@@ -257,6 +257,30 @@ app_test_on_notify_flag (GObject *object, GParamSpec *pspec, gboolean *flag)
 }
 
 /* Opens `path` in `window` and waits for the worker to finish loading it. */
+/* The visible toplevel titled `title` (the last one listed), or NULL;
+ * `count` gets how many there are. */
+static inline GtkWindow *
+app_test_find_toplevel (const char *title, guint *count)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  GtkWindow *found = NULL;
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+      if (g_strcmp0 (gtk_window_get_title (w), title) == 0 && gtk_widget_get_visible (GTK_WIDGET (w)))
+        {
+          found = w;
+          n++;
+        }
+    }
+  if (count != NULL)
+    *count = n;
+  return found;
+}
+
 static inline void
 app_test_open_and_wait (CpelWindow *window, const char *path)
 {

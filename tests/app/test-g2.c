@@ -7,6 +7,7 @@
 #include "app-test-util.h"
 
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "cpel-application.h"
 #include "cpel-chase-actions.h"
@@ -645,19 +646,11 @@ find_descendant (GtkWidget *widget, GType type)
 static GtkWindow *
 open_tracks_window (CpelWindow *window)
 {
-  GtkWindow *tracks = NULL;
-  g_autoptr(GListModel) toplevels = NULL;
+  GtkWindow *tracks;
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "tracks", NULL);
   app_test_spin (100);
-  toplevels = g_object_ref (gtk_window_get_toplevels ());
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
-
-      if (g_strcmp0 (gtk_window_get_title (w), "Tracks") == 0 && gtk_widget_get_visible (GTK_WIDGET (w)))
-        tracks = w;
-    }
+  tracks = app_test_find_toplevel ("Tracks", NULL);
   g_assert_nonnull (tracks);
   return tracks;
 }
@@ -695,6 +688,19 @@ test_tracks_window_keys (Fixture *f, gconstpointer data)
   g_assert_true (tracks == NULL || !gtk_widget_get_visible (GTK_WIDGET (tracks)));
   if (tracks != NULL)
     g_object_remove_weak_pointer (G_OBJECT (tracks), (gpointer *) &tracks);
+}
+
+/* Row `row` of the timeline is scrolled into view (and not at the top). */
+static void
+assert_row_shown (CpelTimeline *tl, GtkAdjustment *vadj, guint row)
+{
+  const CpelView *view = cpel_timeline_get_view (tl);
+  double top = row * view->row_height;
+  double value = gtk_adjustment_get_value (vadj);
+
+  g_assert_cmpfloat (value, >, 0);
+  g_assert_cmpfloat (top, >=, value);
+  g_assert_cmpfloat (top + view->row_height, <=, value + gtk_adjustment_get_page_size (vadj));
 }
 
 /* Waits until the rows can scroll (the adjustment follows the allocation). */
@@ -838,36 +844,69 @@ test_tracks_window_regex_jump (Fixture *f, gconstpointer data)
   g_signal_emit_by_name (list, "activate", 50);
   g_assert_false (cpel_track_order_get_hidden (order, 50));
   app_test_spin (20);
-  {
-    const CpelView *view = cpel_timeline_get_view (tl);
-    double top = 50 * view->row_height;
-    double value = gtk_adjustment_get_value (vadj);
+  assert_row_shown (tl, vadj, 50);
 
-    g_assert_cmpfloat (value, >, 0);
-    g_assert_cmpfloat (top, >=, value);
-    g_assert_cmpfloat (top + view->row_height, <=, value + gtk_adjustment_get_page_size (vadj));
-  }
-
-  /* Enter in the filter: to its first match, from wherever the rows are
-   * scrolled; a pattern ("track 10" to "track 59", the first id 11)... */
+  /* Enter in the filter: to the first track on the timeline it keeps,
+   * here below 30 pinned tracks that it does not match ("track 40"...). */
+  for (guint slot = 0; slot < 30; slot++)
+    cpel_track_order_set_pinned (order, slot, TRUE);
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (regex), TRUE);
-  set_filter_text (entry, "track [1-5]");
+  set_filter_text (entry, "track [4-5]");
   wait_scrollable (vadj);
   ids = row_ids (window);
-  g_assert_true (g_str_has_prefix (ids, "11,12,13,"));
+  g_assert_true (g_str_has_prefix (ids, "1,2,3,"));
+  g_assert_true (strstr (ids, ",30,41,42,") != NULL);
   g_clear_pointer (&ids, g_free);
-  gtk_adjustment_set_value (vadj, gtk_adjustment_get_upper (vadj));
-  g_assert_cmpfloat (gtk_adjustment_get_value (vadj), >, 0);
+  gtk_adjustment_set_value (vadj, 0);
   g_signal_emit_by_name (entry, "activate");
-  g_assert_cmpfloat (gtk_adjustment_get_value (vadj), ==, 0);
-  /* ...or a text. */
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (regex), FALSE);
-  set_filter_text (entry, "RACK");
-  wait_scrollable (vadj);
-  gtk_adjustment_set_value (vadj, gtk_adjustment_get_upper (vadj));
-  g_assert_cmpfloat (gtk_adjustment_get_value (vadj), >, 0);
+  assert_row_shown (tl, vadj, 30);
+  /* A hidden first match stays hidden: Enter goes to the next one. */
+  cpel_track_order_set_hidden (order, 40, TRUE);
+  gtk_adjustment_set_value (vadj, 0);
   g_signal_emit_by_name (entry, "activate");
+  g_assert_true (cpel_track_order_get_hidden (order, 40));
+  assert_row_shown (tl, vadj, 30);
+  g_assert_cmpuint (cpel_view_get_row_slot (cpel_timeline_get_view (tl), 30), ==, 41);
+  cpel_track_order_set_hidden (order, 40, FALSE);
+  /* Enter right after typing, before the entry reports the change: the
+   * typed filter counts ("track 5x", row 30). */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "track 5");
+  gtk_adjustment_set_value (vadj, 0);
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_cmpstr (cpel_track_order_get_filter (order), ==, "track 5");
+  g_assert_cmpuint (cpel_view_get_row_slot (cpel_timeline_get_view (tl), 30), ==, 50);
+  assert_row_shown (tl, vadj, 30);
+  /* A pattern in error: Enter goes nowhere. */
+  {
+    int end = -1;
+
+    gtk_editable_insert_text (GTK_EDITABLE (entry), "(", -1, &end);
+  }
+  gtk_adjustment_set_value (vadj, 0);
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_true (gtk_widget_has_css_class (entry, "error"));
   g_assert_cmpfloat (gtk_adjustment_get_value (vadj), ==, 0);
+  for (guint slot = 0; slot < 30; slot++)
+    cpel_track_order_set_pinned (order, slot, FALSE);
+
+  /* The filter box follows the filter when it changes elsewhere: a chase
+   * clears it, putting the order back restores it. */
+  set_filter_text (entry, "track 1");
+  g_assert_false (gtk_widget_has_css_class (entry, "error"));
+  {
+    g_autoptr(CpelTrackOrder) saved = cpel_track_order_copy (order);
+    const guint shown[] = { 5, 6 };
+
+    cpel_track_order_set_rows (order, shown, G_N_ELEMENTS (shown));
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
+    cpel_track_order_assign (order, saved);
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "track 1");
+    g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (regex)));
+    app_test_spin (300);      /* the entry's delayed report changes nothing */
+    g_assert_cmpstr (cpel_track_order_get_filter (order), ==, "track 1");
+    g_assert_true (cpel_track_order_get_filter_is_regex (order));
+  }
+
   /* With no filter, Enter goes nowhere. */
   set_filter_text (entry, "");
   wait_scrollable (vadj);

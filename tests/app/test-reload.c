@@ -260,6 +260,7 @@ test_rename (Fixture *f, gconstpointer data)
   g_autofree char *old_subtitle = g_strdup (subtitle (f->window));
   g_autofree char *other = g_build_filename (f->dir, "other.cpel", NULL);
   CpelFile *before = cpel_window_get_file (f->window);
+  GtkWindow *old_tracks;
   guint slot;
   guint64 index;
 
@@ -274,8 +275,30 @@ test_rename (Fixture *f, gconstpointer data)
   redraw_at_zooms (f->window);
   g_assert_false (cpel_file_is_damaged (before));
 
+  /* An open Tracks window edits the track order of the file shown: after
+   * the reload it is a new one, for the new file. */
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "tracks", NULL);
+  app_test_spin (100);
+  old_tracks = app_test_find_toplevel ("Tracks", NULL);
+  g_assert_nonnull (old_tracks);
+  g_object_add_weak_pointer (G_OBJECT (old_tracks), (gpointer *) &old_tracks);
+
   reload_and_wait (f->window);
   g_assert_cmpuint (cpel_file_get_n_events (cpel_window_get_file (f->window)), ==, 5000);
+  {
+    guint n_windows;
+    GtkWindow *tracks = app_test_find_toplevel ("Tracks", &n_windows);
+
+    g_assert_nonnull (tracks);
+    g_assert_cmpuint (n_windows, ==, 1);
+    g_assert_true (tracks != old_tracks);
+    if (old_tracks != NULL)
+      {
+        g_assert_false (gtk_widget_get_visible (GTK_WIDGET (old_tracks)));
+        g_object_remove_weak_pointer (G_OBJECT (old_tracks), (gpointer *) &old_tracks);
+      }
+    gtk_window_destroy (tracks);
+  }
   assert_subtitle_count (f->window, 5000);
   g_assert_cmpstr (subtitle (f->window), !=, old_subtitle);
   g_assert_false (cpel_file_watch_is_shown (f->window));
