@@ -103,3 +103,17 @@ cpel_export_dialog_path (const char *path,
     }
   return g_strdup (path);
 }
+
+void
+cpel_export_scale_order (int   scale,
+                         guint order[4])
+{
+  guint n = 0;
+
+  g_return_if_fail (order != NULL);
+  scale = CLAMP (scale, 1, 4);
+  order[n++] = (guint) scale;
+  for (guint s = 1; s <= 4; s++)
+    if (s != (guint) scale)
+      order[n++] = s;
+}

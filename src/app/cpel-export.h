@@ -35,4 +35,11 @@ char       *cpel_export_dialog_path     (const char               *path,
                                          const char               *filter_suffix,
                                          gboolean                 *overwrite);
 
+/* The Export View dialog's Scale menu (1× to 4×) in the order it lists
+ * them: the screen's `scale` (clamped to 1..4) first, then the others
+ * ascending — GTK 4.8's own file chooser shows the first choice whatever
+ * gtk_file_chooser_set_choice says. */
+void        cpel_export_scale_order     (int                       scale,
+                                         guint                     order[4]);
+
 G_END_DECLS

@@ -710,15 +710,22 @@ action_export (GSimpleAction *action,
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), suggested);
   g_object_set_data_full (G_OBJECT (self->chooser), "suggested", g_strdup (suggested), g_free);
   {
-    /* The image's pixel density (PNG); SVG and PDF are vector anyway. */
-    const char *ids[] = { "1", "2", "3", "4", NULL };
-    const char *labels[] = { C_("image scale", "1×"), C_("image scale", "2×"),
-                             C_("image scale", "3×"), C_("image scale", "4×"), NULL };
-    int scale = CLAMP (gtk_widget_get_scale_factor (GTK_WIDGET (self->timeline)), 1, 4);
-    char current[2] = { (char) ('0' + scale), '\0' };
+    /* The image's pixel density (PNG); SVG and PDF are vector anyway.  The
+     * screen's comes first (see cpel_export_scale_order). */
+    static const char *all_ids[] = { "1", "2", "3", "4" };
+    const char *all_labels[] = { C_("image scale", "1×"), C_("image scale", "2×"),
+                                 C_("image scale", "3×"), C_("image scale", "4×") };
+    const char *ids[5] = { NULL }, *labels[5] = { NULL };
+    guint order[4];
 
+    cpel_export_scale_order (gtk_widget_get_scale_factor (GTK_WIDGET (self->timeline)), order);
+    for (guint i = 0; i < 4; i++)
+      {
+        ids[i] = all_ids[order[i] - 1];
+        labels[i] = all_labels[order[i] - 1];
+      }
     gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (self->chooser), "scale", _("Scale"), ids, labels);
-    gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (self->chooser), "scale", current);
+    gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (self->chooser), "scale", ids[0]);
   }
   g_signal_connect (self->chooser, "response", G_CALLBACK (on_export_response), self);
   gtk_native_dialog_show (self->chooser);

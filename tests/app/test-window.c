@@ -796,6 +796,31 @@ test_input_pointer (Fixture *f, gconstpointer data)
 
 /* The Export View dialog's answer: the format picked in its menu wins over
  * the suggested name's suffix; a name the user typed keeps its suffix. */
+/* The Export View dialog lists the screen's scale first (GTK 4.8's own
+ * chooser shows the first choice, so a HiDPI screen exports at 2× by
+ * default). */
+static void
+test_export_scale_order (void)
+{
+  static const struct { int scale; guint order[4]; } cases[] = {
+    { 1, { 1, 2, 3, 4 } },
+    { 2, { 2, 1, 3, 4 } },
+    { 3, { 3, 1, 2, 4 } },
+    { 4, { 4, 1, 2, 3 } },
+    { 0, { 1, 2, 3, 4 } },
+    { 9, { 4, 1, 2, 3 } },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      guint order[4];
+
+      cpel_export_scale_order (cases[i].scale, order);
+      for (guint k = 0; k < 4; k++)
+        g_assert_cmpuint (order[k], ==, cases[i].order[k]);
+    }
+}
+
 static void
 test_export_dialog_path (void)
 {
@@ -830,6 +855,7 @@ main (int argc, char *argv[])
   int status;
 
   g_test_add_func ("/app/window/export-dialog-path", test_export_dialog_path);
+  g_test_add_func ("/app/window/export-scale-order", test_export_scale_order);
   if (!display)
     {
       g_test_add_func ("/app/window/no-display", app_test_skip_no_display);
