@@ -29,8 +29,7 @@ struct _CpelSearchBar
   GtkLabel          *count_label;
   GtkProgressBar    *progress_bar;
   GtkButton         *cancel_button;
-  GtkRevealer       *error_revealer;
-  GtkLabel          *error_label;
+  char              *error;      /* the query's or the search's, or NULL */
 
   CpelTimeline      *timeline;
   CpelSearchResult  *result;     /* every match of the query */
@@ -170,6 +169,8 @@ update_status (CpelSearchBar *self)
   g_autofree char *total = NULL;
   g_autofree char *text = NULL;
 
+  if (self->error != NULL)
+    return;   /* the error's summary stays in the count's place */
   if (self->visible == NULL)
     {
       set_status (self, NULL);
@@ -190,20 +191,39 @@ update_status (CpelSearchBar *self)
   set_status (self, text);
 }
 
+/* An error stays on the bar's line: the entry turns red, the count's place
+ * says what is wrong in a few words (`summary`) and the whole message is
+ * the tooltip of both (and the entry's accessible description) — a line
+ * of its own would push the timeline down and up again while one types a
+ * pattern. */
 static void
 show_error (CpelSearchBar *self,
-            const char    *message)
+            const char    *message,
+            const char    *summary)
 {
+  GtkWidget *entry = GTK_WIDGET (self->entry), *count = GTK_WIDGET (self->count_label);
+
+  g_clear_pointer (&self->error, g_free);
   if (message != NULL)
     {
-      gtk_widget_add_css_class (GTK_WIDGET (self->entry), "error");
-      gtk_label_set_text (self->error_label, message);
-      gtk_revealer_set_reveal_child (self->error_revealer, TRUE);
+      self->error = g_strdup (message);
+      gtk_widget_add_css_class (entry, "error");
+      gtk_widget_remove_css_class (count, "dim-label");
+      gtk_widget_add_css_class (count, "error");
+      gtk_widget_set_tooltip_text (entry, message);
+      gtk_widget_set_tooltip_text (count, message);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                      message, -1);
+      set_status (self, summary);
     }
   else
     {
-      gtk_widget_remove_css_class (GTK_WIDGET (self->entry), "error");
-      gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
+      gtk_widget_remove_css_class (entry, "error");
+      gtk_widget_remove_css_class (count, "error");
+      gtk_widget_add_css_class (count, "dim-label");
+      gtk_widget_set_tooltip_text (entry, NULL);
+      gtk_widget_set_tooltip_text (count, NULL);
+      gtk_accessible_reset_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
     }
 }
 
@@ -294,7 +314,7 @@ on_search_done (GObject      *source,
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         set_status (self, _("Stopped"));
       else
-        show_error (self, error->message);
+        show_error (self, error->message, _("Search failed"));
       self->pending_step = 0;
       g_signal_emit (self, signals[SEARCH_FINISHED], 0);
       return;
@@ -337,7 +357,7 @@ start_search (CpelSearchBar *self)
 
   self->generation++;
   stop_running (self);
-  show_error (self, NULL);
+  show_error (self, NULL, NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->case_button), mode != CPEL_SEARCH_CODE);
 
   if (file == NULL || text == NULL || *text == '\0')
@@ -354,7 +374,9 @@ start_search (CpelSearchBar *self)
   if (query == NULL)
     {
       set_result (self, NULL);
-      show_error (self, error->message);
+      show_error (self, error->message,
+                  mode == CPEL_SEARCH_REGEX ? _("Invalid pattern")
+                  : mode == CPEL_SEARCH_CODE ? _("No such event") : _("Search failed"));
       self->pending_step = 0;
       g_signal_emit (self, signals[SEARCH_FINISHED], 0);
       return;
@@ -548,9 +570,7 @@ const char *
 cpel_search_bar_get_error (CpelSearchBar *self)
 {
   g_return_val_if_fail (CPEL_IS_SEARCH_BAR (self), NULL);
-  if (!gtk_revealer_get_reveal_child (self->error_revealer))
-    return NULL;
-  return gtk_label_get_text (self->error_label);
+  return self->error;
 }
 
 const char *
@@ -671,6 +691,7 @@ cpel_search_bar_dispose (GObject *object)
   g_clear_pointer (&self->visible, cpel_search_result_unref);
   g_clear_pointer (&self->hidden_types_for, g_free);
   g_clear_pointer (&self->hidden_slots_for, g_free);
+  g_clear_pointer (&self->error, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (object), CPEL_TYPE_SEARCH_BAR);
 
   G_OBJECT_CLASS (cpel_search_bar_parent_class)->dispose (object);
@@ -751,8 +772,6 @@ cpel_search_bar_class_init (CpelSearchBarClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelSearchBar, count_label);
   gtk_widget_class_bind_template_child (widget_class, CpelSearchBar, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, CpelSearchBar, cancel_button);
-  gtk_widget_class_bind_template_child (widget_class, CpelSearchBar, error_revealer);
-  gtk_widget_class_bind_template_child (widget_class, CpelSearchBar, error_label);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_mode_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_entry_activate);

@@ -373,9 +373,19 @@ test_search (Fixture *f, gconstpointer data)
   search (f->window, CPEL_SEARCH_REGEX, "^recv: len [0-9]*5$", FALSE);
   g_assert_cmpuint (n_matches (f->window), ==, 43);
 
-  /* A bad regex: inline error, no result. */
-  search (f->window, CPEL_SEARCH_REGEX, "len [", FALSE);
+  /* A bad regex: the error on the bar's line (the timeline does not move
+   * while a pattern is being typed), no result. */
+  {
+    int height;
+
+    app_test_spin (300);
+    height = gtk_widget_get_height (GTK_WIDGET (bar));
+    search (f->window, CPEL_SEARCH_REGEX, "len [", FALSE);
+    app_test_spin (300);
+    g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (bar)), ==, height);
+  }
   g_assert_nonnull (cpel_search_bar_get_error (bar));
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "Invalid pattern");
   g_assert_null (cpel_search_bar_get_result (bar));
   g_assert_null (cpel_timeline_get_matches (timeline));
 
@@ -387,6 +397,7 @@ test_search (Fixture *f, gconstpointer data)
   g_assert_cmpuint (n_matches (f->window), ==, N_EVENTS - N_RECV);
   search (f->window, CPEL_SEARCH_CODE, "no-such-event", FALSE);
   g_assert_nonnull (cpel_search_bar_get_error (bar));
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "No such event");
 
   /* Next / previous from the visible range; wraps around. */
   search (f->window, CPEL_SEARCH_TEXT, "recv", FALSE);
