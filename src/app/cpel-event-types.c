@@ -37,7 +37,8 @@ draw_swatch (GtkDrawingArea *area,
              int             height,
              gpointer        data)
 {
-  guint32 code = GPOINTER_TO_UINT (data);
+  CpelFile *file = data;
+  guint32 code = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (area), "code"));
   CpelPalette palette;
   CpelRGBA color;
 
@@ -45,7 +46,7 @@ draw_swatch (GtkDrawingArea *area,
     cpel_palette_init_dark (&palette);
   else
     cpel_palette_init_light (&palette);
-  cpel_palette_get_type_color (&palette, code, &color);
+  cpel_palette_get_type_color (&palette, file, code, &color);
   cairo_set_source_rgba (cr, color.r, color.g, color.b, color.a);
   cairo_arc (cr, width / 2.0, height / 2.0, MIN (width, height) / 2.0, 0, 2 * G_PI);
   cairo_fill (cr);
@@ -220,8 +221,9 @@ cpel_event_types_new (GtkWindow    *parent,
 
         gtk_widget_set_size_request (swatch, 12, 12);
         gtk_widget_set_valign (swatch, GTK_ALIGN_CENTER);
+        g_object_set_data (G_OBJECT (swatch), "code", GUINT_TO_POINTER (code));
         gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (swatch), draw_swatch,
-                                        GUINT_TO_POINTER (code), NULL);
+                                        g_object_ref (file), g_object_unref);
         adw_action_row_add_suffix (ADW_ACTION_ROW (row), swatch);
       }
       adw_preferences_group_add (group, row);

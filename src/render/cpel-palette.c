@@ -12,13 +12,18 @@ rgba_hex (CpelRGBA *c, guint32 rgb, double alpha)
   c->a = alpha;
 }
 
-/* GNOME HIG palette: Blue, Green, Orange, Red, Purple, Brown, Teal, Slate.
- * Yellow is left out: it is the search highlight. */
+/* Sixteen colours of high mutual contrast (after Kelly's list), in an order
+ * that puts neighbours apart.  Blue is left out — the density shading, the
+ * default tick colour and the selection are blue — and yellow too: it is
+ * the search highlight (Kelly's orange-yellow becomes a darker gold, his
+ * violet a magenta).  The dark palette lightens the darkest ones. */
 static const guint32 type_colors_light[CPEL_PALETTE_N_TYPE_COLORS] = {
-  0x1c71d8, 0x26a269, 0xc64600, 0xc01c28, 0x813d9c, 0x865e3c, 0x1f7f8f, 0x5e5c64,
+  0x008856, 0xf38400, 0x875692, 0xbe0032, 0x8db600, 0xc0007a, 0xe25822, 0x848482,
+  0xe68fac, 0x2b3d26, 0x9a6700, 0x882d17, 0xb3446c, 0xc2b280, 0x654522, 0xf99379,
 };
 static const guint32 type_colors_dark[CPEL_PALETTE_N_TYPE_COLORS] = {
-  0x62a0ea, 0x57e389, 0xffa348, 0xf66151, 0xc061cb, 0xcdab8f, 0x5bc8d8, 0xc0bfbc,
+  0x2ec27e, 0xf38400, 0xb58ac4, 0xf0455a, 0x8db600, 0xff5fbf, 0xe25822, 0xa8a8a2,
+  0xe68fac, 0x7fa05a, 0xd4a017, 0xa0522d, 0xd8688f, 0xc2b280, 0xb08a5a, 0xf99379,
 };
 
 void
@@ -78,23 +83,33 @@ cpel_palette_init_dark (CpelPalette *p)
 }
 
 void
-cpel_palette_get_type_color (const CpelPalette *palette, guint32 code, CpelRGBA *color)
+cpel_palette_get_type_color (const CpelPalette *palette,
+                             CpelFile          *file,
+                             guint32            code,
+                             CpelRGBA          *color)
 {
-  guint32 h;
+  guint type;
 
   g_return_if_fail (palette != NULL);
   g_return_if_fail (color != NULL);
 
-  /* Fibonacci hashing: consecutive codes land on different colours. */
-  h = (code * 0x9E3779B1u) >> 29;
-  *color = palette->type_colors[h % CPEL_PALETTE_N_TYPE_COLORS];
+  if (file != NULL && cpel_file_lookup_type (file, code, &type))
+    *color = palette->type_colors[type % CPEL_PALETTE_N_TYPE_COLORS];
+  else
+    /* Fibonacci hashing: consecutive codes land on different colours. */
+    *color = palette->type_colors[((code * 0x9E3779B1u) >> 28) % CPEL_PALETTE_N_TYPE_COLORS];
 }
 
 void
-cpel_palette_get_track_color (const CpelPalette *palette, guint32 track_id, CpelRGBA *color)
+cpel_palette_get_track_color (const CpelPalette *palette,
+                              guint              slot,
+                              CpelRGBA          *color)
 {
-  /* The code colours, picked by track id the same way. */
-  cpel_palette_get_type_color (palette, track_id, color);
+  g_return_if_fail (palette != NULL);
+  g_return_if_fail (color != NULL);
+  /* From the middle of the list: the first track and the first type (often
+   * the only ones that busy) do not look alike in the two modes. */
+  *color = palette->type_colors[(slot + CPEL_PALETTE_N_TYPE_COLORS / 2) % CPEL_PALETTE_N_TYPE_COLORS];
 }
 
 const char *

@@ -78,19 +78,23 @@ typedef struct
   CpelRGBA selection_fg;     /* text on a selection fill */
   CpelRGBA highlight_fg;     /* text on a highlight fill */
   CpelRGBA density;          /* density shading (used with alpha) */
-#define CPEL_PALETTE_N_TYPE_COLORS 8
+#define CPEL_PALETTE_N_TYPE_COLORS 16
   CpelRGBA type_colors[CPEL_PALETTE_N_TYPE_COLORS];  /* event ticks by type */
   gboolean dark;
 } CpelPalette;
 
 void cpel_palette_init_light (CpelPalette *palette);
 void cpel_palette_init_dark  (CpelPalette *palette);
-/* Tick colour of events with `code` (stable across files and sessions). */
-void cpel_palette_get_type_color (const CpelPalette *palette, guint32 code, CpelRGBA *color);
-/* Tick colour of the events of the track with id `track_id` when colouring
- * by track: the palette's type colours picked by the id (stable across files
- * and sessions; neighbouring ids apart). */
-void cpel_palette_get_track_color (const CpelPalette *palette, guint32 track_id, CpelRGBA *color);
+/* Tick colour of the events with `code` in `file`: the palette's colours in
+ * the order of the file's event types, so that its first
+ * CPEL_PALETTE_N_TYPE_COLORS types all differ; a code the file does not
+ * define (or no file) by the code itself. */
+void cpel_palette_get_type_color (const CpelPalette *palette, CpelFile *file, guint32 code,
+                                  CpelRGBA *color);
+/* Tick colour of the events of the track in `slot` when colouring by
+ * track: the same colours in slot order, from the middle of the list
+ * (neighbouring tracks apart). */
+void cpel_palette_get_track_color (const CpelPalette *palette, guint slot, CpelRGBA *color);
 
 /* How event ticks and density are coloured (g2's `c`). */
 typedef enum

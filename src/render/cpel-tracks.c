@@ -607,7 +607,7 @@ tick_color (CpelRenderCtx *ctx, RowInfo *row, guint32 code, CpelRGBA *color)
   switch (ctx->color_mode)
     {
     case CPEL_COLOR_BY_CODE:
-      cpel_palette_get_type_color (ctx->pal, code, color);
+      cpel_palette_get_type_color (ctx->pal, ctx->file, code, color);
       break;
     case CPEL_COLOR_BY_TRACK:
       *color = row->track_color;
@@ -1044,8 +1044,7 @@ cpel_render_rows_events (CpelRenderCtx *ctx)
       if (row->slot == G_MAXUINT)
         continue;
       if (ctx->color_mode == CPEL_COLOR_BY_TRACK)
-        cpel_palette_get_track_color (ctx->pal, cpel_file_get_track_id (ctx->file, row->slot),
-                                      &row->track_color);
+        cpel_palette_get_track_color (ctx->pal, row->slot, &row->track_color);
       row->times = cpel_file_get_track_times (ctx->file, row->slot, &row->n);
       if (row->n == 0 || row->times == NULL)
         {

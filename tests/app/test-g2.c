@@ -1015,7 +1015,6 @@ test_modes_output (Fixture *f, gconstpointer data)
     { CPEL_COLOR_BY_CODE, TRUE, "summary.png" },
   };
   CpelTimeline *timeline = cpel_window_get_timeline (f->window);
-  CpelFile *file = cpel_window_get_file (f->window);
   const CpelView *view;
   cairo_surface_t *screen[G_N_ELEMENTS (modes)], *page[G_N_ELEMENTS (modes)];
   int width;
@@ -1077,8 +1076,7 @@ test_modes_output (Fixture *f, gconstpointer data)
         label_drawn = TRUE;
     g_assert_true (label_drawn);
     /* By track: the tick in the track's colour. */
-    cpel_palette_get_track_color (view->palette, cpel_file_get_track_id (file, cpel_view_get_row_slot (view, 0)),
-                                  &track_color);
+    cpel_palette_get_track_color (view->palette, cpel_view_get_row_slot (view, 0), &track_color);
     g_assert_cmphex (pixel_at (screen[1], tick_x, y), ==, rgb_of (&track_color));
     g_assert_cmphex (pixel_at (screen[0], tick_x, y), !=, rgb_of (&track_color));
     /* Summary: nothing right of the tick but the row (background and grid). */
@@ -1086,12 +1084,12 @@ test_modes_output (Fixture *f, gconstpointer data)
       g_assert_cmphex (pixel_at (screen[2], x, y), ==, pixel_at (screen[2], x, y_empty));
     g_assert_cmphex (pixel_at (screen[2], tick_x, y), ==, pixel_at (screen[0], tick_x, y));
   }
-  /* Rows of other tracks take other colours (ids 3 and 7 differ). */
+  /* Rows of other tracks take other colours (slots 0 and 2 differ). */
   {
     CpelRGBA a, b;
 
-    cpel_palette_get_track_color (view->palette, cpel_file_get_track_id (file, 0), &a);
-    cpel_palette_get_track_color (view->palette, cpel_file_get_track_id (file, 2), &b);
+    cpel_palette_get_track_color (view->palette, 0, &a);
+    cpel_palette_get_track_color (view->palette, 2, &b);
     g_assert_cmphex (rgb_of (&a), !=, rgb_of (&b));
   }
   /* The modes differ on screen, and so do the printed pages. */

@@ -102,7 +102,7 @@ test_png_hidpi (Fixture *f, gconstpointer data)
    * 480 px timeline is at x = 160 + 240, in row 1; device x 800. */
   {
     CpelRGBA c;
-    cpel_palette_get_type_color (&light, CODE_RECV, &c);
+    cpel_palette_get_type_color (&light, f->file, CODE_RECV, &c);
     test_assert_color (s, 800, 2 * (28 + 24 + 6), &c);
   }
   cairo_surface_destroy (s);
@@ -334,7 +334,7 @@ test_modes (Fixture *f, gconstpointer data)
   /* The ticks changed colour, nothing else: 3 ticks of 1 × 18 px. */
   g_assert_cmpuint (count_differences (by_code, by_track), ==, 3 * 18);
   /* recv on track 1 at t = 1000: x = 160 + 320. */
-  cpel_palette_get_track_color (&light, cpel_file_get_track_id (f->file, 1), &t1);
+  cpel_palette_get_track_color (&light, 1, &t1);
   test_assert_color (by_track, 480, y1, &t1);
   test_assert_not_color (by_code, 480, y1, &t1);
 

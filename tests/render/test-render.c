@@ -56,7 +56,7 @@ test_event_position (void)
   s = test_render (&view, W, H);
   {
     CpelRGBA c;
-    cpel_palette_get_type_color (&light, CODE_RECV, &c);
+    cpel_palette_get_type_color (&light, file, CODE_RECV, &c);
     test_assert_color (s, 660, (int) y1, &c);
   }
   cairo_surface_destroy (s);
@@ -583,10 +583,60 @@ test_ruler_drawn (void)
 
 /* ---- colour modes, summary mode ----------------------------------------- */
 
+static double
+color_distance (const CpelRGBA *a, const CpelRGBA *b)
+{
+  return fabs (a->r - b->r) + fabs (a->g - b->g) + fabs (a->b - b->b);
+}
+
+/* The type colours: all different (a file's first 16 types each get its
+ * own, in the order of its types), none near the blue of density, plain
+ * ticks and selection nor the search highlight's yellow. */
+static void
+test_palette_distinct (void)
+{
+  g_autoptr(CpelFile) file = test_file_new (2, two_tracks, G_N_ELEMENTS (two_tracks));
+  const CpelPalette *palettes[] = { &light, &dark };
+
+  g_assert_cmpuint (cpel_file_get_n_types (file), <, CPEL_PALETTE_N_TYPE_COLORS / 2);
+  for (guint p = 0; p < G_N_ELEMENTS (palettes); p++)
+    {
+      const CpelPalette *pal = palettes[p];
+
+      for (guint i = 0; i < CPEL_PALETTE_N_TYPE_COLORS; i++)
+        {
+          for (guint j = i + 1; j < CPEL_PALETTE_N_TYPE_COLORS; j++)
+            g_assert_cmpfloat (color_distance (&pal->type_colors[i], &pal->type_colors[j]), >, 0.25);
+          g_assert_cmpfloat (color_distance (&pal->type_colors[i], &pal->density), >, 0.35);
+          g_assert_cmpfloat (color_distance (&pal->type_colors[i], &pal->event), >, 0.35);
+          g_assert_cmpfloat (color_distance (&pal->type_colors[i], &pal->selection), >, 0.35);
+          g_assert_cmpfloat (color_distance (&pal->type_colors[i], &pal->highlight), >, 0.3);
+        }
+      /* By the type's place in the file; unknown codes still get one. */
+      for (guint t = 0; t < cpel_file_get_n_types (file); t++)
+        {
+          CpelRGBA c;
+
+          cpel_palette_get_type_color (pal, file, cpel_file_get_type_code (file, t), &c);
+          g_assert_cmpfloat (color_distance (&c, &pal->type_colors[t]), ==, 0);
+          cpel_palette_get_track_color (pal, t, &c);
+          g_assert_cmpfloat (color_distance (&c, &pal->type_colors[t + CPEL_PALETTE_N_TYPE_COLORS / 2]), ==, 0);
+        }
+      {
+        CpelRGBA c = { 0 };
+
+        cpel_palette_get_type_color (pal, file, 0xdeadbeef, &c);
+        g_assert_cmpfloat (c.a, ==, 1.0);
+        cpel_palette_get_type_color (pal, NULL, 7, &c);
+        g_assert_cmpfloat (c.a, ==, 1.0);
+      }
+    }
+}
+
 static void
 track_color_of (CpelFile *file, guint slot, CpelRGBA *color)
 {
-  cpel_palette_get_track_color (&light, cpel_file_get_track_id (file, slot), color);
+  cpel_palette_get_track_color (&light, slot, color);
 }
 
 /* two_tracks: track 0 has send at x = 160 and idle at x = 910, track 1
@@ -602,8 +652,8 @@ test_color_by_track (void)
 
   track_color_of (file, 0, &t0);
   track_color_of (file, 1, &t1);
-  cpel_palette_get_type_color (&light, CODE_IDLE, &idle);
-  cpel_palette_get_type_color (&light, CODE_RECV, &recv);
+  cpel_palette_get_type_color (&light, file, CODE_IDLE, &idle);
+  cpel_palette_get_type_color (&light, file, CODE_RECV, &recv);
   /* Otherwise the checks below could not tell the modes apart. */
   g_assert_cmpfloat (MAX (fabs (t0.r - t1.r), MAX (fabs (t0.g - t1.g), fabs (t0.b - t1.b))), >, 0.1);
   g_assert_cmpfloat (MAX (fabs (t0.r - idle.r), MAX (fabs (t0.g - idle.g), fabs (t0.b - idle.b))), >, 0.1);
@@ -1104,6 +1154,7 @@ main (int argc, char **argv)
   cpel_palette_init_dark (&dark);
 
   g_test_add_func ("/render/events/position", test_event_position);
+  g_test_add_func ("/render/palette/distinct", test_palette_distinct);
   g_test_add_func ("/render/events/scrolled-rows", test_event_scrolled_rows);
   g_test_add_func ("/render/events/direct-pixels", test_direct_pixels);
   g_test_add_func ("/render/events/device-scale", test_device_scale);
