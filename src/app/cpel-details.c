@@ -192,7 +192,13 @@ cpel_details_class_init (CpelDetailsClass *klass)
 static void
 cpel_details_init (CpelDetails *self)
 {
+  /* Names like "stat_segment_collector_process" wrap anywhere, without a
+   * hyphen that is not in the name. */
+  g_autoptr(PangoAttrList) no_hyphens = pango_attr_list_new ();
+
   gtk_widget_init_template (GTK_WIDGET (self));
+  pango_attr_list_insert (no_hyphens, pango_attr_insert_hyphens_new (FALSE));
+  gtk_label_set_attributes (self->title_label, no_hyphens);
 
   for (guint i = 0; i < N_FIELDS; i++)
     {
@@ -208,6 +214,7 @@ cpel_details_init (CpelDetails *self)
       gtk_label_set_selectable (GTK_LABEL (value), TRUE);
       gtk_label_set_wrap (GTK_LABEL (value), TRUE);
       gtk_label_set_wrap_mode (GTK_LABEL (value), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_attributes (GTK_LABEL (value), no_hyphens);
       gtk_widget_set_hexpand (value, TRUE);
       gtk_widget_add_css_class (value, "details-value");
 

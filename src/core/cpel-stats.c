@@ -409,8 +409,18 @@ summary_text (CpelStats *stats,
                           cpel_time_format_buf (stats->t0, a, sizeof a),
                           cpel_time_format_buf (stats->t1, b, sizeof b),
                           cpel_time_format_buf ((gint64) span, d, sizeof d));
-  g_string_append_printf (out, _("Events: %" PRIu64 " on %u of %u tracks, %u event codes\n"),
-                          stats->total, stats->n_busy, stats->tracks->len, stats->codes->len);
+  {
+    g_autofree char *busy = g_strdup_printf ("%u", stats->n_busy);
+    g_autofree char *all = g_strdup_printf ("%u", stats->tracks->len);
+    g_autofree char *n_codes = g_strdup_printf ("%u", stats->codes->len);
+    g_autofree char *tracks = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s of %s track", "%s of %s tracks",
+                                                         stats->tracks->len), busy, all);
+    g_autofree char *codes = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s event code", "%s event codes",
+                                                        stats->codes->len), n_codes);
+
+    /* TRANSLATORS: "Events: 67 on 2 of 2 tracks, 1 event code" */
+    g_string_append_printf (out, _("Events: %" PRIu64 " on %s, %s\n"), stats->total, tracks, codes);
+  }
 }
 
 static void

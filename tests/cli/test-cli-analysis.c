@@ -356,7 +356,7 @@ test_stats_sample (void)
     return;
   cli_run (&r, "stats", sample);
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_nonnull (strstr (r.out, "Events: 67 on 2 of 2 tracks, 1 event codes\n"));
+  g_assert_nonnull (strstr (r.out, "Events: 67 on 2 of 2 tracks, 1 event code\n"));
   g_assert_true (g_regex_match_simple ("^ +Total +67$", r.out, G_REGEX_MULTILINE, 0));
   g_assert_true (g_regex_match_simple ("^ +0 +rx +67 +65 ", r.out, G_REGEX_MULTILINE, 0));
 
