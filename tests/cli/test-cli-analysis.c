@@ -397,7 +397,7 @@ test_stats_sample (void)
   g_assert_null (strstr (r.out, "Intervals"));
   g_assert_nonnull (strstr (r.out, "workers 2"));
   g_assert_null (strstr (r.out, "workers 1"));
-  g_assert_nonnull (strstr (r.out, "on 1 of 1 tracks"));
+  g_assert_nonnull (strstr (r.out, "on 1 of 1 track,"));
 
   cli_run (&r, "stats", sample, "--by", "lines");
   g_assert_cmpint (r.status, ==, 2);
