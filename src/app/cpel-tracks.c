@@ -45,6 +45,8 @@ typedef struct
   GListStore     *store;
   GtkEditable    *entry;     /* the filter (owned by the window) */
   GtkToggleButton *regex;    /* regular expression or text */
+  GtkStack       *stack;     /* the list, or "no matching tracks" */
+  guint           jumped;    /* the track last scrolled to, G_MAXUINT: none */
   gboolean        updating;
 } Tracks;
 
@@ -82,6 +84,8 @@ refill (Tracks *tracks)
   g_list_store_splice (tracks->store, 0, g_list_model_get_n_items (G_LIST_MODEL (tracks->store)),
                        items->pdata, items->len);
   tracks->updating = FALSE;
+  if (tracks->stack != NULL)
+    gtk_stack_set_visible_child_name (tracks->stack, items->len > 0 ? "list" : "empty");
   sync_filter_box (tracks);
 }
 
@@ -230,6 +234,28 @@ bind_row (GtkSignalListItemFactory *factory,
 
 /* A pattern that does not compile marks the entry and keeps the filter
  * there was; its tooltip says why. */
+/* The track to keep in view when the filter goes: the one last scrolled
+ * to while it was on, else the first it kept. */
+static guint
+filter_anchor (Tracks *tracks)
+{
+  const guint *rows;
+  guint n_rows;
+
+  if (tracks->jumped != G_MAXUINT && !cpel_track_order_get_hidden (tracks->order, tracks->jumped)
+      && cpel_track_order_matches (tracks->order, tracks->jumped))
+    return tracks->jumped;
+  rows = cpel_track_order_get_rows (tracks->order, &n_rows);
+  for (guint r = 0; r < n_rows; r++)
+    {
+      guint slot = rows != NULL ? rows[r] : r;
+
+      if (cpel_track_order_matches (tracks->order, slot))
+        return slot;
+    }
+  return G_MAXUINT;
+}
+
 static void
 apply_filter (Tracks *tracks)
 {
@@ -237,7 +263,17 @@ apply_filter (Tracks *tracks)
   const char *text = gtk_editable_get_text (tracks->entry);
   g_autoptr(GError) error = NULL;
 
-  if (!gtk_toggle_button_get_active (tracks->regex))
+  /* Clearing the filter keeps the place: the tracks it showed come back
+   * with their neighbours around them, not scrolled back to the top. */
+  if (*text == '\0' && cpel_track_order_get_filter (tracks->order) != NULL)
+    {
+      guint anchor = filter_anchor (tracks);
+
+      cpel_track_order_set_filter (tracks->order, NULL);
+      if (anchor != G_MAXUINT)
+        cpel_timeline_reveal_track (tracks->timeline, anchor);
+    }
+  else if (!gtk_toggle_button_get_active (tracks->regex))
     cpel_track_order_set_filter (tracks->order, text);
   else if (!cpel_track_order_set_filter_regex (tracks->order, text, &error))
     {
@@ -313,6 +349,7 @@ jump_to (Tracks *tracks,
   if (cpel_track_order_get_hidden (tracks->order, slot))
     cpel_track_order_set_hidden (tracks->order, slot, FALSE);
   cpel_timeline_reveal_track (tracks->timeline, slot);
+  tracks->jumped = slot;
 }
 
 static void
@@ -349,6 +386,7 @@ on_filter_activate (GtkSearchEntry *entry,
       if (cpel_track_order_matches (tracks->order, slot))
         {
           cpel_timeline_reveal_track (tracks->timeline, slot);
+          tracks->jumped = slot;
           return;
         }
     }
@@ -432,6 +470,7 @@ cpel_tracks_new (GtkWindow    *parent,
   tracks->timeline = g_object_ref (timeline);
   tracks->order = g_object_ref (cpel_timeline_get_track_order (timeline));
   tracks->store = g_list_store_new (CPEL_TYPE_TRACK_ITEM);
+  tracks->jumped = G_MAXUINT;
   g_signal_connect_swapped (tracks->order, "changed", G_CALLBACK (refill), tracks);
 
   window = adw_window_new ();
@@ -489,8 +528,23 @@ cpel_tracks_new (GtkWindow    *parent,
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), list);
   gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
-  gtk_box_append (GTK_BOX (box), scrolled);
+  {
+    GtkWidget *stack = gtk_stack_new ();
+    GtkWidget *empty = adw_status_page_new ();
+
+    adw_status_page_set_icon_name (ADW_STATUS_PAGE (empty), "edit-find-symbolic");
+    adw_status_page_set_title (ADW_STATUS_PAGE (empty), _("No Matching Tracks"));
+    adw_status_page_set_description (ADW_STATUS_PAGE (empty),
+                                     _("No track name matches the filter"));
+    gtk_widget_add_css_class (empty, "compact");
+    gtk_stack_add_named (GTK_STACK (stack), scrolled, "list");
+    gtk_stack_add_named (GTK_STACK (stack), empty, "empty");
+    gtk_widget_set_vexpand (stack, TRUE);
+    gtk_widget_set_name (stack, "tracks-stack");
+    tracks->stack = GTK_STACK (stack);
+    gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+    gtk_box_append (GTK_BOX (box), stack);
+  }
 
   adw_window_set_content (ADW_WINDOW (window), box);
   refill (tracks);

@@ -636,6 +636,12 @@ is_button_labelled (GtkWidget *widget, gconstpointer label)
   return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0;
 }
 
+static gboolean
+is_named (GtkWidget *widget, gconstpointer name)
+{
+  return g_strcmp0 (gtk_widget_get_name (widget), name) == 0;
+}
+
 static GtkWidget *
 find_descendant (GtkWidget *widget, GType type)
 {
@@ -905,6 +911,30 @@ test_tracks_window_regex_jump (Fixture *f, gconstpointer data)
     app_test_spin (300);      /* the entry's delayed report changes nothing */
     g_assert_cmpstr (cpel_track_order_get_filter (order), ==, "track 1");
     g_assert_true (cpel_track_order_get_filter_is_regex (order));
+  }
+
+  /* Clearing the filter keeps the place: the track last gone to, else the
+   * first one the filter kept, stays in view among all the others. */
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (regex), FALSE);
+  set_filter_text (entry, "track 45");
+  g_signal_emit_by_name (entry, "activate");
+  set_filter_text (entry, "");
+  wait_scrollable (vadj);
+  g_assert_null (cpel_track_order_get_filter (order));
+  assert_row_shown (tl, vadj, 45);
+  set_filter_text (entry, "track 5");
+  set_filter_text (entry, "");
+  wait_scrollable (vadj);
+  assert_row_shown (tl, vadj, 50);
+  /* Nothing matches: the list says so. */
+  set_filter_text (entry, "no such track");
+  {
+    GtkWidget *stack = find_widget (GTK_WIDGET (tracks), is_named, "tracks-stack");
+
+    g_assert_nonnull (stack);
+    g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "empty");
+    set_filter_text (entry, "track");
+    g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "list");
   }
 
   /* With no filter, Enter goes nowhere. */
