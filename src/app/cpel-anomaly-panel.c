@@ -505,6 +505,19 @@ cpel_anomaly_panel_jump (CpelAnomalyPanel *self,
   self->current = (gint64) position;
   cpel_timeline_select (self->timeline, anomaly->ref.slot, anomaly->ref.index, FALSE);
   cpel_timeline_reveal (self->timeline, anomaly->ref.slot, anomaly->ref.index);
+  /* An unusual interval is seen whole: from the previous event of the code
+   * to this one, with as much again around it, unless the view already
+   * shows it at a readable size. */
+  if (cpel_anomaly_result_get_metric (result) == CPEL_ANOMALY_INTERVAL
+      && anomaly->value >= 1 && anomaly->value < (double) G_MAXINT64 / 4)
+    {
+      gint64 interval = (gint64) anomaly->value, t0, t1;
+
+      cpel_timeline_get_range (self->timeline, &t0, &t1);
+      if (t1 - t0 > 8 * interval || t1 - t0 < interval + interval / 4)
+        cpel_timeline_set_range (self->timeline, anomaly->time_ns - interval - interval / 2,
+                                 anomaly->time_ns + interval / 2, TRUE);
+    }
 
   if (position < G_MAXUINT)
     {

@@ -552,6 +552,30 @@ test_anomalies_text_datum (Fixture *f, gconstpointer data)
   result = cpel_anomaly_panel_get_result (panel);
   g_assert_nonnull (result);
   g_assert_cmpint (cpel_anomaly_result_get_metric (result), ==, CPEL_ANOMALY_INTERVAL);
+
+  /* Going to an unusual interval from the whole capture shows it whole:
+   * the view spans it twice over, from half of it before its start. */
+  {
+    CpelTimeline *timeline = cpel_window_get_timeline (f->window);
+    const CpelAnomaly *a;
+    gint64 t0, t1, interval;
+
+    g_assert_cmpuint (cpel_anomaly_result_get_n (result), >=, 1);
+    a = cpel_anomaly_result_get (result, 0);
+    interval = (gint64) a->value;
+    g_assert_cmpint (interval, >, 1000);
+    cpel_timeline_fit (timeline);
+    cpel_anomaly_panel_jump (panel, 0);
+    cpel_timeline_get_range (timeline, &t0, &t1);
+    g_assert_cmpint (t0, <=, a->time_ns - interval);
+    g_assert_cmpint (t1, >=, a->time_ns);
+    g_assert_cmpint (t1 - t0, <=, 2 * interval + 2);
+    /* Already shown at a readable size: the span stays. */
+    cpel_timeline_set_range (timeline, a->time_ns - 4 * interval, a->time_ns + 4 * interval, FALSE);
+    cpel_anomaly_panel_jump (panel, 0);
+    cpel_timeline_get_range (timeline, &t0, &t1);
+    g_assert_cmpint (t1 - t0, ==, 8 * interval);
+  }
 }
 
 static void
