@@ -853,8 +853,11 @@ batch_event (CpelRenderCtx *ctx, Batch *batch, RowInfo *row, guint64 i, double x
   x_next = MIN (x_next, ctx->x0 + ctx->tw);
   tick_color (ctx, row, code, &color);
   batch_tick (ctx, batch, x, row->y, &color);
-  /* Summary mode: ticks only. */
+  /* Summary mode: ticks only.  The selected event's label is drawn over
+   * everything by draw_selected: not here as well, where its ellipsis could
+   * peek out from under it. */
   if (!ctx->view->summary
+      && !(row_selected (ctx, row->slot) && i == ctx->view->selected_index)
       && prepare_label (ctx, row, i, snap (ctx, x), x_next - snap (ctx, x), FALSE, &label))
     {
       label.match = is_match (row, i);
