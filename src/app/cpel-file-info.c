@@ -164,8 +164,14 @@ cpel_file_info_new (GtkWindow *parent,
       if (info->type == CPEL_SECTION_EVENTS)
         {
           g_string_append (subtitle, " · ");
-          g_string_append_printf (subtitle, _("clock %'" PRIu64 " ticks/s"),
-                                  info->ticks_per_second);
+          /* In MHz where they are whole ("clock 2600 MHz"): a number of
+           * ten digits and "ticks/s" wrapped inside the unit. */
+          if (info->ticks_per_second >= 1000000 && info->ticks_per_second % 1000000 == 0)
+            g_string_append_printf (subtitle, _("clock %" PRIu64 " MHz"),
+                                    info->ticks_per_second / 1000000);
+          else
+            g_string_append_printf (subtitle, _("clock %'" PRIu64 " ticks/s"),
+                                    info->ticks_per_second);
           if (info->clock_per_us)
             g_string_append_printf (subtitle, " %s", _("(file gives ticks/µs)"));
         }

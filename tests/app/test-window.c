@@ -246,6 +246,35 @@ has_label (GtkWidget *widget, const char *text)
   return FALSE;
 }
 
+/* Every AdwActionRow subtitle under `widget`, one per line. */
+static void
+collect_subtitles (GtkWidget *widget, GString *out)
+{
+  if (ADW_IS_ACTION_ROW (widget) && adw_action_row_get_subtitle (ADW_ACTION_ROW (widget)) != NULL)
+    g_string_append_printf (out, "%s\n", adw_action_row_get_subtitle (ADW_ACTION_ROW (widget)));
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    collect_subtitles (c, out);
+}
+
+/* File Information lists the sections; an event section's clock reads in
+ * MHz when whole (not ten digits and "ticks/s" that wrap). */
+static void
+test_file_info (Fixture *f, gconstpointer data)
+{
+  GtkWindow *info;
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "file-info", NULL);
+  app_test_spin (100);
+  info = app_test_find_toplevel ("File Information", NULL);
+  g_assert_nonnull (info);
+  collect_subtitles (GTK_WIDGET (info), text);
+  g_assert_nonnull (strstr (text->str, "Type 5 at offset "));
+  g_assert_nonnull (strstr (text->str, " · clock 1000 MHz"));
+  g_assert_null (strstr (text->str, "ticks/s"));
+  gtk_window_destroy (info);
+}
+
 /* A file that loads with warnings says so in a toast (details in File
  * Information); a clean one does not. */
 static void
@@ -883,6 +912,7 @@ main (int argc, char *argv[])
   ADD ("bad-file-empty-window", test_bad_file_empty_window, TRUE);
   ADD ("markup-name", test_markup_name, TRUE);
   ADD ("warnings-toast", test_warnings_toast, TRUE);
+  ADD ("file-info", test_file_info, FALSE);
   ADD ("search", test_search, FALSE);
   ADD ("details", test_details, FALSE);
   ADD ("status", test_status, FALSE);
