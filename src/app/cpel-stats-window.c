@@ -7,6 +7,8 @@
  * "Copy as Text" and "Save as CSV…" use the core's text and CSV forms.
  */
 #include "cpel-stats-window.h"
+
+#include <string.h>
 #include "cpel-window-tools.h"
 
 #include <glib/gi18n.h>
@@ -180,8 +182,7 @@ update_texts (CpelStatsWindow *self)
   guint n_busy = cpel_stats_get_n_busy_tracks (self->stats);
   guint n_codes = cpel_stats_get_n_codes (self->stats);
   const guint8 *hidden = cpel_timeline_get_hidden_types (self->timeline);
-  g_autofree char *a = cpel_time_format (t0);
-  g_autofree char *b = cpel_time_format (t1);
+  char a[32], b[32];
   g_autofree char *span = cpel_time_format (t1 - t0);
   g_autofree char *total_text = cpel_format_count (total);
   g_autofree char *busy_text = cpel_format_count (n_busy);
@@ -195,10 +196,14 @@ update_texts (CpelStatsWindow *self)
 
   if (self->measured)
     /* TRANSLATORS: statistics window: the measured range, start – end (span) */
-    subtitle = g_strdup_printf (_("Measured range %s – %s (%s)"), a, b, span);
+    subtitle = g_strdup_printf (_("Measured range %s – %s (%s)"),
+                                cpel_time_format_range_end (t0, t1, a, sizeof a),
+                                cpel_time_format_range_end (t1, t0, b, sizeof b), span);
   else
     /* TRANSLATORS: statistics window: the visible range, start – end (span) */
-    subtitle = g_strdup_printf (_("Visible range %s – %s (%s)"), a, b, span);
+    subtitle = g_strdup_printf (_("Visible range %s – %s (%s)"),
+                                cpel_time_format_range_end (t0, t1, a, sizeof a),
+                                cpel_time_format_range_end (t1, t0, b, sizeof b), span);
   gtk_label_set_text (self->range_label, subtitle);
 
   events = g_strdup_printf (ngettext ("%s event", "%s events", total), total_text);

@@ -406,8 +406,8 @@ summary_text (CpelStats *stats,
   if (stats->t1 > stats->t0)
     span = MIN ((guint64) stats->t1 - (guint64) stats->t0, (guint64) G_MAXINT64);
   g_string_append_printf (out, _("Range: %s to %s (%s)\n"),
-                          cpel_time_format_buf (stats->t0, a, sizeof a),
-                          cpel_time_format_buf (stats->t1, b, sizeof b),
+                          cpel_time_format_range_end (stats->t0, stats->t1, a, sizeof a),
+                          cpel_time_format_range_end (stats->t1, stats->t0, b, sizeof b),
                           cpel_time_format_buf ((gint64) span, d, sizeof d));
   {
     g_autofree char *busy = g_strdup_printf ("%u", stats->n_busy);

@@ -71,6 +71,26 @@ skip_space (const char *p)
   return p;
 }
 
+char *
+cpel_time_format_range_end (gint64  t,
+                            gint64  other,
+                            char   *buf,
+                            gsize   len)
+{
+  char other_text[32];
+  const char *unit;
+
+  g_return_val_if_fail (buf != NULL, NULL);
+  g_return_val_if_fail (len > 0, buf);
+
+  if (t != 0 || other == 0)
+    return cpel_time_format_buf (t, buf, len);
+  cpel_time_format_buf (other, other_text, sizeof other_text);
+  unit = strrchr (other_text, ' ');
+  g_snprintf (buf, len, "0%s", unit != NULL ? unit : " ns");
+  return buf;
+}
+
 gboolean
 cpel_time_parse (const char *text,
                  gint64     *ns)

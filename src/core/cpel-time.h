@@ -15,6 +15,14 @@ char    *cpel_time_format_buf    (gint64       ns,
                                   char        *buf,
                                   gsize        len);
 
+/* One end `t` of a range whose other end is `other`: as cpel_time_format,
+ * but a 0 takes the unit of the other end ("0 ms" with "50.330 ms", not
+ * "0 ns").  Into a caller buffer (at least 32 bytes); returns buf. */
+char    *cpel_time_format_range_end (gint64  t,
+                                     gint64  other,
+                                     char   *buf,
+                                     gsize   len);
+
 /* Parse "123", "123ns", "1.5us", "1.5µs", "2ms", "0.3s" into ns. */
 gboolean cpel_time_parse         (const char  *text,
                                   gint64      *ns);

@@ -94,6 +94,25 @@ assert_no_parse (const char *text)
   g_assert_cmpint (ns, ==, -42);
 }
 
+/* A 0 at one end of a range takes the other end's unit. */
+static void
+test_format_range_end (void)
+{
+  char buf[32];
+
+  g_assert_cmpstr (cpel_time_format_range_end (0, 50330000, buf, sizeof buf), ==, "0 ms");
+  g_assert_cmpstr (cpel_time_format_range_end (0, 2889000000, buf, sizeof buf), ==, "0 s");
+  g_assert_cmpstr (cpel_time_format_range_end (0, 1500, buf, sizeof buf), ==, "0 µs");
+  g_assert_cmpstr (cpel_time_format_range_end (0, 999, buf, sizeof buf), ==, "0 ns");
+  g_assert_cmpstr (cpel_time_format_range_end (0, -2000000, buf, sizeof buf), ==, "0 ms");
+  g_assert_cmpstr (cpel_time_format_range_end (0, 0, buf, sizeof buf), ==, "0 ns");
+  /* Anything else as cpel_time_format. */
+  g_assert_cmpstr (cpel_time_format_range_end (50330000, 0, buf, sizeof buf), ==, "50.330 ms");
+  g_assert_cmpstr (cpel_time_format_range_end (12, 50330000, buf, sizeof buf), ==, "12 ns");
+  /* A small buffer is not overrun. */
+  g_assert_cmpstr (cpel_time_format_range_end (0, 50330000, buf, 3), ==, "0 ");
+}
+
 static void
 test_parse (void)
 {
@@ -180,6 +199,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/time/format/rounding", test_format_rounding);
   g_test_add_func ("/core/time/format/negative", test_format_negative);
   g_test_add_func ("/core/time/format/small-buffer", test_format_small_buffer);
+  g_test_add_func ("/core/time/format/range-end", test_format_range_end);
   g_test_add_func ("/core/time/parse/valid", test_parse);
   g_test_add_func ("/core/time/parse/invalid", test_parse_invalid);
   g_test_add_func ("/core/time/roundtrip", test_roundtrip);
