@@ -237,6 +237,60 @@ cpel_window_new (CpelApplication *application)
   return self;
 }
 
+/* "1,234 events · 12 tracks", and what the view leaves out: "· 5 of 12
+ * tracks shown", "· 2 event types hidden" (a filter is easy to forget). */
+static void
+update_subtitle (CpelWindow *self)
+{
+  CpelFile *file = self->file;
+  const CpelView *view;
+  const guint8 *hidden_types;
+  guint n_tracks, n_shown, n_hidden_types = 0;
+  g_autofree char *events = NULL;
+  g_autofree char *tracks = NULL;
+  g_autofree char *events_text = NULL;
+  g_autofree char *tracks_text = NULL;
+  g_autofree char *subtitle = NULL;
+
+  if (file == NULL)
+    return;
+  view = cpel_timeline_get_view (self->timeline);
+  n_tracks = cpel_file_get_n_tracks (file);
+  n_shown = view != NULL ? cpel_view_get_n_rows (view) : n_tracks;
+  hidden_types = cpel_timeline_get_hidden_types (self->timeline);
+  for (guint t = 0; hidden_types != NULL && t < cpel_file_get_n_types (file); t++)
+    n_hidden_types += hidden_types[t] != 0;
+
+  events = cpel_format_count (cpel_file_get_n_events (file));
+  tracks = cpel_format_count (n_tracks);
+  events_text = g_strdup_printf (ngettext ("%s event", "%s events",
+                                           cpel_file_get_n_events (file)), events);
+  if (n_shown < n_tracks)
+    {
+      g_autofree char *shown = cpel_format_count (n_shown);
+
+      /* TRANSLATORS: window subtitle: "5 of 12 tracks shown" */
+      tracks_text = g_strdup_printf (ngettext ("%s of %s track shown", "%s of %s tracks shown", n_tracks),
+                                     shown, tracks);
+    }
+  else
+    tracks_text = g_strdup_printf (ngettext ("%s track", "%s tracks", n_tracks), tracks);
+  /* TRANSLATORS: window subtitle: "1,234 events · 12 tracks" */
+  subtitle = g_strdup_printf (_("%s · %s"), events_text, tracks_text);
+  if (n_hidden_types > 0)
+    {
+      g_autofree char *n = cpel_format_count (n_hidden_types);
+      g_autofree char *types = g_strdup_printf (ngettext ("%s event type hidden", "%s event types hidden",
+                                                          n_hidden_types), n);
+      g_autofree char *longer = g_strdup_printf (_("%s · %s"), subtitle, types);
+
+      g_free (subtitle);
+      subtitle = g_steal_pointer (&longer);
+    }
+  if (g_strcmp0 (adw_window_title_get_subtitle (self->window_title), subtitle) != 0)
+    adw_window_title_set_subtitle (self->window_title, subtitle);
+}
+
 static void present_tool (CpelWindow  *self,
                           GtkWindow  **slot,
                           GtkWindow  *(*create) (GtkWindow *parent, CpelTimeline *timeline));
@@ -265,13 +319,7 @@ cpel_window_set_file (CpelWindow   *self,
                       GFile        *location)
 {
   g_autofree char *name = NULL;
-  g_autofree char *events = NULL;
-  g_autofree char *tracks = NULL;
-  g_autofree char *events_text = NULL;
-  g_autofree char *tracks_text = NULL;
-  g_autofree char *subtitle = NULL;
   GSettings *settings;
-  guint n_tracks;
   gboolean tracks_open, types_open;
 
   g_return_if_fail (CPEL_IS_WINDOW (self));
@@ -298,16 +346,8 @@ cpel_window_set_file (CpelWindow   *self,
   name = location != NULL ? display_name (location)
                           : g_strdup (cpel_file_get_path (file) != NULL
                                       ? cpel_file_get_path (file) : _("Untitled"));
-  n_tracks = cpel_file_get_n_tracks (file);
-  events = cpel_format_count (cpel_file_get_n_events (file));
-  tracks = cpel_format_count (n_tracks);
-  events_text = g_strdup_printf (ngettext ("%s event", "%s events",
-                                           cpel_file_get_n_events (file)), events);
-  tracks_text = g_strdup_printf (ngettext ("%s track", "%s tracks", n_tracks), tracks);
-  /* TRANSLATORS: window subtitle: "1,234 events · 12 tracks" */
-  subtitle = g_strdup_printf (_("%s · %s"), events_text, tracks_text);
   adw_window_title_set_title (self->window_title, name);
-  adw_window_title_set_subtitle (self->window_title, subtitle);
+  update_subtitle (self);
   gtk_window_set_title (GTK_WINDOW (self), name);
 
   /* No crossfade into the capture: its first frame is the whole capture,
@@ -1170,6 +1210,8 @@ cpel_window_init (CpelWindow *self)
 
   g_signal_connect_swapped (self->timeline, "view-changed",
                             G_CALLBACK (update_range_label), self);
+  g_signal_connect_swapped (self->timeline, "view-changed",
+                            G_CALLBACK (update_subtitle), self);
   /* The time under a still pointer changes when the keys move the view. */
   g_signal_connect_swapped (self->timeline, "view-changed",
                             G_CALLBACK (update_pointer_labels), self);

@@ -951,6 +951,37 @@ test_tracks_window_regex_jump (Fixture *f, gconstpointer data)
   gtk_window_destroy (tracks);
 }
 
+/* The window's subtitle says what the view leaves out: hidden tracks (a
+ * filter too) and hidden event types. */
+static void
+test_subtitle_filters (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *tl = cpel_window_get_timeline (f->window);
+  CpelTrackOrder *order = cpel_timeline_get_track_order (tl);
+  AdwWindowTitle *title;
+  g_autofree char *plain = NULL;
+  g_autofree guint8 *hidden = g_new0 (guint8, cpel_file_get_n_types (cpel_window_get_file (f->window)));
+
+  SKIP_WITHOUT_DISPLAY ();
+  title = ADW_WINDOW_TITLE (find_descendant (GTK_WIDGET (f->window), ADW_TYPE_WINDOW_TITLE));
+  g_assert_nonnull (title);
+  plain = g_strdup (adw_window_title_get_subtitle (title));
+  g_assert_true (g_str_has_suffix (plain, " · 4 tracks"));
+
+  cpel_track_order_set_hidden (order, 0, TRUE);
+  g_assert_true (g_str_has_suffix (adw_window_title_get_subtitle (title), " · 3 of 4 tracks shown"));
+  cpel_track_order_set_filter (order, "net");
+  g_assert_true (g_str_has_suffix (adw_window_title_get_subtitle (title), " · 2 of 4 tracks shown"));
+  hidden[0] = 1;
+  cpel_timeline_set_hidden_types (tl, hidden);
+  g_assert_true (g_str_has_suffix (adw_window_title_get_subtitle (title),
+                                   " · 2 of 4 tracks shown · 1 event type hidden"));
+  cpel_track_order_reset (order);
+  hidden[0] = 0;
+  cpel_timeline_set_hidden_types (tl, hidden);
+  g_assert_cmpstr (adw_window_title_get_subtitle (title), ==, plain);
+}
+
 /* The Saved Views window lists the views; activating a row shows it. */
 static void
 test_views_window (Fixture *f, gconstpointer data)
@@ -1445,6 +1476,7 @@ main (int argc, char *argv[])
   ADD ("keys-anywhere", test_keys_anywhere);
   ADD ("tracks-window-keys", test_tracks_window_keys);
   ADD ("tracks-window-regex-jump", test_tracks_window_regex_jump);
+  ADD ("subtitle-filters", test_subtitle_filters);
 #undef ADD
   g_test_add_func ("/app/g2/shortcuts-window", test_shortcuts_window);
   status = g_test_run ();
