@@ -172,6 +172,32 @@ cpel_track_order_move (CpelTrackOrder *self,
   rebuild (self);
 }
 
+gboolean
+cpel_track_order_can_move (CpelTrackOrder *self,
+                           guint           slot,
+                           int             delta)
+{
+  guint p;
+
+  g_return_val_if_fail (CPEL_IS_TRACK_ORDER (self), FALSE);
+  g_return_val_if_fail (slot < self->n, FALSE);
+
+  p = self->position[slot];
+  if (delta < 0)
+    {
+      for (guint q = p; q-- > 0;)
+        if (self->pinned[self->order[q]] == self->pinned[slot])
+          return TRUE;
+    }
+  else if (delta > 0)
+    {
+      for (guint q = p + 1; q < self->n; q++)
+        if (self->pinned[self->order[q]] == self->pinned[slot])
+          return TRUE;
+    }
+  return FALSE;
+}
+
 void
 cpel_track_order_set_hidden (CpelTrackOrder *self,
                              guint           slot,

@@ -25,6 +25,11 @@ guint           cpel_track_order_get_slot    (CpelTrackOrder *self,
 void            cpel_track_order_move        (CpelTrackOrder *self,
                                               guint           slot,
                                               int             delta);
+/* Whether cpel_track_order_move (slot, delta) would move it (FALSE at the
+ * end of its group). */
+gboolean        cpel_track_order_can_move    (CpelTrackOrder *self,
+                                              guint           slot,
+                                              int             delta);
 void            cpel_track_order_set_hidden  (CpelTrackOrder *self,
                                               guint           slot,
                                               gboolean        hidden);

@@ -188,6 +188,8 @@ setup_row (GtkSignalListItemFactory *factory,
   g_object_set_data (G_OBJECT (box), "title", title);
   g_object_set_data (G_OBJECT (box), "subtitle", subtitle);
   g_object_set_data (G_OBJECT (box), "pin", pin);
+  g_object_set_data (G_OBJECT (box), "up", up);
+  g_object_set_data (G_OBJECT (box), "down", down);
 
   g_signal_connect (check, "toggled", G_CALLBACK (on_shown_toggled), tracks);
   g_signal_connect (pin, "toggled", G_CALLBACK (on_pin_toggled), tracks);
@@ -229,6 +231,10 @@ bind_row (GtkSignalListItemFactory *factory,
                                !cpel_track_order_get_hidden (tracks->order, slot));
   gtk_toggle_button_set_active (g_object_get_data (G_OBJECT (box), "pin"),
                                 cpel_track_order_get_pinned (tracks->order, slot));
+  gtk_widget_set_sensitive (g_object_get_data (G_OBJECT (box), "up"),
+                            cpel_track_order_can_move (tracks->order, slot, -1));
+  gtk_widget_set_sensitive (g_object_get_data (G_OBJECT (box), "down"),
+                            cpel_track_order_can_move (tracks->order, slot, 1));
   tracks->updating = FALSE;
 }
 

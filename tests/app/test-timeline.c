@@ -422,8 +422,19 @@ test_track_order (Fixture *f, gconstpointer data)
   g_assert_cmpuint (view->rows[1], ==, 0);
   g_assert_cmpuint (view->rows[2], ==, 1);
 
+  /* What can move: the pinned one alone in its group, the unpinned ones
+   * between the ends of theirs. */
+  g_assert_false (cpel_track_order_can_move (order, 2, -1));
+  g_assert_false (cpel_track_order_can_move (order, 2, 1));
+  g_assert_false (cpel_track_order_can_move (order, 0, -1));
+  g_assert_true (cpel_track_order_can_move (order, 0, 1));
+  g_assert_true (cpel_track_order_can_move (order, 1, -1));
+  g_assert_false (cpel_track_order_can_move (order, 1, 1));
+
   /* Move track 0 down among the unpinned. */
   cpel_track_order_move (order, 0, 1);
+  g_assert_true (cpel_track_order_can_move (order, 0, -1));
+  g_assert_false (cpel_track_order_can_move (order, 0, 1));
   rows = cpel_track_order_get_rows (order, &n);
   g_assert_cmpuint (n, ==, 3);
   g_assert_cmpuint (rows[0], ==, 2);
