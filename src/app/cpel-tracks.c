@@ -238,8 +238,6 @@ bind_row (GtkSignalListItemFactory *factory,
   tracks->updating = FALSE;
 }
 
-/* A pattern that does not compile marks the entry and keeps the filter
- * there was; its tooltip says why. */
 /* The track to keep in view when the filter goes: the one last scrolled
  * to while it was on, else the first it kept. */
 static guint
@@ -262,6 +260,8 @@ filter_anchor (Tracks *tracks)
   return G_MAXUINT;
 }
 
+/* The entry's text as the filter.  A pattern that does not compile marks
+ * the entry and keeps the filter there was; its tooltip says why. */
 static void
 apply_filter (Tracks *tracks)
 {
