@@ -238,17 +238,14 @@ bind_row (GtkSignalListItemFactory *factory,
   tracks->updating = FALSE;
 }
 
-/* The track to keep in view when the filter goes: the one last scrolled
- * to while it was on, else the first it kept. */
+/* The first track on the timeline that the filter keeps (pinned tracks
+ * are shown first whatever the filter), G_MAXUINT: none. */
 static guint
-filter_anchor (Tracks *tracks)
+first_shown_match (Tracks *tracks)
 {
   const guint *rows;
   guint n_rows;
 
-  if (tracks->jumped != G_MAXUINT && !cpel_track_order_get_hidden (tracks->order, tracks->jumped)
-      && cpel_track_order_matches (tracks->order, tracks->jumped))
-    return tracks->jumped;
   rows = cpel_track_order_get_rows (tracks->order, &n_rows);
   for (guint r = 0; r < n_rows; r++)
     {
@@ -258,6 +255,17 @@ filter_anchor (Tracks *tracks)
         return slot;
     }
   return G_MAXUINT;
+}
+
+/* The track to keep in view when the filter goes: the one last scrolled
+ * to while it was on, else the first it kept. */
+static guint
+filter_anchor (Tracks *tracks)
+{
+  if (tracks->jumped != G_MAXUINT && !cpel_track_order_get_hidden (tracks->order, tracks->jumped)
+      && cpel_track_order_matches (tracks->order, tracks->jumped))
+    return tracks->jumped;
+  return first_shown_match (tracks);
 }
 
 /* The entry's text as the filter.  A pattern that does not compile marks
@@ -377,25 +385,15 @@ static void
 on_filter_activate (GtkSearchEntry *entry,
                     Tracks         *tracks)
 {
-  const guint *rows;
-  guint n_rows;
+  guint slot;
 
   apply_filter (tracks);
   if (gtk_widget_has_css_class (GTK_WIDGET (entry), "error")
       || cpel_track_order_get_filter (tracks->order) == NULL)
     return;
-  rows = cpel_track_order_get_rows (tracks->order, &n_rows);
-  for (guint r = 0; r < n_rows; r++)
-    {
-      guint slot = rows != NULL ? rows[r] : r;
-
-      if (cpel_track_order_matches (tracks->order, slot))
-        {
-          cpel_timeline_reveal_track (tracks->timeline, slot);
-          tracks->jumped = slot;
-          return;
-        }
-    }
+  slot = first_shown_match (tracks);
+  if (slot != G_MAXUINT && cpel_timeline_reveal_track (tracks->timeline, slot))
+    tracks->jumped = slot;
 }
 
 static void

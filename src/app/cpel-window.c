@@ -59,6 +59,11 @@ struct _CpelWindow
   GtkNativeDialog      *chooser;
   GtkWindow            *event_types;
   GtkWindow            *tracks;
+  /* What the subtitle says now (it follows every view change, and is only
+   * written again when one of these changes). */
+  CpelFile             *subtitle_file;   /* not a reference: compared only */
+  guint                 subtitle_shown;
+  guint                 subtitle_hidden_types;
   guint                 scrollbar_idle;
 };
 
@@ -260,6 +265,12 @@ update_subtitle (CpelWindow *self)
   hidden_types = cpel_timeline_get_hidden_types (self->timeline);
   for (guint t = 0; hidden_types != NULL && t < cpel_file_get_n_types (file); t++)
     n_hidden_types += hidden_types[t] != 0;
+  if (file == self->subtitle_file && n_shown == self->subtitle_shown
+      && n_hidden_types == self->subtitle_hidden_types)
+    return;   /* a scroll or a zoom: nothing to say anew */
+  self->subtitle_file = file;
+  self->subtitle_shown = n_shown;
+  self->subtitle_hidden_types = n_hidden_types;
 
   events = cpel_format_count (cpel_file_get_n_events (file));
   tracks = cpel_format_count (n_tracks);
