@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the Debian 12 packages the build and the tests need, when missing.
 # Sourced by run.sh and test.sh.  Usage: cpel_install_deps [extra packages...]
 cpel_install_deps () {

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what is missing, builds, and opens FILE (or the bundled demo capture).
 # Usage: build-aux/run.sh [FILE]
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The sanitizer and bounded-fuzzing part of CI.
 #
 #  1. configures a clang build (gcc when clang is missing: then no fuzzers)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what is missing, builds, and runs every test (GUI tests under xvfb-run).
 # Usage: build-aux/test.sh            (exit status non-zero on any failure)
 set -euo pipefail

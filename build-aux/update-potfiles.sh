@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Regenerates po/POTFILES.in: every data file with translatable text plus
 # every source file (src/, ui/) that contains _( N_( C_( NC_( ngettext( or
 # translatable="yes".

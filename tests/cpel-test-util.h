@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-test-util.h — shared helpers for the test programs */
 #pragma once
 

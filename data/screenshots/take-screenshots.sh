@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Regenerates the AppStream screenshots (main-window.png, zoomed-in.png) from
 # a demo capture under Xvfb.  Needs xvfb-run, xdotool and imagemagick (import).
 # usage: data/screenshots/take-screenshots.sh BUILDDIR

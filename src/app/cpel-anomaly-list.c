@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-anomaly-list.c — anomalies as a lazily built GListModel */
 #include "cpel-anomaly-list.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-anomaly-list.h — the anomalies of a CpelAnomalyResult as a
  * GListModel of CpelTableRow (time, track, value, z), made on demand so
  * that millions of anomalies cost nothing until shown.  A row's id is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-anomaly-panel.c — the Anomalies window
  *
  * The form (event type, datum or interval, threshold in σ) runs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-anomaly-panel.h — the Anomalies window: events of one code whose
  * datum or interval lies beyond k σ of their track's mean; a list to jump
  * from, next / previous anomaly, per-track mean and σ.

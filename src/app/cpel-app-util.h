@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-app-util.h — small helpers shared by the viewer's widgets */
 #pragma once
 

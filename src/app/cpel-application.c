@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-application.c — the CPEL Viewer application: one window per file
  *
  * Command line: `cpelview [FILE...]` opens each file in a window (a second

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-application.h — the CPEL Viewer application: one window per file */
 #pragma once
 

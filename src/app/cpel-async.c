@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-async.c — loading a file and running a search in a worker thread */
 #include "cpel-async.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-async.h — loading a file, running a search, preparing summaries in a worker thread */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-benchmark.c — `cpelview --benchmark FILE`
  *
  * Opens FILE in a window, waits for the first frame, then replays a fixed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-benchmark.h — `cpelview --benchmark FILE`: a fixed navigation script
  * timed with the frame clock, printed as JSON. */
 #pragma once

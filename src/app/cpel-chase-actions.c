@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-chase-actions.c — g2's chase on a window (see the header) */
 #include "cpel-chase-actions.h"
 

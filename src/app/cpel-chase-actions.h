@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-chase-actions.h — g2's chase on a window
  *
  * win.chase-event: show only the tracks holding an event with the selected

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-cut-dialog.c — "Save Range As…"
  *
  * The chooser (GtkFileChooserNative, which confirms replacing a file) has a

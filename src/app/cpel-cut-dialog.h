@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-cut-dialog.h — "Save Range As…": the visible time range of a
  * window's file (optionally its visible tracks only) written as a new CPEL
  * file by cpel_cut_write, in a worker, with progress; the new file can be

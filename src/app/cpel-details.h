@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-details.h — the details pane: everything about the selected event */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-event-types.c — the Event Types window
  *
  * One row per event type (name, code, event count) with a check box; the

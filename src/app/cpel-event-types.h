@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-event-types.h — the Event Types window: show / hide event types
  * (g2's event selector) on a timeline.
  */

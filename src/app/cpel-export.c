@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-export.c — `cpelview --export-png`: export without a display */
 #include "cpel-export.h"
 

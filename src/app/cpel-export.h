@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-export.h — `cpelview --export-png`: export without a display */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-file-info.c — the File Information window */
 #include <inttypes.h>
 #include "cpel-file-info.h"

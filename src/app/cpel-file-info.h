@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-file-info.h — the File Information window */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-file-watch.c — noticing that the open file changed on disk */
 #include "cpel-file-watch.h"
 

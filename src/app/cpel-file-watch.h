@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-file-watch.h — noticing that the open file changed on disk
  *
  * Watches the window's file (GFileMonitor, debounced) and checks after

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-key-capture.c — the timeline's keys from anywhere in its window */
 #include "cpel-key-capture.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-key-capture.h — the timeline's keys from anywhere in its window
  *
  * After the main menu, a header button or the details pane took the

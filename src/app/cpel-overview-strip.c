@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-overview-strip.c — the whole-capture density strip above the timeline
  *
  * Draws cpel_render_overview() with the timeline's view: the density and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-overview-strip.h — the whole-capture density strip above the timeline;
  * shows the visible window and navigates on click / drag.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-print.c — printing the current view
  *
  * The view is copied when printing starts (rows, hidden types, matches are

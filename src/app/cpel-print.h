@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-print.h — printing the current view (GtkPrintOperation, drawn by
  * cpel_render_view in the light palette, fitted to the page under a
  * header line with the file name and the time range).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-progress-relay.c — progress from a worker thread, delivered in the UI */
 #include "cpel-progress-relay.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-progress-relay.h — progress from a worker thread, delivered in the UI
  *
  * A worker calls cpel_progress_relay_report() (a CpelProgressFunc) as often

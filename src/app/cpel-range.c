@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-range.c — the visible time range of a timeline and how it moves */
 #include "cpel-range.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-range.h — the visible time range of a timeline and how it moves
  *
  * Pure arithmetic (no GTK): zoom around an anchor, pan, centre, and clamp a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-saved-views.c — the Saved Views window
  *
  * A boxed list of the capture's views (the current one marked): activating

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-saved-views.h — the Saved Views window: a capture's views to show,
  * rename and delete; save, import, export */
 #pragma once

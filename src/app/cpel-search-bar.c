@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-search-bar.c — the search bar
  *
  * Typing (debounced by GtkSearchEntry), changing the mode or the case toggle

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-search-bar.h — the search bar: text / regex / code search in a
  * worker thread, "n of N", next / previous match.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-settings.c — the app's GSettings, when its schema is installed */
 #include "cpel-settings.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-settings.h — the app's GSettings, when its schema is installed
  *
  * Tests and uninstalled runs may have no schema: every helper accepts a NULL

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-stats-window.c — the Statistics window
  *
  * cpel_stats_compute() runs in a GTask worker over the range (the ruler

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-stats-window.h — the Statistics window: per event code counts and
  * intervals, per track counts, for the measured range (when the ruler has
  * one) or else the visible range, over the shown tracks and event types.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-table.c — rows of text cells for the tool windows' column views */
 #include "cpel-table.h"
 

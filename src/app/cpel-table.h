@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-table.h — rows of text cells for the tool windows' column views
  *
  * A CpelTableRow holds one text and one numeric sort key per column, plus a

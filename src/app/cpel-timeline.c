@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-timeline.c — the timeline widget: view state and input
  *
  * The widget keeps a CpelView (range, rows, selection, matches, measure,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-timeline.h — the timeline widget: view state and input; drawing is
  * cpel_render_view()'s job.
  */

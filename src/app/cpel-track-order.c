@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-track-order.c — which tracks a timeline shows, and in what order */
 #include "cpel-track-order.h"
 

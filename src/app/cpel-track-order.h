@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-track-order.h — which tracks a timeline shows, and in what order
  *
  * Every track has a position in a full order (initially slot order), may be

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-tracks.c — the Tracks window
  *
  * Lists the tracks in the timeline's order (pinned first) with a check box

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-tracks.h — the Tracks window: filter tracks by name, hide, pin to
  * the top, move up / down.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-view-actions.c — the window's view-mode actions (see the header) */
 #include "cpel-view-actions.h"
 

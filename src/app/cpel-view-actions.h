@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-view-actions.h — the window's view-mode actions
  *
  * win.color-mode ("code", "track", "none"), win.summary-mode (boolean),

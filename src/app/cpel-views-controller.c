@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-views-controller.c — saved views (g2's snapshots) on a window (see
  * the header) */
 #include "cpel-views-controller.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-views-controller.h — saved views (g2's snapshots) on a window
  *
  * The views of the window's capture (CpelViews: a sidecar next to it, or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-window-tools.h — small helpers for the window's action sets
  * (chase, view modes, saved views, print, statistics, anomalies, cut) that
  * live outside cpel-window.c */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-window.c — a viewer window: one file, its timeline, search and details */
 #include "cpel-window.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-window.h — a viewer window: one file, its timeline, search and details */
 #pragma once
 

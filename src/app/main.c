@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* main.c — cpelview, the CPEL Viewer */
 #include <glib/gi18n.h>
 #include <locale.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-cli-common.c — option parsing, errors, opening files, stdout */
 #include "cpel-cli.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-cli-lines.c — one line per event, human-readable or TSV
  *
  * TSV (product.md):  time_ns TAB track TAB track_label TAB code TAB event TAB datum

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-cli.c — `cpel`: main dispatch to the subcommands */
 #include "cpel-cli.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-cli.h — shared pieces of the `cpel` command-line tool */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-cmd-anomaly.c — `cpel anomaly`: events of a code with an unusual datum
  * or interval */
 #include "cpel-cli.h"

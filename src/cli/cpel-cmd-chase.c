@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-cmd-chase.c — `cpel chase`: the tracks an event code or datum runs through */
 #include "cpel-cli.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-cmd-cut.c — `cpel cut`: a time range (and some tracks) as a new file */
 #include "cpel-cli.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-cmd-dump.c — `cpel dump`: every event in time order */
 #include "cpel-cli.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-cmd-export.c — `cpel export`: PNG / SVG / PDF of a view, headless */
 #include "cpel-cli.h"
 

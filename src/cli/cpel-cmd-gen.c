@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-cmd-gen.c — `cpel gen`: synthetic or demo files */
 #include <inttypes.h>
 #include "cpel-cli.h"

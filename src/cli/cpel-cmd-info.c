@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-cmd-info.c — `cpel info`: header, sections, counts, span, clock, diagnostics */
 #include "cpel-cli.h"
 

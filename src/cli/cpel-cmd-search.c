@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-cmd-search.c — `cpel search`: events by code, text or regex */
 #include "cpel-cli.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-cmd-stats.c — `cpel stats`: per event code and per track statistics */
 #include "cpel-cli.h"
 

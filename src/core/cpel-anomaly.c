@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-anomaly.c — events of one code whose datum or interval is unusual
  *
  * Two passes over each track (the code of every event is read from its

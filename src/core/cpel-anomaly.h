@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-anomaly.h — events of one code whose datum or interval is unusual
  *
  * For one event code, each track's events of that code give a series of

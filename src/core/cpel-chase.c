@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-chase.c — g2's "chase": the tracks an event code or datum runs through
  *
  * Each track is scanned until its first match, so a code present on every

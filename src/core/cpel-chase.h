@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-chase.h — g2's "chase": the tracks an event code or datum runs through
  *
  * Chasing an event code (or a datum, e.g. a buffer address handed from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-core.h — the core library: GLib only, no GTK, no cairo */
 #pragma once
 

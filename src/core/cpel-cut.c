@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-cut.c — write a time range (and some tracks) of a file as a new file
  *
  * 1. Definition sections are copied in their order, byte for byte: string

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-cut.h — write a time range (and some tracks) of a file as a new file
  *
  * The cut is a valid CPEL file in the source's byte order and date, holding:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-error.h — the error domain of the core library */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-file-access.c — reading a loaded CpelFile: header, tracks, types, labels */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-file-index.c — the per-track time index
  *
  * Two passes over the mapped event records, split in chunks across threads

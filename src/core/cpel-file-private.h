@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-file-private.h — CpelFile internals shared by the loader, the index,
  * the merge iterator and search */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-file.c — loading and validating a CPEL file, and its accessors */
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>

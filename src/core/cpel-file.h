@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-file.h — a loaded, validated and indexed CPEL file
  *
  * The file is memory-mapped; every count, offset and length is checked

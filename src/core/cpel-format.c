@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-format.c — the CPEL label formatter
  *
  * A format string from a file is compiled once into segments (literal runs

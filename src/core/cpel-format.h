@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-format.h — the CPEL label formatter (see shared/docs/cpel-format.md)
  *
  * A file's format string is compiled once into a CpelFormat and then applied

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-gen.c — synthetic CPEL files for tests, benchmarks and the demo
  *
  * Synthetic mode streams n_events events over n_tracks tracks straight to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-gen.h — synthetic CPEL files for tests, benchmarks and the demo */
 #pragma once
 

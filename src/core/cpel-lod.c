@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-lod.c — level-of-detail summaries of the tracks' event times
  *
  * A track's summary: bucket b covers [origin + b·2^shift, origin +

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-lod.h — level-of-detail summaries of the tracks' event times
  *
  * For a track with n events, a grid of 2^shift-nanosecond buckets starting

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-mapguard.c — SIGBUS guard for mapped files (see cpel-mapguard.h)
  *
  * The registry is a fixed table read by the signal handler without locks:

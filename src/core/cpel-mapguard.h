@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-mapguard.h — surviving a mapped file that shrinks under its reader
  *
  * When a memory-mapped file is truncated by someone else, reading a page

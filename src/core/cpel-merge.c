@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-merge.c — global time order as a k-way merge of the tracks
  *
  * A binary min-heap of the tracks keyed by (time, file index) of their next

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-saved-view.c — one saved view of a capture, and its conversions to
  * a loaded file's slots and types */
 #include "cpel-saved-view.h"

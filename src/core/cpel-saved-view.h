@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-saved-view.h — one saved view of a capture (a boxed type)
  *
  * A saved view records what the window shows: the time range, the track

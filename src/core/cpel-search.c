@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-search.c — finding events by code, text or regex
  *
  * A search runs in three passes:

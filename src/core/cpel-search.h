@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-search.h — finding events by code, text or regex */
 #pragma once
 

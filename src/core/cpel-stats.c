@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-stats.c — per event code and per track statistics over a time range
  *
  * One pass per chosen track over its events in [t0, t1) (two binary searches

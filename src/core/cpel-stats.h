@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-stats.h — per event code and per track statistics over a time range
  *
  * For the events with t0 <= time < t1 on the chosen tracks (types marked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-time.c — times shown to people
  *
  * Times are 64-bit integer nanoseconds; they are printed in the largest unit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-u32map.h — a small map from 32-bit keys to 32-bit values
  *
  * Keys below CPEL_U32MAP_DIRECT live in a direct table (the usual track ids

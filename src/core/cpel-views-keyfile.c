@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-views-keyfile.c — saved views to and from a GKeyFile
  *
  * The key file:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-views-private.h — the views file format, shared by CpelViews and
  * its GKeyFile (de)serialisation (cpel-views-keyfile.c) */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-views.c — the saved views of one capture: an ordered list with a
  * current view, kept in a sidecar file next to the capture (or in the user
  * data dir); the file format is in cpel-views-keyfile.c */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-views.h — named saved views of a capture, kept next to it
  *
  * CpelViews holds the views of one capture, in order, with a current one

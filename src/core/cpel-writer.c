@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-writer.c — writes CPEL files (both byte orders, every section type)
  *
  * Output goes through one GOutputStream (a temporary file next to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-writer.h — writes CPEL files (both byte orders, every section type)
  *
  * Sections are written in the order they are added.  String tables collect

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-density-cache.c — density counts of the last zoom level, per track
  *
  * Redraws at the same zoom (cursor moves, selection, scrolling, hover) reuse

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-export.c — PNG / SVG / PDF of a view, written atomically */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-overview.c — whole-capture density summary and the overview strip */
 #include <math.h>
 #include <string.h>

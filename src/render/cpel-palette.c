@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-palette.c — light and dark palettes in the GNOME / libadwaita style */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-render-draw.c — per-call drawing context, colours, text layouts */
 #include <math.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-render-private.h — internals shared by the render sources */
 #pragma once
 

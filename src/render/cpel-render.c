@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-render.c — a whole frame: rows, ruler, measurement band, cursor */
 #include <inttypes.h>
 #include <glib/gi18n-lib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-render.h — draws a view of a CpelFile onto any cairo_t (no GTK)
  *
  * Layout of the drawing area (width × height, in user units = logical px):

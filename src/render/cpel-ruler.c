@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-ruler.c — the time ruler: nice 1/2/5 steps, units, labels, ticks */
 #include <math.h>
 #include <string.h>

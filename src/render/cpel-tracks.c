@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-tracks.c — track rows: backgrounds, label column, events, density,
  * search highlights and the selected event */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-view.c — view defaults and geometry (time <-> x, rows, hit testing) */
 #include <math.h>
 #include <string.h>

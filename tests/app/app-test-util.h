@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* app-test-util.h — helpers for the viewer's widget tests (run under Xvfb)
  *
  * Files come from tests/render/render-test-util.h (built in memory with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* png-check.c — checks an exported view for the end-to-end test:
  *
  *   app-png-check FILE.png WMIN-WMAX HMIN-HMAX [--highlight] [--dark]

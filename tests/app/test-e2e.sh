@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # End-to-end tests of cpelview, the way a user or a script drives it.
 #
 #   test-e2e.sh headless CPELVIEW PNGCHECK   --export-png without any display

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-g2.c — g2's features in the viewer: chase (event, datum, track, no
  * chase; on a built file and the real sample), saved views (sidecar round
  * trip, x / z stepping, p / l, --view, export), track operations (sort

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-reload.c — the open file changes on disk: truncated under the view
  * (the mapping shrinks: reads past the new end would raise SIGBUS), rewritten
  * in place, or replaced by rename.  The window survives redraws at several

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-timeline.c — the timeline widget: zoom, pan, history, track scroll,
  * selection, measurement, track order; through its API and its actions. */
 #include "app-test-util.h"

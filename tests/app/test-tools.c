@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-tools.c — the viewer's analysis and output tools: Statistics window
  * (numbers on a known file, shown tracks, hidden types, measured range,
  * CSV), Anomalies (planted outliers found exactly, per track mean / σ,

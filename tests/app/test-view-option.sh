@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `cpelview --view NAME FILE` end to end, driven with xdotool:
 #   1. open the demo, zoom in with w, Ctrl+D and Enter save "View 1" (the
 #      sidecar appears), Ctrl+Q;

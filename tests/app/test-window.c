@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-window.c — the viewer window: loading (good and bad files), title,
  * search (modes, counts, errors, stepping), details pane, status line,
  * export, recent files; and real keyboard / pointer input via xdotool. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bench-open.c — open + index a CPEL file: wall time (best of N) and the
  * memory the index costs beyond the file mapping.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # run-bench.sh — the core benchmarks of CPEL Viewer, printed as one table.
 #
 # usage: run-bench.sh CPEL BENCH_OPEN OUTDIR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cli-test-util.h — running the built `cpel` from the CLI tests */
 #pragma once
 

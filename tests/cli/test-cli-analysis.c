@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-cli-analysis.c — `cpel` cut / stats / anomaly / chase */
 #include <math.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-cli-tools.c — `cpel` search / gen / export */
 #include "cpel-core.h"
 #include "cpel-test-util.h"

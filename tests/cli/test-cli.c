@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-cli.c — `cpel` info / dump, exit codes, messages on invalid files, help */
 #include "cpel-core.h"
 #include "cpel-test-util.h"

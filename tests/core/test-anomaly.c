@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-anomaly.c — unusual datums and intervals of one event code */
 #include <math.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-chase.c — tracks holding a code / datum, and pinned track orders */
 #include <gio/gio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-cut.c — a time range / track subset written as a new file */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-file.c — the loader and the per-track index */
 #include <glib/gstdio.h>
 #include <string.h>

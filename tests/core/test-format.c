@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-format.c — the label formatter: every rule of "The formatter" */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-gen.c — the synthetic and demo generators */
 #include <string.h>
 

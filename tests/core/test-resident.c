@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-resident.c — a pass over every record (the index build, a search)
  * leaves the records' pages out of the process (cpel_file_drop_pages): the
  * peak stays at the index, 12 bytes per event, not 32. */

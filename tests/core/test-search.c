@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-search.c — search by text, regex and code */
 #include <string.h>
 

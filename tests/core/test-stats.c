@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-stats.c — per code / per track statistics over a time range */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-time.c — human time formatting and parsing */
 #include <string.h>
 

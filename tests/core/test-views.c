@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-views.c — saved views: model, sidecar / fallback persistence, bad files */
 #include <string.h>
 #include <unistd.h>

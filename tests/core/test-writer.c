@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-writer.c — the CPEL writer: exact bytes, errors, atomic files, and
  * round trips through the loader. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* malformed-cases.h — the malformed-file corpus, byte by byte
  *
  * Every case builds a small CPEL file with explicit bytes and states what

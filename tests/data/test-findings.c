@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-findings.c — one reproducer per bug found by fuzzing or sanitizers.
  * tests/data/meson.build registers each path as its own test, with
  * should_fail: true while the bug is reported but not fixed; once fixed its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-leaks.c — open, read and close 100+ different files in one process
  *
  * Run under valgrind (--leak-check=full --errors-for-leak-kinds=definite)

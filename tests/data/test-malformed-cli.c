@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-malformed-cli.c — `cpel info` and `cpel dump` on the malformed corpus
  *
  * For every case that the loader rejects, both commands must exit with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-malformed.c — the loader on the malformed-file corpus
  *
  * For each case of malformed-cases.h, loading from bytes and from a file

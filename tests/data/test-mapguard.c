@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-mapguard.c — the SIGBUS guard for mapped files */
 #include <errno.h>
 #include <fcntl.h>

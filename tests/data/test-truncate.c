@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-truncate.c — a file truncated while it is being read
  *
  * /core/truncate/file: a CpelFile loaded from a path, then the file is cut

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Checks the Flatpak manifest: valid JSON, the app id, command and GNOME
 runtime, a sandbox without broad file system or device access, and one meson
 module building this source tree.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # check-man-options.sh — the man pages document what the programs offer:
 # every command that `cpel --help` lists has its own section in cpel.1, and
 # every long option of `cpel COMMAND --help` and `cpelview --help` appears in

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # check-po.sh — translation checks
 #   check     LANG's catalogue compiles cleanly (msgfmt --check)
 #   complete  merged with what xgettext extracts from po/POTFILES.in right

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # check-settings-keys.sh — every GSettings key the app reads or writes (through
 # cpel_settings_*() or g_settings_*()) is declared in the schema.  The app's
 # settings helpers ignore unknown keys on purpose (uninstalled runs have no

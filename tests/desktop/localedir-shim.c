@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* localedir-shim.c — LD_PRELOAD helper for the German UI test.
  *
  * cpelview and cpel bind their catalogue to the compile-time LOCALEDIR

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # test-german-ui.sh — the uninstalled cpelview speaks German with LANGUAGE=de:
 #   1. `cpelview --help` prints the German option descriptions, and
 #   2. on a display (the suite runs under xvfb-run), the window of a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # test-install.sh — `meson install --destdir` into a scratch directory, then
 # checks that every file of the desktop integration is there, and that the
 # installed files agree with each other (binary, icon, launchable, schema).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-mime.c — the shared-mime-info definition built in data/ makes GIO
  * recognise CPEL files, by name and by content (magic), and nothing else.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-schema.c — the GSettings schema compiled into <builddir>/data holds the
  * keys the app relies on, with the agreed types and defaults, and works
  * through GSETTINGS_SCHEMA_DIR the way uninstalled runs and app tests use it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fuzz-analysis.c — libFuzzer target: what the viewer computes on a file
  *
  * Loads the input as fuzz-file does, then checks the analysis modules

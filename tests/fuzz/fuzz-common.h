@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fuzz-common.h — shared by the fuzz targets */
 #pragma once
 

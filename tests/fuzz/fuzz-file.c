@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fuzz-file.c — libFuzzer target: a whole CPEL file from bytes
  *
  * Loads the input with cpel_file_new_for_bytes (retrying with a clock

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fuzz-format.c — libFuzzer target: the label formatter, differentially
  *
  * Input layout (little-endian):

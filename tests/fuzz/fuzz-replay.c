@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fuzz-replay.c — runs a fuzz target over files, without libFuzzer
  *
  * Usage: fuzz-replay PATH...   (a PATH may be a directory: its regular files,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fuzz-views.c — libFuzzer target: a saved-views file (*.cpelviews)
  *
  * The input is the file's bytes.  cpel_views_read_file must accept it or

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes hand-made seeds of fuzz-file into corpus/file/ (the generated ones,
 gen-*.cpel, come from `cpel gen`; the malformed ones, malformed-*.cpel, from
 `data-test-malformed --write`).  Run once; the output is committed."""

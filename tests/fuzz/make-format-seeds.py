@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the seed corpus of fuzz-format into corpus/format/ (see the input
 layout at the top of fuzz-format.c).  Run once; the output is committed."""
 import os

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* render-shots.c — PNGs of a capture at full, mid and deep zoom, light and
  * dark, with the overview strip on top (as in the window), for looking at.
  *

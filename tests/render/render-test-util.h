@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* render-test-util.h — small CPEL files built in memory, and pixel checks */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-export.c — PNG / SVG / PDF export: sizes, formats, atomic writes,
  * the view's colour and summary modes */
 #include <glib/gstdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-render.c — drawing a view on image surfaces: event positions,
  * density, labels, ruler, selection, highlights, measurement, cursor,
  * colour modes and summary mode */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-view.c — view geometry, hit testing, counting, the overview summary */
 #include "cpel-test-util.h"
 #include "render-test-util.h"

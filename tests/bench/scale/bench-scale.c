@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bench-scale.c — one capture through core and render, as the viewer uses
  * them: open + index, first frame, frames at five zoom levels, searches,
  * and the process's peak memory.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # run-scale.sh — CPEL Viewer at scale: 10^6, 10^7 and 10^8 events on 64 and
 # 10^4 tracks, through core + render (bench-scale) and through the app
 # (cpelview --benchmark under xvfb-run), printed as one table.

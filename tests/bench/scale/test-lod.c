@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-lod.c — level-of-detail summaries (src/core/cpel-lod.h) agree with
  * the index: exact lower bounds, estimates within their stated tolerance,
  * bounded memory, one summary per track under concurrent use. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-scale-input.c — files that claim more than they hold fail before
  * any allocation of the claimed size.
  *

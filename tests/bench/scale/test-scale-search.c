@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-scale-search.c — the search's shortcuts against an oracle
  *
  * cpel_search_run skips formatting for types whose labels cannot hold the
