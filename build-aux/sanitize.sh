@@ -5,7 +5,7 @@
 #  1. configures a clang build (gcc when clang is missing: then no fuzzers)
 #     with -Db_sanitize=address,undefined -Dgui=false -Dbenchmarks=false
 #     -Dfuzzing=true in $BUILDDIR (default _build-sanitize);
-#  2. runs the core, render, cli and fuzz suites there under AddressSanitizer
+#  2. runs the core, model, render, cli and fuzz suites there under AddressSanitizer
 #     (with LeakSanitizer) and UndefinedBehaviorSanitizer, halting on the
 #     first error;
 #  3. runs each libFuzzer target (file, format, analysis, views), $JOBS
@@ -67,7 +67,7 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 # slow for every test, so these run apart.
 full_stack_tests=(test-views)
 mapfile -t tests < <(meson test -C "$builddir" --no-rebuild --list \
-                       --suite core --suite render --suite cli --suite fuzz 2>/dev/null |
+                       --suite core --suite model --suite render --suite cli --suite fuzz 2>/dev/null |
                      sed -n 's|^[^ ]* / ||p')
 rest=() full=()
 for t in "${tests[@]}"; do

@@ -95,8 +95,13 @@ cpel_range_zoom (CpelRange             *range,
   new_span = span / factor;
   if (new_span < (double) limits->min_span)
     new_span = (double) limits->min_span;
-  if (new_span > (double) (limits->hi - limits->lo))
-    new_span = (double) (limits->hi - limits->lo);
+  if (new_span >= (double) (limits->hi - limits->lo))
+    {
+      /* The whole capture, exactly (a double holds spans past 2^53 ns
+       * only to a few ns). */
+      cpel_range_fit (range, limits);
+      return;
+    }
 
   range->t0 = anchor - to_int64 (frac * new_span);
   range->t1 = range->t0 + to_int64 (new_span);
