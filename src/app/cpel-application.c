@@ -11,7 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "cpel-benchmark.h"
-#include "cpel-export.h"
+#include "cpel-headless-export.h"
 #include "cpel-settings.h"
 #include "cpel-views-controller.h"
 #include "cpel-window.h"

@@ -7,7 +7,7 @@
 #include <glib/gstdio.h>
 
 #include "cpel-application.h"
-#include "cpel-export.h"
+#include "cpel-export-chooser.h"
 #include "cpel-settings.h"
 #include "cpel-window.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cpel-tracks.h — the Tracks window: filter tracks by name, hide, pin to
+/* cpel-tracks-window.h — the Tracks window: filter tracks by name, hide, pin to
  * the top, move up / down.
  */
 #pragma once

@@ -1,28 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cpel-export.h — `cpelview --export-png`: export without a display */
+/* cpel-export-chooser.h — what the Export View file chooser's answer means,
+ * and the order of its Scale menu (plain GLib) */
 #pragma once
 
-#include "cpel-render.h"
+#include <glib.h>
 
 G_BEGIN_DECLS
-
-typedef struct
-{
-  int            width, height;   /* pixels */
-  const char    *from, *to;       /* times as typed, or NULL */
-  gboolean       dark;
-  CpelColorMode  color_mode;
-  gboolean       summary;
-  gboolean       force;           /* replace OUT when it exists */
-} CpelHeadlessExport;
-
-/* Headless `cpelview --export-png OUT FILE`: load, fit (or [from, to]),
- * render in the given colour and summary modes, write atomically; an
- * existing OUT only with `force` (as `cpel export`).  Returns the process
- * exit status; messages go to stderr. */
-int         cpel_export_headless        (const char               *file_path,
-                                         const char               *out_path,
-                                         const CpelHeadlessExport *options);
 
 /* The file the Export View dialog's answer means: `path` as accepted, the
  * dialog having `suggested` a name and the user picked the format of

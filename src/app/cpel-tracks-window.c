@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cpel-tracks.c — the Tracks window
+/* cpel-tracks-window.c — the Tracks window
  *
  * Lists the tracks in the timeline's order (pinned first) with a check box
  * to show / hide each, a pin toggle and move up / down buttons; the entry
@@ -10,7 +10,7 @@
  * 10^4 tracks cheap.  Everything edits the timeline's CpelTrackOrder.
  */
 #include <inttypes.h>
-#include "cpel-tracks.h"
+#include "cpel-tracks-window.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-headless-export.h — `cpelview --export-png`: export without a display */
+#pragma once
+
+#include "cpel-render.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  int            width, height;   /* pixels */
+  const char    *from, *to;       /* times as typed, or NULL */
+  gboolean       dark;
+  CpelColorMode  color_mode;
+  gboolean       summary;
+  gboolean       force;           /* replace OUT when it exists */
+} CpelHeadlessExport;
+
+/* Headless `cpelview --export-png OUT FILE`: load, fit (or [from, to]),
+ * render in the given colour and summary modes, write atomically; an
+ * existing OUT only with `force` (as `cpel export`).  Returns the process
+ * exit status; messages go to stderr. */
+int         cpel_export_headless        (const char               *file_path,
+                                         const char               *out_path,
+                                         const CpelHeadlessExport *options);
+
+G_END_DECLS
