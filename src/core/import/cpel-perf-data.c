@@ -1,0 +1,1450 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-perf-data.c — a reader of Linux perf.data files
+ *
+ * Layout: ../shared/docs/import-formats.md section 4 and the kernel's
+ * tools/perf/Documentation/perf.data-file-format.txt.  Every number read
+ * from the file is checked before it is used as a count, an offset or a
+ * length.
+ */
+#include "cpel-perf-data.h"
+
+#include <string.h>
+#include <glib/gi18n-lib.h>
+#include <event-parse.h>
+#include <trace-seq.h>
+#include <zstd.h>
+
+#include "cpel-error.h"
+
+#define PERF_MAGIC2          G_GUINT64_CONSTANT (0x32454c4946524550)   /* "PERFILE2" */
+#define PERF_MAGIC2_SWAPPED  G_GUINT64_CONSTANT (0x504552464c494532)
+#define PERF_HEADER_SIZE     104
+#define PERF_ATTR_SIZE_VER0  64
+#define PERF_ATTR_MAX        512          /* larger attrs than any kernel's */
+#define PERF_MAX_ATTRS       65536
+
+/* feature bits */
+enum
+{
+  FEAT_TRACING_DATA = 1,
+  FEAT_HOSTNAME     = 3,
+  FEAT_OSRELEASE    = 4,
+  FEAT_VERSION      = 5,
+  FEAT_NRCPUS       = 7,
+  FEAT_CMDLINE      = 11,
+  FEAT_EVENT_DESC   = 12,
+  FEAT_CLOCKID      = 23,
+  FEAT_DIR_FORMAT   = 24,
+  FEAT_COMPRESSED   = 27,
+  FEAT_CLOCK_DATA   = 29,
+};
+
+#define PERF_TYPE_TRACEPOINT 2
+
+/* Bound on what COMPRESSED records may inflate to in total. */
+#define PERF_INFLATE_MAX       (G_GUINT64_CONSTANT (1) << 32)   /* 4 GiB */
+#define PERF_INFLATE_RATIO     4096
+
+typedef struct
+{
+  guint32  type;
+  guint32  size;
+  guint64  config;
+  guint64  sample_type;
+  guint64  read_format;
+  guint64  flags;
+  gint32   clockid;
+  guint64  ids_offset;       /* file offset of the ids array */
+  guint64  n_ids;
+  char    *name;
+  struct tep_event *tp;      /* tracepoint format, or NULL */
+} PerfAttr;
+
+struct _CpelPerfData
+{
+  GBytes        *bytes;
+  const guint8  *data;
+  gsize          size;
+  guint64        attr_size;
+  guint64        data_offset;
+  guint64        data_size;
+  guint64        features[4];
+  PerfAttr      *attrs;
+  guint          n_attrs;
+  GHashTable    *id_to_attr;     /* u64 id -> attr index + 1 */
+  int            id_pos;         /* index of the id in a SAMPLE (u64s), -1 = none */
+  int            id_back;        /* index from the end of a sample_id_all trailer, -1 = none */
+  struct tep_handle *tep;
+  char          *hostname;
+  char          *os_release;
+  char          *perf_version;
+  char          *cmdline;
+  guint32        nr_cpus;
+  gboolean       has_clock_data;
+  gint           clock_data_clockid;
+  guint64        tod_ns;
+  guint64        clock_ns;
+  gboolean       compressed;
+  guint8        *scratch;        /* tracepoint record copy, zero padded */
+  gsize          scratch_size;
+};
+
+static inline guint64
+rd64 (const guint8 *p)
+{
+  guint64 v;
+  memcpy (&v, p, 8);
+  return v;
+}
+
+static inline guint32
+rd32 (const guint8 *p)
+{
+  guint32 v;
+  memcpy (&v, p, 4);
+  return v;
+}
+
+static inline guint16
+rd16 (const guint8 *p)
+{
+  guint16 v;
+  memcpy (&v, p, 2);
+  return v;
+}
+
+/* offset + len within [0, limit]? (no overflow) */
+static inline gboolean
+in_range (guint64 offset, guint64 len, guint64 limit)
+{
+  return offset <= limit && len <= limit - offset;
+}
+
+gboolean
+cpel_perf_data_sniff (const guint8 *data, gsize len)
+{
+  if (len < 8)
+    return FALSE;
+  return memcmp (data, "PERFILE2", 8) == 0
+      || memcmp (data, "2ELIFREP", 8) == 0
+      || memcmp (data, "PERFFILE", 8) == 0;
+}
+
+static gboolean
+perf_error (GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+perf_error (GError **error, int code, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  g_autofree char *msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  g_set_error_literal (error, CPEL_ERROR, code, msg);
+  return FALSE;
+}
+
+/* A perf header string: u32 length, then that many bytes (NUL padded). */
+static char *
+read_perf_string (const guint8 *base, guint64 *pos, guint64 end, guint64 file_off, GError **error)
+{
+  if (!in_range (*pos, 4, end))
+    {
+      perf_error (error, CPEL_ERROR_TRUNCATED,
+                  _("perf.data: a string at offset %" G_GUINT64_FORMAT " runs past its section"),
+                  file_off + *pos);
+      return NULL;
+    }
+  guint32 len = rd32 (base + *pos);
+  if (!in_range (*pos + 4, len, end))
+    {
+      perf_error (error, CPEL_ERROR_TRUNCATED,
+                  _("perf.data: a string of %u bytes at offset %" G_GUINT64_FORMAT " runs past its section"),
+                  len, file_off + *pos);
+      return NULL;
+    }
+  const char *s = (const char *) base + *pos + 4;
+  char *r = g_strndup (s, strnlen (s, len));
+  *pos += 4 + (guint64) len;
+  if (!g_utf8_validate (r, -1, NULL))
+    {
+      char *v = g_utf8_make_valid (r, -1);
+      g_free (r);
+      r = v;
+    }
+  return r;
+}
+
+/* --- TRACING_DATA ------------------------------------------------------- */
+
+typedef struct
+{
+  const guint8 *p;
+  guint64       pos, end, file_off;
+} Cursor;
+
+static gboolean
+cur_need (Cursor *c, guint64 n, const char *what, GError **error)
+{
+  if (in_range (c->pos, n, c->end))
+    return TRUE;
+  return perf_error (error, CPEL_ERROR_TRUNCATED,
+                     _("perf.data: tracing data: %s at offset %" G_GUINT64_FORMAT " runs past the section"),
+                     what, c->file_off + c->pos);
+}
+
+static const char *
+cur_cstring (Cursor *c, const char *what, GError **error)
+{
+  const guint8 *s = c->p + c->pos;
+  const guint8 *nul = memchr (s, 0, c->end - c->pos);
+  if (nul == NULL)
+    {
+      perf_error (error, CPEL_ERROR_TRUNCATED,
+                  _("perf.data: tracing data: %s at offset %" G_GUINT64_FORMAT " has no end"),
+                  what, c->file_off + c->pos);
+      return NULL;
+    }
+  c->pos += (guint64) (nul - s) + 1;
+  return (const char *) s;
+}
+
+/* u64 (or u32) size then text; returns a NUL-terminated copy. */
+static char *
+cur_sized_text (Cursor *c, guint width, const char *what, gsize *len_out, GError **error)
+{
+  if (!cur_need (c, width, what, error))
+    return NULL;
+  guint64 len = width == 8 ? rd64 (c->p + c->pos) : rd32 (c->p + c->pos);
+  c->pos += width;
+  if (!cur_need (c, len, what, error))
+    return NULL;
+  char *t = g_malloc (len + 1);
+  memcpy (t, c->p + c->pos, len);
+  t[len] = 0;
+  c->pos += len;
+  if (len_out)
+    *len_out = len;
+  return t;
+}
+
+static gboolean
+parse_tracing_data (CpelPerfData *self, guint64 off, guint64 size, GError **error)
+{
+  Cursor c = { self->data + off, 0, size, off };
+  static const guint8 magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+
+  if (!cur_need (&c, 10, "magic", error))
+    return FALSE;
+  if (memcmp (c.p, magic, 10) != 0)
+    return perf_error (error, CPEL_ERROR_SECTION,
+                       _("perf.data: tracing data at offset %" G_GUINT64_FORMAT " does not start with its magic"), off);
+  c.pos = 10;
+  const char *version = cur_cstring (&c, "version", error);
+  if (version == NULL)
+    return FALSE;
+  if (!cur_need (&c, 6, "byte order", error))
+    return FALSE;
+  guint8 big = c.p[c.pos];
+  guint8 long_size = c.p[c.pos + 1];
+  guint32 page_size = rd32 (c.p + c.pos + 2);
+  c.pos += 6;
+  if (big != (G_BYTE_ORDER == G_BIG_ENDIAN))
+    return perf_error (error, CPEL_ERROR_VERSION,
+                       _("perf.data: tracing data in the other byte order: not supported yet"));
+  if (long_size != 4 && long_size != 8)
+    return perf_error (error, CPEL_ERROR_SECTION,
+                       _("perf.data: tracing data at offset %" G_GUINT64_FORMAT ": long size %u"),
+                       off, long_size);
+
+  tep_set_long_size (self->tep, long_size);
+  tep_set_page_size (self->tep, page_size);
+  tep_set_file_bigendian (self->tep, big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+
+  const char *name = cur_cstring (&c, "header_page", error);
+  if (name == NULL)
+    return FALSE;
+  gsize tlen;
+  g_autofree char *header_page = cur_sized_text (&c, 8, "header_page", &tlen, error);
+  if (header_page == NULL)
+    return FALSE;
+  tep_parse_header_page (self->tep, header_page, tlen, long_size);
+  name = cur_cstring (&c, "header_event", error);
+  if (name == NULL)
+    return FALSE;
+  g_autofree char *header_event = cur_sized_text (&c, 8, "header_event", NULL, error);
+  if (header_event == NULL)
+    return FALSE;
+
+  /* ftrace formats: not needed */
+  if (!cur_need (&c, 4, "ftrace format count", error))
+    return FALSE;
+  guint32 n = rd32 (c.p + c.pos);
+  c.pos += 4;
+  for (guint32 i = 0; i < n; i++)
+    {
+      g_autofree char *t = cur_sized_text (&c, 8, "ftrace format", NULL, error);
+      if (t == NULL)
+        return FALSE;
+    }
+
+  if (!cur_need (&c, 4, "system count", error))
+    return FALSE;
+  guint32 n_sys = rd32 (c.p + c.pos);
+  c.pos += 4;
+  for (guint32 s = 0; s < n_sys; s++)
+    {
+      const char *sys = cur_cstring (&c, "system name", error);
+      if (sys == NULL)
+        return FALSE;
+      g_autofree char *system = g_strdup (sys);
+      if (!cur_need (&c, 4, "event count", error))
+        return FALSE;
+      guint32 n_ev = rd32 (c.p + c.pos);
+      c.pos += 4;
+      for (guint32 e = 0; e < n_ev; e++)
+        {
+          guint64 at = c.file_off + c.pos;
+          g_autofree char *fmt = cur_sized_text (&c, 8, "event format", &tlen, error);
+          if (fmt == NULL)
+            return FALSE;
+          if (tep_parse_event (self->tep, fmt, tlen, system) != 0)
+            return perf_error (error, CPEL_ERROR_SECTION,
+                               _("perf.data: the tracepoint format at offset %" G_GUINT64_FORMAT " (system %s) cannot be parsed"),
+                               at, system);
+        }
+    }
+
+  /* kallsyms and printk formats; the rest is optional */
+  if (c.pos < c.end)
+    {
+      g_autofree char *kallsyms = cur_sized_text (&c, 4, "kallsyms", NULL, error);
+      if (kallsyms == NULL)
+        return FALSE;
+      if (kallsyms[0])
+        tep_parse_kallsyms (self->tep, kallsyms);
+    }
+  if (c.pos < c.end)
+    {
+      g_autofree char *printk = cur_sized_text (&c, 4, "printk formats", NULL, error);
+      if (printk == NULL)
+        return FALSE;
+      if (printk[0])
+        tep_parse_printk_formats (self->tep, printk);
+    }
+  return TRUE;
+}
+
+/* --- features ----------------------------------------------------------- */
+
+static gboolean
+has_feature (CpelPerfData *self, guint bit)
+{
+  return (self->features[bit / 64] >> (bit % 64)) & 1;
+}
+
+static gboolean
+parse_event_desc (CpelPerfData *self, guint64 off, guint64 size, GError **error)
+{
+  const guint8 *p = self->data + off;
+  guint64 pos = 0;
+  if (size < 8)
+    return perf_error (error, CPEL_ERROR_TRUNCATED,
+                       _("perf.data: EVENT_DESC at offset %" G_GUINT64_FORMAT " is too short"), off);
+  guint32 nr = rd32 (p);
+  guint32 asz = rd32 (p + 4);
+  pos = 8;
+  if (asz < 8 || asz > PERF_ATTR_MAX)
+    return perf_error (error, CPEL_ERROR_SECTION,
+                       _("perf.data: EVENT_DESC at offset %" G_GUINT64_FORMAT ": attr size %u"), off, asz);
+  for (guint32 i = 0; i < nr; i++)
+    {
+      if (!in_range (pos, (guint64) asz + 4, size))
+        return perf_error (error, CPEL_ERROR_TRUNCATED,
+                           _("perf.data: EVENT_DESC entry %u at offset %" G_GUINT64_FORMAT " runs past the section"),
+                           i, off + pos);
+      pos += asz;
+      guint32 nr_ids = rd32 (p + pos);
+      pos += 4;
+      g_autofree char *name = read_perf_string (p, &pos, size, off, error);
+      if (name == NULL)
+        return FALSE;
+      if (!in_range (pos, (guint64) nr_ids * 8, size))
+        return perf_error (error, CPEL_ERROR_TRUNCATED,
+                           _("perf.data: EVENT_DESC entry %u: %u ids at offset %" G_GUINT64_FORMAT " run past the section"),
+                           i, nr_ids, off + pos);
+      /* the attr this name belongs to: by its first id, else by position */
+      guint idx = G_MAXUINT;
+      if (nr_ids > 0)
+        {
+          guint64 id = rd64 (p + pos);
+          gpointer v = g_hash_table_lookup (self->id_to_attr, &id);
+          if (v != NULL)
+            idx = GPOINTER_TO_UINT (v) - 1;
+        }
+      if (idx == G_MAXUINT && nr == self->n_attrs)
+        idx = i;
+      pos += (guint64) nr_ids * 8;
+      if (idx < self->n_attrs && name[0])
+        {
+          g_free (self->attrs[idx].name);
+          self->attrs[idx].name = g_steal_pointer (&name);
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_features (CpelPerfData *self, GError **error)
+{
+  guint n = 0;
+  for (guint b = 0; b < 256; b++)
+    if (has_feature (self, b))
+      n++;
+  if (n == 0)
+    return TRUE;
+  guint64 table = self->data_offset + self->data_size;
+  if (!in_range (table, (guint64) n * 16, self->size))
+    return perf_error (error, CPEL_ERROR_TRUNCATED,
+                       _("perf.data: the table of %u feature sections at offset %" G_GUINT64_FORMAT
+                         " runs past the end of the file (%" G_GSIZE_FORMAT " bytes)"),
+                       n, table, self->size);
+  if (has_feature (self, FEAT_DIR_FORMAT))
+    return perf_error (error, CPEL_ERROR_VERSION,
+                       _("perf.data: a directory-mode recording (perf record --threading): not supported yet"));
+
+  guint i = 0;
+  guint64 sec_off[256] = { 0 }, sec_size[256] = { 0 };
+  for (guint b = 0; b < 256; b++)
+    {
+      if (!has_feature (self, b))
+        continue;
+      guint64 e = table + (guint64) i * 16;
+      sec_off[b] = rd64 (self->data + e);
+      sec_size[b] = rd64 (self->data + e + 8);
+      if (!in_range (sec_off[b], sec_size[b], self->size))
+        return perf_error (error, CPEL_ERROR_TRUNCATED,
+                           _("perf.data: feature section %u (%" G_GUINT64_FORMAT " bytes at offset %"
+                             G_GUINT64_FORMAT ") runs past the end of the file"),
+                           b, sec_size[b], sec_off[b]);
+      i++;
+    }
+
+  const guint8 *d = self->data;
+  guint64 pos;
+  if (has_feature (self, FEAT_COMPRESSED))
+    {
+      if (sec_size[FEAT_COMPRESSED] < 8)
+        return perf_error (error, CPEL_ERROR_TRUNCATED,
+                           _("perf.data: feature COMPRESSED at offset %" G_GUINT64_FORMAT " is too short"),
+                           sec_off[FEAT_COMPRESSED]);
+      guint32 type = rd32 (d + sec_off[FEAT_COMPRESSED] + 4);
+      if (type != 1)
+        return perf_error (error, CPEL_ERROR_VERSION,
+                           _("perf.data: records compressed with method %u (only Zstd is known): not supported yet"),
+                           type);
+      self->compressed = TRUE;
+    }
+  if (has_feature (self, FEAT_HOSTNAME))
+    {
+      pos = 0;
+      self->hostname = read_perf_string (d + sec_off[FEAT_HOSTNAME], &pos, sec_size[FEAT_HOSTNAME],
+                                         sec_off[FEAT_HOSTNAME], error);
+      if (self->hostname == NULL)
+        return FALSE;
+    }
+  if (has_feature (self, FEAT_OSRELEASE))
+    {
+      pos = 0;
+      self->os_release = read_perf_string (d + sec_off[FEAT_OSRELEASE], &pos, sec_size[FEAT_OSRELEASE],
+                                           sec_off[FEAT_OSRELEASE], error);
+      if (self->os_release == NULL)
+        return FALSE;
+    }
+  if (has_feature (self, FEAT_VERSION))
+    {
+      pos = 0;
+      self->perf_version = read_perf_string (d + sec_off[FEAT_VERSION], &pos, sec_size[FEAT_VERSION],
+                                             sec_off[FEAT_VERSION], error);
+      if (self->perf_version == NULL)
+        return FALSE;
+    }
+  if (has_feature (self, FEAT_NRCPUS) && sec_size[FEAT_NRCPUS] >= 8)
+    self->nr_cpus = rd32 (d + sec_off[FEAT_NRCPUS] + 4);
+  if (has_feature (self, FEAT_CMDLINE))
+    {
+      const guint8 *p = d + sec_off[FEAT_CMDLINE];
+      guint64 sz = sec_size[FEAT_CMDLINE];
+      if (sz < 4)
+        return perf_error (error, CPEL_ERROR_TRUNCATED,
+                           _("perf.data: feature CMDLINE at offset %" G_GUINT64_FORMAT " is too short"),
+                           sec_off[FEAT_CMDLINE]);
+      guint32 nr = rd32 (p);
+      pos = 4;
+      g_autoptr(GString) s = g_string_new (NULL);
+      for (guint32 k = 0; k < nr; k++)
+        {
+          g_autofree char *arg = read_perf_string (p, &pos, sz, sec_off[FEAT_CMDLINE], error);
+          if (arg == NULL)
+            return FALSE;
+          if (k > 0)
+            g_string_append_c (s, ' ');
+          g_string_append (s, arg);
+        }
+      self->cmdline = g_string_free (g_steal_pointer (&s), FALSE);
+    }
+  if (has_feature (self, FEAT_CLOCK_DATA))
+    {
+      if (sec_size[FEAT_CLOCK_DATA] < 24)
+        return perf_error (error, CPEL_ERROR_TRUNCATED,
+                           _("perf.data: feature CLOCK_DATA at offset %" G_GUINT64_FORMAT " is too short"),
+                           sec_off[FEAT_CLOCK_DATA]);
+      const guint8 *p = d + sec_off[FEAT_CLOCK_DATA];
+      if (rd32 (p) == 1)
+        {
+          self->has_clock_data = TRUE;
+          self->clock_data_clockid = (gint) rd32 (p + 4);
+          self->tod_ns = rd64 (p + 8);
+          self->clock_ns = rd64 (p + 16);
+        }
+    }
+  if (has_feature (self, FEAT_TRACING_DATA))
+    if (!parse_tracing_data (self, sec_off[FEAT_TRACING_DATA], sec_size[FEAT_TRACING_DATA], error))
+      return FALSE;
+  if (has_feature (self, FEAT_EVENT_DESC))
+    if (!parse_event_desc (self, sec_off[FEAT_EVENT_DESC], sec_size[FEAT_EVENT_DESC], error))
+      return FALSE;
+  return TRUE;
+}
+
+/* --- header and attrs --------------------------------------------------- */
+
+static const char *
+generic_name (const PerfAttr *a)
+{
+  static const char *const hw[] = { "cycles", "instructions", "cache-references", "cache-misses",
+                                    "branches", "branch-misses", "bus-cycles",
+                                    "stalled-cycles-frontend", "stalled-cycles-backend", "ref-cycles" };
+  static const char *const sw[] = { "cpu-clock", "task-clock", "page-faults", "context-switches",
+                                    "cpu-migrations", "minor-faults", "major-faults",
+                                    "alignment-faults", "emulation-faults", "dummy", "bpf-output",
+                                    "cgroup-switches" };
+  if (a->type == 0 && a->config < G_N_ELEMENTS (hw))
+    return hw[a->config];
+  if (a->type == 1 && a->config < G_N_ELEMENTS (sw))
+    return sw[a->config];
+  return NULL;
+}
+
+CpelPerfData *
+cpel_perf_data_new (GBytes *bytes, GError **error)
+{
+  g_return_val_if_fail (bytes != NULL, NULL);
+
+  g_autoptr(CpelPerfData) self = g_new0 (CpelPerfData, 1);
+  self->bytes = g_bytes_ref (bytes);
+  self->data = g_bytes_get_data (bytes, &self->size);
+  self->id_to_attr = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->id_pos = -1;
+  self->id_back = -1;
+
+  const guint8 *d = self->data;
+  if (self->size < 16)
+    {
+      perf_error (error, CPEL_ERROR_TRUNCATED,
+                  _("perf.data: the header ends after %" G_GSIZE_FORMAT " bytes"), self->size);
+      return NULL;
+    }
+  if (memcmp (d, "PERFFILE", 8) == 0)
+    {
+      perf_error (error, CPEL_ERROR_VERSION,
+                  _("perf.data: version 1 (PERFFILE), from perf before 2010: not supported"));
+      return NULL;
+    }
+  if (rd64 (d) == PERF_MAGIC2_SWAPPED)
+    {
+      perf_error (error, CPEL_ERROR_VERSION,
+                  _("perf.data: recorded on a machine of the other byte order: not supported yet"));
+      return NULL;
+    }
+  if (rd64 (d) != PERF_MAGIC2)
+    {
+      perf_error (error, CPEL_ERROR_VERSION, _("not a perf.data file (no PERFILE2 magic at offset 0)"));
+      return NULL;
+    }
+  guint64 hsize = rd64 (d + 8);
+  if (hsize == 16)
+    {
+      perf_error (error, CPEL_ERROR_VERSION,
+                  _("perf.data: a pipe-mode recording (perf record -o -): not supported yet"));
+      return NULL;
+    }
+  if (hsize < PERF_HEADER_SIZE || self->size < PERF_HEADER_SIZE)
+    {
+      perf_error (error, CPEL_ERROR_TRUNCATED,
+                  _("perf.data: the header (%" G_GUINT64_FORMAT " bytes at offset 0) is shorter than %d bytes or the file ends inside it"),
+                  hsize, PERF_HEADER_SIZE);
+      return NULL;
+    }
+  self->attr_size = rd64 (d + 16);
+  guint64 attrs_off = rd64 (d + 24), attrs_size = rd64 (d + 32);
+  self->data_offset = rd64 (d + 40);
+  self->data_size = rd64 (d + 48);
+  for (guint i = 0; i < 4; i++)
+    self->features[i] = rd64 (d + 72 + 8 * i);
+
+  if (self->attr_size < 16 + 8 || self->attr_size > 16 + PERF_ATTR_MAX)
+    {
+      perf_error (error, CPEL_ERROR_SECTION,
+                  _("perf.data: attr_size %" G_GUINT64_FORMAT " at offset 16 is not a possible size (24–%d)"),
+                  self->attr_size, 16 + PERF_ATTR_MAX);
+      return NULL;
+    }
+  if (!in_range (attrs_off, attrs_size, self->size))
+    {
+      perf_error (error, CPEL_ERROR_TRUNCATED,
+                  _("perf.data: the attrs section (%" G_GUINT64_FORMAT " bytes at offset %" G_GUINT64_FORMAT
+                    ") runs past the end of the file (%" G_GSIZE_FORMAT " bytes)"),
+                  attrs_size, attrs_off, self->size);
+      return NULL;
+    }
+  if (attrs_size % self->attr_size != 0 || attrs_size == 0)
+    {
+      perf_error (error, CPEL_ERROR_SECTION,
+                  _("perf.data: the attrs section (%" G_GUINT64_FORMAT " bytes at offset %" G_GUINT64_FORMAT
+                    ") is not a multiple of attr_size %" G_GUINT64_FORMAT),
+                  attrs_size, attrs_off, self->attr_size);
+      return NULL;
+    }
+  if (!in_range (self->data_offset, self->data_size, self->size))
+    {
+      perf_error (error, CPEL_ERROR_TRUNCATED,
+                  _("perf.data: the data section (%" G_GUINT64_FORMAT " bytes at offset %" G_GUINT64_FORMAT
+                    ") runs past the end of the file (%" G_GSIZE_FORMAT " bytes)"),
+                  self->data_size, self->data_offset, self->size);
+      return NULL;
+    }
+  guint64 n_attrs = attrs_size / self->attr_size;
+  if (n_attrs > PERF_MAX_ATTRS)
+    {
+      perf_error (error, CPEL_ERROR_TOO_LARGE,
+                  _("perf.data: %" G_GUINT64_FORMAT " attrs (at most %d)"), n_attrs, PERF_MAX_ATTRS);
+      return NULL;
+    }
+  self->n_attrs = (guint) n_attrs;
+  self->attrs = g_new0 (PerfAttr, self->n_attrs);
+
+  for (guint i = 0; i < self->n_attrs; i++)
+    {
+      guint64 off = attrs_off + (guint64) i * self->attr_size;
+      guint8 buf[PERF_ATTR_MAX] = { 0 };
+      guint32 asz = rd32 (d + off + 4);
+      if (asz == 0)
+        asz = PERF_ATTR_SIZE_VER0;
+      if (asz > self->attr_size - 16)
+        {
+          perf_error (error, CPEL_ERROR_SECTION,
+                      _("perf.data: attr %u at offset %" G_GUINT64_FORMAT " says it is %u bytes, more than the %"
+                        G_GUINT64_FORMAT " the file's attr_size leaves"),
+                      i, off, asz, self->attr_size - 16);
+          return NULL;
+        }
+      memcpy (buf, d + off, MIN (asz, sizeof buf));
+      PerfAttr *a = &self->attrs[i];
+      a->type = rd32 (buf);
+      a->size = asz;
+      a->config = rd64 (buf + 8);
+      a->sample_type = rd64 (buf + 24);
+      a->read_format = rd64 (buf + 32);
+      a->flags = rd64 (buf + 40);
+      a->clockid = (gint32) rd32 (buf + 92);
+      guint64 ids_off = rd64 (d + off + self->attr_size - 16);
+      guint64 ids_size = rd64 (d + off + self->attr_size - 8);
+      if (!in_range (ids_off, ids_size, self->size) || ids_size % 8 != 0)
+        {
+          perf_error (error, CPEL_ERROR_TRUNCATED,
+                      _("perf.data: the ids of attr %u (%" G_GUINT64_FORMAT " bytes at offset %" G_GUINT64_FORMAT
+                        ") run past the end of the file or are not whole u64s"),
+                      i, ids_size, ids_off);
+          return NULL;
+        }
+      a->ids_offset = ids_off;
+      a->n_ids = ids_size / 8;
+      for (guint64 k = 0; k < a->n_ids; k++)
+        {
+          guint64 *id = g_new (guint64, 1);
+          *id = rd64 (d + ids_off + 8 * k);
+          g_hash_table_insert (self->id_to_attr, id, GUINT_TO_POINTER (i + 1));
+        }
+    }
+
+  /* where the id is: perf requires every attr to agree (evlist id_pos) */
+  {
+    guint64 st = self->attrs[0].sample_type;
+    if (st & CPEL_PERF_SAMPLE_IDENTIFIER)
+      {
+        self->id_pos = 0;
+        self->id_back = 0;
+      }
+    else if (st & CPEL_PERF_SAMPLE_ID)
+      {
+        int n = 0;
+        if (st & CPEL_PERF_SAMPLE_IP) n++;
+        if (st & CPEL_PERF_SAMPLE_TID) n++;
+        if (st & CPEL_PERF_SAMPLE_TIME) n++;
+        if (st & CPEL_PERF_SAMPLE_ADDR) n++;
+        self->id_pos = n;
+        n = 0;
+        if (st & CPEL_PERF_SAMPLE_CPU) n++;
+        if (st & CPEL_PERF_SAMPLE_STREAM_ID) n++;
+        self->id_back = n;
+      }
+    for (guint i = 1; i < self->n_attrs; i++)
+      {
+        guint64 sti = self->attrs[i].sample_type;
+        gboolean same = (st & CPEL_PERF_SAMPLE_IDENTIFIER)
+                        ? (sti & CPEL_PERF_SAMPLE_IDENTIFIER) != 0
+                        : (sti & (CPEL_PERF_SAMPLE_IP | CPEL_PERF_SAMPLE_TID | CPEL_PERF_SAMPLE_TIME
+                                  | CPEL_PERF_SAMPLE_ADDR | CPEL_PERF_SAMPLE_ID))
+                          == (st & (CPEL_PERF_SAMPLE_IP | CPEL_PERF_SAMPLE_TID | CPEL_PERF_SAMPLE_TIME
+                                    | CPEL_PERF_SAMPLE_ADDR | CPEL_PERF_SAMPLE_ID));
+        if (!same || self->id_pos < 0)
+          {
+            perf_error (error, CPEL_ERROR_SECTION,
+                        _("perf.data: %u attrs whose samples cannot be told apart (attr %u has sample_type 0x%"
+                          G_GINT64_MODIFIER "x, attr 0 0x%" G_GINT64_MODIFIER "x)"),
+                        self->n_attrs, i, sti, st);
+            return NULL;
+          }
+      }
+  }
+
+  self->tep = tep_alloc ();
+  tep_set_loglevel (TEP_LOG_NONE);
+  if (!parse_features (self, error))
+    return NULL;
+
+  for (guint i = 0; i < self->n_attrs; i++)
+    {
+      PerfAttr *a = &self->attrs[i];
+      if (a->type == PERF_TYPE_TRACEPOINT && a->config <= G_MAXINT)
+        a->tp = tep_find_event (self->tep, (int) a->config);
+      if (a->name == NULL && a->tp != NULL)
+        a->name = g_strdup_printf ("%s:%s", a->tp->system, a->tp->name);
+      if (a->name == NULL && generic_name (a) != NULL)
+        a->name = g_strdup (generic_name (a));
+      if (a->name == NULL)
+        a->name = g_strdup_printf ("type%u/config 0x%" G_GINT64_MODIFIER "x", a->type, a->config);
+    }
+  return g_steal_pointer (&self);
+}
+
+void
+cpel_perf_data_free (CpelPerfData *self)
+{
+  if (self == NULL)
+    return;
+  for (guint i = 0; i < self->n_attrs; i++)
+    g_free (self->attrs[i].name);
+  g_free (self->attrs);
+  g_clear_pointer (&self->id_to_attr, g_hash_table_unref);
+  if (self->tep != NULL)
+    tep_free (self->tep);
+  g_free (self->hostname);
+  g_free (self->os_release);
+  g_free (self->perf_version);
+  g_free (self->cmdline);
+  g_free (self->scratch);
+  g_clear_pointer (&self->bytes, g_bytes_unref);
+  g_free (self);
+}
+
+/* --- records ------------------------------------------------------------ */
+
+static gboolean
+lookup_attr (CpelPerfData *self, guint64 id, guint *attr)
+{
+  gpointer v = g_hash_table_lookup (self->id_to_attr, &id);
+  if (v == NULL)
+    return FALSE;
+  *attr = GPOINTER_TO_UINT (v) - 1;
+  return TRUE;
+}
+
+static gboolean
+record_error (GError **error, guint64 offset, const char *what)
+{
+  return perf_error (error, CPEL_ERROR_TRUNCATED,
+                     _("perf.data: the record at offset %" G_GUINT64_FORMAT ": %s runs past its end"),
+                     offset, what);
+}
+
+static gboolean
+decode_sample (CpelPerfData *self, const guint8 *b, guint64 len, CpelPerfRecord *r, GError **error)
+{
+  guint64 pos = 0;
+  guint attr = 0;
+
+  if (self->n_attrs > 1 || self->id_pos >= 0)
+    {
+      if (self->id_pos >= 0)
+        {
+          if (!in_range ((guint64) self->id_pos * 8, 8, len))
+            return record_error (error, r->offset, "the sample id");
+          guint64 id = rd64 (b + self->id_pos * 8);
+          if (!lookup_attr (self, id, &attr))
+            {
+              if (self->n_attrs > 1)
+                return perf_error (error, CPEL_ERROR_REFERENCE,
+                                   _("perf.data: the sample at offset %" G_GUINT64_FORMAT " has id %" G_GUINT64_FORMAT
+                                     ", which no attr lists"), r->offset, id);
+              attr = 0;
+            }
+        }
+    }
+  r->attr = attr;
+  guint64 st = self->attrs[attr].sample_type;
+
+#define NEED(n, what) G_STMT_START { if (!in_range (pos, (n), len)) return record_error (error, r->offset, what); } G_STMT_END
+  if (st & CPEL_PERF_SAMPLE_IDENTIFIER)
+    {
+      NEED (8, "IDENTIFIER");
+      r->id = rd64 (b + pos);
+      pos += 8;
+    }
+  if (st & CPEL_PERF_SAMPLE_IP)
+    {
+      NEED (8, "IP");
+      r->has_ip = TRUE;
+      r->ip = rd64 (b + pos);
+      pos += 8;
+    }
+  if (st & CPEL_PERF_SAMPLE_TID)
+    {
+      NEED (8, "TID");
+      r->has_tid = TRUE;
+      r->pid = rd32 (b + pos);
+      r->tid = rd32 (b + pos + 4);
+      pos += 8;
+    }
+  if (st & CPEL_PERF_SAMPLE_TIME)
+    {
+      NEED (8, "TIME");
+      r->has_time = TRUE;
+      r->time = rd64 (b + pos);
+      pos += 8;
+    }
+  if (st & CPEL_PERF_SAMPLE_ADDR)
+    {
+      NEED (8, "ADDR");
+      pos += 8;
+    }
+  if (st & CPEL_PERF_SAMPLE_ID)
+    {
+      NEED (8, "ID");
+      r->id = rd64 (b + pos);
+      pos += 8;
+    }
+  if (st & CPEL_PERF_SAMPLE_STREAM_ID)
+    {
+      NEED (8, "STREAM_ID");
+      pos += 8;
+    }
+  if (st & CPEL_PERF_SAMPLE_CPU)
+    {
+      NEED (8, "CPU");
+      r->has_cpu = TRUE;
+      r->cpu = rd32 (b + pos);
+      pos += 8;
+    }
+  if (st & CPEL_PERF_SAMPLE_PERIOD)
+    {
+      NEED (8, "PERIOD");
+      r->period = rd64 (b + pos);
+      pos += 8;
+    }
+  if (st & CPEL_PERF_SAMPLE_READ)
+    {
+      guint64 rf = self->attrs[attr].read_format;
+      guint per = ((rf & 4) ? 1 : 0) + ((rf & 16) ? 1 : 0);   /* ID, LOST */
+      guint extra = ((rf & 1) ? 1 : 0) + ((rf & 2) ? 1 : 0);  /* TOTAL_TIME_ENABLED/RUNNING */
+      if (rf & 8)   /* GROUP */
+        {
+          NEED (8, "READ");
+          guint64 nr = rd64 (b + pos);
+          pos += 8;
+          NEED ((guint64) extra * 8, "READ");
+          pos += (guint64) extra * 8;
+          if (nr > len / 8 / (1 + per))
+            return record_error (error, r->offset, "READ");
+          NEED (nr * 8 * (1 + per), "READ");
+          pos += nr * 8 * (1 + per);
+        }
+      else
+        {
+          NEED ((guint64) (1 + extra + per) * 8, "READ");
+          pos += (guint64) (1 + extra + per) * 8;
+        }
+    }
+  if (st & CPEL_PERF_SAMPLE_CALLCHAIN)
+    {
+      NEED (8, "CALLCHAIN");
+      guint64 nr = rd64 (b + pos);
+      pos += 8;
+      if (nr > len / 8)
+        return record_error (error, r->offset, "CALLCHAIN");
+      NEED (nr * 8, "CALLCHAIN");
+      r->callchain_nr = nr;
+      r->callchain = b + pos;
+      pos += nr * 8;
+    }
+  if (st & CPEL_PERF_SAMPLE_RAW)
+    {
+      NEED (4, "RAW");
+      guint32 sz = rd32 (b + pos);
+      pos += 4;
+      NEED (sz, "RAW");
+      r->raw = b + pos;
+      r->raw_size = sz;
+      pos += sz;
+    }
+#undef NEED
+  return TRUE;
+}
+
+/* sample_id_all trailer: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER at the end. */
+static void
+decode_trailer (CpelPerfData *self, const guint8 *b, guint64 len, guint64 body_used, CpelPerfRecord *r)
+{
+  guint attr = 0;
+  if (self->n_attrs > 1)
+    {
+      if (self->id_back < 0 || len < 8 * (guint64) (self->id_back + 1))
+        return;
+      guint64 id = rd64 (b + len - 8 * (self->id_back + 1));
+      if (!lookup_attr (self, id, &attr))
+        return;
+    }
+  const PerfAttr *a = &self->attrs[attr];
+  if (!(a->flags & (G_GUINT64_CONSTANT (1) << 18)))   /* sample_id_all */
+    return;
+  guint64 st = a->sample_type;
+  guint n = 0;
+  if (st & CPEL_PERF_SAMPLE_TID) n++;
+  if (st & CPEL_PERF_SAMPLE_TIME) n++;
+  if (st & CPEL_PERF_SAMPLE_ID) n++;
+  if (st & CPEL_PERF_SAMPLE_STREAM_ID) n++;
+  if (st & CPEL_PERF_SAMPLE_CPU) n++;
+  if (st & CPEL_PERF_SAMPLE_IDENTIFIER) n++;
+  if (len < body_used || len - body_used < 8 * (guint64) n)
+    return;
+  const guint8 *p = b + len - 8 * (guint64) n;
+  r->attr = attr;
+  if (st & CPEL_PERF_SAMPLE_TID)
+    p += 8;   /* the record's own pid/tid are in its body */
+  if (st & CPEL_PERF_SAMPLE_TIME)
+    {
+      r->has_time = TRUE;
+      r->time = rd64 (p);
+      p += 8;
+    }
+  if (st & CPEL_PERF_SAMPLE_ID)
+    p += 8;
+  if (st & CPEL_PERF_SAMPLE_STREAM_ID)
+    p += 8;
+  if (st & CPEL_PERF_SAMPLE_CPU)
+    {
+      r->has_cpu = TRUE;
+      r->cpu = rd32 (p);
+    }
+}
+
+typedef struct
+{
+  CpelPerfRecordFunc func;
+  gpointer           user_data;
+  GCancellable      *cancellable;
+  ZSTD_DStream      *zstd;
+  guint64            inflated;
+  guint64            inflate_limit;
+  guint64            n;
+} ReadState;
+
+static gboolean read_records (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len,
+                              guint64 file_off, gboolean inside, guint64 *consumed,
+                              void (*progress) (double, gpointer), gpointer progress_data,
+                              GError **error);
+
+static gboolean
+inflate_record (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len, guint64 offset,
+                GByteArray *carry, GError **error)
+{
+  if (st->zstd == NULL)
+    {
+      st->zstd = ZSTD_createDStream ();
+      ZSTD_initDStream (st->zstd);
+    }
+  ZSTD_inBuffer in = { p, len, 0 };
+  gsize chunk = MAX (ZSTD_DStreamOutSize (), 1 << 20);
+  gboolean full = FALSE;
+  while (in.pos < in.size || full)
+    {
+      gsize old = carry->len;
+      g_byte_array_set_size (carry, old + chunk);
+      ZSTD_outBuffer out = { carry->data + old, chunk, 0 };
+      size_t rc = ZSTD_decompressStream (st->zstd, &out, &in);
+      g_byte_array_set_size (carry, old + out.pos);
+      if (ZSTD_isError (rc))
+        return perf_error (error, CPEL_ERROR_SECTION,
+                           _("perf.data: the compressed record at offset %" G_GUINT64_FORMAT " does not inflate: %s"),
+                           offset, ZSTD_getErrorName (rc));
+      full = out.pos == chunk;
+      st->inflated += out.pos;
+      if (st->inflated > st->inflate_limit)
+        return perf_error (error, CPEL_ERROR_TOO_LARGE,
+                           _("perf.data: the compressed records up to offset %" G_GUINT64_FORMAT
+                             " inflate to more than %" G_GUINT64_FORMAT " bytes"),
+                           offset, st->inflate_limit);
+      /* the whole records so far; a partial one waits for more output */
+      guint64 used = 0;
+      if (!read_records (self, st, carry->data, carry->len, offset, TRUE, &used, NULL, NULL, error))
+        return FALSE;
+      g_byte_array_remove_range (carry, 0, (guint) used);
+    }
+  return TRUE;
+}
+
+static gboolean
+read_records (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len, guint64 file_off,
+              gboolean inside, guint64 *consumed,
+              void (*progress) (double, gpointer), gpointer progress_data, GError **error)
+{
+  guint64 pos = 0;
+  g_autoptr(GByteArray) carry = NULL;
+
+  while (pos < len)
+    {
+      guint64 rec_off = inside ? file_off : file_off + pos;
+      if (len - pos < 8)
+        {
+          if (inside)
+            break;
+          return perf_error (error, CPEL_ERROR_TRUNCATED,
+                             _("perf.data: the record header at offset %" G_GUINT64_FORMAT " runs past the data section"),
+                             rec_off);
+        }
+      guint32 type = rd32 (p + pos);
+      guint16 misc = rd16 (p + pos + 4);
+      guint16 size = rd16 (p + pos + 6);
+      if (size < 8)
+        return perf_error (error, CPEL_ERROR_SECTION,
+                           _("perf.data: the record at offset %" G_GUINT64_FORMAT " has size %u (less than its header)"),
+                           rec_off, size);
+      if (size > len - pos)
+        {
+          if (inside)
+            break;
+          return perf_error (error, CPEL_ERROR_TRUNCATED,
+                             _("perf.data: the record at offset %" G_GUINT64_FORMAT " (%u bytes) runs past the data section"),
+                             rec_off, size);
+        }
+      const guint8 *b = p + pos + 8;
+      guint64 blen = size - 8;
+      CpelPerfRecord r = { 0 };
+      r.type = type;
+      r.misc = misc;
+      r.offset = rec_off;
+      gboolean report = FALSE;
+
+      switch (type)
+        {
+        case CPEL_PERF_RECORD_SAMPLE:
+          if (!decode_sample (self, b, blen, &r, error))
+            return FALSE;
+          report = TRUE;
+          break;
+        case CPEL_PERF_RECORD_COMM:
+          {
+            if (blen < 9)
+              return record_error (error, rec_off, "COMM");
+            r.has_tid = TRUE;
+            r.pid = rd32 (b);
+            r.tid = rd32 (b + 4);
+            const char *c = (const char *) b + 8;
+            const char *nul = memchr (c, 0, blen - 8);
+            if (nul == NULL)
+              return record_error (error, rec_off, "the COMM name");
+            r.comm = c;
+            guint64 used = 8 + (((guint64) (nul - c) + 1 + 7) & ~G_GUINT64_CONSTANT (7));
+            decode_trailer (self, b, blen, MIN (used, blen), &r);
+            report = TRUE;
+          }
+          break;
+        case CPEL_PERF_RECORD_FORK:
+        case CPEL_PERF_RECORD_EXIT:
+          if (blen < 24)
+            return record_error (error, rec_off, type == CPEL_PERF_RECORD_FORK ? "FORK" : "EXIT");
+          r.has_tid = TRUE;
+          r.pid = rd32 (b);
+          r.ppid = rd32 (b + 4);
+          r.tid = rd32 (b + 8);
+          r.ptid = rd32 (b + 12);
+          r.has_time = TRUE;
+          r.time = rd64 (b + 16);
+          decode_trailer (self, b, blen, 24, &r);
+          report = TRUE;
+          break;
+        case CPEL_PERF_RECORD_LOST:
+          if (blen < 16)
+            return record_error (error, rec_off, "LOST");
+          r.id = rd64 (b);
+          r.lost = rd64 (b + 8);
+          decode_trailer (self, b, blen, 16, &r);
+          report = TRUE;
+          break;
+        case CPEL_PERF_RECORD_LOST_SAMPLES:
+          if (blen < 8)
+            return record_error (error, rec_off, "LOST_SAMPLES");
+          r.lost = rd64 (b);
+          decode_trailer (self, b, blen, 8, &r);
+          report = TRUE;
+          break;
+        case CPEL_PERF_RECORD_COMPRESSED:
+          if (inside)
+            return perf_error (error, CPEL_ERROR_SECTION,
+                               _("perf.data: a compressed record inside the compressed record at offset %" G_GUINT64_FORMAT),
+                               rec_off);
+          if (carry == NULL)
+            carry = g_byte_array_new ();
+          if (!inflate_record (self, st, b, blen, rec_off, carry, error))
+            return FALSE;
+          break;
+        default:
+          break;
+        }
+      if (report && !st->func (&r, st->user_data, error))
+        return FALSE;
+      pos += size;
+      if ((++st->n & 0xffff) == 0)
+        {
+          if (g_cancellable_set_error_if_cancelled (st->cancellable, error))
+            return FALSE;
+          if (progress != NULL)
+            progress ((double) pos / (double) len, progress_data);
+        }
+    }
+  if (carry != NULL && carry->len > 0)
+    return perf_error (error, CPEL_ERROR_TRUNCATED,
+                       _("perf.data: the compressed records end inside a record (%u bytes left over)"),
+                       carry->len);
+  if (consumed)
+    *consumed = pos;
+  return TRUE;
+}
+
+gboolean
+cpel_perf_data_read_records (CpelPerfData       *self,
+                             CpelPerfRecordFunc  func,
+                             gpointer            user_data,
+                             GCancellable       *cancellable,
+                             void              (*progress) (double fraction, gpointer data),
+                             gpointer            progress_data,
+                             GError            **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (func != NULL, FALSE);
+
+  ReadState st = { func, user_data, cancellable, NULL, 0, 0, 0 };
+  guint64 ratio_limit = self->data_size > PERF_INFLATE_MAX / PERF_INFLATE_RATIO
+                        ? PERF_INFLATE_MAX : self->data_size * PERF_INFLATE_RATIO;
+  st.inflate_limit = MIN (PERF_INFLATE_MAX, MAX (ratio_limit, 64 << 20));
+  gboolean ok = read_records (self, &st, self->data + self->data_offset, self->data_size,
+                              self->data_offset, FALSE, NULL, progress, progress_data, error);
+  if (st.zstd != NULL)
+    ZSTD_freeDStream (st.zstd);
+  if (ok && progress != NULL)
+    progress (1.0, progress_data);
+  return ok;
+}
+
+/* --- tracepoints -------------------------------------------------------- */
+
+static gboolean
+check_fields (struct tep_format_field *f, const guint8 *raw, guint32 raw_size, const char **bad)
+{
+  for (; f != NULL; f = f->next)
+    {
+      if (f->offset < 0 || f->size < 0 || !in_range ((guint64) f->offset, (guint64) f->size, raw_size))
+        {
+          *bad = f->name;
+          return FALSE;
+        }
+      if (f->flags & TEP_FIELD_IS_DYNAMIC)
+        {
+          guint32 loc;
+          if (f->size == 4)
+            loc = rd32 (raw + f->offset);
+          else if (f->size == 2)
+            loc = rd16 (raw + f->offset);
+          else
+            {
+              *bad = f->name;
+              return FALSE;
+            }
+          guint64 o = loc & 0xffff, l = f->size == 4 ? loc >> 16 : 0;
+          if (f->flags & TEP_FIELD_IS_RELATIVE)
+            o += (guint64) f->offset + (guint64) f->size;
+          if (!in_range (o, l, raw_size))
+            {
+              *bad = f->name;
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
+static struct tep_event *
+checked_event (CpelPerfData *self, guint attr, const guint8 *raw, guint32 raw_size, GError **error)
+{
+  struct tep_event *ev = attr < self->n_attrs ? self->attrs[attr].tp : NULL;
+  const char *bad = NULL;
+  if (ev == NULL)
+    {
+      perf_error (error, CPEL_ERROR_REFERENCE, _("perf.data: no tracepoint format for attr %u"), attr);
+      return NULL;
+    }
+  if (raw_size < 2 || rd16 (raw) != (guint16) ev->id)
+    {
+      perf_error (error, CPEL_ERROR_SECTION,
+                  _("perf.data: a %s record whose common_type is not the format's id %d"), ev->name, ev->id);
+      return NULL;
+    }
+  if (!check_fields (ev->format.common_fields, raw, raw_size, &bad)
+      || !check_fields (ev->format.fields, raw, raw_size, &bad))
+    {
+      perf_error (error, CPEL_ERROR_SECTION,
+                  _("perf.data: field %s of %s lies past the %u-byte tracepoint record"),
+                  bad ? bad : "?", ev->name, raw_size);
+      return NULL;
+    }
+  return ev;
+}
+
+/* libtraceevent reads strings up to their NUL: give it a zero-padded copy. */
+static guint8 *
+scratch_copy (CpelPerfData *self, const guint8 *raw, guint32 raw_size)
+{
+  gsize need = (gsize) raw_size + 4096;
+  if (self->scratch_size < need)
+    {
+      g_free (self->scratch);
+      self->scratch_size = MAX (need, 65536 + 4096);
+      self->scratch = g_malloc (self->scratch_size);
+    }
+  memcpy (self->scratch, raw, raw_size);
+  memset (self->scratch + raw_size, 0, 4096);
+  return self->scratch;
+}
+
+static gboolean
+read_int_field (struct tep_format_field *f, const guint8 *raw, gint64 *value)
+{
+  if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING | TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_POINTER))
+    return FALSE;
+  gboolean sign = (f->flags & TEP_FIELD_IS_SIGNED) != 0;
+  switch (f->size)
+    {
+    case 1: *value = sign ? (gint64) (gint8) raw[f->offset] : raw[f->offset]; return TRUE;
+    case 2: *value = sign ? (gint64) (gint16) rd16 (raw + f->offset) : rd16 (raw + f->offset); return TRUE;
+    case 4: *value = sign ? (gint64) (gint32) rd32 (raw + f->offset) : rd32 (raw + f->offset); return TRUE;
+    case 8: *value = (gint64) rd64 (raw + f->offset); return TRUE;
+    default: return FALSE;
+    }
+}
+
+gboolean
+cpel_perf_data_format_tracepoint (CpelPerfData  *self,
+                                  guint          attr,
+                                  const guint8  *raw,
+                                  guint32        raw_size,
+                                  GString       *out,
+                                  gint64        *num,
+                                  GError       **error)
+{
+  struct tep_event *ev = checked_event (self, attr, raw, raw_size, error);
+  if (ev == NULL)
+    return FALSE;
+  guint8 *copy = scratch_copy (self, raw, raw_size);
+  struct tep_record rec = { 0 };
+  rec.data = copy;
+  rec.size = (int) raw_size;
+  struct trace_seq s;
+  trace_seq_init (&s);
+  tep_print_event (self->tep, &s, &rec, "%s", TEP_PRINT_INFO);
+  trace_seq_terminate (&s);
+  if (s.buffer != NULL && s.len > 0)
+    {
+      const char *end = NULL;
+      if (g_utf8_validate (s.buffer, s.len, &end))
+        g_string_append_len (out, s.buffer, s.len);
+      else
+        {
+          g_autofree char *v = g_utf8_make_valid (s.buffer, s.len);
+          g_string_append (out, v);
+        }
+    }
+  trace_seq_destroy (&s);
+  if (num != NULL)
+    {
+      *num = 0;
+      struct tep_format_field *f = tep_find_field (ev, "next_pid");
+      if (f == NULL || !read_int_field (f, raw, num))
+        for (f = ev->format.fields; f != NULL; f = f->next)
+          if (read_int_field (f, raw, num))
+            break;
+    }
+  return TRUE;
+}
+
+gboolean
+cpel_perf_data_tracepoint_int (CpelPerfData *self, guint attr, const guint8 *raw, guint32 raw_size,
+                               const char *name, gint64 *value)
+{
+  struct tep_event *ev = checked_event (self, attr, raw, raw_size, NULL);
+  if (ev == NULL)
+    return FALSE;
+  struct tep_format_field *f = tep_find_field (ev, name);
+  return f != NULL && read_int_field (f, raw, value);
+}
+
+gboolean
+cpel_perf_data_tracepoint_str (CpelPerfData *self, guint attr, const guint8 *raw, guint32 raw_size,
+                               const char *name, GString *out)
+{
+  g_string_truncate (out, 0);
+  struct tep_event *ev = checked_event (self, attr, raw, raw_size, NULL);
+  if (ev == NULL)
+    return FALSE;
+  struct tep_format_field *f = tep_find_field (ev, name);
+  if (f == NULL || (f->flags & TEP_FIELD_IS_DYNAMIC) || !(f->flags & TEP_FIELD_IS_ARRAY))
+    return FALSE;
+  const char *s = (const char *) raw + f->offset;
+  gsize n = strnlen (s, f->size);
+  if (g_utf8_validate (s, n, NULL))
+    g_string_append_len (out, s, n);
+  else
+    {
+      g_autofree char *v = g_utf8_make_valid (s, n);
+      g_string_append (out, v);
+    }
+  return TRUE;
+}
+
+/* --- accessors ---------------------------------------------------------- */
+
+guint
+cpel_perf_data_get_n_attrs (CpelPerfData *self)
+{
+  return self->n_attrs;
+}
+
+const char *
+cpel_perf_data_get_attr_name (CpelPerfData *self, guint attr)
+{
+  g_return_val_if_fail (attr < self->n_attrs, NULL);
+  return self->attrs[attr].name;
+}
+
+guint64
+cpel_perf_data_get_attr_sample_type (CpelPerfData *self, guint attr)
+{
+  g_return_val_if_fail (attr < self->n_attrs, 0);
+  return self->attrs[attr].sample_type;
+}
+
+guint32
+cpel_perf_data_get_attr_type (CpelPerfData *self, guint attr)
+{
+  g_return_val_if_fail (attr < self->n_attrs, 0);
+  return self->attrs[attr].type;
+}
+
+guint64
+cpel_perf_data_get_attr_config (CpelPerfData *self, guint attr)
+{
+  g_return_val_if_fail (attr < self->n_attrs, 0);
+  return self->attrs[attr].config;
+}
+
+gboolean
+cpel_perf_data_attr_is_tracepoint (CpelPerfData *self, guint attr)
+{
+  g_return_val_if_fail (attr < self->n_attrs, FALSE);
+  return self->attrs[attr].tp != NULL;
+}
+
+const char *
+cpel_perf_data_get_hostname (CpelPerfData *self)
+{
+  return self->hostname;
+}
+
+const char *
+cpel_perf_data_get_os_release (CpelPerfData *self)
+{
+  return self->os_release;
+}
+
+const char *
+cpel_perf_data_get_perf_version (CpelPerfData *self)
+{
+  return self->perf_version;
+}
+
+const char *
+cpel_perf_data_get_cmdline (CpelPerfData *self)
+{
+  return self->cmdline;
+}
+
+guint32
+cpel_perf_data_get_nr_cpus (CpelPerfData *self)
+{
+  return self->nr_cpus;
+}
+
+gboolean
+cpel_perf_data_get_clock_data (CpelPerfData *self, gint *clockid, guint64 *tod_ns, guint64 *clock_ns)
+{
+  if (!self->has_clock_data)
+    return FALSE;
+  if (clockid)
+    *clockid = self->clock_data_clockid;
+  if (tod_ns)
+    *tod_ns = self->tod_ns;
+  if (clock_ns)
+    *clock_ns = self->clock_ns;
+  return TRUE;
+}
+
+gint
+cpel_perf_data_get_clockid (CpelPerfData *self)
+{
+  for (guint i = 0; i < self->n_attrs; i++)
+    if (self->attrs[i].flags & (G_GUINT64_CONSTANT (1) << 25))   /* use_clockid */
+      return self->attrs[i].clockid;
+  return -1;
+}
+
+gboolean
+cpel_perf_data_is_compressed (CpelPerfData *self)
+{
+  return self->compressed;
+}
+
+guint64
+cpel_perf_data_get_data_size (CpelPerfData *self)
+{
+  return self->data_size;
+}

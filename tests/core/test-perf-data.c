@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test-perf-data.c — the perf.data reader against perf script's text of the
+ * fixtures (count, event names, tids, CPUs, times to the ns, tracepoint
+ * fields), and hostile variants of them. */
+#include <string.h>
+
+#include "cpel-core.h"
+#include "cpel-perf-data.h"
+#include "cpel-test-util.h"
+
+typedef struct
+{
+  char    *comm;
+  guint32  tid;
+  gint     cpu;       /* -1 = none */
+  guint64  time_ns;
+  char    *event;
+  char    *text;      /* tracepoint fields (perf-script.txt), else NULL */
+} Line;
+
+static void
+line_free (gpointer p)
+{
+  Line *l = p;
+  g_free (l->comm);
+  g_free (l->event);
+  g_free (l->text);
+  g_free (l);
+}
+
+static gint
+line_cmp (gconstpointer a, gconstpointer b)
+{
+  const Line *x = *(const Line * const *) a, *y = *(const Line * const *) b;
+  if (x->time_ns != y->time_ns)
+    return x->time_ns < y->time_ns ? -1 : 1;
+  if (x->tid != y->tid)
+    return x->tid < y->tid ? -1 : 1;
+  return strcmp (x->event, y->event);
+}
+
+/* Parses perf script text: `comm tid [cpu] secs.frac: [period] event: rest`;
+ * callchain lines (tab-indented) and empty lines are skipped.  With ns
+ * precision the fraction has 9 digits, else 6 (µs). */
+static GPtrArray *
+parse_script (const char *path)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  g_autoptr(GRegex) re = g_regex_new ("^\\s*(.+?)\\s+(\\d+)\\s+(?:\\[(\\d+)\\]\\s+)?(\\d+)\\.(\\d+):\\s+(?:\\d+\\s+)?(\\S+):\\s?(.*)$",
+                                      0, 0, &error);
+  g_assert_no_error (error);
+  GPtrArray *lines = g_ptr_array_new_with_free_func (line_free);
+  g_auto(GStrv) rows = g_strsplit (text, "\n", -1);
+  for (guint i = 0; rows[i]; i++)
+    {
+      if (rows[i][0] == '\t' || rows[i][0] == 0)
+        continue;
+      g_autoptr(GMatchInfo) m = NULL;
+      g_assert_true (g_regex_match (re, rows[i], 0, &m));
+      Line *l = g_new0 (Line, 1);
+      l->comm = g_match_info_fetch (m, 1);
+      g_autofree char *tid = g_match_info_fetch (m, 2);
+      g_autofree char *cpu = g_match_info_fetch (m, 3);
+      g_autofree char *sec = g_match_info_fetch (m, 4);
+      g_autofree char *frac = g_match_info_fetch (m, 5);
+      l->event = g_match_info_fetch (m, 6);
+      l->text = g_match_info_fetch (m, 7);
+      l->tid = (guint32) g_ascii_strtoull (tid, NULL, 10);
+      l->cpu = cpu[0] ? (gint) g_ascii_strtoull (cpu, NULL, 10) : -1;
+      guint64 f = g_ascii_strtoull (frac, NULL, 10);
+      for (gsize k = strlen (frac); k < 9; k++)
+        f *= 10;
+      l->time_ns = g_ascii_strtoull (sec, NULL, 10) * 1000000000 + f;
+      g_ptr_array_add (lines, l);
+    }
+  return lines;
+}
+
+typedef struct
+{
+  CpelPerfData *pd;
+  GPtrArray    *lines;
+  GHashTable   *comms;     /* tid -> comm */
+  guint64       n_comm, n_fork, n_exit, lost;
+} Collect;
+
+static gboolean
+collect (const CpelPerfRecord *r, gpointer data, GError **error)
+{
+  Collect *c = data;
+  if (r->type == CPEL_PERF_RECORD_COMM)
+    {
+      c->n_comm++;
+      g_hash_table_insert (c->comms, GUINT_TO_POINTER (r->tid), g_strdup (r->comm));
+    }
+  else if (r->type == CPEL_PERF_RECORD_FORK)
+    c->n_fork++;
+  else if (r->type == CPEL_PERF_RECORD_EXIT)
+    c->n_exit++;
+  else if (r->type == CPEL_PERF_RECORD_LOST)
+    c->lost += r->lost;
+  else if (r->type == CPEL_PERF_RECORD_SAMPLE)
+    {
+      Line *l = g_new0 (Line, 1);
+      g_assert_true (r->has_time && r->has_tid);
+      l->tid = r->tid;
+      l->cpu = r->has_cpu ? (gint) r->cpu : -1;
+      l->time_ns = r->time;
+      l->event = g_strdup (cpel_perf_data_get_attr_name (c->pd, r->attr));
+      if (cpel_perf_data_attr_is_tracepoint (c->pd, r->attr))
+        {
+          g_autoptr(GString) s = g_string_new (NULL);
+          gint64 num;
+          if (!cpel_perf_data_format_tracepoint (c->pd, r->attr, r->raw, r->raw_size, s, &num, error))
+            return FALSE;
+          l->text = g_string_free (g_steal_pointer (&s), FALSE);
+        }
+      g_ptr_array_add (c->lines, l);
+    }
+  return TRUE;
+}
+
+static CpelPerfData *
+load (const char *path, GError **error)
+{
+  g_autoptr(GMappedFile) mf = g_mapped_file_new (path, FALSE, error);
+  if (mf == NULL)
+    return NULL;
+  g_autoptr(GBytes) bytes = g_mapped_file_get_bytes (mf);
+  return cpel_perf_data_new (bytes, error);
+}
+
+static void
+compare_fixture (const char *name, guint expected)
+{
+  g_autofree char *rel = g_strdup_printf ("fixtures/formats/perf/%s.perf.data", name);
+  g_autofree char *path = cpel_test_shared_file (rel);
+  if (path == NULL)
+    return;
+  g_autofree char *fields_path = g_strdup_printf ("%.*s.perf-script-fields.txt",
+                                                  (int) (strlen (path) - strlen (".perf.data")), path);
+  g_autofree char *text_path = g_strdup_printf ("%.*s.perf-script.txt",
+                                                (int) (strlen (path) - strlen (".perf.data")), path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelPerfData) pd = load (path, &error);
+  g_assert_no_error (error);
+
+  Collect c = { pd, g_ptr_array_new_with_free_func (line_free),
+                g_hash_table_new_full (NULL, NULL, NULL, g_free), 0, 0, 0, 0 };
+  g_assert_true (cpel_perf_data_read_records (pd, collect, &c, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+
+  g_autoptr(GPtrArray) ref = parse_script (fields_path);
+  g_autoptr(GPtrArray) ref_text = parse_script (text_path);
+  g_assert_cmpuint (c.lines->len, ==, expected);
+  g_assert_cmpuint (ref->len, ==, expected);
+  g_assert_cmpuint (ref_text->len, ==, expected);
+  g_ptr_array_sort (c.lines, line_cmp);
+  g_ptr_array_sort (ref, line_cmp);
+  g_ptr_array_sort (ref_text, line_cmp);
+  for (guint i = 0; i < expected; i++)
+    {
+      Line *a = c.lines->pdata[i], *b = ref->pdata[i], *t = ref_text->pdata[i];
+      g_assert_cmpuint (a->time_ns, ==, b->time_ns);
+      g_assert_cmpuint (a->tid, ==, b->tid);
+      /* the fields file has no CPU where perf refuses `-F cpu` for some events */
+      g_assert_cmpint (a->cpu, ==, t->cpu);
+      if (b->cpu >= 0)
+        g_assert_cmpint (a->cpu, ==, b->cpu);
+      g_assert_cmpstr (a->event, ==, b->event);
+      /* the µs text: same order, same fields */
+      g_assert_cmpuint (a->time_ns / 1000, ==, t->time_ns / 1000);
+      g_assert_cmpstr (a->event, ==, t->event);
+      if (a->text != NULL)
+        g_assert_cmpstr (a->text, ==, t->text);
+    }
+  g_ptr_array_unref (c.lines);
+  g_hash_table_unref (c.comms);
+}
+
+static void
+test_sched_wakeup (void)
+{
+  compare_fixture ("sched-wakeup", 147);
+}
+
+static void
+test_gzip_callgraph (void)
+{
+  compare_fixture ("gzip-callgraph", 53);
+}
+
+static void
+test_zstd_mono (void)
+{
+  compare_fixture ("zstd-mono", 38);
+}
+
+static void
+test_header (void)
+{
+  g_autofree char *path = cpel_test_shared_file ("fixtures/formats/perf/zstd-mono.perf.data");
+  if (path == NULL)
+    return;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelPerfData) pd = load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_perf_data_get_n_attrs (pd), ==, 4);
+  g_assert_cmpstr (cpel_perf_data_get_attr_name (pd, 0), ==, "cpu-clock");
+  g_assert_cmpstr (cpel_perf_data_get_attr_name (pd, 1), ==, "sched:sched_process_fork");
+  g_assert_cmpstr (cpel_perf_data_get_hostname (pd), ==, "vm");
+  g_assert_cmpstr (cpel_perf_data_get_perf_version (pd), ==, "6.1.187");
+  g_assert_cmpuint (cpel_perf_data_get_nr_cpus (pd), ==, 2);
+  g_assert_true (g_str_has_prefix (cpel_perf_data_get_cmdline (pd),
+                                   "/usr/bin/perf record -o zstd-mono.perf.data -z -k mono"));
+  g_assert_true (cpel_perf_data_is_compressed (pd));
+  g_assert_cmpint (cpel_perf_data_get_clockid (pd), ==, 1);
+  gint clockid;
+  guint64 tod, clk;
+  g_assert_true (cpel_perf_data_get_clock_data (pd, &clockid, &tod, &clk));
+  g_assert_cmpint (clockid, ==, 1);
+  /* perf report: 1795684584.781727 (TOD) = 2606.566748520 (monotonic) */
+  g_assert_cmpuint (tod / 1000, ==, G_GUINT64_CONSTANT (1795684584781727));
+  g_assert_cmpuint (clk, ==, G_GUINT64_CONSTANT (2606566748520));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/core/import/perf/sched-wakeup", test_sched_wakeup);
+  g_test_add_func ("/core/import/perf/gzip-callgraph", test_gzip_callgraph);
+  g_test_add_func ("/core/import/perf/zstd-mono", test_zstd_mono);
+  g_test_add_func ("/core/import/perf/header", test_header);
+  return g_test_run ();
+}
