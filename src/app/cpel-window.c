@@ -305,7 +305,9 @@ update_subtitle (CpelWindow *self)
 
 static void present_tool (CpelWindow  *self,
                           GtkWindow  **slot,
-                          GtkWindow  *(*create) (GtkWindow *parent, CpelTimeline *timeline));
+                          GtkWindow  *(*create) (CpelWindow *self));
+static GtkWindow *new_event_types_window (CpelWindow *self);
+static GtkWindow *new_tracks_window (CpelWindow *self);
 
 /* The Tracks and Event Types windows edit the timeline's track order and
  * types of one file: a new file (a reload too) gets new ones, open again
@@ -372,9 +374,9 @@ cpel_window_set_file (CpelWindow   *self,
   update_details (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
   if (types_open)
-    present_tool (self, &self->event_types, cpel_event_types_new);
+    present_tool (self, &self->event_types, new_event_types_window);
   if (tracks_open)
-    present_tool (self, &self->tracks, cpel_tracks_new);
+    present_tool (self, &self->tracks, new_tracks_window);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
 
   /* Problems that did not stop the load are listed in File Information:
@@ -924,16 +926,28 @@ action_file_info (GSimpleAction *action,
 static void
 present_tool (CpelWindow  *self,
               GtkWindow  **slot,
-              GtkWindow  *(*create) (GtkWindow *parent, CpelTimeline *timeline))
+              GtkWindow  *(*create) (CpelWindow *self))
 {
   if (self->file == NULL)
     return;
   if (*slot == NULL)
     {
-      *slot = create (GTK_WINDOW (self), self->timeline);
+      *slot = create (self);
       g_object_add_weak_pointer (G_OBJECT (*slot), (gpointer *) slot);
     }
   gtk_window_present (*slot);
+}
+
+static GtkWindow *
+new_event_types_window (CpelWindow *self)
+{
+  return cpel_event_types_new (GTK_WINDOW (self), self->timeline);
+}
+
+static GtkWindow *
+new_tracks_window (CpelWindow *self)
+{
+  return GTK_WINDOW (cpel_tracks_window_new (self));
 }
 
 static void
@@ -943,7 +957,7 @@ action_event_types (GSimpleAction *action,
 {
   CpelWindow *self = data;
 
-  present_tool (self, &self->event_types, cpel_event_types_new);
+  present_tool (self, &self->event_types, new_event_types_window);
 }
 
 static void
@@ -953,7 +967,7 @@ action_tracks (GSimpleAction *action,
 {
   CpelWindow *self = data;
 
-  present_tool (self, &self->tracks, cpel_tracks_new);
+  present_tool (self, &self->tracks, new_tracks_window);
 }
 
 static void

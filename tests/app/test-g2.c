@@ -677,6 +677,9 @@ test_tracks_window_keys (Fixture *f, gconstpointer data)
   g_object_add_weak_pointer (G_OBJECT (tracks), (gpointer *) &tracks);
   entry = find_descendant (GTK_WIDGET (tracks), GTK_TYPE_SEARCH_ENTRY);
   g_assert_nonnull (entry);
+  /* The keyboard starts in the filter (in its text widget). */
+  g_assert_nonnull (gtk_window_get_focus (tracks));
+  g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (tracks), entry));
 
   gtk_editable_set_text (GTK_EDITABLE (entry), "thread 1");
   g_signal_emit_by_name (entry, "stop-search");
