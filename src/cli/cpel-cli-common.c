@@ -10,27 +10,84 @@
 
 #define STDOUT_BUFFER_SIZE (1u << 20)
 
+void
+cpel_cli_common_clear (CpelCliCommon *common)
+{
+  g_clear_pointer (&common->from_text, g_free);
+  g_clear_pointer (&common->to_text, g_free);
+  g_clear_pointer (&common->tracks, g_free);
+  common->clock_rate = 0;
+}
+
+static gboolean
+parse_common_clock_rate (const char  *name,
+                         const char  *value,
+                         gpointer     data,
+                         GError     **error)
+{
+  CpelCliCommon *common = data;
+
+  return cpel_cli_parse_clock_rate (name, value, &common->clock_rate, error);
+}
+
+/* The shared options' entries (one help text for every command). */
+static void
+add_shared_entries (GOptionGroup   *group,
+                    CpelCliOptions  shared,
+                    CpelCliCommon  *common)
+{
+  const GOptionEntry range[] = {
+    { "from", 0, 0, G_OPTION_ARG_STRING, &common->from_text,
+      N_("Start of the range, since the first event (e.g. 1.5ms; default 0)"), N_("TIME") },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &common->to_text,
+      N_("End of the range, excluded (default: after the last event)"), N_("TIME") },
+    { NULL }
+  };
+  const GOptionEntry tracks[] = {
+    { "tracks", 0, 0, G_OPTION_ARG_STRING, &common->tracks,
+      N_("Only the tracks whose label matches this regular expression"), N_("REGEX") },
+    { NULL }
+  };
+  const GOptionEntry clock[] = {
+    { "clock-rate", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) parse_common_clock_rate,
+      N_("Read every event section with this clock (ticks per second)"), N_("HZ") },
+    { NULL }
+  };
+
+  if (shared & CPEL_CLI_OPTION_RANGE)
+    g_option_group_add_entries (group, range);
+  if (shared & CPEL_CLI_OPTION_TRACKS)
+    g_option_group_add_entries (group, tracks);
+  if (shared & CPEL_CLI_OPTION_CLOCK_RATE)
+    g_option_group_add_entries (group, clock);
+}
+
 GOptionContext *
 cpel_cli_context_new (const char         *command,
                       const char         *parameter,
                       const char         *summary,
                       const GOptionEntry *entries,
-                      gpointer            callback_data)
+                      CpelCliOptions      shared,
+                      CpelCliCommon      *common)
 {
   g_autofree char *prgname = g_strdup_printf ("cpel %s", command);
   GOptionContext *context = g_option_context_new (parameter);
+
+  g_assert (shared == 0 || common != NULL);
 
   /* The usage line reads "cpel COMMAND [OPTION…] PARAMETER". */
   g_set_prgname (prgname);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   if (summary != NULL)
     g_option_context_set_summary (context, summary);
-  if (entries != NULL)
+  if (entries != NULL || shared != 0)
     {
-      GOptionGroup *group = g_option_group_new (NULL, NULL, NULL, callback_data, NULL);
+      GOptionGroup *group = g_option_group_new (NULL, NULL, NULL, common, NULL);
 
       g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
-      g_option_group_add_entries (group, entries);
+      if (entries != NULL)
+        g_option_group_add_entries (group, entries);
+      add_shared_entries (group, shared, common);
       g_option_context_set_main_group (context, group);
     }
   return context;

@@ -30,13 +30,40 @@ int  cpel_cmd_chase  (int argc, char **argv);
 
 /* ---- cpel-cli-common.c ---- */
 
-/* An option context for "cpel COMMAND"; parameter e.g. "FILE".  Callback
- * options receive `callback_data` (e.g. the --clock-rate target). */
+/* The options several commands share, defined once with one help text. */
+typedef enum
+{
+  CPEL_CLI_OPTION_CLOCK_RATE = 1 << 0,   /* --clock-rate HZ */
+  CPEL_CLI_OPTION_RANGE      = 1 << 1,   /* --from TIME, --to TIME */
+  CPEL_CLI_OPTION_TRACKS     = 1 << 2,   /* --tracks REGEX */
+} CpelCliOptions;
+
+#define CPEL_CLI_OPTIONS_FILE (CPEL_CLI_OPTION_CLOCK_RATE)
+#define CPEL_CLI_OPTIONS_VIEW (CPEL_CLI_OPTION_CLOCK_RATE | CPEL_CLI_OPTION_RANGE | \
+                               CPEL_CLI_OPTION_TRACKS)
+
+/* What the shared options hold after parsing. */
+typedef struct
+{
+  guint64  clock_rate;   /* 0 = the file's own */
+  char    *from_text;    /* NULL when not given */
+  char    *to_text;
+  char    *tracks;
+} CpelCliCommon;
+
+void            cpel_cli_common_clear  (CpelCliCommon   *common);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CpelCliCommon, cpel_cli_common_clear)
+
+/* An option context for "cpel COMMAND"; parameter e.g. "FILE".  `entries`
+ * are the command's own options (may be NULL); the shared options named by
+ * `shared` follow them in the same group and fill `common` (NULL when
+ * `shared` is 0). */
 GOptionContext *cpel_cli_context_new   (const char      *command,
                                         const char      *parameter,
                                         const char      *summary,
                                         const GOptionEntry *entries,
-                                        gpointer         callback_data);
+                                        CpelCliOptions   shared,
+                                        CpelCliCommon   *common);
 /* Parses; on a usage error prints it and returns FALSE (exit 2). */
 gboolean        cpel_cli_parse         (GOptionContext  *context,
                                         const char      *command,

@@ -22,11 +22,11 @@ codes_list (GArray *codes)
 int
 cpel_cmd_anomaly (int argc, char **argv)
 {
+  g_auto(CpelCliCommon) common = { 0 };
   g_autofree char *code_text = NULL;
   g_autofree char *metric_text = NULL;
   double sigma = CPEL_ANOMALY_DEFAULT_K;
   gboolean tsv = FALSE;
-  guint64 clock_rate = 0;
   const GOptionEntry entries[] = {
     { "code", 0, 0, G_OPTION_ARG_STRING, &code_text,
       N_("The event code (decimal or 0x hex) or event name"), N_("CODE") },
@@ -38,8 +38,6 @@ cpel_cmd_anomaly (int argc, char **argv)
          "(default 2.5)"), N_("K") },
     { "tsv", 't', 0, G_OPTION_ARG_NONE, &tsv,
       N_("Tab-separated values: the columns of dump --tsv, then value and z"), NULL },
-    { "clock-rate", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cpel_cli_parse_clock_rate,
-      N_("Read every event section with this clock (ticks per second)"), N_("HZ") },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -57,7 +55,7 @@ cpel_cmd_anomaly (int argc, char **argv)
                                     "event of the code on the same track) lies more than K standard deviations\n"
                                     "from the mean of its track, in time order, as dump does, followed by the\n"
                                     "value and its z-score."),
-                                  entries, &clock_rate);
+                                  entries, CPEL_CLI_OPTIONS_FILE, &common);
   if (!cpel_cli_parse (context, "anomaly", &argc, &argv))
     return CPEL_EXIT_USAGE;
   if (argc != 2)
@@ -72,7 +70,7 @@ cpel_cmd_anomaly (int argc, char **argv)
   if (!(isfinite (sigma) && sigma > 0 && sigma <= 1e6))
     return cpel_cli_usage_error ("anomaly", _("--sigma must be a number greater than 0"));
 
-  file = cpel_cli_open (argv[1], clock_rate, &error);
+  file = cpel_cli_open (argv[1], common.clock_rate, &error);
   if (file == NULL)
     return cpel_cli_file_error (argv[1], error);
 

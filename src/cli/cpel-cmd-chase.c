@@ -18,10 +18,10 @@ compare_slots (gconstpointer a,
 int
 cpel_cmd_chase (int argc, char **argv)
 {
+  g_auto(CpelCliCommon) common = { 0 };
   g_autofree char *code_text = NULL;
   g_autofree char *datum_text = NULL;
   gboolean tsv = FALSE;
-  guint64 clock_rate = 0;
   const GOptionEntry entries[] = {
     { "code", 0, 0, G_OPTION_ARG_STRING, &code_text,
       N_("Tracks with an event of this code (decimal or 0x hex) or event name"), N_("CODE") },
@@ -29,8 +29,6 @@ cpel_cmd_chase (int argc, char **argv)
       N_("Tracks with an event of this datum (decimal or 0x hex)"), N_("DATUM") },
     { "tsv", 't', 0, G_OPTION_ARG_NONE, &tsv,
       N_("Tab-separated values: track, track_label"), NULL },
-    { "clock-rate", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cpel_cli_parse_clock_rate,
-      N_("Read every event section with this clock (ticks per second)"), N_("HZ") },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -45,7 +43,7 @@ cpel_cmd_chase (int argc, char **argv)
   context = cpel_cli_context_new ("chase", _("FILE"),
                                   _("List the tracks holding at least one event of the code (--code), of the\n"
                                     "datum (--datum), or of both when both are given, like g2's chase."),
-                                  entries, &clock_rate);
+                                  entries, CPEL_CLI_OPTIONS_FILE, &common);
   if (!cpel_cli_parse (context, "chase", &argc, &argv))
     return CPEL_EXIT_USAGE;
   if (argc != 2)
@@ -57,7 +55,7 @@ cpel_cmd_chase (int argc, char **argv)
                                  datum_text);
   query.match_datum = datum_text != NULL;
 
-  file = cpel_cli_open (argv[1], clock_rate, &error);
+  file = cpel_cli_open (argv[1], common.clock_rate, &error);
   if (file == NULL)
     return cpel_cli_file_error (argv[1], error);
 

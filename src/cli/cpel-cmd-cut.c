@@ -9,21 +9,10 @@
 int
 cpel_cmd_cut (int argc, char **argv)
 {
-  g_autofree char *from_text = NULL;
-  g_autofree char *to_text = NULL;
-  g_autofree char *tracks = NULL;
+  g_auto(CpelCliCommon) common = { 0 };
   gboolean force = FALSE;
-  guint64 clock_rate = 0;
   const GOptionEntry entries[] = {
-    { "from", 0, 0, G_OPTION_ARG_STRING, &from_text,
-      N_("Start of the range, since the first event (e.g. 1.5ms)"), N_("TIME") },
-    { "to", 0, 0, G_OPTION_ARG_STRING, &to_text,
-      N_("End of the range (excluded)"), N_("TIME") },
-    { "tracks", 0, 0, G_OPTION_ARG_STRING, &tracks,
-      N_("Only the tracks whose label matches this regular expression"), N_("REGEX") },
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force, N_("Replace OUTPUT if it exists"), NULL },
-    { "clock-rate", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cpel_cli_parse_clock_rate,
-      N_("Read every event section with this clock (ticks per second)"), N_("HZ") },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -38,7 +27,7 @@ cpel_cmd_cut (int argc, char **argv)
                                   _("Write the events of FILE from --from up to --to (and only the chosen\n"
                                     "tracks) as a new CPEL file, with every definition of FILE.\n"
                                     "The output is written atomically and never replaces a file unless --force."),
-                                  entries, &clock_rate);
+                                  entries, CPEL_CLI_OPTIONS_VIEW, &common);
   if (!cpel_cli_parse (context, "cut", &argc, &argv))
     return CPEL_EXIT_USAGE;
   if (argc != 3)
@@ -46,20 +35,20 @@ cpel_cmd_cut (int argc, char **argv)
                                         : argc < 3 ? _("Missing OUTPUT")
                                         : _("Too many arguments"));
   output = argv[2];
-  if (from_text == NULL || to_text == NULL)
+  if (common.from_text == NULL || common.to_text == NULL)
     return cpel_cli_usage_error ("cut", _("Give the range with --from and --to"));
-  if (!cpel_cli_parse_range (from_text, to_text, &options.t0, &options.t1, &error))
+  if (!cpel_cli_parse_range (common.from_text, common.to_text, &options.t0, &options.t1, &error))
     return cpel_cli_usage_error ("cut", "%s", error->message);
   if (options.t1 <= options.t0)
     return cpel_cli_usage_error ("cut", _("The end of the range must come after its start"));
 
-  file = cpel_cli_open (argv[1], clock_rate, &error);
+  file = cpel_cli_open (argv[1], common.clock_rate, &error);
   if (file == NULL)
     return cpel_cli_file_error (argv[1], error);
 
-  if (tracks != NULL)
+  if (common.tracks != NULL)
     {
-      slots = cpel_cli_match_tracks (file, tracks, &error);
+      slots = cpel_cli_match_tracks (file, common.tracks, &error);
       if (slots == NULL)
         return cpel_cli_usage_error ("cut", "%s", error->message);
       options.slots = (const guint *) slots->data;

@@ -7,20 +7,12 @@
 int
 cpel_cmd_dump (int argc, char **argv)
 {
+  g_auto(CpelCliCommon) common = { 0 };
   gboolean tsv = FALSE;
-  guint64 clock_rate = 0;
-  g_autofree char *from_text = NULL;
-  g_autofree char *to_text = NULL;
   gint64 from = G_MININT64, to = G_MAXINT64;
   const GOptionEntry entries[] = {
     { "tsv", 't', 0, G_OPTION_ARG_NONE, &tsv,
       N_("Tab-separated values: time_ns, track, track_label, code, event, datum"), NULL },
-    { "from", 0, 0, G_OPTION_ARG_STRING, &from_text,
-      N_("Start at this time since the first event (e.g. 1.5ms)"), N_("TIME") },
-    { "to", 0, 0, G_OPTION_ARG_STRING, &to_text,
-      N_("Stop before this time since the first event"), N_("TIME") },
-    { "clock-rate", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cpel_cli_parse_clock_rate,
-      N_("Read every event section with this clock (ticks per second)"), N_("HZ") },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -32,16 +24,16 @@ cpel_cmd_dump (int argc, char **argv)
 
   context = cpel_cli_context_new ("dump", _("FILE"),
                                   _("Print one line per event, in time order (file order breaks ties)."),
-                                  entries, &clock_rate);
+                                  entries, CPEL_CLI_OPTION_CLOCK_RATE | CPEL_CLI_OPTION_RANGE, &common);
 
   if (!cpel_cli_parse (context, "dump", &argc, &argv))
     return CPEL_EXIT_USAGE;
   if (argc != 2)
     return cpel_cli_usage_error ("dump", argc < 2 ? _("Missing FILE") : _("Too many arguments"));
-  if (!cpel_cli_parse_range (from_text, to_text, &from, &to, &error))
+  if (!cpel_cli_parse_range (common.from_text, common.to_text, &from, &to, &error))
     return cpel_cli_usage_error ("dump", "%s", error->message);
 
-  file = cpel_cli_open (argv[1], clock_rate, &error);
+  file = cpel_cli_open (argv[1], common.clock_rate, &error);
   if (file == NULL)
     return cpel_cli_file_error (argv[1], error);
 

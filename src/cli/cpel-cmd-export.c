@@ -12,18 +12,15 @@
 int
 cpel_cmd_export (int argc, char **argv)
 {
+  g_auto(CpelCliCommon) common = { 0 };
   g_autofree char *png = NULL;
   g_autofree char *svg = NULL;
   g_autofree char *pdf = NULL;
-  g_autofree char *from_text = NULL;
-  g_autofree char *to_text = NULL;
-  g_autofree char *tracks = NULL;
   g_autofree char *color_by = NULL;
   int width = DEFAULT_WIDTH, height = 0;
   double scale = 1;
   gboolean dark = FALSE, force = FALSE, summary = FALSE;
   CpelColorMode color_mode = CPEL_COLOR_BY_CODE;
-  guint64 clock_rate = 0;
   const GOptionEntry entries[] = {
     { "png", 0, 0, G_OPTION_ARG_FILENAME, &png, N_("Write a PNG image"), N_("OUTPUT") },
     { "svg", 0, 0, G_OPTION_ARG_FILENAME, &svg, N_("Write an SVG image"), N_("OUTPUT") },
@@ -34,20 +31,12 @@ cpel_cmd_export (int argc, char **argv)
       N_("Height in logical pixels (default: room for every track, at most 8192)"), N_("PX") },
     { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &scale,
       N_("Device pixels per logical pixel for PNG (default 1)"), N_("S") },
-    { "from", 0, 0, G_OPTION_ARG_STRING, &from_text,
-      N_("Start of the view, since the first event (e.g. 1.5ms; default 0)"), N_("TIME") },
-    { "to", 0, 0, G_OPTION_ARG_STRING, &to_text,
-      N_("End of the view (default: the last event)"), N_("TIME") },
-    { "tracks", 0, 0, G_OPTION_ARG_STRING, &tracks,
-      N_("Only the tracks whose label matches this regular expression"), N_("REGEX") },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, N_("Dark colours"), NULL },
     { "color-by", 0, 0, G_OPTION_ARG_STRING, &color_by,
       N_("Colour the events by MODE: code, track or none (one colour; default code)"), N_("MODE") },
     { "summary", 0, 0, G_OPTION_ARG_NONE, &summary,
       N_("Summary mode: event ticks only, no event labels"), NULL },
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force, N_("Replace OUTPUT if it exists"), NULL },
-    { "clock-rate", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cpel_cli_parse_clock_rate,
-      N_("Read every event section with this clock (ticks per second)"), N_("HZ") },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -64,7 +53,7 @@ cpel_cmd_export (int argc, char **argv)
   context = cpel_cli_context_new ("export", _("FILE"),
                                   _("Render a view of FILE into a PNG, SVG or PDF file, without a display.\n"
                                     "The output is written atomically and never replaces a file unless --force."),
-                                  entries, &clock_rate);
+                                  entries, CPEL_CLI_OPTIONS_VIEW, &common);
   if (!cpel_cli_parse (context, "export", &argc, &argv))
     return CPEL_EXIT_USAGE;
   if (argc != 2)
@@ -86,10 +75,10 @@ cpel_cmd_export (int argc, char **argv)
     return cpel_cli_usage_error ("export", _("The scale must be greater than 0 and at most 8"));
   if (color_by != NULL && !cpel_color_mode_from_string (color_by, &color_mode))
     return cpel_cli_usage_error ("export", _("Unknown colour mode “%s”: use code, track or none"), color_by);
-  if (!cpel_cli_parse_range (from_text, to_text, &from, &to, &error))
+  if (!cpel_cli_parse_range (common.from_text, common.to_text, &from, &to, &error))
     return cpel_cli_usage_error ("export", "%s", error->message);
 
-  file = cpel_cli_open (argv[1], clock_rate, &error);
+  file = cpel_cli_open (argv[1], common.clock_rate, &error);
   if (file == NULL)
     return cpel_cli_file_error (argv[1], error);
 
@@ -101,18 +90,18 @@ cpel_cmd_export (int argc, char **argv)
   view.color_mode = color_mode;
   view.summary = summary;
 
-  if (from_text != NULL)
+  if (common.from_text != NULL)
     view.t0 = from;
-  if (to_text != NULL)
+  if (common.to_text != NULL)
     view.t1 = to;
   else if (view.t1 <= view.t0)
     view.t1 = MAX (view.t0 + 1, cpel_file_get_duration (file) + 1);
   if (view.t1 <= view.t0)
     return cpel_cli_usage_error ("export", _("The end of the view must come after its start"));
 
-  if (tracks != NULL)
+  if (common.tracks != NULL)
     {
-      rows = cpel_cli_match_tracks (file, tracks, &error);
+      rows = cpel_cli_match_tracks (file, common.tracks, &error);
       if (rows == NULL)
         return cpel_cli_usage_error ("export", "%s", error->message);
       view.rows = (const guint *) rows->data;

@@ -40,7 +40,7 @@ cpel_cmd_gen (int argc, char **argv)
 
   context = cpel_cli_context_new ("gen", _("OUTPUT"),
                                   _("Write a synthetic CPEL file for tests and benchmarks, or a demo capture."),
-                                  entries, NULL);
+                                  entries, 0, NULL);
   if (!cpel_cli_parse (context, "gen", &argc, &argv))
     return CPEL_EXIT_USAGE;
   if (argc != 2)

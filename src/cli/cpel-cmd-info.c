@@ -154,13 +154,11 @@ print_tracks (CpelFile *file)
 int
 cpel_cmd_info (int argc, char **argv)
 {
-  guint64 clock_rate = 0;
+  g_auto(CpelCliCommon) common = { 0 };
   gboolean list_tracks = FALSE;
   const GOptionEntry entries[] = {
     { "tracks", 0, 0, G_OPTION_ARG_NONE, &list_tracks,
       N_("Also list every track with its event count"), NULL },
-    { "clock-rate", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cpel_cli_parse_clock_rate,
-      N_("Read every event section with this clock (ticks per second)"), N_("HZ") },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -173,13 +171,13 @@ cpel_cmd_info (int argc, char **argv)
 
   context = cpel_cli_context_new ("info", _("FILE"),
                                   _("Print the header, sections, counts, time span, clock and diagnostics."),
-                                  entries, &clock_rate);
+                                  entries, CPEL_CLI_OPTIONS_FILE, &common);
   if (!cpel_cli_parse (context, "info", &argc, &argv))
     return CPEL_EXIT_USAGE;
   if (argc != 2)
     return cpel_cli_usage_error ("info", argc < 2 ? _("Missing FILE") : _("Too many arguments"));
 
-  file = cpel_cli_open (argv[1], clock_rate, &error);
+  file = cpel_cli_open (argv[1], common.clock_rate, &error);
   if (file == NULL)
     return cpel_cli_file_error (argv[1], error);
 
@@ -196,7 +194,7 @@ cpel_cmd_info (int argc, char **argv)
   print_field (_("Tracks"), "%u", cpel_file_get_n_tracks (file));
   print_field (_("Time span"), "%s (%" G_GINT64_FORMAT " ns)", span,
            cpel_file_get_duration (file));
-  print_clock (file, clock_rate);
+  print_clock (file, common.clock_rate);
   print_sections (file);
   print_types (file);
   if (list_tracks)

@@ -7,11 +7,11 @@
 int
 cpel_cmd_search (int argc, char **argv)
 {
+  g_auto(CpelCliCommon) common = { 0 };
   g_autofree char *code = NULL;
   g_autofree char *text = NULL;
   g_autofree char *regex = NULL;
   gboolean ignore_case = FALSE, case_sensitive = FALSE, tsv = FALSE, count_only = FALSE;
-  guint64 clock_rate = 0;
   const GOptionEntry entries[] = {
     { "code", 0, 0, G_OPTION_ARG_STRING, &code,
       N_("Events with this code (decimal or 0x hex) or event name"), N_("CODE") },
@@ -27,8 +27,6 @@ cpel_cmd_search (int argc, char **argv)
       N_("Print the matches as tab-separated values, like dump --tsv"), NULL },
     { "count", 0, 0, G_OPTION_ARG_NONE, &count_only,
       N_("Print only the number of matches"), NULL },
-    { "clock-rate", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cpel_cli_parse_clock_rate,
-      N_("Read every event section with this clock (ticks per second)"), N_("HZ") },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -44,7 +42,7 @@ cpel_cmd_search (int argc, char **argv)
   context = cpel_cli_context_new ("search", _("FILE [TEXT]"),
                                   _("Print the events that match, in time order, as dump does.\n"
                                     "A TEXT argument is the same as --text TEXT."),
-                                  entries, &clock_rate);
+                                  entries, CPEL_CLI_OPTIONS_FILE, &common);
   if (!cpel_cli_parse (context, "search", &argc, &argv))
     return CPEL_EXIT_USAGE;
   if (argc < 2)
@@ -69,7 +67,7 @@ cpel_cmd_search (int argc, char **argv)
   else
     pattern = text != NULL ? text : argv[2];
 
-  file = cpel_cli_open (argv[1], clock_rate, &error);
+  file = cpel_cli_open (argv[1], common.clock_rate, &error);
   if (file == NULL)
     return cpel_cli_file_error (argv[1], error);
 

@@ -9,25 +9,14 @@
 int
 cpel_cmd_stats (int argc, char **argv)
 {
-  g_autofree char *from_text = NULL;
-  g_autofree char *to_text = NULL;
-  g_autofree char *tracks = NULL;
+  g_auto(CpelCliCommon) common = { 0 };
   g_autofree char *by = NULL;
   gboolean csv = FALSE;
-  guint64 clock_rate = 0;
   const GOptionEntry entries[] = {
-    { "from", 0, 0, G_OPTION_ARG_STRING, &from_text,
-      N_("Start of the range, since the first event (e.g. 1.5ms; default 0)"), N_("TIME") },
-    { "to", 0, 0, G_OPTION_ARG_STRING, &to_text,
-      N_("End of the range, excluded (default: after the last event)"), N_("TIME") },
-    { "tracks", 0, 0, G_OPTION_ARG_STRING, &tracks,
-      N_("Only the tracks whose label matches this regular expression"), N_("REGEX") },
     { "csv", 0, 0, G_OPTION_ARG_NONE, &csv,
       N_("Comma-separated values (RFC 4180) of one table"), NULL },
     { "by", 0, 0, G_OPTION_ARG_STRING, &by,
       N_("The table to print: codes or tracks (default: both; codes with --csv)"), N_("TABLE") },
-    { "clock-rate", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cpel_cli_parse_clock_rate,
-      N_("Read every event section with this clock (ticks per second)"), N_("HZ") },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -43,7 +32,7 @@ cpel_cmd_stats (int argc, char **argv)
                                   _("Per event code: the number of events and the interval between successive\n"
                                     "events of the code on a track (minimum, mean, maximum); per track: the\n"
                                     "number of events; for the whole file or a time range."),
-                                  entries, &clock_rate);
+                                  entries, CPEL_CLI_OPTIONS_VIEW, &common);
   if (!cpel_cli_parse (context, "stats", &argc, &argv))
     return CPEL_EXIT_USAGE;
   if (argc != 2)
@@ -53,25 +42,25 @@ cpel_cmd_stats (int argc, char **argv)
   if (by != NULL && strcmp (by, "tracks") == 0)
     table = CPEL_STATS_CSV_TRACKS;
   options.t1 = G_MAXINT64;
-  if (!cpel_cli_parse_range (from_text, to_text, &options.t0, &options.t1, &error))
+  if (!cpel_cli_parse_range (common.from_text, common.to_text, &options.t0, &options.t1, &error))
     return cpel_cli_usage_error ("stats", "%s", error->message);
   if (options.t1 <= options.t0)
     return cpel_cli_usage_error ("stats", _("The end of the range must come after its start"));
 
-  file = cpel_cli_open (argv[1], clock_rate, &error);
+  file = cpel_cli_open (argv[1], common.clock_rate, &error);
   if (file == NULL)
     return cpel_cli_file_error (argv[1], error);
   /* an open end: just after the last event, so that the range reads well */
-  if (to_text == NULL)
+  if (common.to_text == NULL)
     {
       options.t1 = MAX (options.t0, cpel_file_get_duration (file));
       if (options.t1 < G_MAXINT64)
         options.t1++;
     }
 
-  if (tracks != NULL)
+  if (common.tracks != NULL)
     {
-      slots = cpel_cli_match_tracks (file, tracks, &error);
+      slots = cpel_cli_match_tracks (file, common.tracks, &error);
       if (slots == NULL)
         return cpel_cli_usage_error ("stats", "%s", error->message);
       options.slots = (const guint *) slots->data;
