@@ -1,0 +1,1021 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-ctf-trace.c — CTF traces read with libbabeltrace2 (see the header) */
+#include "cpel-ctf-trace.h"
+
+#include <string.h>
+#include <inttypes.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <babeltrace2/babeltrace.h>
+
+#include "cpel-error.h"
+
+#define CTF_MAX_DEPTH        8          /* folder levels searched for traces */
+#define CTF_MAX_TRACES       4096
+#define CTF_MAX_TEXT         (G_GUINT64_CONSTANT (1) << 34)   /* 16 GiB of event text */
+#define CTF_MAX_FIELD_DEPTH  64
+
+struct _CpelCtfTrace
+{
+  GArray      *events;        /* CpelCtfEvent */
+  GString     *text;
+  GPtrArray   *track_labels;
+  GHashTable  *track_keys;    /* key string -> index + 1 */
+  GPtrArray   *class_names;
+  GHashTable  *class_index;   /* name -> index + 1 */
+  GPtrArray   *trace_dirs;
+  GPtrArray   *notes;
+  guint64      discarded_events;
+  guint64      discarded_packets;
+  char        *clock_name;
+  guint64      clock_freq;
+  gboolean     clock_unix;
+};
+
+/* ---- detection ------------------------------------------------------------ */
+
+gboolean
+cpel_ctf_sniff (const guint8 *data, gsize len)
+{
+  static const guint8 meta_le[4] = { 0x57, 0x1d, 0xd1, 0x75 }, meta_be[4] = { 0x75, 0xd1, 0x1d, 0x57 };
+  static const guint8 pkt[4] = { 0xc1, 0x1f, 0xfc, 0xc1 };
+  if (len >= 4 && (memcmp (data, meta_le, 4) == 0 || memcmp (data, meta_be, 4) == 0
+                   || memcmp (data, pkt, 4) == 0))
+    return TRUE;
+  return len >= 10 && memcmp (data, "/* CTF 1.8", 10) == 0;
+}
+
+static gboolean
+dir_has_metadata (const char *dir)
+{
+  g_autofree char *m = g_build_filename (dir, "metadata", NULL);
+  return g_file_test (m, G_FILE_TEST_IS_REGULAR);
+}
+
+static void
+find_traces (const char *dir, guint depth, GPtrArray *out)
+{
+  if (out->len >= CTF_MAX_TRACES)
+    return;
+  if (dir_has_metadata (dir))
+    {
+      g_ptr_array_add (out, g_strdup (dir));
+      return;
+    }
+  if (depth >= CTF_MAX_DEPTH)
+    return;
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  if (d == NULL)
+    return;
+  const char *name;
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *sub = g_build_filename (dir, name, NULL);
+      GStatBuf st;
+      /* never follow symbolic links: no loops */
+      if (g_lstat (sub, &st) == 0 && S_ISDIR (st.st_mode))
+        find_traces (sub, depth + 1, out);
+    }
+}
+
+static gint
+cmp_str (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+GPtrArray *
+cpel_ctf_find_trace_dirs (const char *path, GError **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func (g_free);
+
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    find_traces (path, 0, out);
+  else
+    {
+      /* a trace's metadata or any stream file: the folder holding it */
+      g_autofree char *dir = g_path_get_dirname (path);
+      if (dir_has_metadata (dir))
+        g_ptr_array_add (out, g_steal_pointer (&dir));
+    }
+  if (out->len == 0)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID,
+                   _("%s: no CTF trace (a folder holding a “metadata” file) found there"), path);
+      return NULL;
+    }
+  g_ptr_array_sort (out, cmp_str);
+  return g_steal_pointer (&out);
+}
+
+gboolean
+cpel_ctf_path_is_trace (const char *path)
+{
+  g_autoptr(GPtrArray) dirs = cpel_ctf_find_trace_dirs (path, NULL);
+  return dirs != NULL;
+}
+
+/* ---- payload text ------------------------------------------------------- */
+
+static void
+append_escaped (GString *s, const char *str)
+{
+  g_string_append_c (s, '"');
+  for (const unsigned char *p = (const unsigned char *) str; *p; p++)
+    {
+      switch (*p)
+        {
+        case '\\': g_string_append (s, "\\\\"); continue;
+        case '\'': g_string_append (s, "\\'"); continue;
+        case '"':  g_string_append (s, "\\\""); continue;
+        case '?':  g_string_append (s, "\\?"); continue;
+        case '\a': g_string_append (s, "\\a"); continue;
+        case '\b': g_string_append (s, "\\b"); continue;
+        case 0x1b: g_string_append (s, "\\e"); continue;
+        case '\f': g_string_append (s, "\\f"); continue;
+        case '\n': g_string_append (s, "\\n"); continue;
+        case '\r': g_string_append (s, "\\r"); continue;
+        case '\t': g_string_append (s, "\\t"); continue;
+        case '\v': g_string_append (s, "\\v"); continue;
+        default: break;
+        }
+      if (*p < 0x20 || *p == 0x7f)
+        g_string_append_printf (s, "\\x%02x", *p);
+      else
+        g_string_append_c (s, (char) *p);
+    }
+  g_string_append_c (s, '"');
+}
+
+static void
+append_integer (GString *s, const bt_field *f)
+{
+  const bt_field_class *fc = bt_field_borrow_class_const (f);
+  bt_field_class_type t = bt_field_get_class_type (f);
+  gboolean is_unsigned = bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER);
+  guint64 u;
+  gint64 v = 0;
+  if (is_unsigned)
+    u = bt_field_integer_unsigned_get_value (f);
+  else
+    {
+      v = bt_field_integer_signed_get_value (f);
+      u = (guint64) v;
+    }
+  guint64 len = bt_field_class_integer_get_field_value_range (fc);
+  switch (bt_field_class_integer_get_preferred_display_base (fc))
+    {
+    case BT_FIELD_CLASS_INTEGER_PREFERRED_DISPLAY_BASE_BINARY:
+      g_string_append (s, "0b");
+      for (guint64 b = len; b > 0; b--)
+        g_string_append_c (s, ((u >> (b - 1)) & 1) ? '1' : '0');
+      break;
+    case BT_FIELD_CLASS_INTEGER_PREFERRED_DISPLAY_BASE_OCTAL:
+      if (!is_unsigned && len < 64 && len > 0)
+        {
+          guint64 r = ((len - 1) / 3 + 1) * 3;
+          if (r < 64)
+            u &= (G_GUINT64_CONSTANT (1) << r) - 1;
+        }
+      g_string_append_printf (s, "0%" G_GINT64_MODIFIER "o", u);
+      break;
+    case BT_FIELD_CLASS_INTEGER_PREFERRED_DISPLAY_BASE_HEXADECIMAL:
+      if (len < 64)
+        {
+          guint64 r = (len + 3) & ~G_GUINT64_CONSTANT (3);
+          if (r < 64)
+            u &= (G_GUINT64_CONSTANT (1) << r) - 1;
+        }
+      g_string_append_printf (s, "0x%" G_GINT64_MODIFIER "X", u);
+      break;
+    default:
+      if (is_unsigned)
+        g_string_append_printf (s, "%" G_GUINT64_FORMAT, u);
+      else
+        g_string_append_printf (s, "%" G_GINT64_FORMAT, v);
+      break;
+    }
+}
+
+typedef struct
+{
+  gboolean have;
+  guint64  value;
+} FirstInt;
+
+static void append_field (GString *s, const bt_field *f, FirstInt *first, guint depth);
+
+/* Members of a structure as `a = 1, b = 2` (no braces). */
+static void
+append_members (GString *s, const bt_field *f, FirstInt *first, guint depth)
+{
+  const bt_field_class *fc = bt_field_borrow_class_const (f);
+  guint64 n = bt_field_class_structure_get_member_count (fc);
+  for (guint64 i = 0; i < n; i++)
+    {
+      const bt_field_class_structure_member *m = bt_field_class_structure_borrow_member_by_index_const (fc, i);
+      if (i > 0)
+        g_string_append (s, ", ");
+      g_string_append (s, bt_field_class_structure_member_get_name (m));
+      g_string_append (s, " = ");
+      append_field (s, bt_field_structure_borrow_member_field_by_index_const (f, i), first, depth + 1);
+    }
+}
+
+static void
+append_field (GString *s, const bt_field *f, FirstInt *first, guint depth)
+{
+  if (depth > CTF_MAX_FIELD_DEPTH)
+    {
+      g_string_append (s, "…");
+      return;
+    }
+  bt_field_class_type t = bt_field_get_class_type (f);
+  if (t == BT_FIELD_CLASS_TYPE_BOOL)
+    g_string_append (s, bt_field_bool_get_value (f) ? "true" : "false");
+  else if (t == BT_FIELD_CLASS_TYPE_BIT_ARRAY)
+    g_string_append_printf (s, "0x%" G_GINT64_MODIFIER "X", bt_field_bit_array_get_value_as_integer (f));
+  else if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_INTEGER))
+    {
+      if (first != NULL && !first->have)
+        {
+          first->have = TRUE;
+          first->value = bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER)
+                         ? bt_field_integer_unsigned_get_value (f)
+                         : (guint64) bt_field_integer_signed_get_value (f);
+        }
+      if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_ENUMERATION))
+        {
+          bt_field_class_enumeration_mapping_label_array labels = NULL;
+          guint64 n = 0;
+          int rc = bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_UNSIGNED_ENUMERATION)
+                   ? (int) bt_field_enumeration_unsigned_get_mapping_labels (f, &labels, &n)
+                   : (int) bt_field_enumeration_signed_get_mapping_labels (f, &labels, &n);
+          g_string_append (s, "( ");
+          if (rc != 0 || n == 0)
+            g_string_append (s, "<unknown>");
+          for (guint64 i = 0; rc == 0 && i < n; i++)
+            {
+              if (i > 0)
+                g_string_append (s, ", ");
+              append_escaped (s, labels[i]);
+            }
+          g_string_append (s, " : container = ");
+          append_integer (s, f);
+          g_string_append (s, " )");
+        }
+      else
+        append_integer (s, f);
+    }
+  else if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_REAL))
+    {
+      double v = t == BT_FIELD_CLASS_TYPE_SINGLE_PRECISION_REAL
+                 ? bt_field_real_single_precision_get_value (f)
+                 : bt_field_real_double_precision_get_value (f);
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%g", v));
+    }
+  else if (t == BT_FIELD_CLASS_TYPE_STRING)
+    {
+      const char *v = bt_field_string_get_value (f);
+      if (g_utf8_validate (v, -1, NULL))
+        append_escaped (s, v);
+      else
+        {
+          g_autofree char *valid = g_utf8_make_valid (v, -1);
+          append_escaped (s, valid);
+        }
+    }
+  else if (t == BT_FIELD_CLASS_TYPE_STRUCTURE)
+    {
+      g_string_append (s, "{");
+      if (bt_field_class_structure_get_member_count (bt_field_borrow_class_const (f)) > 0)
+        {
+          g_string_append_c (s, ' ');
+          append_members (s, f, first, depth);
+        }
+      g_string_append (s, " }");
+    }
+  else if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_OPTION))
+    {
+      const bt_field *o = bt_field_option_borrow_field_const (f);
+      if (o == NULL)
+        g_string_append (s, "<none>");
+      else
+        {
+          g_string_append (s, "{ ");
+          append_field (s, o, first, depth + 1);
+          g_string_append (s, " }");
+        }
+    }
+  else if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_VARIANT))
+    {
+      g_string_append (s, "{ ");
+      append_field (s, bt_field_variant_borrow_selected_option_field_const (f), first, depth + 1);
+      g_string_append (s, " }");
+    }
+  else if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_ARRAY))
+    {
+      guint64 n = bt_field_array_get_length (f);
+      g_string_append (s, "[");
+      for (guint64 i = 0; i < n; i++)
+        {
+          g_string_append_printf (s, "%s[%" G_GUINT64_FORMAT "] = ", i > 0 ? ", " : " ", i);
+          append_field (s, bt_field_array_borrow_element_field_by_index_const (f, i), first, depth + 1);
+        }
+      g_string_append (s, " ]");
+    }
+  else
+    g_string_append (s, "?");
+}
+
+/* ---- the graph ------------------------------------------------------------ */
+
+typedef struct
+{
+  CpelCtfTrace     *trace;
+  GCancellable     *cancellable;
+  CpelProgressFunc  progress;
+  gpointer          progress_data;
+  gboolean          cancelled;
+  GError           *error;
+  GHashTable       *streams;       /* const bt_stream * -> stream index + 1 */
+  guint             n_streams;
+  GHashTable       *trace_index;   /* const bt_trace * -> index + 1 */
+  GHashTable       *sized;         /* streams whose packets give their size */
+  guint             n_traces_seen;
+  guint64           bytes_total;
+  guint64           bytes_seen;
+  double            last_fraction;
+  GString          *scratch;
+  GString          *key;
+  guint             n_trace_dirs;
+} SinkState;
+
+static guint
+intern_class (CpelCtfTrace *t, const char *name)
+{
+  gpointer v = g_hash_table_lookup (t->class_index, name);
+  if (v != NULL)
+    return GPOINTER_TO_UINT (v) - 1;
+  char *copy = g_strdup (name);
+  g_ptr_array_add (t->class_names, copy);
+  g_hash_table_insert (t->class_index, copy, GUINT_TO_POINTER (t->class_names->len));
+  return t->class_names->len - 1;
+}
+
+static guint
+intern_track (CpelCtfTrace *t, const char *key, const char *label)
+{
+  gpointer v = g_hash_table_lookup (t->track_keys, key);
+  if (v != NULL)
+    return GPOINTER_TO_UINT (v) - 1;
+  g_ptr_array_add (t->track_labels, g_strdup (label));
+  g_hash_table_insert (t->track_keys, g_strdup (key), GUINT_TO_POINTER (t->track_labels->len));
+  return t->track_labels->len - 1;
+}
+
+static const bt_field *
+struct_member (const bt_field *f, const char *name)
+{
+  if (f == NULL || bt_field_get_class_type (f) != BT_FIELD_CLASS_TYPE_STRUCTURE)
+    return NULL;
+  return bt_field_structure_borrow_member_field_by_name_const (f, name);
+}
+
+static gboolean
+field_uint (const bt_field *f, guint64 *v)
+{
+  if (f == NULL)
+    return FALSE;
+  bt_field_class_type t = bt_field_get_class_type (f);
+  if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
+    *v = bt_field_integer_unsigned_get_value (f);
+  else if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
+    *v = (guint64) bt_field_integer_signed_get_value (f);
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static const char *
+field_string (const bt_field *f)
+{
+  if (f == NULL || bt_field_get_class_type (f) != BT_FIELD_CLASS_TYPE_STRING)
+    return NULL;
+  return bt_field_string_get_value (f);
+}
+
+/* "trace-dir/stream-file" of a stream (ctf.fs names streams by path). */
+static char *
+stream_short_name (const bt_stream *stream)
+{
+  const char *name = bt_stream_get_name (stream);
+  if (name == NULL)
+    return g_strdup ("?");
+  g_autofree char *dir = g_path_get_dirname (name);
+  g_autofree char *dbase = g_path_get_basename (dir);
+  g_autofree char *base = g_path_get_basename (name);
+  return g_build_filename (dbase, base, NULL);
+}
+
+/* The trace's environment entry `name` when it is a string. */
+static const char *
+trace_env_string (const bt_trace *trace, const char *name)
+{
+  const bt_value *v = bt_trace_borrow_environment_entry_value_by_name_const (trace, name);
+  if (v == NULL || bt_value_get_type (v) != BT_VALUE_TYPE_STRING)
+    return NULL;
+  return bt_value_string_get (v);
+}
+
+static guint
+stream_index (SinkState *st, const bt_stream *stream)
+{
+  gpointer v = g_hash_table_lookup (st->streams, stream);
+  if (v != NULL)
+    return GPOINTER_TO_UINT (v) - 1;
+  g_hash_table_insert (st->streams, (gpointer) stream, GUINT_TO_POINTER (++st->n_streams));
+  return st->n_streams - 1;
+}
+
+static guint
+trace_index (SinkState *st, const bt_trace *trace)
+{
+  gpointer v = g_hash_table_lookup (st->trace_index, trace);
+  if (v != NULL)
+    return GPOINTER_TO_UINT (v) - 1;
+  g_hash_table_insert (st->trace_index, (gpointer) trace, GUINT_TO_POINTER (++st->n_traces_seen));
+  return st->n_traces_seen - 1;
+}
+
+static void
+report_progress (SinkState *st)
+{
+  if (st->progress == NULL || st->bytes_total == 0)
+    return;
+  double f = MIN (0.99, (double) st->bytes_seen / (double) st->bytes_total);
+  if (f >= st->last_fraction + 0.01)
+    {
+      st->last_fraction = f;
+      st->progress (f, st->progress_data);
+    }
+}
+
+static gboolean
+handle_event (SinkState *st, const bt_message *msg)
+{
+  CpelCtfTrace *t = st->trace;
+  const bt_event *ev = bt_message_event_borrow_event_const (msg);
+  const bt_event_class *ec = bt_event_borrow_class_const (ev);
+  const bt_stream *stream = bt_event_borrow_stream_const (ev);
+  const bt_trace *trace = bt_stream_borrow_trace_const (stream);
+  const char *cname = bt_event_class_get_name (ec);
+  g_autofree char *unnamed = NULL;
+  if (cname == NULL)
+    cname = unnamed = g_strdup_printf ("event %" PRIu64, bt_event_class_get_id (ec));
+
+  if (bt_message_event_borrow_stream_class_default_clock_class_const (msg) == NULL)
+    {
+      g_set_error (&st->error, CPEL_ERROR, CPEL_ERROR_CLOCK,
+                   _("CTF: the events of stream “%s” have no clock: not supported"),
+                   bt_stream_get_name (stream) ? bt_stream_get_name (stream) : "?");
+      return FALSE;
+    }
+  const bt_clock_snapshot *cs = bt_message_event_borrow_default_clock_snapshot_const (msg);
+  int64_t ns = 0;
+  if (bt_clock_snapshot_get_ns_from_origin (cs, &ns) != BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
+    {
+      bt_current_thread_clear_error ();
+      g_set_error (&st->error, CPEL_ERROR, CPEL_ERROR_CLOCK,
+                   _("CTF: event %" G_GUINT64_FORMAT " (%s): its time in ns from the clock's origin overflows 64 bits"),
+                   (guint64) t->events->len, cname);
+      return FALSE;
+    }
+
+  /* track */
+  const bt_packet *packet = bt_event_borrow_packet_const (ev);
+  const bt_field *pctx = packet ? bt_packet_borrow_context_field_const (packet) : NULL;
+  const bt_field *cctx = bt_event_borrow_common_context_field_const (ev);
+  guint64 cpu = 0, vtid = 0;
+  gboolean has_cpu = field_uint (struct_member (pctx, "cpu_id"), &cpu);
+  const char *thread_name = field_string (struct_member (pctx, "name"));
+  gboolean has_vtid = field_uint (struct_member (cctx, "vtid"), &vtid);
+  const char *procname = field_string (struct_member (cctx, "procname"));
+  guint sidx = stream_index (st, stream);
+  guint tidx = trace_index (st, trace);
+  const char *trace_name = bt_trace_get_name (trace);
+  GString *key = st->key, *label = st->scratch;
+  g_string_truncate (key, 0);
+  g_string_truncate (label, 0);
+  if (thread_name != NULL)
+    {
+      /* DPDK: one track per stream file (names repeat) */
+      g_string_printf (key, "s%u", sidx);
+      g_string_append (label, thread_name);
+      if (has_cpu && cpu != 0xFFFFFFFFu)
+        g_string_append_printf (label, " lcore %" G_GUINT64_FORMAT, cpu);
+    }
+  else if (has_vtid)
+    {
+      g_string_printf (key, "t%u/%" G_GUINT64_FORMAT, tidx, vtid);
+      if (procname == NULL)
+        procname = trace_env_string (trace, "procname");
+      if (procname == NULL || !*procname)
+        procname = trace_name && *trace_name ? trace_name : "thread";
+      g_string_append_printf (label, "%s [%" G_GUINT64_FORMAT "]", procname, vtid);
+    }
+  else if (has_cpu)
+    {
+      g_string_printf (key, "c%u/%" G_GUINT64_FORMAT, tidx, cpu);
+      if (st->n_trace_dirs > 1)
+        {
+          /* several traces: say which (the folder holding the stream) */
+          g_autofree char *sname = stream_short_name (stream);
+          g_autofree char *tdir = g_path_get_dirname (sname);
+          g_string_append_printf (label, "%s CPU %" G_GUINT64_FORMAT, tdir, cpu);
+        }
+      else
+        g_string_append_printf (label, "CPU %" G_GUINT64_FORMAT, cpu);
+    }
+  else
+    {
+      const char *sname = bt_stream_get_name (stream);
+      g_autofree char *base = sname ? g_path_get_basename (sname) : g_strdup_printf ("stream %u", sidx);
+      g_string_printf (key, "s%u", sidx);
+      g_string_append (label, base);
+    }
+  if (!g_utf8_validate (label->str, label->len, NULL))
+    {
+      g_autofree char *valid = g_utf8_make_valid (label->str, label->len);
+      g_string_assign (label, valid);
+    }
+  guint track = intern_track (t, key->str, label->str);
+
+  /* text and datum */
+  FirstInt first = { FALSE, 0 };
+  gsize before = t->text->len;
+  const bt_field *payload = bt_event_borrow_payload_field_const (ev);
+  if (payload != NULL && bt_field_get_class_type (payload) == BT_FIELD_CLASS_TYPE_STRUCTURE)
+    append_members (t->text, payload, &first, 0);
+  else if (payload != NULL)
+    append_field (t->text, payload, &first, 0);
+  if (t->text->len > CTF_MAX_TEXT)
+    {
+      g_set_error (&st->error, CPEL_ERROR, CPEL_ERROR_TOO_LARGE,
+                   _("CTF: the events' text exceeds %" G_GUINT64_FORMAT " bytes"), CTF_MAX_TEXT);
+      return FALSE;
+    }
+  CpelCtfEvent e = { ns, track, intern_class (t, cname), (guint32) first.value,
+                     (guint32) MIN (t->text->len - before, G_MAXUINT32), before };
+  g_array_append_val (t->events, e);
+  return TRUE;
+}
+
+static void
+note_discarded (SinkState *st, const bt_message *msg, gboolean packets)
+{
+  guint64 count = 0;
+  gboolean known;
+  const bt_stream *stream;
+  if (packets)
+    {
+      known = bt_message_discarded_packets_get_count (msg, &count) == BT_PROPERTY_AVAILABILITY_AVAILABLE;
+      stream = bt_message_discarded_packets_borrow_stream_const (msg);
+      if (known)
+        st->trace->discarded_packets += count;
+    }
+  else
+    {
+      known = bt_message_discarded_events_get_count (msg, &count) == BT_PROPERTY_AVAILABILITY_AVAILABLE;
+      stream = bt_message_discarded_events_borrow_stream_const (msg);
+      if (known)
+        st->trace->discarded_events += count;
+    }
+  g_autofree char *sname = stream_short_name (stream);
+  char *note;
+  if (known)
+    note = g_strdup_printf (packets ? _("%s: %" G_GUINT64_FORMAT " packets discarded")
+                                    : _("%s: %" G_GUINT64_FORMAT " events discarded"),
+                            sname, count);
+  else
+    note = g_strdup_printf (packets ? _("%s: packets discarded (how many is not known)")
+                                    : _("%s: events discarded (how many is not known)"),
+                            sname);
+  g_ptr_array_add (st->trace->notes, note);
+}
+
+static void
+note_clock (SinkState *st, const bt_stream *stream)
+{
+  if (st->trace->clock_name != NULL)
+    return;
+  const bt_stream_class *sc = bt_stream_borrow_class_const (stream);
+  const bt_clock_class *cc = bt_stream_class_borrow_default_clock_class_const (sc);
+  if (cc == NULL)
+    return;
+  const char *name = bt_clock_class_get_name (cc);
+  st->trace->clock_name = g_strdup (name ? name : "");
+  st->trace->clock_freq = bt_clock_class_get_frequency (cc);
+  st->trace->clock_unix = bt_clock_class_origin_is_unix_epoch (cc);
+}
+
+static guint64
+file_size (const char *path)
+{
+  GStatBuf sb;
+  if (path != NULL && g_stat (path, &sb) == 0 && S_ISREG (sb.st_mode))
+    return (guint64) sb.st_size;
+  return 0;
+}
+
+static bt_graph_simple_sink_component_consume_func_status
+sink_consume (bt_message_iterator *it, void *data)
+{
+  SinkState *st = data;
+  bt_message_array_const msgs;
+  uint64_t count = 0;
+  gboolean failed = FALSE;
+
+  switch (bt_message_iterator_next (it, &msgs, &count))
+    {
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+      return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+      return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_AGAIN;
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
+      return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_ERROR:
+      return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+    default:
+      break;
+    }
+  for (uint64_t i = 0; i < count; i++)
+    {
+      const bt_message *msg = msgs[i];
+      if (!failed)
+        switch (bt_message_get_type (msg))
+          {
+          case BT_MESSAGE_TYPE_EVENT:
+            if (!handle_event (st, msg))
+              failed = TRUE;
+            break;
+          case BT_MESSAGE_TYPE_STREAM_BEGINNING:
+            {
+              const bt_stream *s = bt_message_stream_beginning_borrow_stream_const (msg);
+              stream_index (st, s);
+              note_clock (st, s);
+            }
+            break;
+          case BT_MESSAGE_TYPE_STREAM_END:
+            {
+              /* its pointer may be reused by a later stream */
+              const bt_stream *s = bt_message_stream_end_borrow_stream_const (msg);
+              g_hash_table_remove (st->streams, s);
+              if (!g_hash_table_remove (st->sized, s))
+                st->bytes_seen += file_size (bt_stream_get_name (s));
+              report_progress (st);
+            }
+            break;
+          case BT_MESSAGE_TYPE_PACKET_BEGINNING:
+            {
+              const bt_packet *p = bt_message_packet_beginning_borrow_packet_const (msg);
+              const bt_field *ctx = bt_packet_borrow_context_field_const (p);
+              guint64 bits = 0;
+              /* streams whose packets have no size count at their end */
+              if (field_uint (struct_member (ctx, "packet_size"), &bits))
+                {
+                  st->bytes_seen += bits / 8;
+                  g_hash_table_add (st->sized, (gpointer) bt_packet_borrow_stream_const (p));
+                }
+              report_progress (st);
+            }
+            break;
+          case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
+            note_discarded (st, msg, FALSE);
+            break;
+          case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
+            note_discarded (st, msg, TRUE);
+            break;
+          default:
+            break;
+          }
+      bt_message_put_ref (msg);
+    }
+  if (failed)
+    return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+  if (g_cancellable_is_cancelled (st->cancellable))
+    {
+      st->cancelled = TRUE;
+      return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+    }
+  return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+}
+
+/* The causes of libbabeltrace2's current error, most specific last. */
+static char *
+take_bt_error (void)
+{
+  const bt_error *err = bt_current_thread_take_error ();
+  if (err == NULL)
+    return g_strdup (_("libbabeltrace2 failed without saying why"));
+  g_autoptr(GString) s = g_string_new (NULL);
+  guint64 n = bt_error_get_cause_count (err);
+  /* cause 0 is the most recent (outermost); the last is the root cause */
+  for (guint64 i = n; i > 0 && i > n - MIN (n, 3); i--)
+    {
+      const bt_error_cause *c = bt_error_borrow_cause_by_index (err, i - 1);
+      const char *m = bt_error_cause_get_message (c);
+      if (m == NULL || !*m)
+        continue;
+      if (s->len)
+        g_string_append (s, "; ");
+      g_string_append (s, m);
+    }
+  bt_error_release (err);
+  if (!g_utf8_validate (s->str, s->len, NULL))
+    return g_utf8_make_valid (s->str, s->len);
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+static guint64
+trace_dir_bytes (const char *dir)
+{
+  guint64 total = 0;
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      if (strcmp (name, "metadata") == 0)
+        continue;
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      total += file_size (p);
+    }
+  return total;
+}
+
+CpelCtfTrace *
+cpel_ctf_trace_read (const char       *path,
+                     GCancellable     *cancellable,
+                     CpelProgressFunc  progress,
+                     gpointer          progress_data,
+                     GError          **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+
+  g_autoptr(GPtrArray) dirs = cpel_ctf_find_trace_dirs (path, error);
+  if (dirs == NULL)
+    return NULL;
+
+  g_autoptr(CpelCtfTrace) self = g_new0 (CpelCtfTrace, 1);
+  self->events = g_array_new (FALSE, FALSE, sizeof (CpelCtfEvent));
+  self->text = g_string_new (NULL);
+  self->track_labels = g_ptr_array_new_with_free_func (g_free);
+  self->track_keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->class_names = g_ptr_array_new_with_free_func (g_free);
+  self->class_index = g_hash_table_new (g_str_hash, g_str_equal);
+  self->trace_dirs = g_ptr_array_ref (dirs);
+  self->notes = g_ptr_array_new_with_free_func (g_free);
+
+  const bt_plugin *ctf = NULL, *utils = NULL;
+  if (bt_plugin_find ("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &ctf) != BT_PLUGIN_FIND_STATUS_OK
+      || bt_plugin_find ("utils", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &utils) != BT_PLUGIN_FIND_STATUS_OK)
+    {
+      bt_current_thread_clear_error ();
+      bt_plugin_put_ref (ctf);
+      bt_plugin_put_ref (utils);
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO,
+                   _("CTF: libbabeltrace2's “ctf” and “utils” plugins are not installed (Debian: libbabeltrace2-0)"));
+      return NULL;
+    }
+  const bt_component_class_source *fs_cls = bt_plugin_borrow_source_component_class_by_name_const (ctf, "fs");
+  const bt_component_class_filter *mux_cls = bt_plugin_borrow_filter_component_class_by_name_const (utils, "muxer");
+
+  SinkState st = { 0 };
+  st.trace = self;
+  st.cancellable = cancellable;
+  st.progress = progress;
+  st.progress_data = progress_data;
+  st.streams = g_hash_table_new (NULL, NULL);
+  st.trace_index = g_hash_table_new (NULL, NULL);
+  st.sized = g_hash_table_new (NULL, NULL);
+  st.scratch = g_string_new (NULL);
+  st.key = g_string_new (NULL);
+  st.n_trace_dirs = dirs->len;
+  for (guint i = 0; i < dirs->len; i++)
+    st.bytes_total += trace_dir_bytes (dirs->pdata[i]);
+
+  bt_graph *graph = bt_graph_create (0);
+  gboolean ok = graph != NULL && fs_cls != NULL && mux_cls != NULL;
+  const bt_component_filter *mux = NULL;
+  const bt_component_sink *sink = NULL;
+  GError *local = NULL;
+
+  if (ok && (bt_graph_add_filter_component (graph, mux_cls, "muxer", NULL, BT_LOGGING_LEVEL_NONE, &mux)
+             != BT_GRAPH_ADD_COMPONENT_STATUS_OK
+             || bt_graph_add_simple_sink_component (graph, "cpel", NULL, sink_consume, NULL, &st, &sink)
+                != BT_GRAPH_ADD_COMPONENT_STATUS_OK))
+    {
+      g_autofree char *why = take_bt_error ();
+      local = g_error_new (CPEL_ERROR, CPEL_ERROR_IO, _("CTF: libbabeltrace2 graph: %s"), why);
+      ok = FALSE;
+    }
+  for (guint i = 0; ok && i < dirs->len; i++)
+    {
+      const char *dir = dirs->pdata[i];
+      bt_value *params = bt_value_map_create ();
+      bt_value *inputs = NULL;
+      bt_value_map_insert_empty_array_entry (params, "inputs", &inputs);
+      bt_value_array_append_string_element (inputs, dir);
+      g_autofree char *cname = g_strdup_printf ("src%u", i);
+      const bt_component_source *src = NULL;
+      bt_graph_add_component_status rc =
+        bt_graph_add_source_component (graph, fs_cls, cname, params, BT_LOGGING_LEVEL_NONE, &src);
+      bt_value_put_ref (params);
+      if (rc != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
+        {
+          g_autofree char *why = take_bt_error ();
+          local = g_error_new (CPEL_ERROR, CPEL_ERROR_SECTION,
+                               _("CTF trace %s cannot be read: %s"), dir, why);
+          ok = FALSE;
+          break;
+        }
+      guint64 n_out = bt_component_source_get_output_port_count (src);
+      for (guint64 p = 0; ok && p < n_out; p++)
+        {
+          const bt_port_output *out = bt_component_source_borrow_output_port_by_index_const (src, p);
+          guint64 n_in = bt_component_filter_get_input_port_count (mux);
+          const bt_port_input *in = bt_component_filter_borrow_input_port_by_index_const (mux, n_in - 1);
+          if (bt_graph_connect_ports (graph, out, in, NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
+            {
+              g_autofree char *why = take_bt_error ();
+              local = g_error_new (CPEL_ERROR, CPEL_ERROR_IO, _("CTF: libbabeltrace2 graph: %s"), why);
+              ok = FALSE;
+            }
+        }
+    }
+  if (ok)
+    {
+      const bt_port_output *out = bt_component_filter_borrow_output_port_by_index_const (mux, 0);
+      const bt_port_input *in = bt_component_sink_borrow_input_port_by_index_const (sink, 0);
+      if (bt_graph_connect_ports (graph, out, in, NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
+        {
+          g_autofree char *why = take_bt_error ();
+          local = g_error_new (CPEL_ERROR, CPEL_ERROR_IO, _("CTF: libbabeltrace2 graph: %s"), why);
+          ok = FALSE;
+        }
+    }
+  while (ok)
+    {
+      bt_graph_run_status rs = bt_graph_run (graph);
+      if (rs == BT_GRAPH_RUN_STATUS_OK)
+        break;
+      if (rs == BT_GRAPH_RUN_STATUS_AGAIN)
+        {
+          if (g_cancellable_set_error_if_cancelled (cancellable, &local))
+            ok = FALSE;
+          continue;
+        }
+      ok = FALSE;
+      if (st.cancelled)
+        {
+          bt_current_thread_clear_error ();
+          local = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Loading was cancelled"));
+        }
+      else if (st.error != NULL)
+        {
+          bt_current_thread_clear_error ();
+          local = g_steal_pointer (&st.error);
+        }
+      else
+        {
+          g_autofree char *why = take_bt_error ();
+          local = g_error_new (CPEL_ERROR, CPEL_ERROR_SECTION, _("CTF: reading the trace failed: %s"), why);
+        }
+    }
+
+  bt_graph_put_ref (graph);
+  bt_plugin_put_ref (ctf);
+  bt_plugin_put_ref (utils);
+  g_hash_table_unref (st.streams);
+  g_hash_table_unref (st.trace_index);
+  g_hash_table_unref (st.sized);
+  g_string_free (st.scratch, TRUE);
+  g_string_free (st.key, TRUE);
+  g_clear_error (&st.error);
+  if (!ok)
+    {
+      if (local == NULL)
+        local = g_error_new (CPEL_ERROR, CPEL_ERROR_IO, _("CTF: libbabeltrace2 is missing a component"));
+      g_propagate_error (error, local);
+      return NULL;
+    }
+  if (progress != NULL)
+    progress (1.0, progress_data);
+  return g_steal_pointer (&self);
+}
+
+void
+cpel_ctf_trace_free (CpelCtfTrace *self)
+{
+  if (self == NULL)
+    return;
+  g_clear_pointer (&self->events, g_array_unref);
+  if (self->text != NULL)
+    g_string_free (self->text, TRUE);
+  g_clear_pointer (&self->track_labels, g_ptr_array_unref);
+  g_clear_pointer (&self->track_keys, g_hash_table_unref);
+  g_clear_pointer (&self->class_index, g_hash_table_unref);
+  g_clear_pointer (&self->class_names, g_ptr_array_unref);
+  g_clear_pointer (&self->trace_dirs, g_ptr_array_unref);
+  g_clear_pointer (&self->notes, g_ptr_array_unref);
+  g_free (self->clock_name);
+  g_free (self);
+}
+
+guint64
+cpel_ctf_trace_get_n_events (CpelCtfTrace *self)
+{
+  return self->events->len;
+}
+
+const CpelCtfEvent *
+cpel_ctf_trace_get_events (CpelCtfTrace *self)
+{
+  return (const CpelCtfEvent *) self->events->data;
+}
+
+const char *
+cpel_ctf_trace_get_text (CpelCtfTrace *self, const CpelCtfEvent *event)
+{
+  return self->text->str + event->text_off;
+}
+
+guint
+cpel_ctf_trace_get_n_tracks (CpelCtfTrace *self)
+{
+  return self->track_labels->len;
+}
+
+const char *
+cpel_ctf_trace_get_track_label (CpelCtfTrace *self, guint track)
+{
+  g_return_val_if_fail (track < self->track_labels->len, NULL);
+  return self->track_labels->pdata[track];
+}
+
+guint
+cpel_ctf_trace_get_n_classes (CpelCtfTrace *self)
+{
+  return self->class_names->len;
+}
+
+const char *
+cpel_ctf_trace_get_class_name (CpelCtfTrace *self, guint cls)
+{
+  g_return_val_if_fail (cls < self->class_names->len, NULL);
+  return self->class_names->pdata[cls];
+}
+
+guint64
+cpel_ctf_trace_get_discarded_events (CpelCtfTrace *self)
+{
+  return self->discarded_events;
+}
+
+guint64
+cpel_ctf_trace_get_discarded_packets (CpelCtfTrace *self)
+{
+  return self->discarded_packets;
+}
+
+GPtrArray *
+cpel_ctf_trace_get_trace_dirs (CpelCtfTrace *self)
+{
+  return self->trace_dirs;
+}
+
+GPtrArray *
+cpel_ctf_trace_get_notes (CpelCtfTrace *self)
+{
+  return self->notes;
+}
+
+const char *
+cpel_ctf_trace_get_clock_name (CpelCtfTrace *self)
+{
+  return self->clock_name;
+}
+
+guint64
+cpel_ctf_trace_get_clock_frequency (CpelCtfTrace *self)
+{
+  return self->clock_freq;
+}
+
+gboolean
+cpel_ctf_trace_get_clock_is_unix_epoch (CpelCtfTrace *self)
+{
+  return self->clock_unix;
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-ctf-trace.h — CTF traces (DPDK, LTTng, barectf, perf-CTF) read with
+ * libbabeltrace2
+ *
+ * What the user opened (a folder, a trace's `metadata` file or any stream
+ * file inside a trace) is resolved to trace directories (folders holding
+ * `metadata`, found recursively: an LTTng session nests them); each gets a
+ * `source.ctf.fs`, all feed one `filter.utils.muxer`, and a simple sink
+ * collects the events in time order:
+ *
+ *  - track: one per stream for DPDK (its thread name, plus `lcore N` when
+ *    cpu_id is not 0xFFFFFFFF); one per thread (`procname [vtid]`) when the
+ *    events carry a vtid context; else one per CPU (`CPU n`) from the
+ *    packet context; else one per stream file;
+ *  - class: the event class name (interned by name);
+ *  - text: the payload as `field = value, …` written as babeltrace2's
+ *    pretty printer writes it (hex where the metadata says so, strings
+ *    quoted and escaped, `[ [0] = …, … ]` arrays, `{ … }` structures,
+ *    `( "LABEL" : container = N )` enumerations);
+ *  - datum: the first integer field of the payload;
+ *  - time: ns from the clock's origin.
+ *
+ * Discarded events and packets are counted.  Do not write a TSDL parser:
+ * libbabeltrace2 reads the metadata (a broken one is its error, passed on).
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "cpel-file.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  gint64   ns;          /* ns from the clock's origin */
+  guint32  track;       /* index into the tracks */
+  guint32  cls;         /* index into the classes */
+  guint32  datum;       /* first integer payload field (low 32 bits), else 0 */
+  guint32  text_len;
+  guint64  text_off;    /* into the trace's text buffer */
+} CpelCtfEvent;
+
+typedef struct _CpelCtfTrace CpelCtfTrace;
+
+/* TRUE when `data` (a file's first bytes) is CTF metadata (packetized magic
+ * 0x75D11D57 in either byte order, or text starting "/ * CTF 1.8" without the space) or a CTF
+ * stream packet (magic 0xC1FC1FC1 in either byte order). */
+gboolean      cpel_ctf_sniff                  (const guint8 *data, gsize len);
+/* TRUE when `path` is a folder holding a CTF trace (its own `metadata`, or
+ * one in a sub-folder up to a few levels down), or a file inside one. */
+gboolean      cpel_ctf_path_is_trace          (const char *path);
+
+/* The trace directories for what the user opened, sorted; an error when
+ * there is none. */
+GPtrArray    *cpel_ctf_find_trace_dirs        (const char *path, GError **error);
+
+CpelCtfTrace *cpel_ctf_trace_read             (const char        *path,
+                                               GCancellable      *cancellable,
+                                               CpelProgressFunc   progress,
+                                               gpointer           progress_data,
+                                               GError           **error);
+void          cpel_ctf_trace_free             (CpelCtfTrace *self);
+
+guint64             cpel_ctf_trace_get_n_events   (CpelCtfTrace *self);
+const CpelCtfEvent *cpel_ctf_trace_get_events     (CpelCtfTrace *self);
+/* The event's text (not NUL-terminated: text_len bytes). */
+const char         *cpel_ctf_trace_get_text       (CpelCtfTrace *self, const CpelCtfEvent *event);
+guint               cpel_ctf_trace_get_n_tracks   (CpelCtfTrace *self);
+const char         *cpel_ctf_trace_get_track_label (CpelCtfTrace *self, guint track);
+guint               cpel_ctf_trace_get_n_classes  (CpelCtfTrace *self);
+const char         *cpel_ctf_trace_get_class_name (CpelCtfTrace *self, guint cls);
+guint64             cpel_ctf_trace_get_discarded_events  (CpelCtfTrace *self);
+guint64             cpel_ctf_trace_get_discarded_packets (CpelCtfTrace *self);
+/* Trace directories read, and per discarded range a line of text. */
+GPtrArray          *cpel_ctf_trace_get_trace_dirs (CpelCtfTrace *self);
+GPtrArray          *cpel_ctf_trace_get_notes      (CpelCtfTrace *self);
+/* Name of the clock of the first stream (e.g. "monotonic", "dpdk"), its
+ * frequency, and whether its origin is the Unix epoch. */
+const char         *cpel_ctf_trace_get_clock_name (CpelCtfTrace *self);
+guint64             cpel_ctf_trace_get_clock_frequency (CpelCtfTrace *self);
+gboolean            cpel_ctf_trace_get_clock_is_unix_epoch (CpelCtfTrace *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelCtfTrace, cpel_ctf_trace_free)
+
+G_END_DECLS
