@@ -68,8 +68,12 @@ struct _CpelLinePrinter
   guint      track_width;  /* human: columns of the track field */
 };
 
+/* Escapes control bytes (below 0x20, and 0x7f) as \t \r \n or \xHH; a
+ * backslash is doubled only when `backslash` is set (TSV, where the escapes
+ * must read back unambiguously): the human format prints a label's own
+ * backslashes as they are. */
 static void
-escape_out (Out *out, const char *s, gsize len)
+escape_out_mode (Out *out, const char *s, gsize len, gboolean backslash)
 {
   static const char hex[] = "0123456789abcdef";
   const guchar *p = (const guchar *) s, *end = p + len, *run = p;
@@ -78,7 +82,7 @@ escape_out (Out *out, const char *s, gsize len)
     {
       guchar c = *p;
 
-      if (G_LIKELY (c >= 0x20 && c != 0x7f && c != '\\'))
+      if (G_LIKELY (c >= 0x20 && c != 0x7f && (c != '\\' || !backslash)))
         continue;
       if (p > run)
         out_put (out, (const char *) run, p - run);
@@ -99,6 +103,12 @@ escape_out (Out *out, const char *s, gsize len)
     }
   if (p > run)
     out_put (out, (const char *) run, p - run);
+}
+
+static inline void
+escape_out (Out *out, const char *s, gsize len)
+{
+  escape_out_mode (out, s, len, TRUE);
 }
 
 void
@@ -168,11 +178,11 @@ padded_out (Out *out, const char *s, guint width, gboolean right)
 }
 
 static char *
-escaped (const char *s)
+escaped (const char *s, gboolean backslash)
 {
   Out o = { g_malloc (64), 0, 64 };
 
-  escape_out (&o, s, strlen (s));
+  escape_out_mode (&o, s, strlen (s), backslash);
   out_putc (&o, '\0');
   return o.buf;
 }
@@ -209,7 +219,7 @@ cpel_line_printer_new (CpelFile *file,
       p->time_width = MAX (10, columns_of (buf));
       for (guint slot = 0; slot < p->n_tracks && p->track_width < HUMAN_TRACK_MAX; slot++)
         {
-          g_autofree char *label = escaped (cpel_file_get_track_label (file, slot));
+          g_autofree char *label = escaped (cpel_file_get_track_label (file, slot), FALSE);
 
           p->track_width = MAX (p->track_width, (guint) columns_of (label));
         }
@@ -224,7 +234,7 @@ track_col (CpelLinePrinter *p, guint slot)
   if (G_UNLIKELY (p->track_cols[slot] == NULL))
     {
       Out o = { g_malloc (64), 0, 64 };
-      g_autofree char *label = escaped (cpel_file_get_track_label (p->file, slot));
+      g_autofree char *label = escaped (cpel_file_get_track_label (p->file, slot), p->tsv);
 
       if (p->tsv)
         {
@@ -249,7 +259,7 @@ type_col (CpelLinePrinter *p, guint type)
   if (G_UNLIKELY (p->type_cols[type] == NULL))
     {
       Out o = { g_malloc (64), 0, 64 };
-      g_autofree char *name = escaped (cpel_file_get_type_name (p->file, type));
+      g_autofree char *name = escaped (cpel_file_get_type_name (p->file, type), p->tsv);
 
       if (p->tsv)
         {
@@ -366,7 +376,7 @@ cpel_line_printer_event_suffix (CpelLinePrinter *p,
       if (p->datum->len > 0)
         {
           out_put (out, ": ", 2);
-          escape_out (out, p->datum->str, p->datum->len);
+          escape_out_mode (out, p->datum->str, p->datum->len, FALSE);
         }
     }
   if (suffix != NULL)

@@ -156,6 +156,46 @@ test_dump_escaping (void)
   g_unlink (path);
 }
 
+/* The human format prints a label's backslashes as they are (a strace label
+ * "\177ELF\2" stays so) and escapes only control characters. */
+static void
+test_dump_human_escaping (void)
+{
+  g_autoptr(CpelWriter) w = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = tmp_path ("escape-human.cpel");
+  g_auto(CliRun) r = { 0 };
+  guint t;
+  guint32 s, s2;
+
+  w = cpel_writer_new (path, TRUE, 0, &error);
+  g_assert_no_error (error);
+  t = cpel_writer_add_string_table (w, "T");
+  s = cpel_writer_add_string (w, t, "read(3, \"\\177ELF\\2\\1\", 832) = 832");
+  s2 = cpel_writer_add_string (w, t, "x\ry\x1b" "z\\n");
+  cpel_writer_begin_event_defs (w, t);
+  cpel_writer_add_event_def (w, 1, "sys\\call", "%s");
+  cpel_writer_begin_track_defs (w, t);
+  cpel_writer_add_track_def (w, 5, "C:\\tmp\tx");
+  cpel_writer_begin_events (w, t, 1000000000, 2);
+  cpel_writer_add_event (w, 100, 5, 1, s);
+  cpel_writer_add_event (w, 150, 5, 1, s2);
+  g_assert_true (cpel_writer_finish (w, &error));
+  g_assert_no_error (error);
+
+  cli_run (&r, "dump", path);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==,
+                   "      0 ns  C:\\tmp\\tx  sys\\call: read(3, \"\\177ELF\\2\\1\", 832) = 832\n"
+                   "     50 ns  C:\\tmp\\tx  sys\\call: x\\ry\\x1bz\\n\n");
+
+  /* --tsv keeps its documented escaping: backslashes doubled. */
+  cli_run (&r, "dump", "--tsv", path);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\tsys\\\\call\tread(3, \"\\\\177ELF\\\\2\\\\1\", 832) = 832\n"));
+  g_unlink (path);
+}
+
 /* The same capture in either byte order dumps identically. */
 static void
 test_dump_byte_orders (void)
@@ -388,6 +428,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/dump/clock-rate", test_dump_clock_rate);
   g_test_add_func ("/cli/dump/range", test_dump_range);
   g_test_add_func ("/cli/dump/escaping", test_dump_escaping);
+  g_test_add_func ("/cli/dump/human-escaping", test_dump_human_escaping);
   g_test_add_func ("/cli/dump/byte-orders", test_dump_byte_orders);
   g_test_add_func ("/cli/info/sample", test_info_sample);
   g_test_add_func ("/cli/info/diagnostics", test_info_diagnostics);
