@@ -139,8 +139,16 @@ int
 cpel_cli_file_error (const char   *path,
                      const GError *error)
 {
+  g_autofree char *line = cpel_error_dup_line (error);
+
   fflush (stdout);
-  g_printerr ("cpel: %s: %s\n", path, error->message);
+  if (g_error_matches (error, CPEL_ERROR, CPEL_ERROR_CLOCK))
+    /* TRANSLATORS: after “Event section at offset 8 has a clock rate of 0”;
+       --clock-rate is the option's name, keep it */
+    g_printerr ("cpel: %s: %s; %s\n", path, line,
+                _("read it with --clock-rate HZ, e.g. --clock-rate 2.6GHz"));
+  else
+    g_printerr ("cpel: %s: %s\n", path, line);
   return CPEL_EXIT_INVALID;
 }
 

@@ -20,8 +20,19 @@ typedef enum
   CPEL_ERROR_CLOCK,       /* clock rate 0 and no override */
   CPEL_ERROR_TOO_LARGE,   /* more than the implementation limits (events, tracks) */
   CPEL_ERROR_INVALID,     /* invalid argument from the user (bad regex, bad code...) */
+  CPEL_ERROR_NOT_CPEL,    /* the first section is no CPEL section: some other kind of file */
 } CpelErrorCode;
 
-GQuark cpel_error_quark (void);
+GQuark      cpel_error_quark       (void);
+
+/* A plain first sentence for an error reading a file ("This is not a CPEL
+ * file.", "This CPEL file is damaged.", "The file is empty." …), or NULL when
+ * the error's message is plain already (I/O: "No such file") or the error is
+ * not about reading a file.  The error's message is then the detail. */
+const char *cpel_error_get_summary (const GError *error);
+
+/* One line: the summary, then the detail ("This is not a CPEL file. Section
+ * 1 of 9 at offset 8: …"); the message alone when there is no summary. */
+char       *cpel_error_dup_line    (const GError *error);
 
 G_END_DECLS

@@ -180,19 +180,20 @@ parse_header (CpelFile  *self,
               GError   **error)
 {
   if (self->size == 0)
-    SECTION_FAIL (CPEL_ERROR_EMPTY, _("The file is empty (offset 0)"));
-  if (self->size < 8)
-    SECTION_FAIL (CPEL_ERROR_TRUNCATED,
-                  _("File header truncated at offset %" PRIu64 ": 8 bytes needed"),
-                  (guint64) self->size);
+    SECTION_FAIL (CPEL_ERROR_EMPTY,
+                  _("It has no bytes; a CPEL file starts with an 8-byte header at offset 0"));
 
   self->little_endian = (self->data[0] & 0x80) != 0;
   self->version = self->data[0] & 0x7f;
-  if (self->version == 0)
+  if (self->version == 0 && self->size >= 8)
     SECTION_FAIL (CPEL_ERROR_GIST,
                   _("Version 0 at offset 0: this looks like an old “Gist” event log, not a CPEL file"));
   if (self->version != 1)
     SECTION_FAIL (CPEL_ERROR_VERSION, _("Unknown CPEL version %u at offset 0"), self->version);
+  if (self->size < 8)
+    SECTION_FAIL (CPEL_ERROR_TRUNCATED,
+                  _("File header truncated at offset %" PRIu64 ": 8 bytes needed"),
+                  (guint64) self->size);
 
   *n_sections = self->little_endian
                   ? (guint) (self->data[2] | self->data[3] << 8)
@@ -221,8 +222,12 @@ parse_sections (CpelFile  *self,
       info.offset = off;
       info.type = cpel_file_read32 (self, self->data + off);
       info.length = cpel_file_read32 (self, self->data + off + 4);
+      /* A first section whose type is no small number (CPEL's are 1–5; a
+       * later version might add a few) and that does not fit either: some
+       * other kind of file whose first byte happens to read as version 1. */
       if (self->size - off - 8 < info.length)
-        SECTION_FAIL (CPEL_ERROR_TRUNCATED,
+        SECTION_FAIL (i == 0 && (info.type == 0 || info.type > 0xff)
+                        ? CPEL_ERROR_NOT_CPEL : CPEL_ERROR_TRUNCATED,
                       _("Section %u of %u at offset %" PRIu64 ": its %u data bytes run past "
                         "the end of the file (%" PRIu64 " bytes)"),
                       i + 1, n_sections, off, info.length, (guint64) self->size);
@@ -497,8 +502,7 @@ parse_event_sections (CpelFile               *self,
             es->tps = 1000000000;
           else
             SECTION_FAIL (CPEL_ERROR_CLOCK,
-                          _("Event section at offset %" PRIu64 " has a clock rate of 0; "
-                            "give the rate (ticks per second) to read it"),
+                          _("Event section at offset %" PRIu64 " has a clock rate of 0"),
                           info->offset);
         }
       else if (clock < 100000)

@@ -298,7 +298,49 @@ test_invalid_empty (void)
 {
   g_autofree char *path = write_file ("empty.cpel", "", 0);
 
+  check_invalid (path, ": The file is empty. It has no bytes");
   check_invalid (path, "offset 0");
+}
+
+/* Random bytes: a plain first sentence, then the detail on the same line. */
+static void
+test_invalid_not_cpel (void)
+{
+  static const guint8 random_bytes[32] = {
+    0x81, 0x3c, 0x00, 0x09, 0x9a, 0x10, 0x42, 0x77, 0x77, 0x61, 0x73, 0x20, 0x77, 0x62, 0xe8, 0x73,
+  };
+  g_autofree char *path = write_file ("random.cpel", random_bytes, sizeof random_bytes);
+  g_autofree char *text = write_file ("notes.txt", "hello\n", 6);
+
+  check_invalid (path, ": This is not a CPEL file. Section 1 of ");
+  check_invalid (path, "offset 8");
+  check_invalid (text, ": This is not a CPEL file. Unknown CPEL version 104 at offset 0");
+}
+
+/* Clock rate 0: the message names the option that reads the file. */
+static void
+test_invalid_clock (void)
+{
+  g_autoptr(CpelWriter) w = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = tmp_path ("clock0.cpel");
+  g_auto(CliRun) r = { 0 };
+  guint t;
+
+  w = cpel_writer_new (path, FALSE, 0, &error);
+  g_assert_no_error (error);
+  t = cpel_writer_add_string_table (w, "T");
+  cpel_writer_begin_events (w, t, 0, 1);
+  cpel_writer_add_event (w, 1, 1, 1, 1);
+  g_assert_true (cpel_writer_finish (w, &error));
+  g_assert_no_error (error);
+
+  check_invalid (path, "does not say how fast its clock runs. Event section at offset ");
+  check_invalid (path, "--clock-rate HZ");
+  cli_run (&r, "dump", "--clock-rate", "2.6GHz", path);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpuint (count_lines (r.out), ==, 1);
+  g_unlink (path);
 }
 
 static void
@@ -433,6 +475,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/info/sample", test_info_sample);
   g_test_add_func ("/cli/info/diagnostics", test_info_diagnostics);
   g_test_add_func ("/cli/invalid/empty", test_invalid_empty);
+  g_test_add_func ("/cli/invalid/not-cpel", test_invalid_not_cpel);
+  g_test_add_func ("/cli/invalid/clock", test_invalid_clock);
   g_test_add_func ("/cli/invalid/truncated", test_invalid_truncated);
   g_test_add_func ("/cli/invalid/gist", test_invalid_gist);
   g_test_add_func ("/cli/invalid/missing", test_invalid_missing);

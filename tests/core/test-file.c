@@ -392,13 +392,59 @@ expect_error (Buf *f, int code, const char *needle)
     g_assert_nonnull (strstr (error->message, needle));
 }
 
+/* Every error reading a file starts with a plain sentence; the detail (with
+ * its offset) follows it on the one line the CLI prints. */
+static void
+test_error_summary (void)
+{
+  static const struct { int code; const char *summary; } cases[] = {
+    { CPEL_ERROR_EMPTY,     "The file is empty." },
+    { CPEL_ERROR_NOT_CPEL,  "This is not a CPEL file." },
+    { CPEL_ERROR_VERSION,   "This is not a CPEL file." },
+    { CPEL_ERROR_GIST,      "This is an old Gist event log, not a CPEL file." },
+    { CPEL_ERROR_TRUNCATED, "This CPEL file is damaged." },
+    { CPEL_ERROR_SECTION,   "This CPEL file is damaged." },
+    { CPEL_ERROR_CLOCK,     "This CPEL file does not say how fast its clock runs." },
+  };
+  Buf f;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = g_error_new (CPEL_ERROR, cases[i].code, "Detail at offset 8");
+      g_autofree char *line = cpel_error_dup_line (error);
+      g_autofree char *expected = g_strconcat (cases[i].summary, " Detail at offset 8", NULL);
+
+      g_assert_cmpstr (cpel_error_get_summary (error), ==, cases[i].summary);
+      g_assert_cmpstr (line, ==, expected);
+    }
+
+  /* I/O errors and errors of other domains are plain already */
+  {
+    g_autoptr(GError) io = g_error_new (CPEL_ERROR, CPEL_ERROR_IO, "No such file");
+    g_autoptr(GError) other = g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED, "Failed");
+    g_autofree char *line = cpel_error_dup_line (io);
+
+    g_assert_null (cpel_error_get_summary (io));
+    g_assert_null (cpel_error_get_summary (other));
+    g_assert_cmpstr (line, ==, "No such file");
+  }
+
+  /* an empty file's detail still names the offset, not the summary again */
+  f = buf_new (FALSE);
+  expect_error (&f, CPEL_ERROR_EMPTY, "offset 0");
+  /* a text file is not a CPEL file, however short */
+  f = buf_new (FALSE);
+  g_byte_array_append (f.b, (const guint8 *) "hi\n", 3);
+  expect_error (&f, CPEL_ERROR_VERSION, "offset 0");
+}
+
 static void
 test_invalid (void)
 {
   Buf f;
 
   f = buf_new (FALSE);
-  expect_error (&f, CPEL_ERROR_EMPTY, "empty");
+  expect_error (&f, CPEL_ERROR_EMPTY, "no bytes");
 
   f = buf_new (FALSE);
   g_byte_array_append (f.b, (const guint8 *) "\x01\x00\x00", 3);
@@ -411,6 +457,14 @@ test_invalid (void)
   f = file_new (FALSE, 1);
   f.b->data[0] = 7;
   expect_error (&f, CPEL_ERROR_VERSION, "7");
+
+  /* random bytes whose first byte reads as version 1: a first section of no
+   * known type running past the end is some other kind of file */
+  f = file_new (FALSE, 9);
+  put32 (&f, 0x77617320);
+  put32 (&f, 0x7762e873);
+  put32 (&f, 0);
+  expect_error (&f, CPEL_ERROR_NOT_CPEL, "offset 8");
 
   /* 65535 sections in a tiny file */
   f = file_new (FALSE, 65535);
@@ -711,6 +765,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/file/clock-override", test_clock_override);
   g_test_add_func ("/core/file/ticks-exact", test_ticks_exact);
   g_test_add_func ("/core/file/invalid", test_invalid);
+  g_test_add_func ("/core/file/error-summary", test_error_summary);
   g_test_add_func ("/core/file/not-a-file", test_not_a_file);
   g_test_add_func ("/core/file/time-max", test_time_max);
   g_test_add_func ("/core/file/hostile-strings", test_hostile_strings);
