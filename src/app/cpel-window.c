@@ -9,7 +9,7 @@
 #include "cpel-async.h"
 #include "cpel-chase-actions.h"
 #include "cpel-cut-dialog.h"
-#include "cpel-event-types.h"
+#include "cpel-event-types-window.h"
 #include "cpel-export-chooser.h"
 #include "cpel-file-info.h"
 #include "cpel-file-watch.h"
@@ -941,7 +941,7 @@ present_tool (CpelWindow  *self,
 static GtkWindow *
 new_event_types_window (CpelWindow *self)
 {
-  return cpel_event_types_new (GTK_WINDOW (self), self->timeline);
+  return GTK_WINDOW (cpel_event_types_window_new (self));
 }
 
 static GtkWindow *

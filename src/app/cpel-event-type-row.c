@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-event-type-row.c — one row of the Event Types window */
+#include "cpel-event-type-row.h"
+
+#include <glib/gi18n.h>
+
+#include "cpel-render.h"
+
+struct _CpelEventTypeRow
+{
+  AdwActionRow    parent_instance;
+
+  GtkDrawingArea *swatch;
+
+  CpelFile       *file;
+  guint           type;
+  gboolean        shown;
+};
+
+G_DEFINE_FINAL_TYPE (CpelEventTypeRow, cpel_event_type_row, ADW_TYPE_ACTION_ROW)
+
+enum
+{
+  PROP_0,
+  PROP_FILE,
+  PROP_TYPE_INDEX,
+  PROP_SHOWN,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+draw_swatch (GtkDrawingArea *area,
+             cairo_t        *cr,
+             int             width,
+             int             height,
+             gpointer        data)
+{
+  CpelEventTypeRow *self = data;
+  CpelPalette palette;
+  CpelRGBA color;
+
+  if (self->file == NULL)
+    return;
+  if (adw_style_manager_get_dark (adw_style_manager_get_default ()))
+    cpel_palette_init_dark (&palette);
+  else
+    cpel_palette_init_light (&palette);
+  cpel_palette_get_type_color (&palette, self->file,
+                               cpel_file_get_type_code (self->file, self->type), &color);
+  cairo_set_source_rgba (cr, color.r, color.g, color.b, color.a);
+  cairo_arc (cr, width / 2.0, height / 2.0, MIN (width, height) / 2.0, 0, 2 * G_PI);
+  cairo_fill (cr);
+}
+
+CpelEventTypeRow *
+cpel_event_type_row_new (CpelFile *file,
+                         guint     type)
+{
+  g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
+  g_return_val_if_fail (type < cpel_file_get_n_types (file), NULL);
+
+  return g_object_new (CPEL_TYPE_EVENT_TYPE_ROW, "file", file, "type-index", type, NULL);
+}
+
+guint
+cpel_event_type_row_get_type_index (CpelEventTypeRow *self)
+{
+  g_return_val_if_fail (CPEL_IS_EVENT_TYPE_ROW (self), 0);
+  return self->type;
+}
+
+gboolean
+cpel_event_type_row_get_shown (CpelEventTypeRow *self)
+{
+  g_return_val_if_fail (CPEL_IS_EVENT_TYPE_ROW (self), FALSE);
+  return self->shown;
+}
+
+void
+cpel_event_type_row_set_shown (CpelEventTypeRow *self,
+                               gboolean          shown)
+{
+  g_return_if_fail (CPEL_IS_EVENT_TYPE_ROW (self));
+
+  shown = !!shown;
+  if (self->shown == shown)
+    return;
+  self->shown = shown;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOWN]);
+}
+
+static void
+cpel_event_type_row_constructed (GObject *object)
+{
+  CpelEventTypeRow *self = CPEL_EVENT_TYPE_ROW (object);
+  g_autofree char *count = NULL;
+  g_autofree char *subtitle = NULL;
+  const char *name;
+  guint64 n_events;
+  guint32 code;
+
+  G_OBJECT_CLASS (cpel_event_type_row_parent_class)->constructed (object);
+
+  g_assert (CPEL_IS_FILE (self->file));
+  g_assert (self->type < cpel_file_get_n_types (self->file));
+
+  name = cpel_file_get_type_name (self->file, self->type);
+  code = cpel_file_get_type_code (self->file, self->type);
+  n_events = cpel_file_get_type_n_events (self->file, self->type);
+  count = g_strdup_printf ("%'" G_GUINT64_FORMAT, n_events);
+  /* TRANSLATORS: event type row: code in decimal and hex, number of events */
+  subtitle = g_strdup_printf (ngettext ("Code %u (0x%x) · %s event",
+                                        "Code %u (0x%x) · %s events", n_events),
+                              code, code, count);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self),
+                                 name != NULL && *name ? name : _("(unnamed)"));
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), subtitle);
+}
+
+static void
+cpel_event_type_row_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  CpelEventTypeRow *self = CPEL_EVENT_TYPE_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      g_value_set_object (value, self->file);
+      break;
+    case PROP_TYPE_INDEX:
+      g_value_set_uint (value, self->type);
+      break;
+    case PROP_SHOWN:
+      g_value_set_boolean (value, self->shown);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cpel_event_type_row_set_property (GObject      *object,
+                                  guint         prop_id,
+                                  const GValue *value,
+                                  GParamSpec   *pspec)
+{
+  CpelEventTypeRow *self = CPEL_EVENT_TYPE_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      self->file = g_value_dup_object (value);
+      break;
+    case PROP_TYPE_INDEX:
+      self->type = g_value_get_uint (value);
+      break;
+    case PROP_SHOWN:
+      cpel_event_type_row_set_shown (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cpel_event_type_row_dispose (GObject *object)
+{
+  CpelEventTypeRow *self = CPEL_EVENT_TYPE_ROW (object);
+
+  g_clear_object (&self->file);
+  G_OBJECT_CLASS (cpel_event_type_row_parent_class)->dispose (object);
+}
+
+static void
+cpel_event_type_row_class_init (CpelEventTypeRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = cpel_event_type_row_constructed;
+  object_class->get_property = cpel_event_type_row_get_property;
+  object_class->set_property = cpel_event_type_row_set_property;
+  object_class->dispose = cpel_event_type_row_dispose;
+
+  properties[PROP_FILE] =
+    g_param_spec_object ("file", NULL, NULL, CPEL_TYPE_FILE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The type's index in the file (not its code). */
+  properties[PROP_TYPE_INDEX] =
+    g_param_spec_uint ("type-index", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                       G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* Checked: the type is drawn on the timeline. */
+  properties[PROP_SHOWN] =
+    g_param_spec_boolean ("shown", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/cpelview/CpelView/cpel-event-type-row.ui");
+  gtk_widget_class_bind_template_child (widget_class, CpelEventTypeRow, swatch);
+}
+
+static void
+cpel_event_type_row_init (CpelEventTypeRow *self)
+{
+  self->shown = TRUE;
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_drawing_area_set_draw_func (self->swatch, draw_swatch, self, NULL);
+}

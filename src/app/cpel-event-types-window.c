@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-event-types-window.c — the Event Types window
+ *
+ * One row per event type (CpelEventTypeRow: name, code, event count, colour)
+ * with a check box; the window's search filters the rows.  Changes apply to
+ * the timeline at once, and the rows follow the timeline's hidden types when
+ * they change elsewhere (a saved view, the anomaly search).
+ */
+#include "cpel-event-types-window.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "cpel-event-type-row.h"
+
+/* Types listed at most (a file may define very many). */
+#define MAX_ROWS 5000
+
+struct _CpelEventTypesWindow
+{
+  AdwPreferencesWindow  parent_instance;
+
+  /* template */
+  AdwPreferencesGroup  *group;
+
+  CpelTimeline         *timeline;
+  CpelFile             *file;       /* the timeline's when the window was made */
+  GPtrArray            *rows;       /* CpelEventTypeRow per listed type, index = type */
+  guint8               *hidden;     /* n_types */
+  guint                 n_types;
+  gboolean              bulk;       /* rows set together: apply once */
+};
+
+G_DEFINE_FINAL_TYPE (CpelEventTypesWindow, cpel_event_types_window, ADW_TYPE_PREFERENCES_WINDOW)
+
+enum
+{
+  PROP_0,
+  PROP_TIMELINE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+apply (CpelEventTypesWindow *self)
+{
+  if (cpel_timeline_get_file (self->timeline) == self->file)
+    cpel_timeline_set_hidden_types (self->timeline, self->hidden);
+}
+
+static void
+on_row_shown (CpelEventTypeRow     *row,
+              GParamSpec           *pspec,
+              CpelEventTypesWindow *self)
+{
+  guint type = cpel_event_type_row_get_type_index (row);
+
+  g_assert (type < self->n_types);
+  self->hidden[type] = !cpel_event_type_row_get_shown (row);
+  if (!self->bulk)
+    apply (self);
+}
+
+static void
+set_all (CpelEventTypesWindow *self,
+         gboolean              shown)
+{
+  self->bulk = TRUE;
+  memset (self->hidden, shown ? 0 : 1, self->n_types);
+  for (guint i = 0; i < self->rows->len; i++)
+    cpel_event_type_row_set_shown (g_ptr_array_index (self->rows, i), shown);
+  self->bulk = FALSE;
+  apply (self);
+}
+
+static void
+on_show_all_clicked (CpelEventTypesWindow *self)
+{
+  set_all (self, TRUE);
+}
+
+static void
+on_hide_all_clicked (CpelEventTypesWindow *self)
+{
+  set_all (self, FALSE);
+}
+
+/* The timeline's hidden types changed elsewhere (a saved view, the
+ * anomaly search): follow them. */
+static void
+on_view_changed (CpelEventTypesWindow *self)
+{
+  const guint8 *hidden = cpel_timeline_get_hidden_types (self->timeline);
+  CpelFile *file = cpel_timeline_get_file (self->timeline);
+
+  if (file == NULL || file != self->file)
+    return;
+  if (hidden == NULL)
+    {
+      guint i;
+
+      for (i = 0; i < self->n_types && !self->hidden[i]; i++)
+        ;
+      if (i == self->n_types)
+        return;
+    }
+  else if (memcmp (hidden, self->hidden, self->n_types) == 0)
+    return;
+
+  self->bulk = TRUE;
+  for (guint i = 0; i < self->n_types; i++)
+    {
+      self->hidden[i] = hidden != NULL ? hidden[i] != 0 : 0;
+      if (i < self->rows->len)
+        cpel_event_type_row_set_shown (g_ptr_array_index (self->rows, i), !self->hidden[i]);
+    }
+  self->bulk = FALSE;
+}
+
+CpelEventTypesWindow *
+cpel_event_types_window_new (CpelWindow *parent)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (parent), NULL);
+  g_return_val_if_fail (cpel_window_get_file (parent) != NULL, NULL);
+
+  return g_object_new (CPEL_TYPE_EVENT_TYPES_WINDOW,
+                       "transient-for", parent,
+                       "timeline", cpel_window_get_timeline (parent),
+                       NULL);
+}
+
+CpelTimeline *
+cpel_event_types_window_get_timeline (CpelEventTypesWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_EVENT_TYPES_WINDOW (self), NULL);
+  return self->timeline;
+}
+
+static void
+cpel_event_types_window_constructed (GObject *object)
+{
+  CpelEventTypesWindow *self = CPEL_EVENT_TYPES_WINDOW (object);
+  const guint8 *hidden;
+  guint n_listed;
+
+  G_OBJECT_CLASS (cpel_event_types_window_parent_class)->constructed (object);
+
+  g_assert (CPEL_IS_TIMELINE (self->timeline));
+  self->file = cpel_timeline_get_file (self->timeline);
+  g_return_if_fail (self->file != NULL);
+  g_object_ref (self->file);
+
+  self->n_types = cpel_file_get_n_types (self->file);
+  self->hidden = g_malloc0 (MAX (self->n_types, 1));
+  hidden = cpel_timeline_get_hidden_types (self->timeline);
+  if (hidden != NULL)
+    memcpy (self->hidden, hidden, self->n_types);
+
+  n_listed = MIN (self->n_types, MAX_ROWS);
+  for (guint type = 0; type < n_listed; type++)
+    {
+      CpelEventTypeRow *row = cpel_event_type_row_new (self->file, type);
+
+      cpel_event_type_row_set_shown (row, !self->hidden[type]);
+      g_signal_connect (row, "notify::shown", G_CALLBACK (on_row_shown), self);
+      adw_preferences_group_add (self->group, GTK_WIDGET (row));
+      g_ptr_array_add (self->rows, row);
+    }
+  if (self->n_types > n_listed)
+    {
+      GtkWidget *row = adw_action_row_new ();
+      g_autofree char *text = g_strdup_printf (_("%'u more types are not listed"),
+                                               self->n_types - n_listed);
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), text);
+      adw_preferences_group_add (self->group, row);
+    }
+
+  g_signal_connect_object (self->timeline, "view-changed", G_CALLBACK (on_view_changed), self,
+                           G_CONNECT_SWAPPED);
+}
+
+static void
+cpel_event_types_window_get_property (GObject    *object,
+                                      guint       prop_id,
+                                      GValue     *value,
+                                      GParamSpec *pspec)
+{
+  CpelEventTypesWindow *self = CPEL_EVENT_TYPES_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIMELINE:
+      g_value_set_object (value, self->timeline);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cpel_event_types_window_set_property (GObject      *object,
+                                      guint         prop_id,
+                                      const GValue *value,
+                                      GParamSpec   *pspec)
+{
+  CpelEventTypesWindow *self = CPEL_EVENT_TYPES_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIMELINE:
+      self->timeline = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cpel_event_types_window_dispose (GObject *object)
+{
+  CpelEventTypesWindow *self = CPEL_EVENT_TYPES_WINDOW (object);
+
+  if (self->timeline != NULL)
+    g_signal_handlers_disconnect_by_data (self->timeline, self);
+  g_clear_object (&self->timeline);
+  g_clear_object (&self->file);
+  g_ptr_array_set_size (self->rows, 0);
+
+  G_OBJECT_CLASS (cpel_event_types_window_parent_class)->dispose (object);
+}
+
+static void
+cpel_event_types_window_finalize (GObject *object)
+{
+  CpelEventTypesWindow *self = CPEL_EVENT_TYPES_WINDOW (object);
+
+  g_ptr_array_unref (self->rows);
+  g_free (self->hidden);
+
+  G_OBJECT_CLASS (cpel_event_types_window_parent_class)->finalize (object);
+}
+
+static void
+cpel_event_types_window_class_init (CpelEventTypesWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = cpel_event_types_window_constructed;
+  object_class->get_property = cpel_event_types_window_get_property;
+  object_class->set_property = cpel_event_types_window_set_property;
+  object_class->dispose = cpel_event_types_window_dispose;
+  object_class->finalize = cpel_event_types_window_finalize;
+
+  /* The timeline whose hidden types the window edits (its file's). */
+  properties[PROP_TIMELINE] =
+    g_param_spec_object ("timeline", NULL, NULL, CPEL_TYPE_TIMELINE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/cpelview/CpelView/cpel-event-types-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, CpelEventTypesWindow, group);
+  gtk_widget_class_bind_template_callback (widget_class, on_show_all_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_hide_all_clicked);
+
+  /* Escape closes (after the search and subpages had it). */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+}
+
+static void
+cpel_event_types_window_init (CpelEventTypesWindow *self)
+{
+  /* The rows belong to the group; this only finds them by type. */
+  self->rows = g_ptr_array_new ();
+  gtk_widget_init_template (GTK_WIDGET (self));
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-event-types-window.h — the Event Types window: which event types the
+ * timeline shows.
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "cpel-timeline.h"
+#include "cpel-window.h"
+
+G_BEGIN_DECLS
+
+#define CPEL_TYPE_EVENT_TYPES_WINDOW (cpel_event_types_window_get_type ())
+G_DECLARE_FINAL_TYPE (CpelEventTypesWindow, cpel_event_types_window, CPEL, EVENT_TYPES_WINDOW,
+                      AdwPreferencesWindow)
+
+/* For the file `parent` shows now (a new file needs a new window). */
+CpelEventTypesWindow *cpel_event_types_window_new          (CpelWindow           *parent);
+CpelTimeline         *cpel_event_types_window_get_timeline (CpelEventTypesWindow *self);
+
+G_END_DECLS
