@@ -14,7 +14,7 @@ typedef struct
   CpelTrackOrder *order;       /* the order chased (the timeline's) */
   CpelTrackOrder *saved;       /* before the first chase; NULL = no chase */
   GCancellable   *cancellable; /* the running lookup */
-  AdwToast       *toast;       /* weak */
+  guint           toast_id;    /* the chase's toast (cpel_toaster_withdraw) */
 } Chase;
 
 typedef enum
@@ -45,18 +45,23 @@ get_chase (CpelWindow *window)
   return g_object_get_data (G_OBJECT (window), DATA_KEY);
 }
 
+/* Says `text` (with a No Chase button when `no_chase`), or takes the
+ * chase's last toast away when `text` is NULL. */
 static void
-set_toast (Chase    *chase,
-           AdwToast *toast)
+set_toast (Chase      *chase,
+           const char *text,
+           gboolean    no_chase)
 {
-  if (chase->toast != NULL)
-    {
-      g_object_remove_weak_pointer (G_OBJECT (chase->toast), (gpointer *) &chase->toast);
-      adw_toast_dismiss (chase->toast);
-    }
-  chase->toast = toast;
-  if (toast != NULL)
-    g_object_add_weak_pointer (G_OBJECT (toast), (gpointer *) &chase->toast);
+  CpelToaster *toaster = cpel_window_get_toaster (chase->window);
+
+  if (text == NULL)
+    cpel_toaster_withdraw (toaster, chase->toast_id);
+  else
+    chase->toast_id = cpel_toaster_show_full (toaster, text, CPEL_TOASTER_TIMEOUT,
+                                              no_chase ? _("_No Chase") : NULL,
+                                              no_chase ? "win.no-chase" : NULL, NULL);
+  if (text == NULL)
+    chase->toast_id = 0;
 }
 
 static void
@@ -84,7 +89,7 @@ on_file_changed (CpelWindow *window,
       g_clear_object (&chase->cancellable);
       g_clear_object (&chase->saved);
       g_set_object (&chase->order, order);
-      set_toast (chase, NULL);
+      set_toast (chase, NULL, FALSE);
     }
   update_actions (chase);
 }
@@ -97,8 +102,6 @@ chase_free (Chase *chase)
   g_clear_object (&chase->cancellable);
   g_clear_object (&chase->saved);
   g_clear_object (&chase->order);
-  if (chase->toast != NULL)
-    g_object_remove_weak_pointer (G_OBJECT (chase->toast), (gpointer *) &chase->toast);
   g_free (chase);
 }
 
@@ -116,9 +119,7 @@ get_selected (Chase     *chase,
     return FALSE;
   if (!cpel_timeline_get_selection (timeline, &slot, &index))
     {
-      set_toast (chase, cpel_window_tools_text_toast (chase->window,
-                                                      _("Select an event to chase first"),
-                                                      NULL, NULL));
+      set_toast (chase, _("Select an event to chase first"), FALSE);
       return FALSE;
     }
   cpel_file_get_track_event (file, slot, index, event);
@@ -240,7 +241,7 @@ on_lookup_done (GObject      *source,
     text = g_strdup_printf (ngettext ("Chasing datum 0x%x: %u of %u track",
                                       "Chasing datum 0x%x: %u of %u tracks", n_tracks),
                             (guint) lookup->query.datum, n, n_tracks);
-  set_toast (chase, cpel_window_tools_text_toast (window, text, _("_No Chase"), "win.no-chase"));
+  set_toast (chase, text, TRUE);
 }
 
 static void
@@ -308,8 +309,7 @@ action_chase (GSimpleAction *action,
       label = cpel_file_get_track_label (cpel_window_get_file (chase->window), event.track_slot);
       /* TRANSLATORS: toast; %s is a track name */
       text = g_strdup_printf (_("Track “%s” pinned on top"), label != NULL ? label : "");
-      set_toast (chase, cpel_window_tools_text_toast (chase->window, text,
-                                                      _("_No Chase"), "win.no-chase"));
+      set_toast (chase, text, TRUE);
     }
 }
 
@@ -329,7 +329,7 @@ action_no_chase (GSimpleAction *action,
     return;
   cpel_track_order_assign (chase->order, chase->saved);
   g_clear_object (&chase->saved);
-  set_toast (chase, NULL);
+  set_toast (chase, NULL, FALSE);
   scroll_to_selection (chase);
   update_actions (chase);
 }

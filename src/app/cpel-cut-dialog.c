@@ -99,28 +99,6 @@ get_state (CpelWindow *window)
   return state;
 }
 
-/* The window's toast overlay (its content), if it has one. */
-static void
-add_toast (CpelWindow *window,
-           AdwToast   *toast)
-{
-  GtkWidget *content = adw_application_window_get_content (ADW_APPLICATION_WINDOW (window));
-
-  if (ADW_IS_TOAST_OVERLAY (content))
-    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (content), toast);
-  else
-    g_object_unref (g_object_ref_sink (toast));
-}
-
-/* The title is markup: a file name may hold '&' or '<'. */
-static AdwToast *
-new_toast (const char *message)
-{
-  g_autofree char *escaped = g_markup_escape_text (message, -1);
-
-  return adw_toast_new (escaped);
-}
-
 static char *
 display_basename (GFile *file)
 {
@@ -208,7 +186,7 @@ on_cut_done (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autofree char *name = display_basename (target);
   g_autofree char *message = NULL;
-  AdwToast *toast;
+  CpelToaster *toaster = cpel_window_get_toaster (window);
 
   if (cancellable != state->cancellable)
     return;   /* superseded */
@@ -225,8 +203,7 @@ on_cut_done (GObject      *source,
         return;
       /* TRANSLATORS: %s is a file name, then the reason */
       message = g_strdup_printf (_("Could not save “%s”: %s"), name, error->message);
-      toast = new_toast (message);
-      adw_toast_set_timeout (toast, 0);
+      cpel_toaster_show_full (toaster, message, 0, NULL, NULL, NULL);
     }
   else
     {
@@ -236,13 +213,9 @@ on_cut_done (GObject      *source,
       /* TRANSLATORS: toast: file name, number of events written */
       message = g_strdup_printf (ngettext ("Saved “%s” (%s event)", "Saved “%s” (%s events)",
                                            job->n_events), name, count);
-      toast = new_toast (message);
-      adw_toast_set_button_label (toast, _("_Open"));
-      adw_toast_set_action_name (toast, "win.open-recent");
-      adw_toast_set_action_target_value (toast, g_variant_new_string (uri));
-      adw_toast_set_timeout (toast, 8);
+      cpel_toaster_show_full (toaster, message, 8, _("_Open"), "win.open-recent",
+                              g_variant_new_string (uri));
     }
-  add_toast (window, toast);
 }
 
 void
@@ -278,14 +251,12 @@ cpel_cut_dialog_save (CpelWindow *window,
     {
       g_autofree char *name = display_basename (target);
       g_autofree char *message = NULL;
-      AdwToast *toast;
 
       state->error = g_file_peek_path (target) == NULL
                      ? g_strdup (_("Only local files can be written"))
                      : g_strdup (_("This file is open: choose another name"));
       message = g_strdup_printf (_("Could not save “%s”: %s"), name, state->error);
-      toast = new_toast (message);
-      add_toast (window, toast);
+      cpel_toaster_show (cpel_window_get_toaster (window), message);
       return;
     }
 

@@ -16,6 +16,7 @@
 
 #include "cpel-app-util.h"
 #include "cpel-table.h"
+#include "cpel-toaster.h"
 
 enum
 {
@@ -47,6 +48,7 @@ struct _CpelStatsWindow
   GtkButton           *save_button;
   GtkButton           *copy_button;
   AdwToastOverlay     *toast_overlay;
+  CpelToaster         *toaster;
   GtkStack            *state_stack;
   GtkSpinner          *spinner;
   AdwStatusPage       *error_page;
@@ -337,11 +339,7 @@ static void
 show_toast (CpelStatsWindow *self,
             const char      *message)
 {
-  g_autofree char *escaped = g_markup_escape_text (message, -1);
-  AdwToast *toast = adw_toast_new (escaped);
-
-  adw_toast_set_timeout (toast, 3);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  cpel_toaster_show_full (self->toaster, message, 3, NULL, NULL, NULL);
 }
 
 char *
@@ -534,6 +532,7 @@ cpel_stats_window_dispose (GObject *object)
   g_clear_object (&self->chooser);
   if (self->timeline != NULL)
     g_signal_handlers_disconnect_by_data (self->timeline, self);
+  g_clear_object (&self->toaster);
   gtk_widget_dispose_template (GTK_WIDGET (self), CPEL_TYPE_STATS_WINDOW);
   g_clear_object (&self->sorted_codes);
   g_clear_object (&self->sorted_tracks);
@@ -606,6 +605,7 @@ static void
 cpel_stats_window_init (CpelStatsWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->toaster = cpel_toaster_new (self->toast_overlay);
 
   self->codes = g_list_store_new (CPEL_TYPE_TABLE_ROW);
   self->tracks = g_list_store_new (CPEL_TYPE_TABLE_ROW);

@@ -18,7 +18,6 @@ typedef struct
   char            *pending;   /* view to show once loaded */
   GtkWindow       *list;      /* the Saved Views window (weak) */
   GtkNativeDialog *chooser;
-  AdwToast        *toast;     /* the last one shown (weak) */
 } Controller;
 
 static Controller *
@@ -27,17 +26,14 @@ get_controller (CpelWindow *window)
   return g_object_get_data (G_OBJECT (window), DATA_KEY);
 }
 
-/* One at a time: stepping through the views with x / z says where it is
- * now, not where it was a few presses ago. */
+/* One at a time (the toaster replaces the message shown): stepping
+ * through the views with x / z says where it is now, not where it was a
+ * few presses ago. */
 static void
 toast (Controller *ctl,
        const char *text)
 {
-  if (ctl->toast != NULL)
-    adw_toast_dismiss (ctl->toast);
-  g_clear_weak_pointer (&ctl->toast);
-  ctl->toast = cpel_window_tools_text_toast (ctl->window, text, NULL, NULL);
-  g_object_add_weak_pointer (G_OBJECT (ctl->toast), (gpointer *) &ctl->toast);
+  cpel_toaster_show (cpel_window_get_toaster (ctl->window), text);
 }
 
 static void
@@ -436,8 +432,8 @@ step (Controller *ctl,
   n = cpel_views_get_n_views (ctl->views);
   if (n == 0)
     {
-      cpel_window_tools_text_toast (ctl->window, _("No saved views yet"),
-                                    _("_Save View…"), "win.save-view");
+      cpel_toaster_show_full (cpel_window_get_toaster (ctl->window), _("No saved views yet"),
+                              CPEL_TOASTER_TIMEOUT, _("_Save View…"), "win.save-view", NULL);
       return;
     }
   view = direction > 0 ? cpel_views_next (ctl->views) : cpel_views_previous (ctl->views);
@@ -742,7 +738,6 @@ controller_free (Controller *ctl)
   g_clear_object (&ctl->chooser);
   if (ctl->list != NULL)
     g_object_remove_weak_pointer (G_OBJECT (ctl->list), (gpointer *) &ctl->list);
-  g_clear_weak_pointer (&ctl->toast);
   g_free (ctl->pending);
   g_free (ctl);
 }

@@ -8,45 +8,6 @@
 
 G_BEGIN_DECLS
 
-/* A toast in the window's overlay (takes `toast`). */
-static inline void
-cpel_window_tools_toast (CpelWindow *window,
-                         AdwToast   *toast)
-{
-  GObject *overlay = gtk_widget_get_template_child (GTK_WIDGET (window), CPEL_TYPE_WINDOW,
-                                                    "toast_overlay");
-
-  if (ADW_IS_TOAST_OVERLAY (overlay))
-    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), toast);
-  else
-    g_object_unref (g_object_ref_sink (toast));
-}
-
-/* A plain-text toast (escaped: file and view names are not markup), with
- * a button for `action` when `button` is not NULL.  Returns the toast
- * (owned by the overlay). */
-static inline AdwToast *
-cpel_window_tools_text_toast (CpelWindow *window,
-                              const char *text,
-                              const char *button,
-                              const char *action)
-{
-  g_autofree char *escaped = g_markup_escape_text (text, -1);
-  AdwToast *toast = adw_toast_new (escaped);
-
-  adw_toast_set_timeout (toast, 4);
-  if (button != NULL)
-    {
-      /* It offers to undo or follow up what was just done: shown at once,
-       * not after the toasts queued before it. */
-      adw_toast_set_button_label (toast, button);
-      adw_toast_set_action_name (toast, action);
-      adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
-    }
-  cpel_window_tools_toast (window, toast);
-  return toast;
-}
-
 static inline void
 cpel_window_tools_enable (GActionMap *map,
                           const char *name,

@@ -19,6 +19,7 @@
 #include "cpel-progress-relay.h"
 #include "cpel-settings.h"
 #include "cpel-stats-window.h"
+#include "cpel-toaster.h"
 #include "cpel-tracks-window.h"
 #include "cpel-view-actions.h"
 #include "cpel-views-controller.h"
@@ -57,6 +58,7 @@ struct _CpelWindow
   GCancellable         *lod_cancellable;   /* summaries built in the background */
   CpelProgressRelay    *load_relay;
 
+  CpelToaster          *toaster;          /* every toast of the window */
   GtkNativeDialog      *chooser;
   GtkWindow            *event_types;
   GtkWindow            *tracks;
@@ -94,11 +96,7 @@ static void
 toast (CpelWindow *self,
        const char *message)
 {
-  g_autofree char *escaped = g_markup_escape_text (message, -1);
-  AdwToast *t = adw_toast_new (escaped);
-
-  adw_toast_set_timeout (t, 5);
-  adw_toast_overlay_add_toast (self->toast_overlay, t);
+  cpel_toaster_show (self->toaster, message);
 }
 
 static char *
@@ -390,7 +388,8 @@ cpel_window_set_file (CpelWindow   *self,
         g_autofree char *text = g_strdup_printf (ngettext ("The file has %u warning",
                                                            "The file has %u warnings", n), n);
 
-        cpel_window_tools_text_toast (self, text, _("Details"), "win.file-info");
+        cpel_toaster_show_full (self->toaster, text, CPEL_TOASTER_TIMEOUT,
+                                _("Details"), "win.file-info", NULL);
       }
   }
 }
@@ -1120,6 +1119,7 @@ cpel_window_dispose (GObject *object)
   if (self->timeline != NULL)
     g_signal_handlers_disconnect_by_data (cpel_timeline_get_vadjustment (self->timeline), self);
   g_clear_handle_id (&self->scrollbar_idle, g_source_remove);
+  g_clear_object (&self->toaster);
   gtk_widget_dispose_template (GTK_WIDGET (self), CPEL_TYPE_WINDOW);
 
   g_clear_object (&self->file);
@@ -1204,6 +1204,7 @@ cpel_window_init (CpelWindow *self)
   GtkIconTheme *theme;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->toaster = cpel_toaster_new (self->toast_overlay);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries,
                                    G_N_ELEMENTS (win_entries), self);
@@ -1279,6 +1280,13 @@ cpel_window_get_details (CpelWindow *self)
 {
   g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
   return self->details;
+}
+
+CpelToaster *
+cpel_window_get_toaster (CpelWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
+  return self->toaster;
 }
 
 const char *

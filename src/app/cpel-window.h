@@ -8,6 +8,7 @@
 #include "cpel-details.h"
 #include "cpel-search-bar.h"
 #include "cpel-timeline.h"
+#include "cpel-toaster.h"
 
 G_BEGIN_DECLS
 
@@ -41,6 +42,8 @@ gboolean       cpel_window_export        (CpelWindow      *self,
 CpelTimeline  *cpel_window_get_timeline  (CpelWindow      *self);
 CpelSearchBar *cpel_window_get_search_bar (CpelWindow     *self);
 CpelDetails   *cpel_window_get_details   (CpelWindow      *self);
+/* Every toast of the window goes through it. */
+CpelToaster   *cpel_window_get_toaster   (CpelWindow      *self);
 /* The status line's texts (tests). */
 const char    *cpel_window_get_status    (CpelWindow      *self,
                                           const char      *which);   /* "range", "cursor", "measure" */

@@ -93,6 +93,38 @@ app_test_wait_flag (const gboolean *flag, guint timeout_ms)
   return *flag;
 }
 
+/* Iterate until *flag or `timeout_ms`; fails the test on the timeout
+ * (a generous bound: the condition, not the time, ends the wait). */
+#define app_test_await_flag(flag, timeout_ms) \
+  g_assert_true (app_test_wait_flag ((flag), (timeout_ms)))
+
+static inline void
+app_test_on_after_paint (GdkFrameClock *clock, guint *count)
+{
+  (*count)++;
+}
+
+/* Let `widget`'s window paint `n` frames (a redraw is queued first), with
+ * an overall bound of 10 s that fails the test. */
+static inline void
+app_test_wait_frames (GtkWidget *widget, guint n)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
+  gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+  guint count = 0;
+  gulong id;
+
+  g_assert_nonnull (clock);
+  id = g_signal_connect (clock, "after-paint", G_CALLBACK (app_test_on_after_paint), &count);
+  while (count < n && g_get_monotonic_time () < end)
+    {
+      gtk_widget_queue_draw (widget);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_signal_handler_disconnect (clock, id);
+  g_assert_cmpuint (count, >=, n);
+}
+
 /* Iterate until `widget` has been allocated and drawn at least once. */
 static inline void
 app_test_wait_allocated (GtkWidget *widget, int min_width)

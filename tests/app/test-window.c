@@ -301,6 +301,55 @@ test_warnings_toast (Fixture *f, gconstpointer data)
   g_assert_true (has_label (GTK_WIDGET (f->window), "The file has 1 warning"));
 }
 
+/* How many toast widgets the window's overlay holds (shown or hiding). */
+static guint
+count_toasts (CpelWindow *window)
+{
+  GtkWidget *overlay = adw_application_window_get_content (ADW_APPLICATION_WINDOW (window));
+  GtkWidget *content = adw_toast_overlay_get_child (ADW_TOAST_OVERLAY (overlay));
+  guint n = 0;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (overlay); c != NULL; c = gtk_widget_get_next_sibling (c))
+    n += c != content;
+  return n;
+}
+
+/* Toasts in quick succession (h u h u … did it): messages replace the one
+ * shown, some time out, some are withdrawn, some have a button, one to
+ * three frames apart; libadwaita 1.2's overlay crashed when a toast was
+ * dismissed during its show animation.  At most one toast shows and one
+ * hides; the last message is the one on screen. */
+static void
+test_toast_quick (Fixture *f, gconstpointer data)
+{
+  CpelToaster *toaster;
+  gboolean shown = FALSE;
+
+  SKIP_WITHOUT_DISPLAY ();
+  toaster = cpel_window_get_toaster (f->window);
+  for (guint i = 0; i < 80; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("message %u", i);
+      guint id = cpel_toaster_show_full (toaster, text, i % 3 == 0 ? 1 : 5,
+                                         i % 2 == 1 ? "_Details" : NULL, "win.file-info", NULL);
+
+      g_assert_cmpstr (cpel_toaster_get_text (toaster), ==, text);
+      if (i % 4 == 1)
+        cpel_toaster_withdraw (toaster, id);
+      app_test_wait_frames (GTK_WIDGET (f->window), 1 + i % 3);
+      g_assert_cmpuint (count_toasts (f->window), <=, 2);
+    }
+  cpel_toaster_show (toaster, "the last one");
+  for (gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+       !shown && g_get_monotonic_time () < end;)
+    {
+      app_test_wait_frames (GTK_WIDGET (f->window), 1);
+      shown = has_label (GTK_WIDGET (f->window), "the last one");
+    }
+  g_assert_true (shown);
+  g_assert_cmpuint (count_toasts (f->window), ==, 1);
+}
+
 /* ---- search ------------------------------------------------------------ */
 
 static void
@@ -913,6 +962,7 @@ main (int argc, char *argv[])
   ADD ("bad-file-empty-window", test_bad_file_empty_window, TRUE);
   ADD ("markup-name", test_markup_name, TRUE);
   ADD ("warnings-toast", test_warnings_toast, TRUE);
+  ADD ("toast-quick", test_toast_quick, TRUE);
   ADD ("file-info", test_file_info, FALSE);
   ADD ("search", test_search, FALSE);
   ADD ("details", test_details, FALSE);
