@@ -2,6 +2,7 @@
 /* test-perf-data.c — the perf.data reader against perf script's text of the
  * fixtures (count, event names, tids, CPUs, times to the ns, tracepoint
  * fields), and hostile variants of them. */
+#define _GNU_SOURCE
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -9,6 +10,9 @@
 #include "cpel-core.h"
 #include "cpel-perf-data.h"
 #include "cpel-test-util.h"
+#include "cpel-perf-writer.h"
+
+#include <zstd.h>
 
 typedef struct
 {
@@ -116,7 +120,10 @@ collect (const CpelPerfRecord *r, gpointer data, GError **error)
           g_autoptr(GString) s = g_string_new (NULL);
           gint64 num;
           if (!cpel_perf_data_format_tracepoint (c->pd, r->attr, r->raw, r->raw_size, s, &num, error))
-            return FALSE;
+            {
+              line_free (l);
+              return FALSE;
+            }
           l->text = g_string_free (g_steal_pointer (&s), FALSE);
         }
       g_ptr_array_add (c->lines, l);
@@ -279,6 +286,224 @@ test_header (void)
   g_assert_cmpuint (clk, ==, G_GUINT64_CONSTANT (2606566748520));
 }
 
+/* ---- hostile input --------------------------------------------------------- */
+
+static gboolean
+count_samples (const CpelPerfRecord *r, gpointer data, GError **error)
+{
+  if (r->type == CPEL_PERF_RECORD_SAMPLE)
+    (*(guint64 *) data)++;
+  return TRUE;
+}
+
+/* Parses and reads everything; returns the error (or NULL) */
+static GError *
+try_bytes (GBytes *bytes, guint64 *n_samples)
+{
+  GError *error = NULL;
+  guint64 n = 0;
+  g_autoptr(CpelPerfData) pd = cpel_perf_data_new (bytes, &error);
+  if (pd != NULL)
+    cpel_perf_data_read_records (pd, count_samples, &n, NULL, NULL, NULL, &error);
+  if (n_samples)
+    *n_samples = n;
+  return error;
+}
+
+static void
+test_synthetic (void)
+{
+  guint64 st = CPEL_TEST_PERF_IP | CPEL_TEST_PERF_TID | CPEL_TEST_PERF_TIME | CPEL_TEST_PERF_PERIOD;
+  g_autoptr(GByteArray) rec = g_byte_array_new ();
+  cpel_test_perf_comm (rec, 10, 11, "worker");
+  for (guint i = 0; i < 100; i++)
+    cpel_test_perf_sample (rec, st, 1, 0xffffffff81000000 + i, 10, 11, 1000 + i, 0);
+  g_autoptr(GBytes) b = cpel_test_perf_file (&st, 1, 144, rec->data, rec->len);
+  guint64 n;
+  g_autoptr(GError) error = try_bytes (b, &n);
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, ==, 100);
+}
+
+static void
+expect_error (GBytes *b, const char *fragment)
+{
+  g_autoptr(GError) error = try_bytes (b, NULL);
+  g_assert_nonnull (error);
+  if (fragment != NULL && strstr (error->message, fragment) == NULL)
+    g_error ("“%s” does not say “%s”", error->message, fragment);
+}
+
+static void
+test_attr_size (void)
+{
+  guint64 st = CPEL_TEST_PERF_IP | CPEL_TEST_PERF_TID | CPEL_TEST_PERF_TIME;
+  g_autoptr(GByteArray) rec = g_byte_array_new ();
+  cpel_test_perf_sample (rec, st, 1, 1, 2, 3, 4, 0);
+  g_autoptr(GBytes) zero = cpel_test_perf_file (&st, 1, 0, rec->data, rec->len);
+  expect_error (zero, "attr_size 0");
+  g_autoptr(GBytes) huge = cpel_test_perf_file (&st, 1, G_GUINT64_CONSTANT (1) << 40, rec->data, rec->len);
+  expect_error (huge, "attr_size");
+  /* smaller than the attr says it is */
+  g_autoptr(GBytes) small = cpel_test_perf_file (&st, 1, 100, rec->data, rec->len);
+  expect_error (small, NULL);
+}
+
+static void
+test_sample_overrun (void)
+{
+  /* the attr promises fields the records do not hold */
+  guint64 st_short = CPEL_TEST_PERF_IP;
+  guint64 st = CPEL_TEST_PERF_IP | CPEL_TEST_PERF_TID | CPEL_TEST_PERF_TIME | CPEL_TEST_PERF_CPU;
+  g_autoptr(GByteArray) rec = g_byte_array_new ();
+  cpel_test_perf_sample (rec, st_short, 1, 1, 2, 3, 4, 0);
+  g_autoptr(GBytes) b = cpel_test_perf_file (&st, 1, 144, rec->data, rec->len);
+  expect_error (b, "offset");
+  /* a record header whose size runs past the data section */
+  g_autoptr(GByteArray) rec2 = g_byte_array_new ();
+  cpel_test_perf_hdr (rec2, 9, 0, 4000);
+  cpel_test_perf_u64 (rec2, 1);
+  g_autoptr(GBytes) b2 = cpel_test_perf_file (&st, 1, 144, rec2->data, rec2->len);
+  expect_error (b2, "runs past");
+  /* size smaller than its own header */
+  g_autoptr(GByteArray) rec3 = g_byte_array_new ();
+  cpel_test_perf_hdr (rec3, 9, 0, 4);
+  cpel_test_perf_u32 (rec3, 0);
+  g_autoptr(GBytes) b3 = cpel_test_perf_file (&st, 1, 144, rec3->data, rec3->len);
+  expect_error (b3, "less than its header");
+  /* two attrs, a sample naming an id no attr lists */
+  guint64 sts[2] = { st | CPEL_TEST_PERF_IDENT, st | CPEL_TEST_PERF_IDENT };
+  g_autoptr(GByteArray) rec4 = g_byte_array_new ();
+  cpel_test_perf_sample (rec4, sts[0], 77, 1, 2, 3, 4, 0);
+  g_autoptr(GBytes) b4 = cpel_test_perf_file (sts, 2, 144, rec4->data, rec4->len);
+  expect_error (b4, "id 77");
+}
+
+static void
+test_not_supported (void)
+{
+  static const char *const cases[][2] = {
+    { "PERFILE2\x10\0\0\0\0\0\0\0", "pipe-mode" },
+    { "2ELIFREP\0\0\0\0\0\0\0\x68", "other byte order" },
+    { "PERFFILE\0\0\0\0\0\0\0\0", "version 1" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      guint8 buf[104] = { 0 };
+      memcpy (buf, cases[i][0], 16);
+      g_autoptr(GBytes) b = g_bytes_new (buf, sizeof buf);
+      expect_error (b, cases[i][1]);
+    }
+}
+
+static GBytes *
+fixture_bytes (const char *name)
+{
+  g_autofree char *rel = g_strdup_printf ("fixtures/formats/perf/%s.perf.data", name);
+  g_autofree char *path = cpel_test_shared_file (rel);
+  if (path == NULL)
+    return NULL;
+  g_autofree char *data = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  return g_bytes_new_take (g_steal_pointer (&data), len);
+}
+
+/* Every prefix of the header region and a sample of later ones: an error or
+ * fewer samples, never a crash (the ASan build runs this too). */
+static void
+test_truncations (void)
+{
+  static const char *const names[] = { "sched-wakeup", "gzip-callgraph", "zstd-mono" };
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    {
+      g_autoptr(GBytes) all = fixture_bytes (names[k]);
+      if (all == NULL)
+        return;
+      gsize len = g_bytes_get_size (all);
+      for (gsize cut = 0; cut < len; cut += cut < 1024 ? 1 : 61)
+        {
+          /* copied so that ASan sees reads past the end */
+          g_autoptr(GBytes) part = g_bytes_new (g_bytes_get_data (all, NULL), cut);
+          guint64 n = 0;
+          g_autoptr(GError) error = try_bytes (part, &n);
+          g_assert_true (error != NULL || n <= 147);
+        }
+    }
+}
+
+/* A tracepoint format naming offsets past the record: an error, not a read. */
+static void
+test_tracepoint_offsets (void)
+{
+  g_autoptr(GBytes) all = fixture_bytes ("sched-wakeup");
+  if (all == NULL)
+    return;
+  gsize len;
+  const guint8 *d = g_bytes_get_data (all, &len);
+  g_autofree guint8 *copy = g_memdup2 (d, len);
+  const char *needle = "pid_t next_pid;\toffset:56;";
+  guint8 *hit = memmem (copy, len, needle, strlen (needle));
+  g_assert_nonnull (hit);
+  memcpy (hit + strlen ("pid_t next_pid;\toffset:"), "99", 2);
+  g_autoptr(GBytes) b = g_bytes_new (copy, len);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelPerfData) pd = cpel_perf_data_new (b, &error);
+  g_assert_no_error (error);
+  Collect c = { pd, g_ptr_array_new_with_free_func (line_free),
+                g_hash_table_new_full (NULL, NULL, NULL, g_free), 0, 0, 0, 0 };
+  g_assert_false (cpel_perf_data_read_records (pd, collect, &c, NULL, NULL, NULL, &error));
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_SECTION);
+  g_assert_nonnull (strstr (error->message, "next_pid"));
+  g_ptr_array_unref (c.lines);
+  g_hash_table_unref (c.comms);
+}
+
+/* COMPRESSED records that inflate past the limit (64 MiB for a small file). */
+static void
+test_zstd_bomb (void)
+{
+  gsize big = 80 << 20;
+  g_autofree guint8 *zeros = g_malloc0 (big);
+  gsize bound = ZSTD_compressBound (big);
+  g_autofree guint8 *z = g_malloc (bound);
+  gsize zlen = ZSTD_compress (z, bound, zeros, big, 19);
+  g_assert_false (ZSTD_isError (zlen));
+  g_assert_cmpuint (zlen, <, 60000);
+  guint64 st = CPEL_TEST_PERF_IP;
+  g_autoptr(GByteArray) rec = g_byte_array_new ();
+  cpel_test_perf_hdr (rec, 81, 0, (guint16) (8 + zlen));
+  g_byte_array_append (rec, z, (guint) zlen);
+  g_autoptr(GBytes) b = cpel_test_perf_file (&st, 1, 144, rec->data, rec->len);
+  g_autoptr(GError) error = try_bytes (b, NULL);
+  g_assert_nonnull (error);
+  /* zeros are records of size 0: refused before the limit, or the limit */
+  g_assert_true (g_error_matches (error, CPEL_ERROR, CPEL_ERROR_TOO_LARGE)
+                 || g_error_matches (error, CPEL_ERROR, CPEL_ERROR_SECTION));
+
+  /* records of 8 bytes of an unknown type, inflating forever */
+  g_autoptr(GByteArray) filler = g_byte_array_sized_new (big);
+  while (filler->len < big)
+    cpel_test_perf_hdr (filler, 200, 0, 8);
+  zlen = ZSTD_compress (z, bound, filler->data, filler->len, 19);
+  g_assert_false (ZSTD_isError (zlen));
+  g_autoptr(GByteArray) rec2 = g_byte_array_new ();
+  cpel_test_perf_hdr (rec2, 81, 0, (guint16) (8 + zlen));
+  g_byte_array_append (rec2, z, (guint) zlen);
+  g_autoptr(GBytes) b2 = cpel_test_perf_file (&st, 1, 144, rec2->data, rec2->len);
+  g_autoptr(GError) error2 = try_bytes (b2, NULL);
+  g_assert_error (error2, CPEL_ERROR, CPEL_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (error2->message, "inflate"));
+
+  /* garbage instead of a zstd frame */
+  g_autoptr(GByteArray) rec3 = g_byte_array_new ();
+  cpel_test_perf_hdr (rec3, 81, 0, 8 + 16);
+  cpel_test_perf_u64 (rec3, 0x1234);
+  cpel_test_perf_u64 (rec3, 0x5678);
+  g_autoptr(GBytes) b3 = cpel_test_perf_file (&st, 1, 144, rec3->data, rec3->len);
+  expect_error (b3, "does not inflate");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -287,6 +512,13 @@ main (int argc, char **argv)
   g_test_add_func ("/core/import/perf/gzip-callgraph", test_gzip_callgraph);
   g_test_add_func ("/core/import/perf/zstd-mono", test_zstd_mono);
   g_test_add_func ("/core/import/perf/header", test_header);
+  g_test_add_func ("/core/import/perf/synthetic", test_synthetic);
+  g_test_add_func ("/core/import/perf/hostile/attr-size", test_attr_size);
+  g_test_add_func ("/core/import/perf/hostile/sample-overrun", test_sample_overrun);
+  g_test_add_func ("/core/import/perf/hostile/not-supported", test_not_supported);
+  g_test_add_func ("/core/import/perf/hostile/truncations", test_truncations);
+  g_test_add_func ("/core/import/perf/hostile/tracepoint-offsets", test_tracepoint_offsets);
+  g_test_add_func ("/core/import/perf/hostile/zstd-bomb", test_zstd_bomb);
   g_test_add_data_func ("/core/import/perf/live/sched", "-a -e sched:sched_switch -e sched:sched_wakeup", test_live);
   g_test_add_data_func ("/core/import/perf/live/zstd-clock", "-z -k mono -F 999 -e cpu-clock -e sched:sched_process_exec", test_live);
   return g_test_run ();

@@ -739,6 +739,25 @@ take_bt_error (void)
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
+/* The plugins, loaded once for the process (loading them scans the plugin
+ * folder; they are never unloaded). */
+static gboolean
+find_plugins (const bt_plugin **ctf, const bt_plugin **utils)
+{
+  static gsize once = 0;
+  static const bt_plugin *plugins[2];
+  if (g_once_init_enter (&once))
+    {
+      if (bt_plugin_find ("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &plugins[0]) != BT_PLUGIN_FIND_STATUS_OK
+          || bt_plugin_find ("utils", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &plugins[1]) != BT_PLUGIN_FIND_STATUS_OK)
+        bt_current_thread_clear_error ();
+      g_once_init_leave (&once, 1);
+    }
+  *ctf = plugins[0];
+  *utils = plugins[1];
+  return plugins[0] != NULL && plugins[1] != NULL;
+}
+
 static guint64
 trace_dir_bytes (const char *dir)
 {
@@ -779,12 +798,8 @@ cpel_ctf_trace_read (const char       *path,
   self->notes = g_ptr_array_new_with_free_func (g_free);
 
   const bt_plugin *ctf = NULL, *utils = NULL;
-  if (bt_plugin_find ("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &ctf) != BT_PLUGIN_FIND_STATUS_OK
-      || bt_plugin_find ("utils", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &utils) != BT_PLUGIN_FIND_STATUS_OK)
+  if (!find_plugins (&ctf, &utils))
     {
-      bt_current_thread_clear_error ();
-      bt_plugin_put_ref (ctf);
-      bt_plugin_put_ref (utils);
       g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO,
                    _("CTF: libbabeltrace2's “ctf” and “utils” plugins are not installed (Debian: libbabeltrace2-0)"));
       return NULL;
@@ -896,8 +911,6 @@ cpel_ctf_trace_read (const char       *path,
     }
 
   bt_graph_put_ref (graph);
-  bt_plugin_put_ref (ctf);
-  bt_plugin_put_ref (utils);
   g_hash_table_unref (st.streams);
   g_hash_table_unref (st.trace_index);
   g_hash_table_unref (st.sized);

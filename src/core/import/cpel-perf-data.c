@@ -17,7 +17,7 @@
 #include "cpel-error.h"
 
 #define PERF_MAGIC2          G_GUINT64_CONSTANT (0x32454c4946524550)   /* "PERFILE2" */
-#define PERF_MAGIC2_SWAPPED  G_GUINT64_CONSTANT (0x504552464c494532)
+#define PERF_MAGIC2_SWAPPED  G_GUINT64_CONSTANT (0x50455246494c4532)
 #define PERF_HEADER_SIZE     104
 #define PERF_ATTR_SIZE_VER0  64
 #define PERF_ATTR_MAX        512          /* larger attrs than any kernel's */
