@@ -10,7 +10,6 @@
  * so that F4 / Shift+F4 in the main window keep working.
  */
 #include "cpel-anomaly-panel.h"
-#include "cpel-window-tools.h"
 
 #include <glib/gi18n.h>
 
@@ -764,84 +763,4 @@ cpel_anomaly_panel_new (GtkWindow    *parent,
   g_signal_connect_swapped (timeline, "notify::file", G_CALLBACK (on_file_changed), self);
   on_file_changed (self);
   return self;
-}
-
-/* ------------------------------------------------------------------------ */
-/* The main window's actions                                                  */
-
-#define PANEL_KEY "cpel-anomaly-panel"
-
-CpelAnomalyPanel *
-cpel_anomaly_panel_get_for_window (CpelWindow *window)
-{
-  g_return_val_if_fail (CPEL_IS_WINDOW (window), NULL);
-  return g_object_get_data (G_OBJECT (window), PANEL_KEY);
-}
-
-static void
-on_panel_destroy (GtkWidget  *panel,
-                  CpelWindow *window)
-{
-  if (g_object_get_data (G_OBJECT (window), PANEL_KEY) == panel)
-    g_object_steal_data (G_OBJECT (window), PANEL_KEY);
-}
-
-static CpelAnomalyPanel *
-ensure_panel (CpelWindow *window)
-{
-  CpelAnomalyPanel *panel = cpel_anomaly_panel_get_for_window (window);
-
-  if (panel == NULL)
-    {
-      panel = cpel_anomaly_panel_new (GTK_WINDOW (window), cpel_window_get_timeline (window));
-      g_object_set_data (G_OBJECT (window), PANEL_KEY, panel);
-      g_signal_connect_object (panel, "destroy", G_CALLBACK (on_panel_destroy), window, 0);
-    }
-  return panel;
-}
-
-static void
-action_anomalies (GSimpleAction *action,
-                  GVariant      *parameter,
-                  gpointer       data)
-{
-  CpelWindow *window = data;
-
-  if (cpel_window_get_file (window) != NULL)
-    gtk_window_present (GTK_WINDOW (ensure_panel (window)));
-}
-
-static void
-action_anomaly_step (GSimpleAction *action,
-                     GVariant      *parameter,
-                     gpointer       data)
-{
-  CpelWindow *window = data;
-  CpelAnomalyPanel *panel;
-
-  if (cpel_window_get_file (window) == NULL)
-    return;
-  panel = ensure_panel (window);
-  /* Nothing searched yet: show the form. */
-  if (cpel_anomaly_panel_get_result (panel) == NULL)
-    {
-      gtk_window_present (GTK_WINDOW (panel));
-      return;
-    }
-  cpel_anomaly_panel_step (panel, g_str_equal (g_action_get_name (G_ACTION (action)), "anomaly-next")
-                                  ? 1 : -1);
-}
-
-void
-cpel_anomaly_panel_install (CpelWindow *window)
-{
-  const GActionEntry entries[] = {
-    { "anomalies", action_anomalies },
-    { "anomaly-next", action_anomaly_step },
-    { "anomaly-previous", action_anomaly_step },
-  };
-
-  g_return_if_fail (CPEL_IS_WINDOW (window));
-
-  cpel_window_tools_add_file_actions (window, entries, G_N_ELEMENTS (entries));
 }

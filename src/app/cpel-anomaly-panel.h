@@ -50,10 +50,4 @@ void               cpel_anomaly_panel_set_thread_events (CpelAnomalyPanel *self,
 /* Position of the anomaly last jumped to, or -1. */
 gint64             cpel_anomaly_panel_get_current (CpelAnomalyPanel  *self);
 
-/* Add win.anomalies (show the panel), win.anomaly-next and
- * win.anomaly-previous to `window`. */
-void               cpel_anomaly_panel_install     (CpelWindow        *window);
-/* The window's panel, or NULL before win.anomalies first ran. */
-CpelAnomalyPanel  *cpel_anomaly_panel_get_for_window (CpelWindow     *window);
-
 G_END_DECLS

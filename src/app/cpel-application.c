@@ -13,7 +13,6 @@
 #include "cpel-benchmark.h"
 #include "cpel-headless-export.h"
 #include "cpel-settings.h"
-#include "cpel-views-controller.h"
 #include "cpel-window.h"
 #include "cpelview-resources.h"
 
@@ -236,7 +235,7 @@ open_files (CpelApplication  *self,
           cpel_window_open (window, files[i]);
         }
       if (view_name != NULL && *view_name != '\0')
-        cpel_views_controller_open_view (window, view_name);
+        cpel_window_open_view (window, view_name);
       gtk_window_present (GTK_WINDOW (window));
     }
 }

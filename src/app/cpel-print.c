@@ -6,7 +6,6 @@
  * One page, landscape by default; the page is drawn by cpel_render_view.
  */
 #include "cpel-print.h"
-#include "cpel-window-tools.h"
 
 #include <glib/gi18n.h>
 #include <pango/pangocairo.h>
@@ -273,35 +272,3 @@ cpel_print_window (CpelWindow  *window,
 }
 
 /* ------------------------------------------------------------------------ */
-
-static void
-action_print (GSimpleAction *action,
-              GVariant      *parameter,
-              gpointer       data)
-{
-  CpelWindow *window = data;
-  g_autoptr(GError) error = NULL;
-
-  if (cpel_window_get_file (window) == NULL)
-    return;
-  if (!cpel_print_window (window, NULL, &error))
-    {
-      AdwMessageDialog *dialog;
-
-      dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (window), _("Could Not Print"),
-                                                           error->message));
-      adw_message_dialog_add_response (dialog, "close", _("_Close"));
-      gtk_window_present (GTK_WINDOW (dialog));
-    }
-}
-
-void
-cpel_print_install (CpelWindow *window)
-{
-  const GActionEntry entries[] = {
-    { "print", action_print },
-  };
-
-  g_return_if_fail (CPEL_IS_WINDOW (window));
-  cpel_window_tools_add_file_actions (window, entries, G_N_ELEMENTS (entries));
-}

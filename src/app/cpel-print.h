@@ -32,7 +32,4 @@ gboolean cpel_print_window      (CpelWindow     *window,
                                  const char     *pdf_path,
                                  GError        **error);
 
-/* Add win.print to `window`. */
-void     cpel_print_install     (CpelWindow     *window);
-
 G_END_DECLS

@@ -84,7 +84,7 @@ on_rename_activate (GtkWidget *widget,
 
     if (cpel_views_rename (sv->views, from, name, &error))
       /* Written at once, as every change. */
-      g_action_group_activate_action (G_ACTION_GROUP (sv->window), "write-views", NULL);
+      gtk_widget_activate_action (GTK_WIDGET (sv->window), "win.write-views", NULL);
   }
 }
 
@@ -200,7 +200,7 @@ cpel_saved_views_new (CpelWindow *window,
   gtk_window_set_title (GTK_WINDOW (win), _("Saved Views"));
   gtk_window_set_transient_for (GTK_WINDOW (win), GTK_WINDOW (window));
   gtk_window_set_default_size (GTK_WINDOW (win), 460, 520);
-  gtk_widget_insert_action_group (win, "win", G_ACTION_GROUP (window));
+  gtk_widget_insert_action_group (win, "win", cpel_window_get_actions (window));
   g_object_set_data_full (G_OBJECT (win), "saved-views", sv, (GDestroyNotify) saved_views_free);
 
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);

@@ -10,7 +10,6 @@
 #include "cpel-stats-window.h"
 
 #include <string.h>
-#include "cpel-window-tools.h"
 
 #include <glib/gi18n.h>
 
@@ -643,56 +642,4 @@ cpel_stats_window_new (GtkWindow    *parent,
   g_signal_connect_swapped (timeline, "notify::file", G_CALLBACK (cpel_stats_window_refresh), self);
   cpel_stats_window_refresh (self);
   return self;
-}
-
-/* ------------------------------------------------------------------------ */
-/* win.statistics                                                             */
-
-#define STATS_KEY "cpel-stats-window"
-
-CpelStatsWindow *
-cpel_stats_window_get_for_window (CpelWindow *window)
-{
-  g_return_val_if_fail (CPEL_IS_WINDOW (window), NULL);
-  return g_object_get_data (G_OBJECT (window), STATS_KEY);
-}
-
-static void
-on_stats_destroy (GtkWidget  *stats,
-                  CpelWindow *window)
-{
-  if (g_object_get_data (G_OBJECT (window), STATS_KEY) == stats)
-    g_object_set_data (G_OBJECT (window), STATS_KEY, NULL);
-}
-
-static void
-action_statistics (GSimpleAction *action,
-                   GVariant      *parameter,
-                   gpointer       data)
-{
-  CpelWindow *window = data;
-  CpelStatsWindow *stats = g_object_get_data (G_OBJECT (window), STATS_KEY);
-
-  if (cpel_window_get_file (window) == NULL)
-    return;
-  if (stats == NULL)
-    {
-      stats = cpel_stats_window_new (GTK_WINDOW (window), cpel_window_get_timeline (window));
-      g_object_set_data (G_OBJECT (window), STATS_KEY, stats);
-      g_signal_connect_object (stats, "destroy", G_CALLBACK (on_stats_destroy), window, 0);
-    }
-  else
-    cpel_stats_window_refresh (stats);
-  gtk_window_present (GTK_WINDOW (stats));
-}
-
-void
-cpel_stats_window_install (CpelWindow *window)
-{
-  const GActionEntry entries[] = {
-    { "statistics", action_statistics },
-  };
-
-  g_return_if_fail (CPEL_IS_WINDOW (window));
-  cpel_window_tools_add_file_actions (window, entries, G_N_ELEMENTS (entries));
 }

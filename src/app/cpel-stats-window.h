@@ -36,10 +36,4 @@ gboolean         cpel_stats_window_save_csv   (CpelStatsWindow  *self,
                                                CpelStatsCsvTable table,
                                                GError          **error);
 
-/* Add win.statistics to `window`: opens the window for the
- * current range, or brings it back counting the current range again. */
-void             cpel_stats_window_install    (CpelWindow       *window);
-/* The window's statistics window, or NULL before win.statistics ran. */
-CpelStatsWindow *cpel_stats_window_get_for_window (CpelWindow   *window);
-
 G_END_DECLS

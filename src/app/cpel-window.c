@@ -1,74 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-window.c — a viewer window: one file, its timeline, search and details */
-#include "cpel-window.h"
+#include "cpel-window-private.h"
 
 #include <glib/gi18n.h>
 
-#include "cpel-anomaly-panel.h"
 #include "cpel-app-util.h"
 #include "cpel-async.h"
-#include "cpel-chase-actions.h"
-#include "cpel-cut-dialog.h"
-#include "cpel-event-types-window.h"
-#include "cpel-export-chooser.h"
-#include "cpel-file-info.h"
-#include "cpel-file-watch.h"
 #include "cpel-key-capture.h"
-#include "cpel-overview-strip.h"
-#include "cpel-print.h"
-#include "cpel-progress-relay.h"
 #include "cpel-settings.h"
-#include "cpel-stats-window.h"
-#include "cpel-toaster.h"
 #include "cpel-tracks-window.h"
-#include "cpel-view-actions.h"
-#include "cpel-views-controller.h"
-#include "cpel-window-tools.h"
-
-struct _CpelWindow
-{
-  AdwApplicationWindow  parent_instance;
-
-  /* Template */
-  AdwToastOverlay      *toast_overlay;
-  AdwWindowTitle       *window_title;
-  GtkToggleButton      *search_button;
-  GtkToggleButton      *details_button;
-  GtkMenuButton        *menu_button;
-  GMenu                *recent_submenu;
-  CpelSearchBar        *search_bar;
-  GtkProgressBar       *load_progress;
-  GtkStack             *main_stack;
-  AdwStatusPage        *empty_page;
-  AdwStatusPage        *loading_page;
-  GtkProgressBar       *loading_progress;
-  CpelOverviewStrip         *overview;
-  CpelTimeline         *timeline;
-  GtkScrollbar         *vscrollbar;
-  GtkRevealer          *details_revealer;
-  CpelDetails          *details;
-  GtkLabel             *range_label;
-  GtkLabel             *cursor_label;
-  GtkLabel             *measure_label;
-
-  CpelFile             *file;
-  GFile                *location;
-
-  GCancellable         *load_cancellable;
-  GCancellable         *lod_cancellable;   /* summaries built in the background */
-  CpelProgressRelay    *load_relay;
-
-  CpelToaster          *toaster;          /* every toast of the window */
-  GtkNativeDialog      *chooser;
-  GtkWindow            *event_types;
-  GtkWindow            *tracks;
-  /* What the subtitle says now (it follows every view change, and is only
-   * written again when one of these changes). */
-  CpelFile             *subtitle_file;   /* not a reference: compared only */
-  guint                 subtitle_shown;
-  guint                 subtitle_hidden_types;
-  guint                 scrollbar_idle;
-};
 
 G_DEFINE_FINAL_TYPE (CpelWindow, cpel_window, ADW_TYPE_APPLICATION_WINDOW)
 
@@ -77,13 +17,16 @@ enum
   PROP_0,
   PROP_FILE,
   PROP_LOADING,
+  PROP_SHOW_DETAILS,
+  PROP_COLOR_MODE,
+  PROP_SUMMARY_MODE,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
 
-static GSettings *
-get_settings (CpelWindow *self)
+GSettings *
+_cpel_window_get_settings (CpelWindow *self)
 {
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
 
@@ -92,15 +35,8 @@ get_settings (CpelWindow *self)
   return cpel_application_get_settings (CPEL_APPLICATION (app));
 }
 
-static void
-toast (CpelWindow *self,
-       const char *message)
-{
-  cpel_toaster_show (self->toaster, message);
-}
-
-static char *
-display_name (GFile *location)
+char *
+_cpel_window_display_name (GFile *location)
 {
   g_autofree char *basename = NULL;
 
@@ -108,6 +44,12 @@ display_name (GFile *location)
     return g_strdup (_("Untitled"));
   basename = g_file_get_basename (location);
   return g_filename_display_name (basename != NULL ? basename : "");
+}
+
+void
+_cpel_window_notify_loading (CpelWindow *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -194,27 +136,6 @@ update_details (CpelWindow *self)
     cpel_details_clear (self->details);
 }
 
-static void
-update_actions (CpelWindow *self)
-{
-  gboolean has_file = self->file != NULL;
-  const char *names[] = {
-    "export", "export-to", "file-info", "event-types", "tracks", "search",
-    "search-next", "search-previous", "zoom-in", "zoom-out", "zoom-fit", "show-details",
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), names[i]);
-
-      g_simple_action_set_enabled (G_SIMPLE_ACTION (action), has_file);
-    }
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self),
-                                                                            "cancel-load")),
-                               self->load_cancellable != NULL);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->search_button), has_file);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Files                                                                      */
 
@@ -222,7 +143,7 @@ CpelWindow *
 cpel_window_new (CpelApplication *application)
 {
   CpelWindow *self = g_object_new (CPEL_TYPE_WINDOW, "application", application, NULL);
-  GSettings *settings = get_settings (self);
+  GSettings *settings = _cpel_window_get_settings (self);
   gboolean show_details;
 
   /* Restore what the settings remember (nothing without a schema). */
@@ -232,8 +153,7 @@ cpel_window_new (CpelApplication *application)
   if (cpel_settings_get_boolean (settings, "window-maximized", FALSE))
     gtk_window_maximize (GTK_WINDOW (self));
   show_details = cpel_settings_get_boolean (settings, "details-visible", FALSE);
-  g_action_group_change_action_state (G_ACTION_GROUP (self), "show-details",
-                                      g_variant_new_boolean (show_details));
+  _cpel_window_set_show_details (self, show_details);
 
   if (application != NULL)
     g_menu_append_section (self->recent_submenu, NULL,
@@ -301,12 +221,6 @@ update_subtitle (CpelWindow *self)
     adw_window_title_set_subtitle (self->window_title, subtitle);
 }
 
-static void present_tool (CpelWindow  *self,
-                          GtkWindow  **slot,
-                          GtkWindow  *(*create) (CpelWindow *self));
-static GtkWindow *new_event_types_window (CpelWindow *self);
-static GtkWindow *new_tracks_window (CpelWindow *self);
-
 /* The Tracks and Event Types windows edit the timeline's track order and
  * types of one file: a new file (a reload too) gets new ones, open again
  * where they were open. */
@@ -322,6 +236,21 @@ close_tool (GtkWindow **slot,
   g_object_remove_weak_pointer (G_OBJECT (window), (gpointer *) slot);
   *slot = NULL;
   gtk_window_destroy (window);
+}
+
+void
+_cpel_window_present_tool (CpelWindow  *self,
+                           GtkWindow  **slot,
+                           GtkWindow  *(*create) (CpelWindow *self))
+{
+  if (self->file == NULL)
+    return;
+  if (*slot == NULL)
+    {
+      *slot = create (self);
+      g_object_add_weak_pointer (G_OBJECT (*slot), (gpointer *) slot);
+    }
+  gtk_window_present (*slot);
 }
 
 void
@@ -348,14 +277,14 @@ cpel_window_set_file (CpelWindow   *self,
   self->lod_cancellable = g_cancellable_new ();
   cpel_prepare_lod_async (file, self->lod_cancellable);
 
-  settings = get_settings (self);
+  settings = _cpel_window_get_settings (self);
   close_tool (&self->tracks, &tracks_open);
   close_tool (&self->event_types, &types_open);
   cpel_timeline_set_file_full (self->timeline, file, overview);
   cpel_timeline_set_label_width (self->timeline,
                                  cpel_settings_get_int (settings, "label-width", 160));
 
-  name = location != NULL ? display_name (location)
+  name = location != NULL ? _cpel_window_display_name (location)
                           : g_strdup (cpel_file_get_path (file) != NULL
                                       ? cpel_file_get_path (file) : _("Untitled"));
   adw_window_title_set_title (self->window_title, name);
@@ -366,15 +295,20 @@ cpel_window_set_file (CpelWindow   *self,
    * not a blend with the page before that lasts another 200 ms (and costs
    * every frame in between twice). */
   gtk_stack_set_visible_child_full (self->main_stack, "view", GTK_STACK_TRANSITION_TYPE_NONE);
-  update_actions (self);
   update_range_label (self);
   update_pointer_labels (self);
   update_details (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
   if (types_open)
-    present_tool (self, &self->event_types, new_event_types_window);
+    _cpel_window_present_tool (self, &self->event_types, _cpel_window_new_event_types);
   if (tracks_open)
-    present_tool (self, &self->tracks, new_tracks_window);
+    _cpel_window_present_tool (self, &self->tracks, _cpel_window_new_tracks);
+
+  /* The window's parts follow the new file, before anyone else hears of it. */
+  _cpel_window_chase_file_changed (self);
+  _cpel_window_views_file_changed (self);
+  _cpel_window_watch_file_changed (self);
+  _cpel_window_update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
 
   /* Problems that did not stop the load are listed in File Information:
@@ -408,636 +342,6 @@ cpel_window_get_location (CpelWindow *self)
   return self->location;
 }
 
-gboolean
-cpel_window_is_loading (CpelWindow *self)
-{
-  g_return_val_if_fail (CPEL_IS_WINDOW (self), FALSE);
-  return self->load_cancellable != NULL;
-}
-
-static void
-on_load_progress (double   fraction,
-                  gpointer data)
-{
-  CpelWindow *self = data;
-
-  gtk_progress_bar_set_fraction (self->loading_progress, fraction);
-  gtk_progress_bar_set_fraction (self->load_progress, fraction);
-}
-
-static void
-stop_loading (CpelWindow *self)
-{
-  if (self->load_relay != NULL)
-    cpel_progress_relay_close (self->load_relay);
-  g_clear_pointer (&self->load_relay, cpel_progress_relay_unref);
-  g_clear_object (&self->load_cancellable);
-  gtk_widget_set_visible (GTK_WIDGET (self->load_progress), FALSE);
-  gtk_stack_set_visible_child_name (self->main_stack, self->file != NULL ? "view" : "empty");
-  update_actions (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
-}
-
-typedef struct
-{
-  CpelWindow   *self;
-  GFile        *location;
-  GCancellable *cancellable;
-} LoadData;
-
-static void
-load_data_free (LoadData *data)
-{
-  g_object_unref (data->self);
-  g_object_unref (data->location);
-  g_object_unref (data->cancellable);
-  g_free (data);
-}
-
-static void
-show_load_error (CpelWindow *self,
-                 GFile      *location,
-                 GError     *error)
-{
-  g_autofree char *name = display_name (location);
-  g_autofree char *heading = NULL;
-  AdwMessageDialog *dialog;
-
-  /* TRANSLATORS: dialog heading; %s is a file name */
-  heading = g_strdup_printf (_("Could Not Open “%s”"), name);
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), heading, error->message));
-  adw_message_dialog_add_response (dialog, "close", _("_Close"));
-  adw_message_dialog_set_default_response (dialog, "close");
-  adw_message_dialog_set_close_response (dialog, "close");
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
-on_loaded (GObject      *source,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  LoadData *data = user_data;
-  CpelWindow *self = data->self;
-  g_autoptr(CpelFile) file = NULL;
-  g_autoptr(CpelOverview) overview = NULL;
-  g_autoptr(GError) error = NULL;
-  gboolean current = data->cancellable == self->load_cancellable;
-
-  file = cpel_load_file_finish (result, &overview, &error);
-  if (file == NULL)
-    {
-      if (current)
-        stop_loading (self);
-      if (current && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_load_error (self, data->location, error);
-      load_data_free (data);
-      return;
-    }
-
-  if (!current)
-    {
-      /* Superseded or the window went away. */
-      load_data_free (data);
-      return;
-    }
-
-  if (self->file == NULL)
-    cpel_window_set_file (self, file, overview, data->location);
-  else
-    {
-      GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-      GtkWindow *window;
-
-      if (!CPEL_IS_APPLICATION (app))
-        {
-          stop_loading (self);
-          load_data_free (data);
-          return;
-        }
-      window = cpel_application_new_window (CPEL_APPLICATION (app));
-      cpel_window_set_file (CPEL_WINDOW (window), file, overview, data->location);
-      gtk_window_present (window);
-    }
-
-  stop_loading (self);
-  {
-    GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-
-    if (CPEL_IS_APPLICATION (app))
-      cpel_application_add_recent (CPEL_APPLICATION (app), data->location);
-  }
-  load_data_free (data);
-}
-
-void
-cpel_window_open (CpelWindow *self,
-                  GFile      *location)
-{
-  g_autofree char *name = NULL;
-  LoadData *data;
-
-  g_return_if_fail (CPEL_IS_WINDOW (self));
-  g_return_if_fail (G_IS_FILE (location));
-
-  /* A newer request replaces a running one. */
-  if (self->load_cancellable != NULL)
-    g_cancellable_cancel (self->load_cancellable);
-  if (self->load_relay != NULL)
-    cpel_progress_relay_close (self->load_relay);
-  g_clear_pointer (&self->load_relay, cpel_progress_relay_unref);
-  g_clear_object (&self->load_cancellable);
-
-  self->load_cancellable = g_cancellable_new ();
-  self->load_relay = cpel_progress_relay_new (on_load_progress, self);
-  gtk_progress_bar_set_fraction (self->loading_progress, 0);
-  gtk_progress_bar_set_fraction (self->load_progress, 0);
-
-  name = display_name (location);
-  if (self->file == NULL)
-    {
-      /* The description is markup; a file name may hold '&' or '<'. */
-      g_autofree char *escaped = g_markup_escape_text (name, -1);
-
-      adw_status_page_set_description (self->loading_page, escaped);
-      gtk_stack_set_visible_child_name (self->main_stack, "loading");
-    }
-  else
-    gtk_widget_set_visible (GTK_WIDGET (self->load_progress), TRUE);
-  update_actions (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
-
-  data = g_new0 (LoadData, 1);
-  data->self = g_object_ref (self);
-  data->location = g_object_ref (location);
-  data->cancellable = g_object_ref (self->load_cancellable);
-  cpel_load_file_async (location, self->load_cancellable,
-                        cpel_progress_relay_report, self->load_relay,
-                        on_loaded, data);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Export                                                                     */
-
-gboolean
-cpel_window_export (CpelWindow  *self,
-                    const char  *path,
-                    double       scale,
-                    gboolean     overwrite,
-                    GError     **error)
-{
-  const CpelView *current;
-  CpelView view;
-  CpelExportFormat format;
-  double width, height;
-
-  g_return_val_if_fail (CPEL_IS_WINDOW (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  current = cpel_timeline_get_view (self->timeline);
-  if (current == NULL)
-    {
-      g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_INVALID, _("No file is open"));
-      return FALSE;
-    }
-  if (!cpel_render_export_format_for_path (path, &format))
-    {
-      g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID,
-                   _("Unknown image format for “%s”: use .png, .svg or .pdf"), path);
-      return FALSE;
-    }
-
-  /* What is on screen, without the pointer's cursor line. */
-  view = *current;
-  view.has_cursor = FALSE;
-  width = gtk_widget_get_width (GTK_WIDGET (self->timeline));
-  height = gtk_widget_get_height (GTK_WIDGET (self->timeline));
-  if (width < 1 || height < 1)
-    {
-      width = 1280;
-      height = 720;
-    }
-  if (scale <= 0)
-    scale = gtk_widget_get_scale_factor (GTK_WIDGET (self->timeline));
-  return cpel_render_export (&view, format, width, height, scale, path, overwrite, error);
-}
-
-static void
-export_and_report (CpelWindow *self,
-                   const char *path,
-                   double      scale,
-                   gboolean    overwrite)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *name = g_filename_display_basename (path);
-  g_autofree char *message = NULL;
-
-  if (!cpel_window_export (self, path, scale, overwrite, &error))
-    /* TRANSLATORS: %s is a file name, then the reason */
-    message = g_strdup_printf (_("Could not export “%s”: %s"), name, error->message);
-  else
-    message = g_strdup_printf (_("View exported as “%s”"), name);
-  toast (self, message);
-}
-
-static void
-remember_folder (CpelWindow *self,
-                 GFile      *file)
-{
-  g_autoptr(GFile) parent = g_file_get_parent (file);
-  g_autofree char *uri = parent != NULL ? g_file_get_uri (parent) : NULL;
-
-  if (uri != NULL)
-    cpel_settings_set_string (get_settings (self), "last-folder", uri);
-}
-
-static void
-set_initial_folder (CpelWindow     *self,
-                    GtkFileChooser *chooser)
-{
-  g_autofree char *folder = cpel_settings_get_string (get_settings (self), "last-folder");
-  g_autoptr(GFile) dir = NULL;
-
-  if (folder != NULL)
-    {
-      dir = g_file_new_for_uri (folder);
-      if (g_file_query_file_type (dir, G_FILE_QUERY_INFO_NONE, NULL) != G_FILE_TYPE_DIRECTORY)
-        g_clear_object (&dir);
-    }
-  if (dir == NULL && self->location != NULL)
-    dir = g_file_get_parent (self->location);
-  if (dir != NULL)
-    gtk_file_chooser_set_current_folder (chooser, dir, NULL);
-}
-
-static void
-on_export_response (GtkNativeDialog *dialog,
-                    int              response,
-                    CpelWindow      *self)
-{
-  g_autoptr(GFile) file = NULL;
-  g_autofree char *path = NULL;
-  const char *scale_choice;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  if (file != NULL)
-    path = g_file_get_path (file);
-
-  if (path != NULL)
-    {
-      GtkFileFilter *chosen = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog));
-      const char *chosen_suffix = chosen != NULL ? g_object_get_data (G_OBJECT (chosen), "suffix") : NULL;
-      gboolean overwrite;
-      char *resolved = cpel_export_dialog_path (path, g_object_get_data (G_OBJECT (dialog), "suggested"),
-                                                chosen_suffix, &overwrite);
-
-      remember_folder (self, file);
-      g_free (path);
-      path = resolved;
-      scale_choice = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (dialog), "scale");
-      export_and_report (self, path, scale_choice != NULL ? g_ascii_strtod (scale_choice, NULL) : 0,
-                         overwrite);
-    }
-  g_clear_object (&self->chooser);
-}
-
-static void
-add_filter (GtkFileChooser *chooser,
-            const char     *name,
-            const char     *mime_type,
-            const char     *suffix)
-{
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-  g_autofree char *pattern = g_strconcat ("*.", suffix, NULL);
-
-  gtk_file_filter_set_name (filter, name);
-  gtk_file_filter_add_mime_type (filter, mime_type);
-  gtk_file_filter_add_pattern (filter, pattern);
-  g_object_set_data_full (G_OBJECT (filter), "suffix", g_strdup (suffix), g_free);
-  gtk_file_chooser_add_filter (chooser, filter);
-}
-
-static void
-action_export (GSimpleAction *action,
-               GVariant      *parameter,
-               gpointer       data)
-{
-  CpelWindow *self = data;
-  const char *scripted = g_getenv ("CPEL_EXPORT_PATH");
-  g_autofree char *name = NULL;
-  g_autofree char *base = NULL;
-  g_autofree char *suggested = NULL;
-  char *dot;
-
-  if (self->file == NULL)
-    return;
-
-  /* Automation: export straight to the given path. */
-  if (scripted != NULL && *scripted != '\0')
-    {
-      export_and_report (self, scripted, 0, TRUE);
-      return;
-    }
-
-  if (self->chooser != NULL)
-    {
-      gtk_native_dialog_show (self->chooser);
-      return;
-    }
-
-  name = self->location != NULL ? g_file_get_basename (self->location) : g_strdup ("capture");
-  dot = strrchr (name, '.');
-  base = dot != NULL && dot != name ? g_strndup (name, dot - name) : g_strdup (name);
-  suggested = g_strdup_printf ("%s-view.png", base);
-
-  self->chooser = GTK_NATIVE_DIALOG (gtk_file_chooser_native_new (_("Export View"),
-                                                                  GTK_WINDOW (self),
-                                                                  GTK_FILE_CHOOSER_ACTION_SAVE,
-                                                                  _("_Export"), _("_Cancel")));
-  gtk_native_dialog_set_modal (self->chooser, TRUE);
-  add_filter (GTK_FILE_CHOOSER (self->chooser), _("PNG Image"), "image/png", "png");
-  add_filter (GTK_FILE_CHOOSER (self->chooser), _("SVG Image"), "image/svg+xml", "svg");
-  add_filter (GTK_FILE_CHOOSER (self->chooser), _("PDF Document"), "application/pdf", "pdf");
-  set_initial_folder (self, GTK_FILE_CHOOSER (self->chooser));
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), suggested);
-  g_object_set_data_full (G_OBJECT (self->chooser), "suggested", g_strdup (suggested), g_free);
-  {
-    /* The image's pixel density (PNG); SVG and PDF are vector anyway.  The
-     * screen's comes first (see cpel_export_scale_order). */
-    static const char *all_ids[] = { "1", "2", "3", "4" };
-    const char *all_labels[] = { C_("image scale", "1×"), C_("image scale", "2×"),
-                                 C_("image scale", "3×"), C_("image scale", "4×") };
-    const char *ids[5] = { NULL }, *labels[5] = { NULL };
-    guint order[4];
-
-    cpel_export_scale_order (gtk_widget_get_scale_factor (GTK_WIDGET (self->timeline)), order);
-    for (guint i = 0; i < 4; i++)
-      {
-        ids[i] = all_ids[order[i] - 1];
-        labels[i] = all_labels[order[i] - 1];
-      }
-    gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (self->chooser), "scale", _("Scale"), ids, labels);
-    gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (self->chooser), "scale", ids[0]);
-  }
-  g_signal_connect (self->chooser, "response", G_CALLBACK (on_export_response), self);
-  gtk_native_dialog_show (self->chooser);
-}
-
-static void
-action_export_to (GSimpleAction *action,
-                  GVariant      *parameter,
-                  gpointer       data)
-{
-  CpelWindow *self = data;
-  const char *path = g_variant_get_string (parameter, NULL);
-
-  if (self->file != NULL && path != NULL && *path != '\0')
-    export_and_report (self, path, 0, TRUE);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Opening                                                                    */
-
-static void
-on_open_response (GtkNativeDialog *dialog,
-                  int              response,
-                  CpelWindow      *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
-      guint n = g_list_model_get_n_items (files);
-
-      for (guint i = 0; i < n; i++)
-        {
-          g_autoptr(GFile) file = g_list_model_get_item (files, i);
-
-          if (i == 0)
-            remember_folder (self, file);
-          cpel_window_open (self, file);
-        }
-    }
-  g_clear_object (&self->chooser);
-}
-
-static void
-action_open (GSimpleAction *action,
-             GVariant      *parameter,
-             gpointer       data)
-{
-  CpelWindow *self = data;
-  g_autoptr(GtkFileFilter) cpel_filter = gtk_file_filter_new ();
-  g_autoptr(GtkFileFilter) all_filter = gtk_file_filter_new ();
-
-  if (self->chooser != NULL)
-    {
-      gtk_native_dialog_show (self->chooser);
-      return;
-    }
-
-  self->chooser = GTK_NATIVE_DIALOG (gtk_file_chooser_native_new (_("Open CPEL File"),
-                                                                  GTK_WINDOW (self),
-                                                                  GTK_FILE_CHOOSER_ACTION_OPEN,
-                                                                  _("_Open"), _("_Cancel")));
-  gtk_native_dialog_set_modal (self->chooser, TRUE);
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), TRUE);
-
-  gtk_file_filter_set_name (cpel_filter, _("CPEL Event Logs"));
-  gtk_file_filter_add_mime_type (cpel_filter, "application/x-cpel");
-  gtk_file_filter_add_suffix (cpel_filter, "cpel");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), cpel_filter);
-  gtk_file_filter_set_name (all_filter, _("All Files"));
-  gtk_file_filter_add_pattern (all_filter, "*");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), all_filter);
-  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (self->chooser), cpel_filter);
-  set_initial_folder (self, GTK_FILE_CHOOSER (self->chooser));
-
-  g_signal_connect (self->chooser, "response", G_CALLBACK (on_open_response), self);
-  gtk_native_dialog_show (self->chooser);
-}
-
-static void
-action_open_recent (GSimpleAction *action,
-                    GVariant      *parameter,
-                    gpointer       data)
-{
-  CpelWindow *self = data;
-  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
-
-  cpel_window_open (self, file);
-}
-
-static void
-action_cancel_load (GSimpleAction *action,
-                    GVariant      *parameter,
-                    gpointer       data)
-{
-  CpelWindow *self = data;
-
-  if (self->load_cancellable != NULL)
-    g_cancellable_cancel (self->load_cancellable);
-}
-
-static gboolean
-on_drop (GtkDropTarget *target,
-         const GValue  *value,
-         double         x,
-         double         y,
-         CpelWindow    *self)
-{
-  if (G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
-    {
-      GSList *files = g_value_get_boxed (value);
-
-      if (files == NULL)
-        return FALSE;
-      for (GSList *l = files; l != NULL; l = l->next)
-        cpel_window_open (self, l->data);
-      return TRUE;
-    }
-  if (G_VALUE_HOLDS (value, G_TYPE_FILE))
-    {
-      cpel_window_open (self, g_value_get_object (value));
-      return TRUE;
-    }
-  return FALSE;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Other actions                                                              */
-
-static void
-action_file_info (GSimpleAction *action,
-                  GVariant      *parameter,
-                  gpointer       data)
-{
-  CpelWindow *self = data;
-  GtkWindow *dialog;
-
-  if (self->file == NULL)
-    return;
-  dialog = cpel_file_info_new (GTK_WINDOW (self), self->file, self->location);
-  gtk_window_present (dialog);
-}
-
-/* Show the window in *slot, made by `create` the first time. */
-static void
-present_tool (CpelWindow  *self,
-              GtkWindow  **slot,
-              GtkWindow  *(*create) (CpelWindow *self))
-{
-  if (self->file == NULL)
-    return;
-  if (*slot == NULL)
-    {
-      *slot = create (self);
-      g_object_add_weak_pointer (G_OBJECT (*slot), (gpointer *) slot);
-    }
-  gtk_window_present (*slot);
-}
-
-static GtkWindow *
-new_event_types_window (CpelWindow *self)
-{
-  return GTK_WINDOW (cpel_event_types_window_new (self));
-}
-
-static GtkWindow *
-new_tracks_window (CpelWindow *self)
-{
-  return GTK_WINDOW (cpel_tracks_window_new (self));
-}
-
-static void
-action_event_types (GSimpleAction *action,
-                    GVariant      *parameter,
-                    gpointer       data)
-{
-  CpelWindow *self = data;
-
-  present_tool (self, &self->event_types, new_event_types_window);
-}
-
-static void
-action_tracks (GSimpleAction *action,
-               GVariant      *parameter,
-               gpointer       data)
-{
-  CpelWindow *self = data;
-
-  present_tool (self, &self->tracks, new_tracks_window);
-}
-
-static void
-action_search (GSimpleAction *action,
-               GVariant      *parameter,
-               gpointer       data)
-{
-  CpelWindow *self = data;
-
-  if (self->file != NULL)
-    cpel_search_bar_set_search_mode (self->search_bar, TRUE);
-}
-
-static void
-action_search_step (GSimpleAction *action,
-                    GVariant      *parameter,
-                    gpointer       data)
-{
-  CpelWindow *self = data;
-  const char *name = g_action_get_name (G_ACTION (action));
-
-  cpel_search_bar_step (self->search_bar, g_str_equal (name, "search-next") ? 1 : -1);
-}
-
-static void
-action_zoom (GSimpleAction *action,
-             GVariant      *parameter,
-             gpointer       data)
-{
-  CpelWindow *self = data;
-  const char *name = g_action_get_name (G_ACTION (action));
-
-  if (g_str_equal (name, "zoom-in"))
-    gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.zoom-in", NULL);
-  else if (g_str_equal (name, "zoom-out"))
-    gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.zoom-out", NULL);
-  else
-    gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.fit", NULL);
-}
-
-static void
-change_show_details (GSimpleAction *action,
-                     GVariant      *state,
-                     gpointer       data)
-{
-  CpelWindow *self = data;
-  gboolean show = g_variant_get_boolean (state);
-
-  g_simple_action_set_state (action, state);
-  gtk_revealer_set_reveal_child (self->details_revealer, show);
-  cpel_settings_set_boolean (get_settings (self), "details-visible", show);
-}
-
-static const GActionEntry win_entries[] = {
-  { "open", action_open },
-  { "open-recent", action_open_recent, "s" },
-  { "cancel-load", action_cancel_load },
-  { "export", action_export },
-  { "export-to", action_export_to, "s" },
-  { "file-info", action_file_info },
-  { "event-types", action_event_types },
-  { "tracks", action_tracks },
-  { "search", action_search },
-  { "search-next", action_search_step },
-  { "search-previous", action_search_step },
-  { "zoom-in", action_zoom },
-  { "zoom-out", action_zoom },
-  { "zoom-fit", action_zoom },
-  { "show-details", NULL, NULL, "false", change_show_details },
-};
-
 /* ------------------------------------------------------------------------ */
 
 /* The track scrollbar shows only when there is something to scroll (its
@@ -1064,6 +368,31 @@ update_scrollbar (CpelWindow *self)
     self->scrollbar_idle = g_idle_add (update_scrollbar_idle, self);
 }
 
+void
+_cpel_window_set_show_details (CpelWindow *self,
+                               gboolean    show)
+{
+  gboolean changed = self->show_details != !!show;
+
+  self->show_details = !!show;
+  gtk_revealer_set_reveal_child (self->details_revealer, show);
+  cpel_settings_set_boolean (_cpel_window_get_settings (self), "details-visible", show);
+  if (changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_DETAILS]);
+}
+
+static void
+on_color_mode_changed (CpelWindow *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLOR_MODE]);
+}
+
+static void
+on_summary_changed (CpelWindow *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUMMARY_MODE]);
+}
+
 static void
 on_search_mode_changed (CpelWindow *self)
 {
@@ -1076,7 +405,7 @@ static gboolean
 cpel_window_close_request (GtkWindow *window)
 {
   CpelWindow *self = CPEL_WINDOW (window);
-  GSettings *settings = get_settings (self);
+  GSettings *settings = _cpel_window_get_settings (self);
   int width, height;
 
   gtk_window_get_default_size (window, &width, &height);
@@ -1099,25 +428,32 @@ cpel_window_dispose (GObject *object)
 {
   CpelWindow *self = CPEL_WINDOW (object);
 
-  if (self->load_cancellable != NULL)
-    g_cancellable_cancel (self->load_cancellable);
-  if (self->load_relay != NULL)
-    cpel_progress_relay_close (self->load_relay);
-  g_clear_pointer (&self->load_relay, cpel_progress_relay_unref);
-  g_clear_object (&self->load_cancellable);
-  if (self->lod_cancellable != NULL)
-    g_cancellable_cancel (self->lod_cancellable);
-  g_clear_object (&self->lod_cancellable);
+  /* Nothing running may call back into the window: loads, the chase's
+   * lookup, a cut, a reload, the file monitor. */
+  _cpel_window_load_dispose (self);
+  _cpel_window_chase_dispose (self);
+  _cpel_window_views_dispose (self);
+  _cpel_window_cut_dispose (self);
+  _cpel_window_watch_dispose (self);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (self->chooser);
   g_clear_object (&self->chooser);
+  g_clear_pointer (&self->export_suggested, g_free);
   if (self->event_types != NULL)
     gtk_window_destroy (self->event_types);
+  g_clear_weak_pointer (&self->event_types);
   if (self->tracks != NULL)
     gtk_window_destroy (self->tracks);
+  g_clear_weak_pointer (&self->tracks);
+  /* Statistics and Anomalies may stay (they hold the timeline). */
+  g_clear_weak_pointer (&self->statistics);
+  g_clear_weak_pointer (&self->anomalies);
 
   if (self->timeline != NULL)
-    g_signal_handlers_disconnect_by_data (cpel_timeline_get_vadjustment (self->timeline), self);
+    {
+      g_signal_handlers_disconnect_by_data (cpel_timeline_get_vadjustment (self->timeline), self);
+      g_signal_handlers_disconnect_by_data (self->timeline, self);
+    }
   g_clear_handle_id (&self->scrollbar_idle, g_source_remove);
   g_clear_object (&self->toaster);
   gtk_widget_dispose_template (GTK_WIDGET (self), CPEL_TYPE_WINDOW);
@@ -1126,6 +462,18 @@ cpel_window_dispose (GObject *object)
   g_clear_object (&self->location);
 
   G_OBJECT_CLASS (cpel_window_parent_class)->dispose (object);
+}
+
+static void
+cpel_window_finalize (GObject *object)
+{
+  CpelWindow *self = CPEL_WINDOW (object);
+
+  g_clear_object (&self->actions);
+  _cpel_window_views_finalize (self);
+  _cpel_window_watch_finalize (self);
+
+  G_OBJECT_CLASS (cpel_window_parent_class)->finalize (object);
 }
 
 static void
@@ -1144,6 +492,44 @@ cpel_window_get_property (GObject    *object,
     case PROP_LOADING:
       g_value_set_boolean (value, self->load_cancellable != NULL);
       break;
+    case PROP_SHOW_DETAILS:
+      g_value_set_boolean (value, self->show_details);
+      break;
+    case PROP_COLOR_MODE:
+      /* Asked for by the property action also before and after the template. */
+      g_value_set_enum (value, self->timeline != NULL ? cpel_timeline_get_color_mode (self->timeline)
+                                                      : CPEL_COLOR_BY_CODE);
+      break;
+    case PROP_SUMMARY_MODE:
+      g_value_set_boolean (value, self->timeline != NULL && cpel_timeline_get_summary (self->timeline));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cpel_window_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  CpelWindow *self = CPEL_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SHOW_DETAILS:
+      _cpel_window_set_show_details (self, g_value_get_boolean (value));
+      break;
+    case PROP_COLOR_MODE:
+      /* The timeline's notify tells. */
+      if (self->timeline != NULL)
+        cpel_timeline_set_color_mode (self->timeline, g_value_get_enum (value));
+      break;
+    case PROP_SUMMARY_MODE:
+      if (self->timeline != NULL)
+        cpel_timeline_set_summary (self->timeline, g_value_get_boolean (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1157,7 +543,9 @@ cpel_window_class_init (CpelWindowClass *klass)
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
   object_class->dispose = cpel_window_dispose;
+  object_class->finalize = cpel_window_finalize;
   object_class->get_property = cpel_window_get_property;
+  object_class->set_property = cpel_window_set_property;
   window_class->close_request = cpel_window_close_request;
 
   properties[PROP_FILE] =
@@ -1166,6 +554,17 @@ cpel_window_class_init (CpelWindowClass *klass)
   properties[PROP_LOADING] =
     g_param_spec_boolean ("loading", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The details pane is shown (win.show-details; remembered). */
+  properties[PROP_SHOW_DETAILS] =
+    g_param_spec_boolean ("show-details", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The timeline's colour and summary modes (win.color-mode, win.summary-mode). */
+  properties[PROP_COLOR_MODE] =
+    g_param_spec_enum ("color-mode", NULL, NULL, CPEL_TYPE_COLOR_MODE, CPEL_COLOR_BY_CODE,
+                       G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_SUMMARY_MODE] =
+    g_param_spec_boolean ("summary-mode", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (CPEL_TYPE_TIMELINE);
@@ -1182,6 +581,9 @@ cpel_window_class_init (CpelWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, menu_button);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, recent_submenu);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, search_bar);
+  gtk_widget_class_bind_template_child (widget_class, CpelWindow, reload_bar);
+  gtk_widget_class_bind_template_child (widget_class, CpelWindow, reload_label);
+  gtk_widget_class_bind_template_child (widget_class, CpelWindow, reload_button);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, load_progress);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, main_stack);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, empty_page);
@@ -1195,32 +597,20 @@ cpel_window_class_init (CpelWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, range_label);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, cursor_label);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, measure_label);
+
+  _cpel_window_class_actions_init (klass);
 }
 
 static void
 cpel_window_init (CpelWindow *self)
 {
-  GtkDropTarget *drop;
   GtkIconTheme *theme;
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->toaster = cpel_toaster_new (self->toast_overlay);
+  self->actions = _cpel_window_actions_new (self);
 
-  g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries,
-                                   G_N_ELEMENTS (win_entries), self);
-  /* Tools with their own actions (win.statistics, win.anomalies,
-   * win.anomaly-next/-previous, win.print, win.save-range). */
-  cpel_stats_window_install (self);
-  cpel_anomaly_panel_install (self);
-  cpel_print_install (self);
-  cpel_cut_dialog_install (self);
-  /* g2's chase, view modes and saved views (win.chase-*, win.color-mode,
-   * win.summary-mode, win.sort-tracks, win.*-view(s)). */
-  cpel_chase_actions_install (self);
-  cpel_view_actions_install (self);
-  cpel_views_controller_install (self);
-  /* "The file changed on disk — Reload" (win.reload). */
-  cpel_file_watch_install (self);
+  _cpel_window_watch_init (self);
 
   cpel_search_bar_set_timeline (self->search_bar, self->timeline);
   cpel_key_capture_install (GTK_WINDOW (self), GTK_WIDGET (self->timeline));
@@ -1247,10 +637,13 @@ cpel_window_init (CpelWindow *self)
   g_signal_connect_swapped (self->timeline, "selection-changed",
                             G_CALLBACK (update_details), self);
 
-  drop = gtk_drop_target_new (G_TYPE_INVALID, GDK_ACTION_COPY);
-  gtk_drop_target_set_gtypes (drop, (GType[2]) { GDK_TYPE_FILE_LIST, G_TYPE_FILE }, 2);
-  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
-  gtk_widget_add_controller (GTK_WIDGET (self->main_stack), GTK_EVENT_CONTROLLER (drop));
+  /* win.color-mode and win.summary-mode follow the timeline's keys. */
+  g_signal_connect_swapped (self->timeline, "notify::color-mode",
+                            G_CALLBACK (on_color_mode_changed), self);
+  g_signal_connect_swapped (self->timeline, "notify::summary",
+                            G_CALLBACK (on_summary_changed), self);
+
+  _cpel_window_dnd_init (self);
 
   /* The app's own symbolic icon when installed. */
   theme = gtk_icon_theme_get_for_display (gtk_widget_get_display (GTK_WIDGET (self)));
@@ -1258,7 +651,7 @@ cpel_window_init (CpelWindow *self)
     adw_status_page_set_icon_name (self->empty_page, APP_ID "-symbolic");
 
   gtk_stack_set_visible_child_name (self->main_stack, "empty");
-  update_actions (self);
+  _cpel_window_update_actions (self);
 }
 
 CpelTimeline *
@@ -1275,18 +668,18 @@ cpel_window_get_search_bar (CpelWindow *self)
   return self->search_bar;
 }
 
-CpelDetails *
-cpel_window_get_details (CpelWindow *self)
-{
-  g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
-  return self->details;
-}
-
 CpelToaster *
 cpel_window_get_toaster (CpelWindow *self)
 {
   g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
   return self->toaster;
+}
+
+CpelDetails *
+cpel_window_get_details (CpelWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
+  return self->details;
 }
 
 const char *
@@ -1303,4 +696,18 @@ cpel_window_get_status (CpelWindow *self,
   if (g_str_equal (which, "measure"))
     return gtk_label_get_text (self->measure_label);
   return NULL;
+}
+
+GtkWindow *
+cpel_window_get_statistics (CpelWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
+  return self->statistics;
+}
+
+GtkWindow *
+cpel_window_get_anomalies (CpelWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
+  return self->anomalies;
 }

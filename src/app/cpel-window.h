@@ -44,6 +44,60 @@ CpelSearchBar *cpel_window_get_search_bar (CpelWindow     *self);
 CpelDetails   *cpel_window_get_details   (CpelWindow      *self);
 /* Every toast of the window goes through it. */
 CpelToaster   *cpel_window_get_toaster   (CpelWindow      *self);
+/* The window's win.* actions (widget actions) as a GActionGroup: its tool
+ * windows insert it as "win"; tests ask it which are enabled. */
+GActionGroup  *cpel_window_get_actions   (CpelWindow      *self);
+
+/* The tool windows made so far (NULL before the first use). */
+GtkWindow     *cpel_window_get_statistics (CpelWindow     *self);
+GtkWindow     *cpel_window_get_anomalies (CpelWindow      *self);
+
+/* g2's chase (win.chase-event, -datum, -track, win.no-chase): whether one
+ * is in effect (win.no-chase would undo it), whether a lookup is running. */
+gboolean       cpel_window_is_chasing    (CpelWindow      *self);
+gboolean       cpel_window_is_chase_busy (CpelWindow      *self);
+
+/* Saved views (g2's snapshots) of the capture shown: a sidecar next to it,
+ * or the user data dir; loaded when a file is shown, saved after every
+ * change.  NULL without a file on disk. */
+CpelViews     *cpel_window_get_views     (CpelWindow      *self);
+/* What the window shows now, as a view named `name`. */
+CpelSavedView *cpel_window_capture_view  (CpelWindow      *self,
+                                          const char      *name);
+/* Show `view`: time range (back in zoom history returns), tracks, hidden
+ * event types, selection, scroll. */
+void           cpel_window_apply_view    (CpelWindow          *self,
+                                          const CpelSavedView *view);
+/* Save what is shown under `name` (replacing a view of that name) and
+ * write the views file.  FALSE with an error when writing failed (the view
+ * is kept in the list). */
+gboolean       cpel_window_save_view     (CpelWindow      *self,
+                                          const char      *name,
+                                          GError         **error);
+/* Show the view `name` once the window's file is loaded (now when it is);
+ * a toast when the capture has no such view.  (`cpelview --view NAME`) */
+void           cpel_window_open_view     (CpelWindow      *self,
+                                          const char      *name);
+/* A name no view has: "View N". */
+char          *cpel_window_new_view_name (CpelWindow      *self);
+
+/* Save Range As: write the visible range of the file to `target`
+ * (replacing it: the chooser confirmed); `visible_tracks_only`: the shown
+ * rows only.  Progress shows after a moment; the outcome is a toast. */
+void           cpel_window_save_range    (CpelWindow      *self,
+                                          GFile           *target,
+                                          gboolean         visible_tracks_only);
+/* TRUE while a range is being written. */
+gboolean       cpel_window_is_saving_range (CpelWindow    *self);
+/* The last finished cut's error message, or NULL when it succeeded (or
+ * none ran). */
+const char    *cpel_window_get_save_range_error (CpelWindow *self);
+
+/* The bar saying that the file changed on disk (win.reload): whether it is
+ * shown, and its message (tests). */
+gboolean       cpel_window_is_reload_bar_shown (CpelWindow *self);
+const char    *cpel_window_get_reload_message  (CpelWindow *self);
+
 /* The status line's texts (tests). */
 const char    *cpel_window_get_status    (CpelWindow      *self,
                                           const char      *which);   /* "range", "cursor", "measure" */

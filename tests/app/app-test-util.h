@@ -356,3 +356,24 @@ app_test_fixture_cleanup (CpelApplication *app, char *dir, char *path)
   g_free (dir);
   g_free (path);
 }
+
+/* The window's actions are widget actions (win.NAME), outside its own
+ * GActionGroup: whether `name` (without "win.") is enabled. */
+static inline gboolean
+app_test_action_enabled (GtkWidget *window, const char *name)
+{
+  return g_action_group_get_action_enabled (cpel_window_get_actions (CPEL_WINDOW (window)), name);
+}
+
+/* Activate win.`name` (a floating `parameter` is consumed). */
+static inline void
+app_test_activate_action (GtkWidget *window, const char *name, GVariant *parameter)
+{
+  g_autofree char *full = g_strconcat ("win.", name, NULL);
+
+  if (parameter != NULL)
+    g_variant_ref_sink (parameter);
+  g_assert_true (gtk_widget_activate_action_variant (window, full, parameter));
+  if (parameter != NULL)
+    g_variant_unref (parameter);
+}

@@ -11,9 +11,7 @@
 #include <string.h>
 
 #include "cpel-application.h"
-#include "cpel-chase-actions.h"
 #include "cpel-print.h"
-#include "cpel-views-controller.h"
 #include "cpel-window.h"
 
 #define N_EVENTS 600
@@ -190,18 +188,18 @@ wait_chase (CpelWindow *window)
 {
   gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
 
-  while (cpel_chase_actions_busy (window) && g_get_monotonic_time () < end)
+  while (cpel_window_is_chase_busy (window) && g_get_monotonic_time () < end)
     if (!g_main_context_iteration (NULL, FALSE))
       g_usleep (1000);
-  g_assert_false (cpel_chase_actions_busy (window));
+  g_assert_false (cpel_window_is_chase_busy (window));
   app_test_spin (30);
 }
 
 static void
 activate (CpelWindow *window, const char *action)
 {
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), action));
-  g_action_group_activate_action (G_ACTION_GROUP (window), action, NULL);
+  g_assert_true (app_test_action_enabled (GTK_WIDGET (window), action));
+  app_test_activate_action (GTK_WIDGET (window), action, NULL);
 }
 
 /* ---- chase --------------------------------------------------------------- */
@@ -220,7 +218,7 @@ test_chase (Fixture *f, gconstpointer data)
   file = cpel_window_get_file (f->window);
   before = row_ids (f->window);
   g_assert_cmpstr (before, ==, "3,5,7,12");
-  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (f->window), "no-chase"));
+  g_assert_false (app_test_action_enabled (GTK_WIDGET (f->window), "no-chase"));
 
   /* Chase event: only the tracks with a recv. */
   select_first (f->window, 3, TRUE, CODE_RECV);
@@ -230,8 +228,8 @@ test_chase (Fixture *f, gconstpointer data)
   g_assert_cmpstr (expected, ==, "3,5");
   rows = row_ids (f->window);
   g_assert_cmpstr (rows, ==, expected);
-  g_assert_true (cpel_chase_actions_chasing (f->window));
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->window), "no-chase"));
+  g_assert_true (cpel_window_is_chasing (f->window));
+  g_assert_true (app_test_action_enabled (GTK_WIDGET (f->window), "no-chase"));
   /* The selection stays. */
   g_assert_true (cpel_timeline_get_selection (cpel_window_get_timeline (f->window), &slot, &index));
   g_assert_cmpuint (cpel_file_get_track_id (file, slot), ==, 3);
@@ -262,15 +260,15 @@ test_chase (Fixture *f, gconstpointer data)
 
   /* No chase: the track list of before the first chase, even after a
    * sort during the chase. */
-  g_action_group_activate_action (G_ACTION_GROUP (f->window), "sort-tracks", g_variant_new_string ("name"));
+  app_test_activate_action (GTK_WIDGET (f->window), "sort-tracks", g_variant_new_string ("name"));
   activate (f->window, "no-chase");
   g_clear_pointer (&rows, g_free);
   rows = row_ids (f->window);
   g_assert_cmpstr (rows, ==, before);
-  g_assert_false (cpel_chase_actions_chasing (f->window));
+  g_assert_false (cpel_window_is_chasing (f->window));
 
   /* A chase restores what was shown before it: a sorted list. */
-  g_action_group_activate_action (G_ACTION_GROUP (f->window), "sort-tracks", g_variant_new_string ("count"));
+  app_test_activate_action (GTK_WIDGET (f->window), "sort-tracks", g_variant_new_string ("count"));
   g_clear_pointer (&before, g_free);
   before = row_ids (f->window);
   select_first (f->window, 3, TRUE, CODE_RECV);
@@ -288,7 +286,7 @@ test_chase (Fixture *f, gconstpointer data)
   cpel_timeline_unselect (cpel_window_get_timeline (f->window));
   activate (f->window, "chase-event");
   wait_chase (f->window);
-  g_assert_false (cpel_chase_actions_chasing (f->window));
+  g_assert_false (cpel_window_is_chasing (f->window));
 }
 
 /* The real VPP sample: one event code on both tracks; the datum of the
@@ -356,7 +354,7 @@ test_sort (Fixture *f, gconstpointer data)
   order = cpel_timeline_get_track_order (cpel_window_get_timeline (f->window));
 
 #define SORT_IS(key, ids) G_STMT_START { \
-    g_action_group_activate_action (G_ACTION_GROUP (f->window), "sort-tracks", g_variant_new_string (key)); \
+    app_test_activate_action (GTK_WIDGET (f->window), "sort-tracks", g_variant_new_string (key)); \
     g_clear_pointer (&rows, g_free); rows = row_ids (f->window); \
     g_assert_cmpstr (rows, ==, ids); } G_STMT_END
 
@@ -504,14 +502,14 @@ make_views (CpelWindow *window)
   hidden[type] = 1;
   cpel_timeline_set_hidden_types (timeline, hidden);
   select_first (window, 7, TRUE, CODE_SEND);
-  g_assert_true (cpel_views_controller_save_view (window, "A", &error));
+  g_assert_true (cpel_window_save_view (window, "A", &error));
   g_assert_no_error (error);
 
   cpel_timeline_set_range (timeline, 20000, 30000, FALSE);
   cpel_track_order_reset (order);
   cpel_timeline_set_hidden_types (timeline, NULL);
   cpel_timeline_unselect (timeline);
-  g_assert_true (cpel_views_controller_save_view (window, "B", &error));
+  g_assert_true (cpel_window_save_view (window, "B", &error));
   g_assert_no_error (error);
 }
 
@@ -529,9 +527,9 @@ test_views_round_trip (Fixture *f, gconstpointer data)
 
   /* Another window on the same capture reads them from the sidecar. */
   window = new_window ();
-  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "next-view"));
+  g_assert_false (app_test_action_enabled (GTK_WIDGET (window), "next-view"));
   app_test_open_and_wait (window, f->path);
-  views = cpel_views_controller_get_views (window);
+  views = cpel_window_get_views (window);
   g_assert_nonnull (views);
   g_assert_cmpuint (cpel_views_get_n_views (views), ==, 2);
   /* The file remembers the current view: B, the last saved. */
@@ -557,7 +555,7 @@ test_views_round_trip (Fixture *f, gconstpointer data)
   }
 
   /* Renaming and deleting write the file at once. */
-  g_action_group_activate_action (G_ACTION_GROUP (window), "delete-view", g_variant_new_string ("B"));
+  app_test_activate_action (GTK_WIDGET (window), "delete-view", g_variant_new_string ("B"));
   {
     g_autoptr(CpelViews) reread = cpel_views_new (f->path);
 
@@ -568,7 +566,7 @@ test_views_round_trip (Fixture *f, gconstpointer data)
 
   /* The default name of the next view. */
   {
-    g_autofree char *name = cpel_views_controller_new_name (window);
+    g_autofree char *name = cpel_window_new_view_name (window);
 
     g_assert_cmpstr (name, ==, "View 2");
   }
@@ -597,13 +595,13 @@ test_open_at_view (Fixture *f, gconstpointer data)
   SKIP_WITHOUT_DISPLAY ();
   make_views (f->window);
   window = new_window ();
-  cpel_views_controller_open_view (window, "A");
+  cpel_window_open_view (window, "A");
   app_test_open_and_wait (window, f->path);
   assert_shows (window, 1000, 9000, "12,7", TRUE, 7);
-  g_assert_cmpint (cpel_views_get_current (cpel_views_controller_get_views (window)), ==, 0);
+  g_assert_cmpint (cpel_views_get_current (cpel_window_get_views (window)), ==, 0);
 
   /* An unknown name changes nothing (a toast says so). */
-  cpel_views_controller_open_view (window, "no such view");
+  cpel_window_open_view (window, "no such view");
   assert_shows (window, 1000, 9000, "12,7", TRUE, 7);
 }
 
@@ -655,7 +653,7 @@ open_tracks_window (CpelWindow *window)
 {
   GtkWindow *tracks;
 
-  g_action_group_activate_action (G_ACTION_GROUP (window), "tracks", NULL);
+  app_test_activate_action (GTK_WIDGET (window), "tracks", NULL);
   app_test_spin (100);
   tracks = app_test_find_toplevel ("Tracks", NULL);
   g_assert_nonnull (tracks);
@@ -1183,20 +1181,26 @@ span_of (CpelTimeline *timeline)
   return t1 - t0;
 }
 
+/* The state of a property action: the window's property of that name. */
 static gboolean
 bool_state (CpelWindow *window, const char *action)
 {
-  g_autoptr(GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (window), action);
+  gboolean state = FALSE;
 
-  return g_variant_get_boolean (state);
+  g_object_get (window, action, &state, NULL);
+  return state;
 }
 
 static char *
 string_state (CpelWindow *window, const char *action)
 {
-  g_autoptr(GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (window), action);
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (window), action);
+  g_auto(GValue) value = G_VALUE_INIT;
+  g_autoptr(GEnumClass) enum_class = g_type_class_ref (pspec->value_type);
 
-  return g_variant_dup_string (state, NULL);
+  g_value_init (&value, pspec->value_type);
+  g_object_get_property (G_OBJECT (window), action, &value);
+  return g_strdup (g_enum_get_value (enum_class, g_value_get_enum (&value))->value_nick);
 }
 
 static void
@@ -1270,7 +1274,7 @@ test_keys (Fixture *f, gconstpointer data)
   app_test_xdo ("key", "c", NULL);
   g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_BY_CODE);
   /* The menu's radio items set it too. */
-  g_action_group_change_action_state (G_ACTION_GROUP (f->window), "color-mode", g_variant_new_string ("none"));
+  app_test_activate_action (GTK_WIDGET (f->window), "color-mode", g_variant_new_string ("none"));
   g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_NONE);
   g_assert_false (cpel_timeline_get_view (timeline)->color_by_type);
   g_assert_cmpint (cpel_timeline_get_view (timeline)->color_mode, ==, CPEL_COLOR_NONE);
@@ -1279,7 +1283,7 @@ test_keys (Fixture *f, gconstpointer data)
 
   /* x / z with saved views; p writes them, l rereads them. */
   make_views (f->window);
-  cpel_views_set_current (cpel_views_controller_get_views (f->window), -1);
+  cpel_views_set_current (cpel_window_get_views (f->window), -1);
   app_test_focus (GTK_WIDGET (timeline));
   app_test_xdo ("key", "x", NULL);
   assert_shows (f->window, 1000, 9000, "12,7", TRUE, 7);
@@ -1303,9 +1307,9 @@ test_keys (Fixture *f, gconstpointer data)
     cpel_views_put (other, c);
     g_assert_true (cpel_views_save (other, NULL));
   }
-  g_assert_cmpuint (cpel_views_get_n_views (cpel_views_controller_get_views (f->window)), ==, 2);
+  g_assert_cmpuint (cpel_views_get_n_views (cpel_window_get_views (f->window)), ==, 2);
   app_test_xdo ("key", "l", NULL);
-  g_assert_cmpuint (cpel_views_get_n_views (cpel_views_controller_get_views (f->window)), ==, 3);
+  g_assert_cmpuint (cpel_views_get_n_views (cpel_window_get_views (f->window)), ==, 3);
 
   /* h / Shift+H / Ctrl+H chase, u: no chase. */
   cpel_track_order_reset (cpel_timeline_get_track_order (timeline));
@@ -1397,7 +1401,7 @@ test_keys_anywhere (Fixture *f, gconstpointer data)
   g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f->window)), menu_button));
 
   /* Typed into the search entry: text, not a zoom. */
-  g_action_group_activate_action (G_ACTION_GROUP (f->window), "search", NULL);
+  app_test_activate_action (GTK_WIDGET (f->window), "search", NULL);
   app_test_spin (100);
   focus = gtk_root_get_focus (GTK_ROOT (f->window));
   g_assert_true (GTK_IS_EDITABLE (focus));

@@ -11,7 +11,6 @@
 
 #include "cpel-app-util.h"
 #include "cpel-application.h"
-#include "cpel-file-watch.h"
 #include "cpel-window.h"
 
 #define N_TRACKS 4
@@ -96,12 +95,12 @@ wait_bar (CpelWindow *window)
 {
   gint64 end = g_get_monotonic_time () + 5 * G_TIME_SPAN_SECOND;
 
-  while (!cpel_file_watch_is_shown (window) && g_get_monotonic_time () < end)
+  while (!cpel_window_is_reload_bar_shown (window) && g_get_monotonic_time () < end)
     {
       if (!g_main_context_iteration (NULL, FALSE))
         g_usleep (1000);
     }
-  return cpel_file_watch_is_shown (window);
+  return cpel_window_is_reload_bar_shown (window);
 }
 
 /* Press Reload; wait for a new file or for the bar's error. */
@@ -113,9 +112,9 @@ reload_and_wait (CpelWindow *window)
   gulong id;
 
   id = g_signal_connect (window, "notify::file", G_CALLBACK (app_test_on_notify_flag), &replaced);
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "reload"));
-  g_action_group_activate_action (G_ACTION_GROUP (window), "reload", NULL);
-  while (!replaced && !g_str_has_prefix (cpel_file_watch_get_message (window), "Could not")
+  g_assert_true (app_test_action_enabled (GTK_WIDGET (window), "reload"));
+  app_test_activate_action (GTK_WIDGET (window), "reload", NULL);
+  while (!replaced && !g_str_has_prefix (cpel_window_get_reload_message (window), "Could not")
          && g_get_monotonic_time () < end)
     {
       if (!g_main_context_iteration (NULL, FALSE))
@@ -166,7 +165,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   app_test_open_and_wait (f->window, f->path);
   g_assert_nonnull (cpel_window_get_file (f->window));
   app_test_wait_allocated (GTK_WIDGET (cpel_window_get_timeline (f->window)), 400);
-  g_assert_false (cpel_file_watch_is_shown (f->window));
+  g_assert_false (cpel_window_is_reload_bar_shown (f->window));
 }
 
 static void
@@ -215,13 +214,13 @@ test_truncate (Fixture *f, gconstpointer data)
   /* Still here: the reads past the end were repaired, the user is told. */
   g_assert_true (cpel_file_is_damaged (before));
   g_assert_true (wait_bar (f->window));
-  g_assert_cmpstr (cpel_file_watch_get_message (f->window), ==, "The file changed on disk");
+  g_assert_cmpstr (cpel_window_get_reload_message (f->window), ==, "The file changed on disk");
 
   /* Half a file does not load: the bar says so, the old view stays. */
   reload_and_wait (f->window);
   g_assert_true (cpel_window_get_file (f->window) == before);
-  g_assert_true (cpel_file_watch_is_shown (f->window));
-  g_assert_true (g_str_has_prefix (cpel_file_watch_get_message (f->window), "Could not reload the file: "));
+  g_assert_true (cpel_window_is_reload_bar_shown (f->window));
+  g_assert_true (g_str_has_prefix (cpel_window_get_reload_message (f->window), "Could not reload the file: "));
   g_assert_cmpstr (subtitle (f->window), ==, old_subtitle);
   redraw_at_zooms (f->window);
 
@@ -241,7 +240,7 @@ test_truncate (Fixture *f, gconstpointer data)
   g_assert_cmpuint (cpel_file_get_n_events (cpel_window_get_file (f->window)), ==, 1000);
   assert_subtitle_count (f->window, 1000);
   g_assert_cmpstr (subtitle (f->window), !=, old_subtitle);
-  g_assert_false (cpel_file_watch_is_shown (f->window));
+  g_assert_false (cpel_window_is_reload_bar_shown (f->window));
   g_assert_false (cpel_file_is_damaged (cpel_window_get_file (f->window)));
 
   /* The range and the selection still fit the new capture: kept. */
@@ -252,7 +251,7 @@ test_truncate (Fixture *f, gconstpointer data)
   g_assert_cmpuint (slot, ==, 1);
   g_assert_cmpuint (index, ==, 60);
   redraw_at_zooms (f->window);
-  g_assert_false (cpel_file_watch_is_shown (f->window));
+  g_assert_false (cpel_window_is_reload_bar_shown (f->window));
 }
 
 static void
@@ -272,13 +271,13 @@ test_rename (Fixture *f, gconstpointer data)
   write_capture (other, 5000, 200);
   g_assert_cmpint (g_rename (other, f->path), ==, 0);
   g_assert_true (wait_bar (f->window));
-  g_assert_cmpstr (cpel_file_watch_get_message (f->window), ==, "The file changed on disk");
+  g_assert_cmpstr (cpel_window_get_reload_message (f->window), ==, "The file changed on disk");
   redraw_at_zooms (f->window);
   g_assert_false (cpel_file_is_damaged (before));
 
   /* An open Tracks window edits the track order of the file shown: after
    * the reload it is a new one, for the new file. */
-  g_action_group_activate_action (G_ACTION_GROUP (f->window), "tracks", NULL);
+  app_test_activate_action (GTK_WIDGET (f->window), "tracks", NULL);
   app_test_spin (100);
   old_tracks = app_test_find_toplevel ("Tracks", NULL);
   g_assert_nonnull (old_tracks);
@@ -302,7 +301,7 @@ test_rename (Fixture *f, gconstpointer data)
   }
   assert_subtitle_count (f->window, 5000);
   g_assert_cmpstr (subtitle (f->window), !=, old_subtitle);
-  g_assert_false (cpel_file_watch_is_shown (f->window));
+  g_assert_false (cpel_window_is_reload_bar_shown (f->window));
   /* The selected event is past the new track's end: not kept. */
   g_assert_false (cpel_timeline_get_selection (cpel_window_get_timeline (f->window), &slot, &index));
 
@@ -320,7 +319,7 @@ test_rename (Fixture *f, gconstpointer data)
   reload_and_wait (f->window);
   g_assert_cmpuint (cpel_file_get_n_events (cpel_window_get_file (f->window)), ==, 900);
   app_test_spin (1000);
-  g_assert_false (cpel_file_watch_is_shown (f->window));
+  g_assert_false (cpel_window_is_reload_bar_shown (f->window));
 }
 
 int

@@ -13,7 +13,6 @@
 #include "cpel-anomaly-list.h"
 #include "cpel-anomaly-panel.h"
 #include "cpel-application.h"
-#include "cpel-cut-dialog.h"
 #include "cpel-event-type-row.h"
 #include "cpel-event-types-window.h"
 #include "cpel-print.h"
@@ -143,8 +142,8 @@ fixture_teardown (Fixture *f, gconstpointer data)
 static void
 activate (Fixture *f, const char *action, GVariant *parameter)
 {
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->window), action));
-  g_action_group_activate_action (G_ACTION_GROUP (f->window), action, parameter);
+  g_assert_true (app_test_action_enabled (GTK_WIDGET (f->window), action));
+  app_test_activate_action (GTK_WIDGET (f->window), action, parameter);
 }
 
 static const char *
@@ -209,7 +208,7 @@ expect_regular (gint64 t0, gint64 t1, const gboolean *shown, guint32 hidden_code
 static CpelStatsWindow *
 wait_stats (Fixture *f)
 {
-  CpelStatsWindow *stats = cpel_stats_window_get_for_window (f->window);
+  CpelStatsWindow *stats = CPEL_STATS_WINDOW (cpel_window_get_statistics (f->window));
   gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
 
   g_assert_nonnull (stats);
@@ -347,7 +346,7 @@ test_stats (Fixture *f, gconstpointer data)
   cpel_timeline_set_hidden_types (timeline, hidden);
   g_free (hidden);
   activate (f, "statistics", NULL);
-  g_assert_true (cpel_stats_window_get_for_window (f->window) == stats);
+  g_assert_true (CPEL_STATS_WINDOW (cpel_window_get_statistics (f->window)) == stats);
   stats = wait_stats (f);
   check_stats (stats, 10000, 20050, two, CODE_RECV);
 
@@ -389,7 +388,7 @@ open_panel (Fixture *f)
   CpelAnomalyPanel *panel;
 
   activate (f, "anomalies", NULL);
-  panel = cpel_anomaly_panel_get_for_window (f->window);
+  panel = CPEL_ANOMALY_PANEL (cpel_window_get_anomalies (f->window));
   g_assert_nonnull (panel);
   app_test_spin (50);
   return panel;
@@ -591,7 +590,7 @@ test_anomalies (Fixture *f, gconstpointer data)
 
   /* Before any search, next / previous just show the form. */
   activate (f, "anomaly-next", NULL);
-  panel = cpel_anomaly_panel_get_for_window (f->window);
+  panel = CPEL_ANOMALY_PANEL (cpel_window_get_anomalies (f->window));
   g_assert_nonnull (panel);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (panel)));
   g_assert_null (cpel_anomaly_panel_get_result (panel));
@@ -666,7 +665,7 @@ test_anomalies (Fixture *f, gconstpointer data)
   /* Closing hides the panel and keeps the result for F4. */
   gtk_window_close (GTK_WINDOW (panel));
   app_test_spin (20);
-  g_assert_true (cpel_anomaly_panel_get_for_window (f->window) == panel);
+  g_assert_true (CPEL_ANOMALY_PANEL (cpel_window_get_anomalies (f->window)) == panel);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (panel)));
   cpel_timeline_unselect (timeline);
   cpel_timeline_set_range (timeline, 0, 300000, FALSE);
@@ -682,9 +681,9 @@ wait_cut (Fixture *f)
 {
   gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
 
-  while (cpel_cut_dialog_is_busy (f->window) && g_get_monotonic_time () < end)
+  while (cpel_window_is_saving_range (f->window) && g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, TRUE);
-  g_assert_false (cpel_cut_dialog_is_busy (f->window));
+  g_assert_false (cpel_window_is_saving_range (f->window));
   app_test_spin (20);
 }
 
@@ -748,27 +747,27 @@ test_save_range (Fixture *f, gconstpointer data)
   /* Every track (the check unset). */
   activate (f, "save-range-to", g_variant_new ("(sb)", all_path, FALSE));
   wait_cut (f);
-  g_assert_null (cpel_cut_dialog_get_error (f->window));
+  g_assert_null (cpel_window_get_save_range_error (f->window));
   check_cut (all_path, file, NULL, 0, t0, t1);
 
   /* Visible tracks only: track 1 hidden. */
   cpel_track_order_set_hidden (cpel_timeline_get_track_order (timeline), 1, TRUE);
   activate (f, "save-range-to", g_variant_new ("(sb)", some_path, TRUE));
   wait_cut (f);
-  g_assert_null (cpel_cut_dialog_get_error (f->window));
+  g_assert_null (cpel_window_get_save_range_error (f->window));
   check_cut (some_path, file, two, G_N_ELEMENTS (two), t0, t1);
 
   /* Replacing a file (the chooser confirmed it). */
   activate (f, "save-range-to", g_variant_new ("(sb)", some_path, FALSE));
   wait_cut (f);
-  g_assert_null (cpel_cut_dialog_get_error (f->window));
+  g_assert_null (cpel_window_get_save_range_error (f->window));
   check_cut (some_path, file, NULL, 0, t0, t1);
 
   /* Never over the open file itself. */
   g_assert_true (g_file_get_contents (f->path, &before, &before_len, NULL));
   activate (f, "save-range-to", g_variant_new ("(sb)", f->path, FALSE));
   wait_cut (f);
-  g_assert_nonnull (cpel_cut_dialog_get_error (f->window));
+  g_assert_nonnull (cpel_window_get_save_range_error (f->window));
   g_assert_true (g_file_get_contents (f->path, &after, &after_len, NULL));
   g_assert_cmpmem (before, before_len, after, after_len);
 
@@ -886,7 +885,7 @@ test_print (Fixture *f, gconstpointer data)
   g_assert_true (g_file_get_contents (pdf_path, &pdf, &pdf_len, NULL));
   g_assert_cmpuint (pdf_len, >, 1000);
   g_assert_true (g_str_has_prefix (pdf, "%PDF"));
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->window), "print"));
+  g_assert_true (app_test_action_enabled (GTK_WIDGET (f->window), "print"));
 }
 
 /* ---- event types in search ----------------------------------------------------- */

@@ -99,7 +99,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
 static gboolean
 action_enabled (CpelWindow *window, const char *name)
 {
-  return g_action_group_get_action_enabled (G_ACTION_GROUP (window), name);
+  return app_test_action_enabled (GTK_WIDGET (window), name);
 }
 
 /* ---- loading ----------------------------------------------------------- */
@@ -265,7 +265,7 @@ test_file_info (Fixture *f, gconstpointer data)
   GtkWindow *info;
   g_autoptr(GString) text = g_string_new (NULL);
 
-  g_action_group_activate_action (G_ACTION_GROUP (f->window), "file-info", NULL);
+  app_test_activate_action (GTK_WIDGET (f->window), "file-info", NULL);
   app_test_spin (100);
   info = app_test_find_toplevel ("File Information", NULL);
   g_assert_nonnull (info);
@@ -393,7 +393,7 @@ test_search (Fixture *f, gconstpointer data)
   SKIP_WITHOUT_DISPLAY ();
   bar = cpel_window_get_search_bar (f->window);
   timeline = cpel_window_get_timeline (f->window);
-  g_action_group_activate_action (G_ACTION_GROUP (f->window), "search", NULL);
+  app_test_activate_action (GTK_WIDGET (f->window), "search", NULL);
   g_assert_true (cpel_search_bar_get_search_mode (bar));
 
   search (f->window, CPEL_SEARCH_TEXT, "recv", FALSE);
@@ -482,7 +482,7 @@ test_search (Fixture *f, gconstpointer data)
   search (f->window, CPEL_SEARCH_TEXT, "recv", FALSE);
   cpel_timeline_set_range (timeline, 10000, 20000, FALSE);
   cpel_timeline_unselect (timeline);
-  g_action_group_activate_action (G_ACTION_GROUP (f->window), "search-next", NULL);
+  app_test_activate_action (GTK_WIDGET (f->window), "search-next", NULL);
   /* The first recv at or after t = 10000 is event 105 (t = 10500). */
   g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
   g_assert_cmpuint (slot, ==, 0);
@@ -495,19 +495,19 @@ test_search (Fixture *f, gconstpointer data)
     g_assert_cmpint (t1 - t0, ==, 10000);
     g_assert_cmpint (ABS ((t0 + t1) / 2 - 10500), <=, 1);   /* centred */
   }
-  g_action_group_activate_action (G_ACTION_GROUP (f->window), "search-next", NULL);
+  app_test_activate_action (GTK_WIDGET (f->window), "search-next", NULL);
   g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
   g_assert_cmpuint (slot, ==, 1);            /* event 112 */
   g_assert_cmpuint (index, ==, 37);
-  g_action_group_activate_action (G_ACTION_GROUP (f->window), "search-previous", NULL);
-  g_action_group_activate_action (G_ACTION_GROUP (f->window), "search-previous", NULL);
+  app_test_activate_action (GTK_WIDGET (f->window), "search-previous", NULL);
+  app_test_activate_action (GTK_WIDGET (f->window), "search-previous", NULL);
   g_assert_cmpint (cpel_search_bar_get_current (bar), ==, 14);   /* event 98 */
   /* From the first match, previous wraps to the last. */
   cpel_timeline_set_range (timeline, 0, 1000, FALSE);
   cpel_timeline_unselect (timeline);
-  g_action_group_activate_action (G_ACTION_GROUP (f->window), "search-next", NULL);
+  app_test_activate_action (GTK_WIDGET (f->window), "search-next", NULL);
   g_assert_cmpint (cpel_search_bar_get_current (bar), ==, 0);
-  g_action_group_activate_action (G_ACTION_GROUP (f->window), "search-previous", NULL);
+  app_test_activate_action (GTK_WIDGET (f->window), "search-previous", NULL);
   g_assert_cmpint (cpel_search_bar_get_current (bar), ==, N_RECV - 1);
 
   /* Emptying the entry clears the highlights. */
@@ -543,12 +543,10 @@ test_details (Fixture *f, gconstpointer data)
   g_assert_cmpstr (cpel_details_get_value (details, "code"), ==, "");
 
   /* F9's action shows and hides the pane. */
-  g_action_group_change_action_state (G_ACTION_GROUP (f->window), "show-details",
-                                      g_variant_new_boolean (TRUE));
+  g_object_set (f->window, "show-details", TRUE, NULL);
   app_test_spin (400);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (details)));
-  g_action_group_change_action_state (G_ACTION_GROUP (f->window), "show-details",
-                                      g_variant_new_boolean (FALSE));
+  app_test_activate_action (GTK_WIDGET (f->window), "show-details", NULL);
 }
 
 static void
@@ -583,7 +581,7 @@ test_export (Fixture *f, gconstpointer data)
     {
       g_autofree char *out = g_build_filename (f->dir, names[i], NULL);
 
-      g_action_group_activate_action (G_ACTION_GROUP (f->window), "export-to",
+      app_test_activate_action (GTK_WIDGET (f->window), "export-to",
                                       g_variant_new_string (out));
       g_assert_true (g_file_test (out, G_FILE_TEST_IS_REGULAR));
       if (i == 0)

@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-window-chase.c — g2's chase
+ *
+ * win.chase-event: show only the tracks holding an event with the selected
+ * event's code; win.chase-datum: ... with its datum; win.chase-track: pin
+ * the selected event's track on top; win.no-chase: the track list as it was
+ * before the first chase.  Event and datum are looked up in a worker
+ * (cancellable; a newer chase replaces a running one).
+ */
+#include "cpel-window-private.h"
+
+#include <glib/gi18n.h>
+
+typedef struct
+{
+  CpelFile       *file;
+  CpelChaseQuery  query;
+  guint          *slots;
+  guint           n_slots;
+} Lookup;
+
+static void
+lookup_free (Lookup *lookup)
+{
+  g_clear_object (&lookup->file);
+  g_free (lookup->slots);
+  g_free (lookup);
+}
+
+/* Says `text` (with a No Chase button when `no_chase`), or takes the
+ * chase's last toast away when `text` is NULL. */
+static void
+set_toast (CpelWindow *self,
+           const char *text,
+           gboolean    no_chase)
+{
+  if (text == NULL)
+    cpel_toaster_withdraw (self->toaster, self->chase.toast_id);
+  else
+    self->chase.toast_id = cpel_toaster_show_full (self->toaster, text, CPEL_TOASTER_TIMEOUT,
+                                                   no_chase ? _("_No Chase") : NULL,
+                                                   no_chase ? "win.no-chase" : NULL, NULL);
+  if (text == NULL)
+    self->chase.toast_id = 0;
+}
+
+/* A new file (or none): forget the chase of the previous one. */
+void
+_cpel_window_chase_file_changed (CpelWindow *self)
+{
+  CpelTrackOrder *order = cpel_timeline_get_track_order (self->timeline);
+
+  if (order != self->chase.order)
+    {
+      g_cancellable_cancel (self->chase.cancellable);
+      g_clear_object (&self->chase.cancellable);
+      g_clear_object (&self->chase.saved);
+      g_set_object (&self->chase.order, order);
+      set_toast (self, NULL, FALSE);
+    }
+}
+
+/* The window goes away: no lookup keeps it alive. */
+void
+_cpel_window_chase_dispose (CpelWindow *self)
+{
+  if (self->chase.cancellable != NULL)
+    g_cancellable_cancel (self->chase.cancellable);
+  g_clear_object (&self->chase.cancellable);
+  g_clear_object (&self->chase.saved);
+  g_clear_object (&self->chase.order);
+  self->chase.toast_id = 0;
+}
+
+/* The selected event, or a toast saying to select one. */
+static gboolean
+get_selected (CpelWindow *self,
+              CpelEvent *event)
+{
+  CpelTimeline *timeline = self->timeline;
+  CpelFile *file = self->file;
+  guint slot;
+  guint64 index;
+
+  if (file == NULL || self->chase.order == NULL)
+    return FALSE;
+  if (!cpel_timeline_get_selection (timeline, &slot, &index))
+    {
+      set_toast (self, _("Select an event to chase first"), FALSE);
+      return FALSE;
+    }
+  cpel_file_get_track_event (file, slot, index, event);
+  return TRUE;
+}
+
+/* Remember the track list before the first chase. */
+static void
+begin_chase (CpelWindow *self)
+{
+  if (self->chase.saved == NULL)
+    self->chase.saved = cpel_track_order_copy (self->chase.order);
+}
+
+static void
+scroll_to_selection (CpelWindow *self)
+{
+  CpelTimeline *timeline = self->timeline;
+  guint slot;
+  guint64 index;
+
+  gtk_adjustment_set_value (cpel_timeline_get_vadjustment (timeline), 0);
+  if (cpel_timeline_get_selection (timeline, &slot, &index))
+    cpel_timeline_select (timeline, slot, index, TRUE);
+}
+
+static void
+lookup_thread (GTask        *task,
+               gpointer      source,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  Lookup *lookup = task_data;
+  GError *error = NULL;
+
+  lookup->slots = cpel_chase_find_tracks (lookup->file, &lookup->query, &lookup->n_slots,
+                                          cancellable, &error);
+  if (lookup->slots == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+on_lookup_done (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  CpelWindow *window = CPEL_WINDOW (source);
+  Lookup *lookup = g_task_get_task_data (G_TASK (result));
+  CpelWindowChaseKind kind = GPOINTER_TO_INT (user_data);
+  CpelWindow *self = window;
+  g_autoptr(GError) error = NULL;
+  g_autofree guint8 *wanted = NULL;
+  g_autofree guint *rows = NULL;
+  g_autofree char *text = NULL;
+  guint n_tracks, n = 0;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    return;   /* cancelled: superseded, another file or the window went away */
+  if (self->chase.order == NULL
+      || cpel_window_get_file (window) != lookup->file)
+    return;
+  g_clear_object (&self->chase.cancellable);
+
+  /* The chased tracks in the order they were shown before the chase. */
+  begin_chase (self);
+  n_tracks = cpel_track_order_get_n (self->chase.saved);
+  wanted = g_malloc0 (MAX (n_tracks, 1));
+  for (guint i = 0; i < lookup->n_slots; i++)
+    if (lookup->slots[i] < n_tracks)
+      wanted[lookup->slots[i]] = 1;
+  rows = g_new (guint, MAX (lookup->n_slots, 1));
+  {
+    guint n_saved;
+    const guint *saved_rows = cpel_track_order_get_rows (self->chase.saved, &n_saved);
+
+    /* Shown before first (pinned on top), then the ones the chase brings
+     * back, in the full order. */
+    for (guint r = 0; r < n_saved; r++)
+      {
+        guint slot = saved_rows != NULL ? saved_rows[r] : r;
+
+        if (slot < n_tracks && wanted[slot] == 1)
+          {
+            rows[n++] = slot;
+            wanted[slot] = 2;
+          }
+      }
+    for (guint p = 0; p < n_tracks; p++)
+      {
+        guint slot = cpel_track_order_get_slot (self->chase.saved, p);
+
+        if (wanted[slot] == 1)
+          rows[n++] = slot;
+      }
+  }
+  cpel_track_order_set_rows (self->chase.order, rows, n);
+  scroll_to_selection (self);
+  _cpel_window_update_actions (self);
+
+  if (kind == CPEL_WINDOW_CHASE_EVENT)
+    {
+      CpelFile *file = lookup->file;
+      guint type;
+      const char *name = cpel_file_lookup_type (file, lookup->query.code, &type)
+                         ? cpel_file_get_type_name (file, type) : NULL;
+      g_autofree char *what = name != NULL && *name != '\0'
+                              ? g_strdup_printf ("“%s”", name)
+                              : g_strdup_printf ("%u", (guint) lookup->query.code);
+
+      /* TRANSLATORS: toast; %s is an event name (quoted) or code, then "n of N" tracks */
+      text = g_strdup_printf (ngettext ("Chasing event %s: %u of %u track",
+                                        "Chasing event %s: %u of %u tracks", n_tracks),
+                              what, n, n_tracks);
+    }
+  else
+    /* TRANSLATORS: toast; a datum in hex, then "n of N" tracks */
+    text = g_strdup_printf (ngettext ("Chasing datum 0x%x: %u of %u track",
+                                      "Chasing datum 0x%x: %u of %u tracks", n_tracks),
+                            (guint) lookup->query.datum, n, n_tracks);
+  set_toast (self, text, TRUE);
+}
+
+static void
+start_lookup (CpelWindow *self,
+              CpelWindowChaseKind  kind)
+{
+  CpelEvent event;
+  Lookup *lookup;
+  g_autoptr(GTask) task = NULL;
+
+  if (!get_selected (self, &event))
+    return;
+  if (self->chase.cancellable != NULL)
+    g_cancellable_cancel (self->chase.cancellable);
+  g_clear_object (&self->chase.cancellable);
+  self->chase.cancellable = g_cancellable_new ();
+
+  lookup = g_new0 (Lookup, 1);
+  lookup->file = g_object_ref (self->file);
+  if (kind == CPEL_WINDOW_CHASE_EVENT)
+    {
+      lookup->query.match_code = TRUE;
+      lookup->query.code = event.code;
+    }
+  else
+    {
+      lookup->query.match_datum = TRUE;
+      lookup->query.datum = event.datum;
+    }
+  task = g_task_new (self, self->chase.cancellable, on_lookup_done, GINT_TO_POINTER (kind));
+  g_task_set_source_tag (task, start_lookup);
+  g_task_set_task_data (task, lookup, (GDestroyNotify) lookup_free);
+  g_task_run_in_thread (task, lookup_thread);
+}
+
+void
+_cpel_window_chase (CpelWindow          *self,
+                    CpelWindowChaseKind  kind)
+{
+  if (kind != CPEL_WINDOW_CHASE_TRACK)
+    start_lookup (self, kind);
+  else
+    {
+      /* Chase track: pin the selected event's track on top. */
+      CpelEvent event;
+      g_autofree char *text = NULL;
+      const char *label;
+
+      if (!get_selected (self, &event))
+        return;
+      begin_chase (self);
+      cpel_track_order_set_hidden (self->chase.order, event.track_slot, FALSE);
+      cpel_track_order_set_pinned (self->chase.order, event.track_slot, TRUE);
+      cpel_track_order_raise (self->chase.order, event.track_slot, TRUE);
+      scroll_to_selection (self);
+      _cpel_window_update_actions (self);
+      label = cpel_file_get_track_label (self->file, event.track_slot);
+      /* TRANSLATORS: toast; %s is a track name */
+      text = g_strdup_printf (_("Track “%s” pinned on top"), label != NULL ? label : "");
+      set_toast (self, text, TRUE);
+    }
+}
+
+void
+_cpel_window_no_chase (CpelWindow *self)
+{
+  if (self->chase.cancellable != NULL)
+    g_cancellable_cancel (self->chase.cancellable);
+  g_clear_object (&self->chase.cancellable);
+  if (self->chase.saved == NULL)
+    return;
+  cpel_track_order_assign (self->chase.order, self->chase.saved);
+  g_clear_object (&self->chase.saved);
+  set_toast (self, NULL, FALSE);
+  scroll_to_selection (self);
+  _cpel_window_update_actions (self);
+}
+
+gboolean
+cpel_window_is_chasing (CpelWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (self), FALSE);
+  return self->chase.saved != NULL;
+}
+
+gboolean
+cpel_window_is_chase_busy (CpelWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (self), FALSE);
+  return self->chase.cancellable != NULL;
+}

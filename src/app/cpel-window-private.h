@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-window-private.h — CpelWindow's instance struct and the helpers
+ * shared by its parts:
+ *
+ *   cpel-window.c          the class: template, properties, status line, set_file
+ *   cpel-window-actions.c  every win.* action (installed in class_init) and
+ *                          _cpel_window_update_actions(), the one place
+ *                          that says which are enabled
+ *   cpel-window-load.c     opening a file in a worker
+ *   cpel-window-export.c   the Open and Export choosers, exporting the view
+ *   cpel-window-dnd.c      dropping files on the window
+ *   cpel-window-chase.c    g2's chase (win.chase-*, win.no-chase)
+ *   cpel-window-views.c    saved views (g2's snapshots)
+ *   cpel-window-cut.c      Save Range As (win.save-range)
+ *   cpel-window-watch.c    the file changed on disk: the reload bar, win.reload
+ */
+#pragma once
+
+#include "cpel-window.h"
+#include "cpel-overview-strip.h"
+#include "cpel-progress-relay.h"
+
+G_BEGIN_DECLS
+
+#define CPEL_TYPE_WINDOW_ACTIONS (cpel_window_actions_get_type ())
+G_DECLARE_FINAL_TYPE (CpelWindowActions, cpel_window_actions, CPEL, WINDOW_ACTIONS, GObject)
+
+/* g2's chase: the track list before the first chase, and the lookup
+ * running in a worker. */
+typedef struct
+{
+  CpelTrackOrder *order;        /* the order chased (the timeline's) */
+  CpelTrackOrder *saved;        /* before the first chase; NULL = no chase */
+  GCancellable   *cancellable;  /* the running lookup */
+  guint           toast_id;     /* the chase's toast (cpel_toaster_withdraw) */
+} CpelWindowChase;
+
+/* The saved views of the capture shown. */
+typedef struct
+{
+  CpelFile        *file;      /* the file the views belong to */
+  CpelViews       *views;
+  char            *pending;   /* view to show once loaded */
+  GtkWindow       *list;      /* the Saved Views window (weak) */
+  GtkNativeDialog *chooser;   /* export / import */
+} CpelWindowViews;
+
+/* Save Range As: the chooser and the cut being written. */
+typedef struct
+{
+  GtkFileChooserNative *chooser;
+  GCancellable         *cancellable;
+  GFile                *target;
+  CpelProgressRelay    *relay;
+  AdwMessageDialog     *progress_dialog;
+  GtkProgressBar       *progress_bar;
+  guint                 progress_timeout;
+  char                 *error;
+} CpelWindowCut;
+
+/* The file on disk: a monitor, the damage check after each frame, a reload. */
+typedef struct
+{
+  GFileMonitor  *monitor;
+  char          *stamp;         /* the shown file on disk, before it was read */
+  char          *reload_stamp;  /* the same for a reload in flight */
+  guint          debounce;
+  GCancellable  *reload;        /* a reload in flight */
+  gboolean       changed_while_reloading;
+  gboolean       damage_reported;   /* once per file: closing the bar sticks */
+  GdkFrameClock *clock;
+  gulong         paint_id;
+} CpelWindowWatch;
+
+struct _CpelWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  /* Template */
+  AdwToastOverlay      *toast_overlay;
+  AdwWindowTitle       *window_title;
+  GtkToggleButton      *search_button;
+  GtkToggleButton      *details_button;
+  GtkMenuButton        *menu_button;
+  GMenu                *recent_submenu;
+  CpelSearchBar        *search_bar;
+  GtkInfoBar           *reload_bar;
+  GtkLabel             *reload_label;
+  GtkWidget            *reload_button;
+  GtkProgressBar       *load_progress;
+  GtkStack             *main_stack;
+  AdwStatusPage        *empty_page;
+  AdwStatusPage        *loading_page;
+  GtkProgressBar       *loading_progress;
+  CpelOverviewStrip    *overview;
+  CpelTimeline         *timeline;
+  GtkScrollbar         *vscrollbar;
+  GtkRevealer          *details_revealer;
+  CpelDetails          *details;
+  GtkLabel             *range_label;
+  GtkLabel             *cursor_label;
+  GtkLabel             *measure_label;
+
+  CpelFile             *file;
+  GFile                *location;
+
+  GCancellable         *load_cancellable;
+  GCancellable         *lod_cancellable;   /* summaries built in the background */
+  CpelProgressRelay    *load_relay;
+
+  gboolean              show_details;      /* the details pane is revealed */
+
+  CpelWindowActions    *actions;           /* win.* for the tool windows */
+  CpelToaster          *toaster;           /* every toast of the window */
+
+  GtkNativeDialog      *chooser;           /* Open or Export */
+  char                 *export_suggested;  /* the name the Export chooser offered */
+
+  /* Tool windows (weak pointers: each goes away on its own). */
+  GtkWindow            *event_types;
+  GtkWindow            *tracks;
+  GtkWindow            *statistics;
+  GtkWindow            *anomalies;
+
+  CpelWindowChase       chase;
+  CpelWindowViews       views;
+  CpelWindowCut         cut;
+  CpelWindowWatch       watch;
+
+  /* What the subtitle says now (it follows every view change, and is only
+   * written again when one of these changes). */
+  CpelFile             *subtitle_file;   /* not a reference: compared only */
+  guint                 subtitle_shown;
+  guint                 subtitle_hidden_types;
+  guint                 scrollbar_idle;
+};
+
+/* cpel-window.c */
+GSettings *_cpel_window_get_settings     (CpelWindow  *self);
+char      *_cpel_window_display_name     (GFile       *location);
+/* Show the tool window in *slot (a weak pointer), made by `create` the
+ * first time; nothing without a file. */
+void       _cpel_window_present_tool     (CpelWindow  *self,
+                                          GtkWindow  **slot,
+                                          GtkWindow  *(*create) (CpelWindow *self));
+void       _cpel_window_notify_loading   (CpelWindow  *self);
+void       _cpel_window_set_show_details (CpelWindow  *self,
+                                          gboolean     show);
+
+/* cpel-window-actions.c */
+void       _cpel_window_class_actions_init (CpelWindowClass *klass);
+void       _cpel_window_update_actions     (CpelWindow      *self);
+CpelWindowActions *_cpel_window_actions_new (CpelWindow      *window);
+/* The tool windows a new file opens again (see set_file). */
+GtkWindow *_cpel_window_new_event_types    (CpelWindow      *self);
+GtkWindow *_cpel_window_new_tracks         (CpelWindow      *self);
+
+/* cpel-window-load.c */
+void       _cpel_window_load_dispose     (CpelWindow  *self);
+void       _cpel_window_cancel_load      (CpelWindow  *self);
+
+/* cpel-window-export.c */
+void       _cpel_window_choose_open      (CpelWindow  *self);
+void       _cpel_window_choose_export    (CpelWindow  *self);
+void       _cpel_window_export_and_report (CpelWindow *self,
+                                           const char *path,
+                                           double      scale,
+                                           gboolean    overwrite);
+
+/* cpel-window-dnd.c */
+void       _cpel_window_dnd_init         (CpelWindow  *self);
+
+/* cpel-window-chase.c */
+typedef enum
+{
+  CPEL_WINDOW_CHASE_EVENT,
+  CPEL_WINDOW_CHASE_DATUM,
+  CPEL_WINDOW_CHASE_TRACK,
+} CpelWindowChaseKind;
+
+void       _cpel_window_chase_file_changed (CpelWindow          *self);
+void       _cpel_window_chase_dispose      (CpelWindow          *self);
+void       _cpel_window_chase              (CpelWindow          *self,
+                                            CpelWindowChaseKind  kind);
+void       _cpel_window_no_chase           (CpelWindow          *self);
+
+/* cpel-window-views.c */
+void       _cpel_window_views_file_changed (CpelWindow  *self);
+void       _cpel_window_views_dispose      (CpelWindow  *self);
+void       _cpel_window_views_finalize     (CpelWindow  *self);
+void       _cpel_window_views_save_dialog  (CpelWindow  *self);
+void       _cpel_window_views_step         (CpelWindow  *self,
+                                            int          direction);
+void       _cpel_window_views_write        (CpelWindow  *self,
+                                            gboolean     report);
+void       _cpel_window_views_reread       (CpelWindow  *self);
+void       _cpel_window_views_show         (CpelWindow  *self,
+                                            const char  *name);
+void       _cpel_window_views_delete       (CpelWindow  *self,
+                                            const char  *name);
+void       _cpel_window_views_present_list (CpelWindow  *self);
+void       _cpel_window_views_choose_file  (CpelWindow  *self,
+                                            gboolean     export);
+
+/* cpel-window-cut.c */
+void       _cpel_window_cut_dispose        (CpelWindow  *self);
+void       _cpel_window_cut_choose         (CpelWindow  *self);
+
+/* cpel-window-watch.c */
+void       _cpel_window_watch_init         (CpelWindow  *self);
+void       _cpel_window_watch_file_changed (CpelWindow  *self);
+void       _cpel_window_watch_dispose      (CpelWindow  *self);
+void       _cpel_window_watch_finalize     (CpelWindow  *self);
+void       _cpel_window_watch_reload       (CpelWindow  *self);
+
+G_END_DECLS
