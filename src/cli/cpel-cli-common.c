@@ -387,6 +387,20 @@ cpel_cli_open (const char  *path,
   return cpel_file_new_for_path (path, &options, NULL, NULL, NULL, error);
 }
 
+CpelFile *
+cpel_cli_open_stream (const char  *path,
+                      guint64      clock_rate,
+                      GError     **error)
+{
+  CpelLoadOptions options = { .ticks_per_second = clock_rate, .defer_index = TRUE };
+  g_autoptr(CpelFile) file = cpel_file_new_for_path (path, &options, NULL, NULL, NULL, error);
+
+  if (file != NULL && !cpel_file_is_time_ordered (file)
+      && !cpel_file_ensure_index (file, NULL, error))
+    return NULL;
+  return g_steal_pointer (&file);
+}
+
 gboolean
 cpel_cli_report_damage (CpelFile   *file,
                         const char *path)

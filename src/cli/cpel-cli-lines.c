@@ -62,6 +62,8 @@ struct _CpelLinePrinter
   guint      n_types;
   char     **track_cols;   /* per slot, built on first use */
   char     **type_cols;    /* per type, built on first use */
+  guint     *track_lens;   /* their lengths in bytes */
+  guint     *type_lens;
   Out        out;
   GString   *datum;
   guint      time_width;   /* human: columns of the time field */
@@ -207,6 +209,8 @@ cpel_line_printer_new (CpelFile *file,
   p->n_types = cpel_file_get_n_types (file);
   p->track_cols = g_new0 (char *, p->n_tracks);
   p->type_cols = g_new0 (char *, p->n_types);
+  p->track_lens = g_new0 (guint, p->n_tracks);
+  p->type_lens = g_new0 (guint, p->n_types);
   p->out.cap = FLUSH_THRESHOLD + 65536;
   p->out.buf = g_malloc (p->out.cap);
   p->datum = g_string_sized_new (256);
@@ -248,6 +252,7 @@ track_col (CpelLinePrinter *p, guint slot)
           padded_out (&o, label, p->track_width, FALSE);
           out_puts (&o, "  ");
         }
+      p->track_lens[slot] = o.len;
       p->track_cols[slot] = out_steal (&o);
     }
   return p->track_cols[slot];
@@ -270,6 +275,7 @@ type_col (CpelLinePrinter *p, guint type)
         }
       else
         out_puts (&o, name);
+      p->type_lens[type] = o.len;
       p->type_cols[type] = out_steal (&o);
     }
   return p->type_cols[type];
@@ -281,7 +287,10 @@ static inline void
 track_out (CpelLinePrinter *p, const CpelEvent *ev)
 {
   if (G_LIKELY (ev->track_slot < p->n_tracks))
-    out_puts (&p->out, track_col (p, ev->track_slot));
+    {
+      const char *col = track_col (p, ev->track_slot);
+      out_put (&p->out, col, p->track_lens[ev->track_slot]);
+    }
   else
     {
       char label[16];
@@ -306,7 +315,10 @@ static inline void
 type_out (CpelLinePrinter *p, const CpelEvent *ev)
 {
   if (G_LIKELY (ev->type < p->n_types))
-    out_puts (&p->out, type_col (p, ev->type));
+    {
+      const char *col = type_col (p, ev->type);
+      out_put (&p->out, col, p->type_lens[ev->type]);
+    }
   else
     {
       if (p->tsv)
@@ -367,10 +379,23 @@ cpel_line_printer_event_suffix (CpelLinePrinter *p,
   else
     {
       char buf[64];
+      gsize len, cols;
 
+      /* right-aligned: columns are bytes but for the micro sign's two */
       cpel_time_format_buf (ev->time_ns, buf, sizeof buf);
-      padded_out (out, buf, p->time_width, TRUE);
-      out_put (out, "  ", 2);
+      len = strlen (buf);
+      cols = len - (len >= 4 && buf[len - 1] == 's' && (guchar) buf[len - 2] == 0xb5);
+      if (G_UNLIKELY (out->cap - out->len < p->time_width + len + 2))
+        out_grow (out, p->time_width + len + 2);
+      if (cols < p->time_width)
+        {
+          memset (out->buf + out->len, ' ', p->time_width - cols);
+          out->len += p->time_width - cols;
+        }
+      memcpy (out->buf + out->len, buf, len);
+      out->len += len;
+      out->buf[out->len++] = ' ';
+      out->buf[out->len++] = ' ';
       track_out (p, ev);
       type_out (p, ev);
       if (p->datum->len > 0)
@@ -407,6 +432,8 @@ cpel_line_printer_free (CpelLinePrinter *p)
     g_free (p->type_cols[i]);
   g_free (p->track_cols);
   g_free (p->type_cols);
+  g_free (p->track_lens);
+  g_free (p->type_lens);
   g_free (p->out.buf);
   g_string_free (p->datum, TRUE);
   g_object_unref (p->file);

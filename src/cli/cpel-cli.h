@@ -122,6 +122,13 @@ CpelFile       *cpel_cli_open          (const char      *path,
                                         guint64          clock_rate,
                                         GError         **error);
 
+/* Opens a file for one pass in time order (cpel_merge_*): without the
+ * per-track index when the file is in time order (bounded memory), with it
+ * otherwise. */
+CpelFile       *cpel_cli_open_stream   (const char      *path,
+                                        guint64          clock_rate,
+                                        GError         **error);
+
 /* After using `file`: when it shrank on disk meanwhile (its data then reads
  * as zeros), says so on stderr ("cpel: PATH: ...") and returns TRUE. */
 gboolean        cpel_cli_report_damage (CpelFile        *file,

@@ -33,7 +33,7 @@ cpel_cmd_dump (int argc, char **argv)
   if (!cpel_cli_parse_range (common.from_text, common.to_text, &from, &to, &error))
     return cpel_cli_usage_error ("dump", "%s", error->message);
 
-  file = cpel_cli_open (argv[1], common.clock_rate, &error);
+  file = cpel_cli_open_stream (argv[1], common.clock_rate, &error);
   if (file == NULL)
     return cpel_cli_file_error (argv[1], error);
 

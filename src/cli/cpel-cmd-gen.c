@@ -16,7 +16,7 @@ cpel_cmd_gen (int argc, char **argv)
   g_autofree char *events_text = NULL;
   g_autofree char *tracks_text = NULL;
   g_autofree char *seed_text = NULL;
-  gboolean little_endian = FALSE, demo = FALSE, force = FALSE;
+  gboolean little_endian = FALSE, demo = FALSE, force = FALSE, sorted = FALSE;
   const GOptionEntry entries[] = {
     { "events", 'n', 0, G_OPTION_ARG_STRING, &events_text,
       N_("Number of events (e.g. 1000000, 1e7, 10M; default 1000000)"), N_("N") },
@@ -26,6 +26,8 @@ cpel_cmd_gen (int argc, char **argv)
       N_("Random seed: the same seed gives the same file (default 1)"), N_("S") },
     { "little-endian", 0, 0, G_OPTION_ARG_NONE, &little_endian,
       N_("Write a little-endian file (default: big-endian, as VPP does)"), NULL },
+    { "sorted", 0, 0, G_OPTION_ARG_NONE, &sorted,
+      N_("Every event section in time order (by default a few events are swapped, as in captures merged from per-CPU buffers)"), NULL },
     { "demo", 0, 0, G_OPTION_ARG_NONE, &demo,
       N_("A realistic VPP-like dataplane capture instead (ignores --events and --tracks)"), NULL },
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force,
@@ -68,6 +70,7 @@ cpel_cmd_gen (int argc, char **argv)
 
   options.little_endian = little_endian;
   options.demo = demo;
+  options.sorted = sorted;
   options.overwrite = force;
 
   if (!cpel_gen_write (argv[1], &options, &error))

@@ -9,7 +9,15 @@
  *      index to its track's next position.
  * Each track's events are then in file order; a track that is not sorted by
  * time (rare) is sorted by (time, file index), which is stable.  The result
- * does not depend on the number of threads.  Index memory: 12 bytes/event.
+ * does not depend on the number of threads.  Index memory: 12 bytes/event,
+ * anonymous memory with transparent huge pages asked for: the build writes
+ * all over it, and on this kind of machine page faults and TLB misses are
+ * most of its cost.
+ *
+ * Pass A also notes which event sections are in time order.  A deferred
+ * build (for streaming) stops after pass A, keeps what pass B needs (each
+ * chunk's first write position per track) and gives back the mapped pages
+ * it read; cpel_file_fill_index () runs passes B and C later if needed.
  */
 #include <glib/gi18n-lib.h>
 #include <stdlib.h>
@@ -17,81 +25,70 @@
 
 #include "cpel-file-private.h"
 
+#ifdef G_OS_UNIX
+#include <sys/mman.h>
+#endif
+
 #define CHECK_EVERY (1u << 20)
+#define DROP_EVERY  (1u << 16)   /* deferred pass A: give back what was read (1.3 MB) */
 #define MIN_EVENTS_PER_THREAD 500000
 
-/* Exact division by a divisor fixed per event section, without a divide
- * instruction: a multiply-high by a precomputed magic number (Granlund &
- * Montgomery; the "branchfree" unsigned 64-bit form as in libdivide).
- * Valid for every 64-bit numerator. */
-typedef struct
-{
-  guint64 d;
-  guint64 m;
-  guint   shift;
-  gboolean pow2;
-} Div64;
+#define record_ticks cpel_file_record_ticks
 
-static void
-div64_init (Div64  *dv,
-            guint64 d)
-{
-  guint l;
+/* Below this, plain g_malloc: a mapping of its own costs more than it saves. */
+#define INDEX_MMAP_MIN (1u << 21)
 
-  g_assert (d > 0);
-  dv->d = d;
-  if ((d & (d - 1)) == 0)
+static gboolean
+hugepages_wanted (void)
+{
+  static gsize once;
+  static gboolean wanted;
+
+  if (g_once_init_enter (&once))
     {
-      dv->pow2 = TRUE;
-      dv->shift = (guint) __builtin_ctzll (d);
+      /* CPEL_INDEX_HUGEPAGES=0: the benchmarks' before/after comparison */
+      const char *env = g_getenv ("CPEL_INDEX_HUGEPAGES");
+
+      wanted = env == NULL || g_strcmp0 (env, "0") != 0;
+      g_once_init_leave (&once, 1);
+    }
+  return wanted;
+}
+
+gpointer
+cpel_index_alloc (gsize size)
+{
+#if defined(G_OS_UNIX) && defined(MAP_ANONYMOUS)
+  if (size >= INDEX_MMAP_MIN)
+    {
+      void *mem = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+      if (mem == MAP_FAILED)
+        g_error ("%s: failed to allocate %" G_GSIZE_FORMAT " bytes", G_STRLOC, size);
+#ifdef MADV_HUGEPAGE
+      if (hugepages_wanted ())
+        madvise (mem, size, MADV_HUGEPAGE);
+#endif
+      return mem;
+    }
+#endif
+  return g_malloc (size);
+}
+
+void
+cpel_index_free (gpointer mem,
+                 gsize    size)
+{
+  if (mem == NULL)
+    return;
+#if defined(G_OS_UNIX) && defined(MAP_ANONYMOUS)
+  if (size >= INDEX_MMAP_MIN)
+    {
+      munmap (mem, size);
       return;
     }
-  l = 64 - (guint) __builtin_clzll (d);                 /* 2^(l-1) < d < 2^l */
-  dv->pow2 = FALSE;
-  dv->shift = l - 1;
-  /* m = floor(2^64 * (2^l - d) / d) + 1 */
-  dv->m = (guint64) ((((unsigned __int128) ((l == 64 ? 0 : G_GUINT64_CONSTANT (1) << l) - d)) << 64) / d) + 1;
-}
-
-static inline guint64
-div64 (const Div64 *dv,
-       guint64      n)
-{
-  guint64 q, t;
-
-  if (dv->pow2)
-    return n >> dv->shift;
-  q = (guint64) (((unsigned __int128) n * dv->m) >> 64);
-  t = ((n - q) >> 1) + q;
-  return t >> dv->shift;
-}
-
-/* cpel_ticks_to_ns () with the section's divider: floor(ticks * 10^9 / tps),
- * saturating. */
-static inline gint64
-fast_ticks_to_ns (const Div64 *dv,
-                  guint64      ticks)
-{
-  guint64 q, r;
-
-  if (dv->d >= G_GUINT64_CONSTANT (18000000000))
-    return cpel_ticks_to_ns (ticks, dv->d);
-  q = div64 (dv, ticks);
-  r = ticks - q * dv->d;
-  if (q > (guint64) G_MAXINT64 / 1000000000)
-    return G_MAXINT64;
-  q *= 1000000000;
-  r = div64 (dv, r * 1000000000);   /* r * 10^9 < 2^64 */
-  if (q > (guint64) G_MAXINT64 - r)
-    return G_MAXINT64;
-  return (gint64) (q + r);
-}
-
-static inline guint64
-record_ticks (CpelFile     *file,
-              const guint8 *rec)
-{
-  return (guint64) cpel_file_read32 (file, rec) << 32 | cpel_file_read32 (file, rec + 4);
+#endif
+  g_free (mem);
 }
 
 typedef struct _Chunk Chunk;
@@ -120,7 +117,9 @@ struct _Chunk
 
   /* pass B */
   guint64        *next;            /* per slot: next write position */
-  const Div64    *divs;            /* per event section */
+  const CpelDiv64 *divs;           /* per event section */
+  gboolean        drop;            /* pass A gives back the pages it read */
+  gboolean       *unsorted;        /* pass A: per event section */
 
   /* pass C: tracks [slot_begin, slot_end) */
   guint           slot_begin;
@@ -208,7 +207,8 @@ pass_a (Chunk *chunk)
   guint32 last_code = 0, last_code_idx = CPEL_U32MAP_NONE;
   guint64 done = 0;
   const CpelEventSection *cur = NULL;
-  guint64 min_t = G_MAXUINT64, max_t = 0;
+  guint64 min_t = G_MAXUINT64, max_t = 0, prev_t = 0;
+  const guint8 *drop_from = NULL;
 
 #define FOLD_SECTION()                                                      \
   G_STMT_START {                                                            \
@@ -231,7 +231,11 @@ pass_a (Chunk *chunk)
       {
         FOLD_SECTION ();
         cur = section;
+        prev_t = 0;
       }
+    if (G_UNLIKELY (ticks < prev_t))
+      chunk->unsorted[section - file->evsecs] = TRUE;
+    prev_t = ticks;
     if (ticks < min_t)
       min_t = ticks;
     if (ticks > max_t)
@@ -251,11 +255,16 @@ pass_a (Chunk *chunk)
     code_counts = (guint64 *) chunk->code_counts->data;
     code_counts[last_code_idx]++;
 
-    if (G_UNLIKELY (++done % CHECK_EVERY == 0))
+    if (G_UNLIKELY (++done % DROP_EVERY == 0))
       {
-        if (check_cancel (chunk))
-          return;
-        report (chunk, 0.0, 0.45, done);
+        if (chunk->drop)
+          DROP_BEHIND (chunk, section, rec, drop_from);
+        if (done % CHECK_EVERY == 0)
+          {
+            if (check_cancel (chunk))
+              return;
+            report (chunk, 0.0, 0.45, done);
+          }
       }
   });
 
@@ -276,7 +285,7 @@ pass_b (Chunk *chunk)
   const guint8 *drop_from = NULL;
 
   FOR_EACH_RECORD (chunk, rec, fi, section, {
-    gint64 ns = fast_ticks_to_ns (&chunk->divs[section - file->evsecs], record_ticks (file, rec));
+    gint64 ns = cpel_div64_ticks_to_ns (&chunk->divs[section - file->evsecs], record_ticks (file, rec));
     guint32 track = cpel_file_read32 (file, rec + 8);
     guint64 pos;
 
@@ -432,30 +441,16 @@ number_keys (CpelU32Map *map,
   return keys;
 }
 
-gboolean
-cpel_file_build_index (CpelFile          *self,
-                       guint              n_threads,
-                       GCancellable      *cancellable,
-                       CpelProgressFunc   progress,
-                       gpointer           progress_data,
-                       GError           **error)
+static Chunk *
+chunks_new (CpelFile        *self,
+            guint            n,
+            const CpelDiv64 *divs,
+            GCancellable    *cancellable,
+            CpelProgressFunc progress,
+            gpointer         progress_data)
 {
-  g_autofree Chunk *chunks = NULL;
-  g_autofree Div64 *divs = NULL;
-  g_autoptr(GArray) track_ids = NULL;
-  g_autoptr(GArray) codes = NULL;
-  gboolean cancelled = FALSE;
-  guint n;
+  Chunk *chunks = g_new0 (Chunk, n);
 
-  if (n_threads == 0)
-    n_threads = g_get_num_processors ();
-  n = (guint) MIN ((guint64) MAX (n_threads, 1), MAX (self->n_events / MIN_EVENTS_PER_THREAD, 1));
-  n = MIN (n, 64);
-
-  divs = g_new (Div64, MAX (self->n_evsecs, 1));
-  for (guint i = 0; i < self->n_evsecs; i++)
-    div64_init (&divs[i], self->evsecs[i].tps);
-  chunks = g_new0 (Chunk, n);
   for (guint c = 0; c < n; c++)
     {
       chunks[c].file = self;
@@ -463,142 +458,296 @@ cpel_file_build_index (CpelFile          *self,
       chunks[c].end = self->n_events * (c + 1) / n;
       chunks[c].cancellable = cancellable;
       chunks[c].divs = divs;
+    }
+  chunks[0].progress = progress;
+  chunks[0].progress_data = progress_data;
+  return chunks;
+}
+
+static void
+chunks_free (Chunk *chunks,
+             guint  n)
+{
+  for (guint c = 0; c < n; c++)
+    {
+      g_clear_pointer (&chunks[c].tracks, cpel_u32map_free);
+      g_clear_pointer (&chunks[c].codes, cpel_u32map_free);
+      g_clear_pointer (&chunks[c].track_ids, g_array_unref);
+      g_clear_pointer (&chunks[c].track_counts, g_array_unref);
+      g_clear_pointer (&chunks[c].code_ids, g_array_unref);
+      g_clear_pointer (&chunks[c].code_counts, g_array_unref);
+      g_free (chunks[c].unsorted);
+      g_free (chunks[c].next);
+    }
+  g_free (chunks);
+}
+
+static CpelDiv64 *
+divs_new (CpelFile *self)
+{
+  CpelDiv64 *divs = g_new (CpelDiv64, MAX (self->n_evsecs, 1));
+
+  for (guint i = 0; i < self->n_evsecs; i++)
+    cpel_div64_init (&divs[i], self->evsecs[i].tps);
+  return divs;
+}
+
+static void
+drop_all_pages (CpelFile *self)
+{
+  for (guint s = 0; s < self->n_evsecs; s++)
+    cpel_file_drop_pages (self, self->evsecs[s].records,
+                          self->evsecs[s].records
+                          + (guint64) self->evsecs[s].count * CPEL_EVENT_RECORD_SIZE);
+}
+
+static gboolean
+cancelled_error (GError **error)
+{
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Loading was cancelled"));
+  return FALSE;
+}
+
+/* Passes B and C over `chunks` whose next[] are set. */
+static gboolean
+fill (CpelFile        *self,
+      Chunk           *chunks,
+      guint            n,
+      CpelProgressFunc progress,
+      gpointer         progress_data)
+{
+  gboolean cancelled = FALSE;
+
+  self->times = cpel_index_alloc (sizeof (gint64) * MAX (self->n_events, 1));
+  self->recs = cpel_index_alloc (sizeof (guint32) * MAX (self->n_events, 1));
+
+  /* Pass B */
+  run_chunks (self, chunks, n, pass_b);
+  drop_all_pages (self);
+  for (guint c = 0; c < n; c++)
+    cancelled |= chunks[c].cancelled;
+  if (cancelled)
+    return FALSE;
+
+  /* Pass C: balance tracks across chunks by event count. */
+  {
+    guint64 per = self->n_events / n + 1, acc = 0;
+    guint c = 0;
+
+    chunks[0].slot_begin = 0;
+    for (guint s = 0; s < self->n_tracks; s++)
+      {
+        acc += self->tracks[s].count;
+        if (acc >= per * (c + 1) && c + 1 < n)
+          {
+            chunks[c].slot_end = s + 1;
+            chunks[++c].slot_begin = s + 1;
+          }
+      }
+    chunks[c].slot_end = self->n_tracks;
+    for (c = c + 1; c < n; c++)
+      chunks[c].slot_begin = chunks[c].slot_end = self->n_tracks;
+    run_chunks (self, chunks, n, pass_c);
+  }
+  if (progress)
+    progress (1.0, progress_data);
+  return TRUE;
+}
+
+static guint
+choose_chunks (CpelFile *self,
+               guint     n_threads)
+{
+  guint n;
+
+  if (n_threads == 0)
+    n_threads = g_get_num_processors ();
+  n = (guint) MIN ((guint64) MAX (n_threads, 1), MAX (self->n_events / MIN_EVENTS_PER_THREAD, 1));
+  return MIN (n, 64);
+}
+
+gboolean
+cpel_file_build_index (CpelFile          *self,
+                       guint              n_threads,
+                       gboolean           defer,
+                       GCancellable      *cancellable,
+                       CpelProgressFunc   progress,
+                       gpointer           progress_data,
+                       GError           **error)
+{
+  Chunk *chunks;
+  g_autofree CpelDiv64 *divs = NULL;
+  g_autoptr(GArray) track_ids = NULL;
+  g_autoptr(GArray) codes = NULL;
+  gboolean cancelled = FALSE;
+  gint64 min_ns = G_MAXINT64, max_ns = 0;
+  guint n;
+
+  n = choose_chunks (self, n_threads);
+  self->n_threads = n_threads;
+  divs = divs_new (self);
+  chunks = chunks_new (self, n, divs, cancellable, progress, progress_data);
+  for (guint c = 0; c < n; c++)
+    {
       chunks[c].tracks = cpel_u32map_new ();
       chunks[c].track_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
       chunks[c].track_counts = g_array_new (FALSE, FALSE, sizeof (guint64));
       chunks[c].codes = cpel_u32map_new ();
       chunks[c].code_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
       chunks[c].code_counts = g_array_new (FALSE, FALSE, sizeof (guint64));
+      chunks[c].unsorted = g_new0 (gboolean, MAX (self->n_evsecs, 1));
+      chunks[c].drop = defer;
     }
-  chunks[0].progress = progress;
-  chunks[0].progress_data = progress_data;
 
   /* Pass A */
   run_chunks (self, chunks, n, pass_a);
+  if (defer)
+    drop_all_pages (self);
   for (guint c = 0; c < n; c++)
     cancelled |= chunks[c].cancelled;
-
-  if (!cancelled)
+  if (cancelled)
     {
-      gint64 min_ns = G_MAXINT64, max_ns = 0;
+      chunks_free (chunks, n);
+      return cancelled_error (error);
+    }
 
+  /* Which sections are in time order: within each chunk, and where a
+   * section goes on from one chunk into the next. */
+  for (guint s = 0; s < self->n_evsecs; s++)
+    {
+      self->evsecs[s].sorted = TRUE;
       for (guint c = 0; c < n; c++)
-        if (chunks[c].end > chunks[c].begin)
-          {
-            min_ns = MIN (min_ns, chunks[c].min_ns);
-            max_ns = MAX (max_ns, chunks[c].max_ns);
-          }
-      self->base_ns = self->n_events ? min_ns : 0;
-      self->duration = self->n_events ? max_ns - min_ns : 0;
-      if (self->duration > CPEL_TIME_MAX)
-        {
-          cpel_file_warn (self, "%s", _("Some events are more than 36 years after the first one "
-                                        "(damaged timestamps?): they are shown at that time"));
-          self->duration = CPEL_TIME_MAX;
-        }
-
-      /* Slots: every track id, ascending; types: every code, ascending. */
-      track_ids = number_keys (self->track_map, chunks, n, G_STRUCT_OFFSET (Chunk, track_ids));
-      codes = number_keys (self->type_map, chunks, n, G_STRUCT_OFFSET (Chunk, code_ids));
-
-      self->n_tracks = track_ids->len;
-      self->tracks = g_new0 (CpelTrack, MAX (self->n_tracks, 1));
-      for (guint s = 0; s < self->n_tracks; s++)
-        self->tracks[s].id = g_array_index (track_ids, guint32, s);
-      self->n_types = codes->len;
-      self->types = g_new0 (CpelType, MAX (self->n_types, 1));
-      for (guint t = 0; t < self->n_types; t++)
-        self->types[t].code = g_array_index (codes, guint32, t);
-
-      for (guint c = 0; c < n; c++)
-        {
-          for (guint i = 0; i < chunks[c].track_ids->len; i++)
-            {
-              guint32 slot = cpel_u32map_get (self->track_map, g_array_index (chunks[c].track_ids, guint32, i));
-              self->tracks[slot].count += g_array_index (chunks[c].track_counts, guint64, i);
-            }
-          for (guint i = 0; i < chunks[c].code_ids->len; i++)
-            {
-              guint32 type = cpel_u32map_get (self->type_map, g_array_index (chunks[c].code_ids, guint32, i));
-              self->types[type].count += g_array_index (chunks[c].code_counts, guint64, i);
-            }
-        }
-
-      /* Each chunk writes its events of a track after those of earlier chunks. */
+        if (chunks[c].unsorted[s])
+          self->evsecs[s].sorted = FALSE;
+    }
+  for (guint c = 0; c + 1 < n; c++)
+    if (chunks[c].end > chunks[c].begin && chunks[c + 1].end > chunks[c + 1].begin)
       {
-        guint64 pos = 0;
+        guint sa, sb;
+        const guint8 *ra = cpel_file_record (self, chunks[c].end - 1, &sa);
+        const guint8 *rb = cpel_file_record (self, chunks[c + 1].begin, &sb);
 
-        for (guint c = 0; c < n; c++)
-          chunks[c].next = g_new0 (guint64, MAX (self->n_tracks, 1));
-        for (guint s = 0; s < self->n_tracks; s++)
-          {
-            self->tracks[s].first = pos;
-            for (guint c = 0; c < n; c++)
-              chunks[c].next[s] = pos;
-            pos += self->tracks[s].count;
-          }
-        for (guint c = 0; c < n; c++)
-          for (guint i = 0; i < chunks[c].track_ids->len; i++)
-            {
-              guint32 slot = cpel_u32map_get (self->track_map, g_array_index (chunks[c].track_ids, guint32, i));
-              guint64 count = g_array_index (chunks[c].track_counts, guint64, i);
-              for (guint later = c + 1; later < n; later++)
-                chunks[later].next[slot] += count;
-            }
+        if (sa == sb && record_ticks (self, ra) > record_ticks (self, rb))
+          self->evsecs[sa].sorted = FALSE;
       }
+  self->time_ordered = TRUE;
+  for (guint s = 0; s < self->n_evsecs; s++)
+    self->time_ordered &= self->evsecs[s].sorted;
 
-      self->times = g_new (gint64, MAX (self->n_events, 1));
-      self->recs = g_new (guint32, MAX (self->n_events, 1));
-
-      /* Pass B */
-      run_chunks (self, chunks, n, pass_b);
-      for (guint s = 0; s < self->n_evsecs; s++)
-        cpel_file_drop_pages (self, self->evsecs[s].records,
-                              self->evsecs[s].records
-                              + (guint64) self->evsecs[s].count * CPEL_EVENT_RECORD_SIZE);
-      for (guint c = 0; c < n; c++)
-        cancelled |= chunks[c].cancelled;
-    }
-
-  if (!cancelled)
+  for (guint c = 0; c < n; c++)
+    if (chunks[c].end > chunks[c].begin)
+      {
+        min_ns = MIN (min_ns, chunks[c].min_ns);
+        max_ns = MAX (max_ns, chunks[c].max_ns);
+      }
+  self->base_ns = self->n_events ? min_ns : 0;
+  self->duration = self->n_events ? max_ns - min_ns : 0;
+  if (self->duration > CPEL_TIME_MAX)
     {
-      /* Pass C: balance tracks across chunks by event count. */
-      guint64 per = self->n_events / n + 1, acc = 0;
-      guint c = 0;
-
-      chunks[0].slot_begin = 0;
-      for (guint s = 0; s < self->n_tracks; s++)
-        {
-          acc += self->tracks[s].count;
-          if (acc >= per * (c + 1) && c + 1 < n)
-            {
-              chunks[c].slot_end = s + 1;
-              chunks[++c].slot_begin = s + 1;
-            }
-        }
-      chunks[c].slot_end = self->n_tracks;
-      for (c = c + 1; c < n; c++)
-        chunks[c].slot_begin = chunks[c].slot_end = self->n_tracks;
-      run_chunks (self, chunks, n, pass_c);
-      if (progress)
-        progress (1.0, progress_data);
+      cpel_file_warn (self, "%s", _("Some events are more than 36 years after the first one "
+                                    "(damaged timestamps?): they are shown at that time"));
+      self->duration = CPEL_TIME_MAX;
     }
+
+  /* Slots: every track id, ascending; types: every code, ascending. */
+  track_ids = number_keys (self->track_map, chunks, n, G_STRUCT_OFFSET (Chunk, track_ids));
+  codes = number_keys (self->type_map, chunks, n, G_STRUCT_OFFSET (Chunk, code_ids));
+
+  self->n_tracks = track_ids->len;
+  self->tracks = g_new0 (CpelTrack, MAX (self->n_tracks, 1));
+  for (guint s = 0; s < self->n_tracks; s++)
+    self->tracks[s].id = g_array_index (track_ids, guint32, s);
+  self->n_types = codes->len;
+  self->types = g_new0 (CpelType, MAX (self->n_types, 1));
+  for (guint t = 0; t < self->n_types; t++)
+    self->types[t].code = g_array_index (codes, guint32, t);
 
   for (guint c = 0; c < n; c++)
     {
-      cpel_u32map_free (chunks[c].tracks);
-      cpel_u32map_free (chunks[c].codes);
-      g_array_unref (chunks[c].track_ids);
-      g_array_unref (chunks[c].track_counts);
-      g_array_unref (chunks[c].code_ids);
-      g_array_unref (chunks[c].code_counts);
-      g_free (chunks[c].next);
+      for (guint i = 0; i < chunks[c].track_ids->len; i++)
+        {
+          guint32 slot = cpel_u32map_get (self->track_map, g_array_index (chunks[c].track_ids, guint32, i));
+          self->tracks[slot].count += g_array_index (chunks[c].track_counts, guint64, i);
+        }
+      for (guint i = 0; i < chunks[c].code_ids->len; i++)
+        {
+          guint32 type = cpel_u32map_get (self->type_map, g_array_index (chunks[c].code_ids, guint32, i));
+          self->types[type].count += g_array_index (chunks[c].code_counts, guint64, i);
+        }
     }
 
-  if (cancelled)
+  /* Each chunk writes its events of a track after those of earlier chunks. */
+  {
+    guint64 pos = 0;
+
+    for (guint c = 0; c < n; c++)
+      chunks[c].next = g_new0 (guint64, MAX (self->n_tracks, 1));
+    for (guint s = 0; s < self->n_tracks; s++)
+      {
+        self->tracks[s].first = pos;
+        for (guint c = 0; c < n; c++)
+          chunks[c].next[s] = pos;
+        pos += self->tracks[s].count;
+      }
+    for (guint c = 0; c < n; c++)
+      for (guint i = 0; i < chunks[c].track_ids->len; i++)
+        {
+          guint32 slot = cpel_u32map_get (self->track_map, g_array_index (chunks[c].track_ids, guint32, i));
+          guint64 count = g_array_index (chunks[c].track_counts, guint64, i);
+          for (guint later = c + 1; later < n; later++)
+            chunks[later].next[slot] += count;
+        }
+  }
+
+  if (defer)
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Loading was cancelled"));
-      return FALSE;
+      /* keep the next[] of every chunk for cpel_file_fill_index () */
+      self->n_deferred_chunks = n;
+      self->deferred_next = g_new (guint64, (gsize) n * MAX (self->n_tracks, 1));
+      for (guint c = 0; c < n; c++)
+        memcpy (self->deferred_next + (gsize) c * MAX (self->n_tracks, 1), chunks[c].next,
+                sizeof (guint64) * MAX (self->n_tracks, 1));
+      chunks_free (chunks, n);
+      return TRUE;
     }
+
+  cancelled = !fill (self, chunks, n, progress, progress_data);
+  chunks_free (chunks, n);
+  if (cancelled)
+    return cancelled_error (error);
+  return TRUE;
+}
+
+gboolean
+cpel_file_fill_index (CpelFile          *self,
+                      GCancellable      *cancellable,
+                      CpelProgressFunc   progress,
+                      gpointer           progress_data,
+                      GError           **error)
+{
+  g_autofree CpelDiv64 *divs = NULL;
+  Chunk *chunks;
+  guint n = self->n_deferred_chunks;
+  gsize stride = MAX (self->n_tracks, 1);
+  gboolean ok;
+
+  g_assert (self->times == NULL && self->deferred_next != NULL);
+  g_assert (n == choose_chunks (self, self->n_threads));
+
+  divs = divs_new (self);
+  chunks = chunks_new (self, n, divs, cancellable, progress, progress_data);
+  for (guint c = 0; c < n; c++)
+    chunks[c].next = g_memdup2 (self->deferred_next + (gsize) c * stride, sizeof (guint64) * stride);
+  ok = fill (self, chunks, n, progress, progress_data);
+  chunks_free (chunks, n);
+  if (!ok)
+    {
+      cpel_index_free (self->times, sizeof (gint64) * MAX (self->n_events, 1));
+      cpel_index_free (self->recs, sizeof (guint32) * MAX (self->n_events, 1));
+      self->times = NULL;
+      self->recs = NULL;
+      return cancelled_error (error);
+    }
+  g_clear_pointer (&self->deferred_next, g_free);
   return TRUE;
 }

@@ -25,6 +25,7 @@ typedef struct
   guint64           first_index;  /* file_index of the first record */
   guint64           tps;          /* ticks per second used */
   const CpelStrtab *strtab;       /* table for %s in datums, or NULL */
+  gboolean          sorted;       /* records in time order (known after the first pass) */
 } CpelEventSection;
 
 typedef struct
@@ -83,6 +84,15 @@ struct _CpelFile
 
   gint64           *times;          /* n_events, track-major, each track in time order */
   guint32          *recs;           /* n_events, file index of each */
+  gsize             index_bytes;    /* mapped size of times / recs (0: g_malloc) */
+
+  /* A deferred index (CpelLoadOptions.defer_index): the first pass is done,
+   * times / recs are NULL until cpel_file_ensure_index(). */
+  GMutex            index_lock;
+  guint             n_threads;
+  guint             n_deferred_chunks;
+  guint64          *deferred_next;  /* per chunk, per slot: first write position */
+  gboolean          time_ordered;   /* every event section is in time order */
 
   gint64            base_ns;
   gint64            duration;
@@ -127,6 +137,81 @@ cpel_file_record (const CpelFile *self, guint64 file_index, guint *section)
 /* floor(ticks * 10^9 / tps), exact, saturating at G_MAXINT64. */
 gint64   cpel_ticks_to_ns        (guint64 ticks, guint64 tps);
 
+/* Exact division by a divisor fixed per event section, without a divide
+ * instruction: a multiply-high by a precomputed magic number (Granlund &
+ * Montgomery; the "branchfree" unsigned 64-bit form as in libdivide).
+ * Valid for every 64-bit numerator. */
+typedef struct
+{
+  guint64 d;
+  guint64 m;
+  guint   shift;
+  gboolean pow2;
+} CpelDiv64;
+
+static inline void
+cpel_div64_init (CpelDiv64 *dv,
+                 guint64    d)
+{
+  guint l;
+
+  g_assert (d > 0);
+  dv->d = d;
+  dv->m = 0;
+  if ((d & (d - 1)) == 0)
+    {
+      dv->pow2 = TRUE;
+      dv->shift = (guint) __builtin_ctzll (d);
+      return;
+    }
+  l = 64 - (guint) __builtin_clzll (d);                 /* 2^(l-1) < d < 2^l */
+  dv->pow2 = FALSE;
+  dv->shift = l - 1;
+  /* m = floor(2^64 * (2^l - d) / d) + 1 */
+  dv->m = (guint64) ((((unsigned __int128) ((l == 64 ? 0 : G_GUINT64_CONSTANT (1) << l) - d)) << 64) / d) + 1;
+}
+
+static inline guint64
+cpel_div64 (const CpelDiv64 *dv,
+            guint64          n)
+{
+  guint64 q, t;
+
+  if (dv->pow2)
+    return n >> dv->shift;
+  q = (guint64) (((unsigned __int128) n * dv->m) >> 64);
+  t = ((n - q) >> 1) + q;
+  return t >> dv->shift;
+}
+
+/* cpel_ticks_to_ns () with the section's divider: floor(ticks * 10^9 / tps),
+ * saturating. */
+static inline gint64
+cpel_div64_ticks_to_ns (const CpelDiv64 *dv,
+                        guint64          ticks)
+{
+  guint64 q, r;
+
+  if (dv->d >= G_GUINT64_CONSTANT (18000000000))
+    return cpel_ticks_to_ns (ticks, dv->d);
+  q = cpel_div64 (dv, ticks);
+  r = ticks - q * dv->d;
+  if (q > (guint64) G_MAXINT64 / 1000000000)
+    return G_MAXINT64;
+  q *= 1000000000;
+  r = cpel_div64 (dv, r * 1000000000);   /* r * 10^9 < 2^64 */
+  if (q > (guint64) G_MAXINT64 - r)
+    return G_MAXINT64;
+  return (gint64) (q + r);
+}
+
+static inline guint64
+cpel_file_record_ticks (const CpelFile *self,
+                        const guint8   *rec)
+{
+  return (guint64) cpel_file_read32 (self, rec) << 32 | cpel_file_read32 (self, rec + 4);
+}
+
 void     cpel_file_warn          (CpelFile *self, const char *format, ...) G_GNUC_PRINTF (2, 3);
 /* Gives back the mapped pages wholly inside [from, to) once a pass over
  * the records has read them: they stay in the page cache, and touching
@@ -134,9 +219,19 @@ void     cpel_file_warn          (CpelFile *self, const char *format, ...) G_GNU
  * records (the index build, a search) does not leave the whole mapping
  * resident: 20 bytes per event.  Files loaded from memory are left alone. */
 void     cpel_file_drop_pages    (const CpelFile *self, const guint8 *from, const guint8 *to);
-/* Build the per-track index from the validated event sections. */
-gboolean cpel_file_build_index   (CpelFile *self, guint n_threads, GCancellable *cancellable,
+/* Build the per-track index from the validated event sections; with
+ * `defer`, only the first pass (tracks, types, counts, time span, which
+ * sections are in time order): cpel_file_fill_index () does the rest. */
+gboolean cpel_file_build_index   (CpelFile *self, guint n_threads, gboolean defer,
+                                  GCancellable *cancellable,
                                   CpelProgressFunc progress, gpointer progress_data,
                                   GError **error);
+/* The rest of a deferred build: times[] and recs[]. */
+gboolean cpel_file_fill_index    (CpelFile *self, GCancellable *cancellable,
+                                  CpelProgressFunc progress, gpointer progress_data,
+                                  GError **error);
+/* Index memory: anonymous, with transparent huge pages asked for. */
+gpointer cpel_index_alloc        (gsize size);
+void     cpel_index_free         (gpointer mem, gsize size);
 
 G_END_DECLS

@@ -29,8 +29,12 @@ cpel_file_finalize (GObject *object)
   g_clear_pointer (&self->types, g_free);
   g_clear_pointer (&self->track_map, cpel_u32map_free);
   g_clear_pointer (&self->type_map, cpel_u32map_free);
-  g_clear_pointer (&self->times, g_free);
-  g_clear_pointer (&self->recs, g_free);
+  cpel_index_free (self->times, sizeof (gint64) * MAX (self->n_events, 1));
+  cpel_index_free (self->recs, sizeof (guint32) * MAX (self->n_events, 1));
+  self->times = NULL;
+  self->recs = NULL;
+  g_clear_pointer (&self->deferred_next, g_free);
+  g_mutex_clear (&self->index_lock);
   g_clear_pointer (&self->evsecs, g_free);
   g_clear_pointer (&self->symbols, g_free);
   g_clear_pointer (&self->strtabs, g_array_unref);
@@ -59,6 +63,7 @@ cpel_file_init (CpelFile *self)
   self->warnings = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->warnings, NULL);
   self->chunk = g_string_chunk_new (256);
+  g_mutex_init (&self->index_lock);
 }
 
 void
@@ -629,7 +634,8 @@ load (CpelFile               *self,
   for (guint i = 0; i < keys->len; i++)
     cpel_u32map_insert (self->type_map, g_array_index (keys, guint32, i), 0);
 
-  if (!cpel_file_build_index (self, options ? options->n_threads : 0, cancellable,
+  if (!cpel_file_build_index (self, options ? options->n_threads : 0,
+                              options ? options->defer_index : FALSE, cancellable,
                               progress, progress_data, error))
     return FALSE;
 
@@ -702,6 +708,42 @@ cpel_file_new_for_path (const char             *path,
       return NULL;
     }
   return g_steal_pointer (&self);
+}
+
+gboolean
+cpel_file_has_index (CpelFile *self)
+{
+  gboolean has;
+
+  g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);
+  g_mutex_lock (&self->index_lock);
+  has = self->deferred_next == NULL;
+  g_mutex_unlock (&self->index_lock);
+  return has;
+}
+
+gboolean
+cpel_file_ensure_index (CpelFile      *self,
+                        GCancellable  *cancellable,
+                        GError       **error)
+{
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  g_mutex_lock (&self->index_lock);
+  if (self->deferred_next != NULL)
+    ok = cpel_file_fill_index (self, cancellable, NULL, NULL, error);
+  g_mutex_unlock (&self->index_lock);
+  return ok;
+}
+
+gboolean
+cpel_file_is_time_ordered (CpelFile *self)
+{
+  g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);
+  return self->time_ordered;
 }
 
 gboolean

@@ -35,6 +35,12 @@ typedef struct
   guint64  ticks_per_second;
   /* Threads used to build the index; 0 = number of processors. */
   guint    n_threads;
+  /* Only the first pass over the events (tracks, types, counts, time span,
+   * whether the event sections are in time order): the per-track index is
+   * built by cpel_file_ensure_index ().  For streaming (cpel_merge_*() on a
+   * time-ordered file needs no index); every other reader of the events
+   * needs cpel_file_ensure_index () first. */
+  gboolean defer_index;
 } CpelLoadOptions;
 
 /* Called from the thread doing the work (loading, searching) with a fraction
@@ -88,6 +94,15 @@ CpelFile     *cpel_file_new_for_bytes      (GBytes                 *bytes,
 /* TRUE when the mapped file shrank while open (someone truncated or rewrote
  * it): the data from some point on reads as zeros. The view should offer to
  * reload. Never TRUE for files loaded from bytes. */
+/* Whether the per-track index is built (always, unless defer_index). */
+gboolean      cpel_file_has_index          (CpelFile *self);
+/* Builds a deferred index (safe from several threads); TRUE at once when it
+ * is there.  FALSE only when cancelled. */
+gboolean      cpel_file_ensure_index       (CpelFile *self, GCancellable *cancellable,
+                                            GError **error);
+/* Whether every event section is in time order (file order within each):
+ * then the file can be read in time order as a merge of its sections. */
+gboolean      cpel_file_is_time_ordered    (CpelFile *self);
 gboolean      cpel_file_is_damaged         (CpelFile *self);
 
 /* Header */
@@ -156,7 +171,10 @@ const CpelStrtab *cpel_file_get_event_strtab (CpelFile *self, guint section);
 const CpelSymtab *cpel_file_get_symtab     (CpelFile *self);
 
 /* Global time order: a k-way merge over tracks (stable: file order breaks
- * ties).  Iterate with cpel_merge_next(). */
+ * ties).  Iterate with cpel_merge_next().  On a file loaded without its
+ * index that is in time order, a streaming merge over the event sections
+ * (same order, bounded memory; `track_index` must then be NULL); on one
+ * that is not, the index is built first. */
 typedef struct _CpelMerge CpelMerge;
 /* `slots` NULL = every track. Starts at the first event with time >= from. */
 CpelMerge    *cpel_merge_new               (CpelFile *self, const guint *slots, guint n_slots,

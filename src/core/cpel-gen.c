@@ -6,7 +6,9 @@
  * (occasional idle gaps), events in runs on one track at a time, a handful
  * of event types, and a small fraction of adjacent events swapped across
  * tracks so that sections are mostly — not entirely — time-sorted, as in
- * real captures merged from per-CPU buffers.  Per track, times increase.
+ * real captures merged from per-CPU buffers (or, with `sorted`, none: every
+ * section in time order, which the CLI can stream).  Per track, times
+ * increase.
  *
  * Demo mode builds a VPP-like dataplane capture (~10^5 events) in memory,
  * then writes it: worker threads dispatching graph nodes in bursts with idle
@@ -121,6 +123,7 @@ typedef struct
   Rng         rng;
   GenEvent    held;
   gboolean    has_held;
+  gboolean    sorted;
 } Emitter;
 
 static inline void
@@ -147,7 +150,7 @@ emit (Emitter *e, const GenEvent *ev)
           emit_now (e, ev);
         }
     }
-  else if ((rng_next (&e->rng) & 0x1ff) == 0)
+  else if ((rng_next (&e->rng) & 0x1ff) == 0 && !e->sorted)
     {
       e->held = *ev;
       e->has_held = TRUE;
@@ -174,7 +177,7 @@ gen_synthetic (CpelWriter *w, const CpelGenOptions *opt, GError **error)
   guint32 node_offsets[G_N_ELEMENTS (syn_nodes)];
   guint32 symbol_values[G_N_ELEMENTS (symbol_names)];
   guint32 symbol_span;
-  Emitter e = { w, { opt->seed ^ G_GUINT64_CONSTANT (0x5eed5eed5eed5eed) }, { 0 }, FALSE };
+  Emitter e = { w, { opt->seed ^ G_GUINT64_CONSTANT (0x5eed5eed5eed5eed) }, { 0 }, FALSE, opt->sorted };
   guint64 remaining = opt->n_events;
   guint64 t = G_GUINT64_CONSTANT (0x123456789ab);   /* > 32 bits: exercises time_hi */
   guint32 track = 0, run = 0;

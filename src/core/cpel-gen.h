@@ -14,6 +14,7 @@ typedef struct
   gboolean little_endian;
   gboolean demo;           /* a realistic VPP-like dataplane capture (~10^5 events) */
   gboolean overwrite;      /* replace an existing file */
+  gboolean sorted;         /* synthetic: every section in time order (no swapped events) */
 } CpelGenOptions;
 
 /* Writes the file atomically (streaming: memory does not grow with events). */

@@ -12,47 +12,90 @@
 #define MICRO_SIGN "\302\265"   /* U+00B5 */
 #define GREEK_MU   "\316\274"   /* U+03BC, accepted when parsing */
 
+/* Decimal digits of v at the end of buf[0..24): returns the first. */
+static inline char *
+u64_digits (char    *end,
+            guint64  v)
+{
+  do
+    {
+      *--end = '0' + v % 10;
+      v /= 10;
+    }
+  while (v != 0);
+  return end;
+}
+
+/* By hand rather than printf: `cpel dump` formats one time per event. */
 char *
 cpel_time_format_buf (gint64  ns,
                       char   *buf,
                       gsize   len)
 {
-  static const struct { guint64 ns; const char *name; } units[] = {
-    { G_GUINT64_CONSTANT (1000), MICRO_SIGN "s" },
-    { G_GUINT64_CONSTANT (1000000), "ms" },
-    { G_GUINT64_CONSTANT (1000000000), "s" },
+  static const struct { guint64 ns; const char *name; guint name_len; } units[] = {
+    { G_GUINT64_CONSTANT (1000), MICRO_SIGN "s", 3 },
+    { G_GUINT64_CONSTANT (1000000), "ms", 2 },
+    { G_GUINT64_CONSTANT (1000000000), "s", 1 },
   };
-  const char *sign;
+  char tmp[48];
+  char *p = tmp;
+  char digits[24];
+  char *d;
   guint64 mag, q = 0;
   guint u;
+  gsize n;
 
   g_return_val_if_fail (buf != NULL, NULL);
   g_return_val_if_fail (len > 0, buf);
 
-  sign = ns < 0 ? "-" : "";
+  if (ns < 0)
+    *p++ = '-';
   mag = ns < 0 ? (guint64) 0 - (guint64) ns : (guint64) ns;
 
   if (mag < 1000)
     {
-      g_snprintf (buf, len, "%s%u ns", sign, (guint) mag);
-      return buf;
+      d = u64_digits (digits + sizeof digits, mag);
+      n = digits + sizeof digits - d;
+      memcpy (p, d, n);
+      p += n;
+      memcpy (p, " ns", 3);
+      p += 3;
     }
-
-  for (u = 0; u < G_N_ELEMENTS (units); u++)
+  else
     {
-      guint64 step = units[u].ns / 1000;   /* ns per thousandth of the unit */
+      guint frac;
 
-      if (u + 1 < G_N_ELEMENTS (units) && mag >= units[u + 1].ns)
-        continue;
-      /* thousandths of the unit, rounded to nearest */
-      q = mag / step + ((mag % step) * 2 >= step ? 1 : 0);
-      if (q >= 1000000 && u + 1 < G_N_ELEMENTS (units))
-        continue;   /* rounding reached 1000 units: next unit */
-      break;
+      for (u = 0; u < G_N_ELEMENTS (units); u++)
+        {
+          guint64 step = units[u].ns / 1000;   /* ns per thousandth of the unit */
+
+          if (u + 1 < G_N_ELEMENTS (units) && mag >= units[u + 1].ns)
+            continue;
+          /* thousandths of the unit, rounded to nearest */
+          q = mag / step + ((mag % step) * 2 >= step ? 1 : 0);
+          if (q >= 1000000 && u + 1 < G_N_ELEMENTS (units))
+            continue;   /* rounding reached 1000 units: next unit */
+          break;
+        }
+      d = u64_digits (digits + sizeof digits, q / 1000);
+      n = digits + sizeof digits - d;
+      memcpy (p, d, n);
+      p += n;
+      frac = (guint) (q % 1000);
+      p[0] = '.';
+      p[1] = '0' + frac / 100;
+      p[2] = '0' + frac / 10 % 10;
+      p[3] = '0' + frac % 10;
+      p[4] = ' ';
+      p += 5;
+      memcpy (p, units[u].name, units[u].name_len);
+      p += units[u].name_len;
     }
 
-  g_snprintf (buf, len, "%s%" G_GUINT64_FORMAT ".%03u %s",
-              sign, q / 1000, (guint) (q % 1000), units[u].name);
+  /* as g_snprintf: truncated to len - 1 bytes */
+  n = MIN ((gsize) (p - tmp), len - 1);
+  memcpy (buf, tmp, n);
+  buf[n] = '\0';
   return buf;
 }
 

@@ -191,6 +191,68 @@ test_roundtrip (void)
     }
 }
 
+/* The formatter before it lost printf: the reference, value for value. */
+static char *
+reference_format (gint64 ns)
+{
+  static const struct { guint64 ns; const char *name; } units[] = {
+    { G_GUINT64_CONSTANT (1000), "\302\265s" },
+    { G_GUINT64_CONSTANT (1000000), "ms" },
+    { G_GUINT64_CONSTANT (1000000000), "s" },
+  };
+  const char *sign = ns < 0 ? "-" : "";
+  guint64 mag = ns < 0 ? (guint64) 0 - (guint64) ns : (guint64) ns, q = 0;
+  guint u;
+
+  if (mag < 1000)
+    return g_strdup_printf ("%s%u ns", sign, (guint) mag);
+  for (u = 0; u < G_N_ELEMENTS (units); u++)
+    {
+      guint64 step = units[u].ns / 1000;
+
+      if (u + 1 < G_N_ELEMENTS (units) && mag >= units[u + 1].ns)
+        continue;
+      q = mag / step + ((mag % step) * 2 >= step ? 1 : 0);
+      if (q >= 1000000 && u + 1 < G_N_ELEMENTS (units))
+        continue;
+      break;
+    }
+  return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%03u %s", sign, q / 1000, (guint) (q % 1000),
+                          units[u].name);
+}
+
+static void
+test_format_reference (void)
+{
+  GRand *rand = g_rand_new_with_seed (17);
+  const gint64 fixed[] = {
+    0, 1, 999, 1000, 1499, 1500, 999499, 999500, 999999, 1000000, 999999499, 999999500,
+    999999999, 1000000000, G_MAXINT64, G_MININT64, G_MININT64 + 1, -1, -999, -1000, -999500,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (fixed) + 200000; i++)
+    {
+      gint64 ns;
+      g_autofree char *want = NULL;
+      g_autofree char *got = NULL;
+
+      if (i < G_N_ELEMENTS (fixed))
+        ns = fixed[i];
+      else
+        {
+          /* every magnitude: a random number of bits */
+          guint bits = g_rand_int_range (rand, 0, 64);
+          ns = (gint64) (((guint64) g_rand_int (rand) << 32 | g_rand_int (rand)) >> (63 - bits));
+          if (g_rand_boolean (rand))
+            ns = -ns;
+        }
+      want = reference_format (ns);
+      got = cpel_time_format (ns);
+      g_assert_cmpstr (got, ==, want);
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -198,6 +260,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/core/time/format/units", test_format_units);
   g_test_add_func ("/core/time/format/rounding", test_format_rounding);
+  g_test_add_func ("/core/time/format/reference", test_format_reference);
   g_test_add_func ("/core/time/format/negative", test_format_negative);
   g_test_add_func ("/core/time/format/small-buffer", test_format_small_buffer);
   g_test_add_func ("/core/time/format/range-end", test_format_range_end);

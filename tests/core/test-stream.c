@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test-stream.c — reading a file in time order without its index
+ *
+ * A file loaded with defer_index is merged over its event sections when
+ * they are in time order; otherwise its index is built.  Either way the
+ * events must come out exactly as from the index: same order, same fields.
+ */
+#include <glib/gstdio.h>
+
+#include "cpel-core.h"
+#include "cpel-gen.h"
+
+typedef struct
+{
+  guint64 ticks;
+  guint32 track, code, datum;
+} Ev;
+
+typedef struct
+{
+  guint32 clock;
+  guint   n;
+  Ev     *events;
+} Section;
+
+static GBytes *
+write_file (const Section *sections,
+            guint          n_sections,
+            gboolean       little_endian)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelWriter) w = cpel_writer_new (NULL, little_endian, 0, &error);
+  guint strings, defs;
+
+  g_assert_no_error (error);
+  defs = cpel_writer_add_string_table (w, "Defs");
+  strings = cpel_writer_add_string_table (w, "Strings");
+  cpel_writer_add_string (w, strings, "hello");
+  cpel_writer_begin_event_defs (w, defs);
+  cpel_writer_add_event_def (w, 1, "one", "%d");
+  cpel_writer_add_event_def (w, 2, "two", "%s");
+  cpel_writer_add_event_def (w, 7, "seven", NULL);
+  cpel_writer_begin_track_defs (w, defs);
+  cpel_writer_add_track_def (w, 3, "cpu %d");
+  cpel_writer_add_track_def (w, 99, "unused %d");
+  for (guint s = 0; s < n_sections; s++)
+    {
+      cpel_writer_begin_events (w, strings, sections[s].clock, sections[s].n);
+      for (guint i = 0; i < sections[s].n; i++)
+        {
+          const Ev *e = &sections[s].events[i];
+          cpel_writer_add_event (w, e->ticks, e->track, e->code, e->datum);
+        }
+    }
+  g_assert_true (cpel_writer_finish (w, &error));
+  g_assert_no_error (error);
+  return cpel_writer_steal_bytes (w);
+}
+
+static void
+assert_same_event (const CpelEvent *a,
+                   const CpelEvent *b)
+{
+  g_assert_cmpint (a->time_ns, ==, b->time_ns);
+  g_assert_cmpuint (a->file_index, ==, b->file_index);
+  g_assert_cmpuint (a->track_id, ==, b->track_id);
+  g_assert_cmpuint (a->code, ==, b->code);
+  g_assert_cmpuint (a->datum, ==, b->datum);
+  g_assert_cmpuint (a->track_slot, ==, b->track_slot);
+  g_assert_cmpuint (a->type, ==, b->type);
+  g_assert_cmpuint (a->section, ==, b->section);
+}
+
+/* Every event from `from` on (of `slots` when not NULL), from both files. */
+static guint64
+compare_merges (CpelFile    *indexed,
+                CpelFile    *streamed,
+                const guint *slots,
+                guint        n_slots,
+                gint64       from)
+{
+  g_autoptr(CpelMerge) a = cpel_merge_new (indexed, slots, n_slots, from);
+  g_autoptr(CpelMerge) b = cpel_merge_new (streamed, slots, n_slots, from);
+  CpelEvent ea, eb;
+  guint64 n = 0;
+
+  while (cpel_merge_next (a, &ea, NULL))
+    {
+      g_assert_true (cpel_merge_next (b, &eb, NULL));
+      assert_same_event (&ea, &eb);
+      n++;
+    }
+  g_assert_false (cpel_merge_next (b, &eb, NULL));
+  return n;
+}
+
+static void
+compare_files (GBytes   *bytes,
+               gboolean  expect_ordered)
+{
+  g_autoptr(GError) error = NULL;
+  CpelLoadOptions deferred = { .defer_index = TRUE };
+  g_autoptr(CpelFile) indexed = cpel_file_new_for_bytes (bytes, NULL, &error);
+  g_autoptr(CpelFile) streamed = NULL;
+  gint64 duration;
+  guint n_tracks;
+
+  g_assert_no_error (error);
+  streamed = cpel_file_new_for_bytes (bytes, &deferred, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (cpel_file_has_index (indexed));
+  g_assert_false (cpel_file_has_index (streamed));
+  g_assert_cmpint (cpel_file_is_time_ordered (streamed), ==, expect_ordered);
+  g_assert_cmpint (cpel_file_is_time_ordered (indexed), ==, expect_ordered);
+
+  /* what does not need the index is there already */
+  g_assert_cmpuint (cpel_file_get_n_events (streamed), ==, cpel_file_get_n_events (indexed));
+  g_assert_cmpint (cpel_file_get_duration (streamed), ==, cpel_file_get_duration (indexed));
+  g_assert_cmpint (cpel_file_get_base_ns (streamed), ==, cpel_file_get_base_ns (indexed));
+  n_tracks = cpel_file_get_n_tracks (indexed);
+  g_assert_cmpuint (cpel_file_get_n_tracks (streamed), ==, n_tracks);
+  for (guint s = 0; s < n_tracks; s++)
+    {
+      g_assert_cmpstr (cpel_file_get_track_label (streamed, s), ==,
+                       cpel_file_get_track_label (indexed, s));
+      g_assert_cmpuint (cpel_file_get_track_n_events (streamed, s), ==,
+                        cpel_file_get_track_n_events (indexed, s));
+    }
+  g_assert_cmpuint (cpel_file_get_n_types (streamed), ==, cpel_file_get_n_types (indexed));
+
+  duration = cpel_file_get_duration (indexed);
+  g_assert_cmpuint (compare_merges (indexed, streamed, NULL, 0, 0), ==,
+                    cpel_file_get_n_events (indexed));
+  for (gint64 from = -1; from <= duration + 1; from += MAX (duration / 7, 1))
+    compare_merges (indexed, streamed, NULL, 0, from);
+  compare_merges (indexed, streamed, NULL, 0, duration);
+  compare_merges (indexed, streamed, NULL, 0, duration + 1);
+  compare_merges (indexed, streamed, NULL, 0, G_MAXINT64);
+  if (n_tracks >= 2)
+    {
+      guint some[] = { n_tracks - 1, 0 };
+
+      compare_merges (indexed, streamed, some, 1, 0);
+      compare_merges (indexed, streamed, some, 2, duration / 2);
+    }
+  compare_merges (indexed, streamed, (const guint[]) { 0 }, 0, 0);
+
+  /* streaming a time-ordered file needs no index; any other one builds it */
+  g_assert_cmpint (cpel_file_has_index (streamed), ==, !expect_ordered);
+
+  /* the deferred index, once built, is the same */
+  g_assert_true (cpel_file_ensure_index (streamed, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (cpel_file_has_index (streamed));
+  for (guint s = 0; s < n_tracks; s++)
+    {
+      guint64 na, nb;
+      const gint64 *ta = cpel_file_get_track_times (indexed, s, &na);
+      const gint64 *tb = cpel_file_get_track_times (streamed, s, &nb);
+
+      g_assert_cmpuint (na, ==, nb);
+      if (na > 0)
+        g_assert_cmpmem (ta, na * sizeof (gint64), tb, nb * sizeof (gint64));
+      for (guint64 i = 0; i < na; i++)
+        {
+          CpelEvent ea, eb;
+
+          cpel_file_get_track_event (indexed, s, i, &ea);
+          cpel_file_get_track_event (streamed, s, i, &eb);
+          assert_same_event (&ea, &eb);
+        }
+    }
+  compare_merges (indexed, streamed, NULL, 0, 0);
+}
+
+/* Three sections with their own clocks (one read as ticks per µs), times
+ * that overlap across sections, equal times within and across sections. */
+static void
+make_sections (Section *sections,
+               gboolean sorted,
+               guint32  seed)
+{
+  static const guint32 clocks[] = { 1000000000, 2400000000u, 3000 };
+  GRand *rand = g_rand_new_with_seed (seed);
+
+  for (guint s = 0; s < 3; s++)
+    {
+      /* ticks per ns: 1, 2.4, 3 */
+      guint64 t = s == 1 ? 2400 : 0;
+
+      sections[s].clock = clocks[s];
+      sections[s].n = 300 + 50 * s;
+      sections[s].events = g_new (Ev, sections[s].n);
+      for (guint i = 0; i < sections[s].n; i++)
+        {
+          Ev *e = &sections[s].events[i];
+
+          /* steps of 0 (equal times) or a few ns, in each section's ticks */
+          t += (s == 0 ? 1 : s == 1 ? 24 : 30) * (guint64) g_rand_int_range (rand, 0, 3);
+          e->ticks = t;
+          e->track = g_rand_int_range (rand, 0, 4) == 0 ? 3 : g_rand_int_range (rand, 0, 6) * 0x10001;
+          e->code = g_rand_int_range (rand, 0, 3) == 0 ? 2 : g_rand_int_range (rand, 0, 9);
+          e->datum = e->code == 2 ? 0 : g_rand_int (rand);
+        }
+    }
+  if (!sorted)
+    {
+      /* one pair out of order in the middle section */
+      Ev *e = sections[1].events;
+      Ev tmp = e[100];
+
+      g_assert_cmpuint (e[100].ticks, <, e[120].ticks);
+      e[100] = e[120];
+      e[120] = tmp;
+    }
+  g_rand_free (rand);
+}
+
+static void
+free_sections (Section *sections,
+               guint    n)
+{
+  for (guint s = 0; s < n; s++)
+    g_free (sections[s].events);
+}
+
+static void
+test_sections (gconstpointer data)
+{
+  gboolean sorted = GPOINTER_TO_INT (data);
+
+  for (guint seed = 1; seed <= 4; seed++)
+    for (int little = 0; little <= 1; little++)
+      {
+        Section sections[3];
+        g_autoptr(GBytes) bytes = NULL;
+
+        make_sections (sections, sorted, seed);
+        bytes = write_file (sections, 3, little);
+        compare_files (bytes, sorted);
+        /* one section alone, and the sections in another order */
+        {
+          g_autoptr(GBytes) one = write_file (&sections[2], 1, little);
+          Section swapped[3] = { sections[2], sections[0], sections[1] };
+          g_autoptr(GBytes) other = write_file (swapped, 3, little);
+
+          compare_files (one, TRUE);
+          compare_files (other, sorted);
+        }
+        free_sections (sections, 3);
+      }
+}
+
+static void
+test_empty (void)
+{
+  Section sections[2] = { { 1000000000, 0, NULL }, { 1000000000, 0, NULL } };
+  g_autoptr(GBytes) none = write_file (sections, 0, FALSE);
+  g_autoptr(GBytes) empty = write_file (sections, 2, TRUE);
+
+  compare_files (none, TRUE);
+  compare_files (empty, TRUE);
+}
+
+/* The index is built by two threads, each over half of the events: the
+ * one pair out of order sits exactly where they meet. */
+static void
+test_chunk_boundary (void)
+{
+  const guint n = 1200000;
+  Section section = { 1000000000, n, g_new (Ev, n) };
+  CpelLoadOptions two = { .n_threads = 2, .defer_index = TRUE };
+  g_autoptr(GError) error = NULL;
+
+  for (int out_of_order = 0; out_of_order <= 1; out_of_order++)
+    {
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(CpelFile) file = NULL;
+
+      for (guint i = 0; i < n; i++)
+        section.events[i] = (Ev) { 10 * (guint64) i, i % 5, 1, i };
+      if (out_of_order)
+        {
+          section.events[n / 2 - 1].ticks = 10 * (guint64) (n / 2) + 1;
+          section.events[n / 2].ticks = 10 * (guint64) (n / 2);
+        }
+      bytes = write_file (&section, 1, FALSE);
+      file = cpel_file_new_for_bytes (bytes, &two, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (cpel_file_is_time_ordered (file), ==, !out_of_order);
+      compare_files (bytes, !out_of_order);
+    }
+  g_free (section.events);
+}
+
+/* cpel gen's files: the usual one has a few events swapped across tracks,
+ * --sorted none. */
+static void
+test_gen (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("cpel-stream-XXXXXX", NULL);
+
+  for (int sorted = 0; sorted <= 1; sorted++)
+    {
+      g_autofree char *path = g_build_filename (dir, sorted ? "sorted.cpel" : "usual.cpel", NULL);
+      CpelGenOptions options = { .n_events = 200000, .n_tracks = 37, .seed = 5,
+                                 .little_endian = sorted, .sorted = sorted };
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GMappedFile) mapped = NULL;
+      g_autoptr(GBytes) bytes = NULL;
+
+      g_assert_true (cpel_gen_write (path, &options, &error));
+      g_assert_no_error (error);
+      mapped = g_mapped_file_new (path, FALSE, &error);
+      g_assert_no_error (error);
+      bytes = g_mapped_file_get_bytes (mapped);
+      compare_files (bytes, sorted);
+      g_clear_pointer (&bytes, g_bytes_unref);
+      g_clear_pointer (&mapped, g_mapped_file_unref);
+
+      /* from the path: the pages read are given back as the merge goes */
+      {
+        CpelLoadOptions deferred = { .defer_index = TRUE };
+        g_autoptr(CpelFile) indexed = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
+        g_autoptr(CpelFile) streamed = cpel_file_new_for_path (path, &deferred, NULL, NULL, NULL, &error);
+
+        g_assert_no_error (error);
+        g_assert_cmpuint (compare_merges (indexed, streamed, NULL, 0, 0), ==, options.n_events);
+      }
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_data_func ("/core/stream/sections/sorted", GINT_TO_POINTER (TRUE), test_sections);
+  g_test_add_data_func ("/core/stream/sections/unsorted", GINT_TO_POINTER (FALSE), test_sections);
+  g_test_add_func ("/core/stream/empty", test_empty);
+  g_test_add_func ("/core/stream/chunk-boundary", test_chunk_boundary);
+  g_test_add_func ("/core/stream/gen", test_gen);
+  return g_test_run ();
+}
