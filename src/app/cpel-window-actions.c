@@ -13,7 +13,7 @@
 
 #include "cpel-anomaly-panel.h"
 #include "cpel-event-types-window.h"
-#include "cpel-file-info.h"
+#include "cpel-file-info-window.h"
 #include "cpel-print.h"
 #include "cpel-stats-window.h"
 #include "cpel-tracks-window.h"
@@ -134,7 +134,7 @@ action_file_info (GtkWidget  *widget,
   CpelWindow *self = CPEL_WINDOW (widget);
 
   if (self->file != NULL)
-    gtk_window_present (cpel_file_info_new (GTK_WINDOW (self), self->file, self->location));
+    gtk_window_present (GTK_WINDOW (cpel_file_info_window_new (self)));
 }
 
 GtkWindow *

@@ -6,8 +6,10 @@
 
 #include <glib/gstdio.h>
 
+#include "cpel-app-util.h"
 #include "cpel-application.h"
 #include "cpel-export-chooser.h"
+#include "cpel-file-info-row.h"
 #include "cpel-settings.h"
 #include "cpel-window.h"
 
@@ -257,6 +259,36 @@ collect_subtitles (GtkWidget *widget, GString *out)
     collect_subtitles (c, out);
 }
 
+/* The File Information row titled `title`. */
+static CpelFileInfoRow *
+find_info_row (GtkWidget *widget, const char *title)
+{
+  if (CPEL_IS_FILE_INFO_ROW (widget)
+      && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return CPEL_FILE_INFO_ROW (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      CpelFileInfoRow *row = find_info_row (c, title);
+
+      if (row != NULL)
+        return row;
+    }
+  return NULL;
+}
+
+/* Whether a visible preferences group titled `title` is under `widget`. */
+static gboolean
+shows_group (GtkWidget *widget, const char *title)
+{
+  if (ADW_IS_PREFERENCES_GROUP (widget) && gtk_widget_get_visible (widget)
+      && g_strcmp0 (adw_preferences_group_get_title (ADW_PREFERENCES_GROUP (widget)), title) == 0)
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (shows_group (c, title))
+      return TRUE;
+  return FALSE;
+}
+
 /* File Information lists the sections; an event section's clock reads in
  * MHz when whole (not ten digits and "ticks/s" that wrap). */
 static void
@@ -273,6 +305,23 @@ test_file_info (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (text->str, "Type 5 at offset "));
   g_assert_nonnull (strstr (text->str, " · clock 1000 MHz"));
   g_assert_null (strstr (text->str, "ticks/s"));
+
+  /* The fixed rows: where the file is, what it holds; no warnings. */
+  {
+    g_autofree char *where = g_file_get_parse_name (cpel_window_get_location (f->window));
+    g_autofree char *events = cpel_format_count (cpel_file_get_n_events (cpel_window_get_file (f->window)));
+    CpelFileInfoRow *row;
+
+    row = find_info_row (GTK_WIDGET (info), "Location");
+    g_assert_nonnull (row);
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (row)));
+    g_assert_cmpstr (cpel_file_info_row_get_value (row), ==, where);
+    row = find_info_row (GTK_WIDGET (info), "Events");
+    g_assert_nonnull (row);
+    g_assert_cmpstr (cpel_file_info_row_get_value (row), ==, events);
+    g_assert_true (has_label (GTK_WIDGET (row), events));
+    g_assert_false (shows_group (GTK_WIDGET (info), "Warnings"));
+  }
   gtk_window_destroy (info);
 }
 
@@ -299,6 +348,19 @@ test_warnings_toast (Fixture *f, gconstpointer data)
   g_assert_cmpstr (cpel_file_get_warnings (cpel_window_get_file (f->window))[0], !=, NULL);
   app_test_spin (100);
   g_assert_true (has_label (GTK_WIDGET (f->window), "The file has 1 warning"));
+
+  /* File Information lists it. */
+  {
+    GtkWindow *info;
+
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.file-info", NULL));
+    info = app_test_find_toplevel ("File Information", NULL);
+    g_assert_nonnull (info);
+    g_assert_true (shows_group (GTK_WIDGET (info), "Warnings"));
+    g_assert_true (has_label (GTK_WIDGET (info),
+                              cpel_file_get_warnings (cpel_window_get_file (f->window))[0]));
+    gtk_window_destroy (info);
+  }
 }
 
 /* How many toast widgets the window's overlay holds (shown or hiding). */

@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-file-info-window.c — the File Information window
+ *
+ * The template holds the fixed rows (CpelFileInfoRow: a title and its
+ * value); the sections and warnings, one row each, are added for the file.
+ */
+#include "cpel-file-info-window.h"
+
+#include <glib/gi18n.h>
+#include <inttypes.h>
+
+#include "cpel-app-util.h"
+#include "cpel-file-info-row.h"
+
+/* Rows listed at most. */
+#define MAX_SECTIONS 1000
+#define MAX_WARNINGS 200
+
+struct _CpelFileInfoWindow
+{
+  AdwPreferencesWindow  parent_instance;
+
+  /* template */
+  CpelFileInfoRow      *location_row;
+  CpelFileInfoRow      *size_row;
+  CpelFileInfoRow      *version_row;
+  CpelFileInfoRow      *byte_order_row;
+  CpelFileInfoRow      *date_row;
+  CpelFileInfoRow      *events_row;
+  CpelFileInfoRow      *tracks_row;
+  CpelFileInfoRow      *types_row;
+  CpelFileInfoRow      *duration_row;
+  AdwPreferencesGroup  *sections_group;
+  AdwPreferencesGroup  *warnings_group;
+
+  CpelFile             *file;
+  GFile                *location;
+};
+
+G_DEFINE_FINAL_TYPE (CpelFileInfoWindow, cpel_file_info_window, ADW_TYPE_PREFERENCES_WINDOW)
+
+enum
+{
+  PROP_0,
+  PROP_FILE,
+  PROP_LOCATION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+set_value_take (CpelFileInfoRow *row,
+                char            *value)
+{
+  cpel_file_info_row_set_value (row, value);
+  g_free (value);
+}
+
+static void
+add_subtitle_row (AdwPreferencesGroup *group,
+                  const char          *title,
+                  const char          *subtitle)
+{
+  GtkWidget *row = adw_action_row_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 0);
+  adw_preferences_group_add (group, row);
+}
+
+static const char *
+section_name (guint32 type)
+{
+  switch (type)
+    {
+    case CPEL_SECTION_STRING_TABLE:
+      return _("String table");
+    case CPEL_SECTION_SYMBOL_TABLE:
+      return _("Symbol table");
+    case CPEL_SECTION_EVENT_DEFS:
+      return _("Event definitions");
+    case CPEL_SECTION_TRACK_DEFS:
+      return _("Track definitions");
+    case CPEL_SECTION_EVENTS:
+      return _("Events");
+    default:
+      return _("Unknown section");
+    }
+}
+
+static void
+fill_file (CpelFileInfoWindow *self)
+{
+  CpelFile *file = self->file;
+
+  if (self->location != NULL)
+    {
+      set_value_take (self->location_row, g_file_get_parse_name (self->location));
+      gtk_widget_set_visible (GTK_WIDGET (self->location_row), TRUE);
+    }
+  set_value_take (self->size_row, g_format_size_full (cpel_file_get_size (file),
+                                                      G_FORMAT_SIZE_LONG_FORMAT));
+  set_value_take (self->version_row, g_strdup_printf ("%u", cpel_file_get_version (file)));
+  cpel_file_info_row_set_value (self->byte_order_row, cpel_file_is_little_endian (file)
+                                                      ? _("Little-endian") : _("Big-endian"));
+  if (cpel_file_get_date (file) != 0)
+    {
+      g_autoptr(GDateTime) date = g_date_time_new_from_unix_local (cpel_file_get_date (file));
+
+      /* Local time with its zone ("2016-02-04 22:43:14 CET"; `cpel info`
+       * gives UTC): unambiguous next to other logs. */
+      if (date != NULL)
+        {
+          set_value_take (self->date_row, g_date_time_format (date, "%Y-%m-%d %H:%M:%S %Z"));
+          gtk_widget_set_visible (GTK_WIDGET (self->date_row),
+                                  cpel_file_info_row_get_value (self->date_row) != NULL);
+        }
+    }
+
+  set_value_take (self->events_row, cpel_format_count (cpel_file_get_n_events (file)));
+  set_value_take (self->tracks_row, cpel_format_count (cpel_file_get_n_tracks (file)));
+  set_value_take (self->types_row, cpel_format_count (cpel_file_get_n_types (file)));
+  set_value_take (self->duration_row, cpel_time_format (cpel_file_get_duration (file)));
+}
+
+static void
+fill_sections (CpelFileInfoWindow *self)
+{
+  guint n_sections = cpel_file_get_n_sections (self->file);
+
+  for (guint i = 0; i < n_sections && i < MAX_SECTIONS; i++)
+    {
+      const CpelSectionInfo *info = cpel_file_get_section (self->file, i);
+      g_autofree char *title = NULL;
+      g_autoptr(GString) subtitle = g_string_new (NULL);
+
+      if (info == NULL)
+        continue;
+      if (info->table_name != NULL && *info->table_name)
+        /* TRANSLATORS: section kind and the string table it uses, e.g. Events “FileStrtab” */
+        title = g_strdup_printf (_("%s “%s”"), section_name (info->type), info->table_name);
+      else
+        title = g_strdup (section_name (info->type));
+
+      /* TRANSLATORS: section position and size in the file (decimal, as
+       * `cpel info` and the loader's messages) */
+      g_string_append_printf (subtitle, _("Type %u at offset %" PRIu64 ", %'u bytes"),
+                              info->type, info->offset, info->length);
+      if (info->count > 0)
+        {
+          g_string_append (subtitle, " · ");
+          g_string_append_printf (subtitle, ngettext ("%'u record", "%'u records", info->count),
+                                  info->count);
+        }
+      if (info->type == CPEL_SECTION_EVENTS)
+        {
+          g_string_append (subtitle, " · ");
+          /* In MHz where they are whole ("clock 2600 MHz"): a number of
+           * ten digits and "ticks/s" wrapped inside the unit. */
+          if (info->ticks_per_second >= 1000000 && info->ticks_per_second % 1000000 == 0)
+            g_string_append_printf (subtitle, _("clock %" PRIu64 " MHz"),
+                                    info->ticks_per_second / 1000000);
+          else
+            g_string_append_printf (subtitle, _("clock %'" PRIu64 " ticks/s"),
+                                    info->ticks_per_second);
+          if (info->clock_per_us)
+            g_string_append_printf (subtitle, " %s", _("(file gives ticks/µs)"));
+        }
+      add_subtitle_row (self->sections_group, title, subtitle->str);
+    }
+  if (n_sections > MAX_SECTIONS)
+    {
+      g_autofree char *s = g_strdup_printf (_("%'u more sections not shown"),
+                                            n_sections - MAX_SECTIONS);
+
+      add_subtitle_row (self->sections_group, _("…"), s);
+    }
+}
+
+static void
+fill_warnings (CpelFileInfoWindow *self)
+{
+  const char * const *warnings = cpel_file_get_warnings (self->file);
+
+  if (warnings == NULL || warnings[0] == NULL)
+    return;
+  for (guint i = 0; warnings[i] != NULL && i < MAX_WARNINGS; i++)
+    {
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+
+      gtk_widget_add_css_class (icon, "warning");
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), warnings[i]);
+      adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 0);
+      adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
+      adw_preferences_group_add (self->warnings_group, row);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->warnings_group), TRUE);
+}
+
+CpelFileInfoWindow *
+cpel_file_info_window_new (CpelWindow *parent)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (parent), NULL);
+  g_return_val_if_fail (cpel_window_get_file (parent) != NULL, NULL);
+
+  return g_object_new (CPEL_TYPE_FILE_INFO_WINDOW,
+                       "transient-for", parent,
+                       "file", cpel_window_get_file (parent),
+                       "location", cpel_window_get_location (parent),
+                       NULL);
+}
+
+CpelFile *
+cpel_file_info_window_get_file (CpelFileInfoWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_FILE_INFO_WINDOW (self), NULL);
+  return self->file;
+}
+
+GFile *
+cpel_file_info_window_get_location (CpelFileInfoWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_FILE_INFO_WINDOW (self), NULL);
+  return self->location;
+}
+
+static void
+cpel_file_info_window_constructed (GObject *object)
+{
+  CpelFileInfoWindow *self = CPEL_FILE_INFO_WINDOW (object);
+
+  G_OBJECT_CLASS (cpel_file_info_window_parent_class)->constructed (object);
+
+  g_return_if_fail (CPEL_IS_FILE (self->file));
+  fill_file (self);
+  fill_sections (self);
+  fill_warnings (self);
+}
+
+static void
+cpel_file_info_window_get_property (GObject    *object,
+                                    guint       prop_id,
+                                    GValue     *value,
+                                    GParamSpec *pspec)
+{
+  CpelFileInfoWindow *self = CPEL_FILE_INFO_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      g_value_set_object (value, self->file);
+      break;
+    case PROP_LOCATION:
+      g_value_set_object (value, self->location);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cpel_file_info_window_set_property (GObject      *object,
+                                    guint         prop_id,
+                                    const GValue *value,
+                                    GParamSpec   *pspec)
+{
+  CpelFileInfoWindow *self = CPEL_FILE_INFO_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      self->file = g_value_dup_object (value);
+      break;
+    case PROP_LOCATION:
+      self->location = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cpel_file_info_window_dispose (GObject *object)
+{
+  CpelFileInfoWindow *self = CPEL_FILE_INFO_WINDOW (object);
+
+  g_clear_object (&self->file);
+  g_clear_object (&self->location);
+
+  G_OBJECT_CLASS (cpel_file_info_window_parent_class)->dispose (object);
+}
+
+static void
+cpel_file_info_window_class_init (CpelFileInfoWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = cpel_file_info_window_constructed;
+  object_class->get_property = cpel_file_info_window_get_property;
+  object_class->set_property = cpel_file_info_window_set_property;
+  object_class->dispose = cpel_file_info_window_dispose;
+
+  /* The file described. */
+  properties[PROP_FILE] =
+    g_param_spec_object ("file", NULL, NULL, CPEL_TYPE_FILE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* Where it was read from; NULL: not from a file (no Location row). */
+  properties[PROP_LOCATION] =
+    g_param_spec_object ("location", NULL, NULL, G_TYPE_FILE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (CPEL_TYPE_FILE_INFO_ROW);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/cpelview/CpelView/cpel-file-info-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, location_row);
+  gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, size_row);
+  gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, version_row);
+  gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, byte_order_row);
+  gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, date_row);
+  gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, events_row);
+  gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, tracks_row);
+  gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, types_row);
+  gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, duration_row);
+  gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, sections_group);
+  gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, warnings_group);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+}
+
+static void
+cpel_file_info_window_init (CpelFileInfoWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
