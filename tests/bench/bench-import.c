@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* bench-import.c — import speed of perf.data and CTF, on files it writes
+ * itself into OUTDIR (never committed):
+ *
+ *  - perf.data: SAMPLES samples (default 5·10^6) of cpu-clock on 16
+ *    threads (IP|TID|TIME|PERIOD, 40 bytes each) with COMM records, by the
+ *    synthetic writer of the tests; measured: the reader alone (records
+ *    decoded, best of 3) and the whole import to CPEL bytes (best of 3);
+ *  - CTF: a two-stream CTF 1.8 trace with CTF_EVENTS events (default
+ *    10^6; a u32 and a u64 payload field each) in 64 KiB packets; measured:
+ *    libbabeltrace2 reading it through our sink (best of 3).
+ *
+ * usage: bench-import OUTDIR
+ * Prints key=value lines (rates in events per second) for run-bench.sh.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "cpel-core.h"
+#include "cpel-perf-data.h"
+#include "cpel-ctf-trace.h"
+#include "cpel-perf-writer.h"
+
+static guint64
+env_count (const char *name, guint64 def)
+{
+  const char *v = g_getenv (name);
+  return v ? g_ascii_strtoull (v, NULL, 10) : def;
+}
+
+static char *
+write_perf (const char *outdir, guint64 n)
+{
+  char *path = g_strdup_printf ("%s/bench-%" G_GUINT64_FORMAT ".perf.data", outdir, n);
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
+    return path;
+  guint64 st = CPEL_TEST_PERF_IP | CPEL_TEST_PERF_TID | CPEL_TEST_PERF_TIME | CPEL_TEST_PERF_PERIOD;
+  g_autoptr(GByteArray) rec = g_byte_array_sized_new ((guint) MIN (n * 40 + 4096, G_MAXUINT));
+  for (guint t = 0; t < 16; t++)
+    {
+      g_autofree char *comm = g_strdup_printf ("worker-%u", t);
+      cpel_test_perf_comm (rec, 1000, 1000 + t, comm);
+    }
+  guint64 time = G_GUINT64_CONSTANT (2584000000000);
+  guint32 rng = 1;
+  for (guint64 i = 0; i < n; i++)
+    {
+      rng = rng * 1103515245u + 12345u;
+      time += 250 + (rng >> 24);
+      cpel_test_perf_sample (rec, st, 1, G_GUINT64_CONSTANT (0xffffffff81000000) + (rng & 0xfffff),
+                             1000, 1000 + (guint32) (i % 16), time, 0);
+    }
+  g_autoptr(GBytes) b = cpel_test_perf_file (&st, 1, 144, rec->data, rec->len);
+  g_autofree char *part = g_strconcat (path, ".part", NULL);
+  g_autoptr(GError) error = NULL;
+  if (!g_file_set_contents (part, g_bytes_get_data (b, NULL), g_bytes_get_size (b), &error)
+      || g_rename (part, path) != 0)
+    g_error ("writing %s: %s", path, error ? error->message : g_strerror (errno));
+  return path;
+}
+
+static void
+put_u32 (GByteArray *a, guint32 v)
+{
+  g_byte_array_append (a, (const guint8 *) &v, 4);
+}
+
+static void
+put_u64 (GByteArray *a, guint64 v)
+{
+  g_byte_array_append (a, (const guint8 *) &v, 8);
+}
+
+static const char ctf_metadata[] =
+  "/* CTF 1.8 */\n"
+  "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+  "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+  "trace { major = 1; minor = 8; byte_order = le;\n"
+  "  packet.header := struct { uint32_t magic; uint32_t stream_id; }; };\n"
+  "clock { name = bench; freq = 1000000000; offset = 0; };\n"
+  "typealias integer { size = 64; align = 8; signed = false; map = clock.bench.value; } := clock_u64;\n"
+  "stream { id = 0;\n"
+  "  packet.context := struct { clock_u64 timestamp_begin; clock_u64 timestamp_end;\n"
+  "    uint64_t content_size; uint64_t packet_size; uint32_t cpu_id; };\n"
+  "  event.header := struct { uint32_t id; clock_u64 timestamp; }; };\n"
+  "event { name = \"bench:tick\"; id = 0; stream_id = 0;\n"
+  "  fields := struct { uint32_t value; uint64_t bytes; }; };\n";
+
+#define CTF_PACKET 65536
+#define CTF_PKT_HEAD 44
+#define CTF_EVENT 24
+
+static char *
+write_ctf (const char *outdir, guint64 n)
+{
+  char *dir = g_strdup_printf ("%s/bench-%" G_GUINT64_FORMAT ".ctf", outdir, n);
+  g_autofree char *meta = g_build_filename (dir, "metadata", NULL);
+  if (g_file_test (meta, G_FILE_TEST_EXISTS))
+    return dir;
+  g_mkdir_with_parents (dir, 0755);
+  guint per_packet = (CTF_PACKET - CTF_PKT_HEAD) / CTF_EVENT;
+  for (guint cpu = 0; cpu < 2; cpu++)
+    {
+      g_autoptr(GByteArray) a = g_byte_array_new ();
+      guint64 todo = n / 2 + (cpu == 0 ? n % 2 : 0);
+      guint64 t = 1000 + cpu * 7;
+      while (todo > 0)
+        {
+          guint k = (guint) MIN (todo, per_packet);
+          put_u32 (a, 0xC1FC1FC1);
+          put_u32 (a, 0);
+          put_u64 (a, t);
+          put_u64 (a, t + (guint64) (k - 1) * 100);
+          put_u64 (a, (CTF_PKT_HEAD + (guint64) k * CTF_EVENT) * 8);
+          put_u64 (a, (guint64) CTF_PACKET * 8);
+          put_u32 (a, cpu);
+          for (guint i = 0; i < k; i++, t += 100)
+            {
+              put_u32 (a, 0);
+              put_u64 (a, t);
+              put_u32 (a, i);
+              put_u64 (a, (guint64) i * 1500);
+            }
+          guint pad = CTF_PACKET - (CTF_PKT_HEAD + k * CTF_EVENT);
+          for (guint i = 0; i < pad; i++)
+            g_byte_array_append (a, (const guint8 *) "", 1);
+          todo -= k;
+        }
+      g_autofree char *name = g_strdup_printf ("%s/stream_%u", dir, cpu);
+      if (!g_file_set_contents (name, (const char *) a->data, a->len, NULL))
+        g_error ("writing %s", name);
+    }
+  if (!g_file_set_contents (meta, ctf_metadata, -1, NULL))
+    g_error ("writing %s", meta);
+  return dir;
+}
+
+static gboolean
+count_record (const CpelPerfRecord *r, gpointer data, GError **error)
+{
+  if (r->type == CPEL_PERF_RECORD_SAMPLE)
+    (*(guint64 *) data)++;
+  return TRUE;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc != 2)
+    {
+      fprintf (stderr, "usage: bench-import OUTDIR\n");
+      return 2;
+    }
+  g_mkdir_with_parents (argv[1], 0755);
+  guint64 n_perf = env_count ("CPEL_BENCH_PERF_SAMPLES", 5000000);
+  guint64 n_ctf = env_count ("CPEL_BENCH_CTF_EVENTS", 1000000);
+  g_autoptr(GError) error = NULL;
+
+  /* perf.data */
+  g_autofree char *perf = write_perf (argv[1], n_perf);
+  g_autoptr(GMappedFile) mf = g_mapped_file_new (perf, FALSE, &error);
+  g_assert_no_error (error);
+  g_autoptr(GBytes) bytes = g_mapped_file_get_bytes (mf);
+  /* page the file in once, as the other benchmarks do */
+  volatile guint8 sink = 0;
+  const guint8 *p = g_bytes_get_data (bytes, NULL);
+  for (gsize i = 0; i < g_bytes_get_size (bytes); i += 4096)
+    sink ^= p[i];
+  double best = G_MAXDOUBLE;
+  for (int run = 0; run < 3; run++)
+    {
+      gint64 t0 = g_get_monotonic_time ();
+      g_autoptr(CpelPerfData) pd = cpel_perf_data_new (bytes, &error);
+      g_assert_no_error (error);
+      guint64 n = 0;
+      cpel_perf_data_read_records (pd, count_record, &n, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (n, ==, n_perf);
+      best = MIN (best, (g_get_monotonic_time () - t0) / 1e6);
+    }
+  printf ("perf_samples=%" G_GUINT64_FORMAT "\n", n_perf);
+  printf ("perf_file_mb=%.0f\n", g_bytes_get_size (bytes) / 1e6);
+  printf ("perf_read_s=%.3f\n", best);
+  printf ("perf_read_rate=%.0f\n", n_perf / best);
+
+  /* CTF */
+  g_autofree char *ctf = write_ctf (argv[1], n_ctf);
+  best = G_MAXDOUBLE;
+  for (int run = 0; run < 3; run++)
+    {
+      gint64 t0 = g_get_monotonic_time ();
+      g_autoptr(CpelCtfTrace) t = cpel_ctf_trace_read (ctf, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (cpel_ctf_trace_get_n_events (t), ==, n_ctf);
+      best = MIN (best, (g_get_monotonic_time () - t0) / 1e6);
+    }
+  printf ("ctf_events=%" G_GUINT64_FORMAT "\n", n_ctf);
+  printf ("ctf_read_s=%.3f\n", best);
+  printf ("ctf_read_rate=%.0f\n", n_ctf / best);
+  return sink == 0x5a ? 0 : 0;
+}
