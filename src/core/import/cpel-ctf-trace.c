@@ -178,7 +178,7 @@ append_integer (GString *s, const bt_field *f)
           if (r < 64)
             u &= (G_GUINT64_CONSTANT (1) << r) - 1;
         }
-      g_string_append_printf (s, "0%" G_GINT64_MODIFIER "o", u);
+      g_string_append_printf (s, "0%" PRIo64, u);
       break;
     case BT_FIELD_CLASS_INTEGER_PREFERRED_DISPLAY_BASE_HEXADECIMAL:
       if (len < 64)
@@ -187,13 +187,13 @@ append_integer (GString *s, const bt_field *f)
           if (r < 64)
             u &= (G_GUINT64_CONSTANT (1) << r) - 1;
         }
-      g_string_append_printf (s, "0x%" G_GINT64_MODIFIER "X", u);
+      g_string_append_printf (s, "0x%" PRIX64, u);
       break;
     default:
       if (is_unsigned)
-        g_string_append_printf (s, "%" G_GUINT64_FORMAT, u);
+        g_string_append_printf (s, "%" PRIu64, u);
       else
-        g_string_append_printf (s, "%" G_GINT64_FORMAT, v);
+        g_string_append_printf (s, "%" PRId64, v);
       break;
     }
 }
@@ -235,7 +235,7 @@ append_field (GString *s, const bt_field *f, FirstInt *first, guint depth)
   if (t == BT_FIELD_CLASS_TYPE_BOOL)
     g_string_append (s, bt_field_bool_get_value (f) ? "true" : "false");
   else if (t == BT_FIELD_CLASS_TYPE_BIT_ARRAY)
-    g_string_append_printf (s, "0x%" G_GINT64_MODIFIER "X", bt_field_bit_array_get_value_as_integer (f));
+    g_string_append_printf (s, "0x%" PRIX64, bt_field_bit_array_get_value_as_integer (f));
   else if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_INTEGER))
     {
       if (first != NULL && !first->have)
@@ -321,7 +321,7 @@ append_field (GString *s, const bt_field *f, FirstInt *first, guint depth)
       g_string_append (s, "[");
       for (guint64 i = 0; i < n; i++)
         {
-          g_string_append_printf (s, "%s[%" G_GUINT64_FORMAT "] = ", i > 0 ? ", " : " ", i);
+          g_string_append_printf (s, "%s[%" PRIu64 "] = ", i > 0 ? ", " : " ", i);
           append_field (s, bt_field_array_borrow_element_field_by_index_const (f, i), first, depth + 1);
         }
       g_string_append (s, " ]");
@@ -489,7 +489,7 @@ handle_event (SinkState *st, const bt_message *msg)
     {
       bt_current_thread_clear_error ();
       g_set_error (&st->error, CPEL_ERROR, CPEL_ERROR_CLOCK,
-                   _("CTF: event %" G_GUINT64_FORMAT " (%s): its time in ns from the clock's origin overflows 64 bits"),
+                   _("CTF: event %" PRIu64 " (%s): its time in ns from the clock's origin overflows 64 bits"),
                    (guint64) t->events->len, cname);
       return FALSE;
     }
@@ -515,29 +515,29 @@ handle_event (SinkState *st, const bt_message *msg)
       g_string_printf (key, "s%u", sidx);
       g_string_append (label, thread_name);
       if (has_cpu && cpu != 0xFFFFFFFFu)
-        g_string_append_printf (label, " lcore %" G_GUINT64_FORMAT, cpu);
+        g_string_append_printf (label, " lcore %" PRIu64, cpu);
     }
   else if (has_vtid)
     {
-      g_string_printf (key, "t%u/%" G_GUINT64_FORMAT, tidx, vtid);
+      g_string_printf (key, "t%u/%" PRIu64, tidx, vtid);
       if (procname == NULL)
         procname = trace_env_string (trace, "procname");
       if (procname == NULL || !*procname)
         procname = trace_name && *trace_name ? trace_name : "thread";
-      g_string_append_printf (label, "%s [%" G_GUINT64_FORMAT "]", procname, vtid);
+      g_string_append_printf (label, "%s [%" PRIu64 "]", procname, vtid);
     }
   else if (has_cpu)
     {
-      g_string_printf (key, "c%u/%" G_GUINT64_FORMAT, tidx, cpu);
+      g_string_printf (key, "c%u/%" PRIu64, tidx, cpu);
       if (st->n_trace_dirs > 1)
         {
           /* several traces: say which (the folder holding the stream) */
           g_autofree char *sname = stream_short_name (stream);
           g_autofree char *tdir = g_path_get_dirname (sname);
-          g_string_append_printf (label, "%s CPU %" G_GUINT64_FORMAT, tdir, cpu);
+          g_string_append_printf (label, "%s CPU %" PRIu64, tdir, cpu);
         }
       else
-        g_string_append_printf (label, "CPU %" G_GUINT64_FORMAT, cpu);
+        g_string_append_printf (label, "CPU %" PRIu64, cpu);
     }
   else
     {
@@ -564,7 +564,7 @@ handle_event (SinkState *st, const bt_message *msg)
   if (t->text->len > CTF_MAX_TEXT)
     {
       g_set_error (&st->error, CPEL_ERROR, CPEL_ERROR_TOO_LARGE,
-                   _("CTF: the events' text exceeds %" G_GUINT64_FORMAT " bytes"), CTF_MAX_TEXT);
+                   _("CTF: the events' text exceeds %" PRIu64 " bytes"), CTF_MAX_TEXT);
       return FALSE;
     }
   CpelCtfEvent e = { ns, track, intern_class (t, cname), (guint32) first.value,
@@ -596,8 +596,8 @@ note_discarded (SinkState *st, const bt_message *msg, gboolean packets)
   g_autofree char *sname = stream_short_name (stream);
   char *note;
   if (known)
-    note = g_strdup_printf (packets ? _("%s: %" G_GUINT64_FORMAT " packets discarded")
-                                    : _("%s: %" G_GUINT64_FORMAT " events discarded"),
+    note = g_strdup_printf (packets ? _("%s: %" PRIu64 " packets discarded")
+                                    : _("%s: %" PRIu64 " events discarded"),
                             sname, count);
   else
     note = g_strdup_printf (packets ? _("%s: packets discarded (how many is not known)")

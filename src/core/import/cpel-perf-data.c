@@ -9,6 +9,7 @@
 #include "cpel-perf-data.h"
 
 #include <string.h>
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <event-parse.h>
 #include <trace-seq.h>
@@ -151,7 +152,7 @@ read_perf_string (const guint8 *base, guint64 *pos, guint64 end, guint64 file_of
   if (!in_range (*pos, 4, end))
     {
       perf_error (error, CPEL_ERROR_TRUNCATED,
-                  _("perf.data: a string at offset %" G_GUINT64_FORMAT " runs past its section"),
+                  _("perf.data: a string at offset %" PRIu64 " runs past its section"),
                   file_off + *pos);
       return NULL;
     }
@@ -159,7 +160,7 @@ read_perf_string (const guint8 *base, guint64 *pos, guint64 end, guint64 file_of
   if (!in_range (*pos + 4, len, end))
     {
       perf_error (error, CPEL_ERROR_TRUNCATED,
-                  _("perf.data: a string of %u bytes at offset %" G_GUINT64_FORMAT " runs past its section"),
+                  _("perf.data: a string of %u bytes at offset %" PRIu64 " runs past its section"),
                   len, file_off + *pos);
       return NULL;
     }
@@ -189,7 +190,7 @@ cur_need (Cursor *c, guint64 n, const char *what, GError **error)
   if (in_range (c->pos, n, c->end))
     return TRUE;
   return perf_error (error, CPEL_ERROR_TRUNCATED,
-                     _("perf.data: tracing data: %s at offset %" G_GUINT64_FORMAT " runs past the section"),
+                     _("perf.data: tracing data: %s at offset %" PRIu64 " runs past the section"),
                      what, c->file_off + c->pos);
 }
 
@@ -201,7 +202,7 @@ cur_cstring (Cursor *c, const char *what, GError **error)
   if (nul == NULL)
     {
       perf_error (error, CPEL_ERROR_TRUNCATED,
-                  _("perf.data: tracing data: %s at offset %" G_GUINT64_FORMAT " has no end"),
+                  _("perf.data: tracing data: %s at offset %" PRIu64 " has no end"),
                   what, c->file_off + c->pos);
       return NULL;
     }
@@ -238,7 +239,7 @@ parse_tracing_data (CpelPerfData *self, guint64 off, guint64 size, GError **erro
     return FALSE;
   if (memcmp (c.p, magic, 10) != 0)
     return perf_error (error, CPEL_ERROR_SECTION,
-                       _("perf.data: tracing data at offset %" G_GUINT64_FORMAT " does not start with its magic"), off);
+                       _("perf.data: tracing data at offset %" PRIu64 " does not start with its magic"), off);
   c.pos = 10;
   const char *version = cur_cstring (&c, "version", error);
   if (version == NULL)
@@ -254,7 +255,7 @@ parse_tracing_data (CpelPerfData *self, guint64 off, guint64 size, GError **erro
                        _("perf.data: tracing data in the other byte order: not supported yet"));
   if (long_size != 4 && long_size != 8)
     return perf_error (error, CPEL_ERROR_SECTION,
-                       _("perf.data: tracing data at offset %" G_GUINT64_FORMAT ": long size %u"),
+                       _("perf.data: tracing data at offset %" PRIu64 ": long size %u"),
                        off, long_size);
 
   tep_set_long_size (self->tep, long_size);
@@ -310,7 +311,7 @@ parse_tracing_data (CpelPerfData *self, guint64 off, guint64 size, GError **erro
             return FALSE;
           if (tep_parse_event (self->tep, fmt, tlen, system) != 0)
             return perf_error (error, CPEL_ERROR_SECTION,
-                               _("perf.data: the tracepoint format at offset %" G_GUINT64_FORMAT " (system %s) cannot be parsed"),
+                               _("perf.data: the tracepoint format at offset %" PRIu64 " (system %s) cannot be parsed"),
                                at, system);
         }
     }
@@ -350,18 +351,18 @@ parse_event_desc (CpelPerfData *self, guint64 off, guint64 size, GError **error)
   guint64 pos = 0;
   if (size < 8)
     return perf_error (error, CPEL_ERROR_TRUNCATED,
-                       _("perf.data: EVENT_DESC at offset %" G_GUINT64_FORMAT " is too short"), off);
+                       _("perf.data: EVENT_DESC at offset %" PRIu64 " is too short"), off);
   guint32 nr = rd32 (p);
   guint32 asz = rd32 (p + 4);
   pos = 8;
   if (asz < 8 || asz > PERF_ATTR_MAX)
     return perf_error (error, CPEL_ERROR_SECTION,
-                       _("perf.data: EVENT_DESC at offset %" G_GUINT64_FORMAT ": attr size %u"), off, asz);
+                       _("perf.data: EVENT_DESC at offset %" PRIu64 ": attr size %u"), off, asz);
   for (guint32 i = 0; i < nr; i++)
     {
       if (!in_range (pos, (guint64) asz + 4, size))
         return perf_error (error, CPEL_ERROR_TRUNCATED,
-                           _("perf.data: EVENT_DESC entry %u at offset %" G_GUINT64_FORMAT " runs past the section"),
+                           _("perf.data: EVENT_DESC entry %u at offset %" PRIu64 " runs past the section"),
                            i, off + pos);
       pos += asz;
       guint32 nr_ids = rd32 (p + pos);
@@ -371,7 +372,7 @@ parse_event_desc (CpelPerfData *self, guint64 off, guint64 size, GError **error)
         return FALSE;
       if (!in_range (pos, (guint64) nr_ids * 8, size))
         return perf_error (error, CPEL_ERROR_TRUNCATED,
-                           _("perf.data: EVENT_DESC entry %u: %u ids at offset %" G_GUINT64_FORMAT " run past the section"),
+                           _("perf.data: EVENT_DESC entry %u: %u ids at offset %" PRIu64 " run past the section"),
                            i, nr_ids, off + pos);
       /* the attr this name belongs to: by its first id, else by position */
       guint idx = G_MAXUINT;
@@ -406,8 +407,8 @@ parse_features (CpelPerfData *self, GError **error)
   guint64 table = self->data_offset + self->data_size;
   if (!in_range (table, (guint64) n * 16, self->size))
     return perf_error (error, CPEL_ERROR_TRUNCATED,
-                       _("perf.data: the table of %u feature sections at offset %" G_GUINT64_FORMAT
-                         " runs past the end of the file (%" G_GSIZE_FORMAT " bytes)"),
+                       _("perf.data: the table of %u feature sections at offset %" PRIu64
+                         " runs past the end of the file (%zu bytes)"),
                        n, table, self->size);
   if (has_feature (self, FEAT_DIR_FORMAT))
     return perf_error (error, CPEL_ERROR_VERSION,
@@ -424,8 +425,8 @@ parse_features (CpelPerfData *self, GError **error)
       sec_size[b] = rd64 (self->data + e + 8);
       if (!in_range (sec_off[b], sec_size[b], self->size))
         return perf_error (error, CPEL_ERROR_TRUNCATED,
-                           _("perf.data: feature section %u (%" G_GUINT64_FORMAT " bytes at offset %"
-                             G_GUINT64_FORMAT ") runs past the end of the file"),
+                           _("perf.data: feature section %u (%" PRIu64 " bytes at offset %"
+                             PRIu64 ") runs past the end of the file"),
                            b, sec_size[b], sec_off[b]);
       i++;
     }
@@ -436,7 +437,7 @@ parse_features (CpelPerfData *self, GError **error)
     {
       if (sec_size[FEAT_COMPRESSED] < 8)
         return perf_error (error, CPEL_ERROR_TRUNCATED,
-                           _("perf.data: feature COMPRESSED at offset %" G_GUINT64_FORMAT " is too short"),
+                           _("perf.data: feature COMPRESSED at offset %" PRIu64 " is too short"),
                            sec_off[FEAT_COMPRESSED]);
       guint32 type = rd32 (d + sec_off[FEAT_COMPRESSED] + 4);
       if (type != 1)
@@ -477,7 +478,7 @@ parse_features (CpelPerfData *self, GError **error)
       guint64 sz = sec_size[FEAT_CMDLINE];
       if (sz < 4)
         return perf_error (error, CPEL_ERROR_TRUNCATED,
-                           _("perf.data: feature CMDLINE at offset %" G_GUINT64_FORMAT " is too short"),
+                           _("perf.data: feature CMDLINE at offset %" PRIu64 " is too short"),
                            sec_off[FEAT_CMDLINE]);
       guint32 nr = rd32 (p);
       pos = 4;
@@ -497,7 +498,7 @@ parse_features (CpelPerfData *self, GError **error)
     {
       if (sec_size[FEAT_CLOCK_DATA] < 24)
         return perf_error (error, CPEL_ERROR_TRUNCATED,
-                           _("perf.data: feature CLOCK_DATA at offset %" G_GUINT64_FORMAT " is too short"),
+                           _("perf.data: feature CLOCK_DATA at offset %" PRIu64 " is too short"),
                            sec_off[FEAT_CLOCK_DATA]);
       const guint8 *p = d + sec_off[FEAT_CLOCK_DATA];
       if (rd32 (p) == 1)
@@ -552,7 +553,7 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
   if (self->size < 16)
     {
       perf_error (error, CPEL_ERROR_TRUNCATED,
-                  _("perf.data: the header ends after %" G_GSIZE_FORMAT " bytes"), self->size);
+                  _("perf.data: the header ends after %zu bytes"), self->size);
       return NULL;
     }
   if (memcmp (d, "PERFFILE", 8) == 0)
@@ -582,7 +583,7 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
   if (hsize < PERF_HEADER_SIZE || self->size < PERF_HEADER_SIZE)
     {
       perf_error (error, CPEL_ERROR_TRUNCATED,
-                  _("perf.data: the header (%" G_GUINT64_FORMAT " bytes at offset 0) is shorter than %d bytes or the file ends inside it"),
+                  _("perf.data: the header (%" PRIu64 " bytes at offset 0) is shorter than %d bytes or the file ends inside it"),
                   hsize, PERF_HEADER_SIZE);
       return NULL;
     }
@@ -596,31 +597,31 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
   if (self->attr_size < 16 + 8 || self->attr_size > 16 + PERF_ATTR_MAX)
     {
       perf_error (error, CPEL_ERROR_SECTION,
-                  _("perf.data: attr_size %" G_GUINT64_FORMAT " at offset 16 is not a possible size (24–%d)"),
+                  _("perf.data: attr_size %" PRIu64 " at offset 16 is not a possible size (24–%d)"),
                   self->attr_size, 16 + PERF_ATTR_MAX);
       return NULL;
     }
   if (!in_range (attrs_off, attrs_size, self->size))
     {
       perf_error (error, CPEL_ERROR_TRUNCATED,
-                  _("perf.data: the attrs section (%" G_GUINT64_FORMAT " bytes at offset %" G_GUINT64_FORMAT
-                    ") runs past the end of the file (%" G_GSIZE_FORMAT " bytes)"),
+                  _("perf.data: the attrs section (%" PRIu64 " bytes at offset %" PRIu64
+                    ") runs past the end of the file (%zu bytes)"),
                   attrs_size, attrs_off, self->size);
       return NULL;
     }
   if (attrs_size % self->attr_size != 0 || attrs_size == 0)
     {
       perf_error (error, CPEL_ERROR_SECTION,
-                  _("perf.data: the attrs section (%" G_GUINT64_FORMAT " bytes at offset %" G_GUINT64_FORMAT
-                    ") is not a multiple of attr_size %" G_GUINT64_FORMAT),
+                  _("perf.data: the attrs section (%" PRIu64 " bytes at offset %" PRIu64
+                    ") is not a multiple of attr_size %" PRIu64),
                   attrs_size, attrs_off, self->attr_size);
       return NULL;
     }
   if (!in_range (self->data_offset, self->data_size, self->size))
     {
       perf_error (error, CPEL_ERROR_TRUNCATED,
-                  _("perf.data: the data section (%" G_GUINT64_FORMAT " bytes at offset %" G_GUINT64_FORMAT
-                    ") runs past the end of the file (%" G_GSIZE_FORMAT " bytes)"),
+                  _("perf.data: the data section (%" PRIu64 " bytes at offset %" PRIu64
+                    ") runs past the end of the file (%zu bytes)"),
                   self->data_size, self->data_offset, self->size);
       return NULL;
     }
@@ -628,7 +629,7 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
   if (n_attrs > PERF_MAX_ATTRS)
     {
       perf_error (error, CPEL_ERROR_TOO_LARGE,
-                  _("perf.data: %" G_GUINT64_FORMAT " attrs (at most %d)"), n_attrs, PERF_MAX_ATTRS);
+                  _("perf.data: %" PRIu64 " attrs (at most %d)"), n_attrs, PERF_MAX_ATTRS);
       return NULL;
     }
   self->n_attrs = (guint) n_attrs;
@@ -644,8 +645,8 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
       if (asz > self->attr_size - 16)
         {
           perf_error (error, CPEL_ERROR_SECTION,
-                      _("perf.data: attr %u at offset %" G_GUINT64_FORMAT " says it is %u bytes, more than the %"
-                        G_GUINT64_FORMAT " the file's attr_size leaves"),
+                      _("perf.data: attr %u at offset %" PRIu64 " says it is %u bytes, more than the %"
+                        PRIu64 " the file's attr_size leaves"),
                       i, off, asz, self->attr_size - 16);
           return NULL;
         }
@@ -663,7 +664,7 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
       if (!in_range (ids_off, ids_size, self->size) || ids_size % 8 != 0)
         {
           perf_error (error, CPEL_ERROR_TRUNCATED,
-                      _("perf.data: the ids of attr %u (%" G_GUINT64_FORMAT " bytes at offset %" G_GUINT64_FORMAT
+                      _("perf.data: the ids of attr %u (%" PRIu64 " bytes at offset %" PRIu64
                         ") run past the end of the file or are not whole u64s"),
                       i, ids_size, ids_off);
           return NULL;
@@ -712,7 +713,7 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
           {
             perf_error (error, CPEL_ERROR_SECTION,
                         _("perf.data: %u attrs whose samples cannot be told apart (attr %u has sample_type 0x%"
-                          G_GINT64_MODIFIER "x, attr 0 0x%" G_GINT64_MODIFIER "x)"),
+                          PRIx64 ", attr 0 0x%" PRIx64 ")"),
                         self->n_attrs, i, sti, st);
             return NULL;
           }
@@ -734,7 +735,7 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
       if (a->name == NULL && generic_name (a) != NULL)
         a->name = g_strdup (generic_name (a));
       if (a->name == NULL)
-        a->name = g_strdup_printf ("type%u/config 0x%" G_GINT64_MODIFIER "x", a->type, a->config);
+        a->name = g_strdup_printf ("type%u/config 0x%" PRIx64 "", a->type, a->config);
     }
   return g_steal_pointer (&self);
 }
@@ -775,7 +776,7 @@ static gboolean
 record_error (GError **error, guint64 offset, const char *what)
 {
   return perf_error (error, CPEL_ERROR_TRUNCATED,
-                     _("perf.data: the record at offset %" G_GUINT64_FORMAT ": %s runs past its end"),
+                     _("perf.data: the record at offset %" PRIu64 ": %s runs past its end"),
                      offset, what);
 }
 
@@ -796,7 +797,7 @@ decode_sample (CpelPerfData *self, const guint8 *b, guint64 len, CpelPerfRecord 
             {
               if (self->n_attrs > 1)
                 return perf_error (error, CPEL_ERROR_REFERENCE,
-                                   _("perf.data: the sample at offset %" G_GUINT64_FORMAT " has id %" G_GUINT64_FORMAT
+                                   _("perf.data: the sample at offset %" PRIu64 " has id %" PRIu64
                                      ", which no attr lists"), r->offset, id);
               attr = 0;
             }
@@ -996,14 +997,14 @@ inflate_record (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len,
       g_byte_array_set_size (carry, old + out.pos);
       if (ZSTD_isError (rc))
         return perf_error (error, CPEL_ERROR_SECTION,
-                           _("perf.data: the compressed record at offset %" G_GUINT64_FORMAT " does not inflate: %s"),
+                           _("perf.data: the compressed record at offset %" PRIu64 " does not inflate: %s"),
                            offset, ZSTD_getErrorName (rc));
       full = out.pos == chunk;
       st->inflated += out.pos;
       if (st->inflated > st->inflate_limit)
         return perf_error (error, CPEL_ERROR_TOO_LARGE,
-                           _("perf.data: the compressed records up to offset %" G_GUINT64_FORMAT
-                             " inflate to more than %" G_GUINT64_FORMAT " bytes"),
+                           _("perf.data: the compressed records up to offset %" PRIu64
+                             " inflate to more than %" PRIu64 " bytes"),
                            offset, st->inflate_limit);
       /* the whole records so far; a partial one waits for more output */
       guint64 used = 0;
@@ -1030,7 +1031,7 @@ read_records (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len, g
           if (inside)
             break;
           return perf_error (error, CPEL_ERROR_TRUNCATED,
-                             _("perf.data: the record header at offset %" G_GUINT64_FORMAT " runs past the data section"),
+                             _("perf.data: the record header at offset %" PRIu64 " runs past the data section"),
                              rec_off);
         }
       guint32 type = rd32 (p + pos);
@@ -1038,14 +1039,14 @@ read_records (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len, g
       guint16 size = rd16 (p + pos + 6);
       if (size < 8)
         return perf_error (error, CPEL_ERROR_SECTION,
-                           _("perf.data: the record at offset %" G_GUINT64_FORMAT " has size %u (less than its header)"),
+                           _("perf.data: the record at offset %" PRIu64 " has size %u (less than its header)"),
                            rec_off, size);
       if (size > len - pos)
         {
           if (inside)
             break;
           return perf_error (error, CPEL_ERROR_TRUNCATED,
-                             _("perf.data: the record at offset %" G_GUINT64_FORMAT " (%u bytes) runs past the data section"),
+                             _("perf.data: the record at offset %" PRIu64 " (%u bytes) runs past the data section"),
                              rec_off, size);
         }
       const guint8 *b = p + pos + 8;
@@ -1112,7 +1113,7 @@ read_records (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len, g
         case CPEL_PERF_RECORD_COMPRESSED:
           if (inside)
             return perf_error (error, CPEL_ERROR_SECTION,
-                               _("perf.data: a compressed record inside the compressed record at offset %" G_GUINT64_FORMAT),
+                               _("perf.data: a compressed record inside the compressed record at offset %" PRIu64),
                                rec_off);
           if (carry == NULL)
             carry = g_byte_array_new ();
