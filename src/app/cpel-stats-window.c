@@ -76,6 +76,7 @@ G_DEFINE_FINAL_TYPE (CpelStatsWindow, cpel_stats_window, ADW_TYPE_WINDOW)
 enum
 {
   PROP_0,
+  PROP_TIMELINE,
   PROP_BUSY,
   N_PROPS
 };
@@ -554,6 +555,9 @@ cpel_stats_window_get_property (GObject    *object,
 
   switch (prop_id)
     {
+    case PROP_TIMELINE:
+      g_value_set_object (value, self->timeline);
+      break;
     case PROP_BUSY:
       g_value_set_boolean (value, self->cancellable != NULL);
       break;
@@ -563,14 +567,54 @@ cpel_stats_window_get_property (GObject    *object,
 }
 
 static void
+cpel_stats_window_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  CpelStatsWindow *self = CPEL_STATS_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIMELINE:
+      self->timeline = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cpel_stats_window_constructed (GObject *object)
+{
+  CpelStatsWindow *self = CPEL_STATS_WINDOW (object);
+
+  G_OBJECT_CLASS (cpel_stats_window_parent_class)->constructed (object);
+
+  g_assert (CPEL_IS_TIMELINE (self->timeline));
+  /* Another file in the same timeline: count it. */
+  g_signal_connect_object (self->timeline, "notify::file", G_CALLBACK (cpel_stats_window_refresh),
+                           self, G_CONNECT_SWAPPED);
+  cpel_stats_window_refresh (self);
+}
+
+static void
 cpel_stats_window_class_init (CpelStatsWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = cpel_stats_window_dispose;
+  object_class->constructed = cpel_stats_window_constructed;
   object_class->get_property = cpel_stats_window_get_property;
+  object_class->set_property = cpel_stats_window_set_property;
 
+  /* The timeline whose range, shown tracks and types are counted. */
+  properties[PROP_TIMELINE] =
+    g_param_spec_object ("timeline", NULL, NULL, CPEL_TYPE_TIMELINE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* A count runs. */
   properties[PROP_BUSY] =
     g_param_spec_boolean ("busy", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
@@ -629,17 +673,19 @@ cpel_stats_window_init (CpelStatsWindow *self)
 }
 
 CpelStatsWindow *
-cpel_stats_window_new (GtkWindow    *parent,
-                       CpelTimeline *timeline)
+cpel_stats_window_new (CpelWindow *parent)
 {
-  CpelStatsWindow *self;
+  g_return_val_if_fail (CPEL_IS_WINDOW (parent), NULL);
 
-  g_return_val_if_fail (CPEL_IS_TIMELINE (timeline), NULL);
+  return g_object_new (CPEL_TYPE_STATS_WINDOW,
+                       "transient-for", parent,
+                       "timeline", cpel_window_get_timeline (parent),
+                       NULL);
+}
 
-  self = g_object_new (CPEL_TYPE_STATS_WINDOW, "transient-for", parent, NULL);
-  self->timeline = g_object_ref (timeline);
-  /* Another file in the same timeline: count it. */
-  g_signal_connect_swapped (timeline, "notify::file", G_CALLBACK (cpel_stats_window_refresh), self);
-  cpel_stats_window_refresh (self);
-  return self;
+CpelTimeline *
+cpel_stats_window_get_timeline (CpelStatsWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), NULL);
+  return self->timeline;
 }

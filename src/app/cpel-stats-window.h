@@ -17,8 +17,9 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (CpelStatsWindow, cpel_stats_window, CPEL, STATS_WINDOW, AdwWindow)
 
 /* Counting starts at once (in a worker thread). */
-CpelStatsWindow *cpel_stats_window_new        (GtkWindow        *parent,
-                                               CpelTimeline     *timeline);
+/* Counts what `parent`'s timeline shows (again for each new file). */
+CpelStatsWindow *cpel_stats_window_new        (CpelWindow       *parent);
+CpelTimeline    *cpel_stats_window_get_timeline (CpelStatsWindow *self);
 /* Count again over the timeline's current range, tracks and types. */
 void             cpel_stats_window_refresh    (CpelStatsWindow  *self);
 /* TRUE while counting ("busy" property). */

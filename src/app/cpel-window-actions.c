@@ -172,7 +172,7 @@ action_tracks (GtkWidget  *widget,
 static GtkWindow *
 new_statistics (CpelWindow *self)
 {
-  return GTK_WINDOW (cpel_stats_window_new (GTK_WINDOW (self), self->timeline));
+  return GTK_WINDOW (cpel_stats_window_new (self));
 }
 
 static void
