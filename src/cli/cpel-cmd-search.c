@@ -4,6 +4,36 @@
 
 #include <glib/gi18n.h>
 
+/* Streaming: whether an event matches depends only on its type, datum and
+ * section (the datum's string table): a direct-mapped cache of decisions. */
+#define DECISIONS (1u << 16)
+
+typedef struct
+{
+  guint32 type;
+  guint32 datum;
+  guint32 section;
+  gint8   match;    /* -1 = empty */
+} Decision;
+
+static gboolean
+decide (CpelQuery       *query,
+        Decision        *decisions,
+        const CpelEvent *ev)
+{
+  guint32 h = (ev->datum * 0x9e3779b1u) ^ (ev->type * 0x85ebca6bu) ^ (ev->section * 0xc2b2ae35u);
+  Decision *d = &decisions[(h ^ (h >> 16)) & (DECISIONS - 1)];
+
+  if (d->match < 0 || d->type != ev->type || d->datum != ev->datum || d->section != ev->section)
+    {
+      d->type = ev->type;
+      d->datum = ev->datum;
+      d->section = ev->section;
+      d->match = cpel_query_match (query, ev) ? 1 : 0;
+    }
+  return d->match;
+}
+
 int
 cpel_cmd_search (int argc, char **argv)
 {
@@ -67,32 +97,62 @@ cpel_cmd_search (int argc, char **argv)
   else
     pattern = text != NULL ? text : argv[2];
 
-  file = cpel_cli_open (argv[1], common.clock_rate, &error);
+  file = cpel_cli_open_stream (argv[1], common.clock_rate, &error);
   if (file == NULL)
     return cpel_cli_file_error (argv[1], error);
 
   query = cpel_query_new (file, mode, pattern, case_sensitive, &error);
   if (query == NULL)
     return cpel_cli_usage_error ("search", "%s", error->message);
-  result = cpel_search_run (file, query, NULL, NULL, NULL, &error);
-  if (result == NULL)
-    return cpel_cli_file_error (argv[1], error);
 
-  n = cpel_search_result_get_n (result);
-  if (count_only)
-    g_print ("%" G_GUINT64_FORMAT "\n", n);
+  if (!cpel_file_has_index (file))
+    {
+      /* in time order already: one pass, each event tested as it comes */
+      g_autoptr(CpelMerge) merge = cpel_merge_new (file, NULL, 0, 0);
+      g_autoptr(CpelLinePrinter) printer = NULL;
+      g_autofree Decision *decisions = g_new (Decision, DECISIONS);
+      CpelEvent ev;
+
+      for (guint i = 0; i < DECISIONS; i++)
+        decisions[i].match = -1;
+      n = 0;
+      if (!count_only)
+        {
+          printer = cpel_line_printer_new (file, tsv);
+          cpel_line_printer_header (printer);
+        }
+      while (cpel_merge_next (merge, &ev, NULL))
+        if (decide (query, decisions, &ev))
+          {
+            n++;
+            if (printer != NULL)
+              cpel_line_printer_event (printer, &ev);
+          }
+      if (count_only)
+        g_print ("%" G_GUINT64_FORMAT "\n", n);
+    }
   else
     {
-      g_autoptr(CpelLinePrinter) printer = cpel_line_printer_new (file, tsv);
+      result = cpel_search_run (file, query, NULL, NULL, NULL, &error);
+      if (result == NULL)
+        return cpel_cli_file_error (argv[1], error);
 
-      cpel_line_printer_header (printer);
-      for (guint64 i = 0; i < n; i++)
+      n = cpel_search_result_get_n (result);
+      if (count_only)
+        g_print ("%" G_GUINT64_FORMAT "\n", n);
+      else
         {
-          const CpelEventRef *ref = cpel_search_result_get (result, i);
-          CpelEvent ev;
+          g_autoptr(CpelLinePrinter) printer = cpel_line_printer_new (file, tsv);
 
-          cpel_file_get_track_event (file, ref->slot, ref->index, &ev);
-          cpel_line_printer_event (printer, &ev);
+          cpel_line_printer_header (printer);
+          for (guint64 i = 0; i < n; i++)
+            {
+              const CpelEventRef *ref = cpel_search_result_get (result, i);
+              CpelEvent ev;
+
+              cpel_file_get_track_event (file, ref->slot, ref->index, &ev);
+              cpel_line_printer_event (printer, &ev);
+            }
         }
     }
 

@@ -8,6 +8,11 @@
  * of a code on a track needs the time of that code's previous event on the
  * same track: one (stamp, time) pair per type, the stamp naming the track
  * being walked, so nothing is reset between tracks.
+ *
+ * A file loaded without its index (CpelLoadOptions.defer_index) that is in
+ * time order is read in one merge over its sections instead: the events of
+ * a track come in the same order, so the figures are the same; the last time
+ * per (track, type) is kept in a table (dense when small, hashed otherwise).
  */
 #include "cpel-stats.h"
 
@@ -136,6 +141,159 @@ walk_track (CpelFile      *file,
   return count;
 }
 
+/* The last event's time per (track, type): a dense table when small. */
+#define DENSE_MAX (1u << 22)
+
+typedef struct
+{
+  guint       n_types;
+  gint64     *dense;      /* [slot * n_types + type], or NULL */
+  guint8     *dense_set;
+  GHashTable *sparse;     /* (slot << 32 | type) -> index in `times` */
+  GArray     *times;      /* gint64 */
+} LastTimes;
+
+static guint
+pair_hash (gconstpointer key)
+{
+  guint64 k = (guint64) *(const guint64 *) key;
+
+  return (guint) ((k * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 32);
+}
+
+static gboolean
+pair_equal (gconstpointer a,
+            gconstpointer b)
+{
+  return *(const guint64 *) a == *(const guint64 *) b;
+}
+
+/* The previous time of (slot, type) or FALSE; records `t` as the new one. */
+static inline gboolean
+last_swap (LastTimes *lt,
+           guint      slot,
+           guint      type,
+           gint64     t,
+           gint64    *prev)
+{
+  if (lt->dense != NULL)
+    {
+      gsize i = (gsize) slot * lt->n_types + type;
+      gboolean had = lt->dense_set[i];
+
+      *prev = lt->dense[i];
+      lt->dense[i] = t;
+      lt->dense_set[i] = 1;
+      return had;
+    }
+  else
+    {
+      guint64 key = (guint64) slot << 32 | type;
+      gpointer idx;
+
+      if (g_hash_table_lookup_extended (lt->sparse, &key, NULL, &idx))
+        {
+          gint64 *slot_time = &g_array_index (lt->times, gint64, GPOINTER_TO_UINT (idx));
+
+          *prev = *slot_time;
+          *slot_time = t;
+          return TRUE;
+        }
+      g_hash_table_insert (lt->sparse, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (lt->times->len));
+      g_array_append_val (lt->times, t);
+      return FALSE;
+    }
+}
+
+/* Every event of the chosen tracks in [t0, t1) in time order: per track
+ * counts into stats->tracks and per type accumulators, as walk_track. */
+static gboolean
+stream (CpelFile               *file,
+        const CpelStatsOptions *options,
+        CpelStats              *stats,
+        Acc                    *acc,
+        GCancellable           *cancellable,
+        GError                **error)
+{
+  const guint8 *hidden = options ? options->hidden_types : NULL;
+  const guint *slots = options && options->slots ? options->slots : NULL;
+  guint n = slots ? options->n_slots : file->n_tracks;
+  g_autofree guint64 *counts = g_new0 (guint64, MAX (file->n_tracks, 1));
+  g_autoptr(CpelMerge) merge = NULL;
+  LastTimes lt = { MAX (file->n_types, 1) };
+  gboolean ok = TRUE;
+  guint64 i = 0;
+  CpelEvent ev;
+
+  if ((guint64) MAX (file->n_tracks, 1) * lt.n_types <= DENSE_MAX)
+    {
+      lt.dense = g_new (gint64, (gsize) MAX (file->n_tracks, 1) * lt.n_types);
+      lt.dense_set = g_malloc0 ((gsize) MAX (file->n_tracks, 1) * lt.n_types);
+    }
+  else
+    {
+      lt.sparse = g_hash_table_new_full (pair_hash, pair_equal, g_free, NULL);
+      lt.times = g_array_new (FALSE, FALSE, sizeof (gint64));
+    }
+
+  if (stats->t1 > stats->t0)
+    {
+      merge = cpel_merge_new (file, slots, slots ? n : 0, stats->t0);
+      while (cpel_merge_next (merge, &ev, NULL) && ev.time_ns < stats->t1)
+        {
+          Acc *c;
+          gint64 prev;
+
+          if (G_UNLIKELY ((++i & CANCEL_CHECK_MASK) == 0)
+              && g_cancellable_set_error_if_cancelled (cancellable, error))
+            {
+              ok = FALSE;
+              break;
+            }
+          /* a code or track missing from the map: the mapping was damaged */
+          if (G_UNLIKELY (ev.type >= file->n_types || ev.track_slot >= file->n_tracks)
+              || (hidden != NULL && hidden[ev.type]))
+            continue;
+          c = &acc[ev.type];
+          c->count++;
+          counts[ev.track_slot]++;
+          if (last_swap (&lt, ev.track_slot, ev.type, ev.time_ns, &prev))
+            {
+              gint64 d = ev.time_ns - prev;
+
+              if (c->n_intervals == 0 || d < c->min)
+                c->min = d;
+              if (c->n_intervals == 0 || d > c->max)
+                c->max = d;
+              c->sum += (guint64) d;
+              c->n_intervals++;
+            }
+        }
+    }
+
+  if (ok)
+    for (guint k = 0; k < n; k++)
+      {
+        guint slot = slots ? slots[k] : k;
+        CpelStatsTrack t;
+
+        t.slot = slot;
+        t.track_id = file->tracks[slot].id;
+        t.label = file->tracks[slot].label;
+        t.count = counts[slot];
+        stats->total += t.count;
+        if (t.count > 0)
+          stats->n_busy++;
+        g_array_append_val (stats->tracks, t);
+      }
+
+  g_free (lt.dense);
+  g_free (lt.dense_set);
+  g_clear_pointer (&lt.sparse, g_hash_table_unref);
+  g_clear_pointer (&lt.times, g_array_unref);
+  return ok;
+}
+
 static double
 mean_of (unsigned __int128 sum,
          guint64           n)
@@ -170,27 +328,37 @@ cpel_stats_compute (CpelFile               *file,
 
   acc = g_new0 (Acc, MAX (file->n_types, 1));
   n = options && options->slots ? options->n_slots : file->n_tracks;
-  for (guint i = 0; i < n; i++)
+  if (!cpel_file_has_index (file) && cpel_file_is_time_ordered (file))
     {
-      guint slot = options && options->slots ? options->slots[i] : i;
-      CpelStatsTrack t;
-
-      t.slot = slot;
-      t.track_id = file->tracks[slot].id;
-      t.label = file->tracks[slot].label;
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+      if (!stream (file, options, stats, acc, cancellable, error))
         return NULL;
-      t.count = walk_track (file, slot, i + 1, stats->t0, stats->t1,
-                            options ? options->hidden_types : NULL, acc, cancellable);
-      if (t.count == G_MAXUINT64)
+    }
+  else
+    {
+      if (!cpel_file_ensure_index (file, cancellable, error))
+        return NULL;
+      for (guint i = 0; i < n; i++)
         {
-          g_cancellable_set_error_if_cancelled (cancellable, error);
-          return NULL;
+          guint slot = options && options->slots ? options->slots[i] : i;
+          CpelStatsTrack t;
+
+          t.slot = slot;
+          t.track_id = file->tracks[slot].id;
+          t.label = file->tracks[slot].label;
+          if (g_cancellable_set_error_if_cancelled (cancellable, error))
+            return NULL;
+          t.count = walk_track (file, slot, i + 1, stats->t0, stats->t1,
+                                options ? options->hidden_types : NULL, acc, cancellable);
+          if (t.count == G_MAXUINT64)
+            {
+              g_cancellable_set_error_if_cancelled (cancellable, error);
+              return NULL;
+            }
+          stats->total += t.count;
+          if (t.count > 0)
+            stats->n_busy++;
+          g_array_append_val (stats->tracks, t);
         }
-      stats->total += t.count;
-      if (t.count > 0)
-        stats->n_busy++;
-      g_array_append_val (stats->tracks, t);
     }
 
   /* types are numbered in ascending code order */

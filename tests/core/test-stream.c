@@ -95,6 +95,43 @@ compare_merges (CpelFile    *indexed,
 }
 
 static void
+compare_stats (CpelFile               *indexed,
+               CpelFile               *streamed,
+               const CpelStatsOptions *options)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelStats) a = cpel_stats_compute (indexed, options, NULL, &error);
+  g_autoptr(CpelStats) b = cpel_stats_compute (streamed, options, NULL, &error);
+  g_autofree char *ta = NULL;
+  g_autofree char *tb = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_stats_get_n_codes (a), ==, cpel_stats_get_n_codes (b));
+  for (guint i = 0; i < cpel_stats_get_n_codes (a); i++)
+    {
+      const CpelStatsCode *ca = cpel_stats_get_code (a, i), *cb = cpel_stats_get_code (b, i);
+
+      g_assert_cmpuint (ca->code, ==, cb->code);
+      g_assert_cmpuint (ca->count, ==, cb->count);
+      g_assert_cmpuint (ca->n_intervals, ==, cb->n_intervals);
+      g_assert_cmpint (ca->interval_min, ==, cb->interval_min);
+      g_assert_cmpint (ca->interval_max, ==, cb->interval_max);
+      g_assert_cmpfloat (ca->interval_mean, ==, cb->interval_mean);
+    }
+  g_assert_cmpuint (cpel_stats_get_n_tracks (a), ==, cpel_stats_get_n_tracks (b));
+  for (guint i = 0; i < cpel_stats_get_n_tracks (a); i++)
+    {
+      const CpelStatsTrack *xa = cpel_stats_get_track (a, i), *xb = cpel_stats_get_track (b, i);
+
+      g_assert_cmpuint (xa->slot, ==, xb->slot);
+      g_assert_cmpuint (xa->count, ==, xb->count);
+    }
+  ta = cpel_stats_to_text (a);
+  tb = cpel_stats_to_text (b);
+  g_assert_cmpstr (ta, ==, tb);
+}
+
+static void
 compare_files (GBytes   *bytes,
                gboolean  expect_ordered)
 {
@@ -145,6 +182,25 @@ compare_files (GBytes   *bytes,
       compare_merges (indexed, streamed, some, 2, duration / 2);
     }
   compare_merges (indexed, streamed, (const guint[]) { 0 }, 0, 0);
+
+  /* statistics: in one merge when there is no index */
+  compare_stats (indexed, streamed, NULL);
+  {
+    g_autofree guint8 *hidden = g_malloc0 (MAX (cpel_file_get_n_types (indexed), 1));
+    guint some[] = { n_tracks - 1, 0 };
+    CpelStatsOptions options = { duration / 5, duration / 2 + 1, NULL, 0, hidden };
+
+    if (cpel_file_get_n_types (indexed) > 1)
+      hidden[1] = 1;
+    compare_stats (indexed, streamed, &options);
+    if (n_tracks >= 2)
+      {
+        options.slots = some;
+        options.n_slots = 2;
+        options.t0 = 0;
+        compare_stats (indexed, streamed, &options);
+      }
+  }
 
   /* streaming a time-ordered file needs no index; any other one builds it */
   g_assert_cmpint (cpel_file_has_index (streamed), ==, !expect_ordered);
