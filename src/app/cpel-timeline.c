@@ -61,6 +61,8 @@ struct _CpelTimeline
   CpelOverview      *overview;
   guint              context_slot;
   GtkWidget         *context_menu;
+  GMenuModel        *event_menu;   /* the owner's, for the selected event */
+  GMenuModel        *track_menu;   /* the owner's items in a track's menu */
   CpelColorMode      color_mode;
   gboolean           summary;
 
@@ -116,6 +118,8 @@ enum
   PROP_COLOR_MODE,
   PROP_SUMMARY,
   PROP_ROW_HEIGHT,
+  PROP_EVENT_MENU,
+  PROP_TRACK_MENU,
   N_PROPS
 };
 
@@ -1570,38 +1574,26 @@ show_track_menu (CpelTimeline *self,
   g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
   g_clear_object (&section);
   section = g_menu_new ();
-  {
-    g_autoptr(GMenu) sort = g_menu_new ();
+  for (int i = 0; self->track_menu != NULL && i < g_menu_model_get_n_items (self->track_menu); i++)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new_from_model (self->track_menu, i);
 
-    g_menu_append (sort, _("By _Name"), "win.sort-tracks::name");
-    g_menu_append (sort, _("By _Id"), "win.sort-tracks::id");
-    g_menu_append (sort, _("By Event _Count"), "win.sort-tracks::count");
-    g_menu_append (sort, _("_File Order"), "win.sort-tracks::default");
-    g_menu_append_submenu (section, _("_Sort Tracks"), G_MENU_MODEL (sort));
-  }
+      g_menu_append_item (section, item);
+    }
   g_menu_append (section, _("_Show All Tracks"), "timeline.tracks-reset");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
   popup_menu (self, G_MENU_MODEL (menu), x, y);
 }
 
-/* The selected event's menu (right click on an event, Menu key). */
+/* The selected event's menu (right click on an event, Menu key): the
+ * owner's (the window's chase). */
 static void
 show_event_menu (CpelTimeline *self,
                  double        x,
                  double        y)
 {
-  g_autoptr(GMenu) menu = g_menu_new ();
-  g_autoptr(GMenu) section = g_menu_new ();
-
-  g_menu_append (section, _("Chase _Event"), "win.chase-event");
-  g_menu_append (section, _("Chase _Datum"), "win.chase-datum");
-  g_menu_append (section, _("Chase _Track"), "win.chase-track");
-  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
-  g_clear_object (&section);
-  section = g_menu_new ();
-  g_menu_append (section, _("_No Chase"), "win.no-chase");
-  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
-  popup_menu (self, G_MENU_MODEL (menu), x, y);
+  if (self->event_menu != NULL)
+    popup_menu (self, self->event_menu, x, y);
 }
 
 static void
@@ -1931,6 +1923,8 @@ cpel_timeline_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->vadjustment, self);
   g_clear_object (&self->vadjustment);
   g_clear_pointer (&self->context_menu, gtk_widget_unparent);
+  g_clear_object (&self->event_menu);
+  g_clear_object (&self->track_menu);
   g_clear_pointer (&self->frame, gsk_render_node_unref);
   if (self->order != NULL)
     g_signal_handlers_disconnect_by_data (self->order, self);
@@ -1982,6 +1976,12 @@ cpel_timeline_get_property (GObject    *object,
     case PROP_ROW_HEIGHT:
       g_value_set_double (value, self->view.row_height);
       break;
+    case PROP_EVENT_MENU:
+      g_value_set_object (value, self->event_menu);
+      break;
+    case PROP_TRACK_MENU:
+      g_value_set_object (value, self->track_menu);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -2011,6 +2011,14 @@ cpel_timeline_set_property (GObject      *object,
       break;
     case PROP_ROW_HEIGHT:
       cpel_timeline_set_row_height (self, g_value_get_double (value));
+      break;
+    case PROP_EVENT_MENU:
+      if (g_set_object (&self->event_menu, g_value_get_object (value)))
+        g_object_notify_by_pspec (object, pspec);
+      break;
+    case PROP_TRACK_MENU:
+      if (g_set_object (&self->track_menu, g_value_get_object (value)))
+        g_object_notify_by_pspec (object, pspec);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -2056,6 +2064,15 @@ cpel_timeline_class_init (CpelTimelineClass *klass)
   properties[PROP_ROW_HEIGHT] =
     g_param_spec_double ("row-height", NULL, NULL, CPEL_TIMELINE_MIN_ROW_HEIGHT,
                          CPEL_TIMELINE_MAX_ROW_HEIGHT, 24.0,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* Menus of the timeline's owner: the selected event's (right click on
+   * it, Menu key), and items added to a track's menu (before Show All
+   * Tracks). */
+  properties[PROP_EVENT_MENU] =
+    g_param_spec_object ("event-menu", NULL, NULL, G_TYPE_MENU_MODEL,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_TRACK_MENU] =
+    g_param_spec_object ("track-menu", NULL, NULL, G_TYPE_MENU_MODEL,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -2139,26 +2156,13 @@ cpel_timeline_class_init (CpelTimelineClass *klass)
   add_binding (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, "timeline.context-menu");
 
   /* The rest of g2's keys: t / g fewer / more tracks on screen (taller /
-   * shorter rows), e summary mode, c colour mode, x / z next / previous
-   * saved view, p / l save / load the saved views.  Chase: h, Shift+H,
-   * Ctrl+H, u. */
+   * shorter rows), e summary mode, c colour mode. */
   add_binding (widget_class, GDK_KEY_t, 0, "timeline.taller-rows");
   add_binding (widget_class, GDK_KEY_g, 0, "timeline.shorter-rows");
   add_binding (widget_class, GDK_KEY_e, 0, "timeline.toggle-summary");
   add_binding (widget_class, GDK_KEY_c, 0, "timeline.cycle-color");
-  add_binding (widget_class, GDK_KEY_x, 0, "win.next-view");
-  add_binding (widget_class, GDK_KEY_z, 0, "win.previous-view");
-  add_binding (widget_class, GDK_KEY_p, 0, "win.save-views");
-  add_binding (widget_class, GDK_KEY_l, 0, "win.load-views");
-  add_binding (widget_class, GDK_KEY_h, 0, "win.chase-event");
-  add_binding (widget_class, GDK_KEY_H, GDK_SHIFT_MASK, "win.chase-datum");
-  add_binding (widget_class, GDK_KEY_h, GDK_CONTROL_MASK, "win.chase-track");
-  add_binding (widget_class, GDK_KEY_u, 0, "win.no-chase");
-  /* Enter / Shift+Enter step through search matches, as in the search bar. */
-  add_binding (widget_class, GDK_KEY_Return, 0, "win.search-next");
-  add_binding (widget_class, GDK_KEY_KP_Enter, 0, "win.search-next");
-  add_binding (widget_class, GDK_KEY_Return, GDK_SHIFT_MASK, "win.search-previous");
-  add_binding (widget_class, GDK_KEY_KP_Enter, GDK_SHIFT_MASK, "win.search-previous");
+  /* The window adds the keys of its own actions (saved views, chase,
+   * search) to the timeline: cpel-window-actions.c. */
 
   gtk_widget_class_set_css_name (widget_class, "timeline");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_WIDGET);

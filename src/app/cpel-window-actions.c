@@ -449,6 +449,45 @@ _cpel_window_class_actions_init (CpelWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.import-views", NULL, action_views_file);
 }
 
+/* g2's keys for the window's actions, on the timeline (its own keys are its
+ * class's): they work where the timeline's do, when it has the keyboard
+ * or the window passes it a key (cpel-key-capture.c). */
+void
+_cpel_window_add_timeline_keys (CpelWindow *self)
+{
+  static const struct
+  {
+    guint            keyval;
+    GdkModifierType  modifiers;
+    const char      *action;
+  } keys[] = {
+    /* x / z next / previous saved view, p / l write / reread them. */
+    { GDK_KEY_x, 0, "win.next-view" },
+    { GDK_KEY_z, 0, "win.previous-view" },
+    { GDK_KEY_p, 0, "win.save-views" },
+    { GDK_KEY_l, 0, "win.load-views" },
+    /* Chase: h, Shift+H, Ctrl+H, u. */
+    { GDK_KEY_h, 0, "win.chase-event" },
+    { GDK_KEY_H, GDK_SHIFT_MASK, "win.chase-datum" },
+    { GDK_KEY_h, GDK_CONTROL_MASK, "win.chase-track" },
+    { GDK_KEY_u, 0, "win.no-chase" },
+    /* Enter / Shift+Enter step through search matches, as in the search bar. */
+    { GDK_KEY_Return, 0, "win.search-next" },
+    { GDK_KEY_KP_Enter, 0, "win.search-next" },
+    { GDK_KEY_Return, GDK_SHIFT_MASK, "win.search-previous" },
+    { GDK_KEY_KP_Enter, GDK_SHIFT_MASK, "win.search-previous" },
+  };
+  GtkEventController *controller = gtk_shortcut_controller_new ();
+
+  gtk_event_controller_set_name (controller, "cpel-window-timeline-keys");
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
+                                          gtk_shortcut_new (gtk_keyval_trigger_new (keys[i].keyval,
+                                                                                    keys[i].modifiers),
+                                                            gtk_named_action_new (keys[i].action)));
+  gtk_widget_add_controller (GTK_WIDGET (self->timeline), controller);
+}
+
 static void set_enabled (CpelWindowActions *self,
                          const char        *name,
                          gboolean           enabled);

@@ -151,6 +151,7 @@ void       _cpel_window_set_show_details (CpelWindow  *self,
 void       _cpel_window_class_actions_init (CpelWindowClass *klass);
 void       _cpel_window_update_actions     (CpelWindow      *self);
 CpelWindowActions *_cpel_window_actions_new (CpelWindow      *window);
+void       _cpel_window_add_timeline_keys  (CpelWindow      *self);
 /* The tool windows a new file opens again (see set_file). */
 GtkWindow *_cpel_window_new_event_types    (CpelWindow      *self);
 GtkWindow *_cpel_window_new_tracks         (CpelWindow      *self);

@@ -613,6 +613,7 @@ cpel_window_init (CpelWindow *self)
   _cpel_window_watch_init (self);
 
   cpel_search_bar_set_timeline (self->search_bar, self->timeline);
+  _cpel_window_add_timeline_keys (self);
   cpel_key_capture_install (GTK_WINDOW (self), GTK_WIDGET (self->timeline));
   gtk_scrollbar_set_adjustment (self->vscrollbar, cpel_timeline_get_vadjustment (self->timeline));
   g_signal_connect_swapped (cpel_timeline_get_vadjustment (self->timeline), "changed",
