@@ -42,7 +42,7 @@ cpel_cmd_cut (int argc, char **argv)
   if (options.t1 <= options.t0)
     return cpel_cli_usage_error ("cut", _("The end of the range must come after its start"));
 
-  file = cpel_cli_open (argv[1], common.clock_rate, &error);
+  file = cpel_cli_open_stream (argv[1], common.clock_rate, &error);
   if (file == NULL)
     return cpel_cli_file_error (argv[1], error);
 

@@ -11,6 +11,10 @@
  * 2. The events of the range are visited in time order with the merge
  *    iterator; their file indices are kept (4 octets each) and, with several
  *    event sections, grouped by section with a stable counting sort.
+ *    A file loaded without its index (defer_index) that is in time order
+ *    needs neither: a section's events of the range are the records between
+ *    two binary searches, in file order; the chosen tracks' ones are counted
+ *    in one pass, then written in a second (no memory per event).
  * 3. Each source event section becomes one event section, streamed through
  *    the writer, each record re-read from the source mapping.  The writer
  *    names an event section's table by a table handle; when no copied table
@@ -189,6 +193,103 @@ copy_definitions (Cut *cut)
 
 /* ---- events ------------------------------------------------------------- */
 
+static gboolean
+changed_error (GError **error)
+{
+  g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, _("The file changed on disk while it was read"));
+  return FALSE;
+}
+
+/* The records of one section to write: the next file indices of `fis`, or
+ * (streaming) the records [pos, hi) of the section whose track is wanted. */
+typedef struct
+{
+  const guint32 *fis;
+  const guint8  *wanted;     /* per slot, or NULL = every track */
+  guint64        pos;
+  guint64        hi;
+  guint32        last_id;
+  guint32        last_slot;
+} Cursor;
+
+static inline gboolean
+cursor_wants (CpelFile     *file,
+              Cursor       *c,
+              const guint8 *rec)
+{
+  guint32 id;
+
+  if (c->wanted == NULL)
+    return TRUE;
+  id = cpel_file_read32 (file, rec + 8);
+  if (id != c->last_id || c->last_slot == CPEL_U32MAP_NONE)
+    {
+      c->last_id = id;
+      c->last_slot = cpel_u32map_get (file->track_map, id);
+    }
+  return c->last_slot < file->n_tracks && c->wanted[c->last_slot];
+}
+
+/* The next record of the section, or NULL (the file changed under us). */
+static inline const guint8 *
+cursor_next (CpelFile *file,
+             Cursor   *c,
+             guint     section)
+{
+  const CpelEventSection *es = &file->evsecs[section];
+
+  if (c->fis != NULL)
+    return cpel_file_record (file, *c->fis++, NULL);
+  while (c->pos < c->hi)
+    {
+      const guint8 *rec = es->records + c->pos++ * CPEL_EVENT_RECORD_SIZE;
+
+      if (cursor_wants (file, c, rec))
+        return rec;
+    }
+  return NULL;
+}
+
+/* Streaming: each section's records in [t0, t1) and how many are wanted. */
+static gboolean
+stream_ranges (Cut      *cut,
+               guint8   *wanted,
+               guint64  *lo,
+               guint64  *hi,
+               guint64  *counts,
+               GError  **error)
+{
+  CpelFile *file = cut->file;
+  const CpelCutOptions *opt = cut->opt;
+
+  if (opt->slots != NULL)
+    for (guint i = 0; i < opt->n_slots; i++)
+      wanted[opt->slots[i]] = 1;
+  for (guint s = 0; s < file->n_evsecs; s++)
+    {
+      lo[s] = cpel_file_section_lower_bound (file, s, opt->t0);
+      hi[s] = opt->t1 > opt->t0 ? cpel_file_section_lower_bound (file, s, opt->t1) : lo[s];
+      hi[s] = MAX (hi[s], lo[s]);
+      if (opt->slots == NULL)
+        counts[s] = hi[s] - lo[s];
+      else
+        {
+          Cursor c = { NULL, wanted, lo[s], hi[s], 0, CPEL_U32MAP_NONE };
+
+          counts[s] = 0;
+          while (cursor_next (file, &c, s) != NULL)
+            {
+              counts[s]++;
+              if ((c.pos & PROGRESS_MASK) == 0
+                  && g_cancellable_set_error_if_cancelled (cut->cancellable, error))
+                return FALSE;
+            }
+        }
+      cut->n_range += counts[s];
+    }
+  return TRUE;
+}
+
 /* The file indices of the range's events in time order, grouped by event
  * section; counts[s] receives each section's number. */
 static guint32 *
@@ -254,7 +355,8 @@ no_memory:
 static gboolean
 write_raw_events (Cut            *cut,
                   const guint8   *header,
-                  const guint32  *fis,
+                  guint           section,
+                  Cursor         *cursor,
                   guint64         count,
                   GError        **error)
 {
@@ -274,7 +376,11 @@ write_raw_events (Cut            *cut,
   p = out + EVENTS_HEADER_LEN;
   for (guint64 j = 0; j < count; j++, p += CPEL_EVENT_RECORD_SIZE)
     {
-      memcpy (p, cpel_file_record (file, fis[j], NULL), CPEL_EVENT_RECORD_SIZE);
+      const guint8 *rec = cursor_next (file, cursor, section);
+
+      if (rec == NULL)
+        return changed_error (error);
+      memcpy (p, rec, CPEL_EVENT_RECORD_SIZE);
       if (!step (cut, error))
         return FALSE;
     }
@@ -282,9 +388,14 @@ write_raw_events (Cut            *cut,
   return TRUE;
 }
 
+/* `fis` the file indices grouped by section, or NULL to stream the ranges
+ * [lo[s], hi[s]) of the tracks `wanted`. */
 static gboolean
 write_events (Cut            *cut,
               const guint32  *fis,
+              const guint8   *wanted,
+              const guint64  *lo,
+              const guint64  *hi,
               const guint64  *counts,
               GError        **error)
 {
@@ -300,30 +411,38 @@ write_events (Cut            *cut,
       if (info->type != CPEL_SECTION_EVENTS)
         continue;
       handle = GPOINTER_TO_UINT (g_hash_table_lookup (cut->handles, info->table_name));
-      if (handle == 0)
-        {
-          if (!write_raw_events (cut, header, fis, counts[s], error))
-            return FALSE;
-          fis += counts[s];
-          s++;
-          continue;
-        }
-      cpel_writer_begin_events (cut->w, handle - 1,
-                                cpel_file_read32 (file, header + TABLE_NAME_LEN + 4),
-                                (guint32) counts[s]);
-      for (guint64 j = 0; j < counts[s]; j++)
-        {
-          const guint8 *rec = cpel_file_record (file, fis[j], NULL);
-          guint64 ticks = (guint64) cpel_file_read32 (file, rec) << 32 | cpel_file_read32 (file, rec + 4);
+      {
+        Cursor c = { fis, wanted, lo ? lo[s] : 0, hi ? hi[s] : 0, 0, CPEL_U32MAP_NONE };
 
-          cpel_writer_add_event (cut->w, ticks,
-                                 cpel_file_read32 (file, rec + 8),
-                                 cpel_file_read32 (file, rec + 12),
-                                 cpel_file_read32 (file, rec + 16));
-          if (!step (cut, error))
-            return FALSE;
-        }
-      fis += counts[s];
+        if (handle == 0)
+          {
+            if (!write_raw_events (cut, header, s, &c, counts[s], error))
+              return FALSE;
+          }
+        else
+          {
+            cpel_writer_begin_events (cut->w, handle - 1,
+                                      cpel_file_read32 (file, header + TABLE_NAME_LEN + 4),
+                                      (guint32) counts[s]);
+            for (guint64 j = 0; j < counts[s]; j++)
+              {
+                const guint8 *rec = cursor_next (file, &c, s);
+                guint64 ticks;
+
+                if (rec == NULL)
+                  return changed_error (error);
+                ticks = (guint64) cpel_file_read32 (file, rec) << 32 | cpel_file_read32 (file, rec + 4);
+                cpel_writer_add_event (cut->w, ticks,
+                                       cpel_file_read32 (file, rec + 8),
+                                       cpel_file_read32 (file, rec + 12),
+                                       cpel_file_read32 (file, rec + 16));
+                if (!step (cut, error))
+                  return FALSE;
+              }
+          }
+      }
+      if (fis != NULL)
+        fis += counts[s];
       s++;
     }
   return TRUE;
@@ -344,8 +463,12 @@ run (CpelFile              *file,
   g_autoptr(GHashTable) handles = g_hash_table_new (g_str_hash, g_str_equal);
   g_autofree guint64 *counts = g_new0 (guint64, MAX (file->n_evsecs, 1));
   g_autofree guint32 *fis = NULL;
+  g_autofree guint8 *wanted = NULL;
+  g_autofree guint64 *lo = NULL;
+  g_autofree guint64 *hi = NULL;
   CpelCutOptions all = { 0, 0, NULL, 0, FALSE };
   Cut cut = { 0 };
+  gboolean streaming;
 
   if (options == NULL)
     {
@@ -361,7 +484,18 @@ run (CpelFile              *file,
   cut.cancellable = cancellable;
   cut.progress = progress;
   cut.progress_data = progress_data;
-  if (options->t1 > options->t0)
+  streaming = !cpel_file_has_index (file) && cpel_file_is_time_ordered (file);
+  if (streaming)
+    {
+      wanted = options->slots ? g_malloc0 (MAX (file->n_tracks, 1)) : NULL;
+      lo = g_new0 (guint64, MAX (file->n_evsecs, 1));
+      hi = g_new0 (guint64, MAX (file->n_evsecs, 1));
+      if (!stream_ranges (&cut, wanted, lo, hi, counts, error))
+        return FALSE;
+    }
+  else if (!cpel_file_ensure_index (file, cancellable, error))
+    return FALSE;
+  else if (options->t1 > options->t0)
     {
       guint n = options->slots ? options->n_slots : file->n_tracks;
 
@@ -381,10 +515,13 @@ run (CpelFile              *file,
   cut.w = w;
 
   copy_definitions (&cut);
-  fis = collect_events (&cut, counts, error);
-  if (fis == NULL)
-    return FALSE;
-  if (!write_events (&cut, fis, counts, error))
+  if (!streaming)
+    {
+      fis = collect_events (&cut, counts, error);
+      if (fis == NULL)
+        return FALSE;
+    }
+  if (!write_events (&cut, fis, wanted, lo, hi, counts, error))
     return FALSE;
   if (cpel_file_is_damaged (file))
     {

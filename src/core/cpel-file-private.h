@@ -230,6 +230,9 @@ gboolean cpel_file_build_index   (CpelFile *self, guint n_threads, gboolean defe
 gboolean cpel_file_fill_index    (CpelFile *self, GCancellable *cancellable,
                                   CpelProgressFunc progress, gpointer progress_data,
                                   GError **error);
+/* In a time-ordered event section: the first record whose time (as in the
+ * index: ns since the earliest event) is >= t. */
+guint64  cpel_file_section_lower_bound (CpelFile *self, guint section, gint64 t);
 /* Index memory: anonymous, with transparent huge pages asked for. */
 gpointer cpel_index_alloc        (gsize size);
 void     cpel_index_free         (gpointer mem, gsize size);

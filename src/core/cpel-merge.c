@@ -95,6 +95,33 @@ record_time (CpelMerge    *merge,
   return MIN (ns - file->base_ns, CPEL_TIME_MAX);
 }
 
+guint64
+cpel_file_section_lower_bound (CpelFile *self,
+                               guint     section,
+                               gint64    t)
+{
+  const CpelEventSection *es;
+  CpelDiv64 dv;
+  guint64 lo = 0, hi;
+
+  g_assert (section < self->n_evsecs);
+  es = &self->evsecs[section];
+  hi = es->count;
+  cpel_div64_init (&dv, es->tps);
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+      const guint8 *rec = es->records + mid * CPEL_EVENT_RECORD_SIZE;
+      gint64 ns = cpel_div64_ticks_to_ns (&dv, cpel_file_record_ticks (self, rec));
+
+      if (MIN (ns - self->base_ns, CPEL_TIME_MAX) < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 static void
 sections_init (CpelMerge   *merge,
                const guint *slots,
@@ -118,19 +145,11 @@ sections_init (CpelMerge   *merge,
     {
       const CpelEventSection *es = &file->evsecs[s];
       SectionHead *h = &merge->sheap[merge->n];
-      guint64 lo = 0, hi = es->count;
+      guint64 lo;
 
       cpel_div64_init (&merge->divs[s], es->tps);
       /* the first record at or after `from` (the section is in time order) */
-      while (lo < hi)
-        {
-          guint64 mid = lo + (hi - lo) / 2;
-
-          if (record_time (merge, s, es->records + mid * CPEL_EVENT_RECORD_SIZE) < from)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
+      lo = cpel_file_section_lower_bound (file, s, from);
       if (lo == es->count)
         continue;
       h->section = s;

@@ -132,6 +132,21 @@ compare_stats (CpelFile               *indexed,
 }
 
 static void
+compare_cut (CpelFile             *indexed,
+             CpelFile             *streamed,
+             const CpelCutOptions *options)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) a = cpel_cut_to_bytes (indexed, options, NULL, &error);
+  g_autoptr(GBytes) b = NULL;
+
+  g_assert_no_error (error);
+  b = cpel_cut_to_bytes (streamed, options, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (a, b));
+}
+
+static void
 compare_files (GBytes   *bytes,
                gboolean  expect_ordered)
 {
@@ -182,6 +197,24 @@ compare_files (GBytes   *bytes,
       compare_merges (indexed, streamed, some, 2, duration / 2);
     }
   compare_merges (indexed, streamed, (const guint[]) { 0 }, 0, 0);
+
+  /* cut: each section's range straight from the records */
+  compare_cut (indexed, streamed, NULL);
+  {
+    guint some[] = { n_tracks - 1, 0 };
+    CpelCutOptions options = { duration / 3, duration / 2 + 1, NULL, 0, FALSE };
+
+    compare_cut (indexed, streamed, &options);
+    if (n_tracks >= 2)
+      {
+        options.slots = some;
+        options.n_slots = 2;
+        compare_cut (indexed, streamed, &options);
+        options.n_slots = 1;
+        options.t0 = 0;
+        compare_cut (indexed, streamed, &options);
+      }
+  }
 
   /* statistics: in one merge when there is no index */
   compare_stats (indexed, streamed, NULL);
