@@ -11,7 +11,7 @@
 
 #include <glib/gi18n.h>
 
-#include "cpel-anomaly-panel.h"
+#include "cpel-anomalies-window.h"
 #include "cpel-event-types-window.h"
 #include "cpel-file-info-window.h"
 #include "cpel-print.h"
@@ -191,7 +191,7 @@ action_statistics (GtkWidget  *widget,
 static GtkWindow *
 new_anomalies (CpelWindow *self)
 {
-  return GTK_WINDOW (cpel_anomaly_panel_new (GTK_WINDOW (self), self->timeline));
+  return GTK_WINDOW (cpel_anomalies_window_new (self));
 }
 
 static void
@@ -215,12 +215,12 @@ action_anomaly_step (GtkWidget  *widget,
     return;
   /* Nothing searched yet: show the form. */
   if (self->anomalies == NULL
-      || cpel_anomaly_panel_get_result (CPEL_ANOMALY_PANEL (self->anomalies)) == NULL)
+      || cpel_anomalies_window_get_result (CPEL_ANOMALIES_WINDOW (self->anomalies)) == NULL)
     {
       _cpel_window_present_tool (self, &self->anomalies, new_anomalies);
       return;
     }
-  cpel_anomaly_panel_step (CPEL_ANOMALY_PANEL (self->anomalies),
+  cpel_anomalies_window_step (CPEL_ANOMALIES_WINDOW (self->anomalies),
                            g_str_equal (action_name, "win.anomaly-next") ? 1 : -1);
 }
 

@@ -11,7 +11,7 @@
 #include <glib/gstdio.h>
 
 #include "cpel-anomaly-list.h"
-#include "cpel-anomaly-panel.h"
+#include "cpel-anomalies-window.h"
 #include "cpel-application.h"
 #include "cpel-event-type-row.h"
 #include "cpel-event-types-window.h"
@@ -384,26 +384,28 @@ test_stats (Fixture *f, gconstpointer data)
 
 /* ---- anomalies ----------------------------------------------------------------- */
 
-static CpelAnomalyPanel *
+static CpelAnomaliesWindow *
 open_panel (Fixture *f)
 {
-  CpelAnomalyPanel *panel;
+  CpelAnomaliesWindow *panel;
 
   activate (f, "anomalies", NULL);
-  panel = CPEL_ANOMALY_PANEL (cpel_window_get_anomalies (f->window));
+  panel = CPEL_ANOMALIES_WINDOW (cpel_window_get_anomalies (f->window));
   g_assert_nonnull (panel);
+  g_assert_true (cpel_anomalies_window_get_timeline (panel) == cpel_window_get_timeline (f->window));
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (panel)) == GTK_WINDOW (f->window));
   app_test_spin (50);
   return panel;
 }
 
 static void
-wait_panel (CpelAnomalyPanel *panel)
+wait_panel (CpelAnomaliesWindow *panel)
 {
   gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
 
-  while (cpel_anomaly_panel_is_busy (panel) && g_get_monotonic_time () < end)
+  while (cpel_anomalies_window_is_busy (panel) && g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, TRUE);
-  g_assert_false (cpel_anomaly_panel_is_busy (panel));
+  g_assert_false (cpel_anomalies_window_is_busy (panel));
 }
 
 /* The selected event is the planted one at file index `i`. */
@@ -420,11 +422,11 @@ assert_selected (CpelTimeline *timeline, guint64 i)
 }
 
 static void
-check_planted (CpelAnomalyPanel *panel, CpelFile *file)
+check_planted (CpelAnomaliesWindow *panel, CpelFile *file)
 {
-  CpelAnomalyResult *result = cpel_anomaly_panel_get_result (panel);
-  GListModel *rows = cpel_anomaly_panel_get_rows (panel, FALSE);
-  GListModel *tracks = cpel_anomaly_panel_get_rows (panel, TRUE);
+  CpelAnomalyResult *result = cpel_anomalies_window_get_result (panel);
+  GListModel *rows = cpel_anomalies_window_get_rows (panel, FALSE);
+  GListModel *tracks = cpel_anomalies_window_get_rows (panel, TRUE);
 
   g_assert_nonnull (result);
   /* Exactly the planted events, in time order. */
@@ -532,28 +534,28 @@ write_text_datums (const char *path)
 static void
 test_anomalies_text_datum (Fixture *f, gconstpointer data)
 {
-  CpelAnomalyPanel *panel = open_panel (f);
+  CpelAnomaliesWindow *panel = open_panel (f);
   CpelAnomalyResult *result;
 
   /* Opens on the busiest type, node: its intervals. */
-  cpel_anomaly_panel_run (panel);
+  cpel_anomalies_window_run (panel);
   wait_panel (panel);
-  result = cpel_anomaly_panel_get_result (panel);
+  result = cpel_anomalies_window_get_result (panel);
   g_assert_nonnull (result);
   g_assert_cmpuint (cpel_anomaly_result_get_code (result), ==, CODE_NODE);
   g_assert_cmpint (cpel_anomaly_result_get_metric (result), ==, CPEL_ANOMALY_INTERVAL);
   g_assert_cmpuint (cpel_anomaly_result_get_n (result), >=, 1);
 
-  g_assert_true (cpel_anomaly_panel_set_query (panel, CODE_SEND, CPEL_ANOMALY_DATUM, 2.5));
-  cpel_anomaly_panel_run (panel);
+  g_assert_true (cpel_anomalies_window_set_query (panel, CODE_SEND, CPEL_ANOMALY_DATUM, 2.5));
+  cpel_anomalies_window_run (panel);
   wait_panel (panel);
-  result = cpel_anomaly_panel_get_result (panel);
+  result = cpel_anomalies_window_get_result (panel);
   g_assert_cmpint (cpel_anomaly_result_get_metric (result), ==, CPEL_ANOMALY_DATUM);
 
-  g_assert_true (cpel_anomaly_panel_set_query (panel, CODE_NODE, CPEL_ANOMALY_DATUM, 2.5));
-  cpel_anomaly_panel_run (panel);
+  g_assert_true (cpel_anomalies_window_set_query (panel, CODE_NODE, CPEL_ANOMALY_DATUM, 2.5));
+  cpel_anomalies_window_run (panel);
   wait_panel (panel);
-  result = cpel_anomaly_panel_get_result (panel);
+  result = cpel_anomalies_window_get_result (panel);
   g_assert_nonnull (result);
   g_assert_cmpint (cpel_anomaly_result_get_metric (result), ==, CPEL_ANOMALY_INTERVAL);
 
@@ -569,14 +571,14 @@ test_anomalies_text_datum (Fixture *f, gconstpointer data)
     interval = (gint64) a->value;
     g_assert_cmpint (interval, >, 1000);
     cpel_timeline_fit (timeline);
-    cpel_anomaly_panel_jump (panel, 0);
+    cpel_anomalies_window_jump (panel, 0);
     cpel_timeline_get_range (timeline, &t0, &t1);
     g_assert_cmpint (t0, <=, a->time_ns - interval);
     g_assert_cmpint (t1, >=, a->time_ns);
     g_assert_cmpint (t1 - t0, <=, 2 * interval + 2);
     /* Already shown at a readable size: the span stays. */
     cpel_timeline_set_range (timeline, a->time_ns - 4 * interval, a->time_ns + 4 * interval, FALSE);
-    cpel_anomaly_panel_jump (panel, 0);
+    cpel_anomalies_window_jump (panel, 0);
     cpel_timeline_get_range (timeline, &t0, &t1);
     g_assert_cmpint (t1 - t0, ==, 8 * interval);
   }
@@ -587,21 +589,21 @@ test_anomalies (Fixture *f, gconstpointer data)
 {
   CpelTimeline *timeline = cpel_window_get_timeline (f->window);
   CpelFile *file = cpel_window_get_file (f->window);
-  CpelAnomalyPanel *panel;
+  CpelAnomaliesWindow *panel;
   gint64 t0, t1;
 
   /* Before any search, next / previous just show the form. */
   activate (f, "anomaly-next", NULL);
-  panel = CPEL_ANOMALY_PANEL (cpel_window_get_anomalies (f->window));
+  panel = CPEL_ANOMALIES_WINDOW (cpel_window_get_anomalies (f->window));
   g_assert_nonnull (panel);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (panel)));
-  g_assert_null (cpel_anomaly_panel_get_result (panel));
+  g_assert_null (cpel_anomalies_window_get_result (panel));
 
   panel = open_panel (f);
-  g_assert_true (cpel_anomaly_panel_set_query (panel, CODE_SEND, CPEL_ANOMALY_DATUM, 0));
-  g_assert_false (cpel_anomaly_panel_set_query (panel, 77, CPEL_ANOMALY_DATUM, 0));
-  g_assert_true (cpel_anomaly_panel_set_query (panel, CODE_SEND, CPEL_ANOMALY_DATUM, 2.5));
-  cpel_anomaly_panel_run (panel);
+  g_assert_true (cpel_anomalies_window_set_query (panel, CODE_SEND, CPEL_ANOMALY_DATUM, 0));
+  g_assert_false (cpel_anomalies_window_set_query (panel, 77, CPEL_ANOMALY_DATUM, 0));
+  g_assert_true (cpel_anomalies_window_set_query (panel, CODE_SEND, CPEL_ANOMALY_DATUM, 2.5));
+  cpel_anomalies_window_run (panel);
   wait_panel (panel);
   check_planted (panel, file);
 
@@ -610,7 +612,7 @@ test_anomalies (Fixture *f, gconstpointer data)
   cpel_timeline_set_range (timeline, 0, 300000, FALSE);
   activate (f, "anomaly-next", NULL);
   assert_selected (timeline, planted[0]);
-  g_assert_cmpint (cpel_anomaly_panel_get_current (panel), ==, 0);
+  g_assert_cmpint (cpel_anomalies_window_get_current (panel), ==, 0);
   /* The anomaly is centred. */
   cpel_timeline_get_range (timeline, &t0, &t1);
   g_assert_cmpint (ABS ((t0 + t1) / 2 - (gint64) planted[0] * 1000), <=, 1);
@@ -625,11 +627,11 @@ test_anomalies (Fixture *f, gconstpointer data)
   assert_selected (timeline, planted[0]);
 
   /* Jumping from the list. */
-  cpel_anomaly_panel_jump (panel, 2);
+  cpel_anomalies_window_jump (panel, 2);
   assert_selected (timeline, planted[2]);
   {
     GtkColumnView *view = GTK_COLUMN_VIEW (gtk_widget_get_template_child (GTK_WIDGET (panel),
-                                                                         CPEL_TYPE_ANOMALY_PANEL,
+                                                                         CPEL_TYPE_ANOMALIES_WINDOW,
                                                                          "anomaly_view"));
     GtkSelectionModel *model = gtk_column_view_get_model (view);
 
@@ -651,23 +653,23 @@ test_anomalies (Fixture *f, gconstpointer data)
     }
 
   /* A threshold above every z finds nothing. */
-  cpel_anomaly_panel_set_query (panel, CODE_SEND, CPEL_ANOMALY_DATUM, 50);
-  cpel_anomaly_panel_run (panel);
-  g_assert_cmpuint (cpel_anomaly_result_get_n (cpel_anomaly_panel_get_result (panel)), ==, 0);
-  g_assert_false (cpel_anomaly_panel_step (panel, 1));
+  cpel_anomalies_window_set_query (panel, CODE_SEND, CPEL_ANOMALY_DATUM, 50);
+  cpel_anomalies_window_run (panel);
+  g_assert_cmpuint (cpel_anomaly_result_get_n (cpel_anomalies_window_get_result (panel)), ==, 0);
+  g_assert_false (cpel_anomalies_window_step (panel, 1));
 
   /* The worker path gives the same answer. */
-  cpel_anomaly_panel_set_thread_events (panel, 0);
-  cpel_anomaly_panel_set_query (panel, CODE_SEND, CPEL_ANOMALY_DATUM, 2.5);
-  cpel_anomaly_panel_run (panel);
-  g_assert_true (cpel_anomaly_panel_is_busy (panel));
+  cpel_anomalies_window_set_thread_events (panel, 0);
+  cpel_anomalies_window_set_query (panel, CODE_SEND, CPEL_ANOMALY_DATUM, 2.5);
+  cpel_anomalies_window_run (panel);
+  g_assert_true (cpel_anomalies_window_is_busy (panel));
   wait_panel (panel);
   check_planted (panel, file);
 
   /* Closing hides the panel and keeps the result for F4. */
   gtk_window_close (GTK_WINDOW (panel));
   app_test_spin (20);
-  g_assert_true (CPEL_ANOMALY_PANEL (cpel_window_get_anomalies (f->window)) == panel);
+  g_assert_true (CPEL_ANOMALIES_WINDOW (cpel_window_get_anomalies (f->window)) == panel);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (panel)));
   cpel_timeline_unselect (timeline);
   cpel_timeline_set_range (timeline, 0, 300000, FALSE);

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cpel-anomaly-panel.c — the Anomalies window
+/* cpel-anomalies-window.c — the Anomalies window
  *
  * The form (event type, datum or interval, threshold in σ) runs
  * cpel_anomaly_find(): on the main thread for small files, in a GTask
- * worker with a Cancel button above CPEL_ANOMALY_PANEL_THREAD_EVENTS
+ * worker with a Cancel button above CPEL_ANOMALIES_WINDOW_THREAD_EVENTS
  * events.  The anomalies show in time order in a lazily built list; picking
  * one selects and centres its event.  Next / previous step from the
  * timeline's selection.  The window hides on close and keeps its result,
  * so that F4 / Shift+F4 in the main window keep working.
  */
-#include "cpel-anomaly-panel.h"
+#include "cpel-anomalies-window.h"
 
 #include <glib/gi18n.h>
 
@@ -30,7 +30,7 @@ enum
   N_TRACK_CELLS
 };
 
-struct _CpelAnomalyPanel
+struct _CpelAnomaliesWindow
 {
   AdwWindow             parent_instance;
 
@@ -62,13 +62,22 @@ struct _CpelAnomalyPanel
   GCancellable         *cancellable;
 };
 
-G_DEFINE_FINAL_TYPE (CpelAnomalyPanel, cpel_anomaly_panel, ADW_TYPE_WINDOW)
+G_DEFINE_FINAL_TYPE (CpelAnomaliesWindow, cpel_anomalies_window, ADW_TYPE_WINDOW)
+
+enum
+{
+  PROP_0,
+  PROP_TIMELINE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 /* ------------------------------------------------------------------------ */
 /* The form                                                                   */
 
 static void
-fill_codes (CpelAnomalyPanel *self)
+fill_codes (CpelAnomaliesWindow *self)
 {
   g_autoptr(GtkStringList) model = gtk_string_list_new (NULL);
   guint n_types, best = 0, sel_pos = G_MAXUINT;
@@ -120,7 +129,7 @@ fill_codes (CpelAnomalyPanel *self)
 /* A text datum (a string-table offset) has no meaningful mean: such a
  * type is measured by the intervals between its events. */
 static void
-on_code_changed (CpelAnomalyPanel *self)
+on_code_changed (CpelAnomaliesWindow *self)
 {
   guint position = adw_combo_row_get_selected (self->code_row);
   guint type;
@@ -133,14 +142,14 @@ on_code_changed (CpelAnomalyPanel *self)
 }
 
 gboolean
-cpel_anomaly_panel_set_query (CpelAnomalyPanel  *self,
-                              guint32            code,
-                              CpelAnomalyMetric  metric,
-                              double             k)
+cpel_anomalies_window_set_query (CpelAnomaliesWindow *self,
+                                 guint32              code,
+                                 CpelAnomalyMetric    metric,
+                                 double               k)
 {
   guint type;
 
-  g_return_val_if_fail (CPEL_IS_ANOMALY_PANEL (self), FALSE);
+  g_return_val_if_fail (CPEL_IS_ANOMALIES_WINDOW (self), FALSE);
 
   adw_combo_row_set_selected (self->metric_row, metric == CPEL_ANOMALY_INTERVAL ? 1 : 0);
   gtk_spin_button_set_value (self->threshold_spin, k > 0 ? k : CPEL_ANOMALY_DEFAULT_K);
@@ -168,9 +177,9 @@ format_stat (CpelAnomalyMetric metric,
 }
 
 static void
-update_subtitle (CpelAnomalyPanel *self)
+update_subtitle (CpelAnomaliesWindow *self)
 {
-  CpelAnomalyResult *result = cpel_anomaly_panel_get_result (self);
+  CpelAnomalyResult *result = cpel_anomalies_window_get_result (self);
   gboolean any = result != NULL && cpel_anomaly_result_get_n (result) > 0;
   g_autofree char *text = NULL;
 
@@ -194,7 +203,7 @@ update_subtitle (CpelAnomalyPanel *self)
 }
 
 static void
-clear_result (CpelAnomalyPanel *self)
+clear_result (CpelAnomaliesWindow *self)
 {
   self->syncing = TRUE;
   gtk_single_selection_set_model (self->selection, NULL);
@@ -207,8 +216,8 @@ clear_result (CpelAnomalyPanel *self)
 }
 
 static void
-show_result (CpelAnomalyPanel  *self,
-             CpelAnomalyResult *result)
+show_result (CpelAnomaliesWindow *self,
+             CpelAnomalyResult   *result)
 {
   guint n_tracks = cpel_file_get_n_tracks (self->file);
   CpelAnomalyMetric metric = cpel_anomaly_result_get_metric (result);
@@ -321,8 +330,8 @@ find_thread (GTask        *task,
 }
 
 static void
-set_busy (CpelAnomalyPanel *self,
-          gboolean          busy)
+set_busy (CpelAnomaliesWindow *self,
+          gboolean             busy)
 {
   gtk_spinner_set_spinning (self->spinner, busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "anomaly.find", !busy);
@@ -332,9 +341,9 @@ set_busy (CpelAnomalyPanel *self,
 }
 
 static void
-finish (CpelAnomalyPanel  *self,
-        CpelAnomalyResult *result,
-        GError            *error)
+finish (CpelAnomaliesWindow *self,
+        CpelAnomalyResult   *result,
+        GError              *error)
 {
   set_busy (self, FALSE);
   if (result != NULL)
@@ -357,7 +366,7 @@ on_found (GObject      *source,
           GAsyncResult *res,
           gpointer      user_data)
 {
-  g_autoptr(CpelAnomalyPanel) self = user_data;
+  g_autoptr(CpelAnomaliesWindow) self = user_data;
   g_autoptr(GError) error = NULL;
   CpelAnomalyResult *result = g_task_propagate_pointer (G_TASK (res), &error);
 
@@ -371,14 +380,14 @@ on_found (GObject      *source,
 }
 
 void
-cpel_anomaly_panel_run (CpelAnomalyPanel *self)
+cpel_anomalies_window_run (CpelAnomaliesWindow *self)
 {
   guint position;
   guint type;
   guint8 *hidden;
   Job *job;
 
-  g_return_if_fail (CPEL_IS_ANOMALY_PANEL (self));
+  g_return_if_fail (CPEL_IS_ANOMALIES_WINDOW (self));
 
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
@@ -427,48 +436,48 @@ cpel_anomaly_panel_run (CpelAnomalyPanel *self)
     clear_result (self);
     set_busy (self, TRUE);
     task = g_task_new (NULL, self->cancellable, on_found, g_object_ref (self));
-    g_task_set_source_tag (task, cpel_anomaly_panel_run);
+    g_task_set_source_tag (task, cpel_anomalies_window_run);
     g_task_set_task_data (task, job, (GDestroyNotify) job_free);
     g_task_run_in_thread (task, find_thread);
   }
 }
 
 gboolean
-cpel_anomaly_panel_is_busy (CpelAnomalyPanel *self)
+cpel_anomalies_window_is_busy (CpelAnomaliesWindow *self)
 {
-  g_return_val_if_fail (CPEL_IS_ANOMALY_PANEL (self), FALSE);
+  g_return_val_if_fail (CPEL_IS_ANOMALIES_WINDOW (self), FALSE);
   return self->cancellable != NULL;
 }
 
 CpelAnomalyResult *
-cpel_anomaly_panel_get_result (CpelAnomalyPanel *self)
+cpel_anomalies_window_get_result (CpelAnomaliesWindow *self)
 {
-  g_return_val_if_fail (CPEL_IS_ANOMALY_PANEL (self), NULL);
+  g_return_val_if_fail (CPEL_IS_ANOMALIES_WINDOW (self), NULL);
   return self->list != NULL ? cpel_anomaly_list_get_result (self->list) : NULL;
 }
 
 GListModel *
-cpel_anomaly_panel_get_rows (CpelAnomalyPanel *self,
-                             gboolean          tracks)
+cpel_anomalies_window_get_rows (CpelAnomaliesWindow *self,
+                                gboolean             tracks)
 {
-  g_return_val_if_fail (CPEL_IS_ANOMALY_PANEL (self), NULL);
+  g_return_val_if_fail (CPEL_IS_ANOMALIES_WINDOW (self), NULL);
   if (tracks)
     return G_LIST_MODEL (self->sorted_tracks);
   return self->list != NULL ? G_LIST_MODEL (self->list) : NULL;
 }
 
 void
-cpel_anomaly_panel_set_thread_events (CpelAnomalyPanel *self,
-                                      guint64           n_events)
+cpel_anomalies_window_set_thread_events (CpelAnomaliesWindow *self,
+                                         guint64              n_events)
 {
-  g_return_if_fail (CPEL_IS_ANOMALY_PANEL (self));
+  g_return_if_fail (CPEL_IS_ANOMALIES_WINDOW (self));
   self->thread_events = n_events;
 }
 
 gint64
-cpel_anomaly_panel_get_current (CpelAnomalyPanel *self)
+cpel_anomalies_window_get_current (CpelAnomaliesWindow *self)
 {
-  g_return_val_if_fail (CPEL_IS_ANOMALY_PANEL (self), -1);
+  g_return_val_if_fail (CPEL_IS_ANOMALIES_WINDOW (self), -1);
   return self->current;
 }
 
@@ -476,8 +485,8 @@ cpel_anomaly_panel_get_current (CpelAnomalyPanel *self)
 /* Jumping                                                                    */
 
 static void
-scroll_list_to (CpelAnomalyPanel *self,
-                guint             position)
+scroll_list_to (CpelAnomaliesWindow *self,
+                guint                position)
 {
   /* GTK 4.8 has no gtk_column_view_scroll_to(): its list view does. */
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->anomaly_view));
@@ -490,14 +499,14 @@ scroll_list_to (CpelAnomalyPanel *self,
 }
 
 void
-cpel_anomaly_panel_jump (CpelAnomalyPanel *self,
-                         guint64           position)
+cpel_anomalies_window_jump (CpelAnomaliesWindow *self,
+                            guint64              position)
 {
   CpelAnomalyResult *result;
   const CpelAnomaly *anomaly;
 
-  g_return_if_fail (CPEL_IS_ANOMALY_PANEL (self));
-  result = cpel_anomaly_panel_get_result (self);
+  g_return_if_fail (CPEL_IS_ANOMALIES_WINDOW (self));
+  result = cpel_anomalies_window_get_result (self);
   g_return_if_fail (result != NULL);
   g_return_if_fail (position < cpel_anomaly_result_get_n (result));
 
@@ -531,8 +540,8 @@ cpel_anomaly_panel_jump (CpelAnomalyPanel *self,
 }
 
 gboolean
-cpel_anomaly_panel_step (CpelAnomalyPanel *self,
-                         int               direction)
+cpel_anomalies_window_step (CpelAnomaliesWindow *self,
+                            int                  direction)
 {
   CpelAnomalyResult *result;
   guint64 n, i = 0;
@@ -540,9 +549,9 @@ cpel_anomaly_panel_step (CpelAnomalyPanel *self,
   guint64 index;
   gboolean found;
 
-  g_return_val_if_fail (CPEL_IS_ANOMALY_PANEL (self), FALSE);
+  g_return_val_if_fail (CPEL_IS_ANOMALIES_WINDOW (self), FALSE);
 
-  result = cpel_anomaly_panel_get_result (self);
+  result = cpel_anomalies_window_get_result (self);
   n = result != NULL ? cpel_anomaly_result_get_n (result) : 0;
   if (n == 0 || self->file == NULL)
     {
@@ -572,31 +581,31 @@ cpel_anomaly_panel_step (CpelAnomalyPanel *self,
   /* Wrap around. */
   if (!found)
     i = direction > 0 ? 0 : n - 1;
-  cpel_anomaly_panel_jump (self, i);
+  cpel_anomalies_window_jump (self, i);
   return TRUE;
 }
 
 static void
-on_selected (CpelAnomalyPanel *self)
+on_selected (CpelAnomaliesWindow *self)
 {
   guint position = gtk_single_selection_get_selected (self->selection);
 
   if (!self->syncing && position != GTK_INVALID_LIST_POSITION)
-    cpel_anomaly_panel_jump (self, position);
+    cpel_anomalies_window_jump (self, position);
 }
 
 static void
-on_anomaly_activate (CpelAnomalyPanel *self,
-                     guint             position)
+on_anomaly_activate (CpelAnomaliesWindow *self,
+                     guint                position)
 {
   if (self->list != NULL && position < g_list_model_get_n_items (G_LIST_MODEL (self->list)))
-    cpel_anomaly_panel_jump (self, position);
+    cpel_anomalies_window_jump (self, position);
 }
 
 /* ------------------------------------------------------------------------ */
 
 static void
-on_file_changed (CpelAnomalyPanel *self)
+on_file_changed (CpelAnomaliesWindow *self)
 {
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
@@ -613,7 +622,7 @@ action_find (GtkWidget  *widget,
              const char *name,
              GVariant   *parameter)
 {
-  cpel_anomaly_panel_run (CPEL_ANOMALY_PANEL (widget));
+  cpel_anomalies_window_run (CPEL_ANOMALIES_WINDOW (widget));
 }
 
 static void
@@ -621,7 +630,7 @@ action_cancel (GtkWidget  *widget,
                const char *name,
                GVariant   *parameter)
 {
-  CpelAnomalyPanel *self = CPEL_ANOMALY_PANEL (widget);
+  CpelAnomaliesWindow *self = CPEL_ANOMALIES_WINDOW (widget);
 
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
@@ -632,13 +641,13 @@ action_step (GtkWidget  *widget,
              const char *name,
              GVariant   *parameter)
 {
-  cpel_anomaly_panel_step (CPEL_ANOMALY_PANEL (widget), g_str_equal (name, "anomaly.next") ? 1 : -1);
+  cpel_anomalies_window_step (CPEL_ANOMALIES_WINDOW (widget), g_str_equal (name, "anomaly.next") ? 1 : -1);
 }
 
 static void
-cpel_anomaly_panel_dispose (GObject *object)
+cpel_anomalies_window_dispose (GObject *object)
 {
-  CpelAnomalyPanel *self = CPEL_ANOMALY_PANEL (object);
+  CpelAnomaliesWindow *self = CPEL_ANOMALIES_WINDOW (object);
 
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
@@ -647,7 +656,7 @@ cpel_anomaly_panel_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->timeline, self);
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
-  gtk_widget_dispose_template (GTK_WIDGET (self), CPEL_TYPE_ANOMALY_PANEL);
+  gtk_widget_dispose_template (GTK_WIDGET (self), CPEL_TYPE_ANOMALIES_WINDOW);
   g_clear_object (&self->selection);
   g_clear_object (&self->sorted_tracks);
   g_clear_object (&self->track_rows);
@@ -657,29 +666,88 @@ cpel_anomaly_panel_dispose (GObject *object)
   g_clear_pointer (&self->types, g_array_unref);
   g_clear_pointer (&self->summary, g_free);
 
-  G_OBJECT_CLASS (cpel_anomaly_panel_parent_class)->dispose (object);
+  G_OBJECT_CLASS (cpel_anomalies_window_parent_class)->dispose (object);
 }
 
 static void
-cpel_anomaly_panel_class_init (CpelAnomalyPanelClass *klass)
+cpel_anomalies_window_constructed (GObject *object)
+{
+  CpelAnomaliesWindow *self = CPEL_ANOMALIES_WINDOW (object);
+
+  G_OBJECT_CLASS (cpel_anomalies_window_parent_class)->constructed (object);
+
+  g_assert (CPEL_IS_TIMELINE (self->timeline));
+  g_signal_connect_object (self->timeline, "notify::file", G_CALLBACK (on_file_changed), self,
+                           G_CONNECT_SWAPPED);
+  on_file_changed (self);
+}
+
+static void
+cpel_anomalies_window_get_property (GObject    *object,
+                                       guint       prop_id,
+                                       GValue     *value,
+                                       GParamSpec *pspec)
+{
+  CpelAnomaliesWindow *self = CPEL_ANOMALIES_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIMELINE:
+      g_value_set_object (value, self->timeline);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cpel_anomalies_window_set_property (GObject      *object,
+                                       guint         prop_id,
+                                       const GValue *value,
+                                       GParamSpec   *pspec)
+{
+  CpelAnomaliesWindow *self = CPEL_ANOMALIES_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIMELINE:
+      self->timeline = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cpel_anomalies_window_class_init (CpelAnomaliesWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->dispose = cpel_anomaly_panel_dispose;
+  object_class->constructed = cpel_anomalies_window_constructed;
+  object_class->get_property = cpel_anomalies_window_get_property;
+  object_class->set_property = cpel_anomalies_window_set_property;
+  object_class->dispose = cpel_anomalies_window_dispose;
+
+  /* The timeline whose file is searched and whose selection steps. */
+  properties[PROP_TIMELINE] =
+    g_param_spec_object ("timeline", NULL, NULL, CPEL_TYPE_TIMELINE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/cpelview/CpelView/cpel-anomaly-panel.ui");
-  gtk_widget_class_bind_template_child (widget_class, CpelAnomalyPanel, switcher_title);
-  gtk_widget_class_bind_template_child (widget_class, CpelAnomalyPanel, code_row);
-  gtk_widget_class_bind_template_child (widget_class, CpelAnomalyPanel, metric_row);
-  gtk_widget_class_bind_template_child (widget_class, CpelAnomalyPanel, threshold_spin);
-  gtk_widget_class_bind_template_child (widget_class, CpelAnomalyPanel, summary_label);
-  gtk_widget_class_bind_template_child (widget_class, CpelAnomalyPanel, state_stack);
-  gtk_widget_class_bind_template_child (widget_class, CpelAnomalyPanel, spinner);
-  gtk_widget_class_bind_template_child (widget_class, CpelAnomalyPanel, empty_page);
-  gtk_widget_class_bind_template_child (widget_class, CpelAnomalyPanel, anomaly_view);
-  gtk_widget_class_bind_template_child (widget_class, CpelAnomalyPanel, track_view);
+                                               "/io/github/cpelview/CpelView/cpel-anomalies-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, CpelAnomaliesWindow, switcher_title);
+  gtk_widget_class_bind_template_child (widget_class, CpelAnomaliesWindow, code_row);
+  gtk_widget_class_bind_template_child (widget_class, CpelAnomaliesWindow, metric_row);
+  gtk_widget_class_bind_template_child (widget_class, CpelAnomaliesWindow, threshold_spin);
+  gtk_widget_class_bind_template_child (widget_class, CpelAnomaliesWindow, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, CpelAnomaliesWindow, state_stack);
+  gtk_widget_class_bind_template_child (widget_class, CpelAnomaliesWindow, spinner);
+  gtk_widget_class_bind_template_child (widget_class, CpelAnomaliesWindow, empty_page);
+  gtk_widget_class_bind_template_child (widget_class, CpelAnomaliesWindow, anomaly_view);
+  gtk_widget_class_bind_template_child (widget_class, CpelAnomaliesWindow, track_view);
   gtk_widget_class_bind_template_callback (widget_class, on_anomaly_activate);
 
   gtk_widget_class_install_action (widget_class, "anomaly.find", NULL, action_find);
@@ -706,14 +774,14 @@ append_column (GtkColumnView *view,
 }
 
 static void
-cpel_anomaly_panel_init (CpelAnomalyPanel *self)
+cpel_anomalies_window_init (CpelAnomaliesWindow *self)
 {
   GtkNoSelection *no_selection;
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->types = g_array_new (FALSE, FALSE, sizeof (guint));
   self->current = -1;
-  self->thread_events = CPEL_ANOMALY_PANEL_THREAD_EVENTS;
+  self->thread_events = CPEL_ANOMALIES_WINDOW_THREAD_EVENTS;
 
   /* Anomalies in time order (a lazily built list: not sortable). */
   append_column (self->anomaly_view, _("Time"), CPEL_ANOMALY_CELL_TIME, TRUE, FALSE, FALSE);
@@ -746,21 +814,24 @@ cpel_anomaly_panel_init (CpelAnomalyPanel *self)
   /* Enter in the threshold runs the search (GTK 4.8: the spin button's
    * text has the "activate" signal). */
   g_signal_connect_swapped (gtk_editable_get_delegate (GTK_EDITABLE (self->threshold_spin)), "activate",
-                            G_CALLBACK (cpel_anomaly_panel_run), self);
+                            G_CALLBACK (cpel_anomalies_window_run), self);
   set_busy (self, FALSE);
 }
 
-CpelAnomalyPanel *
-cpel_anomaly_panel_new (GtkWindow    *parent,
-                        CpelTimeline *timeline)
+CpelAnomaliesWindow *
+cpel_anomalies_window_new (CpelWindow *parent)
 {
-  CpelAnomalyPanel *self;
+  g_return_val_if_fail (CPEL_IS_WINDOW (parent), NULL);
 
-  g_return_val_if_fail (CPEL_IS_TIMELINE (timeline), NULL);
+  return g_object_new (CPEL_TYPE_ANOMALIES_WINDOW,
+                       "transient-for", parent,
+                       "timeline", cpel_window_get_timeline (parent),
+                       NULL);
+}
 
-  self = g_object_new (CPEL_TYPE_ANOMALY_PANEL, "transient-for", parent, NULL);
-  self->timeline = g_object_ref (timeline);
-  g_signal_connect_swapped (timeline, "notify::file", G_CALLBACK (on_file_changed), self);
-  on_file_changed (self);
-  return self;
+CpelTimeline *
+cpel_anomalies_window_get_timeline (CpelAnomaliesWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_ANOMALIES_WINDOW (self), NULL);
+  return self->timeline;
 }
