@@ -14,7 +14,7 @@ render_measure (CpelRenderCtx *ctx)
   cairo_t *cr = ctx->cr;
   gint64 m0 = MIN (view->measure_t0, view->measure_t1);
   gint64 m1 = MAX (view->measure_t0, view->measure_t1);
-  double xa, xb, w, h = view->ruler_height, pill_w, pill_h, px, py;
+  double xa, xb, w, h = MAX (view->ruler_height, 0), pill_w, pill_h, px, py;
   g_autofree char *dt = NULL;
   g_autofree char *text = NULL;
   guint64 count;
@@ -40,8 +40,9 @@ render_measure (CpelRenderCtx *ctx)
   cairo_rectangle (cr, xa + w - 1.0 / ctx->scale, 0, 1.0 / ctx->scale, ctx->height);
   cairo_fill (cr);
 
-  /* "Δ 1.234 ms · 57 events" in a pill on the ruler, centred on the band
-   * and kept inside the timeline. */
+  /* "Δ 1.234 ms · 57 events" in a pill centred on the band and kept inside
+   * the timeline: just below the ruler, so that the ruler's labels stay
+   * readable while measuring (a little translucent over the first row). */
   count = cpel_view_count_range (view, m0, m1);
   dt = cpel_time_format (m1 - m0);
   text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Δ %s · %" PRIu64 " event",
@@ -50,12 +51,12 @@ render_measure (CpelRenderCtx *ctx)
                           dt, count);
   layout = cpel_render_ctx_text (ctx, text, -1, 0);
   pill_w = cpel_render_layout_width (layout) + 12;
-  pill_h = MIN (ctx->text_height + 4, h - 2);
+  pill_h = ctx->text_height + 4;
   px = (MAX (xa, ctx->x0) + MIN (xa + w, ctx->x0 + ctx->tw)) / 2 - pill_w / 2;
   px = CLAMP (px, ctx->x0 + 2, MAX (ctx->x0 + 2, ctx->x0 + ctx->tw - pill_w - 2));
-  py = (h - pill_h) / 2;
+  py = h + 3;
   cpel_render_rounded_rect (cr, px, py, pill_w, pill_h, pill_h / 2);
-  cpel_render_set_color (cr, &pal->selection);
+  cpel_render_set_color_alpha (cr, &pal->selection, 0.92);
   cairo_fill (cr);
   cpel_render_set_color (cr, &pal->selection_fg);
   cairo_move_to (cr, px + 6, py + (pill_h - ctx->text_height) / 2);

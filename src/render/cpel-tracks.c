@@ -11,6 +11,8 @@
 #define LABEL_GAP     3.0    /* between a tick and its label box */
 #define LABEL_PAD     4.0    /* inside a label box, left and right */
 #define LABEL_MIN_ELLIPSIZED 64.0 /* narrowest ellipsized label box */
+#define SELECTED_NEXT_LOOKAHEAD 4096 /* events looked at for the selection's neighbour */
+#define SELECTED_CALLOUT_ALPHA 0.78  /* the selection's callout: ticks show through */
 #define DENSITY_MIN_ALPHA 0.22
 #define DENSITY_FLOOR_MAX 8.0  /* log scale is normalised to at least this count */
 /* From this many visible events per column on average, a density row's
@@ -708,6 +710,34 @@ batch_tick (CpelRenderCtx *ctx, Batch *b, double x, double y, const CpelRGBA *co
 }
 
 
+/* Runs of blanks (spaces, tabs, line breaks) in a label read as one space,
+ * and blanks at either end as none: a datum padded with long runs of spaces
+ * would otherwise fill its box with nothing but the ellipsis. */
+static void
+collapse_blanks (GString *text)
+{
+  gsize out = 0;
+  gboolean blank = TRUE;   /* drops blanks at the start */
+
+  for (gsize k = 0; k < text->len; k++)
+    {
+      char c = text->str[k];
+
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f')
+        {
+          if (!blank)
+            text->str[out++] = ' ';
+          blank = TRUE;
+          continue;
+        }
+      text->str[out++] = c;
+      blank = FALSE;
+    }
+  if (out > 0 && text->str[out - 1] == ' ')
+    out--;
+  g_string_truncate (text, out);
+}
+
 /* The label of event i right of its tick at x, with `room` px up to the next
  * event: fills `label` and returns TRUE when there is one to draw.
  * A label that does not fit is cut at a character boundary and ends in an
@@ -729,6 +759,7 @@ prepare_label (CpelRenderCtx *ctx, RowInfo *row, guint64 i, double x, double roo
   cpel_file_get_track_event (ctx->file, row->slot, i, &ev);
   g_string_truncate (ctx->scratch, 0);
   cpel_file_append_label (ctx->file, &ev, ctx->scratch);
+  collapse_blanks (ctx->scratch);
   if (ctx->scratch->len == 0)
     return FALSE;
   /* Too narrow for an ellipsis and certainly too narrow for the text: no
@@ -994,7 +1025,7 @@ draw_selected (CpelRenderCtx *ctx, RowInfo *row)
   cairo_t *cr = ctx->cr;
   guint64 i = view->selected_index;
   Label label;
-  double x;
+  double x, room;
 
   if (!row_selected (ctx, row->slot) || i >= row->n)
     return;
@@ -1012,11 +1043,40 @@ draw_selected (CpelRenderCtx *ctx, RowInfo *row)
   cairo_close_path (cr);
   cpel_render_set_color (cr, &pal->selection);
   cairo_fill (cr);
-  if (prepare_label (ctx, row, i, x + 1, ctx->x0 + ctx->tw - x, TRUE, &label))
+
+  /* Its label hides no event it need not: in the row up to the next shown
+   * event (as wide as the zoom leaves room, ellipsized), or, where that room
+   * is too small for a label, in a translucent callout next to the row
+   * (above it; below the topmost row), at most a third of the timeline
+   * wide, through which the ticks under it show. */
+  room = ctx->x0 + ctx->tw - x;
+  for (guint64 j = i + 1; j < row->n && j < i + 1 + SELECTED_NEXT_LOOKAHEAD; j++)
+    if (!event_hidden (ctx, row->slot, j))
+      {
+        room = MIN (room, cpel_view_time_to_x (view, ctx->width, row->times[j]) - x);
+        break;
+      }
+  if (prepare_label (ctx, row, i, x + 1, room, FALSE, &label))
     {
       paint_label (ctx, &label, &pal->selection, &pal->selection_fg);
       g_object_unref (label.layout);
+      return;
     }
+  room = MIN (ctx->x0 + ctx->tw - x, MAX (ctx->tw / 3, LABEL_MIN_ELLIPSIZED + 2 * LABEL_PAD));
+  if (!prepare_label (ctx, row, i, x + 1, room, TRUE, &label))
+    return;
+  label.x = MAX (ctx->x0 + 2, MIN (label.x, ctx->x0 + ctx->tw - label.w - 2));
+  if (row->y - label.h + 3 >= view->ruler_height)
+    label.y = row->y - label.h + 3;
+  else
+    label.y = row->y + view->row_height - 3;
+  {
+    CpelRGBA fill = pal->selection;
+
+    fill.a *= SELECTED_CALLOUT_ALPHA;
+    paint_label (ctx, &label, &fill, &pal->selection_fg);
+  }
+  g_object_unref (label.layout);
 }
 
 void

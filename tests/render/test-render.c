@@ -825,6 +825,98 @@ test_selection (void)
   cairo_surface_destroy (sel);
 }
 
+/* The selection's label hides no neighbouring event: with room before the
+ * next event it stays in the row and ends before that event; without, it
+ * is a translucent callout above the row, through which ticks show. */
+static const TestEvent crowded[] = {
+  { 0, 0, CODE_IDLE, 0 },         /* times count from the first event */
+  { 900, 0, CODE_SEND, 1 },       /* x = 610, under the callout */
+  { 1000, 1, CODE_RECV, 12345 },  /* x = 660: selected */
+  { 1040, 1, CODE_SEND, 7 },      /* x = 680: 20 px later */
+  { 1100, 1, CODE_SEND, 8 },      /* x = 710 */
+  { 1400, 1, CODE_RECV, 9 },      /* x = 860 */
+  { 1800, 1, CODE_SEND, 1 },      /* x = 1060 */
+};
+
+static void
+test_selection_neighbours (void)
+{
+  g_autoptr(CpelFile) file = test_file_new (2, crowded, G_N_ELEMENTS (crowded));
+  CpelView view;
+  cairo_surface_t *plain, *sel;
+  int y0 = 28, y1 = 28 + 24;
+
+  view_for (&view, file, 0, 2000);
+  plain = test_render (&view, W, H);
+  view.has_selection = TRUE;
+  view.selected_slot = 1;
+  view.selected_index = 0;
+  sel = test_render (&view, W, H);
+  /* Every neighbouring tick on the selected row is drawn as without the
+   * selection (the callout is not in the row). */
+  for (int x = 670; x < W; x++)
+    for (int y = y1 + 6; y < y1 + 20; y += 4)
+      if (x == 680 || x == 710 || x == 860 || x == 1060)
+        test_assert_color (sel, x, y, &light.event);
+  /* The callout: above the row, a translucent selection fill… */
+  g_assert_cmpfloat (test_color_distance (sel, 664, y1 - 4, &light.selection), <, 0.3);
+  test_assert_not_color (plain, 664, y1 - 4, &light.selection);
+  /* …through which the tick of the row above shows. */
+  g_assert_cmpfloat (test_luma (sel, 610, y0 + 18), <, test_luma (sel, 606, y0 + 18) - 0.05);
+  cairo_surface_destroy (sel);
+
+  /* Selecting the event at x = 710 (150 px before the next): its label is
+   * in the row, ends before the next tick, and nothing is drawn above. */
+  view.selected_index = 2;
+  sel = test_render (&view, W, H);
+  test_assert_color (sel, 720, y1 + 6, &light.selection);
+  test_assert_color (sel, 860, y1 + 12, &light.event);
+  for (int x = 700; x < 860; x++)
+    g_assert_cmpfloat (test_color_distance (sel, x, y1 - 4, &light.selection), >, 0.3);
+  cairo_surface_destroy (sel);
+  cairo_surface_destroy (plain);
+}
+
+/* A label of nothing but blanks draws no box (not an empty "…" one); runs
+ * of blanks inside a label read as one space. */
+static void
+test_labels_blank (void)
+{
+  g_autoptr(CpelWriter) w = cpel_writer_new (NULL, TRUE, 0, NULL);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  CpelView view;
+  cairo_surface_t *s;
+  guint t;
+  int y0 = 28;
+
+  t = cpel_writer_add_string_table (w, "T");
+  cpel_writer_begin_event_defs (w, t);
+  cpel_writer_add_event_def (w, 1, "                                        ", NULL);
+  cpel_writer_add_event_def (w, 2, "a                                        b", NULL);
+  cpel_writer_begin_track_defs (w, t);
+  cpel_writer_add_track_def (w, 0, "blank");
+  cpel_writer_begin_events (w, t, 1000000000u, 3);
+  cpel_writer_add_event (w, 0, 0, 1, 0);      /* x = 160 */
+  cpel_writer_add_event (w, 200, 0, 2, 0);    /* x = 260 */
+  cpel_writer_add_event (w, 400, 0, 1, 0);    /* x = 360 */
+  g_assert_true (cpel_writer_finish (w, &error));
+  g_assert_no_error (error);
+  bytes = cpel_writer_steal_bytes (w);
+  file = cpel_file_new_for_bytes (bytes, NULL, &error);
+  g_assert_no_error (error);
+
+  view_for (&view, file, 0, 2000);
+  s = test_render (&view, W, H);
+  /* The blank label: no box, no ellipsis between its tick and the next. */
+  g_assert_false (has_dark_pixel (s, 163, 258, y0 + 2, y0 + 22, 0.8));
+  g_assert_false (has_dark_pixel (s, 363, W, y0 + 2, y0 + 22, 0.8));
+  /* "a b" fits in the 100 px before the next event: text, no ellipsis cut. */
+  g_assert_true (has_dark_pixel (s, 263, 300, y0 + 6, y0 + 18, 0.5));
+  cairo_surface_destroy (s);
+}
+
 static void
 test_highlights (void)
 {
@@ -1111,8 +1203,17 @@ test_measure_cursor (void)
   g_assert_cmpfloat (test_color_distance (s, 780, 100, &light.background), <, 0.01);
   /* Its edges in the accent colour. */
   g_assert_cmpfloat (test_color_distance (s, 660, 100, &light.accent), <, 0.25);
-  /* The Δt pill on the ruler, in the selection colour. */
-  test_assert_color (s, 710, 6, &light.selection);
+  /* The Δt pill just below the ruler, in the selection colour (a little
+   * translucent)… */
+  g_assert_cmpfloat (test_color_distance (s, 710, 28 + 10, &light.selection), <, 0.15);
+  /* …never over the ruler's labels: the ruler is drawn as without the
+   * measurement, but for the band's tint and edges. */
+  for (int y = 0; y < 27; y++)
+    for (int x = 161; x < W; x++)
+      if ((x < 655 || x > 765) && (x < 1104 || x > 1116))   /* not the band, not the cursor */
+        g_assert_cmpfloat (fabs (test_luma (s, x, y) - test_luma (plain, x, y)), <, 0.001);
+      else if (x > 662 && x < 758)
+        g_assert_cmpfloat (test_color_distance (s, x, y, &light.selection), >, 0.1);
   /* The cursor line. */
   test_assert_color (s, 1110, 100, &light.accent);
   test_assert_not_color (plain, 1110, 100, &light.accent);
@@ -1172,6 +1273,8 @@ main (int argc, char **argv)
   g_test_add_func ("/render/modes/density-by-track", test_density_by_track);
   g_test_add_func ("/render/modes/summary", test_summary);
   g_test_add_func ("/render/selection", test_selection);
+  g_test_add_func ("/render/selection/neighbours", test_selection_neighbours);
+  g_test_add_func ("/render/labels/blank", test_labels_blank);
   g_test_add_func ("/render/highlights/sparse", test_highlights);
   g_test_add_func ("/render/highlights/dense", test_highlights_dense);
   g_test_add_func ("/render/highlights/contiguous", test_highlights_contiguous);
