@@ -4,13 +4,5 @@
 
 #include <glib.h>
 
-G_BEGIN_DECLS
-
-/* A count with the locale's digit grouping ("12,345,678"); free with g_free. */
-static inline char *
-cpel_format_count (guint64 n)
-{
-  return g_strdup_printf ("%'" G_GUINT64_FORMAT, n);
-}
-
-G_END_DECLS
+/* cpel_format_count (): counts with the locale's digit grouping */
+#include "cpel-count.h"

@@ -109,7 +109,7 @@ cpel_event_type_row_constructed (GObject *object)
   name = cpel_file_get_type_name (self->file, self->type);
   code = cpel_file_get_type_code (self->file, self->type);
   n_events = cpel_file_get_type_n_events (self->file, self->type);
-  count = g_strdup_printf ("%'" G_GUINT64_FORMAT, n_events);
+  count = cpel_format_count (n_events);
   /* TRANSLATORS: event type row: code in decimal and hex, number of events */
   subtitle = g_strdup_printf (ngettext ("Code %u (0x%x) · %s event",
                                         "Code %u (0x%x) · %s events", n_events),

@@ -11,6 +11,8 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "cpel-count.h"
+
 #include "cpel-event-type-row.h"
 
 /* Types listed at most (a file may define very many). */
@@ -170,8 +172,8 @@ cpel_event_types_window_constructed (GObject *object)
   if (self->n_types > n_listed)
     {
       GtkWidget *row = adw_action_row_new ();
-      g_autofree char *text = g_strdup_printf (_("%'u more types are not listed"),
-                                               self->n_types - n_listed);
+      g_autofree char *more = cpel_format_count (self->n_types - n_listed);
+      g_autofree char *text = g_strdup_printf (_("%s more types are not listed"), more);
 
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), text);
       adw_preferences_group_add (self->group, row);

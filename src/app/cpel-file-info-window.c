@@ -136,6 +136,7 @@ fill_sections (CpelFileInfoWindow *self)
       const CpelSectionInfo *info = cpel_file_get_section (self->file, i);
       g_autofree char *title = NULL;
       g_autoptr(GString) subtitle = g_string_new (NULL);
+      g_autofree char *bytes = NULL;
 
       if (info == NULL)
         continue;
@@ -147,13 +148,16 @@ fill_sections (CpelFileInfoWindow *self)
 
       /* TRANSLATORS: section position and size in the file (decimal, as
        * `cpel info` and the loader's messages) */
-      g_string_append_printf (subtitle, _("Type %u at offset %" PRIu64 ", %'u bytes"),
-                              info->type, info->offset, info->length);
+      bytes = cpel_format_count (info->length);
+      g_string_append_printf (subtitle, _("Type %u at offset %" PRIu64 ", %s bytes"),
+                              info->type, info->offset, bytes);
       if (info->count > 0)
         {
+          g_autofree char *records = cpel_format_count (info->count);
+
           g_string_append (subtitle, " · ");
-          g_string_append_printf (subtitle, ngettext ("%'u record", "%'u records", info->count),
-                                  info->count);
+          g_string_append_printf (subtitle, ngettext ("%s record", "%s records", info->count),
+                                  records);
         }
       if (info->type == CPEL_SECTION_EVENTS)
         {
@@ -164,8 +168,11 @@ fill_sections (CpelFileInfoWindow *self)
             g_string_append_printf (subtitle, _("clock %" PRIu64 " MHz"),
                                     info->ticks_per_second / 1000000);
           else
-            g_string_append_printf (subtitle, _("clock %'" PRIu64 " ticks/s"),
-                                    info->ticks_per_second);
+            {
+              g_autofree char *rate = cpel_format_count (info->ticks_per_second);
+
+              g_string_append_printf (subtitle, _("clock %s ticks/s"), rate);
+            }
           if (info->clock_per_us)
             g_string_append_printf (subtitle, " %s", _("(file gives ticks/µs)"));
         }
@@ -173,8 +180,8 @@ fill_sections (CpelFileInfoWindow *self)
     }
   if (n_sections > MAX_SECTIONS)
     {
-      g_autofree char *s = g_strdup_printf (_("%'u more sections not shown"),
-                                            n_sections - MAX_SECTIONS);
+      g_autofree char *more = cpel_format_count (n_sections - MAX_SECTIONS);
+      g_autofree char *s = g_strdup_printf (_("%s more sections not shown"), more);
 
       add_subtitle_row (self->sections_group, _("…"), s);
     }

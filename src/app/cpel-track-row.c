@@ -5,6 +5,8 @@
 #include <glib/gi18n.h>
 #include <inttypes.h>
 
+#include "cpel-count.h"
+
 struct _CpelTrackRow
 {
   GtkBox          parent_instance;
@@ -60,6 +62,7 @@ cpel_track_row_bind (CpelTrackRow   *self,
                      guint           slot)
 {
   g_autofree char *subtitle = NULL;
+  g_autofree char *count = NULL;
   const char *label;
   guint64 n_events;
 
@@ -79,9 +82,9 @@ cpel_track_row_bind (CpelTrackRow   *self,
   label = cpel_file_get_track_label (file, slot);
   n_events = cpel_file_get_track_n_events (file, slot);
   /* TRANSLATORS: track id and its number of events */
-  subtitle = g_strdup_printf (ngettext ("Id %u · %'" PRIu64 " event",
-                                        "Id %u · %'" PRIu64 " events", n_events),
-                              cpel_file_get_track_id (file, slot), n_events);
+  count = cpel_format_count (n_events);
+  subtitle = g_strdup_printf (ngettext ("Id %u · %s event", "Id %u · %s events", n_events),
+                              cpel_file_get_track_id (file, slot), count);
 
   self->binding = TRUE;
   gtk_label_set_text (self->title_label, label != NULL && *label ? label : _("(unnamed)"));

@@ -4,6 +4,7 @@
 
 #include "cpel-anomaly.h"
 #include "cpel-chase.h"
+#include "cpel-count.h"
 #include "cpel-cut.h"
 #include "cpel-error.h"
 #include "cpel-file.h"

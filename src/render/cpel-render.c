@@ -17,6 +17,7 @@ render_measure (CpelRenderCtx *ctx)
   double xa, xb, w, h = MAX (view->ruler_height, 0), pill_w, pill_h, px, py;
   g_autofree char *dt = NULL;
   g_autofree char *text = NULL;
+  g_autofree char *n = NULL;
   guint64 count;
   PangoLayout *layout;
 
@@ -45,10 +46,11 @@ render_measure (CpelRenderCtx *ctx)
    * readable while measuring (a little translucent over the first row). */
   count = cpel_view_count_range (view, m0, m1);
   dt = cpel_time_format (m1 - m0);
-  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Δ %s · %" PRIu64 " event",
-                                       "Δ %s · %" PRIu64 " events",
+  n = cpel_format_count (count);
+  /* TRANSLATORS: a measured interval and the number of events in it */
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Δ %s · %s event", "Δ %s · %s events",
                                        count == 1 ? 1 : 2),
-                          dt, count);
+                          dt, n);
   layout = cpel_render_ctx_text (ctx, text, -1, 0);
   pill_w = cpel_render_layout_width (layout) + 12;
   pill_h = ctx->text_height + 4;

@@ -20,6 +20,23 @@
 #include "cpel-table.h"
 #include "cpel-window.h"
 
+/* Counts as the viewer shows them (with digit grouping). */
+static char *
+counted (guint64 n, const char *suffix)
+{
+  g_autofree char *count = cpel_format_count (n);
+
+  return g_strconcat (count, suffix, NULL);
+}
+
+static char *
+counted_after (const char *prefix, guint64 n)
+{
+  g_autofree char *count = cpel_format_count (n);
+
+  return g_strconcat (prefix, count, NULL);
+}
+
 static CpelApplication *app;
 
 typedef void (*WriteFunc) (const char *path);
@@ -240,8 +257,8 @@ check_stats (CpelStatsWindow *stats, gint64 t0, gint64 t1, const gboolean *shown
   for (guint32 code = 1; code <= 3; code++)
     {
       CodeExpect *e = &expect[code];
-      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, e->count);
-      g_autofree char *n_int = g_strdup_printf ("%" G_GUINT64_FORMAT, e->n_intervals);
+      g_autofree char *count = cpel_format_count (e->count);
+      g_autofree char *n_int = cpel_format_count (e->n_intervals);
       g_autofree char *code_text = g_strdup_printf ("%u", code);
 
       if (e->count == 0)
@@ -271,7 +288,7 @@ check_stats (CpelStatsWindow *stats, gint64 t0, gint64 t1, const gboolean *shown
     {
       g_autofree char *id = g_strdup_printf ("%u", r);
       g_autofree char *label = g_strdup_printf ("thread %u", r);
-      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, per_track[r]);
+      g_autofree char *count = cpel_format_count (per_track[r]);
 
       if (!shown[r])
         continue;
@@ -481,10 +498,10 @@ check_planted (CpelAnomaliesWindow *panel, CpelFile *file)
             sq += (ev.datum - mean) * (ev.datum - mean);
         }
       sigma = sqrt (sq / n);
-      n_text = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+      n_text = cpel_format_count (n);
       mean_text = g_strdup_printf ("%.1f", mean);
       sigma_text = g_strdup_printf ("%.1f", sigma);
-      anom_text = g_strdup_printf ("%" G_GUINT64_FORMAT, n_anom);
+      anom_text = cpel_format_count (n_anom);
       g_assert_cmpstr (cpel_table_row_get_text (row, 1), ==, n_text);
       g_assert_cmpstr (cpel_table_row_get_text (row, 2), ==, mean_text);
       g_assert_cmpstr (cpel_table_row_get_text (row, 3), ==, sigma_text);
@@ -925,8 +942,8 @@ test_search_types (Fixture *f, gconstpointer data)
             sends += i % 7 != 0;
           }
       }
-    all_text = g_strdup_printf ("%" G_GUINT64_FORMAT " matches", all);
-    sends_text = g_strdup_printf ("%" G_GUINT64_FORMAT " matches", sends);
+    all_text = counted (all, " matches");
+    sends_text = counted (sends, " matches");
     g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, all_text);
 
     /* recv hidden: its matches are neither counted nor stepped to. */
@@ -948,7 +965,7 @@ test_search_types (Fixture *f, gconstpointer data)
       }
     /* Stepping shows "n of N" over the shown matches. */
     {
-      g_autofree char *of = g_strdup_printf (" of %" G_GUINT64_FORMAT, sends);
+      g_autofree char *of = counted_after (" of ", sends);
 
       g_assert_true (g_str_has_suffix (cpel_search_bar_get_status (bar), of));
     }
@@ -961,7 +978,7 @@ test_search_types (Fixture *f, gconstpointer data)
     /* Shown again: all of them ("k of N" after stepping). */
     cpel_timeline_set_hidden_types (timeline, NULL);
     {
-      g_autofree char *of = g_strdup_printf (" of %" G_GUINT64_FORMAT, all);
+      g_autofree char *of = counted_after (" of ", all);
 
       g_assert_true (g_str_has_suffix (cpel_search_bar_get_status (bar), of));
     }
@@ -981,7 +998,7 @@ test_search_types (Fixture *f, gconstpointer data)
         }
       g_assert_cmpuint (on_1, >, 0);
       cpel_track_order_set_hidden (order, 1, TRUE);
-      of = g_strdup_printf (" of %" G_GUINT64_FORMAT, all - on_1);
+      of = counted_after (" of ", all - on_1);
       cpel_timeline_unselect (timeline);
       for (guint k = 0; k < 30; k++)
         {
@@ -1000,7 +1017,7 @@ test_search_types (Fixture *f, gconstpointer data)
       cpel_search_result_get_track (cpel_timeline_get_matches (timeline), 1, &n_hl);
       g_assert_cmpuint (n_hl, ==, on_1);
       g_clear_pointer (&of, g_free);
-      of = g_strdup_printf (" of %" G_GUINT64_FORMAT, all);
+      of = counted_after (" of ", all);
       g_assert_true (g_str_has_suffix (cpel_search_bar_get_status (bar), of));
     }
   }
