@@ -210,6 +210,7 @@ typedef struct
   guint64        hi;
   guint32        last_id;
   guint32        last_slot;
+  const guint8  *drop_from;  /* streaming: read records not given back yet */
 } Cursor;
 
 static inline gboolean
@@ -244,6 +245,13 @@ cursor_next (CpelFile *file,
     {
       const guint8 *rec = es->records + c->pos++ * CPEL_EVENT_RECORD_SIZE;
 
+      /* give back the pages read (they stay in the page cache) */
+      if (G_UNLIKELY ((c->pos & PROGRESS_MASK) == 0))
+        {
+          if (c->drop_from != NULL)
+            cpel_file_drop_pages (file, c->drop_from, rec);
+          c->drop_from = rec;
+        }
       if (cursor_wants (file, c, rec))
         return rec;
     }
@@ -274,7 +282,7 @@ stream_ranges (Cut      *cut,
         counts[s] = hi[s] - lo[s];
       else
         {
-          Cursor c = { NULL, wanted, lo[s], hi[s], 0, CPEL_U32MAP_NONE };
+          Cursor c = { NULL, wanted, lo[s], hi[s], 0, CPEL_U32MAP_NONE, NULL };
 
           counts[s] = 0;
           while (cursor_next (file, &c, s) != NULL)
@@ -412,7 +420,7 @@ write_events (Cut            *cut,
         continue;
       handle = GPOINTER_TO_UINT (g_hash_table_lookup (cut->handles, info->table_name));
       {
-        Cursor c = { fis, wanted, lo ? lo[s] : 0, hi ? hi[s] : 0, 0, CPEL_U32MAP_NONE };
+        Cursor c = { fis, wanted, lo ? lo[s] : 0, hi ? hi[s] : 0, 0, CPEL_U32MAP_NONE, NULL };
 
         if (handle == 0)
           {
