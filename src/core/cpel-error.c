@@ -31,6 +31,10 @@ cpel_error_get_summary (const GError *error)
       return _("This CPEL file does not say how fast its clock runs.");
     case CPEL_ERROR_TOO_LARGE:
       return _("This CPEL file is larger than the viewer can read.");
+    case CPEL_ERROR_SOURCE_DAMAGED:
+      return _("This event log is damaged.");
+    case CPEL_ERROR_SOURCE_UNSUPPORTED:
+      return _("This version of the event log format is not supported.");
     case CPEL_ERROR_IO:
     case CPEL_ERROR_INVALID:
     default:

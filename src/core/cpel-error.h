@@ -21,6 +21,8 @@ typedef enum
   CPEL_ERROR_TOO_LARGE,   /* more than the implementation limits (events, tracks) */
   CPEL_ERROR_INVALID,     /* invalid argument from the user (bad regex, bad code...) */
   CPEL_ERROR_NOT_CPEL,    /* the first section is no CPEL section: some other kind of file */
+  CPEL_ERROR_SOURCE_DAMAGED,     /* an imported format (VPP elog, Snabb timeline…): damaged */
+  CPEL_ERROR_SOURCE_UNSUPPORTED, /* an imported format in a version or variant not read */
 } CpelErrorCode;
 
 GQuark      cpel_error_quark       (void);

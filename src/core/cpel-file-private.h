@@ -96,7 +96,40 @@ struct _CpelFile
 
   gint64            base_ns;
   gint64            duration;
+
+  /* Extension sections (doc/cpel-extensions.md) */
+  const guint8     *text_offsets;   /* event texts: u32 per event, file order */
+  guint64           text_first;     /* file_index of the first offset */
+  guint64           text_count;
+  const char       *texts;          /* the texts area */
+  gsize             texts_len;
+  GPtrArray        *source_info;    /* char*: key, value, … (NULL = no section) */
+  const char       *imported_from;  /* importer id when the file on disk was not CPEL */
+  guint64           source_size;    /* size of that file */
 };
+
+/* The event's full text from the texts extension, or NULL. */
+static inline const char *
+cpel_file_event_text (const CpelFile *self,
+                      guint64         file_index,
+                      gsize          *len)
+{
+  guint32 off;
+  const char *s, *end;
+
+  if (G_LIKELY (self->text_offsets == NULL)
+      || file_index - self->text_first >= self->text_count
+      || file_index < self->text_first)
+    return NULL;
+  memcpy (&off, self->text_offsets + (file_index - self->text_first) * 4, 4);
+  off = self->little_endian ? GUINT32_FROM_LE (off) : GUINT32_FROM_BE (off);
+  if (off >= self->texts_len)
+    return NULL;   /* 0xffffffff: no text; other values were checked at load */
+  s = self->texts + off;
+  end = memchr (s, '\0', self->texts_len - off);
+  *len = end ? (gsize) (end - s) : self->texts_len - off;
+  return s;
+}
 
 static inline guint32
 cpel_file_read32 (const CpelFile *self, const guint8 *p)

@@ -7,6 +7,7 @@
 
 #include "cpel-file-private.h"
 #include "cpel-mapguard.h"
+#include "import/cpel-import.h"
 
 #define MAX_WARNINGS 200
 #define TABLE_NAME_LEN 64
@@ -41,6 +42,7 @@ cpel_file_finalize (GObject *object)
   g_clear_pointer (&self->sections, g_array_unref);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
   g_clear_pointer (&self->chunk, g_string_chunk_free);
+  g_clear_pointer (&self->source_info, g_ptr_array_unref);
   cpel_mapguard_unregister (self->guard_id);
   g_clear_pointer (&self->mapped, g_mapped_file_unref);
   g_clear_pointer (&self->bytes, g_bytes_unref);
@@ -338,6 +340,81 @@ compare_symbols (gconstpointer a,
   return sa->name < sb->name ? -1 : sa->name > sb->name;
 }
 
+/* Extension: the source format's header, key/value strings
+ * (doc/cpel-extensions.md).  Only the first such section counts. */
+static void
+parse_source_info (CpelFile        *self,
+                   CpelSectionInfo *info)
+{
+  const char *p = (const char *) self->data + info->offset + 8;
+  const char *end = p + info->length;
+
+  if (self->source_info != NULL)
+    {
+      cpel_file_warn (self, _("Another source information section at offset %" PRIu64
+                              " is ignored"), info->offset);
+      return;
+    }
+  self->source_info = g_ptr_array_new_with_free_func (g_free);
+  while (p < end)
+    {
+      const char *key = p, *value, *nul;
+
+      nul = memchr (key, '\0', end - key);
+      if (nul == NULL || nul == key)
+        break;   /* padding, or a damaged tail */
+      value = nul + 1;
+      nul = value < end ? memchr (value, '\0', end - value) : NULL;
+      if (nul == NULL)
+        {
+          cpel_file_warn (self, _("Source information section at offset %" PRIu64
+                                  " ends inside a value"), info->offset);
+          break;
+        }
+      g_ptr_array_add (self->source_info, g_utf8_make_valid (key, -1));
+      g_ptr_array_add (self->source_info, g_utf8_make_valid (value, -1));
+      p = nul + 1;
+    }
+}
+
+/* Extension: each event's full text.  A damaged section is ignored with a
+ * warning (the datums still read through their formats). */
+static void
+parse_event_texts (CpelFile        *self,
+                   CpelSectionInfo *info)
+{
+  const guint8 *data = self->data + info->offset + 8;
+  guint32 first, count;
+
+  if (self->text_offsets != NULL)
+    {
+      cpel_file_warn (self, _("Another event texts section at offset %" PRIu64 " is ignored"),
+                      info->offset);
+      return;
+    }
+  if (info->length < 8)
+    {
+      cpel_file_warn (self, _("Event texts section at offset %" PRIu64 " is too short; ignored"),
+                      info->offset);
+      return;
+    }
+  first = cpel_file_read32 (self, data);
+  count = cpel_file_read32 (self, data + 4);
+  if ((guint64) count * 4 > info->length - 8)
+    {
+      cpel_file_warn (self, _("Event texts section at offset %" PRIu64 " claims %u texts but "
+                              "holds only %u bytes; ignored"),
+                      info->offset, count, info->length);
+      return;
+    }
+  info->count = count;
+  self->text_first = first;
+  self->text_count = count;
+  self->text_offsets = data + 8;
+  self->texts = (const char *) data + 8 + (gsize) count * 4;
+  self->texts_len = info->length - 8 - (gsize) count * 4;
+}
+
 typedef struct
 {
   guint32     key;
@@ -450,6 +527,14 @@ parse_definitions (CpelFile  *self,
               def.tab = tab;
               g_array_append_val (track_defs, def);
             }
+          break;
+
+        case CPEL_SECTION_EXT_SOURCE_INFO:
+          parse_source_info (self, info);
+          break;
+
+        case CPEL_SECTION_EXT_EVENT_TEXTS:
+          parse_event_texts (self, info);
           break;
 
         default:
@@ -675,6 +760,56 @@ map_path (const char  *path,
   return NULL;
 }
 
+typedef struct
+{
+  CpelProgressFunc progress;
+  gpointer         data;
+  double           from, span;
+} ProgressPart;
+
+static void
+progress_part (double   fraction,
+               gpointer user_data)
+{
+  ProgressPart *part = user_data;
+
+  part->progress (part->from + part->span * fraction, part->data);
+}
+
+/* Run a non-CPEL importer on `src` and load its CPEL into `self`. */
+static gboolean
+load_imported (CpelFile                *self,
+               const CpelImporter      *importer,
+               const CpelImportSource  *src,
+               const CpelLoadOptions   *options,
+               GCancellable            *cancellable,
+               CpelProgressFunc         progress,
+               gpointer                 progress_data,
+               GError                 **error)
+{
+  CpelImportOptions iopts = { 0 };
+  CpelLoadOptions lopts = { 0 };
+  ProgressPart first = { progress, progress_data, 0.0, 0.5 };
+  ProgressPart second = { progress, progress_data, 0.5, 0.5 };
+  GStatBuf st;
+
+  iopts.ticks_per_second = options ? options->ticks_per_second : 0;
+  if (src->path != NULL && g_stat (src->path, &st) == 0)
+    iopts.date = (guint32) st.st_mtime;
+  self->bytes = cpel_import_run (importer, src, &iopts, cancellable,
+                                 progress ? progress_part : NULL, &first, error);
+  if (self->bytes == NULL)
+    return FALSE;
+  self->imported_from = importer->id;
+  self->source_size = src->size;
+  self->data = g_bytes_get_data (self->bytes, &self->size);
+  if (self->data == NULL)
+    self->data = (const guint8 *) "";
+  /* The importer applied the user's clock; the CPEL it made is in ns. */
+  lopts.n_threads = options ? options->n_threads : 0;
+  return load (self, &lopts, cancellable, progress ? progress_part : NULL, &second, error);
+}
+
 CpelFile *
 cpel_file_new_for_path (const char             *path,
                         const CpelLoadOptions  *options,
@@ -684,12 +819,39 @@ cpel_file_new_for_path (const char             *path,
                         GError                **error)
 {
   g_autoptr(CpelFile) self = NULL;
+  const CpelImporter *importer;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  importer = cpel_import_detect (path, error);
+  if (importer == NULL)
+    return NULL;
+
   self = g_object_new (CPEL_TYPE_FILE, NULL);
   self->path = g_strdup (path);
+
+  if (importer->import != NULL)
+    {
+      CpelImportSource src = { path, NULL, 0 };
+      g_autoptr(GMappedFile) mapped = NULL;
+
+      if (!importer->directory)
+        {
+          mapped = map_path (path, error);
+          if (mapped == NULL)
+            return NULL;
+          src.data = (const guint8 *) g_mapped_file_get_contents (mapped);
+          src.size = g_mapped_file_get_length (mapped);
+          if (src.data == NULL)
+            src.data = (const guint8 *) "";
+        }
+      if (!load_imported (self, importer, &src, options, cancellable, progress, progress_data,
+                          error))
+        return NULL;
+      return g_steal_pointer (&self);
+    }
+
   self->mapped = map_path (path, error);
   if (self->mapped == NULL)
     return NULL;
@@ -759,17 +921,114 @@ cpel_file_new_for_bytes (GBytes                 *bytes,
                          GError                **error)
 {
   g_autoptr(CpelFile) self = NULL;
+  const CpelImporter *importer;
+  const guint8 *data;
+  gsize size;
 
   g_return_val_if_fail (bytes != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  data = g_bytes_get_data (bytes, &size);
+  if (data == NULL)
+    data = (const guint8 *) "";
+  importer = cpel_import_detect_bytes (data, size, error);
+  if (importer == NULL)
+    return NULL;
+
   self = g_object_new (CPEL_TYPE_FILE, NULL);
+  if (importer->import != NULL)
+    {
+      CpelImportSource src = { NULL, data, size };
+
+      if (!load_imported (self, importer, &src, options, NULL, NULL, NULL, error))
+        return NULL;
+      return g_steal_pointer (&self);
+    }
+
   self->bytes = g_bytes_ref (bytes);
-  self->data = g_bytes_get_data (bytes, &self->size);
-  if (self->data == NULL)
-    self->data = (const guint8 *) "";
+  self->data = data;
+  self->size = size;
 
   if (!load (self, options, NULL, NULL, NULL, error))
     return NULL;
   return g_steal_pointer (&self);
+}
+
+const char *
+cpel_file_get_imported_from (CpelFile *self)
+{
+  g_return_val_if_fail (CPEL_IS_FILE (self), NULL);
+  return self->imported_from;
+}
+
+guint64
+cpel_file_get_source_size (CpelFile *self)
+{
+  g_return_val_if_fail (CPEL_IS_FILE (self), 0);
+  return self->imported_from ? self->source_size : self->size;
+}
+
+const char *
+cpel_file_get_source_value (CpelFile   *self,
+                            const char *key)
+{
+  g_return_val_if_fail (CPEL_IS_FILE (self), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  if (self->source_info == NULL)
+    return NULL;
+  for (guint i = 0; i + 1 < self->source_info->len; i += 2)
+    if (strcmp (g_ptr_array_index (self->source_info, i), key) == 0)
+      return g_ptr_array_index (self->source_info, i + 1);
+  return NULL;
+}
+
+const char *
+cpel_file_get_source_format (CpelFile *self)
+{
+  const char *id;
+  const CpelImporter *importer;
+
+  g_return_val_if_fail (CPEL_IS_FILE (self), NULL);
+
+  id = cpel_file_get_source_value (self, "format-id");
+  if (id != NULL && (importer = cpel_importer_lookup (id)) != NULL)
+    return _(importer->name);
+  return cpel_file_get_source_value (self, "format");
+}
+
+static gboolean
+is_reserved_key (const char *key)
+{
+  static const char * const reserved[] = {
+    "format-id", "format", "clock", "clock-description", "lost-events", NULL
+  };
+
+  return g_strv_contains (reserved, key);
+}
+
+char **
+cpel_file_dup_source_header (CpelFile *self)
+{
+  GPtrArray *out;
+
+  g_return_val_if_fail (CPEL_IS_FILE (self), NULL);
+
+  out = g_ptr_array_new ();
+  if (self->source_info != NULL)
+    for (guint i = 0; i + 1 < self->source_info->len; i += 2)
+      if (!is_reserved_key (g_ptr_array_index (self->source_info, i)))
+        {
+          g_ptr_array_add (out, g_strdup (g_ptr_array_index (self->source_info, i)));
+          g_ptr_array_add (out, g_strdup (g_ptr_array_index (self->source_info, i + 1)));
+        }
+  g_ptr_array_add (out, NULL);
+  return (char **) g_ptr_array_free (out, FALSE);
+}
+
+gboolean
+cpel_file_has_event_texts (CpelFile *self)
+{
+  g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);
+  return self->text_offsets != NULL;
 }

@@ -105,6 +105,24 @@ gboolean      cpel_file_ensure_index       (CpelFile *self, GCancellable *cancel
 gboolean      cpel_file_is_time_ordered    (CpelFile *self);
 gboolean      cpel_file_is_damaged         (CpelFile *self);
 
+/* Imported files (doc/cpel-extensions.md).  A VPP elog, Snabb timeline, …
+ * opens through its importer (src/core/import): the file is then CPEL made
+ * in memory, with two extension sections that a converted file keeps. */
+/* The importer id ("elog", "snabb", …) when the file on disk was not CPEL, else NULL. */
+const char   *cpel_file_get_imported_from  (CpelFile *self);
+/* Size of the file on disk (the source file for imported files). */
+guint64       cpel_file_get_source_size    (CpelFile *self);
+/* The source format's display name (translated) when the file is or was
+ * imported (also for a converted file), else NULL. */
+const char   *cpel_file_get_source_format  (CpelFile *self);
+/* A value of the source-information section: "clock" (exact, derived,
+ * user, unknown), "clock-description", "lost-events", or a header key. */
+const char   *cpel_file_get_source_value   (CpelFile *self, const char *key);
+/* The source format's header: key, value, key, value, …, NULL (g_strfreev). */
+char        **cpel_file_dup_source_header  (CpelFile *self);
+/* TRUE when events carry their full text (the datum shown is that text). */
+gboolean      cpel_file_has_event_texts    (CpelFile *self);
+
 /* Header */
 const char   *cpel_file_get_path           (CpelFile *self);   /* NULL for bytes */
 guint64       cpel_file_get_size           (CpelFile *self);

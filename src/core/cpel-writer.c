@@ -56,6 +56,7 @@ typedef struct
   guint    words;        /* guint32 words per record (types 2-4) */
   GArray  *records;      /* guint32, host order (types 2-4) */
   GBytes  *raw;          /* raw sections */
+  GPtrArray *raw_parts;  /* raw sections given in parts (GBytes*), or NULL */
 } Pending;
 
 struct _CpelWriter
@@ -195,6 +196,7 @@ pending_free (gpointer data)
   if (p->records != NULL)
     g_array_unref (p->records);
   g_clear_pointer (&p->raw, g_bytes_unref);
+  g_clear_pointer (&p->raw_parts, g_ptr_array_unref);
   g_free (p);
 }
 
@@ -220,6 +222,22 @@ write_pending (CpelWriter *w, Pending *p)
       put_u32 (w, p->type);
       put_u32 (w, len);
       put_bytes (w, data, len);
+    }
+  else if (p->raw_parts != NULL)
+    {
+      gsize len = 0;
+
+      for (guint i = 0; i < p->raw_parts->len; i++)
+        len += g_bytes_get_size (g_ptr_array_index (p->raw_parts, i));
+      put_u32 (w, p->type);
+      put_u32 (w, len);
+      for (guint i = 0; i < p->raw_parts->len; i++)
+        {
+          gsize n;
+          const void *data = g_bytes_get_data (g_ptr_array_index (p->raw_parts, i), &n);
+          put_bytes (w, data, n);
+        }
+      g_clear_pointer (&p->raw_parts, g_ptr_array_unref);   /* give the memory back early */
     }
   else if (p->type == TYPE_STRING_TABLE)
     {
@@ -645,6 +663,33 @@ cpel_writer_add_raw_section (CpelWriter *writer,
   p = add_pending (writer, type, 0, 0);
   if (p != NULL)
     p->raw = g_bytes_new (data, len);
+}
+
+void
+cpel_writer_add_raw_section_parts (CpelWriter   *writer,
+                                   guint32       type,
+                                   GBytes      **parts,
+                                   guint         n_parts)
+{
+  Pending *p;
+  guint64 len = 0;
+
+  g_return_if_fail (writer != NULL);
+  g_return_if_fail (parts != NULL || n_parts == 0);
+
+  for (guint i = 0; i < n_parts; i++)
+    len += g_bytes_get_size (parts[i]);
+  if (len > G_MAXUINT32)
+    {
+      set_error (writer, CPEL_ERROR_TOO_LARGE, _("A section holds at most 4 GiB"));
+      return;
+    }
+  p = add_pending (writer, type, 0, 0);
+  if (p == NULL)
+    return;
+  p->raw_parts = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  for (guint i = 0; i < n_parts; i++)
+    g_ptr_array_add (p->raw_parts, g_bytes_ref (parts[i]));
 }
 
 static gboolean

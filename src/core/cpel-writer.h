@@ -66,6 +66,11 @@ void        cpel_writer_add_event        (CpelWriter  *writer, guint64 ticks, gu
 void        cpel_writer_add_raw_section  (CpelWriter  *writer, guint32 type,
                                           const void *data, gsize len);
 
+/* A raw section whose data is the concatenation of `parts` (referenced,
+ * not copied: for large extension sections). */
+void        cpel_writer_add_raw_section_parts (CpelWriter *writer, guint32 type,
+                                               GBytes **parts, guint n_parts);
+
 /* Ends the last section, patches the section count, writes and renames. */
 gboolean    cpel_writer_finish           (CpelWriter  *writer, GError **error);
 /* After finish on an in-memory writer: the file's bytes. */

@@ -314,7 +314,8 @@ test_invalid_not_cpel (void)
 
   check_invalid (path, ": This is not a CPEL file. Section 1 of ");
   check_invalid (path, "offset 8");
-  check_invalid (text, ": This is not a CPEL file. Unknown CPEL version 104 at offset 0");
+  check_invalid (text, ": This is not a CPEL file. Not a supported event log (CPEL, VPP elog, Snabb timeline): the file starts with 68 65 6c 6c 6f 0a");
+  check_invalid (text, "(read as CPEL: unknown version 104)");
 }
 
 /* Clock rate 0: the message names the option that reads the file. */

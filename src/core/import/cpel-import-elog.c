@@ -1,0 +1,1438 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-import-elog.c — VPP clib event logs ("elog v0", vppinfra serialize)
+ *
+ * Layout, clocks and traps: ../shared/docs/import-formats.md, section 1.
+ * Every field is read through a bounded reader: a count, a length, a varint,
+ * a type or track index, an enum index or a string-table offset that the
+ * file cannot back is an error naming its byte offset (or, for enum and
+ * string references inside an event's text, a visible marker), never a read
+ * outside the file.
+ *
+ * Text: each event is rendered as VPP's elog_dump prints it: the type's
+ * format is cut into pieces at each conversion and every piece formatted by
+ * a re-implementation of clib's format() (vppinfra/format.c): widths that
+ * also truncate, '0' padding, %d of a 4-byte value signed, %Ld/%Lx 64-bit,
+ * floats without the leading zero, t/T arguments as strings.
+ */
+#include "cpel-import.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "cpel-error.h"
+#include "cpel-writer.h"
+
+#define ELOG_MAGIC "elog v0"
+#define ELOG_EPOCH_2017 G_GINT64_CONSTANT (1490885108)   /* 2017-03-30 14:45:08 UTC */
+#define MAX_WIDTH 1024
+
+static gboolean
+probe_elog (const guint8 *data,
+            gsize         size,
+            const char   *path)
+{
+  return size >= 11 && memcmp (data, "\0\0\0\7" ELOG_MAGIC, 11) == 0;
+}
+
+/* ---- bounded reader ------------------------------------------------------------ */
+
+typedef struct
+{
+  const guint8 *start;
+  const guint8 *p;
+  const guint8 *end;
+  GError      **error;
+} Reader;
+
+static gsize
+rd_offset (const Reader *r)
+{
+  return (gsize) (r->p - r->start);
+}
+
+static gboolean
+rd_need (Reader     *r,
+         gsize       n,
+         const char *what)
+{
+  if ((gsize) (r->end - r->p) >= n)
+    return TRUE;
+  g_set_error (r->error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+               _("VPP elog: %s at offset %" PRIu64 " needs %" PRIu64
+                 " bytes, the file ends at %" PRIu64),
+               what, rd_offset (r), n, (gsize) (r->end - r->start));
+  return FALSE;
+}
+
+static inline guint32
+get_be32 (const guint8 *p)
+{
+  return (guint32) p[0] << 24 | (guint32) p[1] << 16 | (guint32) p[2] << 8 | p[3];
+}
+
+static gboolean
+rd_u8 (Reader *r, guint32 *v, const char *what)
+{
+  if (!rd_need (r, 1, what))
+    return FALSE;
+  *v = r->p[0];
+  r->p += 1;
+  return TRUE;
+}
+
+static gboolean
+rd_u16 (Reader *r, guint32 *v, const char *what)
+{
+  if (!rd_need (r, 2, what))
+    return FALSE;
+  *v = (guint32) r->p[0] << 8 | r->p[1];
+  r->p += 2;
+  return TRUE;
+}
+
+static gboolean
+rd_u32 (Reader *r, guint32 *v, const char *what)
+{
+  if (!rd_need (r, 4, what))
+    return FALSE;
+  *v = get_be32 (r->p);
+  r->p += 4;
+  return TRUE;
+}
+
+/* serialize_64: two big-endian u32, low half first. */
+static gboolean
+rd_u64 (Reader *r, guint64 *v, const char *what)
+{
+  if (!rd_need (r, 8, what))
+    return FALSE;
+  *v = (guint64) get_be32 (r->p) | (guint64) get_be32 (r->p + 4) << 32;
+  r->p += 8;
+  return TRUE;
+}
+
+static gboolean
+rd_f64 (Reader *r, double *v, const char *what)
+{
+  guint64 bits;
+
+  if (!rd_u64 (r, &bits, what))
+    return FALSE;
+  memcpy (v, &bits, 8);
+  return TRUE;
+}
+
+static gboolean
+rd_f32 (Reader *r, double *v, const char *what)
+{
+  guint32 bits;
+  float f;
+
+  if (!rd_u32 (r, &bits, what))
+    return FALSE;
+  memcpy (&f, &bits, 4);
+  *v = f;
+  return TRUE;
+}
+
+/* Little-endian varint with the size tag in the low bits of byte 0. */
+static gboolean
+rd_varint (Reader *r, guint64 *v, const char *what)
+{
+  guint8 b;
+
+  if (!rd_need (r, 1, what))
+    return FALSE;
+  b = r->p[0];
+  if (b & 1)
+    {
+      *v = b >> 1;
+      r->p += 1;
+    }
+  else if (b & 2)
+    {
+      if (!rd_need (r, 2, what))
+        return FALSE;
+      *v = 128 + ((guint64) (r->p[0] | r->p[1] << 8) >> 2);
+      r->p += 2;
+    }
+  else if (b & 4)
+    {
+      if (!rd_need (r, 4, what))
+        return FALSE;
+      *v = 16512 + (((guint64) r->p[0] | (guint64) r->p[1] << 8 | (guint64) r->p[2] << 16
+                     | (guint64) r->p[3] << 24) >> 3);
+      r->p += 4;
+    }
+  else
+    {
+      guint64 x = 0;
+
+      if (!rd_need (r, 9, what))
+        return FALSE;
+      for (int i = 8; i >= 1; i--)
+        x = x << 8 | r->p[i];
+      *v = x;
+      r->p += 9;
+    }
+  return TRUE;
+}
+
+/* A cstring: varint length then the bytes, bounded by the file. */
+static gboolean
+rd_cstring (Reader *r, const char **s, gsize *len, const char *what)
+{
+  const guint8 *at = r->p;
+  guint64 n;
+
+  if (!rd_varint (r, &n, what))
+    return FALSE;
+  if (n > (guint64) (r->end - r->p))
+    {
+      g_set_error (r->error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+                   _("VPP elog: %s at offset %" PRIu64 " claims %" PRIu64
+                     " bytes, only %" PRIu64 " remain"),
+                   what, (gsize) (at - r->start), n, (gsize) (r->end - r->p));
+      return FALSE;
+    }
+  *s = (const char *) r->p;
+  *len = (gsize) n;
+  r->p += n;
+  return TRUE;
+}
+
+static char *
+rd_strdup (Reader *r, const char *what)
+{
+  const char *s;
+  gsize len;
+
+  if (!rd_cstring (r, &s, &len, what))
+    return NULL;
+  return g_strndup (s, len);   /* an embedded NUL ends it, as in C */
+}
+
+/* ---- clib format() ------------------------------------------------------------- */
+
+typedef enum { ARG_NONE, ARG_INT, ARG_INT64, ARG_FLOAT, ARG_STRING } ArgKind;
+
+typedef struct
+{
+  ArgKind     kind;
+  guint64     u;        /* integers; index for t/T */
+  double      f;
+  const char *s;        /* strings (NUL-terminated) */
+} Arg;
+
+/* Value as the vararg `int` clib reads. */
+static gint64
+arg_int (const Arg *a)
+{
+  switch (a->kind)
+    {
+    case ARG_INT:
+    case ARG_INT64:
+    case ARG_STRING:
+      return (gint32) (guint32) a->u;
+    case ARG_FLOAT:
+      return 0;
+    default:
+      return 0;
+    }
+}
+
+static guint64
+arg_u64 (const Arg *a)
+{
+  return a->kind == ARG_FLOAT ? 0 : a->u;
+}
+
+static void
+clib_integer (GString *out, guint64 number, guint n_bits, gboolean is_signed,
+              guint base, gboolean upper)
+{
+  char digits[72];
+  char *d = digits + sizeof digits;
+
+  if (is_signed && (gint64) number < 0)
+    {
+      number = -number;
+      g_string_append_c (out, '-');
+    }
+  if (n_bits < 64)
+    number &= (G_GUINT64_CONSTANT (1) << n_bits) - 1;
+  do
+    {
+      guint r = number % base;
+      char c = r < 10 ? '0' + r : 'a' + (r - 10);
+
+      if (upper && c >= 'a' && c <= 'z')
+        c += 'A' - 'a';
+      *--d = c;
+      number /= base;
+    }
+  while (number != 0);
+  g_string_append_len (out, d, digits + sizeof digits - d);
+}
+
+/* IEEE helpers as clib's format_float uses them. */
+static double
+f64_up (int expon, guint64 fraction)
+{
+  union { guint64 u; double f; } t;
+
+  expon += 1023;
+  if (expon > 1023)
+    expon = 1023;
+  if (expon < 0)
+    expon = 0;
+  t.u = (guint64) expon << 52 | (fraction & ((G_GUINT64_CONSTANT (1) << 52) - 1));
+  return t.f;
+}
+
+static double
+times_power_of_ten (double x, int n)
+{
+  static const double up[8] = { 1e+0, 1e+1, 1e+2, 1e+3, 1e+4, 1e+5, 1e+6, 1e+7 };
+  static const double down[8] = { 1e-0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7 };
+
+  if (n >= 0)
+    {
+      while (n >= 8)
+        {
+          x *= 1e+8;
+          n -= 8;
+        }
+      return x * up[n];
+    }
+  while (n <= -8)
+    {
+      x *= 1e-8;
+      n += 8;
+    }
+  return x * down[-n];
+}
+
+static double
+normalize (double x, gint64 *expon_return, double *prec_return)
+{
+  union { guint64 u; double f; } t = { .f = x };
+  int expon2 = (int) ((t.u >> 52) & 0x7ff) - 1023;
+  gint64 expon10 = (gint64) (.5 + expon2 * .301029995663981195213738894724493);
+  double prec = f64_up (expon2 - 53, 0);
+
+  x = times_power_of_ten (x, (int) -expon10);
+  prec = times_power_of_ten (prec, (int) -expon10);
+  while (x < 1)
+    {
+      x *= 10;
+      prec *= 10;
+      expon10--;
+    }
+  while (x > 10)
+    {
+      x *= .1;
+      prec *= .1;
+      expon10++;
+    }
+  if (x + prec >= 10)
+    {
+      x = 1;
+      expon10++;
+    }
+  *expon_return = expon10;
+  *prec_return = prec;
+  return x;
+}
+
+static void
+add_zeros (GString *out, gint64 n)
+{
+  for (; n > 0; n--)
+    g_string_append_c (out, '0');
+}
+
+static void
+clib_float (GString *out, double x, gint64 n_fraction_digits, char style)
+{
+  double prec, rounding = 0.5;
+  gint64 expon = 0, n_fraction_done = 0, decimal_point = 0;
+  gboolean sign = FALSE, added_decimal_point = FALSE;
+
+  if (n_fraction_digits < 0)
+    n_fraction_digits = 6;
+
+  if (x == 0)
+    {
+      g_string_append_c (out, '0');
+      goto done;
+    }
+  if (x < 0)
+    {
+      x = -x;
+      sign = TRUE;
+    }
+  for (gint64 i = 0; i < n_fraction_digits; i++)
+    rounding *= 0.1;
+  x += rounding;
+  if (isnan (x))
+    {
+      g_string_append (out, sign ? "-NaN" : "+NaN");
+      return;
+    }
+  if (isinf (x))
+    {
+      g_string_append (out, sign ? "-infinity" : "+infinity");
+      return;
+    }
+  x = normalize (x, &expon, &prec);
+  if (-expon > n_fraction_digits && (style == 'f' || style == 'g'))
+    {
+      g_string_append_c (out, '0');
+      goto done;
+    }
+  if (sign)
+    g_string_append_c (out, '-');
+  if (style == 'f' || (style == 'g' && expon > -10 && expon < 10))
+    {
+      if (expon < 0)
+        {
+          g_string_append_c (out, '.');
+          n_fraction_done = MIN (-(expon + 1), n_fraction_digits);
+          add_zeros (out, n_fraction_done);
+          decimal_point = -n_fraction_done;
+          added_decimal_point = TRUE;
+        }
+      else
+        decimal_point = expon + 1;
+    }
+  else
+    {
+      decimal_point = 1;
+      style = 'e';
+    }
+
+  for (guint guard = 0; guard < 4096; guard++)
+    {
+      guint64 digit;
+
+      if (x < prec)
+        break;
+      digit = (guint64) x;
+      x -= digit;
+      if (x + prec >= 1)
+        {
+          digit++;
+          x -= 1;
+        }
+      g_string_append_c (out, (char) ('0' + digit));
+      decimal_point--;
+      n_fraction_done += decimal_point < 0;
+      if (decimal_point <= 0 && n_fraction_done >= n_fraction_digits)
+        break;
+      if (decimal_point == 0 && x != 0)
+        {
+          g_string_append_c (out, '.');
+          added_decimal_point = TRUE;
+        }
+      x *= 10;
+      prec *= 10;
+    }
+
+done:
+  if (decimal_point > 0)
+    add_zeros (out, MIN (decimal_point, MAX_WIDTH));
+  if (n_fraction_done < n_fraction_digits)
+    {
+      if (!added_decimal_point)
+        g_string_append_c (out, '.');
+      add_zeros (out, n_fraction_digits - n_fraction_done);
+    }
+  if (style == 'e')
+    {
+      g_string_append_c (out, 'e');
+      clib_integer (out, (guint64) expon, 64, TRUE, 10, FALSE);
+    }
+}
+
+static void
+clib_justify (GString *out, gsize i0, char justify, gsize width, char pad)
+{
+  gsize l0 = i0 + width, l1 = out->len;
+
+  if (l0 == i0)
+    l0 = l1;
+  if (l1 > l0)
+    g_string_truncate (out, l0);
+  else if (l0 > l1)
+    {
+      gsize n = l0 - l1, left = 0, right = 0;
+
+      if (justify == '-')
+        right = n;
+      else if (justify == '+')
+        left = n;
+      else
+        {
+          right = left = n / 2;
+          left += n % 2;
+        }
+      if (left > 0)
+        {
+          char *fill = g_malloc (left);
+          memset (fill, pad, left);
+          g_string_insert_len (out, i0, fill, left);
+          g_free (fill);
+        }
+      for (; right > 0; right--)
+        g_string_append_c (out, pad);
+    }
+}
+
+/* One conversion piece ("%-08.3Ld", from '%' through the letter), with the
+ * one argument elog passes; clib's do_percent().  A wrong argument kind
+ * (which in VPP reads garbage or crashes) gives a neutral value. */
+static void
+clib_percent (GString *out, const char *f, const Arg *arg)
+{
+  char justify = '+', pad = ' ', how_long = 0, c;
+  gsize width[2] = { 0, 0 };
+  gboolean precision_set = FALSE, first_digit = TRUE;
+  gsize initial;
+
+  g_assert (f[0] == '%');
+  c = *++f;
+  if (c == '%')
+    {
+      g_string_append_c (out, '%');
+      return;
+    }
+  if (c == '-' || c == '+' || c == '=')
+    {
+      justify = c;
+      c = *++f;
+    }
+  for (int i = 0; i < 2; i++)
+    {
+      if (c == '0' && i == 0 && first_digit)
+        pad = '0';
+      first_digit = FALSE;
+      if (c == '*')
+        {
+          gint64 w = arg_int (arg);
+          width[i] = (gsize) CLAMP (w, 0, MAX_WIDTH);
+          c = *++f;
+        }
+      else
+        while (c >= '0' && c <= '9')
+          {
+            width[i] = MIN (10 * width[i] + (gsize) (c - '0'), MAX_WIDTH);
+            c = *++f;
+          }
+      if (c != '.')
+        break;
+      precision_set = TRUE;
+      c = *++f;
+    }
+  if (c == 'w')
+    {
+      how_long = 'w';
+      c = *++f;
+    }
+  else if (c == 'L' || c == 'l')
+    {
+      how_long = c;
+      c = *++f;
+      if (c == 'l')
+        {
+          how_long = 'L';
+          c = *++f;
+        }
+    }
+  if (c == 0)
+    return;
+
+  initial = out->len;
+  switch (c)
+    {
+    default:
+      /* clib throws away everything formatted so far */
+      g_string_truncate (out, 0);
+      g_string_append_printf (out, "**** CLIB unknown format `%%%c' ****", c);
+      return;
+
+    case 'c':
+      g_string_append_c (out, (char) arg_int (arg));
+      break;
+
+    case 'p':
+      g_string_append (out, "0x");
+      clib_integer (out, arg_u64 (arg), 64, FALSE, 16, FALSE);
+      break;
+
+    case 'x': case 'X': case 'u': case 'o': case 'd':
+      {
+        guint base = c == 'x' || c == 'X' ? 16 : c == 'o' ? 8 : 10;
+        guint64 number;
+        guint n_bits;
+
+        if (how_long == 'L')
+          {
+            number = arg_u64 (arg);
+            n_bits = 64;
+          }
+        else if (how_long == 'l' || how_long == 'w')
+          {
+            number = arg->kind == ARG_INT64 ? arg_u64 (arg) : (guint64) (guint32) arg_u64 (arg);
+            n_bits = 64;
+          }
+        else
+          {
+            number = (guint64) arg_int (arg);
+            n_bits = 32;
+          }
+        clib_integer (out, number, n_bits, c == 'd', base, c == 'X');
+      }
+      break;
+
+    case 's': case 'S': case 'v':
+      {
+        const char *s = arg->kind == ARG_STRING ? arg->s : NULL;
+        gsize len;
+
+        if (s == NULL)
+          {
+            s = arg->kind == ARG_NONE ? "(nil)" : "(not a string)";
+            len = strlen (s);
+          }
+        else if (precision_set)
+          len = strnlen (s, width[1]);
+        else
+          len = strlen (s);
+        if (c == 'S')
+          for (gsize i = 0; i < len; i++)
+            g_string_append_c (out, s[i] == '_' ? ' ' : s[i]);
+        else
+          g_string_append_len (out, s, len);
+      }
+      break;
+
+    case 'f': case 'g': case 'e':
+      {
+        double x = arg->kind == ARG_FLOAT ? arg->f
+                   : arg->kind == ARG_NONE || arg->kind == ARG_STRING ? 0.0
+                   : (double) arg->u;
+        clib_float (out, x, precision_set ? (gint64) width[1] : -1, c);
+      }
+      break;
+
+    case 'U':
+      break;   /* a function pointer in VPP: nothing sensible to print */
+    }
+  clib_justify (out, initial, justify, width[0], pad);
+}
+
+/* ---- types ---------------------------------------------------------------------- */
+
+typedef struct
+{
+  char     letter;      /* i t T f s */
+  guint8   size;        /* bytes (0 for s0) */
+} ArgSpec;
+
+typedef struct
+{
+  char       *format;
+  char       *args;        /* format_args as in the file */
+  char      **enums;
+  guint32     n_enums;
+  gsize       args_offset; /* file offset of format_args (for errors) */
+  ArgSpec    *specs;
+  guint       n_specs;
+  char       *bad_args;    /* why format_args cannot be decoded, or NULL */
+  char       *name;        /* brief name */
+  gsize       cut;         /* c2cpel: bytes of the text dropped with the name (j + 1) */
+  gboolean    has_int;
+} ElogType;
+
+/* Parse "i4T4s0f8…": a letter and a 1–2 digit size per argument. */
+static void
+compile_args (ElogType *t)
+{
+  GArray *specs = g_array_new (FALSE, FALSE, sizeof (ArgSpec));
+  const char *a = t->args;
+
+  while (*a)
+    {
+      ArgSpec spec = { *a, 0 };
+      guint n = 0, digits = 0;
+
+      while (digits < 2 && g_ascii_isdigit (a[1 + digits]))
+        {
+          n = n * 10 + (guint) (a[1 + digits] - '0');
+          digits++;
+        }
+      if (digits == 0)
+        {
+          t->bad_args = g_strdup_printf (_("argument %u (“%c”) has no size"), specs->len + 1, *a);
+          break;
+        }
+      spec.size = (guint8) n;
+      switch (spec.letter)
+        {
+        case 'i': case 't': case 'T':
+          if (n != 1 && n != 2 && n != 4 && n != 8)
+            t->bad_args = g_strdup_printf (_("argument %u is “%c%u”: integers have 1, 2, 4 or 8 bytes"),
+                                           specs->len + 1, spec.letter, n);
+          break;
+        case 'f':
+          if (n != 4 && n != 8)
+            t->bad_args = g_strdup_printf (_("argument %u is “f%u”: floats have 4 or 8 bytes"),
+                                           specs->len + 1, n);
+          break;
+        case 's':
+          break;
+        default:
+          t->bad_args = g_strdup_printf (_("argument %u has the unknown letter “%c” (0x%02x)"),
+                                         specs->len + 1, g_ascii_isprint (spec.letter) ? spec.letter : '?',
+                                         (guint8) spec.letter);
+          break;
+        }
+      if (t->bad_args)
+        break;
+      if (spec.letter == 'i' && !t->has_int)
+        t->has_int = TRUE;
+      g_array_append_val (specs, spec);
+      a += 1 + digits;
+    }
+  t->n_specs = specs->len;
+  t->specs = (ArgSpec *) g_array_free (specs, FALSE);
+}
+
+/* c2cpel's brief name: the format up to the first ' ', '%' or '('. */
+static void
+compile_name (ElogType *t)
+{
+  gsize j = strcspn (t->format, " %(");
+
+  t->name = g_strndup (t->format, j);
+  t->cut = j + 1;
+}
+
+static void
+elog_type_clear (ElogType *t)
+{
+  g_free (t->format);
+  g_free (t->args);
+  g_strfreev (t->enums);
+  g_free (t->specs);
+  g_free (t->bad_args);
+  g_free (t->name);
+}
+
+/* ---- the file --------------------------------------------------------------------- */
+
+typedef struct
+{
+  guint64     save_os, save_cpu, init_os, init_cpu;
+  guint32     ring_size;
+  ElogType   *types;
+  guint32     n_types;
+  char      **tracks;
+  guint32     n_tracks;
+  const char *strtab;
+  guint32     strtab_len;
+  guint32     n_events;
+  Reader      r;          /* positioned at the first event */
+  gsize       events_offset;
+} Elog;
+
+static void
+elog_clear (Elog *e)
+{
+  for (guint32 i = 0; i < e->n_types; i++)
+    elog_type_clear (&e->types[i]);
+  g_free (e->types);
+  if (e->tracks)
+    for (guint32 i = 0; i < e->n_tracks; i++)
+      g_free (e->tracks[i]);
+  g_free (e->tracks);
+}
+
+/* A vector count, bounded by the bytes left (each element >= min_size). */
+static gboolean
+rd_count (Reader *r, guint32 *n, gsize min_size, const char *what)
+{
+  gsize at = rd_offset (r);
+
+  if (!rd_u32 (r, n, what))
+    return FALSE;
+  if ((guint64) *n * min_size > (guint64) (r->end - r->p))
+    {
+      g_set_error (r->error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+                   _("VPP elog: %s at offset %" PRIu64 " claims %u, but only %"
+                     PRIu64 " bytes follow"),
+                   what, at, *n, (gsize) (r->end - r->p));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+elog_parse_header (Elog          *e,
+                   const guint8  *data,
+                   gsize          size,
+                   GError       **error)
+{
+  Reader *r = &e->r;
+  const char *magic;
+  gsize len;
+  guint32 n;
+
+  r->start = r->p = data;
+  r->end = data + size;
+  r->error = error;
+
+  if (!rd_u32 (r, &n, _("the magic’s length")))
+    return FALSE;
+  if (n != 7 || !rd_need (r, 7, _("the magic")) || memcmp (r->p, ELOG_MAGIC, 7) != 0)
+    {
+      if (error && *error == NULL)
+        g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_UNSUPPORTED,
+                     _("VPP elog: no “elog v0” magic at offset 0"));
+      return FALSE;
+    }
+  magic = (const char *) r->p;
+  (void) magic;
+  r->p += 7;
+  if (!rd_u32 (r, &e->ring_size, _("the ring size"))
+      || !rd_u64 (r, &e->save_os, _("the save time"))
+      || !rd_u64 (r, &e->save_cpu, _("the save time"))
+      || !rd_u64 (r, &e->init_os, _("the init time"))
+      || !rd_u64 (r, &e->init_cpu, _("the init time")))
+    return FALSE;
+
+  /* event types: each at least 1 + 1 + 4 + 4 bytes */
+  if (!rd_count (r, &e->n_types, 10, _("the number of event types")))
+    return FALSE;
+  if (e->n_types > 65536)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+                   _("VPP elog: %u event types (offset %" PRIu64 "): events index them "
+                     "with 16 bits"), e->n_types, rd_offset (r) - 4);
+      return FALSE;
+    }
+  e->types = g_new0 (ElogType, MAX (e->n_types, 1));
+  for (guint32 i = 0; i < e->n_types; i++)
+    {
+      ElogType *t = &e->types[i];
+      guint32 index_plus_one;
+
+      if ((t->format = rd_strdup (r, _("an event type’s format"))) == NULL)
+        return FALSE;
+      t->args_offset = rd_offset (r);
+      if ((t->args = rd_strdup (r, _("an event type’s argument list"))) == NULL)
+        return FALSE;
+      if (!rd_u32 (r, &index_plus_one, _("an event type’s index"))
+          || !rd_count (r, &t->n_enums, 1, _("the number of enum strings")))
+        return FALSE;
+      t->enums = g_new0 (char *, (gsize) t->n_enums + 1);
+      for (guint32 k = 0; k < t->n_enums; k++)
+        if ((t->enums[k] = rd_strdup (r, _("an enum string"))) == NULL)
+          return FALSE;
+      compile_args (t);
+      compile_name (t);
+    }
+
+  /* tracks */
+  if (!rd_count (r, &e->n_tracks, 1, _("the number of tracks")))
+    return FALSE;
+  if (e->n_tracks > 65536)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+                   _("VPP elog: %u tracks (offset %" PRIu64 "): events index them "
+                     "with 16 bits"), e->n_tracks, rd_offset (r) - 4);
+      return FALSE;
+    }
+  e->tracks = g_new0 (char *, (gsize) e->n_tracks + 1);
+  for (guint32 i = 0; i < e->n_tracks; i++)
+    if ((e->tracks[i] = rd_strdup (r, _("a track name"))) == NULL)
+      return FALSE;
+
+  /* string table */
+  if (!rd_count (r, &e->strtab_len, 1, _("the string table’s length")))
+    return FALSE;
+  e->strtab = (const char *) r->p;
+  r->p += e->strtab_len;
+
+  /* events: each at least 2 + 2 + 8 bytes */
+  if (!rd_count (r, &e->n_events, 12, _("the number of events")))
+    return FALSE;
+  e->events_offset = rd_offset (r);
+  (void) len;
+  return TRUE;
+}
+
+typedef struct
+{
+  guint32  type;
+  guint32  track;
+  double   time;
+  guint32  datum;
+  gsize    offset;
+} ElogEvent;
+
+/* Read one event and render its text (elog_dump's) into `text`. */
+static gboolean
+elog_read_event (Elog      *e,
+                 ElogEvent *ev,
+                 GString   *text,
+                 GError   **error)
+{
+  Reader *r = &e->r;
+  const ElogType *t;
+  const char *f, *prev_piece = NULL;
+  gsize prev_len = 0;
+  gboolean have_datum = FALSE;
+  guint32 datum_other = 0;
+  gboolean have_other = FALSE;
+
+  ev->offset = rd_offset (r);
+  if (!rd_u16 (r, &ev->type, _("an event’s type")) || !rd_u16 (r, &ev->track, _("an event’s track"))
+      || !rd_f64 (r, &ev->time, _("an event’s time")))
+    return FALSE;
+  if (ev->type >= e->n_types)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+                   _("VPP elog: the event at offset %" PRIu64 " has type %u, but the file "
+                     "defines %u types"), ev->offset, ev->type, e->n_types);
+      return FALSE;
+    }
+  if (ev->track >= e->n_tracks)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+                   _("VPP elog: the event at offset %" PRIu64 " is on track %u, but the "
+                     "file defines %u tracks"), ev->offset, ev->track, e->n_tracks);
+      return FALSE;
+    }
+  if (!isfinite (ev->time) || ev->time < 0 || ev->time > 9.2e9)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+                   _("VPP elog: the event at offset %" PRIu64 " has an impossible time "
+                     "(%g s)"), ev->offset, ev->time);
+      return FALSE;
+    }
+  t = &e->types[ev->type];
+  if (t->bad_args)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+                   _("VPP elog: the event at offset %" PRIu64 " has type %u “%s” whose "
+                     "argument list “%s” (offset %" PRIu64 ") cannot be read: %s"),
+                   ev->offset, ev->type, t->format, t->args, t->args_offset, t->bad_args);
+      return FALSE;
+    }
+
+  g_string_truncate (text, 0);
+  f = t->format;
+  for (guint k = 0;; k++)
+    {
+      /* fixed_format(): the literal text up to the next conversion, then the
+       * conversion itself ("%-08.3Ld") */
+      const char *lit = f, *piece = NULL;
+      gsize piece_len = 0;
+      char piece_buf[64];
+      Arg arg = { ARG_NONE };
+      const ArgSpec *spec;
+      guint64 v = 0;
+
+      while (f[0] != 0 && !(f[0] == '%' && f[1] != '%'))
+        f++;
+      g_string_append_len (text, lit, f - lit);
+      if (f[0] == '%')
+        {
+          piece = f++;
+          f += f[0] == '+' || f[0] == '-' || f[0] == '=';
+          while ((f[0] >= '0' && f[0] <= '9') || f[0] == '.')
+            f++;
+          f += f[0] == 'w' || f[0] == 'l' || f[0] == 'L';
+          f += f[0] != 0;
+          piece_len = MIN ((gsize) (f - piece), sizeof piece_buf - 1);
+          prev_piece = piece;
+          prev_len = piece_len;
+        }
+      else if (prev_piece != NULL)
+        {
+          /* no conversion left: clib reuses the previous one */
+          piece = prev_piece;
+          piece_len = prev_len;
+        }
+
+      if (k >= t->n_specs)
+        break;
+      spec = &t->specs[k];
+      switch (spec->letter)
+        {
+        case 'i': case 't': case 'T':
+          {
+            guint32 x;
+            gboolean ok = spec->size == 1 ? rd_u8 (r, &x, _("an integer argument"))
+                          : spec->size == 2 ? rd_u16 (r, &x, _("an integer argument"))
+                          : spec->size == 4 ? rd_u32 (r, &x, _("an integer argument"))
+                          : rd_u64 (r, &v, _("an integer argument"));
+            if (!ok)
+              return FALSE;
+            if (spec->size != 8)
+              v = x;
+            arg.kind = spec->size == 8 ? ARG_INT64 : ARG_INT;
+            arg.u = v;
+            if (spec->letter == 'i' && !have_datum)
+              {
+                ev->datum = (guint32) v;
+                have_datum = TRUE;
+              }
+            else if (!have_other)
+              {
+                datum_other = (guint32) v;
+                have_other = TRUE;
+              }
+            if (spec->letter == 't')
+              {
+                arg.kind = ARG_STRING;
+                arg.s = v < t->n_enums ? t->enums[v] : NULL;
+                if (arg.s == NULL)
+                  {
+                    g_autofree char *m = g_strdup_printf ("<bad enum %" PRIu64 ">", v);
+                    if (piece)
+                      g_string_append (text, m);
+                    continue;
+                  }
+              }
+            else if (spec->letter == 'T')
+              {
+                if (v >= e->strtab_len)
+                  {
+                    if (piece)
+                      g_string_append_printf (text, "<bad string offset 0x%" PRIx64 ">", v);
+                    continue;
+                  }
+                arg.kind = ARG_STRING;
+                /* bounded by the table: a string without NUL ends with it */
+                if (memchr (e->strtab + v, 0, e->strtab_len - v) != NULL)
+                  arg.s = e->strtab + v;
+                else
+                  {
+                    g_autofree char *s = g_strndup (e->strtab + v, e->strtab_len - v);
+                    if (piece)
+                      {
+                        memcpy (piece_buf, piece, piece_len);
+                        piece_buf[piece_len] = 0;
+                        arg.s = s;
+                        clib_percent (text, piece_buf, &arg);
+                      }
+                    continue;
+                  }
+              }
+          }
+          break;
+
+        case 'f':
+          if (!(spec->size == 4 ? rd_f32 (r, &arg.f, _("a float argument"))
+                                : rd_f64 (r, &arg.f, _("a float argument"))))
+            return FALSE;
+          arg.kind = ARG_FLOAT;
+          break;
+
+        case 's':
+          {
+            const char *s;
+            gsize len;
+            g_autofree char *copy = NULL;
+
+            if (!rd_cstring (r, &s, &len, _("a string argument")))
+              return FALSE;
+            copy = g_strndup (s, len);
+            arg.kind = ARG_STRING;
+            arg.s = copy;
+            if (piece)
+              {
+                memcpy (piece_buf, piece, piece_len);
+                piece_buf[piece_len] = 0;
+                clib_percent (text, piece_buf, &arg);
+              }
+            continue;
+          }
+        }
+      if (piece)
+        {
+          memcpy (piece_buf, piece, piece_len);
+          piece_buf[piece_len] = 0;
+          clib_percent (text, piece_buf, &arg);
+        }
+    }
+  if (!have_datum)
+    ev->datum = have_other ? datum_other : 0;
+  return TRUE;
+}
+
+/* ---- header information ------------------------------------------------------------ */
+
+static char *
+format_wall (gint64 epoch_s, guint64 os_nsec)
+{
+  gint64 s = epoch_s + (gint64) (os_nsec / 1000000000);
+  g_autoptr(GDateTime) dt = g_date_time_new_from_unix_utc (s);
+  g_autofree char *date = NULL;
+
+  if (dt == NULL)
+    return g_strdup (_("out of range"));
+  date = g_date_time_format (dt, "%Y-%m-%d %H:%M:%S");
+  return g_strdup_printf ("%s.%09u UTC", date, (guint) (os_nsec % 1000000000));
+}
+
+static void
+elog_describe (const Elog        *e,
+               CpelImportBuilder *b)
+{
+  g_autofree char *s = NULL;
+  gint64 dos = (gint64) (e->save_os - e->init_os);
+  gint64 dcpu = (gint64) (e->save_cpu - e->init_cpu);
+  gboolean from_1970 = e->init_os > G_GUINT64_CONSTANT (1000000000000000000);
+
+  s = g_strdup_printf ("%u", e->ring_size);
+  cpel_import_builder_add_info (b, _("Ring size"), s);
+  g_free (s);
+  s = g_strdup_printf ("%u", e->n_types);
+  cpel_import_builder_add_info (b, _("Event types"), s);
+  g_free (s);
+  s = g_strdup_printf ("%u", e->n_tracks);
+  cpel_import_builder_add_info (b, _("Tracks"), s);
+  g_free (s);
+  if (dos > 0 && dcpu > 0)
+    s = g_strdup_printf (_("%.3f MHz (estimated: %.6f ns per cycle between init and save)"),
+                         (double) dcpu / (double) dos * 1e3, (double) dos / (double) dcpu);
+  else
+    s = g_strdup (_("unknown (init and save times do not advance)"));
+  cpel_import_builder_add_info (b, _("CPU clock"), s);
+  g_free (s);
+
+  s = format_wall (from_1970 ? 0 : ELOG_EPOCH_2017, e->init_os);
+  cpel_import_builder_add_info (b, _("Start (wall clock)"), s);
+  g_free (s);
+  s = format_wall (from_1970 ? ELOG_EPOCH_2017 : 0, e->init_os);
+  cpel_import_builder_add_info (b, from_1970 ? _("Start read from the 2017 epoch")
+                                             : _("Start read from the 1970 epoch"), s);
+  g_free (s);
+  cpel_import_builder_add_info (b, _("Wall-clock epoch"),
+                                from_1970 ? _("1970-01-01 (os_nsec above 1e18: an old file)")
+                                          : _("2017-03-30 14:45:08 UTC (VPP since April 2017)"));
+  s = format_wall (from_1970 ? 0 : ELOG_EPOCH_2017, e->save_os);
+  cpel_import_builder_add_info (b, _("Saved (wall clock)"), s);
+}
+
+/* ---- c2cpel ----------------------------------------------------------------------- */
+
+typedef struct
+{
+  GString    *tab;
+  GHashTable *offsets;   /* string -> offset + 1 */
+} C2Strtab;
+
+static guint32
+c2_add (C2Strtab *t, const char *s)
+{
+  gpointer v = g_hash_table_lookup (t->offsets, s);
+  guint32 off;
+
+  if (v != NULL)
+    return GPOINTER_TO_UINT (v) - 1;
+  off = (guint32) t->tab->len;
+  g_string_append_len (t->tab, s, strlen (s) + 1);
+  g_hash_table_insert (t->offsets, g_strdup (s), GUINT_TO_POINTER (off + 1));
+  return off;
+}
+
+typedef struct
+{
+  guint32 original;
+  guint32 name;   /* strtab offset */
+} C2Track;
+
+/* c2cpel's track order: glibc's merge sort with a compare that stops at the
+ * end of the shorter name (prefixes compare equal), ties in input order. */
+static int
+c2_compare (const C2Track *a, const C2Track *b, const char *tab)
+{
+  const guint8 *s1 = (const guint8 *) tab + a->name, *s2 = (const guint8 *) tab + b->name;
+
+  for (gsize i = 0; s1[i] && s2[i]; i++)
+    if (s1[i] != s2[i])
+      return s1[i] < s2[i] ? -1 : 1;
+  return 0;
+}
+
+static void
+c2_msort (C2Track *b, gsize n, C2Track *tmp, const char *tab)
+{
+  gsize n1, n2;
+  C2Track *b1, *b2, *out = tmp;
+
+  if (n <= 1)
+    return;
+  n1 = n / 2;
+  n2 = n - n1;
+  b1 = b;
+  b2 = b + n1;
+  c2_msort (b1, n1, tmp, tab);
+  c2_msort (b2, n2, tmp, tab);
+  while (n1 > 0 && n2 > 0)
+    {
+      if (c2_compare (b1, b2, tab) <= 0)
+        {
+          *out++ = *b1++;
+          n1--;
+        }
+      else
+        {
+          *out++ = *b2++;
+          n2--;
+        }
+    }
+  if (n1 > 0)
+    memcpy (out, b1, n1 * sizeof *out);
+  memcpy (b, tmp, (n - n2) * sizeof *out);
+}
+
+static void
+put32 (GByteArray *a, guint32 v)
+{
+  guint8 b[4] = { v >> 24, v >> 16, v >> 8, v };
+  g_byte_array_append (a, b, 4);
+}
+
+static void
+put_name64 (GByteArray *a, const char *name)
+{
+  guint8 buf[64] = { 0 };
+  memcpy (buf, name, strlen (name));
+  g_byte_array_append (a, buf, 64);
+}
+
+static gboolean
+elog_import_c2cpel (Elog              *e,
+                    CpelImportBuilder *b,
+                    GError           **error)
+{
+  const CpelImportOptions *opts = cpel_import_builder_get_options (b);
+  C2Strtab st = { g_string_new (NULL), g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL) };
+  g_autoptr(GHashTable) event_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) track_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GArray) defs = g_array_new (FALSE, FALSE, sizeof (guint32));   /* id, name, fmt */
+  g_autoptr(GArray) tracks = g_array_new (FALSE, FALSE, sizeof (C2Track));
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (guint32)); /* hi, lo, track, code, datum */
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GByteArray) sec = NULL;
+  g_autofree guint32 *alpha = NULL;
+  g_autofree C2Track *tmp = NULL;
+  g_autoptr(CpelWriter) w = NULL;
+  gboolean ok = FALSE;
+  double start = 0;
+
+  c2_add (&st, "FileStrtab");
+  for (guint32 i = 0; i < e->n_events; i++)
+    {
+      ElogEvent ev;
+      const ElogType *t;
+      gpointer v;
+      guint32 code, track, datum, rec[5];
+      double delta;
+      guint64 ts;
+      const char *rest;
+
+      if (!elog_read_event (e, &ev, text, error))
+        goto out;
+      if (i == 0)
+        start = ev.time;
+      t = &e->types[ev.type];
+      delta = ev.time - start;
+      ts = delta > 0 ? (delta * 1e9 >= 1.8e19 ? G_MAXUINT64 : (guint64) (delta * 1e9)) : 0;
+
+      v = g_hash_table_lookup (event_ids, t->name);
+      if (v == NULL)
+        {
+          guint32 d[3];
+          code = g_hash_table_size (event_ids);
+          d[0] = code;
+          d[1] = c2_add (&st, t->name);
+          d[2] = c2_add (&st, "%s");
+          g_array_append_vals (defs, d, 3);
+          g_hash_table_insert (event_ids, g_strdup (t->name), GUINT_TO_POINTER (code + 1));
+        }
+      else
+        code = GPOINTER_TO_UINT (v) - 1;
+
+      v = g_hash_table_lookup (track_ids, e->tracks[ev.track]);
+      if (v == NULL)
+        {
+          C2Track tr;
+          track = tracks->len;
+          tr.original = track;
+          tr.name = c2_add (&st, e->tracks[ev.track]);
+          g_array_append_val (tracks, tr);
+          g_hash_table_insert (track_ids, g_strdup (e->tracks[ev.track]), GUINT_TO_POINTER (track + 1));
+        }
+      else
+        track = GPOINTER_TO_UINT (v) - 1;
+
+      /* the text minus the name and the character after it */
+      rest = t->cut <= text->len ? text->str + t->cut : "";
+      datum = c2_add (&st, rest);
+
+      rec[0] = (guint32) (ts >> 32);
+      rec[1] = (guint32) ts;
+      rec[2] = track;
+      rec[3] = code;
+      rec[4] = datum;
+      g_array_append_vals (events, rec, 5);
+      if ((i & 0xffff) == 0 && !cpel_import_check_cancel (b, error))
+        goto out;
+    }
+
+  /* tracks in c2cpel's order */
+  tmp = g_new (C2Track, MAX (tracks->len, 1));
+  c2_msort ((C2Track *) tracks->data, tracks->len, tmp, st.tab->str);
+  alpha = g_new0 (guint32, MAX (tracks->len, 1));
+  for (guint i = 0; i < tracks->len; i++)
+    alpha[g_array_index (tracks, C2Track, i).original] = i;
+
+  while (st.tab->len & 7)
+    g_string_append_c (st.tab, '\0');
+
+  w = cpel_writer_new (NULL, FALSE, opts->date ? opts->date : (guint32) (g_get_real_time () / G_USEC_PER_SEC),
+                       error);
+  if (w == NULL)
+    goto out;
+  cpel_writer_add_raw_section (w, 1, st.tab->str, st.tab->len);
+
+  sec = g_byte_array_new ();
+  put_name64 (sec, "FileStrtab");
+  put32 (sec, defs->len / 3);
+  for (guint i = 0; i < defs->len; i++)
+    put32 (sec, g_array_index (defs, guint32, i));
+  cpel_writer_add_raw_section (w, 3, sec->data, sec->len);
+
+  g_byte_array_set_size (sec, 0);
+  put_name64 (sec, "FileStrtab");
+  put32 (sec, tracks->len);
+  for (guint i = 0; i < tracks->len; i++)
+    {
+      put32 (sec, i);
+      put32 (sec, g_array_index (tracks, C2Track, i).name);
+    }
+  cpel_writer_add_raw_section (w, 4, sec->data, sec->len);
+
+  g_byte_array_set_size (sec, 0);
+  put_name64 (sec, "FileStrtab");
+  put32 (sec, events->len / 5);
+  put32 (sec, 1000000000);
+  for (guint i = 0; i < events->len; i += 5)
+    {
+      guint32 *rec = &g_array_index (events, guint32, i);
+      put32 (sec, rec[0]);
+      put32 (sec, rec[1]);
+      put32 (sec, alpha[rec[2]]);
+      put32 (sec, rec[3]);
+      put32 (sec, rec[4]);
+    }
+  cpel_writer_add_raw_section (w, 5, sec->data, sec->len);
+  if (!cpel_writer_finish (w, error))
+    goto out;
+  {
+    g_autoptr(GBytes) bytes = cpel_writer_steal_bytes (w);
+    cpel_import_builder_set_raw_output (b, bytes);
+  }
+  ok = TRUE;
+
+out:
+  g_string_free (st.tab, TRUE);
+  g_hash_table_unref (st.offsets);
+  return ok;
+}
+
+/* ---- import ------------------------------------------------------------------------ */
+
+static gboolean
+import_elog (const CpelImportSource  *src,
+             const CpelImportOptions *options,
+             CpelImportBuilder       *b,
+             GCancellable            *cancellable,
+             GError                 **error)
+{
+  Elog e = { 0 };
+  g_autoptr(GString) text = g_string_sized_new (256);
+  gboolean ok = FALSE;
+
+  if (!elog_parse_header (&e, src->data, src->size, error))
+    goto out;
+
+  if (options->c2cpel)
+    {
+      ok = elog_import_c2cpel (&e, b, error);
+      goto out;
+    }
+
+  elog_describe (&e, b);
+  cpel_import_builder_set_clock (b, CPEL_IMPORT_CLOCK_EXACT,
+                                 _("event times are seconds since the log’s start, as VPP "
+                                   "converted them with its CPU clock"));
+  if (options->ticks_per_second)
+    cpel_import_builder_add_info (b, _("Clock rate option"),
+                                  _("ignored: elog times are already in seconds"));
+
+  for (guint32 i = 0; i < e.n_tracks; i++)
+    cpel_import_builder_add_track (b, i, e.tracks[i]);
+  for (guint32 i = 0; i < e.n_types; i++)
+    cpel_import_builder_add_type (b, i, e.types[i].name, e.types[i].has_int ? "%d" : NULL);
+  if (!cpel_import_builder_begin_events (b, e.n_events, error))
+    goto out;
+
+  for (guint32 i = 0; i < e.n_events; i++)
+    {
+      ElogEvent ev;
+
+      if (!elog_read_event (&e, &ev, text, error))
+        goto out;
+      cpel_import_builder_add_event (b, (guint64) llround (ev.time * 1e9), ev.track, ev.type,
+                                     ev.datum, text->str, text->len);
+      if ((i & 0xffff) == 0xffff)
+        {
+          if (!cpel_import_check_cancel (b, error))
+            goto out;
+          cpel_import_report_progress (b, (double) i / e.n_events);
+        }
+    }
+  if (e.r.p != e.r.end)
+    {
+      g_autofree char *s = g_strdup_printf (_("%" PRIu64 " bytes at offset %" PRIu64
+                                              " after the last event are ignored"),
+                                            (gsize) (e.r.end - e.r.p), rd_offset (&e.r));
+      cpel_import_builder_add_info (b, _("Trailing data"), s);
+    }
+  ok = TRUE;
+
+out:
+  elog_clear (&e);
+  return ok;
+}
+
+const CpelImporter cpel_importer_elog = {
+  .id = "elog",
+  .name = N_("VPP elog"),
+  .mime_type = "application/x-vpp-elog",
+  .patterns = (const char * const[]) { "*.elog", NULL },
+  .directory = FALSE,
+  .probe = probe_elog,
+  .import = import_elog,
+};

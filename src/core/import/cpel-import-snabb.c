@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-import-snabb.c — Snabb core.timeline files (format 3.x)
+ *
+ * Layout, clock and traps: ../shared/docs/import-formats.md, section 2.
+ * The file is a 64-byte header, a ring of 64-byte entries and a string
+ * table of messages on a 16-byte grid.  Entries are ordered by their TSC
+ * (the write cursor is not stored: a wrapped ring is rotated at its one
+ * descent, anything else is sorted); the TSC rate comes from the
+ * engine.got_monotonic_time events, else from the user, else ticks are read
+ * as ns and the file says so.
+ */
+#include "cpel-import.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "cpel-error.h"
+
+#define HEADER_SIZE 64
+#define ENTRY_SIZE  64
+#define MSGID_FULL  0xFFFF
+#define MAX_ARGS    6
+
+static const guint8 snabb_magic[8] = { 0x01, 0x00, 0x1d, 0x44, 0x23, 0x72, 0xff, 0xa3 };
+
+static gboolean
+probe_snabb (const guint8 *data,
+             gsize         size,
+             const char   *path)
+{
+  return size >= 8 && memcmp (data, snabb_magic, 8) == 0;
+}
+
+static inline guint16
+le16 (const guint8 *p)
+{
+  return (guint16) (p[0] | p[1] << 8);
+}
+
+static inline guint32
+le32 (const guint8 *p)
+{
+  return (guint32) p[0] | (guint32) p[1] << 8 | (guint32) p[2] << 16 | (guint32) p[3] << 24;
+}
+
+static inline double
+lef64 (const guint8 *p)
+{
+  guint64 v = 0;
+  double d;
+
+  for (int i = 7; i >= 0; i--)
+    v = v << 8 | p[i];
+  memcpy (&d, &v, 8);
+  return d;
+}
+
+typedef struct
+{
+  gboolean  valid;
+  char     *name;        /* category.event */
+  char     *track;       /* category + attribute values */
+  guint32   track_id;
+  char     *arg_names[MAX_ARGS];
+  guint     n_args;
+  guint     level, rate;
+} Message;
+
+static void
+message_clear (Message *m)
+{
+  g_free (m->name);
+  g_free (m->track);
+  for (guint i = 0; i < m->n_args; i++)
+    g_free (m->arg_names[i]);
+}
+
+/* "<level>,<rate>|<category>.<event>[ key=value…]: <arg names>[\n…]" */
+static gboolean
+parse_message (const char *s,
+               gsize       len,
+               Message    *m)
+{
+  g_autofree char *line = NULL;
+  g_auto(GStrv) words = NULL, names = NULL;
+  char *bar, *colon, *spec;
+  GString *track;
+  const char *nl = memchr (s, '\n', len);
+
+  line = g_strndup (s, nl ? (gsize) (nl - s) : len);
+  bar = strchr (line, '|');
+  colon = strrchr (line, ':');
+  if (bar == NULL || colon == NULL || colon < bar)
+    return FALSE;
+  *bar = '\0';
+  *colon = '\0';
+  if (sscanf (line, "%u,%u", &m->level, &m->rate) != 2)
+    m->level = m->rate = 0;
+  spec = bar + 1;
+  words = g_strsplit (g_strstrip (spec), " ", -1);
+  if (words[0] == NULL || words[0][0] == '\0')
+    return FALSE;
+  m->name = g_strdup (words[0]);
+  track = g_string_new (NULL);
+  {
+    const char *dot = strchr (words[0], '.');
+    g_string_append_len (track, words[0], dot ? dot - words[0] : (gssize) strlen (words[0]));
+  }
+  for (guint i = 1; words[i] != NULL; i++)
+    {
+      const char *eq = strchr (words[i], '=');
+      if (words[i][0] == '\0')
+        continue;
+      g_string_append_c (track, ' ');
+      g_string_append (track, eq ? eq + 1 : words[i]);
+    }
+  m->track = g_string_free (track, FALSE);
+  names = g_strsplit (colon + 1, " ", -1);
+  for (guint i = 0; names[i] != NULL && m->n_args < MAX_ARGS; i++)
+    if (names[i][0] != '\0')
+      m->arg_names[m->n_args++] = g_strdup (names[i]);
+  m->valid = TRUE;
+  return TRUE;
+}
+
+/* Shortest text that reads back as the same double; integral values as integers. */
+static void
+append_number (GString *out,
+               double   x)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (x == floor (x) && fabs (x) < 9.2e18)
+    {
+      g_string_append_printf (out, "%" PRId64, (gint64) x);
+      return;
+    }
+  if (!isfinite (x))
+    {
+      g_string_append (out, isnan (x) ? "nan" : x > 0 ? "inf" : "-inf");
+      return;
+    }
+  for (int prec = 1; prec <= 17; prec++)
+    {
+      char format[8];
+
+      g_snprintf (format, sizeof format, "%%.%dg", prec);
+      g_ascii_formatd (buf, sizeof buf, format, x);
+      if (g_ascii_strtod (buf, NULL) == x)
+        break;
+    }
+  g_string_append (out, buf);
+}
+
+typedef struct
+{
+  double  tsc;
+  guint32 slot;
+} Entry;
+
+static int
+compare_entries (const void *a,
+                 const void *b)
+{
+  const Entry *x = a, *y = b;
+
+  if (x->tsc != y->tsc)
+    return x->tsc < y->tsc ? -1 : 1;
+  return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+static gboolean
+import_snabb (const CpelImportSource  *src,
+              const CpelImportOptions *options,
+              CpelImportBuilder       *b,
+              GCancellable            *cancellable,
+              GError                 **error)
+{
+  const guint8 *data = src->data;
+  guint16 major, minor;
+  guint32 log_bytes, strings_bytes, n_slots, n_msgs, n_used = 0;
+  const guint8 *log, *strings;
+  Message *msgs = NULL;
+  g_autoptr(GHashTable) track_ids = NULL;
+  g_autofree Entry *order = NULL;
+  g_autoptr(GString) text = g_string_sized_new (128);
+  guint64 n = 0, descents = 0, rot = 0;
+  guint32 mono_msg_first = G_MAXUINT32;
+  double hz = 0, tsc0 = 0;
+  gboolean ok = FALSE, wrapped;
+  gint64 mono_count = 0;
+  double mono_tsc[2] = { 0 }, mono_ns[2] = { 0 };
+
+  if (src->size < HEADER_SIZE)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+                   _("Snabb timeline: the header is truncated at offset %" PRIu64
+                     " (64 bytes needed)"), src->size);
+      return FALSE;
+    }
+  major = le16 (data + 8);
+  minor = le16 (data + 10);
+  if (major == 1 || major == 2)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_UNSUPPORTED,
+                   _("Snabb timeline: format %u.%u at offset 8 is an old layout (%s) that this "
+                     "viewer does not read; only format 3 (Snabb since 2017) is supported"),
+                   major, minor, major == 1 ? _("the 2016 “v1” branch") : _("February 2017, 64-bit integer timestamps"));
+      return FALSE;
+    }
+  if (major != 3)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_UNSUPPORTED,
+                   _("Snabb timeline: unknown format version %u.%u at offset 8; only 3.x is "
+                     "supported"), major, minor);
+      return FALSE;
+    }
+  log_bytes = le32 (data + 12);
+  strings_bytes = le32 (data + 16);
+  if (log_bytes % ENTRY_SIZE != 0)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+                   _("Snabb timeline: log_bytes %u at offset 12 is not a multiple of %u"),
+                   log_bytes, ENTRY_SIZE);
+      return FALSE;
+    }
+  if ((guint64) HEADER_SIZE + log_bytes + strings_bytes > src->size)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+                   _("Snabb timeline: the header (offset 12) announces %u entry bytes and %u "
+                     "string bytes, %" PRIu64 " bytes in all, but the file has %"
+                     PRIu64), log_bytes, strings_bytes,
+                   (guint64) HEADER_SIZE + log_bytes + strings_bytes, src->size);
+      return FALSE;
+    }
+  n_slots = log_bytes / ENTRY_SIZE;
+  log = data + HEADER_SIZE;
+  strings = log + log_bytes;
+
+  /* Messages: one may start at each 16-byte boundary after a NUL. */
+  n_msgs = strings_bytes / 16 + (strings_bytes % 16 != 0);
+  n_msgs = MIN (n_msgs, MSGID_FULL);
+  msgs = g_new0 (Message, (gsize) n_msgs + 1);
+  track_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint32 id = 0; id < n_msgs; id++)
+    {
+      gsize off = (gsize) id * 16;
+      const guint8 *s = strings + off, *nul;
+
+      if (s[0] == 0 || (off > 0 && s[-1] != 0))
+        continue;
+      nul = memchr (s, 0, strings_bytes - off);
+      if (!parse_message ((const char *) s, nul ? (gsize) (nul - s) : strings_bytes - off, &msgs[id]))
+        continue;
+      if (strcmp (msgs[id].name, "engine.got_monotonic_time") == 0 && mono_msg_first == G_MAXUINT32)
+        mono_msg_first = id;
+      if (!g_hash_table_contains (track_ids, msgs[id].track))
+        g_hash_table_insert (track_ids, msgs[id].track,
+                             GUINT_TO_POINTER (g_hash_table_size (track_ids)));
+      msgs[id].track_id = GPOINTER_TO_UINT (g_hash_table_lookup (track_ids, msgs[id].track));
+    }
+
+  /* Entries in time order. */
+  order = g_new (Entry, MAX (n_slots, 1));
+  for (guint32 slot = 0; slot < n_slots; slot++)
+    {
+      const guint8 *e = log + (gsize) slot * ENTRY_SIZE;
+      double tsc = lef64 (e);
+      guint16 msgid;
+
+      if (tsc == 0.0)
+        continue;
+      msgid = le16 (e + 8);
+      if (!isfinite (tsc) || tsc < 0)
+        {
+          g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+                       _("Snabb timeline: the entry in slot %u (offset %" PRIu64 ") has "
+                         "an impossible timestamp"), slot, (gsize) (e - data));
+          goto out;
+        }
+      if (msgid != MSGID_FULL && (msgid >= n_msgs || !msgs[msgid].valid))
+        {
+          g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+                       _("Snabb timeline: the entry in slot %u (offset %" PRIu64 ") has "
+                         "message id %u (string offset %u), which is not the start of a message "
+                         "in the %u-byte string table"),
+                       slot, (gsize) (e - data) + 8, msgid, msgid * 16u, strings_bytes);
+          goto out;
+        }
+      if (n > 0 && tsc < order[n - 1].tsc)
+        {
+          descents++;
+          rot = n;
+        }
+      order[n].tsc = tsc;
+      order[n].slot = slot;
+      n++;
+    }
+  wrapped = n == n_slots && n > 0 && descents > 0;
+  if (descents == 1 && order[n - 1].tsc <= order[0].tsc)
+    {
+      /* one wrapped ring: rotate (the oldest entry is the one after the newest) */
+      Entry *tmp = g_new (Entry, MAX (n, 1));
+      memcpy (tmp, order + rot, (n - rot) * sizeof (Entry));
+      memcpy (tmp + (n - rot), order, rot * sizeof (Entry));
+      g_free (order);
+      order = tmp;
+    }
+  else if (descents > 0)
+    qsort (order, n, sizeof (Entry), compare_entries);
+
+  /* The clock. */
+  for (guint64 i = 0; i < n; i++)
+    {
+      const guint8 *e = log + (gsize) order[i].slot * ENTRY_SIZE;
+      guint16 msgid = le16 (e + 8);
+
+      if (msgid != MSGID_FULL && strcmp (msgs[msgid].name, "engine.got_monotonic_time") == 0)
+        {
+          int k = mono_count == 0 ? 0 : 1;
+          mono_tsc[k] = order[i].tsc;
+          mono_ns[k] = lef64 (e + 16);
+          if (mono_count == 0)
+            {
+              mono_tsc[1] = mono_tsc[0];
+              mono_ns[1] = mono_ns[0];
+            }
+          mono_count++;
+        }
+    }
+  if (mono_count >= 2 && mono_ns[1] > mono_ns[0] && mono_tsc[1] > mono_tsc[0])
+    {
+      g_autofree char *s = NULL;
+
+      hz = (mono_tsc[1] - mono_tsc[0]) / (mono_ns[1] - mono_ns[0]) * 1e9;
+      s = g_strdup_printf (_("TSC rate %.3f Hz, derived from %" PRId64
+                             " engine.got_monotonic_time events"), hz, mono_count);
+      cpel_import_builder_set_clock (b, CPEL_IMPORT_CLOCK_DERIVED, s);
+      if (options->ticks_per_second)
+        cpel_import_builder_add_info (b, _("Clock rate option"),
+                                      _("ignored: the file gives its TSC rate"));
+    }
+  else if (options->ticks_per_second)
+    {
+      g_autofree char *s = g_strdup_printf (_("TSC rate %" PRIu64 " Hz, given by the user"),
+                                            options->ticks_per_second);
+      hz = (double) options->ticks_per_second;
+      cpel_import_builder_set_clock (b, CPEL_IMPORT_CLOCK_USER, s);
+    }
+  else
+    cpel_import_builder_set_clock (b, CPEL_IMPORT_CLOCK_UNKNOWN,
+                                   _("TSC rate unknown (no engine.got_monotonic_time events): "
+                                     "ticks are shown as nanoseconds; give the rate with "
+                                     "--clock-rate or “Read with a different clock rate”"));
+
+  /* Header information. */
+  {
+    g_autofree char *s = NULL;
+
+    s = g_strdup_printf ("%u.%u", major, minor);
+    cpel_import_builder_add_info (b, _("Format version"), s);
+    g_free (s);
+    s = g_strdup_printf (_("%" PRIu64 " of %u slots used%s"), n, n_slots,
+                         wrapped ? _(", wrapped") : "");
+    cpel_import_builder_add_info (b, _("Entries"), s);
+    g_free (s);
+    if (n > 0)
+      {
+        s = g_strdup_printf (_("oldest slot %u, newest slot %u"), order[0].slot, order[n - 1].slot);
+        cpel_import_builder_add_info (b, _("Ring"), s);
+        g_free (s);
+      }
+    {
+      guint count = 0;
+      for (guint32 id = 0; id < n_msgs; id++)
+        count += msgs[id].valid;
+      s = g_strdup_printf (_("%u bytes, %u messages"), strings_bytes, count);
+    }
+    cpel_import_builder_add_info (b, _("String table"), s);
+    g_free (s);
+    if (n > 0)
+      {
+        guint16 cn = le16 (log + (gsize) order[0].slot * ENTRY_SIZE + 10);
+        s = g_strdup_printf (_("%u (cpu %u, node %u; may be meaningless on virtual machines)"),
+                             cn, cn & 0xfff, cn >> 12);
+        cpel_import_builder_add_info (b, _("core_numa of the first entry"), s);
+      }
+  }
+
+  /* Tracks and types. */
+  {
+    GHashTableIter it;
+    gpointer key, value;
+    g_autofree const char **labels = g_new0 (const char *, g_hash_table_size (track_ids) + 1);
+
+    g_hash_table_iter_init (&it, track_ids);
+    while (g_hash_table_iter_next (&it, &key, &value))
+      labels[GPOINTER_TO_UINT (value)] = key;
+    for (guint i = 0; i < g_hash_table_size (track_ids); i++)
+      cpel_import_builder_add_track (b, i, labels[i]);
+  }
+  for (guint32 id = 0; id < n_msgs; id++)
+    if (msgs[id].valid)
+      cpel_import_builder_add_type (b, id, msgs[id].name, msgs[id].n_args ? "%d" : NULL);
+  {
+    gboolean full = FALSE;
+    for (guint64 i = 0; i < n && !full; i++)
+      full = le16 (log + (gsize) order[i].slot * ENTRY_SIZE + 8) == MSGID_FULL;
+    if (full)
+      {
+        cpel_import_builder_add_track (b, g_hash_table_size (track_ids), _("unknown"));
+        cpel_import_builder_add_type (b, MSGID_FULL, _("unknown message (string table full)"), NULL);
+      }
+  }
+
+  if (!cpel_import_builder_begin_events (b, n, error))
+    goto out;
+  if (n > 0)
+    tsc0 = order[0].tsc;
+  for (guint64 i = 0; i < n; i++)
+    {
+      const guint8 *e = log + (gsize) order[i].slot * ENTRY_SIZE;
+      guint16 msgid = le16 (e + 8);
+      const Message *m = msgid == MSGID_FULL ? NULL : &msgs[msgid];
+      double d = order[i].tsc - tsc0;
+      double a0 = lef64 (e + 16);
+      guint64 ns;
+      guint32 datum = 0;
+
+      ns = hz > 0 ? (guint64) llround (d * 1e9 / hz) : (guint64) llround (d);
+      g_string_truncate (text, 0);
+      if (m != NULL)
+        for (guint k = 0; k < m->n_args; k++)
+          {
+            if (k > 0)
+              g_string_append_c (text, ' ');
+            g_string_append (text, m->arg_names[k]);
+            g_string_append_c (text, '=');
+            append_number (text, lef64 (e + 16 + 8 * k));
+          }
+      if (a0 == floor (a0) && fabs (a0) < 9.2e18)
+        datum = (guint32) (gint64) a0;
+      cpel_import_builder_add_event (b, ns, m ? m->track_id : g_hash_table_size (track_ids),
+                                     msgid, datum, text->str, text->len);
+      n_used++;
+      if ((i & 0xffff) == 0xffff)
+        {
+          if (!cpel_import_check_cancel (b, error))
+            goto out;
+          cpel_import_report_progress (b, (double) i / n);
+        }
+    }
+  ok = TRUE;
+
+out:
+  for (guint32 id = 0; id < n_msgs; id++)
+    message_clear (&msgs[id]);
+  g_free (msgs);
+  return ok;
+}
+
+const CpelImporter cpel_importer_snabb = {
+  .id = "snabb",
+  .name = N_("Snabb timeline"),
+  .mime_type = "application/x-snabb-timeline",
+  .patterns = (const char * const[]) { "*.timeline", NULL },
+  .directory = FALSE,
+  .probe = probe_snabb,
+  .import = import_snabb,
+};

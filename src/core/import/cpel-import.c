@@ -1,0 +1,559 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-import.c — the table of formats, detection, and the builder that
+ * turns an importer's tracks, types and events into CPEL bytes */
+#include "cpel-import.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
+#include "cpel-error.h"
+#include "cpel-writer.h"
+
+/* ---- CPEL itself (loaded by cpel-file.c, no import step) ------------------ */
+
+static gboolean
+probe_cpel (const guint8 *data,
+            gsize         size,
+            const char   *path)
+{
+  /* Version 1 in either byte order; an empty file is CPEL's to report. */
+  return size == 0 || (data[0] & 0x7f) == 1;
+}
+
+static const CpelImporter cpel_importer_cpel = {
+  .id = "cpel",
+  .name = N_("CPEL"),
+  .mime_type = "application/x-cpel",
+  .patterns = (const char * const[]) { "*.cpel", NULL },
+  .probe = probe_cpel,
+  .import = NULL,
+};
+
+/* ---- the table: detection order --------------------------------------------
+ * Strong magics first; CPEL last (its signature is one byte: the Snabb
+ * timeline's magic starts with the same 0x01). */
+static const CpelImporter * const importers[] = {
+  &cpel_importer_elog,
+  &cpel_importer_snabb,
+  &cpel_importer_cpel,
+  NULL
+};
+
+const CpelImporter * const *
+cpel_importers (void)
+{
+  return importers;
+}
+
+const CpelImporter *
+cpel_importer_lookup (const char *id)
+{
+  g_return_val_if_fail (id != NULL, NULL);
+
+  for (guint i = 0; importers[i] != NULL; i++)
+    if (strcmp (importers[i]->id, id) == 0)
+      return importers[i];
+  return NULL;
+}
+
+/* "CPEL, VPP elog, Snabb timeline", in table order with CPEL first. */
+static char *
+format_list (void)
+{
+  GString *s = g_string_new (_(cpel_importer_cpel.name));
+
+  for (guint i = 0; importers[i] != NULL; i++)
+    if (importers[i] != &cpel_importer_cpel)
+      g_string_append_printf (s, ", %s", _(importers[i]->name));
+  return g_string_free (s, FALSE);
+}
+
+/* What the first bytes look like: hex plus printable text. */
+static char *
+describe_bytes (const guint8 *data,
+                gsize         size)
+{
+  GString *s = g_string_new (NULL);
+  gsize n = MIN (size, 8);
+
+  for (gsize i = 0; i < n; i++)
+    g_string_append_printf (s, i ? " %02x" : "%02x", data[i]);
+  g_string_append (s, " “");
+  for (gsize i = 0; i < n; i++)
+    g_string_append_c (s, data[i] >= 0x20 && data[i] < 0x7f ? (char) data[i] : '.');
+  g_string_append (s, "”");
+  return g_string_free (s, FALSE);
+}
+
+static void
+set_unsupported (GError      **error,
+                 const guint8 *data,
+                 gsize         size)
+{
+  g_autofree char *list = format_list ();
+  g_autofree char *found = describe_bytes (data, size);
+
+  if (data[0] == 0)
+    g_set_error (error, CPEL_ERROR, CPEL_ERROR_GIST,
+                 _("Not a supported event log (%s): it starts with %s at offset 0, like an old Gist "
+                   "log"), list, found);
+  else
+    g_set_error (error, CPEL_ERROR, CPEL_ERROR_VERSION,
+                 _("Not a supported event log (%s): the file starts with %s at offset 0 "
+                   "(read as CPEL: unknown version %u)"), list, found, data[0] & 0x7f);
+}
+
+const CpelImporter *
+cpel_import_detect_bytes (const guint8  *data,
+                          gsize          size,
+                          GError       **error)
+{
+  g_return_val_if_fail (data != NULL || size == 0, NULL);
+
+  for (guint i = 0; importers[i] != NULL; i++)
+    if (!importers[i]->directory && importers[i]->probe (data, size, NULL))
+      return importers[i];
+  set_unsupported (error, data, size);
+  return NULL;
+}
+
+const CpelImporter *
+cpel_import_detect (const char  *path,
+                    GError     **error)
+{
+  guint8 head[CPEL_IMPORT_PROBE_SIZE];
+  GStatBuf st;
+  gssize n;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (g_stat (path, &st) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, "%s",
+                   saved == ENOENT ? _("No such file")
+                   : saved == EACCES ? _("Permission denied") : g_strerror (saved));
+      return NULL;
+    }
+  if (S_ISDIR (st.st_mode))
+    {
+      for (guint i = 0; importers[i] != NULL; i++)
+        if (importers[i]->directory && importers[i]->probe (NULL, 0, path))
+          return importers[i];
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, _("This is a folder, not a file"));
+      return NULL;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, _("This is not a regular file"));
+      return NULL;
+    }
+
+  fd = g_open (path, O_RDONLY, 0);
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, "%s",
+                   saved == EACCES ? _("Permission denied") : g_strerror (saved));
+      return NULL;
+    }
+  do
+    n = read (fd, head, sizeof head);
+  while (n < 0 && errno == EINTR);
+  close (fd);
+  if (n < 0)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, "%s", g_strerror (errno));
+      return NULL;
+    }
+  return cpel_import_detect_bytes (head, (gsize) n, error);
+}
+
+/* ---- the builder ------------------------------------------------------------- */
+
+typedef struct
+{
+  guint32  key;
+  char    *name;
+  char    *format;
+} Def;
+
+struct _CpelImportBuilder
+{
+  const CpelImporter *importer;
+  CpelImportOptions   options;
+  CpelWriter         *writer;
+  guint               strtab;
+
+  GArray             *tracks;       /* Def */
+  GArray             *types;        /* Def */
+
+  gboolean            in_events;
+  guint64             n_declared;
+  guint64             n_added;
+
+  GArray             *text_offsets; /* guint32, in the CPEL's byte order */
+  GString            *texts;
+  gboolean            any_text;
+
+  GPtrArray          *info;         /* key, value, … */
+  CpelImportClock     clock;
+  char               *clock_description;
+  guint64             n_lost;
+
+  GBytes             *raw_output;
+
+  GCancellable       *cancellable;
+  CpelProgressFunc    progress;
+  gpointer            progress_data;
+  double              last_progress;
+};
+
+static void
+def_clear (gpointer p)
+{
+  Def *d = p;
+
+  g_free (d->name);
+  g_free (d->format);
+}
+
+static void
+builder_free (CpelImportBuilder *b)
+{
+  g_clear_pointer (&b->writer, cpel_writer_free);
+  g_clear_pointer (&b->tracks, g_array_unref);
+  g_clear_pointer (&b->types, g_array_unref);
+  g_clear_pointer (&b->text_offsets, g_array_unref);
+  if (b->texts)
+    g_string_free (b->texts, TRUE);
+  g_clear_pointer (&b->info, g_ptr_array_unref);
+  g_clear_pointer (&b->clock_description, g_free);
+  g_clear_pointer (&b->raw_output, g_bytes_unref);
+  g_free (b);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelImportBuilder, builder_free)
+
+const CpelImportOptions *
+cpel_import_builder_get_options (CpelImportBuilder *b)
+{
+  return &b->options;
+}
+
+void
+cpel_import_builder_add_info (CpelImportBuilder *b,
+                              const char        *key,
+                              const char        *value)
+{
+  g_return_if_fail (b != NULL && key != NULL && key[0] != '\0' && value != NULL);
+
+  g_ptr_array_add (b->info, g_strdup (key));
+  g_ptr_array_add (b->info, g_strdup (value));
+}
+
+void
+cpel_import_builder_set_clock (CpelImportBuilder *b,
+                               CpelImportClock    clock,
+                               const char        *description)
+{
+  g_return_if_fail (b != NULL);
+
+  b->clock = clock;
+  g_free (b->clock_description);
+  b->clock_description = g_strdup (description);
+}
+
+void
+cpel_import_builder_add_lost (CpelImportBuilder *b,
+                              guint64            n_lost)
+{
+  g_return_if_fail (b != NULL);
+  b->n_lost += n_lost;
+}
+
+/* A name used verbatim as a CPEL format: '%' doubled. */
+static char *
+escape_format (const char *s)
+{
+  GString *out;
+
+  if (strchr (s, '%') == NULL)
+    return g_strdup (s);
+  out = g_string_new (NULL);
+  for (; *s; s++)
+    {
+      if (*s == '%')
+        g_string_append_c (out, '%');
+      g_string_append_c (out, *s);
+    }
+  return g_string_free (out, FALSE);
+}
+
+void
+cpel_import_builder_add_track (CpelImportBuilder *b,
+                               guint32            id,
+                               const char        *label)
+{
+  Def d = { id, escape_format (label ? label : ""), NULL };
+
+  g_return_if_fail (b != NULL && !b->in_events);
+  g_array_append_val (b->tracks, d);
+}
+
+void
+cpel_import_builder_add_type (CpelImportBuilder *b,
+                              guint32            code,
+                              const char        *name,
+                              const char        *datum_format)
+{
+  Def d = { code, escape_format (name ? name : ""), g_strdup (datum_format) };
+
+  g_return_if_fail (b != NULL && !b->in_events);
+  g_array_append_val (b->types, d);
+}
+
+gboolean
+cpel_import_builder_begin_events (CpelImportBuilder  *b,
+                                  guint64             n,
+                                  GError            **error)
+{
+  g_return_val_if_fail (b != NULL && !b->in_events, FALSE);
+
+  if (n > CPEL_MAX_EVENTS || n > (G_MAXUINT32 - 72) / 20)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_TOO_LARGE,
+                   _("%" PRIu64 " events: more than this viewer reads from one file "
+                     "(%u)"), n, (G_MAXUINT32 - 72) / 20);
+      return FALSE;
+    }
+  if (b->tracks->len > 0)
+    {
+      cpel_writer_begin_track_defs (b->writer, b->strtab);
+      for (guint i = 0; i < b->tracks->len; i++)
+        {
+          Def *d = &g_array_index (b->tracks, Def, i);
+          cpel_writer_add_track_def (b->writer, d->key, d->name);
+        }
+    }
+  if (b->types->len > 0)
+    {
+      cpel_writer_begin_event_defs (b->writer, b->strtab);
+      for (guint i = 0; i < b->types->len; i++)
+        {
+          Def *d = &g_array_index (b->types, Def, i);
+          cpel_writer_add_event_def (b->writer, d->key, d->name, d->format);
+        }
+    }
+  cpel_writer_begin_events (b->writer, b->strtab, 1000000000, (guint32) n);
+  b->in_events = TRUE;
+  b->n_declared = n;
+  g_array_set_size (b->text_offsets, 0);
+  if (n > 0)
+    {
+      /* Sized once: the count was checked against the file by the importer. */
+      g_array_set_size (b->text_offsets, n);
+      g_array_set_size (b->text_offsets, 0);
+    }
+  return TRUE;
+}
+
+void
+cpel_import_builder_add_event (CpelImportBuilder *b,
+                               guint64            ns,
+                               guint32            track,
+                               guint32            code,
+                               guint32            datum,
+                               const char        *text,
+                               gssize             text_len)
+{
+  guint32 off = G_MAXUINT32;
+
+  if (G_UNLIKELY (b->n_added >= b->n_declared))
+    {
+      b->n_added++;   /* reported at finish */
+      return;
+    }
+  b->n_added++;
+  cpel_writer_add_event (b->writer, ns, track, code, datum);
+
+  if (text != NULL)
+    {
+      gsize len = text_len < 0 ? strlen (text) : (gsize) text_len;
+
+      if (G_LIKELY (b->texts->len + len + 1 < G_MAXUINT32))
+        {
+          off = (guint32) b->texts->len;
+          g_string_append_len (b->texts, text, len);
+          g_string_append_c (b->texts, '\0');
+          b->any_text = TRUE;
+        }
+    }
+  off = b->options.little_endian ? GUINT32_TO_LE (off) : GUINT32_TO_BE (off);
+  g_array_append_val (b->text_offsets, off);
+}
+
+void
+cpel_import_builder_set_raw_output (CpelImportBuilder *b,
+                                    GBytes            *cpel)
+{
+  g_return_if_fail (b != NULL && cpel != NULL);
+  g_clear_pointer (&b->raw_output, g_bytes_unref);
+  b->raw_output = g_bytes_ref (cpel);
+}
+
+gboolean
+cpel_import_check_cancel (CpelImportBuilder  *b,
+                          GError            **error)
+{
+  return !g_cancellable_set_error_if_cancelled (b->cancellable, error);
+}
+
+void
+cpel_import_report_progress (CpelImportBuilder *b,
+                             double             fraction)
+{
+  fraction = CLAMP (fraction, 0.0, 1.0);
+  if (b->progress == NULL || fraction < b->last_progress + 0.01)
+    return;
+  b->last_progress = fraction;
+  b->progress (fraction, b->progress_data);
+}
+
+static guint32
+to_file_order (const CpelImportBuilder *b,
+               guint32                  v)
+{
+  return b->options.little_endian ? GUINT32_TO_LE (v) : GUINT32_TO_BE (v);
+}
+
+static const char *
+clock_keyword (CpelImportClock clock)
+{
+  switch (clock)
+    {
+    case CPEL_IMPORT_CLOCK_EXACT:   return "exact";
+    case CPEL_IMPORT_CLOCK_DERIVED: return "derived";
+    case CPEL_IMPORT_CLOCK_USER:    return "user";
+    case CPEL_IMPORT_CLOCK_UNKNOWN: return "unknown";
+    default:                        return "unknown";
+    }
+}
+
+static void
+put_pair (GString    *s,
+          const char *key,
+          const char *value)
+{
+  g_string_append_len (s, key, strlen (key) + 1);
+  g_string_append_len (s, value, strlen (value) + 1);
+}
+
+static GBytes *
+builder_finish (CpelImportBuilder  *b,
+                GError            **error)
+{
+  g_autoptr(GString) info = g_string_new (NULL);
+  g_autofree char *lost = NULL;
+
+  if (b->raw_output != NULL)
+    return g_bytes_ref (b->raw_output);
+
+  if (!b->in_events && !cpel_import_builder_begin_events (b, 0, error))
+    return NULL;
+  if (b->n_added != b->n_declared)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_SECTION,
+                   _("The importer declared %" PRIu64 " events but gave %"
+                     PRIu64), b->n_declared, b->n_added);
+      return NULL;
+    }
+
+  if (b->any_text)
+    {
+      guint32 head[2] = { to_file_order (b, 0), to_file_order (b, (guint32) b->n_added) };
+      guint64 len = sizeof head + (guint64) b->text_offsets->len * 4 + b->texts->len;
+      g_autoptr(GBytes) h = NULL, o = NULL, t = NULL;
+      GBytes *parts[3];
+
+      if (len > G_MAXUINT32)
+        {
+          g_set_error (error, CPEL_ERROR, CPEL_ERROR_TOO_LARGE,
+                       _("The events' texts take more than 4 GiB"));
+          return NULL;
+        }
+      h = g_bytes_new (head, sizeof head);
+      o = g_bytes_new_take (g_array_steal (b->text_offsets, NULL), b->n_added * 4);
+      t = g_bytes_new_take (g_string_free (g_steal_pointer (&b->texts), FALSE), len - 8 - b->n_added * 4);
+      parts[0] = h; parts[1] = o; parts[2] = t;
+      cpel_writer_add_raw_section_parts (b->writer, CPEL_SECTION_EXT_EVENT_TEXTS, parts, 3);
+    }
+
+  put_pair (info, "format-id", b->importer->id);
+  put_pair (info, "format", b->importer->name);
+  put_pair (info, "clock", clock_keyword (b->clock));
+  if (b->clock_description)
+    put_pair (info, "clock-description", b->clock_description);
+  lost = g_strdup_printf ("%" PRIu64, b->n_lost);
+  put_pair (info, "lost-events", lost);
+  for (guint i = 0; i + 1 < b->info->len; i += 2)
+    put_pair (info, g_ptr_array_index (b->info, i), g_ptr_array_index (b->info, i + 1));
+  while (info->len % 4)
+    g_string_append_c (info, '\0');
+  cpel_writer_add_raw_section (b->writer, CPEL_SECTION_EXT_SOURCE_INFO, info->str, info->len);
+
+  if (!cpel_writer_finish (b->writer, error))
+    return NULL;
+  return cpel_writer_steal_bytes (b->writer);
+}
+
+GBytes *
+cpel_import_run (const CpelImporter      *importer,
+                 const CpelImportSource  *src,
+                 const CpelImportOptions *options,
+                 GCancellable            *cancellable,
+                 CpelProgressFunc         progress,
+                 gpointer                 progress_data,
+                 GError                 **error)
+{
+  g_autoptr(CpelImportBuilder) b = NULL;
+  static const CpelImportOptions defaults = { 0 };
+
+  g_return_val_if_fail (importer != NULL && importer->import != NULL, NULL);
+  g_return_val_if_fail (src != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  b = g_new0 (CpelImportBuilder, 1);
+  b->importer = importer;
+  b->options = options ? *options : defaults;
+  b->writer = cpel_writer_new (NULL, b->options.little_endian,
+                               b->options.date ? b->options.date : (guint32) (g_get_real_time () / G_USEC_PER_SEC),
+                               error);
+  if (b->writer == NULL)
+    return NULL;
+  b->strtab = cpel_writer_add_string_table (b->writer, "ImportStrtab");
+  b->tracks = g_array_new (FALSE, FALSE, sizeof (Def));
+  g_array_set_clear_func (b->tracks, def_clear);
+  b->types = g_array_new (FALSE, FALSE, sizeof (Def));
+  g_array_set_clear_func (b->types, def_clear);
+  b->text_offsets = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->texts = g_string_new (NULL);
+  b->info = g_ptr_array_new_with_free_func (g_free);
+  b->clock = CPEL_IMPORT_CLOCK_EXACT;
+  b->cancellable = cancellable;
+  b->progress = progress;
+  b->progress_data = progress_data;
+
+  if (!importer->import (src, &b->options, b, cancellable, error))
+    return NULL;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+  return builder_finish (b, error);
+}

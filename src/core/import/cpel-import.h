@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-import.h — opening other event logs (VPP elog, Snabb timeline, …)
+ *
+ * Every importer turns its format into CPEL bytes in memory, made with the
+ * CpelWriter through a CpelImportBuilder, which also writes two extension
+ * sections (doc/cpel-extensions.md): each event's full text, and the source
+ * format's header.  cpel_file_new_for_path() calls cpel_import_detect() and
+ * loads the bytes the importer returns, so every `cpel` command and the
+ * viewer read an imported file as they read CPEL.
+ *
+ * ADDING A FORMAT (CTF, perf.data, …) — one new file plus one line:
+ *
+ *   1. src/core/import/cpel-import-NAME.c (and add it to src/core/meson.build)
+ *      defines
+ *
+ *        const CpelImporter cpel_importer_NAME = {
+ *          .id = "name", .name = N_("Display name"),
+ *          .mime_type = "application/x-…", .patterns = (const char *[]) { "*.ext", NULL },
+ *          .directory = FALSE,         // TRUE: the source is a folder (CTF)
+ *          .probe = probe_name,        // magic check on the first bytes
+ *          .import = import_name,      // source -> builder
+ *        };
+ *
+ *      probe() sees the first CPEL_IMPORT_PROBE_SIZE bytes of a file (or,
+ *      for .directory importers, data == NULL and the folder's path) and
+ *      answers by content, never by name.  import() reads the source (the
+ *      whole file mapped: src->data/src->size; or src->path for folders),
+ *      treats every byte as hostile (check each count, offset and length,
+ *      errors name the byte offset), and describes tracks, event types and
+ *      events to the builder:
+ *
+ *        cpel_import_builder_add_track (b, id, "label");
+ *        cpel_import_builder_add_type (b, code, "name", "%u" or NULL);
+ *        cpel_import_builder_begin_events (b, n);       // the exact count
+ *        cpel_import_builder_add_event (b, ns, track, code, datum, "full text", len);
+ *        cpel_import_builder_add_info (b, "Key", "value");   // for `cpel info`
+ *        cpel_import_builder_set_clock (b, CPEL_IMPORT_CLOCK_…, "how");
+ *        cpel_import_builder_add_lost (b, n);
+ *
+ *      Times are absolute ns (any origin; the loader counts from the
+ *      earliest); the datum is the numeric value stats and anomalies use;
+ *      the text is what `dump` shows as datum and the viewer as label.  Call
+ *      cpel_import_check_cancel() / cpel_import_report_progress() now and
+ *      then.  Everything else (byte order, the extension sections, the
+ *      options) is the builder's business.
+ *
+ *   2. Add `&cpel_importer_NAME,` to the table in cpel-import.c, in the place
+ *      of the detection order it needs (strong magics before CPEL, whose
+ *      magic is one byte).  The "not a supported event log (…)" message,
+ *      the Open dialog filters, `cpel info` and File Information all follow
+ *      the table.
+ *
+ * This interface is stable: ctfperf (#14) builds on it.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "cpel-file.h"
+
+G_BEGIN_DECLS
+
+/* Bytes of a file a probe sees (fewer when the file is shorter). */
+#define CPEL_IMPORT_PROBE_SIZE 64
+
+/* Extension section types (doc/cpel-extensions.md); other readers skip them. */
+#define CPEL_SECTION_EXT_SOURCE_INFO 0x43500001u   /* "CP" 00 01 */
+#define CPEL_SECTION_EXT_EVENT_TEXTS 0x43500002u   /* "CP" 00 02 */
+
+typedef struct
+{
+  /* The user's clock rate (--clock-rate, "read with a different clock"),
+   * ticks per second; 0 = none. Importers whose clock is unknown use it. */
+  guint64   ticks_per_second;
+  /* Byte order of the CPEL made (only matters for `cpel convert`). */
+  gboolean  little_endian;
+  /* VPP elog only: write exactly what VPP's c2cpel writes. */
+  gboolean  c2cpel;
+  /* CPEL file date; 0 = now. */
+  guint32   date;
+} CpelImportOptions;
+
+typedef enum
+{
+  CPEL_IMPORT_CLOCK_EXACT,     /* the format's times are ns or seconds */
+  CPEL_IMPORT_CLOCK_DERIVED,   /* rate computed from the file (e.g. TSC from wall-clock events) */
+  CPEL_IMPORT_CLOCK_USER,      /* rate given by the user */
+  CPEL_IMPORT_CLOCK_UNKNOWN,   /* no rate: ticks are shown as ns */
+} CpelImportClock;
+
+typedef struct
+{
+  const char    *path;   /* file or folder */
+  const guint8  *data;   /* the whole file (NULL for folders) */
+  gsize          size;
+} CpelImportSource;
+
+typedef struct _CpelImportBuilder CpelImportBuilder;
+
+typedef struct
+{
+  const char          *id;          /* "elog": stable, in the extension section */
+  const char          *name;        /* N_("VPP elog"): translated when shown */
+  const char          *mime_type;
+  const char * const  *patterns;    /* glob patterns for file choosers, NULL-terminated */
+  gboolean             directory;   /* the source is a folder */
+  gboolean           (*probe)  (const guint8 *data, gsize size, const char *path);
+  gboolean           (*import) (const CpelImportSource  *src,
+                                const CpelImportOptions *options,
+                                CpelImportBuilder       *builder,
+                                GCancellable            *cancellable,
+                                GError                 **error);
+} CpelImporter;
+
+/* The table, in detection order, NULL-terminated; the last entry is CPEL itself. */
+const CpelImporter * const *cpel_importers (void);
+/* The entry for id ("cpel", "elog", "snabb", …) or NULL. */
+const CpelImporter *cpel_importer_lookup (const char *id);
+
+/* The importer whose probe accepts the path (CPEL included), or NULL with
+ * "not a supported event log (CPEL, VPP elog, …): found …". */
+const CpelImporter *cpel_import_detect (const char *path, GError **error);
+/* Same on bytes already read (a file's start). */
+const CpelImporter *cpel_import_detect_bytes (const guint8 *data, gsize size, GError **error);
+
+/* Run `importer` on `src`: CPEL bytes (with the extension sections). */
+GBytes *cpel_import_run (const CpelImporter      *importer,
+                         const CpelImportSource  *src,
+                         const CpelImportOptions *options,
+                         GCancellable            *cancellable,
+                         CpelProgressFunc         progress,
+                         gpointer                 progress_data,
+                         GError                 **error);
+
+/* ---- for importers --------------------------------------------------------- */
+
+void     cpel_import_builder_add_info     (CpelImportBuilder *b, const char *key, const char *value);
+void     cpel_import_builder_set_clock    (CpelImportBuilder *b, CpelImportClock clock,
+                                           const char *description);
+void     cpel_import_builder_add_lost     (CpelImportBuilder *b, guint64 n_lost);
+void     cpel_import_builder_add_track    (CpelImportBuilder *b, guint32 id, const char *label);
+/* datum_format: how readers without the text extension show the datum
+ * (NULL = nothing). The name is used verbatim (a '%' in it is escaped). */
+void     cpel_import_builder_add_type     (CpelImportBuilder *b, guint32 code, const char *name,
+                                           const char *datum_format);
+/* Exactly n events follow (at most 2^32 - 1). */
+gboolean cpel_import_builder_begin_events (CpelImportBuilder *b, guint64 n, GError **error);
+/* ns: absolute (any origin, >= 0). text: NULL = none. */
+void     cpel_import_builder_add_event    (CpelImportBuilder *b, guint64 ns, guint32 track,
+                                           guint32 code, guint32 datum,
+                                           const char *text, gssize text_len);
+const CpelImportOptions *cpel_import_builder_get_options (CpelImportBuilder *b);
+/* Replace the whole output by these CPEL bytes (c2cpel-compatible mode). */
+void     cpel_import_builder_set_raw_output (CpelImportBuilder *b, GBytes *cpel);
+
+/* FALSE with G_IO_ERROR_CANCELLED when cancelled (cheap: call every ~64k events). */
+gboolean cpel_import_check_cancel         (CpelImportBuilder *b, GError **error);
+/* Progress of the import itself, fraction in [0,1]. */
+void     cpel_import_report_progress      (CpelImportBuilder *b, double fraction);
+
+/* ---- the formats ------------------------------------------------------------ */
+
+extern const CpelImporter cpel_importer_elog;
+extern const CpelImporter cpel_importer_snabb;
+
+G_END_DECLS
