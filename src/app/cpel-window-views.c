@@ -13,7 +13,7 @@
 
 #include <glib/gi18n.h>
 
-#include "cpel-saved-views.h"
+#include "cpel-saved-views-window.h"
 
 /* One at a time: stepping through the views with x / z says where it is
  * now, not where it was a few presses ago. */
@@ -487,7 +487,7 @@ _cpel_window_views_present_list (CpelWindow *self)
     return;
   if (self->views.list == NULL)
     {
-      self->views.list = cpel_saved_views_new (self, self->views.views);
+      self->views.list = GTK_WINDOW (cpel_saved_views_window_new (self));
       g_object_add_weak_pointer (G_OBJECT (self->views.list), (gpointer *) &self->views.list);
     }
   gtk_window_present (self->views.list);

@@ -12,6 +12,7 @@
 
 #include "cpel-application.h"
 #include "cpel-print.h"
+#include "cpel-saved-view-row.h"
 #include "cpel-window.h"
 
 #define N_EVENTS 600
@@ -1014,9 +1015,39 @@ test_views_window (Fixture *f, gconstpointer data)
     g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, "A");
     g_assert_nonnull (gtk_list_box_get_row_at_index (GTK_LIST_BOX (box), 1));
     g_assert_null (gtk_list_box_get_row_at_index (GTK_LIST_BOX (box), 2));
+    g_assert_true (CPEL_IS_SAVED_VIEW_ROW (row));
+    g_assert_true (g_str_has_suffix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)),
+                                     " · 2 tracks · 1 event type hidden"));
     g_signal_emit_by_name (row, "activate");
     app_test_spin (50);
     assert_shows (f->window, 1000, 9000, "12,7", TRUE, 7);
+
+    /* The rows follow: A is the current view now. */
+    row = GTK_WIDGET (gtk_list_box_get_row_at_index (GTK_LIST_BOX (box), 0));
+    g_assert_true (cpel_saved_view_row_get_current (CPEL_SAVED_VIEW_ROW (row)));
+    row = GTK_WIDGET (gtk_list_box_get_row_at_index (GTK_LIST_BOX (box), 1));
+    g_assert_false (cpel_saved_view_row_get_current (CPEL_SAVED_VIEW_ROW (row)));
+    g_assert_cmpstr (cpel_saved_view_row_get_view_name (CPEL_SAVED_VIEW_ROW (row)), ==, "B");
+
+    /* Renaming B: not to a name in use (the entry says why), then to C. */
+    {
+      GtkWidget *entry = find_descendant (row, GTK_TYPE_ENTRY);
+      CpelViews *views = cpel_window_get_views (f->window);
+
+      g_assert_nonnull (entry);
+      g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "B");
+      gtk_editable_set_text (GTK_EDITABLE (entry), "A");
+      g_signal_emit_by_name (entry, "activate");
+      g_assert_true (gtk_widget_has_css_class (entry, "error"));
+      g_assert_true (cpel_views_lookup (views, "B", NULL));
+      gtk_editable_set_text (GTK_EDITABLE (entry), " C ");
+      g_assert_false (gtk_widget_has_css_class (entry, "error"));
+      g_signal_emit_by_name (entry, "activate");
+      g_assert_false (cpel_views_lookup (views, "B", NULL));
+      g_assert_true (cpel_views_lookup (views, "C", NULL));
+      row = GTK_WIDGET (gtk_list_box_get_row_at_index (GTK_LIST_BOX (box), 1));
+      g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, "C");
+    }
   }
 }
 

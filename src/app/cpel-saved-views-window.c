@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-saved-views-window.c — the Saved Views window
+ *
+ * A boxed list of the capture's views (CpelSavedViewRow, the current one
+ * marked): activating a row shows the view; each row renames (a popover
+ * with an entry) and deletes.  The header bar saves the current view and,
+ * in its menu, imports, exports, writes and rereads the views file.  Buttons
+ * use the viewer window's actions (its "win" group is inserted here).
+ */
+#include "cpel-saved-views-window.h"
+
+#include <glib/gi18n.h>
+
+#include "cpel-saved-view-row.h"
+
+struct _CpelSavedViewsWindow
+{
+  AdwWindow    parent_instance;
+
+  /* template */
+  GtkStack    *stack;
+  GtkListBox  *list_box;
+
+  CpelViews   *views;
+  CpelFile    *file;       /* the capture the views are of */
+};
+
+G_DEFINE_FINAL_TYPE (CpelSavedViewsWindow, cpel_saved_views_window, ADW_TYPE_WINDOW)
+
+enum
+{
+  PROP_0,
+  PROP_VIEWS,
+  PROP_FILE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static char *
+describe (CpelSavedViewsWindow *self,
+          const CpelSavedView  *view)
+{
+  guint n_file = self->file != NULL ? cpel_file_get_n_tracks (self->file) : 0;
+  g_autofree char *t0 = cpel_time_format (view->t0);
+  g_autofree char *t1 = cpel_time_format (view->t1);
+  guint n_tracks = view->track_order->len > 0 ? view->track_order->len
+                   : n_file - MIN (view->hidden_tracks->len, n_file);
+  g_autofree char *tracks = g_strdup_printf (ngettext ("%u track", "%u tracks", n_tracks), n_tracks);
+
+  if (view->hidden_codes->len > 0)
+    {
+      g_autofree char *types = g_strdup_printf (ngettext ("%u event type hidden",
+                                                          "%u event types hidden",
+                                                          view->hidden_codes->len),
+                                                view->hidden_codes->len);
+
+      /* TRANSLATORS: a saved view: "start – end · n tracks · n event types hidden" */
+      return g_strdup_printf (_("%s – %s · %s · %s"), t0, t1, tracks, types);
+    }
+  /* TRANSLATORS: a saved view: "start – end · n tracks" */
+  return g_strdup_printf (_("%s – %s · %s"), t0, t1, tracks);
+}
+
+static void
+refill (CpelSavedViewsWindow *self)
+{
+  guint n = cpel_views_get_n_views (self->views);
+  int current = cpel_views_get_current (self->views);
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list_box))) != NULL)
+    gtk_list_box_remove (self->list_box, child);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const CpelSavedView *view = cpel_views_get_view (self->views, i);
+      g_autofree char *subtitle = describe (self, view);
+      CpelSavedViewRow *row = cpel_saved_view_row_new (self->views, view->name);
+
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+      cpel_saved_view_row_set_current (row, (int) i == current);
+      gtk_list_box_append (self->list_box, GTK_WIDGET (row));
+    }
+  gtk_stack_set_visible_child_name (self->stack, n > 0 ? "list" : "empty");
+}
+
+CpelSavedViewsWindow *
+cpel_saved_views_window_new (CpelWindow *parent)
+{
+  CpelSavedViewsWindow *self;
+
+  g_return_val_if_fail (CPEL_IS_WINDOW (parent), NULL);
+  g_return_val_if_fail (cpel_window_get_views (parent) != NULL, NULL);
+
+  self = g_object_new (CPEL_TYPE_SAVED_VIEWS_WINDOW,
+                       "transient-for", parent,
+                       "views", cpel_window_get_views (parent),
+                       "file", cpel_window_get_file (parent),
+                       NULL);
+  gtk_widget_insert_action_group (GTK_WIDGET (self), "win", cpel_window_get_actions (parent));
+  return self;
+}
+
+CpelViews *
+cpel_saved_views_window_get_views (CpelSavedViewsWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_SAVED_VIEWS_WINDOW (self), NULL);
+  return self->views;
+}
+
+static void
+cpel_saved_views_window_constructed (GObject *object)
+{
+  CpelSavedViewsWindow *self = CPEL_SAVED_VIEWS_WINDOW (object);
+
+  G_OBJECT_CLASS (cpel_saved_views_window_parent_class)->constructed (object);
+
+  g_assert (CPEL_IS_VIEWS (self->views));
+  g_signal_connect_object (self->views, "changed", G_CALLBACK (refill), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->views, "notify::current", G_CALLBACK (refill), self,
+                           G_CONNECT_SWAPPED);
+  refill (self);
+}
+
+static void
+cpel_saved_views_window_get_property (GObject    *object,
+                                      guint       prop_id,
+                                      GValue     *value,
+                                      GParamSpec *pspec)
+{
+  CpelSavedViewsWindow *self = CPEL_SAVED_VIEWS_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_VIEWS:
+      g_value_set_object (value, self->views);
+      break;
+    case PROP_FILE:
+      g_value_set_object (value, self->file);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cpel_saved_views_window_set_property (GObject      *object,
+                                      guint         prop_id,
+                                      const GValue *value,
+                                      GParamSpec   *pspec)
+{
+  CpelSavedViewsWindow *self = CPEL_SAVED_VIEWS_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_VIEWS:
+      self->views = g_value_dup_object (value);
+      break;
+    case PROP_FILE:
+      self->file = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cpel_saved_views_window_dispose (GObject *object)
+{
+  CpelSavedViewsWindow *self = CPEL_SAVED_VIEWS_WINDOW (object);
+
+  if (self->views != NULL)
+    g_signal_handlers_disconnect_by_data (self->views, self);
+  g_clear_object (&self->views);
+  g_clear_object (&self->file);
+
+  G_OBJECT_CLASS (cpel_saved_views_window_parent_class)->dispose (object);
+}
+
+static void
+cpel_saved_views_window_class_init (CpelSavedViewsWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = cpel_saved_views_window_constructed;
+  object_class->get_property = cpel_saved_views_window_get_property;
+  object_class->set_property = cpel_saved_views_window_set_property;
+  object_class->dispose = cpel_saved_views_window_dispose;
+
+  /* The views listed (the rows follow their changes). */
+  properties[PROP_VIEWS] =
+    g_param_spec_object ("views", NULL, NULL, CPEL_TYPE_VIEWS,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The capture they are of (for the number of tracks a view shows). */
+  properties[PROP_FILE] =
+    g_param_spec_object ("file", NULL, NULL, CPEL_TYPE_FILE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/cpelview/CpelView/cpel-saved-views-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, CpelSavedViewsWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, CpelSavedViewsWindow, list_box);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+}
+
+static void
+cpel_saved_views_window_init (CpelSavedViewsWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
