@@ -648,6 +648,92 @@ find_descendant (GtkWidget *widget, GType type)
   return find_widget (widget, is_of_type, GSIZE_TO_POINTER (type));
 }
 
+/* The timeline's context menus come from the window: the selected event's
+ * offers the chase, a track's offers Sort Tracks; their win.* actions work
+ * from the menu (a popover of the timeline). */
+static GMenuModel *
+menu_link (GMenuModel *menu, int item, const char *link)
+{
+  return g_menu_model_get_item_link (menu, item, link);
+}
+
+static char *
+menu_action (GMenuModel *menu, int item)
+{
+  char *action = NULL;
+
+  g_menu_model_get_item_attribute (menu, item, G_MENU_ATTRIBUTE_ACTION, "s", &action);
+  return action;
+}
+
+static void
+test_context_menus (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline;
+  GtkWidget *popover;
+  GMenuModel *menu;
+  g_autoptr(GMenuModel) section = NULL;
+  g_autoptr(GMenuModel) sort = NULL;
+  g_autofree char *action = NULL;
+  g_autofree char *rows = NULL;
+  g_autofree char *by_name = NULL;
+  double x, y;
+  int n;
+
+  SKIP_WITHOUT_DISPLAY ();
+  SKIP_WITHOUT_INPUT ();
+  timeline = cpel_window_get_timeline (f->window);
+  app_test_focus (GTK_WIDGET (timeline));
+
+  /* The Menu key on the selected event: Chase Event … No Chase. */
+  select_first (f->window, 3, TRUE, CODE_RECV);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.context-menu", NULL));
+  popover = find_descendant (GTK_WIDGET (timeline), GTK_TYPE_POPOVER_MENU);
+  g_assert_nonnull (popover);
+  g_assert_true (gtk_widget_get_visible (popover));
+  menu = gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (popover));
+  section = menu_link (menu, 0, G_MENU_LINK_SECTION);
+  action = menu_action (section, 0);
+  g_assert_cmpstr (action, ==, "win.chase-event");
+  g_assert_true (gtk_widget_activate_action (popover, "win.chase-event", NULL));
+  wait_chase (f->window);
+  g_assert_true (cpel_window_is_chasing (f->window));
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  activate (f->window, "no-chase");
+
+  /* A right click on a track's label: the timeline's items, then Sort
+   * Tracks and Show All Tracks. */
+  app_test_activate_action (GTK_WIDGET (f->window), "sort-tracks", g_variant_new_string ("name"));
+  by_name = row_ids (f->window);
+  app_test_activate_action (GTK_WIDGET (f->window), "sort-tracks", g_variant_new_string ("default"));
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, !=, by_name);
+  g_clear_pointer (&rows, g_free);
+  label_point (timeline, 0, &x, &y);
+  app_test_pointer_to (GTK_WIDGET (timeline), x, y);
+  app_test_xdo ("click", "3", NULL);
+  app_test_spin (50);
+  g_assert_true (gtk_widget_get_visible (popover));
+  menu = gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (popover));
+  g_clear_object (&section);
+  section = menu_link (menu, 1, G_MENU_LINK_SECTION);
+  n = g_menu_model_get_n_items (section);
+  g_assert_cmpint (n, ==, 2);
+  g_clear_pointer (&action, g_free);
+  action = menu_action (section, 1);
+  g_assert_cmpstr (action, ==, "timeline.tracks-reset");
+  sort = menu_link (section, 0, G_MENU_LINK_SUBMENU);
+  g_assert_nonnull (sort);
+  g_assert_cmpint (g_menu_model_get_n_items (sort), ==, 4);
+  g_clear_pointer (&action, g_free);
+  action = menu_action (sort, 0);
+  g_assert_cmpstr (action, ==, "win.sort-tracks");
+  g_assert_true (gtk_widget_activate_action (popover, "win.sort-tracks", "s", "name"));
+  rows = row_ids (f->window);
+  g_assert_cmpstr (rows, ==, by_name);
+  gtk_popover_popdown (GTK_POPOVER (popover));
+}
+
 /* The Tracks window of `window`, opened by its action. */
 static GtkWindow *
 open_tracks_window (CpelWindow *window)
@@ -1507,6 +1593,7 @@ main (int argc, char *argv[])
   ADD ("chase-sample", test_chase_sample);
   ADD ("sort", test_sort);
   ADD ("label-input", test_label_input);
+  ADD ("context-menus", test_context_menus);
   ADD ("views-round-trip", test_views_round_trip);
   ADD ("open-at-view", test_open_at_view);
   ADD ("views-window", test_views_window);
