@@ -33,6 +33,7 @@ struct _CpelOverviewStrip
   CpelFile          *cache_file;      /* references: the key's identity stays valid */
   CpelOverview      *cache_overview;
   CpelSearchResult  *cache_matches;
+  guint64            cache_shown;     /* cpel_render_overview_shown_hash */
   GCancellable      *matches_cancellable;   /* the match layer being drawn */
 };
 
@@ -198,7 +199,8 @@ start_matches (CpelOverviewStrip *self,
   g_task_run_in_thread (task, matches_thread);
 }
 
-/* The density layer is redrawn when the capture, size or palette change;
+/* The density layer is redrawn when the capture, size, palette or what the
+ * view shows (tracks, event types) change;
  * the match layer also when the matches do (a new search keeps the
  * density). */
 static void
@@ -210,7 +212,8 @@ update_cache (CpelOverviewStrip *self,
 {
   if (self->base == NULL || self->cache_width != width || self->cache_height != height
       || self->cache_scale != scale || self->cache_palette != view->palette
-      || self->cache_file != view->file || self->cache_overview != view->overview)
+      || self->cache_file != view->file || self->cache_overview != view->overview
+      || self->cache_shown != cpel_render_overview_shown_hash (view))
     {
       clear_cache (self);
       self->base = render_layer (view, width, height, scale, CPEL_OVERVIEW_LAYER_BASE);
@@ -220,6 +223,7 @@ update_cache (CpelOverviewStrip *self,
       self->cache_palette = view->palette;
       self->cache_file = view->file != NULL ? g_object_ref (view->file) : NULL;
       self->cache_overview = view->overview != NULL ? cpel_overview_ref (view->overview) : NULL;
+      self->cache_shown = cpel_render_overview_shown_hash (view);
     }
   else if (self->cache_matches == view->matches)
     return;

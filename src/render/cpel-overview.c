@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-overview.c — whole-capture density summary and the overview strip */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpel-render-private.h"
@@ -266,15 +267,153 @@ overview_columns (cairo_t *cr, double width, double *scale)
   return (guint) MIN (ceil (width * *scale - 1e-6), 65536.0);
 }
 
+/* Per column, the events a track adds: its times counted between the
+ * column boundaries (a galloping search from the previous boundary, O(log)
+ * per column); with hidden types, each column's count scaled by the share
+ * of shown types among up to `samples` evenly spaced events of it (exact
+ * when it holds no more). */
+static void
+add_track_counts (const CpelView *view, guint slot, const gint64 *bounds, guint nc,
+                  gboolean types_hidden, guint samples, double sign, double *col)
+{
+  CpelFile *file = view->file;
+  guint64 n, lo = 0;
+  const gint64 *times = cpel_file_get_track_times (file, slot, &n);
+
+  if (n == 0 || times == NULL)
+    return;
+  lo = cpel_render_gallop (times, 0, n, bounds[0]);
+  for (guint c = 0; c < nc && lo < n; c++)
+    {
+      guint64 hi = cpel_render_gallop (times, lo, n, bounds[c + 1]);
+      double count = (double) (hi - lo);
+
+      if (count > 0 && types_hidden)
+        {
+          guint64 m = MIN (hi - lo, (guint64) samples), shown = 0;
+
+          for (guint64 k = 0; k < m; k++)
+            {
+              guint64 i = lo + (m == hi - lo ? k : (hi - lo - 1) * k / MAX (m - 1, 1));
+
+              shown += !cpel_view_code_hidden (view, file,
+                                               cpel_file_get_track_event_code (file, slot, i));
+            }
+          count = count * (double) shown / (double) m;
+        }
+      col[c] += sign * count;
+      lo = hi;
+    }
+}
+
+/* Events per column of what the view shows: its rows (hidden and filtered
+ * tracks left out) and its shown event types.  With every track and type
+ * shown the capture's summary answers; else the fewer of the shown and the
+ * hidden tracks are counted (the hidden ones subtracted from the whole),
+ * and with hidden types the shown rows are sampled, at most
+ * OVERVIEW_SAMPLE_BUDGET events in all. */
+#define OVERVIEW_SAMPLE_BUDGET (4u << 20)
+
+static void
+shown_counts (const CpelView *view, CpelOverview *ov, guint nc, double *col)
+{
+  CpelFile *file = view->file;
+  guint n_tracks = cpel_file_get_n_tracks (file);
+  gboolean rows_filtered = view->rows != NULL && view->n_rows < n_tracks;
+  gboolean types_hidden = cpel_view_any_hidden (view);
+  g_autofree gint64 *bounds = g_new (gint64, nc + 1);
+
+  for (guint c = 0; c <= nc; c++)
+    bounds[c] = cpel_render_column_time (0, ov->span, c, nc);
+  if (!types_hidden && (!rows_filtered || view->n_rows > n_tracks / 2))
+    {
+      for (guint c = 0; c < nc; c++)
+        col[c] = cpel_overview_count_range (ov, bounds[c], bounds[c + 1]);
+      if (rows_filtered)
+        {
+          g_autofree guint8 *shown = g_new0 (guint8, n_tracks);
+
+          for (guint r = 0; r < view->n_rows; r++)
+            if (view->rows[r] < n_tracks)
+              shown[view->rows[r]] = 1;
+          for (guint slot = 0; slot < n_tracks; slot++)
+            if (!shown[slot])
+              add_track_counts (view, slot, bounds, nc, FALSE, 0, -1.0, col);
+          for (guint c = 0; c < nc; c++)
+            col[c] = MAX (col[c], 0.0);
+        }
+      return;
+    }
+
+  {
+    guint n_rows = rows_filtered ? view->n_rows : n_tracks;
+    guint samples = (guint) CLAMP (OVERVIEW_SAMPLE_BUDGET / MAX ((guint64) n_rows * nc, 1), 1,
+                                   CPEL_RENDER_DENSITY_SAMPLES);
+
+    for (guint r = 0; r < n_rows; r++)
+      {
+        guint slot = rows_filtered ? view->rows[r] : r;
+
+        if (slot < n_tracks)
+          add_track_counts (view, slot, bounds, nc, types_hidden, samples, 1.0, col);
+      }
+  }
+}
+
+guint64
+cpel_render_overview_shown_hash (const CpelView *view)
+{
+  guint64 h;
+
+  g_return_val_if_fail (view != NULL, 0);
+
+  h = cpel_render_hidden_hash (view);
+  if (view->file != NULL && view->rows != NULL && view->n_rows < cpel_file_get_n_tracks (view->file))
+    {
+      h ^= G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) + view->n_rows;
+      for (guint r = 0; r < view->n_rows; r++)
+        {
+          h ^= view->rows[r];
+          h *= G_GUINT64_CONSTANT (0x100000001b3);
+        }
+    }
+  return h;
+}
+
+static int
+compare_doubles (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The strip's full height: the 99th percentile of the non-empty columns'
+ * counts (a few bursts beyond it are drawn full and darker), so that a
+ * quiet stretch with a tenth of the events is a tenth as high. */
+static double
+scale_top (const double *col, guint nc)
+{
+  g_autofree double *sorted = g_new (double, nc);
+  guint n = 0;
+
+  for (guint c = 0; c < nc; c++)
+    if (col[c] > 0)
+      sorted[n++] = col[c];
+  if (n == 0)
+    return 1;
+  qsort (sorted, n, sizeof (double), compare_doubles);
+  return MAX (sorted[MIN (n - 1, (guint) ceil (0.99 * n) - 1)], 1.0);
+}
+
 static void
 draw_base (cairo_t *cr, double width, double height, const CpelView *view, const CpelPalette *pal)
 {
   g_autoptr(CpelOverview) own = NULL;
   g_autofree double *col = NULL;
   CpelOverview *ov;
-  double scale, max = 0, norm, bar_top = 3, bar_h;
+  double scale, top, bar_top = 3, bar_h, alpha = pal->dark ? 0.75 : 0.65;
   guint nc = overview_columns (cr, width, &scale);
-  gint64 span;
 
   cpel_render_set_color (cr, &pal->ruler_bg);
   cairo_paint (cr);
@@ -288,26 +427,21 @@ draw_base (cairo_t *cr, double width, double height, const CpelView *view, const
       own = cpel_overview_new (view->file, MIN (MAX (nc, 256u), 4096u), NULL, NULL);
       ov = own;
     }
-  span = ov->span;
   col = g_new0 (double, nc);
-  for (guint c = 0; c < nc; c++)
-    {
-      gint64 a = cpel_render_column_time (0, span, c, nc);
-      gint64 b = cpel_render_column_time (0, span, (guint64) c + 1, nc);
-      col[c] = cpel_overview_count_range (ov, a, b);
-      max = MAX (max, col[c]);
-    }
+  shown_counts (view, ov, nc, col);
+  top = scale_top (col, nc);
 
-  /* A histogram on a log scale, baseline at the bottom. */
+  /* A histogram, linear up to the 99th percentile, baseline at the
+   * bottom; any column with an event at least a device pixel high. */
   bar_h = height - bar_top - 1;
-  norm = log1p (MAX (max, 4.0));
-  cpel_render_set_color_alpha (cr, &pal->density, pal->dark ? 0.75 : 0.65);
   for (guint c = 0; c < nc; c++)
     {
       double hh;
-      if (col[c] <= 0)
+
+      if (col[c] < 0.5)
         continue;
-      hh = MAX (bar_h * log1p (col[c]) / norm, 1.0);
+      hh = MAX (bar_h * MIN (col[c] / top, 1.0), 1.0 / scale);
+      cpel_render_set_color_alpha (cr, &pal->density, col[c] > top ? MIN (1.0, alpha + 0.25) : alpha);
       /* One fill per bar: a single path of all bars (every one of them
        * spanning the baseline) costs cairo's rectangle sweep O(bars²). */
       cairo_rectangle (cr, c / scale, height - 1 - hh, 1 / scale, hh);

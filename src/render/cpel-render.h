@@ -243,6 +243,10 @@ typedef enum
 } CpelOverviewLayer;
 void     cpel_render_overview_layers (cairo_t *cr, double width, double height, const CpelView *view,
                                       CpelOverviewLayer layers);
+/* The BASE layer shows what the view shows: the events of its rows (hidden
+ * and filtered-out tracks left out) and of its shown event types.  A hash of
+ * those, for a widget to know when to redraw it (0: everything shown). */
+guint64  cpel_render_overview_shown_hash (const CpelView *view);
 /* Geometry of the overview strip (for clicks and drags on it). */
 double   cpel_render_overview_time_to_x (const CpelView *view, double width, gint64 t);
 gint64   cpel_render_overview_x_to_time (const CpelView *view, double width, double x);

@@ -287,6 +287,98 @@ test_overview_render (void)
   cairo_surface_destroy (s2);
 }
 
+static cairo_surface_t *
+draw_layers (const CpelView *view, int w, int h, CpelOverviewLayer layers)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (s);
+
+  cpel_render_overview_layers (cr, w, h, view, layers);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  return s;
+}
+
+/* Track 0: an event per ns over [0, 20000) (100 per column of a 1000 px
+ * strip); track 1: one per 10 ns over [20000, 100000), alternately send
+ * and recv (10 per column). */
+static void
+scale_func (guint64 i, TestEvent *ev, gpointer data)
+{
+  ev->datum = 0;
+  if (i < 20000)
+    {
+      ev->track = 0;
+      ev->t = i;
+      ev->code = CODE_SEND;
+    }
+  else
+    {
+      ev->track = 1;
+      ev->t = 20000 + (i - 20000) * 10;
+      ev->code = i % 2 ? CODE_RECV : CODE_SEND;
+    }
+}
+
+/* Height in pixels of the strip's bar at column x. */
+static int
+bar_height (cairo_surface_t *s, int x, int h)
+{
+  double bg = test_luma (s, x, 0);
+  int n = 0;
+
+  for (int y = 0; y < h - 1; y++)
+    n += test_luma (s, x, y) < bg - 0.05;
+  return n;
+}
+
+/* The strip's scale shows the difference between busy and quiet stretches
+ * (linear up to the 99th percentile), and it follows what the view shows:
+ * hidden or filtered-out tracks and hidden event types are left out. */
+static void
+test_overview_scale_shown (void)
+{
+  g_autoptr(CpelFile) file = test_file_new_func (2, 28000, scale_func, NULL);
+  g_autoptr(CpelOverview) ov = cpel_overview_new (file, 0, NULL, NULL);
+  const guint only_track_1[] = { 1 };
+  guint8 hidden[3] = { 0, 0, 0 };
+  CpelView view;
+  cairo_surface_t *s;
+  int busy, quiet;
+
+  cpel_view_init (&view, file, &light);
+  view.overview = ov;
+  s = draw_layers (&view, 1000, 40, CPEL_OVERVIEW_LAYER_BASE);
+  busy = bar_height (s, 100, 40);
+  quiet = bar_height (s, 600, 40);
+  g_test_message ("busy %d px, quiet %d px", busy, quiet);
+  g_assert_cmpint (busy, >=, 30);
+  g_assert_cmpint (quiet, >=, 1);
+  g_assert_cmpint (quiet * 5, <, busy);   /* a tenth of the events: far lower */
+  g_assert_cmpuint (cpel_render_overview_shown_hash (&view), ==, 0);
+  cairo_surface_destroy (s);
+
+  /* Track 0 filtered out: its stretch is empty, track 1 fills the strip. */
+  view.rows = only_track_1;
+  view.n_rows = 1;
+  g_assert_cmpuint (cpel_render_overview_shown_hash (&view), !=, 0);
+  s = draw_layers (&view, 1000, 40, CPEL_OVERVIEW_LAYER_BASE);
+  g_assert_cmpint (bar_height (s, 100, 40), ==, 0);
+  g_assert_cmpint (bar_height (s, 600, 40), >=, 30);
+  cairo_surface_destroy (s);
+
+  /* "send" hidden: track 0's stretch is empty, track 1 keeps half. */
+  view.rows = NULL;
+  view.n_rows = 0;
+  hidden[0] = 1;   /* types in code order: send, recv, idle */
+  view.hidden_types = hidden;
+  g_assert_cmpuint (cpel_render_overview_shown_hash (&view), !=, 0);
+  s = draw_layers (&view, 1000, 40, CPEL_OVERVIEW_LAYER_BASE);
+  g_assert_cmpint (bar_height (s, 100, 40), ==, 0);
+  g_assert_cmpint (bar_height (s, 600, 40), >=, 30);
+  cairo_surface_destroy (s);
+}
+
 /* Matches: a burst of 2000 inside one column of the strip, then one per
  * column, then every 7th event of a steady stream, and a sparse track. */
 static void
@@ -317,17 +409,6 @@ layers_func (guint64 i, TestEvent *ev, gpointer data)
     }
 }
 
-static cairo_surface_t *
-draw_layers (const CpelView *view, int w, int h, CpelOverviewLayer layers)
-{
-  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-  cairo_t *cr = cairo_create (s);
-
-  cpel_render_overview_layers (cr, w, h, view, layers);
-  cairo_destroy (cr);
-  cairo_surface_flush (s);
-  return s;
-}
 
 /* The strip widget draws BASE and MATCHES once into images and the rest
  * over them at each frame: the same picture as all layers at once.  And
@@ -425,5 +506,6 @@ main (int argc, char **argv)
   g_test_add_func ("/render/overview/cancel", test_overview_cancel);
   g_test_add_func ("/render/overview/render", test_overview_render);
   g_test_add_func ("/render/overview/layers", test_overview_layers);
+  g_test_add_func ("/render/overview/scale-shown", test_overview_scale_shown);
   return g_test_run ();
 }
