@@ -75,33 +75,6 @@ store32 (CpelFile *file,
   memcpy (p, &v, 4);
 }
 
-static gboolean
-check_slots (CpelFile              *file,
-             const CpelCutOptions  *opt,
-             GError               **error)
-{
-  g_autofree guint8 *seen = NULL;
-
-  if (opt->slots == NULL)
-    return TRUE;
-  seen = g_malloc0 (MAX (file->n_tracks, 1));
-  for (guint i = 0; i < opt->n_slots; i++)
-    {
-      guint slot = opt->slots[i];
-
-      if (slot >= file->n_tracks || seen[slot])
-        {
-          g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID,
-                       slot >= file->n_tracks ? _("Track slot %u does not exist")
-                                              : _("Track slot %u is given twice"),
-                       slot);
-          return FALSE;
-        }
-      seen[slot] = 1;
-    }
-  return TRUE;
-}
-
 /* ---- definition sections ------------------------------------------------- */
 
 /* A string table, byte for byte.  The writer pads a table to a multiple of
@@ -483,7 +456,7 @@ run (CpelFile              *file,
       all.t1 = file->n_events ? file->duration + 1 : 0;
       options = &all;
     }
-  if (!check_slots (file, options, error))
+  if (!cpel_file_check_slots (file, options->slots, options->n_slots, error))
     return FALSE;
 
   cut.file = file;

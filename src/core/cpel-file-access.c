@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-file-access.c — reading a loaded CpelFile: header, tracks, types, labels */
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "cpel-file-private.h"
@@ -399,4 +400,32 @@ cpel_file_drop_pages (const CpelFile *self,
   if (b > a)
     madvise ((void *) a, b - a, MADV_DONTNEED);
 #endif
+}
+
+gboolean
+cpel_file_check_slots (CpelFile     *self,
+                       const guint  *slots,
+                       guint         n_slots,
+                       GError      **error)
+{
+  g_autofree guint8 *seen = NULL;
+
+  if (slots == NULL)
+    return TRUE;
+  seen = g_malloc0 (MAX (self->n_tracks, 1));
+  for (guint i = 0; i < n_slots; i++)
+    {
+      guint slot = slots[i];
+
+      if (slot >= self->n_tracks || seen[slot])
+        {
+          g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID,
+                       slot >= self->n_tracks ? _("Track slot %u does not exist")
+                                              : _("Track slot %u is given twice"),
+                       slot);
+          return FALSE;
+        }
+      seen[slot] = 1;
+    }
+  return TRUE;
 }

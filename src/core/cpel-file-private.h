@@ -270,4 +270,9 @@ guint64  cpel_file_section_lower_bound (CpelFile *self, guint section, gint64 t)
 gpointer cpel_index_alloc        (gsize size);
 void     cpel_index_free         (gpointer mem, gsize size);
 
+/* The track slots an analysis is limited to (NULL: every track): each must
+ * exist and come once, else FALSE with CPEL_ERROR_INVALID in *error. */
+gboolean cpel_file_check_slots   (CpelFile *self, const guint *slots, guint n_slots,
+                                  GError **error);
+
 G_END_DECLS

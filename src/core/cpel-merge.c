@@ -13,6 +13,7 @@
  * order gets its index built first.
  */
 #include "cpel-file-private.h"
+#include "cpel-heap-private.h"
 
 #define DROP_EVERY (1u << 16)   /* records: give back what was read */
 
@@ -26,19 +27,11 @@ typedef struct
   guint          section;
 } SectionHead;
 
-typedef struct
-{
-  gint64   t;
-  guint32  rec;
-  guint    slot;
-  guint64  index;   /* next index in the track */
-  guint64  end;
-} Head;
 
 struct _CpelMerge
 {
   CpelFile    *file;
-  Head        *heap;
+  CpelTrackCursor *heap;  /* pos: the next index on the track */
   guint        n;
 
   /* merging sections (no index) */
@@ -58,30 +51,7 @@ section_less (const SectionHead *a,
   return a->t < b->t || (a->t == b->t && a->fi < b->fi);
 }
 
-static void
-section_sift_down (CpelMerge *merge,
-                   guint      i)
-{
-  SectionHead *h = merge->sheap;
-  guint n = merge->n;
-
-  for (;;)
-    {
-      guint l = 2 * i + 1, r = l + 1, m = i;
-      SectionHead tmp;
-
-      if (l < n && section_less (&h[l], &h[m]))
-        m = l;
-      if (r < n && section_less (&h[r], &h[m]))
-        m = r;
-      if (m == i)
-        return;
-      tmp = h[i];
-      h[i] = h[m];
-      h[m] = tmp;
-      i = m;
-    }
-}
+CPEL_DEFINE_MIN_HEAP (section_heap, SectionHead, section_less)
 
 /* The time of the record as in the index: ns since the earliest event. */
 static inline gint64
@@ -160,8 +130,7 @@ sections_init (CpelMerge   *merge,
       h->t = record_time (merge, s, h->rec);
       merge->n++;
     }
-  for (guint i = merge->n / 2; i-- > 0;)
-    section_sift_down (merge, i);
+  section_heap_heapify (merge->sheap, merge->n);
 }
 
 static gboolean
@@ -219,50 +188,18 @@ sections_next (CpelMerge *merge,
           merge->sheap[0] = merge->sheap[--merge->n];
         }
       if (merge->n > 1)
-        section_sift_down (merge, 0);
+        section_heap_sift_down (merge->sheap, merge->n, 0);
       if (keep)
         return TRUE;
     }
   return FALSE;
 }
 
-static inline gboolean
-head_less (const Head *a,
-           const Head *b)
-{
-  return a->t < b->t || (a->t == b->t && a->rec < b->rec);
-}
-
-static void
-sift_down (CpelMerge *merge,
-           guint      i)
-{
-  Head *h = merge->heap;
-  guint n = merge->n;
-
-  for (;;)
-    {
-      guint l = 2 * i + 1, r = l + 1, m = i;
-      Head tmp;
-
-      if (l < n && head_less (&h[l], &h[m]))
-        m = l;
-      if (r < n && head_less (&h[r], &h[m]))
-        m = r;
-      if (m == i)
-        return;
-      tmp = h[i];
-      h[i] = h[m];
-      h[m] = tmp;
-      i = m;
-    }
-}
-
 static inline void
-load_head (CpelFile *file,
-           Head     *h)
+load_head (CpelFile        *file,
+           CpelTrackCursor *h)
 {
-  guint64 pos = file->tracks[h->slot].first + h->index;
+  guint64 pos = file->tracks[h->slot].first + h->pos;
 
   h->t = file->times[pos];
   h->rec = file->recs[pos];
@@ -293,24 +230,23 @@ cpel_merge_new (CpelFile    *self,
       /* cannot be cancelled: builds or aborts */
       cpel_file_ensure_index (self, NULL, NULL);
     }
-  merge->heap = g_new (Head, MAX (n_slots, 1));
+  merge->heap = g_new (CpelTrackCursor, MAX (n_slots, 1));
   for (guint i = 0; i < n_slots; i++)
     {
       guint slot = slots ? slots[i] : i;
-      Head *h = &merge->heap[merge->n];
+      CpelTrackCursor *h = &merge->heap[merge->n];
 
       g_return_val_if_fail (slot < self->n_tracks, merge);
       h->slot = slot;
-      h->index = cpel_file_track_lower_bound (self, slot, from);
+      h->pos = cpel_file_track_lower_bound (self, slot, from);
       h->end = self->tracks[slot].count;
-      if (h->index < h->end)
+      if (h->pos < h->end)
         {
           load_head (self, h);
           merge->n++;
         }
     }
-  for (guint i = merge->n / 2; i-- > 0;)
-    sift_down (merge, i);
+  cpel_track_heap_heapify (merge->heap, merge->n);
   return merge;
 }
 
@@ -319,7 +255,7 @@ cpel_merge_next (CpelMerge *merge,
                  CpelEvent *event,
                  guint64   *track_index)
 {
-  Head *top;
+  CpelTrackCursor *top;
 
   g_return_val_if_fail (merge != NULL, FALSE);
 
@@ -333,15 +269,15 @@ cpel_merge_next (CpelMerge *merge,
     return FALSE;
   top = &merge->heap[0];
   if (event)
-    cpel_file_get_track_event (merge->file, top->slot, top->index, event);
+    cpel_file_get_track_event (merge->file, top->slot, top->pos, event);
   if (track_index)
-    *track_index = top->index;
+    *track_index = top->pos;
 
-  if (++top->index < top->end)
+  if (++top->pos < top->end)
     load_head (merge->file, top);
   else
     merge->heap[0] = merge->heap[--merge->n];
-  sift_down (merge, 0);
+  cpel_track_heap_sift_down (merge->heap, merge->n, 0);
   return TRUE;
 }
 

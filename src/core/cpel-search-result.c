@@ -4,6 +4,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "cpel-heap-private.h"
 #include "cpel-search-private.h"
 
 /* ---- results ----------------------------------------------------------- */
@@ -210,51 +211,12 @@ cpel_search_result_find_next (CpelSearchResult *result,
   return lo;
 }
 
-typedef struct
-{
-  gint64   t;
-  guint32  rec;
-  guint    slot;
-  guint64  k;      /* next position in track_matches */
-  guint64  end;
-} Head;
-
-static inline gboolean
-head_less (const Head *a,
-           const Head *b)
-{
-  return a->t < b->t || (a->t == b->t && a->rec < b->rec);
-}
-
-static void
-sift_down (Head  *h,
-           guint  n,
-           guint  i)
-{
-  for (;;)
-    {
-      guint l = 2 * i + 1, r = l + 1, m = i;
-      Head tmp;
-
-      if (l < n && head_less (&h[l], &h[m]))
-        m = l;
-      if (r < n && head_less (&h[r], &h[m]))
-        m = r;
-      if (m == i)
-        return;
-      tmp = h[i];
-      h[i] = h[m];
-      h[m] = tmp;
-      i = m;
-    }
-}
-
 static inline void
 load_head (CpelFile               *file,
            const CpelSearchResult *result,
-           Head                   *h)
+           CpelTrackCursor        *h)
 {
-  guint64 pos = file->tracks[h->slot].first + result->track_matches[h->k];
+  guint64 pos = file->tracks[h->slot].first + result->track_matches[h->pos];
 
   h->t = file->times[pos];
   h->rec = file->recs[pos];
@@ -266,35 +228,34 @@ merge_tracks (CpelFile         *file,
               CpelSearchResult *result,
               GCancellable     *cancellable)
 {
-  g_autofree Head *heap = NULL;
+  g_autofree CpelTrackCursor *heap = NULL;  /* pos: in track_matches */
   guint n = 0;
   guint64 j = 0;
 
-  heap = g_new (Head, MAX (result->n_tracks, 1));
+  heap = g_new (CpelTrackCursor, MAX (result->n_tracks, 1));
   for (guint s = 0; s < result->n_tracks; s++)
     {
       if (result->track_offsets[s] == result->track_offsets[s + 1])
         continue;
       heap[n].slot = s;
-      heap[n].k = result->track_offsets[s];
+      heap[n].pos = result->track_offsets[s];
       heap[n].end = result->track_offsets[s + 1];
       load_head (file, result, &heap[n]);
       n++;
     }
-  for (guint i = n / 2; i-- > 0;)
-    sift_down (heap, n, i);
+  cpel_track_heap_heapify (heap, n);
 
   while (n > 0)
     {
-      Head *top = &heap[0];
+      CpelTrackCursor *top = &heap[0];
 
       /* Only one track left: the rest of it in order. */
       if (n == 1)
         {
-          for (; top->k < top->end; top->k++, j++)
+          for (; top->pos < top->end; top->pos++, j++)
             {
               result->refs[j].slot = top->slot;
-              result->refs[j].index = result->track_matches[top->k];
+              result->refs[j].index = result->track_matches[top->pos];
             }
           break;
         }
@@ -304,13 +265,13 @@ merge_tracks (CpelFile         *file,
         return FALSE;
 
       result->refs[j].slot = top->slot;
-      result->refs[j].index = result->track_matches[top->k];
+      result->refs[j].index = result->track_matches[top->pos];
       j++;
-      if (++top->k < top->end)
+      if (++top->pos < top->end)
         load_head (file, result, top);
       else
         heap[0] = heap[--n];
-      sift_down (heap, n, 0);
+      cpel_track_heap_sift_down (heap, n, 0);
     }
   g_assert (j == result->n);
   return TRUE;

@@ -48,33 +48,6 @@ struct _CpelStats
   guint           n_busy;
 };
 
-static gboolean
-check_slots (CpelFile               *file,
-             const CpelStatsOptions *options,
-             GError                **error)
-{
-  g_autofree guint8 *seen = NULL;
-
-  if (options == NULL || options->slots == NULL)
-    return TRUE;
-  seen = g_malloc0 (MAX (file->n_tracks, 1));
-  for (guint i = 0; i < options->n_slots; i++)
-    {
-      guint slot = options->slots[i];
-
-      if (slot >= file->n_tracks || seen[slot])
-        {
-          g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID,
-                       slot >= file->n_tracks ? _("Track slot %u does not exist")
-                                              : _("Track slot %u is given twice"),
-                       slot);
-          return FALSE;
-        }
-      seen[slot] = 1;
-    }
-  return TRUE;
-}
-
 /* Walks one track's events in [t0, t1); returns the count, or G_MAXUINT64
  * when cancelled. */
 static guint64
@@ -316,7 +289,8 @@ cpel_stats_compute (CpelFile               *file,
   g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!check_slots (file, options, error))
+  if (options != NULL
+      && !cpel_file_check_slots (file, options->slots, options->n_slots, error))
     return NULL;
 
   stats = g_new0 (CpelStats, 1);
