@@ -378,12 +378,11 @@ cpel_line_printer_event_suffix (CpelLinePrinter *p,
     }
   else
     {
-      char buf[64];
+      char buf[CPEL_TIME_FORMAT_SIZE];
       gsize len, cols;
 
       /* right-aligned: columns are bytes but for the micro sign's two */
-      cpel_time_format_buf (ev->time_ns, buf, sizeof buf);
-      len = strlen (buf);
+      len = cpel_time_format_to (ev->time_ns, buf);
       cols = len - (len >= 4 && buf[len - 1] == 's' && (guchar) buf[len - 2] == 0xb5);
       if (G_UNLIKELY (out->cap - out->len < p->time_width + len + 2))
         out_grow (out, p->time_width + len + 2);

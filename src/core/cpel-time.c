@@ -26,27 +26,20 @@ u64_digits (char    *end,
   return end;
 }
 
-/* By hand rather than printf: `cpel dump` formats one time per event. */
-char *
-cpel_time_format_buf (gint64  ns,
-                      char   *buf,
-                      gsize   len)
+/* By hand rather than printf, with constant divisors: `cpel dump` formats
+ * one time per event.  The unit is the largest of µs, ms, s that the value
+ * reaches; thousandths of it rounded to nearest, and when that rounding
+ * reaches 1000 units, the next unit. */
+gsize
+cpel_time_format_to (gint64  ns,
+                     char   *buf)
 {
-  static const struct { guint64 ns; const char *name; guint name_len; } units[] = {
-    { G_GUINT64_CONSTANT (1000), MICRO_SIGN "s", 3 },
-    { G_GUINT64_CONSTANT (1000000), "ms", 2 },
-    { G_GUINT64_CONSTANT (1000000000), "s", 1 },
-  };
-  char tmp[48];
-  char *p = tmp;
   char digits[24];
-  char *d;
-  guint64 mag, q = 0;
-  guint u;
-  gsize n;
-
-  g_return_val_if_fail (buf != NULL, NULL);
-  g_return_val_if_fail (len > 0, buf);
+  char *p = buf, *d;
+  const char *unit;
+  gsize n, unit_len;
+  guint64 mag, q;
+  guint frac;
 
   if (ns < 0)
     *p++ = '-';
@@ -57,43 +50,54 @@ cpel_time_format_buf (gint64  ns,
       d = u64_digits (digits + sizeof digits, mag);
       n = digits + sizeof digits - d;
       memcpy (p, d, n);
-      p += n;
-      memcpy (p, " ns", 3);
-      p += 3;
+      memcpy (p + n, " ns", 3);
+      return p + n + 3 - buf;
+    }
+  if (mag < G_GUINT64_CONSTANT (1000000))
+    {
+      q = mag;                       /* thousandths of a µs: exact */
+      unit = MICRO_SIGN "s";
+      unit_len = 3;
     }
   else
     {
-      guint frac;
-
-      for (u = 0; u < G_N_ELEMENTS (units); u++)
+      q = mag / 1000 + (mag % 1000 >= 500);
+      unit = "ms";
+      unit_len = 2;
+      if (mag >= G_GUINT64_CONSTANT (1000000000) || q >= 1000000)
         {
-          guint64 step = units[u].ns / 1000;   /* ns per thousandth of the unit */
-
-          if (u + 1 < G_N_ELEMENTS (units) && mag >= units[u + 1].ns)
-            continue;
-          /* thousandths of the unit, rounded to nearest */
-          q = mag / step + ((mag % step) * 2 >= step ? 1 : 0);
-          if (q >= 1000000 && u + 1 < G_N_ELEMENTS (units))
-            continue;   /* rounding reached 1000 units: next unit */
-          break;
+          q = mag / 1000000 + (mag % 1000000 >= 500000);
+          unit = "s";
+          unit_len = 1;
         }
-      d = u64_digits (digits + sizeof digits, q / 1000);
-      n = digits + sizeof digits - d;
-      memcpy (p, d, n);
-      p += n;
-      frac = (guint) (q % 1000);
-      p[0] = '.';
-      p[1] = '0' + frac / 100;
-      p[2] = '0' + frac / 10 % 10;
-      p[3] = '0' + frac % 10;
-      p[4] = ' ';
-      p += 5;
-      memcpy (p, units[u].name, units[u].name_len);
-      p += units[u].name_len;
     }
+  d = u64_digits (digits + sizeof digits, q / 1000);
+  n = digits + sizeof digits - d;
+  memcpy (p, d, n);
+  p += n;
+  frac = (guint) (q % 1000);
+  p[0] = '.';
+  p[1] = '0' + frac / 100;
+  p[2] = '0' + frac / 10 % 10;
+  p[3] = '0' + frac % 10;
+  p[4] = ' ';
+  memcpy (p + 5, unit, unit_len);
+  return p + 5 + unit_len - buf;
+}
+
+char *
+cpel_time_format_buf (gint64  ns,
+                      char   *buf,
+                      gsize   len)
+{
+  char tmp[CPEL_TIME_FORMAT_SIZE];
+  gsize n;
+
+  g_return_val_if_fail (buf != NULL, NULL);
+  g_return_val_if_fail (len > 0, buf);
 
   /* as g_snprintf: truncated to len - 1 bytes */
-  n = MIN ((gsize) (p - tmp), len - 1);
+  n = MIN (cpel_time_format_to (ns, tmp), len - 1);
   memcpy (buf, tmp, n);
   buf[n] = '\0';
   return buf;

@@ -15,6 +15,11 @@ char    *cpel_time_format        (gint64       ns);
 char    *cpel_time_format_buf    (gint64       ns,
                                   char        *buf,
                                   gsize        len);
+/* Same, into buf[CPEL_TIME_FORMAT_SIZE], not NUL-terminated: returns the
+ * length (hot paths: `cpel dump` formats one time per event). */
+#define CPEL_TIME_FORMAT_SIZE 32
+gsize    cpel_time_format_to     (gint64       ns,
+                                  char        *buf);
 
 /* One end `t` of a range whose other end is `other`: as cpel_time_format,
  * but a 0 takes the unit of the other end ("0 ms" with "50.330 ms", not
