@@ -48,10 +48,9 @@ close_progress (CpelWindow *self)
   g_clear_pointer (&self->cut.relay, cpel_progress_relay_unref);
   if (self->cut.progress_dialog != NULL)
     {
-      AdwMessageDialog *dialog = self->cut.progress_dialog;
+      CpelCutDialog *dialog = self->cut.progress_dialog;
 
       self->cut.progress_dialog = NULL;
-      self->cut.progress_bar = NULL;
       g_signal_handlers_disconnect_by_data (dialog, self);
       gtk_window_destroy (GTK_WINDOW (dialog));
     }
@@ -90,42 +89,30 @@ on_progress (double   fraction,
 {
   CpelWindow *self = data;
 
-  if (self->cut.progress_bar != NULL)
-    gtk_progress_bar_set_fraction (self->cut.progress_bar, fraction);
+  if (self->cut.progress_dialog != NULL)
+    cpel_cut_dialog_set_fraction (self->cut.progress_dialog, fraction);
 }
 
 static void
-on_progress_response (AdwMessageDialog *dialog,
-                      const char       *response,
-                      CpelWindow       *self)
+on_progress_response (CpelCutDialog *dialog,
+                      const char    *response,
+                      CpelWindow    *self)
 {
   /* The only response is Cancel (also Escape). */
   if (self->cut.cancellable != NULL)
     g_cancellable_cancel (self->cut.cancellable);
   self->cut.progress_dialog = NULL;
-  self->cut.progress_bar = NULL;
 }
 
 static gboolean
 show_progress (gpointer data)
 {
   CpelWindow *self = data;
-  g_autofree char *name = self->cut.target != NULL ? display_basename (self->cut.target)
-                                                   : g_strdup ("");
-  g_autofree char *body = NULL;
-  GtkWidget *bar;
 
   self->cut.progress_timeout = 0;
-  /* TRANSLATORS: %s is a file name */
-  body = g_strdup_printf (_("Writing “%s”"), name);
-  self->cut.progress_dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
-                                                                          _("Saving Range…"), body));
-  bar = gtk_progress_bar_new ();
-  gtk_widget_set_size_request (bar, 240, -1);
-  self->cut.progress_bar = GTK_PROGRESS_BAR (bar);
-  adw_message_dialog_set_extra_child (self->cut.progress_dialog, bar);
-  adw_message_dialog_add_response (self->cut.progress_dialog, "cancel", _("_Cancel"));
-  adw_message_dialog_set_close_response (self->cut.progress_dialog, "cancel");
+  if (self->cut.target == NULL)
+    return G_SOURCE_REMOVE;
+  self->cut.progress_dialog = cpel_cut_dialog_new (self, self->cut.target);
   g_signal_connect (self->cut.progress_dialog, "response", G_CALLBACK (on_progress_response), self);
   gtk_window_present (GTK_WINDOW (self->cut.progress_dialog));
   return G_SOURCE_REMOVE;

@@ -17,6 +17,7 @@
 #pragma once
 
 #include "cpel-window.h"
+#include "cpel-cut-dialog.h"
 #include "cpel-overview-strip.h"
 #include "cpel-progress-relay.h"
 
@@ -52,8 +53,7 @@ typedef struct
   GCancellable         *cancellable;
   GFile                *target;
   CpelProgressRelay    *relay;
-  AdwMessageDialog     *progress_dialog;
-  GtkProgressBar       *progress_bar;
+  CpelCutDialog        *progress_dialog;
   guint                 progress_timeout;
   char                 *error;
 } CpelWindowCut;

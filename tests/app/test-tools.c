@@ -10,9 +10,10 @@
 
 #include <glib/gstdio.h>
 
-#include "cpel-anomaly-list.h"
 #include "cpel-anomalies-window.h"
+#include "cpel-anomaly-list.h"
 #include "cpel-application.h"
+#include "cpel-cut-dialog.h"
 #include "cpel-event-type-row.h"
 #include "cpel-event-types-window.h"
 #include "cpel-print.h"
@@ -1119,6 +1120,62 @@ test_event_types (Fixture *f, gconstpointer data)
   gtk_window_destroy (GTK_WINDOW (types));
 }
 
+/* ---- the Save Range As progress dialog ------------------------------------------ */
+
+static GtkWidget *
+find_of_type (GtkWidget *widget, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_of_type (c, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+on_response (AdwMessageDialog *dialog, const char *response, char **out)
+{
+  g_free (*out);
+  *out = g_strdup (response);
+}
+
+/* It names the file written, its bar follows the progress, and closing it
+ * (Escape, the close button) answers "cancel". */
+static void
+test_cut_dialog (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GFile) target = g_file_new_for_path ("/tmp/some where/range.cpel");
+  g_autofree char *response = NULL;
+  CpelCutDialog *dialog = cpel_cut_dialog_new (f->window, target);
+  GtkWidget *bar;
+
+  g_assert_true (cpel_cut_dialog_get_target (dialog) == target);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (f->window));
+  g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==, "Saving Range…");
+  g_assert_cmpstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), ==, "Writing “range.cpel”");
+  g_assert_cmpstr (adw_message_dialog_get_close_response (ADW_MESSAGE_DIALOG (dialog)), ==, "cancel");
+  g_assert_true (adw_message_dialog_has_response (ADW_MESSAGE_DIALOG (dialog), "cancel"));
+
+  bar = find_of_type (adw_message_dialog_get_extra_child (ADW_MESSAGE_DIALOG (dialog)),
+                      GTK_TYPE_PROGRESS_BAR);
+  g_assert_nonnull (bar);
+  g_assert_cmpfloat (gtk_progress_bar_get_fraction (GTK_PROGRESS_BAR (bar)), ==, 0.0);
+  cpel_cut_dialog_set_fraction (dialog, 0.25);
+  g_assert_cmpfloat (gtk_progress_bar_get_fraction (GTK_PROGRESS_BAR (bar)), ==, 0.25);
+  cpel_cut_dialog_set_fraction (dialog, 7.0);
+  g_assert_cmpfloat (cpel_cut_dialog_get_fraction (dialog), ==, 1.0);
+
+  g_signal_connect (dialog, "response", G_CALLBACK (on_response), &response);
+  gtk_window_present (GTK_WINDOW (dialog));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL));
+  g_assert_cmpstr (response, ==, "cancel");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1142,6 +1199,7 @@ main (int argc, char *argv[])
   ADD ("print", test_print, write_regular);
   ADD ("search-types", test_search_types, write_regular);
   ADD ("event-types", test_event_types, write_regular);
+  ADD ("cut-dialog", test_cut_dialog, write_regular);
 #undef ADD
   status = g_test_run ();
   g_clear_object (&app);
