@@ -60,6 +60,9 @@ struct _CpelAnomaliesWindow
   guint64               thread_events;
 
   GCancellable         *cancellable;
+  guint                 scroll_position;   /* for scroll_list_to */
+  GdkFrameClock        *scroll_clock;      /* waited on (a reference) */
+  gulong                scroll_paint_id;
 };
 
 G_DEFINE_FINAL_TYPE (CpelAnomaliesWindow, cpel_anomalies_window, ADW_TYPE_WINDOW)
@@ -484,18 +487,56 @@ cpel_anomalies_window_get_current (CpelAnomaliesWindow *self)
 /* ------------------------------------------------------------------------ */
 /* Jumping                                                                    */
 
-static void
-scroll_list_to (CpelAnomaliesWindow *self,
-                guint                position)
+static GtkWidget *
+anomaly_list_view (CpelAnomaliesWindow *self)
 {
   /* GTK 4.8 has no gtk_column_view_scroll_to(): its list view does. */
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->anomaly_view));
        child != NULL; child = gtk_widget_get_next_sibling (child))
     if (GTK_IS_LIST_VIEW (child))
-      {
-        gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
-        break;
-      }
+      return child;
+  return NULL;
+}
+
+static void
+stop_scroll (CpelAnomaliesWindow *self)
+{
+  /* (a clock disposed with its surface has dropped its handlers) */
+  if (self->scroll_paint_id != 0
+      && g_signal_handler_is_connected (self->scroll_clock, self->scroll_paint_id))
+    g_signal_handler_disconnect (self->scroll_clock, self->scroll_paint_id);
+  self->scroll_paint_id = 0;
+  g_clear_object (&self->scroll_clock);
+}
+
+static void
+on_scroll_after_paint (GdkFrameClock       *clock,
+                       CpelAnomaliesWindow *self)
+{
+  GtkWidget *list = anomaly_list_view (self);
+
+  stop_scroll (self);
+  if (list != NULL && gtk_widget_get_mapped (list)
+      && self->scroll_position < g_list_model_get_n_items (G_LIST_MODEL (self->selection)))
+    gtk_widget_activate_action (list, "list.scroll-to-item", "u", self->scroll_position);
+}
+
+/* GTK 4.8's list view warns ("failed to scroll to given position") for a
+ * row it has not laid out yet: right after its model changed, or on the
+ * other tab.  So the list scrolls after the next frame, when shown. */
+static void
+scroll_list_to (CpelAnomaliesWindow *self,
+                guint                position)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+  self->scroll_position = position;
+  if (clock == NULL || self->scroll_paint_id != 0)
+    return;
+  self->scroll_clock = g_object_ref (clock);
+  self->scroll_paint_id = g_signal_connect (clock, "after-paint",
+                                            G_CALLBACK (on_scroll_after_paint), self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 void
@@ -652,6 +693,7 @@ cpel_anomalies_window_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  stop_scroll (self);
   if (self->timeline != NULL)
     g_signal_handlers_disconnect_by_data (self->timeline, self);
   if (self->selection != NULL)

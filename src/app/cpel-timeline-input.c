@@ -327,6 +327,11 @@ popup_menu (CpelTimeline *self,
     }
   else
     gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->context_menu), menu);
+  /* Inside the timeline: the selected event (the Menu key's point) may be
+   * scrolled out of view, and a popover pointing off the screen has no
+   * monitor (Gdk-CRITICAL gdk_monitor_get_geometry on X11). */
+  x = CLAMP (x, 0, MAX (0, gtk_widget_get_width (GTK_WIDGET (self)) - 1));
+  y = CLAMP (y, 0, MAX (0, gtk_widget_get_height (GTK_WIDGET (self)) - 1));
   gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu),
                                &(GdkRectangle) { (int) x, (int) y, 1, 1 });
   gtk_popover_popup (GTK_POPOVER (self->context_menu));
