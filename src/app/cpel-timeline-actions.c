@@ -157,8 +157,6 @@ action_modes (GtkWidget  *widget,
     cpel_timeline_set_row_height (self, self->view.row_height + CPEL_TIMELINE_ROW_HEIGHT_STEP);
   else if (g_str_equal (name, "timeline.shorter-rows"))
     cpel_timeline_set_row_height (self, self->view.row_height - CPEL_TIMELINE_ROW_HEIGHT_STEP);
-  else if (g_str_equal (name, "timeline.toggle-summary"))
-    cpel_timeline_set_summary (self, !self->summary);
   else if (g_str_equal (name, "timeline.cycle-color"))
     /* g2's `c` toggles the colours: by event code <-> by track. */
     cpel_timeline_set_color_mode (self, self->color_mode == CPEL_COLOR_BY_CODE
@@ -243,7 +241,8 @@ _cpel_timeline_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "timeline.context-menu", NULL, action_context_menu);
   gtk_widget_class_install_action (widget_class, "timeline.taller-rows", NULL, action_modes);
   gtk_widget_class_install_action (widget_class, "timeline.shorter-rows", NULL, action_modes);
-  gtk_widget_class_install_action (widget_class, "timeline.toggle-summary", NULL, action_modes);
+  /* A toggle of the property: e. */
+  gtk_widget_class_install_property_action (widget_class, "timeline.summary", "summary");
   gtk_widget_class_install_action (widget_class, "timeline.cycle-color", NULL, action_modes);
 
   add_binding (widget_class, GDK_KEY_plus, 0, "timeline.zoom-in");
@@ -290,7 +289,7 @@ _cpel_timeline_class_actions_init (GtkWidgetClass *widget_class)
    * shorter rows), e summary mode, c colour mode. */
   add_binding (widget_class, GDK_KEY_t, 0, "timeline.taller-rows");
   add_binding (widget_class, GDK_KEY_g, 0, "timeline.shorter-rows");
-  add_binding (widget_class, GDK_KEY_e, 0, "timeline.toggle-summary");
+  add_binding (widget_class, GDK_KEY_e, 0, "timeline.summary");
   add_binding (widget_class, GDK_KEY_c, 0, "timeline.cycle-color");
   /* The window adds the keys of its own actions (saved views, chase,
    * search) to the timeline: cpel-window-actions.c. */
