@@ -20,6 +20,7 @@ static const Command commands[] = {
   { "search", cpel_cmd_search, N_("Events matching a code, a text or a regular expression") },
   { "gen",    cpel_cmd_gen,    N_("Write a synthetic or demo CPEL file") },
   { "export", cpel_cmd_export, N_("Render a view to PNG, SVG or PDF without a display") },
+  { "convert", cpel_cmd_convert, N_("Write a VPP elog, Snabb timeline, … as a CPEL file") },
   { "cut",     cpel_cmd_cut,     N_("Write a time range (and some tracks) as a new CPEL file") },
   { "stats",   cpel_cmd_stats,   N_("Per event code and per track counts and intervals, as text or CSV") },
   { "anomaly", cpel_cmd_anomaly, N_("Events of a code whose datum or interval is unusual for its track") },

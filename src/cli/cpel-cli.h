@@ -24,6 +24,7 @@ int  cpel_cmd_search (int argc, char **argv);
 int  cpel_cmd_gen    (int argc, char **argv);
 int  cpel_cmd_export (int argc, char **argv);
 int  cpel_cmd_cut    (int argc, char **argv);
+int  cpel_cmd_convert (int argc, char **argv);
 int  cpel_cmd_stats  (int argc, char **argv);
 int  cpel_cmd_anomaly (int argc, char **argv);
 int  cpel_cmd_chase  (int argc, char **argv);

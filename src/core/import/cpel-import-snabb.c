@@ -364,16 +364,16 @@ import_snabb (const CpelImportSource  *src,
 
     s = g_strdup_printf ("%u.%u", major, minor);
     cpel_import_builder_add_info (b, _("Format version"), s);
-    g_free (s);
+    g_clear_pointer (&s, g_free);
     s = g_strdup_printf (_("%" PRIu64 " of %u slots used%s"), n, n_slots,
                          wrapped ? _(", wrapped") : "");
     cpel_import_builder_add_info (b, _("Entries"), s);
-    g_free (s);
+    g_clear_pointer (&s, g_free);
     if (n > 0)
       {
         s = g_strdup_printf (_("oldest slot %u, newest slot %u"), order[0].slot, order[n - 1].slot);
         cpel_import_builder_add_info (b, _("Ring"), s);
-        g_free (s);
+        g_clear_pointer (&s, g_free);
       }
     {
       guint count = 0;
@@ -382,7 +382,7 @@ import_snabb (const CpelImportSource  *src,
       s = g_strdup_printf (_("%u bytes, %u messages"), strings_bytes, count);
     }
     cpel_import_builder_add_info (b, _("String table"), s);
-    g_free (s);
+    g_clear_pointer (&s, g_free);
     if (n > 0)
       {
         guint16 cn = le16 (log + (gsize) order[0].slot * ENTRY_SIZE + 10);

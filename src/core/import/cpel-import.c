@@ -557,3 +557,119 @@ cpel_import_run (const CpelImporter      *importer,
     return NULL;
   return builder_finish (b, error);
 }
+
+/* ---- cpel convert ------------------------------------------------------------- */
+
+static gboolean
+write_atomically (const char  *output,
+                  GBytes      *bytes,
+                  gboolean     overwrite,
+                  GError     **error)
+{
+  g_autofree char *dir = g_path_get_dirname (output);
+  g_autofree char *base = g_path_get_basename (output);
+  g_autofree char *tmpl = g_strdup_printf ("%s/.%s.XXXXXX", dir, base);
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+  int fd, saved;
+
+  fd = g_mkstemp_full (tmpl, O_WRONLY, 0666 & ~0022);
+  if (fd < 0)
+    {
+      saved = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s", g_strerror (saved));
+      return FALSE;
+    }
+  while (len > 0)
+    {
+      gssize n = write (fd, data, MIN (len, (gsize) 1 << 30));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          saved = errno;
+          close (fd);
+          g_unlink (tmpl);
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s", g_strerror (saved));
+          return FALSE;
+        }
+      data += n;
+      len -= (gsize) n;
+    }
+  if (close (fd) != 0)
+    {
+      saved = errno;
+      g_unlink (tmpl);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s", g_strerror (saved));
+      return FALSE;
+    }
+  if (overwrite ? g_rename (tmpl, output) == 0 : link (tmpl, output) == 0)
+    {
+      if (!overwrite)
+        g_unlink (tmpl);
+      return TRUE;
+    }
+  saved = errno;
+  g_unlink (tmpl);
+  if (saved == EEXIST)
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_EXISTS, _("This file already exists"));
+  else
+    g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s", g_strerror (saved));
+  return FALSE;
+}
+
+gboolean
+cpel_import_convert (const char              *path,
+                     const char              *output,
+                     const CpelImportOptions *options,
+                     gboolean                 overwrite,
+                     const CpelImporter     **importer_out,
+                     GCancellable            *cancellable,
+                     CpelProgressFunc         progress,
+                     gpointer                 progress_data,
+                     GError                 **error)
+{
+  const CpelImporter *importer;
+  g_autoptr(GMappedFile) mapped = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  CpelImportSource src = { path, NULL, 0 };
+
+  g_return_val_if_fail (path != NULL && output != NULL, FALSE);
+
+  importer = cpel_import_detect (path, error);
+  if (importer == NULL)
+    return FALSE;
+  if (importer_out)
+    *importer_out = importer;
+  if (importer->import == NULL)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID,
+                   _("This is a CPEL file already: nothing to convert"));
+      return FALSE;
+    }
+  if (options && options->c2cpel && strcmp (importer->id, "elog") != 0)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID,
+                   _("--c2cpel is for VPP elog files; this is a %s file"), _(importer->name));
+      return FALSE;
+    }
+  if (!importer->directory)
+    {
+      g_autoptr(GError) local = NULL;
+
+      mapped = g_mapped_file_new (path, FALSE, &local);
+      if (mapped == NULL)
+        {
+          g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, "%s", local->message);
+          return FALSE;
+        }
+      src.data = (const guint8 *) g_mapped_file_get_contents (mapped);
+      src.size = g_mapped_file_get_length (mapped);
+      if (src.data == NULL)
+        src.data = (const guint8 *) "";
+    }
+  bytes = cpel_import_run (importer, &src, options, cancellable, progress, progress_data, error);
+  if (bytes == NULL)
+    return FALSE;
+  return write_atomically (output, bytes, overwrite, error);
+}

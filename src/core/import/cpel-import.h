@@ -132,6 +132,20 @@ GBytes *cpel_import_run (const CpelImporter      *importer,
                          gpointer                 progress_data,
                          GError                 **error);
 
+/* `cpel convert`: import `path` (any supported format but CPEL) and write
+ * the CPEL to `output` atomically (a temporary file next to it, then a
+ * rename); an existing output is replaced only when `overwrite`
+ * (else G_IO_ERROR_EXISTS).  *importer_out: the format found. */
+gboolean cpel_import_convert (const char              *path,
+                              const char              *output,
+                              const CpelImportOptions *options,
+                              gboolean                 overwrite,
+                              const CpelImporter     **importer_out,
+                              GCancellable            *cancellable,
+                              CpelProgressFunc         progress,
+                              gpointer                 progress_data,
+                              GError                 **error);
+
 /* ---- for importers --------------------------------------------------------- */
 
 void     cpel_import_builder_add_info     (CpelImportBuilder *b, const char *key, const char *value);

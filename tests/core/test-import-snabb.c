@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test-import-snabb.c — Snabb timelines: the fixtures against their reference
+ * listings, and writer-made files (wrapped rings, ties, hostile input) */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpel-core.h"
+#include "cpel-import.h"
+#include "cpel-test-util.h"
+#include "import-writers.h"
+
+static char *
+datum_of (CpelFile *file, const CpelEvent *ev)
+{
+  GString *s = g_string_new (NULL);
+  cpel_file_append_datum (file, ev, s);
+  return g_string_free (s, FALSE);
+}
+
+static CpelFile *
+load_writer (Snabbw *w, guint64 rate, GError **error)
+{
+  g_autoptr(GBytes) b = g_bytes_new (w->a->data, w->a->len);
+  CpelLoadOptions options = { .ticks_per_second = rate };
+  return cpel_file_new_for_bytes (b, &options, error);
+}
+
+/* ---- fixtures ---------------------------------------------------------------------- */
+
+static void
+check_fixture (const char *name, const char *clock)
+{
+  g_autofree char *rel = g_strdup_printf ("fixtures/formats/snabb-timeline/%s.timeline", name);
+  g_autofree char *rel_ref = g_strdup_printf ("fixtures/formats/snabb-timeline/%s.timeline.listing.txt", name);
+  g_autofree char *path = cpel_test_shared_file (rel);
+  g_autofree char *ref_path = NULL;
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GHashTable) n_attrs = g_hash_table_new (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(CpelMerge) merge = NULL;
+  CpelEvent ev;
+  guint i = 0, n_ref = 0;
+
+  if (path == NULL)
+    return;
+  ref_path = cpel_test_shared_file (rel_ref);
+  if (ref_path == NULL)
+    return;
+  g_assert_true (g_file_get_contents (ref_path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+
+  /* "#   msgid N: L,R|cat.event attrs: names" */
+  for (guint k = 0; lines[k]; k++)
+    if (g_str_has_prefix (lines[k], "#   msgid "))
+      {
+        guint id = (guint) atoi (lines[k] + 10);
+        const char *spec = strchr (lines[k], '|') + 1;
+        g_autofree char *head = g_strndup (spec, strrchr (spec, ':') - spec);
+        g_auto(GStrv) words = g_strsplit (head, " ", -1);
+        g_hash_table_insert (n_attrs, GUINT_TO_POINTER (id), GUINT_TO_POINTER (g_strv_length (words) - 1));
+      }
+    else if (lines[k][0] != '#' && lines[k][0] != '\0')
+      n_ref++;
+
+  file = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (cpel_file_get_imported_from (file), ==, "snabb");
+  g_assert_cmpstr (cpel_file_get_source_value (file, "clock"), ==, clock);
+  g_assert_cmpuint (cpel_file_get_n_events (file), ==, n_ref);
+
+  merge = cpel_merge_new (file, NULL, 0, 0);
+  for (guint k = 0; lines[k]; k++)
+    {
+      g_auto(GStrv) f = NULL, mine = NULL;
+      g_autofree char *datum = NULL;
+      g_autofree char *track = NULL;
+      guint msgid, attrs, nf;
+      gint64 ns;
+
+      if (lines[k][0] == '#' || lines[k][0] == '\0')
+        continue;
+      g_assert_true (cpel_merge_next (merge, &ev, NULL));
+      i++;
+      f = g_strsplit (lines[k], " ", -1);
+      nf = g_strv_length (f);
+      ns = g_ascii_strtoll (f[1], NULL, 10);
+      msgid = (guint) atoi (f[3]);
+      g_assert_cmpint (llabs (ev.time_ns - ns), <=, 1);
+      g_assert_cmpuint (ev.code, ==, msgid);
+      /* "L,R|cat.event" then the attributes, then name=value */
+      g_assert_cmpstr (cpel_file_get_type_name (file, ev.type), ==, strchr (f[5], '|') + 1);
+      attrs = GPOINTER_TO_UINT (g_hash_table_lookup (n_attrs, GUINT_TO_POINTER (msgid)));
+      {
+        GString *t = g_string_new (NULL);
+        const char *dot = strchr (strchr (f[5], '|') + 1, '.');
+        g_string_append_len (t, strchr (f[5], '|') + 1, dot - strchr (f[5], '|') - 1);
+        for (guint a = 0; a < attrs; a++)
+          g_string_append_printf (t, " %s", strchr (f[6 + a], '=') + 1);
+        track = g_string_free (t, FALSE);
+      }
+      g_assert_cmpstr (cpel_file_get_track_label (file, ev.track_slot), ==, track);
+      datum = datum_of (file, &ev);
+      mine = g_strsplit (datum, " ", -1);
+      if (datum[0] == '\0')
+        g_assert_cmpuint (nf, ==, 6 + attrs);
+      else
+        {
+          g_assert_cmpuint (g_strv_length (mine), ==, nf - 6 - attrs);
+          for (guint a = 0; mine[a]; a++)
+            {
+              const char *r = f[6 + attrs + a];
+              const char *req = strchr (r, '='), *meq = strchr (mine[a], '=');
+              g_assert_nonnull (meq);
+              g_assert_cmpint (req - r, ==, meq - mine[a]);
+              g_assert_true (strncmp (r, mine[a], req - r) == 0);
+              g_assert_cmpfloat (g_ascii_strtod (req + 1, NULL), ==, g_ascii_strtod (meq + 1, NULL));
+            }
+        }
+    }
+  g_assert_false (cpel_merge_next (merge, &ev, NULL));
+  g_assert_cmpuint (i, ==, n_ref);
+}
+
+static void
+test_fixture_engine (void)
+{
+  check_fixture ("engine-pipeline", "derived");
+}
+
+static void
+test_fixture_ring64 (void)
+{
+  g_autofree char *path = cpel_test_shared_file ("fixtures/formats/snabb-timeline/ring64-wrapped.timeline");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  CpelLoadOptions options = { .ticks_per_second = 2000000000 };
+
+  check_fixture ("ring64-wrapped", "unknown");
+  if (path == NULL)
+    return;
+  /* the clock is unknown: the user's rate applies (ticks / 2 = ns) */
+  file = cpel_file_new_for_path (path, &options, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (cpel_file_get_source_value (file, "clock"), ==, "user");
+  g_assert_cmpint (cpel_file_get_duration (file), ==, 425292 / 2);
+  g_assert_nonnull (strstr (cpel_file_get_source_value (file, "clock-description"), "2000000000"));
+}
+
+/* ---- writer-made ------------------------------------------------------------------- */
+
+/* A ring written past its end: the oldest entry is the one after the newest;
+ * equal timestamps keep ring order. */
+static void
+test_wrapped (void)
+{
+  Snabbw w;
+  guint16 m;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(CpelMerge) merge = NULL;
+  CpelEvent ev;
+  static const double tsc[8] = { 1500, 1600, 1600, 1700, 1000, 1100, 1200, 1300 };
+  static const guint order[8] = { 4, 5, 6, 7, 0, 1, 2, 3 };
+
+  snabbw_init (&w, 8, 256, 3);
+  m = snabbw_message (&w, "5,9|lane.step lane=a: seq");
+  for (guint s = 0; s < 8; s++)
+    {
+      double arg = s;
+      snabbw_entry (&w, s, tsc[s], m, 0, &arg, 1);
+    }
+  file = load_writer (&w, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_file_get_n_events (file), ==, 8);
+  merge = cpel_merge_new (file, NULL, 0, 0);
+  for (guint i = 0; i < 8; i++)
+    {
+      g_autofree char *d = NULL, *want = NULL;
+      g_assert_true (cpel_merge_next (merge, &ev, NULL));
+      d = datum_of (file, &ev);
+      want = g_strdup_printf ("seq=%u", order[i]);
+      g_assert_cmpstr (d, ==, want);
+      g_assert_cmpuint (ev.datum, ==, order[i]);
+      g_assert_cmpint (ev.time_ns, ==, (gint64) (tsc[order[i]] - 1000));
+    }
+  g_assert_cmpstr (cpel_file_get_track_label (file, 0), ==, "lane a");
+  g_assert_cmpstr (cpel_file_get_type_name (file, 0), ==, "lane.step");
+  g_byte_array_unref (w.a);
+}
+
+/* 0 entries and 1 entry; empty slots skipped; TSC rate from got_monotonic_time. */
+static void
+test_counts_and_clock (void)
+{
+  for (guint n = 0; n <= 3; n++)
+    {
+      Snabbw w;
+      guint16 m, mono;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CpelFile) file = NULL;
+
+      snabbw_init (&w, 16, 512, 3);
+      m = snabbw_message (&w, "1,5|engine.breath_start: breath totalpackets");
+      mono = snabbw_message (&w, "2,3|engine.got_monotonic_time: unixnanos\nA description.");
+      if (n >= 1)
+        snabbw_entry (&w, 3, 5000, m, 0, (double[]) { 1, 2.5 }, 2);
+      if (n >= 2)
+        {
+          /* 2 GHz: 2e9 ticks per 1e9 ns */
+          snabbw_entry (&w, 5, 10000, mono, 0, (double[]) { 1e9 }, 1);
+          snabbw_entry (&w, 6, 10000 + 2e9, mono, 0, (double[]) { 2e9 }, 1);
+        }
+      file = load_writer (&w, 0, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (cpel_file_get_n_events (file), ==, n == 0 ? 0 : n == 1 ? 1 : 3);
+      if (n == 1)
+        {
+          CpelEvent ev;
+          g_autofree char *d = NULL;
+          cpel_file_get_track_event (file, 0, 0, &ev);
+          d = datum_of (file, &ev);
+          g_assert_cmpstr (d, ==, "breath=1 totalpackets=2.5");
+          g_assert_cmpstr (cpel_file_get_source_value (file, "clock"), ==, "unknown");
+        }
+      if (n >= 2)
+        {
+          g_assert_cmpstr (cpel_file_get_source_value (file, "clock"), ==, "derived");
+          g_assert_cmpint (cpel_file_get_duration (file), ==, 1000002500);
+        }
+      g_byte_array_unref (w.a);
+    }
+}
+
+static void
+expect_error (GByteArray *a, int code, const char *needle)
+{
+  g_autoptr(GBytes) b = g_bytes_new (a->data, a->len);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = cpel_file_new_for_bytes (b, NULL, &error);
+
+  g_assert_null (file);
+  g_test_message ("%s", error->message);
+  g_assert_error (error, CPEL_ERROR, code);
+  g_assert_nonnull (strstr (error->message, needle));
+}
+
+static void
+test_hostile (void)
+{
+  /* old layouts are refused by name, unknown ones by number */
+  for (guint16 major = 1; major <= 4; major++)
+    {
+      Snabbw w;
+      snabbw_init (&w, 4, 64, major);
+      if (major == 3)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autoptr(CpelFile) file = load_writer (&w, 0, &error);
+          g_assert_no_error (error);
+          g_assert_cmpuint (cpel_file_get_n_events (file), ==, 0);
+        }
+      else
+        expect_error (w.a, CPEL_ERROR_SOURCE_UNSUPPORTED,
+                      major == 1 ? "2016" : major == 2 ? "February 2017" : "4.0");
+      g_byte_array_unref (w.a);
+    }
+  /* message ids past the table, into the middle of a message, and 0xFFFF */
+  {
+    Snabbw w;
+    guint16 m;
+
+    snabbw_init (&w, 4, 128, 3);
+    m = snabbw_message (&w, "1,1|cat.a_rather_long_event_name x=y: arg");
+    snabbw_entry (&w, 0, 10, m, 0, NULL, 0);
+    snabbw_entry (&w, 1, 20, m + 1, 0, NULL, 0);   /* the second 16 bytes of that message */
+    expect_error (w.a, CPEL_ERROR_SOURCE_DAMAGED, "not the start of a message");
+    snabbw_entry (&w, 1, 20, 500, 0, NULL, 0);
+    expect_error (w.a, CPEL_ERROR_SOURCE_DAMAGED, "message id 500");
+    snabbw_entry (&w, 1, 20, 0xFFFF, 0, NULL, 0);
+    {
+      g_autoptr(GBytes) b = g_bytes_new (w.a->data, w.a->len);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CpelFile) file = cpel_file_new_for_bytes (b, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (cpel_file_get_n_events (file), ==, 2);
+    }
+    /* truncated at every byte of the header and of the first entry */
+    for (guint len = 8; len < 64 + 64; len++)
+      {
+        g_autoptr(GBytes) b = g_bytes_new (w.a->data, len);
+        g_autoptr(GError) error = NULL;
+        g_autoptr(CpelFile) file = cpel_file_new_for_bytes (b, NULL, &error);
+        g_assert_null (file);
+        g_assert_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED);
+        g_assert_nonnull (strstr (error->message, "offset"));
+      }
+    /* huge sizes */
+    w.a->data[15] = 0x7f;
+    expect_error (w.a, CPEL_ERROR_SOURCE_DAMAGED, "but the file has");
+    w.a->data[15] = 0;
+    w.a->data[12] = 1;
+    expect_error (w.a, CPEL_ERROR_SOURCE_DAMAGED, "not a multiple");
+    g_byte_array_unref (w.a);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/core/import/snabb/fixture/engine", test_fixture_engine);
+  g_test_add_func ("/core/import/snabb/fixture/ring64", test_fixture_ring64);
+  g_test_add_func ("/core/import/snabb/wrapped", test_wrapped);
+  g_test_add_func ("/core/import/snabb/counts-and-clock", test_counts_and_clock);
+  g_test_add_func ("/core/import/snabb/hostile", test_hostile);
+  return g_test_run ();
+}
