@@ -6,9 +6,6 @@
 
 #include "cpel-search-private.h"
 
-
-
-
 /* Substring test for short haystacks (labels) and needles: cheaper than
  * memmem's set-up. */
 static inline gboolean
