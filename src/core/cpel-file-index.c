@@ -118,7 +118,10 @@ struct _Chunk
   /* pass B */
   guint64        *next;            /* per slot: next write position */
   const CpelDiv64 *divs;           /* per event section */
-  gboolean        drop;            /* pass A gives back the pages it read */
+  gboolean        drop;            /* pass A gives back the pages it read: with
+                                    * huge pages the index fills quickly in
+                                    * pass B, and the whole file mapped on top
+                                    * of it would add its size to the peak */
   gboolean       *unsorted;        /* pass A: per event section */
 
   /* pass C: tracks [slot_begin, slot_end) */
@@ -596,13 +599,12 @@ cpel_file_build_index (CpelFile          *self,
       chunks[c].code_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
       chunks[c].code_counts = g_array_new (FALSE, FALSE, sizeof (guint64));
       chunks[c].unsorted = g_new0 (gboolean, MAX (self->n_evsecs, 1));
-      chunks[c].drop = defer;
+      chunks[c].drop = TRUE;
     }
 
   /* Pass A */
   run_chunks (self, chunks, n, pass_a);
-  if (defer)
-    drop_all_pages (self);
+  drop_all_pages (self);
   for (guint c = 0; c < n; c++)
     cancelled |= chunks[c].cancelled;
   if (cancelled)
