@@ -96,7 +96,7 @@ setup_cell (GtkSignalListItemFactory *factory,
             GtkListItem              *item,
             gpointer                  data)
 {
-  gboolean numeric = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "numeric"));
+  gboolean numeric = GPOINTER_TO_INT (data);
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0f : 0.0f);
@@ -143,8 +143,7 @@ cpel_table_column_new (const char *title,
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
   GtkColumnViewColumn *column;
 
-  g_object_set_data (G_OBJECT (factory), "numeric", GINT_TO_POINTER (numeric));
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), NULL);
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (numeric));
   g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (cell));
   column = gtk_column_view_column_new (title, factory);
   gtk_column_view_column_set_expand (column, expand);
