@@ -1027,6 +1027,23 @@ test_search_types (Fixture *f, gconstpointer data)
 /* ---- Event Types window ------------------------------------------------------ */
 
 static void
+on_finalized (gpointer flag, GObject *where_the_object_was)
+{
+  *(gboolean *) flag = TRUE;
+}
+
+/* Destroys `window` and waits until it is finalized (nothing keeps it). */
+static void
+destroy_and_await_finalize (GtkWindow *window)
+{
+  gboolean gone = FALSE;
+
+  g_object_weak_ref (G_OBJECT (window), on_finalized, &gone);
+  gtk_window_destroy (window);
+  app_test_await_flag (&gone, 10000);
+}
+
+static void
 collect_rows (GtkWidget *widget, GPtrArray *rows)
 {
   if (CPEL_IS_EVENT_TYPE_ROW (widget))
@@ -1117,7 +1134,7 @@ test_event_types (Fixture *f, gconstpointer data)
   /* Opened again: the same window. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.event-types", NULL));
   g_assert_true (CPEL_EVENT_TYPES_WINDOW (app_test_find_toplevel ("Event Types", NULL)) == types);
-  gtk_window_destroy (GTK_WINDOW (types));
+  destroy_and_await_finalize (GTK_WINDOW (types));
 }
 
 /* ---- the Save Range As progress dialog ------------------------------------------ */
@@ -1172,8 +1189,12 @@ test_cut_dialog (Fixture *f, gconstpointer data)
 
   g_signal_connect (dialog, "response", G_CALLBACK (on_response), &response);
   gtk_window_present (GTK_WINDOW (dialog));
+  g_object_ref (dialog);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL));
   g_assert_cmpstr (response, ==, "cancel");
+  /* Answered, it goes. */
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+  g_object_unref (dialog);
 }
 
 int
