@@ -66,6 +66,9 @@ typedef struct
   gulong         after_paint_id;
   gulong         layout_id;
   gulong         paint_id;
+  gulong         before_paint_id;
+  gint64         frame_start_us;   /* monotonic: GDK's frame time is smoothed
+                                    * and can run ahead of the real clock */
   gint64         layout_end_us;
   gint64         paint_end_us;
 
@@ -185,6 +188,7 @@ finish (Bench *bench)
   g_signal_handler_disconnect (bench->clock, bench->after_paint_id);
   g_signal_handler_disconnect (bench->clock, bench->layout_id);
   g_signal_handler_disconnect (bench->clock, bench->paint_id);
+  g_signal_handler_disconnect (bench->clock, bench->before_paint_id);
   g_object_unref (bench->clock);
   g_array_unref (bench->frames);
   g_object_unref (bench->file);
@@ -212,6 +216,13 @@ step_idle (gpointer data)
 {
   next_step (data);
   return G_SOURCE_REMOVE;
+}
+
+static void
+on_before_paint (GdkFrameClock *clock,
+                 Bench         *bench)
+{
+  bench->frame_start_us = g_get_monotonic_time ();
 }
 
 static void
@@ -250,18 +261,23 @@ on_after_paint (GdkFrameClock *clock,
   else
     {
       Frame frame;
-      gint64 paint_start = gdk_frame_clock_get_frame_time (clock);
+      /* every step timed from its own start on the monotonic clock */
+      gint64 paint_start = bench->frame_start_us;
+
+      /* The frame's own work: from the frame's start (or the change, when
+       * it came during the frame, as the first fit does in the layout) to
+       * its end; its phases clipped to the same start, so that layout +
+       * render <= paint whatever the order of events. */
+      gint64 begin = MAX (paint_start, bench->step_start_us);
 
       frame.kind = bench->kind;
       frame.latency_ms = ms (now - bench->step_start_us);
-      /* The frame's own work: from the frame's start (or the change, when
-       * later) to its end. */
-      frame.paint_ms = ms (now - MAX (paint_start, bench->step_start_us));
+      frame.paint_ms = ms (now - begin);
       frame.snapshot_ms = ms (snapshot_us);
-      /* The frame's phases: layout (size requests and allocation), then
-       * paint (every widget's snapshot and the renderer's drawing). */
-      frame.layout_ms = ms (MAX (0, bench->layout_end_us - MAX (paint_start, bench->step_start_us)));
-      frame.render_ms = ms (MAX (0, bench->paint_end_us - bench->layout_end_us));
+      /* layout (size requests and allocation), then paint (every widget's
+       * snapshot and the renderer's drawing) */
+      frame.layout_ms = ms (MAX (0, bench->layout_end_us - begin));
+      frame.render_ms = ms (MAX (0, bench->paint_end_us - MAX (bench->layout_end_us, begin)));
       g_array_append_val (bench->frames, frame);
     }
   g_idle_add (step_idle, bench);
@@ -438,6 +454,7 @@ cpel_benchmark_start (CpelWindow *window,
   /* Connected after the window's own handlers: these mark the phases' ends. */
   bench->layout_id = g_signal_connect (clock, "layout", G_CALLBACK (on_layout), bench);
   bench->paint_id = g_signal_connect (clock, "paint", G_CALLBACK (on_paint), bench);
+  bench->before_paint_id = g_signal_connect (clock, "before-paint", G_CALLBACK (on_before_paint), bench);
 
   g_signal_connect (window, "notify::file", G_CALLBACK (on_file_loaded), bench);
   g_signal_connect (window, "notify::loading", G_CALLBACK (on_loading_changed), bench);
