@@ -39,6 +39,8 @@ static const CpelImporter cpel_importer_cpel = {
  * Strong magics first; CPEL last (its signature is one byte: the Snabb
  * timeline's magic starts with the same 0x01). */
 static const CpelImporter * const importers[] = {
+  &cpel_importer_perf,
+  &cpel_importer_ctf,
   &cpel_importer_elog,
   &cpel_importer_snabb,
   &cpel_importer_cpel,
@@ -173,6 +175,11 @@ cpel_import_detect (const char  *path,
       g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, "%s", g_strerror (errno));
       return NULL;
     }
+  /* A folder importer may also claim a file inside its folder (CTF: a
+   * trace's metadata or stream file) by its content and its path. */
+  for (guint i = 0; importers[i] != NULL; i++)
+    if (importers[i]->directory && importers[i]->probe (head, (gsize) n, path))
+      return importers[i];
   return cpel_import_detect_bytes (head, (gsize) n, error);
 }
 

@@ -22,7 +22,9 @@
  *        };
  *
  *      probe() sees the first CPEL_IMPORT_PROBE_SIZE bytes of a file (or,
- *      for .directory importers, data == NULL and the folder's path) and
+ *      for .directory importers, data == NULL and the folder's path; they
+ *      are also asked about files, with the bytes and the file's path, and
+ *      may claim one inside their folder: import() then gets that path) and
  *      answers by content, never by name.  import() reads the source (the
  *      whole file mapped: src->data/src->size; or src->path for folders),
  *      treats every byte as hostile (check each count, offset and length,
@@ -174,7 +176,9 @@ void     cpel_import_report_progress      (CpelImportBuilder *b, double fraction
 
 /* ---- the formats ------------------------------------------------------------ */
 
+extern const CpelImporter cpel_importer_ctf;
 extern const CpelImporter cpel_importer_elog;
+extern const CpelImporter cpel_importer_perf;
 extern const CpelImporter cpel_importer_snabb;
 
 G_END_DECLS

@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-import-perf.c — Linux perf.data (perf record) as an event log
+ *
+ * Read by cpel-perf-data.c.  Samples with a CPU field (system-wide
+ * recordings, --sample-cpu) go on one track per CPU (`CPU n`), the others on
+ * one track per thread (`comm [tid]`, the name from the COMM records);
+ * event = the event's name as perf script prints it; text = a tracepoint's
+ * fields as perf script prints them, else `pid/tid ip`; datum = the first
+ * integer field (sched_switch: next_pid), else the tid; time = the sample's
+ * time in ns (the loader counts from the earliest).  LOST and LOST_SAMPLES
+ * records are counted.
+ */
+#include "cpel-import.h"
+
+#include <string.h>
+#include <inttypes.h>
+#include <glib/gi18n-lib.h>
+
+#include "cpel-error.h"
+#include "cpel-perf-data.h"
+
+/* Track keys: CPU n is n, thread t is THREAD_KEY | t; track ids are given
+ * in key order (CPUs first, then threads by tid), counting from 0. */
+#define THREAD_KEY 0x40000000u
+
+typedef struct
+{
+  char    *comm;
+  guint64  time;         /* of the COMM record that named it */
+  guint32  parent;       /* FORK: the tid it was forked from (its name until a COMM) */
+  gboolean has_parent;
+} Thread;
+
+static void
+thread_free (gpointer p)
+{
+  Thread *t = p;
+  g_free (t->comm);
+  g_free (t);
+}
+
+typedef struct
+{
+  CpelPerfData      *pd;
+  CpelImportBuilder *b;
+  GHashTable        *threads;     /* tid -> Thread */
+  GHashTable        *tracks;      /* track key -> track id + 1 (first pass: 0) */
+  guint64            n_samples;
+  guint64            lost;
+  guint64            done;
+  GString           *text;
+  guint64            data_size;
+} PerfImport;
+
+static Thread *
+thread_get (PerfImport *pi, guint32 tid)
+{
+  Thread *t = g_hash_table_lookup (pi->threads, GUINT_TO_POINTER (tid));
+  if (t == NULL)
+    {
+      t = g_new0 (Thread, 1);
+      g_hash_table_insert (pi->threads, GUINT_TO_POINTER (tid), t);
+    }
+  return t;
+}
+
+static guint32
+sample_key (const CpelPerfRecord *r)
+{
+  if (r->has_cpu)
+    return MIN (r->cpu, THREAD_KEY - 1);
+  return THREAD_KEY | (r->tid & (THREAD_KEY - 1));
+}
+
+static gint
+cmp_key (gconstpointer a, gconstpointer b)
+{
+  guint32 x = GPOINTER_TO_UINT (a), y = GPOINTER_TO_UINT (b);
+  return x < y ? -1 : x > y;
+}
+
+static gboolean
+first_pass (const CpelPerfRecord *r, gpointer data, GError **error)
+{
+  PerfImport *pi = data;
+
+  switch (r->type)
+    {
+    case CPEL_PERF_RECORD_SAMPLE:
+      pi->n_samples++;
+      g_hash_table_insert (pi->tracks, GUINT_TO_POINTER (sample_key (r)), NULL);
+      if (!r->has_cpu)
+        thread_get (pi, r->tid);
+      break;
+    case CPEL_PERF_RECORD_COMM:
+      {
+        Thread *t = thread_get (pi, r->tid);
+        guint64 time = r->has_time ? r->time : 0;
+        /* the latest name (exec renames); records are not time-ordered */
+        if (t->comm == NULL || time >= t->time)
+          {
+            g_free (t->comm);
+            t->comm = g_utf8_make_valid (r->comm, -1);
+            t->time = time;
+          }
+      }
+      break;
+    case CPEL_PERF_RECORD_FORK:
+      {
+        Thread *t = thread_get (pi, r->tid);
+        if (!t->has_parent && r->ptid != r->tid)
+          {
+            t->parent = r->ptid;
+            t->has_parent = TRUE;
+          }
+      }
+      break;
+    case CPEL_PERF_RECORD_LOST:
+    case CPEL_PERF_RECORD_LOST_SAMPLES:
+      pi->lost += r->lost;
+      break;
+    default:
+      break;
+    }
+  return TRUE;
+}
+
+static const char *
+thread_name (PerfImport *pi, guint32 tid)
+{
+  /* follow FORK parents (bounded: a hostile file may loop) */
+  for (guint hops = 0; hops < 64; hops++)
+    {
+      Thread *t = g_hash_table_lookup (pi->threads, GUINT_TO_POINTER (tid));
+      if (t == NULL)
+        return NULL;
+      if (t->comm != NULL)
+        return t->comm;
+      if (!t->has_parent)
+        return NULL;
+      tid = t->parent;
+    }
+  return NULL;
+}
+
+static void
+append_hex (GString *s, guint64 v)
+{
+  char buf[17];
+  int i = 16;
+  buf[16] = 0;
+  do
+    {
+      buf[--i] = "0123456789abcdef"[v & 15];
+      v >>= 4;
+    }
+  while (v != 0);
+  g_string_append_len (s, buf + i, 16 - i);
+}
+
+static void
+append_uint (GString *s, guint32 v)
+{
+  char buf[11];
+  int i = 10;
+  buf[10] = 0;
+  do
+    {
+      buf[--i] = (char) ('0' + v % 10);
+      v /= 10;
+    }
+  while (v != 0);
+  g_string_append_len (s, buf + i, 10 - i);
+}
+
+static gboolean
+second_pass (const CpelPerfRecord *r, gpointer data, GError **error)
+{
+  PerfImport *pi = data;
+
+  if (r->type != CPEL_PERF_RECORD_SAMPLE)
+    return TRUE;
+  GString *s = pi->text;
+  g_string_truncate (s, 0);
+  guint32 datum = r->tid;
+  if (r->raw != NULL && cpel_perf_data_attr_is_tracepoint (pi->pd, r->attr))
+    {
+      gint64 num = 0;
+      if (!cpel_perf_data_format_tracepoint (pi->pd, r->attr, r->raw, r->raw_size, s, &num, error))
+        {
+          g_prefix_error (error, _("The sample at offset %" PRIu64 ": "), r->offset);
+          return FALSE;
+        }
+      datum = (guint32) num;
+    }
+  else
+    {
+      append_uint (s, r->pid);
+      g_string_append_c (s, '/');
+      append_uint (s, r->tid);
+      if (r->has_ip)
+        {
+          g_string_append_c (s, ' ');
+          append_hex (s, r->ip);
+        }
+    }
+  guint32 track = GPOINTER_TO_UINT (g_hash_table_lookup (pi->tracks, GUINT_TO_POINTER (sample_key (r)))) - 1;
+  cpel_import_builder_add_event (pi->b, r->has_time ? r->time : 0, track,
+                                 r->attr, datum, s->str, (gssize) s->len);
+  if ((++pi->done & 0xffff) == 0 && !cpel_import_check_cancel (pi->b, error))
+    return FALSE;
+  return TRUE;
+}
+
+static void
+first_progress (double fraction, gpointer data)
+{
+  cpel_import_report_progress (data, fraction * 0.3);
+}
+
+static void
+second_progress (double fraction, gpointer data)
+{
+  cpel_import_report_progress (data, 0.3 + fraction * 0.7);
+}
+
+static gboolean
+probe_perf (const guint8 *data, gsize size, const char *path)
+{
+  return data != NULL && cpel_perf_data_sniff (data, size);
+}
+
+static void
+add_header_info (PerfImport *pi)
+{
+  CpelPerfData *pd = pi->pd;
+  CpelImportBuilder *b = pi->b;
+
+  if (cpel_perf_data_get_hostname (pd))
+    cpel_import_builder_add_info (b, _("Host"), cpel_perf_data_get_hostname (pd));
+  if (cpel_perf_data_get_os_release (pd))
+    cpel_import_builder_add_info (b, _("OS release"), cpel_perf_data_get_os_release (pd));
+  if (cpel_perf_data_get_perf_version (pd))
+    cpel_import_builder_add_info (b, _("perf version"), cpel_perf_data_get_perf_version (pd));
+  if (cpel_perf_data_get_cmdline (pd))
+    cpel_import_builder_add_info (b, _("Command line"), cpel_perf_data_get_cmdline (pd));
+  if (cpel_perf_data_get_nr_cpus (pd))
+    {
+      g_autofree char *n = g_strdup_printf ("%u", cpel_perf_data_get_nr_cpus (pd));
+      cpel_import_builder_add_info (b, _("CPUs online"), n);
+    }
+  g_autoptr(GString) ev = g_string_new (NULL);
+  for (guint i = 0; i < cpel_perf_data_get_n_attrs (pd); i++)
+    g_string_append_printf (ev, "%s%s", i ? ", " : "", cpel_perf_data_get_attr_name (pd, i));
+  cpel_import_builder_add_info (b, _("Events"), ev->str);
+  if (cpel_perf_data_is_compressed (pd))
+    cpel_import_builder_add_info (b, _("Compression"), "Zstd (perf record -z)");
+  g_autofree char *samples = g_strdup_printf ("%" PRIu64, pi->n_samples);
+  cpel_import_builder_add_info (b, _("Samples"), samples);
+  if (pi->lost > 0)
+    {
+      g_autofree char *lost = g_strdup_printf ("%" PRIu64, pi->lost);
+      cpel_import_builder_add_info (b, _("Lost samples"), lost);
+    }
+
+  gint clockid = cpel_perf_data_get_clockid (pd);
+  g_autofree char *clock = NULL;
+  switch (clockid)
+    {
+    case -1: clock = g_strdup (_("perf clock: ns since boot (not wall time)")); break;
+    case 0:  clock = g_strdup (_("CLOCK_REALTIME (perf record -k realtime)")); break;
+    case 1:  clock = g_strdup (_("CLOCK_MONOTONIC (perf record -k mono)")); break;
+    case 4:  clock = g_strdup (_("CLOCK_MONOTONIC_RAW (perf record -k raw)")); break;
+    case 7:  clock = g_strdup (_("CLOCK_BOOTTIME (perf record -k boot)")); break;
+    case 11: clock = g_strdup (_("CLOCK_TAI (perf record -k tai)")); break;
+    default: clock = g_strdup_printf (_("clock id %d"), clockid); break;
+    }
+  cpel_import_builder_set_clock (b, CPEL_IMPORT_CLOCK_EXACT, clock);
+
+  guint64 tod, clk;
+  if (cpel_perf_data_get_clock_data (pd, NULL, &tod, &clk))
+    {
+      g_autoptr(GDateTime) dt = g_date_time_new_from_unix_utc ((gint64) (tod / 1000000000));
+      g_autofree char *when = dt ? g_date_time_format (dt, "%Y-%m-%d %H:%M:%S") : g_strdup ("?");
+      g_autofree char *ref = g_strdup_printf ("%s.%09" PRIu64 " UTC = %" PRIu64 ".%09"
+                                              PRIu64 " s of the recording's clock",
+                                              when, tod % 1000000000, clk / 1000000000, clk % 1000000000);
+      cpel_import_builder_add_info (b, _("Wall-clock reference"), ref);
+    }
+}
+
+static gboolean
+import_perf (const CpelImportSource  *src,
+             const CpelImportOptions *options,
+             CpelImportBuilder       *b,
+             GCancellable            *cancellable,
+             GError                 **error)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new_static (src->data, src->size);
+  g_autoptr(CpelPerfData) pd = cpel_perf_data_new (bytes, error);
+  if (pd == NULL)
+    return FALSE;
+
+  PerfImport pi = { 0 };
+  pi.pd = pd;
+  pi.b = b;
+  pi.threads = g_hash_table_new_full (NULL, NULL, NULL, thread_free);
+  pi.tracks = g_hash_table_new (NULL, NULL);
+  pi.text = g_string_sized_new (256);
+  gboolean ok = cpel_perf_data_read_records (pd, first_pass, &pi, cancellable, first_progress, b, error);
+
+  if (ok)
+    {
+      add_header_info (&pi);
+      cpel_import_builder_add_lost (b, pi.lost);
+
+      /* tracks: CPUs, then threads by tid */
+      GList *keys = g_list_sort (g_hash_table_get_keys (pi.tracks), cmp_key);
+      guint32 id = 0;
+      for (GList *l = keys; l != NULL; l = l->next, id++)
+        {
+          guint32 key = GPOINTER_TO_UINT (l->data);
+          g_autofree char *label = NULL;
+          g_hash_table_insert (pi.tracks, l->data, GUINT_TO_POINTER (id + 1));
+          if (key < THREAD_KEY)
+            label = g_strdup_printf (_("CPU %u"), key);
+          else
+            {
+              guint32 tid = key & (THREAD_KEY - 1);
+              const char *comm = thread_name (&pi, tid);
+              label = g_strdup_printf ("%s [%u]", comm ? comm : ":", tid);
+            }
+          cpel_import_builder_add_track (b, id, label);
+        }
+      g_list_free (keys);
+      for (guint i = 0; i < cpel_perf_data_get_n_attrs (pd); i++)
+        cpel_import_builder_add_type (b, i, cpel_perf_data_get_attr_name (pd, i), "%d");
+      ok = cpel_import_builder_begin_events (b, pi.n_samples, error)
+           && cpel_perf_data_read_records (pd, second_pass, &pi, cancellable, second_progress, b, error);
+    }
+  g_hash_table_unref (pi.threads);
+  g_hash_table_unref (pi.tracks);
+  g_string_free (pi.text, TRUE);
+  return ok;
+}
+
+const CpelImporter cpel_importer_perf = {
+  .id = "perf",
+  .name = N_("Linux perf.data"),
+  .mime_type = "application/x-perf-data",
+  .patterns = (const char * const[]) { "*.data", "perf.data*", NULL },
+  .directory = FALSE,
+  .probe = probe_perf,
+  .import = import_perf,
+};

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test-import-ctf.c — CTF traces opened as event logs (cpel-import-ctf.c):
+ * a trace folder, a session folder holding two traces, a metadata file and
+ * a stream file through cpel_file_new_for_path; tracks, names, texts, times
+ * from the earliest event, discarded events as lost events. */
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "cpel-core.h"
+#include "cpel-test-util.h"
+
+static char *
+fixture_dir (const char *rel)
+{
+  const char *shared = g_getenv ("CPEL_SHARED_DIR");
+  char *dir = g_build_filename (shared ? shared : "../shared", "fixtures/formats/ctf", rel, NULL);
+  if (!g_file_test (dir, G_FILE_TEST_EXISTS))
+    {
+      g_autofree char *msg = g_strdup_printf ("%s is absent: skipping", dir);
+      g_test_skip (msg);
+      g_free (dir);
+      return NULL;
+    }
+  return dir;
+}
+
+static CpelFile *
+open_path (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  CpelFile *file = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (cpel_file_get_imported_from (file), ==, "ctf");
+  return file;
+}
+
+/* The first event in time order: its label parts. */
+static void
+first_event (CpelFile *file, char **track, char **name, char **datum, gint64 *ns)
+{
+  g_autoptr(CpelMerge) merge = cpel_merge_new (file, NULL, 0, 0);
+  CpelEvent ev;
+  guint64 idx;
+  g_assert_true (cpel_merge_next (merge, &ev, &idx));
+  g_autoptr(GString) s = g_string_new (NULL);
+  cpel_file_append_datum (file, &ev, s);
+  *track = g_strdup (cpel_file_get_track_label (file, ev.track_slot));
+  *name = g_strdup (cpel_file_get_type_name (file, ev.type));
+  *datum = g_strdup (s->str);
+  *ns = ev.time_ns;
+}
+
+static void
+test_dpdk (void)
+{
+  g_autofree char *dir = fixture_dir ("dpdk-22.11-lcores");
+  if (dir == NULL)
+    return;
+  g_autoptr(CpelFile) file = open_path (dir);
+  g_assert_cmpuint (cpel_file_get_n_events (file), ==, 171);
+  g_assert_cmpuint (cpel_file_get_n_tracks (file), ==, 6);
+  g_autofree char *track = NULL, *name = NULL, *datum = NULL;
+  gint64 ns;
+  first_event (file, &track, &name, &datum, &ns);
+  /* [1795684451.326631721] lib.eal.thread.lcore.ready: { cpu_id = 0x7, name = "rte-worker-7" }, { lcore_id = 0x7, cpuset = "1" } */
+  g_assert_cmpint (ns, ==, 0);
+  g_assert_cmpstr (track, ==, "rte-worker-7 lcore 7");
+  g_assert_cmpstr (name, ==, "lib.eal.thread.lcore.ready");
+  g_assert_cmpstr (datum, ==, "lcore_id = 0x7, cpuset = \"1\"");
+  /* [1795684451.364895571] is the last event: 38263850 ns after the first */
+  g_assert_cmpint (cpel_file_get_duration (file), ==, 38263850);
+  g_assert_cmpstr (cpel_file_get_source_value (file, "lost-events"), ==, "0");
+}
+
+static void
+test_lttng_session (void)
+{
+  g_autofree char *dir = fixture_dir ("lttng-ust-2.13-pid");
+  if (dir == NULL)
+    return;
+  g_autoptr(CpelFile) file = open_path (dir);
+  g_assert_cmpuint (cpel_file_get_n_events (file), ==, 257);
+  g_assert_cmpuint (cpel_file_get_n_tracks (file), ==, 4);
+  g_assert_cmpstr (cpel_file_get_source_value (file, "lost-events"), ==, "411");
+  g_autofree char *track = NULL, *name = NULL, *datum = NULL;
+  gint64 ns;
+  first_event (file, &track, &name, &datum, &ns);
+  g_assert_cmpstr (track, ==, "reqworker-1 [20999]");
+  g_assert_cmpstr (name, ==, "fixture_app:request_begin");
+  g_assert_cmpstr (datum, ==, "id = 1000, resource = \"beta/gamma\", method = ( \"OTHER\" : container = 2 )");
+}
+
+/* A trace's metadata file or one of its stream files opens the trace. */
+static void
+test_file_inside (void)
+{
+  g_autofree char *dir = fixture_dir ("lttng-ust-2.13-pid/ust/pid/fixture_app-20994-20261126-091809");
+  if (dir == NULL)
+    return;
+  static const char *const inside[] = { "metadata", "ch0_1" };
+  for (guint i = 0; i < G_N_ELEMENTS (inside); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, inside[i], NULL);
+      g_autoptr(CpelFile) file = open_path (path);
+      g_assert_cmpuint (cpel_file_get_n_events (file), ==, 190);
+      g_assert_cmpstr (cpel_file_get_source_value (file, "lost-events"), ==, "411");
+    }
+}
+
+static void
+test_kernel (void)
+{
+  g_autofree char *dir = fixture_dir ("public/lttng-tracefile-rotation");
+  if (dir == NULL)
+    return;
+  g_autoptr(CpelFile) file = open_path (dir);
+  g_assert_cmpuint (cpel_file_get_n_events (file), ==, 12305);
+  g_assert_cmpuint (cpel_file_get_n_tracks (file), ==, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *want = g_strdup_printf ("CPU %u", i);
+      g_assert_cmpstr (cpel_file_get_track_label (file, i), ==, want);
+    }
+  guint type;
+  g_assert_true (cpel_file_lookup_type (file, 0, &type));
+  guint64 switches = 0;
+  for (guint t = 0; t < cpel_file_get_n_types (file); t++)
+    if (strcmp (cpel_file_get_type_name (file, t), "sched_switch") == 0)
+      switches = cpel_file_get_type_n_events (file, t);
+  g_assert_cmpuint (switches, ==, 4687);
+}
+
+static void
+test_not_a_trace (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmp = g_dir_make_tmp ("cpel-ctf-none-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autoptr(CpelFile) file = cpel_file_new_for_path (tmp, NULL, NULL, NULL, NULL, &error);
+  g_assert_null (file);
+  g_assert_nonnull (error);
+  g_rmdir (tmp);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/core/import/ctf-file/dpdk", test_dpdk);
+  g_test_add_func ("/core/import/ctf-file/lttng-session", test_lttng_session);
+  g_test_add_func ("/core/import/ctf-file/file-inside", test_file_inside);
+  g_test_add_func ("/core/import/ctf-file/kernel", test_kernel);
+  g_test_add_func ("/core/import/ctf-file/not-a-trace", test_not_a_trace);
+  return g_test_run ();
+}

@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test-import-perf.c — perf.data opened as an event log (cpel-import-perf.c):
+ * what cpel_file_new_for_path makes of the fixtures, against perf script's
+ * text: count, event names, times (ns from the earliest sample), tracks
+ * (`CPU n` when the sample has a CPU, else `comm [tid]`), tracepoint text,
+ * and the numeric datum. */
+#include <string.h>
+
+#include "cpel-core.h"
+#include "cpel-test-util.h"
+
+typedef struct
+{
+  char    *comm;
+  guint32  tid;
+  gint     cpu;
+  guint64  ns;
+  char    *event;
+  char    *text;
+} Ref;
+
+static void
+ref_free (gpointer p)
+{
+  Ref *r = p;
+  g_free (r->comm);
+  g_free (r->event);
+  g_free (r->text);
+  g_free (r);
+}
+
+/* perf script --ns lines of `fields` (times), texts of `text` (same order
+ * once both are sorted by time, then tid). */
+static GPtrArray *
+parse (const char *path)
+{
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_autoptr(GRegex) re = g_regex_new ("^\\s*(.+?)\\s+(\\d+)\\s+(?:\\[(\\d+)\\]\\s+)?(\\d+)\\.(\\d+):\\s+(?:\\d+\\s+)?(\\S+):\\s?(.*)$",
+                                      0, 0, NULL);
+  GPtrArray *out = g_ptr_array_new_with_free_func (ref_free);
+  g_auto(GStrv) rows = g_strsplit (text, "\n", -1);
+  for (guint i = 0; rows[i]; i++)
+    {
+      if (rows[i][0] == '\t' || rows[i][0] == 0)
+        continue;
+      g_autoptr(GMatchInfo) m = NULL;
+      g_assert_true (g_regex_match (re, rows[i], 0, &m));
+      Ref *r = g_new0 (Ref, 1);
+      r->comm = g_match_info_fetch (m, 1);
+      g_autofree char *tid = g_match_info_fetch (m, 2);
+      g_autofree char *cpu = g_match_info_fetch (m, 3);
+      g_autofree char *sec = g_match_info_fetch (m, 4);
+      g_autofree char *frac = g_match_info_fetch (m, 5);
+      r->event = g_match_info_fetch (m, 6);
+      r->text = g_match_info_fetch (m, 7);
+      r->tid = (guint32) g_ascii_strtoull (tid, NULL, 10);
+      r->cpu = cpu[0] ? (gint) g_ascii_strtoull (cpu, NULL, 10) : -1;
+      guint64 f = g_ascii_strtoull (frac, NULL, 10);
+      for (gsize k = strlen (frac); k < 9; k++)
+        f *= 10;
+      r->ns = g_ascii_strtoull (sec, NULL, 10) * 1000000000 + f;
+      g_ptr_array_add (out, r);
+    }
+  return out;
+}
+
+static gint
+ref_cmp (gconstpointer a, gconstpointer b)
+{
+  const Ref *x = *(const Ref * const *) a, *y = *(const Ref * const *) b;
+  if (x->ns / 1000 != y->ns / 1000)
+    return x->ns / 1000 < y->ns / 1000 ? -1 : 1;
+  if (x->tid != y->tid)
+    return x->tid < y->tid ? -1 : 1;
+  return strcmp (x->event, y->event);
+}
+
+typedef struct
+{
+  gint64   ns;
+  guint32  tid;
+  char    *event;
+  char    *track;
+  char    *datum;
+  guint32  num;
+} Got;
+
+static void
+got_free (gpointer p)
+{
+  Got *g = p;
+  g_free (g->event);
+  g_free (g->track);
+  g_free (g->datum);
+  g_free (g);
+}
+
+static void
+check_fixture (const char *name, guint expected, gboolean tracepoints_have_cpu)
+{
+  g_autofree char *rel = g_strdup_printf ("fixtures/formats/perf/%s.perf.data", name);
+  g_autofree char *path = cpel_test_shared_file (rel);
+  if (path == NULL)
+    return;
+  gsize stem = strlen (path) - strlen (".perf.data");
+  g_autofree char *fields_path = g_strdup_printf ("%.*s.perf-script-fields.txt", (int) stem, path);
+  g_autofree char *text_path = g_strdup_printf ("%.*s.perf-script.txt", (int) stem, path);
+
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (cpel_file_get_imported_from (file), ==, "perf");
+  g_assert_true (cpel_file_has_event_texts (file));
+  g_assert_cmpuint (cpel_file_get_n_events (file), ==, expected);
+  g_assert_cmpstr (cpel_file_get_source_value (file, "lost-events"), ==, "0");
+
+  g_autoptr(GPtrArray) fields = parse (fields_path);
+  g_autoptr(GPtrArray) texts = parse (text_path);
+  g_assert_cmpuint (fields->len, ==, expected);
+  g_ptr_array_sort (fields, ref_cmp);
+  g_ptr_array_sort (texts, ref_cmp);
+
+  /* every event, with its text and its track's label */
+  g_autoptr(GPtrArray) got = g_ptr_array_new_with_free_func (got_free);
+  g_autoptr(CpelMerge) merge = cpel_merge_new (file, NULL, 0, 0);
+  CpelEvent ev;
+  guint64 idx;
+  GString *s = g_string_new (NULL);
+  while (cpel_merge_next (merge, &ev, &idx))
+    {
+      Got *g = g_new0 (Got, 1);
+      g->ns = ev.time_ns;
+      g->event = g_strdup (cpel_file_get_type_name (file, ev.type));
+      g->track = g_strdup (cpel_file_get_track_label (file, ev.track_slot));
+      g_string_truncate (s, 0);
+      cpel_file_append_datum (file, &ev, s);
+      g->datum = g_strdup (s->str);
+      g->num = ev.datum;
+      g_ptr_array_add (got, g);
+    }
+  g_string_free (s, TRUE);
+  g_assert_cmpuint (got->len, ==, expected);
+
+  guint64 first = ((Ref *) fields->pdata[0])->ns;
+  for (guint i = 0; i < got->len; i++)
+    {
+      Got *g = got->pdata[i];
+      /* the tid: from the track (threads) or the text (samples) */
+      const char *br = strrchr (g->track, '[');
+      if (br != NULL)
+        g->tid = (guint32) g_ascii_strtoull (br + 1, NULL, 10);
+    }
+  for (guint i = 0; i < expected; i++)
+    {
+      Ref *f = fields->pdata[i];
+      gboolean found = FALSE;
+      /* the event at this exact time with this name */
+      for (guint k = 0; k < got->len && !found; k++)
+        {
+          Got *g = got->pdata[k];
+          if ((guint64) g->ns != f->ns - first || strcmp (g->event, f->event) != 0)
+            continue;
+          if (g_str_has_prefix (g->track, "CPU "))
+            {
+              /* tracepoints: their CPU, their fields as perf script prints them */
+              g_assert_true (tracepoints_have_cpu);
+              Ref *t = NULL;
+              for (guint j = 0; j < texts->len && t == NULL; j++)
+                {
+                  Ref *c = texts->pdata[j];
+                  if (c->ns / 1000 == f->ns / 1000 && c->tid == f->tid && strcmp (c->event, f->event) == 0)
+                    t = c;
+                }
+              g_assert_nonnull (t);
+              g_autofree char *cpu = g_strdup_printf ("CPU %d", t->cpu);
+              if (strcmp (g->track, cpu) != 0 || strcmp (g->datum, t->text) != 0)
+                continue;
+            }
+          else
+            {
+              /* samples: the thread's track (named by its last COMM: perf
+               * script shows the name at the sample's time), pid/tid, IP */
+              g_autofree char *label = g_strdup_printf (" [%u]", f->tid);
+              g_autofree char *tid = g_strdup_printf ("/%u ", f->tid);
+              if (!g_str_has_suffix (g->track, label) || strstr (g->datum, tid) == NULL)
+                continue;
+              gboolean named = FALSE;
+              g_autofree char *comm = g_strndup (g->track, strlen (g->track) - strlen (label));
+              for (guint j = 0; j < fields->len; j++)
+                {
+                  Ref *c = fields->pdata[j];
+                  named |= c->tid == f->tid && strcmp (c->comm, comm) == 0;
+                }
+              g_assert_true (named);
+              g_assert_cmpuint (g->num, ==, f->tid);
+            }
+          found = TRUE;
+        }
+      if (!found)
+        g_error ("%s: no event like perf script's %s %u %" G_GUINT64_FORMAT " %s", name, f->comm, f->tid,
+                 f->ns, f->event);
+    }
+}
+
+static void
+test_sched_wakeup (void)
+{
+  check_fixture ("sched-wakeup", 147, TRUE);
+}
+
+static void
+test_gzip_callgraph (void)
+{
+  check_fixture ("gzip-callgraph", 53, FALSE);
+}
+
+static void
+test_zstd_mono (void)
+{
+  check_fixture ("zstd-mono", 38, TRUE);
+}
+
+/* sched_switch's numeric datum is next_pid; the header is kept. */
+static void
+test_datum_and_header (void)
+{
+  g_autofree char *path = cpel_test_shared_file ("fixtures/formats/perf/sched-wakeup.perf.data");
+  if (path == NULL)
+    return;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr(CpelMerge) merge = cpel_merge_new (file, NULL, 0, 0);
+  CpelEvent ev;
+  guint64 idx;
+  guint n = 0;
+  g_autoptr(GString) s = g_string_new (NULL);
+  while (cpel_merge_next (merge, &ev, &idx))
+    if (strcmp (cpel_file_get_type_name (file, ev.type), "sched:sched_switch") == 0)
+      {
+        g_string_truncate (s, 0);
+        cpel_file_append_datum (file, &ev, s);
+        g_autofree char *want = g_strdup_printf (" next_pid=%d ", (gint32) ev.datum);
+        g_assert_nonnull (strstr (s->str, want));
+        n++;
+      }
+  g_assert_cmpuint (n, ==, 100);
+  g_assert_cmpstr (cpel_file_get_source_value (file, "Host"), ==, "vm");
+  g_assert_cmpstr (cpel_file_get_source_value (file, "perf version"), ==, "6.1.187");
+  g_assert_nonnull (strstr (cpel_file_get_source_value (file, "clock-description"), "since boot"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/core/import/perf-file/sched-wakeup", test_sched_wakeup);
+  g_test_add_func ("/core/import/perf-file/gzip-callgraph", test_gzip_callgraph);
+  g_test_add_func ("/core/import/perf-file/zstd-mono", test_zstd_mono);
+  g_test_add_func ("/core/import/perf-file/datum-and-header", test_datum_and_header);
+  return g_test_run ();
+}
