@@ -30,6 +30,14 @@ action_open (GtkWidget  *widget,
 }
 
 static void
+action_open_folder (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  _cpel_window_choose_open_folder (CPEL_WINDOW (widget));
+}
+
+static void
 action_open_recent (GtkWidget  *widget,
                     const char *action_name,
                     GVariant   *parameter)
@@ -400,6 +408,7 @@ _cpel_window_class_actions_init (CpelWindowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, action_open);
+  gtk_widget_class_install_action (widget_class, "win.open-folder", NULL, action_open_folder);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", action_open_recent);
   gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, action_cancel_load);
   gtk_widget_class_install_action (widget_class, "win.reload", NULL, action_reload);

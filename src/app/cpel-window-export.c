@@ -256,6 +256,44 @@ on_open_response (GtkNativeDialog *dialog,
   g_clear_object (&self->chooser);
 }
 
+/* A folder: a CTF trace (DPDK, LTTng: the folder holding `metadata`, or a
+ * session folder holding several traces). */
+static void
+on_open_folder_response (GtkNativeDialog *dialog,
+                         int              response,
+                         CpelWindow      *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      if (folder != NULL)
+        {
+          remember_folder (self, folder);
+          cpel_window_open (self, folder);
+        }
+    }
+  g_clear_object (&self->chooser);
+}
+
+void
+_cpel_window_choose_open_folder (CpelWindow *self)
+{
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_show (self->chooser);
+      return;
+    }
+  self->chooser = GTK_NATIVE_DIALOG (gtk_file_chooser_native_new (_("Open Trace Folder"),
+                                                                  GTK_WINDOW (self),
+                                                                  GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                                                  _("_Open"), _("_Cancel")));
+  gtk_native_dialog_set_modal (self->chooser, TRUE);
+  set_initial_folder (self, GTK_FILE_CHOOSER (self->chooser));
+  g_signal_connect (self->chooser, "response", G_CALLBACK (on_open_folder_response), self);
+  gtk_native_dialog_show (self->chooser);
+}
+
 void
 _cpel_window_choose_open (CpelWindow *self)
 {

@@ -162,6 +162,7 @@ void       _cpel_window_cancel_load      (CpelWindow  *self);
 
 /* cpel-window-export.c */
 void       _cpel_window_choose_open      (CpelWindow  *self);
+void       _cpel_window_choose_open_folder (CpelWindow *self);
 void       _cpel_window_choose_export    (CpelWindow  *self);
 void       _cpel_window_export_and_report (CpelWindow *self,
                                            const char *path,
