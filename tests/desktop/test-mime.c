@@ -150,6 +150,33 @@ test_magic_rejects (void)
     }
 }
 
+/* perf.data by its magic, and a CTF trace's metadata file (text and
+ * packetized) by theirs, whatever the name. */
+static void
+test_perf_and_ctf (void)
+{
+  static const guint8 perf[] = "PERFILE2\x68\0\0\0\0\0\0\0\x90\0\0\0\0\0\0\0";
+  static const guint8 tsdl[] = "/* CTF 1.8 */\n\ntrace { major = 1; minor = 8; };\n";
+  static const guint8 packet_le[] = { 0x57, 0x1d, 0xd1, 0x75, 0, 0, 0, 0, 0, 0, 0, 0 };
+  static const guint8 packet_be[] = { 0x75, 0xd1, 0x1d, 0x57, 0, 0, 0, 0, 0, 0, 0, 0 };
+  const struct { const char *name; const guint8 *data; gsize len; const char *type; } cases[] = {
+    { "recording", perf, sizeof perf - 1, "application/x-perf-data" },
+    { "metadata", tsdl, sizeof tsdl - 1, "application/x-ctf-metadata" },
+    { "meta-le", packet_le, sizeof packet_le, "application/x-ctf-metadata" },
+    { "meta-be", packet_be, sizeof packet_be, "application/x-ctf-metadata" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = write_file (cases[i].name, cases[i].data, cases[i].len);
+      g_autofree char *type = content_type_of (path);
+
+      g_assert_cmpstr (type, ==, cases[i].type);
+    }
+  g_autofree char *guessed = g_content_type_guess ("perf.data", NULL, 0, NULL);
+  g_assert_cmpstr (guessed, ==, "application/x-perf-data");
+}
+
 static void
 test_description (void)
 {
@@ -238,6 +265,7 @@ main (int argc, char **argv)
   g_test_add_func ("/desktop/mime/magic-big-endian", test_magic_big_endian);
   g_test_add_func ("/desktop/mime/magic-little-endian", test_magic_little_endian);
   g_test_add_func ("/desktop/mime/magic-rejects", test_magic_rejects);
+  g_test_add_func ("/desktop/mime/perf-and-ctf", test_perf_and_ctf);
   g_test_add_func ("/desktop/mime/description", test_description);
 
   ret = g_test_run ();

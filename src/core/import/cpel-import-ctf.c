@@ -126,7 +126,7 @@ import_ctf (const CpelImportSource  *src,
 const CpelImporter cpel_importer_ctf = {
   .id = "ctf",
   .name = N_("CTF trace (DPDK, LTTng)"),
-  .mime_type = "inode/directory",
+  .mime_type = "application/x-ctf-metadata",
   .patterns = (const char * const[]) { "metadata", NULL },
   .directory = TRUE,
   .probe = probe_ctf,
