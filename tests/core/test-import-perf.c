@@ -112,7 +112,6 @@ check_fixture (const char *name, guint expected, gboolean tracepoints_have_cpu)
   g_assert_no_error (error);
   g_assert_cmpstr (cpel_file_get_imported_from (file), ==, "perf");
   g_assert_true (cpel_file_has_event_texts (file));
-  g_assert_cmpuint (cpel_file_get_n_events (file), ==, expected);
   g_assert_cmpstr (cpel_file_get_source_value (file, "lost-events"), ==, "0");
 
   g_autoptr(GPtrArray) fields = parse (fields_path);
@@ -127,8 +126,15 @@ check_fixture (const char *name, guint expected, gboolean tracepoints_have_cpu)
   CpelEvent ev;
   guint64 idx;
   GString *s = g_string_new (NULL);
+  guint64 marks = 0;
   while (cpel_merge_next (merge, &ev, &idx))
     {
+      /* the switch-in/out marks on thread tracks: tested below */
+      if (g_str_has_prefix (cpel_file_get_type_name (file, ev.type), "sched_switch: "))
+        {
+          marks++;
+          continue;
+        }
       Got *g = g_new0 (Got, 1);
       g->ns = ev.time_ns;
       g->event = g_strdup (cpel_file_get_type_name (file, ev.type));
@@ -141,6 +147,7 @@ check_fixture (const char *name, guint expected, gboolean tracepoints_have_cpu)
     }
   g_string_free (s, TRUE);
   g_assert_cmpuint (got->len, ==, expected);
+  g_assert_cmpuint (cpel_file_get_n_events (file), ==, expected + marks);
 
   guint64 first = ((Ref *) fields->pdata[0])->ns;
   for (guint i = 0; i < got->len; i++)
@@ -246,6 +253,47 @@ test_datum_and_header (void)
         n++;
       }
   g_assert_cmpuint (n, ==, 100);
+
+  /* when each thread ran: an `in` on next_pid's track and an `out` on
+   * prev_pid's at every switch, none for the idle task (pid 0) */
+  g_autofree char *text_path = cpel_test_shared_file ("fixtures/formats/perf/sched-wakeup.perf-script.txt");
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (text_path, &text, NULL, NULL));
+  guint64 ins = 0, outs = 0;
+  for (const char *p = strstr (text, "prev_pid="); p != NULL; p = strstr (p + 1, "prev_pid="))
+    outs += strncmp (p, "prev_pid=0 ", 11) != 0;
+  for (const char *p = strstr (text, "next_pid="); p != NULL; p = strstr (p + 1, "next_pid="))
+    ins += strncmp (p, "next_pid=0 ", 11) != 0;
+  guint64 got_in = 0, got_out = 0;
+  for (guint t = 0; t < cpel_file_get_n_types (file); t++)
+    {
+      if (strcmp (cpel_file_get_type_name (file, t), "sched_switch: in") == 0)
+        got_in = cpel_file_get_type_n_events (file, t);
+      if (strcmp (cpel_file_get_type_name (file, t), "sched_switch: out") == 0)
+        got_out = cpel_file_get_type_n_events (file, t);
+    }
+  g_assert_cmpuint (got_in, ==, ins);
+  g_assert_cmpuint (got_out, ==, outs);
+  g_assert_cmpuint (got_in, ==, 73);
+  /* the marks sit on the threads' tracks, at the switch's time */
+  g_autoptr(CpelMerge) again = cpel_merge_new (file, NULL, 0, 0);
+  gint64 last_switch = -1;
+  guint32 last_next = 0;
+  while (cpel_merge_next (again, &ev, &idx))
+    {
+      const char *tn = cpel_file_get_type_name (file, ev.type);
+      if (strcmp (tn, "sched:sched_switch") == 0)
+        {
+          last_switch = ev.time_ns;
+          last_next = ev.datum;   /* next_pid */
+        }
+      else if (strcmp (tn, "sched_switch: in") == 0)
+        {
+          g_autofree char *want = g_strdup_printf (" [%u]", last_next);
+          g_assert_true (g_str_has_suffix (cpel_file_get_track_label (file, ev.track_slot), want));
+          g_assert_cmpint (ev.time_ns, ==, last_switch);
+        }
+    }
   g_assert_cmpstr (cpel_file_get_source_value (file, "Host"), ==, "vm");
   g_assert_cmpstr (cpel_file_get_source_value (file, "perf version"), ==, "6.1.187");
   g_assert_nonnull (strstr (cpel_file_get_source_value (file, "clock-description"), "since boot"));

@@ -8,7 +8,10 @@
  * fields as perf script prints them, else `pid/tid ip`; datum = the first
  * integer field (sched_switch: next_pid), else the tid; time = the sample's
  * time in ns (the loader counts from the earliest).  LOST and LOST_SAMPLES
- * records are counted.
+ * records are counted.  Each sched_switch also marks, on the threads'
+ * tracks, when they ran: `sched_switch: in` on the next thread's track and
+ * `sched_switch: out` on the previous one's (datum and text: the CPU) — the
+ * timeline draws events, not spans, so a run is from an in to the next out.
  */
 #include "cpel-import.h"
 
@@ -46,6 +49,9 @@ typedef struct
   GHashTable        *threads;     /* tid -> Thread */
   GHashTable        *tracks;      /* track key -> track id + 1 (first pass: 0) */
   guint64            n_samples;
+  guint64            n_switch_marks;  /* switch in / out events on thread tracks */
+  guint              switch_attr;     /* the sched:sched_switch attr, or G_MAXUINT */
+  GString           *comm;
   guint64            lost;
   guint64            done;
   GString           *text;
@@ -79,15 +85,54 @@ cmp_key (gconstpointer a, gconstpointer b)
   return x < y ? -1 : x > y;
 }
 
+/* sched_switch: prev_pid and next_pid (FALSE when the record lacks them). */
+static gboolean
+switch_pids (PerfImport *pi, const CpelPerfRecord *r, gint64 *prev, gint64 *next)
+{
+  return r->attr == pi->switch_attr && r->raw != NULL
+         && cpel_perf_data_tracepoint_int (pi->pd, r->attr, r->raw, r->raw_size, "prev_pid", prev)
+         && cpel_perf_data_tracepoint_int (pi->pd, r->attr, r->raw, r->raw_size, "next_pid", next);
+}
+
+/* A thread seen only in sched_switch fields is named by them. */
+static void
+name_from_switch (PerfImport *pi, const CpelPerfRecord *r, const char *field, guint32 tid)
+{
+  Thread *t = thread_get (pi, tid);
+  if (t->comm == NULL && cpel_perf_data_tracepoint_str (pi->pd, r->attr, r->raw, r->raw_size, field, pi->comm))
+    {
+      t->comm = g_strdup (pi->comm->str);
+      t->time = 0;
+    }
+}
+
 static gboolean
 first_pass (const CpelPerfRecord *r, gpointer data, GError **error)
 {
   PerfImport *pi = data;
+  gint64 prev, next;
 
   switch (r->type)
     {
     case CPEL_PERF_RECORD_SAMPLE:
       pi->n_samples++;
+      if (switch_pids (pi, r, &prev, &next))
+        {
+          /* when each thread ran: switch-out on prev's track, switch-in on next's
+           * (the idle task, pid 0, gets none) */
+          if (prev > 0)
+            {
+              pi->n_switch_marks++;
+              g_hash_table_insert (pi->tracks, GUINT_TO_POINTER (THREAD_KEY | ((guint32) prev & (THREAD_KEY - 1))), NULL);
+              name_from_switch (pi, r, "prev_comm", (guint32) prev);
+            }
+          if (next > 0)
+            {
+              pi->n_switch_marks++;
+              g_hash_table_insert (pi->tracks, GUINT_TO_POINTER (THREAD_KEY | ((guint32) next & (THREAD_KEY - 1))), NULL);
+              name_from_switch (pi, r, "next_comm", (guint32) next);
+            }
+        }
       g_hash_table_insert (pi->tracks, GUINT_TO_POINTER (sample_key (r)), NULL);
       if (!r->has_cpu)
         thread_get (pi, r->tid);
@@ -207,6 +252,25 @@ second_pass (const CpelPerfRecord *r, gpointer data, GError **error)
   guint32 track = GPOINTER_TO_UINT (g_hash_table_lookup (pi->tracks, GUINT_TO_POINTER (sample_key (r)))) - 1;
   cpel_import_builder_add_event (pi->b, r->has_time ? r->time : 0, track,
                                  r->attr, datum, s->str, (gssize) s->len);
+  gint64 prev, next;
+  if (switch_pids (pi, r, &prev, &next))
+    {
+      guint32 n_attrs = cpel_perf_data_get_n_attrs (pi->pd);
+      char cpu[32];
+      gsize len = (gsize) g_snprintf (cpu, sizeof cpu, r->has_cpu ? "CPU %u" : "", r->cpu);
+      if (prev > 0)
+        {
+          guint32 key = THREAD_KEY | ((guint32) prev & (THREAD_KEY - 1));
+          guint32 t = GPOINTER_TO_UINT (g_hash_table_lookup (pi->tracks, GUINT_TO_POINTER (key))) - 1;
+          cpel_import_builder_add_event (pi->b, r->has_time ? r->time : 0, t, n_attrs + 1, r->cpu, cpu, (gssize) len);
+        }
+      if (next > 0)
+        {
+          guint32 key = THREAD_KEY | ((guint32) next & (THREAD_KEY - 1));
+          guint32 t = GPOINTER_TO_UINT (g_hash_table_lookup (pi->tracks, GUINT_TO_POINTER (key))) - 1;
+          cpel_import_builder_add_event (pi->b, r->has_time ? r->time : 0, t, n_attrs, r->cpu, cpu, (gssize) len);
+        }
+    }
   if ((++pi->done & 0xffff) == 0 && !cpel_import_check_cancel (pi->b, error))
     return FALSE;
   return TRUE;
@@ -307,6 +371,12 @@ import_perf (const CpelImportSource  *src,
   pi.threads = g_hash_table_new_full (NULL, NULL, NULL, thread_free);
   pi.tracks = g_hash_table_new (NULL, NULL);
   pi.text = g_string_sized_new (256);
+  pi.comm = g_string_new (NULL);
+  pi.switch_attr = G_MAXUINT;
+  for (guint i = 0; i < cpel_perf_data_get_n_attrs (pd); i++)
+    if (cpel_perf_data_attr_is_tracepoint (pd, i)
+        && strcmp (cpel_perf_data_get_attr_name (pd, i), "sched:sched_switch") == 0)
+      pi.switch_attr = i;
   gboolean ok = cpel_perf_data_read_records (pd, first_pass, &pi, cancellable, first_progress, b, error);
 
   if (ok)
@@ -335,12 +405,21 @@ import_perf (const CpelImportSource  *src,
       g_list_free (keys);
       for (guint i = 0; i < cpel_perf_data_get_n_attrs (pd); i++)
         cpel_import_builder_add_type (b, i, cpel_perf_data_get_attr_name (pd, i), "%d");
-      ok = cpel_import_builder_begin_events (b, pi.n_samples, error)
+      if (pi.n_switch_marks > 0)
+        {
+          /* the timeline draws events, not spans: a thread ran from its
+           * switch-in to its switch-out */
+          guint n = cpel_perf_data_get_n_attrs (pd);
+          cpel_import_builder_add_type (b, n, "sched_switch: in", "CPU %d");
+          cpel_import_builder_add_type (b, n + 1, "sched_switch: out", "CPU %d");
+        }
+      ok = cpel_import_builder_begin_events (b, pi.n_samples + pi.n_switch_marks, error)
            && cpel_perf_data_read_records (pd, second_pass, &pi, cancellable, second_progress, b, error);
     }
   g_hash_table_unref (pi.threads);
   g_hash_table_unref (pi.tracks);
   g_string_free (pi.text, TRUE);
+  g_string_free (pi.comm, TRUE);
   return ok;
 }
 
