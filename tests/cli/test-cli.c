@@ -314,7 +314,7 @@ test_invalid_not_cpel (void)
 
   check_invalid (path, ": This is not a CPEL file. Section 1 of ");
   check_invalid (path, "offset 8");
-  check_invalid (text, ": This is not a CPEL file. Not a supported event log (CPEL, VPP elog, Snabb timeline): the file starts with 68 65 6c 6c 6f 0a");
+  check_invalid (text, ": This is not a CPEL file. Not a supported event log (CPEL, Linux perf.data, CTF trace, VPP elog, Snabb timeline): the file starts with 68 65 6c 6c 6f 0a");
   check_invalid (text, "(read as CPEL: unknown version 104)");
 }
 

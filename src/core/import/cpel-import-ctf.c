@@ -125,7 +125,7 @@ import_ctf (const CpelImportSource  *src,
 
 const CpelImporter cpel_importer_ctf = {
   .id = "ctf",
-  .name = N_("CTF trace (DPDK, LTTng)"),
+  .name = N_("CTF trace"),
   .mime_type = "application/x-ctf-metadata",
   .patterns = (const char * const[]) { "metadata", NULL },
   .directory = TRUE,
