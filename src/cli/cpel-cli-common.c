@@ -401,6 +401,16 @@ cpel_cli_open_stream (const char  *path,
   return g_steal_pointer (&file);
 }
 
+CpelFile *
+cpel_cli_open_summary (const char  *path,
+                       guint64      clock_rate,
+                       GError     **error)
+{
+  CpelLoadOptions options = { .ticks_per_second = clock_rate, .defer_index = TRUE };
+
+  return cpel_file_new_for_path (path, &options, NULL, NULL, NULL, error);
+}
+
 gboolean
 cpel_cli_report_damage (CpelFile   *file,
                         const char *path)

@@ -130,6 +130,12 @@ CpelFile       *cpel_cli_open_stream   (const char      *path,
                                         guint64          clock_rate,
                                         GError         **error);
 
+/* Opens a file for what the first pass over the events knows (counts per
+ * track and type, time span, diagnostics): the index is never built. */
+CpelFile       *cpel_cli_open_summary  (const char      *path,
+                                        guint64          clock_rate,
+                                        GError         **error);
+
 /* After using `file`: when it shrank on disk meanwhile (its data then reads
  * as zeros), says so on stderr ("cpel: PATH: ...") and returns TRUE. */
 gboolean        cpel_cli_report_damage (CpelFile        *file,

@@ -177,7 +177,7 @@ cpel_cmd_info (int argc, char **argv)
   if (argc != 2)
     return cpel_cli_usage_error ("info", argc < 2 ? _("Missing FILE") : _("Too many arguments"));
 
-  file = cpel_cli_open (argv[1], common.clock_rate, &error);
+  file = cpel_cli_open_summary (argv[1], common.clock_rate, &error);
   if (file == NULL)
     return cpel_cli_file_error (argv[1], error);
 
