@@ -52,6 +52,10 @@ typedef struct
   guint64            n_switch_marks;  /* switch in / out events on thread tracks */
   guint              switch_attr;     /* the sched:sched_switch attr, or G_MAXUINT */
   GString           *comm;
+  /* direct-mapped cache of `tracks` (key -> value + 1): a hash lookup per
+   * sample was a tenth of the import */
+  guint32            cache_key[1024];
+  guint32            cache_val[1024];
   guint64            lost;
   guint64            done;
   GString           *text;
@@ -76,6 +80,30 @@ sample_key (const CpelPerfRecord *r)
   if (r->has_cpu)
     return MIN (r->cpu, THREAD_KEY - 1);
   return THREAD_KEY | (r->tid & (THREAD_KEY - 1));
+}
+
+/* First pass: remember the key; second pass: its track id. */
+static inline void
+track_seen (PerfImport *pi, guint32 key)
+{
+  guint slot = (key ^ (key >> 10)) & 1023;
+  if (pi->cache_val[slot] != 0 && pi->cache_key[slot] == key)
+    return;
+  g_hash_table_insert (pi->tracks, GUINT_TO_POINTER (key), NULL);
+  pi->cache_key[slot] = key;
+  pi->cache_val[slot] = 1;
+}
+
+static inline guint32
+track_id (PerfImport *pi, guint32 key)
+{
+  guint slot = (key ^ (key >> 10)) & 1023;
+  if (pi->cache_val[slot] != 0 && pi->cache_key[slot] == key)
+    return pi->cache_val[slot] - 1;
+  guint32 v = GPOINTER_TO_UINT (g_hash_table_lookup (pi->tracks, GUINT_TO_POINTER (key)));
+  pi->cache_key[slot] = key;
+  pi->cache_val[slot] = v;
+  return v - 1;
 }
 
 static gint
@@ -123,19 +151,17 @@ first_pass (const CpelPerfRecord *r, gpointer data, GError **error)
           if (prev > 0)
             {
               pi->n_switch_marks++;
-              g_hash_table_insert (pi->tracks, GUINT_TO_POINTER (THREAD_KEY | ((guint32) prev & (THREAD_KEY - 1))), NULL);
+              track_seen (pi, THREAD_KEY | ((guint32) prev & (THREAD_KEY - 1)));
               name_from_switch (pi, r, "prev_comm", (guint32) prev);
             }
           if (next > 0)
             {
               pi->n_switch_marks++;
-              g_hash_table_insert (pi->tracks, GUINT_TO_POINTER (THREAD_KEY | ((guint32) next & (THREAD_KEY - 1))), NULL);
+              track_seen (pi, THREAD_KEY | ((guint32) next & (THREAD_KEY - 1)));
               name_from_switch (pi, r, "next_comm", (guint32) next);
             }
         }
-      g_hash_table_insert (pi->tracks, GUINT_TO_POINTER (sample_key (r)), NULL);
-      if (!r->has_cpu)
-        thread_get (pi, r->tid);
+      track_seen (pi, sample_key (r));
       break;
     case CPEL_PERF_RECORD_COMM:
       {
@@ -249,7 +275,7 @@ second_pass (const CpelPerfRecord *r, gpointer data, GError **error)
           append_hex (s, r->ip);
         }
     }
-  guint32 track = GPOINTER_TO_UINT (g_hash_table_lookup (pi->tracks, GUINT_TO_POINTER (sample_key (r)))) - 1;
+  guint32 track = track_id (pi, sample_key (r));
   cpel_import_builder_add_event (pi->b, r->has_time ? r->time : 0, track,
                                  r->attr, datum, s->str, (gssize) s->len);
   gint64 prev, next;
@@ -260,14 +286,12 @@ second_pass (const CpelPerfRecord *r, gpointer data, GError **error)
       gsize len = (gsize) g_snprintf (cpu, sizeof cpu, r->has_cpu ? "CPU %u" : "", r->cpu);
       if (prev > 0)
         {
-          guint32 key = THREAD_KEY | ((guint32) prev & (THREAD_KEY - 1));
-          guint32 t = GPOINTER_TO_UINT (g_hash_table_lookup (pi->tracks, GUINT_TO_POINTER (key))) - 1;
+          guint32 t = track_id (pi, THREAD_KEY | ((guint32) prev & (THREAD_KEY - 1)));
           cpel_import_builder_add_event (pi->b, r->has_time ? r->time : 0, t, n_attrs + 1, r->cpu, cpu, (gssize) len);
         }
       if (next > 0)
         {
-          guint32 key = THREAD_KEY | ((guint32) next & (THREAD_KEY - 1));
-          guint32 t = GPOINTER_TO_UINT (g_hash_table_lookup (pi->tracks, GUINT_TO_POINTER (key))) - 1;
+          guint32 t = track_id (pi, THREAD_KEY | ((guint32) next & (THREAD_KEY - 1)));
           cpel_import_builder_add_event (pi->b, r->has_time ? r->time : 0, t, n_attrs, r->cpu, cpu, (gssize) len);
         }
     }
@@ -403,6 +427,7 @@ import_perf (const CpelImportSource  *src,
           cpel_import_builder_add_track (b, id, label);
         }
       g_list_free (keys);
+      memset (pi.cache_val, 0, sizeof pi.cache_val);
       for (guint i = 0; i < cpel_perf_data_get_n_attrs (pd); i++)
         cpel_import_builder_add_type (b, i, cpel_perf_data_get_attr_name (pd, i), "%d");
       if (pi.n_switch_marks > 0)
