@@ -28,6 +28,7 @@ struct _CpelApplication
   GPtrArray      *pending;          /* GFile to open at activation */
   char           *benchmark_path;
   char           *view_name;        /* --view: saved view to open at */
+  guint64         clock_rate;       /* --clock-rate: read the files with it; 0 = their own */
 };
 
 G_DEFINE_FINAL_TYPE (CpelApplication, cpel_application, ADW_TYPE_APPLICATION)
@@ -50,6 +51,9 @@ static const GOptionEntry options[] = {
     N_("Open FILE, replay a fixed navigation script, print timings as JSON and exit"), N_("FILE") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
   { "view", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Open each FILE at its saved view NAME"), N_("NAME") },
+  { "clock-rate", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Read every event section with this clock (ticks per second, e.g. 2.6GHz or 1e9)"),
+    N_("HZ") },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_("[FILE…]") },
   { NULL }
 };
@@ -214,14 +218,17 @@ empty_window (CpelApplication *self)
   return NULL;
 }
 
-/* A remote instance passes --view NAME as the hint "view:NAME". */
+/* A remote instance passes --view NAME and --clock-rate HZ as the hint,
+ * lines "view:NAME" and "clock-rate:TICKS". */
 #define VIEW_HINT "view:"
+#define CLOCK_RATE_HINT "clock-rate:"
 
 static void
 open_files (CpelApplication  *self,
             GFile           **files,
             int               n_files,
-            const char       *view_name)
+            const char       *view_name,
+            guint64           clock_rate)
 {
   for (int i = 0; i < n_files; i++)
     {
@@ -232,7 +239,7 @@ open_files (CpelApplication  *self,
           window = empty_window (self);
           if (window == NULL)
             window = cpel_window_new (self);
-          cpel_window_open (window, files[i]);
+          cpel_window_open_with_clock_rate (window, files[i], clock_rate);
         }
       if (view_name != NULL && *view_name != '\0')
         cpel_window_open_view (window, view_name);
@@ -246,8 +253,17 @@ cpel_application_open (GApplication  *application,
                        int            n_files,
                        const char    *hint)
 {
-  open_files (CPEL_APPLICATION (application), files, n_files,
-              hint != NULL && g_str_has_prefix (hint, VIEW_HINT) ? hint + strlen (VIEW_HINT) : NULL);
+  g_auto(GStrv) lines = g_strsplit (hint != NULL ? hint : "", "\n", -1);
+  const char *view_name = NULL;
+  guint64 clock_rate = 0;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], VIEW_HINT))
+      view_name = lines[i] + strlen (VIEW_HINT);
+    else if (g_str_has_prefix (lines[i], CLOCK_RATE_HINT)
+             && !cpel_clock_rate_parse (lines[i] + strlen (CLOCK_RATE_HINT), &clock_rate))
+      clock_rate = 0;
+  open_files (CPEL_APPLICATION (application), files, n_files, view_name, clock_rate);
 }
 
 static void
@@ -269,7 +285,8 @@ cpel_application_activate (GApplication *application)
 
   if (self->pending != NULL && self->pending->len > 0)
     {
-      open_files (self, (GFile **) self->pending->pdata, (int) self->pending->len, self->view_name);
+      open_files (self, (GFile **) self->pending->pdata, (int) self->pending->len, self->view_name,
+                  self->clock_rate);
       g_ptr_array_set_size (self->pending, 0);
       g_clear_pointer (&self->view_name, g_free);
       return;
@@ -437,6 +454,7 @@ cpel_application_handle_local_options (GApplication *application,
   g_autofree char **files = NULL;   /* strings owned by the dict's variant */
   g_autoptr(GVariant) remaining = NULL;
   gsize n_files = 0;
+  const char *clock_rate_text = NULL;
 
   if (g_variant_dict_contains (dict, "version"))
     {
@@ -447,6 +465,17 @@ cpel_application_handle_local_options (GApplication *application,
   remaining = g_variant_dict_lookup_value (dict, G_OPTION_REMAINING, G_VARIANT_TYPE_BYTESTRING_ARRAY);
   if (remaining != NULL)
     files = (char **) g_variant_get_bytestring_array (remaining, &n_files);
+
+  if (g_variant_dict_lookup (dict, "clock-rate", "&s", &clock_rate_text)
+      && !cpel_clock_rate_parse (clock_rate_text, &self->clock_rate))
+    {
+      g_autofree char *message = g_strdup_printf (_("Invalid clock rate “%s” for --clock-rate: give ticks "
+                                                    "per second, e.g. 1000000000 or 2.6GHz"),
+                                                  clock_rate_text);
+
+      g_printerr ("%s\n", message);
+      return 2;
+    }
 
   if (g_variant_dict_lookup (dict, "export-png", "^ay", &export_path))
     {
@@ -474,6 +503,7 @@ cpel_application_handle_local_options (GApplication *application,
       export.dark = g_variant_dict_contains (dict, "dark");
       export.summary = g_variant_dict_contains (dict, "summary");
       export.force = g_variant_dict_contains (dict, "force");
+      export.clock_rate = self->clock_rate;
       /* Headless: no GTK, no display, no D-Bus. */
       return cpel_export_headless (files[0], export_path, &export);
     }
@@ -507,7 +537,8 @@ cpel_application_handle_local_options (GApplication *application,
           g_autofree char *hint = NULL;
 
           g_variant_dict_lookup (dict, "view", "&s", &view);
-          hint = view != NULL ? g_strconcat (VIEW_HINT, view, NULL) : g_strdup ("");
+          hint = g_strdup_printf ("%s%s\n%s%" G_GUINT64_FORMAT, VIEW_HINT, view != NULL ? view : "",
+                                  CLOCK_RATE_HINT, self->clock_rate);
           g_application_open (application, (GFile **) gfiles->pdata, (int) gfiles->len, hint);
           return 0;
         }

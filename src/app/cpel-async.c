@@ -10,6 +10,7 @@
 typedef struct
 {
   char             *path;
+  guint64           clock_rate;
   CpelFile         *file;
   CpelQuery        *query;
   CpelProgressFunc  progress;
@@ -51,8 +52,9 @@ load_thread (GTask        *task,
 
   Loaded *loaded;
   CpelOverview *overview;
+  CpelLoadOptions options = { .ticks_per_second = job->clock_rate };
 
-  file = cpel_file_new_for_path (job->path, NULL, cancellable,
+  file = cpel_file_new_for_path (job->path, &options, cancellable,
                                  job->progress, job->progress_data, &error);
   if (file == NULL)
     {
@@ -76,6 +78,7 @@ load_thread (GTask        *task,
 
 void
 cpel_load_file_async (GFile               *file,
+                      guint64              clock_rate,
                       GCancellable        *cancellable,
                       CpelProgressFunc     progress,
                       gpointer             progress_data,
@@ -103,6 +106,7 @@ cpel_load_file_async (GFile               *file,
 
   job = g_new0 (Job, 1);
   job->path = g_steal_pointer (&path);
+  job->clock_rate = clock_rate;
   job->progress = progress;
   job->progress_data = progress_data;
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);

@@ -10,9 +10,11 @@
 G_BEGIN_DECLS
 
 /* Loads a local file (cpel_file_new_for_path) and builds its overview
- * summary in a GTask worker.  `progress` is called from the worker thread
- * (see CpelProgressRelay). */
+ * summary in a GTask worker.  `clock_rate` (ticks per second, 0 = the
+ * file's) reads every event section with that clock.  `progress` is called
+ * from the worker thread (see CpelProgressRelay). */
 void              cpel_load_file_async  (GFile               *file,
+                                         guint64              clock_rate,
                                          GCancellable        *cancellable,
                                          CpelProgressFunc     progress,
                                          gpointer             progress_data,

@@ -32,6 +32,7 @@ struct _CpelFileInfoWindow
   CpelFileInfoRow      *duration_row;
   AdwPreferencesGroup  *sections_group;
   AdwPreferencesGroup  *warnings_group;
+  GtkButton            *clock_rate_button;
 
   CpelFile             *file;
   GFile                *location;
@@ -99,6 +100,7 @@ fill_file (CpelFileInfoWindow *self)
   if (self->location != NULL)
     {
       set_value_take (self->location_row, g_file_get_parse_name (self->location));
+      gtk_widget_set_visible (GTK_WIDGET (self->clock_rate_button), TRUE);
       gtk_widget_set_visible (GTK_WIDGET (self->location_row), TRUE);
     }
   set_value_take (self->size_row, g_format_size_full (cpel_file_get_size (file),
@@ -302,6 +304,33 @@ cpel_file_info_window_dispose (GObject *object)
   G_OBJECT_CLASS (cpel_file_info_window_parent_class)->dispose (object);
 }
 
+/* g2's "read with different clock rate": File Information closes, and the
+ * window that shows the file asks for the rate (the first event section's
+ * filled in) and reads the file again with it. */
+static void
+on_clock_rate_clicked (CpelFileInfoWindow *self)
+{
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+  guint64 suggested = 0;
+
+  if (!CPEL_IS_WINDOW (parent) || self->location == NULL)
+    return;
+  for (guint i = 0; i < cpel_file_get_n_sections (self->file); i++)
+    {
+      const CpelSectionInfo *info = cpel_file_get_section (self->file, i);
+
+      if (info != NULL && info->type == CPEL_SECTION_EVENTS)
+        {
+          suggested = info->ticks_per_second;
+          break;
+        }
+    }
+  g_object_ref (parent);
+  gtk_window_close (GTK_WINDOW (self));
+  cpel_window_ask_clock_rate (CPEL_WINDOW (parent), self->location, suggested);
+  g_object_unref (parent);
+}
+
 static void
 cpel_file_info_window_class_init (CpelFileInfoWindowClass *klass)
 {
@@ -339,6 +368,8 @@ cpel_file_info_window_class_init (CpelFileInfoWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, duration_row);
   gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, sections_group);
   gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, warnings_group);
+  gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, clock_rate_button);
+  gtk_widget_class_bind_template_callback (widget_class, on_clock_rate_clicked);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }

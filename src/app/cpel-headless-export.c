@@ -21,6 +21,7 @@ cpel_export_headless (const char               *file_path,
   CpelRange range;
   CpelPalette palette;
   CpelView view;
+  CpelLoadOptions load_options = { 0 };
 
   if (width < 16 || height < 16 || width > 16384 || height > 16384)
     {
@@ -30,10 +31,19 @@ cpel_export_headless (const char               *file_path,
   if (!cpel_render_export_format_for_path (out_path, &format))
     format = CPEL_EXPORT_PNG;
 
-  file = cpel_file_new_for_path (file_path, NULL, NULL, NULL, NULL, &error);
+  load_options.ticks_per_second = options->clock_rate;
+  file = cpel_file_new_for_path (file_path, &load_options, NULL, NULL, NULL, &error);
   if (file == NULL)
     {
-      g_printerr ("%s: %s\n", file_path, error->message);
+      g_autofree char *line = cpel_error_dup_line (error);
+
+      if (g_error_matches (error, CPEL_ERROR, CPEL_ERROR_CLOCK))
+        /* TRANSLATORS: after “Event section at offset 8 has a clock rate of 0”;
+           --clock-rate is the option's name, keep it */
+        g_printerr ("%s: %s; %s\n", file_path, line,
+                    _("read it with --clock-rate HZ, e.g. --clock-rate 2.6GHz"));
+      else
+        g_printerr ("%s: %s\n", file_path, line);
       return 1;
     }
 

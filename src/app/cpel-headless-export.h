@@ -14,6 +14,7 @@ typedef struct
   CpelColorMode  color_mode;
   gboolean       summary;
   gboolean       force;           /* replace OUT when it exists */
+  guint64        clock_rate;      /* ticks per second of every event section; 0 = the file's */
 } CpelHeadlessExport;
 
 /* Headless `cpelview --export-png OUT FILE`: load, fit (or [from, to]),

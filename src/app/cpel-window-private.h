@@ -103,6 +103,7 @@ struct _CpelWindow
 
   CpelFile             *file;
   GFile                *location;
+  guint64               clock_rate;        /* the file was read with this clock; 0 = its own */
 
   GCancellable         *load_cancellable;
   GCancellable         *lod_cancellable;   /* summaries built in the background */
@@ -138,6 +139,9 @@ struct _CpelWindow
 /* cpel-window.c */
 GSettings *_cpel_window_get_settings     (CpelWindow  *self);
 char      *_cpel_window_display_name     (GFile       *location);
+/* "“name”" for a dialog heading (markup): long names shortened in the
+ * middle, never hyphenated (cpel-window-load.c). */
+char      *_cpel_window_heading_name_markup (const char *name);
 /* Show the tool window in *slot (a weak pointer), made by `create` the
  * first time; nothing without a file. */
 void       _cpel_window_present_tool     (CpelWindow  *self,

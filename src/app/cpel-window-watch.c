@@ -316,7 +316,7 @@ _cpel_window_watch_reload (CpelWindow *self)
   data = g_new0 (ReloadData, 1);
   data->window = g_object_ref (self);
   data->cancellable = g_object_ref (self->watch.reload);
-  cpel_load_file_async (location, self->watch.reload, NULL, NULL, on_reloaded, data);
+  cpel_load_file_async (location, self->clock_rate, self->watch.reload, NULL, NULL, on_reloaded, data);
 }
 
 static void

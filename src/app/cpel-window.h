@@ -21,6 +21,19 @@ CpelWindow    *cpel_window_new           (CpelApplication *application);
  * else in a new window.  Errors are reported in this window. */
 void           cpel_window_open          (CpelWindow      *self,
                                           GFile           *location);
+/* The same, reading every event section with `clock_rate` ticks per second
+ * (0: the file's own clock); the window's own file read again with another
+ * rate replaces it in this window. */
+void           cpel_window_open_with_clock_rate (CpelWindow *self,
+                                                 GFile      *location,
+                                                 guint64     clock_rate);
+/* A small dialog asking for the clock rate ("2.6GHz", "1e9") to open
+ * `location` with (`suggested`, when not 0, filled in). */
+void           cpel_window_ask_clock_rate (CpelWindow     *self,
+                                           GFile          *location,
+                                           guint64         suggested);
+/* The rate the shown file was read with; 0: its own clock. */
+guint64        cpel_window_get_clock_rate (CpelWindow     *self);
 /* Show an already loaded file (`overview`: its summary, or NULL to build
  * it now; `location` may be NULL). */
 void           cpel_window_set_file      (CpelWindow      *self,

@@ -219,23 +219,9 @@ cpel_cli_parse_clock_rate (const char  *name,
                            GError     **error)
 {
   guint64 *rate = data;
-  double v;
 
-  if (value != NULL && all_digits (value))
-    {
-      guint64 n;
-
-      if (g_ascii_string_to_unsigned (value, 10, 1, G_MAXUINT64 / 2, &n, NULL))
-        {
-          *rate = n;
-          return TRUE;
-        }
-    }
-  else if (parse_scaled (value, "Hz", &v) && v >= 1 && v < 9.2e18)
-    {
-      *rate = (guint64) llround (v);
-      return TRUE;
-    }
+  if (cpel_clock_rate_parse (value, rate))
+    return TRUE;
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                _("Invalid clock rate “%s” for %s: give ticks per second, e.g. 1000000000 or 2.6GHz"),
                value, name);

@@ -7,6 +7,8 @@
  */
 #include "cpel-time.h"
 
+#include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #define MICRO_SIGN "\302\265"   /* U+00B5 */
@@ -218,5 +220,50 @@ cpel_time_parse (const char *text,
 
   if (ns != NULL)
     *ns = negative ? (gint64) ((guint64) 0 - value) : (gint64) value;
+  return TRUE;
+}
+
+gboolean
+cpel_clock_rate_parse (const char *text,
+                       guint64    *rate)
+{
+  g_autofree char *t = NULL;
+  char *end = NULL;
+  double v, mult = 1;
+  guint64 n;
+
+  g_return_val_if_fail (rate != NULL, FALSE);
+
+  if (text == NULL)
+    return FALSE;
+  t = g_strstrip (g_strdup (text));
+  if (*t == '\0' || *t == '-' || *t == '+')
+    return FALSE;
+  if (g_ascii_string_to_unsigned (t, 10, 1, G_MAXINT64, &n, NULL))
+    {
+      *rate = n;
+      return TRUE;
+    }
+  errno = 0;
+  v = g_ascii_strtod (t, &end);
+  if (end == t || errno != 0 || !isfinite (v))
+    return FALSE;
+  while (*end == ' ')
+    end++;
+  switch (*end)
+    {
+    case 'k': case 'K': mult = 1e3; end++; break;
+    case 'M':           mult = 1e6; end++; break;
+    case 'G': case 'g': mult = 1e9; end++; break;
+    default: break;
+    }
+  if (g_ascii_strcasecmp (end, "Hz") == 0)
+    end += 2;
+  if (*end != '\0')
+    return FALSE;
+  v *= mult;
+  if (!(v >= 1) || v >= 9.2e18)
+    return FALSE;
+  *rate = (guint64) llround (v);
   return TRUE;
 }

@@ -33,4 +33,10 @@ char    *cpel_time_format_range_end (gint64  t,
 gboolean cpel_time_parse         (const char  *text,
                                   gint64      *ns);
 
+/* Parse a clock rate in ticks per second: "1000000000", "1e9", "2.6GHz",
+ * "2.6G", "500MHz", "33.3kHz" (surrounding blanks allowed); FALSE for
+ * anything else or a rate below 1 or of 2^63 and more. */
+gboolean cpel_clock_rate_parse   (const char  *text,
+                                  guint64     *rate);
+
 G_END_DECLS

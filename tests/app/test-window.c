@@ -224,6 +224,108 @@ test_bad_file_empty_window (Fixture *f, gconstpointer data)
   g_assert_false (cpel_window_is_loading (f->window));
 }
 
+/* The error dialog transient for `parent`, or NULL. */
+static AdwMessageDialog *
+find_message_dialog (CpelWindow *parent, const char *with_response)
+{
+  AdwMessageDialog *found = NULL;
+
+  for (GList *l = gtk_window_list_toplevels (); l != NULL; l = g_list_delete_link (l, l))
+    if (found == NULL && ADW_IS_MESSAGE_DIALOG (l->data)
+        && gtk_widget_get_visible (l->data)
+        && gtk_window_get_transient_for (l->data) == GTK_WINDOW (parent)
+        && adw_message_dialog_has_response (l->data, with_response))
+      found = l->data;
+  return found;
+}
+
+/* A file that is not CPEL: the dialog's body says so plainly, the detail
+ * follows it; a long name in the heading is shortened in the middle and
+ * never hyphenated. */
+static void
+test_bad_file_plain (Fixture *f, gconstpointer data)
+{
+  static const guint8 random_bytes[32] = {
+    0x81, 0x3c, 0x00, 0x09, 0x9a, 0x10, 0x42, 0x77, 0x77, 0x61, 0x73, 0x20, 0x77, 0x62, 0xe8, 0x73,
+  };
+  g_autofree char *bad = NULL;
+  AdwMessageDialog *dialog;
+
+  SKIP_WITHOUT_DISPLAY ();
+  bad = g_build_filename (f->dir, "a_rather_long_capture_name_from_the_lab.cpel", NULL);
+  g_assert_true (g_file_set_contents (bad, (const char *) random_bytes, sizeof random_bytes, NULL));
+  app_test_open_and_wait (f->window, bad);
+  dialog = find_message_dialog (f->window, "close");
+  g_assert_nonnull (dialog);
+  g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, "This is not a CPEL file.");
+  g_assert_true (GTK_IS_LABEL (adw_message_dialog_get_extra_child (dialog)));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (adw_message_dialog_get_extra_child (dialog))),
+                            "Section 1 of "));
+  g_assert_true (adw_message_dialog_get_heading_use_markup (dialog));
+  g_assert_nonnull (strstr (adw_message_dialog_get_heading (dialog), "insert_hyphens=\"false\""));
+  g_assert_nonnull (strstr (adw_message_dialog_get_heading (dialog), "a_rather_lo…the_lab.cpel"));
+  g_assert_false (adw_message_dialog_has_response (dialog, "clock-rate"));
+  adw_message_dialog_response (dialog, "close");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+/* A file with clock rate 0: the error offers "Open with Clock Rate…", whose
+ * dialog takes "2.6GHz" or "1e9" and opens the file with it. */
+static void
+test_clock_rate (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CpelWriter) w = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (f->dir, "clock0.cpel", NULL);
+  AdwMessageDialog *dialog;
+  GtkEditable *entry;
+  guint t;
+
+  SKIP_WITHOUT_DISPLAY ();
+  w = cpel_writer_new (path, FALSE, 0, &error);
+  g_assert_no_error (error);
+  t = cpel_writer_add_string_table (w, "T");
+  cpel_writer_begin_events (w, t, 0, 2);
+  cpel_writer_add_event (w, 1000, 1, 1, 1);
+  cpel_writer_add_event (w, 3600, 1, 1, 2);
+  g_assert_true (cpel_writer_finish (w, &error));
+  g_assert_no_error (error);
+
+  app_test_open_and_wait (f->window, path);
+  g_assert_null (cpel_window_get_file (f->window));
+  dialog = find_message_dialog (f->window, "clock-rate");
+  g_assert_nonnull (dialog);
+  g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==,
+                   "This CPEL file does not say how fast its clock runs.");
+  adw_message_dialog_response (dialog, "clock-rate");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  dialog = find_message_dialog (f->window, "open");
+  g_assert_nonnull (dialog);
+  entry = GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog));
+  g_assert_false (adw_message_dialog_get_response_enabled (dialog, "open"));
+  gtk_editable_set_text (entry, "fast");
+  g_assert_false (adw_message_dialog_get_response_enabled (dialog, "open"));
+  gtk_editable_set_text (entry, "2.6GHz");
+  g_assert_true (adw_message_dialog_get_response_enabled (dialog, "open"));
+  gtk_editable_set_text (entry, "1e9");
+  adw_message_dialog_response (dialog, "open");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  while (cpel_window_is_loading (f->window))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (cpel_window_get_file (f->window));
+  g_assert_cmpuint (cpel_window_get_clock_rate (f->window), ==, 1000000000);
+  /* 2600 ticks at 10^9 per second */
+  g_assert_cmpint (cpel_file_get_duration (cpel_window_get_file (f->window)), ==, 2600);
+
+  /* Read again with another rate (File Information's button): same window. */
+  cpel_window_open_with_clock_rate (f->window, cpel_window_get_location (f->window), 500000000);
+  while (cpel_window_is_loading (f->window))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (cpel_window_get_clock_rate (f->window), ==, 500000000);
+  g_assert_cmpint (cpel_file_get_duration (cpel_window_get_file (f->window)), ==, 5200);
+}
+
 /* A file name is not markup anywhere (a warning would abort the test). */
 static void
 test_markup_name (Fixture *f, gconstpointer data)
@@ -1021,6 +1123,8 @@ main (int argc, char *argv[])
   ADD ("bad-file", test_bad_file, FALSE);
   ADD ("bad-file-empty-window", test_bad_file_empty_window, TRUE);
   ADD ("markup-name", test_markup_name, TRUE);
+  ADD ("bad-file-plain", test_bad_file_plain, TRUE);
+  ADD ("clock-rate", test_clock_rate, TRUE);
   ADD ("warnings-toast", test_warnings_toast, TRUE);
   ADD ("toast-quick", test_toast_quick, TRUE);
   ADD ("file-info", test_file_info, FALSE);

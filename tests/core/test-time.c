@@ -253,12 +253,36 @@ test_format_reference (void)
   g_rand_free (rand);
 }
 
+/* Clock rates as the CLI's --clock-rate and the viewer's dialog take them. */
+static void
+test_clock_rate_parse (void)
+{
+  static const struct { const char *text; guint64 rate; } good[] = {
+    { "1000000000", 1000000000 }, { "1e9", 1000000000 }, { "2.6GHz", 2600000000 },
+    { "2.6 GHz", 2600000000 }, { "2.6G", 2600000000 }, { "500MHz", 500000000 },
+    { "33.3kHz", 33300 }, { " 1e6 ", 1000000 }, { "1hz", 1 },
+  };
+  static const char *bad[] = { "", "0", "-1", "fast", "1e30", "2.6 GHzz", "0.1", "nan", NULL };
+  guint64 rate;
+
+  for (guint i = 0; i < G_N_ELEMENTS (good); i++)
+    {
+      rate = 0;
+      g_assert_true (cpel_clock_rate_parse (good[i].text, &rate));
+      g_assert_cmpuint (rate, ==, good[i].rate);
+    }
+  for (guint i = 0; bad[i] != NULL; i++)
+    g_assert_false (cpel_clock_rate_parse (bad[i], &rate));
+  g_assert_false (cpel_clock_rate_parse (NULL, &rate));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/core/time/format/units", test_format_units);
+  g_test_add_func ("/core/time/clock-rate-parse", test_clock_rate_parse);
   g_test_add_func ("/core/time/format/rounding", test_format_rounding);
   g_test_add_func ("/core/time/format/reference", test_format_reference);
   g_test_add_func ("/core/time/format/negative", test_format_negative);
