@@ -12,9 +12,10 @@
 # event section in time order: dump, search, stats and cut stream over the
 # sections without an index) and the usual one (a few events swapped: they
 # build the index first).  Each command best of 3; the ratios compare the
-# two in the same run.  The index build (`cpel info` on the usual capture)
-# is measured with and without transparent huge pages for the index
-# (CPEL_INDEX_HUGEPAGES=0), alternating.  Skips (exit 77) when the disk or
+# two in the same run.  The index build (`cpel dump --from 10000s` on the
+# usual capture: it builds the index, then prints nothing) is measured with
+# and without transparent huge pages for the index (CPEL_INDEX_HUGEPAGES=0),
+# alternating.  Skips (exit 77) when the disk or
 # memory is short.  Exit status 1 when a target is missed:
 #   dump > /dev/null of the sorted capture: peak RSS <= 32 MB and wall <= 1.5 s,
 #   human format and --tsv.
@@ -84,8 +85,8 @@ rm -f "$cut_out"
 
 # Index build with / without THP, alternating, best of 3 each.
 for i in 1 2 3; do
-  measure "info.thp.$i" 1 "$cpel" info "$usual"
-  measure "info.nothp.$i" 1 env CPEL_INDEX_HUGEPAGES=0 "$cpel" info "$usual"
+  measure "info.thp.$i" 1 "$cpel" dump --from 10000s "$usual"
+  measure "info.nothp.$i" 1 env CPEL_INDEX_HUGEPAGES=0 "$cpel" dump --from 10000s "$usual"
 done
 best3 () {
   local b="" v
@@ -132,7 +133,7 @@ for c in dump tsv search stats cut; do
       "$(ratio "${R[$c.sorted.peak_kb]}" "${R[$c.usual.peak_kb]}")" "$v"
 done
 echo
-echo "Index build (cpel info on the usual capture), best of 3, alternating:"
+echo "Index build (cpel dump --from 10000s of the usual capture), best of 3, alternating:"
 printf '  THP asked for (default):   %s s wall, %s s user, %s s sys\n' \
   "${R[info.thp.best.best_s]}" "${R[info.thp.best.user_s]}" "${R[info.thp.best.sys_s]}"
 printf '  CPEL_INDEX_HUGEPAGES=0:    %s s wall, %s s user, %s s sys\n' \
