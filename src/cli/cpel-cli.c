@@ -25,6 +25,7 @@ static const Command commands[] = {
   { "stats",   cpel_cmd_stats,   N_("Per event code and per track counts and intervals, as text or CSV") },
   { "anomaly", cpel_cmd_anomaly, N_("Events of a code whose datum or interval is unusual for its track") },
   { "chase",   cpel_cmd_chase,   N_("The tracks holding an event code or a datum") },
+  { "diff",    cpel_cmd_diff,    N_("Differences between two captures per event name and per track") },
 };
 
 static void

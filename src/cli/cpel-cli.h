@@ -28,6 +28,7 @@ int  cpel_cmd_convert (int argc, char **argv);
 int  cpel_cmd_stats  (int argc, char **argv);
 int  cpel_cmd_anomaly (int argc, char **argv);
 int  cpel_cmd_chase  (int argc, char **argv);
+int  cpel_cmd_diff   (int argc, char **argv);
 
 /* ---- cpel-cli-common.c ---- */
 

@@ -6,6 +6,7 @@
 #include "cpel-chase.h"
 #include "cpel-count.h"
 #include "cpel-cut.h"
+#include "cpel-diff.h"
 #include "cpel-error.h"
 #include "cpel-file.h"
 #include "cpel-format.h"

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "cpel-file-private.h"
+#include "cpel-stats-private.h"
 #include "cpel-time.h"
 
 #define CANCEL_CHECK_MASK 0xffff
@@ -35,6 +36,7 @@ typedef struct
   unsigned __int128 sum;
   guint             stamp;      /* 1 + index of the track whose last event is `last` */
   gint64            last;
+  guint64          *histogram;  /* CPEL_STATS_HISTOGRAM_BINS, or NULL */
 } Acc;
 
 struct _CpelStats
@@ -44,9 +46,53 @@ struct _CpelStats
   gint64          t1;
   GArray         *codes;     /* CpelStatsCode */
   GArray         *tracks;    /* CpelStatsTrack */
+  guint64        *histograms; /* CPEL_STATS_HISTOGRAM_BINS per type, or NULL */
   guint64         total;
   guint           n_busy;
 };
+
+guint
+cpel_stats_histogram_bin (gint64 d)
+{
+  guint e;
+
+  if (d < 4)
+    return d < 0 ? 0 : (guint) d;
+  e = 63 - __builtin_clzll ((guint64) d);
+  return 4 * e + (guint) (((guint64) d >> (e - 2)) & 3) - 4;
+}
+
+gint64
+cpel_stats_histogram_bin_start (guint bin)
+{
+  guint e;
+
+  g_return_val_if_fail (bin < CPEL_STATS_HISTOGRAM_BINS, G_MAXINT64);
+  if (bin < 4)
+    return bin;
+  e = (bin + 4) / 4;
+  if (e > 62)
+    return G_MAXINT64;
+  return (gint64) ((guint64) (4 + (bin + 4) % 4) << (e - 2));
+}
+
+static gboolean
+check_groups (CpelFile               *file,
+              const CpelStatsOptions *options,
+              GError                **error)
+{
+  if (options == NULL || options->type_groups == NULL)
+    return TRUE;
+  for (guint type = 0; type < file->n_types; type++)
+    if (options->type_groups[type] > type)
+      {
+        g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID,
+                     "Event type %u is grouped under a later type %u",
+                     type, options->type_groups[type]);
+        return FALSE;
+      }
+  return TRUE;
+}
 
 /* Walks one track's events in [t0, t1); returns the count, or G_MAXUINT64
  * when cancelled. */
@@ -57,6 +103,7 @@ walk_track (CpelFile      *file,
             gint64         t0,
             gint64         t1,
             const guint8  *hidden,
+            const guint   *groups,
             Acc           *acc,
             GCancellable  *cancellable)
 {
@@ -94,7 +141,7 @@ walk_track (CpelFile      *file,
       if (G_UNLIKELY (type >= file->n_types) || (hidden != NULL && hidden[type]))
         continue;
 
-      c = &acc[type];
+      c = &acc[groups != NULL ? groups[type] : type];
       c->count++;
       count++;
       if (c->stamp == stamp)
@@ -107,6 +154,8 @@ walk_track (CpelFile      *file,
             c->max = d;
           c->sum += (guint64) d;
           c->n_intervals++;
+          if (c->histogram != NULL)
+            c->histogram[cpel_stats_histogram_bin (d)]++;
         }
       c->stamp = stamp;
       c->last = times[i];
@@ -189,6 +238,7 @@ stream (CpelFile               *file,
         GError                **error)
 {
   const guint8 *hidden = options ? options->hidden_types : NULL;
+  const guint *groups = options ? options->type_groups : NULL;
   const guint *slots = options && options->slots ? options->slots : NULL;
   guint n = slots ? options->n_slots : file->n_tracks;
   g_autofree guint64 *counts = g_new0 (guint64, MAX (file->n_tracks, 1));
@@ -227,10 +277,12 @@ stream (CpelFile               *file,
           if (G_UNLIKELY (ev.type >= file->n_types || ev.track_slot >= file->n_tracks)
               || (hidden != NULL && hidden[ev.type]))
             continue;
-          c = &acc[ev.type];
+          guint group = groups != NULL ? groups[ev.type] : ev.type;
+
+          c = &acc[group];
           c->count++;
           counts[ev.track_slot]++;
-          if (last_swap (&lt, ev.track_slot, ev.type, ev.time_ns, &prev))
+          if (last_swap (&lt, ev.track_slot, group, ev.time_ns, &prev))
             {
               gint64 d = ev.time_ns - prev;
 
@@ -240,6 +292,8 @@ stream (CpelFile               *file,
                 c->max = d;
               c->sum += (guint64) d;
               c->n_intervals++;
+              if (c->histogram != NULL)
+                c->histogram[cpel_stats_histogram_bin (d)]++;
             }
         }
     }
@@ -289,8 +343,9 @@ cpel_stats_compute (CpelFile               *file,
   g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (options != NULL
-      && !cpel_file_check_slots (file, options->slots, options->n_slots, error))
+  if ((options != NULL
+       && !cpel_file_check_slots (file, options->slots, options->n_slots, error))
+      || !check_groups (file, options, error))
     return NULL;
 
   stats = g_new0 (CpelStats, 1);
@@ -301,6 +356,12 @@ cpel_stats_compute (CpelFile               *file,
   stats->tracks = g_array_new (FALSE, FALSE, sizeof (CpelStatsTrack));
 
   acc = g_new0 (Acc, MAX (file->n_types, 1));
+  if (options != NULL && options->histograms)
+    {
+      stats->histograms = g_new0 (guint64, (gsize) MAX (file->n_types, 1) * CPEL_STATS_HISTOGRAM_BINS);
+      for (guint type = 0; type < file->n_types; type++)
+        acc[type].histogram = stats->histograms + (gsize) type * CPEL_STATS_HISTOGRAM_BINS;
+    }
   n = options && options->slots ? options->n_slots : file->n_tracks;
   if (!cpel_file_has_index (file) && cpel_file_is_time_ordered (file))
     {
@@ -322,7 +383,8 @@ cpel_stats_compute (CpelFile               *file,
           if (g_cancellable_set_error_if_cancelled (cancellable, error))
             return NULL;
           t.count = walk_track (file, slot, i + 1, stats->t0, stats->t1,
-                                options ? options->hidden_types : NULL, acc, cancellable);
+                                options ? options->hidden_types : NULL,
+                                options ? options->type_groups : NULL, acc, cancellable);
           if (t.count == G_MAXUINT64)
             {
               g_cancellable_set_error_if_cancelled (cancellable, error);
@@ -353,6 +415,7 @@ cpel_stats_compute (CpelFile               *file,
           c.interval_max = acc[type].max;
           c.interval_mean = mean_of (acc[type].sum, c.n_intervals);
         }
+      c.histogram = acc[type].histogram;
       g_array_append_val (stats->codes, c);
     }
   return g_steal_pointer (&stats);
@@ -366,6 +429,7 @@ cpel_stats_free (CpelStats *stats)
   g_clear_object (&stats->file);
   g_clear_pointer (&stats->codes, g_array_unref);
   g_clear_pointer (&stats->tracks, g_array_unref);
+  g_clear_pointer (&stats->histograms, g_free);
   g_free (stats);
 }
 
@@ -433,8 +497,8 @@ cpel_stats_get_n_busy_tracks (CpelStats *stats)
 
 /* Names and labels come from the file: control characters are escaped and
  * invalid UTF-8 replaced, so a table stays one line per row. */
-static char *
-printable (const char *s)
+char *
+cpel_stats_printable (const char *s)
 {
   g_autofree char *valid = g_utf8_make_valid (s, -1);
   GString *out = g_string_sized_new (strlen (valid));
@@ -457,32 +521,25 @@ printable (const char *s)
   return g_string_free (out, FALSE);
 }
 
-typedef struct
-{
-  guint       n_cols;
-  const char *right;       /* per column: 'r' right-aligned, 'l' left */
-  GPtrArray  *cells;       /* char*, row-major */
-} Table;
-
-static void
-table_init (Table      *t,
-            const char *align)
+void
+cpel_text_table_init (CpelTextTable *t,
+                      const char    *align)
 {
   t->n_cols = strlen (align);
   t->right = align;
   t->cells = g_ptr_array_new_with_free_func (g_free);
 }
 
-static void
-table_add (Table *t,
-           char  *cell)
+void
+cpel_text_table_add (CpelTextTable *t,
+                     char          *cell)
 {
   g_ptr_array_add (t->cells, cell);
 }
 
-static void
-table_write (Table   *t,
-             GString *out)
+void
+cpel_text_table_write (CpelTextTable *t,
+                       GString       *out)
 {
   g_autofree gsize *width = g_new0 (gsize, t->n_cols);
   guint n_rows = t->cells->len / t->n_cols;
@@ -570,54 +627,54 @@ static void
 codes_text (CpelStats *stats,
             GString   *out)
 {
-  Table t;
+  CpelTextTable t;
 
-  table_init (&t, "rlrrrrr");
-  table_add (&t, g_strdup (_("Code")));
-  table_add (&t, g_strdup (_("Event")));
-  table_add (&t, g_strdup (_("Count")));
-  table_add (&t, g_strdup (_("Intervals")));
-  table_add (&t, g_strdup (_("Min")));
-  table_add (&t, g_strdup (_("Mean")));
-  table_add (&t, g_strdup (_("Max")));
+  cpel_text_table_init (&t, "rlrrrrr");
+  cpel_text_table_add (&t, g_strdup (_("Code")));
+  cpel_text_table_add (&t, g_strdup (_("Event")));
+  cpel_text_table_add (&t, g_strdup (_("Count")));
+  cpel_text_table_add (&t, g_strdup (_("Intervals")));
+  cpel_text_table_add (&t, g_strdup (_("Min")));
+  cpel_text_table_add (&t, g_strdup (_("Mean")));
+  cpel_text_table_add (&t, g_strdup (_("Max")));
   for (guint i = 0; i < stats->codes->len; i++)
     {
       const CpelStatsCode *c = &g_array_index (stats->codes, CpelStatsCode, i);
       gboolean has = c->n_intervals > 0;
 
-      table_add (&t, g_strdup_printf ("%u", c->code));
-      table_add (&t, printable (c->name));
-      table_add (&t, g_strdup_printf ("%" G_GUINT64_FORMAT, c->count));
-      table_add (&t, g_strdup_printf ("%" G_GUINT64_FORMAT, c->n_intervals));
-      table_add (&t, has ? time_cell (c->interval_min) : g_strdup ("-"));
-      table_add (&t, has ? mean_cell (c->interval_mean) : g_strdup ("-"));
-      table_add (&t, has ? time_cell (c->interval_max) : g_strdup ("-"));
+      cpel_text_table_add (&t, g_strdup_printf ("%u", c->code));
+      cpel_text_table_add (&t, cpel_stats_printable (c->name));
+      cpel_text_table_add (&t, g_strdup_printf ("%" G_GUINT64_FORMAT, c->count));
+      cpel_text_table_add (&t, g_strdup_printf ("%" G_GUINT64_FORMAT, c->n_intervals));
+      cpel_text_table_add (&t, has ? time_cell (c->interval_min) : g_strdup ("-"));
+      cpel_text_table_add (&t, has ? mean_cell (c->interval_mean) : g_strdup ("-"));
+      cpel_text_table_add (&t, has ? time_cell (c->interval_max) : g_strdup ("-"));
     }
-  table_write (&t, out);
+  cpel_text_table_write (&t, out);
 }
 
 static void
 tracks_text (CpelStats *stats,
              GString   *out)
 {
-  Table t;
+  CpelTextTable t;
 
-  table_init (&t, "rlr");
-  table_add (&t, g_strdup (_("Track")));
-  table_add (&t, g_strdup (_("Label")));
-  table_add (&t, g_strdup (_("Events")));
+  cpel_text_table_init (&t, "rlr");
+  cpel_text_table_add (&t, g_strdup (_("Track")));
+  cpel_text_table_add (&t, g_strdup (_("Label")));
+  cpel_text_table_add (&t, g_strdup (_("Events")));
   for (guint i = 0; i < stats->tracks->len; i++)
     {
       const CpelStatsTrack *tr = &g_array_index (stats->tracks, CpelStatsTrack, i);
 
-      table_add (&t, g_strdup_printf ("%u", tr->track_id));
-      table_add (&t, printable (tr->label));
-      table_add (&t, g_strdup_printf ("%" G_GUINT64_FORMAT, tr->count));
+      cpel_text_table_add (&t, g_strdup_printf ("%u", tr->track_id));
+      cpel_text_table_add (&t, cpel_stats_printable (tr->label));
+      cpel_text_table_add (&t, g_strdup_printf ("%" G_GUINT64_FORMAT, tr->count));
     }
-  table_add (&t, g_strdup (""));
-  table_add (&t, g_strdup (_("Total")));
-  table_add (&t, g_strdup_printf ("%" G_GUINT64_FORMAT, stats->total));
-  table_write (&t, out);
+  cpel_text_table_add (&t, g_strdup (""));
+  cpel_text_table_add (&t, g_strdup (_("Total")));
+  cpel_text_table_add (&t, g_strdup_printf ("%" G_GUINT64_FORMAT, stats->total));
+  cpel_text_table_write (&t, out);
 }
 
 char *

@@ -22,7 +22,19 @@ typedef struct
   guint           n_slots;
   const guint8   *hidden_types;  /* hidden_types[type] != 0: left out; NULL = none
                                   * (cpel_file_get_n_types entries, as in CpelView) */
+  const guint    *type_groups;   /* type_groups[type] <= type: the type that stands for a
+                                  * group of types counted as one (e.g. the codes sharing
+                                  * a name: the first of them); the group's events and
+                                  * intervals are those of all its types together.  NULL
+                                  * = every type by itself */
+  gboolean        histograms;    /* fill CpelStatsCode.histogram */
 } CpelStatsOptions;
+
+/* Interval histograms: 4 bins per octave of ns; bin 0 holds 0 and 1 ns. */
+#define CPEL_STATS_HISTOGRAM_BINS 256
+/* The bin of an interval of d ns (d >= 0), and the lowest d in bin `bin`. */
+guint                 cpel_stats_histogram_bin       (gint64 d);
+gint64                cpel_stats_histogram_bin_start (guint bin);
 
 typedef struct
 {
@@ -34,6 +46,8 @@ typedef struct
   gint64       interval_min;     /* ns; 0 when n_intervals == 0 */
   gint64       interval_max;
   double       interval_mean;
+  const guint64 *histogram;      /* CPEL_STATS_HISTOGRAM_BINS interval counts, when asked
+                                  * for (else NULL); valid while the stats live */
 } CpelStatsCode;
 
 typedef struct
@@ -57,7 +71,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelStats, cpel_stats_free)
 
 gint64                cpel_stats_get_t0         (CpelStats *stats);
 gint64                cpel_stats_get_t1         (CpelStats *stats);
-/* Codes with at least one event in the range, ascending code order. */
+/* Codes with at least one event in the range, ascending code order (with
+ * type_groups: one entry per group, under the code of its first type). */
 guint                 cpel_stats_get_n_codes    (CpelStats *stats);
 const CpelStatsCode  *cpel_stats_get_code       (CpelStats *stats, guint i);
 /* The chosen tracks in the order given (slot order when every track). */

@@ -5,6 +5,7 @@
 #include "cpel-core.h"
 #include "cpel-test-util.h"
 #include "cli-test-util.h"
+#include "cpel-test-pair.h"
 
 static char *tmpdir;
 
@@ -707,11 +708,88 @@ test_chase (void)
   g_assert_cmpstr (r.out, ==, "0  workers 1\n1  workers 2\n");
 }
 
+/* ---- diff ------------------------------------------------------------------- */
+
+static void
+test_diff_planted (void)
+{
+  g_autofree char *a = tmp_path ("diff-a.cpel");
+  g_autofree char *b = tmp_path ("diff-b.cpel");
+  g_autofree char *bad = tmp_path ("diff-bad.cpel");
+  g_auto(CliRun) r = { 0 };
+  g_auto(GStrv) lines = NULL;
+
+  cpel_test_pair_write_files (a, b);
+  cli_run (&r, "diff", a, b, "--csv");
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpstr (r.out, ==, CPEL_TEST_PAIR_CSV);
+  cli_run (&r, "diff", "--by", "events", "--csv", a, b);
+  g_assert_cmpstr (r.out, ==, CPEL_TEST_PAIR_CSV);
+  cli_run (&r, "diff", "--by", "tracks", "--csv", a, b);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, CPEL_TEST_PAIR_TRACKS_CSV);
+  cli_run (&r, "diff", "--csv", "--from", "150ns", "--to", "950ns", a, b);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, CPEL_TEST_PAIR_RANGE_CSV);
+
+  /* the table: both captures named, aligned columns with units, the
+   * biggest change first */
+  cli_run (&r, "diff", a, b);
+  g_assert_cmpint (r.status, ==, 0);
+  lines = g_strsplit (r.out, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "A: diff-a.cpel: 26 events, span 2.000 µs");
+  g_assert_cmpstr (lines[1], ==, "B: diff-b.cpel: 28 events, span 2.000 µs");
+  g_assert_cmpstr (lines[3], ==, "Event   Count A  Count B   Δ  Mean A  Mean B       Δ %");
+  g_assert_cmpstr (lines[4], ==, "double        5       10  +5  200 ns  100 ns   -50.0 %");
+  g_assert_cmpstr (lines[5], ==, "only-a        4        0  -4   10 ns       -         -");
+  g_assert_cmpstr (lines[9], ==, "slow          4        4   0  100 ns  300 ns  +200.0 %");
+  g_clear_pointer (&lines, g_strfreev);
+  cli_run (&r, "diff", "--by", "tracks", a, b);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\nTrack  Count A  Count B   Δ\nwk0         18       23  +5\n"));
+
+  /* a capture with itself: nothing changed */
+  cli_run (&r, "diff", "--csv", b, b);
+  g_assert_cmpint (r.status, ==, 0);
+  lines = g_strsplit (r.out, "\r\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 7);
+  for (guint i = 1; lines[i][0] != '\0'; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], ",", -1);
+
+      g_assert_cmpstr (f[1], ==, f[2]);
+      g_assert_cmpstr (f[3], ==, "0");
+      g_assert_cmpstr (f[4], ==, f[5]);
+      g_assert_cmpstr (f[6], ==, f[4][0] ? "0.0" : "");
+    }
+
+  /* bad B: an error naming B, exit 1; usage errors exit 2 */
+  g_assert_true (g_file_set_contents (bad, "not a capture at all", -1, NULL));
+  cli_run (&r, "diff", a, bad);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpstr (r.out, ==, "");
+  g_assert_true (g_str_has_prefix (r.err, "cpel: "));
+  g_assert_nonnull (strstr (r.err, bad));
+  g_assert_null (strstr (r.err, a));
+  cli_run (&r, "diff", a, "/nonexistent/b.cpel");
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "/nonexistent/b.cpel"));
+  cli_run (&r, "diff", a);
+  g_assert_cmpint (r.status, ==, 2);
+  cli_run (&r, "diff", a, b, b);
+  g_assert_cmpint (r.status, ==, 2);
+  cli_run (&r, "diff", "--by", "codes", a, b);
+  g_assert_cmpint (r.status, ==, 2);
+  cli_run (&r, "diff", "--from", "2us", "--to", "1us", a, b);
+  g_assert_cmpint (r.status, ==, 2);
+}
+
 /* Every new command has --help (exit 0) and is in the command list. */
 static void
 test_help (void)
 {
-  static const char *commands[] = { "cut", "stats", "anomaly", "chase" };
+  static const char *commands[] = { "cut", "stats", "anomaly", "chase", "diff" };
   g_auto(CliRun) r = { 0 };
   g_auto(CliRun) top = { 0 };
 
@@ -745,6 +823,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/stats/sample", test_stats_sample);
   g_test_add_func ("/cli/anomaly/planted", test_anomaly_planted);
   g_test_add_func ("/cli/chase/tracks", test_chase);
+  g_test_add_func ("/cli/diff/planted", test_diff_planted);
   g_test_add_func ("/cli/analysis/help", test_help);
 
   status = g_test_run ();

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-cmd-diff.c — `cpel diff`: per event name and per track label
+ * differences between two captures */
+#include "cpel-cli.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+typedef struct
+{
+  const char *path;
+  guint64     clock_rate;
+  CpelFile   *file;
+  GError     *error;
+} Open;
+
+static gpointer
+open_run (gpointer data)
+{
+  Open *o = data;
+
+  o->file = cpel_cli_open_stream (o->path, o->clock_rate, &o->error);
+  return NULL;
+}
+
+int
+cpel_cmd_diff (int argc, char **argv)
+{
+  g_auto(CpelCliCommon) common = { 0 };
+  g_autofree char *by = NULL;
+  gboolean csv = FALSE;
+  const GOptionEntry entries[] = {
+    { "by", 0, 0, G_OPTION_ARG_STRING, &by,
+      N_("Match events by name (events, the default) or tracks by label (tracks)"), N_("TABLE") },
+    { "csv", 0, 0, G_OPTION_ARG_NONE, &csv,
+      N_("Comma-separated values (RFC 4180)"), NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) a = NULL;
+  g_autoptr(CpelFile) b = NULL;
+  g_autoptr(CpelDiff) diff = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *name_a = NULL;
+  g_autofree char *name_b = NULL;
+  CpelDiffOptions options = { 0 };
+  CpelDiffBy table = CPEL_DIFF_BY_EVENTS;
+  Open open_b = { 0 };
+  GThread *thread;
+  gboolean damaged;
+
+  context = cpel_cli_context_new ("diff", _("A B"),
+                                  _("The differences between two captures: per event name the number of events\n"
+                                    "and the mean interval between consecutive events of the name on a track, in\n"
+                                    "A and in B; per track label the number of events.  Events are matched by\n"
+                                    "name (their codes may differ), tracks by label; biggest changes first.\n"
+                                    "--from and --to apply to both, each from its own first event."),
+                                  entries, CPEL_CLI_OPTION_CLOCK_RATE | CPEL_CLI_OPTION_RANGE, &common);
+  if (!cpel_cli_parse (context, "diff", &argc, &argv))
+    return CPEL_EXIT_USAGE;
+  if (argc != 3)
+    return cpel_cli_usage_error ("diff", argc < 3 ? _("Give two files, A and B") : _("Too many arguments"));
+  if (by != NULL && strcmp (by, "events") != 0 && strcmp (by, "tracks") != 0)
+    return cpel_cli_usage_error ("diff", _("--by takes “events” or “tracks”, not “%s”"), by);
+  if (by != NULL && strcmp (by, "tracks") == 0)
+    table = CPEL_DIFF_BY_TRACKS;
+  options.to = G_MAXINT64;
+  if (!cpel_cli_parse_range (common.from_text, common.to_text, &options.from, &options.to, &error))
+    return cpel_cli_usage_error ("diff", "%s", error->message);
+  if (options.to <= options.from)
+    return cpel_cli_usage_error ("diff", _("The end of the range must come after its start"));
+
+  /* the two are opened (and indexed) at the same time */
+  open_b.path = argv[2];
+  open_b.clock_rate = common.clock_rate;
+  thread = g_thread_try_new ("cpel-open", open_run, &open_b, NULL);
+  a = cpel_cli_open_stream (argv[1], common.clock_rate, &error);
+  if (thread != NULL)
+    g_thread_join (thread);
+  else
+    open_run (&open_b);
+  b = g_steal_pointer (&open_b.file);
+  if (a == NULL)
+    {
+      g_clear_error (&open_b.error);
+      return cpel_cli_file_error (argv[1], error);
+    }
+  if (b == NULL)
+    {
+      cpel_cli_file_error (argv[2], open_b.error);
+      g_clear_error (&open_b.error);
+      return CPEL_EXIT_INVALID;
+    }
+
+  diff = cpel_diff_compute (a, b, &options, NULL, &error);
+  if (diff == NULL)
+    return cpel_cli_file_error (argv[1], error);
+  if (csv)
+    text = cpel_diff_to_csv (diff, table);
+  else
+    {
+      name_a = g_path_get_basename (argv[1]);
+      name_b = g_path_get_basename (argv[2]);
+      /* the same name twice says nothing: the paths then */
+      if (strcmp (name_a, name_b) == 0)
+        {
+          g_free (name_a);
+          g_free (name_b);
+          name_a = g_strdup (argv[1]);
+          name_b = g_strdup (argv[2]);
+        }
+      text = cpel_diff_to_text (diff, table, name_a, name_b);
+    }
+  fputs (text, stdout);
+
+  if (!cpel_cli_flush_stdout ())
+    return CPEL_EXIT_INVALID;
+  damaged = cpel_cli_report_damage (a, argv[1]);
+  damaged |= cpel_cli_report_damage (b, argv[2]);
+  return damaged ? CPEL_EXIT_INVALID : CPEL_EXIT_OK;
+}
