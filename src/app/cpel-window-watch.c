@@ -366,6 +366,13 @@ cpel_window_is_reload_bar_shown (CpelWindow *self)
          && gtk_widget_get_mapped (GTK_WIDGET (self->reload_bar));
 }
 
+gboolean
+cpel_window_is_watch_pending (CpelWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (self), FALSE);
+  return self->watch.debounce != 0;
+}
+
 const char *
 cpel_window_get_reload_message (CpelWindow *self)
 {

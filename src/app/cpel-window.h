@@ -110,6 +110,9 @@ const char    *cpel_window_get_save_range_error (CpelWindow *self);
  * shown, and its message (tests). */
 gboolean       cpel_window_is_reload_bar_shown (CpelWindow *self);
 const char    *cpel_window_get_reload_message  (CpelWindow *self);
+/* A change seen on disk waits out its debounce before the window looks at
+ * the file (tests wait for it to pass). */
+gboolean       cpel_window_is_watch_pending    (CpelWindow *self);
 
 /* The status line's texts (tests). */
 const char    *cpel_window_get_status    (CpelWindow      *self,

@@ -5,6 +5,10 @@
  * writer).  Real input goes through xdotool (XTEST) to the test's own
  * window, so gestures, scroll controllers and key bindings are exercised
  * as a user would.
+ *
+ * Tests wait on conditions, never on the clock: a flag a signal raises, a
+ * property, the frame clock's after-paint, the events of a round trip to
+ * the X server.  Every wait has a generous bound that fails the test.
  */
 #pragma once
 
@@ -85,30 +89,45 @@ app_test_skip_no_display (void)
   g_test_skip ("no display: run under xvfb-run (build-aux/test.sh does)");
 }
 
-/* Run the main loop for `ms` milliseconds. */
+/* Handle what is ready now (events already received, idles, the results
+ * of finished work) without waiting for anything else. */
 static inline void
-app_test_spin (guint ms)
+app_test_drain (void)
 {
-  gint64 end = g_get_monotonic_time () + ms * G_TIME_SPAN_MILLISECOND;
-
-  while (g_get_monotonic_time () < end)
-    {
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (1000);
-    }
+  for (guint i = 0; i < 10000 && g_main_context_iteration (NULL, FALSE); i++)
+    ;
 }
+
+static inline gboolean
+app_test_wakeup (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Iterate until `expr` holds; fails after `seconds` (a generous bound:
+ * the condition ends the wait).  A wakeup now and then re-checks
+ * conditions that no event announces (a layout, a thread's flag). */
+#define app_test_wait_until(expr, seconds) \
+  G_STMT_START { \
+    gint64 _end = g_get_monotonic_time () + (seconds) * G_TIME_SPAN_SECOND; \
+    guint _wakeup = g_timeout_add (10, app_test_wakeup, NULL); \
+    while (!(expr) && g_get_monotonic_time () < _end) \
+      g_main_context_iteration (NULL, TRUE); \
+    g_source_remove (_wakeup); \
+    if (!(expr)) \
+      g_error ("%s:%d: still not true after %d s: %s", __FILE__, __LINE__, (int) (seconds), #expr); \
+  } G_STMT_END
 
 /* Iterate until *flag or the timeout (ms); returns *flag. */
 static inline gboolean
 app_test_wait_flag (const gboolean *flag, guint timeout_ms)
 {
   gint64 end = g_get_monotonic_time () + timeout_ms * G_TIME_SPAN_MILLISECOND;
+  guint wakeup = g_timeout_add (10, app_test_wakeup, NULL);
 
   while (!*flag && g_get_monotonic_time () < end)
-    {
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (1000);
-    }
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (wakeup);
   return *flag;
 }
 
@@ -144,34 +163,36 @@ app_test_wait_frames (GtkWidget *widget, guint n)
   g_assert_cmpuint (count, >=, n);
 }
 
+/* `widget`'s window has painted a frame (a redraw queued first) and what
+ * followed has been handled. */
+static inline void
+app_test_wait_drawn (GtkWidget *widget)
+{
+  app_test_wait_frames (widget, 1);
+  app_test_drain ();
+}
+
 /* Iterate until `widget` has been allocated and drawn at least once. */
 static inline void
 app_test_wait_allocated (GtkWidget *widget, int min_width)
 {
-  gint64 end = g_get_monotonic_time () + 5 * G_TIME_SPAN_SECOND;
-
-  while (gtk_widget_get_width (widget) < min_width && g_get_monotonic_time () < end)
-    {
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (1000);
-    }
-  g_assert_cmpint (gtk_widget_get_width (widget), >=, min_width);
-  app_test_spin (50);
+  app_test_wait_until (gtk_widget_get_width (widget) >= min_width, 30);
+  app_test_wait_drawn (widget);
 }
 
 /* ---- real input through xdotool ---------------------------------------- */
 
-static inline char *
-app_test_xdotool (void)
+static inline Display *
+app_test_xdisplay (void)
 {
-  return g_find_program_in_path ("xdotool");
+  return gdk_x11_display_get_xdisplay (gdk_display_get_default ());
 }
 
-/* TRUE when real input can be sent: X11 display and xdotool present. */
+/* TRUE when real input can be sent: an X11 display and xdotool. */
 static inline gboolean
 app_test_can_send_input (void)
 {
-  g_autofree char *xdotool = app_test_xdotool ();
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
 
   return xdotool != NULL && GDK_IS_X11_DISPLAY (gdk_display_get_default ());
 }
@@ -184,30 +205,53 @@ app_test_xid (GtkWidget *widget)
   return gdk_x11_surface_get_xid (gtk_native_get_surface (native));
 }
 
-/* Let injected input arrive and be handled: a round trip to the X server
- * (the events xdotool caused are queued before its reply), then iterate
- * until the main loop has been idle for a while. */
+/* Round trips to the X server until one brings nothing to handle: what
+ * handling an event sends back to this client (the input method's
+ * forwarded keys, a focus change) comes in too. */
 static inline void
-app_test_settle (void)
+app_test_round_trips (void)
 {
-  GdkDisplay *display = gdk_display_get_default ();
-  gint64 end = g_get_monotonic_time () + 2 * G_TIME_SPAN_SECOND;
-  gint64 idle_since = g_get_monotonic_time ();
-
-  app_test_spin (30);
-  if (GDK_IS_X11_DISPLAY (display))
-    XSync (gdk_x11_display_get_xdisplay (display), False);
-  while (g_get_monotonic_time () < end
-         && g_get_monotonic_time () - idle_since < 80 * G_TIME_SPAN_MILLISECOND)
+  for (guint round = 0; round < 100; round++)
     {
-      if (g_main_context_iteration (NULL, FALSE))
-        idle_since = g_get_monotonic_time ();
-      else
-        g_usleep (1000);
+      guint handled = 0;
+
+      XSync (app_test_xdisplay (), False);
+      while (handled < 10000 && g_main_context_iteration (NULL, FALSE))
+        handled++;
+      if (handled == 0)
+        break;
     }
 }
 
-/* Run xdotool with `args` (NULL-terminated), then let the events arrive. */
+/* Let injected input arrive and be handled: a round trip to the X server
+ * (it queues the events XTEST made before its reply), the events and what
+ * they queued handled, then a frame painted by every shown window. */
+static inline void
+app_test_settle (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  app_test_round_trips ();
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) w = g_list_model_get_item (toplevels, i);
+
+      if (gtk_widget_get_mapped (w))
+        app_test_wait_frames (w, 1);
+    }
+  app_test_round_trips ();
+}
+
+static inline char *
+app_test_xdotool (void)
+{
+  return g_find_program_in_path ("xdotool");
+}
+
+/* Real input through xdotool (XTEST) with `args` (NULL-terminated), then
+ * the events handled: xdotool's requests are all processed when it exits
+ * (XCloseDisplay syncs), and app_test_settle's round trips bring the
+ * events they caused. */
 static inline void
 app_test_xdo (const char *first, ...)
 {
@@ -273,7 +317,7 @@ app_test_focus (GtkWidget *widget)
 
   app_test_xdo ("windowfocus", "--sync", xid, NULL);
   gtk_widget_grab_focus (widget);
-  app_test_spin (50);
+  app_test_wait_drawn (widget);
 }
 
 /* What the widget shows: its render nodes drawn on an image; NULL while it
@@ -345,10 +389,13 @@ app_test_open_and_wait (CpelWindow *window, const char *path)
   while (cpel_window_is_loading (window))
     {
       done = FALSE;
-      g_assert_true (app_test_wait_flag (&done, 10000));
+      g_assert_true (app_test_wait_flag (&done, 60000));
     }
   g_signal_handler_disconnect (window, id);
-  app_test_spin (50);
+  if (gtk_widget_get_mapped (GTK_WIDGET (window)))
+    app_test_wait_drawn (GTK_WIDGET (window));
+  else
+    app_test_drain ();
 }
 
 /* The application of a test program: its own instance (never forwarded to
@@ -370,7 +417,7 @@ static inline void
 app_test_fixture_cleanup (CpelApplication *app, char *dir, char *path)
 {
   app_test_destroy_windows (G_APPLICATION (app));
-  app_test_spin (20);
+  app_test_drain ();
   app_test_remove_dir (dir);
   g_free (dir);
   g_free (path);

@@ -76,6 +76,12 @@ typedef struct
   CpelWindow *window;
 } Fixture;
 
+static void
+raise_flag (gboolean *flag)
+{
+  *flag = TRUE;
+}
+
 static CpelWindow *
 new_window (void)
 {
@@ -83,7 +89,7 @@ new_window (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 640);
   gtk_window_present (GTK_WINDOW (window));
-  app_test_spin (50);
+  app_test_wait_drawn (GTK_WIDGET (window));
   return window;
 }
 
@@ -187,13 +193,8 @@ slot_of (CpelWindow *window, guint32 id)
 static void
 wait_chase (CpelWindow *window)
 {
-  gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
-
-  while (cpel_window_is_chase_busy (window) && g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (1000);
-  g_assert_false (cpel_window_is_chase_busy (window));
-  app_test_spin (30);
+  app_test_wait_until (!cpel_window_is_chase_busy (window), 30);
+  app_test_drain ();
 }
 
 static void
@@ -714,8 +715,7 @@ test_context_menus (Fixture *f, gconstpointer data)
   label_point (timeline, 0, &x, &y);
   app_test_pointer_to (GTK_WIDGET (timeline), x, y);
   app_test_xdo ("click", "3", NULL);
-  app_test_spin (50);
-  g_assert_true (gtk_widget_get_visible (popover));
+  app_test_wait_until (gtk_widget_get_visible (popover), 30);
   menu = gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (popover));
   g_clear_object (&section);
   section = menu_link (menu, 1, G_MENU_LINK_SECTION);
@@ -743,7 +743,7 @@ open_tracks_window (CpelWindow *window)
   GtkWindow *tracks;
 
   app_test_activate_action (GTK_WIDGET (window), "tracks", NULL);
-  app_test_spin (100);
+  app_test_wait_until (app_test_find_toplevel ("Tracks", NULL) != NULL, 30);
   tracks = app_test_find_toplevel ("Tracks", NULL);
   g_assert_nonnull (tracks);
   return tracks;
@@ -781,8 +781,7 @@ test_tracks_window_keys (Fixture *f, gconstpointer data)
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
 
   g_signal_emit_by_name (entry, "stop-search");
-  app_test_spin (100);
-  g_assert_true (tracks == NULL || !gtk_widget_get_visible (GTK_WIDGET (tracks)));
+  app_test_wait_until (tracks == NULL || !gtk_widget_get_visible (GTK_WIDGET (tracks)), 30);
   if (tracks != NULL)
     g_object_remove_weak_pointer (G_OBJECT (tracks), (gpointer *) &tracks);
 }
@@ -804,8 +803,7 @@ assert_row_shown (CpelTimeline *tl, GtkAdjustment *vadj, guint row)
 static void
 wait_scrollable (GtkAdjustment *vadj)
 {
-  for (int i = 0; i < 100 && gtk_adjustment_get_upper (vadj) <= gtk_adjustment_get_page_size (vadj); i++)
-    app_test_spin (20);
+  app_test_wait_until (gtk_adjustment_get_upper (vadj) > gtk_adjustment_get_page_size (vadj), 30);
   g_assert_cmpfloat (gtk_adjustment_get_upper (vadj), >, gtk_adjustment_get_page_size (vadj));
 }
 
@@ -940,7 +938,8 @@ test_tracks_window_regex_jump (Fixture *f, gconstpointer data)
   cpel_track_order_set_hidden (order, 50, TRUE);
   g_signal_emit_by_name (list, "activate", 50);
   g_assert_false (cpel_track_order_get_hidden (order, 50));
-  app_test_spin (20);
+  app_test_wait_until (gtk_adjustment_get_value (vadj) > 0, 30);
+  app_test_wait_drawn (GTK_WIDGET (tl));
   assert_row_shown (tl, vadj, 50);
 
   /* Enter in the filter: to the first track on the timeline it keeps,
@@ -993,13 +992,17 @@ test_tracks_window_regex_jump (Fixture *f, gconstpointer data)
   {
     g_autoptr(CpelTrackOrder) saved = cpel_track_order_copy (order);
     const guint shown[] = { 5, 6 };
+    gboolean reported = FALSE;
+    gulong id = g_signal_connect_swapped (entry, "search-changed", G_CALLBACK (raise_flag), &reported);
 
     cpel_track_order_set_rows (order, shown, G_N_ELEMENTS (shown));
     g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
     cpel_track_order_assign (order, saved);
     g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "track 1");
     g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (regex)));
-    app_test_spin (300);      /* the entry's delayed report changes nothing */
+    /* the entry's delayed report changes nothing */
+    g_assert_true (app_test_wait_flag (&reported, 30000));
+    g_signal_handler_disconnect (entry, id);
     g_assert_cmpstr (cpel_track_order_get_filter (order), ==, "track 1");
     g_assert_true (cpel_track_order_get_filter_is_regex (order));
   }
@@ -1084,7 +1087,7 @@ test_views_window (Fixture *f, gconstpointer data)
   SKIP_WITHOUT_DISPLAY ();
   make_views (f->window);
   activate (f->window, "saved-views");
-  app_test_spin (100);
+  app_test_wait_until (app_test_find_toplevel ("Saved Views", NULL) != NULL, 30);
   toplevels = gtk_window_list_toplevels ();
   for (GList *l = toplevels; l != NULL; l = l->next)
     if (gtk_window_get_transient_for (l->data) == GTK_WINDOW (f->window)
@@ -1107,7 +1110,7 @@ test_views_window (Fixture *f, gconstpointer data)
     g_assert_true (g_str_has_suffix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)),
                                      " · 2 tracks · 1 event type hidden"));
     g_signal_emit_by_name (row, "activate");
-    app_test_spin (50);
+    app_test_wait_drawn (GTK_WIDGET (f->window));
     assert_shows (f->window, 1000, 9000, "12,7", TRUE, 7);
 
     /* The rows follow: A is the current view now. */
@@ -1208,7 +1211,7 @@ test_modes_output (Fixture *f, gconstpointer data)
     app_test_pointer_to (GTK_WIDGET (f->window), 2, 2);
   /* 20 events per track across the timeline: ticks far apart, labels fit. */
   cpel_timeline_set_range (timeline, 0, 6000, FALSE);
-  app_test_spin (50);
+  app_test_wait_drawn (GTK_WIDGET (timeline));
   view = cpel_timeline_get_view (timeline);
   g_assert_false (view->has_cursor);
   width = gtk_widget_get_width (GTK_WIDGET (timeline));
@@ -1221,7 +1224,7 @@ test_modes_output (Fixture *f, gconstpointer data)
 
       cpel_timeline_set_color_mode (timeline, modes[i].mode);
       cpel_timeline_set_summary (timeline, modes[i].summary);
-      app_test_spin (50);
+      app_test_wait_drawn (GTK_WIDGET (timeline));
       screen[i] = app_test_widget_image (GTK_WIDGET (timeline));
       g_assert_nonnull (screen[i]);
       g_assert_true (cpel_window_export (f->window, path, 1, FALSE, &error));
@@ -1366,7 +1369,9 @@ test_keys (Fixture *f, gconstpointer data)
   /* r / f scroll the tracks (taller rows so that there is something to scroll). */
   cpel_timeline_set_row_height (timeline, CPEL_TIMELINE_MAX_ROW_HEIGHT);
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1000, 300);
-  app_test_spin (200);
+  app_test_wait_until (gtk_widget_get_height (GTK_WIDGET (f->window)) <= 300
+                       && gtk_adjustment_get_upper (vadj) > gtk_adjustment_get_page_size (vadj), 30);
+  app_test_wait_drawn (GTK_WIDGET (timeline));
   gtk_adjustment_set_value (vadj, 0);
   app_test_xdo ("key", "f", NULL);
   g_assert_cmpfloat (gtk_adjustment_get_value (vadj), >, 0);
@@ -1374,7 +1379,8 @@ test_keys (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (gtk_adjustment_get_value (vadj), ==, 0);
   cpel_timeline_set_row_height (timeline, rh);
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1000, 640);
-  app_test_spin (200);
+  app_test_wait_until (gtk_widget_get_height (GTK_WIDGET (f->window)) > 300, 30);
+  app_test_wait_drawn (GTK_WIDGET (timeline));
 
   /* e: summary mode; c: colour by track and back. */
   g_assert_false (cpel_timeline_get_summary (timeline));
@@ -1476,7 +1482,7 @@ test_keys_anywhere (Fixture *f, gconstpointer data)
   SKIP_WITHOUT_INPUT ();
   timeline = cpel_window_get_timeline (f->window);
   cpel_timeline_fit (timeline);
-  app_test_spin (50);
+  app_test_wait_drawn (GTK_WIDGET (timeline));
   view = cpel_timeline_get_view (timeline);
   width = gtk_widget_get_width (GTK_WIDGET (timeline));
   x = view->label_width + (width - view->label_width) / 5;
@@ -1521,7 +1527,8 @@ test_keys_anywhere (Fixture *f, gconstpointer data)
 
   /* Typed into the search entry: text, not a zoom. */
   app_test_activate_action (GTK_WIDGET (f->window), "search", NULL);
-  app_test_spin (100);
+  app_test_wait_until (GTK_IS_EDITABLE (gtk_root_get_focus (GTK_ROOT (f->window)))
+                       && gtk_widget_get_mapped (gtk_root_get_focus (GTK_ROOT (f->window))), 30);
   focus = gtk_root_get_focus (GTK_ROOT (f->window));
   g_assert_true (GTK_IS_EDITABLE (focus));
   app_test_xdo ("key", "w", "s", NULL);

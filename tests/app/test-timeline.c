@@ -49,7 +49,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
   if (f->window != NULL)
     gtk_window_destroy (f->window);
   g_clear_object (&f->file);
-  app_test_spin (10);
+  app_test_drain ();
 }
 
 #define SKIP_WITHOUT_DISPLAY(f) \
@@ -275,7 +275,7 @@ test_scroll_tracks (Fixture *f, gconstpointer data)
     many = test_file_new (100, ev, 100);
   }
   cpel_timeline_set_file (f->timeline, many);
-  app_test_spin (30);
+  app_test_wait_drawn (GTK_WIDGET (f->timeline));
   upper = gtk_adjustment_get_upper (adj);
   page = gtk_adjustment_get_page_size (adj);
   g_assert_cmpfloat (upper, ==, 100 * 24);
@@ -478,14 +478,16 @@ test_frames (Fixture *f, gconstpointer data)
   guint64 n;
 
   SKIP_WITHOUT_DISPLAY (f);
-  /* A change draws a frame; nothing else does. */
-  app_test_spin (100);
+  /* A change draws a frame; nothing else does: not the window's own
+   * frames (three of them, the window redrawn, the timeline unchanged). */
+  app_test_wait_until (cpel_timeline_get_n_frames (f->timeline) >= 1, 30);
+  app_test_wait_frames (GTK_WIDGET (f->window), 3);
   n = cpel_timeline_get_n_frames (f->timeline);
-  g_assert_cmpuint (n, >=, 1);
-  app_test_spin (200);
+  app_test_wait_frames (GTK_WIDGET (f->window), 3);
   g_assert_cmpuint (cpel_timeline_get_n_frames (f->timeline), ==, n);
   activate (f, "timeline.zoom-in");
-  app_test_spin (200);
+  app_test_wait_until (cpel_timeline_get_n_frames (f->timeline) >= n + 1, 30);
+  app_test_wait_frames (GTK_WIDGET (f->window), 3);
   g_assert_cmpuint (cpel_timeline_get_n_frames (f->timeline), ==, n + 1);
 }
 

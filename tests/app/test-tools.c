@@ -21,6 +21,22 @@
 #include "cpel-table.h"
 #include "cpel-window.h"
 
+/* The visible file chooser (a dialog of GtkFileChooserNative), or NULL. */
+static GtkFileChooser *
+find_file_chooser (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER (w) && gtk_widget_get_visible (GTK_WIDGET (w)))
+        return GTK_FILE_CHOOSER (w);
+    }
+  return NULL;
+}
+
 /* Counts as the viewer shows them (with digit grouping). */
 static char *
 counted (guint64 n, const char *suffix)
@@ -236,7 +252,7 @@ wait_stats (Fixture *f)
     g_main_context_iteration (NULL, TRUE);
   g_assert_false (cpel_stats_window_is_busy (stats));
   g_assert_nonnull (cpel_stats_window_get_stats (stats));
-  app_test_spin (30);
+  app_test_drain ();
   return stats;
 }
 
@@ -344,7 +360,9 @@ test_stats (Fixture *f, gconstpointer data)
 
     adw_view_stack_set_visible_child_name (pages, "tracks");
     g_signal_emit_by_name (save, "clicked");
-    app_test_spin (100);
+    app_test_wait_until (find_file_chooser () != NULL
+                         && gtk_widget_get_mapped (GTK_WIDGET (find_file_chooser ())), 30);
+    app_test_wait_drawn (GTK_WIDGET (find_file_chooser ()));
     for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
       {
         g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
@@ -355,7 +373,8 @@ test_stats (Fixture *f, gconstpointer data)
     g_assert_nonnull (chooser);
     g_assert_cmpstr (gtk_file_chooser_get_choice (chooser, "table"), ==, "tracks");
     gtk_window_close (GTK_WINDOW (chooser));
-    app_test_spin (50);
+    app_test_wait_until (find_file_chooser () == NULL, 30);
+    app_test_wait_drawn (GTK_WIDGET (stats));
     adw_view_stack_set_visible_child_name (pages, "codes");
   }
 
@@ -393,7 +412,9 @@ test_stats (Fixture *f, gconstpointer data)
     GListModel *tracks = cpel_stats_window_get_rows (stats, CPEL_STATS_CSV_TRACKS);
 
     gtk_column_view_sort_by_column (view, count_column, GTK_SORT_DESCENDING);
-    app_test_spin (20);
+    app_test_wait_until (g_list_model_get_n_items (tracks) == 2
+                         && g_ascii_strtoull (cell (tracks, 0, 2), NULL, 10)
+                            >= g_ascii_strtoull (cell (tracks, 1, 2), NULL, 10), 30);
     g_assert_cmpuint (g_list_model_get_n_items (tracks), ==, 2);
     g_assert_cmpuint (g_ascii_strtoull (cell (tracks, 0, 2), NULL, 10), >=,
                       g_ascii_strtoull (cell (tracks, 1, 2), NULL, 10));
@@ -412,7 +433,7 @@ open_panel (Fixture *f)
   g_assert_nonnull (panel);
   g_assert_true (cpel_anomalies_window_get_timeline (panel) == cpel_window_get_timeline (f->window));
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (panel)) == GTK_WINDOW (f->window));
-  app_test_spin (50);
+  app_test_drain ();
   return panel;
 }
 
@@ -686,7 +707,7 @@ test_anomalies (Fixture *f, gconstpointer data)
 
   /* Closing hides the panel and keeps the result for F4. */
   gtk_window_close (GTK_WINDOW (panel));
-  app_test_spin (20);
+  app_test_wait_until (!gtk_widget_get_visible (GTK_WIDGET (panel)), 30);
   g_assert_true (CPEL_ANOMALIES_WINDOW (cpel_window_get_anomalies (f->window)) == panel);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (panel)));
   cpel_timeline_unselect (timeline);
@@ -706,7 +727,7 @@ wait_cut (Fixture *f)
   while (cpel_window_is_saving_range (f->window) && g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, TRUE);
   g_assert_false (cpel_window_is_saving_range (f->window));
-  app_test_spin (20);
+  app_test_drain ();
 }
 
 /* One "dump" line per event: absolute ns, track, label, code, event label. */

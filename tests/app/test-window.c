@@ -78,7 +78,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   f->window = cpel_window_new (app);
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 700);
   gtk_window_present (GTK_WINDOW (f->window));
-  app_test_spin (50);
+  app_test_wait_drawn (GTK_WIDGET (f->window));
   if (data == NULL)
     {
       app_test_open_and_wait (f->window, f->path);
@@ -400,7 +400,7 @@ test_file_info (Fixture *f, gconstpointer data)
   g_autoptr(GString) text = g_string_new (NULL);
 
   app_test_activate_action (GTK_WIDGET (f->window), "file-info", NULL);
-  app_test_spin (100);
+  app_test_wait_until (app_test_find_toplevel ("File Information", NULL) != NULL, 30);
   info = app_test_find_toplevel ("File Information", NULL);
   g_assert_nonnull (info);
   collect_subtitles (GTK_WIDGET (info), text);
@@ -448,8 +448,7 @@ test_warnings_toast (Fixture *f, gconstpointer data)
   g_assert_true (g_file_set_contents (junk, contents, (gssize) len + 12, NULL));
   app_test_open_and_wait (f->window, junk);
   g_assert_cmpstr (cpel_file_get_warnings (cpel_window_get_file (f->window))[0], !=, NULL);
-  app_test_spin (100);
-  g_assert_true (has_label (GTK_WIDGET (f->window), "The file has 1 warning"));
+  app_test_wait_until (has_label (GTK_WIDGET (f->window), "The file has 1 warning"), 30);
 
   /* File Information lists it. */
   {
@@ -463,6 +462,18 @@ test_warnings_toast (Fixture *f, gconstpointer data)
                               cpel_file_get_warnings (cpel_window_get_file (f->window))[0]));
     gtk_window_destroy (info);
   }
+}
+
+/* The search bar's revealer has opened fully. */
+static gboolean
+bar_revealed (GtkWidget *widget)
+{
+  if (GTK_IS_REVEALER (widget))
+    return gtk_revealer_get_child_revealed (GTK_REVEALER (widget));
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (bar_revealed (c))
+      return TRUE;
+  return FALSE;
 }
 
 /* How many toast widgets the window's overlay holds (shown or hiding). */
@@ -534,7 +545,7 @@ search (CpelWindow *window, CpelSearchMode mode, const char *text, gboolean case
     g_error ("search “%s” did not finish: status “%s”, error “%s”", text,
              cpel_search_bar_get_status (bar), cpel_search_bar_get_error (bar));
   g_signal_handler_disconnect (bar, id);
-  app_test_spin (20);
+  app_test_drain ();
 }
 
 static guint64
@@ -595,11 +606,7 @@ test_search (Fixture *f, gconstpointer data)
             cairo_surface_destroy (shown);
           }
         if (!same)
-          {
-            g_usleep (10000);
-            while (g_main_context_iteration (NULL, FALSE))
-              ;
-          }
+          app_test_wait_drawn (overview);
       }
     g_assert_true (same);
     cairo_surface_destroy (expected_strip);
@@ -621,10 +628,12 @@ test_search (Fixture *f, gconstpointer data)
   {
     int height;
 
-    app_test_spin (300);
+    /* the bar's revealer open (its height grows while it slides in) */
+    app_test_wait_until (bar_revealed (GTK_WIDGET (bar)), 30);
+    app_test_wait_drawn (GTK_WIDGET (bar));
     height = gtk_widget_get_height (GTK_WIDGET (bar));
     search (f->window, CPEL_SEARCH_REGEX, "len [", FALSE);
-    app_test_spin (300);
+    app_test_wait_drawn (GTK_WIDGET (bar));
     g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (bar)), ==, height);
   }
   g_assert_nonnull (cpel_search_bar_get_error (bar));
@@ -708,7 +717,7 @@ test_details (Fixture *f, gconstpointer data)
 
   /* F9's action shows and hides the pane. */
   g_object_set (f->window, "show-details", TRUE, NULL);
-  app_test_spin (400);
+  app_test_wait_until (gtk_widget_get_mapped (GTK_WIDGET (details)), 30);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (details)));
   app_test_activate_action (GTK_WIDGET (f->window), "show-details", NULL);
 }
@@ -871,10 +880,18 @@ test_input_keys (Fixture *f, gconstpointer data)
   /* Ctrl+F, a query, Enter: the first match in view is selected. */
   app_test_xdo ("key", "ctrl+f", NULL);
   g_assert_true (cpel_search_bar_get_search_mode (cpel_window_get_search_bar (f->window)));
-  app_test_xdo ("type", "recv", NULL);
-  app_test_spin (400);   /* the entry's typing delay, then the worker */
+  {
+    CpelSearchBar *bar = cpel_window_get_search_bar (f->window);
+    gboolean done = FALSE;
+    gulong id = g_signal_connect (bar, "search-finished", G_CALLBACK (on_finished), &done);
+
+    app_test_xdo ("type", "recv", NULL);
+    /* the entry's typing delay, then the worker */
+    g_assert_true (app_test_wait_flag (&done, 30000));
+    g_signal_handler_disconnect (bar, id);
+  }
   app_test_xdo ("key", "Return", NULL);
-  app_test_spin (200);
+  app_test_wait_until (cpel_timeline_get_selection (timeline, NULL, NULL), 30);
   g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
   g_assert_cmpuint (slot, ==, 0);
   g_assert_cmpuint (index, ==, 35);    /* event 105, the first recv after 10000 */
@@ -886,7 +903,8 @@ test_input_keys (Fixture *f, gconstpointer data)
   g_assert_cmpuint (slot, ==, 0);
   /* Escape closes the bar and gives the keys back to the timeline. */
   app_test_xdo ("key", "Escape", NULL);
-  app_test_spin (300);
+  app_test_wait_until (!cpel_search_bar_get_search_mode (cpel_window_get_search_bar (f->window))
+                       && gtk_widget_is_focus (w), 30);
   g_assert_false (cpel_search_bar_get_search_mode (cpel_window_get_search_bar (f->window)));
   g_assert_true (gtk_widget_is_focus (w));
 }
