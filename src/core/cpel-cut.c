@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "cpel-file-private.h"
+#include "import/cpel-import.h"
 #include "cpel-writer.h"
 
 #define TABLE_NAME_LEN     64
@@ -46,7 +47,67 @@ typedef struct
   gpointer               progress_data;
   guint64                n_range;    /* events in the range */
   guint64                done;       /* progress steps: 2 per event */
+  GArray                *text_fis;   /* imported files: the source file index of
+                                      * each event written, for its text */
 } Cut;
+
+/* The event written from `rec` (a record of event section `section`): note
+ * its file index when the texts extension is rewritten. */
+static inline void
+note_text (Cut          *cut,
+           guint         section,
+           const guint8 *rec)
+{
+  if (cut->text_fis != NULL)
+    {
+      const CpelEventSection *es = &cut->file->evsecs[section];
+      guint64 fi = es->first_index + (guint64) (rec - es->records) / CPEL_EVENT_RECORD_SIZE;
+
+      g_array_append_val (cut->text_fis, fi);
+    }
+}
+
+/* The event texts of the kept events, in their new file order (the
+ * source's section is indexed by the source's file order: not copied). */
+static gboolean
+write_texts (Cut     *cut,
+             GError **error)
+{
+  CpelFile *file = cut->file;
+  guint n = cut->text_fis->len;
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  g_autoptr(GByteArray) texts = g_byte_array_new ();
+  guint32 v;
+
+  v = file->little_endian ? GUINT32_TO_LE (0) : GUINT32_TO_BE (0);
+  g_byte_array_append (out, (const guint8 *) &v, 4);
+  v = file->little_endian ? GUINT32_TO_LE (n) : GUINT32_TO_BE (n);
+  g_byte_array_append (out, (const guint8 *) &v, 4);
+  for (guint i = 0; i < n; i++)
+    {
+      gsize len = 0;
+      const char *t = cpel_file_event_text (file, g_array_index (cut->text_fis, guint64, i), &len);
+      guint32 off = G_MAXUINT32;
+
+      if (t != NULL)
+        {
+          if ((guint64) texts->len + len + 1 + 8 + 4 * (guint64) n > G_MAXUINT32)
+            {
+              g_set_error (error, CPEL_ERROR, CPEL_ERROR_TOO_LARGE,
+                           _("The events' texts take more than 4 GiB"));
+              return FALSE;
+            }
+          off = texts->len;
+          g_byte_array_append (texts, (const guint8 *) t, (guint) len);
+          g_byte_array_append (texts, (const guint8 *) "", 1);
+        }
+      v = file->little_endian ? GUINT32_TO_LE (off) : GUINT32_TO_BE (off);
+      g_byte_array_append (out, (const guint8 *) &v, 4);
+    }
+  g_byte_array_append (out, texts->data, texts->len);
+  cpel_writer_add_raw_section (cut->w, CPEL_SECTION_EXT_EVENT_TEXTS, out->data, out->len);
+  return TRUE;
+}
 
 static void
 report (Cut *cut)
@@ -146,6 +207,11 @@ copy_definitions (Cut *cut)
       switch (info->type)
         {
         case CPEL_SECTION_EVENTS:
+          break;
+        case CPEL_SECTION_EXT_EVENT_TEXTS:
+          if (cut->text_fis != NULL)
+            break;   /* rewritten for the kept events: write_texts() */
+          cpel_writer_add_raw_section (cut->w, info->type, data, info->length);
           break;
         case CPEL_SECTION_STRING_TABLE:
           copy_string_table (cut, info, data);
@@ -362,6 +428,7 @@ write_raw_events (Cut            *cut,
       if (rec == NULL)
         return changed_error (error);
       memcpy (p, rec, CPEL_EVENT_RECORD_SIZE);
+      note_text (cut, section, rec);
       if (!step (cut, error))
         return FALSE;
     }
@@ -412,6 +479,7 @@ write_events (Cut            *cut,
 
                 if (rec == NULL)
                   return changed_error (error);
+                note_text (cut, s, rec);
                 ticks = (guint64) cpel_file_read32 (file, rec) << 32 | cpel_file_read32 (file, rec + 4);
                 cpel_writer_add_event (cut->w, ticks,
                                        cpel_file_read32 (file, rec + 8),
@@ -494,6 +562,8 @@ run (CpelFile              *file,
     return FALSE;
   cpel_writer_set_overwrite (w, options->overwrite);
   cut.w = w;
+  if (file->text_offsets != NULL)
+    cut.text_fis = g_array_sized_new (FALSE, FALSE, sizeof (guint64), (guint) MIN (cut.n_range, 1u << 20));
 
   copy_definitions (&cut);
   if (!streaming)
@@ -502,8 +572,13 @@ run (CpelFile              *file,
       if (fis == NULL)
         return FALSE;
     }
-  if (!write_events (&cut, fis, wanted, lo, hi, counts, error))
-    return FALSE;
+  if (!write_events (&cut, fis, wanted, lo, hi, counts, error)
+      || (cut.text_fis != NULL && !write_texts (&cut, error)))
+    {
+      g_clear_pointer (&cut.text_fis, g_array_unref);
+      return FALSE;
+    }
+  g_clear_pointer (&cut.text_fis, g_array_unref);
   if (cpel_file_is_damaged (file))
     {
       g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, _("The file changed on disk while it was read"));

@@ -366,7 +366,7 @@ test_broken (void)
         g_assert_true (g_file_set_contents (meta, "", 0, NULL));
       g_autoptr(CpelCtfTrace) t = cpel_ctf_trace_read (trace, NULL, NULL, NULL, &error);
       g_assert_null (t);
-      g_assert_error (error, CPEL_ERROR, CPEL_ERROR_SECTION);
+      g_assert_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED);
       g_assert_nonnull (strstr (error->message, "trace"));
       g_clear_error (&error);
       rm_dir (trace);

@@ -453,7 +453,7 @@ test_tracepoint_offsets (void)
   Collect c = { pd, g_ptr_array_new_with_free_func (line_free),
                 g_hash_table_new_full (NULL, NULL, NULL, g_free), 0, 0, 0, 0 };
   g_assert_false (cpel_perf_data_read_records (pd, collect, &c, NULL, NULL, NULL, &error));
-  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_SECTION);
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED);
   g_assert_nonnull (strstr (error->message, "next_pid"));
   g_ptr_array_unref (c.lines);
   g_hash_table_unref (c.comms);
@@ -479,7 +479,7 @@ test_zstd_bomb (void)
   g_assert_nonnull (error);
   /* zeros are records of size 0: refused before the limit, or the limit */
   g_assert_true (g_error_matches (error, CPEL_ERROR, CPEL_ERROR_TOO_LARGE)
-                 || g_error_matches (error, CPEL_ERROR, CPEL_ERROR_SECTION));
+                 || g_error_matches (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED));
 
   /* records of 8 bytes of an unknown type, inflating forever */
   g_autoptr(GByteArray) filler = g_byte_array_sized_new (big);

@@ -478,7 +478,7 @@ handle_event (SinkState *st, const bt_message *msg)
 
   if (bt_message_event_borrow_stream_class_default_clock_class_const (msg) == NULL)
     {
-      g_set_error (&st->error, CPEL_ERROR, CPEL_ERROR_CLOCK,
+      g_set_error (&st->error, CPEL_ERROR, CPEL_ERROR_SOURCE_UNSUPPORTED,
                    _("CTF: the events of stream “%s” have no clock: not supported"),
                    bt_stream_get_name (stream) ? bt_stream_get_name (stream) : "?");
       return FALSE;
@@ -488,7 +488,7 @@ handle_event (SinkState *st, const bt_message *msg)
   if (bt_clock_snapshot_get_ns_from_origin (cs, &ns) != BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
     {
       bt_current_thread_clear_error ();
-      g_set_error (&st->error, CPEL_ERROR, CPEL_ERROR_CLOCK,
+      g_set_error (&st->error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
                    _("CTF: event %" PRIu64 " (%s): its time in ns from the clock's origin overflows 64 bits"),
                    (guint64) t->events->len, cname);
       return FALSE;
@@ -851,7 +851,7 @@ cpel_ctf_trace_read (const char       *path,
       if (rc != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
         {
           g_autofree char *why = take_bt_error ();
-          local = g_error_new (CPEL_ERROR, CPEL_ERROR_SECTION,
+          local = g_error_new (CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
                                _("CTF trace %s cannot be read: %s"), dir, why);
           ok = FALSE;
           break;
@@ -906,7 +906,7 @@ cpel_ctf_trace_read (const char       *path,
       else
         {
           g_autofree char *why = take_bt_error ();
-          local = g_error_new (CPEL_ERROR, CPEL_ERROR_SECTION, _("CTF: reading the trace failed: %s"), why);
+          local = g_error_new (CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED, _("CTF: reading the trace failed: %s"), why);
         }
     }
 

@@ -151,7 +151,7 @@ read_perf_string (const guint8 *base, guint64 *pos, guint64 end, guint64 file_of
 {
   if (!in_range (*pos, 4, end))
     {
-      perf_error (error, CPEL_ERROR_TRUNCATED,
+      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                   _("perf.data: a string at offset %" PRIu64 " runs past its section"),
                   file_off + *pos);
       return NULL;
@@ -159,7 +159,7 @@ read_perf_string (const guint8 *base, guint64 *pos, guint64 end, guint64 file_of
   guint32 len = rd32 (base + *pos);
   if (!in_range (*pos + 4, len, end))
     {
-      perf_error (error, CPEL_ERROR_TRUNCATED,
+      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                   _("perf.data: a string of %u bytes at offset %" PRIu64 " runs past its section"),
                   len, file_off + *pos);
       return NULL;
@@ -189,7 +189,7 @@ cur_need (Cursor *c, guint64 n, const char *what, GError **error)
 {
   if (in_range (c->pos, n, c->end))
     return TRUE;
-  return perf_error (error, CPEL_ERROR_TRUNCATED,
+  return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                      _("perf.data: tracing data: %s at offset %" PRIu64 " runs past the section"),
                      what, c->file_off + c->pos);
 }
@@ -201,7 +201,7 @@ cur_cstring (Cursor *c, const char *what, GError **error)
   const guint8 *nul = memchr (s, 0, c->end - c->pos);
   if (nul == NULL)
     {
-      perf_error (error, CPEL_ERROR_TRUNCATED,
+      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                   _("perf.data: tracing data: %s at offset %" PRIu64 " has no end"),
                   what, c->file_off + c->pos);
       return NULL;
@@ -238,7 +238,7 @@ parse_tracing_data (CpelPerfData *self, guint64 off, guint64 size, GError **erro
   if (!cur_need (&c, 10, "magic", error))
     return FALSE;
   if (memcmp (c.p, magic, 10) != 0)
-    return perf_error (error, CPEL_ERROR_SECTION,
+    return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                        _("perf.data: tracing data at offset %" PRIu64 " does not start with its magic"), off);
   c.pos = 10;
   const char *version = cur_cstring (&c, "version", error);
@@ -251,10 +251,10 @@ parse_tracing_data (CpelPerfData *self, guint64 off, guint64 size, GError **erro
   guint32 page_size = rd32 (c.p + c.pos + 2);
   c.pos += 6;
   if (big != (G_BYTE_ORDER == G_BIG_ENDIAN))
-    return perf_error (error, CPEL_ERROR_VERSION,
+    return perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED,
                        _("perf.data: tracing data in the other byte order: not supported yet"));
   if (long_size != 4 && long_size != 8)
-    return perf_error (error, CPEL_ERROR_SECTION,
+    return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                        _("perf.data: tracing data at offset %" PRIu64 ": long size %u"),
                        off, long_size);
 
@@ -310,7 +310,7 @@ parse_tracing_data (CpelPerfData *self, guint64 off, guint64 size, GError **erro
           if (fmt == NULL)
             return FALSE;
           if (tep_parse_event (self->tep, fmt, tlen, system) != 0)
-            return perf_error (error, CPEL_ERROR_SECTION,
+            return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                                _("perf.data: the tracepoint format at offset %" PRIu64 " (system %s) cannot be parsed"),
                                at, system);
         }
@@ -350,18 +350,18 @@ parse_event_desc (CpelPerfData *self, guint64 off, guint64 size, GError **error)
   const guint8 *p = self->data + off;
   guint64 pos = 0;
   if (size < 8)
-    return perf_error (error, CPEL_ERROR_TRUNCATED,
+    return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                        _("perf.data: EVENT_DESC at offset %" PRIu64 " is too short"), off);
   guint32 nr = rd32 (p);
   guint32 asz = rd32 (p + 4);
   pos = 8;
   if (asz < 8 || asz > PERF_ATTR_MAX)
-    return perf_error (error, CPEL_ERROR_SECTION,
+    return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                        _("perf.data: EVENT_DESC at offset %" PRIu64 ": attr size %u"), off, asz);
   for (guint32 i = 0; i < nr; i++)
     {
       if (!in_range (pos, (guint64) asz + 4, size))
-        return perf_error (error, CPEL_ERROR_TRUNCATED,
+        return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                            _("perf.data: EVENT_DESC entry %u at offset %" PRIu64 " runs past the section"),
                            i, off + pos);
       pos += asz;
@@ -371,7 +371,7 @@ parse_event_desc (CpelPerfData *self, guint64 off, guint64 size, GError **error)
       if (name == NULL)
         return FALSE;
       if (!in_range (pos, (guint64) nr_ids * 8, size))
-        return perf_error (error, CPEL_ERROR_TRUNCATED,
+        return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                            _("perf.data: EVENT_DESC entry %u: %u ids at offset %" PRIu64 " run past the section"),
                            i, nr_ids, off + pos);
       /* the attr this name belongs to: by its first id, else by position */
@@ -406,12 +406,12 @@ parse_features (CpelPerfData *self, GError **error)
     return TRUE;
   guint64 table = self->data_offset + self->data_size;
   if (!in_range (table, (guint64) n * 16, self->size))
-    return perf_error (error, CPEL_ERROR_TRUNCATED,
+    return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                        _("perf.data: the table of %u feature sections at offset %" PRIu64
                          " runs past the end of the file (%zu bytes)"),
                        n, table, self->size);
   if (has_feature (self, FEAT_DIR_FORMAT))
-    return perf_error (error, CPEL_ERROR_VERSION,
+    return perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED,
                        _("perf.data: a directory-mode recording (perf record --threading): not supported yet"));
 
   guint i = 0;
@@ -424,7 +424,7 @@ parse_features (CpelPerfData *self, GError **error)
       sec_off[b] = rd64 (self->data + e);
       sec_size[b] = rd64 (self->data + e + 8);
       if (!in_range (sec_off[b], sec_size[b], self->size))
-        return perf_error (error, CPEL_ERROR_TRUNCATED,
+        return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                            _("perf.data: feature section %u (%" PRIu64 " bytes at offset %"
                              PRIu64 ") runs past the end of the file"),
                            b, sec_size[b], sec_off[b]);
@@ -436,12 +436,12 @@ parse_features (CpelPerfData *self, GError **error)
   if (has_feature (self, FEAT_COMPRESSED))
     {
       if (sec_size[FEAT_COMPRESSED] < 8)
-        return perf_error (error, CPEL_ERROR_TRUNCATED,
+        return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                            _("perf.data: feature COMPRESSED at offset %" PRIu64 " is too short"),
                            sec_off[FEAT_COMPRESSED]);
       guint32 type = rd32 (d + sec_off[FEAT_COMPRESSED] + 4);
       if (type != 1)
-        return perf_error (error, CPEL_ERROR_VERSION,
+        return perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED,
                            _("perf.data: records compressed with method %u (only Zstd is known): not supported yet"),
                            type);
       self->compressed = TRUE;
@@ -477,7 +477,7 @@ parse_features (CpelPerfData *self, GError **error)
       const guint8 *p = d + sec_off[FEAT_CMDLINE];
       guint64 sz = sec_size[FEAT_CMDLINE];
       if (sz < 4)
-        return perf_error (error, CPEL_ERROR_TRUNCATED,
+        return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                            _("perf.data: feature CMDLINE at offset %" PRIu64 " is too short"),
                            sec_off[FEAT_CMDLINE]);
       guint32 nr = rd32 (p);
@@ -497,7 +497,7 @@ parse_features (CpelPerfData *self, GError **error)
   if (has_feature (self, FEAT_CLOCK_DATA))
     {
       if (sec_size[FEAT_CLOCK_DATA] < 24)
-        return perf_error (error, CPEL_ERROR_TRUNCATED,
+        return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                            _("perf.data: feature CLOCK_DATA at offset %" PRIu64 " is too short"),
                            sec_off[FEAT_CLOCK_DATA]);
       const guint8 *p = d + sec_off[FEAT_CLOCK_DATA];
@@ -552,37 +552,37 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
   const guint8 *d = self->data;
   if (self->size < 16)
     {
-      perf_error (error, CPEL_ERROR_TRUNCATED,
+      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                   _("perf.data: the header ends after %zu bytes"), self->size);
       return NULL;
     }
   if (memcmp (d, "PERFFILE", 8) == 0)
     {
-      perf_error (error, CPEL_ERROR_VERSION,
+      perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED,
                   _("perf.data: version 1 (PERFFILE), from perf before 2010: not supported"));
       return NULL;
     }
   if (rd64 (d) == PERF_MAGIC2_SWAPPED)
     {
-      perf_error (error, CPEL_ERROR_VERSION,
+      perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED,
                   _("perf.data: recorded on a machine of the other byte order: not supported yet"));
       return NULL;
     }
   if (rd64 (d) != PERF_MAGIC2)
     {
-      perf_error (error, CPEL_ERROR_VERSION, _("not a perf.data file (no PERFILE2 magic at offset 0)"));
+      perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED, _("not a perf.data file (no PERFILE2 magic at offset 0)"));
       return NULL;
     }
   guint64 hsize = rd64 (d + 8);
   if (hsize == 16)
     {
-      perf_error (error, CPEL_ERROR_VERSION,
+      perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED,
                   _("perf.data: a pipe-mode recording (perf record -o -): not supported yet"));
       return NULL;
     }
   if (hsize < PERF_HEADER_SIZE || self->size < PERF_HEADER_SIZE)
     {
-      perf_error (error, CPEL_ERROR_TRUNCATED,
+      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                   _("perf.data: the header (%" PRIu64 " bytes at offset 0) is shorter than %d bytes or the file ends inside it"),
                   hsize, PERF_HEADER_SIZE);
       return NULL;
@@ -596,14 +596,14 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
 
   if (self->attr_size < 16 + 8 || self->attr_size > 16 + PERF_ATTR_MAX)
     {
-      perf_error (error, CPEL_ERROR_SECTION,
+      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                   _("perf.data: attr_size %" PRIu64 " at offset 16 is not a possible size (24–%d)"),
                   self->attr_size, 16 + PERF_ATTR_MAX);
       return NULL;
     }
   if (!in_range (attrs_off, attrs_size, self->size))
     {
-      perf_error (error, CPEL_ERROR_TRUNCATED,
+      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                   _("perf.data: the attrs section (%" PRIu64 " bytes at offset %" PRIu64
                     ") runs past the end of the file (%zu bytes)"),
                   attrs_size, attrs_off, self->size);
@@ -611,7 +611,7 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
     }
   if (attrs_size % self->attr_size != 0 || attrs_size == 0)
     {
-      perf_error (error, CPEL_ERROR_SECTION,
+      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                   _("perf.data: the attrs section (%" PRIu64 " bytes at offset %" PRIu64
                     ") is not a multiple of attr_size %" PRIu64),
                   attrs_size, attrs_off, self->attr_size);
@@ -619,7 +619,7 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
     }
   if (!in_range (self->data_offset, self->data_size, self->size))
     {
-      perf_error (error, CPEL_ERROR_TRUNCATED,
+      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                   _("perf.data: the data section (%" PRIu64 " bytes at offset %" PRIu64
                     ") runs past the end of the file (%zu bytes)"),
                   self->data_size, self->data_offset, self->size);
@@ -644,7 +644,7 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
         asz = PERF_ATTR_SIZE_VER0;
       if (asz > self->attr_size - 16)
         {
-          perf_error (error, CPEL_ERROR_SECTION,
+          perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                       _("perf.data: attr %u at offset %" PRIu64 " says it is %u bytes, more than the %"
                         PRIu64 " the file's attr_size leaves"),
                       i, off, asz, self->attr_size - 16);
@@ -663,7 +663,7 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
       guint64 ids_size = rd64 (d + off + self->attr_size - 8);
       if (!in_range (ids_off, ids_size, self->size) || ids_size % 8 != 0)
         {
-          perf_error (error, CPEL_ERROR_TRUNCATED,
+          perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                       _("perf.data: the ids of attr %u (%" PRIu64 " bytes at offset %" PRIu64
                         ") run past the end of the file or are not whole u64s"),
                       i, ids_size, ids_off);
@@ -711,7 +711,7 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
                                     | CPEL_PERF_SAMPLE_ADDR | CPEL_PERF_SAMPLE_ID));
         if (!same || self->id_pos < 0)
           {
-            perf_error (error, CPEL_ERROR_SECTION,
+            perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                         _("perf.data: %u attrs whose samples cannot be told apart (attr %u has sample_type 0x%"
                           PRIx64 ", attr 0 0x%" PRIx64 ")"),
                         self->n_attrs, i, sti, st);
@@ -775,7 +775,7 @@ lookup_attr (CpelPerfData *self, guint64 id, guint *attr)
 static gboolean
 record_error (GError **error, guint64 offset, const char *what)
 {
-  return perf_error (error, CPEL_ERROR_TRUNCATED,
+  return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                      _("perf.data: the record at offset %" PRIu64 ": %s runs past its end"),
                      offset, what);
 }
@@ -796,7 +796,7 @@ decode_sample (CpelPerfData *self, const guint8 *b, guint64 len, CpelPerfRecord 
           if (!lookup_attr (self, id, &attr))
             {
               if (self->n_attrs > 1)
-                return perf_error (error, CPEL_ERROR_REFERENCE,
+                return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                                    _("perf.data: the sample at offset %" PRIu64 " has id %" PRIu64
                                      ", which no attr lists"), r->offset, id);
               attr = 0;
@@ -996,7 +996,7 @@ inflate_record (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len,
       size_t rc = ZSTD_decompressStream (st->zstd, &out, &in);
       g_byte_array_set_size (carry, old + out.pos);
       if (ZSTD_isError (rc))
-        return perf_error (error, CPEL_ERROR_SECTION,
+        return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                            _("perf.data: the compressed record at offset %" PRIu64 " does not inflate: %s"),
                            offset, ZSTD_getErrorName (rc));
       full = out.pos == chunk;
@@ -1030,7 +1030,7 @@ read_records (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len, g
         {
           if (inside)
             break;
-          return perf_error (error, CPEL_ERROR_TRUNCATED,
+          return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                              _("perf.data: the record header at offset %" PRIu64 " runs past the data section"),
                              rec_off);
         }
@@ -1038,14 +1038,14 @@ read_records (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len, g
       guint16 misc = rd16 (p + pos + 4);
       guint16 size = rd16 (p + pos + 6);
       if (size < 8)
-        return perf_error (error, CPEL_ERROR_SECTION,
+        return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                            _("perf.data: the record at offset %" PRIu64 " has size %u (less than its header)"),
                            rec_off, size);
       if (size > len - pos)
         {
           if (inside)
             break;
-          return perf_error (error, CPEL_ERROR_TRUNCATED,
+          return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                              _("perf.data: the record at offset %" PRIu64 " (%u bytes) runs past the data section"),
                              rec_off, size);
         }
@@ -1112,7 +1112,7 @@ read_records (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len, g
           break;
         case CPEL_PERF_RECORD_COMPRESSED:
           if (inside)
-            return perf_error (error, CPEL_ERROR_SECTION,
+            return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                                _("perf.data: a compressed record inside the compressed record at offset %" PRIu64),
                                rec_off);
           if (carry == NULL)
@@ -1135,7 +1135,7 @@ read_records (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len, g
         }
     }
   if (carry != NULL && carry->len > 0)
-    return perf_error (error, CPEL_ERROR_TRUNCATED,
+    return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                        _("perf.data: the compressed records end inside a record (%u bytes left over)"),
                        carry->len);
   if (consumed)
@@ -1212,19 +1212,19 @@ checked_event (CpelPerfData *self, guint attr, const guint8 *raw, guint32 raw_si
   const char *bad = NULL;
   if (ev == NULL)
     {
-      perf_error (error, CPEL_ERROR_REFERENCE, _("perf.data: no tracepoint format for attr %u"), attr);
+      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED, _("perf.data: no tracepoint format for attr %u"), attr);
       return NULL;
     }
   if (raw_size < 2 || rd16 (raw) != (guint16) ev->id)
     {
-      perf_error (error, CPEL_ERROR_SECTION,
+      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                   _("perf.data: a %s record whose common_type is not the format's id %d"), ev->name, ev->id);
       return NULL;
     }
   if (!check_fields (ev->format.common_fields, raw, raw_size, &bad)
       || !check_fields (ev->format.fields, raw, raw_size, &bad))
     {
-      perf_error (error, CPEL_ERROR_SECTION,
+      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                   _("perf.data: field %s of %s lies past the %u-byte tracepoint record"),
                   bad ? bad : "?", ev->name, raw_size);
       return NULL;
