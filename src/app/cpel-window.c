@@ -2,6 +2,8 @@
 /* cpel-window.c — a viewer window: one file, its timeline, search and details */
 #include "cpel-window-private.h"
 
+#include "cpel-keycaps.h"
+
 #include <glib/gi18n.h>
 
 #include "cpel-app-util.h"
@@ -144,7 +146,12 @@ cpel_window_new (CpelApplication *application)
 {
   CpelWindow *self = g_object_new (CPEL_TYPE_WINDOW, "application", application, NULL);
   GSettings *settings = _cpel_window_get_settings (self);
+  GtkShortcutsWindow *help = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (self));
   gboolean show_details;
+
+  /* Key caps as GTK's accelerator labels say them ("Page Up", a bare "w"). */
+  if (help != NULL)
+    cpel_keycaps_fix (GTK_WIDGET (help));
 
   /* Restore what the settings remember (nothing without a schema). */
   gtk_window_set_default_size (GTK_WINDOW (self),

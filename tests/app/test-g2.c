@@ -1582,6 +1582,45 @@ test_shortcuts_window (void)
     }
 }
 
+static void
+collect_keycap_texts (GtkWidget *w, GString *out)
+{
+  if (GTK_IS_LABEL (w) && gtk_widget_has_css_class (w, "keycap"))
+    g_string_append_printf (out, "[%s]", gtk_label_get_text (GTK_LABEL (w)));
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    collect_keycap_texts (c, out);
+}
+
+/* The Keyboard Shortcuts window's key caps are GTK's accelerator labels
+ * ("Page Up", not "Page_Up"), a bare letter is lower case (an upper-case
+ * W would read as Shift+W) and opening it in dark mode warns about nothing
+ * (a warning is fatal here). */
+static void
+test_shortcuts_keycaps (Fixture *f, gconstpointer data)
+{
+  GtkShortcutsWindow *help = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f->window));
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  AdwColorScheme before = adw_style_manager_get_color_scheme (style);
+  g_autoptr(GString) caps = g_string_new (NULL);
+
+  g_assert_nonnull (help);
+  collect_keycap_texts (GTK_WIDGET (help), caps);
+  g_test_message ("%s", caps->str);
+  g_assert_nonnull (strstr (caps->str, "[Page Up][Page Down]"));
+  g_assert_null (strstr (caps->str, "Page_"));
+  g_assert_nonnull (strstr (caps->str, "[+][w]"));
+  g_assert_nonnull (strstr (caps->str, "[Shift][H]"));
+  g_assert_nonnull (strstr (caps->str, "[Ctrl][O]"));
+  g_assert_nonnull (strstr (caps->str, "[-][s][←][a][→][d]"));
+
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_FORCE_DARK);
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-help-overlay", NULL);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (help)));
+  app_test_wait_frames (GTK_WIDGET (help), 3);
+  gtk_widget_set_visible (GTK_WIDGET (help), FALSE);
+  adw_style_manager_set_color_scheme (style, before);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1599,6 +1638,7 @@ main (int argc, char *argv[])
 #define ADD(path, func) \
   g_test_add ("/app/g2/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("chase", test_chase);
+  ADD ("shortcuts-keycaps", test_shortcuts_keycaps);
   ADD ("chase-sample", test_chase_sample);
   ADD ("sort", test_sort);
   ADD ("label-input", test_label_input);
