@@ -8,9 +8,11 @@
 
 #include <glib/gi18n.h>
 #include <inttypes.h>
+#include <string.h>
 
 #include "cpel-app-util.h"
 #include "cpel-file-info-row.h"
+#include "cpel-import.h"
 
 /* Rows listed at most. */
 #define MAX_SECTIONS 1000
@@ -24,6 +26,7 @@ struct _CpelFileInfoWindow
   CpelFileInfoRow      *location_row;
   CpelFileInfoRow      *size_row;
   CpelFileInfoRow      *version_row;
+  AdwPreferencesGroup  *source_group;
   CpelFileInfoRow      *byte_order_row;
   CpelFileInfoRow      *date_row;
   CpelFileInfoRow      *events_row;
@@ -87,6 +90,10 @@ section_name (guint32 type)
       return _("Track definitions");
     case CPEL_SECTION_EVENTS:
       return _("Events");
+    case CPEL_SECTION_EXT_SOURCE_INFO:
+      return _("Source information");
+    case CPEL_SECTION_EXT_EVENT_TEXTS:
+      return _("Event texts");
     default:
       return _("Unknown section");
     }
@@ -103,7 +110,7 @@ fill_file (CpelFileInfoWindow *self)
       gtk_widget_set_visible (GTK_WIDGET (self->clock_rate_button), TRUE);
       gtk_widget_set_visible (GTK_WIDGET (self->location_row), TRUE);
     }
-  set_value_take (self->size_row, g_format_size_full (cpel_file_get_size (file),
+  set_value_take (self->size_row, g_format_size_full (cpel_file_get_source_size (file),
                                                       G_FORMAT_SIZE_LONG_FORMAT));
   set_value_take (self->version_row, g_strdup_printf ("%u", cpel_file_get_version (file)));
   cpel_file_info_row_set_value (self->byte_order_row, cpel_file_is_little_endian (file)
@@ -126,6 +133,30 @@ fill_file (CpelFileInfoWindow *self)
   set_value_take (self->tracks_row, cpel_format_count (cpel_file_get_n_tracks (file)));
   set_value_take (self->types_row, cpel_format_count (cpel_file_get_n_types (file)));
   set_value_take (self->duration_row, cpel_time_format (cpel_file_get_duration (file)));
+}
+
+/* Imported (or converted) files: the source format, its clock and header. */
+static void
+fill_source (CpelFileInfoWindow *self)
+{
+  CpelFile *file = self->file;
+  const char *format = cpel_file_get_source_format (file);
+  const char *clock = cpel_file_get_source_value (file, "clock-description");
+  const char *lost = cpel_file_get_source_value (file, "lost-events");
+  g_auto(GStrv) header = NULL;
+
+  if (format == NULL)
+    return;
+  gtk_widget_set_visible (GTK_WIDGET (self->source_group), TRUE);
+  add_subtitle_row (self->source_group,
+                    cpel_file_get_imported_from (file) ? _("Format") : _("Converted from"), format);
+  if (clock != NULL)
+    add_subtitle_row (self->source_group, _("Clock"), clock);
+  if (lost != NULL && strcmp (lost, "0") != 0)
+    add_subtitle_row (self->source_group, _("Lost events"), lost);
+  header = cpel_file_dup_source_header (file);
+  for (guint i = 0; header[i] != NULL && header[i + 1] != NULL; i += 2)
+    add_subtitle_row (self->source_group, header[i], header[i + 1]);
 }
 
 static void
@@ -247,6 +278,7 @@ cpel_file_info_window_constructed (GObject *object)
 
   g_return_if_fail (CPEL_IS_FILE (self->file));
   fill_file (self);
+  fill_source (self);
   fill_sections (self);
   fill_warnings (self);
 }
@@ -360,6 +392,7 @@ cpel_file_info_window_class_init (CpelFileInfoWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, location_row);
   gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, size_row);
   gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, version_row);
+  gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, source_group);
   gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, byte_order_row);
   gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, date_row);
   gtk_widget_class_bind_template_child (widget_class, CpelFileInfoWindow, events_row);

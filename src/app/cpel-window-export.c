@@ -3,6 +3,10 @@
  * Export choosers (they remember the last folder) */
 #include "cpel-window-private.h"
 
+#include <string.h>
+
+#include "cpel-import.h"
+
 #include <glib/gi18n.h>
 
 #include "cpel-export-chooser.h"
@@ -297,8 +301,9 @@ _cpel_window_choose_open_folder (CpelWindow *self)
 void
 _cpel_window_choose_open (CpelWindow *self)
 {
-  g_autoptr(GtkFileFilter) cpel_filter = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) supported = gtk_file_filter_new ();
   g_autoptr(GtkFileFilter) all_filter = gtk_file_filter_new ();
+  const CpelImporter * const *importers = cpel_importers ();
 
   if (self->chooser != NULL)
     {
@@ -306,21 +311,40 @@ _cpel_window_choose_open (CpelWindow *self)
       return;
     }
 
-  self->chooser = GTK_NATIVE_DIALOG (gtk_file_chooser_native_new (_("Open CPEL File"),
+  self->chooser = GTK_NATIVE_DIALOG (gtk_file_chooser_native_new (_("Open Event Log"),
                                                                   GTK_WINDOW (self),
                                                                   GTK_FILE_CHOOSER_ACTION_OPEN,
                                                                   _("_Open"), _("_Cancel")));
   gtk_native_dialog_set_modal (self->chooser, TRUE);
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), TRUE);
 
-  gtk_file_filter_set_name (cpel_filter, _("CPEL Event Logs"));
-  gtk_file_filter_add_mime_type (cpel_filter, "application/x-cpel");
-  gtk_file_filter_add_suffix (cpel_filter, "cpel");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), cpel_filter);
+  /* "All supported event logs", then one filter per format of the importer
+   * table (CPEL first), then all files. */
+  gtk_file_filter_set_name (supported, _("All supported event logs"));
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), supported);
+  for (int pass = 0; pass < 2; pass++)
+    for (guint i = 0; importers[i] != NULL; i++)
+      {
+        const CpelImporter *imp = importers[i];
+        g_autoptr(GtkFileFilter) filter = NULL;
+
+        if (imp->directory || (pass == 0) != (strcmp (imp->id, "cpel") == 0))
+          continue;
+        filter = gtk_file_filter_new ();
+        gtk_file_filter_set_name (filter, _(imp->name));
+        gtk_file_filter_add_mime_type (filter, imp->mime_type);
+        gtk_file_filter_add_mime_type (supported, imp->mime_type);
+        for (guint k = 0; imp->patterns && imp->patterns[k]; k++)
+          {
+            gtk_file_filter_add_pattern (filter, imp->patterns[k]);
+            gtk_file_filter_add_pattern (supported, imp->patterns[k]);
+          }
+        gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+      }
   gtk_file_filter_set_name (all_filter, _("All Files"));
   gtk_file_filter_add_pattern (all_filter, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), all_filter);
-  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (self->chooser), cpel_filter);
+  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (self->chooser), supported);
   set_initial_folder (self, GTK_FILE_CHOOSER (self->chooser));
 
   g_signal_connect (self->chooser, "response", G_CALLBACK (on_open_response), self);

@@ -2,9 +2,12 @@
 /* cpel-cmd-info.c — `cpel info`: header, sections, counts, span, clock, diagnostics */
 #include "cpel-cli.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
+
+#include "cpel-import.h"
 
 #define LABEL_COLUMNS 14
 
@@ -36,6 +39,8 @@ section_type_name (guint32 type)
     case CPEL_SECTION_EVENT_DEFS:   return _("event defs");
     case CPEL_SECTION_TRACK_DEFS:   return _("track defs");
     case CPEL_SECTION_EVENTS:       return _("events");
+    case CPEL_SECTION_EXT_SOURCE_INFO: return _("source info");
+    case CPEL_SECTION_EXT_EVENT_TEXTS: return _("event texts");
     default:                        return _("unknown");
     }
 }
@@ -71,7 +76,10 @@ print_sections (CpelFile *file)
       if (s->type == CPEL_SECTION_EVENTS)
         g_snprintf (clock, sizeof clock, "%" G_GUINT64_FORMAT "%s", s->ticks_per_second,
                     s->clock_per_us ? _(" (file: ticks/µs)") : "");
-      if (s->type > CPEL_SECTION_EVENTS || s->type == 0)
+      if (s->type == CPEL_SECTION_EXT_EVENT_TEXTS)
+        g_snprintf (count, sizeof count, "%u", s->count);
+      if ((s->type > CPEL_SECTION_EVENTS || s->type == 0)
+          && s->type != CPEL_SECTION_EXT_SOURCE_INFO && s->type != CPEL_SECTION_EXT_EVENT_TEXTS)
         type = g_strdup_printf ("%s (%u)", section_type_name (s->type), s->type);
       else
         type = g_strdup (section_type_name (s->type));
@@ -114,6 +122,38 @@ print_clock (CpelFile *file, guint64 override)
     g_string_append (text, _("none (no event section)"));
   print_field (_("Clock"), "%s%s", text->str,
            override ? _(", set by --clock-rate") : "");
+}
+
+/* Where the events came from: the importer's format and the source's header. */
+static void
+print_source (CpelFile *file)
+{
+  const char *format = cpel_file_get_source_format (file);
+  const char *clock = cpel_file_get_source_value (file, "clock-description");
+  const char *lost = cpel_file_get_source_value (file, "lost-events");
+  g_auto(GStrv) header = NULL;
+
+  if (format == NULL)
+    return;
+  if (cpel_file_get_imported_from (file) == NULL)
+    print_field (_("Converted from"), "%s", format);
+  if (clock != NULL)
+    {
+      g_autofree char *c = clean (clock);
+      print_field (_("Source clock"), "%s", c);
+    }
+  if (lost != NULL && strcmp (lost, "0") != 0)
+    print_field (_("Lost events"), "%s", lost);
+  header = cpel_file_dup_source_header (file);
+  if (header[0] == NULL)
+    return;
+  g_print ("%s:\n", _("Source header"));
+  for (guint i = 0; header[i] != NULL && header[i + 1] != NULL; i += 2)
+    {
+      g_autofree char *k = clean (header[i]);
+      g_autofree char *v = clean (header[i + 1]);
+      g_print ("  %s: %s\n", k, v);
+    }
 }
 
 static void
@@ -186,15 +226,20 @@ cpel_cmd_info (int argc, char **argv)
   span = cpel_time_format (cpel_file_get_duration (file));
 
   print_field (_("File"), "%s", argv[1]);
-  print_field (_("Size"), "%" G_GUINT64_FORMAT " %s", cpel_file_get_size (file), _("bytes"));
-  print_field (_("Format"), "%s %u, %s", _("CPEL version"), cpel_file_get_version (file),
-           cpel_file_is_little_endian (file) ? _("little-endian") : _("big-endian"));
+  print_field (_("Size"), "%" G_GUINT64_FORMAT " %s", cpel_file_get_source_size (file), _("bytes"));
+  if (cpel_file_get_imported_from (file) != NULL)
+    print_field (_("Format"), _("%s (read as CPEL made in memory: %" PRIu64 " bytes)"),
+                 cpel_file_get_source_format (file), cpel_file_get_size (file));
+  else
+    print_field (_("Format"), "%s %u, %s", _("CPEL version"), cpel_file_get_version (file),
+                 cpel_file_is_little_endian (file) ? _("little-endian") : _("big-endian"));
   print_field (_("Date"), "%s (%u)", date_text, cpel_file_get_date (file));
   print_field (_("Events"), "%" G_GUINT64_FORMAT, cpel_file_get_n_events (file));
   print_field (_("Tracks"), "%u", cpel_file_get_n_tracks (file));
   print_field (_("Time span"), "%s (%" G_GINT64_FORMAT " ns)", span,
            cpel_file_get_duration (file));
   print_clock (file, common.clock_rate);
+  print_source (file);
   print_sections (file);
   print_types (file);
   if (list_tracks)

@@ -66,6 +66,9 @@ gboolean  _cpel_query_label_matches (const CpelQuery *query,
                                      const char      *label,
                                      gsize            len,
                                      GString         *scratch);
+void      _cpel_query_build_event_label (CpelFile *file, guint type, guint32 datum,
+                                         const CpelStrtab *strtab, guint64 file_index,
+                                         GString *out);
 void      _cpel_query_build_label   (CpelFile         *file,
                                      guint             type,
                                      guint32           datum,

@@ -236,6 +236,33 @@ _cpel_query_build_label (CpelFile         *file,
     g_string_truncate (out, before - 2);
 }
 
+/* As _cpel_query_build_label, with the event's full text (the texts
+ * extension of imported files) in place of the formatted datum. */
+void
+_cpel_query_build_event_label (CpelFile         *file,
+                               guint             type,
+                               guint32           datum,
+                               const CpelStrtab *strtab,
+                               guint64           file_index,
+                               GString          *out)
+{
+  gsize len;
+  const char *text = cpel_file_event_text (file, file_index, &len);
+
+  if (text == NULL)
+    {
+      _cpel_query_build_label (file, type, datum, strtab, out);
+      return;
+    }
+  g_string_truncate (out, 0);
+  g_string_append (out, file->types[type].name);
+  if (len > 0)
+    {
+      g_string_append_len (out, ": ", 2);
+      g_string_append_len (out, text, len);
+    }
+}
+
 gboolean
 cpel_query_match (CpelQuery       *query,
                   const CpelEvent *event)
@@ -253,8 +280,9 @@ cpel_query_match (CpelQuery       *query,
 
   label = g_string_sized_new (64);
   scratch = g_string_sized_new (64);
-  _cpel_query_build_label (query->file, event->type, event->datum,
-               cpel_file_get_event_strtab (query->file, event->section), label);
+  _cpel_query_build_event_label (query->file, event->type, event->datum,
+                                 cpel_file_get_event_strtab (query->file, event->section),
+                                 event->file_index, label);
   return _cpel_query_label_matches (query, label->str, label->len, scratch);
 }
 

@@ -290,7 +290,18 @@ scan_chunk (Chunk *chunk)
                 continue;   /* only on a damaged mapping (zeros): see below */
               /* Decided for the whole type (name matches, or cannot), or per label. */
               c = &chunk->caches[type];
-              if (c->name_match
+              if (G_UNLIKELY (file->text_offsets != NULL))
+                {
+                  /* imported files: each event's own text, no per-datum shortcut */
+                  if (!c->name_match)
+                    _cpel_query_build_event_label (file, type, cpel_file_read32 (file, rec + 16),
+                                                   sec->strtab, i, chunk->label);
+                  if (c->name_match
+                      || _cpel_query_label_matches (query, chunk->label->str, chunk->label->len,
+                                                    chunk->scratch))
+                    HIT (i, slot);
+                }
+              else if (c->name_match
                   || (c->constant != 0
                       && match_text (chunk, type, cpel_file_read32 (file, rec + 16), sec->strtab)))
                 HIT (i, slot);

@@ -57,6 +57,8 @@ if [ -n "$desktop" ]; then
   find "$root" -path "*/icons/hicolor/scalable/apps/$icon.svg" | grep -q . ||
     bad "no scalable icon named $icon"
   grep -q '^MimeType=.*application/x-cpel;' "$desktop" || bad "desktop file lacks application/x-cpel"
+  grep -q '^MimeType=.*application/x-vpp-elog;' "$desktop" || bad "desktop file lacks application/x-vpp-elog"
+  grep -q '^MimeType=.*application/x-snabb-timeline;' "$desktop" || bad "desktop file lacks application/x-snabb-timeline"
 fi
 
 metainfo=$(find "$root" -name "$app_id.metainfo.xml" | head -n 1)

@@ -177,6 +177,37 @@ test_perf_and_ctf (void)
   g_assert_cmpstr (guessed, ==, "application/x-perf-data");
 }
 
+/* The imported formats: by suffix, and by magic without a name. */
+static void
+test_imported_formats (void)
+{
+  static const struct { const char *rel, *type, *suffix; } cases[] = {
+    { "fixtures/formats/vpp-elog/tiny.elog", "application/x-vpp-elog", "elog" },
+    { "fixtures/formats/snabb-timeline/ring64-wrapped.timeline", "application/x-snabb-timeline", "timeline" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *sample = cpel_test_shared_file (cases[i].rel);
+      g_autofree char *contents = NULL, *named = NULL, *bare = NULL, *t1 = NULL, *t2 = NULL;
+      g_autofree char *guessed = NULL, *name = NULL;
+      gsize len = 0;
+
+      if (sample == NULL)
+        return;
+      g_assert_true (g_file_get_contents (sample, &contents, &len, NULL));
+      name = g_strdup_printf ("capture.%s", cases[i].suffix);
+      named = write_file (name, (const guint8 *) contents, len);
+      bare = write_file (cases[i].suffix, (const guint8 *) contents, len);
+      t1 = content_type_of (named);
+      t2 = content_type_of (bare);
+      g_assert_cmpstr (t1, ==, cases[i].type);
+      g_assert_cmpstr (t2, ==, cases[i].type);
+      guessed = g_content_type_guess (name, NULL, 0, NULL);
+      g_assert_cmpstr (guessed, ==, cases[i].type);
+    }
+}
+
 static void
 test_description (void)
 {
@@ -267,6 +298,7 @@ main (int argc, char **argv)
   g_test_add_func ("/desktop/mime/magic-rejects", test_magic_rejects);
   g_test_add_func ("/desktop/mime/perf-and-ctf", test_perf_and_ctf);
   g_test_add_func ("/desktop/mime/description", test_description);
+  g_test_add_func ("/desktop/mime/imported-formats", test_imported_formats);
 
   ret = g_test_run ();
 
