@@ -97,7 +97,7 @@ if [ -d "$guidir" ]; then
 else
   meson setup "$guidir" "${gui_opts[@]}" >/dev/null
 fi
-meson compile -C "$guidir" app-test-random-input data/gschemas.compiled
+meson compile -C "$guidir" app-test-random-input gsettings-compile-data
 CPEL_RANDOM_SEEDS=${CPEL_RANDOM_SEEDS:-4} CPEL_RANDOM_ACTIONS=${CPEL_RANDOM_ACTIONS:-1000} \
 ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" \
 GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 \
