@@ -71,6 +71,26 @@ enum
 
 static guint signals[N_SIGNALS];
 
+/* The progress bar and the Stop button keep their place while hidden (only
+ * faded out and inert), so that nothing in the bar moves sideways when a
+ * long search shows them. */
+static void
+show_busy (CpelSearchBar *self,
+           gboolean       busy)
+{
+  gtk_widget_set_opacity (GTK_WIDGET (self->progress_bar), busy ? 1.0 : 0.0);
+  gtk_widget_set_opacity (GTK_WIDGET (self->cancel_button), busy ? 1.0 : 0.0);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->cancel_button), busy);
+  gtk_widget_set_can_target (GTK_WIDGET (self->cancel_button), busy);
+}
+
+gboolean
+cpel_search_bar_is_busy_shown (CpelSearchBar *self)
+{
+  g_return_val_if_fail (CPEL_IS_SEARCH_BAR (self), FALSE);
+  return gtk_widget_get_opacity (GTK_WIDGET (self->progress_bar)) > 0;
+}
+
 static void
 set_status (CpelSearchBar *self,
             const char    *text)
@@ -235,8 +255,7 @@ set_running (CpelSearchBar *self,
   g_clear_handle_id (&self->progress_timeout, g_source_remove);
   if (!running)
     {
-      gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), FALSE);
-      gtk_widget_set_visible (GTK_WIDGET (self->cancel_button), FALSE);
+      show_busy (self, FALSE);
     }
 }
 
@@ -246,8 +265,7 @@ show_progress (gpointer data)
   CpelSearchBar *self = data;
 
   self->progress_timeout = 0;
-  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), TRUE);
-  gtk_widget_set_visible (GTK_WIDGET (self->cancel_button), TRUE);
+  show_busy (self, TRUE);
   set_status (self, _("Searching…"));
   return G_SOURCE_REMOVE;
 }

@@ -37,5 +37,7 @@ gint64            cpel_search_bar_get_current      (CpelSearchBar   *self);
 const char       *cpel_search_bar_get_error        (CpelSearchBar   *self);
 /* The "n of N" text. */
 const char       *cpel_search_bar_get_status       (CpelSearchBar   *self);
+/* Whether the progress bar and Stop button show (a long search). */
+gboolean          cpel_search_bar_is_busy_shown    (CpelSearchBar   *self);
 
 G_END_DECLS

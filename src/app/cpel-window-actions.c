@@ -544,6 +544,9 @@ _cpel_window_update_actions (CpelWindow *self)
   enable (self, "win.reload", has_file && self->location != NULL);
   enable (self, "win.no-chase", self->chase.saved != NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->search_button), has_file);
+  /* Without a file there is no details pane: no toggle that looks pressed
+   * (the remembered state) while it can do nothing. */
+  gtk_widget_set_visible (GTK_WIDGET (self->details_button), has_file);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -112,6 +112,39 @@ static const char *file_actions[] = {
   "row-height", "sort-tracks",
 };
 
+/* The first widget of `type` under `widget` (depth first), or NULL. */
+static GtkWidget *
+find_descendant (GtkWidget *widget, GType type)
+{
+  if (g_type_is_a (G_OBJECT_TYPE (widget), type))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_descendant (c, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The toggle button under `widget` bound to `action`, or NULL. */
+static GtkWidget *
+find_toggle_with_action (GtkWidget *widget, const char *action)
+{
+  if (GTK_IS_TOGGLE_BUTTON (widget)
+      && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_toggle_with_action (c, action);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_empty (Fixture *f, gconstpointer data)
 {
@@ -124,6 +157,44 @@ test_empty (Fixture *f, gconstpointer data)
     g_assert_false (action_enabled (f->window, file_actions[i]));
   g_assert_true (action_enabled (f->window, "open"));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (f->window)), ==, "CPEL Viewer");
+  /* No details toggle that looks pressed while there is nothing to show,
+   * even when the details pane was left open last time. */
+  {
+    GtkWidget *button = find_toggle_with_action (GTK_WIDGET (f->window), "win.show-details");
+
+    g_assert_nonnull (button);
+    g_assert_false (gtk_widget_get_visible (button));
+  }
+}
+
+/* The search bar's progress bar keeps its room while hidden: nothing in
+ * the bar moves sideways when "Searching…" and the progress show. */
+static void
+test_search_bar_steady (Fixture *f, gconstpointer data)
+{
+  CpelSearchBar *bar = cpel_window_get_search_bar (f->window);
+  GtkWidget *progress;
+  graphene_rect_t before, during;
+  GtkWidget *entry;
+
+  SKIP_WITHOUT_DISPLAY ();
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.search", NULL);
+  progress = find_descendant (GTK_WIDGET (bar), GTK_TYPE_PROGRESS_BAR);
+  entry = find_descendant (GTK_WIDGET (bar), GTK_TYPE_SEARCH_ENTRY);
+  g_assert_nonnull (progress);
+  g_assert_nonnull (entry);
+  app_test_wait_frames (GTK_WIDGET (f->window), 2);
+  g_assert_false (cpel_search_bar_is_busy_shown (bar));
+  g_assert_true (gtk_widget_get_visible (progress));
+  g_assert_true (gtk_widget_compute_bounds (entry, GTK_WIDGET (f->window), &before));
+  g_assert_cmpint (gtk_widget_get_width (progress), >=, 72);
+  /* Showing it changes opacity only. */
+  gtk_widget_set_opacity (progress, 1);
+  app_test_wait_frames (GTK_WIDGET (f->window), 2);
+  g_assert_true (gtk_widget_compute_bounds (entry, GTK_WIDGET (f->window), &during));
+  g_assert_cmpfloat (before.origin.x, ==, during.origin.x);
+  g_assert_cmpfloat (before.size.width, ==, during.size.width);
+  gtk_widget_set_opacity (progress, 0);
 }
 
 static void
@@ -1138,6 +1209,7 @@ main (int argc, char *argv[])
   g_test_add ("/app/window/" path, Fixture, (empty) ? "" : NULL, fixture_setup, func, fixture_teardown)
   ADD ("empty", test_empty, TRUE);
   ADD ("load", test_load, FALSE);
+  ADD ("search-bar-steady", test_search_bar_steady, FALSE);
   ADD ("bad-file", test_bad_file, FALSE);
   ADD ("bad-file-empty-window", test_bad_file_empty_window, TRUE);
   ADD ("markup-name", test_markup_name, TRUE);
