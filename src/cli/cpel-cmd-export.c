@@ -19,7 +19,8 @@ cpel_cmd_export (int argc, char **argv)
   g_autofree char *color_by = NULL;
   int width = DEFAULT_WIDTH, height = 0;
   double scale = 1;
-  gboolean dark = FALSE, force = FALSE, summary = FALSE;
+  gboolean dark = FALSE, force = FALSE, summary = FALSE, paired = FALSE;
+  g_autofree char *compare = NULL;
   CpelColorMode color_mode = CPEL_COLOR_BY_CODE;
   const GOptionEntry entries[] = {
     { "png", 0, 0, G_OPTION_ARG_FILENAME, &png, N_("Write a PNG image"), N_("OUTPUT") },
@@ -37,12 +38,19 @@ cpel_cmd_export (int argc, char **argv)
     { "summary", 0, 0, G_OPTION_ARG_NONE, &summary,
       N_("Summary mode: event ticks only, no event labels"), NULL },
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force, N_("Replace OUTPUT if it exists"), NULL },
+    { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare,
+      N_("Draw FILE and B in two panes under one ruler, both from their first event"), N_("B") },
+    { "paired", 0, 0, G_OPTION_ARG_NONE, &paired,
+      N_("With --compare: the tracks of the same label next to each other"), NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(CpelFile) file = NULL;
   g_autoptr(GArray) rows = NULL;
+  g_autoptr(CpelFile) file_b = NULL;
+  g_autoptr(GArray) rows_b = NULL;
+  CpelCompareView cv;
   CpelPalette palette;
   CpelView view;
   CpelExportFormat format;
@@ -78,9 +86,17 @@ cpel_cmd_export (int argc, char **argv)
   if (!cpel_cli_parse_range (common.from_text, common.to_text, &from, &to, &error))
     return cpel_cli_usage_error ("export", "%s", error->message);
 
+  if (paired && compare == NULL)
+    return cpel_cli_usage_error ("export", _("--paired needs --compare"));
   file = cpel_cli_open (argv[1], common.clock_rate, &error);
   if (file == NULL)
     return cpel_cli_file_error (argv[1], error);
+  if (compare != NULL)
+    {
+      file_b = cpel_cli_open (compare, common.clock_rate, &error);
+      if (file_b == NULL)
+        return cpel_cli_file_error (compare, error);
+    }
 
   if (dark)
     cpel_palette_init_dark (&palette);
@@ -92,10 +108,13 @@ cpel_cmd_export (int argc, char **argv)
 
   if (common.from_text != NULL)
     view.t0 = from;
+  if (file_b != NULL)
+    view.t1 = MAX (view.t1, cpel_file_get_duration (file_b) + 1);
   if (common.to_text != NULL)
     view.t1 = to;
   else if (view.t1 <= view.t0)
-    view.t1 = MAX (view.t0 + 1, cpel_file_get_duration (file) + 1);
+    view.t1 = MAX (view.t0 + 1, MAX (cpel_file_get_duration (file),
+                                     file_b ? cpel_file_get_duration (file_b) : 0) + 1);
   if (view.t1 <= view.t0)
     return cpel_cli_usage_error ("export", _("The end of the view must come after its start"));
 
@@ -106,6 +125,49 @@ cpel_cmd_export (int argc, char **argv)
         return cpel_cli_usage_error ("export", "%s", error->message);
       view.rows = (const guint *) rows->data;
       view.n_rows = rows->len;
+    }
+
+  if (file_b != NULL)
+    {
+      g_autofree char *name_a = g_path_get_basename (argv[1]);
+      g_autofree char *name_b = g_path_get_basename (compare);
+      double need;
+
+      cpel_compare_view_init (&cv, file, file_b, &palette);
+      cv.a = view;
+      cv.name_a = name_a;
+      cv.name_b = name_b;
+      cv.paired = paired;
+      if (common.tracks != NULL)
+        {
+          /* the same filter on B's labels; B may have no such track */
+          g_autoptr(GError) none = NULL;
+
+          rows_b = cpel_cli_match_tracks (file_b, common.tracks, &none);
+          if (rows_b == NULL)
+            rows_b = g_array_new (FALSE, FALSE, sizeof (guint));
+          cv.b.rows = rows_b->len > 0 ? (const guint *) rows_b->data : (const guint *) &cv.b.n_rows;
+          cv.b.n_rows = rows_b->len;
+        }
+      cpel_compare_view_sync (&cv);
+      if (paired)
+        need = view.ruler_height + 2 * cv.header_height
+               + (view.n_rows + cv.b.n_rows) * view.row_height;
+      else
+        need = view.ruler_height
+               + 2 * (cv.header_height + MAX (view.n_rows, cv.b.n_rows) * view.row_height);
+      if (height == 0)
+        height = (int) CLAMP (need, view.ruler_height + 2 * (cv.header_height + view.row_height),
+                              MAX_AUTO_HEIGHT);
+      if (!cpel_render_compare_export (&cv, format, width, height, scale, output, force, &error))
+        {
+          g_printerr ("cpel: %s: %s\n", output, error->message);
+          if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
+            g_printerr (_("Use --force to replace it.\n"));
+          return CPEL_EXIT_INVALID;
+        }
+      return cpel_cli_report_damage (file, argv[1]) | cpel_cli_report_damage (file_b, compare)
+             ? CPEL_EXIT_INVALID : CPEL_EXIT_OK;
     }
 
   if (height == 0)

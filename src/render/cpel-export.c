@@ -80,9 +80,9 @@ set_cairo_error (cairo_status_t status, Sink *sink, const char *path, GError **e
   return FALSE;
 }
 
-/* Draw the view into the open temp file. */
+/* Draw into the open temp file. */
 static gboolean
-write_image (const CpelView *view, CpelExportFormat format, double width, double height,
+write_image (CpelRenderFunc draw, gpointer data, CpelExportFormat format, double width, double height,
              double scale, Sink *sink, const char *path, GError **error)
 {
   cairo_surface_t *surface = NULL;
@@ -119,7 +119,7 @@ write_image (const CpelView *view, CpelExportFormat format, double width, double
   cr = cairo_create (surface);
   if (format == CPEL_EXPORT_PDF)
     cairo_scale (cr, 0.75, 0.75);
-  cpel_render_view (cr, width, height, view);
+  draw (cr, width, height, data);
   status = cairo_status (cr);
   cairo_destroy (cr);
 
@@ -183,10 +183,33 @@ commit (const char *tmp, const char *path, gboolean overwrite, GError **error)
   return TRUE;
 }
 
+static void
+draw_view (cairo_t *cr, double width, double height, gpointer data)
+{
+  cpel_render_view (cr, width, height, data);
+}
+
 gboolean
 cpel_render_export (const CpelView *view, CpelExportFormat format, double width,
                     double height, double scale, const char *path, gboolean overwrite,
                     GError **error)
+{
+  g_return_val_if_fail (view != NULL, FALSE);
+
+  if (view->t1 <= view->t0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("Invalid export size %g × %g at scale %g"), width, height, scale);
+      return FALSE;
+    }
+  return cpel_render_export_with (draw_view, (gpointer) view, format, width, height, scale,
+                                  path, overwrite, error);
+}
+
+gboolean
+cpel_render_export_with (CpelRenderFunc draw, gpointer data, CpelExportFormat format,
+                         double width, double height, double scale, const char *path,
+                         gboolean overwrite, GError **error)
 {
   g_autofree char *dir = NULL;
   g_autofree char *base = NULL;
@@ -194,7 +217,7 @@ cpel_render_export (const CpelView *view, CpelExportFormat format, double width,
   Sink sink = { -1, 0 };
   gboolean ok;
 
-  g_return_val_if_fail (view != NULL, FALSE);
+  g_return_val_if_fail (draw != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
@@ -206,8 +229,7 @@ cpel_render_export (const CpelView *view, CpelExportFormat format, double width,
   if (format != CPEL_EXPORT_PNG)
     scale = 1;
   if (!(scale > 0 && scale <= 8) || !(width >= 1 && height >= 1)
-      || width * scale > MAX_PIXELS || height * scale > MAX_PIXELS
-      || view->t1 <= view->t0)
+      || width * scale > MAX_PIXELS || height * scale > MAX_PIXELS)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    _("Invalid export size %g × %g at scale %g"), width, height, scale);
@@ -225,7 +247,7 @@ cpel_render_export (const CpelView *view, CpelExportFormat format, double width,
   if (sink.fd < 0)
     return io_error (errno, _("Could not create a file next to"), path, error);
 
-  ok = write_image (view, format, width, height, scale, &sink, path, error);
+  ok = write_image (draw, data, format, width, height, scale, &sink, path, error);
   if (ok && fsync (sink.fd) != 0 && errno != EINVAL && errno != EROFS)
     ok = io_error (errno, _("Could not write"), path, error);
   if (close (sink.fd) != 0 && ok)

@@ -138,6 +138,9 @@ void         cpel_render_density_cache_put (CpelRenderCtx *ctx, guint slot, guin
 
 /* Parts of a frame. */
 void         cpel_render_ruler             (CpelRenderCtx *ctx);
+/* The measure band and the cursor line over the whole height (cpel-render.c). */
+void         cpel_render_measure           (CpelRenderCtx *ctx);
+void         cpel_render_cursor            (CpelRenderCtx *ctx);
 void         cpel_render_ruler_grid        (CpelRenderCtx *ctx);
 void         cpel_render_rows_background   (CpelRenderCtx *ctx);
 void         cpel_render_rows_events       (CpelRenderCtx *ctx);

@@ -6,8 +6,8 @@
 
 #include "cpel-render-private.h"
 
-static void
-render_measure (CpelRenderCtx *ctx)
+void
+cpel_render_measure (CpelRenderCtx *ctx)
 {
   const CpelView *view = ctx->view;
   const CpelPalette *pal = ctx->pal;
@@ -66,8 +66,8 @@ render_measure (CpelRenderCtx *ctx)
   cairo_restore (cr);
 }
 
-static void
-render_cursor (CpelRenderCtx *ctx)
+void
+cpel_render_cursor (CpelRenderCtx *ctx)
 {
   const CpelView *view = ctx->view;
   cairo_t *cr = ctx->cr;
@@ -132,9 +132,9 @@ cpel_render_view (cairo_t *cr, double width, double height, const CpelView *view
     }
   cpel_render_ruler (&ctx);
   if (view->has_measure)
-    render_measure (&ctx);
+    cpel_render_measure (&ctx);
   if (view->has_cursor)
-    render_cursor (&ctx);
+    cpel_render_cursor (&ctx);
 
   cpel_render_ctx_clear (&ctx);
   cairo_restore (cr);

@@ -189,6 +189,9 @@ typedef struct
   /* Summary mode (g2's `e`): ticks and density only, no event labels (the
    * selected event keeps its label); default FALSE. */
   gboolean           summary;
+  /* The ruler and the grid read time minus ruler_origin (negative before
+   * it): comparing two captures, the aligned point reads 0.  Default 0. */
+  gint64             ruler_origin;
 } CpelView;
 
 /* Average device-pixel spacing of a row's visible events from which they are
@@ -270,7 +273,90 @@ typedef enum { CPEL_EXPORT_PNG, CPEL_EXPORT_SVG, CPEL_EXPORT_PDF } CpelExportFor
 gboolean cpel_render_export     (const CpelView *view, CpelExportFormat format,
                                  double width, double height, double scale,
                                  const char *path, gboolean overwrite, GError **error);
+/* The same for anything drawn by `draw` (a compare view, a histogram). */
+typedef void (*CpelRenderFunc) (cairo_t *cr, double width, double height, gpointer data);
+gboolean cpel_render_export_with (CpelRenderFunc draw, gpointer data, CpelExportFormat format,
+                                  double width, double height, double scale,
+                                  const char *path, gboolean overwrite, GError **error);
 /* Format from the path's suffix (.png, .svg, .pdf, any case); FALSE if none. */
 gboolean cpel_render_export_format_for_path (const char *path, CpelExportFormat *format);
+
+/* ---- Two captures compared (cpel-compare.c) -------------------------------
+ *
+ *   +-------------+---------------------------------------------+
+ *   |             | one ruler (A's view; reads time - a.ruler_origin)
+ *   +-------------+---------------------------------------------+
+ *   | A  name · events · span                      (header)     |
+ *   | A's labels  | A's rows (a.scroll_y)                        |
+ *   +-------------+---------------------------------------------+
+ *   | B  name · events · span                      (header)     |
+ *   | B's labels  | B's rows (b.scroll_y)                        |
+ *   +-------------+---------------------------------------------+
+ *
+ * The panes share the height below the ruler half and half.  B's times are
+ * A's plus offset_b (0: both from their first event), so an event of B at
+ * time tb is drawn where A's time tb - offset_b is.  Paired: one list
+ * under both headers (scrolled by a.scroll_y): each of A's rows directly
+ * above B's row of the same label, then the rows of A and then of B that
+ * have no partner; a mark in the label column tells A (accent) from B.
+ * The measure band and the cursor (from A's view) cross both panes. */
+typedef enum
+{
+  CPEL_COMPARE_A,
+  CPEL_COMPARE_B,
+} CpelCompareSide;
+
+typedef struct
+{
+  CpelView     a;              /* t0/t1, ruler_origin, measure, cursor, sizes: A's */
+  CpelView     b;              /* rows, hidden types, selection, matches, scroll_y: B's;
+                                * t0, t1, ruler_origin and sizes follow A's (sync) */
+  gint64       offset_b;       /* B's time = A's time + offset_b */
+  const char  *name_a;         /* header text (e.g. the file names); NULL = "A" / "B" */
+  const char  *name_b;
+  gboolean     paired;
+  double       header_height;  /* default 22 */
+} CpelCompareView;
+
+/* Both whole, relative alignment, default sizes; the range spans the longer. */
+void     cpel_compare_view_init (CpelCompareView *cv, CpelFile *a, CpelFile *b,
+                                 const CpelPalette *palette);
+/* Copies A's range, origin and sizes to B (offset applied).  The render and
+ * geometry calls below do it on a copy: call it to read B's range. */
+void     cpel_compare_view_sync (CpelCompareView *cv);
+
+typedef struct
+{
+  CpelCompareSide side;
+  guint           row;      /* index into that side's rows */
+  guint           slot;     /* its track slot */
+  double          y;        /* top in the drawing area (may be off screen) */
+} CpelCompareRow;
+
+/* Where rows are: pane p's top (below the ruler) and height; the row under
+ * y (FALSE: ruler, a header, or no row). */
+void     cpel_compare_view_pane (const CpelCompareView *cv, double height, CpelCompareSide side,
+                                 double *top, double *pane_height);
+gboolean cpel_compare_view_row_at_y (const CpelCompareView *cv, double height, double y,
+                                     CpelCompareRow *row);
+/* The rows in drawing order (CpelCompareRow), for paired mode or not. */
+GArray  *cpel_compare_view_rows (const CpelCompareView *cv, double height);
+/* Height of the rows of a pane (paired: of the one list), for scrolling. */
+double   cpel_compare_view_get_content_height (const CpelCompareView *cv, CpelCompareSide side);
+
+void     cpel_render_compare    (cairo_t *cr, double width, double height,
+                                 const CpelCompareView *cv);
+gboolean cpel_render_compare_export (const CpelCompareView *cv, CpelExportFormat format,
+                                     double width, double height, double scale,
+                                     const char *path, gboolean overwrite, GError **error);
+
+/* Two interval distributions overlaid (CPEL_STATS_HISTOGRAM_BINS bins each,
+ * either may be NULL), as the share of each one's intervals per bin over a
+ * log time axis; A in the accent colour, B in the highlight colour, a
+ * legend naming them.  `title` above (may be NULL). */
+void     cpel_render_histogram  (cairo_t *cr, double width, double height,
+                                 const CpelPalette *palette, const char *title,
+                                 const guint64 *hist_a, const char *name_a,
+                                 const guint64 *hist_b, const char *name_b);
 
 G_END_DECLS

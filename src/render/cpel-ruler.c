@@ -147,11 +147,32 @@ minor_step (gint64 step, double px_per_ns)
 }
 
 static gint64
-t_max_of (const CpelView *view)
+t_max_of (gint64 t0, gint64 t1)
 {
-  gint64 a = view->t0 < 0 ? -(view->t0 + 1) : view->t0;
-  gint64 b = view->t1 < 0 ? -(view->t1 + 1) : view->t1;
+  gint64 a = t0 < 0 ? -(t0 + 1) : t0;
+  gint64 b = t1 < 0 ? -(t1 + 1) : t1;
   return MAX (a, b);
+}
+
+/* The view's range as the ruler reads it: minus view->ruler_origin
+ * (saturated). */
+static void
+ruler_range (const CpelView *view, gint64 *s0, gint64 *s1)
+{
+  gint64 o = view->ruler_origin;
+
+  if (o == 0)
+    {
+      *s0 = view->t0;
+      *s1 = view->t1;
+      return;
+    }
+  if (__builtin_sub_overflow (view->t0, o, s0))
+    *s0 = o > 0 ? G_MININT64 : G_MAXINT64;
+  if (__builtin_sub_overflow (view->t1, o, s1))
+    *s1 = o > 0 ? G_MININT64 : G_MAXINT64;
+  if (*s1 <= *s0)
+    *s1 = *s0 < G_MAXINT64 ? *s0 + 1 : *s0;
 }
 
 void
@@ -160,7 +181,9 @@ cpel_render_ruler_ticks (CpelRenderCtx *ctx, gint64 *step_out, gint64 *minor_out
   const CpelView *view = ctx->view;
   double min_px = RULER_MIN_PX;
   gint64 step = 1;
+  gint64 s0, s1;
 
+  ruler_range (view, &s0, &s1);
   /* The label width depends on the step (decimals) and the step on the
    * label width: two rounds settle it. */
   for (int round = 0; round < 3; round++)
@@ -168,9 +191,8 @@ cpel_render_ruler_ticks (CpelRenderCtx *ctx, gint64 *step_out, gint64 *minor_out
       g_autofree char *widest = NULL;
       double w;
 
-      step = cpel_render_ruler_step (view->t0, view->t1, MAX (ctx->tw, 1), min_px);
-      widest = cpel_render_format_tick (view->t1 - 1 - ((view->t1 - 1) % step), step,
-                                        t_max_of (view));
+      step = cpel_render_ruler_step (s0, s1, MAX (ctx->tw, 1), min_px);
+      widest = cpel_render_format_tick (s1 - 1 - ((s1 - 1) % step), step, t_max_of (s0, s1));
       w = cpel_render_layout_width (cpel_render_ctx_text (ctx, widest, -1, 0));
       if (w + RULER_LABEL_GAP <= min_px)
         break;
@@ -203,17 +225,19 @@ cpel_render_ruler_grid (CpelRenderCtx *ctx)
   cairo_t *cr = ctx->cr;
   gint64 step, minor;
   double top = view->ruler_height;
+  gint64 s0, s1;
 
   if (ctx->tw <= 0 || ctx->height <= top)
     return;
+  ruler_range (view, &s0, &s1);
   cpel_render_ruler_ticks (ctx, &step, &minor);
   cairo_save (cr);
   cairo_rectangle (cr, ctx->x0, top, ctx->tw, ctx->height - top);
   cairo_clip (cr);
   cpel_render_set_color_alpha (cr, &ctx->pal->grid, 0.6);
-  for (gint64 t = first_tick (view->t0, step); t < view->t1; t += step)
+  for (gint64 t = first_tick (s0, step); t < s1; t += step)
     {
-      double x = snap (ctx, cpel_view_time_to_x (view, ctx->width, t));
+      double x = snap (ctx, cpel_view_time_to_x (view, ctx->width, t + view->ruler_origin));
       cairo_rectangle (cr, x, top, 1.0 / ctx->scale, ctx->height - top);
       if (t > G_MAXINT64 - step)
         break;
@@ -230,11 +254,12 @@ cpel_render_ruler (CpelRenderCtx *ctx)
   cairo_t *cr = ctx->cr;
   double h = view->ruler_height;
   double label_end = -G_MAXDOUBLE;
-  gint64 step, minor, t_max;
+  gint64 step, minor, t_max, s0, s1;
   double hair = 1.0 / ctx->scale;
 
   if (h <= 0)
     return;
+  ruler_range (view, &s0, &s1);
 
   cairo_save (cr);
   cairo_rectangle (cr, 0, 0, ctx->width, h);
@@ -246,7 +271,7 @@ cpel_render_ruler (CpelRenderCtx *ctx)
   if (ctx->tw > 0)
     {
       cpel_render_ruler_ticks (ctx, &step, &minor);
-      t_max = t_max_of (view);
+      t_max = t_max_of (s0, s1);
 
       cairo_save (cr);
       cairo_rectangle (cr, ctx->x0, 0, ctx->tw, h);
@@ -256,11 +281,11 @@ cpel_render_ruler (CpelRenderCtx *ctx)
       if (minor > 0)
         {
           cpel_render_set_color_alpha (cr, &pal->dim, 0.5);
-          for (gint64 t = first_tick (view->t0, minor); t < view->t1; t += minor)
+          for (gint64 t = first_tick (s0, minor); t < s1; t += minor)
             {
               if (t % step != 0)
                 {
-                  double x = snap (ctx, cpel_view_time_to_x (view, ctx->width, t));
+                  double x = snap (ctx, cpel_view_time_to_x (view, ctx->width, t + view->ruler_origin));
                   cairo_rectangle (cr, x, h - 5, hair, 5);
                 }
               if (t > G_MAXINT64 - minor)
@@ -270,9 +295,9 @@ cpel_render_ruler (CpelRenderCtx *ctx)
         }
 
       /* Major ticks and labels. */
-      for (gint64 t = first_tick (view->t0, step); t < view->t1; t += step)
+      for (gint64 t = first_tick (s0, step); t < s1; t += step)
         {
-          double x = snap (ctx, cpel_view_time_to_x (view, ctx->width, t));
+          double x = snap (ctx, cpel_view_time_to_x (view, ctx->width, t + view->ruler_origin));
           g_autofree char *text = cpel_render_format_tick (t, step, t_max);
           PangoLayout *layout;
           double w;

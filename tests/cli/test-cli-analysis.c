@@ -2,6 +2,8 @@
 /* test-cli-analysis.c — `cpel` cut / stats / anomaly / chase */
 #include <math.h>
 
+#include <cairo.h>
+
 #include "cpel-core.h"
 #include "cpel-test-util.h"
 #include "cli-test-util.h"
@@ -785,6 +787,40 @@ test_diff_planted (void)
   g_assert_cmpint (r.status, ==, 2);
 }
 
+/* `cpel export --compare B`: both panes in one image */
+static void
+test_export_compare (void)
+{
+  g_autofree char *a = tmp_path ("xc-a.cpel");
+  g_autofree char *b = tmp_path ("xc-b.cpel");
+  g_autofree char *png = tmp_path ("xc.png");
+  g_autofree char *png2 = tmp_path ("xc2.png");
+  g_auto(CliRun) r = { 0 };
+  cairo_surface_t *s;
+
+  cpel_test_pair_write_files (a, b);
+  cli_run (&r, "export", "--png", png, "--compare", b, "-W", "800", a);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  s = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (s), ==, 800);
+  /* ruler 28 + 2 × (header 22 + B's 3 rows of 24) */
+  g_assert_cmpint (cairo_image_surface_get_height (s), ==, 28 + 2 * (22 + 3 * 24));
+  cairo_surface_destroy (s);
+  cli_run (&r, "export", "--png", png2, "--compare", b, "--paired", "-W", "800", a);
+  g_assert_cmpint (r.status, ==, 0);
+  s = cairo_image_surface_create_from_png (png2);
+  g_assert_cmpint (cairo_image_surface_get_height (s), ==, 28 + 2 * 22 + 5 * 24);
+  cairo_surface_destroy (s);
+
+  cli_run (&r, "export", "--png", png2, "--paired", "-f", a);
+  g_assert_cmpint (r.status, ==, 2);
+  cli_run (&r, "export", "--png", png2, "-f", "--compare", "/nonexistent/b.cpel", a);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "/nonexistent/b.cpel"));
+}
+
 /* Every new command has --help (exit 0) and is in the command list. */
 static void
 test_help (void)
@@ -824,6 +860,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/anomaly/planted", test_anomaly_planted);
   g_test_add_func ("/cli/chase/tracks", test_chase);
   g_test_add_func ("/cli/diff/planted", test_diff_planted);
+  g_test_add_func ("/cli/export/compare", test_export_compare);
   g_test_add_func ("/cli/analysis/help", test_help);
 
   status = g_test_run ();
