@@ -458,6 +458,49 @@ test_help (void)
   g_assert_nonnull (strstr (r.out, "--clock-rate"));
 }
 
+/* cpel convert: the CPEL it writes dumps like the source; no overwrite
+ * without --force; every command opens the elog and timeline directly. */
+static void
+test_convert (void)
+{
+  static const char *sources[] = { "fixtures/formats/vpp-elog/workers.elog",
+                                   "fixtures/formats/snabb-timeline/engine-pipeline.timeline" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    {
+      g_autofree char *src = cpel_test_shared_file (sources[i]);
+      g_autofree char *out = NULL;
+      g_auto(CliRun) direct = { 0 }, conv = { 0 }, again = { 0 }, dumped = { 0 }, info = { 0 };
+
+      if (src == NULL)
+        return;
+      out = tmp_path (i == 0 ? "converted-elog.cpel" : "converted-timeline.cpel");
+      cli_run (&conv, "convert", src, out);
+      g_assert_cmpint (conv.status, ==, 0);
+      cli_run (&again, "convert", src, out);
+      g_assert_cmpint (again.status, ==, 1);
+      g_assert_nonnull (strstr (again.err, "--force"));
+      cli_run (&direct, "dump", "--tsv", src);
+      cli_run (&dumped, "dump", "--tsv", out);
+      g_assert_cmpint (direct.status, ==, 0);
+      g_assert_cmpint (dumped.status, ==, 0);
+      g_assert_cmpstr (direct.out, ==, dumped.out);
+      cli_run (&info, "info", src);
+      g_assert_nonnull (strstr (info.out, i == 0 ? "VPP elog" : "Snabb timeline"));
+      g_assert_nonnull (strstr (info.out, "Source header:"));
+    }
+  {
+    g_autofree char *src = cpel_test_shared_file ("fixtures/formats/vpp-elog/tiny.elog");
+    g_autofree char *out = tmp_path ("c2cpel-le.cpel");
+    g_auto(CliRun) r = { 0 };
+
+    if (src == NULL)
+      return;
+    cli_run (&r, "convert", "--c2cpel", "--little-endian", src, out);
+    g_assert_cmpint (r.status, ==, 2);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -483,6 +526,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/invalid/missing", test_invalid_missing);
   g_test_add_func ("/cli/usage", test_usage_errors);
   g_test_add_func ("/cli/help", test_help);
+  g_test_add_func ("/cli/convert", test_convert);
 
   status = g_test_run ();
   cli_tmpdir_free (tmpdir);
