@@ -39,7 +39,8 @@ struct _CpelDetails
   GtkWidget  parent_instance;
 
   GtkStack  *stack;
-  GtkLabel  *title_label;
+  GtkLabel  *title_label;   /* headline: the event's name */
+  GtkLabel  *label_label;   /* the whole label "event: datum", body text */
   GtkGrid   *grid;
   GtkLabel  *values[N_FIELDS];
 };
@@ -86,7 +87,7 @@ cpel_details_set_event (CpelDetails *self,
   cpel_file_get_track_event (file, slot, index, &event);
 
   cpel_file_append_label (file, &event, text);
-  gtk_label_set_text (self->title_label, text->str);
+  gtk_label_set_text (self->label_label, text->str);
 
   time = cpel_time_format (event.time_ns);
   exact = cpel_format_count ((guint64) MAX (event.time_ns, 0));
@@ -106,6 +107,14 @@ cpel_details_set_event (CpelDetails *self,
   g_clear_pointer (&s, g_free);
 
   name = cpel_file_get_type_name (file, event.type);
+  if (name != NULL && *name)
+    gtk_label_set_text (self->title_label, name);
+  else
+    {
+      s = g_strdup_printf (_("Event %u"), event.code);
+      gtk_label_set_text (self->title_label, s);
+      g_clear_pointer (&s, g_free);
+    }
   if (!cpel_file_get_type_defined (file, event.type))
     {
       /* TRANSLATORS: an event whose code has no definition in the file */
@@ -151,6 +160,7 @@ cpel_details_clear (CpelDetails *self)
   for (guint i = 0; i < N_FIELDS; i++)
     gtk_label_set_text (self->values[i], "");
   gtk_label_set_text (self->title_label, "");
+  gtk_label_set_text (self->label_label, "");
   gtk_stack_set_visible_child_name (self->stack, "empty");
 }
 
@@ -160,6 +170,10 @@ cpel_details_get_value (CpelDetails *self,
 {
   g_return_val_if_fail (CPEL_IS_DETAILS (self), NULL);
 
+  if (g_str_equal (field, "headline"))
+    return gtk_label_get_text (self->title_label);
+  if (g_str_equal (field, "label"))
+    return gtk_label_get_text (self->label_label);
   for (guint i = 0; i < N_FIELDS; i++)
     if (g_str_equal (fields[i].id, field))
       return gtk_label_get_text (self->values[i]);
@@ -185,6 +199,7 @@ cpel_details_class_init (CpelDetailsClass *klass)
                                                "/io/github/cpelview/CpelView/cpel-details.ui");
   gtk_widget_class_bind_template_child (widget_class, CpelDetails, stack);
   gtk_widget_class_bind_template_child (widget_class, CpelDetails, title_label);
+  gtk_widget_class_bind_template_child (widget_class, CpelDetails, label_label);
   gtk_widget_class_bind_template_child (widget_class, CpelDetails, grid);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "details");
@@ -200,6 +215,7 @@ cpel_details_init (CpelDetails *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   pango_attr_list_insert (no_hyphens, pango_attr_insert_hyphens_new (FALSE));
   gtk_label_set_attributes (self->title_label, no_hyphens);
+  gtk_label_set_attributes (self->label_label, no_hyphens);
 
   for (guint i = 0; i < N_FIELDS; i++)
     {

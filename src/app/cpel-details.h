@@ -18,7 +18,8 @@ void        cpel_details_set_event (CpelDetails *self,
                                     guint        slot,
                                     guint64      index);
 void        cpel_details_clear     (CpelDetails *self);
-/* The value shown for a field (tests): "time", "track", "code", "event",
+/* The value shown for a field (tests): "headline" (the event's name),
+ * "label" (the whole label, body text), "time", "track", "code", "event",
  * "datum-hex", "datum-dec", "decoded", "delta"; NULL when unknown. */
 const char *cpel_details_get_value (CpelDetails *self,
                                     const char  *field);

@@ -774,6 +774,9 @@ test_details (Fixture *f, gconstpointer data)
 
   /* Event 126: t = 12600, track 0, index 42, recv, datum 126. */
   cpel_timeline_select (timeline, 0, 42, TRUE);
+  /* A short headline (the event's name), the whole label as body text. */
+  g_assert_cmpstr (cpel_details_get_value (details, "headline"), ==, "recv");
+  g_assert_cmpstr (cpel_details_get_value (details, "label"), ==, "recv: len 126");
   g_assert_cmpstr (cpel_details_get_value (details, "code"), ==, "2 (0x2)");
   g_assert_cmpstr (cpel_details_get_value (details, "event"), ==, "recv");
   g_assert_cmpstr (cpel_details_get_value (details, "datum-hex"), ==, "0x0000007e");
