@@ -100,6 +100,7 @@ struct _CpelWindow
   GtkLabel             *range_label;
   GtkLabel             *cursor_label;
   GtkLabel             *measure_label;
+  GtkLabel             *modes_label;
 
   CpelFile             *file;
   GFile                *location;

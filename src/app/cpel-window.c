@@ -388,15 +388,54 @@ _cpel_window_set_show_details (CpelWindow *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_DETAILS]);
 }
 
+/* g2's `c` and `e` leave a trace: the status line names the display modes
+ * that are not the default ("Summary · Coloured by track"), in the accent
+ * colour, with a tooltip saying which key turns each back. */
+static void
+update_modes (CpelWindow *self)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GString) tip = g_string_new (NULL);
+
+  if (cpel_timeline_get_summary (self->timeline))
+    {
+      g_string_append (text, _("Summary"));
+      g_string_append (tip, _("Summary mode: event ticks only, no labels (e)"));
+    }
+  switch (cpel_timeline_get_color_mode (self->timeline))
+    {
+    case CPEL_COLOR_BY_TRACK:
+      g_string_append (text, text->len > 0 ? " · " : "");
+      g_string_append (text, _("Coloured by track"));
+      g_string_append (tip, tip->len > 0 ? "\n" : "");
+      g_string_append (tip, _("Events coloured by track (c)"));
+      break;
+    case CPEL_COLOR_NONE:
+      g_string_append (text, text->len > 0 ? " · " : "");
+      g_string_append (text, _("One colour"));
+      g_string_append (tip, tip->len > 0 ? "\n" : "");
+      g_string_append (tip, _("Events in one colour (c)"));
+      break;
+    case CPEL_COLOR_BY_CODE:
+    default:
+      break;
+    }
+  gtk_label_set_text (self->modes_label, text->str);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->modes_label), tip->len > 0 ? tip->str : NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->modes_label), text->len > 0);
+}
+
 static void
 on_color_mode_changed (CpelWindow *self)
 {
+  update_modes (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLOR_MODE]);
 }
 
 static void
 on_summary_changed (CpelWindow *self)
 {
+  update_modes (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUMMARY_MODE]);
 }
 
@@ -604,6 +643,7 @@ cpel_window_class_init (CpelWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, range_label);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, cursor_label);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, measure_label);
+  gtk_widget_class_bind_template_child (widget_class, CpelWindow, modes_label);
 
   _cpel_window_class_actions_init (klass);
 }
@@ -703,6 +743,9 @@ cpel_window_get_status (CpelWindow *self,
     return gtk_label_get_text (self->cursor_label);
   if (g_str_equal (which, "measure"))
     return gtk_label_get_text (self->measure_label);
+  if (g_str_equal (which, "modes"))
+    return gtk_widget_get_visible (GTK_WIDGET (self->modes_label))
+           ? gtk_label_get_text (self->modes_label) : "";
   return NULL;
 }
 

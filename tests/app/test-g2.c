@@ -1384,16 +1384,21 @@ test_keys (Fixture *f, gconstpointer data)
 
   /* e: summary mode; c: colour by track and back. */
   g_assert_false (cpel_timeline_get_summary (timeline));
+  g_assert_cmpstr (cpel_window_get_status (f->window, "modes"), ==, "");
   app_test_xdo ("key", "e", NULL);
   g_assert_true (cpel_timeline_get_summary (timeline));
   g_assert_true (cpel_timeline_get_view (timeline)->summary);
   g_assert_true (bool_state (f->window, "summary-mode"));
+  /* The status line shows the modes that are on. */
+  g_assert_cmpstr (cpel_window_get_status (f->window, "modes"), ==, "Summary");
   app_test_xdo ("key", "e", NULL);
   g_assert_false (cpel_timeline_get_summary (timeline));
   g_assert_false (cpel_timeline_get_view (timeline)->summary);
+  g_assert_cmpstr (cpel_window_get_status (f->window, "modes"), ==, "");
   app_test_xdo ("key", "c", NULL);
   g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_BY_TRACK);
   g_assert_cmpint (cpel_timeline_get_view (timeline)->color_mode, ==, CPEL_COLOR_BY_TRACK);
+  g_assert_cmpstr (cpel_window_get_status (f->window, "modes"), ==, "Coloured by track");
   mode = string_state (f->window, "color-mode");
   g_assert_cmpstr (mode, ==, "track");
   app_test_xdo ("key", "c", NULL);
