@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # run-stream.sh — the streaming CLI and the index build, one table, same run.
 #
-# usage: run-stream.sh CPEL BENCH_RUN OUTDIR
+# usage: run-stream.sh CPEL BENCH_RUN BENCH_SCAN OUTDIR
 #   CPEL       the built `cpel` binary
 #   BENCH_RUN  the built bench-run program (wall, CPU and peak RSS per run)
+#   BENCH_SCAN the built bench-scan program (map + byte-swap every event)
 #   OUTDIR     where the generated captures are kept (the build dir; never committed)
 # environment: CPEL_BENCH_STREAM_EVENTS (default 10000000), CPEL_BENCH_STREAM_TRACKS (64)
 #
@@ -15,17 +16,18 @@
 # two in the same run.  The index build (`cpel dump --from 10000s` on the
 # usual capture: it builds the index, then prints nothing) is measured with
 # and without transparent huge pages for the index (CPEL_INDEX_HUGEPAGES=0),
-# alternating.  Skips (exit 77) when the disk or
+# alternating, and set against a bare pass that maps the file and byte-swaps
+# every event (bench-scan).  Skips (exit 77) when the disk or
 # memory is short.  Exit status 1 when a target is missed:
 #   dump > /dev/null of the sorted capture: peak RSS <= 32 MB and wall <= 1.5 s,
 #   human format and --tsv.
 set -euo pipefail
 
-if [ $# -ne 3 ]; then
-  echo "usage: $0 CPEL BENCH_RUN OUTDIR" >&2
+if [ $# -ne 4 ]; then
+  echo "usage: $0 CPEL BENCH_RUN BENCH_SCAN OUTDIR" >&2
   exit 2
 fi
-cpel=$1 bench_run=$2 outdir=$3
+cpel=$1 bench_run=$2 bench_scan=$3 outdir=$4
 events=${CPEL_BENCH_STREAM_EVENTS:-10000000}
 tracks=${CPEL_BENCH_STREAM_TRACKS:-64}
 sorted=$outdir/stream-$events-$tracks-sorted.cpel
@@ -100,6 +102,7 @@ best3 () {
 }
 best3 info.thp
 best3 info.nothp
+scan_s=$("$bench_scan" "$usual" 3 | awk -F= '$1 == "scan_best_s" { print $2 }')
 
 status=0
 verdict () {
@@ -139,6 +142,8 @@ printf '  THP asked for (default):   %s s wall, %s s user, %s s sys\n' \
 printf '  CPEL_INDEX_HUGEPAGES=0:    %s s wall, %s s user, %s s sys\n' \
   "${R[info.nothp.best.best_s]}" "${R[info.nothp.best.user_s]}" "${R[info.nothp.best.sys_s]}"
 printf '  ratio with / without:      %s wall\n' "$(ratio "${R[info.thp.best.best_s]}" "${R[info.nothp.best.best_s]}")"
+printf '  bare map + byte-swap pass: %s s wall; index build / bare pass: %s\n' \
+  "$scan_s" "$(ratio "${R[info.thp.best.best_s]}" "$scan_s")"
 echo "  (THP mode: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown))"
 echo
 exit $status
