@@ -281,6 +281,62 @@ test_bad_file (Fixture *f, gconstpointer data)
   g_assert_true (action_enabled (f->window, "export"));
 }
 
+/* The window showing `path` (a second file opens in a new window). */
+static CpelFile *
+file_shown (const char *path)
+{
+  CpelFile *found = NULL;
+
+  for (GList *l = gtk_window_list_toplevels (); l != NULL; l = g_list_delete_link (l, l))
+    if (found == NULL && CPEL_IS_WINDOW (l->data) && cpel_window_get_file (l->data) != NULL
+        && g_strcmp0 (cpel_file_get_path (cpel_window_get_file (l->data)), path) == 0)
+      found = cpel_window_get_file (l->data);
+  return found;
+}
+
+/* A VPP elog and a Snabb timeline open like CPEL (by content, whatever the
+ * name); an elog without events opens too (an empty view, no error). */
+static void
+test_imported (Fixture *f, gconstpointer data)
+{
+  static const guint8 empty_elog[] = {
+    0, 0, 0, 7, 'e', 'l', 'o', 'g', ' ', 'v', '0', 0, 0, 0, 64,
+    0, 0, 0, 0, 0, 0, 0, 0,  0, 0, 0, 0, 0, 0, 0, 0,   /* save time */
+    0, 0, 0, 0, 0, 0, 0, 0,  0, 0, 0, 0, 0, 0, 0, 0,   /* init time */
+    0, 0, 0, 0,                                        /* no types */
+    0, 0, 0, 1, 15, 'd', 'e', 'f', 'a', 'u', 'l', 't', /* track "default" */
+    0, 0, 0, 0,                                        /* no strings */
+    0, 0, 0, 0,                                        /* no events */
+  };
+  static const char *fixtures[] = { "fixtures/formats/vpp-elog/workers.elog",
+                                    "fixtures/formats/snabb-timeline/ring64-wrapped.timeline" };
+  g_autofree char *empty = NULL;
+  CpelFile *file;
+
+  SKIP_WITHOUT_DISPLAY ();
+  for (guint i = 0; i < G_N_ELEMENTS (fixtures); i++)
+    {
+      g_autofree char *path = cpel_test_shared_file (fixtures[i]);
+
+      if (path == NULL)
+        return;
+      app_test_open_and_wait (f->window, path);
+      g_assert_false (has_error_dialog (f->window));
+      file = file_shown (path);
+      g_assert_nonnull (file);
+      g_assert_cmpstr (cpel_file_get_imported_from (file), ==, i == 0 ? "elog" : "snabb");
+      g_assert_cmpuint (cpel_file_get_n_events (file), ==, i == 0 ? 1065 : 64);
+    }
+  empty = g_build_filename (f->dir, "no-events.log", NULL);
+  g_assert_true (g_file_set_contents (empty, (const char *) empty_elog, sizeof empty_elog, NULL));
+  app_test_open_and_wait (f->window, empty);
+  g_assert_false (has_error_dialog (f->window));
+  file = file_shown (empty);
+  g_assert_nonnull (file);
+  g_assert_cmpstr (cpel_file_get_imported_from (file), ==, "elog");
+  g_assert_cmpuint (cpel_file_get_n_events (file), ==, 0);
+}
+
 static void
 test_bad_file_empty_window (Fixture *f, gconstpointer data)
 {
@@ -1215,6 +1271,7 @@ main (int argc, char *argv[])
   ADD ("search-bar-steady", test_search_bar_steady, FALSE);
   ADD ("bad-file", test_bad_file, FALSE);
   ADD ("bad-file-empty-window", test_bad_file_empty_window, TRUE);
+  ADD ("imported", test_imported, FALSE);
   ADD ("markup-name", test_markup_name, TRUE);
   ADD ("bad-file-plain", test_bad_file_plain, TRUE);
   ADD ("clock-rate", test_clock_rate, TRUE);
