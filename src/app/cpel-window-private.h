@@ -140,6 +140,8 @@ struct _CpelWindow
 /* cpel-window.c */
 GSettings *_cpel_window_get_settings     (CpelWindow  *self);
 char      *_cpel_window_display_name     (GFile       *location);
+/* Where the saved views are kept, as a sentence (cpel-window-views.c). */
+char      *_cpel_window_views_place      (CpelWindow  *self);
 /* "“name”" for a dialog heading (markup): long names shortened in the
  * middle, never hyphenated (cpel-window-load.c). */
 char      *_cpel_window_heading_name_markup (const char *name);

@@ -288,6 +288,35 @@ _cpel_window_views_file_changed (CpelWindow *self)
 /* ------------------------------------------------------------------------ */
 /* Save View dialog                                                           */
 
+/* Where the views are kept, as a sentence: next to the capture (the
+ * sidecar's name), or, when the capture's folder cannot be written, in the
+ * user's data folder.  NULL without views. */
+char *
+_cpel_window_views_place (CpelWindow *self)
+{
+  g_autofree char *save = NULL;
+  g_autofree char *sidecar = NULL;
+
+  if (self->views.views == NULL)
+    return NULL;
+  save = cpel_views_get_save_path (self->views.views);
+  sidecar = cpel_views_get_sidecar_path (self->views.views);
+  if (g_strcmp0 (save, sidecar) == 0)
+    {
+      g_autofree char *base = g_path_get_basename (sidecar);
+
+      /* TRANSLATORS: %s is a file name such as capture.cpel.cpelviews */
+      return g_strdup_printf (_("Views are kept next to the capture, in “%s”."), base);
+    }
+  else
+    {
+      g_autofree char *dir = g_path_get_dirname (save);
+
+      /* TRANSLATORS: %s is a folder */
+      return g_strdup_printf (_("The capture's folder cannot be written: views are kept in “%s”."), dir);
+    }
+}
+
 static void
 on_name_changed (GtkEditable *entry,
                  CpelWindow  *self)
@@ -309,8 +338,15 @@ on_name_changed (GtkEditable *entry,
       adw_message_dialog_set_body (dialog, body);
     }
   else
-    adw_message_dialog_set_body (dialog, _("Come back to it from Saved Views, or step through "
-                                           "your views with x and z."));
+    {
+      g_autofree char *place = _cpel_window_views_place (self);
+      g_autofree char *body = g_strdup_printf ("%s %s",
+                                               _("Come back to it from Saved Views, or step through "
+                                                 "your views with x and z."),
+                                               place != NULL ? place : "");
+
+      adw_message_dialog_set_body (dialog, g_strstrip (body));
+    }
 }
 
 static void
@@ -324,8 +360,18 @@ on_save_response (AdwMessageDialog *dialog,
   if (g_str_equal (response, "save") && *name != '\0'
       && cpel_window_save_view (self, name, NULL))
     {
-      /* TRANSLATORS: toast; %s is a view name */
-      g_autofree char *text = g_strdup_printf (_("View “%s” saved"), name);
+      g_autofree char *save = cpel_views_get_save_path (self->views.views);
+      g_autofree char *sidecar = cpel_views_get_sidecar_path (self->views.views);
+      g_autofree char *base = g_path_get_basename (sidecar);
+      g_autofree char *text = NULL;
+
+      if (g_strcmp0 (save, sidecar) == 0)
+        /* TRANSLATORS: toast; a view name, then the file next to the capture */
+        text = g_strdup_printf (_("View “%s” saved in “%s”"), name, base);
+      else
+        /* TRANSLATORS: toast; %s is a view name */
+        text = g_strdup_printf (_("View “%s” saved in your data folder (the capture's folder is read-only)"),
+                                name);
 
       toast (self, text);
     }

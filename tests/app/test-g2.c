@@ -515,6 +515,53 @@ make_views (CpelWindow *window)
   g_assert_no_error (error);
 }
 
+static gboolean
+never_writable (const char *dir, gpointer user_data)
+{
+  return FALSE;
+}
+
+/* The open Save View dialog of `window`, or NULL. */
+static AdwMessageDialog *
+save_view_dialog (CpelWindow *window)
+{
+  AdwMessageDialog *found = NULL;
+
+  for (GList *l = gtk_window_list_toplevels (); l != NULL; l = g_list_delete_link (l, l))
+    if (found == NULL && ADW_IS_MESSAGE_DIALOG (l->data) && gtk_widget_get_visible (l->data)
+        && gtk_window_get_transient_for (l->data) == GTK_WINDOW (window)
+        && adw_message_dialog_has_response (l->data, "save"))
+      found = l->data;
+  return found;
+}
+
+/* Save View says where the views are kept: next to the capture (the
+ * sidecar's name), or in the data folder when the capture's folder cannot
+ * be written. */
+static void
+test_views_place (Fixture *f, gconstpointer data)
+{
+  g_autofree char *base = g_path_get_basename (f->path);
+  g_autofree char *sidecar = g_strconcat ("“", base, CPEL_VIEWS_SUFFIX, "”", NULL);
+  AdwMessageDialog *dialog;
+  GtkEditable *entry;
+
+  SKIP_WITHOUT_DISPLAY ();
+  activate (f->window, "save-view");
+  dialog = save_view_dialog (f->window);
+  g_assert_nonnull (dialog);
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "next to the capture"));
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), sidecar));
+
+  cpel_views_set_writable_func (cpel_window_get_views (f->window), never_writable, NULL, NULL);
+  entry = GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog));
+  gtk_editable_set_text (entry, "Somewhere");
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "cannot be written"));
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), g_get_user_data_dir ()));
+  adw_message_dialog_response (dialog, "cancel");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 static void
 test_views_round_trip (Fixture *f, gconstpointer data)
 {
@@ -1644,6 +1691,7 @@ main (int argc, char *argv[])
   g_test_add ("/app/g2/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("chase", test_chase);
   ADD ("shortcuts-keycaps", test_shortcuts_keycaps);
+  ADD ("views-place", test_views_place);
   ADD ("chase-sample", test_chase_sample);
   ADD ("sort", test_sort);
   ADD ("label-input", test_label_input);
