@@ -47,6 +47,7 @@ struct _CpelAnomaliesWindow
   GtkColumnView        *track_view;
 
   CpelTimeline         *timeline;
+  char                 *hidden_note;   /* the last run's type was hidden: what the user was told */
   CpelFile             *file;
   GArray               *types;        /* guint type per code_row position */
 
@@ -404,15 +405,29 @@ cpel_anomalies_window_run (CpelAnomaliesWindow *self)
     }
   type = g_array_index (self->types, guint, position);
 
-  /* The user asked to see these events: a hidden type is shown again. */
+  /* A hidden type stays hidden (never changed without a word): its
+   * anomalies are still selected and shown whole when gone to (the
+   * selection is drawn whatever its type), and the window says so, with
+   * Event Types one click away to show the type again. */
   hidden = (guint8 *) cpel_timeline_get_hidden_types (self->timeline);
   if (hidden != NULL && type < cpel_file_get_n_types (self->file) && hidden[type])
     {
-      g_autofree guint8 *copy = g_memdup2 (hidden, cpel_file_get_n_types (self->file));
+      GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+      const char *name = cpel_file_get_type_name (self->file, type);
+      g_autofree char *text = NULL;
 
-      copy[type] = 0;
-      cpel_timeline_set_hidden_types (self->timeline, copy);
+      /* TRANSLATORS: toast; %s is an event type's name */
+      text = g_strdup_printf (_("“%s” is hidden: its anomalies are selected and shown, "
+                                "the type stays hidden"),
+                              name != NULL && *name ? name : "?");
+      if (CPEL_IS_WINDOW (parent))
+        cpel_toaster_show_full (cpel_window_get_toaster (CPEL_WINDOW (parent)), text,
+                                CPEL_TOASTER_TIMEOUT, _("_Event Types…"), "win.event-types", NULL);
+      g_free (self->hidden_note);
+      self->hidden_note = g_steal_pointer (&text);
     }
+  else
+    g_clear_pointer (&self->hidden_note, g_free);
 
   job = g_new0 (Job, 1);
   job->file = g_object_ref (self->file);
@@ -443,6 +458,13 @@ cpel_anomalies_window_run (CpelAnomaliesWindow *self)
     g_task_set_task_data (task, job, (GDestroyNotify) job_free);
     g_task_run_in_thread (task, find_thread);
   }
+}
+
+const char *
+cpel_anomalies_window_get_hidden_note (CpelAnomaliesWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_ANOMALIES_WINDOW (self), NULL);
+  return self->hidden_note;
 }
 
 gboolean
@@ -698,6 +720,7 @@ cpel_anomalies_window_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->timeline, self);
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
+  g_clear_pointer (&self->hidden_note, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), CPEL_TYPE_ANOMALIES_WINDOW);
   g_clear_object (&self->selection);
   g_clear_object (&self->sorted_tracks);

@@ -30,6 +30,9 @@ gboolean             cpel_anomalies_window_set_query    (CpelAnomaliesWindow *se
 /* Find the anomalies for the form's query (in a worker for big files). */
 void                 cpel_anomalies_window_run          (CpelAnomaliesWindow *self);
 gboolean             cpel_anomalies_window_is_busy      (CpelAnomaliesWindow *self);
+/* What the last run told the user about its hidden event type (the type
+ * stays hidden), or NULL when its type was shown. */
+const char          *cpel_anomalies_window_get_hidden_note (CpelAnomaliesWindow *self);
 /* The last finished search (NULL when none). */
 CpelAnomalyResult   *cpel_anomalies_window_get_result   (CpelAnomaliesWindow *self);
 /* CpelTableRow items: the anomalies (id = position in the result) or the

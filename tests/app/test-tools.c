@@ -691,6 +691,32 @@ test_anomalies (Fixture *f, gconstpointer data)
       assert_selected (timeline, planted[0]);
     }
 
+  /* A hidden type stays hidden: its anomalies are still found, selected
+   * and shown, and the user is told (with Event Types a click away). */
+  {
+    guint n_types = cpel_file_get_n_types (file), type;
+    g_autofree guint8 *hidden = g_malloc0 (n_types);
+
+    g_assert_null (cpel_anomalies_window_get_hidden_note (panel));
+    g_assert_true (cpel_file_lookup_type (file, CODE_SEND, &type));
+    hidden[type] = 1;
+    cpel_timeline_set_hidden_types (timeline, hidden);
+    cpel_anomalies_window_run (panel);
+    wait_panel (panel);
+    check_planted (panel, file);
+    g_assert_nonnull (cpel_timeline_get_hidden_types (timeline));
+    g_assert_true (cpel_timeline_get_hidden_types (timeline)[type]);
+    g_assert_nonnull (cpel_anomalies_window_get_hidden_note (panel));
+    g_assert_nonnull (strstr (cpel_anomalies_window_get_hidden_note (panel), "stays hidden"));
+    g_assert_cmpstr (cpel_toaster_get_text (cpel_window_get_toaster (f->window)), ==,
+                     cpel_anomalies_window_get_hidden_note (panel));
+    cpel_anomalies_window_jump (panel, 1);
+    assert_selected (timeline, planted[1]);
+    g_assert_true (cpel_timeline_get_hidden_types (timeline)[type]);
+    hidden[type] = 0;
+    cpel_timeline_set_hidden_types (timeline, hidden);
+  }
+
   /* A threshold above every z finds nothing. */
   cpel_anomalies_window_set_query (panel, CODE_SEND, CPEL_ANOMALY_DATUM, 50);
   cpel_anomalies_window_run (panel);
