@@ -28,6 +28,7 @@ struct _CpelApplication
   GPtrArray      *pending;          /* GFile to open at activation */
   char           *benchmark_path;
   char           *view_name;        /* --view: saved view to open at */
+  gboolean        compare;          /* --compare A B: the pending two, compared */
   guint64         clock_rate;       /* --clock-rate: read the files with it; 0 = their own */
 };
 
@@ -50,6 +51,8 @@ static const GOptionEntry options[] = {
   { "benchmark", 0, 0, G_OPTION_ARG_FILENAME, NULL,
     N_("Open FILE, replay a fixed navigation script, print timings as JSON and exit"), N_("FILE") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
+  { "compare", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Open the first FILE and compare it with the second in two panes"), NULL },
   { "view", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Open each FILE at its saved view NAME"), N_("NAME") },
   { "clock-rate", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Read every event section with this clock (ticks per second, e.g. 2.6GHz or 1e9)"),
@@ -280,6 +283,19 @@ cpel_application_activate (GApplication *application)
       gtk_window_present (window);
       cpel_benchmark_start (CPEL_WINDOW (window), file, self->start_us);
       g_clear_pointer (&self->benchmark_path, g_free);
+      return;
+    }
+
+  if (self->compare && self->pending != NULL && self->pending->len == 2)
+    {
+      CpelWindow *compare_window = cpel_window_new (self);
+
+      cpel_window_open_with_clock_rate (compare_window, g_ptr_array_index (self->pending, 0),
+                                        self->clock_rate);
+      cpel_window_compare_with (compare_window, g_ptr_array_index (self->pending, 1));
+      gtk_window_present (GTK_WINDOW (compare_window));
+      g_ptr_array_set_size (self->pending, 0);
+      self->compare = FALSE;
       return;
     }
 
@@ -515,6 +531,19 @@ cpel_application_handle_local_options (GApplication *application,
                                g_application_get_flags (application) | G_APPLICATION_NON_UNIQUE);
       self->benchmark_path = g_steal_pointer (&benchmark);
       return -1;
+    }
+
+  if (g_variant_dict_contains (dict, "compare"))
+    {
+      if (n_files != 2)
+        {
+          g_printerr ("%s\n", _("--compare takes two files, A and B"));
+          return 2;
+        }
+      /* its own instance: two files for one window, never handed on */
+      g_application_set_flags (application,
+                               g_application_get_flags (application) | G_APPLICATION_NON_UNIQUE);
+      self->compare = TRUE;
     }
 
   if (n_files > 0)

@@ -400,6 +400,23 @@ action_views_file (GtkWidget  *widget,
   _cpel_window_views_choose_file (CPEL_WINDOW (widget), g_str_equal (action_name, "win.export-views"));
 }
 
+static void
+action_compare (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  CpelWindow *self = CPEL_WINDOW (widget);
+
+  if (g_str_equal (action_name, "win.compare-with"))
+    _cpel_window_choose_compare (self);
+  else if (g_str_equal (action_name, "win.close-compare"))
+    cpel_window_close_compare (self);
+  else if (g_str_equal (action_name, "win.swap-compare"))
+    _cpel_window_swap_compare (self);
+  else
+    _cpel_window_toggle_paired (self);
+}
+
 /* ------------------------------------------------------------------------ */
 
 void
@@ -409,6 +426,14 @@ _cpel_window_class_actions_init (CpelWindowClass *klass)
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, action_open);
   gtk_widget_class_install_action (widget_class, "win.open-folder", NULL, action_open_folder);
+  gtk_widget_class_install_action (widget_class, "win.compare-with", NULL, action_compare);
+  gtk_widget_class_install_action (widget_class, "win.close-compare", NULL, action_compare);
+  gtk_widget_class_install_action (widget_class, "win.swap-compare", NULL, action_compare);
+  gtk_widget_class_install_action (widget_class, "win.paired-tracks", NULL, action_compare);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.compare-with", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_O, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.compare-with", NULL);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", action_open_recent);
   gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, action_cancel_load);
   gtk_widget_class_install_action (widget_class, "win.reload", NULL, action_reload);
@@ -541,6 +566,10 @@ _cpel_window_update_actions (CpelWindow *self)
   for (guint i = 0; i < G_N_ELEMENTS (any_view_actions); i++)
     enable (self, any_view_actions[i], any_view);
   enable (self, "win.cancel-load", self->load_cancellable != NULL);
+  enable (self, "win.compare-with", has_file);
+  enable (self, "win.close-compare", cpel_window_is_comparing (self));
+  enable (self, "win.swap-compare", cpel_window_is_comparing (self));
+  enable (self, "win.paired-tracks", cpel_window_is_comparing (self));
   enable (self, "win.reload", has_file && self->location != NULL);
   enable (self, "win.no-chase", self->chase.saved != NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->search_button), has_file);

@@ -17,6 +17,7 @@
 #pragma once
 
 #include "cpel-window.h"
+#include "cpel-compare-pane.h"
 #include "cpel-cut-dialog.h"
 #include "cpel-overview-strip.h"
 #include "cpel-progress-relay.h"
@@ -71,6 +72,17 @@ typedef struct
   GdkFrameClock *clock;
   gulong         paint_id;
 } CpelWindowWatch;
+
+/* Comparing with a second capture (cpel-window-compare.c). */
+typedef struct
+{
+  CpelComparePane      *pane;         /* the "compare" page of main_stack, once made */
+  CpelFile             *file_b;       /* loaded, waiting for A when A is still loading */
+  GFile                *location_b;
+  GCancellable         *cancellable;  /* B's load */
+  GtkFileChooserNative *chooser;
+  gulong                file_handler; /* notify::file while waiting for A */
+} CpelWindowCompare;
 
 struct _CpelWindow
 {
@@ -128,6 +140,7 @@ struct _CpelWindow
   CpelWindowViews       views;
   CpelWindowCut         cut;
   CpelWindowWatch       watch;
+  CpelWindowCompare     compare;
 
   /* What the subtitle says now (it follows every view change, and is only
    * written again when one of these changes). */
@@ -175,6 +188,12 @@ void       _cpel_window_export_and_report (CpelWindow *self,
                                            const char *path,
                                            double      scale,
                                            gboolean    overwrite);
+
+/* cpel-window-compare.c */
+void       _cpel_window_compare_dispose   (CpelWindow  *self);
+void       _cpel_window_choose_compare    (CpelWindow  *self);
+void       _cpel_window_swap_compare      (CpelWindow  *self);
+void       _cpel_window_toggle_paired     (CpelWindow  *self);
 
 /* cpel-window-dnd.c */
 void       _cpel_window_dnd_init         (CpelWindow  *self);

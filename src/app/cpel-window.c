@@ -481,6 +481,7 @@ cpel_window_dispose (GObject *object)
   _cpel_window_views_dispose (self);
   _cpel_window_cut_dispose (self);
   _cpel_window_watch_dispose (self);
+  _cpel_window_compare_dispose (self);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (self->chooser);
   g_clear_object (&self->chooser);

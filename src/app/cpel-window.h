@@ -118,4 +118,15 @@ gboolean       cpel_window_is_watch_pending    (CpelWindow *self);
 const char    *cpel_window_get_status    (CpelWindow      *self,
                                           const char      *which);   /* "range", "cursor", "measure" */
 
+/* Compare the shown capture (A) with `b` in two panes under one ruler
+ * (cpel-window-compare.c).  B is read in a worker; when it cannot be read,
+ * A stays and a message names B.  Before A is loaded, B waits for it. */
+void           cpel_window_compare_with  (CpelWindow      *self,
+                                          GFile           *b);
+/* Back to the single view of A. */
+void           cpel_window_close_compare (CpelWindow      *self);
+gboolean       cpel_window_is_comparing  (CpelWindow      *self);
+/* The compare view's widget (NULL before the first comparison). */
+GtkWidget     *cpel_window_get_compare_pane (CpelWindow   *self);
+
 G_END_DECLS

@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-compare-pane.c — two captures under one ruler
+ *
+ * The widget keeps a CpelCompareView and draws it with
+ * cpel_render_compare() (so the window, Export View and `cpel export
+ * --compare` draw the same).  Ctrl+wheel zooms around the pointer, Shift+
+ * wheel and the horizontal wheel pan, the wheel scrolls the pane under the
+ * pointer (both when paired); keys: + and - zoom, Left and Right pan, Home
+ * or F fits both.
+ */
+#include "cpel-compare-pane.h"
+
+#include <adwaita.h>
+#include <math.h>
+
+struct _CpelComparePane
+{
+  GtkWidget        parent_instance;
+
+  CpelFile        *a;
+  CpelFile        *b;
+  char            *name_a;
+  char            *name_b;
+  CpelCompareView  view;
+  CpelPalette      light;
+  CpelPalette      dark;
+  double           pointer_x;
+  double           pointer_y;
+};
+
+enum
+{
+  PROP_0,
+  PROP_PAIRED,
+  PROP_T0,
+  PROP_T1,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (CpelComparePane, cpel_compare_pane, GTK_TYPE_WIDGET)
+
+static gint64
+span_end (CpelComparePane *self)
+{
+  gint64 da = self->a ? cpel_file_get_duration (self->a) : 0;
+  gint64 db = self->b ? cpel_file_get_duration (self->b) : 0;
+
+  return MAX (da, db - self->view.offset_b) + 1;
+}
+
+static void
+changed (CpelComparePane *self,
+         gboolean         range)
+{
+  cpel_compare_view_sync (&self->view);
+  if (range)
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_T0]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_T1]);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+cpel_compare_pane_set_range (CpelComparePane *self,
+                             gint64           t0,
+                             gint64           t1)
+{
+  g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
+
+  if (t1 <= t0)
+    t1 = t0 + 1;
+  /* not narrower than 10 ns, not wider than ten times the whole */
+  if (t1 - t0 < 10)
+    t1 = t0 + 10;
+  self->view.a.t0 = t0;
+  self->view.a.t1 = t1;
+  changed (self, TRUE);
+}
+
+void
+cpel_compare_pane_zoom (CpelComparePane *self,
+                        double           factor,
+                        gint64           center)
+{
+  double t0, t1, span;
+
+  g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
+
+  t0 = (double) self->view.a.t0;
+  t1 = (double) self->view.a.t1;
+  span = (t1 - t0) * factor;
+  if (span > 10.0 * (double) span_end (self))
+    span = 10.0 * (double) span_end (self);
+  t0 = center - ((double) center - t0) * (span / (t1 - t0));
+  cpel_compare_pane_set_range (self, (gint64) llround (t0), (gint64) llround (t0 + span));
+}
+
+void
+cpel_compare_pane_pan (CpelComparePane *self,
+                       double           fraction)
+{
+  gint64 d;
+
+  g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
+
+  d = (gint64) llround ((double) (self->view.a.t1 - self->view.a.t0) * fraction);
+  cpel_compare_pane_set_range (self, self->view.a.t0 + d, self->view.a.t1 + d);
+}
+
+void
+cpel_compare_pane_zoom_fit (CpelComparePane *self)
+{
+  gint64 start;
+
+  g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
+
+  /* from the earlier of the two first events (B's 0 is A's -offset) */
+  start = MIN (0, -self->view.offset_b);
+  cpel_compare_pane_set_range (self, start, span_end (self));
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *controller,
+           double                    dx,
+           double                    dy,
+           CpelComparePane          *self)
+{
+  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  double height = gtk_widget_get_height (GTK_WIDGET (self));
+
+  if (mods & GDK_CONTROL_MASK)
+    {
+      gint64 center = cpel_view_x_to_time (&self->view.a, width, self->pointer_x);
+
+      cpel_compare_pane_zoom (self, dy > 0 ? 1.25 : 0.8, center);
+      return TRUE;
+    }
+  if ((mods & GDK_SHIFT_MASK) || dx != 0)
+    {
+      cpel_compare_pane_pan (self, 0.1 * ((mods & GDK_SHIFT_MASK) ? dy : dx));
+      return TRUE;
+    }
+  {
+    double top, ph;
+    CpelCompareSide side = CPEL_COMPARE_A;
+    CpelView *v;
+    double max;
+
+    if (!self->view.paired)
+      {
+        cpel_compare_view_pane (&self->view, height, CPEL_COMPARE_B, &top, &ph);
+        if (self->pointer_y >= top)
+          side = CPEL_COMPARE_B;
+      }
+    cpel_compare_view_pane (&self->view, height, side, &top, &ph);
+    v = side == CPEL_COMPARE_A ? &self->view.a : &self->view.b;
+    max = MAX (0, cpel_compare_view_get_content_height (&self->view, side)
+                  - (ph - (self->view.paired ? 2 : 1) * self->view.header_height));
+    v->scroll_y = CLAMP (v->scroll_y + dy * v->row_height, 0, max);
+    changed (self, FALSE);
+  }
+  return TRUE;
+}
+
+static void
+on_motion (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           CpelComparePane          *self)
+{
+  self->pointer_x = x;
+  self->pointer_y = y;
+}
+
+static gboolean
+on_key (GtkEventControllerKey *controller,
+        guint                  keyval,
+        guint                  keycode,
+        GdkModifierType        state,
+        CpelComparePane       *self)
+{
+  gint64 center = self->view.a.t0 + (self->view.a.t1 - self->view.a.t0) / 2;
+
+  switch (keyval)
+    {
+    case GDK_KEY_plus:
+    case GDK_KEY_equal:
+    case GDK_KEY_KP_Add:
+      cpel_compare_pane_zoom (self, 0.5, center);
+      return TRUE;
+    case GDK_KEY_minus:
+    case GDK_KEY_KP_Subtract:
+      cpel_compare_pane_zoom (self, 2.0, center);
+      return TRUE;
+    case GDK_KEY_Left:
+      cpel_compare_pane_pan (self, -0.1);
+      return TRUE;
+    case GDK_KEY_Right:
+      cpel_compare_pane_pan (self, 0.1);
+      return TRUE;
+    case GDK_KEY_Home:
+    case GDK_KEY_f:
+      cpel_compare_pane_zoom_fit (self);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static void
+on_pressed (GtkGestureClick *gesture,
+            int              n_press,
+            double           x,
+            double           y,
+            CpelComparePane *self)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+}
+
+static void
+cpel_compare_pane_snapshot (GtkWidget   *widget,
+                            GtkSnapshot *snapshot)
+{
+  CpelComparePane *self = CPEL_COMPARE_PANE (widget);
+  double width = gtk_widget_get_width (widget);
+  double height = gtk_widget_get_height (widget);
+  cairo_t *cr;
+
+  if (self->a == NULL || self->b == NULL || width <= 0 || height <= 0)
+    return;
+  self->view.a.palette = adw_style_manager_get_dark (adw_style_manager_get_default ())
+                         ? &self->dark : &self->light;
+  cpel_compare_view_sync (&self->view);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  cpel_render_compare (cr, width, height, &self->view);
+  cairo_destroy (cr);
+}
+
+void
+cpel_compare_pane_set_files (CpelComparePane *self,
+                             CpelFile        *a,
+                             const char      *name_a,
+                             CpelFile        *b,
+                             const char      *name_b)
+{
+  gboolean paired;
+
+  g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
+  g_return_if_fail (CPEL_IS_FILE (a));
+  g_return_if_fail (CPEL_IS_FILE (b));
+
+  paired = self->view.paired;
+  g_set_object (&self->a, a);
+  g_set_object (&self->b, b);
+  g_free (self->name_a);
+  g_free (self->name_b);
+  self->name_a = g_strdup (name_a);
+  self->name_b = g_strdup (name_b);
+  cpel_compare_view_init (&self->view, a, b, &self->light);
+  self->view.name_a = self->name_a;
+  self->view.name_b = self->name_b;
+  self->view.paired = paired;
+  changed (self, TRUE);
+}
+
+CpelFile *
+cpel_compare_pane_get_file_a (CpelComparePane *self)
+{
+  g_return_val_if_fail (CPEL_IS_COMPARE_PANE (self), NULL);
+  return self->a;
+}
+
+CpelFile *
+cpel_compare_pane_get_file_b (CpelComparePane *self)
+{
+  g_return_val_if_fail (CPEL_IS_COMPARE_PANE (self), NULL);
+  return self->b;
+}
+
+const CpelCompareView *
+cpel_compare_pane_get_view (CpelComparePane *self)
+{
+  g_return_val_if_fail (CPEL_IS_COMPARE_PANE (self), NULL);
+  cpel_compare_view_sync (&self->view);
+  return &self->view;
+}
+
+void
+cpel_compare_pane_set_offset (CpelComparePane *self,
+                              gint64           offset_b)
+{
+  g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
+  self->view.offset_b = offset_b;
+  changed (self, FALSE);
+}
+
+gboolean
+cpel_compare_pane_get_paired (CpelComparePane *self)
+{
+  g_return_val_if_fail (CPEL_IS_COMPARE_PANE (self), FALSE);
+  return self->view.paired;
+}
+
+void
+cpel_compare_pane_set_paired (CpelComparePane *self,
+                              gboolean         paired)
+{
+  g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
+
+  paired = !!paired;
+  if (self->view.paired == paired)
+    return;
+  self->view.paired = paired;
+  self->view.a.scroll_y = 0;
+  self->view.b.scroll_y = 0;
+  changed (self, FALSE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAIRED]);
+}
+
+static void
+cpel_compare_pane_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  CpelComparePane *self = CPEL_COMPARE_PANE (object);
+
+  switch (prop_id)
+    {
+    case PROP_PAIRED:
+      g_value_set_boolean (value, self->view.paired);
+      break;
+    case PROP_T0:
+      g_value_set_int64 (value, self->view.a.t0);
+      break;
+    case PROP_T1:
+      g_value_set_int64 (value, self->view.a.t1);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cpel_compare_pane_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  CpelComparePane *self = CPEL_COMPARE_PANE (object);
+
+  switch (prop_id)
+    {
+    case PROP_PAIRED:
+      cpel_compare_pane_set_paired (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cpel_compare_pane_dispose (GObject *object)
+{
+  CpelComparePane *self = CPEL_COMPARE_PANE (object);
+
+  g_clear_object (&self->a);
+  g_clear_object (&self->b);
+  G_OBJECT_CLASS (cpel_compare_pane_parent_class)->dispose (object);
+}
+
+static void
+cpel_compare_pane_finalize (GObject *object)
+{
+  CpelComparePane *self = CPEL_COMPARE_PANE (object);
+
+  g_free (self->name_a);
+  g_free (self->name_b);
+  G_OBJECT_CLASS (cpel_compare_pane_parent_class)->finalize (object);
+}
+
+static void
+cpel_compare_pane_class_init (CpelComparePaneClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->get_property = cpel_compare_pane_get_property;
+  object_class->set_property = cpel_compare_pane_set_property;
+  object_class->dispose = cpel_compare_pane_dispose;
+  object_class->finalize = cpel_compare_pane_finalize;
+  widget_class->snapshot = cpel_compare_pane_snapshot;
+
+  properties[PROP_PAIRED] =
+    g_param_spec_boolean ("paired", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_T0] =
+    g_param_spec_int64 ("t0", NULL, NULL, G_MININT64, G_MAXINT64, 0,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_T1] =
+    g_param_spec_int64 ("t1", NULL, NULL, G_MININT64, G_MAXINT64, 1,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+  gtk_widget_class_set_css_name (widget_class, "comparepane");
+}
+
+static void
+cpel_compare_pane_init (CpelComparePane *self)
+{
+  GtkEventController *scroll;
+  GtkEventController *motion;
+  GtkEventController *key;
+  GtkGesture *click;
+
+  cpel_palette_init_light (&self->light);
+  cpel_palette_init_dark (&self->dark);
+  cpel_compare_view_init (&self->view, NULL, NULL, &self->light);
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
+
+  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES
+                                            | GTK_EVENT_CONTROLLER_SCROLL_DISCRETE);
+  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), scroll);
+  motion = gtk_event_controller_motion_new ();
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+  key = gtk_event_controller_key_new ();
+  g_signal_connect (key, "key-pressed", G_CALLBACK (on_key), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), key);
+  click = gtk_gesture_click_new ();
+  g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+}
+
+GtkWidget *
+cpel_compare_pane_new (void)
+{
+  return g_object_new (CPEL_TYPE_COMPARE_PANE, NULL);
+}

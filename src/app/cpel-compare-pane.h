@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-compare-pane.h — two captures under one ruler (the compare view's
+ * widget): draws cpel_render_compare(); zoom, pan and scroll act on both */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "cpel-core.h"
+#include "cpel-render.h"
+
+G_BEGIN_DECLS
+
+#define CPEL_TYPE_COMPARE_PANE (cpel_compare_pane_get_type ())
+G_DECLARE_FINAL_TYPE (CpelComparePane, cpel_compare_pane, CPEL, COMPARE_PANE, GtkWidget)
+
+GtkWidget             *cpel_compare_pane_new        (void);
+/* Both whole, from their first event, not paired. */
+void                   cpel_compare_pane_set_files  (CpelComparePane *self,
+                                                     CpelFile        *a,
+                                                     const char      *name_a,
+                                                     CpelFile        *b,
+                                                     const char      *name_b);
+CpelFile              *cpel_compare_pane_get_file_a (CpelComparePane *self);
+CpelFile              *cpel_compare_pane_get_file_b (CpelComparePane *self);
+/* The view drawn (B's range synced). */
+const CpelCompareView *cpel_compare_pane_get_view   (CpelComparePane *self);
+/* B's time = A's time + offset. */
+void                   cpel_compare_pane_set_offset (CpelComparePane *self,
+                                                     gint64           offset_b);
+gboolean               cpel_compare_pane_get_paired (CpelComparePane *self);
+void                   cpel_compare_pane_set_paired (CpelComparePane *self,
+                                                     gboolean         paired);
+/* factor < 1 zooms in, around A's time `center`. */
+void                   cpel_compare_pane_zoom       (CpelComparePane *self,
+                                                     double           factor,
+                                                     gint64           center);
+/* By a fraction of the shown span (negative: earlier). */
+void                   cpel_compare_pane_pan        (CpelComparePane *self,
+                                                     double           fraction);
+void                   cpel_compare_pane_zoom_fit   (CpelComparePane *self);
+void                   cpel_compare_pane_set_range  (CpelComparePane *self,
+                                                     gint64           t0,
+                                                     gint64           t1);
+
+G_END_DECLS

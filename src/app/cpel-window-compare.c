@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-window-compare.c — comparing the shown capture with a second one
+ *
+ * B is read by cpel_load_file_async() like any file; the compare view is a
+ * CpelComparePane added to the window's main stack as page "compare" the
+ * first time.  A file that cannot be read leaves A shown and says which
+ * (a toast naming B).  Closing B returns to the single view ("view").
+ */
+#include "cpel-window-private.h"
+
+#include <glib/gi18n.h>
+
+#include "cpel-async.h"
+#include "cpel-toaster.h"
+
+typedef struct
+{
+  CpelWindow   *self;
+  GFile        *location;
+  GCancellable *cancellable;
+} CompareLoad;
+
+static void
+compare_load_free (CompareLoad *data)
+{
+  g_clear_object (&data->self);
+  g_clear_object (&data->location);
+  g_clear_object (&data->cancellable);
+  g_free (data);
+}
+
+static void
+show_compare (CpelWindow *self)
+{
+  g_autofree char *name_a = NULL;
+  g_autofree char *name_b = NULL;
+
+  if (self->file == NULL || self->compare.file_b == NULL)
+    return;
+  if (self->compare.pane == NULL)
+    {
+      self->compare.pane = CPEL_COMPARE_PANE (cpel_compare_pane_new ());
+      gtk_stack_add_named (self->main_stack, GTK_WIDGET (self->compare.pane), "compare");
+    }
+  name_a = self->location ? _cpel_window_display_name (self->location) : g_strdup ("A");
+  name_b = _cpel_window_display_name (self->compare.location_b);
+  cpel_compare_pane_set_files (self->compare.pane, self->file, name_a,
+                               self->compare.file_b, name_b);
+  gtk_stack_set_visible_child_name (self->main_stack, "compare");
+  gtk_widget_grab_focus (GTK_WIDGET (self->compare.pane));
+  _cpel_window_update_actions (self);
+}
+
+static void
+on_file_changed (CpelWindow *self)
+{
+  if (self->file == NULL)
+    return;
+  g_clear_signal_handler (&self->compare.file_handler, self);
+  show_compare (self);
+}
+
+static void
+on_b_loaded (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  CompareLoad *data = user_data;
+  CpelWindow *self = data->self;
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(CpelOverview) overview = NULL;
+  g_autoptr(GError) error = NULL;
+
+  file = cpel_load_file_finish (result, &overview, &error);
+  if (data->cancellable != self->compare.cancellable)
+    {
+      compare_load_free (data);
+      return;
+    }
+  g_clear_object (&self->compare.cancellable);
+  if (file == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_autofree char *name = _cpel_window_display_name (data->location);
+          /* TRANSLATORS: comparing failed: “b.cpel”: This is not a CPEL file. */
+          g_autofree char *text = g_strdup_printf (_("Could not compare with “%s”: %s"),
+                                                   name, error->message);
+
+          cpel_toaster_show (self->toaster, text);
+        }
+      _cpel_window_update_actions (self);
+      compare_load_free (data);
+      return;
+    }
+
+  g_set_object (&self->compare.file_b, file);
+  g_set_object (&self->compare.location_b, data->location);
+  if (self->file != NULL)
+    show_compare (self);
+  else if (self->compare.file_handler == 0)
+    self->compare.file_handler = g_signal_connect_swapped (self, "notify::file",
+                                                           G_CALLBACK (on_file_changed), self);
+  compare_load_free (data);
+}
+
+void
+cpel_window_compare_with (CpelWindow *self,
+                          GFile      *b)
+{
+  CompareLoad *data;
+
+  g_return_if_fail (CPEL_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (b));
+
+  if (self->compare.cancellable != NULL)
+    g_cancellable_cancel (self->compare.cancellable);
+  g_clear_object (&self->compare.cancellable);
+  self->compare.cancellable = g_cancellable_new ();
+
+  data = g_new0 (CompareLoad, 1);
+  data->self = g_object_ref (self);
+  data->location = g_object_ref (b);
+  data->cancellable = g_object_ref (self->compare.cancellable);
+  cpel_load_file_async (b, self->clock_rate, self->compare.cancellable, NULL, NULL,
+                        on_b_loaded, data);
+}
+
+void
+cpel_window_close_compare (CpelWindow *self)
+{
+  g_return_if_fail (CPEL_IS_WINDOW (self));
+
+  if (self->compare.cancellable != NULL)
+    g_cancellable_cancel (self->compare.cancellable);
+  g_clear_object (&self->compare.cancellable);
+  g_clear_signal_handler (&self->compare.file_handler, self);
+  g_clear_object (&self->compare.file_b);
+  g_clear_object (&self->compare.location_b);
+  if (self->compare.pane != NULL
+      && gtk_stack_get_visible_child (self->main_stack) == GTK_WIDGET (self->compare.pane))
+    {
+      gtk_stack_set_visible_child_name (self->main_stack, self->file != NULL ? "view" : "empty");
+      if (self->timeline != NULL)
+        gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+    }
+  _cpel_window_update_actions (self);
+}
+
+gboolean
+cpel_window_is_comparing (CpelWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (self), FALSE);
+  return self->compare.pane != NULL && self->compare.file_b != NULL
+         && gtk_stack_get_visible_child (self->main_stack) == GTK_WIDGET (self->compare.pane);
+}
+
+GtkWidget *
+cpel_window_get_compare_pane (CpelWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
+  return (GtkWidget *) self->compare.pane;
+}
+
+void
+_cpel_window_swap_compare (CpelWindow *self)
+{
+  CpelComparePane *pane = self->compare.pane;
+  const CpelCompareView *view;
+  g_autofree char *name_a = NULL;
+  g_autofree char *name_b = NULL;
+
+  if (!cpel_window_is_comparing (self))
+    return;
+  view = cpel_compare_pane_get_view (pane);
+  name_a = g_strdup (view->name_a);
+  name_b = g_strdup (view->name_b);
+  cpel_compare_pane_set_files (pane, cpel_compare_pane_get_file_b (pane), name_b,
+                               cpel_compare_pane_get_file_a (pane), name_a);
+}
+
+void
+_cpel_window_toggle_paired (CpelWindow *self)
+{
+  if (!cpel_window_is_comparing (self))
+    return;
+  cpel_compare_pane_set_paired (self->compare.pane,
+                                !cpel_compare_pane_get_paired (self->compare.pane));
+}
+
+static void
+on_chooser_response (GtkNativeDialog *dialog,
+                     int              response,
+                     CpelWindow      *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      if (file != NULL)
+        cpel_window_compare_with (self, file);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_clear_object (&self->compare.chooser);
+}
+
+void
+_cpel_window_choose_compare (CpelWindow *self)
+{
+  if (self->file == NULL)
+    return;
+  if (self->compare.chooser != NULL)
+    {
+      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->compare.chooser));
+      return;
+    }
+  self->compare.chooser = gtk_file_chooser_native_new (_("Compare With"), GTK_WINDOW (self),
+                                                       GTK_FILE_CHOOSER_ACTION_OPEN,
+                                                       _("_Compare"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->compare.chooser), TRUE);
+  g_signal_connect (self->compare.chooser, "response", G_CALLBACK (on_chooser_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->compare.chooser));
+}
+
+void
+_cpel_window_compare_dispose (CpelWindow *self)
+{
+  if (self->compare.cancellable != NULL)
+    g_cancellable_cancel (self->compare.cancellable);
+  g_clear_object (&self->compare.cancellable);
+  g_clear_signal_handler (&self->compare.file_handler, self);
+  if (self->compare.chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->compare.chooser));
+  g_clear_object (&self->compare.chooser);
+  g_clear_object (&self->compare.file_b);
+  g_clear_object (&self->compare.location_b);
+  self->compare.pane = NULL;   /* a child of the stack */
+}

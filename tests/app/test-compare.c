@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test-compare.c — the window comparing two captures */
+#include "app-test-util.h"
+
+#include <glib/gstdio.h>
+
+#include "cpel-application.h"
+#include "cpel-compare-pane.h"
+#include "cpel-test-pair.h"
+#include "cpel-toaster.h"
+#include "cpel-window.h"
+
+typedef struct
+{
+  CpelApplication *app;
+  CpelWindow      *window;
+  char            *dir;
+  char            *a;
+  char            *b;
+  char            *bad;
+} Fixture;
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  f->dir = g_dir_make_tmp ("cpel-compare-XXXXXX", NULL);
+  f->a = g_build_filename (f->dir, "a.cpel", NULL);
+  f->b = g_build_filename (f->dir, "b.cpel", NULL);
+  f->bad = g_build_filename (f->dir, "bad.cpel", NULL);
+  cpel_test_pair_write_files (f->a, f->b);
+  g_assert_true (g_file_set_contents (f->bad, "not an event log at all", -1, NULL));
+  f->app = app_test_new_application ();
+  f->window = cpel_window_new (f->app);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1000, 600);
+  gtk_window_present (GTK_WINDOW (f->window));
+  app_test_open_and_wait (f->window, f->a);
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  g_free (f->a);
+  g_free (f->b);
+  g_unlink (f->bad);
+  g_free (f->bad);
+  app_test_fixture_cleanup (f->app, f->dir, NULL);
+  g_clear_object (&f->app);
+}
+
+static void
+compare_and_wait (Fixture *f, const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  cpel_window_compare_with (f->window, file);
+  app_test_wait_until (cpel_window_is_comparing (f->window), 60);
+  app_test_wait_drawn (cpel_window_get_compare_pane (f->window));
+}
+
+static guint32
+pixel (cairo_surface_t *s, int x, int y)
+{
+  return *(const guint32 *) (cairo_image_surface_get_data (s)
+                             + (gsize) y * cairo_image_surface_get_stride (s) + (gsize) x * 4);
+}
+
+/* Both panes shown: A's and B's headers, each with its badge colour. */
+static void
+test_both_panes (Fixture *f, gconstpointer data)
+{
+  GtkWidget *pane;
+  const CpelCompareView *view;
+  cairo_surface_t *image = NULL;
+  double top_b, ph;
+  CpelPalette light;
+
+  g_assert_false (cpel_window_is_comparing (f->window));
+  g_assert_true (app_test_action_enabled (GTK_WIDGET (f->window), "compare-with"));
+  g_assert_false (app_test_action_enabled (GTK_WIDGET (f->window), "close-compare"));
+  compare_and_wait (f, f->b);
+  pane = cpel_window_get_compare_pane (f->window);
+  g_assert_true (gtk_widget_get_mapped (pane));
+  view = cpel_compare_pane_get_view (CPEL_COMPARE_PANE (pane));
+  g_assert_true (view->a.file == cpel_window_get_file (f->window));
+  g_assert_cmpuint (cpel_file_get_n_tracks (view->b.file), ==, 3);
+  g_assert_cmpstr (view->name_b, ==, "b.cpel");
+  g_assert_true (app_test_action_enabled (GTK_WIDGET (f->window), "close-compare"));
+
+  app_test_wait_until ((image = app_test_widget_image (pane)) != NULL, 30);
+  cpel_palette_init_light (&light);
+  cpel_compare_view_pane (view, gtk_widget_get_height (pane), CPEL_COMPARE_B, &top_b, &ph);
+  g_assert_cmphex (pixel (image, 10, (int) (view->a.ruler_height + view->header_height / 2)) & 0xffffff,
+                   ==, ((guint32) (light.accent.r * 255 + 0.5) << 16
+                        | (guint32) (light.accent.g * 255 + 0.5) << 8
+                        | (guint32) (light.accent.b * 255 + 0.5)));
+  g_assert_cmphex (pixel (image, 10, (int) (top_b + view->header_height / 2)) & 0xffffff,
+                   ==, ((guint32) (light.highlight.r * 255 + 0.5) << 16
+                        | (guint32) (light.highlight.g * 255 + 0.5) << 8
+                        | (guint32) (light.highlight.b * 255 + 0.5)));
+  cairo_surface_destroy (image);
+
+  /* zooming acts on both: B's range follows A's */
+  cpel_compare_pane_set_range (CPEL_COMPARE_PANE (pane), 100, 900);
+  cpel_compare_pane_set_offset (CPEL_COMPARE_PANE (pane), 50);
+  view = cpel_compare_pane_get_view (CPEL_COMPARE_PANE (pane));
+  g_assert_cmpint (view->b.t0, ==, 150);
+  g_assert_cmpint (view->b.t1, ==, 950);
+
+  /* paired mode pairs by label; swap; close */
+  app_test_activate_action (GTK_WIDGET (f->window), "paired-tracks", NULL);
+  g_assert_true (cpel_compare_pane_get_paired (CPEL_COMPARE_PANE (pane)));
+  {
+    g_autoptr(GArray) rows = cpel_compare_view_rows (view, gtk_widget_get_height (pane));
+
+    g_assert_cmpuint (rows->len, ==, 5);
+    g_assert_cmpint (g_array_index (rows, CpelCompareRow, 0).side, ==, CPEL_COMPARE_A);
+    g_assert_cmpint (g_array_index (rows, CpelCompareRow, 1).side, ==, CPEL_COMPARE_B);
+  }
+  app_test_activate_action (GTK_WIDGET (f->window), "swap-compare", NULL);
+  g_assert_cmpuint (cpel_file_get_n_tracks (cpel_compare_pane_get_file_a (CPEL_COMPARE_PANE (pane))), ==, 3);
+  app_test_activate_action (GTK_WIDGET (f->window), "close-compare", NULL);
+  g_assert_false (cpel_window_is_comparing (f->window));
+  app_test_wait_until (!gtk_widget_get_mapped (pane), 30);
+  g_assert_nonnull (cpel_window_get_file (f->window));
+}
+
+/* B unreadable: A stays, a message names B. */
+static void
+test_bad_b (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GFile) bad = g_file_new_for_path (f->bad);
+  CpelToaster *toaster = cpel_window_get_toaster (f->window);
+  CpelFile *a = cpel_window_get_file (f->window);
+
+  cpel_window_compare_with (f->window, bad);
+  app_test_wait_until (cpel_toaster_get_text (toaster) != NULL
+                       && strstr (cpel_toaster_get_text (toaster), "bad.cpel") != NULL, 60);
+  g_assert_true (g_str_has_prefix (cpel_toaster_get_text (toaster), "Could not compare with “bad.cpel”: "));
+  g_assert_false (cpel_window_is_comparing (f->window));
+  g_assert_true (cpel_window_get_file (f->window) == a);
+}
+
+int
+main (int argc, char *argv[])
+{
+  gboolean display = app_test_init (&argc, &argv);
+
+  if (!display)
+    {
+      g_test_add_func ("/app/compare/no-display", app_test_skip_no_display);
+      return g_test_run ();
+    }
+  g_test_add ("/app/compare/both-panes", Fixture, NULL, fixture_setup, test_both_panes, fixture_teardown);
+  g_test_add ("/app/compare/bad-b", Fixture, NULL, fixture_setup, test_bad_b, fixture_teardown);
+  return g_test_run ();
+}
