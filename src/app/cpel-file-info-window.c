@@ -112,9 +112,19 @@ fill_file (CpelFileInfoWindow *self)
     }
   set_value_take (self->size_row, g_format_size_full (cpel_file_get_source_size (file),
                                                       G_FORMAT_SIZE_LONG_FORMAT));
-  set_value_take (self->version_row, g_strdup_printf ("%u", cpel_file_get_version (file)));
-  cpel_file_info_row_set_value (self->byte_order_row, cpel_file_is_little_endian (file)
-                                                      ? _("Little-endian") : _("Big-endian"));
+  if (cpel_file_get_imported_from (file) != NULL)
+    {
+      /* Not a CPEL file on disk: its format instead of a CPEL version and byte order. */
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->version_row), _("Format"));
+      cpel_file_info_row_set_value (self->version_row, cpel_file_get_source_format (file));
+      gtk_widget_set_visible (GTK_WIDGET (self->byte_order_row), FALSE);
+    }
+  else
+    {
+      set_value_take (self->version_row, g_strdup_printf ("%u", cpel_file_get_version (file)));
+      cpel_file_info_row_set_value (self->byte_order_row, cpel_file_is_little_endian (file)
+                                                          ? _("Little-endian") : _("Big-endian"));
+    }
   if (cpel_file_get_date (file) != 0)
     {
       g_autoptr(GDateTime) date = g_date_time_new_from_unix_local (cpel_file_get_date (file));

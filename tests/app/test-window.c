@@ -283,9 +283,11 @@ test_bad_file (Fixture *f, gconstpointer data)
 
 /* The window showing `path` (a second file opens in a new window). */
 static CpelFile *
-file_shown (const char *path)
+file_shown (const char *given)
 {
   CpelFile *found = NULL;
+  /* the window's path comes from a GFile: "dir/../x" reads "x" */
+  g_autofree char *path = g_canonicalize_filename (given, NULL);
 
   for (GList *l = gtk_window_list_toplevels (); l != NULL; l = g_list_delete_link (l, l))
     if (found == NULL && CPEL_IS_WINDOW (l->data) && cpel_window_get_file (l->data) != NULL
