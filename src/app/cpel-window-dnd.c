@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cpel-window-dnd.c — files dropped on the window are opened */
+/* cpel-window-dnd.c — files dropped on the window are opened; one dropped
+ * with Ctrl held is compared with the file shown */
 #include "cpel-window-private.h"
 
 static gboolean
@@ -9,6 +10,19 @@ on_drop (GtkDropTarget *target,
          double         y,
          CpelWindow    *self)
 {
+  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (target));
+  gboolean compare = (mods & GDK_CONTROL_MASK) != 0 && self->file != NULL;
+
+  if (compare && G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST) && g_value_get_boxed (value) != NULL)
+    {
+      cpel_window_compare_with (self, ((GSList *) g_value_get_boxed (value))->data);
+      return TRUE;
+    }
+  if (compare && G_VALUE_HOLDS (value, G_TYPE_FILE))
+    {
+      cpel_window_compare_with (self, g_value_get_object (value));
+      return TRUE;
+    }
   if (G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
     {
       GSList *files = g_value_get_boxed (value);

@@ -40,6 +40,25 @@ cpel_window_export (CpelWindow  *self,
       return FALSE;
     }
 
+  /* Comparing: both panes, as the compare view shows them. */
+  if (cpel_window_is_comparing (self))
+    {
+      GtkWidget *pane = GTK_WIDGET (self->compare.pane);
+      CpelCompareView both = *cpel_compare_pane_get_view (self->compare.pane);
+
+      both.a.has_cursor = FALSE;
+      width = gtk_widget_get_width (pane);
+      height = gtk_widget_get_height (pane);
+      if (width < 1 || height < 1)
+        {
+          width = 1280;
+          height = 720;
+        }
+      if (scale <= 0)
+        scale = gtk_widget_get_scale_factor (pane);
+      return cpel_render_compare_export (&both, format, width, height, scale, path, overwrite, error);
+    }
+
   /* What is on screen, without the pointer's cursor line. */
   view = *current;
   view.has_cursor = FALSE;

@@ -106,6 +106,24 @@ test_both_panes (Fixture *f, gconstpointer data)
   g_assert_cmpint (view->b.t0, ==, 150);
   g_assert_cmpint (view->b.t1, ==, 950);
 
+  /* Export View draws both panes */
+  {
+    g_autofree char *png = g_build_filename (f->dir, "both.png", NULL);
+    g_autoptr(GError) error = NULL;
+    cairo_surface_t *out;
+
+    g_assert_true (cpel_window_export (f->window, png, 1, FALSE, &error));
+    g_assert_no_error (error);
+    out = cairo_image_surface_create_from_png (png);
+    g_assert_cmpint (cairo_image_surface_get_height (out), ==, gtk_widget_get_height (pane));
+    g_assert_cmphex (pixel (out, 10, (int) (top_b + view->header_height / 2)) & 0xffffff,
+                     ==, ((guint32) (light.highlight.r * 255 + 0.5) << 16
+                          | (guint32) (light.highlight.g * 255 + 0.5) << 8
+                          | (guint32) (light.highlight.b * 255 + 0.5)));
+    cairo_surface_destroy (out);
+    g_unlink (png);
+  }
+
   /* paired mode pairs by label; swap; close */
   app_test_activate_action (GTK_WIDGET (f->window), "paired-tracks", NULL);
   g_assert_true (cpel_compare_pane_get_paired (CPEL_COMPARE_PANE (pane)));
