@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Regenerates the AppStream screenshots (main-window.png, zoomed-in.png) from
-# a demo capture under Xvfb.  Needs xvfb-run, xdotool and imagemagick (import).
+# Regenerates the AppStream screenshots (main-window.png, zoomed-in.png, and
+# their -dark.png twins in the dark style) from a demo capture under Xvfb.  Needs xvfb-run, xdotool and imagemagick (import).
 # usage: data/screenshots/take-screenshots.sh BUILDDIR
 set -eu
 [ $# -eq 1 ] || { echo "usage: $0 BUILDDIR" >&2; exit 2; }
@@ -12,7 +12,9 @@ trap 'rm -rf "$tmp"' EXIT
 "$build/src/cli/cpel" gen --demo --force "$tmp/demo.cpel"
 
 cat >"$tmp/shoot.sh" <<'EOS'
-# $1 app, $2 file, $3 output, $4 zoom steps (Ctrl+wheel at the pointer)
+# $1 app, $2 file, $3 output, $4 zoom steps (Ctrl+wheel at the pointer),
+# $5 light or dark
+export ADW_DEBUG_COLOR_SCHEME=prefer-$5
 export GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1 \
        GSETTINGS_BACKEND=memory LANGUAGE=C
 "$1" "$2" &
@@ -33,5 +35,7 @@ import -window "$w" "$3"
 kill "$pid"
 EOS
 export GSETTINGS_SCHEMA_DIR="$build/data"
-xvfb-run -a -s "-screen 0 1400x900x24" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/main-window.png" 0
-xvfb-run -a -s "-screen 0 1400x900x24" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/zoomed-in.png" 14
+xvfb-run -a -s "-screen 0 1400x900x24" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/main-window.png" 0 light
+xvfb-run -a -s "-screen 0 1400x900x24" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/zoomed-in.png" 14 light
+xvfb-run -a -s "-screen 0 1400x900x24" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/main-window-dark.png" 0 dark
+xvfb-run -a -s "-screen 0 1400x900x24" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/zoomed-in-dark.png" 14 dark
