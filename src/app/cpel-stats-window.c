@@ -15,6 +15,7 @@
 
 #include "cpel-app-util.h"
 #include "cpel-table.h"
+#include "cpel-search-bar.h"
 #include "cpel-toaster.h"
 
 enum
@@ -493,16 +494,87 @@ cpel_stats_window_get_rows (CpelStatsWindow   *self,
   return G_LIST_MODEL (table == CPEL_STATS_CSV_TRACKS ? self->sorted_tracks : self->sorted_codes);
 }
 
+/* The table row at `position` of a view's (sorted) model, or NULL. */
+static CpelTableRow *
+row_at (GtkColumnView *view,
+        guint          position)
+{
+  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
+
+  if (model == NULL || position >= g_list_model_get_n_items (model))
+    return NULL;
+  return g_list_model_get_item (model, position);
+}
+
+/* Activating an event-code row searches that code in the window (the
+ * search bar opens, steps to its first match and highlights them all). */
+static void
+on_code_activate (GtkColumnView   *view,
+                  guint            position,
+                  CpelStatsWindow *self)
+{
+  g_autoptr(CpelTableRow) row = row_at (view, position);
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+  CpelFile *file = cpel_timeline_get_file (self->timeline);
+  g_autofree char *code = NULL;
+  CpelSearchBar *bar;
+  guint type;
+
+  if (row == NULL || file == NULL || !CPEL_IS_WINDOW (parent))
+    return;
+  type = (guint) cpel_table_row_get_id (row);
+  if (type >= cpel_file_get_n_types (file))
+    return;
+  code = g_strdup_printf ("%u", cpel_file_get_type_code (file, type));
+  bar = cpel_window_get_search_bar (CPEL_WINDOW (parent));
+  cpel_search_bar_set_search_mode (bar, TRUE);
+  cpel_search_bar_search (bar, CPEL_SEARCH_CODE, code, FALSE);
+  cpel_search_bar_step (bar, 1);
+}
+
+/* Activating a track row scrolls the timeline to that track. */
+static void
+on_track_activate (GtkColumnView   *view,
+                   guint            position,
+                   CpelStatsWindow *self)
+{
+  g_autoptr(CpelTableRow) row = row_at (view, position);
+
+  if (row == NULL || !cpel_timeline_reveal_track (self->timeline, (guint) cpel_table_row_get_id (row)))
+    gtk_widget_error_bell (GTK_WIDGET (self));
+}
+
+/* A new sort order starts at the top of the list (GTK 4.8's column view
+ * cannot scroll to a row, so the selected one could not be followed). */
+static void
+on_sorter_changed (GtkSorter       *sorter,
+                   GtkSorterChange  change,
+                   GtkColumnView   *view)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adj;
+
+  if (scrolled == NULL)
+    return;
+  adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_lower (adj));
+}
+
 static GtkSortListModel *
 setup_view (GtkColumnView *view,
             GListStore    *store)
 {
   GtkSortListModel *sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (store)),
                                                       g_object_ref (gtk_column_view_get_sorter (view)));
-  GtkNoSelection *selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (sorted)));
+  GtkSingleSelection *selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (sorted)));
 
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  gtk_single_selection_set_selected (selection, GTK_INVALID_LIST_POSITION);
   gtk_column_view_set_model (view, GTK_SELECTION_MODEL (selection));
   g_object_unref (selection);
+  g_signal_connect_object (gtk_column_view_get_sorter (view), "changed",
+                           G_CALLBACK (on_sorter_changed), view, 0);
   return sorted;
 }
 
@@ -665,11 +737,13 @@ cpel_stats_window_init (CpelStatsWindow *self)
   /* TRANSLATORS: column: longest interval */
   append_column (self->codes_view, C_("interval", "Max"), CODE_CELL_MAX, TRUE, FALSE);
   self->sorted_codes = setup_view (self->codes_view, self->codes);
+  g_signal_connect (self->codes_view, "activate", G_CALLBACK (on_code_activate), self);
 
   append_column (self->tracks_view, _("Track"), TRACK_CELL_ID, TRUE, FALSE);
   append_column (self->tracks_view, _("Label"), TRACK_CELL_LABEL, FALSE, TRUE);
   append_column (self->tracks_view, _("Events"), TRACK_CELL_COUNT, TRUE, FALSE);
   self->sorted_tracks = setup_view (self->tracks_view, self->tracks);
+  g_signal_connect (self->tracks_view, "activate", G_CALLBACK (on_track_activate), self);
 }
 
 CpelStatsWindow *

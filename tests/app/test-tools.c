@@ -378,6 +378,38 @@ test_stats (Fixture *f, gconstpointer data)
     adw_view_stack_set_visible_child_name (pages, "codes");
   }
 
+  /* Rows do something: an event-code row searches that code in the window,
+   * a track row scrolls the timeline to the track. */
+  {
+    GtkColumnView *codes = GTK_COLUMN_VIEW (gtk_widget_get_template_child (GTK_WIDGET (stats),
+                                                                          CPEL_TYPE_STATS_WINDOW, "codes_view"));
+    GtkColumnView *tracks = GTK_COLUMN_VIEW (gtk_widget_get_template_child (GTK_WIDGET (stats),
+                                                                           CPEL_TYPE_STATS_WINDOW, "tracks_view"));
+    CpelSearchBar *bar = cpel_window_get_search_bar (f->window);
+    GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (codes));
+    g_autoptr(CpelTableRow) row = g_list_model_get_item (model, 0);
+    CpelFile *file = cpel_window_get_file (f->window);
+    guint32 code = cpel_file_get_type_code (file, (guint) cpel_table_row_get_id (row));
+    guint slot;
+    guint64 index;
+
+    g_signal_emit_by_name (codes, "activate", 0);
+    g_assert_true (cpel_search_bar_get_search_mode (bar));
+    while (cpel_search_bar_is_running (bar))
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_nonnull (cpel_search_bar_get_result (bar));
+    g_assert_cmpuint (cpel_search_result_get_n (cpel_search_bar_get_result (bar)), >, 0);
+    g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+    g_assert_cmpuint (cpel_file_get_track_event_code (file, slot, index), ==, code);
+    cpel_search_bar_set_search_mode (bar, FALSE);
+
+    g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (tracks))), >, 0);
+    g_signal_emit_by_name (tracks, "activate", 0);   /* a shown track: no error bell, no warning */
+    /* (stepping to the match moved the view: back to the range checked below) */
+    cpel_timeline_unselect (timeline);
+    cpel_timeline_set_range (timeline, 10000, 20050, FALSE);
+  }
+
   /* A hidden track and a hidden type: the action counts again. */
   cpel_track_order_set_hidden (cpel_timeline_get_track_order (timeline), 1, TRUE);
   hidden = g_new0 (guint8, cpel_file_get_n_types (cpel_window_get_file (f->window)));
