@@ -440,22 +440,6 @@ on_pinch_scale_changed (GtkGestureZoom *gesture,
 }
 
 void
-_cpel_timeline_on_vadjustment_changed (GtkAdjustment *adjustment,
-                        CpelTimeline  *self)
-{
-  self->view.scroll_y = gtk_adjustment_get_value (adjustment);
-  if (self->file != NULL)
-    _cpel_timeline_view_changed (self);
-}
-
-void
-_cpel_timeline_on_dark_changed (CpelTimeline *self)
-{
-  _cpel_timeline_invalidate (self);
-  g_signal_emit (self, _cpel_timeline_signals[VIEW_CHANGED], 0);
-}
-
-void
 _cpel_timeline_input_init (CpelTimeline *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);

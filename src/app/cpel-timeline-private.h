@@ -177,9 +177,6 @@ void       _cpel_timeline_input_init        (CpelTimeline      *self);
 void       _cpel_timeline_show_event_menu   (CpelTimeline      *self,
                                              double             x,
                                              double             y);
-void       _cpel_timeline_on_vadjustment_changed (GtkAdjustment *adjustment,
-                                                  CpelTimeline  *self);
-void       _cpel_timeline_on_dark_changed   (CpelTimeline      *self);
 
 /* cpel-timeline-actions.c: timeline.* actions and their keys */
 void       _cpel_timeline_class_actions_init (GtkWidgetClass   *widget_class);

@@ -882,6 +882,24 @@ cpel_timeline_class_init (CpelTimelineClass *klass)
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_WIDGET);
 }
 
+/* The tracks scrolled (the scrollbar, a view restored). */
+static void
+on_vadjustment_changed (GtkAdjustment *adjustment,
+                        CpelTimeline  *self)
+{
+  self->view.scroll_y = gtk_adjustment_get_value (adjustment);
+  if (self->file != NULL)
+    _cpel_timeline_view_changed (self);
+}
+
+/* The palette follows the style. */
+static void
+on_dark_changed (CpelTimeline *self)
+{
+  _cpel_timeline_invalidate (self);
+  g_signal_emit (self, _cpel_timeline_signals[VIEW_CHANGED], 0);
+}
+
 static void
 cpel_timeline_init (CpelTimeline *self)
 {
@@ -900,7 +918,7 @@ cpel_timeline_init (CpelTimeline *self)
 
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 0, 24, 240, 0));
   g_signal_connect (self->vadjustment, "value-changed",
-                    G_CALLBACK (_cpel_timeline_on_vadjustment_changed), self);
+                    G_CALLBACK (on_vadjustment_changed), self);
 
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_focus_on_click (widget, TRUE);
@@ -912,7 +930,7 @@ cpel_timeline_init (CpelTimeline *self)
   _cpel_timeline_input_init (self);
 
   g_signal_connect_swapped (adw_style_manager_get_default (), "notify::dark",
-                            G_CALLBACK (_cpel_timeline_on_dark_changed), self);
+                            G_CALLBACK (on_dark_changed), self);
 
   _cpel_timeline_update_actions (self);
 }

@@ -240,5 +240,7 @@ void       _cpel_window_watch_file_changed (CpelWindow  *self);
 void       _cpel_window_watch_dispose      (CpelWindow  *self);
 void       _cpel_window_watch_finalize     (CpelWindow  *self);
 void       _cpel_window_watch_reload       (CpelWindow  *self);
+void       _cpel_window_on_reload_bar_response (CpelWindow *self,
+                                                int         response);
 
 G_END_DECLS

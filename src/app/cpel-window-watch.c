@@ -319,10 +319,10 @@ _cpel_window_watch_reload (CpelWindow *self)
   cpel_load_file_async (location, self->clock_rate, self->watch.reload, NULL, NULL, on_reloaded, data);
 }
 
-static void
-on_bar_response (GtkInfoBar *bar,
-                 int         response,
-                 CpelWindow *self)
+/* The bar's Reload button, or its close button. */
+void
+_cpel_window_on_reload_bar_response (CpelWindow *self,
+                                     int         response)
 {
   if (response == GTK_RESPONSE_ACCEPT)
     gtk_widget_activate_action (GTK_WIDGET (self), "win.reload", NULL);
@@ -335,7 +335,6 @@ on_bar_response (GtkInfoBar *bar,
 void
 _cpel_window_watch_init (CpelWindow *self)
 {
-  g_signal_connect (self->reload_bar, "response", G_CALLBACK (on_bar_response), self);
   g_signal_connect_swapped (self, "realize", G_CALLBACK (on_realize), self);
   g_signal_connect_swapped (self, "unrealize", G_CALLBACK (disconnect_clock), self);
 }

@@ -645,6 +645,7 @@ cpel_window_class_init (CpelWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, cursor_label);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, measure_label);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, modes_label);
+  gtk_widget_class_bind_template_callback (widget_class, _cpel_window_on_reload_bar_response);
 
   _cpel_window_class_actions_init (klass);
 }
