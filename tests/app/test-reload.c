@@ -139,7 +139,7 @@ reload_and_wait (CpelWindow *window)
   if (cpel_window_is_reload_bar_shown (window))
     {
       g_assert_true (gtk_widget_is_sensitive (button));
-      gtk_widget_activate (button);
+      g_signal_emit_by_name (button, "clicked");
     }
   else
     app_test_activate_action (GTK_WIDGET (window), "reload", NULL);
