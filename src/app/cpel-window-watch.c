@@ -270,9 +270,10 @@ on_reloaded (GObject      *source,
 
   if (file == NULL)
     {
+      /* The plain sentence first ("This CPEL file is damaged."), then the detail. */
+      g_autofree char *why = cpel_error_dup_line (error);
       /* TRANSLATORS: %s is why the file could not be read again */
-      g_autofree char *message = g_strdup_printf (_("Could not reload the file: %s"),
-                                                  error->message);
+      g_autofree char *message = g_strdup_printf (_("Could not reload the file: %s"), why);
 
       g_clear_pointer (&self->watch.reload_stamp, g_free);
       show_bar (self, message, TRUE);
