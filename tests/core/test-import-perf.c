@@ -36,7 +36,7 @@ parse (const char *path)
 {
   g_autofree char *text = NULL;
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-  g_autoptr(GRegex) re = g_regex_new ("^\\s*(.+?)\\s+(\\d+)\\s+(?:\\[(\\d+)\\]\\s+)?(\\d+)\\.(\\d+):\\s+(?:\\d+\\s+)?(\\S+):\\s?(.*)$",
+  g_autoptr(GRegex) re = g_regex_new ("^\\s*(.+?)\\s+(-?\\d+)\\s+(?:\\[(\\d+)\\]\\s+)?(\\d+)\\.(\\d+):\\s+(?:\\d+\\s+)?(\\S+):\\s?(.*)$",
                                       0, 0, NULL);
   GPtrArray *out = g_ptr_array_new_with_free_func (ref_free);
   g_auto(GStrv) rows = g_strsplit (text, "\n", -1);
@@ -54,7 +54,7 @@ parse (const char *path)
       g_autofree char *frac = g_match_info_fetch (m, 5);
       r->event = g_match_info_fetch (m, 6);
       r->text = g_match_info_fetch (m, 7);
-      r->tid = (guint32) g_ascii_strtoull (tid, NULL, 10);
+      r->tid = (guint32) g_ascii_strtoll (tid, NULL, 10);
       r->cpu = cpu[0] ? (gint) g_ascii_strtoull (cpu, NULL, 10) : -1;
       guint64 f = g_ascii_strtoull (frac, NULL, 10);
       for (gsize k = strlen (frac); k < 9; k++)

@@ -54,7 +54,7 @@ parse_script (const char *path)
   g_autofree char *text = NULL;
   g_autoptr(GError) error = NULL;
   g_assert_true (g_file_get_contents (path, &text, NULL, &error));
-  g_autoptr(GRegex) re = g_regex_new ("^\\s*(.+?)\\s+(\\d+)\\s+(?:\\[(\\d+)\\]\\s+)?(\\d+)\\.(\\d+):\\s+(?:\\d+\\s+)?(\\S+):\\s?(.*)$",
+  g_autoptr(GRegex) re = g_regex_new ("^\\s*(.+?)\\s+(-?\\d+)\\s+(?:\\[(\\d+)\\]\\s+)?(\\d+)\\.(\\d+):\\s+(?:\\d+\\s+)?(\\S+):\\s?(.*)$",
                                       0, 0, &error);
   g_assert_no_error (error);
   GPtrArray *lines = g_ptr_array_new_with_free_func (line_free);
@@ -64,7 +64,8 @@ parse_script (const char *path)
       if (rows[i][0] == '\t' || rows[i][0] == 0)
         continue;
       g_autoptr(GMatchInfo) m = NULL;
-      g_assert_true (g_regex_match (re, rows[i], 0, &m));
+      if (!g_regex_match (re, rows[i], 0, &m))
+        g_error ("%s:%u: not a perf script line: “%s”", path, i + 1, rows[i]);
       Line *l = g_new0 (Line, 1);
       l->comm = g_match_info_fetch (m, 1);
       g_autofree char *tid = g_match_info_fetch (m, 2);
@@ -73,7 +74,8 @@ parse_script (const char *path)
       g_autofree char *frac = g_match_info_fetch (m, 5);
       l->event = g_match_info_fetch (m, 6);
       l->text = g_match_info_fetch (m, 7);
-      l->tid = (guint32) g_ascii_strtoull (tid, NULL, 10);
+      /* perf script prints -1 for a sample without a known thread */
+      l->tid = (guint32) g_ascii_strtoll (tid, NULL, 10);
       l->cpu = cpu[0] ? (gint) g_ascii_strtoull (cpu, NULL, 10) : -1;
       guint64 f = g_ascii_strtoull (frac, NULL, 10);
       for (gsize k = strlen (frac); k < 9; k++)
@@ -459,6 +461,37 @@ test_tracepoint_offsets (void)
   g_hash_table_unref (c.comms);
 }
 
+/* Format texts of other shapes never reach libtraceevent (its parser
+ * dereferences NULL on some: found by fuzzing): a field renamed under the
+ * print format, a damaged "print fmt:" line, a field line cut in two. */
+static void
+test_format_text (void)
+{
+  g_autoptr(GBytes) all = fixture_bytes ("sched-wakeup");
+  if (all == NULL)
+    return;
+  static const char *const damage[][2] = {
+    { "long prev_state;", "long krev_state;" },
+    { "print fmt: \"prev_comm", "print fm#: \"prev_comm" },
+    { "char next_comm[16];", "char next_comm[\n6];" },
+    { "REC->next_prio", "REC->next_pri)" },
+  };
+  for (guint k = 0; k < G_N_ELEMENTS (damage); k++)
+    {
+      gsize len;
+      const guint8 *d = g_bytes_get_data (all, &len);
+      g_autofree guint8 *copy = g_memdup2 (d, len);
+      guint8 *hit = memmem (copy, len, damage[k][0], strlen (damage[k][0]));
+      g_assert_nonnull (hit);
+      g_assert_cmpuint (strlen (damage[k][0]), ==, strlen (damage[k][1]));
+      memcpy (hit, damage[k][1], strlen (damage[k][1]));
+      g_autoptr(GBytes) b = g_bytes_new (copy, len);
+      g_autoptr(GError) error = try_bytes (b, NULL);
+      g_assert_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED);
+      g_assert_nonnull (strstr (error->message, "cannot be parsed"));
+    }
+}
+
 /* COMPRESSED records that inflate past the limit (64 MiB for a small file). */
 static void
 test_zstd_bomb (void)
@@ -519,6 +552,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/import/perf/hostile/truncations", test_truncations);
   g_test_add_func ("/core/import/perf/hostile/tracepoint-offsets", test_tracepoint_offsets);
   g_test_add_func ("/core/import/perf/hostile/zstd-bomb", test_zstd_bomb);
+  g_test_add_func ("/core/import/perf/hostile/format-text", test_format_text);
   g_test_add_data_func ("/core/import/perf/live/sched", "-a -e sched:sched_switch -e sched:sched_wakeup", test_live);
   g_test_add_data_func ("/core/import/perf/live/zstd-clock", "-z -k mono -F 999 -e cpu-clock -e sched:sched_process_exec", test_live);
   return g_test_run ();
