@@ -17,7 +17,7 @@
  * warning, then exits) and on any GLib WARNING or CRITICAL: the last
  * actions are printed first, with the seed that replays them.
  *
- * Environment: CPEL_RANDOM_SEEDS (how many seeds, 1..N; default 5),
+ * Environment: CPEL_RANDOM_SEEDS (how many seeds, 1..N; default 6),
  * CPEL_RANDOM_ACTIONS (actions a seed; default 400), CPEL_RANDOM_SEED
  * (only this seed, to replay a failure), CPEL_RANDOM_VERBOSE=1 (print
  * every action).  build-aux/sanitize.sh runs a longer variant.
@@ -39,6 +39,8 @@ static CpelApplication *app;
 static char *scratch;
 static char *demo_path;
 static char *small_path;
+static char *elog_path;
+static char *snabb_path;
 
 /* What was done, for the report of a failure. */
 static char   *ring[RING];
@@ -334,7 +336,7 @@ static const Key view_keys[] = {
 /* The window's shortcuts (not Ctrl+W and Ctrl+Q: they end the session). */
 static const Key shortcut_keys[] = {
   { "Ctrl+f", XK_f, MOD_CTRL }, { "Ctrl+Shift+t", XK_t, MOD_CTRL | MOD_SHIFT },
-  { "Ctrl+t", XK_t, MOD_CTRL }, { "Ctrl+e", XK_e, MOD_CTRL }, { "Ctrl+i", XK_i, MOD_CTRL },
+  { "Ctrl+t", XK_t, MOD_CTRL }, { "Ctrl+i", XK_i, MOD_CTRL },
   { "F9", XK_F9 }, { "Ctrl+Shift+m", XK_m, MOD_CTRL | MOD_SHIFT },
   { "Ctrl+Shift+a", XK_a, MOD_CTRL | MOD_SHIFT }, { "F4", XK_F4 }, { "Shift+F4", XK_F4, MOD_SHIFT },
   { "Ctrl+d", XK_d, MOD_CTRL }, { "Ctrl+b", XK_b, MOD_CTRL }, { "Ctrl+question", XK_question, MOD_CTRL },
@@ -349,7 +351,8 @@ static const Key shortcut_keys[] = {
  * 4.8's in-process file chooser (GtkFileChooserNative without a portal, as
  * here) crashes now and then when input goes on while its folder loads:
  * SIGSEGV or "g_file_equal: assertion 'G_IS_FILE (file1)' failed" in a
- * GtkFileChooserWidget handler of a GtkFileSystemModel signal.  With
+ * GtkFileChooserWidget handler of a GtkFileSystemModel signal; typing into
+ * it can give "gtk_widget_is_ancestor: assertion 'GTK_IS_WIDGET (widget)'".  With
  * xdg-desktop-portal (a GNOME session) the chooser runs in another
  * process.  So they are left out unless CPEL_RANDOM_DIALOGS=1. */
 #define N_DIALOG_KEYS 4
@@ -604,16 +607,66 @@ env_uint (const char *name, guint fallback)
   return value != NULL && *value != '\0' ? (guint) g_ascii_strtoull (value, NULL, 10) : fallback;
 }
 
-/* Seed n's file: of every five seeds, three the demo capture, one a small
- * file, one none (an empty window). */
+/* Seed n's file, in turns of six: the demo capture twice, a VPP elog
+ * file, none (an empty window), a Snabb timeline, a small file.  The
+ * imported ones come from ../shared/fixtures (the small file stands in
+ * when they are absent). */
 static const char *
 seed_path (guint64 seed)
 {
-  if (seed % 5 == 0)
-    return NULL;
-  if (seed % 5 == 4)
-    return small_path;
-  return demo_path;
+  switch ((seed - 1) % 6)
+    {
+    case 2:
+      return elog_path != NULL ? elog_path : small_path;
+    case 3:
+      return NULL;
+    case 4:
+      return snabb_path != NULL ? snabb_path : small_path;
+    case 5:
+      return small_path;
+    default:
+      return demo_path;
+    }
+}
+
+/* A copy of `*path` in the scratch directory (a touch changes no shared
+ * file), in its place. */
+static void
+copy_to_scratch (char **path)
+{
+  g_autoptr(GFile) from = NULL;
+  g_autoptr(GFile) to = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *copy = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (*path == NULL)
+    return;
+  name = g_path_get_basename (*path);
+  copy = g_build_filename (scratch, name, NULL);
+  from = g_file_new_for_path (*path);
+  to = g_file_new_for_path (copy);
+  g_assert_true (g_file_copy (from, to, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, &error));
+  g_free (*path);
+  *path = g_steal_pointer (&copy);
+}
+
+/* An absolute path to fixture `relative` under the shared directory, or
+ * NULL when absent. */
+static char *
+fixture_path (const char *relative)
+{
+  const char *dir = g_getenv ("CPEL_SHARED_DIR");
+  g_autofree char *path = g_build_filename (dir != NULL ? dir : "../shared", "fixtures", relative, NULL);
+  char *absolute = g_canonicalize_filename (path, NULL);
+
+  if (!g_file_test (absolute, G_FILE_TEST_IS_REGULAR))
+    {
+      g_printerr ("# %s is absent: a small file instead\n", absolute);
+      g_free (absolute);
+      return NULL;
+    }
+  return absolute;
 }
 
 static void
@@ -673,8 +726,13 @@ main (int argc, char *argv[])
   verbose = env_uint ("CPEL_RANDOM_VERBOSE", 0) != 0;
   with_dialogs = env_uint ("CPEL_RANDOM_DIALOGS", 0) != 0;
   /* File choosers and the print dialog start at home: a scratch one. */
+  /* (before the move to the scratch directory: the path may be relative) */
+  elog_path = fixture_path ("formats/vpp-elog/workers.elog");
+  snabb_path = fixture_path ("formats/snabb-timeline/engine-pipeline.timeline");
   scratch = g_dir_make_tmp ("cpel-random-input-XXXXXX", NULL);
   g_assert_nonnull (scratch);
+  copy_to_scratch (&elog_path);
+  copy_to_scratch (&snabb_path);
   g_setenv ("HOME", scratch, TRUE);
   g_setenv ("XDG_CONFIG_HOME", scratch, TRUE);
   g_setenv ("XDG_DATA_HOME", scratch, TRUE);
@@ -716,7 +774,7 @@ main (int argc, char *argv[])
   }
 
   app = app_test_new_application ();
-  n_seeds = env_uint ("CPEL_RANDOM_SEEDS", 5);
+  n_seeds = env_uint ("CPEL_RANDOM_SEEDS", 6);
   only = env_uint ("CPEL_RANDOM_SEED", 0);
   for (guint64 seed = 1; seed <= n_seeds; seed++)
     {
