@@ -413,6 +413,10 @@ action_compare (GtkWidget  *widget,
     cpel_window_close_compare (self);
   else if (g_str_equal (action_name, "win.swap-compare"))
     _cpel_window_swap_compare (self);
+  else if (g_str_equal (action_name, "win.compare-offset-dialog"))
+    _cpel_window_ask_compare_offset (self);
+  else if (g_str_equal (action_name, "win.compare-offset"))
+    _cpel_window_set_compare_offset (self, g_variant_get_string (parameter, NULL));
   else
     _cpel_window_toggle_paired (self);
 }
@@ -430,6 +434,8 @@ _cpel_window_class_actions_init (CpelWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.close-compare", NULL, action_compare);
   gtk_widget_class_install_action (widget_class, "win.swap-compare", NULL, action_compare);
   gtk_widget_class_install_action (widget_class, "win.paired-tracks", NULL, action_compare);
+  gtk_widget_class_install_action (widget_class, "win.compare-offset-dialog", NULL, action_compare);
+  gtk_widget_class_install_action (widget_class, "win.compare-offset", "s", action_compare);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.compare-with", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_O, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
@@ -570,6 +576,8 @@ _cpel_window_update_actions (CpelWindow *self)
   enable (self, "win.close-compare", cpel_window_is_comparing (self));
   enable (self, "win.swap-compare", cpel_window_is_comparing (self));
   enable (self, "win.paired-tracks", cpel_window_is_comparing (self));
+  enable (self, "win.compare-offset-dialog", cpel_window_is_comparing (self));
+  enable (self, "win.compare-offset", cpel_window_is_comparing (self));
   enable (self, "win.reload", has_file && self->location != NULL);
   enable (self, "win.no-chase", self->chase.saved != NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->search_button), has_file);

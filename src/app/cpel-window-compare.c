@@ -8,6 +8,7 @@
  */
 #include "cpel-window-private.h"
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
 
 #include "cpel-async.h"
@@ -186,6 +187,89 @@ _cpel_window_toggle_paired (CpelWindow *self)
     return;
   cpel_compare_pane_set_paired (self->compare.pane,
                                 !cpel_compare_pane_get_paired (self->compare.pane));
+}
+
+/* How much later than A B is drawn: "1.5ms", "-200ns", "+3us" (B's time
+ * = A's time - that). */
+gboolean
+_cpel_window_set_compare_offset (CpelWindow *self,
+                                 const char *text)
+{
+  gboolean negative = FALSE;
+  gint64 ns;
+
+  if (!cpel_window_is_comparing (self) || text == NULL)
+    return FALSE;
+  while (g_ascii_isspace (*text))
+    text++;
+  if (*text == '-' || *text == '+')
+    negative = *text++ == '-';
+  if (!cpel_time_parse (text, &ns))
+    return FALSE;
+  cpel_compare_pane_set_offset (self->compare.pane, negative ? ns : -ns);
+  return TRUE;
+}
+
+static void
+on_offset_changed (GtkEditable      *entry,
+                   AdwMessageDialog *dialog)
+{
+  const char *text = gtk_editable_get_text (entry);
+  gint64 ns;
+
+  while (*text == ' ' || *text == '-' || *text == '+')
+    text++;
+  adw_message_dialog_set_response_enabled (dialog, "apply", cpel_time_parse (text, &ns));
+}
+
+static void
+on_offset_activate (GtkEntry         *entry,
+                    AdwMessageDialog *dialog)
+{
+  if (adw_message_dialog_get_response_enabled (dialog, "apply"))
+    adw_message_dialog_response (dialog, "apply");
+}
+
+static void
+on_offset_response (AdwMessageDialog *dialog,
+                    const char       *response,
+                    CpelWindow       *self)
+{
+  GtkWidget *entry = adw_message_dialog_get_extra_child (dialog);
+
+  if (g_str_equal (response, "apply"))
+    _cpel_window_set_compare_offset (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+void
+_cpel_window_ask_compare_offset (CpelWindow *self)
+{
+  AdwMessageDialog *dialog;
+  GtkWidget *entry;
+  g_autofree char *current = NULL;
+
+  if (!cpel_window_is_comparing (self))
+    return;
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("Offset of B"), NULL));
+  adw_message_dialog_set_body (dialog,
+                               _("B is drawn this much later than A (negative: earlier), "
+                                 "e.g. 1.5ms or -200ns; 0 aligns their first events."));
+  entry = gtk_entry_new ();
+  current = g_strdup_printf ("%" G_GINT64_FORMAT "ns",
+                             -cpel_compare_pane_get_view (self->compare.pane)->offset_b);
+  gtk_editable_set_text (GTK_EDITABLE (entry), current);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Offset of B"), -1);
+  adw_message_dialog_set_extra_child (dialog, entry);
+  adw_message_dialog_add_responses (dialog, "cancel", _("_Cancel"), "apply", _("_Apply"), NULL);
+  adw_message_dialog_set_response_appearance (dialog, "apply", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (dialog, "apply");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_signal_connect_object (entry, "changed", G_CALLBACK (on_offset_changed), dialog, 0);
+  g_signal_connect_object (entry, "activate", G_CALLBACK (on_offset_activate), dialog, 0);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_offset_response), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  gtk_widget_grab_focus (entry);
 }
 
 static void

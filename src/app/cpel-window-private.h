@@ -194,6 +194,9 @@ void       _cpel_window_compare_dispose   (CpelWindow  *self);
 void       _cpel_window_choose_compare    (CpelWindow  *self);
 void       _cpel_window_swap_compare      (CpelWindow  *self);
 void       _cpel_window_toggle_paired     (CpelWindow  *self);
+gboolean   _cpel_window_set_compare_offset (CpelWindow *self,
+                                            const char *later_by);
+void       _cpel_window_ask_compare_offset (CpelWindow *self);
 
 /* cpel-window-dnd.c */
 void       _cpel_window_dnd_init         (CpelWindow  *self);

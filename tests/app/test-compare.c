@@ -64,6 +64,22 @@ pixel (cairo_surface_t *s, int x, int y)
                              + (gsize) y * cairo_image_surface_get_stride (s) + (gsize) x * 4);
 }
 
+static AdwMessageDialog *
+find_offset_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (w) && gtk_widget_get_visible (GTK_WIDGET (w))
+          && g_strcmp0 (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (w)), "Offset of B") == 0)
+        return ADW_MESSAGE_DIALOG (w);
+    }
+  return NULL;
+}
+
 /* Both panes shown: A's and B's headers, each with its badge colour. */
 static void
 test_both_panes (Fixture *f, gconstpointer data)
@@ -122,6 +138,26 @@ test_both_panes (Fixture *f, gconstpointer data)
                           | (guint32) (light.highlight.b * 255 + 0.5)));
     cairo_surface_destroy (out);
     g_unlink (png);
+  }
+
+  /* the offset: B drawn 1 µs later than A */
+  app_test_activate_action (GTK_WIDGET (f->window), "compare-offset", g_variant_new_string ("1us"));
+  g_assert_cmpint (cpel_compare_pane_get_view (CPEL_COMPARE_PANE (pane))->offset_b, ==, -1000);
+  app_test_activate_action (GTK_WIDGET (f->window), "compare-offset", g_variant_new_string ("-200ns"));
+  g_assert_cmpint (cpel_compare_pane_get_view (CPEL_COMPARE_PANE (pane))->offset_b, ==, 200);
+  app_test_activate_action (GTK_WIDGET (f->window), "compare-offset", g_variant_new_string ("nonsense"));
+  g_assert_cmpint (cpel_compare_pane_get_view (CPEL_COMPARE_PANE (pane))->offset_b, ==, 200);
+
+  /* the dialog asks for it, showing the offset in force */
+  app_test_activate_action (GTK_WIDGET (f->window), "compare-offset-dialog", NULL);
+  {
+    AdwMessageDialog *dialog = NULL;
+    GtkWidget *entry;
+
+    app_test_wait_until ((dialog = find_offset_dialog ()) != NULL, 30);
+    entry = adw_message_dialog_get_extra_child (dialog);
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "-200ns");
+    adw_message_dialog_response (dialog, "cancel");
   }
 
   /* paired mode pairs by label; swap; close */
