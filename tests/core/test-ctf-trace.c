@@ -120,7 +120,6 @@ parse_ref (const char *path, gboolean seconds)
 static CpelCtfTrace *
 read_fixture (const char *rel, char **path_out)
 {
-  g_autofree char *metadata_rel = NULL;
   g_autofree char *dir = NULL;
   const char *shared = g_getenv ("CPEL_SHARED_DIR");
   dir = g_build_filename (shared ? shared : "../shared", rel, NULL);
@@ -430,6 +429,7 @@ test_cancel_and_progress (void)
   double last = 0;
   g_autoptr(CpelCtfTrace) t2 = cpel_ctf_trace_read (dir, NULL, count_progress, &last, &error);
   g_assert_no_error (error);
+  g_assert_cmpuint (cpel_ctf_trace_get_n_events (t2), ==, 12305);
   g_assert_cmpfloat (last, ==, 1.0);
 }
 
