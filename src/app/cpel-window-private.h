@@ -65,6 +65,7 @@ typedef struct
   GFileMonitor  *monitor;
   char          *stamp;         /* the shown file on disk, before it was read */
   char          *reload_stamp;  /* the same for a reload in flight */
+  char          *failed_stamp;  /* the same for the last reload that failed */
   guint          debounce;
   GCancellable  *reload;        /* a reload in flight */
   gboolean       changed_while_reloading;

@@ -81,11 +81,14 @@ on_debounce (gpointer data)
 
   self->watch.debounce = 0;
   /* Late events of a change the shown file already has (a reload after a
-   * write, or GIO's delayed "done" hint) change nothing. */
-  if (self->watch.reload == NULL && self->watch.stamp != NULL)
+   * write, or GIO's delayed "done" hint) change nothing; nor do late events
+   * of the change a reload just failed to read: the bar keeps saying why. */
+  if (self->watch.reload == NULL
+      && (self->watch.stamp != NULL || self->watch.failed_stamp != NULL))
     {
       now = disk_stamp (self->location);
-      if (g_strcmp0 (now, self->watch.stamp) == 0)
+      if (g_strcmp0 (now, self->watch.stamp) == 0
+          || (now != NULL && g_strcmp0 (now, self->watch.failed_stamp) == 0))
         return G_SOURCE_REMOVE;
     }
   show_changed (self);
@@ -148,6 +151,7 @@ _cpel_window_watch_file_changed (CpelWindow *self)
   stop_monitor (self);
   hide_bar (self);
   self->watch.damage_reported = FALSE;
+  g_clear_pointer (&self->watch.failed_stamp, g_free);
   /* A reload took its stamp before reading; a first open is stamped now. */
   g_free (self->watch.stamp);
   self->watch.stamp = g_steal_pointer (&self->watch.reload_stamp);
@@ -275,7 +279,8 @@ on_reloaded (GObject      *source,
       /* TRANSLATORS: %s is why the file could not be read again */
       g_autofree char *message = g_strdup_printf (_("Could not reload the file: %s"), why);
 
-      g_clear_pointer (&self->watch.reload_stamp, g_free);
+      g_free (self->watch.failed_stamp);
+      self->watch.failed_stamp = g_steal_pointer (&self->watch.reload_stamp);
       show_bar (self, message, TRUE);
       reload_data_free (data);
       return;
@@ -356,6 +361,7 @@ _cpel_window_watch_finalize (CpelWindow *self)
 {
   g_clear_pointer (&self->watch.stamp, g_free);
   g_clear_pointer (&self->watch.reload_stamp, g_free);
+  g_clear_pointer (&self->watch.failed_stamp, g_free);
 }
 
 gboolean

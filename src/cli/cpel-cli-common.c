@@ -87,7 +87,8 @@ cpel_cli_context_new (const char         *command,
       g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
       if (entries != NULL)
         g_option_group_add_entries (group, entries);
-      add_shared_entries (group, shared, common);
+      if (shared != 0)
+        add_shared_entries (group, shared, common);
       g_option_context_set_main_group (context, group);
     }
   return context;
