@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-clib-format.h — VPP's clib format() for one conversion, as elog_dump
+ * prints an event's arguments */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum { CPEL_CLIB_ARG_NONE, CPEL_CLIB_ARG_INT, CPEL_CLIB_ARG_INT64, CPEL_CLIB_ARG_FLOAT, CPEL_CLIB_ARG_STRING } CpelClibArgKind;
+
+typedef struct
+{
+  CpelClibArgKind     kind;
+  guint64     u;        /* integers; index for t/T */
+  double      f;
+  const char *s;        /* strings (NUL-terminated) */
+} CpelClibArg;
+
+/* Appends one conversion piece ("%-08.3Ld", from '%' through the letter)
+ * formatted with `arg` as clib's do_percent() does.  A wrong argument kind
+ * (which in VPP reads garbage or crashes) gives a neutral value. */
+void cpel_clib_format_piece (GString           *out,
+                             const char        *piece,
+                             const CpelClibArg *arg);
+
+G_END_DECLS
