@@ -8,118 +8,7 @@
  */
 #include "cpel-perf-data.h"
 
-#include <string.h>
-#include <inttypes.h>
-#include <glib/gi18n-lib.h>
-#include <event-parse.h>
-#include <trace-seq.h>
-#include <zstd.h>
-
-#include "cpel-error.h"
-
-#define PERF_MAGIC2          G_GUINT64_CONSTANT (0x32454c4946524550)   /* "PERFILE2" */
-#define PERF_MAGIC2_SWAPPED  G_GUINT64_CONSTANT (0x50455246494c4532)
-#define PERF_HEADER_SIZE     104
-#define PERF_ATTR_SIZE_VER0  64
-#define PERF_ATTR_MAX        512          /* larger attrs than any kernel's */
-#define PERF_MAX_ATTRS       65536
-
-/* feature bits */
-enum
-{
-  FEAT_TRACING_DATA = 1,
-  FEAT_HOSTNAME     = 3,
-  FEAT_OSRELEASE    = 4,
-  FEAT_VERSION      = 5,
-  FEAT_NRCPUS       = 7,
-  FEAT_CMDLINE      = 11,
-  FEAT_EVENT_DESC   = 12,
-  FEAT_CLOCKID      = 23,
-  FEAT_DIR_FORMAT   = 24,
-  FEAT_COMPRESSED   = 27,
-  FEAT_CLOCK_DATA   = 29,
-};
-
-#define PERF_TYPE_TRACEPOINT 2
-
-/* Bound on what COMPRESSED records may inflate to in total. */
-#define PERF_INFLATE_MAX       (G_GUINT64_CONSTANT (1) << 32)   /* 4 GiB */
-#define PERF_INFLATE_RATIO     4096
-
-typedef struct
-{
-  guint32  type;
-  guint32  size;
-  guint64  config;
-  guint64  sample_type;
-  guint64  read_format;
-  guint64  flags;
-  gint32   clockid;
-  guint64  ids_offset;       /* file offset of the ids array */
-  guint64  n_ids;
-  char    *name;
-  struct tep_event *tp;      /* tracepoint format, or NULL */
-} PerfAttr;
-
-struct _CpelPerfData
-{
-  GBytes        *bytes;
-  const guint8  *data;
-  gsize          size;
-  guint64        attr_size;
-  guint64        data_offset;
-  guint64        data_size;
-  guint64        features[4];
-  PerfAttr      *attrs;
-  guint          n_attrs;
-  GHashTable    *id_to_attr;     /* u64 id -> attr index + 1 */
-  int            id_pos;         /* index of the id in a SAMPLE (u64s), -1 = none */
-  int            id_back;        /* index from the end of a sample_id_all trailer, -1 = none */
-  struct tep_handle *tep;
-  char          *hostname;
-  char          *os_release;
-  char          *perf_version;
-  char          *cmdline;
-  guint32        nr_cpus;
-  gboolean       has_clock_data;
-  gint           clock_data_clockid;
-  guint64        tod_ns;
-  guint64        clock_ns;
-  gboolean       compressed;
-  guint8        *scratch;        /* tracepoint record copy, zero padded */
-  gsize          scratch_size;
-};
-
-static inline guint64
-rd64 (const guint8 *p)
-{
-  guint64 v;
-  memcpy (&v, p, 8);
-  return v;
-}
-
-static inline guint32
-rd32 (const guint8 *p)
-{
-  guint32 v;
-  memcpy (&v, p, 4);
-  return v;
-}
-
-static inline guint16
-rd16 (const guint8 *p)
-{
-  guint16 v;
-  memcpy (&v, p, 2);
-  return v;
-}
-
-/* offset + len within [0, limit]? (no overflow) */
-static inline gboolean
-in_range (guint64 offset, guint64 len, guint64 limit)
-{
-  return offset <= limit && len <= limit - offset;
-}
+#include "cpel-perf-data-private.h"
 
 gboolean
 cpel_perf_data_sniff (const guint8 *data, gsize len)
@@ -131,11 +20,8 @@ cpel_perf_data_sniff (const guint8 *data, gsize len)
       || memcmp (data, "PERFFILE", 8) == 0;
 }
 
-static gboolean
-perf_error (GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-perf_error (GError **error, int code, const char *fmt, ...)
+gboolean
+_cpel_perf_error (GError **error, int code, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
@@ -151,7 +37,7 @@ read_perf_string (const guint8 *base, guint64 *pos, guint64 end, guint64 file_of
 {
   if (!in_range (*pos, 4, end))
     {
-      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+      _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                   _("perf.data: a string at offset %" PRIu64 " runs past its section"),
                   file_off + *pos);
       return NULL;
@@ -159,7 +45,7 @@ read_perf_string (const guint8 *base, guint64 *pos, guint64 end, guint64 file_of
   guint32 len = rd32 (base + *pos);
   if (!in_range (*pos + 4, len, end))
     {
-      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+      _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                   _("perf.data: a string of %u bytes at offset %" PRIu64 " runs past its section"),
                   len, file_off + *pos);
       return NULL;
@@ -176,268 +62,6 @@ read_perf_string (const guint8 *base, guint64 *pos, guint64 end, guint64 file_of
   return r;
 }
 
-/* --- TRACING_DATA ------------------------------------------------------- */
-
-typedef struct
-{
-  const guint8 *p;
-  guint64       pos, end, file_off;
-} Cursor;
-
-static gboolean
-cur_need (Cursor *c, guint64 n, const char *what, GError **error)
-{
-  if (in_range (c->pos, n, c->end))
-    return TRUE;
-  return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
-                     _("perf.data: tracing data: %s at offset %" PRIu64 " runs past the section"),
-                     what, c->file_off + c->pos);
-}
-
-static const char *
-cur_cstring (Cursor *c, const char *what, GError **error)
-{
-  const guint8 *s = c->p + c->pos;
-  const guint8 *nul = memchr (s, 0, c->end - c->pos);
-  if (nul == NULL)
-    {
-      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
-                  _("perf.data: tracing data: %s at offset %" PRIu64 " has no end"),
-                  what, c->file_off + c->pos);
-      return NULL;
-    }
-  c->pos += (guint64) (nul - s) + 1;
-  return (const char *) s;
-}
-
-/* u64 (or u32) size then text; returns a NUL-terminated copy. */
-static char *
-cur_sized_text (Cursor *c, guint width, const char *what, gsize *len_out, GError **error)
-{
-  if (!cur_need (c, width, what, error))
-    return NULL;
-  guint64 len = width == 8 ? rd64 (c->p + c->pos) : rd32 (c->p + c->pos);
-  c->pos += width;
-  if (!cur_need (c, len, what, error))
-    return NULL;
-  char *t = g_malloc (len + 1);
-  memcpy (t, c->p + c->pos, len);
-  t[len] = 0;
-  c->pos += len;
-  if (len_out)
-    *len_out = len;
-  return t;
-}
-
-/* libtraceevent's format parser is not safe on malformed text (fuzzing
- * made tep_parse_event dereference NULL on a damaged "print fmt:" line), so
- * a format reaches it only when it has the kernel's exact shape: `name:`,
- * `ID:`, `format:`, field lines `\tfield:TYPE NAME;\toffset:N;\tsize:N;\tsigned:N;`,
- * blank lines, and a last `print fmt:` line with a quoted format, balanced
- * brackets and closed strings; printable ASCII only. */
-static gboolean
-format_is_well_formed (const char *text, gsize len)
-{
-  static GRegex *line_re[4], *rec_re, *name_re;
-  static gsize once = 0;
-  if (g_once_init_enter (&once))
-    {
-      line_re[0] = g_regex_new ("^name: [A-Za-z0-9_]{1,128}$", G_REGEX_OPTIMIZE, 0, NULL);
-      line_re[1] = g_regex_new ("^ID: [0-9]{1,9}$", G_REGEX_OPTIMIZE, 0, NULL);
-      line_re[2] = g_regex_new ("^format:$", G_REGEX_OPTIMIZE, 0, NULL);
-      line_re[3] = g_regex_new ("^\tfield:[A-Za-z_][A-Za-z0-9_ *\\[\\]]{0,200} [A-Za-z_][A-Za-z0-9_]{0,127}"
-                                "(\\[[0-9]{0,5}\\])?;\toffset:[0-9]{1,5};\tsize:[0-9]{1,5};\tsigned:[01];$",
-                                G_REGEX_OPTIMIZE, 0, NULL);
-      rec_re = g_regex_new ("REC->([A-Za-z_][A-Za-z0-9_]*)", G_REGEX_OPTIMIZE, 0, NULL);
-      name_re = g_regex_new (" ([A-Za-z_][A-Za-z0-9_]*)(\\[[0-9]*\\])?;\toffset:", G_REGEX_OPTIMIZE, 0, NULL);
-      g_once_init_leave (&once, 1);
-    }
-  for (gsize i = 0; i < len; i++)
-    if ((text[i] < 0x20 || text[i] > 0x7e) && text[i] != '\t' && text[i] != '\n')
-      return FALSE;
-  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
-  guint n = g_strv_length (lines);
-  while (n > 0 && lines[n - 1][0] == 0)
-    n--;
-  if (n < 4)
-    return FALSE;
-  for (guint i = 0; i < 3; i++)
-    if (!g_regex_match (line_re[i], lines[i], 0, NULL))
-      return FALSE;
-  g_autoptr(GHashTable) fields = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  for (guint i = 3; i + 1 < n; i++)
-    {
-      if (lines[i][0] == 0)
-        continue;
-      g_autoptr(GMatchInfo) m = NULL;
-      if (!g_regex_match (line_re[3], lines[i], 0, NULL) || !g_regex_match (name_re, lines[i], 0, &m))
-        return FALSE;
-      char *name = g_match_info_fetch (m, 1);
-      if (!g_hash_table_add (fields, name))
-        return FALSE;   /* a field named twice */
-    }
-  /* every REC->field of the print format is a field (libtraceevent follows a
-   * NULL field otherwise) */
-  {
-    g_autoptr(GMatchInfo) m = NULL;
-    g_regex_match (rec_re, lines[n - 1], 0, &m);
-    while (g_match_info_matches (m))
-      {
-        g_autofree char *ref = g_match_info_fetch (m, 1);
-        if (!g_hash_table_contains (fields, ref))
-          return FALSE;
-        g_match_info_next (m, NULL);
-      }
-  }
-  const char *p = lines[n - 1];
-  if (!g_str_has_prefix (p, "print fmt: \""))
-    return FALSE;
-  p += strlen ("print fmt: ");
-  char stack[64];
-  guint depth = 0;
-  gboolean quoted = FALSE;
-  for (; *p; p++)
-    {
-      if (quoted)
-        {
-          if (*p == '\\')
-            {
-              if (p[1] == 0)
-                return FALSE;
-              p++;
-            }
-          else if (*p == '"')
-            quoted = FALSE;
-          continue;
-        }
-      switch (*p)
-        {
-        case '"': quoted = TRUE; break;
-        case '\'':
-          /* a character constant: 'x' or '\x' */
-          if (p[1] == '\\' && p[2] && p[3] == '\'')
-            p += 3;
-          else if (p[1] && p[1] != '\\' && p[2] == '\'')
-            p += 2;
-          else
-            return FALSE;
-          break;
-        case '(': case '{': case '[':
-          if (depth == sizeof stack)
-            return FALSE;
-          stack[depth++] = *p == '(' ? ')' : *p == '{' ? '}' : ']';
-          break;
-        case ')': case '}': case ']':
-          if (depth == 0 || stack[--depth] != *p)
-            return FALSE;
-          break;
-        default: break;
-        }
-    }
-  return !quoted && depth == 0;
-}
-
-static gboolean
-parse_tracing_data (CpelPerfData *self, guint64 off, guint64 size, GError **error)
-{
-  Cursor c = { self->data + off, 0, size, off };
-  static const guint8 magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-
-  if (!cur_need (&c, 10, "magic", error))
-    return FALSE;
-  if (memcmp (c.p, magic, 10) != 0)
-    return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
-                       _("perf.data: tracing data at offset %" PRIu64 " does not start with its magic"), off);
-  c.pos = 10;
-  const char *version = cur_cstring (&c, "version", error);
-  if (version == NULL)
-    return FALSE;
-  if (!cur_need (&c, 6, "byte order", error))
-    return FALSE;
-  guint8 big = c.p[c.pos];
-  guint8 long_size = c.p[c.pos + 1];
-  guint32 page_size = rd32 (c.p + c.pos + 2);
-  c.pos += 6;
-  if (big != (G_BYTE_ORDER == G_BIG_ENDIAN))
-    return perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED,
-                       _("perf.data: tracing data in the other byte order: not supported yet"));
-  if (long_size != 4 && long_size != 8)
-    return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
-                       _("perf.data: tracing data at offset %" PRIu64 ": long size %u"),
-                       off, long_size);
-
-  tep_set_long_size (self->tep, long_size);
-  tep_set_page_size (self->tep, page_size);
-  tep_set_file_bigendian (self->tep, big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-
-  const char *name = cur_cstring (&c, "header_page", error);
-  if (name == NULL)
-    return FALSE;
-  gsize tlen;
-  g_autofree char *header_page = cur_sized_text (&c, 8, "header_page", &tlen, error);
-  if (header_page == NULL)
-    return FALSE;
-  /* header_page describes the ring buffer's pages: not needed here, and
-   * not handed to libtraceevent (hostile text) */
-  name = cur_cstring (&c, "header_event", error);
-  if (name == NULL)
-    return FALSE;
-  g_autofree char *header_event = cur_sized_text (&c, 8, "header_event", NULL, error);
-  if (header_event == NULL)
-    return FALSE;
-
-  /* ftrace formats: not needed */
-  if (!cur_need (&c, 4, "ftrace format count", error))
-    return FALSE;
-  guint32 n = rd32 (c.p + c.pos);
-  c.pos += 4;
-  for (guint32 i = 0; i < n; i++)
-    {
-      g_autofree char *t = cur_sized_text (&c, 8, "ftrace format", NULL, error);
-      if (t == NULL)
-        return FALSE;
-    }
-
-  if (!cur_need (&c, 4, "system count", error))
-    return FALSE;
-  guint32 n_sys = rd32 (c.p + c.pos);
-  c.pos += 4;
-  for (guint32 s = 0; s < n_sys; s++)
-    {
-      const char *sys = cur_cstring (&c, "system name", error);
-      if (sys == NULL)
-        return FALSE;
-      g_autofree char *system = g_strdup (sys);
-      for (const char *q = system; *q; q++)
-        if (!g_ascii_isalnum (*q) && *q != '_' && *q != '-')
-          return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
-                             _("perf.data: tracing data: a system name at offset %" PRIu64 " is not a name"),
-                             c.file_off + c.pos);
-      if (!cur_need (&c, 4, "event count", error))
-        return FALSE;
-      guint32 n_ev = rd32 (c.p + c.pos);
-      c.pos += 4;
-      for (guint32 e = 0; e < n_ev; e++)
-        {
-          guint64 at = c.file_off + c.pos;
-          g_autofree char *fmt = cur_sized_text (&c, 8, "event format", &tlen, error);
-          if (fmt == NULL)
-            return FALSE;
-          if (strlen (fmt) != tlen || !format_is_well_formed (fmt, tlen)
-              || tep_parse_event (self->tep, fmt, tlen, system) != 0)
-            return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
-                               _("perf.data: the tracepoint format at offset %" PRIu64 " (system %s) cannot be parsed"),
-                               at, system);
-        }
-    }
-
-  /* kallsyms, printk formats and saved cmdlines follow: not read.
-   * libtraceevent's parsers of them are not safe on hostile input (fuzzing
-   * found tep_parse_printk_formats reading past its buffer), and the
-   * tracepoints printed here need neither. */
-  return TRUE;
-}
-
 /* --- features ----------------------------------------------------------- */
 
 static gboolean
@@ -452,18 +76,18 @@ parse_event_desc (CpelPerfData *self, guint64 off, guint64 size, GError **error)
   const guint8 *p = self->data + off;
   guint64 pos = 0;
   if (size < 8)
-    return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+    return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                        _("perf.data: EVENT_DESC at offset %" PRIu64 " is too short"), off);
   guint32 nr = rd32 (p);
   guint32 asz = rd32 (p + 4);
   pos = 8;
   if (asz < 8 || asz > PERF_ATTR_MAX)
-    return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+    return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                        _("perf.data: EVENT_DESC at offset %" PRIu64 ": attr size %u"), off, asz);
   for (guint32 i = 0; i < nr; i++)
     {
       if (!in_range (pos, (guint64) asz + 4, size))
-        return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+        return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                            _("perf.data: EVENT_DESC entry %u at offset %" PRIu64 " runs past the section"),
                            i, off + pos);
       pos += asz;
@@ -473,7 +97,7 @@ parse_event_desc (CpelPerfData *self, guint64 off, guint64 size, GError **error)
       if (name == NULL)
         return FALSE;
       if (!in_range (pos, (guint64) nr_ids * 8, size))
-        return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+        return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                            _("perf.data: EVENT_DESC entry %u: %u ids at offset %" PRIu64 " run past the section"),
                            i, nr_ids, off + pos);
       /* the attr this name belongs to: by its first id, else by position */
@@ -508,12 +132,12 @@ parse_features (CpelPerfData *self, GError **error)
     return TRUE;
   guint64 table = self->data_offset + self->data_size;
   if (!in_range (table, (guint64) n * 16, self->size))
-    return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+    return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                        _("perf.data: the table of %u feature sections at offset %" PRIu64
                          " runs past the end of the file (%zu bytes)"),
                        n, table, self->size);
   if (has_feature (self, FEAT_DIR_FORMAT))
-    return perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED,
+    return _cpel_perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED,
                        _("perf.data: a directory-mode recording (perf record --threading): not supported yet"));
 
   guint i = 0;
@@ -526,7 +150,7 @@ parse_features (CpelPerfData *self, GError **error)
       sec_off[b] = rd64 (self->data + e);
       sec_size[b] = rd64 (self->data + e + 8);
       if (!in_range (sec_off[b], sec_size[b], self->size))
-        return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+        return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                            _("perf.data: feature section %u (%" PRIu64 " bytes at offset %"
                              PRIu64 ") runs past the end of the file"),
                            b, sec_size[b], sec_off[b]);
@@ -538,12 +162,12 @@ parse_features (CpelPerfData *self, GError **error)
   if (has_feature (self, FEAT_COMPRESSED))
     {
       if (sec_size[FEAT_COMPRESSED] < 8)
-        return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+        return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                            _("perf.data: feature COMPRESSED at offset %" PRIu64 " is too short"),
                            sec_off[FEAT_COMPRESSED]);
       guint32 type = rd32 (d + sec_off[FEAT_COMPRESSED] + 4);
       if (type != 1)
-        return perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED,
+        return _cpel_perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED,
                            _("perf.data: records compressed with method %u (only Zstd is known): not supported yet"),
                            type);
       self->compressed = TRUE;
@@ -579,7 +203,7 @@ parse_features (CpelPerfData *self, GError **error)
       const guint8 *p = d + sec_off[FEAT_CMDLINE];
       guint64 sz = sec_size[FEAT_CMDLINE];
       if (sz < 4)
-        return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+        return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                            _("perf.data: feature CMDLINE at offset %" PRIu64 " is too short"),
                            sec_off[FEAT_CMDLINE]);
       guint32 nr = rd32 (p);
@@ -599,7 +223,7 @@ parse_features (CpelPerfData *self, GError **error)
   if (has_feature (self, FEAT_CLOCK_DATA))
     {
       if (sec_size[FEAT_CLOCK_DATA] < 24)
-        return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+        return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                            _("perf.data: feature CLOCK_DATA at offset %" PRIu64 " is too short"),
                            sec_off[FEAT_CLOCK_DATA]);
       const guint8 *p = d + sec_off[FEAT_CLOCK_DATA];
@@ -612,7 +236,7 @@ parse_features (CpelPerfData *self, GError **error)
         }
     }
   if (has_feature (self, FEAT_TRACING_DATA))
-    if (!parse_tracing_data (self, sec_off[FEAT_TRACING_DATA], sec_size[FEAT_TRACING_DATA], error))
+    if (!_cpel_perf_parse_tracing_data (self, sec_off[FEAT_TRACING_DATA], sec_size[FEAT_TRACING_DATA], error))
       return FALSE;
   if (has_feature (self, FEAT_EVENT_DESC))
     if (!parse_event_desc (self, sec_off[FEAT_EVENT_DESC], sec_size[FEAT_EVENT_DESC], error))
@@ -654,37 +278,37 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
   const guint8 *d = self->data;
   if (self->size < 16)
     {
-      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+      _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                   _("perf.data: the header ends after %zu bytes"), self->size);
       return NULL;
     }
   if (memcmp (d, "PERFFILE", 8) == 0)
     {
-      perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED,
+      _cpel_perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED,
                   _("perf.data: version 1 (PERFFILE), from perf before 2010: not supported"));
       return NULL;
     }
   if (rd64 (d) == PERF_MAGIC2_SWAPPED)
     {
-      perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED,
+      _cpel_perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED,
                   _("perf.data: recorded on a machine of the other byte order: not supported yet"));
       return NULL;
     }
   if (rd64 (d) != PERF_MAGIC2)
     {
-      perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED, _("not a perf.data file (no PERFILE2 magic at offset 0)"));
+      _cpel_perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED, _("not a perf.data file (no PERFILE2 magic at offset 0)"));
       return NULL;
     }
   guint64 hsize = rd64 (d + 8);
   if (hsize == 16)
     {
-      perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED,
+      _cpel_perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED,
                   _("perf.data: a pipe-mode recording (perf record -o -): not supported yet"));
       return NULL;
     }
   if (hsize < PERF_HEADER_SIZE || self->size < PERF_HEADER_SIZE)
     {
-      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+      _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                   _("perf.data: the header (%" PRIu64 " bytes at offset 0) is shorter than %d bytes or the file ends inside it"),
                   hsize, PERF_HEADER_SIZE);
       return NULL;
@@ -698,14 +322,14 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
 
   if (self->attr_size < 16 + 8 || self->attr_size > 16 + PERF_ATTR_MAX)
     {
-      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+      _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                   _("perf.data: attr_size %" PRIu64 " at offset 16 is not a possible size (24–%d)"),
                   self->attr_size, 16 + PERF_ATTR_MAX);
       return NULL;
     }
   if (!in_range (attrs_off, attrs_size, self->size))
     {
-      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+      _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                   _("perf.data: the attrs section (%" PRIu64 " bytes at offset %" PRIu64
                     ") runs past the end of the file (%zu bytes)"),
                   attrs_size, attrs_off, self->size);
@@ -713,7 +337,7 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
     }
   if (attrs_size % self->attr_size != 0 || attrs_size == 0)
     {
-      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+      _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                   _("perf.data: the attrs section (%" PRIu64 " bytes at offset %" PRIu64
                     ") is not a multiple of attr_size %" PRIu64),
                   attrs_size, attrs_off, self->attr_size);
@@ -721,7 +345,7 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
     }
   if (!in_range (self->data_offset, self->data_size, self->size))
     {
-      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+      _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                   _("perf.data: the data section (%" PRIu64 " bytes at offset %" PRIu64
                     ") runs past the end of the file (%zu bytes)"),
                   self->data_size, self->data_offset, self->size);
@@ -730,7 +354,7 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
   guint64 n_attrs = attrs_size / self->attr_size;
   if (n_attrs > PERF_MAX_ATTRS)
     {
-      perf_error (error, CPEL_ERROR_TOO_LARGE,
+      _cpel_perf_error (error, CPEL_ERROR_TOO_LARGE,
                   _("perf.data: %" PRIu64 " attrs (at most %d)"), n_attrs, PERF_MAX_ATTRS);
       return NULL;
     }
@@ -746,7 +370,7 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
         asz = PERF_ATTR_SIZE_VER0;
       if (asz > self->attr_size - 16)
         {
-          perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+          _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                       _("perf.data: attr %u at offset %" PRIu64 " says it is %u bytes, more than the %"
                         PRIu64 " the file's attr_size leaves"),
                       i, off, asz, self->attr_size - 16);
@@ -765,7 +389,7 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
       guint64 ids_size = rd64 (d + off + self->attr_size - 8);
       if (!in_range (ids_off, ids_size, self->size) || ids_size % 8 != 0)
         {
-          perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+          _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                       _("perf.data: the ids of attr %u (%" PRIu64 " bytes at offset %" PRIu64
                         ") run past the end of the file or are not whole u64s"),
                       i, ids_size, ids_off);
@@ -813,7 +437,7 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
                                     | CPEL_PERF_SAMPLE_ADDR | CPEL_PERF_SAMPLE_ID));
         if (!same || self->id_pos < 0)
           {
-            perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+            _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                         _("perf.data: %u attrs whose samples cannot be told apart (attr %u has sample_type 0x%"
                           PRIx64 ", attr 0 0x%" PRIx64 ")"),
                         self->n_attrs, i, sti, st);
@@ -877,7 +501,7 @@ lookup_attr (CpelPerfData *self, guint64 id, guint *attr)
 static gboolean
 record_error (GError **error, guint64 offset, const char *what)
 {
-  return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+  return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                      _("perf.data: the record at offset %" PRIu64 ": %s runs past its end"),
                      offset, what);
 }
@@ -898,7 +522,7 @@ decode_sample (CpelPerfData *self, const guint8 *b, guint64 len, CpelPerfRecord 
           if (!lookup_attr (self, id, &attr))
             {
               if (self->n_attrs > 1)
-                return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+                return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                                    _("perf.data: the sample at offset %" PRIu64 " has id %" PRIu64
                                      ", which no attr lists"), r->offset, id);
               attr = 0;
@@ -1098,13 +722,13 @@ inflate_record (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len,
       size_t rc = ZSTD_decompressStream (st->zstd, &out, &in);
       g_byte_array_set_size (carry, old + out.pos);
       if (ZSTD_isError (rc))
-        return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+        return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                            _("perf.data: the compressed record at offset %" PRIu64 " does not inflate: %s"),
                            offset, ZSTD_getErrorName (rc));
       full = out.pos == chunk;
       st->inflated += out.pos;
       if (st->inflated > st->inflate_limit)
-        return perf_error (error, CPEL_ERROR_TOO_LARGE,
+        return _cpel_perf_error (error, CPEL_ERROR_TOO_LARGE,
                            _("perf.data: the compressed records up to offset %" PRIu64
                              " inflate to more than %" PRIu64 " bytes"),
                            offset, st->inflate_limit);
@@ -1132,7 +756,7 @@ read_records (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len, g
         {
           if (inside)
             break;
-          return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+          return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                              _("perf.data: the record header at offset %" PRIu64 " runs past the data section"),
                              rec_off);
         }
@@ -1140,14 +764,14 @@ read_records (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len, g
       guint16 misc = rd16 (p + pos + 4);
       guint16 size = rd16 (p + pos + 6);
       if (size < 8)
-        return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+        return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                            _("perf.data: the record at offset %" PRIu64 " has size %u (less than its header)"),
                            rec_off, size);
       if (size > len - pos)
         {
           if (inside)
             break;
-          return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+          return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                              _("perf.data: the record at offset %" PRIu64 " (%u bytes) runs past the data section"),
                              rec_off, size);
         }
@@ -1214,7 +838,7 @@ read_records (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len, g
           break;
         case CPEL_PERF_RECORD_COMPRESSED:
           if (inside)
-            return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+            return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                                _("perf.data: a compressed record inside the compressed record at offset %" PRIu64),
                                rec_off);
           if (carry == NULL)
@@ -1237,7 +861,7 @@ read_records (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len, g
         }
     }
   if (carry != NULL && carry->len > 0)
-    return perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+    return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                        _("perf.data: the compressed records end inside a record (%u bytes left over)"),
                        carry->len);
   if (consumed)
@@ -1268,180 +892,6 @@ cpel_perf_data_read_records (CpelPerfData       *self,
   if (ok && progress != NULL)
     progress (1.0, progress_data);
   return ok;
-}
-
-/* --- tracepoints -------------------------------------------------------- */
-
-static gboolean
-check_fields (struct tep_format_field *f, const guint8 *raw, guint32 raw_size, const char **bad)
-{
-  for (; f != NULL; f = f->next)
-    {
-      if (f->offset < 0 || f->size < 0 || !in_range ((guint64) f->offset, (guint64) f->size, raw_size))
-        {
-          *bad = f->name;
-          return FALSE;
-        }
-      if (f->flags & TEP_FIELD_IS_DYNAMIC)
-        {
-          guint32 loc;
-          if (f->size == 4)
-            loc = rd32 (raw + f->offset);
-          else if (f->size == 2)
-            loc = rd16 (raw + f->offset);
-          else
-            {
-              *bad = f->name;
-              return FALSE;
-            }
-          guint64 o = loc & 0xffff, l = f->size == 4 ? loc >> 16 : 0;
-          if (f->flags & TEP_FIELD_IS_RELATIVE)
-            o += (guint64) f->offset + (guint64) f->size;
-          if (!in_range (o, l, raw_size))
-            {
-              *bad = f->name;
-              return FALSE;
-            }
-        }
-    }
-  return TRUE;
-}
-
-static struct tep_event *
-checked_event (CpelPerfData *self, guint attr, const guint8 *raw, guint32 raw_size, GError **error)
-{
-  struct tep_event *ev = attr < self->n_attrs ? self->attrs[attr].tp : NULL;
-  const char *bad = NULL;
-  if (ev == NULL)
-    {
-      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED, _("perf.data: no tracepoint format for attr %u"), attr);
-      return NULL;
-    }
-  if (raw_size < 2 || rd16 (raw) != (guint16) ev->id)
-    {
-      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
-                  _("perf.data: a %s record whose common_type is not the format's id %d"), ev->name, ev->id);
-      return NULL;
-    }
-  if (!check_fields (ev->format.common_fields, raw, raw_size, &bad)
-      || !check_fields (ev->format.fields, raw, raw_size, &bad))
-    {
-      perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
-                  _("perf.data: field %s of %s lies past the %u-byte tracepoint record"),
-                  bad ? bad : "?", ev->name, raw_size);
-      return NULL;
-    }
-  return ev;
-}
-
-/* libtraceevent reads strings up to their NUL: give it a zero-padded copy. */
-static guint8 *
-scratch_copy (CpelPerfData *self, const guint8 *raw, guint32 raw_size)
-{
-  gsize need = (gsize) raw_size + 4096;
-  if (self->scratch_size < need)
-    {
-      g_free (self->scratch);
-      self->scratch_size = MAX (need, 65536 + 4096);
-      self->scratch = g_malloc (self->scratch_size);
-    }
-  memcpy (self->scratch, raw, raw_size);
-  memset (self->scratch + raw_size, 0, 4096);
-  return self->scratch;
-}
-
-static gboolean
-read_int_field (struct tep_format_field *f, const guint8 *raw, gint64 *value)
-{
-  if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING | TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_POINTER))
-    return FALSE;
-  gboolean sign = (f->flags & TEP_FIELD_IS_SIGNED) != 0;
-  switch (f->size)
-    {
-    case 1: *value = sign ? (gint64) (gint8) raw[f->offset] : raw[f->offset]; return TRUE;
-    case 2: *value = sign ? (gint64) (gint16) rd16 (raw + f->offset) : rd16 (raw + f->offset); return TRUE;
-    case 4: *value = sign ? (gint64) (gint32) rd32 (raw + f->offset) : rd32 (raw + f->offset); return TRUE;
-    case 8: *value = (gint64) rd64 (raw + f->offset); return TRUE;
-    default: return FALSE;
-    }
-}
-
-gboolean
-cpel_perf_data_format_tracepoint (CpelPerfData  *self,
-                                  guint          attr,
-                                  const guint8  *raw,
-                                  guint32        raw_size,
-                                  GString       *out,
-                                  gint64        *num,
-                                  GError       **error)
-{
-  struct tep_event *ev = checked_event (self, attr, raw, raw_size, error);
-  if (ev == NULL)
-    return FALSE;
-  guint8 *copy = scratch_copy (self, raw, raw_size);
-  struct tep_record rec = { 0 };
-  rec.data = copy;
-  rec.size = (int) raw_size;
-  struct trace_seq s;
-  trace_seq_init (&s);
-  tep_print_event (self->tep, &s, &rec, "%s", TEP_PRINT_INFO);
-  trace_seq_terminate (&s);
-  if (s.buffer != NULL && s.len > 0)
-    {
-      const char *end = NULL;
-      if (g_utf8_validate (s.buffer, s.len, &end))
-        g_string_append_len (out, s.buffer, s.len);
-      else
-        {
-          g_autofree char *v = g_utf8_make_valid (s.buffer, s.len);
-          g_string_append (out, v);
-        }
-    }
-  trace_seq_destroy (&s);
-  if (num != NULL)
-    {
-      *num = 0;
-      struct tep_format_field *f = tep_find_field (ev, "next_pid");
-      if (f == NULL || !read_int_field (f, raw, num))
-        for (f = ev->format.fields; f != NULL; f = f->next)
-          if (read_int_field (f, raw, num))
-            break;
-    }
-  return TRUE;
-}
-
-gboolean
-cpel_perf_data_tracepoint_int (CpelPerfData *self, guint attr, const guint8 *raw, guint32 raw_size,
-                               const char *name, gint64 *value)
-{
-  struct tep_event *ev = checked_event (self, attr, raw, raw_size, NULL);
-  if (ev == NULL)
-    return FALSE;
-  struct tep_format_field *f = tep_find_field (ev, name);
-  return f != NULL && read_int_field (f, raw, value);
-}
-
-gboolean
-cpel_perf_data_tracepoint_str (CpelPerfData *self, guint attr, const guint8 *raw, guint32 raw_size,
-                               const char *name, GString *out)
-{
-  g_string_truncate (out, 0);
-  struct tep_event *ev = checked_event (self, attr, raw, raw_size, NULL);
-  if (ev == NULL)
-    return FALSE;
-  struct tep_format_field *f = tep_find_field (ev, name);
-  if (f == NULL || (f->flags & TEP_FIELD_IS_DYNAMIC) || !(f->flags & TEP_FIELD_IS_ARRAY))
-    return FALSE;
-  const char *s = (const char *) raw + f->offset;
-  gsize n = strnlen (s, f->size);
-  if (g_utf8_validate (s, n, NULL))
-    g_string_append_len (out, s, n);
-  else
-    {
-      g_autofree char *v = g_utf8_make_valid (s, n);
-      g_string_append (out, v);
-    }
-  return TRUE;
 }
 
 /* --- accessors ---------------------------------------------------------- */
