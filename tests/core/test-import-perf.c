@@ -8,69 +8,16 @@
 
 #include "cpel-core.h"
 #include "cpel-test-util.h"
+#include "perf-script-util.h"
 
-typedef struct
-{
-  char    *comm;
-  guint32  tid;
-  gint     cpu;
-  guint64  ns;
-  char    *event;
-  char    *text;
-} Ref;
-
-static void
-ref_free (gpointer p)
-{
-  Ref *r = p;
-  g_free (r->comm);
-  g_free (r->event);
-  g_free (r->text);
-  g_free (r);
-}
-
-/* perf script --ns lines of `fields` (times), texts of `text` (same order
- * once both are sorted by time, then tid). */
-static GPtrArray *
-parse (const char *path)
-{
-  g_autofree char *text = NULL;
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-  g_autoptr(GRegex) re = g_regex_new ("^\\s*(.+?)\\s+(-?\\d+)\\s+(?:\\[(\\d+)\\]\\s+)?(\\d+)\\.(\\d+):\\s+(?:\\d+\\s+)?(\\S+):\\s?(.*)$",
-                                      0, 0, NULL);
-  GPtrArray *out = g_ptr_array_new_with_free_func (ref_free);
-  g_auto(GStrv) rows = g_strsplit (text, "\n", -1);
-  for (guint i = 0; rows[i]; i++)
-    {
-      if (rows[i][0] == '\t' || rows[i][0] == 0)
-        continue;
-      g_autoptr(GMatchInfo) m = NULL;
-      g_assert_true (g_regex_match (re, rows[i], 0, &m));
-      Ref *r = g_new0 (Ref, 1);
-      r->comm = g_match_info_fetch (m, 1);
-      g_autofree char *tid = g_match_info_fetch (m, 2);
-      g_autofree char *cpu = g_match_info_fetch (m, 3);
-      g_autofree char *sec = g_match_info_fetch (m, 4);
-      g_autofree char *frac = g_match_info_fetch (m, 5);
-      r->event = g_match_info_fetch (m, 6);
-      r->text = g_match_info_fetch (m, 7);
-      r->tid = (guint32) g_ascii_strtoll (tid, NULL, 10);
-      r->cpu = cpu[0] ? (gint) g_ascii_strtoull (cpu, NULL, 10) : -1;
-      guint64 f = g_ascii_strtoull (frac, NULL, 10);
-      for (gsize k = strlen (frac); k < 9; k++)
-        f *= 10;
-      r->ns = g_ascii_strtoull (sec, NULL, 10) * 1000000000 + f;
-      g_ptr_array_add (out, r);
-    }
-  return out;
-}
+typedef CpelPerfScriptLine Ref;
 
 static gint
 ref_cmp (gconstpointer a, gconstpointer b)
 {
   const Ref *x = *(const Ref * const *) a, *y = *(const Ref * const *) b;
-  if (x->ns / 1000 != y->ns / 1000)
-    return x->ns / 1000 < y->ns / 1000 ? -1 : 1;
+  if (x->time_ns / 1000 != y->time_ns / 1000)
+    return x->time_ns / 1000 < y->time_ns / 1000 ? -1 : 1;
   if (x->tid != y->tid)
     return x->tid < y->tid ? -1 : 1;
   return strcmp (x->event, y->event);
@@ -114,8 +61,8 @@ check_fixture (const char *name, guint expected, gboolean tracepoints_have_cpu)
   g_assert_true (cpel_file_has_event_texts (file));
   g_assert_cmpstr (cpel_file_get_source_value (file, "lost-events"), ==, "0");
 
-  g_autoptr(GPtrArray) fields = parse (fields_path);
-  g_autoptr(GPtrArray) texts = parse (text_path);
+  g_autoptr(GPtrArray) fields = cpel_perf_script_parse (fields_path);
+  g_autoptr(GPtrArray) texts = cpel_perf_script_parse (text_path);
   g_assert_cmpuint (fields->len, ==, expected);
   g_ptr_array_sort (fields, ref_cmp);
   g_ptr_array_sort (texts, ref_cmp);
@@ -149,7 +96,7 @@ check_fixture (const char *name, guint expected, gboolean tracepoints_have_cpu)
   g_assert_cmpuint (got->len, ==, expected);
   g_assert_cmpuint (cpel_file_get_n_events (file), ==, expected + marks);
 
-  guint64 first = ((Ref *) fields->pdata[0])->ns;
+  guint64 first = ((Ref *) fields->pdata[0])->time_ns;
   for (guint i = 0; i < got->len; i++)
     {
       Got *g = got->pdata[i];
@@ -166,7 +113,7 @@ check_fixture (const char *name, guint expected, gboolean tracepoints_have_cpu)
       for (guint k = 0; k < got->len && !found; k++)
         {
           Got *g = got->pdata[k];
-          if ((guint64) g->ns != f->ns - first || strcmp (g->event, f->event) != 0)
+          if ((guint64) g->ns != f->time_ns - first || strcmp (g->event, f->event) != 0)
             continue;
           if (g_str_has_prefix (g->track, "CPU "))
             {
@@ -176,7 +123,7 @@ check_fixture (const char *name, guint expected, gboolean tracepoints_have_cpu)
               for (guint j = 0; j < texts->len && t == NULL; j++)
                 {
                   Ref *c = texts->pdata[j];
-                  if (c->ns / 1000 == f->ns / 1000 && c->tid == f->tid && strcmp (c->event, f->event) == 0)
+                  if (c->time_ns / 1000 == f->time_ns / 1000 && c->tid == f->tid && strcmp (c->event, f->event) == 0)
                     t = c;
                 }
               g_assert_nonnull (t);
@@ -206,7 +153,7 @@ check_fixture (const char *name, guint expected, gboolean tracepoints_have_cpu)
         }
       if (!found)
         g_error ("%s: no event like perf script's %s %u %" G_GUINT64_FORMAT " %s", name, f->comm, f->tid,
-                 f->ns, f->event);
+                 f->time_ns, f->event);
     }
 }
 

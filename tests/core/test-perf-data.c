@@ -11,28 +11,12 @@
 #include "cpel-perf-data.h"
 #include "cpel-test-util.h"
 #include "cpel-perf-writer.h"
+#include "perf-script-util.h"
 
 #include <zstd.h>
 
-typedef struct
-{
-  char    *comm;
-  guint32  tid;
-  gint     cpu;       /* -1 = none */
-  guint64  time_ns;
-  char    *event;
-  char    *text;      /* tracepoint fields (perf-script.txt), else NULL */
-} Line;
-
-static void
-line_free (gpointer p)
-{
-  Line *l = p;
-  g_free (l->comm);
-  g_free (l->event);
-  g_free (l->text);
-  g_free (l);
-}
+typedef CpelPerfScriptLine Line;
+#define line_free cpel_perf_script_line_free
 
 static gint
 line_cmp (gconstpointer a, gconstpointer b)
@@ -43,47 +27,6 @@ line_cmp (gconstpointer a, gconstpointer b)
   if (x->tid != y->tid)
     return x->tid < y->tid ? -1 : 1;
   return strcmp (x->event, y->event);
-}
-
-/* Parses perf script text: `comm tid [cpu] secs.frac: [period] event: rest`;
- * callchain lines (tab-indented) and empty lines are skipped.  With ns
- * precision the fraction has 9 digits, else 6 (µs). */
-static GPtrArray *
-parse_script (const char *path)
-{
-  g_autofree char *text = NULL;
-  g_autoptr(GError) error = NULL;
-  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
-  g_autoptr(GRegex) re = g_regex_new ("^\\s*(.+?)\\s+(-?\\d+)\\s+(?:\\[(\\d+)\\]\\s+)?(\\d+)\\.(\\d+):\\s+(?:\\d+\\s+)?(\\S+):\\s?(.*)$",
-                                      0, 0, &error);
-  g_assert_no_error (error);
-  GPtrArray *lines = g_ptr_array_new_with_free_func (line_free);
-  g_auto(GStrv) rows = g_strsplit (text, "\n", -1);
-  for (guint i = 0; rows[i]; i++)
-    {
-      if (rows[i][0] == '\t' || rows[i][0] == 0)
-        continue;
-      g_autoptr(GMatchInfo) m = NULL;
-      if (!g_regex_match (re, rows[i], 0, &m))
-        g_error ("%s:%u: not a perf script line: “%s”", path, i + 1, rows[i]);
-      Line *l = g_new0 (Line, 1);
-      l->comm = g_match_info_fetch (m, 1);
-      g_autofree char *tid = g_match_info_fetch (m, 2);
-      g_autofree char *cpu = g_match_info_fetch (m, 3);
-      g_autofree char *sec = g_match_info_fetch (m, 4);
-      g_autofree char *frac = g_match_info_fetch (m, 5);
-      l->event = g_match_info_fetch (m, 6);
-      l->text = g_match_info_fetch (m, 7);
-      /* perf script prints -1 for a sample without a known thread */
-      l->tid = (guint32) g_ascii_strtoll (tid, NULL, 10);
-      l->cpu = cpu[0] ? (gint) g_ascii_strtoull (cpu, NULL, 10) : -1;
-      guint64 f = g_ascii_strtoull (frac, NULL, 10);
-      for (gsize k = strlen (frac); k < 9; k++)
-        f *= 10;
-      l->time_ns = g_ascii_strtoull (sec, NULL, 10) * 1000000000 + f;
-      g_ptr_array_add (lines, l);
-    }
-  return lines;
 }
 
 typedef struct
@@ -158,8 +101,8 @@ compare_with_script (const char *path, const char *fields_path, const char *text
   g_assert_true (cpel_perf_data_read_records (pd, collect, &c, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
 
-  g_autoptr(GPtrArray) ref = parse_script (fields_path);
-  g_autoptr(GPtrArray) ref_text = parse_script (text_path);
+  g_autoptr(GPtrArray) ref = cpel_perf_script_parse (fields_path);
+  g_autoptr(GPtrArray) ref_text = cpel_perf_script_parse (text_path);
   if (expected != G_MAXUINT)
     g_assert_cmpuint (c.lines->len, ==, expected);
   else
