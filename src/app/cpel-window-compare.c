@@ -43,12 +43,13 @@ show_compare (CpelWindow *self)
       self->compare.pane = CPEL_COMPARE_PANE (cpel_compare_pane_new ());
       gtk_stack_add_named (self->main_stack, GTK_WIDGET (self->compare.pane), "compare");
     }
-  name_a = self->location ? _cpel_window_display_name (self->location) : g_strdup ("A");
+  name_a = _cpel_window_name_a (self);
   name_b = _cpel_window_display_name (self->compare.location_b);
   cpel_compare_pane_set_files (self->compare.pane, self->file, name_a,
                                self->compare.file_b, name_b);
   gtk_stack_set_visible_child_name (self->main_stack, "compare");
   gtk_widget_grab_focus (GTK_WIDGET (self->compare.pane));
+  _cpel_window_update_title (self);
   _cpel_window_update_actions (self);
 }
 
@@ -145,6 +146,7 @@ cpel_window_close_compare (CpelWindow *self)
       if (self->timeline != NULL)
         gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
     }
+  _cpel_window_update_title (self);
   _cpel_window_update_actions (self);
 }
 
@@ -178,6 +180,7 @@ _cpel_window_swap_compare (CpelWindow *self)
   name_b = g_strdup (view->name_b);
   cpel_compare_pane_set_files (pane, cpel_compare_pane_get_file_b (pane), name_b,
                                cpel_compare_pane_get_file_a (pane), name_a);
+  _cpel_window_update_title (self);
 }
 
 void

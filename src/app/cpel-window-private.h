@@ -154,6 +154,10 @@ struct _CpelWindow
 /* cpel-window.c */
 GSettings *_cpel_window_get_settings     (CpelWindow  *self);
 char      *_cpel_window_display_name     (GFile       *location);
+/* A's name (the file's, else its path, else "Untitled"). */
+char      *_cpel_window_name_a           (CpelWindow  *self);
+/* Title and subtitle: the capture shown, or both while comparing. */
+void       _cpel_window_update_title     (CpelWindow  *self);
 /* Where the saved views are kept, as a sentence (cpel-window-views.c). */
 char      *_cpel_window_views_place      (CpelWindow  *self);
 /* "“name”" for a dialog heading (markup): long names shortened in the

@@ -183,8 +183,8 @@ update_subtitle (CpelWindow *self)
   g_autofree char *tracks_text = NULL;
   g_autofree char *subtitle = NULL;
 
-  if (file == NULL)
-    return;
+  if (file == NULL || cpel_window_is_comparing (self))
+    return;   /* comparing: _cpel_window_update_title() says both */
   view = cpel_timeline_get_view (self->timeline);
   n_tracks = cpel_file_get_n_tracks (file);
   n_shown = view != NULL ? cpel_view_get_n_rows (view) : n_tracks;
@@ -228,6 +228,56 @@ update_subtitle (CpelWindow *self)
     adw_window_title_set_subtitle (self->window_title, subtitle);
 }
 
+/* A's name: the file's, or its path when it has no location. */
+char *
+_cpel_window_name_a (CpelWindow *self)
+{
+  if (self->location != NULL)
+    return _cpel_window_display_name (self->location);
+  if (self->file != NULL && cpel_file_get_path (self->file) != NULL)
+    return g_strdup (cpel_file_get_path (self->file));
+  return g_strdup (_("Untitled"));
+}
+
+/* The title names the capture shown; comparing, both ("a.cpel — b.cpel",
+ * A first as in the panes) with each one's events in the subtitle. */
+void
+_cpel_window_update_title (CpelWindow *self)
+{
+  g_autofree char *title = NULL;
+
+  if (self->file == NULL)
+    return;
+  if (cpel_window_is_comparing (self))
+    {
+      const CpelCompareView *view = cpel_compare_pane_get_view (self->compare.pane);
+      g_autofree char *count_a = cpel_format_count (cpel_file_get_n_events (view->a.file));
+      g_autofree char *count_b = cpel_format_count (cpel_file_get_n_events (view->b.file));
+      g_autofree char *events_a = NULL;
+      g_autofree char *events_b = NULL;
+      g_autofree char *subtitle = NULL;
+
+      /* TRANSLATORS: window title while comparing: "before.cpel — after.cpel" */
+      title = g_strdup_printf (_("%s — %s"), view->name_a, view->name_b);
+      /* TRANSLATORS: part of the subtitle while comparing: "A: 1,234 events" */
+      events_a = g_strdup_printf (ngettext ("A: %s event", "A: %s events",
+                                            cpel_file_get_n_events (view->a.file)), count_a);
+      /* TRANSLATORS: part of the subtitle while comparing: "B: 1,234 events" */
+      events_b = g_strdup_printf (ngettext ("B: %s event", "B: %s events",
+                                            cpel_file_get_n_events (view->b.file)), count_b);
+      subtitle = g_strdup_printf (_("%s · %s"), events_a, events_b);
+      adw_window_title_set_subtitle (self->window_title, subtitle);
+      self->subtitle_file = NULL;   /* the single view's subtitle is written anew */
+    }
+  else
+    {
+      title = _cpel_window_name_a (self);
+      update_subtitle (self);
+    }
+  adw_window_title_set_title (self->window_title, title);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+}
+
 /* The Tracks and Event Types windows edit the timeline's track order and
  * types of one file: a new file (a reload too) gets new ones, open again
  * where they were open. */
@@ -266,7 +316,6 @@ cpel_window_set_file (CpelWindow   *self,
                       CpelOverview *overview,
                       GFile        *location)
 {
-  g_autofree char *name = NULL;
   GSettings *settings;
   gboolean tracks_open, types_open;
 
@@ -291,17 +340,11 @@ cpel_window_set_file (CpelWindow   *self,
   cpel_timeline_set_label_width (self->timeline,
                                  cpel_settings_get_int (settings, "label-width", 160));
 
-  name = location != NULL ? _cpel_window_display_name (location)
-                          : g_strdup (cpel_file_get_path (file) != NULL
-                                      ? cpel_file_get_path (file) : _("Untitled"));
-  adw_window_title_set_title (self->window_title, name);
-  update_subtitle (self);
-  gtk_window_set_title (GTK_WINDOW (self), name);
-
   /* No crossfade into the capture: its first frame is the whole capture,
    * not a blend with the page before that lasts another 200 ms (and costs
    * every frame in between twice). */
   gtk_stack_set_visible_child_full (self->main_stack, "view", GTK_STACK_TRANSITION_TYPE_NONE);
+  _cpel_window_update_title (self);
   update_range_label (self);
   update_pointer_labels (self);
   update_details (self);

@@ -194,6 +194,49 @@ test_bad_b (Fixture *f, gconstpointer data)
   g_assert_true (cpel_window_get_file (f->window) == a);
 }
 
+static GtkWidget *
+find_descendant (GtkWidget *widget, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_descendant (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The header bar's subtitle (the window's AdwWindowTitle). */
+static const char *
+subtitle_of (CpelWindow *window)
+{
+  GtkWidget *title = find_descendant (GTK_WIDGET (window), ADW_TYPE_WINDOW_TITLE);
+
+  g_assert_nonnull (title);
+  return adw_window_title_get_subtitle (ADW_WINDOW_TITLE (title));
+}
+
+/* The title names both captures, A first, and follows a swap and the
+ * closing of B. */
+static void
+test_title (Fixture *f, gconstpointer data)
+{
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (f->window)), ==, "a.cpel");
+  compare_and_wait (f, f->b);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (f->window)), ==, "a.cpel — b.cpel");
+  g_assert_nonnull (strstr (subtitle_of (f->window), "A: "));
+  g_assert_nonnull (strstr (subtitle_of (f->window), " · B: "));
+  app_test_activate_action (GTK_WIDGET (f->window), "swap-compare", NULL);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (f->window)), ==, "b.cpel — a.cpel");
+  app_test_activate_action (GTK_WIDGET (f->window), "close-compare", NULL);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (f->window)), ==, "a.cpel");
+  g_assert_null (strstr (subtitle_of (f->window), "B: "));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -205,6 +248,7 @@ main (int argc, char *argv[])
       return g_test_run ();
     }
   g_test_add ("/app/compare/both-panes", Fixture, NULL, fixture_setup, test_both_panes, fixture_teardown);
+  g_test_add ("/app/compare/title", Fixture, NULL, fixture_setup, test_title, fixture_teardown);
   g_test_add ("/app/compare/bad-b", Fixture, NULL, fixture_setup, test_bad_b, fixture_teardown);
   return g_test_run ();
 }
