@@ -435,6 +435,79 @@ test_format_text (void)
     }
 }
 
+/* Print formats whose expressions libtraceevent would evaluate unguarded
+ * (a field as divisor — SIGFPE on prev_prio=0, found by fuzzing —, a field
+ * as array index, a width of megabytes, %n) are printed field by field:
+ * every record imports, sched_switch shows its raw fields, and sched_wakeup,
+ * whose format is sound, still prints as perf script prints it. */
+static void
+test_print_fmt_expressions (void)
+{
+  g_autoptr(GBytes) all = fixture_bytes ("sched-wakeup");
+  if (all == NULL)
+    return;
+  static const struct { const char *from, *to; gboolean pretty; } damage[] = {
+    /* the fuzzer's: "R / C->prev_comm", folded while libtraceevent parses */
+    { "REC->prev_comm, REC->prev_pid", "R/C->prev_comm, REC->prev_pid", FALSE },
+    { "REC->prev_pid, REC->prev_prio", "R%C->prev_pid, REC->prev_prio", FALSE },
+    { "REC->prev_pid, REC->prev_prio", "REC->prev_pid% REC->prev_prio", FALSE },
+    { "REC->prev_pid, REC->prev_prio", "REC->prev_pid/ REC->prev_prio", FALSE },
+    { "REC->prev_comm, REC->prev_pid", "REC->prev_comm[REC->prev_pid]", FALSE },
+    { "%s%s ==>", "%9999s=>", FALSE },
+    { "next_pid=%d", "next_pid=%n", FALSE },
+    /* a constant divisor is sound: still printed through the format */
+    { "<< 1) - 1)) ?", "<< 1) / 1)) ?", TRUE },
+  };
+  for (guint k = 0; k < G_N_ELEMENTS (damage); k++)
+    {
+      gsize len;
+      const guint8 *d = g_bytes_get_data (all, &len);
+      g_autofree guint8 *copy = g_memdup2 (d, len);
+      guint8 *hit = memmem (copy, len, damage[k].from, strlen (damage[k].from));
+      g_assert_nonnull (hit);
+      g_assert_cmpuint (strlen (damage[k].from), ==, strlen (damage[k].to));
+      memcpy (hit, damage[k].to, strlen (damage[k].to));
+      g_test_message ("%s", damage[k].to);
+      g_autoptr(GBytes) b = g_bytes_new (copy, len);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CpelPerfData) pd = cpel_perf_data_new (b, &error);
+      g_assert_no_error (error);
+      Collect c = { pd, g_ptr_array_new_with_free_func (line_free),
+                    g_hash_table_new_full (NULL, NULL, NULL, g_free), 0, 0, 0, 0 };
+      g_assert_true (cpel_perf_data_read_records (pd, collect, &c, NULL, NULL, NULL, &error));
+      g_assert_no_error (error);
+      guint n_switch = 0, n_wakeup = 0, n_zero_prio = 0;
+      for (guint i = 0; i < c.lines->len; i++)
+        {
+          Line *l = g_ptr_array_index (c.lines, i);
+          if (g_strcmp0 (l->event, "sched:sched_switch") == 0)
+            {
+              n_switch++;
+              /* raw fields: prev_state as a number, no "==>" */
+              g_assert_true (g_str_has_prefix (l->text, "prev_comm="));
+              g_assert_nonnull (strstr (l->text, "prev_prio="));
+              if (damage[k].pretty)
+                g_assert_nonnull (strstr (l->text, " ==> "));
+              else
+                g_assert_null (strstr (l->text, "==>"));
+              if (strstr (l->text, "prev_prio=0 ") != NULL)
+                n_zero_prio++;
+            }
+          else if (g_strcmp0 (l->event, "sched:sched_wakeup") == 0)
+            {
+              n_wakeup++;
+              g_assert_true (g_str_has_prefix (l->text, "comm="));
+              g_assert_nonnull (strstr (l->text, " target_cpu="));
+            }
+        }
+      g_assert_cmpuint (n_switch, >, 0);
+      g_assert_cmpuint (n_wakeup, >, 0);
+      g_assert_cmpuint (n_zero_prio, >, 0);   /* the divisor that was zero */
+      g_ptr_array_unref (c.lines);
+      g_hash_table_unref (c.comms);
+    }
+}
+
 /* COMPRESSED records that inflate past the limit (64 MiB for a small file). */
 static void
 test_zstd_bomb (void)
@@ -496,6 +569,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/import/perf/hostile/tracepoint-offsets", test_tracepoint_offsets);
   g_test_add_func ("/core/import/perf/hostile/zstd-bomb", test_zstd_bomb);
   g_test_add_func ("/core/import/perf/hostile/format-text", test_format_text);
+  g_test_add_func ("/core/import/perf/hostile/print-fmt-expressions", test_print_fmt_expressions);
   g_test_add_data_func ("/core/import/perf/live/sched", "-a -e sched:sched_switch -e sched:sched_wakeup", test_live);
   g_test_add_data_func ("/core/import/perf/live/zstd-clock", "-z -k mono -F 999 -e cpu-clock -e sched:sched_process_exec", test_live);
   return g_test_run ();

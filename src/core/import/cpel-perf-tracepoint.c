@@ -5,6 +5,8 @@
  * inside the record */
 #include "cpel-perf-data-private.h"
 
+#include <errno.h>
+
 /* --- TRACING_DATA ------------------------------------------------------- */
 
 typedef struct
@@ -166,6 +168,286 @@ format_is_well_formed (const char *text, gsize len)
   return !quoted && depth == 0;
 }
 
+/* --- print formats libtraceevent may evaluate ----------------------------
+ *
+ * libtraceevent evaluates a print format's expressions on each record with
+ * no guard: `REC->a / REC->b` divides by zero (SIGFPE, found by fuzzing),
+ * `REC->arr[REC->i]` and `__print_hex(p, REC->len)` read as far as the
+ * record says.  A format is printed through its expressions only when every
+ * divisor is a non-zero constant, every index a constant inside its array,
+ * every length a constant or the dynamic array's own, and every conversion
+ * of the quoted text one printf knows with a small width; otherwise the
+ * event is marked to be printed field by field (libtraceevent's raw
+ * printer, which reads only the fields checked against each record). */
+
+#define SAFE_MAX_DEPTH 64
+#define SAFE_MAX_LEN 4096   /* the zero padding after each record's copy */
+
+static gboolean
+const_value (struct tep_print_arg *a, guint depth, guint64 *v)
+{
+  if (a == NULL || depth > SAFE_MAX_DEPTH)
+    return FALSE;
+  switch (a->type)
+    {
+    case TEP_PRINT_ATOM:
+      {
+        const char *s = a->atom.atom;
+        char *end = NULL;
+        if (s == NULL || !g_ascii_isdigit (s[0]))
+          return FALSE;
+        errno = 0;
+        *v = g_ascii_strtoull (s, &end, 0);
+        if (errno != 0)
+          return FALSE;
+        while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+          end++;
+        return *end == 0;
+      }
+    case TEP_PRINT_TYPE:
+      return const_value (a->typecast.item, depth + 1, v);
+    case TEP_PRINT_OP:
+      {
+        const char *op = a->op.op;
+        guint64 l = 0, r = 0;
+        if (op == NULL || !const_value (a->op.right, depth + 1, &r))
+          return FALSE;
+        if (a->op.left == NULL)
+          {
+            if (strcmp (op, "~") == 0) { *v = ~r; return TRUE; }
+            if (strcmp (op, "!") == 0) { *v = !r; return TRUE; }
+            if (strcmp (op, "-") == 0) { *v = -r; return TRUE; }
+            return FALSE;
+          }
+        if (!const_value (a->op.left, depth + 1, &l))
+          return FALSE;
+        if (strcmp (op, "+") == 0) *v = l + r;
+        else if (strcmp (op, "-") == 0) *v = l - r;
+        else if (strcmp (op, "*") == 0) *v = l * r;
+        else if (strcmp (op, "&") == 0) *v = l & r;
+        else if (strcmp (op, "|") == 0) *v = l | r;
+        else if (strcmp (op, "^") == 0) *v = l ^ r;
+        else if (strcmp (op, "<<") == 0) *v = r < 64 ? l << r : 0;
+        else if (strcmp (op, ">>") == 0) *v = r < 64 ? l >> r : 0;
+        else if (strcmp (op, "/") == 0 && r != 0) *v = l / r;
+        else if (strcmp (op, "%") == 0 && r != 0) *v = l % r;
+        else
+          return FALSE;
+        return TRUE;
+      }
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+const_at_most (struct tep_print_arg *a, guint64 max)
+{
+  guint64 v;
+  return const_value (a, 0, &v) && v <= max;
+}
+
+static gboolean
+is_dynamic_len (struct tep_print_arg *a)
+{
+  return a != NULL && a->type == TEP_PRINT_DYNAMIC_ARRAY_LEN;
+}
+
+static gboolean args_are_safe (struct tep_event *ev, struct tep_print_arg *a, guint depth);
+
+static gboolean
+arg_is_safe (struct tep_event *ev, struct tep_print_arg *a, guint depth)
+{
+  if (depth > SAFE_MAX_DEPTH)
+    return FALSE;
+  switch (a->type)
+    {
+    case TEP_PRINT_NULL:
+    case TEP_PRINT_ATOM:
+    case TEP_PRINT_FIELD:
+    case TEP_PRINT_STRING:
+    case TEP_PRINT_BSTRING:
+    case TEP_PRINT_BITMASK:
+    case TEP_PRINT_CPUMASK:
+    case TEP_PRINT_DYNAMIC_ARRAY_LEN:
+      return TRUE;
+    case TEP_PRINT_DYNAMIC_ARRAY:
+      return a->dynarray.index == NULL;
+    case TEP_PRINT_FLAGS:
+      return a->flags.field == NULL || args_are_safe (ev, a->flags.field, depth + 1);
+    case TEP_PRINT_SYMBOL:
+      return a->symbol.field == NULL || args_are_safe (ev, a->symbol.field, depth + 1);
+    case TEP_PRINT_TYPE:
+      return a->typecast.item == NULL || args_are_safe (ev, a->typecast.item, depth + 1);
+    case TEP_PRINT_HEX:
+    case TEP_PRINT_HEX_STR:
+      return a->hex.field != NULL && args_are_safe (ev, a->hex.field, depth + 1)
+             && (is_dynamic_len (a->hex.size) || const_at_most (a->hex.size, SAFE_MAX_LEN));
+    case TEP_PRINT_INT_ARRAY:
+      {
+        guint64 el = 0, count = 0;
+        if (a->int_array.field == NULL || !args_are_safe (ev, a->int_array.field, depth + 1)
+            || !const_value (a->int_array.el_size, 0, &el) || el == 0 || el > 8)
+          return FALSE;
+        if (const_value (a->int_array.count, 0, &count))
+          return count <= SAFE_MAX_LEN / el;
+        /* __get_dynamic_array_len (x) / el_size */
+        struct tep_print_arg *c = a->int_array.count;
+        guint64 div = 0;
+        return c != NULL && c->type == TEP_PRINT_OP && c->op.op != NULL && strcmp (c->op.op, "/") == 0
+               && is_dynamic_len (c->op.left) && const_value (c->op.right, 0, &div) && div >= el;
+      }
+    case TEP_PRINT_OP:
+      {
+        const char *op = a->op.op;
+        if (op == NULL)
+          return FALSE;
+        if (strcmp (op, "/") == 0 || strcmp (op, "%") == 0)
+          {
+            guint64 r;
+            if (!const_value (a->op.right, 0, &r) || r == 0)
+              return FALSE;
+            return a->op.left == NULL || args_are_safe (ev, a->op.left, depth + 1);
+          }
+        if (strcmp (op, "[") == 0)
+          {
+            /* REC->array[constant] inside the array */
+            struct tep_print_arg *l = a->op.left;
+            while (l != NULL && l->type == TEP_PRINT_TYPE)
+              l = l->typecast.item;
+            if (l == NULL || l->type != TEP_PRINT_FIELD || l->field.name == NULL)
+              return FALSE;
+            struct tep_format_field *f = tep_find_any_field (ev, l->field.name);
+            guint64 i;
+            return f != NULL && (f->flags & TEP_FIELD_IS_ARRAY) && f->elementsize > 0
+                   && const_value (a->op.right, 0, &i)
+                   && i < (guint64) f->arraylen
+                   && (i + 1) * (guint64) f->elementsize <= (guint64) f->size;
+          }
+        return (a->op.left == NULL || args_are_safe (ev, a->op.left, depth + 1))
+               && (a->op.right == NULL || args_are_safe (ev, a->op.right, depth + 1));
+      }
+    case TEP_PRINT_FUNC:
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+args_are_safe (struct tep_event *ev, struct tep_print_arg *a, guint depth)
+{
+  guint n = 0;
+  for (; a != NULL; a = a->next)
+    if (++n > 256 || !arg_is_safe (ev, a, depth))
+      return FALSE;
+  return TRUE;
+}
+
+/* Every conversion of the quoted text: %%, or flags, a width and precision
+ * of at most three digits (or `*` with %p and `.*`), a length, and one of
+ * diouxXcsp (%p with its letters).  No %n, no width that asks for megabytes. */
+static gboolean
+conversions_are_safe (const char *fmt)
+{
+  if (fmt == NULL)
+    return FALSE;
+  for (const char *p = fmt; *p; p++)
+    {
+      if (*p != '%')
+        continue;
+      p++;
+      if (*p == '%')
+        continue;
+      while (*p && strchr ("-+ #0", *p))
+        p++;
+      gboolean star = FALSE;
+      if (*p == '*')
+        star = TRUE, p++;
+      else
+        for (guint d = 0; g_ascii_isdigit (*p); p++)
+          if (++d > 3)
+            return FALSE;
+      if (*p == '.')
+        {
+          p++;
+          if (*p == '*')
+            p++;
+          else
+            for (guint d = 0; g_ascii_isdigit (*p); p++)
+              if (++d > 3)
+                return FALSE;
+        }
+      while (*p && strchr ("hlzLjtq", *p))
+        p++;
+      if (*p == 0 || !strchr ("diouxXcsp", *p))
+        return FALSE;
+      if (star && *p != 'p')
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The text test, before libtraceevent sees the format: outside quotes,
+ * each `/` and `%` is followed by a decimal or hex number in 1..2^32 and
+ * then by `)`, `,`, `?`, `:` or the end — so no parse-time folding and no
+ * precedence reading can divide by zero or by -1. */
+static gboolean
+divisions_are_plain (const char *p)
+{
+  gboolean quoted = FALSE;
+  for (; *p && *p != '\n'; p++)
+    {
+      if (quoted)
+        {
+          if (*p == '\\' && p[1] != 0)
+            p++;
+          else if (*p == '"')
+            quoted = FALSE;
+          continue;
+        }
+      if (*p == '"')
+        {
+          quoted = TRUE;
+          continue;
+        }
+      if (*p == '\'')
+        {
+          /* a character constant, checked by format_is_well_formed */
+          p += p[1] == '\\' ? 3 : 2;
+          continue;
+        }
+      if (*p != '/' && *p != '%')
+        continue;
+      const char *q = p + 1;
+      while (*q == ' ')
+        q++;
+      if (!g_ascii_isdigit (*q))
+        return FALSE;
+      char *end = NULL;
+      errno = 0;
+      guint64 v = g_ascii_strtoull (q, &end, 0);
+      if (errno != 0 || v == 0 || v > G_MAXUINT32 || end == q)
+        return FALSE;
+      while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+        end++;
+      while (*end == ' ')
+        end++;
+      if (*end != 0 && *end != '\n' && !strchr ("),?:", *end))
+        return FALSE;
+      p = end - 1;
+    }
+  return TRUE;
+}
+
+static gboolean
+print_fmt_is_safe (struct tep_event *ev)
+{
+  /* an empty format (or one emptied by divisions_are_plain) shows nothing */
+  return ev->print_fmt.format != NULL && ev->print_fmt.format[0] != 0
+         && conversions_are_safe (ev->print_fmt.format)
+         && args_are_safe (ev, ev->print_fmt.args, 0);
+}
+
 gboolean
 _cpel_perf_parse_tracing_data (CpelPerfData *self, guint64 off, guint64 size, GError **error)
 {
@@ -252,13 +534,34 @@ _cpel_perf_parse_tracing_data (CpelPerfData *self, guint64 off, guint64 size, GE
           g_autofree char *fmt = cur_sized_text (&c, 8, "event format", &tlen, error);
           if (fmt == NULL)
             return FALSE;
-          if (strlen (fmt) != tlen || !format_is_well_formed (fmt, tlen)
-              || tep_parse_event (self->tep, fmt, tlen, system) != 0)
+          if (strlen (fmt) != tlen || !format_is_well_formed (fmt, tlen))
+            return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+                               _("perf.data: the tracepoint format at offset %" PRIu64 " (system %s) cannot be parsed"),
+                               at, system);
+          /* libtraceevent folds constant expressions while it parses: a
+           * print format that divides by anything but a plain non-zero
+           * number is replaced by an empty one (printed field by field) */
+          char *pf = strstr (fmt, "\nprint fmt: ");
+          if (pf != NULL && !divisions_are_plain (pf + strlen ("\nprint fmt: ")))
+            {
+              strcpy (pf, "\nprint fmt: \"\"\n");
+              tlen = strlen (fmt);
+            }
+          if (tep_parse_event (self->tep, fmt, tlen, system) != 0)
             return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                                _("perf.data: the tracepoint format at offset %" PRIu64 " (system %s) cannot be parsed"),
                                at, system);
         }
     }
+
+  /* formats libtraceevent must not evaluate are printed field by field */
+  {
+    /* the handle's own sorted list: not ours to free */
+    struct tep_event **events = tep_list_events (self->tep, TEP_EVENT_SORT_ID);
+    for (guint i = 0; events != NULL && events[i] != NULL; i++)
+      if (!print_fmt_is_safe (events[i]))
+        events[i]->flags |= TEP_EVENT_FL_PRINTRAW;
+  }
 
   /* kallsyms, printk formats and saved cmdlines follow: not read.
    * libtraceevent's parsers of them are not safe on hostile input (fuzzing
@@ -383,14 +686,18 @@ cpel_perf_data_format_tracepoint (CpelPerfData  *self,
   trace_seq_init (&s);
   tep_print_event (self->tep, &s, &rec, "%s", TEP_PRINT_INFO);
   trace_seq_terminate (&s);
-  if (s.buffer != NULL && s.len > 0)
+  /* the field-by-field printer starts with a space */
+  guint skip = 0;
+  while (s.buffer != NULL && skip < s.len && s.buffer[skip] == ' ')
+    skip++;
+  if (s.buffer != NULL && s.len > skip)
     {
       const char *end = NULL;
-      if (g_utf8_validate (s.buffer, s.len, &end))
-        g_string_append_len (out, s.buffer, s.len);
+      if (g_utf8_validate (s.buffer + skip, s.len - skip, &end))
+        g_string_append_len (out, s.buffer + skip, s.len - skip);
       else
         {
-          g_autofree char *v = g_utf8_make_valid (s.buffer, s.len);
+          g_autofree char *v = g_utf8_make_valid (s.buffer + skip, s.len - skip);
           g_string_append (out, v);
         }
     }
