@@ -6,6 +6,12 @@
  * shows an inline error — and runs it in a GTask worker with a
  * GCancellable; a newer query cancels the running one.  Progress shows only
  * when a search takes long enough to notice.
+ *
+ * Keys typed right after Ctrl+F go into the entry even before the bar is on
+ * screen: until the revealer has mapped the entry, GTK drops the key
+ * events of an unmapped focus widget, so a capture-phase controller on the
+ * window forwards them to the entry (as GtkSearchEntry's own key capture
+ * does for type-to-search).
  */
 #include "cpel-search-bar.h"
 
@@ -31,6 +37,7 @@ struct _CpelSearchBar
   GtkProgressBar    *progress_bar;
   GtkButton         *cancel_button;
   char              *error;      /* the query's or the search's, or NULL */
+  char              *searched_text;   /* the entry's text the last search started with */
 
   CpelTimeline      *timeline;
   CpelSearchResult  *result;     /* every match of the query */
@@ -49,6 +56,8 @@ struct _CpelSearchBar
   guint              generation;
   int                pending_step;
   gboolean           setting_query;
+
+  GtkEventController *type_ahead;   /* on the root while rooted */
 };
 
 G_DEFINE_FINAL_TYPE (CpelSearchBar, cpel_search_bar, GTK_TYPE_WIDGET)
@@ -376,6 +385,8 @@ start_search (CpelSearchBar *self)
 
   self->generation++;
   stop_running (self);
+  g_free (self->searched_text);
+  self->searched_text = g_strdup (text);
   show_error (self, NULL, NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->case_button), mode != CPEL_SEARCH_CODE);
 
@@ -417,7 +428,9 @@ start_search (CpelSearchBar *self)
 static void
 on_search_changed (CpelSearchBar *self)
 {
-  if (!self->setting_query)
+  /* Not again for a text that Enter already searched (below). */
+  if (!self->setting_query
+      && g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->entry)), self->searched_text) != 0)
     start_search (self);
 }
 
@@ -428,16 +441,28 @@ on_mode_changed (CpelSearchBar *self)
     start_search (self);
 }
 
+/* Enter / Shift+Enter in the entry.  Typed before the entry's
+ * search-changed delay has passed, the text has not been searched yet:
+ * search it now; the step follows when the search finishes. */
+static void
+step_from_entry (CpelSearchBar *self,
+                 int            direction)
+{
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->entry)), self->searched_text) != 0)
+    start_search (self);
+  cpel_search_bar_step (self, direction);
+}
+
 static void
 on_entry_activate (CpelSearchBar *self)
 {
-  cpel_search_bar_step (self, 1);
+  step_from_entry (self, 1);
 }
 
 static void
 on_entry_previous (CpelSearchBar *self)
 {
-  cpel_search_bar_step (self, -1);
+  step_from_entry (self, -1);
 }
 
 static void
@@ -457,7 +482,7 @@ on_shift_enter (GtkWidget *widget,
                 GVariant  *args,
                 gpointer   data)
 {
-  cpel_search_bar_step (CPEL_SEARCH_BAR (data), -1);
+  step_from_entry (CPEL_SEARCH_BAR (data), -1);
   return TRUE;
 }
 
@@ -476,6 +501,7 @@ on_file_changed (CpelSearchBar *self)
   self->generation++;
   stop_running (self);
   g_clear_pointer (&self->result, cpel_search_result_unref);
+  g_clear_pointer (&self->searched_text, g_free);
   self->current = -1;
   self->current_ref.slot = G_MAXUINT;
   refilter (self, TRUE);
@@ -686,6 +712,100 @@ cpel_search_bar_step (CpelSearchBar *self,
 }
 
 /* ------------------------------------------------------------------------ */
+/* Type-ahead: keys for the entry while it is not mapped yet               */
+
+/* What GTK does with a key press for a mapped `widget`: its shortcuts (key
+ * bindings such as BackSpace, Return, Escape, Ctrl+A), then its key
+ * controllers (typing, through the input method).  GTK skips the
+ * shortcuts of an unmapped widget; they are run here. */
+static gboolean
+forward_key (GtkEventControllerKey *controller,
+             GtkWidget             *widget)
+{
+  GdkEvent *event = gtk_event_controller_get_current_event (GTK_EVENT_CONTROLLER (controller));
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (c)
+          || gtk_shortcut_controller_get_scope (GTK_SHORTCUT_CONTROLLER (c)) != GTK_SHORTCUT_SCOPE_LOCAL)
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (c)); j++)
+        {
+          g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (c), j);
+          GtkShortcut *shortcut = GTK_IS_SHORTCUT (item) ? GTK_SHORTCUT (item) : NULL;
+
+          if (shortcut != NULL
+              && gtk_shortcut_trigger_trigger (gtk_shortcut_get_trigger (shortcut), event, FALSE)
+                 == GDK_KEY_MATCH_EXACT
+              && gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut),
+                                               GTK_SHORTCUT_ACTION_EXCLUSIVE, widget,
+                                               gtk_shortcut_get_arguments (shortcut)))
+            return TRUE;
+        }
+    }
+  return gtk_event_controller_key_forward (controller, widget);
+}
+
+static gboolean
+on_root_key_pressed (GtkEventControllerKey *controller,
+                     guint                  keyval,
+                     guint                  keycode,
+                     GdkModifierType        state,
+                     CpelSearchBar         *self)
+{
+  GtkWidget *text = GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (self->entry)));
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  /* Only keys headed for the entry while it cannot take them itself. */
+  if (root == NULL || text == NULL
+      || !gtk_search_bar_get_search_mode (self->search_bar)
+      || gtk_widget_get_mapped (text)
+      || gtk_root_get_focus (root) != text)
+    return GDK_EVENT_PROPAGATE;
+
+  /* The text first, then the search entry (Escape, Ctrl+G, Shift+Enter);
+   * the rest (the window's shortcuts) goes on as usual. */
+  if (forward_key (controller, text) || forward_key (controller, GTK_WIDGET (self->entry)))
+    return GDK_EVENT_STOP;
+  return GDK_EVENT_PROPAGATE;
+}
+
+static void
+cpel_search_bar_root (GtkWidget *widget)
+{
+  CpelSearchBar *self = CPEL_SEARCH_BAR (widget);
+
+  GTK_WIDGET_CLASS (cpel_search_bar_parent_class)->root (widget);
+
+  g_assert (self->type_ahead == NULL);
+  self->type_ahead = gtk_event_controller_key_new ();
+  gtk_event_controller_set_name (self->type_ahead, "cpel-search-type-ahead");
+  gtk_event_controller_set_propagation_phase (self->type_ahead, GTK_PHASE_CAPTURE);
+  g_signal_connect (self->type_ahead, "key-pressed", G_CALLBACK (on_root_key_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (gtk_widget_get_root (widget)), self->type_ahead);
+}
+
+static void
+cpel_search_bar_unroot (GtkWidget *widget)
+{
+  CpelSearchBar *self = CPEL_SEARCH_BAR (widget);
+
+  if (self->type_ahead != NULL)
+    {
+      GtkWidget *root = gtk_event_controller_get_widget (self->type_ahead);
+
+      g_signal_handlers_disconnect_by_data (self->type_ahead, self);
+      gtk_widget_remove_controller (root, self->type_ahead);
+      self->type_ahead = NULL;
+    }
+
+  GTK_WIDGET_CLASS (cpel_search_bar_parent_class)->unroot (widget);
+}
+
+/* ------------------------------------------------------------------------ */
 
 static void
 on_search_mode_notify (CpelSearchBar *self)
@@ -711,6 +831,7 @@ cpel_search_bar_dispose (GObject *object)
   g_clear_pointer (&self->hidden_types_for, g_free);
   g_clear_pointer (&self->hidden_slots_for, g_free);
   g_clear_pointer (&self->error, g_free);
+  g_clear_pointer (&self->searched_text, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (object), CPEL_TYPE_SEARCH_BAR);
 
   G_OBJECT_CLASS (cpel_search_bar_parent_class)->dispose (object);
@@ -767,6 +888,8 @@ cpel_search_bar_class_init (CpelSearchBarClass *klass)
   object_class->dispose = cpel_search_bar_dispose;
   object_class->get_property = cpel_search_bar_get_property;
   object_class->set_property = cpel_search_bar_set_property;
+  widget_class->root = cpel_search_bar_root;
+  widget_class->unroot = cpel_search_bar_unroot;
 
   properties[PROP_TIMELINE] =
     g_param_spec_object ("timeline", NULL, NULL, CPEL_TYPE_TIMELINE,

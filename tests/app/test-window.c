@@ -1041,6 +1041,67 @@ test_input_keys (Fixture *f, gconstpointer data)
   g_assert_true (gtk_widget_is_focus (w));
 }
 
+/* Keys typed right after Ctrl+F, before the bar is on screen (one xdotool
+ * call: no frame between them), go to the search entry: characters, the
+ * entry's key bindings (BackSpace, Return, Escape); none is lost, none
+ * zooms the timeline. */
+static void
+test_search_type_ahead (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline;
+  CpelSearchBar *bar;
+  GtkWidget *focus;
+  gint64 s0;
+  guint slot;
+  guint64 index;
+
+  SKIP_WITHOUT_DISPLAY ();
+  if (!app_test_can_send_input ())
+    {
+      g_test_skip ("xdotool or X11 missing");
+      return;
+    }
+  timeline = cpel_window_get_timeline (f->window);
+  bar = cpel_window_get_search_bar (f->window);
+  app_test_pointer_to (GTK_WIDGET (timeline), 5, 5);
+  app_test_focus (GTK_WIDGET (timeline));
+  s0 = span_of (timeline);
+
+  /* A query, corrected, and Return: the first match is selected when the
+   * search has run. */
+  app_test_xdo ("key", "--delay", "0", "ctrl+f", "w", "x", "BackSpace", "BackSpace",
+                "r", "e", "c", "v", "Return", NULL);
+  g_assert_true (cpel_search_bar_get_search_mode (bar));
+  focus = gtk_root_get_focus (GTK_ROOT (f->window));
+  g_assert_true (GTK_IS_EDITABLE (focus));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (focus)), ==, "recv");
+  g_assert_cmpint (span_of (timeline), ==, s0);
+  app_test_wait_until (cpel_timeline_get_selection (timeline, NULL, NULL), 30);
+  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_cmpuint (slot, ==, 0);
+  g_assert_cmpuint (index, ==, 0);     /* event 0, the first recv */
+  g_assert_cmpint (span_of (timeline), ==, s0);
+  app_test_xdo ("key", "Escape", NULL);
+  app_test_wait_until (!cpel_search_bar_get_search_mode (bar)
+                       && gtk_widget_is_focus (GTK_WIDGET (timeline)), 30);
+
+  /* Escape at once closes the bar again; the keys are the timeline's. */
+  app_test_xdo ("key", "--delay", "0", "ctrl+f", "Escape", "w", NULL);
+  app_test_wait_until (!cpel_search_bar_get_search_mode (bar)
+                       && gtk_widget_is_focus (GTK_WIDGET (timeline)), 30);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (focus)), ==, "");
+  g_assert_cmpint (ABS (span_of (timeline) - s0 / 2), <=, 1);
+  app_test_xdo ("key", "s", NULL);
+  g_assert_cmpint (span_of (timeline), ==, s0);
+
+  /* Opened again (a bar that was shown before). */
+  app_test_xdo ("key", "--delay", "0", "ctrl+f", "s", "e", "n", "d", NULL);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (focus)), ==, "send");
+  g_assert_cmpint (span_of (timeline), ==, s0);
+  app_test_xdo ("key", "Escape", NULL);
+  app_test_wait_until (!cpel_search_bar_get_search_mode (bar), 30);
+}
+
 static void
 test_input_pointer (Fixture *f, gconstpointer data)
 {
@@ -1286,6 +1347,7 @@ main (int argc, char *argv[])
   ADD ("export", test_export, FALSE);
   ADD ("input-keys", test_input_keys, FALSE);
   ADD ("input-pointer", test_input_pointer, FALSE);
+  ADD ("search-type-ahead", test_search_type_ahead, FALSE);
 #undef ADD
   status = g_test_run ();
   g_clear_object (&app);
