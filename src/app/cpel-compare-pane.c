@@ -22,6 +22,8 @@ struct _CpelComparePane
   char            *name_a;
   char            *name_b;
   CpelCompareView  view;
+  CpelSearchResult *matches_a;
+  CpelSearchResult *matches_b;
   CpelPalette      light;
   CpelPalette      dark;
   double           pointer_x;
@@ -32,6 +34,8 @@ enum
 {
   PROP_0,
   PROP_PAIRED,
+  PROP_FILE_A,
+  PROP_FILE_B,
   PROP_T0,
   PROP_T1,
   N_PROPS
@@ -264,7 +268,67 @@ cpel_compare_pane_set_files (CpelComparePane *self,
   self->view.name_a = self->name_a;
   self->view.name_b = self->name_b;
   self->view.paired = paired;
+  g_clear_pointer (&self->matches_a, cpel_search_result_unref);
+  g_clear_pointer (&self->matches_b, cpel_search_result_unref);
   changed (self, TRUE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE_A]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE_B]);
+}
+
+void
+cpel_compare_pane_set_matches (CpelComparePane  *self,
+                               CpelSearchResult *a,
+                               CpelSearchResult *b)
+{
+  g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
+
+  if (a != NULL)
+    cpel_search_result_ref (a);
+  if (b != NULL)
+    cpel_search_result_ref (b);
+  g_clear_pointer (&self->matches_a, cpel_search_result_unref);
+  g_clear_pointer (&self->matches_b, cpel_search_result_unref);
+  self->matches_a = a;
+  self->matches_b = b;
+  self->view.a.matches = a;
+  self->view.b.matches = b;
+  changed (self, FALSE);
+}
+
+void
+cpel_compare_pane_select (CpelComparePane *self,
+                          CpelCompareSide  side,
+                          guint            slot,
+                          guint64          index)
+{
+  CpelView *v;
+
+  g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
+
+  v = side == CPEL_COMPARE_A ? &self->view.a : &self->view.b;
+  v->has_selection = v->file != NULL && slot < cpel_file_get_n_tracks (v->file)
+                     && index < cpel_file_get_track_n_events (v->file, slot);
+  v->selected_slot = slot;
+  v->selected_index = index;
+  changed (self, FALSE);
+}
+
+void
+cpel_compare_pane_center (CpelComparePane *self,
+                          gint64           t)
+{
+  gint64 span, t0, first, last;
+
+  g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
+
+  span = self->view.a.t1 - self->view.a.t0;
+  t0 = t - span / 2;
+  /* not past either end of the captures when the span fits between them */
+  first = MIN (0, -self->view.offset_b);
+  last = span_end (self);
+  if (span < last - first)
+    t0 = CLAMP (t0, first, last - span);
+  cpel_compare_pane_set_range (self, t0, t0 + span);
 }
 
 CpelFile *
@@ -334,6 +398,12 @@ cpel_compare_pane_get_property (GObject    *object,
     case PROP_PAIRED:
       g_value_set_boolean (value, self->view.paired);
       break;
+    case PROP_FILE_A:
+      g_value_set_object (value, self->a);
+      break;
+    case PROP_FILE_B:
+      g_value_set_object (value, self->b);
+      break;
     case PROP_T0:
       g_value_set_int64 (value, self->view.a.t0);
       break;
@@ -370,6 +440,10 @@ cpel_compare_pane_dispose (GObject *object)
 
   g_clear_object (&self->a);
   g_clear_object (&self->b);
+  g_clear_pointer (&self->matches_a, cpel_search_result_unref);
+  g_clear_pointer (&self->matches_b, cpel_search_result_unref);
+  self->view.a.matches = NULL;
+  self->view.b.matches = NULL;
   G_OBJECT_CLASS (cpel_compare_pane_parent_class)->dispose (object);
 }
 
@@ -398,6 +472,12 @@ cpel_compare_pane_class_init (CpelComparePaneClass *klass)
   properties[PROP_PAIRED] =
     g_param_spec_boolean ("paired", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_FILE_A] =
+    g_param_spec_object ("file-a", NULL, NULL, CPEL_TYPE_FILE,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_FILE_B] =
+    g_param_spec_object ("file-b", NULL, NULL, CPEL_TYPE_FILE,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   properties[PROP_T0] =
     g_param_spec_int64 ("t0", NULL, NULL, G_MININT64, G_MAXINT64, 0,
                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);

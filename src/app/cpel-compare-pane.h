@@ -42,4 +42,18 @@ void                   cpel_compare_pane_set_range  (CpelComparePane *self,
                                                      gint64           t0,
                                                      gint64           t1);
 
+/* Matches to highlight in A and in B (either NULL: none); references kept. */
+void                   cpel_compare_pane_set_matches (CpelComparePane  *self,
+                                                      CpelSearchResult *a,
+                                                      CpelSearchResult *b);
+/* Select an event of a side (slot G_MAXUINT: none there). */
+void                   cpel_compare_pane_select     (CpelComparePane *self,
+                                                     CpelCompareSide  side,
+                                                     guint            slot,
+                                                     guint64          index);
+/* Centre A's time `t` (the span kept; not past the captures' ends when
+ * the span fits between them). */
+void                   cpel_compare_pane_center     (CpelComparePane *self,
+                                                     gint64           t);
+
 G_END_DECLS

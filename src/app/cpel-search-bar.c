@@ -20,6 +20,7 @@
 
 #include "cpel-app-util.h"
 #include "cpel-async.h"
+#include "cpel-compare-search.h"
 #include "cpel-progress-relay.h"
 
 /* Show the progress bar when a search takes longer than this. */
@@ -40,6 +41,7 @@ struct _CpelSearchBar
   char              *searched_text;   /* the entry's text the last search started with */
 
   CpelTimeline      *timeline;
+  CpelCompareSearch *compare;    /* comparing: the query runs in both panes */
   CpelSearchResult  *result;     /* every match of the query */
   /* The matches on tracks and of event types the timeline shows: counted,
    * stepped through and highlighted (`result` itself when nothing is
@@ -187,7 +189,9 @@ refilter (CpelSearchBar *self,
 static void
 show_matches (CpelSearchBar *self)
 {
-  if (self->timeline != NULL)
+  if (self->compare != NULL)
+    cpel_compare_search_set_shown (self->compare, gtk_search_bar_get_search_mode (self->search_bar));
+  else if (self->timeline != NULL)
     cpel_timeline_set_matches (self->timeline,
                                gtk_search_bar_get_search_mode (self->search_bar) ? self->visible : NULL);
 }
@@ -201,6 +205,18 @@ update_status (CpelSearchBar *self)
 
   if (self->error != NULL)
     return;   /* the error's summary stays in the count's place */
+  if (self->compare != NULL)
+    {
+      text = cpel_compare_search_dup_status (self->compare);
+      if (text != NULL && cpel_compare_search_get_n (self->compare, CPEL_COMPARE_A) == 0
+          && cpel_compare_search_get_n (self->compare, CPEL_COMPARE_B) == 0)
+        {
+          g_free (text);
+          text = g_strdup (_("No matches"));
+        }
+      set_status (self, text);
+      return;
+    }
   if (self->visible == NULL)
     {
       set_status (self, NULL);
@@ -294,6 +310,8 @@ stop_running (CpelSearchBar *self)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->compare != NULL)
+    cpel_compare_search_cancel (self->compare);
   if (self->relay != NULL)
     cpel_progress_relay_close (self->relay);
   g_clear_pointer (&self->relay, cpel_progress_relay_unref);
@@ -389,6 +407,29 @@ start_search (CpelSearchBar *self)
   self->searched_text = g_strdup (text);
   show_error (self, NULL, NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->case_button), mode != CPEL_SEARCH_CODE);
+
+  if (self->compare != NULL)
+    {
+      set_status (self, NULL);
+      if (!cpel_compare_search_run (self->compare, mode, text,
+                                    mode != CPEL_SEARCH_CODE && gtk_toggle_button_get_active (self->case_button),
+                                    &error))
+        {
+          show_error (self, error->message,
+                      mode == CPEL_SEARCH_REGEX ? _("Invalid pattern")
+                      : mode == CPEL_SEARCH_CODE ? _("No such event") : _("Search failed"));
+          self->pending_step = 0;
+          g_signal_emit (self, signals[SEARCH_FINISHED], 0);
+        }
+      else if (!cpel_compare_search_is_running (self->compare))
+        {
+          /* nothing to search: an empty text */
+          update_status (self);
+          self->pending_step = 0;
+          g_signal_emit (self, signals[SEARCH_FINISHED], 0);
+        }
+      return;
+    }
 
   if (file == NULL || text == NULL || *text == '\0')
     {
@@ -542,6 +583,57 @@ cpel_search_bar_set_timeline (CpelSearchBar *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMELINE]);
 }
 
+static void
+on_compare_finished (CpelSearchBar *self)
+{
+  update_status (self);
+  g_signal_emit (self, signals[SEARCH_FINISHED], 0);
+  if (self->pending_step != 0)
+    {
+      int step = self->pending_step;
+
+      self->pending_step = 0;
+      cpel_search_bar_step (self, step);
+    }
+}
+
+void
+cpel_search_bar_set_compare (CpelSearchBar     *self,
+                             CpelCompareSearch *compare)
+{
+  g_return_if_fail (CPEL_IS_SEARCH_BAR (self));
+  g_return_if_fail (compare == NULL || CPEL_IS_COMPARE_SEARCH (compare));
+
+  if (self->compare == compare)
+    return;
+  self->generation++;
+  stop_running (self);
+  if (self->compare != NULL)
+    {
+      cpel_compare_search_set_shown (self->compare, FALSE);
+      g_signal_handlers_disconnect_by_data (self->compare, self);
+    }
+  g_set_object (&self->compare, compare);
+  if (compare != NULL)
+    g_signal_connect_swapped (compare, "finished", G_CALLBACK (on_compare_finished), self);
+  self->pending_step = 0;
+  show_error (self, NULL, NULL);
+  if (gtk_search_bar_get_search_mode (self->search_bar))
+    start_search (self);
+  else
+    {
+      show_matches (self);
+      update_status (self);
+    }
+}
+
+CpelCompareSearch *
+cpel_search_bar_get_compare (CpelSearchBar *self)
+{
+  g_return_val_if_fail (CPEL_IS_SEARCH_BAR (self), NULL);
+  return self->compare;
+}
+
 gboolean
 cpel_search_bar_get_search_mode (CpelSearchBar *self)
 {
@@ -585,7 +677,8 @@ gboolean
 cpel_search_bar_is_running (CpelSearchBar *self)
 {
   g_return_val_if_fail (CPEL_IS_SEARCH_BAR (self), FALSE);
-  return self->cancellable != NULL;
+  return self->cancellable != NULL
+         || (self->compare != NULL && cpel_compare_search_is_running (self->compare));
 }
 
 void
@@ -594,6 +687,12 @@ cpel_search_bar_cancel (CpelSearchBar *self)
   g_return_if_fail (CPEL_IS_SEARCH_BAR (self));
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
+  if (self->compare != NULL && cpel_compare_search_is_running (self->compare))
+    {
+      cpel_compare_search_cancel (self->compare);
+      set_status (self, _("Stopped"));
+      g_signal_emit (self, signals[SEARCH_FINISHED], 0);
+    }
   self->pending_step = 0;
 }
 
@@ -647,6 +746,15 @@ cpel_search_bar_step (CpelSearchBar *self,
   g_return_if_fail (CPEL_IS_SEARCH_BAR (self));
 
   direction = direction >= 0 ? 1 : -1;
+  if (self->compare != NULL)
+    {
+      if (cpel_compare_search_is_running (self->compare))
+        self->pending_step = direction;
+      else if (!cpel_compare_search_step (self->compare, direction))
+        gtk_widget_error_bell (GTK_WIDGET (self));
+      update_status (self);
+      return;
+    }
   if (self->cancellable != NULL)
     {
       self->pending_step = direction;   /* when the search finishes */
@@ -813,6 +921,11 @@ on_search_mode_notify (CpelSearchBar *self)
   /* Highlights show while the bar is open; the result is kept for when it
    * opens again. */
   show_matches (self);
+  /* comparing: the query is run in both when the bar opens again */
+  if (self->compare != NULL && gtk_search_bar_get_search_mode (self->search_bar)
+      && !cpel_compare_search_has_result (self->compare)
+      && !cpel_compare_search_is_running (self->compare))
+    start_search (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH_MODE_ENABLED]);
 }
 
@@ -826,6 +939,9 @@ cpel_search_bar_dispose (GObject *object)
   if (self->timeline != NULL)
     g_signal_handlers_disconnect_by_data (self->timeline, self);
   g_clear_object (&self->timeline);
+  if (self->compare != NULL)
+    g_signal_handlers_disconnect_by_data (self->compare, self);
+  g_clear_object (&self->compare);
   g_clear_pointer (&self->result, cpel_search_result_unref);
   g_clear_pointer (&self->visible, cpel_search_result_unref);
   g_clear_pointer (&self->hidden_types_for, g_free);

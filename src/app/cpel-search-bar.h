@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include "cpel-compare-search.h"
 #include "cpel-timeline.h"
 
 G_BEGIN_DECLS
@@ -14,6 +15,11 @@ G_DECLARE_FINAL_TYPE (CpelSearchBar, cpel_search_bar, CPEL, SEARCH_BAR, GtkWidge
 GtkWidget        *cpel_search_bar_new              (void);
 void              cpel_search_bar_set_timeline     (CpelSearchBar   *self,
                                                     CpelTimeline    *timeline);
+/* Comparing: the query runs in both captures (status "3 of 120 in A · 0 of
+ * 95 in B"); NULL: in the timeline again. */
+void              cpel_search_bar_set_compare      (CpelSearchBar     *self,
+                                                    CpelCompareSearch *compare);
+CpelCompareSearch *cpel_search_bar_get_compare     (CpelSearchBar   *self);
 gboolean          cpel_search_bar_get_search_mode  (CpelSearchBar   *self);
 /* Show (and focus the entry) or hide the bar. */
 void              cpel_search_bar_set_search_mode  (CpelSearchBar   *self,

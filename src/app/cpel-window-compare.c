@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "cpel-async.h"
+#include "cpel-search-bar.h"
 #include "cpel-toaster.h"
 
 typedef struct
@@ -30,6 +31,16 @@ compare_load_free (CompareLoad *data)
   g_free (data);
 }
 
+/* The search bar searches both panes while they show. */
+static void
+on_page_changed (CpelWindow *self)
+{
+  if (self->compare.search == NULL)
+    return;   /* disposed */
+  cpel_search_bar_set_compare (self->search_bar,
+                               cpel_window_is_comparing (self) ? self->compare.search : NULL);
+}
+
 static void
 show_compare (CpelWindow *self)
 {
@@ -42,6 +53,9 @@ show_compare (CpelWindow *self)
     {
       self->compare.pane = CPEL_COMPARE_PANE (cpel_compare_pane_new ());
       gtk_stack_add_named (self->main_stack, GTK_WIDGET (self->compare.pane), "compare");
+      self->compare.search = cpel_compare_search_new (self->compare.pane);
+      g_signal_connect_object (self->main_stack, "notify::visible-child",
+                               G_CALLBACK (on_page_changed), self, G_CONNECT_SWAPPED);
     }
   name_a = _cpel_window_name_a (self);
   name_b = _cpel_window_display_name (self->compare.location_b);
@@ -321,5 +335,8 @@ _cpel_window_compare_dispose (CpelWindow *self)
   g_clear_object (&self->compare.chooser);
   g_clear_object (&self->compare.file_b);
   g_clear_object (&self->compare.location_b);
+  if (self->search_bar != NULL)
+    cpel_search_bar_set_compare (self->search_bar, NULL);
+  g_clear_object (&self->compare.search);
   self->compare.pane = NULL;   /* a child of the stack */
 }

@@ -18,6 +18,7 @@
 
 #include "cpel-window.h"
 #include "cpel-compare-pane.h"
+#include "cpel-compare-search.h"
 #include "cpel-cut-dialog.h"
 #include "cpel-overview-strip.h"
 #include "cpel-progress-relay.h"
@@ -83,6 +84,7 @@ typedef struct
   GCancellable         *cancellable;  /* B's load */
   GtkFileChooserNative *chooser;
   gulong                file_handler; /* notify::file while waiting for A */
+  CpelCompareSearch    *search;       /* the search bar's query in both panes */
 } CpelWindowCompare;
 
 struct _CpelWindow

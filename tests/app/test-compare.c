@@ -6,6 +6,7 @@
 
 #include "cpel-application.h"
 #include "cpel-compare-pane.h"
+#include "cpel-search-bar.h"
 #include "cpel-test-pair.h"
 #include "cpel-toaster.h"
 #include "cpel-window.h"
@@ -237,6 +238,101 @@ test_title (Fixture *f, gconstpointer data)
   g_assert_null (strstr (subtitle_of (f->window), "B: "));
 }
 
+static void
+on_finished (CpelSearchBar *bar, gboolean *flag)
+{
+  *flag = TRUE;
+}
+
+static void
+search (CpelWindow *window, CpelSearchMode mode, const char *text)
+{
+  CpelSearchBar *bar = cpel_window_get_search_bar (window);
+  gboolean done = FALSE;
+  gulong id = g_signal_connect (bar, "search-finished", G_CALLBACK (on_finished), &done);
+
+  cpel_search_bar_search (bar, mode, text, FALSE);
+  if (!app_test_wait_flag (&done, 10000))
+    g_error ("search “%s” did not finish: status “%s”", text, cpel_search_bar_get_status (bar));
+  g_signal_handler_disconnect (bar, id);
+}
+
+/* Search runs in both panes: counts per pane, the matches of each
+ * highlighted in its pane, Enter steps A's matches with B's match at the
+ * same aligned time selected with it; a name only B has still finds B's. */
+static void
+test_search (Fixture *f, gconstpointer data)
+{
+  CpelSearchBar *bar = cpel_window_get_search_bar (f->window);
+  CpelComparePane *pane;
+  const CpelCompareView *view;
+  CpelEvent event;
+
+  compare_and_wait (f, f->b);
+  pane = CPEL_COMPARE_PANE (cpel_window_get_compare_pane (f->window));
+  cpel_search_bar_set_search_mode (bar, TRUE);
+  search (f->window, CPEL_SEARCH_CODE, "double");
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "5 in A · 10 in B");
+  view = cpel_compare_pane_get_view (pane);
+  g_assert_nonnull (view->a.matches);
+  g_assert_nonnull (view->b.matches);
+  g_assert_cmpuint (cpel_search_result_get_n (view->a.matches), ==, 5);
+  g_assert_cmpuint (cpel_search_result_get_n (view->b.matches), ==, 10);
+
+  cpel_compare_pane_set_range (pane, 0, 100);
+  cpel_search_bar_step (bar, 1);
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "1 of 5 in A · 1 of 10 in B");
+  /* at the start of the captures: not centred into the time before them */
+  g_assert_cmpint (cpel_compare_pane_get_view (pane)->a.t0, ==, 0);
+  cpel_search_bar_step (bar, 1);
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "2 of 5 in A · 3 of 10 in B");
+  view = cpel_compare_pane_get_view (pane);
+  g_assert_true (view->a.has_selection);
+  g_assert_true (view->b.has_selection);
+  cpel_file_get_track_event (view->a.file, view->a.selected_slot, view->a.selected_index, &event);
+  g_assert_cmpint (event.time_ns, ==, 200);
+  cpel_file_get_track_event (view->b.file, view->b.selected_slot, view->b.selected_index, &event);
+  g_assert_cmpint (event.time_ns, ==, 200);
+  /* the match is centred */
+  g_assert_cmpint (view->a.t0 + (view->a.t1 - view->a.t0) / 2, ==, 200);
+  cpel_search_bar_step (bar, -1);
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "1 of 5 in A · 1 of 10 in B");
+
+  /* a name only B defines */
+  search (f->window, CPEL_SEARCH_CODE, "only-b");
+  g_assert_null (cpel_search_bar_get_error (bar));
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "0 in A · 1 in B");
+  cpel_search_bar_step (bar, 1);
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "0 in A · 1 of 1 in B");
+  /* a name neither has */
+  search (f->window, CPEL_SEARCH_CODE, "nowhere");
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "No such event");
+
+  /* text search; the bar closed takes the highlights away, swap runs the
+   * query again over the swapped captures */
+  search (f->window, CPEL_SEARCH_TEXT, "only");
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "4 in A · 1 in B");
+  {
+    gboolean done = FALSE;
+    gulong id = g_signal_connect (bar, "search-finished", G_CALLBACK (on_finished), &done);
+
+    app_test_activate_action (GTK_WIDGET (f->window), "swap-compare", NULL);
+    g_assert_true (app_test_wait_flag (&done, 10000));
+    g_signal_handler_disconnect (bar, id);
+  }
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "1 in A · 4 in B");
+  cpel_search_bar_set_search_mode (bar, FALSE);
+  g_assert_null (cpel_compare_pane_get_view (pane)->a.matches);
+
+  /* closing B: the bar searches the single view again */
+  cpel_search_bar_set_search_mode (bar, TRUE);
+  app_test_activate_action (GTK_WIDGET (f->window), "close-compare", NULL);
+  search (f->window, CPEL_SEARCH_TEXT, "only");
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "4 matches");
+  g_assert_true (cpel_timeline_get_matches (cpel_window_get_timeline (f->window))
+                 == cpel_search_bar_get_result (bar));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -249,6 +345,7 @@ main (int argc, char *argv[])
     }
   g_test_add ("/app/compare/both-panes", Fixture, NULL, fixture_setup, test_both_panes, fixture_teardown);
   g_test_add ("/app/compare/title", Fixture, NULL, fixture_setup, test_title, fixture_teardown);
+  g_test_add ("/app/compare/search", Fixture, NULL, fixture_setup, test_search, fixture_teardown);
   g_test_add ("/app/compare/bad-b", Fixture, NULL, fixture_setup, test_bad_b, fixture_teardown);
   return g_test_run ();
 }
