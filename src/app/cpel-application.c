@@ -46,7 +46,7 @@ static const GOptionEntry options[] = {
   { "color-by", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Colour the events by MODE: code, track or none (one colour; default code)"), N_("MODE") },
   { "summary", 0, 0, G_OPTION_ARG_NONE, NULL,
-    N_("Summary mode: event ticks only, no event labels"), NULL },
+    N_("Summary mode: each row as a histogram of its events, no event labels"), NULL },
   { "force", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Replace OUT if it exists"), NULL },
   { "benchmark", 0, 0, G_OPTION_ARG_FILENAME, NULL,
     N_("Open FILE, replay a fixed navigation script, print timings as JSON and exit"), N_("FILE") },

@@ -443,7 +443,7 @@ update_modes (CpelWindow *self)
   if (cpel_timeline_get_summary (self->timeline))
     {
       g_string_append (text, _("Summary"));
-      g_string_append (tip, _("Summary mode: event ticks only, no labels (e)"));
+      g_string_append (tip, _("Summary mode: each row a histogram of its events, no labels (e)"));
     }
   switch (cpel_timeline_get_color_mode (self->timeline))
     {

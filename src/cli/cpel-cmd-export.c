@@ -36,7 +36,7 @@ cpel_cmd_export (int argc, char **argv)
     { "color-by", 0, 0, G_OPTION_ARG_STRING, &color_by,
       N_("Colour the events by MODE: code, track or none (one colour; default code)"), N_("MODE") },
     { "summary", 0, 0, G_OPTION_ARG_NONE, &summary,
-      N_("Summary mode: event ticks only, no event labels"), NULL },
+      N_("Summary mode: each row as a histogram of its events, no event labels"), NULL },
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force, N_("Replace OUTPUT if it exists"), NULL },
     { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare,
       N_("Draw FILE and B in two panes under one ruler, both from their first event"), N_("B") },

@@ -36,7 +36,10 @@
  *
  * view->color_mode colours ticks by event code, by track or in one colour
  * (density rows: by track in the track's colour, else palette->density);
- * view->summary leaves out the event labels.  Both are part of the frame,
+ * view->summary draws each row as a histogram on a baseline: a column's bar
+ * as tall as its count (the density's log scale, solid), a lone event a
+ * tick of one event's height, no event labels — different from the normal
+ * mode at every zoom, density-only frames included.  Both are part of the frame,
  * so whatever draws the view (window, print, export) shows them alike, at
  * no extra cost per frame.
  *
@@ -186,7 +189,7 @@ typedef struct
    * CPEL_COLOR_BY_CODE, color_by_type FALSE (the older field) still means one
    * colour, as CPEL_COLOR_NONE; the other modes ignore color_by_type. */
   CpelColorMode      color_mode;
-  /* Summary mode (g2's `e`): ticks and density only, no event labels (the
+  /* Summary mode (g2's `e`): rows as histograms, no event labels (the
    * selected event keeps its label); default FALSE. */
   gboolean           summary;
   /* The ruler and the grid read time minus ruler_origin (negative before

@@ -14,6 +14,11 @@
 #define SELECTED_NEXT_LOOKAHEAD 4096 /* events looked at for the selection's neighbour */
 #define SELECTED_CALLOUT_ALPHA 0.78  /* the selection's callout: ticks show through */
 #define DENSITY_MIN_ALPHA 0.22
+/* Summary mode: a column's bar is this share of the row's height for one
+ * event, up to the whole height for the densest column on screen (log
+ * scale, as the shade in the normal mode); never under 2 device px. */
+#define SUMMARY_MIN_BAR 0.3
+#define SUMMARY_BASELINE_ALPHA 0.35  /* of palette->dim */
 #define DENSITY_FLOOR_MAX 8.0  /* log scale is normalised to at least this count */
 /* From this many visible events per column on average, a density row's
  * counts come from the track's level-of-detail summary (cpel-lod.h): the
@@ -464,6 +469,117 @@ draw_density_rows (CpelRenderCtx *ctx, RowInfo *rows, guint n_vis, guint n_densi
   cairo_surface_destroy (image);
 }
 
+/* Summary mode (g2's `e`): every row is a histogram on a baseline.  A
+ * column's bar rises from the row's bottom, as high as summary_bar_px()
+ * says for its count, in the colour the normal mode shades with (solid: the
+ * height tells the count); lone events are ticks of a one-event bar's
+ * height (batch_flush).  So the mode looks different at every zoom, down to
+ * a frame of density only.  One image of n_shaded × hp lines, as
+ * draw_density_rows. */
+static int
+summary_bar_px (double count, double norm, int hp)
+{
+  double f;
+
+  if (count <= 0)
+    return 0;
+  f = SUMMARY_MIN_BAR + (1 - SUMMARY_MIN_BAR) * log1p (count) / norm;
+  return CLAMP ((int) lround (f * hp), MIN (2, hp), hp);
+}
+
+/* The rows' height for bars in device pixels (at least 1). */
+static int
+summary_height_px (CpelRenderCtx *ctx)
+{
+  return MAX (1, (int) lround ((ctx->view->row_height - 2 * TICK_INSET) * ctx->scale));
+}
+
+static void
+draw_summary_baselines (CpelRenderCtx *ctx, RowInfo *rows, guint n_vis)
+{
+  cairo_t *cr = ctx->cr;
+
+  if (ctx->view->row_height - 2 * TICK_INSET <= 0)
+    return;
+  cpel_render_set_color_alpha (cr, &ctx->pal->dim, SUMMARY_BASELINE_ALPHA);
+  for (guint k = 0; k < n_vis; k++)
+    if (rows[k].slot != G_MAXUINT)
+      cairo_rectangle (cr, ctx->x0, rows[k].y + ctx->view->row_height - TICK_INSET,
+                       ctx->tw, hair (ctx));
+  cairo_fill (cr);
+}
+
+static void
+draw_summary_bars (CpelRenderCtx *ctx, RowInfo *rows, guint n_vis, guint n_shaded, double norm)
+{
+  cairo_t *cr = ctx->cr;
+  double h = ctx->view->row_height - 2 * TICK_INSET;
+  int hp = summary_height_px (ctx);
+  guint nc = ctx->n_columns;
+  cairo_surface_t *image;
+  cairo_pattern_t *pattern;
+  guint8 *data;
+  int stride;
+  guint j = 0;
+
+  if (h <= 0 || n_shaded == 0 || (gsize) n_shaded * (gsize) hp > G_MAXINT)
+    return;
+  image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) nc, (int) n_shaded * hp);
+  if (cairo_surface_status (image) != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (image);
+      return;
+    }
+  cairo_surface_flush (image);
+  data = cairo_image_surface_get_data (image);
+  stride = cairo_image_surface_get_stride (image);
+  memset (data, 0, (gsize) stride * n_shaded * hp);
+
+  for (guint k = 0; k < n_vis; k++)
+    {
+      CpelRGBA color = ctx->color_mode == CPEL_COLOR_BY_TRACK ? rows[k].track_color
+                                                              : ctx->pal->density;
+      guint32 argb;
+      double a = CLAMP (color.a, 0, 1);
+
+      if (rows[k].counts == NULL)
+        continue;
+      argb = (guint32) (a * 255 + 0.5) << 24 | (guint32) (color.r * a * 255 + 0.5) << 16
+             | (guint32) (color.g * a * 255 + 0.5) << 8 | (guint32) (color.b * a * 255 + 0.5);
+      for (guint c = 0; c < nc; c++)
+        {
+          int bar = summary_bar_px (rows[k].counts[c], norm, hp);
+
+          for (int y = hp - bar; y < hp; y++)
+            ((guint32 *) (gpointer) (data + ((gsize) j * hp + y) * stride))[c] = argb;
+        }
+      rows[k].density_line = j++;
+    }
+  cairo_surface_mark_dirty (image);
+
+  pattern = cairo_pattern_create_for_surface (image);
+  cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
+  cairo_pattern_set_extend (pattern, CAIRO_EXTEND_NONE);
+  for (guint k = 0; k < n_vis; k++)
+    {
+      cairo_matrix_t m;
+      double bottom = rows[k].y + TICK_INSET + h;
+
+      if (rows[k].counts == NULL)
+        continue;
+      /* user (x0 + c / scale, bottom - d / scale) -> pattern (c, (line + 1) hp - d) */
+      cairo_matrix_init (&m, ctx->scale, 0, 0, ctx->scale, -ctx->x0 * ctx->scale,
+                         (double) (rows[k].density_line + 1) * hp - bottom * ctx->scale);
+      cairo_pattern_set_matrix (pattern, &m);
+      cairo_set_source (cr, pattern);
+      cairo_rectangle (cr, ctx->x0, bottom - (double) hp / ctx->scale, ctx->tw,
+                       (double) hp / ctx->scale);
+      cairo_fill (cr);
+    }
+  cairo_pattern_destroy (pattern);
+  cairo_surface_destroy (image);
+}
+
 /* Match bands of one row, merged into spans where they touch. */
 typedef struct
 {
@@ -654,15 +770,30 @@ typedef struct
   CpelRGBA  colors[BATCH_MAX_COLORS];
   guint     n_colors;
   guint     n_layers;
+  double    tick_dy;    /* tick top below the row top */
+  double    tick_h;     /* tick height */
 } Batch;
 
+/* Ticks span the row less its insets; in summary mode they are bars of one
+ * event (summary_bar_px of 1) standing on the baseline. */
 static void
-batch_init (Batch *b)
+batch_init (CpelRenderCtx *ctx, Batch *b, double norm)
 {
+  double h = ctx->view->row_height - 2 * TICK_INSET;
+
   b->ticks = g_array_new (FALSE, FALSE, sizeof (Tick));
   b->labels = g_array_new (FALSE, FALSE, sizeof (Label));
   b->n_colors = 0;
   b->n_layers = 1;
+  b->tick_dy = TICK_INSET;
+  b->tick_h = h;
+  if (ctx->view->summary && h > 0)
+    {
+      int hp = summary_height_px (ctx);
+
+      b->tick_h = summary_bar_px (1, norm, hp) / ctx->scale;
+      b->tick_dy = TICK_INSET + h - b->tick_h;
+    }
 }
 
 static guint
@@ -691,7 +822,7 @@ batch_tick (CpelRenderCtx *ctx, Batch *b, double x, double y, const CpelRGBA *co
     {
       /* More colours than a batch holds (not with the palettes): at once. */
       cpel_render_set_color (ctx->cr, color);
-      cairo_rectangle (ctx->cr, tick.x, y + TICK_INSET, 1.0, ctx->view->row_height - 2 * TICK_INSET);
+      cairo_rectangle (ctx->cr, tick.x, y + b->tick_dy, 1.0, b->tick_h);
       cairo_fill (ctx->cr);
       return;
     }
@@ -950,13 +1081,12 @@ batch_flush (CpelRenderCtx *ctx, Batch *batch)
         for (guint k = 0; k < batch->ticks->len; k++)
           if (ticks[k].color == c && ticks[k].layer == l)
             {
-              if (opaque && cpel_pixels_fill_rect (&px, ticks[k].x, ticks[k].y + TICK_INSET, 1.0,
-                                                   ctx->view->row_height - 2 * TICK_INSET, argb))
+              if (opaque && cpel_pixels_fill_rect (&px, ticks[k].x, ticks[k].y + batch->tick_dy, 1.0,
+                                                   batch->tick_h, argb))
                 continue;
               if (run == 0)
                 cpel_render_set_color (cr, &batch->colors[c]);
-              cairo_rectangle (cr, ticks[k].x, ticks[k].y + TICK_INSET, 1.0,
-                               ctx->view->row_height - 2 * TICK_INSET);
+              cairo_rectangle (cr, ticks[k].x, ticks[k].y + batch->tick_dy, 1.0, batch->tick_h);
               if (++run == CPEL_RENDER_RECT_RUN)
                 {
                   cairo_fill (cr);
@@ -1089,6 +1219,7 @@ cpel_render_rows_events (CpelRenderCtx *ctx)
   g_autofree float *counts = NULL;
   guint n_density = 0, n_shaded;
   float max = 0;
+  double norm;
 
   if (ctx->file == NULL || n_vis == 0 || ctx->tw <= 0 || ctx->n_columns == 0)
     return;
@@ -1184,11 +1315,18 @@ cpel_render_rows_events (CpelRenderCtx *ctx)
   for (guint k = 0; k < n_vis; k++)
     if (rows[k].n > 0)
       draw_highlights (ctx, &rows[k]);
-  draw_density_rows (ctx, rows, n_vis, n_shaded, max);
+  norm = log1p (MAX ((double) max, DENSITY_FLOOR_MAX));
+  if (view->summary)
+    {
+      draw_summary_baselines (ctx, rows, n_vis);
+      draw_summary_bars (ctx, rows, n_vis, n_shaded, norm);
+    }
+  else
+    draw_density_rows (ctx, rows, n_vis, n_shaded, max);
   {
     Batch batch;
 
-    batch_init (&batch);
+    batch_init (ctx, &batch, norm);
     for (guint k = 0; k < n_vis; k++)
       if (rows[k].n > 0 && !rows[k].density)
         batch_events (ctx, &batch, &rows[k]);

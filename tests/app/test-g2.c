@@ -1311,10 +1311,12 @@ test_modes_output (Fixture *f, gconstpointer data)
     cpel_palette_get_track_color (view->palette, cpel_view_get_row_slot (view, 0), &track_color);
     g_assert_cmphex (pixel_at (screen[1], tick_x, y), ==, rgb_of (&track_color));
     g_assert_cmphex (pixel_at (screen[0], tick_x, y), !=, rgb_of (&track_color));
-    /* Summary: nothing right of the tick but the row (background and grid). */
+    /* Summary: nothing right of the tick but the row (background and grid);
+     * the tick stands on the row's baseline, shorter. */
     for (int x = (int) x_tick + 10; x < (int) x_next - 4; x++)
       g_assert_cmphex (pixel_at (screen[2], x, y), ==, pixel_at (screen[2], x, y_empty));
-    g_assert_cmphex (pixel_at (screen[2], tick_x, y), ==, pixel_at (screen[0], tick_x, y));
+    g_assert_cmphex (pixel_at (screen[2], tick_x, y + 8), ==, pixel_at (screen[0], tick_x, y + 8));
+    g_assert_cmphex (pixel_at (screen[2], tick_x, y - 6), !=, pixel_at (screen[0], tick_x, y - 6));
   }
   /* Rows of other tracks take other colours (slots 0 and 2 differ). */
   {
@@ -1337,6 +1339,100 @@ test_modes_output (Fixture *f, gconstpointer data)
     }
   cpel_timeline_set_color_mode (timeline, CPEL_COLOR_BY_CODE);
   cpel_timeline_set_summary (timeline, FALSE);
+}
+
+/* The top of row r's event area, as device rows of the widget image: the
+ * strip from 3 to 8 px below the row's top. */
+static guint
+row_top_differences (cairo_surface_t *a, cairo_surface_t *b, const CpelView *view, guint r)
+{
+  int w = cairo_image_surface_get_width (a);
+  int y0 = (int) ceil (cpel_view_get_row_y (view, r)) + 3;
+  guint n = 0;
+
+  for (int y = y0; y < y0 + 5; y++)
+    for (int x = (int) view->label_width + 1; x < w; x++)
+      n += pixel_at (a, x, y) != pixel_at (b, x, y);
+  return n;
+}
+
+/* Summary mode (win.summary-mode, g2's `e`) looks different on screen at
+ * every zoom — also over the whole capture, where every row is drawn as
+ * density and there are no labels it could leave out: each row becomes a
+ * histogram on a baseline (bars as tall as the column's count), and the
+ * status line says "Summary". */
+static void
+test_summary_visible (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline = cpel_window_get_timeline (f->window);
+  const CpelView *view = cpel_timeline_get_view (timeline);
+  static const gint64 spans[] = { 0, 6000, 400 };   /* 0: the whole capture */
+
+  SKIP_WITHOUT_DISPLAY ();
+  /* Narrow enough that the busier tracks are density over the whole
+   * capture (200 and 250 events in under 600 / 3 columns). */
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 720, 640);
+  app_test_wait_until (gtk_widget_get_width (GTK_WIDGET (f->window)) <= 720, 30);
+  if (app_test_can_send_input ())
+    app_test_pointer_to (GTK_WIDGET (f->window), 2, 2);
+  for (guint z = 0; z < G_N_ELEMENTS (spans); z++)
+    {
+      cairo_surface_t *plain, *summary;
+      guint n_density = 0;
+
+      if (spans[z] == 0)
+        cpel_timeline_fit (timeline);
+      else
+        cpel_timeline_set_range (timeline, 1000, 1000 + spans[z], FALSE);
+      app_test_wait_drawn (GTK_WIDGET (timeline));
+      g_assert_false (cpel_timeline_get_summary (timeline));
+      plain = app_test_widget_image (GTK_WIDGET (timeline));
+
+      app_test_activate_action (GTK_WIDGET (f->window), "summary-mode", NULL);
+      g_assert_true (cpel_timeline_get_summary (timeline));
+      g_assert_cmpstr (cpel_window_get_status (f->window, "modes"), ==, "Summary");
+      app_test_wait_drawn (GTK_WIDGET (timeline));
+      summary = app_test_widget_image (GTK_WIDGET (timeline));
+      g_assert_nonnull (plain);
+      g_assert_nonnull (summary);
+      if (g_getenv ("CPEL_TEST_SAVE_PNG") != NULL)
+        {
+          g_autofree char *a = g_strdup_printf ("/tmp/summary-visible-%u-plain.png", z);
+          g_autofree char *b = g_strdup_printf ("/tmp/summary-visible-%u-summary.png", z);
+
+          cairo_surface_write_to_png (plain, a);
+          cairo_surface_write_to_png (summary, b);
+        }
+
+      /* Not only where labels were: the top of every row that shows an
+       * event differs (the bars stand on the baseline; a one-event bar is
+       * about half the row), and the baselines run along each row. */
+      g_assert_cmpuint (count_differences (plain, summary), >,
+                        cpel_view_get_n_rows (view) * (gtk_widget_get_width (GTK_WIDGET (timeline))
+                                                        - (int) view->label_width) / 2);
+      for (guint r = 0; r < cpel_view_get_n_rows (view); r++)
+        {
+          guint slot = cpel_view_get_row_slot (view, r);
+          guint64 n_shown = cpel_file_track_lower_bound (cpel_window_get_file (f->window), slot, view->t1)
+                            - cpel_file_track_lower_bound (cpel_window_get_file (f->window), slot, view->t0);
+          double columns = (gtk_widget_get_width (GTK_WIDGET (timeline)) - view->label_width)
+                           * gtk_widget_get_scale_factor (GTK_WIDGET (timeline));
+
+          n_density += n_shown * CPEL_RENDER_EVENT_SPACING > columns;
+          if (n_shown > 0)
+            g_assert_cmpuint (row_top_differences (plain, summary, view, r), >, 0);
+        }
+      /* The whole capture is drawn as density (where the modes used to
+       * look the same). */
+      if (spans[z] == 0)
+        g_assert_cmpuint (n_density, >=, 2);
+
+      app_test_activate_action (GTK_WIDGET (f->window), "summary-mode", NULL);
+      g_assert_false (cpel_timeline_get_summary (timeline));
+      g_assert_cmpstr (cpel_window_get_status (f->window, "modes"), ==, "");
+      cairo_surface_destroy (plain);
+      cairo_surface_destroy (summary);
+    }
 }
 
 /* ---- the g2 keys ----------------------------------------------------------- */
@@ -1700,6 +1796,7 @@ main (int argc, char *argv[])
   ADD ("open-at-view", test_open_at_view);
   ADD ("views-window", test_views_window);
   ADD ("modes-output", test_modes_output);
+  ADD ("summary-visible", test_summary_visible);
   ADD ("keys", test_keys);
   ADD ("keys-anywhere", test_keys_anywhere);
   ADD ("tracks-window-keys", test_tracks_window_keys);

@@ -755,9 +755,11 @@ test_summary (void)
   /* As in /render/labels/fit: labels right of the ticks at x = 560, 960
    * (track 0) and x = 352 (track 1). */
   view_for (&view, file, 0, 2000);
+  view.summary = TRUE;
   view.hidden_types = all_hidden;
   empty = test_render (&view, W, H);
   view.hidden_types = NULL;
+  view.summary = FALSE;
   plain = test_render (&view, W, H);
   view.summary = TRUE;
   summary = test_render (&view, W, H);
@@ -765,7 +767,8 @@ test_summary (void)
   g_assert_true (has_dark_pixel (plain, 965, 1020, r0 + 4, r0 + 20, 0.5));
   g_assert_true (has_dark_pixel (plain, 357, 420, r1 + 4, r1 + 20, 0.5));
   /* Summary: no text and no box right of the ticks, only what a frame
-   * without any event has there (row backgrounds, ruler grid lines). */
+   * without any event has there (row backgrounds, baselines, ruler grid
+   * lines). */
   for (int y = r0 + 1; y < r1 + 23; y++)
     for (int x = 161; x < W; x++)
       {
@@ -773,9 +776,12 @@ test_summary (void)
           continue;   /* a tick */
         g_assert_cmpfloat (fabs (test_luma (summary, x, y) - test_luma (empty, x, y)), <, 0.001);
       }
-  /* The ticks, the track labels and the ruler are as before. */
-  test_assert_color (summary, 560, r0 + 10, &light.event);
-  test_assert_color (summary, 960, r0 + 10, &light.event);
+  /* The ticks stand on the row's baseline (one event's bar: 52 % of the
+   * 18 px); the track labels and the ruler are as before. */
+  test_assert_color (summary, 560, r0 + 20, &light.event);
+  test_assert_color (summary, 960, r0 + 12, &light.event);
+  test_assert_color (plain, 960, r0 + 10, &light.event);
+  test_assert_not_color (summary, 960, r0 + 10, &light.event);
   for (int y = 0; y < H; y++)
     for (int x = 0; x < 160; x++)
       g_assert_cmpfloat (fabs (test_luma (summary, x, y) - test_luma (plain, x, y)), <, 0.001);
@@ -794,6 +800,142 @@ test_summary (void)
   cairo_surface_destroy (summary);
   cairo_surface_destroy (plain);
   cairo_surface_destroy (empty);
+}
+
+/* Track 0: a burst of 2000 events over [0, 1000) (8 a column at full
+ * zoom), then 20 lone events 150 ns apart from t = 1000; track 1: 5 events
+ * 800 ns apart. */
+static void
+burst_then_quiet_func (guint64 i, TestEvent *ev, gpointer data)
+{
+  ev->code = CODE_SEND;
+  ev->datum = (guint32) i;
+  ev->track = 0;
+  if (i < 2000)
+    ev->t = i / 2;
+  else if (i < 2020)
+    ev->t = 1000 + (i - 2000) * 150;
+  else
+    {
+      ev->track = 1;
+      ev->t = 100 + (i - 2020) * 800;
+    }
+}
+
+/* Pixels that differ between two frames in [y0, y1), right of the label
+ * column. */
+static guint
+rows_differences (cairo_surface_t *a, cairo_surface_t *b, int y0, int y1)
+{
+  guint n = 0;
+
+  for (int y = y0; y < y1; y++)
+    for (int x = 160; x < W; x++)
+      {
+        double pa[3], pb[3];
+
+        test_pixel (a, x, y, pa);
+        test_pixel (b, x, y, pb);
+        n += fabs (pa[0] - pb[0]) + fabs (pa[1] - pb[1]) + fabs (pa[2] - pb[2]) > 0.01;
+      }
+  return n;
+}
+
+/* Height from the bar region's bottom (y = r0 + 21) of the run of `color`. */
+static int
+bar_height (cairo_surface_t *s, int x, int r0, const CpelRGBA *color)
+{
+  int n = 0;
+
+  while (n < 18 && test_color_distance (s, x, r0 + 20 - n, color) < 0.02)
+    n++;
+  return n;
+}
+
+/* Summary mode looks different from the normal mode at every zoom, down to
+ * the whole capture where every row is density (no labels to leave out):
+ * each row is a histogram on a baseline, a column as tall as its count. */
+static void
+test_summary_every_zoom (void)
+{
+  g_autoptr(CpelFile) file = test_file_new_func (2, 2025, burst_then_quiet_func, NULL);
+  static const gint64 ranges[][2] = {
+    { 0, 4000 },      /* whole capture: both rows density */
+    { 0, 200 },       /* inside the burst: density */
+    { 1000, 3000 },   /* lone events with room for labels */
+    { 1590, 1610 },   /* one event */
+    { 3500, 3600 },   /* no event at all on screen */
+  };
+  const CpelPalette *palettes[] = { &light, &dark };
+  int r0 = 28, r1 = 28 + 24;
+
+  for (guint p = 0; p < G_N_ELEMENTS (palettes); p++)
+    for (guint z = 0; z < G_N_ELEMENTS (ranges); z++)
+      {
+        CpelView view;
+        cairo_surface_t *plain, *summary;
+
+        view_for (&view, file, ranges[z][0], ranges[z][1]);
+        view.palette = palettes[p];
+        plain = test_render (&view, W, H);
+        view.summary = TRUE;
+        summary = test_render (&view, W, H);
+        /* At least the baselines of both rows (1000 px each). */
+        g_assert_cmpuint (rows_differences (plain, summary, r0, H), >=, 2000);
+        cairo_surface_destroy (plain);
+        cairo_surface_destroy (summary);
+      }
+
+  /* The whole capture, 4 ns a column: the burst fills columns 0..249 with 8
+   * events each, the lone events are single columns (t = 1600: x = 560). */
+  {
+    CpelView view;
+    cairo_surface_t *plain, *summary;
+    int x_burst = 160 + 100, x_lone = 560, x_none = 560 + 15;
+
+    view_for (&view, file, 0, 4000);
+    plain = test_render (&view, W, H);
+    view.summary = TRUE;
+    summary = test_render (&view, W, H);
+
+    /* Row 0 is density only (no label anywhere): it differs all the same. */
+    g_assert_true (cpel_view_get_row_slot (&view, 0) == 0);
+    g_assert_cmpuint (rows_differences (plain, summary, r0, r1), >=, 1200);
+    /* Normal: the lone event's column shaded over the row's whole height. */
+    test_assert_not_color (plain, x_lone, r0 + 4, &light.background);
+    /* Summary: the burst's bars fill the row, the lone event's is about
+     * half as tall and solid, above it the row is empty; the counts read
+     * as heights. */
+    g_assert_cmpint (bar_height (summary, x_burst, r0, &light.density), ==, 18);
+    g_assert_cmpint (bar_height (summary, x_lone, r0, &light.density), >=, 7);
+    g_assert_cmpint (bar_height (summary, x_lone, r0, &light.density), <=, 11);
+    test_assert_color (summary, x_lone, r0 + 4, &light.background);
+    test_assert_color (summary, x_none, r0 + 20, &light.background);
+    /* A baseline under the bars, on empty stretches too (row 1: only five
+     * events). */
+    test_assert_not_color (summary, x_none, r0 + 21, &light.background);
+    g_assert_cmpfloat (fabs (test_luma (summary, x_none, r0 + 21) - test_luma (plain, x_none, r0 + 21)), >, 0.05);
+    g_assert_cmpfloat (fabs (test_luma (summary, x_none, r1 + 21) - test_luma (plain, x_none, r1 + 21)), >, 0.05);
+    /* The label column and the ruler stay as they are. */
+    for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+        if (x < 160 || y < r0)
+          g_assert_cmpfloat (fabs (test_luma (summary, x, y) - test_luma (plain, x, y)), <, 0.001);
+    cairo_surface_destroy (plain);
+    cairo_surface_destroy (summary);
+
+    /* By track: the bars in the track's colour. */
+    {
+      CpelRGBA t0;
+
+      cpel_palette_get_track_color (&light, 0, &t0);
+      view.color_mode = CPEL_COLOR_BY_TRACK;
+      summary = test_render (&view, W, H);
+      g_assert_cmpint (bar_height (summary, x_burst, r0, &t0), ==, 18);
+      g_assert_cmpint (bar_height (summary, x_lone, r0, &t0), <, 18);
+      cairo_surface_destroy (summary);
+    }
+  }
 }
 
 /* ---- selection, highlights, measurement, cursor ------------------------ */
@@ -1272,6 +1414,7 @@ main (int argc, char **argv)
   g_test_add_func ("/render/modes/color-by-track", test_color_by_track);
   g_test_add_func ("/render/modes/density-by-track", test_density_by_track);
   g_test_add_func ("/render/modes/summary", test_summary);
+  g_test_add_func ("/render/modes/summary-every-zoom", test_summary_every_zoom);
   g_test_add_func ("/render/selection", test_selection);
   g_test_add_func ("/render/selection/neighbours", test_selection_neighbours);
   g_test_add_func ("/render/labels/blank", test_labels_blank);
