@@ -83,49 +83,42 @@ if [ -z "${DISPLAY:-}" ] || ! command -v xdotool >/dev/null; then
   exit 77
 fi
 
+. "$(dirname "$0")/../wait-util.sh"
+
 # Window under test; the export goes straight to a file (no dialog).
 CPEL_EXPORT_PATH="$tmp/view.png" "$cpelview" "$tmp/demo.cpel" &
 pid=$!
 
-wid=
-for _ in $(seq 1 100); do
-  wid=$(xdotool search --onlyvisible --pid "$pid" --name 'demo\.cpel' 2>/dev/null | head -n 1 || true)
-  [ -n "$wid" ] && break
-  sleep 0.1
-done
+# Titled after the file once it is loaded.
+wid=$(wait_window --pid "$pid" --name 'demo\.cpel')
 [ -n "$wid" ] || { echo "no window appeared" >&2; exit 1; }
-sleep 0.5
 xdotool windowfocus --sync "$wid"
 xdotool mousemove --window "$wid" 5 5     # keep the cursor line out of the export
 
 # Zoom in (g2 keys and +), pan, zoom out one step.
 xdotool key --delay 60 w w plus plus d a s
-sleep 0.3
-# Search: Ctrl+F, a query, Enter (selects and centres the first match).
+# Search: Ctrl+F, a query typed at once, Enter (searches what is typed,
+# then selects and centres the first match).
 xdotool key ctrl+f
-sleep 0.3
 xdotool type --delay 40 suspend
-sleep 1.0
 xdotool key Return
-sleep 0.5
-# Export the view.
-xdotool key ctrl+e
-for _ in $(seq 1 50); do
-  [ -s "$tmp/view.png" ] && break
-  sleep 0.1
+# Export the view (Ctrl+E) until it shows the search's highlights: the
+# search runs in a worker, Ctrl+E may come before its result.
+shown=
+for _ in $(seq 1 200); do
+  rm -f "$tmp/view.png"
+  xdotool key ctrl+e
+  wait_file "$tmp/view.png" PNG || { echo "Ctrl+E exported nothing" >&2; exit 1; }
+  if "$pngcheck" "$tmp/view.png" 400-4000 200-3000 --highlight 2>"$tmp/check"; then
+    shown=1
+    break
+  fi
 done
-[ -s "$tmp/view.png" ] || { echo "Ctrl+E exported nothing" >&2; exit 1; }
-"$pngcheck" "$tmp/view.png" 400-4000 200-3000 --highlight
+[ -n "$shown" ] || { cat "$tmp/check" >&2; exit 1; }
 
 # Ctrl+Q quits cleanly.
 xdotool key ctrl+q
-for _ in $(seq 1 50); do
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.1
-done
-if kill -0 "$pid" 2>/dev/null; then
-  echo "Ctrl+Q did not quit" >&2; exit 1
-fi
+wait_exit "$pid" || { echo "Ctrl+Q did not quit" >&2; exit 1; }
 wait "$pid"
 pid=
 echo "gui: ok"

@@ -30,59 +30,43 @@ trap cleanup EXIT
 
 "$cli" gen --demo --force "$tmp/demo.cpel" >/dev/null
 
-# Start cpelview with the given arguments; sets $pid and $wid.
+. "$(dirname "$0")/../wait-util.sh"
+
+# Start cpelview with the given arguments; sets $pid and $wid.  Returns
+# when the file is loaded (the window is titled after it) and the window
+# has been laid out at 900 x 600.
 start() {
   "$cpelview" "$@" &
   pid=$!
-  wid=
-  for _ in $(seq 1 100); do
-    wid=$(xdotool search --onlyvisible --pid "$pid" --name 'demo\.cpel' 2>/dev/null | head -n 1 || true)
-    [ -n "$wid" ] && break
-    sleep 0.1
-  done
+  wid=$(wait_window --pid "$pid" --name 'demo\.cpel')
   [ -n "$wid" ] || { echo "no window appeared" >&2; exit 1; }
-  sleep 0.8
-  xdotool windowsize --sync "$wid" 900 600
+  xdotool windowsize "$wid" 900 600
+  wait_laid_out "$wid" 900 600 || { echo "the window was not laid out at 900x600" >&2; exit 1; }
   xdotool windowfocus --sync "$wid"
   xdotool mousemove --window "$wid" 5 5
-  sleep 0.3
 }
 
 quit() {
   xdotool key ctrl+q
-  for _ in $(seq 1 50); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    echo "Ctrl+Q did not quit" >&2; exit 1
-  fi
+  wait_exit "$pid" || { echo "Ctrl+Q did not quit" >&2; exit 1; }
   wait "$pid"
   pid=
 }
 
 export_to() {
   xdotool key ctrl+e
-  for _ in $(seq 1 50); do
-    [ -s "$1" ] && break
-    sleep 0.1
-  done
-  [ -s "$1" ] || { echo "Ctrl+E exported nothing" >&2; exit 1; }
+  wait_file "$1" PNG || { echo "Ctrl+E exported nothing" >&2; exit 1; }
 }
 
-# 1. Save a zoomed-in view.
+# 1. Save a zoomed-in view: Ctrl+D opens the Save View dialog, Enter saves.
 start "$tmp/demo.cpel"
 xdotool key --delay 80 w w w w d
-sleep 0.3
 xdotool key ctrl+d
-sleep 0.8
+dialog=$(wait_window --pid "$pid" --name '^Save View$')
+[ -n "$dialog" ] || { echo "Ctrl+D opened no Save View dialog" >&2; exit 1; }
+xdotool windowfocus --sync "$dialog"
 xdotool key Return
-for _ in $(seq 1 50); do
-  [ -s "$tmp/demo.cpel.cpelviews" ] && break
-  sleep 0.1
-done
-[ -s "$tmp/demo.cpel.cpelviews" ] || { echo "Save View wrote no sidecar" >&2; exit 1; }
-grep -q 'View 1' "$tmp/demo.cpel.cpelviews"
+wait_file "$tmp/demo.cpel.cpelviews" 'View 1' || { echo "Save View wrote no sidecar" >&2; exit 1; }
 quit
 
 # 2. Open at that view.
@@ -93,7 +77,6 @@ quit
 # 3. x steps to it.
 CPEL_EXPORT_PATH="$tmp/stepped.png" start "$tmp/demo.cpel"
 xdotool key x
-sleep 0.5
 export_to "$tmp/stepped.png"
 quit
 

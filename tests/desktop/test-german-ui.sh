@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # test-german-ui.sh — the uninstalled cpelview speaks German with LANGUAGE=de:
 #   1. `cpelview --help` prints the German option descriptions, and
@@ -61,24 +61,25 @@ title_de=$(german "$title_en")
 dbus=""
 command -v dbus-run-session >/dev/null && dbus="dbus-run-session --"
 
-# window_titled LANGUAGE TITLE: starts cpelview without a file, waits up to
-# 20 s for a visible window titled exactly TITLE, then ends the app
+. "$(dirname "$0")/../wait-util.sh"
+
+# window_titled LANGUAGE TITLE: starts cpelview without a file, waits (20 s
+# at most) for a visible window titled exactly TITLE or for the app to end,
+# whichever comes first, then ends the app
 window_titled () {
   log=$(mktemp)
+  widfile=$(mktemp)
   LANGUAGE=$1 $dbus "$cpelview" >"$log" 2>&1 &
   pid=$!
+  timeout 20 xdotool search --sync --all --onlyvisible --name "^$2\$" >"$widfile" 2>/dev/null &
+  spid=$!
+  wait -n "$pid" "$spid"
+  wid=$(head -n 1 "$widfile")
   found=1
-  i=0
-  while [ $i -lt 40 ]; do
-    wid=$(xdotool search --onlyvisible --name "^$2\$" 2>/dev/null | head -n 1)
-    if [ -n "$wid" ]; then
-      found=0
-      break
-    fi
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.5
-    i=$((i + 1))
-  done
+  [ -n "$wid" ] && found=0
+  # the app ended first: the search is of no use any more
+  kill "$spid" 2>/dev/null
+  wait "$spid" 2>/dev/null
   no_display=0
   if [ $found -ne 0 ] && grep -q "cannot open display" "$log"; then
     no_display=1
@@ -97,14 +98,10 @@ window_titled () {
   # dbus-run-session ends its bus when the app has gone; killed first, it
   # would leave the bus daemon behind (each holding an inotify instance:
   # 128 of them and file monitors stop working for every later test).
-  i=0
-  while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do
-    sleep 0.1
-    i=$((i + 1))
-  done
+  WAIT_SECONDS=5 wait_exit "$pid"
   kill "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
-  rm -f "$log"
+  rm -f "$log" "$widfile"
   return $found
 }
 
@@ -120,7 +117,6 @@ window_titled_retry () {
     fi
     [ $no_display -eq 1 ] || return 1
     echo "# the app could not open the display: attempt $attempt again"
-    sleep 1
   done
   return 1
 }
