@@ -7,7 +7,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 cd "$top"
 . "$here/deps.sh"
-cpel_install_deps xvfb xauth xdotool imagemagick clang libclang-rt-14-dev linux-perf babeltrace2
+cpel_install_deps xvfb xauth xdotool x11-utils imagemagick clang libclang-rt-14-dev linux-perf babeltrace2
 
 builddir=${BUILDDIR:-_build}
 if [ -d "$builddir" ]; then

@@ -30,7 +30,7 @@ wait_window () {
   timeout "$WAIT_SECONDS" xdotool search --sync --all --onlyvisible "$@" 2>/dev/null | head -n 1
 }
 
-# wait_laid_out WID WIDTH HEIGHT: a GTK window has been allocated at
+# wait_laid_out WID WIDTH HEIGHT (xprop, Debian's x11-utils): a GTK window has been allocated at
 # WIDTH x HEIGHT (GTK sets its opaque region when it allocates the window,
 # in the frame's layout phase, before that frame's paint).
 wait_laid_out () {
