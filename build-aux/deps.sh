@@ -6,7 +6,7 @@ cpel_install_deps () {
   local pkgs=(meson ninja-build pkg-config gcc libglib2.0-dev libgtk-4-dev
               libadwaita-1-dev libcairo2-dev libpango1.0-dev gettext
               desktop-file-utils appstream shared-mime-info groff-base
-              libtraceevent-dev libzstd-dev libbabeltrace2-dev libxtst-dev "$@")
+              libtraceevent-dev libzstd-dev libelf-dev libiberty-dev libbabeltrace2-dev libxtst-dev "$@")
   local missing=()
   local p
   for p in "${pkgs[@]}"; do

@@ -40,7 +40,7 @@ builddir=${BUILDDIR:-_build-sanitize}
 fuzz_seconds=${FUZZ_SECONDS:-180}
 fuzz_seed=${FUZZ_SEED:-1}
 # inputs per target: about 60 s each on the 2-core CI machine
-declare -A fuzz_runs=([file]=400000 [format]=1200000 [analysis]=35000 [views]=100000)
+declare -A fuzz_runs=([file]=400000 [format]=1200000 [analysis]=35000 [views]=100000 [elf]=300000)
 jobs=${JOBS:-2}
 
 fuzzing=false
@@ -109,7 +109,7 @@ GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none GSETTINGS_BACKEND=memory NO_AT_
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/cpel-fuzz-XXXXXX")
 failed=0
-targets=(file format analysis views)
+targets=(file format analysis views elf)
 
 start_target () {
   local name=$1 seeds=$1

@@ -5,7 +5,9 @@
  * recordings, --sample-cpu) go on one track per CPU (`CPU n`), the others on
  * one track per thread (`comm [tid]`, the name from the COMM records);
  * event = the event's name as perf script prints it; text = a tracepoint's
- * fields as perf script prints them, else `pid/tid ip`; datum = the first
+ * fields as perf script prints them, else `pid/tid ip sym+0xoff (dso)` as
+ * perf script names the address (cpel-perf-symbols.c: kallsyms of the
+ * recording's kernel, the mapped binaries' symbols); datum = the first
  * integer field (sched_switch: next_pid), else the tid; time = the sample's
  * time in ns (the loader counts from the earliest).  LOST and LOST_SAMPLES
  * records are counted.  Each sched_switch also marks, on the threads'
@@ -18,9 +20,13 @@
 #include <string.h>
 #include <inttypes.h>
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
+#include <sys/utsname.h>
 
 #include "cpel-error.h"
 #include "cpel-perf-data.h"
+#include "cpel-perf-symbols.h"
 
 /* Track keys: CPU n is n, thread t is THREAD_KEY | t; track ids are given
  * in key order (CPUs first, then threads by tid), counting from 0. */
@@ -60,6 +66,10 @@ typedef struct
   guint64            done;
   GString           *text;
   guint64            data_size;
+  CpelPerfSymbols   *syms;
+  guint64            n_kernel_ips;    /* kernel-mode samples with an IP */
+  guint64            kernel_text;     /* _text when recorded (kernel MMAP pgoff), or 0 */
+  const char        *kernel_ref;      /* "_text" / "_stext" */
 } PerfImport;
 
 static Thread *
@@ -162,8 +172,32 @@ first_pass (const CpelPerfRecord *r, gpointer data, GError **error)
             }
         }
       track_seen (pi, sample_key (r));
+      if (r->has_ip && (r->misc & CPEL_PERF_MISC_CPUMODE_MASK) == CPEL_PERF_MISC_KERNEL)
+        pi->n_kernel_ips++;
+      break;
+    case CPEL_PERF_RECORD_MMAP:
+    case CPEL_PERF_RECORD_MMAP2:
+      if (r->misc & CPEL_PERF_MISC_MMAP_DATA)
+        break;
+      if (g_str_has_prefix (r->filename, "[kernel.kallsyms]"))
+        {
+          /* the kernel's map: pgoff is the address of _text (or _stext) */
+          const char *ref = r->filename + strlen ("[kernel.kallsyms]");
+          if (strcmp (ref, "_text") == 0 || strcmp (ref, "_stext") == 0)
+            {
+              pi->kernel_text = r->map_pgoff;
+              pi->kernel_ref = ref[1] == 't' ? "_text" : "_stext";
+            }
+          break;
+        }
+      if ((r->misc & CPEL_PERF_MISC_CPUMODE_MASK) == CPEL_PERF_MISC_KERNEL)
+        break;   /* modules: named by kallsyms */
+      cpel_perf_symbols_add_map (pi->syms, r->pid, r->has_time ? r->time : 0, r->map_start,
+                                 r->map_len, r->map_pgoff, r->filename, r->build_id, r->build_id_size);
       break;
     case CPEL_PERF_RECORD_COMM:
+      if (r->misc & CPEL_PERF_MISC_COMM_EXEC)
+        cpel_perf_symbols_add_exec (pi->syms, r->pid, r->has_time ? r->time : 0);
       {
         Thread *t = thread_get (pi, r->tid);
         guint64 time = r->has_time ? r->time : 0;
@@ -177,6 +211,7 @@ first_pass (const CpelPerfRecord *r, gpointer data, GError **error)
       }
       break;
     case CPEL_PERF_RECORD_FORK:
+      cpel_perf_symbols_add_fork (pi->syms, r->pid, r->ppid, r->has_time ? r->time : 0);
       {
         Thread *t = thread_get (pi, r->tid);
         if (!t->has_parent && r->ptid != r->tid)
@@ -273,6 +308,10 @@ second_pass (const CpelPerfRecord *r, gpointer data, GError **error)
         {
           g_string_append_c (s, ' ');
           append_hex (s, r->ip);
+          guint mode = r->misc & CPEL_PERF_MISC_CPUMODE_MASK;
+          if (mode == CPEL_PERF_MISC_KERNEL || mode == CPEL_PERF_MISC_USER)
+            cpel_perf_symbols_append (pi->syms, r->pid, mode == CPEL_PERF_MISC_KERNEL, r->ip,
+                                      r->has_time ? r->time : 0, s);
         }
     }
   guint32 track = track_id (pi, sample_key (r));
@@ -283,7 +322,10 @@ second_pass (const CpelPerfRecord *r, gpointer data, GError **error)
     {
       guint32 n_attrs = cpel_perf_data_get_n_attrs (pi->pd);
       char cpu[32];
-      gsize len = (gsize) g_snprintf (cpu, sizeof cpu, r->has_cpu ? "CPU %u" : "", r->cpu);
+      gsize len = 0;
+      if (r->has_cpu)
+        len = (gsize) g_snprintf (cpu, sizeof cpu, "CPU %u", r->cpu);
+      cpu[len] = '\0';
       if (prev > 0)
         {
           guint32 t = track_id (pi, THREAD_KEY | ((guint32) prev & (THREAD_KEY - 1)));
@@ -377,6 +419,91 @@ add_header_info (PerfImport *pi)
     }
 }
 
+/* The running kernel's GNU build id from /sys/kernel/notes (FALSE when
+ * unreadable). */
+static gboolean
+running_kernel_build_id (guint8 *bid, gsize *size)
+{
+  g_autofree char *notes = NULL;
+  gsize len = 0;
+  if (!g_file_get_contents ("/sys/kernel/notes", &notes, &len, NULL))
+    return FALSE;
+  const guint8 *p = (const guint8 *) notes;
+  gsize pos = 0;
+  while (len - pos >= 12)
+    {
+      guint32 namesz, descsz, type;
+      memcpy (&namesz, p + pos, 4);
+      memcpy (&descsz, p + pos + 4, 4);
+      memcpy (&type, p + pos + 8, 4);
+      guint64 name_end = pos + 12 + (((guint64) namesz + 3) & ~G_GUINT64_CONSTANT (3));
+      guint64 desc_end = name_end + (((guint64) descsz + 3) & ~G_GUINT64_CONSTANT (3));
+      if (name_end > len || desc_end > len)
+        return FALSE;
+      if (type == 3 && namesz == 4 && memcmp (p + pos + 12, "GNU", 4) == 0 && descsz > 0 && descsz <= 20)
+        {
+          memcpy (bid, p + name_end, descsz);
+          *size = descsz;
+          return TRUE;
+        }
+      pos = desc_end;
+    }
+  return FALSE;
+}
+
+/* Kernel symbols only from the recording's kernel: perf's build-id cache
+ * copy of its kallsyms, or this machine's when it runs that kernel (same
+ * build id; without one in the file, the same release). */
+static void
+load_kernel_symbols (PerfImport *pi)
+{
+  CpelPerfData *pd = pi->pd;
+  const CpelPerfBuildId *kbid = NULL;
+  for (guint i = 0; i < cpel_perf_data_get_n_build_ids (pd); i++)
+    {
+      const CpelPerfBuildId *e = cpel_perf_data_get_build_id (pd, i);
+      if ((e->misc & CPEL_PERF_MISC_CPUMODE_MASK) == CPEL_PERF_MISC_KERNEL
+          && strcmp (e->filename, "[kernel.kallsyms]") == 0)
+        kbid = e;
+    }
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  if (kbid != NULL)
+    {
+      g_autoptr(GString) h = g_string_new (NULL);
+      for (guint i = 0; i < kbid->build_id_size; i++)
+        g_string_append_printf (h, "%02x", kbid->build_id[i]);
+      g_autofree char *cache = g_strdup_printf ("%s/.debug/[kernel.kallsyms]/%s/kallsyms",
+                                                g_get_home_dir (), h->str);
+      GStatBuf st;
+      if (h->len > 0 && g_stat (cache, &st) == 0 && S_ISREG (st.st_mode) && st.st_size < (256 << 20))
+        g_file_get_contents (cache, &text, &len, NULL);
+      guint8 run[20];
+      gsize run_size = 0;
+      if (text == NULL && running_kernel_build_id (run, &run_size)
+          && run_size == kbid->build_id_size && memcmp (run, kbid->build_id, run_size) == 0)
+        g_file_get_contents ("/proc/kallsyms", &text, &len, NULL);
+    }
+  else
+    {
+      struct utsname u;
+      const char *rel = cpel_perf_data_get_os_release (pd);
+      if (rel != NULL && uname (&u) == 0 && strcmp (rel, u.release) == 0)
+        g_file_get_contents ("/proc/kallsyms", &text, &len, NULL);
+    }
+  if (text == NULL || cpel_perf_symbols_set_kallsyms (pi->syms, text, len) == 0)
+    return;
+  guint64 now;
+  if (pi->kernel_ref == NULL || !cpel_perf_symbols_kallsyms_address (pi->syms, pi->kernel_ref, &now))
+    {
+      if (!cpel_perf_symbols_kallsyms_address (pi->syms, "_text", &now))
+        cpel_perf_symbols_set_kallsyms (pi->syms, NULL, 0);   /* addresses hidden (kptr_restrict) */
+      return;
+    }
+  if (pi->kernel_text != 0)
+    cpel_perf_symbols_set_kernel_reloc (pi->syms, (gint64) (pi->kernel_text - now));
+}
+
 static gboolean
 import_perf (const CpelImportSource  *src,
              const CpelImportOptions *options,
@@ -397,6 +524,7 @@ import_perf (const CpelImportSource  *src,
   pi.text = g_string_sized_new (256);
   pi.comm = g_string_new (NULL);
   pi.switch_attr = G_MAXUINT;
+  pi.syms = cpel_perf_symbols_new ();
   for (guint i = 0; i < cpel_perf_data_get_n_attrs (pd); i++)
     if (cpel_perf_data_attr_is_tracepoint (pd, i)
         && strcmp (cpel_perf_data_get_attr_name (pd, i), "sched:sched_switch") == 0)
@@ -405,6 +533,14 @@ import_perf (const CpelImportSource  *src,
 
   if (ok)
     {
+      for (guint i = 0; i < cpel_perf_data_get_n_build_ids (pd); i++)
+        {
+          const CpelPerfBuildId *e = cpel_perf_data_get_build_id (pd, i);
+          cpel_perf_symbols_add_build_id (pi.syms, e->filename, e->build_id, e->build_id_size);
+        }
+      if (pi.n_kernel_ips > 0)
+        load_kernel_symbols (&pi);
+      cpel_perf_symbols_prepare (pi.syms);
       add_header_info (&pi);
       cpel_import_builder_add_lost (b, pi.lost);
 
@@ -445,6 +581,7 @@ import_perf (const CpelImportSource  *src,
   g_hash_table_unref (pi.tracks);
   g_string_free (pi.text, TRUE);
   g_string_free (pi.comm, TRUE);
+  cpel_perf_symbols_free (pi.syms);
   return ok;
 }
 

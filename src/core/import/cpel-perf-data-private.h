@@ -27,6 +27,7 @@
 enum
 {
   FEAT_TRACING_DATA = 1,
+  FEAT_BUILD_ID     = 2,
   FEAT_HOSTNAME     = 3,
   FEAT_OSRELEASE    = 4,
   FEAT_VERSION      = 5,
@@ -85,6 +86,7 @@ struct _CpelPerfData
   guint64        tod_ns;
   guint64        clock_ns;
   gboolean       compressed;
+  GArray        *build_ids;      /* CpelPerfBuildId (filenames point into the file) */
   guint8        *scratch;        /* tracepoint record copy, zero padded */
   gsize          scratch_size;
 };

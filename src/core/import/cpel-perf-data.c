@@ -121,6 +121,42 @@ parse_event_desc (CpelPerfData *self, guint64 off, guint64 size, GError **error)
   return TRUE;
 }
 
+/* BUILD_ID: perf_record_header_build_id entries — header (8), pid (4),
+ * build_id (20 + size byte + 3 reserved), filename up to header.size. */
+static gboolean
+parse_build_ids (CpelPerfData *self, guint64 off, guint64 size, GError **error)
+{
+  const guint8 *p = self->data + off;
+  guint64 pos = 0;
+  self->build_ids = g_array_new (FALSE, TRUE, sizeof (CpelPerfBuildId));
+  while (size - pos >= 8)
+    {
+      guint16 misc = rd16 (p + pos + 4);
+      guint16 len = rd16 (p + pos + 6);
+      if (len < 8 + 4 + 24 + 1 || len > size - pos)
+        return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+                           _("perf.data: the build id entry at offset %" PRIu64 " has size %u (%" PRIu64
+                             " bytes left in its section)"),
+                           off + pos, len, size - pos);
+      const char *name = (const char *) p + pos + 36;
+      if (memchr (name, 0, len - 36) == NULL)
+        return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+                           _("perf.data: the file name of the build id entry at offset %" PRIu64
+                             " runs past its end"),
+                           off + pos);
+      CpelPerfBuildId e = { 0 };
+      e.pid = rd32 (p + pos + 8);
+      e.misc = misc;
+      memcpy (e.build_id, p + pos + 12, 20);
+      /* PERF_RECORD_MISC_BUILD_ID_SIZE: the size byte after the 20 is valid */
+      e.build_id_size = (misc & (1u << 15)) ? MIN (p[pos + 32], 20) : 20;
+      e.filename = name;
+      g_array_append_val (self->build_ids, e);
+      pos += len;
+    }
+  return TRUE;
+}
+
 static gboolean
 parse_features (CpelPerfData *self, GError **error)
 {
@@ -237,6 +273,9 @@ parse_features (CpelPerfData *self, GError **error)
     }
   if (has_feature (self, FEAT_TRACING_DATA))
     if (!_cpel_perf_parse_tracing_data (self, sec_off[FEAT_TRACING_DATA], sec_size[FEAT_TRACING_DATA], error))
+      return FALSE;
+  if (has_feature (self, FEAT_BUILD_ID))
+    if (!parse_build_ids (self, sec_off[FEAT_BUILD_ID], sec_size[FEAT_BUILD_ID], error))
       return FALSE;
   if (has_feature (self, FEAT_EVENT_DESC))
     if (!parse_event_desc (self, sec_off[FEAT_EVENT_DESC], sec_size[FEAT_EVENT_DESC], error))
@@ -482,6 +521,7 @@ cpel_perf_data_free (CpelPerfData *self)
   g_free (self->perf_version);
   g_free (self->cmdline);
   g_free (self->scratch);
+  g_clear_pointer (&self->build_ids, g_array_unref);
   g_clear_pointer (&self->bytes, g_bytes_unref);
   g_free (self);
 }
@@ -807,6 +847,35 @@ read_records (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len, g
             report = TRUE;
           }
           break;
+        case CPEL_PERF_RECORD_MMAP:
+        case CPEL_PERF_RECORD_MMAP2:
+          {
+            /* pid, tid, addr, len, pgoff; MMAP2: maj/min/ino/ino_generation or
+             * build_id_size + 3 reserved + build_id[20], prot, flags; filename */
+            guint64 name_at = type == CPEL_PERF_RECORD_MMAP ? 32 : 64;
+            if (blen < name_at + 1)
+              return record_error (error, rec_off, type == CPEL_PERF_RECORD_MMAP ? "MMAP" : "MMAP2");
+            r.has_tid = TRUE;
+            r.pid = rd32 (b);
+            r.tid = rd32 (b + 4);
+            r.map_start = rd64 (b + 8);
+            r.map_len = rd64 (b + 16);
+            r.map_pgoff = rd64 (b + 24);
+            if (type == CPEL_PERF_RECORD_MMAP2 && (misc & (1u << 14)))   /* MMAP_BUILD_ID */
+              {
+                r.build_id_size = MIN (b[32], 20);
+                r.build_id = b + 36;
+              }
+            const char *c = (const char *) b + name_at;
+            const char *nul = memchr (c, 0, blen - name_at);
+            if (nul == NULL)
+              return record_error (error, rec_off, "the mapped file's name");
+            r.filename = c;
+            guint64 used = name_at + (((guint64) (nul - c) + 1 + 7) & ~G_GUINT64_CONSTANT (7));
+            decode_trailer (self, b, blen, MIN (used, blen), &r);
+            report = TRUE;
+          }
+          break;
         case CPEL_PERF_RECORD_FORK:
         case CPEL_PERF_RECORD_EXIT:
           if (blen < 24)
@@ -994,6 +1063,21 @@ gboolean
 cpel_perf_data_is_compressed (CpelPerfData *self)
 {
   return self->compressed;
+}
+
+guint
+cpel_perf_data_get_n_build_ids (CpelPerfData *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->build_ids ? self->build_ids->len : 0;
+}
+
+const CpelPerfBuildId *
+cpel_perf_data_get_build_id (CpelPerfData *self, guint i)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (self->build_ids != NULL && i < self->build_ids->len, NULL);
+  return &g_array_index (self->build_ids, CpelPerfBuildId, i);
 }
 
 guint64

@@ -39,14 +39,23 @@ typedef struct _CpelPerfData CpelPerfData;
 /* Record types this reader reports (others are skipped). */
 enum
 {
+  CPEL_PERF_RECORD_MMAP         = 1,
   CPEL_PERF_RECORD_LOST         = 2,
   CPEL_PERF_RECORD_COMM         = 3,
   CPEL_PERF_RECORD_EXIT         = 4,
   CPEL_PERF_RECORD_FORK         = 7,
   CPEL_PERF_RECORD_SAMPLE       = 9,
+  CPEL_PERF_RECORD_MMAP2        = 10,
   CPEL_PERF_RECORD_LOST_SAMPLES = 13,
   CPEL_PERF_RECORD_COMPRESSED   = 81,
 };
+
+/* perf_event_header.misc */
+#define CPEL_PERF_MISC_CPUMODE_MASK  0x7
+#define CPEL_PERF_MISC_KERNEL        1
+#define CPEL_PERF_MISC_USER          2
+#define CPEL_PERF_MISC_COMM_EXEC     (1u << 13)   /* COMM */
+#define CPEL_PERF_MISC_MMAP_DATA     (1u << 13)   /* MMAP, MMAP2: not executable */
 
 typedef struct
 {
@@ -76,7 +85,22 @@ typedef struct
   guint32      ppid, ptid;
   /* LOST / LOST_SAMPLES */
   guint64      lost;
+  /* MMAP / MMAP2 (pid, tid above) */
+  guint64      map_start, map_len, map_pgoff;
+  const char  *filename;      /* NUL-terminated within the record */
+  const guint8 *build_id;     /* MMAP2 with a build id, else NULL */
+  guint        build_id_size; /* <= 20 */
 } CpelPerfRecord;
+
+/* An entry of the BUILD_ID feature: the build id of a binary samples hit. */
+typedef struct
+{
+  guint32      pid;
+  guint16      misc;          /* cpumode: CPEL_PERF_MISC_KERNEL for the kernel and its modules */
+  guint8       build_id[20];
+  guint        build_id_size;
+  const char  *filename;      /* "[kernel.kallsyms]", a path */
+} CpelPerfBuildId;
 
 /* Return FALSE with *error set to stop. */
 typedef gboolean (*CpelPerfRecordFunc) (const CpelPerfRecord *record,
@@ -92,7 +116,7 @@ CpelPerfData *cpel_perf_data_new          (GBytes        *bytes,
                                            GError       **error);
 void          cpel_perf_data_free         (CpelPerfData  *self);
 
-/* Calls `func` for every SAMPLE, COMM, FORK, EXIT, LOST and LOST_SAMPLES
+/* Calls `func` for every SAMPLE, MMAP, MMAP2, COMM, FORK, EXIT, LOST and LOST_SAMPLES
  * record of the data section in file order (COMPRESSED records inflated in
  * place).  `progress` (may be NULL) gets the fraction of the data section
  * read. */
@@ -154,6 +178,9 @@ gboolean      cpel_perf_data_get_clock_data   (CpelPerfData *self, gint *clockid
 /* attr.clockid when use_clockid is set on the attrs, else -1 (perf clock). */
 gint          cpel_perf_data_get_clockid      (CpelPerfData *self);
 gboolean      cpel_perf_data_is_compressed    (CpelPerfData *self);
+/* BUILD_ID feature entries (0 when absent). */
+guint         cpel_perf_data_get_n_build_ids  (CpelPerfData *self);
+const CpelPerfBuildId *cpel_perf_data_get_build_id (CpelPerfData *self, guint i);
 guint64       cpel_perf_data_get_data_size    (CpelPerfData *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelPerfData, cpel_perf_data_free)
