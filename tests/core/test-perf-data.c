@@ -435,7 +435,8 @@ test_format_text (void)
     }
 }
 
-/* Print formats whose expressions libtraceevent would evaluate unguarded
+/* Print formats libtraceevent's parser would crash on (a NULL it follows,
+ * constants it folds) or whose expressions it would evaluate unguarded
  * (a field as divisor — SIGFPE on prev_prio=0, found by fuzzing —, a field
  * as array index, a width of megabytes, %n) are printed field by field:
  * every record imports, sched_switch shows its raw fields, and sched_wakeup,
@@ -450,6 +451,10 @@ test_print_fmt_expressions (void)
     /* the fuzzer's: "R / C->prev_comm", folded while libtraceevent parses */
     { "REC->prev_comm, REC->prev_pid", "R/C->prev_comm, REC->prev_pid", FALSE },
     { "REC->prev_pid, REC->prev_prio", "R%C->prev_pid, REC->prev_prio", FALSE },
+    /* a NULL that libtraceevent's parser follows */
+    { "__print_flags(REC->prev_state", "__print_flags(REC->0rev_state", FALSE },
+    { "REC->next_comm, REC->next_pid", "REC->next_comm, RXC->next_pid", FALSE },
+    { "__print_flags(REC->prev_state", "__print_flagz(REC->prev_state", FALSE },
     { "REC->prev_pid, REC->prev_prio", "REC->prev_pid% REC->prev_prio", FALSE },
     { "REC->prev_pid, REC->prev_prio", "REC->prev_pid/ REC->prev_prio", FALSE },
     { "REC->prev_comm, REC->prev_pid", "REC->prev_comm[REC->prev_pid]", FALSE },

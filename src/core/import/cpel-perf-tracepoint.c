@@ -60,6 +60,115 @@ cur_sized_text (Cursor *c, guint width, const char *what, gsize *len_out, GError
   return t;
 }
 
+/* The print format's arguments, token by token, before libtraceevent's
+ * parser sees them (it follows NULL on shapes like `REC->0rev_state` or
+ * `R/C->prev_comm`, found by fuzzing): `->` only in `REC->field` with a
+ * field of this format, a call only of a helper libtraceevent knows,
+ * numbers that end where they should, no character C would not have here.
+ * Anything else is not an error of the file: the event is printed field by
+ * field instead. */
+static gboolean
+print_args_are_plain (const char *p, GHashTable *fields)
+{
+  static const char *const helpers[] = {
+    "__print_flags", "__print_symbolic", "__print_hex", "__print_hex_str", "__print_array",
+    "__get_str", "__get_rel_str", "__get_bitmask", "__get_rel_bitmask", "__get_cpumask",
+    "__get_rel_cpumask", "__get_dynamic_array", "__get_rel_dynamic_array",
+    "__get_dynamic_array_len", "__get_rel_dynamic_array_len", "__get_sockaddr",
+    "__get_rel_sockaddr",
+  };
+  gboolean after_arrow = FALSE, after_rec = FALSE;
+  while (*p)
+    {
+      if (*p == ' ')
+        {
+          p++;
+          continue;
+        }
+      if (after_rec && !(p[0] == '-' && p[1] == '>'))
+        return FALSE;
+      if (*p == '"')
+        {
+          /* closed and escaped as format_is_well_formed checked */
+          for (p++; *p && *p != '"'; p++)
+            if (*p == '\\' && p[1] != 0)
+              p++;
+          if (*p != '"' || after_arrow)
+            return FALSE;
+          p++;
+          continue;
+        }
+      if (*p == '\'')
+        {
+          if (after_arrow)
+            return FALSE;
+          p += p[1] == '\\' ? 4 : 3;
+          continue;
+        }
+      if (g_ascii_isalpha (*p) || *p == '_')
+        {
+          const char *start = p;
+          while (g_ascii_isalnum (*p) || *p == '_')
+            p++;
+          g_autofree char *word = g_strndup (start, p - start);
+          const char *q = p;
+          while (*q == ' ')
+            q++;
+          if (after_arrow)
+            {
+              if (!g_hash_table_contains (fields, word))
+                return FALSE;
+              after_arrow = FALSE;
+            }
+          else if (strcmp (word, "REC") == 0)
+            after_rec = TRUE;
+          else if (*q == '(')
+            {
+              gboolean known = FALSE;
+              for (guint i = 0; i < G_N_ELEMENTS (helpers) && !known; i++)
+                known = strcmp (word, helpers[i]) == 0;
+              if (!known)
+                return FALSE;
+            }
+          continue;
+        }
+      if (after_arrow)
+        return FALSE;
+      if (g_ascii_isdigit (*p))
+        {
+          if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+            {
+              p += 2;
+              if (!g_ascii_isxdigit (*p))
+                return FALSE;
+              while (g_ascii_isxdigit (*p))
+                p++;
+            }
+          else
+            while (g_ascii_isdigit (*p))
+              p++;
+          while (*p == 'u' || *p == 'U' || *p == 'l' || *p == 'L')
+            p++;
+          if (g_ascii_isalnum (*p) || *p == '_' || *p == '.')
+            return FALSE;
+          continue;
+        }
+      if (p[0] == '-' && p[1] == '>')
+        {
+          if (!after_rec)
+            return FALSE;
+          after_rec = FALSE;
+          after_arrow = TRUE;
+          p += 2;
+          continue;
+        }
+      if (strchr ("()[]{},?:+-*/%<>=!&|^~", *p) == NULL)
+        return FALSE;
+      p++;
+    }
+  return !after_arrow && !after_rec;
+}
+
 /* libtraceevent's format parser is not safe on malformed text (fuzzing
  * made tep_parse_event dereference NULL on a damaged "print fmt:" line), so
  * a format reaches it only when it has the kernel's exact shape: `name:`,
@@ -67,7 +176,7 @@ cur_sized_text (Cursor *c, guint width, const char *what, gsize *len_out, GError
  * blank lines, and a last `print fmt:` line with a quoted format, balanced
  * brackets and closed strings; printable ASCII only. */
 static gboolean
-format_is_well_formed (const char *text, gsize len)
+format_is_well_formed (const char *text, gsize len, gboolean *args_plain)
 {
   static GRegex *line_re[4], *rec_re, *name_re;
   static gsize once = 0;
@@ -165,7 +274,14 @@ format_is_well_formed (const char *text, gsize len)
         default: break;
         }
     }
-  return !quoted && depth == 0;
+  if (quoted || depth != 0)
+    return FALSE;
+  const char *args = lines[n - 1] + strlen ("print fmt: \"");
+  for (; *args && *args != '"'; args++)
+    if (*args == '\\' && args[1] != 0)
+      args++;
+  *args_plain = *args == '"' && print_args_are_plain (args + 1, fields);
+  return TRUE;
 }
 
 /* --- print formats libtraceevent may evaluate ----------------------------
@@ -534,15 +650,17 @@ _cpel_perf_parse_tracing_data (CpelPerfData *self, guint64 off, guint64 size, GE
           g_autofree char *fmt = cur_sized_text (&c, 8, "event format", &tlen, error);
           if (fmt == NULL)
             return FALSE;
-          if (strlen (fmt) != tlen || !format_is_well_formed (fmt, tlen))
+          gboolean args_plain = FALSE;
+          if (strlen (fmt) != tlen || !format_is_well_formed (fmt, tlen, &args_plain))
             return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                                _("perf.data: the tracepoint format at offset %" PRIu64 " (system %s) cannot be parsed"),
                                at, system);
           /* libtraceevent folds constant expressions while it parses: a
            * print format that divides by anything but a plain non-zero
-           * number is replaced by an empty one (printed field by field) */
+           * number, or whose arguments are not plain (print_args_are_plain),
+           * is replaced by an empty one (printed field by field) */
           char *pf = strstr (fmt, "\nprint fmt: ");
-          if (pf != NULL && !divisions_are_plain (pf + strlen ("\nprint fmt: ")))
+          if (pf != NULL && (!args_plain || !divisions_are_plain (pf + strlen ("\nprint fmt: "))))
             {
               strcpy (pf, "\nprint fmt: \"\"\n");
               tlen = strlen (fmt);
