@@ -77,6 +77,7 @@ write_texts (Cut     *cut,
   guint n = cut->text_fis->len;
   g_autoptr(GByteArray) out = g_byte_array_new ();
   g_autoptr(GByteArray) texts = g_byte_array_new ();
+  g_autoptr(GString) text = g_string_new (NULL);
   guint32 v;
 
   v = file->little_endian ? GUINT32_TO_LE (0) : GUINT32_TO_BE (0);
@@ -85,20 +86,19 @@ write_texts (Cut     *cut,
   g_byte_array_append (out, (const guint8 *) &v, 4);
   for (guint i = 0; i < n; i++)
     {
-      gsize len = 0;
-      const char *t = cpel_file_event_text (file, g_array_index (cut->text_fis, guint64, i), &len);
       guint32 off = G_MAXUINT32;
 
-      if (t != NULL)
+      g_string_truncate (text, 0);
+      if (cpel_file_append_event_text (file, g_array_index (cut->text_fis, guint64, i), text))
         {
-          if ((guint64) texts->len + len + 1 + 8 + 4 * (guint64) n > G_MAXUINT32)
+          if ((guint64) texts->len + text->len + 1 + 8 + 4 * (guint64) n > G_MAXUINT32)
             {
               g_set_error (error, CPEL_ERROR, CPEL_ERROR_TOO_LARGE,
                            _("The events' texts take more than 4 GiB"));
               return FALSE;
             }
           off = texts->len;
-          g_byte_array_append (texts, (const guint8 *) t, (guint) len);
+          g_byte_array_append (texts, (const guint8 *) text->str, (guint) text->len);
           g_byte_array_append (texts, (const guint8 *) "", 1);
         }
       v = file->little_endian ? GUINT32_TO_LE (off) : GUINT32_TO_BE (off);
@@ -562,7 +562,7 @@ run (CpelFile              *file,
     return FALSE;
   cpel_writer_set_overwrite (w, options->overwrite);
   cut.w = w;
-  if (file->text_offsets != NULL)
+  if (file->text_offsets != NULL || file->lazy_texts != NULL)
     cut.text_fis = g_array_sized_new (FALSE, FALSE, sizeof (guint64), (guint) MIN (cut.n_range, 1u << 20));
 
   copy_definitions (&cut);

@@ -343,17 +343,9 @@ cpel_file_append_datum (CpelFile        *self,
    * cpel_file_is_damaged); print no datum. */
   if (G_UNLIKELY (event->type >= self->n_types))
     return;
-  if (G_UNLIKELY (self->text_offsets != NULL))
-    {
-      gsize len;
-      const char *text = cpel_file_event_text (self, event->file_index, &len);
-
-      if (text != NULL)
-        {
-          g_string_append_len (out, text, len);
-          return;
-        }
-    }
+  if (G_UNLIKELY (self->text_offsets != NULL || self->lazy_texts != NULL)
+      && cpel_file_append_event_text (self, event->file_index, out))
+    return;
   cpel_format_append (self->types[event->type].datum_format, event->datum,
                       cpel_file_get_event_strtab (self, event->section), &self->symtab, out);
 }

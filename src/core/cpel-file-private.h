@@ -104,32 +104,15 @@ struct _CpelFile
   const char       *texts;          /* the texts area */
   gsize             texts_len;
   GPtrArray        *source_info;    /* char*: key, value, … (NULL = no section) */
+  struct _CpelImportTexts *lazy_texts; /* imported: texts made from the source when asked */
+  guint             source_guard_id;  /* cpel-mapguard of the source mapping they read */
   const char       *imported_from;  /* importer id when the file on disk was not CPEL */
   guint64           source_size;    /* size of that file */
 };
 
-/* The event's full text from the texts extension, or NULL. */
-static inline const char *
-cpel_file_event_text (const CpelFile *self,
-                      guint64         file_index,
-                      gsize          *len)
-{
-  guint32 off;
-  const char *s, *end;
-
-  if (G_LIKELY (self->text_offsets == NULL)
-      || file_index - self->text_first >= self->text_count
-      || file_index < self->text_first)
-    return NULL;
-  memcpy (&off, self->text_offsets + (file_index - self->text_first) * 4, 4);
-  off = self->little_endian ? GUINT32_FROM_LE (off) : GUINT32_FROM_BE (off);
-  if (off >= self->texts_len)
-    return NULL;   /* 0xffffffff: no text; other values were checked at load */
-  s = self->texts + off;
-  end = memchr (s, '\0', self->texts_len - off);
-  *len = end ? (gsize) (end - s) : self->texts_len - off;
-  return s;
-}
+/* Appends the event's full text (the texts extension, or made from the
+ * imported source when asked); FALSE when the event has none.  Any thread. */
+gboolean cpel_file_append_event_text (const CpelFile *self, guint64 file_index, GString *out);
 
 static inline guint32
 cpel_file_read32 (const CpelFile *self, const guint8 *p)

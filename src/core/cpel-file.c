@@ -43,6 +43,8 @@ cpel_file_finalize (GObject *object)
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
   g_clear_pointer (&self->chunk, g_string_chunk_free);
   g_clear_pointer (&self->source_info, g_ptr_array_unref);
+  g_clear_pointer (&self->lazy_texts, cpel_import_texts_free);
+  cpel_mapguard_unregister (self->source_guard_id);
   cpel_mapguard_unregister (self->guard_id);
   g_clear_pointer (&self->mapped, g_mapped_file_unref);
   g_clear_pointer (&self->bytes, g_bytes_unref);
@@ -796,8 +798,9 @@ load_imported (CpelFile                *self,
   iopts.ticks_per_second = options ? options->ticks_per_second : 0;
   if (src->path != NULL && g_stat (src->path, &st) == 0)
     iopts.date = (guint32) st.st_mtime;
-  self->bytes = cpel_import_run (importer, src, &iopts, cancellable,
-                                 progress ? progress_part : NULL, &first, error);
+  self->bytes = cpel_import_run_lazy (importer, src, &iopts, cancellable,
+                                      progress ? progress_part : NULL, &first,
+                                      &self->lazy_texts, error);
   if (self->bytes == NULL)
     return FALSE;
   self->imported_from = importer->id;
@@ -833,8 +836,9 @@ cpel_file_new_for_path (const char             *path,
 
   if (importer->import != NULL)
     {
-      CpelImportSource src = { path, NULL, 0 };
+      CpelImportSource src = { path, NULL, 0, NULL };
       g_autoptr(GMappedFile) mapped = NULL;
+      g_autoptr(GBytes) owner = NULL;
 
       if (!importer->directory)
         {
@@ -845,10 +849,16 @@ cpel_file_new_for_path (const char             *path,
           src.size = g_mapped_file_get_length (mapped);
           if (src.data == NULL)
             src.data = (const guint8 *) "";
+          else
+            src.owner = owner = g_mapped_file_get_bytes (mapped);
         }
       if (!load_imported (self, importer, &src, options, cancellable, progress, progress_data,
                           error))
         return NULL;
+      /* The texts read the source later: a file shrunk under the mapping
+       * gives zeros (and markers in the texts), not SIGBUS. */
+      if (self->lazy_texts != NULL)
+        self->source_guard_id = cpel_mapguard_register (src.data, src.size);
       return g_steal_pointer (&self);
     }
 
@@ -912,7 +922,8 @@ gboolean
 cpel_file_is_damaged (CpelFile *self)
 {
   g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);
-  return cpel_mapguard_is_damaged (self->guard_id);
+  return cpel_mapguard_is_damaged (self->guard_id)
+         || cpel_mapguard_is_damaged (self->source_guard_id);
 }
 
 CpelFile *
@@ -938,7 +949,7 @@ cpel_file_new_for_bytes (GBytes                 *bytes,
   self = g_object_new (CPEL_TYPE_FILE, NULL);
   if (importer->import != NULL)
     {
-      CpelImportSource src = { NULL, data, size };
+      CpelImportSource src = { NULL, data, size, bytes };
 
       if (!load_imported (self, importer, &src, options, NULL, NULL, NULL, error))
         return NULL;
@@ -1030,5 +1041,29 @@ gboolean
 cpel_file_has_event_texts (CpelFile *self)
 {
   g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);
-  return self->text_offsets != NULL;
+  return self->text_offsets != NULL || (self->lazy_texts != NULL && self->n_events > 0);
+}
+
+gboolean
+cpel_file_append_event_text (const CpelFile *self,
+                             guint64         file_index,
+                             GString        *out)
+{
+  guint32 off;
+  const char *s, *end;
+
+  if (self->lazy_texts != NULL)
+    return cpel_import_texts_append (self->lazy_texts, file_index, out);
+  if (G_LIKELY (self->text_offsets == NULL)
+      || file_index - self->text_first >= self->text_count
+      || file_index < self->text_first)
+    return FALSE;
+  memcpy (&off, self->text_offsets + (file_index - self->text_first) * 4, 4);
+  off = self->little_endian ? GUINT32_FROM_LE (off) : GUINT32_FROM_BE (off);
+  if (off >= self->texts_len)
+    return FALSE;   /* 0xffffffff: no text; other values were checked at load */
+  s = self->texts + off;
+  end = memchr (s, '\0', self->texts_len - off);
+  g_string_append_len (out, s, end ? (gsize) (end - s) : self->texts_len - off);
+  return TRUE;
 }

@@ -246,21 +246,19 @@ _cpel_query_build_event_label (CpelFile         *file,
                                guint64           file_index,
                                GString          *out)
 {
-  gsize len;
-  const char *text = cpel_file_event_text (file, file_index, &len);
+  gsize before;
 
-  if (text == NULL)
+  g_string_truncate (out, 0);
+  g_string_append (out, file->types[type].name);
+  g_string_append_len (out, ": ", 2);
+  before = out->len;
+  if (!cpel_file_append_event_text (file, file_index, out))
     {
       _cpel_query_build_label (file, type, datum, strtab, out);
       return;
     }
-  g_string_truncate (out, 0);
-  g_string_append (out, file->types[type].name);
-  if (len > 0)
-    {
-      g_string_append_len (out, ": ", 2);
-      g_string_append_len (out, text, len);
-    }
+  if (out->len == before)
+    g_string_truncate (out, before - 2);
 }
 
 gboolean

@@ -290,7 +290,7 @@ scan_chunk (Chunk *chunk)
                 continue;   /* only on a damaged mapping (zeros): see below */
               /* Decided for the whole type (name matches, or cannot), or per label. */
               c = &chunk->caches[type];
-              if (G_UNLIKELY (file->text_offsets != NULL))
+              if (G_UNLIKELY (file->text_offsets != NULL || file->lazy_texts != NULL))
                 {
                   /* imported files: each event's own text, no per-datum shortcut */
                   if (!c->name_match)

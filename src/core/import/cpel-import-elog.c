@@ -61,7 +61,7 @@ rd_need (Reader     *r,
   g_set_error (r->error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
                _("VPP elog: %s at offset %" PRIu64 " needs %" PRIu64
                  " bytes, the file ends at %" PRIu64),
-               what, rd_offset (r), n, (gsize) (r->end - r->start));
+               _(what), rd_offset (r), n, (gsize) (r->end - r->start));
   return FALSE;
 }
 
@@ -193,7 +193,7 @@ rd_cstring (Reader *r, const char **s, gsize *len, const char *what)
       g_set_error (r->error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
                    _("VPP elog: %s at offset %" PRIu64 " claims %" PRIu64
                      " bytes, only %" PRIu64 " remain"),
-                   what, (gsize) (at - r->start), n, (gsize) (r->end - r->p));
+                   _(what), (gsize) (at - r->start), n, (gsize) (r->end - r->p));
       return FALSE;
     }
   *s = (const char *) r->p;
@@ -321,7 +321,7 @@ typedef struct
   guint32     n_types;
   char      **tracks;
   guint32     n_tracks;
-  const char *strtab;
+  gsize       strtab_offset;   /* in the source */
   guint32     strtab_len;
   guint32     n_events;
   Reader      r;          /* positioned at the first event */
@@ -354,7 +354,7 @@ rd_count (Reader *r, guint32 *n, gsize min_size, const char *what)
       g_set_error (r->error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
                    _("VPP elog: %s at offset %" PRIu64 " claims %u, but only %"
                      PRIu64 " bytes follow"),
-                   what, at, *n, (gsize) (r->end - r->p));
+                   _(what), at, *n, (gsize) (r->end - r->p));
       return FALSE;
     }
   return TRUE;
@@ -375,9 +375,9 @@ elog_parse_header (Elog          *e,
   r->end = data + size;
   r->error = error;
 
-  if (!rd_u32 (r, &n, _("the magic’s length")))
+  if (!rd_u32 (r, &n, N_("the magic’s length")))
     return FALSE;
-  if (n != 7 || !rd_need (r, 7, _("the magic")) || memcmp (r->p, ELOG_MAGIC, 7) != 0)
+  if (n != 7 || !rd_need (r, 7, N_("the magic")) || memcmp (r->p, ELOG_MAGIC, 7) != 0)
     {
       if (error && *error == NULL)
         g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_UNSUPPORTED,
@@ -387,15 +387,15 @@ elog_parse_header (Elog          *e,
   magic = (const char *) r->p;
   (void) magic;
   r->p += 7;
-  if (!rd_u32 (r, &e->ring_size, _("the ring size"))
-      || !rd_u64 (r, &e->save_os, _("the save time"))
-      || !rd_u64 (r, &e->save_cpu, _("the save time"))
-      || !rd_u64 (r, &e->init_os, _("the init time"))
-      || !rd_u64 (r, &e->init_cpu, _("the init time")))
+  if (!rd_u32 (r, &e->ring_size, N_("the ring size"))
+      || !rd_u64 (r, &e->save_os, N_("the save time"))
+      || !rd_u64 (r, &e->save_cpu, N_("the save time"))
+      || !rd_u64 (r, &e->init_os, N_("the init time"))
+      || !rd_u64 (r, &e->init_cpu, N_("the init time")))
     return FALSE;
 
   /* event types: each at least 1 + 1 + 4 + 4 bytes */
-  if (!rd_count (r, &e->n_types, 10, _("the number of event types")))
+  if (!rd_count (r, &e->n_types, 10, N_("the number of event types")))
     return FALSE;
   if (e->n_types > 65536)
     {
@@ -410,24 +410,24 @@ elog_parse_header (Elog          *e,
       ElogType *t = &e->types[i];
       guint32 index_plus_one;
 
-      if ((t->format = rd_strdup (r, _("an event type’s format"))) == NULL)
+      if ((t->format = rd_strdup (r, N_("an event type’s format"))) == NULL)
         return FALSE;
       t->args_offset = rd_offset (r);
-      if ((t->args = rd_strdup (r, _("an event type’s argument list"))) == NULL)
+      if ((t->args = rd_strdup (r, N_("an event type’s argument list"))) == NULL)
         return FALSE;
-      if (!rd_u32 (r, &index_plus_one, _("an event type’s index"))
-          || !rd_count (r, &t->n_enums, 1, _("the number of enum strings")))
+      if (!rd_u32 (r, &index_plus_one, N_("an event type’s index"))
+          || !rd_count (r, &t->n_enums, 1, N_("the number of enum strings")))
         return FALSE;
       t->enums = g_new0 (char *, (gsize) t->n_enums + 1);
       for (guint32 k = 0; k < t->n_enums; k++)
-        if ((t->enums[k] = rd_strdup (r, _("an enum string"))) == NULL)
+        if ((t->enums[k] = rd_strdup (r, N_("an enum string"))) == NULL)
           return FALSE;
       compile_args (t);
       compile_name (t);
     }
 
   /* tracks */
-  if (!rd_count (r, &e->n_tracks, 1, _("the number of tracks")))
+  if (!rd_count (r, &e->n_tracks, 1, N_("the number of tracks")))
     return FALSE;
   if (e->n_tracks > 65536)
     {
@@ -438,17 +438,17 @@ elog_parse_header (Elog          *e,
     }
   e->tracks = g_new0 (char *, (gsize) e->n_tracks + 1);
   for (guint32 i = 0; i < e->n_tracks; i++)
-    if ((e->tracks[i] = rd_strdup (r, _("a track name"))) == NULL)
+    if ((e->tracks[i] = rd_strdup (r, N_("a track name"))) == NULL)
       return FALSE;
 
   /* string table */
-  if (!rd_count (r, &e->strtab_len, 1, _("the string table’s length")))
+  if (!rd_count (r, &e->strtab_len, 1, N_("the string table’s length")))
     return FALSE;
-  e->strtab = (const char *) r->p;
+  e->strtab_offset = rd_offset (r);
   r->p += e->strtab_len;
 
   /* events: each at least 2 + 2 + 8 bytes */
-  if (!rd_count (r, &e->n_events, 12, _("the number of events")))
+  if (!rd_count (r, &e->n_events, 12, N_("the number of events")))
     return FALSE;
   e->events_offset = rd_offset (r);
   (void) len;
@@ -464,57 +464,152 @@ typedef struct
   gsize    offset;
 } ElogEvent;
 
-/* Read one event and render its text (elog_dump's) into `text`. */
+/* The checks every event passes, at import and when its text is made. */
 static gboolean
-elog_read_event (Elog      *e,
-                 ElogEvent *ev,
-                 GString   *text,
-                 GError   **error)
+elog_check_event (const Elog *e,
+                  Reader     *r,
+                  ElogEvent  *ev)
 {
-  Reader *r = &e->r;
-  const ElogType *t;
-  const char *f, *prev_piece = NULL;
-  gsize prev_len = 0;
-  gboolean have_datum = FALSE;
-  guint32 datum_other = 0;
-  gboolean have_other = FALSE;
-
-  ev->offset = rd_offset (r);
-  if (!rd_u16 (r, &ev->type, _("an event’s type")) || !rd_u16 (r, &ev->track, _("an event’s track"))
-      || !rd_f64 (r, &ev->time, _("an event’s time")))
-    return FALSE;
   if (ev->type >= e->n_types)
     {
-      g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+      g_set_error (r->error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
                    _("VPP elog: the event at offset %" PRIu64 " has type %u, but the file "
                      "defines %u types"), ev->offset, ev->type, e->n_types);
       return FALSE;
     }
   if (ev->track >= e->n_tracks)
     {
-      g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+      g_set_error (r->error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
                    _("VPP elog: the event at offset %" PRIu64 " is on track %u, but the "
                      "file defines %u tracks"), ev->offset, ev->track, e->n_tracks);
       return FALSE;
     }
   if (!isfinite (ev->time) || ev->time < 0 || ev->time > 9.2e9)
     {
-      g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+      g_set_error (r->error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
                    _("VPP elog: the event at offset %" PRIu64 " has an impossible time "
                      "(%g s)"), ev->offset, ev->time);
       return FALSE;
     }
-  t = &e->types[ev->type];
-  if (t->bad_args)
+  if (e->types[ev->type].bad_args)
     {
-      g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+      const ElogType *t = &e->types[ev->type];
+
+      g_set_error (r->error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
                    _("VPP elog: the event at offset %" PRIu64 " has type %u “%s” whose "
                      "argument list “%s” (offset %" PRIu64 ") cannot be read: %s"),
                    ev->offset, ev->type, t->format, t->args, t->args_offset, t->bad_args);
       return FALSE;
     }
+  return TRUE;
+}
 
-  g_string_truncate (text, 0);
+/* Read one event without its text (the import): type, track, time, datum. */
+static inline gboolean
+elog_scan_event (const Elog *e,
+                 Reader     *r,
+                 ElogEvent  *ev)
+{
+  const ElogType *t;
+  const guint8 *p = r->p;
+  gboolean have_datum = FALSE, have_other = FALSE;
+  guint32 datum_other = 0;
+
+  ev->offset = rd_offset (r);
+  if (G_UNLIKELY ((gsize) (r->end - p) < 12))
+    {
+      guint32 x;
+      double d;
+      /* for the error message */
+      if (rd_u16 (r, &x, N_("an event’s type")) && rd_u16 (r, &x, N_("an event’s track")))
+        (void) rd_f64 (r, &d, N_("an event’s time"));   /* fails: fewer than 12 bytes */
+      return FALSE;
+    }
+  ev->type = (guint32) p[0] << 8 | p[1];
+  ev->track = (guint32) p[2] << 8 | p[3];
+  {
+    guint64 bits = (guint64) get_be32 (p + 4) | (guint64) get_be32 (p + 8) << 32;
+    memcpy (&ev->time, &bits, 8);
+  }
+  r->p = p + 12;
+  if (G_UNLIKELY (ev->type >= e->n_types || ev->track >= e->n_tracks
+                  || !(ev->time >= 0 && ev->time <= 9.2e9) || e->types[ev->type].bad_args))
+    return elog_check_event (e, r, ev);   /* FALSE, with the reason */
+  t = &e->types[ev->type];
+  for (guint k = 0; k < t->n_specs; k++)
+    {
+      const ArgSpec *spec = &t->specs[k];
+      guint64 v;
+
+      switch (spec->letter)
+        {
+        case 'i': case 't': case 'T':
+          if (G_UNLIKELY ((gsize) (r->end - r->p) < spec->size))
+            return rd_need (r, spec->size, N_("an integer argument"));
+          p = r->p;
+          switch (spec->size)
+            {
+            case 1: v = p[0]; break;
+            case 2: v = (guint32) p[0] << 8 | p[1]; break;
+            case 4: v = get_be32 (p); break;
+            default: v = (guint64) get_be32 (p) | (guint64) get_be32 (p + 4) << 32; break;
+            }
+          r->p += spec->size;
+          if (spec->letter == 'i' && !have_datum)
+            {
+              ev->datum = (guint32) v;
+              have_datum = TRUE;
+            }
+          else if (!have_other)
+            {
+              datum_other = (guint32) v;
+              have_other = TRUE;
+            }
+          break;
+        case 'f':
+          if (G_UNLIKELY ((gsize) (r->end - r->p) < spec->size))
+            return rd_need (r, spec->size, N_("a float argument"));
+          r->p += spec->size;
+          break;
+        default:   /* 's' */
+          {
+            const char *str;
+            gsize len;
+
+            if (!rd_cstring (r, &str, &len, N_("a string argument")))
+              return FALSE;
+          }
+          break;
+        }
+    }
+  if (!have_datum)
+    ev->datum = have_other ? datum_other : 0;
+  return TRUE;
+}
+
+/* Read one event and append its text (elog_dump's) to `text`. */
+static gboolean
+elog_read_event (const Elog *e,
+                 Reader     *r,
+                 ElogEvent  *ev,
+                 GString    *text)
+{
+  const ElogType *t;
+  const char *f, *prev_piece = NULL;
+  const char *strtab = (const char *) r->start + e->strtab_offset;
+  gsize prev_len = 0;
+  gboolean have_datum = FALSE;
+  guint32 datum_other = 0;
+  gboolean have_other = FALSE;
+
+  ev->offset = rd_offset (r);
+  if (!rd_u16 (r, &ev->type, N_("an event’s type")) || !rd_u16 (r, &ev->track, N_("an event’s track"))
+      || !rd_f64 (r, &ev->time, N_("an event’s time")))
+    return FALSE;
+  if (!elog_check_event (e, r, ev))
+    return FALSE;
+  t = &e->types[ev->type];
+
   f = t->format;
   for (guint k = 0;; k++)
     {
@@ -557,10 +652,10 @@ elog_read_event (Elog      *e,
         case 'i': case 't': case 'T':
           {
             guint32 x;
-            gboolean ok = spec->size == 1 ? rd_u8 (r, &x, _("an integer argument"))
-                          : spec->size == 2 ? rd_u16 (r, &x, _("an integer argument"))
-                          : spec->size == 4 ? rd_u32 (r, &x, _("an integer argument"))
-                          : rd_u64 (r, &v, _("an integer argument"));
+            gboolean ok = spec->size == 1 ? rd_u8 (r, &x, N_("an integer argument"))
+                          : spec->size == 2 ? rd_u16 (r, &x, N_("an integer argument"))
+                          : spec->size == 4 ? rd_u32 (r, &x, N_("an integer argument"))
+                          : rd_u64 (r, &v, N_("an integer argument"));
             if (!ok)
               return FALSE;
             if (spec->size != 8)
@@ -599,11 +694,11 @@ elog_read_event (Elog      *e,
                   }
                 arg.kind = CPEL_CLIB_ARG_STRING;
                 /* bounded by the table: a string without NUL ends with it */
-                if (memchr (e->strtab + v, 0, e->strtab_len - v) != NULL)
-                  arg.s = e->strtab + v;
+                if (memchr (strtab + v, 0, e->strtab_len - v) != NULL)
+                  arg.s = strtab + v;
                 else
                   {
-                    g_autofree char *s = g_strndup (e->strtab + v, e->strtab_len - v);
+                    g_autofree char *s = g_strndup (strtab + v, e->strtab_len - v);
                     if (piece)
                       {
                         memcpy (piece_buf, piece, piece_len);
@@ -618,8 +713,8 @@ elog_read_event (Elog      *e,
           break;
 
         case 'f':
-          if (!(spec->size == 4 ? rd_f32 (r, &arg.f, _("a float argument"))
-                                : rd_f64 (r, &arg.f, _("a float argument"))))
+          if (!(spec->size == 4 ? rd_f32 (r, &arg.f, N_("a float argument"))
+                                : rd_f64 (r, &arg.f, N_("a float argument"))))
             return FALSE;
           arg.kind = CPEL_CLIB_ARG_FLOAT;
           break;
@@ -630,7 +725,7 @@ elog_read_event (Elog      *e,
             gsize len;
             g_autofree char *copy = NULL;
 
-            if (!rd_cstring (r, &s, &len, _("a string argument")))
+            if (!rd_cstring (r, &s, &len, N_("a string argument")))
               return FALSE;
             copy = g_strndup (s, len);
             arg.kind = CPEL_CLIB_ARG_STRING;
@@ -830,7 +925,8 @@ elog_import_c2cpel (Elog              *e,
       guint64 ts;
       const char *rest;
 
-      if (!elog_read_event (e, &ev, text, error))
+      g_string_truncate (text, 0);
+      if (!elog_read_event (e, &e->r, &ev, text))
         goto out;
       if (i == 0)
         start = ev.time;
@@ -942,6 +1038,36 @@ out:
 
 /* ---- import ------------------------------------------------------------------------ */
 
+/* An event's text, made when asked: the event read again from the source,
+ * bounded as at import (the bytes may have changed since: a marker then). */
+static void
+elog_format_text (gconstpointer  state,
+                  const guint8  *data,
+                  gsize          size,
+                  guint64        ref,
+                  GString       *out)
+{
+  const Elog *e = state;
+  g_autoptr(GError) local = NULL;
+  Reader r = { data, data + MIN (ref, size), data + size, &local };
+  ElogEvent ev;
+  gsize before = out->len;
+
+  if (e->strtab_offset + e->strtab_len <= size && elog_read_event (e, &r, &ev, out))
+    return;
+  g_string_truncate (out, before);
+  g_string_append_printf (out, "<%s>", local ? local->message : _("VPP elog: the file changed"));
+}
+
+static void
+elog_free (gpointer state)
+{
+  elog_clear (state);
+  g_free (state);
+}
+
+static const CpelImportTextFuncs elog_text_funcs = { elog_format_text, elog_free };
+
 static gboolean
 import_elog (const CpelImportSource  *src,
              const CpelImportOptions *options,
@@ -949,61 +1075,67 @@ import_elog (const CpelImportSource  *src,
              GCancellable            *cancellable,
              GError                 **error)
 {
-  Elog e = { 0 };
-  g_autoptr(GString) text = g_string_sized_new (256);
-  gboolean ok = FALSE;
+  Elog *e = g_new0 (Elog, 1);
+  Reader *r = &e->r;
 
-  if (!elog_parse_header (&e, src->data, src->size, error))
-    goto out;
+  if (!elog_parse_header (e, src->data, src->size, error))
+    {
+      elog_free (e);
+      return FALSE;
+    }
 
   if (options->c2cpel)
     {
-      ok = elog_import_c2cpel (&e, b, error);
-      goto out;
+      gboolean ok = elog_import_c2cpel (e, b, error);
+      elog_free (e);
+      return ok;
     }
 
-  elog_describe (&e, b);
+  elog_describe (e, b);
   cpel_import_builder_set_clock (b, CPEL_IMPORT_CLOCK_EXACT,
                                  _("event times are seconds since the log’s start, as VPP "
                                    "converted them with its CPU clock"));
   if (options->ticks_per_second)
-    cpel_import_builder_add_info (b, _("Clock rate option"),
+    cpel_import_builder_add_info (b, N_("Clock rate option"),
                                   _("ignored: elog times are already in seconds"));
 
-  for (guint32 i = 0; i < e.n_tracks; i++)
-    cpel_import_builder_add_track (b, i, e.tracks[i]);
-  for (guint32 i = 0; i < e.n_types; i++)
-    cpel_import_builder_add_type (b, i, e.types[i].name, e.types[i].has_int ? "%d" : NULL);
-  if (!cpel_import_builder_begin_events (b, e.n_events, error))
-    goto out;
+  for (guint32 i = 0; i < e->n_tracks; i++)
+    cpel_import_builder_add_track (b, i, e->tracks[i]);
+  for (guint32 i = 0; i < e->n_types; i++)
+    cpel_import_builder_add_type (b, i, e->types[i].name, e->types[i].has_int ? "%d" : NULL);
+  /* from here on the builder owns e */
+  cpel_import_builder_set_text_source (b, &elog_text_funcs, e, src->size);
+  if (!cpel_import_builder_begin_events (b, e->n_events, error))
+    return FALSE;
 
-  for (guint32 i = 0; i < e.n_events; i++)
+  for (guint32 i = 0; i < e->n_events; i++)
     {
       ElogEvent ev;
+      double x;
+      guint64 ns;
 
-      if (!elog_read_event (&e, &ev, text, error))
-        goto out;
-      cpel_import_builder_add_event (b, (guint64) llround (ev.time * 1e9), ev.track, ev.type,
-                                     ev.datum, text->str, text->len);
-      if ((i & 0xffff) == 0xffff)
+      if (G_UNLIKELY (!elog_scan_event (e, r, &ev)))
+        return FALSE;
+      /* llround () without the call: 0 <= x < 2^63 was checked, x - ns is exact */
+      x = ev.time * 1e9;
+      ns = (guint64) x;
+      ns += x - (double) ns >= 0.5;
+      cpel_import_builder_add_event_ref (b, ns, ev.track, ev.type, ev.datum, ev.offset);
+      if (G_UNLIKELY ((i & 0xffff) == 0xffff))
         {
           if (!cpel_import_check_cancel (b, error))
-            goto out;
-          cpel_import_report_progress (b, (double) i / e.n_events);
+            return FALSE;
+          cpel_import_report_progress (b, (double) i / e->n_events);
         }
     }
-  if (e.r.p != e.r.end)
+  if (r->p != r->end)
     {
       g_autofree char *s = g_strdup_printf (_("%" PRIu64 " bytes at offset %" PRIu64
                                               " after the last event are ignored"),
-                                            (gsize) (e.r.end - e.r.p), rd_offset (&e.r));
-      cpel_import_builder_add_info (b, _("Trailing data"), s);
+                                            (gsize) (r->end - r->p), rd_offset (r));
+      cpel_import_builder_add_info (b, N_("Trailing data"), s);
     }
-  ok = TRUE;
-
-out:
-  elog_clear (&e);
-  return ok;
+  return TRUE;
 }
 
 const CpelImporter cpel_importer_elog = {

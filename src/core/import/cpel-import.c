@@ -217,6 +217,15 @@ struct _CpelImportBuilder
 
   GBytes             *raw_output;
 
+  /* texts made from references (set_text_source) */
+  const CpelImportSource    *src;
+  const CpelImportTextFuncs *text_funcs;
+  gpointer                   text_state;
+  gboolean                   want_lazy;   /* run_lazy: keep refs if possible */
+  gboolean                   lazy;        /* refs kept, no texts section */
+  guint32                   *refs;        /* n_declared */
+  GString                   *scratch;
+
   GCancellable       *cancellable;
   CpelProgressFunc    progress;
   gpointer            progress_data;
@@ -244,7 +253,48 @@ builder_free (CpelImportBuilder *b)
   g_clear_pointer (&b->info, g_ptr_array_unref);
   g_clear_pointer (&b->clock_description, g_free);
   g_clear_pointer (&b->raw_output, g_bytes_unref);
+  if (b->text_funcs && b->text_state && b->text_funcs->free)
+    b->text_funcs->free (b->text_state);
+  g_free (b->refs);
+  if (b->scratch)
+    g_string_free (b->scratch, TRUE);
   g_free (b);
+}
+
+struct _CpelImportTexts
+{
+  const CpelImportTextFuncs *funcs;
+  gpointer                   state;
+  GBytes                    *owner;
+  const guint8              *data;
+  gsize                      size;
+  guint32                   *refs;
+  guint64                    n;
+};
+
+void
+cpel_import_texts_free (CpelImportTexts *texts)
+{
+  if (texts == NULL)
+    return;
+  if (texts->funcs->free)
+    texts->funcs->free (texts->state);
+  g_bytes_unref (texts->owner);
+  g_free (texts->refs);
+  g_free (texts);
+}
+
+gboolean
+cpel_import_texts_append (const CpelImportTexts *texts,
+                          guint64                index,
+                          GString               *out)
+{
+  g_return_val_if_fail (texts != NULL && out != NULL, FALSE);
+
+  if (index >= texts->n)
+    return FALSE;
+  texts->funcs->format (texts->state, texts->data, texts->size, texts->refs[index], out);
+  return TRUE;
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelImportBuilder, builder_free)
@@ -363,7 +413,9 @@ cpel_import_builder_begin_events (CpelImportBuilder  *b,
   b->in_events = TRUE;
   b->n_declared = n;
   g_array_set_size (b->text_offsets, 0);
-  if (n > 0)
+  if (b->lazy)
+    b->refs = g_new (guint32, MAX (n, 1));
+  else if (n > 0)
     {
       /* Sized once: the count was checked against the file by the importer. */
       g_array_set_size (b->text_offsets, n);
@@ -405,6 +457,48 @@ cpel_import_builder_add_event (CpelImportBuilder *b,
     }
   off = b->options.little_endian ? GUINT32_TO_LE (off) : GUINT32_TO_BE (off);
   g_array_append_val (b->text_offsets, off);
+}
+
+void
+cpel_import_builder_set_text_source (CpelImportBuilder         *b,
+                                     const CpelImportTextFuncs *funcs,
+                                     gpointer                   state,
+                                     guint64                    max_ref)
+{
+  g_return_if_fail (b != NULL && !b->in_events && b->text_funcs == NULL);
+  g_return_if_fail (funcs != NULL && funcs->format != NULL);
+
+  b->text_funcs = funcs;
+  b->text_state = state;
+  b->lazy = b->want_lazy && b->src->owner != NULL && max_ref <= G_MAXUINT32;
+  if (!b->lazy)
+    b->scratch = g_string_sized_new (256);
+}
+
+void
+cpel_import_builder_add_event_ref (CpelImportBuilder *b,
+                                   guint64            ns,
+                                   guint32            track,
+                                   guint32            code,
+                                   guint32            datum,
+                                   guint64            ref)
+{
+  g_assert (b->text_funcs != NULL);
+
+  if (G_LIKELY (b->lazy))
+    {
+      if (G_UNLIKELY (b->n_added >= b->n_declared))
+        {
+          b->n_added++;   /* reported at finish */
+          return;
+        }
+      b->refs[b->n_added++] = (guint32) ref;
+      cpel_writer_add_event (b->writer, ns, track, code, datum);
+      return;
+    }
+  g_string_truncate (b->scratch, 0);
+  b->text_funcs->format (b->text_state, b->src->data, b->src->size, ref, b->scratch);
+  cpel_import_builder_add_event (b, ns, track, code, datum, b->scratch->str, b->scratch->len);
 }
 
 void
@@ -530,15 +624,34 @@ cpel_import_run (const CpelImporter      *importer,
                  gpointer                 progress_data,
                  GError                 **error)
 {
+  return cpel_import_run_lazy (importer, src, options, cancellable, progress, progress_data,
+                               NULL, error);
+}
+
+GBytes *
+cpel_import_run_lazy (const CpelImporter      *importer,
+                      const CpelImportSource  *src,
+                      const CpelImportOptions *options,
+                      GCancellable            *cancellable,
+                      CpelProgressFunc         progress,
+                      gpointer                 progress_data,
+                      CpelImportTexts        **texts,
+                      GError                 **error)
+{
   g_autoptr(CpelImportBuilder) b = NULL;
   static const CpelImportOptions defaults = { 0 };
+  GBytes *out;
 
   g_return_val_if_fail (importer != NULL && importer->import != NULL, NULL);
   g_return_val_if_fail (src != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  if (texts)
+    *texts = NULL;
   b = g_new0 (CpelImportBuilder, 1);
   b->importer = importer;
+  b->src = src;
+  b->want_lazy = texts != NULL && !(options && options->c2cpel);
   b->options = options ? *options : defaults;
   b->writer = cpel_writer_new (NULL, b->options.little_endian,
                                b->options.date ? b->options.date : (guint32) (g_get_real_time () / G_USEC_PER_SEC),
@@ -562,7 +675,21 @@ cpel_import_run (const CpelImporter      *importer,
     return NULL;
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
-  return builder_finish (b, error);
+  out = builder_finish (b, error);
+  if (out != NULL && b->lazy && b->raw_output == NULL)
+    {
+      CpelImportTexts *t = g_new0 (CpelImportTexts, 1);
+
+      t->funcs = b->text_funcs;
+      t->state = g_steal_pointer (&b->text_state);
+      t->owner = g_bytes_ref (src->owner);
+      t->data = src->data;
+      t->size = src->size;
+      t->refs = g_steal_pointer (&b->refs);
+      t->n = b->n_added;
+      *texts = t;
+    }
+  return out;
 }
 
 /* ---- cpel convert ------------------------------------------------------------- */

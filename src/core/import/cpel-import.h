@@ -41,7 +41,20 @@
  *
  *      Times are absolute ns (any origin; the loader counts from the
  *      earliest); the datum is the numeric value stats and anomalies use;
- *      the text is what `dump` shows as datum and the viewer as label.  Call
+ *      the text is what `dump` shows as datum and the viewer as label.
+ *
+ *      Texts made when asked (what VPP elog and Snabb do: formatting every
+ *      event's text at import costs 10-30x the import and a text per event
+ *      in memory): describe each event by a reference into the source
+ *      (e.g. its byte offset) and give the function that makes its text:
+ *
+ *        cpel_import_builder_set_text_source (b, &funcs, state, max_ref);
+ *        cpel_import_builder_add_event_ref (b, ns, track, code, datum, ref);
+ *
+ *      When a file is opened for viewing, the source stays mapped and the
+ *      text of an event is made when a label, search, export or cut asks
+ *      for it; `cpel convert` makes them all at once (the same bytes as
+ *      cpel_import_builder_add_event with the text).  Call
  *      cpel_import_check_cancel() / cpel_import_report_progress() now and
  *      then.  Everything else (byte order, the extension sections, the
  *      options) is the builder's business.
@@ -95,6 +108,10 @@ typedef struct
   const char    *path;   /* file or folder */
   const guint8  *data;   /* the whole file (NULL for folders) */
   gsize          size;
+  /* What owns data (NULL: data lives only during the import).  With it, a
+   * file opened for viewing keeps the source and makes texts when asked
+   * (cpel_import_builder_set_text_source). */
+  GBytes        *owner;
 } CpelImportSource;
 
 typedef struct _CpelImportBuilder CpelImportBuilder;
@@ -134,6 +151,24 @@ GBytes *cpel_import_run (const CpelImporter      *importer,
                          gpointer                 progress_data,
                          GError                 **error);
 
+/* The texts of an import whose texts are made when asked. */
+typedef struct _CpelImportTexts CpelImportTexts;
+
+/* As cpel_import_run, but when the importer makes texts from references and
+ * src->owner is set, the CPEL has no texts section: *texts (else NULL)
+ * makes them, keeping a reference on src->owner. */
+GBytes *cpel_import_run_lazy (const CpelImporter      *importer,
+                              const CpelImportSource  *src,
+                              const CpelImportOptions *options,
+                              GCancellable            *cancellable,
+                              CpelProgressFunc         progress,
+                              gpointer                 progress_data,
+                              CpelImportTexts        **texts,
+                              GError                 **error);
+/* Appends the text of event `index` (CPEL file order); FALSE: none. */
+gboolean cpel_import_texts_append (const CpelImportTexts *texts, guint64 index, GString *out);
+void     cpel_import_texts_free   (CpelImportTexts *texts);
+
 /* `cpel convert`: import `path` (any supported format but CPEL) and write
  * the CPEL to `output` atomically (a temporary file next to it, then a
  * rename); an existing output is replaced only when `overwrite`
@@ -166,6 +201,27 @@ void     cpel_import_builder_add_event    (CpelImportBuilder *b, guint64 ns, gui
                                            guint32 code, guint32 datum,
                                            const char *text, gssize text_len);
 const CpelImportOptions *cpel_import_builder_get_options (CpelImportBuilder *b);
+
+typedef struct
+{
+  /* Appends the text of the event described by `ref`.  Called long after
+   * the import, from any thread, on the source bytes as they are then:
+   * bounded like the import itself (a mapping may change under it: garbage
+   * gives a marker, never a read outside the source), read-only on state. */
+  void (*format) (gconstpointer state, const guint8 *data, gsize size, guint64 ref, GString *out);
+  void (*free)   (gpointer state);
+} CpelImportTextFuncs;
+
+/* Before begin_events: events will be added with add_event_ref, their texts
+ * made by funcs->format (state: the importer's, freed with funcs->free by
+ * the builder or, for a viewed file, when the file goes; it must not point
+ * into the source except through format()'s data).  max_ref: the largest
+ * ref that will be given. */
+void     cpel_import_builder_set_text_source (CpelImportBuilder *b, const CpelImportTextFuncs *funcs,
+                                              gpointer state, guint64 max_ref);
+/* As add_event, the text made from `ref` now or when asked. */
+void     cpel_import_builder_add_event_ref (CpelImportBuilder *b, guint64 ns, guint32 track,
+                                            guint32 code, guint32 datum, guint64 ref);
 /* Replace the whole output by these CPEL bytes (c2cpel-compatible mode). */
 void     cpel_import_builder_set_raw_output (CpelImportBuilder *b, GBytes *cpel);
 
