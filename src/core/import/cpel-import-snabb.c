@@ -69,6 +69,7 @@ typedef struct
   char     *arg_names[MAX_ARGS];
   guint     n_args;
   guint     level, rate;
+  gboolean  is_mono;     /* engine.got_monotonic_time */
 } Message;
 
 static void
@@ -163,6 +164,63 @@ typedef struct
   guint32 slot;
 } Entry;
 
+/* What an entry's text needs, kept for texts made when asked. */
+typedef struct
+{
+  Message  *msgs;
+  guint32   n_msgs;
+  gsize     log_offset;   /* of slot 0 in the source */
+  guint32   n_slots;
+} SnabbTexts;
+
+static void
+snabb_texts_free (gpointer state)
+{
+  SnabbTexts *t = state;
+
+  for (guint32 id = 0; id < t->n_msgs; id++)
+    message_clear (&t->msgs[id]);
+  g_free (t->msgs);
+  g_free (t);
+}
+
+/* "name=value …" of the entry in slot `ref`, read again from the source. */
+static void
+snabb_format_text (gconstpointer  state,
+                   const guint8  *data,
+                   gsize          size,
+                   guint64        ref,
+                   GString       *out)
+{
+  const SnabbTexts *t = state;
+  const guint8 *e;
+  guint16 msgid;
+  const Message *m;
+
+  if (ref >= t->n_slots || t->log_offset + (ref + 1) * ENTRY_SIZE > size)
+    return;
+  e = data + t->log_offset + ref * ENTRY_SIZE;
+  msgid = le16 (e + 8);
+  if (msgid == MSGID_FULL)
+    return;
+  if (msgid >= t->n_msgs || !t->msgs[msgid].valid)
+    {
+      g_string_append_printf (out, _("<message id %u: the file changed>"), msgid);
+      return;
+    }
+  m = &t->msgs[msgid];
+  for (guint k = 0; k < m->n_args; k++)
+    {
+      if (k > 0)
+        g_string_append_c (out, ' ');
+      g_string_append (out, m->arg_names[k]);
+      g_string_append_c (out, '=');
+      append_number (out, lef64 (e + 16 + 8 * k));
+    }
+}
+
+static const CpelImportTextFuncs snabb_text_funcs = { snabb_format_text, snabb_texts_free };
+
 static int
 compare_entries (const void *a,
                  const void *b)
@@ -183,16 +241,16 @@ import_snabb (const CpelImportSource  *src,
 {
   const guint8 *data = src->data;
   guint16 major, minor;
-  guint32 log_bytes, strings_bytes, n_slots, n_msgs, n_used = 0;
+  guint32 log_bytes, strings_bytes, n_slots, n_msgs, n_used = 0, n_tracks;
   const guint8 *log, *strings;
   Message *msgs = NULL;
   g_autoptr(GHashTable) track_ids = NULL;
   g_autofree Entry *order = NULL;
-  g_autoptr(GString) text = g_string_sized_new (128);
+  SnabbTexts *texts;
   guint64 n = 0, descents = 0, rot = 0;
   guint32 mono_msg_first = G_MAXUINT32;
   double hz = 0, tsc0 = 0;
-  gboolean ok = FALSE, wrapped;
+  gboolean ok = FALSE, wrapped, msgs_owned = TRUE;
   gint64 mono_count = 0;
   double mono_tsc[2] = { 0 }, mono_ns[2] = { 0 };
 
@@ -257,7 +315,8 @@ import_snabb (const CpelImportSource  *src,
       nul = memchr (s, 0, strings_bytes - off);
       if (!parse_message ((const char *) s, nul ? (gsize) (nul - s) : strings_bytes - off, &msgs[id]))
         continue;
-      if (strcmp (msgs[id].name, "engine.got_monotonic_time") == 0 && mono_msg_first == G_MAXUINT32)
+      msgs[id].is_mono = strcmp (msgs[id].name, "engine.got_monotonic_time") == 0;
+      if (msgs[id].is_mono && mono_msg_first == G_MAXUINT32)
         mono_msg_first = id;
       if (!g_hash_table_contains (track_ids, msgs[id].track))
         g_hash_table_insert (track_ids, msgs[id].track,
@@ -320,7 +379,7 @@ import_snabb (const CpelImportSource  *src,
       const guint8 *e = log + (gsize) order[i].slot * ENTRY_SIZE;
       guint16 msgid = le16 (e + 8);
 
-      if (msgid != MSGID_FULL && strcmp (msgs[msgid].name, "engine.got_monotonic_time") == 0)
+      if (msgid != MSGID_FULL && msgs[msgid].is_mono)
         {
           int k = mono_count == 0 ? 0 : 1;
           mono_tsc[k] = order[i].tsc;
@@ -418,8 +477,18 @@ import_snabb (const CpelImportSource  *src,
       }
   }
 
+  /* from here on the builder owns the messages */
+  texts = g_new0 (SnabbTexts, 1);
+  texts->msgs = g_steal_pointer (&msgs);
+  texts->n_msgs = n_msgs;
+  texts->log_offset = HEADER_SIZE;
+  texts->n_slots = n_slots;
+  cpel_import_builder_set_text_source (b, &snabb_text_funcs, texts, n_slots);
+  msgs = texts->msgs;   /* still read below, freed by the builder */
+  msgs_owned = FALSE;
   if (!cpel_import_builder_begin_events (b, n, error))
     goto out;
+  n_tracks = g_hash_table_size (track_ids);
   if (n > 0)
     tsc0 = order[0].tsc;
   for (guint64 i = 0; i < n; i++)
@@ -433,20 +502,10 @@ import_snabb (const CpelImportSource  *src,
       guint32 datum = 0;
 
       ns = hz > 0 ? (guint64) llround (d * 1e9 / hz) : (guint64) llround (d);
-      g_string_truncate (text, 0);
-      if (m != NULL)
-        for (guint k = 0; k < m->n_args; k++)
-          {
-            if (k > 0)
-              g_string_append_c (text, ' ');
-            g_string_append (text, m->arg_names[k]);
-            g_string_append_c (text, '=');
-            append_number (text, lef64 (e + 16 + 8 * k));
-          }
       if (a0 == floor (a0) && fabs (a0) < 9.2e18)
         datum = (guint32) (gint64) a0;
-      cpel_import_builder_add_event (b, ns, m ? m->track_id : g_hash_table_size (track_ids),
-                                     msgid, datum, text->str, text->len);
+      cpel_import_builder_add_event_ref (b, ns, m ? m->track_id : n_tracks, msgid, datum,
+                                         order[i].slot);
       n_used++;
       if ((i & 0xffff) == 0xffff)
         {
@@ -458,9 +517,12 @@ import_snabb (const CpelImportSource  *src,
   ok = TRUE;
 
 out:
-  for (guint32 id = 0; id < n_msgs; id++)
-    message_clear (&msgs[id]);
-  g_free (msgs);
+  if (msgs_owned)
+    {
+      for (guint32 id = 0; id < n_msgs; id++)
+        message_clear (&msgs[id]);
+      g_free (msgs);
+    }
   return ok;
 }
 
