@@ -51,11 +51,11 @@ le32 (const guint8 *p)
 static inline double
 lef64 (const guint8 *p)
 {
-  guint64 v = 0;
+  guint64 v;
   double d;
 
-  for (int i = 7; i >= 0; i--)
-    v = v << 8 | p[i];
+  memcpy (&v, p, 8);
+  v = GUINT64_FROM_LE (v);
   memcpy (&d, &v, 8);
   return d;
 }
@@ -138,7 +138,17 @@ append_number (GString *out,
 
   if (x == floor (x) && fabs (x) < 9.2e18)
     {
-      g_string_append_printf (out, "%" PRId64, (gint64) x);
+      /* as "%" PRId64, without printf */
+      gint64 v = (gint64) x;
+      guint64 u = v < 0 ? -(guint64) v : (guint64) v;
+      char digits[24], *d = digits + sizeof digits;
+
+      do
+        *--d = (char) ('0' + u % 10);
+      while ((u /= 10) != 0);
+      if (v < 0)
+        *--d = '-';
+      g_string_append_len (out, d, digits + sizeof digits - d);
       return;
     }
   if (!isfinite (x))
@@ -163,6 +173,18 @@ typedef struct
   double  tsc;
   guint32 slot;
 } Entry;
+
+/* (guint64) llround (x), without the call in the usual range. */
+static inline guint64
+round_ns (double x)
+{
+  guint64 v;
+
+  if (G_UNLIKELY (!(x >= 0 && x < 9.2e18)))
+    return (guint64) llround (x);
+  v = (guint64) x;
+  return v + (x - (double) v >= 0.5);   /* exact: x - trunc (x) */
+}
 
 /* What an entry's text needs, kept for texts made when asked. */
 typedef struct
@@ -245,9 +267,10 @@ import_snabb (const CpelImportSource  *src,
   const guint8 *log, *strings;
   Message *msgs = NULL;
   g_autoptr(GHashTable) track_ids = NULL;
-  g_autofree Entry *order = NULL;
+  g_autofree guint32 *slots = NULL;   /* the entries' slots in time order */
+  gboolean any_full = FALSE;
   SnabbTexts *texts;
-  guint64 n = 0, descents = 0, rot = 0;
+  guint64 n = 0, descents = 0;
   guint32 mono_msg_first = G_MAXUINT32;
   double hz = 0, tsc0 = 0;
   gboolean ok = FALSE, wrapped, msgs_owned = TRUE;
@@ -324,65 +347,94 @@ import_snabb (const CpelImportSource  *src,
       msgs[id].track_id = GPOINTER_TO_UINT (g_hash_table_lookup (track_ids, msgs[id].track));
     }
 
-  /* Entries in time order. */
-  order = g_new (Entry, MAX (n_slots, 1));
-  for (guint32 slot = 0; slot < n_slots; slot++)
-    {
-      const guint8 *e = log + (gsize) slot * ENTRY_SIZE;
-      double tsc = lef64 (e);
-      guint16 msgid;
+  /* Entries in time order: the slots (what the events' texts refer to). */
+  {
+    double first_tsc = 0, prev_tsc = 0;
+    guint32 rot_slot = 0;
 
-      if (tsc == 0.0)
-        continue;
-      msgid = le16 (e + 8);
-      if (!isfinite (tsc) || tsc < 0)
-        {
-          g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
-                       _("Snabb timeline: the entry in slot %u (offset %" PRIu64 ") has "
-                         "an impossible timestamp"), slot, (gsize) (e - data));
-          goto out;
-        }
-      if (msgid != MSGID_FULL && (msgid >= n_msgs || !msgs[msgid].valid))
-        {
-          g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
-                       _("Snabb timeline: the entry in slot %u (offset %" PRIu64 ") has "
-                         "message id %u (string offset %u), which is not the start of a message "
-                         "in the %u-byte string table"),
-                       slot, (gsize) (e - data) + 8, msgid, msgid * 16u, strings_bytes);
-          goto out;
-        }
-      if (n > 0 && tsc < order[n - 1].tsc)
-        {
-          descents++;
-          rot = n;
-        }
-      order[n].tsc = tsc;
-      order[n].slot = slot;
-      n++;
-    }
-  wrapped = n == n_slots && n > 0 && descents > 0;
-  if (descents == 1 && order[n - 1].tsc <= order[0].tsc)
-    {
-      /* one wrapped ring: rotate (the oldest entry is the one after the newest) */
-      Entry *tmp = g_new (Entry, MAX (n, 1));
-      memcpy (tmp, order + rot, (n - rot) * sizeof (Entry));
-      memcpy (tmp + (n - rot), order, rot * sizeof (Entry));
-      g_free (order);
-      order = tmp;
-    }
-  else if (descents > 0)
-    qsort (order, n, sizeof (Entry), compare_entries);
+    for (guint32 slot = 0; slot < n_slots; slot++)
+      {
+        const guint8 *e = log + (gsize) slot * ENTRY_SIZE;
+        double tsc = lef64 (e);
+        guint16 msgid;
+
+        if (tsc == 0.0)
+          continue;
+        msgid = le16 (e + 8);
+        if (G_UNLIKELY (!isfinite (tsc) || tsc < 0))
+          {
+            g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+                         _("Snabb timeline: the entry in slot %u (offset %" PRIu64 ") has "
+                           "an impossible timestamp"), slot, (gsize) (e - data));
+            goto out;
+          }
+        if (msgid == MSGID_FULL)
+          any_full = TRUE;
+        else if (G_UNLIKELY (msgid >= n_msgs || !msgs[msgid].valid))
+          {
+            g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+                         _("Snabb timeline: the entry in slot %u (offset %" PRIu64 ") has "
+                           "message id %u (string offset %u), which is not the start of a message "
+                           "in the %u-byte string table"),
+                         slot, (gsize) (e - data) + 8, msgid, msgid * 16u, strings_bytes);
+            goto out;
+          }
+        if (n == 0)
+          first_tsc = tsc;
+        else if (tsc < prev_tsc)
+          {
+            descents++;
+            rot_slot = slot;
+          }
+        prev_tsc = tsc;
+        n++;
+      }
+    wrapped = n == n_slots && n > 0 && descents > 0;
+    slots = g_new (guint32, MAX (n, 1));
+    if (descents == 0 || (descents == 1 && prev_tsc <= first_tsc))
+      {
+        /* in slot order, or one wrapped ring: rotated (the oldest entry is
+         * the one after the newest) */
+        guint64 k = 0;
+
+        for (guint32 slot = rot_slot; slot < n_slots; slot++)
+          if (lef64 (log + (gsize) slot * ENTRY_SIZE) != 0.0)
+            slots[k++] = slot;
+        for (guint32 slot = 0; slot < rot_slot; slot++)
+          if (lef64 (log + (gsize) slot * ENTRY_SIZE) != 0.0)
+            slots[k++] = slot;
+        g_assert (k == n);
+      }
+    else
+      {
+        g_autofree Entry *order = g_new (Entry, MAX (n, 1));
+        guint64 k = 0;
+
+        for (guint32 slot = 0; slot < n_slots; slot++)
+          {
+            double tsc = lef64 (log + (gsize) slot * ENTRY_SIZE);
+
+            if (tsc == 0.0)
+              continue;
+            order[k].tsc = tsc;
+            order[k++].slot = slot;
+          }
+        qsort (order, n, sizeof (Entry), compare_entries);
+        for (k = 0; k < n; k++)
+          slots[k] = order[k].slot;
+      }
+  }
 
   /* The clock. */
   for (guint64 i = 0; i < n; i++)
     {
-      const guint8 *e = log + (gsize) order[i].slot * ENTRY_SIZE;
+      const guint8 *e = log + (gsize) slots[i] * ENTRY_SIZE;
       guint16 msgid = le16 (e + 8);
 
       if (msgid != MSGID_FULL && msgs[msgid].is_mono)
         {
           int k = mono_count == 0 ? 0 : 1;
-          mono_tsc[k] = order[i].tsc;
+          mono_tsc[k] = lef64 (e);
           mono_ns[k] = lef64 (e + 16);
           if (mono_count == 0)
             {
@@ -430,7 +482,7 @@ import_snabb (const CpelImportSource  *src,
     g_clear_pointer (&s, g_free);
     if (n > 0)
       {
-        s = g_strdup_printf (_("oldest slot %u, newest slot %u"), order[0].slot, order[n - 1].slot);
+        s = g_strdup_printf (_("oldest slot %u, newest slot %u"), slots[0], slots[n - 1]);
         cpel_import_builder_add_info (b, _("Ring"), s);
         g_clear_pointer (&s, g_free);
       }
@@ -444,7 +496,7 @@ import_snabb (const CpelImportSource  *src,
     g_clear_pointer (&s, g_free);
     if (n > 0)
       {
-        guint16 cn = le16 (log + (gsize) order[0].slot * ENTRY_SIZE + 10);
+        guint16 cn = le16 (log + (gsize) slots[0] * ENTRY_SIZE + 10);
         s = g_strdup_printf (_("%u (cpu %u, node %u; may be meaningless on virtual machines)"),
                              cn, cn & 0xfff, cn >> 12);
         cpel_import_builder_add_info (b, _("core_numa of the first entry"), s);
@@ -467,10 +519,7 @@ import_snabb (const CpelImportSource  *src,
     if (msgs[id].valid)
       cpel_import_builder_add_type (b, id, msgs[id].name, msgs[id].n_args ? "%d" : NULL);
   {
-    gboolean full = FALSE;
-    for (guint64 i = 0; i < n && !full; i++)
-      full = le16 (log + (gsize) order[i].slot * ENTRY_SIZE + 8) == MSGID_FULL;
-    if (full)
+    if (any_full)
       {
         cpel_import_builder_add_track (b, g_hash_table_size (track_ids), _("unknown"));
         cpel_import_builder_add_type (b, MSGID_FULL, _("unknown message (string table full)"), NULL);
@@ -490,22 +539,22 @@ import_snabb (const CpelImportSource  *src,
     goto out;
   n_tracks = g_hash_table_size (track_ids);
   if (n > 0)
-    tsc0 = order[0].tsc;
+    tsc0 = lef64 (log + (gsize) slots[0] * ENTRY_SIZE);
   for (guint64 i = 0; i < n; i++)
     {
-      const guint8 *e = log + (gsize) order[i].slot * ENTRY_SIZE;
+      const guint8 *e = log + (gsize) slots[i] * ENTRY_SIZE;
       guint16 msgid = le16 (e + 8);
       const Message *m = msgid == MSGID_FULL ? NULL : &msgs[msgid];
-      double d = order[i].tsc - tsc0;
+      double d = lef64 (e) - tsc0;
       double a0 = lef64 (e + 16);
       guint64 ns;
       guint32 datum = 0;
 
-      ns = hz > 0 ? (guint64) llround (d * 1e9 / hz) : (guint64) llround (d);
+      ns = round_ns (hz > 0 ? d * 1e9 / hz : d);
       if (a0 == floor (a0) && fabs (a0) < 9.2e18)
         datum = (guint32) (gint64) a0;
       cpel_import_builder_add_event_ref (b, ns, m ? m->track_id : n_tracks, msgid, datum,
-                                         order[i].slot);
+                                         slots[i]);
       n_used++;
       if ((i & 0xffff) == 0xffff)
         {
