@@ -1030,7 +1030,8 @@ cpel_file_dup_source_header (CpelFile *self)
     for (guint i = 0; i + 1 < self->source_info->len; i += 2)
       if (!is_reserved_key (g_ptr_array_index (self->source_info, i)))
         {
-          g_ptr_array_add (out, g_strdup (g_ptr_array_index (self->source_info, i)));
+          /* keys are stored untranslated (N_() in the importers) */
+          g_ptr_array_add (out, g_strdup (_(g_ptr_array_index (self->source_info, i))));
           g_ptr_array_add (out, g_strdup (g_ptr_array_index (self->source_info, i + 1)));
         }
   g_ptr_array_add (out, NULL);

@@ -776,34 +776,34 @@ elog_describe (const Elog        *e,
   gboolean from_1970 = e->init_os > G_GUINT64_CONSTANT (1000000000000000000);
 
   s = g_strdup_printf ("%u", e->ring_size);
-  cpel_import_builder_add_info (b, _("Ring size"), s);
+  cpel_import_builder_add_info (b, N_("Ring size"), s);
   g_clear_pointer (&s, g_free);
   s = g_strdup_printf ("%u", e->n_types);
-  cpel_import_builder_add_info (b, _("Event types"), s);
+  cpel_import_builder_add_info (b, N_("Event types"), s);
   g_clear_pointer (&s, g_free);
   s = g_strdup_printf ("%u", e->n_tracks);
-  cpel_import_builder_add_info (b, _("Tracks"), s);
+  cpel_import_builder_add_info (b, N_("Tracks"), s);
   g_clear_pointer (&s, g_free);
   if (dos > 0 && dcpu > 0)
     s = g_strdup_printf (_("%.3f MHz (estimated: %.6f ns per cycle between init and save)"),
                          (double) dcpu / (double) dos * 1e3, (double) dos / (double) dcpu);
   else
     s = g_strdup (_("unknown (init and save times do not advance)"));
-  cpel_import_builder_add_info (b, _("CPU clock"), s);
+  cpel_import_builder_add_info (b, N_("CPU clock"), s);
   g_clear_pointer (&s, g_free);
 
   s = format_wall (from_1970 ? 0 : ELOG_EPOCH_2017, e->init_os);
-  cpel_import_builder_add_info (b, _("Start (wall clock)"), s);
+  cpel_import_builder_add_info (b, N_("Start (wall clock)"), s);
   g_clear_pointer (&s, g_free);
   s = format_wall (from_1970 ? ELOG_EPOCH_2017 : 0, e->init_os);
-  cpel_import_builder_add_info (b, from_1970 ? _("Start read from the 2017 epoch")
-                                             : _("Start read from the 1970 epoch"), s);
+  cpel_import_builder_add_info (b, from_1970 ? N_("Start read from the 2017 epoch")
+                                             : N_("Start read from the 1970 epoch"), s);
   g_clear_pointer (&s, g_free);
-  cpel_import_builder_add_info (b, _("Wall-clock epoch"),
+  cpel_import_builder_add_info (b, N_("Wall-clock epoch"),
                                 from_1970 ? _("1970-01-01 (os_nsec above 1e18: an old file)")
                                           : _("2017-03-30 14:45:08 UTC (VPP since April 2017)"));
   s = format_wall (from_1970 ? 0 : ELOG_EPOCH_2017, e->save_os);
-  cpel_import_builder_add_info (b, _("Saved (wall clock)"), s);
+  cpel_import_builder_add_info (b, N_("Saved (wall clock)"), s);
 }
 
 /* ---- c2cpel ----------------------------------------------------------------------- */

@@ -453,7 +453,7 @@ import_snabb (const CpelImportSource  *src,
                              " engine.got_monotonic_time events"), hz, mono_count);
       cpel_import_builder_set_clock (b, CPEL_IMPORT_CLOCK_DERIVED, s);
       if (options->ticks_per_second)
-        cpel_import_builder_add_info (b, _("Clock rate option"),
+        cpel_import_builder_add_info (b, N_("Clock rate option"),
                                       _("ignored: the file gives its TSC rate"));
     }
   else if (options->ticks_per_second)
@@ -474,16 +474,16 @@ import_snabb (const CpelImportSource  *src,
     g_autofree char *s = NULL;
 
     s = g_strdup_printf ("%u.%u", major, minor);
-    cpel_import_builder_add_info (b, _("Format version"), s);
+    cpel_import_builder_add_info (b, N_("Format version"), s);
     g_clear_pointer (&s, g_free);
     s = g_strdup_printf (_("%" PRIu64 " of %u slots used%s"), n, n_slots,
                          wrapped ? _(", wrapped") : "");
-    cpel_import_builder_add_info (b, _("Entries"), s);
+    cpel_import_builder_add_info (b, N_("Entries"), s);
     g_clear_pointer (&s, g_free);
     if (n > 0)
       {
         s = g_strdup_printf (_("oldest slot %u, newest slot %u"), slots[0], slots[n - 1]);
-        cpel_import_builder_add_info (b, _("Ring"), s);
+        cpel_import_builder_add_info (b, N_("Ring"), s);
         g_clear_pointer (&s, g_free);
       }
     {
@@ -492,14 +492,14 @@ import_snabb (const CpelImportSource  *src,
         count += msgs[id].valid;
       s = g_strdup_printf (_("%u bytes, %u messages"), strings_bytes, count);
     }
-    cpel_import_builder_add_info (b, _("String table"), s);
+    cpel_import_builder_add_info (b, N_("String table"), s);
     g_clear_pointer (&s, g_free);
     if (n > 0)
       {
         guint16 cn = le16 (log + (gsize) slots[0] * ENTRY_SIZE + 10);
         s = g_strdup_printf (_("%u (cpu %u, node %u; may be meaningless on virtual machines)"),
                              cn, cn & 0xfff, cn >> 12);
-        cpel_import_builder_add_info (b, _("core_numa of the first entry"), s);
+        cpel_import_builder_add_info (b, N_("core_numa of the first entry"), s);
       }
   }
 

@@ -35,7 +35,8 @@
  *        cpel_import_builder_add_type (b, code, "name", "%u" or NULL);
  *        cpel_import_builder_begin_events (b, n);       // the exact count
  *        cpel_import_builder_add_event (b, ns, track, code, datum, "full text", len);
- *        cpel_import_builder_add_info (b, "Key", "value");   // for `cpel info`
+ *        cpel_import_builder_add_info (b, N_("Key"), "value");   // for `cpel info`;
+ *                                      // the key untranslated: shown in the reader's language
  *        cpel_import_builder_set_clock (b, CPEL_IMPORT_CLOCK_…, "how");
  *        cpel_import_builder_add_lost (b, n);
  *
