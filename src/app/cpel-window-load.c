@@ -121,12 +121,16 @@ on_clock_rate_response (AdwMessageDialog *dialog,
     cpel_window_open_with_clock_rate (ask->self, ask->location, rate);
 }
 
+/* Enter in the entry answers as the Open button does: the response, then
+ * the dialog closes (adw_message_dialog_response() alone leaves it open). */
 static void
 on_clock_rate_activate (GtkEntry         *entry,
                         AdwMessageDialog *dialog)
 {
-  if (adw_message_dialog_get_response_enabled (dialog, "open"))
-    adw_message_dialog_response (dialog, "open");
+  if (!adw_message_dialog_get_response_enabled (dialog, "open"))
+    return;
+  adw_message_dialog_response (dialog, "open");
+  gtk_window_close (GTK_WINDOW (dialog));
 }
 
 void
