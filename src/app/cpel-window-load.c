@@ -48,9 +48,9 @@ load_data_free (LoadData *data)
 }
 
 /* A file name in a dialog heading: at most NAME_MAX_CHARS characters,
- * shortened in the middle ("version_ze…gist.cpel"), and never hyphenated
- * where the heading wraps (markup). */
-#define NAME_MAX_CHARS 24
+ * shortened in the middle ("version_ze…gist.cpel"), never hyphenated nor
+ * broken where the heading wraps (markup). */
+#define NAME_MAX_CHARS 21   /* with its quotes, one line of a 310 px heading */
 
 char *
 _cpel_window_heading_name_markup (const char *name)
@@ -69,8 +69,21 @@ _cpel_window_heading_name_markup (const char *name)
     }
   else
     shown = g_strdup (name);
-  escaped = g_markup_escape_text (shown, -1);
-  /* U+2060 WORD JOINER keeps the quotes on the name's lines. */
+  /* U+2060 WORD JOINER between every two characters: the name and its
+   * quotes wrap as one word, never after the ellipsis, at a space or a
+   * hyphen inside the name. */
+  {
+    GString *joined = g_string_new (NULL);
+
+    for (const char *c = shown; *c != '\0'; c = g_utf8_next_char (c))
+      {
+        if (c != shown)
+          g_string_append (joined, "\u2060");
+        g_string_append_len (joined, c, g_utf8_next_char (c) - c);
+      }
+    escaped = g_markup_escape_text (joined->str, -1);
+    g_string_free (joined, TRUE);
+  }
   return g_strdup_printf ("<span insert_hyphens=\"false\">“\u2060%s\u2060”</span>", escaped);
 }
 

@@ -368,6 +368,37 @@ find_message_dialog (CpelWindow *parent, const char *with_response)
   return found;
 }
 
+/* The label under `widget` whose text contains `part`, or NULL. */
+static GtkLabel *
+find_label_containing (GtkWidget *widget, const char *part)
+{
+  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), part) != NULL)
+    return GTK_LABEL (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkLabel *found = find_label_containing (child, part);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The line of the laid-out label that holds the byte at `needle` (the
+ * first occurrence in the layout's text). */
+static int
+layout_line_of (PangoLayout *layout, const char *needle)
+{
+  const char *text = pango_layout_get_text (layout);
+  const char *at = strstr (text, needle);
+  int line = -1, x;
+
+  g_assert_nonnull (at);
+  pango_layout_index_to_line_x (layout, (int) (at - text), FALSE, &line, &x);
+  return line;
+}
+
 /* A file that is not CPEL: the dialog's body says so plainly, the detail
  * follows it; a long name in the heading is shortened in the middle and
  * never hyphenated. */
@@ -377,25 +408,63 @@ test_bad_file_plain (Fixture *f, gconstpointer data)
   static const guint8 random_bytes[32] = {
     0x81, 0x3c, 0x00, 0x09, 0x9a, 0x10, 0x42, 0x77, 0x77, 0x61, 0x73, 0x20, 0x77, 0x62, 0xe8, 0x73,
   };
-  g_autofree char *bad = NULL;
-  AdwMessageDialog *dialog;
+  static const struct { const char *file, *shown; } names[] = {
+    { "a_rather_long_capture_name_from_the_lab.cpel", "a_rather_l…e_lab.cpel" },
+    { "a_rather_long_capture_name_clock_zero.cpel", "a_rather_l…_zero.cpel" },
+    { "nightly build - run 2 of 3.cpel", "nightly bu… of 3.cpel" },
+  };
 
   SKIP_WITHOUT_DISPLAY ();
-  bad = g_build_filename (f->dir, "a_rather_long_capture_name_from_the_lab.cpel", NULL);
-  g_assert_true (g_file_set_contents (bad, (const char *) random_bytes, sizeof random_bytes, NULL));
-  app_test_open_and_wait (f->window, bad);
-  dialog = find_message_dialog (f->window, "close");
-  g_assert_nonnull (dialog);
-  g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, "This is not a CPEL file.");
-  g_assert_true (GTK_IS_LABEL (adw_message_dialog_get_extra_child (dialog)));
-  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (adw_message_dialog_get_extra_child (dialog))),
-                            "Section 1 of "));
-  g_assert_true (adw_message_dialog_get_heading_use_markup (dialog));
-  g_assert_nonnull (strstr (adw_message_dialog_get_heading (dialog), "insert_hyphens=\"false\""));
-  g_assert_nonnull (strstr (adw_message_dialog_get_heading (dialog), "a_rather_lo…the_lab.cpel"));
-  g_assert_false (adw_message_dialog_has_response (dialog, "clock-rate"));
-  adw_message_dialog_response (dialog, "close");
-  gtk_window_destroy (GTK_WINDOW (dialog));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *bad = g_build_filename (f->dir, names[i].file, NULL);
+      AdwMessageDialog *dialog;
+      GtkLabel *heading;
+      PangoLayout *layout;
+      const char *text, *open, *close;
+      GString *name = g_string_new (NULL);
+      int line;
+
+      g_assert_true (g_file_set_contents (bad, (const char *) random_bytes, sizeof random_bytes, NULL));
+      app_test_open_and_wait (f->window, bad);
+      dialog = find_message_dialog (f->window, "close");
+      g_assert_nonnull (dialog);
+      g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, "This is not a CPEL file.");
+      g_assert_true (GTK_IS_LABEL (adw_message_dialog_get_extra_child (dialog)));
+      g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (adw_message_dialog_get_extra_child (dialog))),
+                                "Section 1 of "));
+      g_assert_true (adw_message_dialog_get_heading_use_markup (dialog));
+      g_assert_nonnull (strstr (adw_message_dialog_get_heading (dialog), "insert_hyphens=\"false\""));
+      g_assert_false (adw_message_dialog_has_response (dialog, "clock-rate"));
+
+      /* As laid out: the name shortened in the middle, in its quotes, on
+       * one line of the heading — never broken inside (after its
+       * ellipsis, at a space or a hyphen). */
+      app_test_wait_drawn (GTK_WIDGET (dialog));
+      heading = find_label_containing (GTK_WIDGET (dialog), "Could Not Open");
+      g_assert_nonnull (heading);
+      layout = gtk_label_get_layout (heading);
+      g_assert_cmpint (pango_layout_get_line_count (layout), <=, 2);
+      text = pango_layout_get_text (layout);
+      open = strstr (text, "“");
+      close = strstr (text, "”");
+      g_assert_nonnull (open);
+      g_assert_nonnull (close);
+      line = layout_line_of (layout, "“");
+      for (const char *c = open; c <= close; c = g_utf8_next_char (c))
+        {
+          int l, x;
+
+          pango_layout_index_to_line_x (layout, (int) (c - text), FALSE, &l, &x);
+          g_assert_cmpint (l, ==, line);
+          if (c > open && c < close && g_utf8_get_char (c) != 0x2060)
+            g_string_append_unichar (name, g_utf8_get_char (c));
+        }
+      g_assert_cmpstr (name->str, ==, names[i].shown);
+      g_string_free (name, TRUE);
+      adw_message_dialog_response (dialog, "close");
+      gtk_window_destroy (GTK_WINDOW (dialog));
+    }
 }
 
 /* A file with clock rate 0: the error offers "Open with Clock Rate…", whose
