@@ -12,6 +12,7 @@
 
 #include <adwaita.h>
 #include <math.h>
+#include <string.h>
 
 struct _CpelComparePane
 {
@@ -24,6 +25,9 @@ struct _CpelComparePane
   CpelCompareView  view;
   CpelSearchResult *matches_a;
   CpelSearchResult *matches_b;
+  /* each side's filters (the views point at them) */
+  guint8          *hidden[2];
+  guint           *rows[2];
   CpelPalette      light;
   CpelPalette      dark;
   double           pointer_x;
@@ -36,6 +40,7 @@ enum
   PROP_PAIRED,
   PROP_FILE_A,
   PROP_FILE_B,
+  PROP_FILTERS,
   PROP_T0,
   PROP_T1,
   N_PROPS
@@ -265,6 +270,11 @@ cpel_compare_pane_set_files (CpelComparePane *self,
   self->name_a = g_strdup (name_a);
   self->name_b = g_strdup (name_b);
   cpel_compare_view_init (&self->view, a, b, &self->light);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_clear_pointer (&self->hidden[i], g_free);
+      g_clear_pointer (&self->rows[i], g_free);
+    }
   self->view.name_a = self->name_a;
   self->view.name_b = self->name_b;
   self->view.paired = paired;
@@ -311,6 +321,55 @@ cpel_compare_pane_select (CpelComparePane *self,
   v->selected_slot = slot;
   v->selected_index = index;
   changed (self, FALSE);
+}
+
+gboolean
+cpel_compare_pane_set_filters (CpelComparePane *self,
+                               CpelCompareSide  side,
+                               guint8          *hidden_types,
+                               guint           *rows,
+                               guint            n_rows)
+{
+  CpelView *v;
+  guint n_types;
+  gboolean same;
+
+  g_return_val_if_fail (CPEL_IS_COMPARE_PANE (self), FALSE);
+
+  v = side == CPEL_COMPARE_A ? &self->view.a : &self->view.b;
+  n_types = v->file != NULL ? cpel_file_get_n_types (v->file) : 0;
+  same = ((hidden_types == NULL && self->hidden[side] == NULL)
+          || (hidden_types != NULL && self->hidden[side] != NULL
+              && memcmp (hidden_types, self->hidden[side], n_types) == 0))
+         && ((rows == NULL && self->rows[side] == NULL)
+             || (rows != NULL && self->rows[side] != NULL && n_rows == v->n_rows
+                 && memcmp (rows, self->rows[side], n_rows * sizeof (guint)) == 0));
+  if (same)
+    {
+      g_free (hidden_types);
+      g_free (rows);
+      return FALSE;
+    }
+  g_free (self->hidden[side]);
+  g_free (self->rows[side]);
+  self->hidden[side] = hidden_types;
+  self->rows[side] = rows;
+  v->hidden_types = hidden_types;
+  v->rows = rows;
+  v->n_rows = rows != NULL ? n_rows : 0;
+  v->scroll_y = 0;
+  /* a selection on a row no longer shown is none */
+  if (v->has_selection && rows != NULL)
+    {
+      gboolean shown = FALSE;
+
+      for (guint r = 0; r < n_rows && !shown; r++)
+        shown = rows[r] == v->selected_slot;
+      v->has_selection = shown;
+    }
+  changed (self, FALSE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILTERS]);
+  return TRUE;
 }
 
 void
@@ -404,6 +463,9 @@ cpel_compare_pane_get_property (GObject    *object,
     case PROP_FILE_B:
       g_value_set_object (value, self->b);
       break;
+    case PROP_FILTERS:
+      g_value_set_boolean (value, self->hidden[0] || self->hidden[1] || self->rows[0] || self->rows[1]);
+      break;
     case PROP_T0:
       g_value_set_int64 (value, self->view.a.t0);
       break;
@@ -454,6 +516,11 @@ cpel_compare_pane_finalize (GObject *object)
 
   g_free (self->name_a);
   g_free (self->name_b);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_free (self->hidden[i]);
+      g_free (self->rows[i]);
+    }
   G_OBJECT_CLASS (cpel_compare_pane_parent_class)->finalize (object);
 }
 
@@ -478,6 +545,10 @@ cpel_compare_pane_class_init (CpelComparePaneClass *klass)
   properties[PROP_FILE_B] =
     g_param_spec_object ("file-b", NULL, NULL, CPEL_TYPE_FILE,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* notified when a side's hidden types or rows change */
+  properties[PROP_FILTERS] =
+    g_param_spec_boolean ("filters", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   properties[PROP_T0] =
     g_param_spec_int64 ("t0", NULL, NULL, G_MININT64, G_MAXINT64, 0,
                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);

@@ -51,6 +51,14 @@ void                   cpel_compare_pane_select     (CpelComparePane *self,
                                                      CpelCompareSide  side,
                                                      guint            slot,
                                                      guint64          index);
+/* What a side shows: its hidden event types (n_types flags, NULL: none) and
+ * its rows (slots in order, NULL: every track); both taken.  TRUE when
+ * that changed anything. */
+gboolean               cpel_compare_pane_set_filters (CpelComparePane *self,
+                                                      CpelCompareSide  side,
+                                                      guint8          *hidden_types,
+                                                      guint           *rows,
+                                                      guint            n_rows);
 /* Centre A's time `t` (the span kept; not past the captures' ends when
  * the span fits between them). */
 void                   cpel_compare_pane_center     (CpelComparePane *self,

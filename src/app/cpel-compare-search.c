@@ -46,6 +46,7 @@ G_DEFINE_FINAL_TYPE (CpelCompareSearch, cpel_compare_search, G_TYPE_OBJECT)
 enum
 {
   FINISHED,
+  CHANGED,
   N_SIGNALS
 };
 
@@ -388,6 +389,18 @@ cpel_compare_search_dup_status (CpelCompareSearch *self)
   return g_strdup_printf (_("%s · %s"), a, b);
 }
 
+/* A pane's filters changed: the matches counted and shown follow. */
+static void
+on_filters_changed (CpelCompareSearch *self)
+{
+  if (!self->has_result)
+    return;
+  refilter_side (self, CPEL_COMPARE_A);
+  refilter_side (self, CPEL_COMPARE_B);
+  show (self);
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
 /* The captures changed (a swap): the same query over them. */
 static void
 on_files_changed (CpelCompareSearch *self)
@@ -436,6 +449,10 @@ cpel_compare_search_class_init (CpelCompareSearchClass *klass)
   signals[FINISHED] =
     g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* The counts changed without a new search (a pane's filters). */
+  signals[CHANGED] =
+    g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -456,5 +473,6 @@ cpel_compare_search_new (CpelComparePane *pane)
   self->pane = pane;
   g_object_add_weak_pointer (G_OBJECT (pane), (gpointer *) &self->pane);
   g_signal_connect_swapped (pane, "notify::file-a", G_CALLBACK (on_files_changed), self);
+  g_signal_connect_swapped (pane, "notify::filters", G_CALLBACK (on_filters_changed), self);
   return self;
 }

@@ -615,7 +615,10 @@ cpel_search_bar_set_compare (CpelSearchBar     *self,
     }
   g_set_object (&self->compare, compare);
   if (compare != NULL)
-    g_signal_connect_swapped (compare, "finished", G_CALLBACK (on_compare_finished), self);
+    {
+      g_signal_connect_swapped (compare, "finished", G_CALLBACK (on_compare_finished), self);
+      g_signal_connect_swapped (compare, "changed", G_CALLBACK (update_status), self);
+    }
   self->pending_step = 0;
   show_error (self, NULL, NULL);
   if (gtk_search_bar_get_search_mode (self->search_bar))

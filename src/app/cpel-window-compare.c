@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "cpel-async.h"
+#include "cpel-diff.h"
 #include "cpel-search-bar.h"
 #include "cpel-toaster.h"
 
@@ -29,6 +30,75 @@ compare_load_free (CompareLoad *data)
   g_clear_object (&data->location);
   g_clear_object (&data->cancellable);
   g_free (data);
+}
+
+/* The single view's filters apply to both panes by name: its hidden event
+ * types hide the types of those names, its shown tracks (in its order)
+ * show the tracks of those labels; a track whose label the single view's
+ * capture has not is shown when the track filter (if any) keeps it. */
+typedef struct
+{
+  CpelTrackOrder *order;   /* `to`'s, with the single view's filter */
+} KeepData;
+
+static gboolean
+keep_unknown (guint    slot,
+              gpointer data)
+{
+  KeepData *keep = data;
+
+  return keep->order == NULL || cpel_track_order_matches (keep->order, slot);
+}
+
+static void
+apply_filters_to (CpelWindow      *self,
+                  CpelCompareSide  side,
+                  CpelFile        *to)
+{
+  CpelFile *from = cpel_timeline_get_file (self->timeline);
+  const guint8 *hidden = cpel_timeline_get_hidden_types (self->timeline);
+  CpelTrackOrder *order = cpel_timeline_get_track_order (self->timeline);
+  const guint *rows = NULL;
+  guint n_rows = 0;
+  guint8 *hidden_to;
+  guint *rows_to;
+
+  if (from == NULL || to == NULL)
+    return;
+  if (order != NULL)
+    rows = cpel_track_order_get_rows (order, &n_rows);
+  if (to == from)
+    {
+      hidden_to = hidden != NULL ? g_memdup2 (hidden, cpel_file_get_n_types (from)) : NULL;
+      rows_to = rows != NULL ? g_memdup2 (rows, MAX (n_rows, 1) * sizeof (guint)) : NULL;
+    }
+  else
+    {
+      KeepData keep = { NULL };
+      const char *filter = order != NULL ? cpel_track_order_get_filter (order) : NULL;
+
+      if (filter != NULL)
+        {
+          keep.order = cpel_track_order_new (to);
+          if (cpel_track_order_get_filter_is_regex (order))
+            cpel_track_order_set_filter_regex (keep.order, filter, NULL);
+          else
+            cpel_track_order_set_filter (keep.order, filter);
+        }
+      hidden_to = cpel_diff_map_hidden_types (from, hidden, to);
+      rows_to = cpel_diff_map_rows (from, rows, n_rows, to, keep_unknown, &keep, &n_rows);
+      g_clear_object (&keep.order);
+    }
+  cpel_compare_pane_set_filters (self->compare.pane, side, hidden_to, rows_to, n_rows);
+}
+
+static void
+apply_filters (CpelWindow *self)
+{
+  if (!cpel_window_is_comparing (self))
+    return;
+  apply_filters_to (self, CPEL_COMPARE_A, cpel_compare_pane_get_file_a (self->compare.pane));
+  apply_filters_to (self, CPEL_COMPARE_B, cpel_compare_pane_get_file_b (self->compare.pane));
 }
 
 /* The search bar searches both panes while they show. */
@@ -56,12 +126,15 @@ show_compare (CpelWindow *self)
       self->compare.search = cpel_compare_search_new (self->compare.pane);
       g_signal_connect_object (self->main_stack, "notify::visible-child",
                                G_CALLBACK (on_page_changed), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->timeline, "view-changed",
+                               G_CALLBACK (apply_filters), self, G_CONNECT_SWAPPED);
     }
   name_a = _cpel_window_name_a (self);
   name_b = _cpel_window_display_name (self->compare.location_b);
   cpel_compare_pane_set_files (self->compare.pane, self->file, name_a,
                                self->compare.file_b, name_b);
   gtk_stack_set_visible_child_name (self->main_stack, "compare");
+  apply_filters (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->compare.pane));
   _cpel_window_update_title (self);
   _cpel_window_update_actions (self);
@@ -194,6 +267,7 @@ _cpel_window_swap_compare (CpelWindow *self)
   name_b = g_strdup (view->name_b);
   cpel_compare_pane_set_files (pane, cpel_compare_pane_get_file_b (pane), name_b,
                                cpel_compare_pane_get_file_a (pane), name_a);
+  apply_filters (self);
   _cpel_window_update_title (self);
 }
 

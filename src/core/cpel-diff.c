@@ -508,3 +508,131 @@ cpel_diff_to_text (CpelDiff   *diff,
   cpel_text_table_write (&t, out);
   return g_string_free (out, FALSE);
 }
+
+/* ------------------------------------------------------------------------ */
+/* A view's filters applied to the other capture by name                     */
+
+guint8 *
+cpel_diff_map_hidden_types (CpelFile     *from,
+                            const guint8 *hidden,
+                            CpelFile     *to)
+{
+  g_autoptr(GHashTable) names = NULL;
+  guint8 *out = NULL;
+  guint n_from, n_to;
+
+  g_return_val_if_fail (CPEL_IS_FILE (from), NULL);
+  g_return_val_if_fail (CPEL_IS_FILE (to), NULL);
+
+  if (hidden == NULL)
+    return NULL;
+  n_from = cpel_file_get_n_types (from);
+  n_to = cpel_file_get_n_types (to);
+  names = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint t = 0; t < n_from; t++)
+    if (hidden[t] && cpel_file_get_type_name (from, t) != NULL)
+      g_hash_table_add (names, (gpointer) cpel_file_get_type_name (from, t));
+  if (g_hash_table_size (names) == 0)
+    return NULL;
+  for (guint t = 0; t < n_to; t++)
+    {
+      const char *name = cpel_file_get_type_name (to, t);
+
+      if (name == NULL || !g_hash_table_contains (names, name))
+        continue;
+      if (out == NULL)
+        out = g_malloc0 (MAX (n_to, 1));
+      out[t] = 1;
+    }
+  return out;
+}
+
+guint *
+cpel_diff_map_rows (CpelFile         *from,
+                    const guint      *rows,
+                    guint             n_rows,
+                    CpelFile         *to,
+                    CpelDiffKeepFunc  keep_unknown,
+                    gpointer          keep_data,
+                    guint            *n_out)
+{
+  g_autoptr(GHashTable) from_labels = NULL;
+  g_autoptr(GHashTable) to_by_label = NULL;   /* label -> GArray of slots */
+  g_autoptr(GArray) out = NULL;
+  g_autofree guint8 *taken = NULL;
+  guint n_from, n_to;
+  gboolean identity;
+
+  g_return_val_if_fail (CPEL_IS_FILE (from), NULL);
+  g_return_val_if_fail (CPEL_IS_FILE (to), NULL);
+  g_return_val_if_fail (n_out != NULL, NULL);
+
+  n_from = cpel_file_get_n_tracks (from);
+  n_to = cpel_file_get_n_tracks (to);
+  *n_out = n_to;
+  if (rows == NULL)
+    n_rows = n_from;
+
+  from_labels = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint s = 0; s < n_from; s++)
+    if (cpel_file_get_track_label (from, s) != NULL)
+      g_hash_table_add (from_labels, (gpointer) cpel_file_get_track_label (from, s));
+  to_by_label = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                       (GDestroyNotify) g_array_unref);
+  for (guint s = 0; s < n_to; s++)
+    {
+      const char *label = cpel_file_get_track_label (to, s);
+      GArray *slots;
+
+      if (label == NULL)
+        continue;
+      slots = g_hash_table_lookup (to_by_label, label);
+      if (slots == NULL)
+        {
+          slots = g_array_new (FALSE, FALSE, sizeof (guint));
+          g_hash_table_insert (to_by_label, (gpointer) label, slots);
+        }
+      g_array_append_val (slots, s);
+    }
+
+  out = g_array_new (FALSE, FALSE, sizeof (guint));
+  taken = g_malloc0 (MAX (n_to, 1));
+  for (guint r = 0; r < n_rows; r++)
+    {
+      guint slot = rows != NULL ? rows[r] : r;
+      const char *label = slot < n_from ? cpel_file_get_track_label (from, slot) : NULL;
+      GArray *slots = label != NULL ? g_hash_table_lookup (to_by_label, label) : NULL;
+
+      for (guint i = 0; slots != NULL && i < slots->len; i++)
+        {
+          guint s = g_array_index (slots, guint, i);
+
+          if (!taken[s])
+            {
+              taken[s] = 1;
+              g_array_append_val (out, s);
+            }
+        }
+    }
+  for (guint s = 0; s < n_to; s++)
+    {
+      const char *label = cpel_file_get_track_label (to, s);
+
+      if (taken[s] || (label != NULL && g_hash_table_contains (from_labels, label)))
+        continue;
+      if (keep_unknown != NULL && !keep_unknown (s, keep_data))
+        continue;
+      taken[s] = 1;
+      g_array_append_val (out, s);
+    }
+
+  identity = out->len == n_to;
+  for (guint i = 0; identity && i < out->len; i++)
+    identity = g_array_index (out, guint, i) == i;
+  *n_out = out->len;
+  if (identity)
+    return NULL;
+  if (out->len == 0)
+    return g_new0 (guint, 1);   /* no row: not NULL, which is every row */
+  return (guint *) g_array_free (g_steal_pointer (&out), FALSE);
+}

@@ -84,4 +84,22 @@ char              *cpel_diff_to_csv        (CpelDiff *diff, CpelDiffBy by);
 char              *cpel_diff_to_text       (CpelDiff *diff, CpelDiffBy by,
                                             const char *name_a, const char *name_b);
 
+/* ---- What one capture's view leaves out, applied to another by name ----
+ *
+ * Hidden event types: `to`'s types whose name is the name of a type hidden
+ * in `from` (hidden: cpel_file_get_n_types (from) flags, NULL = none); NULL
+ * when none of `to`'s is hidden, else cpel_file_get_n_types (to) flags. */
+guint8            *cpel_diff_map_hidden_types (CpelFile *from, const guint8 *hidden,
+                                               CpelFile *to);
+/* The rows of `to` for the rows (slots of `from`, in display order) shown
+ * in `from`: for each shown label in that order, `to`'s tracks of that
+ * label (in slot order, each once); then `to`'s tracks whose label `from`
+ * has no track of, in slot order, when keep_unknown (slot of `to`) says so
+ * (NULL: all of them).  rows NULL = every track of `from` shown.  NULL when
+ * every track of `to` is shown in slot order (as CpelView.rows). */
+typedef gboolean (*CpelDiffKeepFunc) (guint slot, gpointer data);
+guint             *cpel_diff_map_rows      (CpelFile *from, const guint *rows, guint n_rows,
+                                            CpelFile *to, CpelDiffKeepFunc keep_unknown,
+                                            gpointer keep_data, guint *n_out);
+
 G_END_DECLS

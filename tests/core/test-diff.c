@@ -242,6 +242,89 @@ test_cancel (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
+static guint
+type_named (CpelFile *file, const char *name)
+{
+  for (guint t = 0; t < cpel_file_get_n_types (file); t++)
+    if (g_strcmp0 (cpel_file_get_type_name (file, t), name) == 0)
+      return t;
+  g_assert_not_reached ();
+}
+
+static guint
+slot_labelled (CpelFile *file, const char *label)
+{
+  for (guint s = 0; s < cpel_file_get_n_tracks (file); s++)
+    if (g_strcmp0 (cpel_file_get_track_label (file, s), label) == 0)
+      return s;
+  g_assert_not_reached ();
+}
+
+static gboolean
+keep_none (guint slot, gpointer data)
+{
+  return FALSE;
+}
+
+/* A's hidden types and shown tracks applied to B by name: codes and slots
+ * differ between the two; a track only B has stays unless told. */
+static void
+test_map_filters (void)
+{
+  g_autoptr(CpelFile) a = pair_file (FALSE);
+  g_autoptr(CpelFile) b = pair_file (TRUE);
+  g_autofree guint8 *hidden_a = g_malloc0 (cpel_file_get_n_types (a));
+  g_autofree guint8 *hidden_b = NULL;
+  g_autofree guint *rows = NULL;
+  guint n = 0, only_wk1 = slot_labelled (a, "wk1");
+  guint n_hidden = 0;
+
+  g_assert_null (cpel_diff_map_hidden_types (a, NULL, b));
+  g_assert_null (cpel_diff_map_hidden_types (a, hidden_a, b));
+  hidden_a[type_named (a, "double")] = 1;
+  hidden_a[type_named (a, "only-a")] = 1;
+  hidden_a[type_named (a, "dup")] = 1;   /* one of A's two "dup" codes */
+  hidden_b = cpel_diff_map_hidden_types (a, hidden_a, b);
+  g_assert_nonnull (hidden_b);
+  for (guint t = 0; t < cpel_file_get_n_types (b); t++)
+    n_hidden += hidden_b[t] != 0;
+  g_assert_cmpuint (n_hidden, ==, 2);
+  g_assert_true (hidden_b[type_named (b, "double")]);
+  g_assert_true (hidden_b[type_named (b, "dup")]);
+  g_assert_false (hidden_b[type_named (b, "same")]);
+
+  /* every track of A shown: B's in A's order of labels, then wk2 */
+  rows = cpel_diff_map_rows (a, NULL, 0, b, NULL, NULL, &n);
+  g_assert_nonnull (rows);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpuint (rows[0], ==, slot_labelled (b, "wk0"));
+  g_assert_cmpuint (rows[1], ==, slot_labelled (b, "wk1"));
+  g_assert_cmpuint (rows[2], ==, slot_labelled (b, "wk2"));
+  g_clear_pointer (&rows, g_free);
+
+  /* only wk1 shown in A */
+  rows = cpel_diff_map_rows (a, &only_wk1, 1, b, NULL, NULL, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (rows[0], ==, slot_labelled (b, "wk1"));
+  g_assert_cmpuint (rows[1], ==, slot_labelled (b, "wk2"));
+  g_clear_pointer (&rows, g_free);
+  rows = cpel_diff_map_rows (a, &only_wk1, 1, b, keep_none, NULL, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (rows[0], ==, slot_labelled (b, "wk1"));
+  g_clear_pointer (&rows, g_free);
+
+  /* no row at all: an empty list, not NULL (= every row) */
+  rows = cpel_diff_map_rows (b, (const guint[]) { slot_labelled (b, "wk2") }, 1, a, NULL, NULL, &n);
+  g_assert_nonnull (rows);
+  g_assert_cmpuint (n, ==, 0);
+  g_clear_pointer (&rows, g_free);
+
+  /* B to A in A's own order: every row in slot order = NULL */
+  rows = cpel_diff_map_rows (a, NULL, 0, a, NULL, NULL, &n);
+  g_assert_null (rows);
+  g_assert_cmpuint (n, ==, cpel_file_get_n_tracks (a));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -255,5 +338,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/diff/histograms", test_histograms);
   g_test_add_func ("/core/diff/format", test_format);
   g_test_add_func ("/core/diff/cancel", test_cancel);
+  g_test_add_func ("/core/diff/map-filters", test_map_filters);
   return g_test_run ();
 }
