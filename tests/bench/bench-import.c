@@ -24,6 +24,7 @@
 #include "cpel-perf-data.h"
 #include "cpel-ctf-trace.h"
 #include "cpel-perf-writer.h"
+#include "cpel-ctf-writer.h"
 #include "cpel-import.h"
 
 /* CPU time of this process (user + system), seconds: with other builds
@@ -74,79 +75,13 @@ write_perf (const char *outdir, guint64 n)
   return path;
 }
 
-static void
-put_u32 (GByteArray *a, guint32 v)
-{
-  g_byte_array_append (a, (const guint8 *) &v, 4);
-}
-
-static void
-put_u64 (GByteArray *a, guint64 v)
-{
-  g_byte_array_append (a, (const guint8 *) &v, 8);
-}
-
-static const char ctf_metadata[] =
-  "/* CTF 1.8 */\n"
-  "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
-  "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
-  "trace { major = 1; minor = 8; byte_order = le;\n"
-  "  packet.header := struct { uint32_t magic; uint32_t stream_id; }; };\n"
-  "clock { name = bench; freq = 1000000000; offset = 0; };\n"
-  "typealias integer { size = 64; align = 8; signed = false; map = clock.bench.value; } := clock_u64;\n"
-  "stream { id = 0;\n"
-  "  packet.context := struct { clock_u64 timestamp_begin; clock_u64 timestamp_end;\n"
-  "    uint64_t content_size; uint64_t packet_size; uint32_t cpu_id; };\n"
-  "  event.header := struct { uint32_t id; clock_u64 timestamp; }; };\n"
-  "event { name = \"bench:tick\"; id = 0; stream_id = 0;\n"
-  "  fields := struct { uint32_t value; uint64_t bytes; }; };\n";
-
-#define CTF_PACKET 65536
-#define CTF_PKT_HEAD 44
-#define CTF_EVENT 24
-
 static char *
 write_ctf (const char *outdir, guint64 n)
 {
   char *dir = g_strdup_printf ("%s/bench-%" G_GUINT64_FORMAT ".ctf", outdir, n);
   g_autofree char *meta = g_build_filename (dir, "metadata", NULL);
-  if (g_file_test (meta, G_FILE_TEST_EXISTS))
-    return dir;
-  g_mkdir_with_parents (dir, 0755);
-  guint per_packet = (CTF_PACKET - CTF_PKT_HEAD) / CTF_EVENT;
-  for (guint cpu = 0; cpu < 2; cpu++)
-    {
-      g_autoptr(GByteArray) a = g_byte_array_new ();
-      guint64 todo = n / 2 + (cpu == 0 ? n % 2 : 0);
-      guint64 t = 1000 + cpu * 7;
-      while (todo > 0)
-        {
-          guint k = (guint) MIN (todo, per_packet);
-          put_u32 (a, 0xC1FC1FC1);
-          put_u32 (a, 0);
-          put_u64 (a, t);
-          put_u64 (a, t + (guint64) (k - 1) * 100);
-          put_u64 (a, (CTF_PKT_HEAD + (guint64) k * CTF_EVENT) * 8);
-          put_u64 (a, (guint64) CTF_PACKET * 8);
-          put_u32 (a, cpu);
-          for (guint i = 0; i < k; i++, t += 100)
-            {
-              put_u32 (a, 0);
-              put_u64 (a, t);
-              put_u32 (a, i);
-              put_u64 (a, (guint64) i * 1500);
-            }
-          guint pad = CTF_PACKET - (CTF_PKT_HEAD + k * CTF_EVENT);
-          for (guint i = 0; i < pad; i++)
-            g_byte_array_append (a, (const guint8 *) "", 1);
-          todo -= k;
-        }
-      g_autofree char *name = g_strdup_printf ("%s/stream_%u", dir, cpu);
-      if (!g_file_set_contents (name, (const char *) a->data, a->len, NULL))
-        g_error ("writing %s", name);
-    }
-  if (!g_file_set_contents (meta, ctf_metadata, -1, NULL))
-    g_error ("writing %s", meta);
+  if (!g_file_test (meta, G_FILE_TEST_EXISTS))
+    cpel_test_ctf_write (dir, n);
   return dir;
 }
 
