@@ -1,27 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cpel-test-util.h — shared helpers for the test programs */
+/* cpel-test-util.h — shared helpers for the test programs (cpel-test-util.c,
+ * compiled once into the tests' helper library) */
 #pragma once
 
 #include <glib.h>
 
 /* Path of a file under ../shared (CPEL_SHARED_DIR), or NULL after marking the
  * test skipped with a message when it is absent. Free with g_free. */
-static inline char *
-cpel_test_shared_file (const char *relative)
-{
-  const char *dir = g_getenv ("CPEL_SHARED_DIR");
-  char *path;
-
-  if (dir == NULL)
-    dir = "../shared";
-  path = g_build_filename (dir, relative, NULL);
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    {
-      char *msg = g_strdup_printf ("%s is absent: skipping", path);
-      g_test_skip (msg);
-      g_free (msg);
-      g_free (path);
-      return NULL;
-    }
-  return path;
-}
+char *cpel_test_shared_file (const char *relative);

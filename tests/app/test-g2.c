@@ -69,12 +69,7 @@ write_file (const char *path)
   g_assert_no_error (error);
 }
 
-typedef struct
-{
-  char       *dir;
-  char       *path;
-  CpelWindow *window;
-} Fixture;
+typedef AppTestFixture Fixture;
 
 static void
 raise_flag (gboolean *flag)
@@ -98,14 +93,7 @@ fixture_setup (Fixture *f, gconstpointer data)
 {
   if (app == NULL)
     return;
-  f->dir = g_dir_make_tmp ("cpelview-g2-XXXXXX", NULL);
-  g_assert_nonnull (f->dir);
-  f->path = g_build_filename (f->dir, "capture.cpel", NULL);
-  write_file (f->path);
-  f->window = new_window ();
-  app_test_open_and_wait (f->window, f->path);
-  g_assert_nonnull (cpel_window_get_file (f->window));
-  app_test_wait_allocated (GTK_WIDGET (cpel_window_get_timeline (f->window)), 400);
+  app_test_fixture_setup (f, app, "cpelview-g2", write_file, 1000, 640, TRUE);
 }
 
 static void
@@ -113,7 +101,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
 {
   if (app == NULL)
     return;
-  app_test_fixture_cleanup (app, f->dir, f->path);
+  app_test_fixture_teardown (f, app);
 }
 
 #define SKIP_WITHOUT_DISPLAY() \

@@ -18,12 +18,7 @@
 
 static CpelApplication *app;
 
-typedef struct
-{
-  char       *dir;
-  char       *path;
-  CpelWindow *window;
-} Fixture;
+typedef AppTestFixture Fixture;
 
 #define SKIP_WITHOUT_DISPLAY() G_STMT_START { if (app == NULL) { app_test_skip_no_display (); return; } } G_STMT_END
 
@@ -170,46 +165,28 @@ redraw_at_zooms (CpelWindow *window)
   app_test_wait_drawn (GTK_WIDGET (timeline));
 }
 
+/* Several MB: the truncation takes many pages away from the mapping. */
+static void
+write_big (const char *path)
+{
+  write_capture (path, 300000, 100);
+}
+
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
   if (app == NULL)
     return;
-  f->dir = g_dir_make_tmp ("cpelview-reload-XXXXXX", NULL);
-  g_assert_nonnull (f->dir);
-  f->path = g_build_filename (f->dir, "capture.cpel", NULL);
-  /* Several MB: the truncation takes many pages away from the mapping. */
-  write_capture (f->path, 300000, 100);
-
-  f->window = cpel_window_new (app);
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 1000, 600);
-  gtk_window_present (GTK_WINDOW (f->window));
-  app_test_wait_drawn (GTK_WIDGET (f->window));
-  app_test_open_and_wait (f->window, f->path);
-  g_assert_nonnull (cpel_window_get_file (f->window));
-  app_test_wait_allocated (GTK_WIDGET (cpel_window_get_timeline (f->window)), 400);
+  app_test_fixture_setup (f, app, "cpelview-reload", write_big, 1000, 600, TRUE);
   g_assert_false (cpel_window_is_reload_bar_shown (f->window));
 }
 
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  g_autoptr(GDir) d = NULL;
-  const char *name;
-
   if (app == NULL)
     return;
-  gtk_window_destroy (GTK_WINDOW (f->window));
-  app_test_drain ();
-  d = g_dir_open (f->dir, 0, NULL);
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (f->dir, name, NULL);
-      g_unlink (p);
-    }
-  g_rmdir (f->dir);
-  g_free (f->dir);
-  g_free (f->path);
+  app_test_fixture_teardown (f, app);
 }
 
 static void

@@ -56,42 +56,14 @@ counted_after (const char *prefix, guint64 n)
 
 static CpelApplication *app;
 
-typedef void (*WriteFunc) (const char *path);
-
-typedef struct
-{
-  char       *dir;
-  char       *path;
-  CpelWindow *window;
-} Fixture;
+typedef AppTestFixture Fixture;
 
 /* ---- files ---------------------------------------------------------------- */
 
 static void
 write_events (const char *path, guint n_tracks, guint64 n_events, TestEventFunc func)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CpelWriter) w = cpel_writer_new (path, FALSE, 1700000000, &error);
-  guint table;
-
-  g_assert_no_error (error);
-  table = cpel_writer_add_string_table (w, "FileStrtab");
-  cpel_writer_begin_event_defs (w, table);
-  cpel_writer_add_event_def (w, CODE_SEND, "send", "%d");
-  cpel_writer_add_event_def (w, CODE_RECV, "recv", "len %d");
-  cpel_writer_add_event_def (w, CODE_IDLE, "idle", NULL);
-  cpel_writer_begin_track_defs (w, table);
-  for (guint i = 0; i < n_tracks; i++)
-    cpel_writer_add_track_def (w, i, "thread %d");
-  cpel_writer_begin_events (w, table, 1000000000u, (guint32) n_events);
-  for (guint64 i = 0; i < n_events; i++)
-    {
-      TestEvent ev;
-      func (i, &ev, NULL);
-      cpel_writer_add_event (w, ev.t, ev.track, ev.code, ev.datum);
-    }
-  g_assert_true (cpel_writer_finish (w, &error));
-  g_assert_no_error (error);
+  test_write_capture (path, n_tracks, n_events, func, NULL);
 }
 
 /* The regular file: 3000 events 100 ns apart on 3 tracks, every 7th a recv. */
@@ -148,21 +120,9 @@ write_anomalies (const char *path)
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  WriteFunc write = (WriteFunc) data;
-
   if (app == NULL)
     return;
-  f->dir = g_dir_make_tmp ("cpelview-tools-XXXXXX", NULL);
-  g_assert_nonnull (f->dir);
-  f->path = g_build_filename (f->dir, "capture.cpel", NULL);
-  write (f->path);
-
-  f->window = cpel_window_new (app);
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 700);
-  gtk_window_present (GTK_WINDOW (f->window));
-  app_test_open_and_wait (f->window, f->path);
-  g_assert_nonnull (cpel_window_get_file (f->window));
-  app_test_wait_allocated (GTK_WIDGET (cpel_window_get_timeline (f->window)), 400);
+  app_test_fixture_setup (f, app, "cpelview-tools", (AppTestWriteFunc) data, 1100, 700, TRUE);
 }
 
 static void
@@ -170,7 +130,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
 {
   if (app == NULL)
     return;
-  app_test_fixture_cleanup (app, f->dir, f->path);
+  app_test_fixture_teardown (f, app);
 }
 
 static void

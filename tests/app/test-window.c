@@ -20,12 +20,7 @@
 
 static CpelApplication *app;
 
-typedef struct
-{
-  char       *dir;
-  char       *path;
-  CpelWindow *window;
-} Fixture;
+typedef AppTestFixture Fixture;
 
 static void
 event_func (guint64 i, TestEvent *ev, gpointer data)
@@ -36,55 +31,20 @@ event_func (guint64 i, TestEvent *ev, gpointer data)
   ev->datum = (guint32) i;
 }
 
-/* The test file on disk: same events as the in-memory builder, streamed
- * through the writer into `path`. */
+/* The test file on disk: same events as the in-memory builder. */
 static void
 write_file (const char *path)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CpelWriter) w = cpel_writer_new (path, FALSE, 1700000000, &error);
-  guint table;
-
-  g_assert_no_error (error);
-  table = cpel_writer_add_string_table (w, "FileStrtab");
-  cpel_writer_begin_event_defs (w, table);
-  cpel_writer_add_event_def (w, CODE_SEND, "send", "%d");
-  cpel_writer_add_event_def (w, CODE_RECV, "recv", "len %d");
-  cpel_writer_add_event_def (w, CODE_IDLE, "idle", NULL);
-  cpel_writer_begin_track_defs (w, table);
-  for (guint i = 0; i < N_TRACKS; i++)
-    cpel_writer_add_track_def (w, i, "thread %d");
-  cpel_writer_begin_events (w, table, 1000000000u, N_EVENTS);
-  for (guint64 i = 0; i < N_EVENTS; i++)
-    {
-      TestEvent ev;
-      event_func (i, &ev, NULL);
-      cpel_writer_add_event (w, ev.t, ev.track, ev.code, ev.datum);
-    }
-  g_assert_true (cpel_writer_finish (w, &error));
-  g_assert_no_error (error);
+  test_write_capture (path, N_TRACKS, N_EVENTS, event_func, NULL);
 }
 
+/* data "": the window stays empty. */
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
   if (app == NULL)
     return;
-  f->dir = g_dir_make_tmp ("cpelview-test-XXXXXX", NULL);
-  g_assert_nonnull (f->dir);
-  f->path = g_build_filename (f->dir, "capture.cpel", NULL);
-  write_file (f->path);
-
-  f->window = cpel_window_new (app);
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 700);
-  gtk_window_present (GTK_WINDOW (f->window));
-  app_test_wait_drawn (GTK_WIDGET (f->window));
-  if (data == NULL)
-    {
-      app_test_open_and_wait (f->window, f->path);
-      g_assert_nonnull (cpel_window_get_file (f->window));
-      app_test_wait_allocated (GTK_WIDGET (cpel_window_get_timeline (f->window)), 400);
-    }
+  app_test_fixture_setup (f, app, "cpelview-test", write_file, 1100, 700, data == NULL);
 }
 
 static void
@@ -92,7 +52,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
 {
   if (app == NULL)
     return;
-  app_test_fixture_cleanup (app, f->dir, f->path);
+  app_test_fixture_teardown (f, app);
 }
 
 #define SKIP_WITHOUT_DISPLAY() \

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* render-test-util.h — small CPEL files built in memory, and pixel checks */
+/* render-test-util.h — small CPEL files built with the writer (in memory or
+ * on disk), and pixel checks (render-test-util.c, compiled once for the
+ * render and app suites) */
 #pragma once
 
 #include <math.h>
@@ -22,110 +24,35 @@ typedef struct
 
 typedef void (*TestEventFunc) (guint64 i, TestEvent *event, gpointer data);
 
-/* A file with `n_tracks` defined tracks (ids 0..n-1, "thread %d") and
- * n_events events produced by `func` (streamed to the writer). */
-static inline CpelFile *
-test_file_new_func (guint n_tracks, guint64 n_events, TestEventFunc func, gpointer data)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CpelWriter) w = cpel_writer_new (NULL, TRUE, 0, &error);
-  g_autoptr(GBytes) bytes = NULL;
-  guint table;
-  CpelFile *file;
+/* The test capture: event types send, recv and idle (CODE_*), `n_tracks`
+ * defined tracks (ids 0..n-1, "thread %d") and `n_events` events produced
+ * by `func`, streamed through the writer into `path` (time stamp
+ * 1700000000), or into memory when `path` is NULL: then its bytes are
+ * returned. */
+GBytes *test_write_capture (const char    *path,
+                            guint          n_tracks,
+                            guint64        n_events,
+                            TestEventFunc  func,
+                            gpointer       data);
 
-  g_assert_no_error (error);
-  table = cpel_writer_add_string_table (w, "FileStrtab");
-  cpel_writer_begin_event_defs (w, table);
-  cpel_writer_add_event_def (w, CODE_SEND, "send", "%d");
-  cpel_writer_add_event_def (w, CODE_RECV, "recv", "len %d");
-  cpel_writer_add_event_def (w, CODE_IDLE, "idle", NULL);
-  cpel_writer_begin_track_defs (w, table);
-  for (guint i = 0; i < n_tracks; i++)
-    cpel_writer_add_track_def (w, i, "thread %d");
-  cpel_writer_begin_events (w, table, 1000000000u, (guint32) n_events);
-  for (guint64 i = 0; i < n_events; i++)
-    {
-      TestEvent ev;
-      func (i, &ev, data);
-      cpel_writer_add_event (w, ev.t, ev.track, ev.code, ev.datum);
-    }
-  g_assert_true (cpel_writer_finish (w, &error));
-  g_assert_no_error (error);
-  bytes = cpel_writer_steal_bytes (w);
-  file = cpel_file_new_for_bytes (bytes, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (file);
-  return file;
-}
+/* That capture in memory, opened. */
+CpelFile *test_file_new_func (guint n_tracks, guint64 n_events, TestEventFunc func, gpointer data);
 
-static inline void
-test_events_array_func (guint64 i, TestEvent *event, gpointer data)
-{
-  *event = ((const TestEvent *) data)[i];
-}
+/* A TestEventFunc over an array of TestEvent (`data`). */
+void test_events_array_func (guint64 i, TestEvent *event, gpointer data);
 
-static inline CpelFile *
-test_file_new (guint n_tracks, const TestEvent *events, guint n_events)
-{
-  return test_file_new_func (n_tracks, n_events, test_events_array_func, (gpointer) events);
-}
+CpelFile *test_file_new (guint n_tracks, const TestEvent *events, guint n_events);
 
 /* An image surface with the view drawn on it (scale 1). */
-static inline cairo_surface_t *
-test_render (const CpelView *view, int width, int height)
-{
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
-  cairo_t *cr = cairo_create (surface);
-
-  cpel_render_view (cr, width, height, view);
-  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
-  cairo_destroy (cr);
-  cairo_surface_flush (surface);
-  if (g_getenv ("CPEL_TEST_SAVE_DIR") != NULL)
-    {
-      /* For looking at a failing test: every rendered frame, numbered. */
-      static int n = 0;
-      g_autofree char *path = g_strdup_printf ("%s/%s-%02d.png", g_getenv ("CPEL_TEST_SAVE_DIR"),
-                                               g_get_prgname (), n++);
-      cairo_surface_write_to_png (surface, path);
-    }
-  return surface;
-}
+cairo_surface_t *test_render (const CpelView *view, int width, int height);
 
 /* Pixel (x, y) as opaque RGB in [0,1] (the surfaces are opaque). */
-static inline void
-test_pixel (cairo_surface_t *surface, int x, int y, double rgb[3])
-{
-  const guint8 *data = cairo_image_surface_get_data (surface);
-  int stride = cairo_image_surface_get_stride (surface);
-  guint32 px;
+void test_pixel (cairo_surface_t *surface, int x, int y, double rgb[3]);
 
-  g_assert_cmpint (x, >=, 0);
-  g_assert_cmpint (y, >=, 0);
-  g_assert_cmpint (x, <, cairo_image_surface_get_width (surface));
-  g_assert_cmpint (y, <, cairo_image_surface_get_height (surface));
-  memcpy (&px, data + (gsize) y * stride + (gsize) x * 4, 4);
-  rgb[0] = ((px >> 16) & 0xff) / 255.0;
-  rgb[1] = ((px >> 8) & 0xff) / 255.0;
-  rgb[2] = (px & 0xff) / 255.0;
-}
-
-static inline double
-test_luma (cairo_surface_t *surface, int x, int y)
-{
-  double rgb[3];
-  test_pixel (surface, x, y, rgb);
-  return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
-}
+double test_luma (cairo_surface_t *surface, int x, int y);
 
 /* Distance between the pixel and an opaque colour (max over channels). */
-static inline double
-test_color_distance (cairo_surface_t *surface, int x, int y, const CpelRGBA *c)
-{
-  double rgb[3];
-  test_pixel (surface, x, y, rgb);
-  return MAX (fabs (rgb[0] - c->r), MAX (fabs (rgb[1] - c->g), fabs (rgb[2] - c->b)));
-}
+double test_color_distance (cairo_surface_t *surface, int x, int y, const CpelRGBA *c);
 
 #define test_assert_color(s, x, y, c) \
   g_assert_cmpfloat (test_color_distance ((s), (x), (y), (c)), <, 0.02)
@@ -133,15 +60,4 @@ test_color_distance (cairo_surface_t *surface, int x, int y, const CpelRGBA *c)
   g_assert_cmpfloat (test_color_distance ((s), (x), (y), (c)), >, 0.1)
 
 /* The events of `code` (a code number or name), searched. */
-static inline CpelSearchResult *
-test_search_code (CpelFile *file, const char *code)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CpelQuery) query = cpel_query_new (file, CPEL_SEARCH_CODE, code, FALSE, &error);
-  CpelSearchResult *result;
-
-  g_assert_no_error (error);
-  result = cpel_search_run (file, query, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  return result;
-}
+CpelSearchResult *test_search_code (CpelFile *file, const char *code);

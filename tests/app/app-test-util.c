@@ -1,0 +1,407 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* app-test-util.c — helpers for the viewer's widget tests (see the header) */
+#include "app-test-util.h"
+
+#include <glib/gstdio.h>
+
+void
+app_test_remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      g_unlink (p);
+    }
+  g_rmdir (dir);
+}
+
+void
+app_test_remove_tree (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (p, G_FILE_TEST_IS_DIR) && !g_file_test (p, G_FILE_TEST_IS_SYMLINK))
+        app_test_remove_tree (p);
+      else
+        g_unlink (p);
+    }
+  g_rmdir (dir);
+}
+
+void
+app_test_destroy_windows (GApplication *app)
+{
+  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_destroy (l->data);
+  g_list_free (windows);
+}
+
+gboolean
+app_test_init (int *argc, char ***argv)
+{
+  g_test_init (argc, argv, NULL);
+  /* Any warning from GTK or the app (markup errors, bad sizes...) fails. */
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  (void) cpelview_get_resource ();
+  if (!gtk_init_check ())
+    return FALSE;
+  adw_init ();
+  return TRUE;
+}
+
+void
+app_test_skip_no_display (void)
+{
+  g_test_skip ("no display: run under xvfb-run (build-aux/test.sh does)");
+}
+
+void
+app_test_drain (void)
+{
+  for (guint i = 0; i < 10000 && g_main_context_iteration (NULL, FALSE); i++)
+    ;
+}
+
+gboolean
+app_test_wakeup (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+gboolean
+app_test_wait_flag (const gboolean *flag, guint timeout_ms)
+{
+  gint64 end = g_get_monotonic_time () + timeout_ms * G_TIME_SPAN_MILLISECOND;
+  guint wakeup = g_timeout_add (10, app_test_wakeup, NULL);
+
+  while (!*flag && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (wakeup);
+  return *flag;
+}
+
+void
+app_test_on_after_paint (GdkFrameClock *clock, guint *count)
+{
+  (*count)++;
+}
+
+void
+app_test_wait_frames (GtkWidget *widget, guint n)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
+  gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+  guint count = 0;
+  gulong id;
+
+  g_assert_nonnull (clock);
+  id = g_signal_connect (clock, "after-paint", G_CALLBACK (app_test_on_after_paint), &count);
+  while (count < n && g_get_monotonic_time () < end)
+    {
+      gtk_widget_queue_draw (widget);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_signal_handler_disconnect (clock, id);
+  g_assert_cmpuint (count, >=, n);
+}
+
+void
+app_test_wait_drawn (GtkWidget *widget)
+{
+  app_test_wait_frames (widget, 1);
+  app_test_drain ();
+}
+
+void
+app_test_wait_allocated (GtkWidget *widget, int min_width)
+{
+  app_test_wait_until (gtk_widget_get_width (widget) >= min_width, 30);
+  app_test_wait_drawn (widget);
+}
+
+/* ---- real input through xdotool ---------------------------------------- */
+
+Display *
+app_test_xdisplay (void)
+{
+  return gdk_x11_display_get_xdisplay (gdk_display_get_default ());
+}
+
+gboolean
+app_test_can_send_input (void)
+{
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+
+  return xdotool != NULL && GDK_IS_X11_DISPLAY (gdk_display_get_default ());
+}
+
+gulong
+app_test_xid (GtkWidget *widget)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+
+  return gdk_x11_surface_get_xid (gtk_native_get_surface (native));
+}
+
+void
+app_test_round_trips (void)
+{
+  for (guint round = 0; round < 100; round++)
+    {
+      guint handled = 0;
+
+      XSync (app_test_xdisplay (), False);
+      while (handled < 10000 && g_main_context_iteration (NULL, FALSE))
+        handled++;
+      if (handled == 0)
+        break;
+    }
+}
+
+void
+app_test_settle (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  app_test_round_trips ();
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) w = g_list_model_get_item (toplevels, i);
+
+      if (gtk_widget_get_mapped (w))
+        app_test_wait_frames (w, 1);
+    }
+  app_test_round_trips ();
+}
+
+char *
+app_test_xdotool (void)
+{
+  return g_find_program_in_path ("xdotool");
+}
+
+void
+app_test_xdo (const char *first, ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+  va_list ap;
+
+  g_ptr_array_add (argv, app_test_xdotool ());
+  va_start (ap, first);
+  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, g_strdup (a));
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT,
+                NULL, NULL, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  app_test_settle ();
+}
+
+void
+app_test_to_root (GtkWidget *widget, double x, double y, int *rx, int *ry)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  graphene_point_t p;
+  double sx, sy;
+  Window child;
+  int ox = 0, oy = 0;
+  GdkSurface *surface = gtk_native_get_surface (native);
+  Display *xdisplay = gdk_x11_display_get_xdisplay (gdk_surface_get_display (surface));
+
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native),
+                                           &GRAPHENE_POINT_INIT ((float) x, (float) y), &p));
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  XTranslateCoordinates (xdisplay, gdk_x11_surface_get_xid (surface),
+                         DefaultRootWindow (xdisplay), 0, 0, &ox, &oy, &child);
+  *rx = ox + (int) (p.x + sx);
+  *ry = oy + (int) (p.y + sy);
+}
+
+void
+app_test_pointer_to (GtkWidget *widget, double x, double y)
+{
+  int rx, ry;
+  g_autofree char *sx = NULL;
+  g_autofree char *sy = NULL;
+
+  app_test_to_root (widget, x, y, &rx, &ry);
+  sx = g_strdup_printf ("%d", rx);
+  sy = g_strdup_printf ("%d", ry);
+  app_test_xdo ("mousemove", "--sync", sx, sy, NULL);
+}
+
+void
+app_test_focus (GtkWidget *widget)
+{
+  g_autofree char *xid = g_strdup_printf ("%lu", app_test_xid (widget));
+
+  app_test_xdo ("windowfocus", "--sync", xid, NULL);
+  gtk_widget_grab_focus (widget);
+  app_test_wait_drawn (widget);
+}
+
+cairo_surface_t *
+app_test_widget_image (GtkWidget *widget)
+{
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderNode *node;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node == NULL)
+    return NULL;   /* nothing drawn yet (a redraw pending) */
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cr = cairo_create (surface);
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  gsk_render_node_unref (node);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+void
+app_test_on_notify_flag (GObject *object, GParamSpec *pspec, gboolean *flag)
+{
+  *flag = TRUE;
+}
+
+GtkWindow *
+app_test_find_toplevel (const char *title, guint *count)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  GtkWindow *found = NULL;
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+      if (g_strcmp0 (gtk_window_get_title (w), title) == 0 && gtk_widget_get_visible (GTK_WIDGET (w)))
+        {
+          found = w;
+          n++;
+        }
+    }
+  if (count != NULL)
+    *count = n;
+  return found;
+}
+
+void
+app_test_open_and_wait (CpelWindow *window, const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  gboolean done = FALSE;
+  gulong id;
+
+  id = g_signal_connect (window, "notify::loading", G_CALLBACK (app_test_on_notify_flag), &done);
+  cpel_window_open (window, file);
+  while (cpel_window_is_loading (window))
+    {
+      done = FALSE;
+      g_assert_true (app_test_wait_flag (&done, 60000));
+    }
+  g_signal_handler_disconnect (window, id);
+  if (gtk_widget_get_mapped (GTK_WIDGET (window)))
+    app_test_wait_drawn (GTK_WIDGET (window));
+  else
+    app_test_drain ();
+}
+
+CpelApplication *
+app_test_new_application (void)
+{
+  CpelApplication *app = cpel_application_new (g_get_monotonic_time ());
+
+  g_application_set_flags (G_APPLICATION (app),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+  return app;
+}
+
+void
+app_test_fixture_cleanup (CpelApplication *app, char *dir, char *path)
+{
+  app_test_destroy_windows (G_APPLICATION (app));
+  app_test_drain ();
+  app_test_remove_dir (dir);
+  g_free (dir);
+  g_free (path);
+}
+
+gboolean
+app_test_action_enabled (GtkWidget *window, const char *name)
+{
+  return g_action_group_get_action_enabled (cpel_window_get_actions (CPEL_WINDOW (window)), name);
+}
+
+void
+app_test_activate_action (GtkWidget *window, const char *name, GVariant *parameter)
+{
+  g_autofree char *full = g_strconcat ("win.", name, NULL);
+
+  if (parameter != NULL)
+    g_variant_ref_sink (parameter);
+  g_assert_true (gtk_widget_activate_action_variant (window, full, parameter));
+  if (parameter != NULL)
+    g_variant_unref (parameter);
+}
+
+/* ---- the shared fixture ------------------------------------------------- */
+
+void
+app_test_fixture_setup (AppTestFixture   *f,
+                        CpelApplication  *app,
+                        const char       *prefix,
+                        AppTestWriteFunc  write,
+                        int               width,
+                        int               height,
+                        gboolean          open)
+{
+  g_autofree char *template = g_strconcat (prefix, "-XXXXXX", NULL);
+
+  f->dir = g_dir_make_tmp (template, NULL);
+  g_assert_nonnull (f->dir);
+  f->path = g_build_filename (f->dir, "capture.cpel", NULL);
+  write (f->path);
+
+  f->window = cpel_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), width, height);
+  gtk_window_present (GTK_WINDOW (f->window));
+  app_test_wait_drawn (GTK_WIDGET (f->window));
+  if (open)
+    {
+      app_test_open_and_wait (f->window, f->path);
+      g_assert_nonnull (cpel_window_get_file (f->window));
+      app_test_wait_allocated (GTK_WIDGET (cpel_window_get_timeline (f->window)), 400);
+    }
+}
+
+void
+app_test_fixture_teardown (AppTestFixture  *f,
+                           CpelApplication *app)
+{
+  app_test_fixture_cleanup (app, g_steal_pointer (&f->dir), g_steal_pointer (&f->path));
+  f->window = NULL;
+}

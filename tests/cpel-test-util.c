@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-test-util.c — shared helpers for the test programs */
+#include "cpel-test-util.h"
+
+char *
+cpel_test_shared_file (const char *relative)
+{
+  const char *dir = g_getenv ("CPEL_SHARED_DIR");
+  char *path;
+
+  if (dir == NULL)
+    dir = "../shared";
+  path = g_build_filename (dir, relative, NULL);
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      char *msg = g_strdup_printf ("%s is absent: skipping", path);
+      g_test_skip (msg);
+      g_free (msg);
+      g_free (path);
+      return NULL;
+    }
+  return path;
+}
