@@ -110,8 +110,26 @@ fill_file (CpelFileInfoWindow *self)
       gtk_widget_set_visible (GTK_WIDGET (self->clock_rate_button), TRUE);
       gtk_widget_set_visible (GTK_WIDGET (self->location_row), TRUE);
     }
-  set_value_take (self->size_row, g_format_size_full (cpel_file_get_source_size (file),
-                                                      G_FORMAT_SIZE_LONG_FORMAT));
+  {
+    /* As g_format_size_full's long format, with the bytes grouped as every
+     * count here ("2.0 MB (2 019 612 bytes)"). */
+    guint64 size = cpel_file_get_source_size (file);
+    g_autofree char *bytes = cpel_format_count (size);
+
+    if (size < 1000)
+      /* TRANSLATORS: a file size under a kilobyte */
+      set_value_take (self->size_row,
+                      g_strdup_printf (ngettext ("%s byte", "%s bytes", (gulong) size), bytes));
+    else
+      {
+        g_autofree char *human = g_format_size (size);
+
+        /* TRANSLATORS: a file size, rounded and exact, e.g. "2.0 MB (2 019 612 bytes)" */
+        set_value_take (self->size_row,
+                        g_strdup_printf (ngettext ("%s (%s byte)", "%s (%s bytes)", (gulong) MIN (size, G_MAXULONG)),
+                                         human, bytes));
+      }
+  }
   if (cpel_file_get_imported_from (file) != NULL)
     {
       /* Not a CPEL file on disk: its format instead of a CPEL version and byte order. */

@@ -585,6 +585,18 @@ test_file_info (Fixture *f, gconstpointer data)
     g_assert_nonnull (row);
     g_assert_cmpstr (cpel_file_info_row_get_value (row), ==, events);
     g_assert_true (has_label (GTK_WIDGET (row), events));
+    /* The size in bytes is grouped as every count ("60.3 kB (60 312 bytes)"). */
+    {
+      guint64 size = cpel_file_get_source_size (cpel_window_get_file (f->window));
+      g_autofree char *bytes = cpel_format_count (size);
+      g_autofree char *human = g_format_size (size);
+      g_autofree char *expected = g_strdup_printf ("%s (%s bytes)", human, bytes);
+
+      g_assert_cmpuint (size, >=, 10000);
+      row = find_info_row (GTK_WIDGET (info), "Size");
+      g_assert_nonnull (row);
+      g_assert_cmpstr (cpel_file_info_row_get_value (row), ==, expected);
+    }
     g_assert_false (shows_group (GTK_WIDGET (info), "Warnings"));
   }
   gtk_window_destroy (info);
