@@ -80,12 +80,13 @@ rest=() full=()
 for t in "${tests[@]}"; do
   if [[ " ${full_stack_tests[*]} " == *" $t "* ]]; then full+=("$t"); else rest+=("$t"); fi
 done
+# each run its own log (--logbase): .ci/run sums them all
 meson test -C "$builddir" --no-rebuild --print-errorlogs --num-processes "$jobs" \
-  --timeout-multiplier 3 "${rest[@]}"
+  --timeout-multiplier 3 --logbase testlog-suites "${rest[@]}"
 if [ ${#full[@]} -gt 0 ]; then
   ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0" \
     meson test -C "$builddir" --no-rebuild --print-errorlogs --num-processes "$jobs" \
-      --timeout-multiplier 3 "${full[@]}"
+      --timeout-multiplier 3 --logbase testlog-full-stack "${full[@]}"
 fi
 
 # ---- random input on the viewer, under the sanitizers ------------------------
@@ -102,7 +103,8 @@ CPEL_RANDOM_SEEDS=${CPEL_RANDOM_SEEDS:-4} CPEL_RANDOM_ACTIONS=${CPEL_RANDOM_ACTI
 ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" \
 GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 \
   xvfb-run -a -s "-screen 0 1280x800x24" \
-    meson test -C "$guidir" --no-rebuild --print-errorlogs --timeout-multiplier 6 test-random-input
+    meson test -C "$guidir" --no-rebuild --print-errorlogs --timeout-multiplier 6 \
+      --logbase testlog-random-input test-random-input
 
 # ---- bounded fuzzing -----------------------------------------------------------
 [ "$fuzzing" = true ] || exit 0
