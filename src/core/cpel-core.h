@@ -9,6 +9,7 @@
 #include "cpel-diff.h"
 #include "cpel-error.h"
 #include "cpel-file.h"
+#include "cpel-index-cache.h"
 #include "cpel-format.h"
 #include "cpel-saved-view.h"
 #include "cpel-search.h"

@@ -108,6 +108,19 @@ struct _CpelFile
   guint             source_guard_id;  /* cpel-mapguard of the source mapping they read */
   const char       *imported_from;  /* importer id when the file on disk was not CPEL */
   guint64           source_size;    /* size of that file */
+
+  /* The persisted index (cpel-index-cache.c) */
+  gboolean          cache_wanted;
+  char             *cache_dir;
+  guint64           cache_max_bytes;
+  guint64           cache_min_events;
+  guint64           cache_tps;      /* the clock override the index was built with */
+  GMappedFile      *cache_mapped;   /* times / recs point into it (or into cache_bytes) */
+  GBytes           *cache_bytes;    /* cache given in memory (tests, fuzzing) */
+  gboolean          cache_check_sums;
+  guint             cache_guard_id;
+  int               cache_load;     /* CpelIndexCacheLoad */
+  int               cache_write;    /* CpelIndexCacheWrite */
 };
 
 /* Appends the event's full text (the texts extension, or made from the
@@ -252,6 +265,20 @@ guint64  cpel_file_section_lower_bound (CpelFile *self, guint section, gint64 t)
 /* Index memory: anonymous, with transparent huge pages asked for. */
 gpointer cpel_index_alloc        (gsize size);
 void     cpel_index_free         (gpointer mem, gsize size);
+
+/* The persisted index (cpel-index-cache.c).  In load(): tries the cache as
+ * the options say; TRUE when the index came from it (tracks, types, times,
+ * recs, time span and section order all set), FALSE with `self` untouched. */
+gboolean cpel_index_cache_try_load (CpelFile *self, const CpelLoadOptions *options);
+/* For a deferred index (cpel_file_ensure_index ()): times and recs from a
+ * cache that agrees with the first pass; FALSE: fill as usual. */
+gboolean cpel_index_cache_try_fill (CpelFile *self);
+/* After the whole index was built: writes the cache file when wanted. */
+void     cpel_index_cache_store    (CpelFile *self);
+/* In finalize: drops the cache mapping (times / recs with it). */
+void     cpel_index_cache_release  (CpelFile *self);
+/* Whether times / recs belong to a cache (not to be freed). */
+#define  cpel_file_index_is_cached(self) ((self)->cache_mapped != NULL || (self)->cache_bytes != NULL)
 
 /* The track slots an analysis is limited to (NULL: every track): each must
  * exist and come once, else FALSE with CPEL_ERROR_INVALID in *error. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cpel-file-private.h"
+#include "cpel-index-cache-private.h"
 #include "cpel-mapguard.h"
 #include "import/cpel-import.h"
 
@@ -30,10 +31,14 @@ cpel_file_finalize (GObject *object)
   g_clear_pointer (&self->types, g_free);
   g_clear_pointer (&self->track_map, cpel_u32map_free);
   g_clear_pointer (&self->type_map, cpel_u32map_free);
-  cpel_index_free (self->times, sizeof (gint64) * MAX (self->n_events, 1));
-  cpel_index_free (self->recs, sizeof (guint32) * MAX (self->n_events, 1));
+  if (!cpel_file_index_is_cached (self))
+    {
+      cpel_index_free (self->times, sizeof (gint64) * MAX (self->n_events, 1));
+      cpel_index_free (self->recs, sizeof (guint32) * MAX (self->n_events, 1));
+    }
   self->times = NULL;
   self->recs = NULL;
+  cpel_index_cache_release (self);
   g_clear_pointer (&self->deferred_next, g_free);
   g_mutex_clear (&self->index_lock);
   g_clear_pointer (&self->evsecs, g_free);
@@ -721,10 +726,18 @@ load (CpelFile               *self,
   for (guint i = 0; i < keys->len; i++)
     cpel_u32map_insert (self->type_map, g_array_index (keys, guint32, i), 0);
 
-  if (!cpel_file_build_index (self, options ? options->n_threads : 0,
-                              options ? options->defer_index : FALSE, cancellable,
-                              progress, progress_data, error))
-    return FALSE;
+  if (!cpel_index_cache_try_load (self, options))
+    {
+      gboolean defer = options ? options->defer_index : FALSE;
+
+      if (!cpel_file_build_index (self, options ? options->n_threads : 0, defer, cancellable,
+                                  progress, progress_data, error))
+        return FALSE;
+      if (!defer)
+        cpel_index_cache_store (self);
+    }
+  else if (progress)
+    progress (1.0, progress_data);
 
   apply_definitions (self, event_defs, track_defs);
   return TRUE;
@@ -906,7 +919,16 @@ cpel_file_ensure_index (CpelFile      *self,
 
   g_mutex_lock (&self->index_lock);
   if (self->deferred_next != NULL)
-    ok = cpel_file_fill_index (self, cancellable, NULL, NULL, error);
+    {
+      if (cpel_index_cache_try_fill (self))
+        g_clear_pointer (&self->deferred_next, g_free);
+      else
+        {
+          ok = cpel_file_fill_index (self, cancellable, NULL, NULL, error);
+          if (ok)
+            cpel_index_cache_store (self);
+        }
+    }
   g_mutex_unlock (&self->index_lock);
   return ok;
 }
@@ -923,7 +945,8 @@ cpel_file_is_damaged (CpelFile *self)
 {
   g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);
   return cpel_mapguard_is_damaged (self->guard_id)
-         || cpel_mapguard_is_damaged (self->source_guard_id);
+         || cpel_mapguard_is_damaged (self->source_guard_id)
+         || cpel_mapguard_is_damaged (self->cache_guard_id);
 }
 
 CpelFile *
@@ -962,6 +985,32 @@ cpel_file_new_for_bytes (GBytes                 *bytes,
 
   if (!load (self, options, NULL, NULL, NULL, error))
     return NULL;
+  return g_steal_pointer (&self);
+}
+
+CpelFile *
+cpel_file_new_for_bytes_with_cache (GBytes              *bytes,
+                                    GBytes              *cache,
+                                    gboolean             check_sums,
+                                    CpelIndexCacheLoad  *result,
+                                    GError             **error)
+{
+  g_autoptr(CpelFile) self = NULL;
+  const guint8 *data;
+  gsize size;
+
+  g_return_val_if_fail (bytes != NULL && cache != NULL, NULL);
+
+  data = g_bytes_get_data (bytes, &size);
+  self = g_object_new (CPEL_TYPE_FILE, NULL);
+  self->bytes = g_bytes_ref (bytes);
+  self->data = data ? data : (const guint8 *) "";
+  self->size = size;
+  self->cache_bytes = g_bytes_ref (cache);
+  self->cache_check_sums = check_sums;
+  if (!load (self, NULL, NULL, NULL, NULL, error))
+    return NULL;
+  *result = self->cache_load;
   return g_steal_pointer (&self);
 }
 

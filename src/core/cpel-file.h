@@ -41,6 +41,13 @@ typedef struct
    * time-ordered file needs no index); every other reader of the events
    * needs cpel_file_ensure_index () first. */
   gboolean defer_index;
+  /* The persisted index (cpel-index-cache.h): read the index from a valid
+   * cache file when there is one, write one after building it.  Only for
+   * CPEL files opened by path; off by default. */
+  gboolean    use_cache;
+  const char *cache_dir;         /* NULL: cpel_index_cache_get_default_dir () */
+  guint64     cache_max_bytes;   /* cap on the dir's total; 0: the default */
+  guint64     cache_min_events;  /* smaller files are not cached; 0: the default */
 } CpelLoadOptions;
 
 /* Called from the thread doing the work (loading, searching) with a fraction
@@ -104,6 +111,10 @@ gboolean      cpel_file_ensure_index       (CpelFile *self, GCancellable *cancel
  * then the file can be read in time order as a merge of its sections. */
 gboolean      cpel_file_is_time_ordered    (CpelFile *self);
 gboolean      cpel_file_is_damaged         (CpelFile *self);
+/* What happened with the persisted index on load (CpelLoadOptions.use_cache)
+ * and after the index was built. */
+int           cpel_file_get_cache_load     (CpelFile *self);   /* CpelIndexCacheLoad */
+int           cpel_file_get_cache_write    (CpelFile *self);   /* CpelIndexCacheWrite */
 
 /* Imported files (doc/cpel-extensions.md).  A VPP elog, Snabb timeline, …
  * opens through its importer (src/core/import): the file is then CPEL made

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-index-cache-private.h — the cache file's layout and checks, for the
+ * loader, the tests and the fuzzer
+ *
+ * Layout (native byte order, marked in the header; another order reads as
+ * another version):
+ *   header   CpelIndexCacheHeader (all 8-byte fields)
+ *   meta     per event section { first_index, count, ticks_per_second, sorted }
+ *            per track         { id, first, count }
+ *            per type          { code, count }                 (u64 each)
+ *   times    gint64 × n_events, at a 4096-aligned offset, track-major
+ *   recs     guint32 × n_events
+ * The header has a checksum of itself, of the meta, of times and of recs
+ * (a 64-bit multiply-xor chain: a change confined to one 8-byte word,
+ * such as any single bit flip, always changes it).
+ */
+#pragma once
+
+#include "cpel-file-private.h"
+#include "cpel-index-cache.h"
+
+G_BEGIN_DECLS
+
+#define CPEL_INDEX_CACHE_MAGIC    "CPELIDX\n"
+#define CPEL_INDEX_CACHE_VERSION  1
+#define CPEL_INDEX_CACHE_SUFFIX   ".cpelidx"
+#define CPEL_INDEX_CACHE_ALIGN    4096
+/* Sampled blocks of the captured file in the identity hash */
+#define CPEL_INDEX_CACHE_HEAD     65536
+#define CPEL_INDEX_CACHE_BLOCK    4096
+#define CPEL_INDEX_CACHE_N_BLOCKS 32
+
+typedef struct
+{
+  guint64 dev;
+  guint64 ino;
+  guint64 size;
+  guint64 mtime_s;
+  guint64 mtime_ns;
+  guint64 tps_override;
+  guint8  hash[32];     /* SHA-256 of the head and the sampled blocks */
+} CpelIndexCacheKey;
+
+enum
+{
+  CPEL_INDEX_CACHE_FLAG_TIME_ORDERED     = 1 << 0,
+  CPEL_INDEX_CACHE_FLAG_DURATION_CLAMPED = 1 << 1,
+};
+
+typedef struct
+{
+  char              magic[8];
+  guint64           version;
+  guint64           byte_order;    /* 0x0102030405060708 as written */
+  guint64           header_size;
+  CpelIndexCacheKey key;
+  guint64           n_events;
+  guint64           n_evsecs;
+  guint64           n_tracks;
+  guint64           n_types;
+  guint64           flags;
+  gint64            base_ns;
+  gint64            duration;
+  guint64           meta_offset;
+  guint64           meta_size;
+  guint64           times_offset;
+  guint64           recs_offset;
+  guint64           file_size;
+  guint64           meta_sum;
+  guint64           times_sum;
+  guint64           recs_sum;
+  guint64           header_sum;    /* of every field above */
+} CpelIndexCacheHeader;
+
+/* The k-th sampled block (k < CPEL_INDEX_CACHE_N_BLOCKS) of a file of
+ * `size` bytes: [*offset, *offset + *len). */
+void     cpel_index_cache_sample_block (guint64 size, guint k, guint64 *offset, gsize *len);
+/* The key of `self` (opened by path: from stat; else dev, ino, mtime 0). */
+gboolean cpel_index_cache_compute_key  (CpelFile *self, guint64 tps_override,
+                                        CpelIndexCacheKey *key);
+/* The cache file's path for `self` in `dir`. */
+char    *cpel_index_cache_path_for     (const char *dir, const CpelIndexCacheKey *key);
+/* The whole cache file of an indexed `self`, in memory (tests, seeds). */
+GBytes  *cpel_index_cache_serialize    (CpelFile *self, const CpelIndexCacheKey *key);
+/* Checks `data` as the cache of `self` (parsed, not indexed) under `key`
+ * and on success sets the index from it (times / recs point into data:
+ * the caller keeps it alive).  With check_sums FALSE the checksums are
+ * not compared (the fuzzer: to reach the other checks); everything that
+ * memory safety depends on is checked anyway. */
+CpelIndexCacheLoad cpel_index_cache_adopt (CpelFile *self, const guint8 *data, gsize len,
+                                           const CpelIndexCacheKey *key, gboolean check_sums);
+
+/* Recomputes every checksum of a cache in memory after it was changed
+ * (tests and the fuzzer: to reach the checks behind the checksums, as a
+ * hostile cache would); FALSE when its offsets do not fit `len`. */
+gboolean cpel_index_cache_reseal (guint8 *data, gsize len);
+
+/* Loads `bytes` like cpel_file_new_for_bytes (), with `cache` as its index
+ * cache; *result: what became of it. */
+CpelFile *cpel_file_new_for_bytes_with_cache (GBytes *bytes, GBytes *cache,
+                                              gboolean check_sums,
+                                              CpelIndexCacheLoad *result,
+                                              GError **error);
+
+G_END_DECLS
