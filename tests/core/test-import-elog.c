@@ -3,6 +3,7 @@
  * c2cpel, and writer-made files for every argument kind and hostile input */
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 
 #include "cpel-core.h"
@@ -272,8 +273,16 @@ test_round_trip (void)
 static const char *tracks2[] = { "default", "rx worker 1" };
 
 /* One event of each argument kind, with the text VPP prints. */
+/* The arguments file: one event of each kind; offsets[i] = event i's byte offset. */
+static const char *arguments_expected[] = {
+  "a 200 b", "h 65535", "w -2", "q 1250999896491 1234567890abcdef",
+  "e up 10G 100G down", "T ip6-lookup", "f .125 -2.50", "s [] [abcdefgh]",
+  "pad 0000abcd|7    |    7|0-7", "none", "fn(x) 4294967295",
+};
+
 static void
-test_arguments (void)
+write_arguments_elog (GByteArray *a,
+                      guint      *offsets)
 {
   static const char *link_enum[] = { "down", "up", "10G", "100G", NULL };
   static const ElogwType types[] = {
@@ -289,39 +298,46 @@ test_arguments (void)
     { "none", "", NULL },              /* 9 */
     { "fn(x) %u", "i4", NULL },        /* 10 */
   };
-  static const char *expected[] = {
-    "a 200 b", "h 65535", "w -2", "q 1250999896491 1234567890abcdef",
-    "e up 10G 100G down", "T ip6-lookup", "f .125 -2.50", "s [] [abcdefgh]",
-    "pad 0000abcd|7    |    7|0-7", "none", "fn(x) 4294967295",
-  };
-  g_autoptr(GByteArray) a = g_byte_array_new ();
   static const char strtab[] = "ethernet-input\0ip6-lookup";
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CpelFile) file = NULL;
-  g_autoptr(GPtrArray) lines = NULL;
   double t = 0.001;
+  guint k = 0;
 
   elogw_header (a, types, G_N_ELEMENTS (types), tracks2, 2, strtab, sizeof strtab);
   elogw_u32 (a, G_N_ELEMENTS (types));
-  elogw_event_head (a, 0, 1, t += 1e-6); elogw_u8 (a, 200);
-  elogw_event_head (a, 1, 1, t += 1e-6); elogw_u16 (a, 65535);
-  elogw_event_head (a, 2, 1, t += 1e-6); elogw_u32 (a, 0xfffffffe);
-  elogw_event_head (a, 3, 1, t += 1e-6); elogw_u64 (a, G_GUINT64_CONSTANT (1250999896491));
+  offsets[k++] = a->len; elogw_event_head (a, 0, 1, t += 1e-6); elogw_u8 (a, 200);
+  offsets[k++] = a->len; elogw_event_head (a, 1, 1, t += 1e-6); elogw_u16 (a, 65535);
+  offsets[k++] = a->len; elogw_event_head (a, 2, 1, t += 1e-6); elogw_u32 (a, 0xfffffffe);
+  offsets[k++] = a->len; elogw_event_head (a, 3, 1, t += 1e-6);
+  elogw_u64 (a, G_GUINT64_CONSTANT (1250999896491));
   elogw_u64 (a, G_GUINT64_CONSTANT (0x1234567890abcdef));
-  elogw_event_head (a, 4, 0, t += 1e-6); elogw_u8 (a, 1); elogw_u16 (a, 2); elogw_u32 (a, 3);
-  elogw_u64 (a, 0);
-  elogw_event_head (a, 5, 0, t += 1e-6); elogw_u32 (a, 15);
-  elogw_event_head (a, 6, 0, t += 1e-6); elogw_f32 (a, 0.125f); elogw_f64 (a, -2.5);
-  elogw_event_head (a, 7, 0, t += 1e-6); elogw_cstring (a, ""); elogw_cstring (a, "abcdefgh");
-  elogw_event_head (a, 8, 0, t += 1e-6); elogw_u32 (a, 0xabcd); elogw_u32 (a, 7); elogw_u32 (a, 7);
-  elogw_u32 (a, (guint32) -7);
-  elogw_event_head (a, 9, 0, t += 1e-6);
-  elogw_event_head (a, 10, 0, t += 1e-6); elogw_u32 (a, 0xffffffff);
+  offsets[k++] = a->len; elogw_event_head (a, 4, 0, t += 1e-6);
+  elogw_u8 (a, 1); elogw_u16 (a, 2); elogw_u32 (a, 3); elogw_u64 (a, 0);
+  offsets[k++] = a->len; elogw_event_head (a, 5, 0, t += 1e-6); elogw_u32 (a, 15);
+  offsets[k++] = a->len; elogw_event_head (a, 6, 0, t += 1e-6); elogw_f32 (a, 0.125f); elogw_f64 (a, -2.5);
+  offsets[k++] = a->len; elogw_event_head (a, 7, 0, t += 1e-6);
+  elogw_cstring (a, ""); elogw_cstring (a, "abcdefgh");
+  offsets[k++] = a->len; elogw_event_head (a, 8, 0, t += 1e-6);
+  elogw_u32 (a, 0xabcd); elogw_u32 (a, 7); elogw_u32 (a, 7); elogw_u32 (a, (guint32) -7);
+  offsets[k++] = a->len; elogw_event_head (a, 9, 0, t += 1e-6);
+  offsets[k++] = a->len; elogw_event_head (a, 10, 0, t += 1e-6); elogw_u32 (a, 0xffffffff);
+  g_assert_cmpuint (k, ==, G_N_ELEMENTS (types));
+}
 
+static void
+test_arguments (void)
+{
+  static const char **expected = arguments_expected;
+  g_autoptr(GByteArray) a = g_byte_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(GPtrArray) lines = NULL;
+  guint offsets[G_N_ELEMENTS (arguments_expected)];
+
+  write_arguments_elog (a, offsets);
   file = load_bytes (a, &error);
   g_assert_no_error (error);
   lines = dump_lines (file);
-  g_assert_cmpuint (lines->len, ==, G_N_ELEMENTS (expected));
+  g_assert_cmpuint (lines->len, ==, G_N_ELEMENTS (arguments_expected));
   for (guint i = 0; i < lines->len; i++)
     {
       const char *l = g_ptr_array_index (lines, i);
@@ -552,6 +568,115 @@ test_hostile (void)
   }
 }
 
+
+static gboolean
+has_section (CpelFile *file,
+             guint32   type)
+{
+  for (guint i = 0; i < cpel_file_get_n_sections (file); i++)
+    if (cpel_file_get_section (file, i)->type == type)
+      return TRUE;
+  return FALSE;
+}
+
+/* Texts made when asked: an opened file keeps no texts (the CPEL made in
+ * memory has no texts section) yet every label equals the one of the
+ * import that formats them all (what `cpel convert` writes); and the
+ * source read again at format time is as hostile as at import: bytes
+ * changed after the import give markers, never a read outside. */
+static void
+test_texts_when_asked (void)
+{
+  g_autoptr(GByteArray) a = g_byte_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) lazy = NULL, eager = NULL;
+  g_autoptr(GPtrArray) lazy_lines = NULL, eager_lines = NULL, hostile = NULL;
+  g_autoptr(GBytes) source = NULL, converted = NULL;
+  guint offsets[G_N_ELEMENTS (arguments_expected)];
+  CpelImportSource src = { 0 };
+  guint8 *buf;
+
+  write_arguments_elog (a, offsets);
+  buf = g_memdup2 (a->data, a->len);
+  source = g_bytes_new_with_free_func (buf, a->len, g_free, buf);
+  lazy = cpel_file_new_for_bytes (source, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (cpel_file_has_event_texts (lazy));
+  g_assert_false (has_section (lazy, CPEL_SECTION_EXT_EVENT_TEXTS));
+
+  src.data = a->data;
+  src.size = a->len;
+  converted = cpel_import_run (&cpel_importer_elog, &src, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  eager = cpel_file_new_for_bytes (converted, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (has_section (eager, CPEL_SECTION_EXT_EVENT_TEXTS));
+
+  lazy_lines = dump_lines (lazy);
+  eager_lines = dump_lines (eager);
+  g_assert_cmpuint (lazy_lines->len, ==, G_N_ELEMENTS (arguments_expected));
+  g_assert_cmpuint (eager_lines->len, ==, lazy_lines->len);
+  for (guint i = 0; i < lazy_lines->len; i++)
+    {
+      g_assert_cmpstr (g_ptr_array_index (lazy_lines, i), ==, g_ptr_array_index (eager_lines, i));
+      g_assert_true (g_str_has_suffix (g_ptr_array_index (lazy_lines, i), arguments_expected[i]));
+    }
+
+  /* The source changes under the open file (as a mapping may). */
+  buf[offsets[0]] = 0xff;                          /* type 0xff?? */
+  buf[offsets[1] + 2] = 0x7f;                      /* track 0x7f?? */
+  memset (buf + offsets[2] + 4, 0xff, 8);          /* time: NaN */
+  buf[offsets[5] + 12] = 0x7f;                     /* T: string offset 0x7f000000 */
+  buf[offsets[4] + 12] = 9;                        /* t1: enum 9 of 4 */
+  buf[offsets[7] + 12] = 0;                        /* s0: a 9-byte varint */
+  memset (buf + offsets[7] + 13, 0xff, 8);         /*     claiming 2^64 - 1 bytes */
+  buf[offsets[10] + 1] = 7;                        /* the last event is an "s [%s] [%s]" now */
+  buf[offsets[10] + 12] = 0xff;                    /* whose string claims more than the file */
+  hostile = dump_lines (lazy);
+  g_assert_cmpuint (hostile->len, ==, lazy_lines->len);
+  for (guint i = 0; i < hostile->len; i++)
+    g_test_message ("%s", (const char *) g_ptr_array_index (hostile, i));
+  g_assert_nonnull (strstr (g_ptr_array_index (hostile, 0), "<VPP elog: the event at offset"));
+  g_assert_nonnull (strstr (g_ptr_array_index (hostile, 0), "has type 65280"));
+  g_assert_nonnull (strstr (g_ptr_array_index (hostile, 1), "is on track 32513"));
+  g_assert_nonnull (strstr (g_ptr_array_index (hostile, 2), "impossible time"));
+  g_assert_nonnull (strstr (g_ptr_array_index (hostile, 4), "e <bad enum 9>"));
+  g_assert_nonnull (strstr (g_ptr_array_index (hostile, 5), "T <bad string offset 0x7f00000f>"));
+  g_assert_nonnull (strstr (g_ptr_array_index (hostile, 7), "claims 18446744073709551615 bytes"));
+  g_assert_nonnull (strstr (g_ptr_array_index (hostile, 10), "claims 127 bytes, only 3 remain"));
+  /* untouched events keep their text */
+  g_assert_cmpstr (g_ptr_array_index (hostile, 3), ==, g_ptr_array_index (lazy_lines, 3));
+  g_assert_cmpstr (g_ptr_array_index (hostile, 9), ==, g_ptr_array_index (lazy_lines, 9));
+}
+
+/* The file shrinks on disk while open: texts read zeros (the mapping is
+ * guarded), the file says it is damaged, nothing crashes. */
+static void
+test_texts_truncated_on_disk (void)
+{
+  g_autoptr(GByteArray) a = g_byte_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(GPtrArray) before = NULL, after = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cpel-elog-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "shrinks.elog", NULL);
+  guint offsets[G_N_ELEMENTS (arguments_expected)];
+  write_arguments_elog (a, offsets);
+  g_assert_true (g_file_set_contents (path, (const char *) a->data, a->len, &error));
+  g_assert_no_error (error);
+  file = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  before = dump_lines (file);
+  g_assert_false (cpel_file_is_damaged (file));
+  g_assert_cmpint (truncate (path, 0), ==, 0);
+  after = dump_lines (file);
+  g_assert_cmpuint (after->len, ==, before->len);
+  g_assert_true (cpel_file_is_damaged (file));
+  g_clear_object (&file);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -568,5 +693,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/import/elog/counts", test_counts);
   g_test_add_func ("/core/import/elog/truncated", test_truncated);
   g_test_add_func ("/core/import/elog/hostile", test_hostile);
+  g_test_add_func ("/core/import/elog/texts-when-asked", test_texts_when_asked);
+  g_test_add_func ("/core/import/elog/texts-truncated-on-disk", test_texts_truncated_on_disk);
   return g_test_run ();
 }

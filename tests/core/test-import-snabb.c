@@ -307,6 +307,111 @@ test_hostile (void)
   }
 }
 
+
+/* Every event as "time_ns track code name text", in time order. */
+static GPtrArray *
+dump_lines (CpelFile *file)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(CpelMerge) merge = cpel_merge_new (file, NULL, 0, 0);
+  CpelEvent ev;
+
+  while (cpel_merge_next (merge, &ev, NULL))
+    {
+      g_autofree char *d = datum_of (file, &ev);
+      g_ptr_array_add (lines, g_strdup_printf ("%" G_GINT64_FORMAT " %s %u %s %s", ev.time_ns,
+                                               cpel_file_get_track_label (file, ev.track_slot),
+                                               ev.code, cpel_file_get_type_name (file, ev.type), d));
+    }
+  return lines;
+}
+
+/* Texts made when asked: equal to the import that formats them all (what
+ * `cpel convert` writes), in the three entry orders (slot order, one
+ * wrapped ring, sorted); a message id changed after the import gives a
+ * marker. */
+static void
+test_texts_when_asked (void)
+{
+  static const double tsc[3][8] = {
+    { 1000, 1100, 1100, 1200, 1300, 0, 0, 0 },           /* in slot order, 3 empty */
+    { 1500, 1600, 1600, 1700, 1000, 1100, 1200, 1300 },  /* wrapped once */
+    { 1300, 1000, 1700, 1100, 1100, 1600, 1000, 1200 },  /* no order: sorted, ties by slot */
+  };
+  static const double args[8][4] = {
+    { 1, 2.5, -3, 1e300 }, { 0.1, 64, 8192, -0.0 }, { 7 }, { 1e-7, 4.5e15 },
+    { 12345.5, -7.25 }, { 3 }, { 1.0 / 3 }, { 9007199254740993.0 },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (tsc); c++)
+    {
+      Snabbw w;
+      guint16 m[3];
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CpelFile) lazy = NULL, eager = NULL;
+      g_autoptr(GPtrArray) lazy_lines = NULL, eager_lines = NULL, changed = NULL;
+      g_autoptr(GBytes) source = NULL, converted = NULL;
+      CpelImportSource src = { 0 };
+      guint8 *buf;
+      guint64 n = 0;
+
+      snabbw_init (&w, 8, 512, 3);
+      m[0] = snabbw_message (&w, "1,5|engine.breath_start: breath totalpackets totalbytes totaletherbits");
+      m[1] = snabbw_message (&w, "3,3|app.pull app=tee:");
+      m[2] = snabbw_message (&w, "2,3|lane.step lane=a: seq value");
+      for (guint s = 0; s < 8; s++)
+        if (tsc[c][s] != 0)
+          {
+            snabbw_entry (&w, s, tsc[c][s], m[s % 3], 0, args[s], s % 3 == 0 ? 4 : s % 3 == 2 ? 2 : 0);
+            n++;
+          }
+      buf = g_memdup2 (w.a->data, w.a->len);
+      source = g_bytes_new_with_free_func (buf, w.a->len, g_free, buf);
+      lazy = cpel_file_new_for_bytes (source, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (cpel_file_get_n_events (lazy), ==, n);
+      for (guint i = 0; i < cpel_file_get_n_sections (lazy); i++)
+        g_assert_cmpuint (cpel_file_get_section (lazy, i)->type, !=, CPEL_SECTION_EXT_EVENT_TEXTS);
+
+      src.data = w.a->data;
+      src.size = w.a->len;
+      converted = cpel_import_run (&cpel_importer_snabb, &src, NULL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      eager = cpel_file_new_for_bytes (converted, NULL, &error);
+      g_assert_no_error (error);
+      lazy_lines = dump_lines (lazy);
+      eager_lines = dump_lines (eager);
+      g_assert_cmpuint (lazy_lines->len, ==, n);
+      g_assert_cmpuint (eager_lines->len, ==, n);
+      for (guint i = 0; i < n; i++)
+        {
+          g_test_message ("%s", (const char *) g_ptr_array_index (lazy_lines, i));
+          g_assert_cmpstr (g_ptr_array_index (lazy_lines, i), ==, g_ptr_array_index (eager_lines, i));
+        }
+      if (c == 0)
+        {
+          g_assert_cmpstr (g_ptr_array_index (lazy_lines, 0), ==,
+                           "0 engine 0 engine.breath_start breath=1 totalpackets=2.5 totalbytes=-3 "
+                           "totaletherbits=1e+300");
+          g_assert_cmpstr (g_ptr_array_index (lazy_lines, 2), ==,
+                           "100 lane a 7 lane.step seq=7 value=0");
+        }
+
+      /* slot 0's message id changes under the open file */
+      buf[64 + 8] = 0x21;
+      buf[64 + 9] = 0x00;
+      changed = dump_lines (lazy);
+      g_assert_cmpuint (changed->len, ==, n);
+      {
+        gboolean marker = FALSE;
+        for (guint i = 0; i < n; i++)
+          marker |= strstr (g_ptr_array_index (changed, i), "<message id 33: the file changed>") != NULL;
+        g_assert_true (marker);
+      }
+      g_byte_array_unref (w.a);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -316,5 +421,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/import/snabb/wrapped", test_wrapped);
   g_test_add_func ("/core/import/snabb/counts-and-clock", test_counts_and_clock);
   g_test_add_func ("/core/import/snabb/hostile", test_hostile);
+  g_test_add_func ("/core/import/snabb/texts-when-asked", test_texts_when_asked);
   return g_test_run ();
 }
