@@ -4,6 +4,9 @@
 #include <glib/gstdio.h>
 #include <inttypes.h>
 #include <string.h>
+#ifdef G_OS_UNIX
+#include <sys/mman.h>
+#endif
 
 #include "cpel-file-private.h"
 #include "cpel-index-cache-private.h"
@@ -871,7 +874,15 @@ cpel_file_new_for_path (const char             *path,
       /* The texts read the source later: a file shrunk under the mapping
        * gives zeros (and markers in the texts), not SIGBUS. */
       if (self->lazy_texts != NULL)
-        self->source_guard_id = cpel_mapguard_register (src.data, src.size);
+        {
+          self->source_guard_id = cpel_mapguard_register (src.data, src.size);
+#if defined(G_OS_UNIX) && defined(MADV_DONTNEED)
+          /* The import read the whole source: give its pages back (they
+           * stay in the page cache and are mapped again when a text is
+           * made), as cpel_file_drop_pages () does for CPEL records. */
+          madvise ((void *) src.data, src.size, MADV_DONTNEED);
+#endif
+        }
       return g_steal_pointer (&self);
     }
 

@@ -412,6 +412,55 @@ test_texts_when_asked (void)
     }
 }
 
+
+/* The TSC rate from the first and the last engine.got_monotonic_time in
+ * time order, whichever order the ring is in (slot order, wrapped, sorted);
+ * a decoy between them must not count. */
+static void
+test_clock_orders (void)
+{
+  /* tsc per slot; mono: the unixnanos of got_monotonic_time entries (0: other) */
+  static const double tsc[3][6] = {
+    { 1000, 2000, 3000, 4000, 5000, 6000 },
+    { 4000, 5000, 6000, 1000, 2000, 3000 },
+    { 4000, 1000, 6000, 2000, 5000, 3000 },
+  };
+  static const double mono[3][6] = {
+    { 1e9, 0, 7e9, 0, 0, 1e9 + 2500 },
+    { 0, 0, 1e9 + 2500, 1e9, 0, 7e9 },
+    { 7e9, 1e9, 1e9 + 2500, 0, 0, 0 },
+  };
+
+  for (guint c = 0; c < 3; c++)
+    {
+      Snabbw w;
+      guint16 m_mono, m_other;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CpelFile) file = NULL;
+      g_autoptr(CpelMerge) merge = NULL;
+      CpelEvent ev;
+      gint64 last = -1;
+
+      snabbw_init (&w, 6, 256, 3);
+      m_mono = snabbw_message (&w, "2,3|engine.got_monotonic_time: unixnanos");
+      m_other = snabbw_message (&w, "5,9|lane.step lane=a: seq");
+      for (guint s = 0; s < 6; s++)
+        {
+          double arg = mono[c][s] != 0 ? mono[c][s] : s;
+          snabbw_entry (&w, s, tsc[c][s], mono[c][s] != 0 ? m_mono : m_other, 0, &arg, 1);
+        }
+      file = load_writer (&w, 0, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (cpel_file_get_source_value (file, "clock"), ==, "derived");
+      /* 5000 ticks between the first and the last at 2500 ns: 2 GHz */
+      merge = cpel_merge_new (file, NULL, 0, 0);
+      while (cpel_merge_next (merge, &ev, NULL))
+        last = ev.time_ns;
+      g_assert_cmpint (last, ==, 2500);
+      g_byte_array_unref (w.a);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -422,5 +471,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/import/snabb/counts-and-clock", test_counts_and_clock);
   g_test_add_func ("/core/import/snabb/hostile", test_hostile);
   g_test_add_func ("/core/import/snabb/texts-when-asked", test_texts_when_asked);
+  g_test_add_func ("/core/import/snabb/clock-orders", test_clock_orders);
   return g_test_run ();
 }

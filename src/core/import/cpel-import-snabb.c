@@ -174,6 +174,19 @@ typedef struct
   guint32 slot;
 } Entry;
 
+static void
+reverse_slots (guint32 *slots,
+               guint64  from,
+               guint64  to)
+{
+  while (from + 1 < to)
+    {
+      guint32 t = slots[from];
+      slots[from++] = slots[--to];
+      slots[to] = t;
+    }
+}
+
 /* (guint64) llround (x), without the call in the usual range. */
 static inline guint64
 round_ns (double x)
@@ -347,11 +360,20 @@ import_snabb (const CpelImportSource  *src,
       msgs[id].track_id = GPOINTER_TO_UINT (g_hash_table_lookup (track_ids, msgs[id].track));
     }
 
-  /* Entries in time order: the slots (what the events' texts refer to). */
+  /* Entries in time order: the slots (what the events' texts refer to).
+   * One pass over the ring checks every entry, lists the used slots and
+   * the engine.got_monotonic_time ones; the order is then the slot order,
+   * a rotation of it (a wrapped ring) or, only otherwise, a sort. */
   {
+    /* engine.got_monotonic_time positions: the first and the last, the
+     * first since the last descent and the last before it */
+    guint64 first_mono = G_MAXUINT64, last_mono = G_MAXUINT64;
+    guint64 first_since = G_MAXUINT64, last_before = G_MAXUINT64;
     double first_tsc = 0, prev_tsc = 0;
-    guint32 rot_slot = 0;
+    guint64 rot = 0;
+    gboolean sorted = FALSE;
 
+    slots = g_new (guint32, MAX (n_slots, 1));
     for (guint32 slot = 0; slot < n_slots; slot++)
       {
         const guint8 *e = log + (gsize) slot * ENTRY_SIZE;
@@ -384,66 +406,85 @@ import_snabb (const CpelImportSource  *src,
         else if (tsc < prev_tsc)
           {
             descents++;
-            rot_slot = slot;
+            rot = n;
+            last_before = last_mono;
+            first_since = G_MAXUINT64;
+          }
+        if (msgid != MSGID_FULL && msgs[msgid].is_mono)
+          {
+            if (first_mono == G_MAXUINT64)
+              first_mono = n;
+            if (first_since == G_MAXUINT64)
+              first_since = n;
+            last_mono = n;
+            mono_count++;
           }
         prev_tsc = tsc;
-        n++;
+        slots[n++] = slot;
       }
     wrapped = n == n_slots && n > 0 && descents > 0;
-    slots = g_new (guint32, MAX (n, 1));
-    if (descents == 0 || (descents == 1 && prev_tsc <= first_tsc))
+    if (descents == 0)
+      rot = 0;
+    else if (descents == 1 && prev_tsc <= first_tsc)
       {
-        /* in slot order, or one wrapped ring: rotated (the oldest entry is
-         * the one after the newest) */
-        guint64 k = 0;
-
-        for (guint32 slot = rot_slot; slot < n_slots; slot++)
-          if (lef64 (log + (gsize) slot * ENTRY_SIZE) != 0.0)
-            slots[k++] = slot;
-        for (guint32 slot = 0; slot < rot_slot; slot++)
-          if (lef64 (log + (gsize) slot * ENTRY_SIZE) != 0.0)
-            slots[k++] = slot;
-        g_assert (k == n);
+        /* one wrapped ring: rotated left by rot (the oldest entry is the
+         * one after the newest), in place by three reversals */
+        reverse_slots (slots, 0, rot);
+        reverse_slots (slots, rot, n);
+        reverse_slots (slots, 0, n);
       }
     else
       {
         g_autofree Entry *order = g_new (Entry, MAX (n, 1));
-        guint64 k = 0;
 
-        for (guint32 slot = 0; slot < n_slots; slot++)
+        for (guint64 k = 0; k < n; k++)
           {
-            double tsc = lef64 (log + (gsize) slot * ENTRY_SIZE);
-
-            if (tsc == 0.0)
-              continue;
-            order[k].tsc = tsc;
-            order[k++].slot = slot;
+            order[k].tsc = lef64 (log + (gsize) slots[k] * ENTRY_SIZE);
+            order[k].slot = slots[k];
           }
         qsort (order, n, sizeof (Entry), compare_entries);
-        for (k = 0; k < n; k++)
+        for (guint64 k = 0; k < n; k++)
           slots[k] = order[k].slot;
+        sorted = TRUE;
+      }
+
+    /* The clock: the first and the last engine.got_monotonic_time in time order. */
+    if (sorted)
+      {
+        mono_count = 0;
+        for (guint64 i = 0; i < n; i++)
+          {
+            const guint8 *e = log + (gsize) slots[i] * ENTRY_SIZE;
+            guint16 msgid = le16 (e + 8);
+
+            if (msgid != MSGID_FULL && msgs[msgid].is_mono)
+              {
+                int k = mono_count == 0 ? 0 : 1;
+                mono_tsc[k] = lef64 (e);
+                mono_ns[k] = lef64 (e + 16);
+                if (mono_count == 0)
+                  {
+                    mono_tsc[1] = mono_tsc[0];
+                    mono_ns[1] = mono_ns[0];
+                  }
+                mono_count++;
+              }
+          }
+      }
+    else if (mono_count > 0)
+      {
+        /* slot order (rot 0), or rotated: the positions from rot come first */
+        guint64 lo = rot > 0 && first_since != G_MAXUINT64 ? first_since : first_mono;
+        guint64 hi = rot > 0 && last_before != G_MAXUINT64 ? last_before : last_mono;
+
+        lo = (lo + n - rot) % n;   /* positions in time order */
+        hi = (hi + n - rot) % n;
+        mono_tsc[0] = lef64 (log + (gsize) slots[lo] * ENTRY_SIZE);
+        mono_ns[0] = lef64 (log + (gsize) slots[lo] * ENTRY_SIZE + 16);
+        mono_tsc[1] = lef64 (log + (gsize) slots[hi] * ENTRY_SIZE);
+        mono_ns[1] = lef64 (log + (gsize) slots[hi] * ENTRY_SIZE + 16);
       }
   }
-
-  /* The clock. */
-  for (guint64 i = 0; i < n; i++)
-    {
-      const guint8 *e = log + (gsize) slots[i] * ENTRY_SIZE;
-      guint16 msgid = le16 (e + 8);
-
-      if (msgid != MSGID_FULL && msgs[msgid].is_mono)
-        {
-          int k = mono_count == 0 ? 0 : 1;
-          mono_tsc[k] = lef64 (e);
-          mono_ns[k] = lef64 (e + 16);
-          if (mono_count == 0)
-            {
-              mono_tsc[1] = mono_tsc[0];
-              mono_ns[1] = mono_ns[0];
-            }
-          mono_count++;
-        }
-    }
   if (mono_count >= 2 && mono_ns[1] > mono_ns[0] && mono_tsc[1] > mono_tsc[0])
     {
       g_autofree char *s = NULL;
