@@ -37,16 +37,17 @@ cpel_test_perf_hdr (GByteArray *a, guint32 type, guint16 misc, guint16 size)
   g_byte_array_append (a, (const guint8 *) &size, 2);
 }
 
-/* A SAMPLE with the fields of `sample_type` (IDENTIFIER, IP, TID, TIME, ID, CPU, PERIOD). */
+/* A SAMPLE with the fields of `sample_type` (IDENTIFIER, IP, TID, TIME, ID,
+ * CPU, PERIOD); `misc`: the cpumode (1 kernel, 2 user, 0 unknown). */
 static inline void
-cpel_test_perf_sample (GByteArray *a, guint64 sample_type, guint64 id, guint64 ip,
-                       guint32 pid, guint32 tid, guint64 time, guint32 cpu)
+cpel_test_perf_sample_misc (GByteArray *a, guint16 misc, guint64 sample_type, guint64 id, guint64 ip,
+                            guint32 pid, guint32 tid, guint64 time, guint32 cpu)
 {
   guint n = 0;
   for (guint b = 0; b < 17; b++)
     if ((sample_type >> b) & 1)
       n++;
-  cpel_test_perf_hdr (a, 9, 0, (guint16) (8 + 8 * n));
+  cpel_test_perf_hdr (a, 9, misc, (guint16) (8 + 8 * n));
   if (sample_type & CPEL_TEST_PERF_IDENT)
     cpel_test_perf_u64 (a, id);
   if (sample_type & CPEL_TEST_PERF_IP)
@@ -64,6 +65,39 @@ cpel_test_perf_sample (GByteArray *a, guint64 sample_type, guint64 id, guint64 i
     cpel_test_perf_u64 (a, cpu);
   if (sample_type & CPEL_TEST_PERF_PERIOD)
     cpel_test_perf_u64 (a, 1000);
+}
+
+static inline void
+cpel_test_perf_sample (GByteArray *a, guint64 sample_type, guint64 id, guint64 ip,
+                       guint32 pid, guint32 tid, guint64 time, guint32 cpu)
+{
+  cpel_test_perf_sample_misc (a, 0, sample_type, id, ip, pid, tid, time, cpu);
+}
+
+/* An MMAP2 record of process `pid` (user mode, no build id) with the
+ * sample_id_all trailer of an IP|TID|TIME|PERIOD attr (pid/tid, time 0). */
+static inline void
+cpel_test_perf_mmap2 (GByteArray *a, guint32 pid, guint64 start, guint64 len, guint64 pgoff,
+                      const char *filename)
+{
+  gsize name_len = (strlen (filename) + 1 + 7) & ~(gsize) 7;
+  cpel_test_perf_hdr (a, 10, 2, (guint16) (8 + 64 + name_len + 16));
+  cpel_test_perf_u32 (a, pid);
+  cpel_test_perf_u32 (a, pid);
+  cpel_test_perf_u64 (a, start);
+  cpel_test_perf_u64 (a, len);
+  cpel_test_perf_u64 (a, pgoff);
+  for (guint i = 0; i < 3; i++)
+    cpel_test_perf_u64 (a, 0);               /* maj, min, ino, ino_generation */
+  cpel_test_perf_u32 (a, 5);                 /* PROT_READ | PROT_EXEC */
+  cpel_test_perf_u32 (a, 2);                 /* MAP_PRIVATE */
+  guint8 buf[4096] = { 0 };
+  g_assert (name_len <= sizeof buf);
+  memcpy (buf, filename, strlen (filename));
+  g_byte_array_append (a, buf, (guint) name_len);
+  cpel_test_perf_u32 (a, pid);
+  cpel_test_perf_u32 (a, pid);
+  cpel_test_perf_u64 (a, 0);
 }
 
 /* A COMM record (no sample_id_all trailer). */

@@ -6,6 +6,8 @@
  *    threads (IP|TID|TIME|PERIOD, 40 bytes each) with COMM records, by the
  *    synthetic writer of the tests; measured: the reader alone (records
  *    decoded, best of 3) and the whole import to CPEL bytes (best of 3);
+ *    the same with user-space samples in libc named from its symbols
+ *    (interleaved with the plain runs; the CPU-time ratio is printed);
  *  - CTF: a two-stream CTF 1.8 trace with CTF_EVENTS events (default
  *    10^6; a u32 and a u64 payload field each) in 64 KiB packets; measured:
  *    libbabeltrace2 reading it through our sink (best of 3).
@@ -13,6 +15,8 @@
  * usage: bench-import OUTDIR
  * Prints key=value lines (rates in events per second) for run-bench.sh.
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,10 +48,13 @@ env_count (const char *name, guint64 def)
   return v ? g_ascii_strtoull (v, NULL, 10) : def;
 }
 
+/* `lib`: NULL for kernel-mode samples without symbols (no kallsyms), or
+ * a shared library mapped into the process and sampled near `near` (an
+ * offset into it): every sample's symbol is looked up. */
 static char *
-write_perf (const char *outdir, guint64 n)
+write_perf (const char *outdir, guint64 n, const char *lib, guint64 near)
 {
-  char *path = g_strdup_printf ("%s/bench-%" G_GUINT64_FORMAT ".perf.data", outdir, n);
+  char *path = g_strdup_printf ("%s/bench-%" G_GUINT64_FORMAT "%s.perf.data", outdir, n, lib ? "-sym" : "");
   if (g_file_test (path, G_FILE_TEST_EXISTS))
     return path;
   guint64 st = CPEL_TEST_PERF_IP | CPEL_TEST_PERF_TID | CPEL_TEST_PERF_TIME | CPEL_TEST_PERF_PERIOD;
@@ -57,14 +64,21 @@ write_perf (const char *outdir, guint64 n)
       g_autofree char *comm = g_strdup_printf ("worker-%u", t);
       cpel_test_perf_comm (rec, 1000, 1000 + t, comm);
     }
+  const guint64 base = G_GUINT64_CONSTANT (0x7f0000000000);
+  if (lib != NULL)
+    cpel_test_perf_mmap2 (rec, 1000, base, 0x400000, 0, lib);
   guint64 time = G_GUINT64_CONSTANT (2584000000000);
   guint32 rng = 1;
   for (guint64 i = 0; i < n; i++)
     {
       rng = rng * 1103515245u + 12345u;
       time += 250 + (rng >> 24);
-      cpel_test_perf_sample (rec, st, 1, G_GUINT64_CONSTANT (0xffffffff81000000) + (rng & 0xfffff),
-                             1000, 1000 + (guint32) (i % 16), time, 0);
+      if (lib != NULL)
+        cpel_test_perf_sample_misc (rec, 2, st, 1, base + near + (rng & 0x3ffff) - 0x20000,
+                                    1000, 1000 + (guint32) (i % 16), time, 0);
+      else
+        cpel_test_perf_sample (rec, st, 1, G_GUINT64_CONSTANT (0xffffffff81000000) + (rng & 0xfffff),
+                               1000, 1000 + (guint32) (i % 16), time, 0);
     }
   g_autoptr(GBytes) b = cpel_test_perf_file (&st, 1, 144, rec->data, rec->len);
   g_autofree char *part = g_strconcat (path, ".part", NULL);
@@ -107,7 +121,7 @@ main (int argc, char **argv)
   g_autoptr(GError) error = NULL;
 
   /* perf.data */
-  g_autofree char *perf = write_perf (argv[1], n_perf);
+  g_autofree char *perf = write_perf (argv[1], n_perf, NULL, 0);
   g_autoptr(GMappedFile) mf = g_mapped_file_new (perf, FALSE, &error);
   g_assert_no_error (error);
   g_autoptr(GBytes) bytes = g_mapped_file_get_bytes (mf);
@@ -142,6 +156,24 @@ main (int argc, char **argv)
   best_cpu = G_MAXDOUBLE;
   double best_load = G_MAXDOUBLE;
   const CpelImporter *perf_importer = cpel_importer_lookup ("perf");
+  /* the same samples in user space, named from libc's symbols (its debug
+   * file when installed): interleaved with the plain runs */
+  Dl_info libc;
+  g_autofree char *perf_sym = NULL;
+  g_autoptr(GMappedFile) mf_sym = NULL;
+  g_autoptr(GBytes) bytes_sym = NULL;
+  if (dladdr ((void *) qsort, &libc) != 0 && libc.dli_fname != NULL && libc.dli_fname[0] == '/')
+    {
+      perf_sym = write_perf (argv[1], n_perf, libc.dli_fname,
+                             (guint64) ((const char *) (void *) qsort - (const char *) libc.dli_fbase));
+      mf_sym = g_mapped_file_new (perf_sym, FALSE, &error);
+      g_assert_no_error (error);
+      bytes_sym = g_mapped_file_get_bytes (mf_sym);
+      const guint8 *q = g_bytes_get_data (bytes_sym, NULL);
+      for (gsize i = 0; i < g_bytes_get_size (bytes_sym); i += 4096)
+        sink ^= q[i];
+    }
+  double best_sym = G_MAXDOUBLE, best_sym_cpu = G_MAXDOUBLE;
   for (int run = 0; run < 3; run++)
     {
       CpelImportSource src = { perf, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes) };
@@ -157,12 +189,44 @@ main (int argc, char **argv)
       gint64 t2 = g_get_monotonic_time ();
       best = MIN (best, (t1 - t0) / 1e6);
       best_load = MIN (best_load, (t2 - t0) / 1e6);
+      g_clear_object (&file);
+      g_clear_pointer (&cpel, g_bytes_unref);
+
+      if (bytes_sym == NULL)
+        continue;
+      CpelImportSource src_sym = { perf_sym, g_bytes_get_data (bytes_sym, NULL), g_bytes_get_size (bytes_sym) };
+      c0 = cpu_s ();
+      t0 = g_get_monotonic_time ();
+      cpel = cpel_import_run (perf_importer, &src_sym, NULL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      best_sym = MIN (best_sym, (g_get_monotonic_time () - t0) / 1e6);
+      best_sym_cpu = MIN (best_sym_cpu, cpu_s () - c0);
+      if (run == 0)
+        {
+          /* every sample named: libc's symbols were found */
+          file = cpel_file_new_for_bytes (cpel, NULL, &error);
+          g_assert_no_error (error);
+          g_autoptr(GString) t = g_string_new (NULL);
+          g_autoptr(CpelMerge) merge = cpel_merge_new (file, NULL, 0, 0);
+          CpelEvent ev;
+          guint64 idx;
+          g_assert_true (cpel_merge_next (merge, &ev, &idx));
+          cpel_file_append_datum (file, &ev, t);
+          g_assert_nonnull (strstr (t->str, "+0x"));
+          printf ("perf_import_sym_example=%s\n", t->str);
+        }
     }
   printf ("perf_import_s=%.3f\n", best);
   printf ("perf_import_rate=%.0f\n", n_perf / best);
   printf ("perf_import_cpu_rate=%.0f\n", n_perf / best_cpu);
   printf ("perf_import_load_s=%.3f\n", best_load);
   printf ("perf_import_load_rate=%.0f\n", n_perf / best_load);
+  if (bytes_sym != NULL)
+    {
+      printf ("perf_import_sym_rate=%.0f\n", n_perf / best_sym);
+      printf ("perf_import_sym_cpu_rate=%.0f\n", n_perf / best_sym_cpu);
+      printf ("perf_import_sym_cpu_ratio=%.2f\n", best_sym_cpu / best_cpu);
+    }
 
   /* CTF */
   g_autofree char *ctf = write_ctf (argv[1], n_ctf);

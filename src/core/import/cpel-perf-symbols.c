@@ -502,8 +502,25 @@ cpel_perf_symbols_append (CpelPerfSymbols *self, guint32 pid, gboolean kernel,
   const char *sym = cpel_perf_symbols_lookup (self, pid, kernel, ip, time, &off, &dso);
   if (dso == NULL)
     return FALSE;
+  /* by hand: printf was most of the cost per sample */
   if (sym != NULL)
-    g_string_append_printf (out, " %s+0x%" PRIx64, sym, off);
-  g_string_append_printf (out, " (%s)", dso);
+    {
+      char hexbuf[17];
+      int i = 16;
+      hexbuf[16] = '\0';
+      do
+        {
+          hexbuf[--i] = "0123456789abcdef"[off & 15];
+          off >>= 4;
+        }
+      while (off != 0);
+      g_string_append_c (out, ' ');
+      g_string_append (out, sym);
+      g_string_append_len (out, "+0x", 3);
+      g_string_append_len (out, hexbuf + i, 16 - i);
+    }
+  g_string_append_len (out, " (", 2);
+  g_string_append (out, dso);
+  g_string_append_c (out, ')');
   return TRUE;
 }
