@@ -432,8 +432,9 @@ _cpel_window_set_show_details (CpelWindow *self,
 }
 
 /* g2's `c` and `e` leave a trace: the status line names the display modes
- * that are not the default ("Summary · Coloured by track"), in the accent
- * colour, with a tooltip saying which key turns each back. */
+ * that are not the default in the Display menu's words ("Summary · Colored
+ * by track"), in the accent colour, with a tooltip saying which key turns
+ * each back. */
 static void
 update_modes (CpelWindow *self)
 {
@@ -449,15 +450,15 @@ update_modes (CpelWindow *self)
     {
     case CPEL_COLOR_BY_TRACK:
       g_string_append (text, text->len > 0 ? " · " : "");
-      g_string_append (text, _("Coloured by track"));
+      g_string_append (text, _("Colored by track"));
       g_string_append (tip, tip->len > 0 ? "\n" : "");
-      g_string_append (tip, _("Events coloured by track (c)"));
+      g_string_append (tip, _("Events colored by track (c)"));
       break;
     case CPEL_COLOR_NONE:
       g_string_append (text, text->len > 0 ? " · " : "");
-      g_string_append (text, _("One colour"));
+      g_string_append (text, _("Monochrome"));
       g_string_append (tip, tip->len > 0 ? "\n" : "");
-      g_string_append (tip, _("Events in one colour (c)"));
+      g_string_append (tip, _("Events in one color (c)"));
       break;
     case CPEL_COLOR_BY_CODE:
     default:

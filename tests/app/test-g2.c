@@ -1529,7 +1529,7 @@ test_keys (Fixture *f, gconstpointer data)
   app_test_xdo ("key", "c", NULL);
   g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_BY_TRACK);
   g_assert_cmpint (cpel_timeline_get_view (timeline)->color_mode, ==, CPEL_COLOR_BY_TRACK);
-  g_assert_cmpstr (cpel_window_get_status (f->window, "modes"), ==, "Coloured by track");
+  g_assert_cmpstr (cpel_window_get_status (f->window, "modes"), ==, "Colored by track");
   mode = string_state (f->window, "color-mode");
   g_assert_cmpstr (mode, ==, "track");
   app_test_xdo ("key", "c", NULL);
