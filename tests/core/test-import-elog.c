@@ -677,6 +677,31 @@ test_texts_truncated_on_disk (void)
   g_rmdir (dir);
 }
 
+
+/* An unknown conversion throws away the text formatted so far, as clib
+ * does — only the event's text, not what the label put before it. */
+static void
+test_unknown_conversion_label (void)
+{
+  static const ElogwType types[] = { { "big %d then %Q", "i4i4", NULL } };
+  g_autoptr(GByteArray) a = g_byte_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(GString) label = g_string_new ("kept|");
+  CpelEvent ev;
+
+  elogw_header (a, types, 1, tracks2, 1, "", 0);
+  elogw_u32 (a, 1);
+  elogw_event_head (a, 0, 0, 0.5);
+  elogw_u32 (a, 7);
+  elogw_u32 (a, 8);
+  file = load_bytes (a, &error);
+  g_assert_no_error (error);
+  cpel_file_get_track_event (file, 0, 0, &ev);
+  cpel_file_append_label (file, &ev, label);
+  g_assert_cmpstr (label->str, ==, "kept|big: **** CLIB unknown format `%Q' ****");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -695,5 +720,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/import/elog/hostile", test_hostile);
   g_test_add_func ("/core/import/elog/texts-when-asked", test_texts_when_asked);
   g_test_add_func ("/core/import/elog/texts-truncated-on-disk", test_texts_truncated_on_disk);
+  g_test_add_func ("/core/import/elog/unknown-conversion-label", test_unknown_conversion_label);
   return g_test_run ();
 }

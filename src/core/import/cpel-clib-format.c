@@ -281,7 +281,7 @@ clib_justify (GString *out, gsize i0, char justify, gsize width, char pad)
  * one argument elog passes; clib's do_percent().  A wrong argument kind
  * (which in VPP reads garbage or crashes) gives a neutral value. */
 void
-cpel_clib_format_piece (GString *out, const char *f, const CpelClibArg *arg)
+cpel_clib_format_piece (GString *out, gsize text_start, const char *f, const CpelClibArg *arg)
 {
   char justify = '+', pad = ' ', how_long = 0, c;
   gsize width[2] = { 0, 0 };
@@ -344,8 +344,8 @@ cpel_clib_format_piece (GString *out, const char *f, const CpelClibArg *arg)
   switch (c)
     {
     default:
-      /* clib throws away everything formatted so far */
-      g_string_truncate (out, 0);
+      /* clib throws away everything formatted so far (of this text) */
+      g_string_truncate (out, MIN (text_start, out->len));
       g_string_append_printf (out, "**** CLIB unknown format `%%%c' ****", c);
       return;
 

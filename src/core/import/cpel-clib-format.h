@@ -18,9 +18,11 @@ typedef struct
 } CpelClibArg;
 
 /* Appends one conversion piece ("%-08.3Ld", from '%' through the letter)
- * formatted with `arg` as clib's do_percent() does.  A wrong argument kind
+ * formatted with `arg` as clib's do_percent() does; the event's text starts
+ * at out->str + text_start (what an unknown conversion throws away).  A wrong argument kind
  * (which in VPP reads garbage or crashes) gives a neutral value. */
 void cpel_clib_format_piece (GString           *out,
+                             gsize              text_start,
                              const char        *piece,
                              const CpelClibArg *arg);
 

@@ -602,6 +602,8 @@ elog_read_event (const Elog *e,
   guint32 datum_other = 0;
   gboolean have_other = FALSE;
 
+  gsize text_start = text->len;
+
   ev->offset = rd_offset (r);
   if (!rd_u16 (r, &ev->type, N_("an event’s type")) || !rd_u16 (r, &ev->track, N_("an event’s track"))
       || !rd_f64 (r, &ev->time, N_("an event’s time")))
@@ -704,7 +706,7 @@ elog_read_event (const Elog *e,
                         memcpy (piece_buf, piece, piece_len);
                         piece_buf[piece_len] = 0;
                         arg.s = s;
-                        cpel_clib_format_piece (text, piece_buf, &arg);
+                        cpel_clib_format_piece (text, text_start, piece_buf, &arg);
                       }
                     continue;
                   }
@@ -734,7 +736,7 @@ elog_read_event (const Elog *e,
               {
                 memcpy (piece_buf, piece, piece_len);
                 piece_buf[piece_len] = 0;
-                cpel_clib_format_piece (text, piece_buf, &arg);
+                cpel_clib_format_piece (text, text_start, piece_buf, &arg);
               }
             continue;
           }
@@ -743,7 +745,7 @@ elog_read_event (const Elog *e,
         {
           memcpy (piece_buf, piece, piece_len);
           piece_buf[piece_len] = 0;
-          cpel_clib_format_piece (text, piece_buf, &arg);
+          cpel_clib_format_piece (text, text_start, piece_buf, &arg);
         }
     }
   if (!have_datum)
