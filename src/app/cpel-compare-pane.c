@@ -6,11 +6,15 @@
  * --compare` draw the same).  Ctrl+wheel zooms around the pointer, Shift+
  * wheel and the horizontal wheel pan, the wheel scrolls the pane under the
  * pointer (both when paired); keys: + and - zoom, Left and Right pan, Home
- * or F fits both.
+ * or F fits both.  A click selects the event under it in its pane (each
+ * pane has its own selection); the right click's menu aligns the selected
+ * events ("Align Here": B is moved so that its selected event is drawn at
+ * A's, and the ruler reads time from that point) or resets the alignment.
  */
 #include "cpel-compare-pane.h"
 
 #include <adwaita.h>
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -32,6 +36,7 @@ struct _CpelComparePane
   CpelPalette      dark;
   double           pointer_x;
   double           pointer_y;
+  GtkWidget       *context_menu;
 };
 
 enum
@@ -41,6 +46,7 @@ enum
   PROP_FILE_A,
   PROP_FILE_B,
   PROP_FILTERS,
+  PROP_OFFSET,
   PROP_T0,
   PROP_T1,
   N_PROPS
@@ -220,6 +226,69 @@ on_key (GtkEventControllerKey *controller,
     }
 }
 
+/* The event under (x, y): its side, slot and index. */
+static gboolean
+hit_test (CpelComparePane *self,
+          double           x,
+          double           y,
+          CpelCompareSide *side,
+          guint           *slot,
+          guint64         *index)
+{
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  double height = gtk_widget_get_height (GTK_WIDGET (self));
+  CpelCompareRow row;
+  CpelView v;
+
+  if (self->a == NULL || self->b == NULL)
+    return FALSE;
+  cpel_compare_view_sync (&self->view);
+  if (!cpel_compare_view_row_at_y (&self->view, height, y, &row))
+    return FALSE;
+  /* a view of that one row, as the renderer draws it */
+  v = row.side == CPEL_COMPARE_A ? self->view.a : self->view.b;
+  v.rows = &row.slot;
+  v.n_rows = 1;
+  v.scroll_y = 0;
+  if (!cpel_view_hit_test (&v, width, x, v.ruler_height + (y - row.y), 6, slot, index))
+    return FALSE;
+  *side = row.side;
+  return TRUE;
+}
+
+static void
+update_actions (CpelComparePane *self)
+{
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.align",
+                                 self->view.a.has_selection && self->view.b.has_selection);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.reset-alignment",
+                                 self->view.offset_b != 0 || self->view.a.ruler_origin != 0);
+}
+
+static void
+popup_menu (CpelComparePane *self,
+            double           x,
+            double           y)
+{
+  if (self->context_menu == NULL)
+    {
+      g_autoptr(GMenu) menu = g_menu_new ();
+
+      g_menu_append (menu, _("_Align Here"), "compare.align");
+      g_menu_append (menu, _("_Reset Alignment"), "compare.reset-alignment");
+      self->context_menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
+      gtk_widget_set_parent (self->context_menu, GTK_WIDGET (self));
+      gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
+      gtk_widget_set_halign (self->context_menu, GTK_ALIGN_START);
+    }
+  update_actions (self);
+  x = CLAMP (x, 0, MAX (0, gtk_widget_get_width (GTK_WIDGET (self)) - 1));
+  y = CLAMP (y, 0, MAX (0, gtk_widget_get_height (GTK_WIDGET (self)) - 1));
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu),
+                               &(GdkRectangle) { (int) x, (int) y, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->context_menu));
+}
+
 static void
 on_pressed (GtkGestureClick *gesture,
             int              n_press,
@@ -227,7 +296,78 @@ on_pressed (GtkGestureClick *gesture,
             double           y,
             CpelComparePane *self)
 {
+  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+  CpelCompareSide side;
+  guint slot;
+  guint64 index;
+
   gtk_widget_grab_focus (GTK_WIDGET (self));
+  if (hit_test (self, x, y, &side, &slot, &index))
+    cpel_compare_pane_select (self, side, slot, index);
+  else if (button == GDK_BUTTON_PRIMARY)
+    {
+      /* a click beside the events of a pane unselects there */
+      CpelCompareRow row;
+
+      if (cpel_compare_view_row_at_y (&self->view, gtk_widget_get_height (GTK_WIDGET (self)), y, &row))
+        cpel_compare_pane_select (self, row.side, G_MAXUINT, 0);
+    }
+  if (button == GDK_BUTTON_SECONDARY)
+    popup_menu (self, x, y);
+}
+
+gboolean
+cpel_compare_pane_align_selected (CpelComparePane *self)
+{
+  CpelEvent ea, eb;
+
+  g_return_val_if_fail (CPEL_IS_COMPARE_PANE (self), FALSE);
+
+  if (!self->view.a.has_selection || !self->view.b.has_selection)
+    return FALSE;
+  cpel_file_get_track_event (self->a, self->view.a.selected_slot, self->view.a.selected_index, &ea);
+  cpel_file_get_track_event (self->b, self->view.b.selected_slot, self->view.b.selected_index, &eb);
+  cpel_compare_pane_set_alignment (self, eb.time_ns - ea.time_ns, ea.time_ns);
+  return TRUE;
+}
+
+void
+cpel_compare_pane_set_alignment (CpelComparePane *self,
+                                 gint64           offset_b,
+                                 gint64           origin)
+{
+  g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
+
+  self->view.offset_b = offset_b;
+  self->view.a.ruler_origin = origin;
+  changed (self, FALSE);
+  update_actions (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OFFSET]);
+}
+
+static void
+action_align (GtkWidget  *widget,
+              const char *name,
+              GVariant   *parameter)
+{
+  CpelComparePane *self = CPEL_COMPARE_PANE (widget);
+
+  if (g_str_equal (name, "compare.align"))
+    cpel_compare_pane_align_selected (self);
+  else
+    cpel_compare_pane_set_alignment (self, 0, 0);
+}
+
+static void
+cpel_compare_pane_size_allocate (GtkWidget *widget,
+                                 int        width,
+                                 int        height,
+                                 int        baseline)
+{
+  CpelComparePane *self = CPEL_COMPARE_PANE (widget);
+
+  if (self->context_menu != NULL)
+    gtk_popover_present (GTK_POPOVER (self->context_menu));
 }
 
 static void
@@ -321,6 +461,7 @@ cpel_compare_pane_select (CpelComparePane *self,
   v->selected_slot = slot;
   v->selected_index = index;
   changed (self, FALSE);
+  update_actions (self);
 }
 
 gboolean
@@ -417,8 +558,7 @@ cpel_compare_pane_set_offset (CpelComparePane *self,
                               gint64           offset_b)
 {
   g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
-  self->view.offset_b = offset_b;
-  changed (self, FALSE);
+  cpel_compare_pane_set_alignment (self, offset_b, self->view.a.ruler_origin);
 }
 
 gboolean
@@ -466,6 +606,9 @@ cpel_compare_pane_get_property (GObject    *object,
     case PROP_FILTERS:
       g_value_set_boolean (value, self->hidden[0] || self->hidden[1] || self->rows[0] || self->rows[1]);
       break;
+    case PROP_OFFSET:
+      g_value_set_int64 (value, self->view.offset_b);
+      break;
     case PROP_T0:
       g_value_set_int64 (value, self->view.a.t0);
       break;
@@ -500,6 +643,7 @@ cpel_compare_pane_dispose (GObject *object)
 {
   CpelComparePane *self = CPEL_COMPARE_PANE (object);
 
+  g_clear_pointer (&self->context_menu, gtk_widget_unparent);
   g_clear_object (&self->a);
   g_clear_object (&self->b);
   g_clear_pointer (&self->matches_a, cpel_search_result_unref);
@@ -535,6 +679,9 @@ cpel_compare_pane_class_init (CpelComparePaneClass *klass)
   object_class->dispose = cpel_compare_pane_dispose;
   object_class->finalize = cpel_compare_pane_finalize;
   widget_class->snapshot = cpel_compare_pane_snapshot;
+  widget_class->size_allocate = cpel_compare_pane_size_allocate;
+  gtk_widget_class_install_action (widget_class, "compare.align", NULL, action_align);
+  gtk_widget_class_install_action (widget_class, "compare.reset-alignment", NULL, action_align);
 
   properties[PROP_PAIRED] =
     g_param_spec_boolean ("paired", NULL, NULL, FALSE,
@@ -549,6 +696,10 @@ cpel_compare_pane_class_init (CpelComparePaneClass *klass)
   properties[PROP_FILTERS] =
     g_param_spec_boolean ("filters", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* B's time = A's time + offset (notified with the ruler's origin too) */
+  properties[PROP_OFFSET] =
+    g_param_spec_int64 ("offset", NULL, NULL, G_MININT64, G_MAXINT64, 0,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   properties[PROP_T0] =
     g_param_spec_int64 ("t0", NULL, NULL, G_MININT64, G_MAXINT64, 0,
                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
@@ -585,6 +736,7 @@ cpel_compare_pane_init (CpelComparePane *self)
   g_signal_connect (key, "key-pressed", G_CALLBACK (on_key), self);
   gtk_widget_add_controller (GTK_WIDGET (self), key);
   click = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), 0);
   g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
 }

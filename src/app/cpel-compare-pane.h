@@ -59,6 +59,14 @@ gboolean               cpel_compare_pane_set_filters (CpelComparePane *self,
                                                       guint8          *hidden_types,
                                                       guint           *rows,
                                                       guint            n_rows);
+/* B's time = A's time + offset_b; the ruler reads A's time - origin. */
+void                   cpel_compare_pane_set_alignment (CpelComparePane *self,
+                                                        gint64           offset_b,
+                                                        gint64           origin);
+/* "Align Here": B's selected event drawn at A's selected event, the ruler
+ * reading time from there (negative before); A does not move.  FALSE
+ * unless both panes have a selected event. */
+gboolean               cpel_compare_pane_align_selected (CpelComparePane *self);
 /* Centre A's time `t` (the span kept; not past the captures' ends when
  * the span fits between them). */
 void                   cpel_compare_pane_center     (CpelComparePane *self,

@@ -245,6 +245,13 @@ cpel_window_is_comparing (CpelWindow *self)
          && gtk_stack_get_visible_child (self->main_stack) == GTK_WIDGET (self->compare.pane);
 }
 
+CpelFile *
+cpel_window_get_compare_file (CpelWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
+  return self->compare.file_b;
+}
+
 GtkWidget *
 cpel_window_get_compare_pane (CpelWindow *self)
 {
@@ -259,14 +266,22 @@ _cpel_window_swap_compare (CpelWindow *self)
   const CpelCompareView *view;
   g_autofree char *name_a = NULL;
   g_autofree char *name_b = NULL;
+  gint64 offset, origin, t0, t1;
 
   if (!cpel_window_is_comparing (self))
     return;
   view = cpel_compare_pane_get_view (pane);
   name_a = g_strdup (view->name_a);
   name_b = g_strdup (view->name_b);
+  offset = view->offset_b;
+  origin = view->a.ruler_origin;
+  t0 = view->b.t0;
+  t1 = view->b.t1;
   cpel_compare_pane_set_files (pane, cpel_compare_pane_get_file_b (pane), name_b,
                                cpel_compare_pane_get_file_a (pane), name_a);
+  /* the same alignment and range seen from the other side */
+  cpel_compare_pane_set_alignment (pane, -offset, origin + offset);
+  cpel_compare_pane_set_range (pane, t0, t1);
   apply_filters (self);
   _cpel_window_update_title (self);
 }

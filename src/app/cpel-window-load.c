@@ -24,7 +24,10 @@ stop_loading (CpelWindow *self)
   g_clear_pointer (&self->load_relay, cpel_progress_relay_unref);
   g_clear_object (&self->load_cancellable);
   gtk_widget_set_visible (GTK_WIDGET (self->load_progress), FALSE);
-  gtk_stack_set_visible_child_name (self->main_stack, self->file != NULL ? "view" : "empty");
+  /* B read before A (cpelview --compare): the compare view A's new file
+   * opened stays */
+  if (!cpel_window_is_comparing (self))
+    gtk_stack_set_visible_child_name (self->main_stack, self->file != NULL ? "view" : "empty");
   _cpel_window_update_actions (self);
   _cpel_window_notify_loading (self);
 }

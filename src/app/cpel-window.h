@@ -126,6 +126,8 @@ void           cpel_window_compare_with  (CpelWindow      *self,
 /* Back to the single view of A. */
 void           cpel_window_close_compare (CpelWindow      *self);
 gboolean       cpel_window_is_comparing  (CpelWindow      *self);
+/* B once read (NULL while it is read, or without one). */
+CpelFile      *cpel_window_get_compare_file (CpelWindow     *self);
 /* The compare view's widget (NULL before the first comparison). */
 GtkWidget     *cpel_window_get_compare_pane (CpelWindow   *self);
 

@@ -431,6 +431,128 @@ test_filters (Fixture *f, gconstpointer data)
   g_assert_cmpuint (view->a.n_rows, ==, 3);
 }
 
+/* The middle of the row of `label` in a side's pane. */
+static double
+row_middle (const CpelCompareView *view, double height, CpelCompareSide side, const char *label)
+{
+  g_autoptr(GArray) rows = cpel_compare_view_rows (view, height);
+  CpelFile *file = side == CPEL_COMPARE_A ? view->a.file : view->b.file;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const CpelCompareRow *row = &g_array_index (rows, CpelCompareRow, i);
+
+      if (row->side == side && g_strcmp0 (cpel_file_get_track_label (file, row->slot), label) == 0)
+        return row->y + view->a.row_height / 2;
+    }
+  g_assert_not_reached ();
+}
+
+/* A click selects the event under it in its pane; Align Here draws B's
+ * selected event at A's, the ruler reading from there; Reset puts both
+ * back at their first events; Swap keeps the alignment. */
+static void
+test_align (Fixture *f, gconstpointer data)
+{
+  GtkWidget *widget;
+  CpelComparePane *pane;
+  const CpelCompareView *view;
+  double width, height;
+  CpelEvent event;
+
+  compare_and_wait (f, f->b);
+  widget = cpel_window_get_compare_pane (f->window);
+  pane = CPEL_COMPARE_PANE (widget);
+  cpel_compare_pane_set_range (pane, 0, 1000);
+  app_test_wait_drawn (widget);
+  view = cpel_compare_pane_get_view (pane);
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+  g_assert_false (gtk_widget_activate_action (widget, "compare.align", NULL)
+                  && cpel_compare_pane_get_view (pane)->offset_b != 0);
+
+  /* A's second "slow" (100 ns), B's second (300 ns) */
+  if (app_test_can_send_input ())
+    {
+      app_test_pointer_to (widget, cpel_view_time_to_x (&view->a, width, 100),
+                           row_middle (view, height, CPEL_COMPARE_A, "wk1"));
+      app_test_xdo ("click", "1", NULL);
+      app_test_pointer_to (widget, cpel_view_time_to_x (&view->a, width, 300),
+                           row_middle (view, height, CPEL_COMPARE_B, "wk1"));
+      app_test_xdo ("click", "1", NULL);
+    }
+  else
+    {
+      g_test_message ("no xdotool: selecting without clicks");
+      cpel_compare_pane_select (pane, CPEL_COMPARE_A, slot_labelled (view->a.file, "wk1"), 1);
+      cpel_compare_pane_select (pane, CPEL_COMPARE_B, slot_labelled (view->b.file, "wk1"), 1);
+    }
+  view = cpel_compare_pane_get_view (pane);
+  g_assert_true (view->a.has_selection);
+  g_assert_true (view->b.has_selection);
+  cpel_file_get_track_event (view->a.file, view->a.selected_slot, view->a.selected_index, &event);
+  g_assert_cmpint (event.time_ns, ==, 100);
+  cpel_file_get_track_event (view->b.file, view->b.selected_slot, view->b.selected_index, &event);
+  g_assert_cmpint (event.time_ns, ==, 300);
+
+  g_assert_true (gtk_widget_activate_action (widget, "compare.align", NULL));
+  view = cpel_compare_pane_get_view (pane);
+  g_assert_cmpint (view->offset_b, ==, 200);
+  g_assert_cmpint (view->a.ruler_origin, ==, 100);
+  g_assert_cmpint (view->b.ruler_origin, ==, 300);
+  /* drawn at one x; A has not moved */
+  g_assert_cmpfloat (cpel_view_time_to_x (&view->b, width, 300), ==,
+                     cpel_view_time_to_x (&view->a, width, 100));
+  g_assert_cmpint (view->a.t0, ==, 0);
+  g_assert_cmpint (view->a.t1, ==, 1000);
+  /* the offset dialog shows it: B drawn 200 ns earlier */
+  app_test_activate_action (GTK_WIDGET (f->window), "compare-offset-dialog", NULL);
+  {
+    AdwMessageDialog *dialog = NULL;
+
+    app_test_wait_until ((dialog = find_offset_dialog ()) != NULL, 30);
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog))),
+                     ==, "-200ns");
+    adw_message_dialog_response (dialog, "cancel");
+  }
+
+  /* swapped: the same alignment seen from B */
+  app_test_activate_action (GTK_WIDGET (f->window), "swap-compare", NULL);
+  view = cpel_compare_pane_get_view (pane);
+  g_assert_cmpint (view->offset_b, ==, -200);
+  g_assert_cmpint (view->a.ruler_origin, ==, 300);
+  g_assert_cmpint (view->b.ruler_origin, ==, 100);
+  app_test_activate_action (GTK_WIDGET (f->window), "swap-compare", NULL);
+
+  g_assert_true (gtk_widget_activate_action (widget, "compare.reset-alignment", NULL));
+  view = cpel_compare_pane_get_view (pane);
+  g_assert_cmpint (view->offset_b, ==, 0);
+  g_assert_cmpint (view->a.ruler_origin, ==, 0);
+}
+
+/* B read before A (as `cpelview --compare A B` may): when A is open the
+ * compare view shows, and stays once A's load is over. */
+static void
+test_b_first (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GFile) b = g_file_new_for_path (f->b);
+  CpelWindow *window = cpel_window_new (f->app);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 600);
+  gtk_window_present (GTK_WINDOW (window));
+  cpel_window_compare_with (window, b);
+  /* B is read: the window waits for A */
+  app_test_wait_until (cpel_window_get_compare_file (window) != NULL, 30);
+  g_assert_null (cpel_window_get_file (window));
+  app_test_open_and_wait (window, f->a);
+  app_test_wait_until (cpel_window_is_comparing (window), 60);
+  app_test_drain ();
+  g_assert_true (cpel_window_is_comparing (window));
+  g_assert_false (cpel_window_is_loading (window));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "a.cpel — b.cpel");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -445,6 +567,8 @@ main (int argc, char *argv[])
   g_test_add ("/app/compare/title", Fixture, NULL, fixture_setup, test_title, fixture_teardown);
   g_test_add ("/app/compare/search", Fixture, NULL, fixture_setup, test_search, fixture_teardown);
   g_test_add ("/app/compare/filters", Fixture, NULL, fixture_setup, test_filters, fixture_teardown);
+  g_test_add ("/app/compare/align", Fixture, NULL, fixture_setup, test_align, fixture_teardown);
+  g_test_add ("/app/compare/b-first", Fixture, NULL, fixture_setup, test_b_first, fixture_teardown);
   g_test_add ("/app/compare/bad-b", Fixture, NULL, fixture_setup, test_bad_b, fixture_teardown);
   return g_test_run ();
 }
