@@ -5,8 +5,9 @@ loader opens perf.data through its importer): perf-samples (one cpu-clock
 attr, COMM, FORK, LOST and samples on 3 threads), perf-multi-attr (two attrs
 told apart by IDENTIFIER, sample_id_all trailers), perf-tracepoint (a
 sched_switch attr with TRACING_DATA holding its format, RAW payloads, a
-sched_wakeup too) and perf-zstd (the records of perf-samples in a
-PERF_RECORD_COMPRESSED record; needs the `zstd` command).  Layout:
+sched_wakeup too), perf-zstd (the records of perf-samples in a
+PERF_RECORD_COMPRESSED record; needs the `zstd` command) and perf-mmap
+(mappings, fork, exec and build ids: what names sample addresses).  Layout:
 ../shared/docs/import-formats.md section 4.  Run once; the output is
 committed."""
 import os
@@ -200,3 +201,50 @@ try:
           {27: struct.pack('<IIIII', 0, 1, 1, 4, 528384)})
 except (OSError, subprocess.CalledProcessError):
     print('no zstd: perf-zstd not written')
+
+# perf-mmap: what names sample addresses — MMAP2 records (one with a build
+# id, [vdso]), the kernel's MMAP, FORK and an exec COMM, user and kernel
+# samples, the BUILD_ID feature; the files named do not exist (a fuzzed
+# path may name a real one: it is opened as untrusted ELF), OSRELEASE is no
+# real kernel's, so /proc/kallsyms is never read.
+st4 = IP | TID | TIME | PERIOD
+trailer = struct.pack('<IIQ', 7, 7, 0)
+
+
+def mmap2(pid, start, length, pgoff, name, build_id=None, misc=2):
+    body = struct.pack('<IIQQQ', pid, pid, start, length, pgoff)
+    if build_id is not None:
+        body += struct.pack('<BBH', len(build_id), 0, 0) + build_id.ljust(20, b'\0')
+        misc |= 1 << 14
+    else:
+        body += struct.pack('<IIQQ', 8, 1, 1234, 0)
+    body += struct.pack('<II', 5, 2) + name.encode() + b'\0'
+    while len(body) % 8:
+        body += b'\0'
+    return rec(10, body + trailer, misc)
+
+
+def build_id_entry(pid, build_id, name, misc):
+    body = struct.pack('<i', pid) + build_id.ljust(20, b'\0') + struct.pack('<BBH', len(build_id), 0, 0)
+    body += name.encode() + b'\0'
+    while (len(body) + 8) % 8:
+        body += b'\0'
+    return struct.pack('<IHH', 0, misc | (1 << 15), 8 + len(body)) + body
+
+
+bid = bytes(range(1, 21))
+kmap = rec(1, struct.pack('<IIQQQ', 0xffffffff, 0, 0xffffffff81000000, 0x1000000, 0xffffffff81000000)
+           + b'[kernel.kallsyms]_text\0\0' + trailer, 1)
+records = [comm(7, 7, 'app') , mmap2(7, 0x400000, 0x10000, 0, '/nonexistent/cpel-seed/app', bid),
+           mmap2(7, 0x7f0000000000, 0x2000, 0x1000, '/nonexistent/cpel-seed/lib.so'),
+           mmap2(7, 0x7fff00000000, 0x2000, 0, '[vdso]'), kmap,
+           rec(7, struct.pack('<IIIIQ', 8, 7, 8, 7, 100) + trailer),
+           rec(3, struct.pack('<II', 8, 8) + b'child\0\0\0' + struct.pack('<IIQ', 8, 8, 150), 1 << 13)]
+for i in range(8):
+    pid = 7 if i < 4 else 8
+    ip = [0x401234, 0x7f0000000800, 0x7fff00000010, 0xffffffff81001000][i % 4]
+    records.append(rec(9, struct.pack('<QIIQQ', ip, pid, pid, 120 + 20 * i, 1), 1 if ip >> 63 else 2))
+write('perf-mmap', [(attr(1, 0, st4), [1])], records,
+      {2: build_id_entry(7, bid, '/nonexistent/cpel-seed/app', 2)
+          + build_id_entry(-1, bytes(range(40, 60)), '[kernel.kallsyms]', 1),
+       4: perf_string('0.0.0-cpel-seed')})
