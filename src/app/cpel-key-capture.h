@@ -18,4 +18,12 @@ G_BEGIN_DECLS
 void cpel_key_capture_install (GtkWindow *window,
                                GtkWidget *target);
 
+/* A controller for the window of `bar`: while the bar is in search mode
+ * but `entry` (its focus) is not mapped yet — Ctrl+F and typing at once:
+ * the bar's revealer maps it a frame or two later — GTK would drop the
+ * key presses; this gives them to the entry: its key bindings (BackSpace,
+ * Return, Escape…), then its typing.  Add it to the window. */
+GtkEventController *cpel_key_capture_new_search_keys (GtkSearchBar *bar,
+                                                      GtkEditable  *entry);
+
 G_END_DECLS

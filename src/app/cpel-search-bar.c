@@ -9,9 +9,8 @@
  *
  * Keys typed right after Ctrl+F go into the entry even before the bar is on
  * screen: until the revealer has mapped the entry, GTK drops the key
- * events of an unmapped focus widget, so a capture-phase controller on the
- * window forwards them to the entry (as GtkSearchEntry's own key capture
- * does for type-to-search).
+ * events of an unmapped focus widget, so a controller on the window
+ * (cpel_key_capture_new_search_keys) gives them to the entry.
  */
 #include "cpel-search-bar.h"
 
@@ -20,6 +19,7 @@
 
 #include "cpel-app-util.h"
 #include "cpel-async.h"
+#include "cpel-key-capture.h"
 #include "cpel-compare-search.h"
 #include "cpel-progress-relay.h"
 
@@ -823,66 +823,8 @@ cpel_search_bar_step (CpelSearchBar *self,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Type-ahead: keys for the entry while it is not mapped yet               */
-
-/* What GTK does with a key press for a mapped `widget`: its shortcuts (key
- * bindings such as BackSpace, Return, Escape, Ctrl+A), then its key
- * controllers (typing, through the input method).  GTK skips the
- * shortcuts of an unmapped widget; they are run here. */
-static gboolean
-forward_key (GtkEventControllerKey *controller,
-             GtkWidget             *widget)
-{
-  GdkEvent *event = gtk_event_controller_get_current_event (GTK_EVENT_CONTROLLER (controller));
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
-
-      if (!GTK_IS_SHORTCUT_CONTROLLER (c)
-          || gtk_shortcut_controller_get_scope (GTK_SHORTCUT_CONTROLLER (c)) != GTK_SHORTCUT_SCOPE_LOCAL)
-        continue;
-      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (c)); j++)
-        {
-          g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (c), j);
-          GtkShortcut *shortcut = GTK_IS_SHORTCUT (item) ? GTK_SHORTCUT (item) : NULL;
-
-          if (shortcut != NULL
-              && gtk_shortcut_trigger_trigger (gtk_shortcut_get_trigger (shortcut), event, FALSE)
-                 == GDK_KEY_MATCH_EXACT
-              && gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut),
-                                               GTK_SHORTCUT_ACTION_EXCLUSIVE, widget,
-                                               gtk_shortcut_get_arguments (shortcut)))
-            return TRUE;
-        }
-    }
-  return gtk_event_controller_key_forward (controller, widget);
-}
-
-static gboolean
-on_root_key_pressed (GtkEventControllerKey *controller,
-                     guint                  keyval,
-                     guint                  keycode,
-                     GdkModifierType        state,
-                     CpelSearchBar         *self)
-{
-  GtkWidget *text = GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (self->entry)));
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-
-  /* Only keys headed for the entry while it cannot take them itself. */
-  if (root == NULL || text == NULL
-      || !gtk_search_bar_get_search_mode (self->search_bar)
-      || gtk_widget_get_mapped (text)
-      || gtk_root_get_focus (root) != text)
-    return GDK_EVENT_PROPAGATE;
-
-  /* The text first, then the search entry (Escape, Ctrl+G, Shift+Enter);
-   * the rest (the window's shortcuts) goes on as usual. */
-  if (forward_key (controller, text) || forward_key (controller, GTK_WIDGET (self->entry)))
-    return GDK_EVENT_STOP;
-  return GDK_EVENT_PROPAGATE;
-}
+/* Type-ahead: keys for the entry while it is not mapped yet (Ctrl+F and
+ * typing at once), given to it from the window                             */
 
 static void
 cpel_search_bar_root (GtkWidget *widget)
@@ -892,10 +834,7 @@ cpel_search_bar_root (GtkWidget *widget)
   GTK_WIDGET_CLASS (cpel_search_bar_parent_class)->root (widget);
 
   g_assert (self->type_ahead == NULL);
-  self->type_ahead = gtk_event_controller_key_new ();
-  gtk_event_controller_set_name (self->type_ahead, "cpel-search-type-ahead");
-  gtk_event_controller_set_propagation_phase (self->type_ahead, GTK_PHASE_CAPTURE);
-  g_signal_connect (self->type_ahead, "key-pressed", G_CALLBACK (on_root_key_pressed), self);
+  self->type_ahead = cpel_key_capture_new_search_keys (self->search_bar, GTK_EDITABLE (self->entry));
   gtk_widget_add_controller (GTK_WIDGET (gtk_widget_get_root (widget)), self->type_ahead);
 }
 
@@ -908,7 +847,6 @@ cpel_search_bar_unroot (GtkWidget *widget)
     {
       GtkWidget *root = gtk_event_controller_get_widget (self->type_ahead);
 
-      g_signal_handlers_disconnect_by_data (self->type_ahead, self);
       gtk_widget_remove_controller (root, self->type_ahead);
       self->type_ahead = NULL;
     }
