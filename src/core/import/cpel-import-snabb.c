@@ -11,6 +11,7 @@
  */
 #include "cpel-import.h"
 
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -156,15 +157,32 @@ append_number (GString *out,
       g_string_append (out, isnan (x) ? "nan" : x > 0 ? "inf" : "-inf");
       return;
     }
-  for (int prec = 1; prec <= 17; prec++)
+  /* The shortest "%.Ng" that reads back.  For a normal double whose
+   * shortest has N <= 15 digits, "%.15g" prints the same (x is within half
+   * an ulp, 2^-53 relative, of that decimal: rounding to 15 digits gives it
+   * back, zeros stripped); else 16 or 17.  Subnormals have fewer bits: the
+   * plain search. */
+  if (fabs (x) >= DBL_MIN)
     {
-      char format[8];
+      static const char * const formats[] = { "%.15g", "%.16g", "%.17g" };
 
-      g_snprintf (format, sizeof format, "%%.%dg", prec);
-      g_ascii_formatd (buf, sizeof buf, format, x);
-      if (g_ascii_strtod (buf, NULL) == x)
-        break;
+      for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+        {
+          g_ascii_formatd (buf, sizeof buf, formats[i], x);
+          if (g_ascii_strtod (buf, NULL) == x)
+            break;
+        }
     }
+  else
+    for (int prec = 1; prec <= 17; prec++)
+      {
+        char format[8];
+
+        g_snprintf (format, sizeof format, "%%.%dg", prec);
+        g_ascii_formatd (buf, sizeof buf, format, x);
+        if (g_ascii_strtod (buf, NULL) == x)
+          break;
+      }
   g_string_append (out, buf);
 }
 
