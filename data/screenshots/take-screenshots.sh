@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Regenerates the AppStream screenshots (main-window.png, zoomed-in.png, and
-# their -dark.png twins in the dark style) from a demo capture under Xvfb.  Needs xvfb-run, xdotool and imagemagick (import).
+# Regenerates the AppStream screenshots (main-window.png, zoomed-in.png,
+# summary.png — the whole capture in summary mode, g2's e — and their
+# -dark.png twins in the dark style) from a demo capture under Xvfb.  Needs xvfb-run, xdotool and imagemagick (import).
 # usage: data/screenshots/take-screenshots.sh BUILDDIR
 set -eu
 [ $# -eq 1 ] || { echo "usage: $0 BUILDDIR" >&2; exit 2; }
@@ -13,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 cat >"$tmp/shoot.sh" <<'EOS'
 # $1 app, $2 file, $3 output, $4 zoom steps (Ctrl+wheel at the pointer),
-# $5 light or dark
+# $5 light or dark, $6 (optional) a key to press before the shot
 export ADW_DEBUG_COLOR_SCHEME=prefer-$5
 export GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1 \
        GSETTINGS_BACKEND=memory LANGUAGE=C
@@ -30,6 +31,7 @@ while [ "$i" -lt "$4" ]; do
   sleep 0.1
   i=$((i + 1))
 done
+[ -z "${6:-}" ] || xdotool key --window "$w" "$6"
 sleep 1
 import -window "$w" "$3"
 kill "$pid"
@@ -39,3 +41,5 @@ xvfb-run -a -s "-screen 0 1400x900x24" sh "$tmp/shoot.sh" "$build/src/app/cpelvi
 xvfb-run -a -s "-screen 0 1400x900x24" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/zoomed-in.png" 14 light
 xvfb-run -a -s "-screen 0 1400x900x24" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/main-window-dark.png" 0 dark
 xvfb-run -a -s "-screen 0 1400x900x24" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/zoomed-in-dark.png" 14 dark
+xvfb-run -a -s "-screen 0 1400x900x24" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/summary.png" 0 light e
+xvfb-run -a -s "-screen 0 1400x900x24" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/summary-dark.png" 0 dark e
