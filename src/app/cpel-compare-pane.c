@@ -56,6 +56,8 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (CpelComparePane, cpel_compare_pane, GTK_TYPE_WIDGET)
 
+#define MAX_ALIGNMENT (G_GINT64_CONSTANT (1) << 60)
+
 static gint64
 span_end (CpelComparePane *self)
 {
@@ -338,8 +340,10 @@ cpel_compare_pane_set_alignment (CpelComparePane *self,
 {
   g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
 
-  self->view.offset_b = offset_b;
-  self->view.a.ruler_origin = origin;
+  /* from a file (a saved view) or typed: kept where sums cannot overflow
+   * (2^60 ns: 36 years) */
+  self->view.offset_b = CLAMP (offset_b, -MAX_ALIGNMENT, MAX_ALIGNMENT);
+  self->view.a.ruler_origin = CLAMP (origin, -MAX_ALIGNMENT, MAX_ALIGNMENT);
   changed (self, FALSE);
   update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OFFSET]);

@@ -111,6 +111,18 @@ cpel_window_capture_view (CpelWindow *self,
       view->selected_file_index = event.file_index;
     }
   view->scroll_y = MAX (0.0, gtk_adjustment_get_value (cpel_timeline_get_vadjustment (timeline)));
+
+  /* comparing: the range shown in the panes and how they are aligned */
+  if (cpel_window_is_comparing (self))
+    {
+      const CpelCompareView *cv = cpel_compare_pane_get_view (self->compare.pane);
+
+      view->t0 = cv->a.t0;
+      view->t1 = cv->a.t1;
+      view->has_alignment = TRUE;
+      view->compare_offset = cv->offset_b;
+      view->compare_origin = cv->a.ruler_origin;
+    }
   return view;
 }
 
@@ -155,6 +167,15 @@ cpel_window_apply_view (CpelWindow          *self,
   else
     cpel_timeline_unselect (timeline);
   gtk_adjustment_set_value (cpel_timeline_get_vadjustment (timeline), view->scroll_y);
+
+  /* comparing: the panes take the range, and the alignment when saved */
+  if (cpel_window_is_comparing (self))
+    {
+      if (view->has_alignment)
+        cpel_compare_pane_set_alignment (self->compare.pane, view->compare_offset,
+                                         view->compare_origin);
+      cpel_compare_pane_set_range (self->compare.pane, view->t0, view->t1);
+    }
 }
 
 char *

@@ -93,7 +93,11 @@ cpel_saved_view_equal (const CpelSavedView *a,
              || (a->selected_track == b->selected_track
                  && a->selected_time == b->selected_time
                  && a->selected_file_index == b->selected_file_index))
-         && a->scroll_y == b->scroll_y;
+         && a->scroll_y == b->scroll_y
+         && a->has_alignment == b->has_alignment
+         && (!a->has_alignment
+             || (a->compare_offset == b->compare_offset
+                 && a->compare_origin == b->compare_origin));
 }
 
 void

@@ -4,7 +4,8 @@
  * A saved view records what the window shows: the time range, the track
  * rows in display order and the hidden tracks (by track id, which survives
  * reloading, unlike slots), the hidden event codes, the selected event
- * (track id, time, file index) and the vertical scroll.  CpelViews (in
+ * (track id, time, file index), the vertical scroll, and, when saved while
+ * comparing, the alignment of the two captures.  CpelViews (in
  * cpel-views.h) keeps a capture's views and their file.
  */
 #pragma once
@@ -28,6 +29,12 @@ typedef struct
   gint64    selected_time;      /* ns */
   guint64   selected_file_index;
   double    scroll_y;           /* vertical scroll in pixels (as CpelView.scroll_y), >= 0 */
+  /* Saved while comparing with a second capture: how it was aligned (as
+   * CpelCompareView: B's time = A's time + compare_offset; the ruler reads
+   * A's time - compare_origin).  Keys CompareOffset, CompareOrigin. */
+  gboolean  has_alignment;
+  gint64    compare_offset;
+  gint64    compare_origin;
 } CpelSavedView;
 
 #define CPEL_TYPE_SAVED_VIEW (cpel_saved_view_get_type ())

@@ -68,6 +68,11 @@ write_view (GKeyFile            *kf,
       g_key_file_set_uint64 (kf, group, "SelectedFileIndex", v->selected_file_index);
     }
   g_key_file_set_double (kf, group, "ScrollY", v->scroll_y);
+  if (v->has_alignment)
+    {
+      g_key_file_set_int64 (kf, group, "CompareOffset", v->compare_offset);
+      g_key_file_set_int64 (kf, group, "CompareOrigin", v->compare_origin);
+    }
 }
 
 static char *
@@ -269,6 +274,14 @@ read_view (GKeyFile   *kf,
       bad_value (error, group, "ScrollY", _("“%s” is not a valid scroll position"), scroll);
       return NULL;
     }
+
+  /* the alignment of a comparison: both keys or neither */
+  v->has_alignment = g_key_file_has_key (kf, group, "CompareOffset", NULL)
+                     || g_key_file_has_key (kf, group, "CompareOrigin", NULL);
+  if (v->has_alignment
+      && (!get_signed (kf, group, "CompareOffset", G_MININT64, G_MAXINT64, &v->compare_offset, error)
+          || !get_signed (kf, group, "CompareOrigin", G_MININT64, G_MAXINT64, &v->compare_origin, error)))
+    return NULL;
   return g_steal_pointer (&v);
 }
 

@@ -553,6 +553,53 @@ test_b_first (Fixture *f, gconstpointer data)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A view saved while comparing keeps the alignment and the panes' range;
+ * shown again (after Reset Alignment) it puts them back. */
+static void
+test_saved_view (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CpelSavedView) saved = NULL;
+  CpelComparePane *pane;
+  const CpelCompareView *view;
+
+  compare_and_wait (f, f->b);
+  pane = CPEL_COMPARE_PANE (cpel_window_get_compare_pane (f->window));
+  cpel_compare_pane_set_alignment (pane, 200, 100);
+  cpel_compare_pane_set_range (pane, -300, 700);
+  saved = cpel_window_capture_view (f->window, "aligned");
+  g_assert_true (saved->has_alignment);
+  g_assert_cmpint (saved->compare_offset, ==, 200);
+  g_assert_cmpint (saved->compare_origin, ==, 100);
+  g_assert_cmpint (saved->t0, ==, -300);
+  g_assert_cmpint (saved->t1, ==, 700);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (pane), "compare.reset-alignment", NULL));
+  cpel_compare_pane_zoom_fit (pane);
+  cpel_window_apply_view (f->window, saved);
+  view = cpel_compare_pane_get_view (pane);
+  g_assert_cmpint (view->offset_b, ==, 200);
+  g_assert_cmpint (view->a.ruler_origin, ==, 100);
+  g_assert_cmpint (view->a.t0, ==, -300);
+  g_assert_cmpint (view->a.t1, ==, 700);
+
+  /* an alignment from a file is kept where it cannot overflow */
+  saved->compare_offset = G_MININT64;
+  saved->compare_origin = G_MAXINT64;
+  cpel_window_apply_view (f->window, saved);
+  app_test_wait_drawn (GTK_WIDGET (pane));
+  view = cpel_compare_pane_get_view (pane);
+  g_assert_cmpint (view->offset_b, ==, -(G_GINT64_CONSTANT (1) << 60));
+  g_assert_cmpint (view->a.ruler_origin, ==, G_GINT64_CONSTANT (1) << 60);
+  cpel_compare_pane_zoom_fit (pane);
+  app_test_wait_drawn (GTK_WIDGET (pane));
+
+  /* a view saved in the single view leaves the alignment as it is */
+  cpel_compare_pane_set_alignment (pane, 50, 0);
+  saved->has_alignment = FALSE;
+  cpel_window_apply_view (f->window, saved);
+  g_assert_cmpint (cpel_compare_pane_get_view (pane)->offset_b, ==, 50);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -569,6 +616,7 @@ main (int argc, char *argv[])
   g_test_add ("/app/compare/filters", Fixture, NULL, fixture_setup, test_filters, fixture_teardown);
   g_test_add ("/app/compare/align", Fixture, NULL, fixture_setup, test_align, fixture_teardown);
   g_test_add ("/app/compare/b-first", Fixture, NULL, fixture_setup, test_b_first, fixture_teardown);
+  g_test_add ("/app/compare/saved-view", Fixture, NULL, fixture_setup, test_saved_view, fixture_teardown);
   g_test_add ("/app/compare/bad-b", Fixture, NULL, fixture_setup, test_bad_b, fixture_teardown);
   return g_test_run ();
 }

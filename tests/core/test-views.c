@@ -210,6 +210,10 @@ test_round_trip (Fixture *f, gconstpointer data)
   b->t0 = G_MININT64;
   b->t1 = G_MAXINT64;
   b->scroll_y = 0;
+  /* saved while comparing: the alignment */
+  b->has_alignment = TRUE;
+  b->compare_offset = G_MININT64;
+  b->compare_origin = -250;
   cpel_views_put (views, a);
   cpel_views_put (views, b);
   cpel_views_set_current (views, 0);
@@ -225,6 +229,10 @@ test_round_trip (Fixture *f, gconstpointer data)
   g_assert_cmpuint (cpel_views_get_n_views (again), ==, 2);
   g_assert_true (cpel_saved_view_equal (cpel_views_get_view (again, 0), a));
   g_assert_true (cpel_saved_view_equal (cpel_views_get_view (again, 1), b));
+  g_assert_true (cpel_views_get_view (again, 1)->has_alignment);
+  g_assert_cmpint (cpel_views_get_view (again, 1)->compare_offset, ==, G_MININT64);
+  g_assert_cmpint (cpel_views_get_view (again, 1)->compare_origin, ==, -250);
+  g_assert_false (cpel_views_get_view (again, 0)->has_alignment);
   g_assert_cmpint (cpel_views_get_current (again), ==, 0);
 
   /* a relative capture path names the same sidecar */
@@ -369,6 +377,11 @@ test_bad_files (Fixture *f, gconstpointer data)
     "[CpelViews]\nVersion=1\n[View 1]\nName=a\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\nScrollY=-3\n",
     "[CpelViews]\nVersion=1\n[View 1]\nName=a\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\n",
     "[CpelViews]\nVersion=1\n[View 1]\nName=a\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\nSelectedTrack=1\nScrollY=0\n",
+    /* an alignment: both keys, numbers */
+    "[CpelViews]\nVersion=1\n[View 1]\nName=a\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\nScrollY=0\nCompareOffset=5\n",
+    "[CpelViews]\nVersion=1\n[View 1]\nName=a\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\nScrollY=0\nCompareOrigin=5\n",
+    "[CpelViews]\nVersion=1\n[View 1]\nName=a\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\nScrollY=0\nCompareOffset=1e3\nCompareOrigin=0\n",
+    "[CpelViews]\nVersion=1\n[View 1]\nName=a\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\nScrollY=0\nCompareOffset=0\nCompareOrigin=9223372036854775808\n",
     /* two views of one name */
     ("[CpelViews]\nVersion=1\n[View 1]\nName=a\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\nScrollY=0\n"
      "[View 2]\nName=a\nStart=0\nEnd=1\nTrackOrder=\nHiddenTracks=\nHiddenCodes=\nScrollY=0\n"),
