@@ -285,4 +285,42 @@ void     cpel_index_cache_release  (CpelFile *self);
 gboolean cpel_file_check_slots   (CpelFile *self, const guint *slots, guint n_slots,
                                   GError **error);
 
+/* ---- cpel-file-parse.c: the sections read and checked, in this order ---- */
+
+/* A definition waiting for the index: a track's or an event type's key and
+ * formats. */
+typedef struct
+{
+  guint32     key;
+  CpelFormat *format1;   /* event format / track format */
+  CpelFormat *format2;   /* datum format */
+  const CpelStrtab *tab;
+} PendingDef;
+
+gboolean cpel_file_parse_header         (CpelFile               *self,
+                                         guint                  *n_sections,
+                                         GError                **error);
+gboolean cpel_file_parse_sections       (CpelFile               *self,
+                                         guint                   n_sections,
+                                         GError                **error);
+gboolean cpel_file_parse_string_tables  (CpelFile               *self,
+                                         GError                **error);
+/* Event type and track definitions into `event_defs` / `track_defs`
+ * (PendingDef, cleared with cpel_file_clear_pending_def). */
+gboolean cpel_file_parse_definitions    (CpelFile               *self,
+                                         GArray                 *event_defs,
+                                         GArray                 *track_defs,
+                                         GError                **error);
+gboolean cpel_file_parse_event_sections (CpelFile               *self,
+                                         const CpelLoadOptions  *options,
+                                         GError                **error);
+/* The keys of `defs` appended to `keys` (guint32). */
+void     cpel_file_add_defined_keys     (GArray                 *defs,
+                                         GArray                 *keys);
+void     cpel_file_clear_pending_def    (gpointer                def);
+/* Labels of tracks and names of types, once the index knows every id/code. */
+void     cpel_file_apply_definitions    (CpelFile               *self,
+                                         GArray                 *event_defs,
+                                         GArray                 *track_defs);
+
 G_END_DECLS
