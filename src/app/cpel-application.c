@@ -10,6 +10,7 @@
 
 #include <glib/gi18n.h>
 
+#include "cpel-async.h"
 #include "cpel-benchmark.h"
 #include "cpel-headless-export.h"
 #include "cpel-settings.h"
@@ -57,6 +58,8 @@ static const GOptionEntry options[] = {
   { "clock-rate", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Read every event section with this clock (ticks per second, e.g. 2.6GHz or 1e9)"),
     N_("HZ") },
+  { "no-cache", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Neither read nor write the persisted index of big files"), NULL },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_("[FILE…]") },
   { NULL }
 };
@@ -477,6 +480,9 @@ cpel_application_handle_local_options (GApplication *application,
       g_print ("cpelview %s\n", PACKAGE_VERSION);
       return 0;
     }
+
+  if (g_variant_dict_contains (dict, "no-cache"))
+    cpel_load_set_cache_allowed (FALSE);
 
   remaining = g_variant_dict_lookup_value (dict, G_OPTION_REMAINING, G_VARIANT_TYPE_BYTESTRING_ARRAY);
   if (remaining != NULL)

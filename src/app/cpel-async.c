@@ -3,6 +3,7 @@
 #include "cpel-async.h"
 
 #include "cpel-lod.h"
+#include "cpel-settings.h"
 #include "cpel-render.h"
 
 #include <glib/gi18n.h>
@@ -15,7 +16,18 @@ typedef struct
   CpelQuery        *query;
   CpelProgressFunc  progress;
   gpointer          progress_data;
+  gboolean          use_cache;
+  guint64           cache_max_bytes;
 } Job;
+
+/* --no-cache: this process never reads or writes the persisted index */
+static gboolean cache_allowed = TRUE;
+
+void
+cpel_load_set_cache_allowed (gboolean allowed)
+{
+  cache_allowed = allowed;
+}
 
 static void
 job_free (Job *job)
@@ -52,7 +64,8 @@ load_thread (GTask        *task,
 
   Loaded *loaded;
   CpelOverview *overview;
-  CpelLoadOptions options = { .ticks_per_second = job->clock_rate };
+  CpelLoadOptions options = { .ticks_per_second = job->clock_rate, .use_cache = job->use_cache,
+                              .cache_max_bytes = job->cache_max_bytes };
 
   file = cpel_file_new_for_path (job->path, &options, cancellable,
                                  job->progress, job->progress_data, &error);
@@ -107,6 +120,13 @@ cpel_load_file_async (GFile               *file,
   job = g_new0 (Job, 1);
   job->path = g_steal_pointer (&path);
   job->clock_rate = clock_rate;
+  if (cache_allowed)
+    {
+      g_autoptr(GSettings) settings = cpel_settings_new ();
+
+      job->use_cache = cpel_settings_get_boolean (settings, "index-cache", TRUE);
+      job->cache_max_bytes = (guint64) MAX (cpel_settings_get_int (settings, "index-cache-max-size", 4096), 1) << 20;
+    }
   job->progress = progress;
   job->progress_data = progress_data;
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);

@@ -20,6 +20,9 @@ void              cpel_load_file_async  (GFile               *file,
                                          gpointer             progress_data,
                                          GAsyncReadyCallback  callback,
                                          gpointer             user_data);
+/* --no-cache: no load of this process reads or writes the persisted index
+ * (otherwise the "index-cache" setting decides). */
+void              cpel_load_set_cache_allowed (gboolean allowed);
 CpelFile         *cpel_load_file_finish (GAsyncResult        *result,
                                          CpelOverview       **overview,
                                          GError             **error);

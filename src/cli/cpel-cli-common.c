@@ -30,6 +30,34 @@ parse_common_clock_rate (const char  *name,
   return cpel_cli_parse_clock_rate (name, value, &common->clock_rate, error);
 }
 
+/* --no-cache: one process, one setting */
+static gboolean no_cache;
+
+void
+cpel_cli_cache_options (CpelLoadOptions *options)
+{
+  const char *min = g_getenv ("CPEL_CACHE_MIN_EVENTS");
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  options->use_cache = !no_cache;
+  /* the viewer's settings, when its schema is installed */
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema != NULL && g_settings_schema_has_key (schema, "index-cache")
+      && g_settings_schema_has_key (schema, "index-cache-max-size"))
+    {
+      g_autoptr(GSettings) settings = g_settings_new_full (schema, NULL, NULL);
+
+      if (!g_settings_get_boolean (settings, "index-cache"))
+        options->use_cache = FALSE;
+      options->cache_max_bytes = (guint64) MAX (g_settings_get_int (settings, "index-cache-max-size"), 1) << 20;
+    }
+  /* tests: small files cached too */
+  if (min != NULL)
+    options->cache_min_events = g_ascii_strtoull (min, NULL, 10);
+}
+
 /* The shared options' entries (one help text for every command). */
 static void
 add_shared_entries (GOptionGroup   *group,
@@ -51,6 +79,8 @@ add_shared_entries (GOptionGroup   *group,
   const GOptionEntry clock[] = {
     { "clock-rate", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) parse_common_clock_rate,
       N_("Read every event section with this clock (ticks per second)"), N_("HZ") },
+    { "no-cache", 0, 0, G_OPTION_ARG_NONE, &no_cache,
+      N_("Neither read nor write the persisted index (see “cpel cache”)"), NULL },
     { NULL }
   };
 
@@ -371,6 +401,7 @@ cpel_cli_open (const char  *path,
 {
   CpelLoadOptions options = { .ticks_per_second = clock_rate, .n_threads = 0 };
 
+  cpel_cli_cache_options (&options);
   return cpel_file_new_for_path (path, &options, NULL, NULL, NULL, error);
 }
 
@@ -380,7 +411,10 @@ cpel_cli_open_stream (const char  *path,
                       GError     **error)
 {
   CpelLoadOptions options = { .ticks_per_second = clock_rate, .defer_index = TRUE };
-  g_autoptr(CpelFile) file = cpel_file_new_for_path (path, &options, NULL, NULL, NULL, error);
+  g_autoptr(CpelFile) file = NULL;
+
+  cpel_cli_cache_options (&options);
+  file = cpel_file_new_for_path (path, &options, NULL, NULL, NULL, error);
 
   if (file != NULL && !cpel_file_is_time_ordered (file)
       && !cpel_file_ensure_index (file, NULL, error))

@@ -26,6 +26,7 @@ static const Command commands[] = {
   { "anomaly", cpel_cmd_anomaly, N_("Events of a code whose datum or interval is unusual for its track") },
   { "chase",   cpel_cmd_chase,   N_("The tracks holding an event code or a datum") },
   { "diff",    cpel_cmd_diff,    N_("Differences between two captures per event name and per track") },
+  { "cache",   cpel_cmd_cache,   N_("The persisted index of big files: where, how big; clear it") },
 };
 
 static void

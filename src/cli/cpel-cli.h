@@ -29,6 +29,7 @@ int  cpel_cmd_stats  (int argc, char **argv);
 int  cpel_cmd_anomaly (int argc, char **argv);
 int  cpel_cmd_chase  (int argc, char **argv);
 int  cpel_cmd_diff   (int argc, char **argv);
+int  cpel_cmd_cache  (int argc, char **argv);
 
 /* ---- cpel-cli-common.c ---- */
 
@@ -118,6 +119,10 @@ GArray         *cpel_cli_match_tracks  (CpelFile        *file,
 GArray         *cpel_cli_resolve_codes (CpelFile        *file,
                                         const char      *text,
                                         GError         **error);
+
+/* The persisted index: on unless --no-cache or the viewer's setting
+ * (index-cache, index-cache-max-size) says otherwise. */
+void            cpel_cli_cache_options (CpelLoadOptions *options);
 
 /* Opens and indexes a file (clock_rate 0 = the file's). */
 CpelFile       *cpel_cli_open          (const char      *path,

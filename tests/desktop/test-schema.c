@@ -37,6 +37,8 @@ test_keys (void)
     { "recent-views",      "as", "@as []" },
     { "color-scheme",      "s",  "'default'" },
     { "show-event-labels", "b",  "true" },
+    { "index-cache",       "b",  "true" },
+    { "index-cache-max-size", "i", "4096" },
   };
   g_autoptr(GSettingsSchema) schema = lookup_schema ();
   g_auto(GStrv) keys = g_settings_schema_list_keys (schema);
