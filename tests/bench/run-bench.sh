@@ -75,9 +75,9 @@ slope=$(awk -v a="${open[anon_bytes]:-0}" -v b="${small[anon_bytes]:-0}" \
 fixed_kb=$(awk -v a="${open[anon_bytes]:-0}" -v n="${open[events]}" -v s="$slope" \
             'BEGIN { if (s != "n/a") printf "%.0f", (a - s * n) / 1024; else print "n/a" }')
 
-dump_tsv() { "$cpel" dump --tsv "$file" > /dev/null; }
-dump_human() { "$cpel" dump "$file" > /dev/null; }
-search_text() { "$cpel" search --count --text "ip4-lookup" "$file" > /dev/null; }
+dump_tsv() { "$cpel" dump --no-cache --tsv "$file" > /dev/null; }
+dump_human() { "$cpel" dump --no-cache "$file" > /dev/null; }
+search_text() { "$cpel" search --no-cache --count --text "ip4-lookup" "$file" > /dev/null; }
 info() { "$cpel" info "$file" > /dev/null; }
 
 dump_tsv_s=$(best_of 3 dump_tsv)

@@ -57,9 +57,9 @@ run () {   # name, command...: prints "name best_s peak_kb"
 }
 
 echo "machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $events events × 2, $tracks tracks"
-read -r _ stats_a_s stats_a_kb < <(run stats-a "$cpel" stats --csv "$a")
-read -r _ stats_b_s stats_b_kb < <(run stats-b "$cpel" stats --csv "$b")
-read -r _ diff_s diff_kb < <(run diff "$cpel" diff --csv "$a" "$b")
+read -r _ stats_a_s stats_a_kb < <(run stats-a "$cpel" stats --no-cache --csv "$a")
+read -r _ stats_b_s stats_b_kb < <(run stats-b "$cpel" stats --no-cache --csv "$b")
+read -r _ diff_s diff_kb < <(run diff "$cpel" diff --no-cache --csv "$a" "$b")
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 awk -v sa="$stats_a_s" -v sb="$stats_b_s" -v d="$diff_s" \
     -v ka="$stats_a_kb" -v kb="$stats_b_kb" -v kd="$diff_kb" 'BEGIN {

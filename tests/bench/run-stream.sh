@@ -77,18 +77,18 @@ measure () {
 cut_out=$outdir/stream-cut.cpel
 for kind in sorted usual; do
   f=${!kind}
-  measure "dump.$kind" 3 "$cpel" dump "$f"
-  measure "tsv.$kind" 3 "$cpel" dump --tsv "$f"
-  measure "search.$kind" 3 "$cpel" search --count --text ip4-lookup "$f"
-  measure "stats.$kind" 3 "$cpel" stats "$f"
-  measure "cut.$kind" 3 "$cpel" cut --force --from 1s --to 3s "$f" "$cut_out"
+  measure "dump.$kind" 3 "$cpel" dump --no-cache "$f"
+  measure "tsv.$kind" 3 "$cpel" dump --no-cache --tsv "$f"
+  measure "search.$kind" 3 "$cpel" search --no-cache --count --text ip4-lookup "$f"
+  measure "stats.$kind" 3 "$cpel" stats --no-cache "$f"
+  measure "cut.$kind" 3 "$cpel" cut --no-cache --force --from 1s --to 3s "$f" "$cut_out"
 done
 rm -f "$cut_out"
 
 # Index build with / without THP, alternating, best of 3 each.
 for i in 1 2 3; do
-  measure "info.thp.$i" 1 "$cpel" dump --from 10000s "$usual"
-  measure "info.nothp.$i" 1 env CPEL_INDEX_HUGEPAGES=0 "$cpel" dump --from 10000s "$usual"
+  measure "info.thp.$i" 1 "$cpel" dump --no-cache --from 10000s "$usual"
+  measure "info.nothp.$i" 1 env CPEL_INDEX_HUGEPAGES=0 "$cpel" dump --no-cache --from 10000s "$usual"
 done
 best3 () {
   local b="" v

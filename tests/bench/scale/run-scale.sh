@@ -146,7 +146,7 @@ for events in $events_list; do
       # renderer (Xvfb has no GPU: GL would be llvmpipe).
       if timeout 900 env GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none GSETTINGS_BACKEND=memory \
            xvfb-run -a -s "-screen 0 1280x800x24" \
-           /usr/bin/time -f "app_maxrss_kb=%M" "$cpelview" --benchmark "$file" \
+           /usr/bin/time -f "app_maxrss_kb=%M" "$cpelview" --no-cache --benchmark "$file" \
            > "$json" 2> "$json.err"; then
         sed "s/^/[$col app] /" "$json" >> "$raw"
         R[app_maxrss_kb@$col]=$(sed -n 's/^app_maxrss_kb=//p' "$json.err")
