@@ -37,7 +37,22 @@ struct _CpelComparePane
   double           pointer_x;
   double           pointer_y;
   GtkWidget       *context_menu;
+  /* zoom history: ranges (gint64 pairs) to go back and forward to */
+  GArray          *back;
+  GArray          *forward;
+  gint64           last_remember_us;
+  /* a measurement being dragged across the ruler */
+  double           drag_x;
+  gboolean         measuring;
 };
+
+#define HISTORY_MAX 100
+#define HISTORY_COALESCE_US (500 * 1000)
+
+typedef struct
+{
+  gint64 t0, t1;
+} Range;
 
 enum
 {
@@ -80,31 +95,106 @@ changed (CpelComparePane *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+static void update_actions (CpelComparePane *self);
+
+/* The range before a change goes into the history (continuous changes, the
+ * wheel's, coalesced into one step); a new change drops the forward list. */
+static void
+remember (CpelComparePane *self,
+          gboolean         coalesce)
+{
+  gint64 now = g_get_monotonic_time ();
+  Range current = { self->view.a.t0, self->view.a.t1 };
+
+  if (coalesce && now - self->last_remember_us < HISTORY_COALESCE_US)
+    {
+      self->last_remember_us = now;
+      return;
+    }
+  self->last_remember_us = coalesce ? now : 0;
+  if (self->back->len > 0)
+    {
+      const Range *last = &g_array_index (self->back, Range, self->back->len - 1);
+
+      if (last->t0 == current.t0 && last->t1 == current.t1)
+        return;
+    }
+  g_array_append_val (self->back, current);
+  if (self->back->len > HISTORY_MAX)
+    g_array_remove_index (self->back, 0);
+  g_array_set_size (self->forward, 0);
+}
+
+/* history: 0 none, 1 a step, 2 continuous (coalesced) */
+static void
+apply_range (CpelComparePane *self,
+             gint64           t0,
+             gint64           t1,
+             int              history)
+{
+  if (t1 <= t0)
+    t1 = t0 + 1;
+  /* not narrower than 10 ns */
+  if (t1 - t0 < 10)
+    t1 = t0 + 10;
+  if (t0 == self->view.a.t0 && t1 == self->view.a.t1)
+    return;
+  if (history != 0 && self->a != NULL)
+    remember (self, history == 2);
+  self->view.a.t0 = t0;
+  self->view.a.t1 = t1;
+  changed (self, TRUE);
+  update_actions (self);
+}
+
 void
 cpel_compare_pane_set_range (CpelComparePane *self,
                              gint64           t0,
                              gint64           t1)
 {
   g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
-
-  if (t1 <= t0)
-    t1 = t0 + 1;
-  /* not narrower than 10 ns, not wider than ten times the whole */
-  if (t1 - t0 < 10)
-    t1 = t0 + 10;
-  self->view.a.t0 = t0;
-  self->view.a.t1 = t1;
-  changed (self, TRUE);
+  apply_range (self, t0, t1, 1);
 }
 
-void
-cpel_compare_pane_zoom (CpelComparePane *self,
-                        double           factor,
-                        gint64           center)
+static gboolean
+history_step (CpelComparePane *self,
+              GArray          *from,
+              GArray          *to)
+{
+  Range range, current = { self->view.a.t0, self->view.a.t1 };
+
+  if (from->len == 0)
+    return FALSE;
+  range = g_array_index (from, Range, from->len - 1);
+  g_array_set_size (from, from->len - 1);
+  g_array_append_val (to, current);
+  self->last_remember_us = 0;
+  apply_range (self, range.t0, range.t1, 0);
+  update_actions (self);
+  return TRUE;
+}
+
+gboolean
+cpel_compare_pane_go_back (CpelComparePane *self)
+{
+  g_return_val_if_fail (CPEL_IS_COMPARE_PANE (self), FALSE);
+  return history_step (self, self->back, self->forward);
+}
+
+gboolean
+cpel_compare_pane_go_forward (CpelComparePane *self)
+{
+  g_return_val_if_fail (CPEL_IS_COMPARE_PANE (self), FALSE);
+  return history_step (self, self->forward, self->back);
+}
+
+static void
+zoom (CpelComparePane *self,
+      double           factor,
+      gint64           center,
+      int              history)
 {
   double t0, t1, span;
-
-  g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
 
   t0 = (double) self->view.a.t0;
   t1 = (double) self->view.a.t1;
@@ -112,19 +202,34 @@ cpel_compare_pane_zoom (CpelComparePane *self,
   if (span > 10.0 * (double) span_end (self))
     span = 10.0 * (double) span_end (self);
   t0 = center - ((double) center - t0) * (span / (t1 - t0));
-  cpel_compare_pane_set_range (self, (gint64) llround (t0), (gint64) llround (t0 + span));
+  apply_range (self, (gint64) llround (t0), (gint64) llround (t0 + span), history);
+}
+
+void
+cpel_compare_pane_zoom (CpelComparePane *self,
+                        double           factor,
+                        gint64           center)
+{
+  g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
+  zoom (self, factor, center, 1);
+}
+
+static void
+pan (CpelComparePane *self,
+     double           fraction,
+     int              history)
+{
+  gint64 d = (gint64) llround ((double) (self->view.a.t1 - self->view.a.t0) * fraction);
+
+  apply_range (self, self->view.a.t0 + d, self->view.a.t1 + d, history);
 }
 
 void
 cpel_compare_pane_pan (CpelComparePane *self,
                        double           fraction)
 {
-  gint64 d;
-
   g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
-
-  d = (gint64) llround ((double) (self->view.a.t1 - self->view.a.t0) * fraction);
-  cpel_compare_pane_set_range (self, self->view.a.t0 + d, self->view.a.t1 + d);
+  pan (self, fraction, 2);
 }
 
 void
@@ -153,12 +258,12 @@ on_scroll (GtkEventControllerScroll *controller,
     {
       gint64 center = cpel_view_x_to_time (&self->view.a, width, self->pointer_x);
 
-      cpel_compare_pane_zoom (self, dy > 0 ? 1.25 : 0.8, center);
+      zoom (self, dy > 0 ? 1.25 : 0.8, center, 2);
       return TRUE;
     }
   if ((mods & GDK_SHIFT_MASK) || dx != 0)
     {
-      cpel_compare_pane_pan (self, 0.1 * ((mods & GDK_SHIFT_MASK) ? dy : dx));
+      pan (self, 0.1 * ((mods & GDK_SHIFT_MASK) ? dy : dx), 2);
       return TRUE;
     }
   {
@@ -189,8 +294,94 @@ on_motion (GtkEventControllerMotion *controller,
            double                    y,
            CpelComparePane          *self)
 {
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  gboolean has = self->a != NULL && x >= self->view.a.label_width && x < width;
+
   self->pointer_x = x;
   self->pointer_y = y;
+  /* the cursor line at the pointer's time, across both panes */
+  if (has || self->view.a.has_cursor)
+    {
+      self->view.a.has_cursor = has;
+      if (has)
+        self->view.a.cursor_t = cpel_view_x_to_time (&self->view.a, width, x);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+static void
+on_leave (GtkEventControllerMotion *controller,
+          CpelComparePane          *self)
+{
+  if (self->view.a.has_cursor)
+    {
+      self->view.a.has_cursor = FALSE;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+/* Measuring: a drag across the ruler; the band crosses both panes. */
+static void
+on_drag_begin (GtkGestureDrag  *gesture,
+               double           x,
+               double           y,
+               CpelComparePane *self)
+{
+  if (self->a == NULL || y >= self->view.a.ruler_height || x < self->view.a.label_width)
+    {
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+      return;
+    }
+  self->measuring = TRUE;
+  self->drag_x = x;
+}
+
+static void
+on_drag_update (GtkGestureDrag  *gesture,
+                double           dx,
+                double           dy,
+                CpelComparePane *self)
+{
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  double x0, x1;
+
+  if (!self->measuring)
+    return;
+  x0 = MAX (self->drag_x, self->view.a.label_width);
+  x1 = CLAMP (self->drag_x + dx, self->view.a.label_width, width);
+  cpel_compare_pane_set_measure (self, cpel_view_x_to_time (&self->view.a, width, MIN (x0, x1)),
+                                 cpel_view_x_to_time (&self->view.a, width, MAX (x0, x1)));
+}
+
+static void
+on_drag_end (GtkGestureDrag  *gesture,
+             double           dx,
+             double           dy,
+             CpelComparePane *self)
+{
+  if (self->measuring && fabs (dx) < 3)
+    cpel_compare_pane_clear_measure (self);   /* a click on the ruler */
+  self->measuring = FALSE;
+}
+
+void
+cpel_compare_pane_set_measure (CpelComparePane *self,
+                               gint64           t0,
+                               gint64           t1)
+{
+  g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
+  self->view.a.has_measure = TRUE;
+  self->view.a.measure_t0 = MIN (t0, t1);
+  self->view.a.measure_t1 = MAX (t0, t1);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+cpel_compare_pane_clear_measure (CpelComparePane *self)
+{
+  g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
+  self->view.a.has_measure = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static gboolean
@@ -202,8 +393,15 @@ on_key (GtkEventControllerKey *controller,
 {
   gint64 center = self->view.a.t0 + (self->view.a.t1 - self->view.a.t0) / 2;
 
+  if (state & (GDK_CONTROL_MASK | GDK_ALT_MASK))
+    return FALSE;   /* Alt+Left and Right: the history (class bindings) */
   switch (keyval)
     {
+    case GDK_KEY_Escape:
+      if (!self->view.a.has_measure)
+        return FALSE;
+      cpel_compare_pane_clear_measure (self);
+      return TRUE;
     case GDK_KEY_plus:
     case GDK_KEY_equal:
     case GDK_KEY_KP_Add:
@@ -214,10 +412,10 @@ on_key (GtkEventControllerKey *controller,
       cpel_compare_pane_zoom (self, 2.0, center);
       return TRUE;
     case GDK_KEY_Left:
-      cpel_compare_pane_pan (self, -0.1);
+      pan (self, -0.1, 2);
       return TRUE;
     case GDK_KEY_Right:
-      cpel_compare_pane_pan (self, 0.1);
+      pan (self, 0.1, 2);
       return TRUE;
     case GDK_KEY_Home:
     case GDK_KEY_f:
@@ -265,6 +463,8 @@ update_actions (CpelComparePane *self)
                                  self->view.a.has_selection && self->view.b.has_selection);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.reset-alignment",
                                  self->view.offset_b != 0 || self->view.a.ruler_origin != 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.back", self->back->len > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.forward", self->forward->len > 0);
 }
 
 static void
@@ -358,6 +558,10 @@ action_align (GtkWidget  *widget,
 
   if (g_str_equal (name, "compare.align"))
     cpel_compare_pane_align_selected (self);
+  else if (g_str_equal (name, "compare.back"))
+    cpel_compare_pane_go_back (self);
+  else if (g_str_equal (name, "compare.forward"))
+    cpel_compare_pane_go_forward (self);
   else
     cpel_compare_pane_set_alignment (self, 0, 0);
 }
@@ -414,6 +618,9 @@ cpel_compare_pane_set_files (CpelComparePane *self,
   self->name_a = g_strdup (name_a);
   self->name_b = g_strdup (name_b);
   cpel_compare_view_init (&self->view, a, b, &self->light);
+  /* other captures (or swapped): the old ranges mean other times */
+  g_array_set_size (self->back, 0);
+  g_array_set_size (self->forward, 0);
   for (guint i = 0; i < 2; i++)
     {
       g_clear_pointer (&self->hidden[i], g_free);
@@ -664,6 +871,8 @@ cpel_compare_pane_finalize (GObject *object)
 
   g_free (self->name_a);
   g_free (self->name_b);
+  g_array_unref (self->back);
+  g_array_unref (self->forward);
   for (guint i = 0; i < 2; i++)
     {
       g_free (self->hidden[i]);
@@ -686,6 +895,13 @@ cpel_compare_pane_class_init (CpelComparePaneClass *klass)
   widget_class->size_allocate = cpel_compare_pane_size_allocate;
   gtk_widget_class_install_action (widget_class, "compare.align", NULL, action_align);
   gtk_widget_class_install_action (widget_class, "compare.reset-alignment", NULL, action_align);
+  /* the timeline's keys for the zoom history (in the shortcuts window) */
+  gtk_widget_class_install_action (widget_class, "compare.back", NULL, action_align);
+  gtk_widget_class_install_action (widget_class, "compare.forward", NULL, action_align);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "compare.back", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK, "compare.forward", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Back, 0, "compare.back", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Forward, 0, "compare.forward", NULL);
 
   properties[PROP_PAIRED] =
     g_param_spec_boolean ("paired", NULL, NULL, FALSE,
@@ -721,9 +937,12 @@ cpel_compare_pane_init (CpelComparePane *self)
   GtkEventController *motion;
   GtkEventController *key;
   GtkGesture *click;
+  GtkGesture *drag;
 
   cpel_palette_init_light (&self->light);
   cpel_palette_init_dark (&self->dark);
+  self->back = g_array_new (FALSE, FALSE, sizeof (Range));
+  self->forward = g_array_new (FALSE, FALSE, sizeof (Range));
   cpel_compare_view_init (&self->view, NULL, NULL, &self->light);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
@@ -735,10 +954,16 @@ cpel_compare_pane_init (CpelComparePane *self)
   gtk_widget_add_controller (GTK_WIDGET (self), scroll);
   motion = gtk_event_controller_motion_new ();
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
   key = gtk_event_controller_key_new ();
   g_signal_connect (key, "key-pressed", G_CALLBACK (on_key), self);
   gtk_widget_add_controller (GTK_WIDGET (self), key);
+  drag = gtk_gesture_drag_new ();
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
   click = gtk_gesture_click_new ();
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), 0);
   g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);

@@ -67,6 +67,16 @@ void                   cpel_compare_pane_set_alignment (CpelComparePane *self,
  * reading time from there (negative before); A does not move.  FALSE
  * unless both panes have a selected event. */
 gboolean               cpel_compare_pane_align_selected (CpelComparePane *self);
+/* The zoom history (every range change but the wheel's and the arrow
+ * keys' steps, which coalesce): FALSE when there is nothing to go to. */
+gboolean               cpel_compare_pane_go_back    (CpelComparePane *self);
+gboolean               cpel_compare_pane_go_forward (CpelComparePane *self);
+/* The measure band (A's times), drawn across both panes; a drag across
+ * the ruler sets it, a click on the ruler or Escape clears it. */
+void                   cpel_compare_pane_set_measure (CpelComparePane *self,
+                                                      gint64           t0,
+                                                      gint64           t1);
+void                   cpel_compare_pane_clear_measure (CpelComparePane *self);
 /* Centre A's time `t` (the span kept; not past the captures' ends when
  * the span fits between them). */
 void                   cpel_compare_pane_center     (CpelComparePane *self,

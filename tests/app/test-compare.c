@@ -600,6 +600,100 @@ test_saved_view (Fixture *f, gconstpointer data)
   g_assert_cmpint (cpel_compare_pane_get_view (pane)->offset_b, ==, 50);
 }
 
+/* Zoom history, the measure band and the cursor line act on both panes:
+ * Alt+Left goes back to the range before, a drag across the ruler measures
+ * (drawn in both panes), the pointer's time is a line across both. */
+static void
+test_history_measure_cursor (Fixture *f, gconstpointer data)
+{
+  GtkWidget *widget;
+  CpelComparePane *pane;
+  const CpelCompareView *view;
+  double width, height, top_b, ph;
+  cairo_surface_t *image = NULL, *plain = NULL;
+
+  compare_and_wait (f, f->b);
+  widget = cpel_window_get_compare_pane (f->window);
+  pane = CPEL_COMPARE_PANE (widget);
+  view = cpel_compare_pane_get_view (pane);
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+
+  /* history */
+  g_assert_false (cpel_compare_pane_go_back (pane));
+  cpel_compare_pane_set_range (pane, 0, 1000);
+  cpel_compare_pane_zoom (pane, 0.5, 500);
+  g_assert_cmpint (view->a.t0, ==, 250);
+  g_assert_cmpint (view->a.t1, ==, 750);
+  g_assert_true (gtk_widget_activate_action (widget, "compare.back", NULL));
+  g_assert_cmpint (view->a.t0, ==, 0);
+  g_assert_cmpint (view->a.t1, ==, 1000);
+  g_assert_true (gtk_widget_activate_action (widget, "compare.forward", NULL));
+  g_assert_cmpint (view->a.t0, ==, 250);
+  view = cpel_compare_pane_get_view (pane);
+  g_assert_cmpint (view->b.t0, ==, 250);   /* B follows */
+  if (app_test_can_send_input ())
+    {
+      /* Alt+Left: back, not a pan */
+      app_test_focus (widget);
+      app_test_xdo ("key", "--clearmodifiers", "alt+Left", NULL);
+      app_test_wait_until (cpel_compare_pane_get_view (pane)->a.t0 == 0, 30);
+      g_assert_cmpint (cpel_compare_pane_get_view (pane)->a.t1, ==, 1000);
+    }
+  else
+    cpel_compare_pane_go_back (pane);
+
+  /* the measure band crosses both panes */
+  cpel_compare_pane_set_range (pane, 0, 1000);
+  if (app_test_can_send_input ())
+    {
+      int rx0, ry, rx1, ry1;
+      g_autofree char *sx0 = NULL, *sy = NULL, *sx1 = NULL;
+
+      app_test_to_root (widget, cpel_view_time_to_x (&view->a, width, 200), view->a.ruler_height / 2, &rx0, &ry);
+      app_test_to_root (widget, cpel_view_time_to_x (&view->a, width, 600), view->a.ruler_height / 2, &rx1, &ry1);
+      sx0 = g_strdup_printf ("%d", rx0);
+      sy = g_strdup_printf ("%d", ry);
+      sx1 = g_strdup_printf ("%d", rx1);
+      app_test_xdo ("mousemove", "--sync", sx0, sy, "mousedown", "1", NULL);
+      app_test_xdo ("mousemove", "--sync", sx1, sy, NULL);
+      app_test_xdo ("mouseup", "1", NULL);
+    }
+  else
+    cpel_compare_pane_set_measure (pane, 200, 600);
+  view = cpel_compare_pane_get_view (pane);
+  g_assert_true (view->a.has_measure);
+  g_assert_cmpint (llabs (view->a.measure_t0 - 200), <=, 5);
+  g_assert_cmpint (llabs (view->a.measure_t1 - 600), <=, 5);
+  /* the cursor line at the pointer, across both panes */
+  if (app_test_can_send_input ())
+    {
+      app_test_pointer_to (widget, cpel_view_time_to_x (&view->a, width, 800), height - 5);
+      app_test_wait_until (cpel_compare_pane_get_view (pane)->a.has_cursor, 30);
+      g_assert_cmpint (llabs (cpel_compare_pane_get_view (pane)->a.cursor_t - 800), <=, 5);
+    }
+
+  cpel_compare_view_pane (view, height, CPEL_COMPARE_B, &top_b, &ph);
+  app_test_wait_until ((image = app_test_widget_image (widget)) != NULL, 30);
+  cpel_compare_pane_clear_measure (pane);
+  g_assert_false (cpel_compare_pane_get_view (pane)->a.has_measure);
+  app_test_wait_until ((plain = app_test_widget_image (widget)) != NULL, 30);
+  {
+    /* the band tints A's rows and B's rows alike */
+    int x = (int) cpel_view_time_to_x (&view->a, width, 450);
+    int ya = (int) (view->a.ruler_height + view->header_height + 2);
+    int yb = (int) (top_b + view->header_height + 2);
+
+    g_assert_cmphex (pixel (image, x, ya) & 0xffffff, !=, pixel (plain, x, ya) & 0xffffff);
+    g_assert_cmphex (pixel (image, x, yb) & 0xffffff, !=, pixel (plain, x, yb) & 0xffffff);
+    /* outside it, nothing changed */
+    x = (int) cpel_view_time_to_x (&view->a, width, 100);
+    g_assert_cmphex (pixel (image, x, yb) & 0xffffff, ==, pixel (plain, x, yb) & 0xffffff);
+  }
+  cairo_surface_destroy (image);
+  cairo_surface_destroy (plain);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -617,6 +711,7 @@ main (int argc, char *argv[])
   g_test_add ("/app/compare/align", Fixture, NULL, fixture_setup, test_align, fixture_teardown);
   g_test_add ("/app/compare/b-first", Fixture, NULL, fixture_setup, test_b_first, fixture_teardown);
   g_test_add ("/app/compare/saved-view", Fixture, NULL, fixture_setup, test_saved_view, fixture_teardown);
+  g_test_add ("/app/compare/history-measure-cursor", Fixture, NULL, fixture_setup, test_history_measure_cursor, fixture_teardown);
   g_test_add ("/app/compare/bad-b", Fixture, NULL, fixture_setup, test_bad_b, fixture_teardown);
   return g_test_run ();
 }
