@@ -323,7 +323,9 @@ cpel_tracks_draw_summary_bars (CpelRenderCtx *ctx, RowInfo *rows, guint n_vis, g
 
   if (h <= 0 || n_shaded == 0 || (gsize) n_shaded * (gsize) hp > G_MAXINT)
     return;
-  image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) nc, (int) n_shaded * hp);
+  /* A mask (a byte per device pixel, a quarter of a colour image: the bars
+   * cover about as many pixels as the rows), painted per row in its colour. */
+  image = cairo_image_surface_create (CAIRO_FORMAT_A8, (int) nc, (int) n_shaded * hp);
   if (cairo_surface_status (image) != CAIRO_STATUS_SUCCESS)
     {
       cairo_surface_destroy (image);
@@ -336,21 +338,14 @@ cpel_tracks_draw_summary_bars (CpelRenderCtx *ctx, RowInfo *rows, guint n_vis, g
 
   for (guint k = 0; k < n_vis; k++)
     {
-      CpelRGBA color = ctx->color_mode == CPEL_COLOR_BY_TRACK ? rows[k].track_color
-                                                              : ctx->pal->density;
-      guint32 argb;
-      double a = CLAMP (color.a, 0, 1);
-
       if (rows[k].counts == NULL)
         continue;
-      argb = (guint32) (a * 255 + 0.5) << 24 | (guint32) (color.r * a * 255 + 0.5) << 16
-             | (guint32) (color.g * a * 255 + 0.5) << 8 | (guint32) (color.b * a * 255 + 0.5);
       for (guint c = 0; c < nc; c++)
         {
           int bar = cpel_tracks_summary_bar_px (rows[k].counts[c], norm, hp);
 
           for (int y = hp - bar; y < hp; y++)
-            ((guint32 *) (gpointer) (data + ((gsize) j * hp + y) * stride))[c] = argb;
+            data[((gsize) j * hp + y) * stride + c] = 0xff;
         }
       rows[k].density_line = j++;
     }
@@ -366,14 +361,18 @@ cpel_tracks_draw_summary_bars (CpelRenderCtx *ctx, RowInfo *rows, guint n_vis, g
 
       if (rows[k].counts == NULL)
         continue;
-      /* user (x0 + c / scale, bottom - d / scale) -> pattern (c, (line + 1) hp - d) */
+      /* user (x0 + c / scale, bottom - d / scale) -> mask (c, (line + 1) hp - d) */
       cairo_matrix_init (&m, ctx->scale, 0, 0, ctx->scale, -ctx->x0 * ctx->scale,
                          (double) (rows[k].density_line + 1) * hp - bottom * ctx->scale);
       cairo_pattern_set_matrix (pattern, &m);
-      cairo_set_source (cr, pattern);
+      cairo_save (cr);
       cairo_rectangle (cr, ctx->x0, bottom - (double) hp / ctx->scale, ctx->tw,
                        (double) hp / ctx->scale);
-      cairo_fill (cr);
+      cairo_clip (cr);
+      cpel_render_set_color (cr, ctx->color_mode == CPEL_COLOR_BY_TRACK ? &rows[k].track_color
+                                                                        : &ctx->pal->density);
+      cairo_mask (cr, pattern);
+      cairo_restore (cr);
     }
   cairo_pattern_destroy (pattern);
   cairo_surface_destroy (image);
