@@ -3,11 +3,15 @@
  *
  * The view is copied when printing starts (rows, hidden types, matches are
  * owned by the job), so the timeline may change while the dialog is open.
- * One page, landscape by default; the page is drawn by cpel_render_view.
+ * One page, landscape by default; the page is drawn by cpel_render_view,
+ * or, while the window compares two captures, by cpel_render_compare (both
+ * panes, as on screen).
  */
 #include "cpel-print.h"
 
 #include <glib/gi18n.h>
+
+#include "cpel-compare-pane.h"
 #include <pango/pangocairo.h>
 
 /* Space between the header line and the view, in page units (points). */
@@ -24,6 +28,15 @@ typedef struct
   double            width;
   double            height;
   char             *header;
+  /* comparing: both panes (A's parts above are the compare view's A) */
+  gboolean          compare;
+  CpelCompareView   cv;
+  CpelFile         *file_b;
+  guint            *rows_b;
+  guint8           *hidden_b;
+  CpelSearchResult *matches_b;
+  char             *name_a;
+  char             *name_b;
 } PrintJob;
 
 static void
@@ -34,33 +47,37 @@ print_job_free (PrintJob *job)
   g_free (job->hidden);
   g_clear_pointer (&job->matches, cpel_search_result_unref);
   g_free (job->header);
+  g_clear_object (&job->file_b);
+  g_free (job->rows_b);
+  g_free (job->hidden_b);
+  g_clear_pointer (&job->matches_b, cpel_search_result_unref);
+  g_free (job->name_a);
+  g_free (job->name_b);
   g_free (job);
 }
 
-void
-cpel_print_draw_page (cairo_t        *cr,
-                      double          page_width,
-                      double          page_height,
-                      const CpelView *view,
-                      double          view_width,
-                      double          view_height,
-                      const char     *header)
+/* The header line and the frame the view is drawn in: FALSE when no room
+ * is left for it; else the cairo_t is translated, clipped and scaled, and
+ * *width, *height are the laid-out size (cairo_restore after drawing). */
+static gboolean
+begin_page (cairo_t           *cr,
+            double             page_width,
+            double             page_height,
+            double             view_width,
+            double             view_height,
+            const char        *header,
+            const CpelPalette *palette_in,
+            double            *width,
+            double            *height)
 {
-  CpelPalette palette;
-  CpelView page_view;
+  const CpelPalette palette = *palette_in;
   PangoLayout *layout;
   PangoFontDescription *font;
   int text_width, text_height;
   double top = 0, avail_height, scale;
 
-  g_return_if_fail (cr != NULL);
-  g_return_if_fail (view != NULL && view->file != NULL);
-  g_return_if_fail (page_width > 0 && page_height > 0);
-
   view_width = MAX (view_width, 1.0);
   view_height = MAX (view_height, 1.0);
-  cpel_palette_init_light (&palette);
-
   cairo_save (cr);
 
   if (header != NULL && *header != '\0')
@@ -92,22 +109,75 @@ cpel_print_draw_page (cairo_t        *cr,
   if (avail_height <= 1)
     {
       cairo_restore (cr);
-      return;
+      return FALSE;
     }
 
   /* Fit the on-screen layout to the page, then let the laid-out area grow
    * to the page's shape (more rows or a wider time axis, same range). */
   scale = MIN (page_width / view_width, avail_height / view_height);
-  page_view = *view;
-  page_view.palette = &palette;
-  page_view.has_cursor = FALSE;
-
   cairo_translate (cr, 0, top);
   cairo_rectangle (cr, 0, 0, page_width, avail_height);
   cairo_clip (cr);
   cairo_scale (cr, scale, scale);
-  cpel_render_view (cr, page_width / scale, avail_height / scale, &page_view);
+  *width = page_width / scale;
+  *height = avail_height / scale;
+  return TRUE;
+}
 
+void
+cpel_print_draw_page (cairo_t        *cr,
+                      double          page_width,
+                      double          page_height,
+                      const CpelView *view,
+                      double          view_width,
+                      double          view_height,
+                      const char     *header)
+{
+  CpelPalette palette;
+  CpelView page_view;
+  double width, height;
+
+  g_return_if_fail (cr != NULL);
+  g_return_if_fail (view != NULL && view->file != NULL);
+  g_return_if_fail (page_width > 0 && page_height > 0);
+
+  cpel_palette_init_light (&palette);
+  if (!begin_page (cr, page_width, page_height, view_width, view_height, header, &palette,
+                   &width, &height))
+    return;
+  page_view = *view;
+  page_view.palette = &palette;
+  page_view.has_cursor = FALSE;
+  cpel_render_view (cr, width, height, &page_view);
+  cairo_restore (cr);
+}
+
+void
+cpel_print_draw_compare_page (cairo_t               *cr,
+                              double                 page_width,
+                              double                 page_height,
+                              const CpelCompareView *cv,
+                              double                 view_width,
+                              double                 view_height,
+                              const char            *header)
+{
+  CpelPalette palette;
+  CpelCompareView page_cv;
+  double width, height;
+
+  g_return_if_fail (cr != NULL);
+  g_return_if_fail (cv != NULL && cv->a.file != NULL && cv->b.file != NULL);
+  g_return_if_fail (page_width > 0 && page_height > 0);
+
+  cpel_palette_init_light (&palette);
+  if (!begin_page (cr, page_width, page_height, view_width, view_height, header, &palette,
+                   &width, &height))
+    return;
+  page_cv = *cv;
+  page_cv.a.palette = &palette;
+  page_cv.a.has_cursor = FALSE;
+  cpel_compare_view_sync (&page_cv);
+  cpel_render_compare (cr, width, height, &page_cv);
   cairo_restore (cr);
 }
 
@@ -140,6 +210,17 @@ cpel_print_header (CpelWindow *window)
 
   name = display_name (window);
   cpel_timeline_get_range (cpel_window_get_timeline (window), &t0, &t1);
+  if (cpel_window_is_comparing (window))
+    {
+      const CpelCompareView *cv =
+        cpel_compare_pane_get_view (CPEL_COMPARE_PANE (cpel_window_get_compare_pane (window)));
+
+      g_free (name);
+      /* TRANSLATORS: printed page header while comparing: "a.cpel — b.cpel" */
+      name = g_strdup_printf (_("%s — %s"), cv->name_a ? cv->name_a : "A", cv->name_b ? cv->name_b : "B");
+      t0 = cv->a.t0;
+      t1 = cv->a.t1;
+    }
   a = cpel_time_format (t0);
   b = cpel_time_format (t1);
   span = cpel_time_format (t1 - t0);
@@ -182,6 +263,56 @@ print_job_new (CpelWindow *window)
       job->height = 720;
     }
   job->header = cpel_print_header (window);
+
+  if (cpel_window_is_comparing (window))
+    {
+      GtkWidget *pane = cpel_window_get_compare_pane (window);
+      const CpelCompareView *cv = cpel_compare_pane_get_view (CPEL_COMPARE_PANE (pane));
+      CpelView *a = &job->cv.a, *b = &job->cv.b;
+
+      job->compare = TRUE;
+      job->cv = *cv;
+      /* A's parts: the job's own copies (replacing the timeline's) */
+      g_set_object (&job->file, cv->a.file);
+      g_clear_pointer (&job->rows, g_free);
+      g_clear_pointer (&job->hidden, g_free);
+      g_clear_pointer (&job->matches, cpel_search_result_unref);
+      if (cv->a.rows != NULL)
+        job->rows = g_memdup2 (cv->a.rows, sizeof (guint) * MAX (cv->a.n_rows, 1));
+      if (cv->a.hidden_types != NULL)
+        job->hidden = g_memdup2 (cv->a.hidden_types, MAX (cpel_file_get_n_types (job->file), 1));
+      if (cv->a.matches != NULL)
+        job->matches = cpel_search_result_ref (cv->a.matches);
+      job->file_b = g_object_ref (cv->b.file);
+      if (cv->b.rows != NULL)
+        job->rows_b = g_memdup2 (cv->b.rows, sizeof (guint) * MAX (cv->b.n_rows, 1));
+      if (cv->b.hidden_types != NULL)
+        job->hidden_b = g_memdup2 (cv->b.hidden_types, MAX (cpel_file_get_n_types (job->file_b), 1));
+      if (cv->b.matches != NULL)
+        job->matches_b = cpel_search_result_ref (cv->b.matches);
+      job->name_a = g_strdup (cv->name_a);
+      job->name_b = g_strdup (cv->name_b);
+      a->file = job->file;
+      a->rows = job->rows;
+      a->hidden_types = job->hidden;
+      a->matches = job->matches;
+      a->overview = NULL;
+      a->palette = &job->palette;
+      b->file = job->file_b;
+      b->rows = job->rows_b;
+      b->hidden_types = job->hidden_b;
+      b->matches = job->matches_b;
+      b->overview = NULL;
+      job->cv.name_a = job->name_a;
+      job->cv.name_b = job->name_b;
+      job->width = gtk_widget_get_width (pane);
+      job->height = gtk_widget_get_height (pane);
+      if (job->width < 1 || job->height < 1)
+        {
+          job->width = 1280;
+          job->height = 720;
+        }
+    }
   return job;
 }
 
@@ -191,10 +322,16 @@ on_draw_page (GtkPrintOperation *operation,
               int                page_nr,
               PrintJob          *job)
 {
-  cpel_print_draw_page (gtk_print_context_get_cairo_context (context),
-                        gtk_print_context_get_width (context),
-                        gtk_print_context_get_height (context),
-                        &job->view, job->width, job->height, job->header);
+  if (job->compare)
+    cpel_print_draw_compare_page (gtk_print_context_get_cairo_context (context),
+                                  gtk_print_context_get_width (context),
+                                  gtk_print_context_get_height (context),
+                                  &job->cv, job->width, job->height, job->header);
+  else
+    cpel_print_draw_page (gtk_print_context_get_cairo_context (context),
+                          gtk_print_context_get_width (context),
+                          gtk_print_context_get_height (context),
+                          &job->view, job->width, job->height, job->header);
 }
 
 static void

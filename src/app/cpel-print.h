@@ -22,6 +22,14 @@ void     cpel_print_draw_page   (cairo_t        *cr,
                                  double          view_height,
                                  const char     *header);
 
+/* The same for two captures compared (cpel_render_compare: both panes). */
+void     cpel_print_draw_compare_page (cairo_t               *cr,
+                                       double                 page_width,
+                                       double                 page_height,
+                                       const CpelCompareView *cv,
+                                       double                 view_width,
+                                       double                 view_height,
+                                       const char            *header);
 /* The header line of `window`'s current view: "name — start – end (span)". */
 char    *cpel_print_header      (CpelWindow     *window);
 
