@@ -398,6 +398,13 @@ test_live (void)
 
   g_autoptr(CpelFile) file = cpel_file_new_for_path (out, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
+  /* where the names came from, for File Information and `cpel info` */
+  const char *ksrc = cpel_file_get_source_value (file, "Kernel symbols");
+  const char *files = cpel_file_get_source_value (file, "Binaries' symbols");
+  g_test_message ("Kernel symbols: %s; Binaries' symbols: %s", ksrc, files);
+  g_assert_nonnull (files);
+  g_assert_true (g_str_has_prefix (files, "read from "));
+  g_assert_true (ksrc == NULL || strstr (ksrc, "kallsyms") != NULL || g_str_has_prefix (ksrc, "none: "));
   guint64 first = G_MAXUINT64;
   GHashTableIter it;
   gpointer k;

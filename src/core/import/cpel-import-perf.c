@@ -172,7 +172,9 @@ first_pass (const CpelPerfRecord *r, gpointer data, GError **error)
             }
         }
       track_seen (pi, sample_key (r));
-      if (r->has_ip && (r->misc & CPEL_PERF_MISC_CPUMODE_MASK) == CPEL_PERF_MISC_KERNEL)
+      /* samples whose text names their IP (tracepoints print their fields) */
+      if (r->has_ip && (r->misc & CPEL_PERF_MISC_CPUMODE_MASK) == CPEL_PERF_MISC_KERNEL
+          && !(r->raw != NULL && cpel_perf_data_attr_is_tracepoint (pi->pd, r->attr)))
         pi->n_kernel_ips++;
       break;
     case CPEL_PERF_RECORD_MMAP:
@@ -454,7 +456,7 @@ running_kernel_build_id (guint8 *bid, gsize *size)
 /* Kernel symbols only from the recording's kernel: perf's build-id cache
  * copy of its kallsyms, or this machine's when it runs that kernel (same
  * build id; without one in the file, the same release). */
-static void
+static const char *
 load_kernel_symbols (PerfImport *pi)
 {
   CpelPerfData *pd = pi->pd;
@@ -468,6 +470,7 @@ load_kernel_symbols (PerfImport *pi)
     }
   g_autofree char *text = NULL;
   gsize len = 0;
+  const char *from = NULL;
   if (kbid != NULL)
     {
       g_autoptr(GString) h = g_string_new (NULL);
@@ -476,32 +479,43 @@ load_kernel_symbols (PerfImport *pi)
       g_autofree char *cache = g_strdup_printf ("%s/.debug/[kernel.kallsyms]/%s/kallsyms",
                                                 g_get_home_dir (), h->str);
       GStatBuf st;
-      if (h->len > 0 && g_stat (cache, &st) == 0 && S_ISREG (st.st_mode) && st.st_size < (256 << 20))
-        g_file_get_contents (cache, &text, &len, NULL);
+      if (h->len > 0 && g_stat (cache, &st) == 0 && S_ISREG (st.st_mode) && st.st_size < (256 << 20)
+          && g_file_get_contents (cache, &text, &len, NULL))
+        from = N_("the recorded kernel's kallsyms in perf's build-id cache (~/.debug)");
       guint8 run[20];
       gsize run_size = 0;
       if (text == NULL && running_kernel_build_id (run, &run_size)
-          && run_size == kbid->build_id_size && memcmp (run, kbid->build_id, run_size) == 0)
-        g_file_get_contents ("/proc/kallsyms", &text, &len, NULL);
+          && run_size == kbid->build_id_size && memcmp (run, kbid->build_id, run_size) == 0
+          && g_file_get_contents ("/proc/kallsyms", &text, &len, NULL))
+        from = N_("/proc/kallsyms (this machine runs the recorded kernel: same build id)");
+      if (text == NULL)
+        return N_("none: recorded on another kernel (build id differs, not in ~/.debug)");
     }
   else
     {
       struct utsname u;
       const char *rel = cpel_perf_data_get_os_release (pd);
-      if (rel != NULL && uname (&u) == 0 && strcmp (rel, u.release) == 0)
-        g_file_get_contents ("/proc/kallsyms", &text, &len, NULL);
+      if (rel != NULL && uname (&u) == 0 && strcmp (rel, u.release) == 0
+          && g_file_get_contents ("/proc/kallsyms", &text, &len, NULL))
+        from = N_("/proc/kallsyms (this machine runs the recorded kernel release)");
+      if (text == NULL)
+        return N_("none: the recording's kernel is not this machine's");
     }
-  if (text == NULL || cpel_perf_symbols_set_kallsyms (pi->syms, text, len) == 0)
-    return;
+  if (cpel_perf_symbols_set_kallsyms (pi->syms, text, len) == 0)
+    return N_("none: kallsyms without symbols");
   guint64 now;
   if (pi->kernel_ref == NULL || !cpel_perf_symbols_kallsyms_address (pi->syms, pi->kernel_ref, &now))
     {
       if (!cpel_perf_symbols_kallsyms_address (pi->syms, "_text", &now))
-        cpel_perf_symbols_set_kallsyms (pi->syms, NULL, 0);   /* addresses hidden (kptr_restrict) */
-      return;
+        {
+          cpel_perf_symbols_set_kallsyms (pi->syms, NULL, 0);
+          return N_("none: kallsyms hides the addresses (kptr_restrict)");
+        }
+      return from;
     }
   if (pi->kernel_text != 0)
     cpel_perf_symbols_set_kernel_reloc (pi->syms, (gint64) (pi->kernel_text - now));
+  return from;
 }
 
 static gboolean
@@ -538,10 +552,11 @@ import_perf (const CpelImportSource  *src,
           const CpelPerfBuildId *e = cpel_perf_data_get_build_id (pd, i);
           cpel_perf_symbols_add_build_id (pi.syms, e->filename, e->build_id, e->build_id_size);
         }
-      if (pi.n_kernel_ips > 0)
-        load_kernel_symbols (&pi);
+      const char *kernel_symbols = pi.n_kernel_ips > 0 ? load_kernel_symbols (&pi) : NULL;
       cpel_perf_symbols_prepare (pi.syms);
       add_header_info (&pi);
+      if (kernel_symbols != NULL)
+        cpel_import_builder_add_info (b, N_("Kernel symbols"), _(kernel_symbols));
       cpel_import_builder_add_lost (b, pi.lost);
 
       /* tracks: CPUs, then threads by tid */
@@ -576,6 +591,15 @@ import_perf (const CpelImportSource  *src,
         }
       ok = cpel_import_builder_begin_events (b, pi.n_samples + pi.n_switch_marks, error)
            && cpel_perf_data_read_records (pd, second_pass, &pi, cancellable, second_progress, b, error);
+      guint found, not_found;
+      cpel_perf_symbols_get_file_counts (pi.syms, &found, &not_found);
+      if (ok && found + not_found > 0)
+        {
+          /* TRANSLATORS: symbols of the binaries sampled: read from N, M not found */
+          g_autofree char *files = g_strdup_printf (_("read from %u, %u not found or another build"),
+                                                    found, not_found);
+          cpel_import_builder_add_info (b, N_("Binaries' symbols"), files);
+        }
     }
   g_hash_table_unref (pi.threads);
   g_hash_table_unref (pi.tracks);

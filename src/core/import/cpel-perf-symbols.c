@@ -493,6 +493,26 @@ cpel_perf_symbols_lookup (CpelPerfSymbols *self, guint32 pid, gboolean kernel,
   return plt != NULL ? plt : cpel_elf_symbols_lookup (syms, addr, offset);
 }
 
+void
+cpel_perf_symbols_get_file_counts (CpelPerfSymbols *self, guint *found, guint *not_found)
+{
+  g_return_if_fail (self != NULL);
+  *found = *not_found = 0;
+  GHashTableIter it;
+  gpointer v;
+  g_hash_table_iter_init (&it, self->dsos);
+  while (g_hash_table_iter_next (&it, NULL, &v))
+    {
+      Dso *d = v;
+      if (!d->loaded || d->path[0] != '/' || g_str_has_prefix (d->path, "//"))
+        continue;
+      if (d->runtime != NULL || d->debug != NULL)
+        (*found)++;
+      else
+        (*not_found)++;
+    }
+}
+
 gboolean
 cpel_perf_symbols_append (CpelPerfSymbols *self, guint32 pid, gboolean kernel,
                           guint64 ip, guint64 time, GString *out)

@@ -83,6 +83,13 @@ const char      *cpel_perf_symbols_lookup       (CpelPerfSymbols *self,
                                                  guint64         *offset,
                                                  const char     **dso);
 
+/* Of the mapped files looked up so far (paths only, not [vdso] or
+ * //anon): how many gave symbols, how many were not found (missing, not
+ * ELF, another build). */
+void             cpel_perf_symbols_get_file_counts (CpelPerfSymbols *self,
+                                                    guint           *found,
+                                                    guint           *not_found);
+
 /* Where binaries and debug files are looked up: a prefix for absolute
  * paths ("" = the root, the default) — for the tests. */
 void             cpel_perf_symbols_set_root     (CpelPerfSymbols *self,
