@@ -25,9 +25,10 @@ wait_line () {
 }
 
 # wait_window ARGS...: the id of the first visible window that matches
-# all of `xdotool search ARGS`, once there is one.
+# all of `xdotool search ARGS`, once there is one; nothing after the bound
+# (the caller says what did not appear).
 wait_window () {
-  timeout "$WAIT_SECONDS" xdotool search --sync --all --onlyvisible "$@" 2>/dev/null | head -n 1
+  { timeout "$WAIT_SECONDS" xdotool search --sync --all --onlyvisible "$@" 2>/dev/null | head -n 1; } || true
 }
 
 # wait_laid_out WID WIDTH HEIGHT (xprop, Debian's x11-utils): a GTK window has been allocated at
