@@ -328,12 +328,16 @@ on_offset_changed (GtkEditable      *entry,
   adw_message_dialog_set_response_enabled (dialog, "apply", cpel_time_parse (text, &ns));
 }
 
+/* Enter in the entry answers as the Apply button does: the response, then
+ * the dialog closes (adw_message_dialog_response() alone leaves it open). */
 static void
 on_offset_activate (GtkEntry         *entry,
                     AdwMessageDialog *dialog)
 {
-  if (adw_message_dialog_get_response_enabled (dialog, "apply"))
-    adw_message_dialog_response (dialog, "apply");
+  if (!adw_message_dialog_get_response_enabled (dialog, "apply"))
+    return;
+  adw_message_dialog_response (dialog, "apply");
+  gtk_window_close (GTK_WINDOW (dialog));
 }
 
 static void

@@ -180,6 +180,58 @@ test_both_panes (Fixture *f, gconstpointer data)
   g_assert_nonnull (cpel_window_get_file (f->window));
 }
 
+/* Enter in the "Offset of B" dialog applies the offset and closes the
+ * dialog, as the Apply button does; Enter on text that is no time does
+ * neither. Real Enter through xdotool when input can be sent, else the
+ * entry's activate (what Enter emits). */
+static void
+press_enter (GtkWidget *entry)
+{
+  if (app_test_can_send_input ())
+    {
+      app_test_focus (entry);
+      app_test_xdo ("key", "--clearmodifiers", "Return", NULL);
+    }
+  else
+    g_signal_emit_by_name (entry, "activate");
+}
+
+static void
+test_offset_enter (Fixture *f, gconstpointer data)
+{
+  CpelComparePane *pane;
+  AdwMessageDialog *dialog = NULL;
+  GtkWidget *entry;
+
+  compare_and_wait (f, f->b);
+  pane = CPEL_COMPARE_PANE (cpel_window_get_compare_pane (f->window));
+  g_assert_cmpint (cpel_compare_pane_get_view (pane)->offset_b, ==, 0);
+
+  app_test_activate_action (GTK_WIDGET (f->window), "compare-offset-dialog", NULL);
+  app_test_wait_until ((dialog = find_offset_dialog ()) != NULL, 30);
+  app_test_wait_drawn (GTK_WIDGET (dialog));
+  entry = adw_message_dialog_get_extra_child (dialog);
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+
+  /* not a time: Apply is off, Enter changes nothing and the dialog stays */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "soon");
+  g_assert_false (adw_message_dialog_get_response_enabled (dialog, "apply"));
+  press_enter (entry);
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+  g_assert_cmpint (cpel_compare_pane_get_view (pane)->offset_b, ==, 0);
+
+  /* a time: Enter applies it (B drawn 1.5 ms later) and the dialog goes */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "1.5ms");
+  g_assert_true (adw_message_dialog_get_response_enabled (dialog, "apply"));
+  press_enter (entry);
+  app_test_wait_until (dialog == NULL || !gtk_widget_get_visible (GTK_WIDGET (dialog)), 10);
+  if (dialog != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+  g_assert_null (find_offset_dialog ());
+  g_assert_cmpint (cpel_compare_pane_get_view (pane)->offset_b, ==, -1500000);
+}
+
 /* B unreadable: A stays, a message names B. */
 static void
 test_bad_b (Fixture *f, gconstpointer data)
@@ -767,5 +819,6 @@ main (int argc, char *argv[])
   g_test_add ("/app/compare/history-measure-cursor", Fixture, NULL, fixture_setup, test_history_measure_cursor, fixture_teardown);
   g_test_add ("/app/compare/print", Fixture, NULL, fixture_setup, test_print, fixture_teardown);
   g_test_add ("/app/compare/bad-b", Fixture, NULL, fixture_setup, test_bad_b, fixture_teardown);
+  g_test_add ("/app/compare/offset-enter", Fixture, NULL, fixture_setup, test_offset_enter, fixture_teardown);
   return g_test_run ();
 }
