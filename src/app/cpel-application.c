@@ -28,6 +28,7 @@ struct _CpelApplication
   GMenu          *recent_menu;
   GPtrArray      *pending;          /* GFile to open at activation */
   char           *benchmark_path;
+  char           *benchmark_compare;   /* --benchmark A --compare B: B */
   char           *view_name;        /* --view: saved view to open at */
   gboolean        compare;          /* --compare A B: the pending two, compared */
   guint64         clock_rate;       /* --clock-rate: read the files with it; 0 = their own */
@@ -281,11 +282,14 @@ cpel_application_activate (GApplication *application)
   if (self->benchmark_path != NULL)
     {
       g_autoptr(GFile) file = g_file_new_for_commandline_arg (self->benchmark_path);
+      g_autoptr(GFile) compare = self->benchmark_compare != NULL
+                                 ? g_file_new_for_commandline_arg (self->benchmark_compare) : NULL;
 
       window = GTK_WINDOW (cpel_window_new (self));
       gtk_window_present (window);
-      cpel_benchmark_start (CPEL_WINDOW (window), file, self->start_us);
+      cpel_benchmark_start (CPEL_WINDOW (window), file, compare, self->start_us);
       g_clear_pointer (&self->benchmark_path, g_free);
+      g_clear_pointer (&self->benchmark_compare, g_free);
       return;
     }
 
@@ -535,7 +539,25 @@ cpel_application_handle_local_options (GApplication *application,
       /* A private instance: never forwarded to a running viewer. */
       g_application_set_flags (application,
                                g_application_get_flags (application) | G_APPLICATION_NON_UNIQUE);
-      self->benchmark_path = g_steal_pointer (&benchmark);
+      /* `--benchmark A --compare B`; `--benchmark --compare A B` too (the
+       * option parser then takes "--compare" as --benchmark's FILE) */
+      if (g_str_equal (benchmark, "--compare") && n_files == 2)
+        {
+          self->benchmark_path = g_strdup (files[0]);
+          self->benchmark_compare = g_strdup (files[1]);
+        }
+      else if (g_variant_dict_contains (dict, "compare"))
+        {
+          if (n_files != 1)
+            {
+              g_printerr ("%s\n", _("Usage: cpelview --benchmark A --compare B"));
+              return 2;
+            }
+          self->benchmark_path = g_steal_pointer (&benchmark);
+          self->benchmark_compare = g_strdup (files[0]);
+        }
+      else
+        self->benchmark_path = g_steal_pointer (&benchmark);
       return -1;
     }
 
@@ -594,6 +616,7 @@ cpel_application_dispose (GObject *object)
   g_clear_object (&self->recent_menu);
   g_clear_pointer (&self->pending, g_ptr_array_unref);
   g_clear_pointer (&self->benchmark_path, g_free);
+  g_clear_pointer (&self->benchmark_compare, g_free);
   g_clear_pointer (&self->view_name, g_free);
 
   G_OBJECT_CLASS (cpel_application_parent_class)->dispose (object);

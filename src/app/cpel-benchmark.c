@@ -10,8 +10,15 @@
  * from the change to the end of the frame that shows it ("after-paint"),
  * `paint` from the timeline's snapshot to that end (snapshot + rendering),
  * `snapshot` is the timeline's own drawing call.  JSON goes to stdout.
+ *
+ * `cpelview --benchmark A --compare B`: A and B read at once (as
+ * `cpelview --compare A B` does), then the same fit, zooms, pan and zoom
+ * out on the compare view (both panes under one ruler; `snapshot` is
+ * cpel_render_compare); no search steps.
  */
 #include "cpel-benchmark.h"
+
+#include "cpel-compare-pane.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -54,6 +61,7 @@ typedef struct
 {
   CpelWindow    *window;
   GFile         *file;
+  GFile         *compare_file;   /* B, or NULL: the single view */
   gint64         start_us;
   gint64         open_us;
   gint64         loaded_us;
@@ -84,6 +92,8 @@ typedef struct
   guint          phase;
   guint          index;
   gint64         pan_span;
+  gint64         fit_t0;          /* the compare view's fitted range */
+  gint64         fit_t1;
 } Bench;
 
 static void next_step (Bench *bench);
@@ -106,6 +116,38 @@ static CpelTimeline *
 timeline (Bench *bench)
 {
   return cpel_window_get_timeline (bench->window);
+}
+
+static CpelComparePane *
+compare_pane (Bench *bench)
+{
+  return CPEL_COMPARE_PANE (cpel_window_get_compare_pane (bench->window));
+}
+
+/* The widget measured: the timeline, or the compare view. */
+static GtkWidget *
+measured_widget (Bench *bench)
+{
+  if (bench->compare_file != NULL)
+    return cpel_window_get_compare_pane (bench->window);
+  return GTK_WIDGET (timeline (bench));
+}
+
+static guint64
+n_frames (Bench *bench)
+{
+  if (bench->compare_file != NULL)
+    return cpel_window_get_compare_pane (bench->window) != NULL
+           ? cpel_compare_pane_get_n_frames (compare_pane (bench)) : 0;
+  return cpel_timeline_get_n_frames (timeline (bench));
+}
+
+static gint64
+last_frame_us (Bench *bench)
+{
+  if (bench->compare_file != NULL)
+    return cpel_compare_pane_get_last_frame_us (compare_pane (bench));
+  return cpel_timeline_get_last_frame_us (timeline (bench));
 }
 
 static double
@@ -145,9 +187,20 @@ finish (Bench *bench)
   g_autofree char *path = g_file_get_path (bench->file);
   g_autofree char *escaped = g_strescape (path != NULL ? path : "", NULL);
 
+  g_string_append_printf (json, "  \"mode\": \"%s\",\n", bench->compare_file != NULL ? "compare" : "single");
   g_string_append_printf (json, "  \"file\": \"%s\",\n", escaped);
   g_string_append_printf (json, "  \"events\": %" G_GUINT64_FORMAT ",\n", cpel_file_get_n_events (file));
   g_string_append_printf (json, "  \"tracks\": %u,\n", cpel_file_get_n_tracks (file));
+  if (bench->compare_file != NULL)
+    {
+      CpelFile *b = cpel_window_get_compare_file (bench->window);
+      g_autofree char *path_b = g_file_get_path (bench->compare_file);
+      g_autofree char *escaped_b = g_strescape (path_b != NULL ? path_b : "", NULL);
+
+      g_string_append_printf (json, "  \"file_b\": \"%s\",\n", escaped_b);
+      g_string_append_printf (json, "  \"events_b\": %" G_GUINT64_FORMAT ",\n", cpel_file_get_n_events (b));
+      g_string_append_printf (json, "  \"tracks_b\": %u,\n", cpel_file_get_n_tracks (b));
+    }
   g_string_append_printf (json, "  \"start_to_window_ms\": %.3f,\n", ms (bench->open_us - bench->start_us));
   g_string_append_printf (json, "  \"load_ms\": %.3f,\n", ms (bench->loaded_us - bench->open_us));
   g_string_append_printf (json, "  \"start_to_first_frame_ms\": %.3f,\n",
@@ -192,6 +245,7 @@ finish (Bench *bench)
   g_object_unref (bench->clock);
   g_array_unref (bench->frames);
   g_object_unref (bench->file);
+  g_clear_object (&bench->compare_file);
   {
     GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (bench->window)));
 
@@ -243,14 +297,25 @@ static void
 on_after_paint (GdkFrameClock *clock,
                 Bench         *bench)
 {
-  CpelTimeline *tl = timeline (bench);
   gint64 now = g_get_monotonic_time ();
   gint64 snapshot_us;
 
-  if (!bench->waiting || cpel_timeline_get_n_frames (tl) <= bench->frames_before)
+  if (!bench->waiting)
+    return;
+  if (bench->compare_file != NULL && !cpel_window_is_comparing (bench->window))
+    {
+      /* B could not be read: A stays alone (a message names B) */
+      if (!bench->first_frame || cpel_window_is_loading_compare (bench->window)
+          || cpel_window_get_compare_file (bench->window) != NULL)
+        return;
+      bench->waiting = FALSE;
+      fail (bench, _("the second file could not be loaded"));
+      return;
+    }
+  if (n_frames (bench) <= bench->frames_before)
     return;
   bench->waiting = FALSE;
-  snapshot_us = cpel_timeline_get_last_frame_us (tl);
+  snapshot_us = last_frame_us (bench);
 
   if (bench->first_frame)
     {
@@ -291,10 +356,10 @@ measure (Bench    *bench,
 {
   bench->kind = kind;
   bench->step_start_us = start_us;
-  bench->frames_before = cpel_timeline_get_n_frames (timeline (bench));
+  bench->frames_before = n_frames (bench);
   bench->waiting = TRUE;
   /* A step that changes nothing still costs a frame. */
-  gtk_widget_queue_draw (GTK_WIDGET (timeline (bench)));
+  gtk_widget_queue_draw (measured_widget (bench));
 }
 
 static void
@@ -331,6 +396,72 @@ start_search (Bench *bench)
   cpel_search_bar_search (bar, CPEL_SEARCH_CODE, code, FALSE);
 }
 
+/* The compare view: fit; ZOOM_STEPS zoom-ins at the centre; a pan across
+ * the fitted span at that depth; zoom out until the fitted span shows. */
+static void
+next_step_compare (Bench *bench)
+{
+  CpelComparePane *pane = compare_pane (bench);
+  const CpelCompareView *view = cpel_compare_pane_get_view (pane);
+  gint64 now = g_get_monotonic_time ();
+
+  switch (bench->phase)
+    {
+    case 0:   /* fit */
+      cpel_compare_pane_zoom_fit (pane);
+      bench->fit_t0 = view->a.t0;
+      bench->fit_t1 = view->a.t1;
+      measure (bench, STEP_FIT, now);
+      bench->phase++;
+      return;
+
+    case 1:   /* zoom in at the centre */
+      if (bench->index < ZOOM_STEPS)
+        {
+          bench->index++;
+          cpel_compare_pane_zoom (pane, 1.0 / CPEL_TIMELINE_ZOOM_STEP,
+                                  view->a.t0 + (view->a.t1 - view->a.t0) / 2);
+          measure (bench, STEP_ZOOM_IN, now);
+          return;
+        }
+      bench->phase++;
+      bench->index = 0;
+      bench->pan_span = view->a.t1 - view->a.t0;
+      G_GNUC_FALLTHROUGH;
+
+    case 2:   /* pan across the fitted span at that depth */
+      if (bench->index < PAN_STEPS)
+        {
+          gint64 span = bench->fit_t1 - bench->fit_t0;
+          gint64 start = bench->fit_t0 + (gint64) ((double) span * bench->index / (PAN_STEPS - 1))
+                         - bench->pan_span / 2;
+
+          bench->index++;
+          cpel_compare_pane_set_range (pane, start, start + bench->pan_span);
+          measure (bench, STEP_PAN, now);
+          return;
+        }
+      bench->phase++;
+      bench->index = 0;
+      G_GNUC_FALLTHROUGH;
+
+    case 3:   /* zoom out to the fitted span (bounded: the pane may clamp) */
+      if ((view->a.t0 > bench->fit_t0 || view->a.t1 < bench->fit_t1) && bench->index < 2 * ZOOM_STEPS)
+        {
+          bench->index++;
+          cpel_compare_pane_zoom (pane, CPEL_TIMELINE_ZOOM_STEP,
+                                  view->a.t0 + (view->a.t1 - view->a.t0) / 2);
+          measure (bench, STEP_ZOOM_OUT, now);
+          return;
+        }
+      finish (bench);
+      return;
+
+    default:
+      g_assert_not_reached ();
+    }
+}
+
 static void
 next_step (Bench *bench)
 {
@@ -338,6 +469,11 @@ next_step (Bench *bench)
   CpelRangeLimits limits;
   gint64 t0, t1, now = g_get_monotonic_time ();
 
+  if (bench->compare_file != NULL)
+    {
+      next_step_compare (bench);
+      return;
+    }
   cpel_timeline_get_limits (tl, &limits);
   switch (bench->phase)
     {
@@ -415,7 +551,8 @@ on_file_loaded (CpelWindow *window,
   g_signal_handlers_disconnect_by_func (window, on_file_loaded, bench);
   bench->loaded_us = g_get_monotonic_time ();
   bench->first_frame = TRUE;
-  bench->frames_before = cpel_timeline_get_n_frames (timeline (bench));
+  /* compare: the first frame of the compare view (B may still be read) */
+  bench->frames_before = bench->compare_file != NULL ? 0 : n_frames (bench);
   bench->waiting = TRUE;
 }
 
@@ -431,6 +568,7 @@ on_loading_changed (CpelWindow *window,
 void
 cpel_benchmark_start (CpelWindow *window,
                       GFile      *file,
+                      GFile      *compare,
                       gint64      start_us)
 {
   Bench *bench;
@@ -438,6 +576,7 @@ cpel_benchmark_start (CpelWindow *window,
 
   g_return_if_fail (CPEL_IS_WINDOW (window));
   g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (compare == NULL || G_IS_FILE (compare));
 
   gtk_widget_realize (GTK_WIDGET (window));
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
@@ -446,6 +585,7 @@ cpel_benchmark_start (CpelWindow *window,
   bench = g_new0 (Bench, 1);
   bench->window = g_object_ref (window);
   bench->file = g_object_ref (file);
+  bench->compare_file = compare != NULL ? g_object_ref (compare) : NULL;
   bench->start_us = start_us;
   bench->open_us = g_get_monotonic_time ();
   bench->frames = g_array_new (FALSE, FALSE, sizeof (Frame));
@@ -459,4 +599,6 @@ cpel_benchmark_start (CpelWindow *window,
   g_signal_connect (window, "notify::file", G_CALLBACK (on_file_loaded), bench);
   g_signal_connect (window, "notify::loading", G_CALLBACK (on_loading_changed), bench);
   cpel_window_open (window, file);
+  if (compare != NULL)
+    cpel_window_compare_with (window, compare);
 }

@@ -7,10 +7,12 @@
 
 G_BEGIN_DECLS
 
-/* Load `file` into `window` (presented), replay the script, print JSON on
- * stdout and quit the application.  `start_us`: process start. */
+/* Load `file` into `window` (presented) — compared with `compare` when it
+ * is not NULL —, replay the script, print JSON on stdout and quit the
+ * application.  `start_us`: process start. */
 void cpel_benchmark_start (CpelWindow *window,
                            GFile      *file,
+                           GFile      *compare,
                            gint64      start_us);
 
 G_END_DECLS

@@ -44,6 +44,9 @@ struct _CpelComparePane
   /* a measurement being dragged across the ruler */
   double           drag_x;
   gboolean         measuring;
+  /* frames drawn and the last one's drawing time (`--benchmark --compare`) */
+  guint            n_frames;
+  gint64           last_frame_us;
 };
 
 #define HISTORY_MAX 100
@@ -585,6 +588,7 @@ cpel_compare_pane_snapshot (GtkWidget   *widget,
   CpelComparePane *self = CPEL_COMPARE_PANE (widget);
   double width = gtk_widget_get_width (widget);
   double height = gtk_widget_get_height (widget);
+  gint64 start;
   cairo_t *cr;
 
   if (self->a == NULL || self->b == NULL || width <= 0 || height <= 0)
@@ -592,9 +596,26 @@ cpel_compare_pane_snapshot (GtkWidget   *widget,
   self->view.a.palette = adw_style_manager_get_dark (adw_style_manager_get_default ())
                          ? &self->dark : &self->light;
   cpel_compare_view_sync (&self->view);
+  start = g_get_monotonic_time ();
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   cpel_render_compare (cr, width, height, &self->view);
   cairo_destroy (cr);
+  self->n_frames++;
+  self->last_frame_us = g_get_monotonic_time () - start;
+}
+
+guint
+cpel_compare_pane_get_n_frames (CpelComparePane *self)
+{
+  g_return_val_if_fail (CPEL_IS_COMPARE_PANE (self), 0);
+  return self->n_frames;
+}
+
+gint64
+cpel_compare_pane_get_last_frame_us (CpelComparePane *self)
+{
+  g_return_val_if_fail (CPEL_IS_COMPARE_PANE (self), 0);
+  return self->last_frame_us;
 }
 
 void

@@ -81,5 +81,9 @@ void                   cpel_compare_pane_clear_measure (CpelComparePane *self);
  * the span fits between them). */
 void                   cpel_compare_pane_center     (CpelComparePane *self,
                                                      gint64           t);
+/* Frames drawn so far and the last one's drawing (cpel_render_compare)
+ * time, for `cpelview --benchmark A --compare B`. */
+guint                  cpel_compare_pane_get_n_frames      (CpelComparePane *self);
+gint64                 cpel_compare_pane_get_last_frame_us (CpelComparePane *self);
 
 G_END_DECLS

@@ -259,6 +259,13 @@ cpel_window_get_compare_pane (CpelWindow *self)
   return (GtkWidget *) self->compare.pane;
 }
 
+gboolean
+cpel_window_is_loading_compare (CpelWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (self), FALSE);
+  return self->compare.cancellable != NULL;
+}
+
 void
 _cpel_window_swap_compare (CpelWindow *self)
 {

@@ -130,5 +130,7 @@ gboolean       cpel_window_is_comparing  (CpelWindow      *self);
 CpelFile      *cpel_window_get_compare_file (CpelWindow     *self);
 /* The compare view's widget (NULL before the first comparison). */
 GtkWidget     *cpel_window_get_compare_pane (CpelWindow   *self);
+/* TRUE while B is being read. */
+gboolean       cpel_window_is_loading_compare (CpelWindow *self);
 
 G_END_DECLS
