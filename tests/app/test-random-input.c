@@ -89,15 +89,40 @@ on_fatal_signal (int sig)
  * it is counted and reported, not fatal. */
 static guint n_gtk_active_state;
 
+/* GTK 4.8's tooltip popup timeout asks the pointer position of the native
+ * it started over (gtk_tooltip_show_tooltip): when that window was closed
+ * before the timeout ran — here, a seed's windows closed while the pointer
+ * rested on a widget with a tooltip — its surface is gone and GDK prints
+ * this CRITICAL.  The application calls gdk_surface_get_device_position
+ * nowhere; seen about once in ten default runs at load ~10, always at a
+ * seed change.  Counted and reported, not fatal. */
+static guint n_gtk_tooltip_surface;
+
+static const char *
+log_message (const GLogField *fields,
+             gsize            n_fields)
+{
+  for (gsize i = 0; i < n_fields; i++)
+    if (g_strcmp0 (fields[i].key, "MESSAGE") == 0 && fields[i].length < 0)
+      return fields[i].value;
+  return NULL;
+}
+
 static gboolean
 is_known_gtk_warning (const GLogField *fields,
                       gsize            n_fields)
 {
-  for (gsize i = 0; i < n_fields; i++)
-    if (g_strcmp0 (fields[i].key, "MESSAGE") == 0 && fields[i].length < 0
-        && g_str_has_prefix (fields[i].value, "Broken accounting of active state for widget "))
-      return TRUE;
-  return FALSE;
+  const char *m = log_message (fields, n_fields);
+  return m != NULL && g_str_has_prefix (m, "Broken accounting of active state for widget ");
+}
+
+static gboolean
+is_known_gtk_tooltip_critical (const GLogField *fields,
+                               gsize            n_fields)
+{
+  const char *m = log_message (fields, n_fields);
+  return m != NULL
+         && strcmp (m, "gdk_surface_get_device_position: assertion 'GDK_IS_SURFACE (surface)' failed") == 0;
 }
 
 /* Every message goes through here: a WARNING, CRITICAL or ERROR (GDK's X
@@ -111,6 +136,11 @@ log_writer (GLogLevelFlags   level,
   if ((level & G_LOG_LEVEL_WARNING) != 0 && is_known_gtk_warning (fields, n_fields))
     {
       n_gtk_active_state++;
+      return G_LOG_WRITER_HANDLED;
+    }
+  if ((level & G_LOG_LEVEL_CRITICAL) != 0 && is_known_gtk_tooltip_critical (fields, n_fields))
+    {
+      n_gtk_tooltip_surface++;
       return G_LOG_WRITER_HANDLED;
     }
   if ((level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING)) != 0)
@@ -713,6 +743,9 @@ test_seed (gconstpointer data)
   app_test_destroy_windows (G_APPLICATION (app));
   /* Gone once the work it started (loads, lookups) lets go of it. */
   app_test_wait_until (window == NULL, 30);
+  if (n_gtk_tooltip_surface > 0)
+    g_test_message ("GTK's tooltip CRITICAL on a closed window's surface: %u times so far (not fatal)",
+                    n_gtk_tooltip_surface);
 }
 
 int
