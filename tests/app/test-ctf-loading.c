@@ -129,7 +129,10 @@ test_responsive (Fixture *f, gconstpointer data)
   /* the main thread kept painting while the worker read the trace, and
    * what it painted followed the load */
   g_assert_cmpuint (f->frames_loading, >=, 10);
-  g_assert_cmpuint (f->n_progress, >=, 3);
+  /* the bar moved while loading; how often the worker's fractions meet a
+   * frame depends on the machine's load (3 or more here when idle, 2 seen
+   * at load ~12), so two rising values are what is asked */
+  g_assert_cmpuint (f->n_progress, >=, 2);
   for (guint i = 1; i < f->n_progress; i++)
     g_assert_cmpfloat (f->progress_seen[i], >, f->progress_seen[i - 1]);
 
