@@ -30,6 +30,11 @@ G_BEGIN_DECLS
 #define CPEL_INDEX_CACHE_BLOCK    4096
 #define CPEL_INDEX_CACHE_N_BLOCKS 32
 
+/* A writer's temporary file in the cache dir, renamed when complete. */
+#define CPEL_INDEX_CACHE_TMP_PREFIX    ".cpelidx-"
+#define CPEL_INDEX_CACHE_TMP_SUFFIX    ".tmp"
+#define CPEL_INDEX_CACHE_TMP_MAX_AGE_S 3600   /* a writer that died */
+
 typedef struct
 {
   guint64 dev;
