@@ -6,6 +6,12 @@
  * tracks and without its hidden event types; a newer request cancels the
  * running one.  Two sortable tables (event codes, tracks) show the result;
  * "Copy as Text" and "Save as CSV…" use the core's text and CSV forms.
+ *
+ * While the window compares two captures, two more pages: Compare (one row
+ * per event name: count in A, in B, Δ, mean interval in A, in B, Δ %, and
+ * the selected row's interval distributions as two overlaid histograms) and
+ * Compare Tracks (per track label).  cpel_diff_compute() counts them over
+ * the whole of both captures (as `cpel diff A B`), in the same worker.
  */
 #include "cpel-stats-window.h"
 
@@ -14,6 +20,8 @@
 #include <glib/gi18n.h>
 
 #include "cpel-app-util.h"
+#include "cpel-compare-pane.h"
+#include "cpel-diff.h"
 #include "cpel-table.h"
 #include "cpel-search-bar.h"
 #include "cpel-toaster.h"
@@ -28,6 +36,18 @@ enum
   CODE_CELL_MEAN,
   CODE_CELL_MAX,
   N_CODE_CELLS
+};
+
+enum
+{
+  DIFF_CELL_NAME,
+  DIFF_CELL_COUNT_A,
+  DIFF_CELL_COUNT_B,
+  DIFF_CELL_COUNT_DELTA,
+  DIFF_CELL_MEAN_A,
+  DIFF_CELL_MEAN_B,
+  DIFF_CELL_MEAN_PCT,
+  N_DIFF_CELLS
 };
 
 enum
@@ -57,19 +77,32 @@ struct _CpelStatsWindow
   AdwViewStack        *view_stack;
   GtkColumnView       *codes_view;
   GtkColumnView       *tracks_view;
+  AdwViewStackPage    *compare_page;
+  AdwViewStackPage    *compare_tracks_page;
+  GtkColumnView       *compare_view;
+  GtkColumnView       *compare_tracks_view;
+  GtkDrawingArea      *histogram_area;
 
   CpelTimeline        *timeline;
   CpelFile            *file;         /* the file the statistics are about */
   CpelStats           *stats;
   gboolean             measured;     /* the range came from the ruler */
+  CpelDiff            *diff;         /* while comparing: A (the pane's top) with B */
+  char                *name_a;
+  char                *name_b;
 
   GListStore          *codes;
   GListStore          *tracks;
   GtkSortListModel    *sorted_codes;
   GtkSortListModel    *sorted_tracks;
+  GListStore          *diff_events;
+  GListStore          *diff_tracks;
+  GtkSortListModel    *sorted_diff_events;
+  GtkSortListModel    *sorted_diff_tracks;
 
   GCancellable        *cancellable;
   GtkFileChooserNative *chooser;
+  int                  chooser_by;   /* the chooser saves: a CpelDiffBy, -1 = a statistics table */
 };
 
 G_DEFINE_FINAL_TYPE (CpelStatsWindow, cpel_stats_window, ADW_TYPE_WINDOW)
@@ -93,12 +126,30 @@ typedef struct
   CpelStatsOptions  options;
   guint            *slots;
   guint8           *hidden;
+  CpelFile         *compare_a;   /* both set while comparing */
+  CpelFile         *compare_b;
 } Job;
+
+typedef struct
+{
+  CpelStats *stats;
+  CpelDiff  *diff;
+} Counted;
+
+static void
+counted_free (Counted *counted)
+{
+  g_clear_pointer (&counted->stats, cpel_stats_free);
+  g_clear_pointer (&counted->diff, cpel_diff_free);
+  g_free (counted);
+}
 
 static void
 job_free (Job *job)
 {
   g_clear_object (&job->file);
+  g_clear_object (&job->compare_a);
+  g_clear_object (&job->compare_b);
   g_free (job->slots);
   g_free (job->hidden);
   g_free (job);
@@ -112,12 +163,108 @@ count_thread (GTask        *task,
 {
   Job *job = task_data;
   GError *error = NULL;
-  CpelStats *stats = cpel_stats_compute (job->file, &job->options, cancellable, &error);
+  Counted *counted = g_new0 (Counted, 1);
 
-  if (stats == NULL)
-    g_task_return_error (task, error);
+  counted->stats = cpel_stats_compute (job->file, &job->options, cancellable, &error);
+  if (counted->stats != NULL && job->compare_a != NULL)
+    {
+      CpelDiffOptions options = { 0, G_MAXINT64, TRUE, NULL, NULL };
+
+      counted->diff = cpel_diff_compute (job->compare_a, job->compare_b, &options, cancellable, &error);
+      if (counted->diff == NULL)
+        g_clear_pointer (&counted->stats, cpel_stats_free);
+    }
+  if (counted->stats == NULL)
+    {
+      counted_free (counted);
+      g_task_return_error (task, error);
+    }
   else
-    g_task_return_pointer (task, stats, (GDestroyNotify) cpel_stats_free);
+    g_task_return_pointer (task, counted, (GDestroyNotify) counted_free);
+}
+
+/* "+5", "−3", "0" */
+static char *
+format_delta (gint64 delta)
+{
+  g_autofree char *abs_text = cpel_format_count (delta < 0 ? -(guint64) delta : (guint64) delta);
+
+  if (delta > 0)
+    return g_strconcat ("+", abs_text, NULL);
+  if (delta < 0)
+    return g_strconcat ("−", abs_text, NULL);
+  return g_steal_pointer (&abs_text);
+}
+
+/* "+200.0 %", "−50.0 %", "0.0 %" from cpel_diff_format_pct's "200.0" */
+static char *
+format_pct (const char *pct)
+{
+  if (pct[0] == '-')
+    return g_strdup_printf ("−%s %%", pct + 1);
+  if (g_strcmp0 (pct, "0.0") == 0)
+    return g_strdup_printf ("%s %%", pct);
+  return g_strdup_printf ("+%s %%", pct);
+}
+
+static char *
+format_mean (guint64 n_intervals,
+             double  mean)
+{
+  if (n_intervals == 0)
+    return g_strdup ("—");
+  return cpel_time_format ((gint64) (mean + 0.5));
+}
+
+static void
+fill_diff_tables (CpelStatsWindow *self)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+  guint n;
+
+  g_list_store_remove_all (self->diff_events);
+  g_list_store_remove_all (self->diff_tracks);
+  if (self->diff == NULL)
+    return;
+
+  n = cpel_diff_get_n_rows (self->diff, CPEL_DIFF_BY_EVENTS);
+  for (guint i = 0; i < n; i++)
+    {
+      const CpelDiffRow *d = cpel_diff_get_row (self->diff, CPEL_DIFF_BY_EVENTS, i);
+      CpelTableRow *row = cpel_table_row_new (N_DIFF_CELLS, i);
+      g_autofree char *pct = cpel_diff_format_pct (d);
+      gboolean has_pct = *pct != '\0';
+
+      cpel_table_row_take (row, DIFF_CELL_NAME,
+                           g_strdup (d->name != NULL && *d->name ? d->name : _("(unnamed)")), 0);
+      cpel_table_row_take (row, DIFF_CELL_COUNT_A, cpel_format_count (d->count_a), (double) d->count_a);
+      cpel_table_row_take (row, DIFF_CELL_COUNT_B, cpel_format_count (d->count_b), (double) d->count_b);
+      cpel_table_row_take (row, DIFF_CELL_COUNT_DELTA, format_delta (d->count_delta), (double) d->count_delta);
+      cpel_table_row_take (row, DIFF_CELL_MEAN_A, format_mean (d->n_intervals_a, d->mean_a),
+                           d->n_intervals_a > 0 ? d->mean_a : -1);
+      cpel_table_row_take (row, DIFF_CELL_MEAN_B, format_mean (d->n_intervals_b, d->mean_b),
+                           d->n_intervals_b > 0 ? d->mean_b : -1);
+      cpel_table_row_take (row, DIFF_CELL_MEAN_PCT,
+                           has_pct ? format_pct (pct) : g_strdup ("—"),
+                           has_pct ? g_ascii_strtod (pct, NULL) : -G_MAXDOUBLE);
+      g_ptr_array_add (rows, row);
+    }
+  g_list_store_splice (self->diff_events, 0, 0, rows->pdata, rows->len);
+
+  g_ptr_array_set_size (rows, 0);
+  n = cpel_diff_get_n_rows (self->diff, CPEL_DIFF_BY_TRACKS);
+  for (guint i = 0; i < n; i++)
+    {
+      const CpelDiffRow *d = cpel_diff_get_row (self->diff, CPEL_DIFF_BY_TRACKS, i);
+      CpelTableRow *row = cpel_table_row_new (N_DIFF_CELLS, i);
+
+      cpel_table_row_take (row, DIFF_CELL_NAME, g_strdup (d->name != NULL ? d->name : ""), 0);
+      cpel_table_row_take (row, DIFF_CELL_COUNT_A, cpel_format_count (d->count_a), (double) d->count_a);
+      cpel_table_row_take (row, DIFF_CELL_COUNT_B, cpel_format_count (d->count_b), (double) d->count_b);
+      cpel_table_row_take (row, DIFF_CELL_COUNT_DELTA, format_delta (d->count_delta), (double) d->count_delta);
+      g_ptr_array_add (rows, row);
+    }
+  g_list_store_splice (self->diff_tracks, 0, 0, rows->pdata, rows->len);
 }
 
 static char *
@@ -246,26 +393,32 @@ on_counted (GObject      *source,
 {
   g_autoptr(CpelStatsWindow) self = user_data;
   g_autoptr(GError) error = NULL;
-  CpelStats *stats = g_task_propagate_pointer (G_TASK (result), &error);
+  Counted *counted = g_task_propagate_pointer (G_TASK (result), &error);
   GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
 
   if (cancellable != self->cancellable)
     {
       /* Superseded by a newer count (or the window went away). */
-      g_clear_pointer (&stats, cpel_stats_free);
+      g_clear_pointer (&counted, counted_free);
       return;
     }
   g_clear_object (&self->cancellable);
 
-  if (stats == NULL)
+  if (counted == NULL)
     {
       adw_status_page_set_description (self->error_page, error->message);
       gtk_stack_set_visible_child_name (self->state_stack, "error");
       set_busy (self, FALSE);
       return;
     }
-  self->stats = stats;
+  self->stats = g_steal_pointer (&counted->stats);
+  self->diff = g_steal_pointer (&counted->diff);
+  counted_free (counted);
   fill_tables (self);
+  fill_diff_tables (self);
+  adw_view_stack_page_set_visible (self->compare_page, self->diff != NULL);
+  adw_view_stack_page_set_visible (self->compare_tracks_page, self->diff != NULL);
+  gtk_widget_queue_draw (GTK_WIDGET (self->histogram_area));
   update_texts (self);
   gtk_stack_set_visible_child_name (self->state_stack, "stats");
   set_busy (self, FALSE);
@@ -288,8 +441,11 @@ cpel_stats_window_refresh (CpelStatsWindow *self)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->stats, cpel_stats_free);
+  g_clear_pointer (&self->diff, cpel_diff_free);
   g_list_store_remove_all (self->codes);
   g_list_store_remove_all (self->tracks);
+  g_list_store_remove_all (self->diff_events);
+  g_list_store_remove_all (self->diff_tracks);
 
   file = cpel_timeline_get_file (self->timeline);
   view = cpel_timeline_get_view (self->timeline);
@@ -324,6 +480,22 @@ cpel_stats_window_refresh (CpelStatsWindow *self)
       job->hidden = g_memdup2 (view->hidden_types, cpel_file_get_n_types (file));
       job->options.hidden_types = job->hidden;
     }
+  {
+    GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+
+    if (CPEL_IS_WINDOW (parent) && cpel_window_is_comparing (CPEL_WINDOW (parent)))
+      {
+        CpelComparePane *pane = CPEL_COMPARE_PANE (cpel_window_get_compare_pane (CPEL_WINDOW (parent)));
+        const CpelCompareView *cv = cpel_compare_pane_get_view (pane);
+
+        job->compare_a = g_object_ref (cpel_compare_pane_get_file_a (pane));
+        job->compare_b = g_object_ref (cpel_compare_pane_get_file_b (pane));
+        g_free (self->name_a);
+        g_free (self->name_b);
+        self->name_a = g_strdup (cv->name_a != NULL ? cv->name_a : "A");
+        self->name_b = g_strdup (cv->name_b != NULL ? cv->name_b : "B");
+      }
+  }
 
   self->cancellable = g_cancellable_new ();
   set_busy (self, TRUE);
@@ -346,7 +518,14 @@ show_toast (CpelStatsWindow *self,
 char *
 cpel_stats_window_get_text (CpelStatsWindow *self)
 {
+  const char *page;
+
   g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), NULL);
+  page = adw_view_stack_get_visible_child_name (self->view_stack);
+  if (self->diff != NULL && g_strcmp0 (page, "compare") == 0)
+    return cpel_diff_to_text (self->diff, CPEL_DIFF_BY_EVENTS, self->name_a, self->name_b);
+  if (self->diff != NULL && g_strcmp0 (page, "compare-tracks") == 0)
+    return cpel_diff_to_text (self->diff, CPEL_DIFF_BY_TRACKS, self->name_a, self->name_b);
   return self->stats != NULL ? cpel_stats_to_text (self->stats) : NULL;
 }
 
@@ -382,6 +561,92 @@ cpel_stats_window_save_csv (CpelStatsWindow   *self,
    * leaves any existing file as it was. */
   return g_file_replace_contents (file, csv, strlen (csv), NULL, FALSE,
                                   G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
+}
+
+gboolean
+cpel_stats_window_save_compare_csv (CpelStatsWindow  *self,
+                                    GFile            *file,
+                                    CpelDiffBy        by,
+                                    GError          **error)
+{
+  g_autofree char *csv = NULL;
+
+  g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  if (self->diff == NULL)
+    {
+      g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_INVALID, _("No comparison to save yet"));
+      return FALSE;
+    }
+  csv = cpel_diff_to_csv (self->diff, by);
+  return g_file_replace_contents (file, csv, strlen (csv), NULL, FALSE,
+                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
+}
+
+/* -1: not a compare page */
+static int
+current_compare (CpelStatsWindow *self)
+{
+  const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
+
+  if (self->diff == NULL)
+    return -1;
+  if (g_strcmp0 (page, "compare") == 0)
+    return CPEL_DIFF_BY_EVENTS;
+  if (g_strcmp0 (page, "compare-tracks") == 0)
+    return CPEL_DIFF_BY_TRACKS;
+  return -1;
+}
+
+static void
+on_save_compare_response (GtkNativeDialog *dialog,
+                          int              response,
+                          CpelStatsWindow *self)
+{
+  g_autoptr(GFile) file = NULL;
+  CpelDiffBy by = (CpelDiffBy) self->chooser_by;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  if (file != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *name = g_file_get_basename (file);
+      g_autofree char *display = g_filename_display_name (name != NULL ? name : "");
+      g_autofree char *message = NULL;
+
+      if (cpel_stats_window_save_compare_csv (self, file, by, &error))
+        message = g_strdup_printf (_("Saved “%s”"), display);
+      else
+        message = g_strdup_printf (_("Could not save “%s”: %s"), display, error->message);
+      show_toast (self, message);
+    }
+  g_clear_object (&self->chooser);
+}
+
+static void
+save_compare (CpelStatsWindow *self,
+              CpelDiffBy       by)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+  self->chooser = gtk_file_chooser_native_new (_("Save Comparison as CSV"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SAVE,
+                                               _("_Save"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  gtk_file_filter_set_name (filter, _("CSV Files"));
+  gtk_file_filter_add_mime_type (filter, "text/csv");
+  gtk_file_filter_add_suffix (filter, "csv");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser),
+                                     by == CPEL_DIFF_BY_TRACKS ? "compare-tracks.csv" : "compare-events.csv");
+  self->chooser_by = by;
+  g_signal_connect (self->chooser, "response", G_CALLBACK (on_save_compare_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }
 
 static CpelStatsCsvTable
@@ -435,11 +700,22 @@ on_save_clicked (CpelStatsWindow *self)
 
   if (self->stats == NULL)
     return;
+  if (current_compare (self) >= 0)
+    {
+      save_compare (self, (CpelDiffBy) current_compare (self));
+      return;
+    }
+  if (self->chooser != NULL && self->chooser_by >= 0)
+    {
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+      g_clear_object (&self->chooser);
+    }
   if (self->chooser != NULL)
     {
       gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
       return;
     }
+  self->chooser_by = -1;
   self->chooser = gtk_file_chooser_native_new (_("Save Statistics as CSV"), GTK_WINDOW (self),
                                                GTK_FILE_CHOOSER_ACTION_SAVE,
                                                _("_Save"), _("_Cancel"));
@@ -492,6 +768,29 @@ cpel_stats_window_get_rows (CpelStatsWindow   *self,
 {
   g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), NULL);
   return G_LIST_MODEL (table == CPEL_STATS_CSV_TRACKS ? self->sorted_tracks : self->sorted_codes);
+}
+
+CpelDiff *
+cpel_stats_window_get_diff (CpelStatsWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), NULL);
+  return self->diff;
+}
+
+GListModel *
+cpel_stats_window_get_compare_rows (CpelStatsWindow *self,
+                                    CpelDiffBy       by)
+{
+  g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), NULL);
+  return G_LIST_MODEL (by == CPEL_DIFF_BY_TRACKS ? self->sorted_diff_tracks : self->sorted_diff_events);
+}
+
+gboolean
+cpel_stats_window_has_compare_pages (CpelStatsWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), FALSE);
+  return adw_view_stack_page_get_visible (self->compare_page)
+         && adw_view_stack_page_get_visible (self->compare_tracks_page);
 }
 
 /* The table row at `position` of a view's (sorted) model, or NULL. */
@@ -560,6 +859,67 @@ on_sorter_changed (GtkSorter       *sorter,
   gtk_adjustment_set_value (adj, gtk_adjustment_get_lower (adj));
 }
 
+/* The Compare page's selected row of the diff, or NULL. */
+static const CpelDiffRow *
+selected_diff_row (CpelStatsWindow *self)
+{
+  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (self->compare_view));
+  CpelTableRow *row = gtk_single_selection_get_selected_item (selection);
+  guint64 i;
+
+  if (row == NULL || self->diff == NULL)
+    return NULL;
+  i = cpel_table_row_get_id (row);
+  if (i >= cpel_diff_get_n_rows (self->diff, CPEL_DIFF_BY_EVENTS))
+    return NULL;
+  return cpel_diff_get_row (self->diff, CPEL_DIFF_BY_EVENTS, (guint) i);
+}
+
+static void
+draw_histogram (GtkDrawingArea *area,
+                cairo_t        *cr,
+                int             width,
+                int             height,
+                gpointer        user_data)
+{
+  CpelStatsWindow *self = user_data;
+  const CpelDiffRow *row = selected_diff_row (self);
+  CpelPalette palette;
+  g_autofree char *title = NULL;
+
+  if (row == NULL)
+    return;
+  if (adw_style_manager_get_dark (adw_style_manager_get_default ()))
+    cpel_palette_init_dark (&palette);
+  else
+    cpel_palette_init_light (&palette);
+  /* TRANSLATORS: histogram title: intervals between events of a name */
+  title = g_strdup_printf (_("Intervals of %s"), row->name);
+  cpel_render_histogram (cr, width, height, &palette, title,
+                         row->histogram_a, self->name_a, row->histogram_b, self->name_b);
+}
+
+/* Activating a Compare row searches that event name in both panes. */
+static void
+on_compare_activate (GtkColumnView   *view,
+                     guint            position,
+                     CpelStatsWindow *self)
+{
+  g_autoptr(CpelTableRow) row = row_at (view, position);
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+  const CpelDiffRow *d;
+  CpelSearchBar *bar;
+
+  if (row == NULL || self->diff == NULL || !CPEL_IS_WINDOW (parent)
+      || cpel_table_row_get_id (row) >= cpel_diff_get_n_rows (self->diff, CPEL_DIFF_BY_EVENTS))
+    return;
+  d = cpel_diff_get_row (self->diff, CPEL_DIFF_BY_EVENTS, (guint) cpel_table_row_get_id (row));
+  bar = cpel_window_get_search_bar (CPEL_WINDOW (parent));
+  cpel_search_bar_set_search_mode (bar, TRUE);
+  cpel_search_bar_search (bar, CPEL_SEARCH_CODE, d->name, FALSE);
+  cpel_search_bar_step (bar, 1);
+}
+
 static GtkSortListModel *
 setup_view (GtkColumnView *view,
             GListStore    *store)
@@ -610,6 +970,13 @@ cpel_stats_window_dispose (GObject *object)
   g_clear_object (&self->sorted_tracks);
   g_clear_object (&self->codes);
   g_clear_object (&self->tracks);
+  g_clear_object (&self->sorted_diff_events);
+  g_clear_object (&self->sorted_diff_tracks);
+  g_clear_object (&self->diff_events);
+  g_clear_object (&self->diff_tracks);
+  g_clear_pointer (&self->diff, cpel_diff_free);
+  g_clear_pointer (&self->name_a, g_free);
+  g_clear_pointer (&self->name_b, g_free);
   g_clear_pointer (&self->stats, cpel_stats_free);
   g_clear_object (&self->file);
   g_clear_object (&self->timeline);
@@ -707,6 +1074,11 @@ cpel_stats_window_class_init (CpelStatsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, codes_view);
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, tracks_view);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, compare_page);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, compare_tracks_page);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, compare_view);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, compare_tracks_view);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, histogram_area);
   gtk_widget_class_bind_template_callback (widget_class, on_refresh_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_save_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_copy_clicked);
@@ -744,6 +1116,34 @@ cpel_stats_window_init (CpelStatsWindow *self)
   append_column (self->tracks_view, _("Events"), TRACK_CELL_COUNT, TRUE, FALSE);
   self->sorted_tracks = setup_view (self->tracks_view, self->tracks);
   g_signal_connect (self->tracks_view, "activate", G_CALLBACK (on_track_activate), self);
+
+  self->chooser_by = -1;
+  self->diff_events = g_list_store_new (CPEL_TYPE_TABLE_ROW);
+  self->diff_tracks = g_list_store_new (CPEL_TYPE_TABLE_ROW);
+  append_column (self->compare_view, _("Event"), DIFF_CELL_NAME, FALSE, TRUE);
+  /* TRANSLATORS: column: number of events in capture A */
+  append_column (self->compare_view, _("Count A"), DIFF_CELL_COUNT_A, TRUE, FALSE);
+  append_column (self->compare_view, _("Count B"), DIFF_CELL_COUNT_B, TRUE, FALSE);
+  /* TRANSLATORS: column: change of the count from A to B */
+  append_column (self->compare_view, _("Δ Count"), DIFF_CELL_COUNT_DELTA, TRUE, FALSE);
+  /* TRANSLATORS: column: mean interval in capture A */
+  append_column (self->compare_view, _("Mean A"), DIFF_CELL_MEAN_A, TRUE, FALSE);
+  append_column (self->compare_view, _("Mean B"), DIFF_CELL_MEAN_B, TRUE, FALSE);
+  /* TRANSLATORS: column: change of the mean interval in percent */
+  append_column (self->compare_view, _("Δ Mean"), DIFF_CELL_MEAN_PCT, TRUE, FALSE);
+  self->sorted_diff_events = setup_view (self->compare_view, self->diff_events);
+  gtk_single_selection_set_autoselect (GTK_SINGLE_SELECTION (gtk_column_view_get_model (self->compare_view)), TRUE);
+  g_signal_connect_object (gtk_column_view_get_model (self->compare_view), "notify::selected",
+                           G_CALLBACK (gtk_widget_queue_draw), self->histogram_area, G_CONNECT_SWAPPED);
+  g_signal_connect (self->compare_view, "activate", G_CALLBACK (on_compare_activate), self);
+  gtk_drawing_area_set_draw_func (self->histogram_area, draw_histogram, self, NULL);
+
+  append_column (self->compare_tracks_view, _("Label"), DIFF_CELL_NAME, FALSE, TRUE);
+  /* TRANSLATORS: column: events of the track in capture A */
+  append_column (self->compare_tracks_view, _("Events A"), DIFF_CELL_COUNT_A, TRUE, FALSE);
+  append_column (self->compare_tracks_view, _("Events B"), DIFF_CELL_COUNT_B, TRUE, FALSE);
+  append_column (self->compare_tracks_view, _("Δ Events"), DIFF_CELL_COUNT_DELTA, TRUE, FALSE);
+  self->sorted_diff_tracks = setup_view (self->compare_tracks_view, self->diff_tracks);
 }
 
 CpelStatsWindow *

@@ -8,6 +8,7 @@
 
 #include <adwaita.h>
 
+#include "cpel-diff.h"
 #include "cpel-timeline.h"
 #include "cpel-window.h"
 
@@ -36,5 +37,17 @@ gboolean         cpel_stats_window_save_csv   (CpelStatsWindow  *self,
                                                GFile            *file,
                                                CpelStatsCsvTable table,
                                                GError          **error);
+
+/* While the parent window compares two captures: the diff the Compare and
+ * Compare Tracks pages show (NULL otherwise; the pages are hidden then),
+ * their rows (CpelTableRow, sorted as shown), CSV of one of them. */
+CpelDiff        *cpel_stats_window_get_diff   (CpelStatsWindow  *self);
+GListModel      *cpel_stats_window_get_compare_rows (CpelStatsWindow *self,
+                                                     CpelDiffBy       by);
+gboolean         cpel_stats_window_has_compare_pages (CpelStatsWindow *self);
+gboolean         cpel_stats_window_save_compare_csv (CpelStatsWindow *self,
+                                                     GFile           *file,
+                                                     CpelDiffBy       by,
+                                                     GError         **error);
 
 G_END_DECLS

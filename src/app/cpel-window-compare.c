@@ -14,6 +14,7 @@
 #include "cpel-async.h"
 #include "cpel-diff.h"
 #include "cpel-search-bar.h"
+#include "cpel-stats-window.h"
 #include "cpel-toaster.h"
 
 typedef struct
@@ -111,6 +112,14 @@ on_page_changed (CpelWindow *self)
                                cpel_window_is_comparing (self) ? self->compare.search : NULL);
 }
 
+/* The Statistics window, when open, counts the new pair (or A alone). */
+static void
+refresh_statistics (CpelWindow *self)
+{
+  if (self->statistics != NULL && gtk_widget_get_visible (GTK_WIDGET (self->statistics)))
+    cpel_stats_window_refresh (CPEL_STATS_WINDOW (self->statistics));
+}
+
 static void
 show_compare (CpelWindow *self)
 {
@@ -138,6 +147,7 @@ show_compare (CpelWindow *self)
   gtk_widget_grab_focus (GTK_WIDGET (self->compare.pane));
   _cpel_window_update_title (self);
   _cpel_window_update_actions (self);
+  refresh_statistics (self);
 }
 
 static void
@@ -235,6 +245,7 @@ cpel_window_close_compare (CpelWindow *self)
     }
   _cpel_window_update_title (self);
   _cpel_window_update_actions (self);
+  refresh_statistics (self);
 }
 
 gboolean
@@ -291,6 +302,7 @@ _cpel_window_swap_compare (CpelWindow *self)
   cpel_compare_pane_set_range (pane, t0, t1);
   apply_filters (self);
   _cpel_window_update_title (self);
+  refresh_statistics (self);
 }
 
 void

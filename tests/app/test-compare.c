@@ -8,6 +8,8 @@
 #include "cpel-compare-pane.h"
 #include "cpel-print.h"
 #include "cpel-search-bar.h"
+#include "cpel-stats-window.h"
+#include "cpel-table.h"
 #include "cpel-test-pair.h"
 #include "cpel-toaster.h"
 #include "cpel-window.h"
@@ -799,6 +801,165 @@ test_print (Fixture *f, gconstpointer data)
   g_unlink (pdf_both);
 }
 
+static CpelStatsWindow *
+wait_statistics (Fixture *f)
+{
+  CpelStatsWindow *stats = CPEL_STATS_WINDOW (cpel_window_get_statistics (f->window));
+
+  g_assert_nonnull (stats);
+  app_test_wait_until (!cpel_stats_window_is_busy (stats) && cpel_stats_window_get_stats (stats) != NULL, 30);
+  app_test_drain ();
+  return stats;
+}
+
+/* One shown row of a Compare table against the core's row of that name. */
+static void
+check_diff_row (CpelTableRow *row, const CpelDiffRow *want, gboolean events)
+{
+  g_autofree char *count_a = cpel_format_count (want->count_a);
+  g_autofree char *count_b = cpel_format_count (want->count_b);
+
+  g_assert_cmpfloat (cpel_table_row_get_key (row, 1), ==, (double) want->count_a);
+  g_assert_cmpfloat (cpel_table_row_get_key (row, 2), ==, (double) want->count_b);
+  g_assert_cmpfloat (cpel_table_row_get_key (row, 3), ==, (double) want->count_delta);
+  g_assert_cmpstr (cpel_table_row_get_text (row, 1), ==, count_a);
+  g_assert_cmpstr (cpel_table_row_get_text (row, 2), ==, count_b);
+  if (!events)
+    return;
+  if (want->n_intervals_a > 0)
+    g_assert_cmpfloat (cpel_table_row_get_key (row, 4), ==, want->mean_a);
+  else
+    g_assert_cmpstr (cpel_table_row_get_text (row, 4), ==, "—");
+  if (want->n_intervals_b > 0)
+    g_assert_cmpfloat (cpel_table_row_get_key (row, 5), ==, want->mean_b);
+  else
+    g_assert_cmpstr (cpel_table_row_get_text (row, 5), ==, "—");
+}
+
+/* Statistics while comparing: a Compare page (per event name) and a
+ * Compare Tracks page (per label) whose numbers are the core diff model's
+ * (= `cpel diff A B`), the selected row's histograms drawn in both
+ * colours; gone again when B is closed. */
+static void
+test_statistics (Fixture *f, gconstpointer data)
+{
+  CpelStatsWindow *stats;
+  g_autoptr(CpelDiff) want = NULL;
+  g_autoptr(GError) error = NULL;
+  GListModel *rows;
+  CpelFile *file_a, *file_b;
+  g_autofree char *csv_path = g_build_filename (f->dir, "compare.csv", NULL);
+  g_autoptr(GFile) csv_file = g_file_new_for_path (csv_path);
+  g_autofree char *csv = NULL;
+  CpelPalette light;
+  cairo_surface_t *image = NULL;
+  GtkWidget *area;
+  gboolean found_a = FALSE, found_b = FALSE;
+
+  /* not comparing: no Compare pages */
+  app_test_activate_action (GTK_WIDGET (f->window), "statistics", NULL);
+  stats = wait_statistics (f);
+  g_assert_false (cpel_stats_window_has_compare_pages (stats));
+  g_assert_null (cpel_stats_window_get_diff (stats));
+
+  /* comparing: the open window counts the pair */
+  compare_and_wait (f, f->b);
+  app_test_wait_until (cpel_stats_window_get_diff (stats) != NULL, 30);
+  stats = wait_statistics (f);
+  g_assert_true (cpel_stats_window_has_compare_pages (stats));
+  file_a = cpel_compare_pane_get_file_a (CPEL_COMPARE_PANE (cpel_window_get_compare_pane (f->window)));
+  file_b = cpel_compare_pane_get_file_b (CPEL_COMPARE_PANE (cpel_window_get_compare_pane (f->window)));
+  want = cpel_diff_compute (file_a, file_b, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  rows = cpel_stats_window_get_compare_rows (stats, CPEL_DIFF_BY_EVENTS);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, cpel_diff_get_n_rows (want, CPEL_DIFF_BY_EVENTS));
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 6);
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(CpelTableRow) row = g_list_model_get_item (rows, i);
+      const CpelDiffRow *w = cpel_diff_lookup (want, CPEL_DIFF_BY_EVENTS, cpel_table_row_get_text (row, 0));
+
+      g_assert_nonnull (w);
+      check_diff_row (row, w, TRUE);
+    }
+  /* the planted differences, as shown */
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(CpelTableRow) row = g_list_model_get_item (rows, i);
+      const char *name = cpel_table_row_get_text (row, 0);
+
+      if (g_strcmp0 (name, "double") == 0)
+        {
+          g_assert_cmpstr (cpel_table_row_get_text (row, 3), ==, "+5");
+          g_assert_cmpstr (cpel_table_row_get_text (row, 6), ==, "−50.0 %");
+        }
+      else if (g_strcmp0 (name, "slow") == 0)
+        g_assert_cmpstr (cpel_table_row_get_text (row, 6), ==, "+200.0 %");
+      else if (g_strcmp0 (name, "only-a") == 0)
+        {
+          g_assert_cmpstr (cpel_table_row_get_text (row, 3), ==, "−4");
+          g_assert_cmpstr (cpel_table_row_get_text (row, 6), ==, "—");
+        }
+    }
+
+  rows = cpel_stats_window_get_compare_rows (stats, CPEL_DIFF_BY_TRACKS);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 3);
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(CpelTableRow) row = g_list_model_get_item (rows, i);
+      const CpelDiffRow *w = cpel_diff_lookup (want, CPEL_DIFF_BY_TRACKS, cpel_table_row_get_text (row, 0));
+
+      g_assert_nonnull (w);
+      check_diff_row (row, w, FALSE);
+    }
+
+  /* Save as CSV: exactly `cpel diff --csv` */
+  g_assert_true (cpel_stats_window_save_compare_csv (stats, csv_file, CPEL_DIFF_BY_EVENTS, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
+  g_assert_cmpstr (csv, ==, CPEL_TEST_PAIR_CSV);
+  g_clear_pointer (&csv, g_free);
+  g_assert_true (cpel_stats_window_save_compare_csv (stats, csv_file, CPEL_DIFF_BY_TRACKS, &error));
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
+  g_assert_cmpstr (csv, ==, CPEL_TEST_PAIR_TRACKS_CSV);
+
+  /* the first row ("double", selected) drawn as two histograms: A's
+   * accent and B's highlight colour both present */
+  area = find_descendant (GTK_WIDGET (stats), GTK_TYPE_DRAWING_AREA);
+  g_assert_nonnull (area);
+  gtk_window_set_default_size (GTK_WINDOW (stats), 760, 560);
+  gtk_window_present (GTK_WINDOW (stats));
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (find_descendant (GTK_WIDGET (stats), ADW_TYPE_VIEW_STACK)),
+                                         "compare");
+  app_test_wait_drawn (area);
+  app_test_wait_until ((image = app_test_widget_image (area)) != NULL, 30);
+  /* (bars at 60 % over the background: A bluish, B yellowish; the
+   * text and axes are grey) */
+  cpel_palette_init_light (&light);
+  g_assert_true (light.accent.b > light.accent.r + 0.2);
+  g_assert_true (light.highlight.r > light.highlight.b + 0.2);
+  for (int y = 0; y < cairo_image_surface_get_height (image); y++)
+    for (int x = 0; x < cairo_image_surface_get_width (image); x++)
+      {
+        guint32 p = pixel (image, x, y);
+        int r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
+
+        found_a |= b > r + 50;
+        found_b |= r > b + 50 && g > b + 30;
+      }
+  cairo_surface_destroy (image);
+  g_assert_true (found_a);
+  g_assert_true (found_b);
+
+  /* closing B: the pages go */
+  cpel_window_close_compare (f->window);
+  app_test_wait_until (cpel_stats_window_get_diff (stats) == NULL, 30);
+  stats = wait_statistics (f);
+  g_assert_false (cpel_stats_window_has_compare_pages (stats));
+  g_assert_cmpuint (g_list_model_get_n_items (cpel_stats_window_get_compare_rows (stats, CPEL_DIFF_BY_EVENTS)), ==, 0);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -819,6 +980,7 @@ main (int argc, char *argv[])
   g_test_add ("/app/compare/history-measure-cursor", Fixture, NULL, fixture_setup, test_history_measure_cursor, fixture_teardown);
   g_test_add ("/app/compare/print", Fixture, NULL, fixture_setup, test_print, fixture_teardown);
   g_test_add ("/app/compare/bad-b", Fixture, NULL, fixture_setup, test_bad_b, fixture_teardown);
+  g_test_add ("/app/compare/statistics", Fixture, NULL, fixture_setup, test_statistics, fixture_teardown);
   g_test_add ("/app/compare/offset-enter", Fixture, NULL, fixture_setup, test_offset_enter, fixture_teardown);
   return g_test_run ();
 }
