@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-perf-data-private.h — what the perf.data reader's files share:
- * cpel-perf-data.c (header, attrs, features, records) and
- * cpel-perf-tracepoint.c (TRACING_DATA formats and tracepoint payloads,
- * through libtraceevent) */
+ * cpel-perf-data.c (header, attrs, features), cpel-perf-data-records.c
+ * (the data section's records) and cpel-perf-tracepoint.c (TRACING_DATA
+ * formats and tracepoint payloads, through libtraceevent) */
 #pragma once
 
 #include "cpel-perf-data.h"
