@@ -321,6 +321,25 @@ fill_tables (CpelStatsWindow *self)
                        rows->pdata, rows->len);
 }
 
+static int current_compare (CpelStatsWindow *self);
+
+/* The Compare pages count the whole of both captures: their header says so. */
+static void
+update_compare_texts (CpelStatsWindow *self)
+{
+  g_autofree char *total_a = cpel_format_count (cpel_diff_get_total_a (self->diff));
+  g_autofree char *total_b = cpel_format_count (cpel_diff_get_total_b (self->diff));
+  g_autofree char *range = NULL;
+  g_autofree char *summary = NULL;
+
+  /* TRANSLATORS: statistics window, Compare pages: "a.cpel — b.cpel, whole captures" */
+  range = g_strdup_printf (_("%s — %s, whole captures"), self->name_a, self->name_b);
+  /* TRANSLATORS: statistics window, Compare pages: events counted in A and in B */
+  summary = g_strdup_printf (_("Events: %s in A · %s in B"), total_a, total_b);
+  gtk_label_set_text (self->range_label, range);
+  gtk_label_set_text (self->summary_label, summary);
+}
+
 static void
 update_texts (CpelStatsWindow *self)
 {
@@ -345,6 +364,11 @@ update_texts (CpelStatsWindow *self)
   g_autofree char *summary = NULL;
   g_autofree char *subtitle = NULL;
 
+  if (current_compare (self) >= 0)
+    {
+      update_compare_texts (self);
+      return;
+    }
   if (self->measured)
     /* TRANSLATORS: statistics window: the measured range, start – end (span) */
     subtitle = g_strdup_printf (_("Measured range %s – %s (%s)"),
@@ -899,6 +923,13 @@ draw_histogram (GtkDrawingArea *area,
                          row->histogram_a, self->name_a, row->histogram_b, self->name_b);
 }
 
+static void
+on_page_changed (CpelStatsWindow *self)
+{
+  if (self->stats != NULL)
+    update_texts (self);
+}
+
 /* Activating a Compare row searches that event name in both panes. */
 static void
 on_compare_activate (GtkColumnView   *view,
@@ -965,6 +996,8 @@ cpel_stats_window_dispose (GObject *object)
   if (self->timeline != NULL)
     g_signal_handlers_disconnect_by_data (self->timeline, self);
   g_clear_object (&self->toaster);
+  if (self->view_stack != NULL)
+    g_signal_handlers_disconnect_by_data (self->view_stack, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), CPEL_TYPE_STATS_WINDOW);
   g_clear_object (&self->sorted_codes);
   g_clear_object (&self->sorted_tracks);
@@ -1137,6 +1170,8 @@ cpel_stats_window_init (CpelStatsWindow *self)
                            G_CALLBACK (gtk_widget_queue_draw), self->histogram_area, G_CONNECT_SWAPPED);
   g_signal_connect (self->compare_view, "activate", G_CALLBACK (on_compare_activate), self);
   gtk_drawing_area_set_draw_func (self->histogram_area, draw_histogram, self, NULL);
+  g_signal_connect_swapped (self->view_stack, "notify::visible-child-name",
+                            G_CALLBACK (on_page_changed), self);
 
   append_column (self->compare_tracks_view, _("Label"), DIFF_CELL_NAME, FALSE, TRUE);
   /* TRANSLATORS: column: events of the track in capture A */

@@ -3,6 +3,7 @@
 #include "app-test-util.h"
 
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "cpel-application.h"
 #include "cpel-compare-pane.h"
@@ -801,6 +802,18 @@ test_print (Fixture *f, gconstpointer data)
   g_unlink (pdf_both);
 }
 
+/* Whether a label under `widget` reads `text`. */
+static gboolean
+has_label (GtkWidget *widget, const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (has_label (c, text))
+      return TRUE;
+  return FALSE;
+}
+
 static CpelStatsWindow *
 wait_statistics (Fixture *f)
 {
@@ -933,6 +946,15 @@ test_statistics (Fixture *f, gconstpointer data)
   adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (find_descendant (GTK_WIDGET (stats), ADW_TYPE_VIEW_STACK)),
                                          "compare");
   app_test_wait_drawn (area);
+  /* the header says what the Compare pages count */
+  g_assert_true (has_label (GTK_WIDGET (stats), "a.cpel — b.cpel, whole captures"));
+  {
+    g_autofree char *a = cpel_format_count (cpel_diff_get_total_a (want));
+    g_autofree char *b = cpel_format_count (cpel_diff_get_total_b (want));
+    g_autofree char *summary = g_strdup_printf ("Events: %s in A · %s in B", a, b);
+
+    g_assert_true (has_label (GTK_WIDGET (stats), summary));
+  }
   app_test_wait_until ((image = app_test_widget_image (area)) != NULL, 30);
   /* (bars at 60 % over the background: A bluish, B yellowish; the
    * text and axes are grey) */
@@ -951,6 +973,26 @@ test_statistics (Fixture *f, gconstpointer data)
   cairo_surface_destroy (image);
   g_assert_true (found_a);
   g_assert_true (found_b);
+
+  /* activating a row searches its name in both panes */
+  {
+    GtkWidget *table = find_descendant (find_descendant (GTK_WIDGET (stats), GTK_TYPE_PANED),
+                                        GTK_TYPE_COLUMN_VIEW);
+    CpelSearchBar *bar = cpel_window_get_search_bar (f->window);
+    gboolean done = FALSE;
+    gulong id = g_signal_connect (bar, "search-finished", G_CALLBACK (on_finished), &done);
+    g_autoptr(CpelTableRow) first = g_list_model_get_item (cpel_stats_window_get_compare_rows (stats, CPEL_DIFF_BY_EVENTS), 0);
+    const char *status;
+
+    g_assert_cmpstr (cpel_table_row_get_text (first, 0), ==, "double");
+    g_signal_emit_by_name (table, "activate", 0);
+    app_test_await_flag (&done, 10000);
+    g_signal_handler_disconnect (bar, id);
+    app_test_drain ();
+    status = cpel_search_bar_get_status (bar);
+    g_assert_nonnull (strstr (status, "5 in A"));
+    g_assert_nonnull (strstr (status, "10 in B"));
+  }
 
   /* closing B: the pages go */
   cpel_window_close_compare (f->window);
