@@ -40,8 +40,7 @@ start() {
   pid=$!
   wid=$(wait_window --pid "$pid" --name 'demo\.cpel')
   [ -n "$wid" ] || { echo "no window appeared" >&2; exit 1; }
-  xdotool windowsize "$wid" 900 600
-  wait_laid_out "$wid" 900 600 || { echo "the window was not laid out at 900x600" >&2; exit 1; }
+  resize_laid_out "$wid" 900 600 || { echo "the window was not laid out at 900x600" >&2; exit 1; }
   xdotool windowfocus --sync "$wid"
   xdotool mousemove --window "$wid" 5 5
 }
