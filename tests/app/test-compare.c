@@ -994,6 +994,14 @@ test_statistics (Fixture *f, gconstpointer data)
     g_assert_nonnull (strstr (status, "10 in B"));
   }
 
+  /* Swap: counted again, the other way round */
+  app_test_activate_action (GTK_WIDGET (f->window), "swap-compare", NULL);
+  app_test_wait_until (cpel_stats_window_get_diff (stats) != NULL
+                       && cpel_diff_lookup (cpel_stats_window_get_diff (stats), CPEL_DIFF_BY_EVENTS, "double")->count_a == 10,
+                       30);
+  stats = wait_statistics (f);
+  g_assert_cmpuint (cpel_diff_lookup (cpel_stats_window_get_diff (stats), CPEL_DIFF_BY_EVENTS, "only-b")->count_a, ==, 1);
+
   /* closing B: the pages go */
   cpel_window_close_compare (f->window);
   app_test_wait_until (cpel_stats_window_get_diff (stats) == NULL, 30);
