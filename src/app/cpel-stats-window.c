@@ -11,7 +11,8 @@
  * per event name: count in A, in B, Δ, mean interval in A, in B, Δ %, and
  * the selected row's interval distributions as two overlaid histograms) and
  * Compare Tracks (per track label).  cpel_diff_compute() counts them over
- * the whole of both captures (as `cpel diff A B`), in the same worker.
+ * the whole of both captures (as `cpel diff A B`, without the event types
+ * hidden in the panes), in the same worker.
  */
 #include "cpel-stats-window.h"
 
@@ -90,6 +91,7 @@ struct _CpelStatsWindow
   CpelDiff            *diff;         /* while comparing: A (the pane's top) with B */
   char                *name_a;
   char                *name_b;
+  gboolean             compare_hidden; /* event types hidden in the panes are not counted */
 
   GListStore          *codes;
   GListStore          *tracks;
@@ -128,6 +130,8 @@ typedef struct
   guint8           *hidden;
   CpelFile         *compare_a;   /* both set while comparing */
   CpelFile         *compare_b;
+  guint8           *hidden_a;    /* the panes' hidden types (by name from the single view) */
+  guint8           *hidden_b;
 } Job;
 
 typedef struct
@@ -150,6 +154,8 @@ job_free (Job *job)
   g_clear_object (&job->file);
   g_clear_object (&job->compare_a);
   g_clear_object (&job->compare_b);
+  g_free (job->hidden_a);
+  g_free (job->hidden_b);
   g_free (job->slots);
   g_free (job->hidden);
   g_free (job);
@@ -168,7 +174,7 @@ count_thread (GTask        *task,
   counted->stats = cpel_stats_compute (job->file, &job->options, cancellable, &error);
   if (counted->stats != NULL && job->compare_a != NULL)
     {
-      CpelDiffOptions options = { 0, G_MAXINT64, TRUE, NULL, NULL };
+      CpelDiffOptions options = { 0, G_MAXINT64, TRUE, job->hidden_a, job->hidden_b };
 
       counted->diff = cpel_diff_compute (job->compare_a, job->compare_b, &options, cancellable, &error);
       if (counted->diff == NULL)
@@ -336,6 +342,13 @@ update_compare_texts (CpelStatsWindow *self)
   range = g_strdup_printf (_("%s — %s, whole captures"), self->name_a, self->name_b);
   /* TRANSLATORS: statistics window, Compare pages: events counted in A and in B */
   summary = g_strdup_printf (_("Events: %s in A · %s in B"), total_a, total_b);
+  if (self->compare_hidden)
+    {
+      char *with_note = g_strconcat (summary, " · ", _("hidden event types not counted"), NULL);
+
+      g_free (summary);
+      summary = with_note;
+    }
   gtk_label_set_text (self->range_label, range);
   gtk_label_set_text (self->summary_label, summary);
 }
@@ -514,6 +527,11 @@ cpel_stats_window_refresh (CpelStatsWindow *self)
 
         job->compare_a = g_object_ref (cpel_compare_pane_get_file_a (pane));
         job->compare_b = g_object_ref (cpel_compare_pane_get_file_b (pane));
+        if (cv->a.hidden_types != NULL)
+          job->hidden_a = g_memdup2 (cv->a.hidden_types, cpel_file_get_n_types (job->compare_a));
+        if (cv->b.hidden_types != NULL)
+          job->hidden_b = g_memdup2 (cv->b.hidden_types, cpel_file_get_n_types (job->compare_b));
+        self->compare_hidden = job->hidden_a != NULL || job->hidden_b != NULL;
         g_free (self->name_a);
         g_free (self->name_b);
         self->name_a = g_strdup (cv->name_a != NULL ? cv->name_a : "A");

@@ -994,6 +994,27 @@ test_statistics (Fixture *f, gconstpointer data)
     g_assert_nonnull (strstr (status, "10 in B"));
   }
 
+  /* event types hidden in the panes (by name) are not counted */
+  {
+    CpelTimeline *timeline = cpel_window_get_timeline (f->window);
+    CpelFile *a = cpel_window_get_file (f->window);
+    g_autofree guint8 *hidden = g_malloc0 (cpel_file_get_n_types (a));
+
+    hidden[type_named (a, "double")] = 1;
+    cpel_timeline_set_hidden_types (timeline, hidden);
+    cpel_stats_window_refresh (stats);
+    stats = wait_statistics (f);
+    g_assert_nonnull (cpel_stats_window_get_diff (stats));
+    g_assert_null (cpel_diff_lookup (cpel_stats_window_get_diff (stats), CPEL_DIFF_BY_EVENTS, "double"));
+    g_assert_cmpuint (g_list_model_get_n_items (cpel_stats_window_get_compare_rows (stats, CPEL_DIFF_BY_EVENTS)), ==, 5);
+    g_assert_cmpuint (cpel_diff_get_total_a (cpel_stats_window_get_diff (stats)), ==, cpel_diff_get_total_a (want) - 5);
+    g_assert_cmpuint (cpel_diff_get_total_b (cpel_stats_window_get_diff (stats)), ==, cpel_diff_get_total_b (want) - 10);
+    cpel_timeline_set_hidden_types (timeline, NULL);
+    cpel_stats_window_refresh (stats);
+    stats = wait_statistics (f);
+    g_assert_nonnull (cpel_diff_lookup (cpel_stats_window_get_diff (stats), CPEL_DIFF_BY_EVENTS, "double"));
+  }
+
   /* Swap: counted again, the other way round */
   app_test_activate_action (GTK_WIDGET (f->window), "swap-compare", NULL);
   app_test_wait_until (cpel_stats_window_get_diff (stats) != NULL
