@@ -974,6 +974,21 @@ test_statistics (Fixture *f, gconstpointer data)
   g_assert_true (found_a);
   g_assert_true (found_b);
 
+  /* Copy as Text on the Compare pages: `cpel diff`'s table */
+  {
+    AdwViewStack *pages = ADW_VIEW_STACK (find_descendant (GTK_WIDGET (stats), ADW_TYPE_VIEW_STACK));
+    g_autofree char *text = cpel_stats_window_get_text (stats);
+    g_autofree char *expected = cpel_diff_to_text (want, CPEL_DIFF_BY_EVENTS, "a.cpel", "b.cpel");
+    g_autofree char *text_tracks = NULL;
+    g_autofree char *expected_tracks = cpel_diff_to_text (want, CPEL_DIFF_BY_TRACKS, "a.cpel", "b.cpel");
+
+    g_assert_cmpstr (text, ==, expected);
+    adw_view_stack_set_visible_child_name (pages, "compare-tracks");
+    text_tracks = cpel_stats_window_get_text (stats);
+    g_assert_cmpstr (text_tracks, ==, expected_tracks);
+    adw_view_stack_set_visible_child_name (pages, "compare");
+  }
+
   /* activating a row searches its name in both panes */
   {
     GtkWidget *table = find_descendant (find_descendant (GTK_WIDGET (stats), GTK_TYPE_PANED),
