@@ -918,6 +918,22 @@ selected_diff_row (CpelStatsWindow *self)
 }
 
 static void
+render_histogram (CpelStatsWindow   *self,
+                  const CpelDiffRow *row,
+                  cairo_t           *cr,
+                  int                width,
+                  int                height,
+                  const CpelPalette *palette)
+{
+  g_autofree char *title = NULL;
+
+  /* TRANSLATORS: histogram title: intervals between events of a name */
+  title = g_strdup_printf (_("Intervals of %s"), row->name);
+  cpel_render_histogram (cr, width, height, palette, title,
+                         row->histogram_a, self->name_a, row->histogram_b, self->name_b);
+}
+
+static void
 draw_histogram (GtkDrawingArea *area,
                 cairo_t        *cr,
                 int             width,
@@ -927,7 +943,6 @@ draw_histogram (GtkDrawingArea *area,
   CpelStatsWindow *self = user_data;
   const CpelDiffRow *row = selected_diff_row (self);
   CpelPalette palette;
-  g_autofree char *title = NULL;
 
   if (row == NULL)
     return;
@@ -935,10 +950,99 @@ draw_histogram (GtkDrawingArea *area,
     cpel_palette_init_dark (&palette);
   else
     cpel_palette_init_light (&palette);
-  /* TRANSLATORS: histogram title: intervals between events of a name */
-  title = g_strdup_printf (_("Intervals of %s"), row->name);
-  cpel_render_histogram (cr, width, height, &palette, title,
-                         row->histogram_a, self->name_a, row->histogram_b, self->name_b);
+  render_histogram (self, row, cr, width, height, &palette);
+}
+
+static cairo_status_t
+append_png (void                *closure,
+            const unsigned char *data,
+            unsigned int         length)
+{
+  g_byte_array_append (closure, data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+gboolean
+cpel_stats_window_save_histogram (CpelStatsWindow  *self,
+                                  GFile            *file,
+                                  int               width,
+                                  int               height,
+                                  GError          **error)
+{
+  const CpelDiffRow *row;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  CpelPalette palette;
+  g_autoptr(GByteArray) png = NULL;
+  cairo_status_t status;
+
+  g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+  g_return_val_if_fail (width > 0 && height > 0, FALSE);
+
+  row = self->diff != NULL ? selected_diff_row (self) : NULL;
+  if (row == NULL)
+    {
+      g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_INVALID, _("No histogram to save yet"));
+      return FALSE;
+    }
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+  cr = cairo_create (surface);
+  cpel_palette_init_light (&palette);
+  render_histogram (self, row, cr, width, height, &palette);
+  cairo_destroy (cr);
+  png = g_byte_array_new ();
+  status = cairo_surface_write_to_png_stream (surface, append_png, png);
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID, _("Could not draw the histogram: %s"),
+                   cairo_status_to_string (status));
+      return FALSE;
+    }
+  return g_file_replace_contents (file, (const char *) png->data, png->len, NULL, FALSE,
+                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
+}
+
+static void
+on_save_histogram_response (GtkNativeDialog *dialog,
+                            int              response,
+                            CpelStatsWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GError) error = NULL;
+      g_autofree char *display = g_file_get_parse_name (file);
+      g_autofree char *message = NULL;
+
+      if (cpel_stats_window_save_histogram (self, file, 1200, 600, &error))
+        message = g_strdup_printf (_("Saved “%s”"), display);
+      else
+        message = g_strdup_printf (_("Could not save “%s”: %s"), display, error->message);
+      show_toast (self, message);
+    }
+  g_clear_object (&self->chooser);
+}
+
+static void
+on_save_histogram_clicked (CpelStatsWindow *self)
+{
+  const CpelDiffRow *row = self->diff != NULL ? selected_diff_row (self) : NULL;
+  g_autofree char *name = NULL;
+
+  if (row == NULL || self->chooser != NULL)
+    return;
+  self->chooser = gtk_file_chooser_native_new (_("Save Histogram as PNG"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SAVE,
+                                               _("_Save"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  /* TRANSLATORS: file name suggested for a saved histogram; %s is an event name */
+  name = g_strdup_printf (_("intervals-%s.png"), row->name);
+  g_strdelimit (name, "/\\", '_');
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
+  g_signal_connect (self->chooser, "response", G_CALLBACK (on_save_histogram_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }
 
 static void
@@ -1132,6 +1236,7 @@ cpel_stats_window_class_init (CpelStatsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, histogram_area);
   gtk_widget_class_bind_template_callback (widget_class, on_refresh_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_save_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_save_histogram_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_copy_clicked);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK,

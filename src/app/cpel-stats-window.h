@@ -49,5 +49,12 @@ gboolean         cpel_stats_window_save_compare_csv (CpelStatsWindow *self,
                                                      GFile           *file,
                                                      CpelDiffBy       by,
                                                      GError         **error);
+/* The Compare page's selected row: its two overlaid interval histograms
+ * (cpel_render_histogram, light palette) as a WIDTH x HEIGHT PNG. */
+gboolean         cpel_stats_window_save_histogram (CpelStatsWindow *self,
+                                                   GFile           *file,
+                                                   int              width,
+                                                   int              height,
+                                                   GError         **error);
 
 G_END_DECLS

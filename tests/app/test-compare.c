@@ -974,6 +974,33 @@ test_statistics (Fixture *f, gconstpointer data)
   g_assert_true (found_a);
   g_assert_true (found_b);
 
+  /* Save Histogram: the same two histograms as a PNG of the asked size */
+  {
+    g_autofree char *png_path = g_build_filename (f->dir, "histogram.png", NULL);
+    g_autoptr(GFile) png_file = g_file_new_for_path (png_path);
+    cairo_surface_t *png;
+    gboolean png_a = FALSE, png_b = FALSE;
+
+    g_assert_true (cpel_stats_window_save_histogram (stats, png_file, 640, 320, &error));
+    g_assert_no_error (error);
+    png = cairo_image_surface_create_from_png (png_path);
+    g_assert_cmpint (cairo_surface_status (png), ==, CAIRO_STATUS_SUCCESS);
+    g_assert_cmpint (cairo_image_surface_get_width (png), ==, 640);
+    g_assert_cmpint (cairo_image_surface_get_height (png), ==, 320);
+    for (int y = 0; y < 320; y++)
+      for (int x = 0; x < 640; x++)
+        {
+          guint32 p = pixel (png, x, y);
+          int r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
+
+          png_a |= b > r + 50;
+          png_b |= r > b + 50 && g > b + 30;
+        }
+    cairo_surface_destroy (png);
+    g_assert_true (png_a);
+    g_assert_true (png_b);
+  }
+
   /* Copy as Text on the Compare pages: `cpel diff`'s table */
   {
     AdwViewStack *pages = ADW_VIEW_STACK (find_descendant (GTK_WIDGET (stats), ADW_TYPE_VIEW_STACK));
