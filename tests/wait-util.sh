@@ -31,26 +31,15 @@ wait_window () {
   { timeout "$WAIT_SECONDS" xdotool search --sync --all --onlyvisible "$@" 2>/dev/null | head -n 1; } || true
 }
 
-# resize_laid_out WID WIDTH HEIGHT (xprop, Debian's x11-utils): asks for
-# WIDTH x HEIGHT and returns once the GTK window has been allocated at it
-# (GTK sets its opaque region when it allocates the window, in the frame's
-# layout phase, before that frame's paint).  Each other size the window
-# reports — GTK applying its own size after ours arrived, which a loaded
-# machine makes likely — is answered with the request again.
-resize_laid_out () {
-  local wid=$1 want="= 0, 0, $2, $3" line fd watcher rc=1
-  exec {fd}< <(exec timeout "$WAIT_SECONDS" xprop -spy -id "$wid" _NET_WM_OPAQUE_REGION 2>/dev/null)
-  watcher=$!
-  xdotool windowsize "$wid" "$2" "$3"
-  while IFS= read -r -u "$fd" line || [ -n "$line" ]; do
-    case $line in
-      *"$want"*) rc=0; break ;;
-      *) xdotool windowsize "$wid" "$2" "$3" ;;
-    esac
-  done
-  kill "$watcher" 2>/dev/null || true
-  exec {fd}<&-
-  return $rc
+# wait_laid_out WID WIDTH HEIGHT (xprop, Debian's x11-utils): returns once
+# the GTK window has been allocated at WIDTH x HEIGHT (GTK sets its opaque
+# region when it allocates the window, in the frame's layout phase, before
+# that frame's paint).  The size comes from the app itself — its saved
+# window size — never from resizing the X window from outside: GTK 4.8 on
+# X11 without a window manager can keep its own pending size over a resize
+# it did not ask for, and then reports nothing.
+wait_laid_out () {
+  wait_line "= 0, 0, $2, $3" xprop -spy -id "$1" _NET_WM_OPAQUE_REGION
 }
 
 # wait_file PATH [PATTERN]: PATH exists and has a line with PATTERN (any

@@ -30,17 +30,28 @@ trap cleanup EXIT
 
 "$cli" gen --demo --force "$tmp/demo.cpel" >/dev/null
 
+# Every cpelview here opens at 900 x 600: its saved window size, in a
+# settings key file of the test's own.
+export GSETTINGS_BACKEND=keyfile XDG_CONFIG_HOME="$tmp/config"
+mkdir -p "$XDG_CONFIG_HOME/glib-2.0/settings"
+cat > "$XDG_CONFIG_HOME/glib-2.0/settings/keyfile" <<'KEYFILE'
+[io/github/cpelview/CpelView]
+window-width=900
+window-height=600
+window-maximized=false
+KEYFILE
+
 . "$(dirname "$0")/../wait-util.sh"
 
 # Start cpelview with the given arguments; sets $pid and $wid.  Returns
 # when the file is loaded (the window is titled after it) and the window
-# has been laid out at 900 x 600.
+# has been laid out at its saved size.
 start() {
   "$cpelview" "$@" &
   pid=$!
   wid=$(wait_window --pid "$pid" --name 'demo\.cpel')
   [ -n "$wid" ] || { echo "no window appeared" >&2; exit 1; }
-  resize_laid_out "$wid" 900 600 || { echo "the window was not laid out at 900x600" >&2; exit 1; }
+  wait_laid_out "$wid" 900 600 || { echo "the window was not laid out at 900x600" >&2; exit 1; }
   xdotool windowfocus --sync "$wid"
   xdotool mousemove --window "$wid" 5 5
 }
