@@ -14,17 +14,14 @@
 # targets.  Exit status 1 when a target is missed.
 set -euo pipefail
 
-if [ $# -ne 3 ]; then
-  echo "usage: $0 CPEL BENCH_OPEN OUTDIR" >&2
-  exit 2
-fi
+. "$(dirname "${BASH_SOURCE[0]}")/bench-util.sh"
+
+bench_args 3 3 "CPEL BENCH_OPEN OUTDIR" "$@"
 cpel=$1 bench_open=$2 outdir=$3
 events=${CPEL_BENCH_EVENTS:-10000000}
 tracks=${CPEL_BENCH_TRACKS:-1000}
 file=$outdir/bench-$events-$tracks.cpel
 mkdir -p "$outdir"
-
-now_ns () { date +%s%N; }
 
 # best_of N CMD... : prints the best wall time in seconds of N runs
 best_of () {
@@ -43,8 +40,7 @@ best_of () {
 gen_s="(cached)"
 if [ ! -f "$file" ]; then
   start=$(now_ns)
-  "$cpel" gen --events "$events" --tracks "$tracks" --seed 1 "$file.part" --force
-  mv -f "$file.part" "$file"
+  bench_gen "$file" --events "$events" --tracks "$tracks" --seed 1
   end=$(now_ns)
   gen_s=$(awk -v ns=$((end - start)) 'BEGIN { printf "%.3f s", ns / 1e9 }')
 fi
@@ -63,8 +59,7 @@ done < <("$bench_open" "$file" 3)
 small_events=$((events / 10))
 small_file=$outdir/bench-$small_events-$tracks.cpel
 if [ ! -f "$small_file" ]; then
-  "$cpel" gen --events "$small_events" --tracks "$tracks" --seed 1 "$small_file.part" --force
-  mv -f "$small_file.part" "$small_file"
+  bench_gen "$small_file" --events "$small_events" --tracks "$tracks" --seed 1
 fi
 while IFS='=' read -r key value; do
   small[$key]=$value
@@ -86,17 +81,9 @@ search_s=$(best_of 3 search_text)
 info_s=$(best_of 3 info)
 
 status=0
-# verdict VALUE LIMIT: "ok" or "MISSED" (and remember the miss)
-verdict () {
-  if awk -v v="$1" -v l="$2" 'BEGIN { exit !(v <= l) }'; then
-    echo "ok"
-  else
-    echo "MISSED"
-  fi
-}
-v_open=$(verdict "${open[open_best_s]}" 0.3)
-v_slope=$(verdict "$slope" 12)
-v_dump=$(verdict "$dump_tsv_s" 2.0)
+v_open=$(bench_verdict "${open[open_best_s]}" 0.3)
+v_slope=$(bench_verdict "$slope" 12)
+v_dump=$(bench_verdict "$dump_tsv_s" 2.0)
 # The per-event cost is the slope; the total adds a fixed part per track
 # and thread (shown), which is not a cost per event.
 for v in "$v_open" "$v_slope" "$v_dump"; do

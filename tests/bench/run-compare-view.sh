@@ -22,10 +22,9 @@
 # when the frame target is missed (compare paint p95 > 16 ms).
 set -euo pipefail
 
-if [ $# -ne 3 ]; then
-  echo "usage: $0 CPEL CPELVIEW OUTDIR" >&2
-  exit 2
-fi
+. "$(dirname "${BASH_SOURCE[0]}")/bench-util.sh"
+
+bench_args 3 3 "CPEL CPELVIEW OUTDIR" "$@"
 cpel=$1 cpelview=$2 outdir=$3
 events=${CPEL_BENCH_COMPARE_EVENTS:-10000000}
 tracks=${CPEL_BENCH_COMPARE_TRACKS:-1000}
@@ -34,49 +33,23 @@ a=$outdir/compare-view-$events-$tracks-a.cpel
 b=$outdir/compare-view-$events-$tracks-b.cpel
 mkdir -p "$outdir"
 
-for tool in xvfb-run python3; do
-  if ! command -v "$tool" > /dev/null; then
-    echo "SKIP: $tool not found"
-    exit 77
-  fi
-done
-need_mb=$(( (events * 20 * 2) / 1000000 + 100 ))
-free_mb=$(df -Pm "$outdir" | awk 'NR == 2 { print $4 }')
-for f in "$a" "$b"; do
-  [ -f "$f" ] && need_mb=$(( need_mb - events * 20 / 1000000 ))
-done
-if [ "$free_mb" -lt "$need_mb" ]; then
-  echo "SKIP: $need_mb MB of disk needed in $outdir, $free_mb MB free"
-  exit 77
-fi
-mem_mb=$(awk '/MemAvailable/ { printf "%d", $2 / 1024 }' /proc/meminfo)
-if [ "$mem_mb" -lt $(( events * 80 / 1000000 + 800 )) ]; then
-  echo "SKIP: $(( events * 80 / 1000000 + 800 )) MB of memory needed, $mem_mb MB available"
-  exit 77
-fi
+bench_need_tools xvfb-run python3
+bench_need_disk "$outdir" $(( $(bench_missing_mb "$events" "$a" "$b") + 100 ))
+bench_need_mem $(( events * 80 / 1000000 + 800 ))
 
-[ -f "$a" ] || { "$cpel" gen --events "$events" --tracks "$tracks" --seed 1 "$a.part" --force > /dev/null; mv -f "$a.part" "$a"; }
+[ -f "$a" ] || bench_gen "$a" --events "$events" --tracks "$tracks" --seed 1 > /dev/null
 tiny=$outdir/compare-view-tiny.cpel
 [ -f "$tiny" ] || "$cpel" gen --events 10 --tracks 1 "$tiny" --force > /dev/null
-[ -f "$b" ] || { "$cpel" gen --events "$events" --tracks "$tracks" --seed 2 --little-endian "$b.part" --force > /dev/null; mv -f "$b.part" "$b"; }
+[ -f "$b" ] || bench_gen "$b" --events "$events" --tracks "$tracks" --seed 2 --little-endian > /dev/null
 cat "$a" "$b" > /dev/null
 
-view () {   # json file, cpelview args...
-  local json=$1; shift
-  if ! timeout 900 env GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none GSETTINGS_BACKEND=memory \
-       NO_AT_BRIDGE=1 xvfb-run -a -s "-screen 0 1280x800x24" "$cpelview" "$@" > "$json" 2> "$json.err"; then
-    echo "cpelview $* failed: $(tail -3 "$json.err" | tr '\n' ' ')" >&2
-    exit 1
-  fi
-}
-
-echo "machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $events events × $tracks tracks per capture, $runs rounds"
-view "$outdir/compare-view-tiny.json" --benchmark "$tiny"
+echo "machine: $(nproc) CPUs, load $(bench_load), $events events × $tracks tracks per capture, $runs rounds"
+bench_cpelview "$outdir/compare-view-tiny.json" --benchmark "$tiny"
 jsons=()
 for r in $(seq "$runs"); do
-  view "$outdir/compare-view-single-a-$r.json" --benchmark "$a"
-  view "$outdir/compare-view-single-b-$r.json" --benchmark "$b"
-  view "$outdir/compare-view-compare-$r.json" --benchmark "$a" --compare "$b"
+  bench_cpelview "$outdir/compare-view-single-a-$r.json" --benchmark "$a"
+  bench_cpelview "$outdir/compare-view-single-b-$r.json" --benchmark "$b"
+  bench_cpelview "$outdir/compare-view-compare-$r.json" --benchmark "$a" --compare "$b"
   jsons+=("$outdir/compare-view-single-a-$r.json" "$outdir/compare-view-single-b-$r.json"
           "$outdir/compare-view-compare-$r.json")
 done

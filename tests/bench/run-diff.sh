@@ -17,10 +17,9 @@
 # missed: diff <= 2 s wall; peak RSS <= 1.1 × the two stats' peaks added.
 set -euo pipefail
 
-if [ $# -ne 3 ]; then
-  echo "usage: $0 CPEL BENCH_RUN OUTDIR" >&2
-  exit 2
-fi
+. "$(dirname "${BASH_SOURCE[0]}")/bench-util.sh"
+
+bench_args 3 3 "CPEL BENCH_RUN OUTDIR" "$@"
 cpel=$1 bench_run=$2 outdir=$3
 events=${CPEL_BENCH_DIFF_EVENTS:-10000000}
 tracks=${CPEL_BENCH_DIFF_TRACKS:-64}
@@ -28,41 +27,20 @@ a=$outdir/diff-$events-$tracks-a.cpel
 b=$outdir/diff-$events-$tracks-b.cpel
 mkdir -p "$outdir"
 
-need_mb=$(( (events * 20 * 2) / 1000000 + 100 ))
-free_mb=$(df -Pm "$outdir" | awk 'NR == 2 { print $4 }')
-for f in "$a" "$b"; do
-  [ -f "$f" ] && need_mb=$(( need_mb - events * 20 / 1000000 ))
-done
-if [ "$free_mb" -lt "$need_mb" ]; then
-  echo "SKIP: $need_mb MB of disk needed in $outdir, $free_mb MB free"
-  exit 77
-fi
-mem_mb=$(awk '/MemAvailable/ { printf "%d", $2 / 1024 }' /proc/meminfo)
-if [ "$mem_mb" -lt $(( events * 64 / 1000000 + 500 )) ]; then
-  echo "SKIP: $(( events * 64 / 1000000 + 500 )) MB of memory needed, $mem_mb MB available"
-  exit 77
-fi
+bench_need_disk "$outdir" $(( $(bench_missing_mb "$events" "$a" "$b") + 100 ))
+bench_need_mem $(( events * 64 / 1000000 + 500 ))
 
-[ -f "$a" ] || { "$cpel" gen --events "$events" --tracks "$tracks" --seed 1 "$a.part" --force > /dev/null; mv -f "$a.part" "$a"; }
-[ -f "$b" ] || { "$cpel" gen --events "$events" --tracks "$tracks" --seed 2 --little-endian "$b.part" --force > /dev/null; mv -f "$b.part" "$b"; }
+[ -f "$a" ] || bench_gen "$a" --events "$events" --tracks "$tracks" --seed 1 > /dev/null
+[ -f "$b" ] || bench_gen "$b" --events "$events" --tracks "$tracks" --seed 2 --little-endian > /dev/null
 cat "$a" "$b" > /dev/null
 
-run () {   # name, command...: prints "name best_s peak_kb"
-  local name=$1; shift
-  local out best peak
-  out=$("$bench_run" 3 "$@")
-  best=$(printf '%s\n' "$out" | sed -n 's/^best_s=//p')
-  peak=$(printf '%s\n' "$out" | sed -n 's/^peak_kb=//p')
-  echo "$name $best $peak"
-}
-
-echo "machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $events events × 2, $tracks tracks"
-read -r _ stats_a_s stats_a_kb < <(run stats-a "$cpel" stats --no-cache --csv "$a")
-read -r _ stats_b_s stats_b_kb < <(run stats-b "$cpel" stats --no-cache --csv "$b")
-read -r _ diff_s diff_kb < <(run diff "$cpel" diff --no-cache --csv "$a" "$b")
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-awk -v sa="$stats_a_s" -v sb="$stats_b_s" -v d="$diff_s" \
-    -v ka="$stats_a_kb" -v kb="$stats_b_kb" -v kd="$diff_kb" 'BEGIN {
+echo "machine: $(nproc) CPUs, load $(bench_load), $events events × 2, $tracks tracks"
+bench_measure stats-a 3 "$cpel" stats --no-cache --csv "$a"
+bench_measure stats-b 3 "$cpel" stats --no-cache --csv "$b"
+bench_measure diff 3 "$cpel" diff --no-cache --csv "$a" "$b"
+echo "load after: $(bench_load)"
+awk -v sa="${R[stats-a.best_s]}" -v sb="${R[stats-b.best_s]}" -v d="${R[diff.best_s]}" \
+    -v ka="${R[stats-a.peak_kb]}" -v kb="${R[stats-b.peak_kb]}" -v kd="${R[diff.peak_kb]}" 'BEGIN {
   printf "| command | wall (best of 3) | peak RSS |\n|---|---|---|\n"
   printf "| cpel stats --csv A | %.2f s | %.0f MB |\n", sa, ka / 1024
   printf "| cpel stats --csv B | %.2f s | %.0f MB |\n", sb, kb / 1024

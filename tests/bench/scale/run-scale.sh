@@ -27,10 +27,9 @@
 # RSS <= 32 bytes per event including the mapped 20-byte records.
 set -uo pipefail
 
-if [ $# -lt 3 ] || [ $# -gt 4 ]; then
-  echo "usage: $0 CPEL BENCH_SCALE OUTDIR [CPELVIEW]" >&2
-  exit 2
-fi
+. "$(dirname "${BASH_SOURCE[0]}")/../bench-util.sh"
+
+bench_args 3 4 "CPEL BENCH_SCALE OUTDIR [CPELVIEW]" "$@"
 cpel=$1 bench=$2 outdir=$3 cpelview=${4:-}
 events_list=${CPEL_SCALE_EVENTS:-1000000 10000000 100000000}
 tracks_list=${CPEL_SCALE_TRACKS:-64 10000}
@@ -40,7 +39,6 @@ raw=$outdir/scale-raw.txt
 table=$outdir/scale-table.md
 : > "$raw"
 
-now_ns () { date +%s%N; }
 log () { echo "$*" | tee -a "$raw" >&2; }
 
 avail_bytes () { df -B1 --output=avail "$1" | tail -1 | tr -d ' '; }
@@ -51,7 +49,7 @@ mem_total=$(awk '/^MemTotal:/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo)
 machine="$(nproc) CPUs ($cpu_model), $mem_total RAM, $(uname -sr)"
 log "machine=$machine"
 log "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-log "loadavg_start=$(cut -d' ' -f1-3 /proc/loadavg)"
+log "loadavg_start=$(bench_load)"
 
 declare -A R          # R[key@E-T] = value
 declare -a columns    # "E-T" of the captures measured
@@ -88,8 +86,7 @@ for events in $events_list; do
         continue
       fi
       start=$(now_ns)
-      if ! "$cpel" gen --events "$events" --tracks "$tracks" --seed 1 --force "$file.part" \
-           || ! mv -f "$file.part" "$file"; then
+      if ! bench_gen "$file" --events "$events" --tracks "$tracks" --seed 1; then
         rm -f "$file.part"
         skipped[$col]="cpel gen failed"
         log "SKIP $col: cpel gen failed"
@@ -141,12 +138,8 @@ for events in $events_list; do
     if [ $run_app = 1 ]; then
       json=$outdir/scale-app-$col.json
       log "== $col: xvfb-run cpelview --benchmark"
-      # The environment of the README and the tests: a 24-bit screen (the
-      # default 8-bit one makes GTK convert every pixel) and GTK's cairo
-      # renderer (Xvfb has no GPU: GL would be llvmpipe).
-      if timeout 900 env GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none GSETTINGS_BACKEND=memory \
-           xvfb-run -a -s "-screen 0 1280x800x24" \
-           /usr/bin/time -f "app_maxrss_kb=%M" "$cpelview" --no-cache --benchmark "$file" \
+      # The environment of the README and the tests (bench_xvfb).
+      if bench_xvfb /usr/bin/time -f "app_maxrss_kb=%M" "$cpelview" --no-cache --benchmark "$file" \
            > "$json" 2> "$json.err"; then
         sed "s/^/[$col app] /" "$json" >> "$raw"
         R[app_maxrss_kb@$col]=$(sed -n 's/^app_maxrss_kb=//p' "$json.err")
@@ -181,7 +174,7 @@ EOF
     fi
   done
 done
-log "loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg)"
+log "loadavg_end=$(bench_load)"
 
 # ---- the table ---------------------------------------------------------------
 
