@@ -4,28 +4,18 @@
  * cpel_stats_compute() runs in a GTask worker over the range (the ruler
  * measurement [m0, m1], else the visible [t0, t1)), the timeline's shown
  * tracks and without its hidden event types; a newer request cancels the
- * running one.  Two sortable tables (event codes, tracks) show the result;
- * "Copy as Text" and "Save as CSV…" use the core's text and CSV forms.
- *
- * While the window compares two captures, two more pages: Compare (one row
- * per event name: count in A, in B, Δ, mean interval in A, in B, Δ %, and
- * the selected row's interval distributions as two overlaid histograms) and
- * Compare Tracks (per track label).  cpel_diff_compute() counts them over
- * the whole of both captures (as `cpel diff A B`, without the event types
- * hidden in the panes), in the same worker.
+ * running one.  Two sortable tables (event codes, tracks) show the result.
+ * While the window compares two captures, the same worker counts the diff
+ * for the Compare pages (cpel-stats-window-compare.c); Copy and Save are in
+ * cpel-stats-window-export.c.
  */
-#include "cpel-stats-window.h"
-
-#include <string.h>
+#include "cpel-stats-window-private.h"
 
 #include <glib/gi18n.h>
 
 #include "cpel-app-util.h"
 #include "cpel-compare-pane.h"
-#include "cpel-diff.h"
-#include "cpel-table.h"
 #include "cpel-search-bar.h"
-#include "cpel-toaster.h"
 
 enum
 {
@@ -41,72 +31,11 @@ enum
 
 enum
 {
-  DIFF_CELL_NAME,
-  DIFF_CELL_COUNT_A,
-  DIFF_CELL_COUNT_B,
-  DIFF_CELL_COUNT_DELTA,
-  DIFF_CELL_MEAN_A,
-  DIFF_CELL_MEAN_B,
-  DIFF_CELL_MEAN_PCT,
-  N_DIFF_CELLS
-};
-
-enum
-{
   TRACK_CELL_ID,
   TRACK_CELL_LABEL,
   TRACK_CELL_COUNT,
   N_TRACK_CELLS
 };
-
-struct _CpelStatsWindow
-{
-  AdwWindow            parent_instance;
-
-  /* Template */
-  AdwViewSwitcherTitle *switcher_title;
-  GtkButton           *refresh_button;
-  GtkButton           *save_button;
-  GtkButton           *copy_button;
-  AdwToastOverlay     *toast_overlay;
-  CpelToaster         *toaster;
-  GtkStack            *state_stack;
-  GtkSpinner          *spinner;
-  AdwStatusPage       *error_page;
-  GtkLabel            *range_label;
-  GtkLabel            *summary_label;
-  AdwViewStack        *view_stack;
-  GtkColumnView       *codes_view;
-  GtkColumnView       *tracks_view;
-  AdwViewStackPage    *compare_page;
-  AdwViewStackPage    *compare_tracks_page;
-  GtkColumnView       *compare_view;
-  GtkColumnView       *compare_tracks_view;
-  GtkDrawingArea      *histogram_area;
-
-  CpelTimeline        *timeline;
-  CpelFile            *file;         /* the file the statistics are about */
-  CpelStats           *stats;
-  gboolean             measured;     /* the range came from the ruler */
-  CpelDiff            *diff;         /* while comparing: A (the pane's top) with B */
-  char                *name_a;
-  char                *name_b;
-  gboolean             compare_hidden; /* event types hidden in the panes are not counted */
-
-  GListStore          *codes;
-  GListStore          *tracks;
-  GtkSortListModel    *sorted_codes;
-  GtkSortListModel    *sorted_tracks;
-  GListStore          *diff_events;
-  GListStore          *diff_tracks;
-  GtkSortListModel    *sorted_diff_events;
-  GtkSortListModel    *sorted_diff_tracks;
-
-  GCancellable        *cancellable;
-  GtkFileChooserNative *chooser;
-  int                  chooser_by;   /* the chooser saves: a CpelDiffBy, -1 = a statistics table */
-};
-
 G_DEFINE_FINAL_TYPE (CpelStatsWindow, cpel_stats_window, ADW_TYPE_WINDOW)
 
 enum
@@ -189,90 +118,6 @@ count_thread (GTask        *task,
     g_task_return_pointer (task, counted, (GDestroyNotify) counted_free);
 }
 
-/* "+5", "−3", "0" */
-static char *
-format_delta (gint64 delta)
-{
-  g_autofree char *abs_text = cpel_format_count (delta < 0 ? -(guint64) delta : (guint64) delta);
-
-  if (delta > 0)
-    return g_strconcat ("+", abs_text, NULL);
-  if (delta < 0)
-    return g_strconcat ("−", abs_text, NULL);
-  return g_steal_pointer (&abs_text);
-}
-
-/* "+200.0 %", "−50.0 %", "0.0 %" from cpel_diff_format_pct's "200.0" */
-static char *
-format_pct (const char *pct)
-{
-  if (pct[0] == '-')
-    return g_strdup_printf ("−%s %%", pct + 1);
-  if (g_strcmp0 (pct, "0.0") == 0)
-    return g_strdup_printf ("%s %%", pct);
-  return g_strdup_printf ("+%s %%", pct);
-}
-
-static char *
-format_mean (guint64 n_intervals,
-             double  mean)
-{
-  if (n_intervals == 0)
-    return g_strdup ("—");
-  return cpel_time_format ((gint64) (mean + 0.5));
-}
-
-static void
-fill_diff_tables (CpelStatsWindow *self)
-{
-  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
-  guint n;
-
-  g_list_store_remove_all (self->diff_events);
-  g_list_store_remove_all (self->diff_tracks);
-  if (self->diff == NULL)
-    return;
-
-  n = cpel_diff_get_n_rows (self->diff, CPEL_DIFF_BY_EVENTS);
-  for (guint i = 0; i < n; i++)
-    {
-      const CpelDiffRow *d = cpel_diff_get_row (self->diff, CPEL_DIFF_BY_EVENTS, i);
-      CpelTableRow *row = cpel_table_row_new (N_DIFF_CELLS, i);
-      g_autofree char *pct = cpel_diff_format_pct (d);
-      gboolean has_pct = *pct != '\0';
-
-      cpel_table_row_take (row, DIFF_CELL_NAME,
-                           g_strdup (d->name != NULL && *d->name ? d->name : _("(unnamed)")), 0);
-      cpel_table_row_take (row, DIFF_CELL_COUNT_A, cpel_format_count (d->count_a), (double) d->count_a);
-      cpel_table_row_take (row, DIFF_CELL_COUNT_B, cpel_format_count (d->count_b), (double) d->count_b);
-      cpel_table_row_take (row, DIFF_CELL_COUNT_DELTA, format_delta (d->count_delta), (double) d->count_delta);
-      cpel_table_row_take (row, DIFF_CELL_MEAN_A, format_mean (d->n_intervals_a, d->mean_a),
-                           d->n_intervals_a > 0 ? d->mean_a : -1);
-      cpel_table_row_take (row, DIFF_CELL_MEAN_B, format_mean (d->n_intervals_b, d->mean_b),
-                           d->n_intervals_b > 0 ? d->mean_b : -1);
-      cpel_table_row_take (row, DIFF_CELL_MEAN_PCT,
-                           has_pct ? format_pct (pct) : g_strdup ("—"),
-                           has_pct ? g_ascii_strtod (pct, NULL) : -G_MAXDOUBLE);
-      g_ptr_array_add (rows, row);
-    }
-  g_list_store_splice (self->diff_events, 0, 0, rows->pdata, rows->len);
-
-  g_ptr_array_set_size (rows, 0);
-  n = cpel_diff_get_n_rows (self->diff, CPEL_DIFF_BY_TRACKS);
-  for (guint i = 0; i < n; i++)
-    {
-      const CpelDiffRow *d = cpel_diff_get_row (self->diff, CPEL_DIFF_BY_TRACKS, i);
-      CpelTableRow *row = cpel_table_row_new (N_DIFF_CELLS, i);
-
-      cpel_table_row_take (row, DIFF_CELL_NAME, g_strdup (d->name != NULL ? d->name : ""), 0);
-      cpel_table_row_take (row, DIFF_CELL_COUNT_A, cpel_format_count (d->count_a), (double) d->count_a);
-      cpel_table_row_take (row, DIFF_CELL_COUNT_B, cpel_format_count (d->count_b), (double) d->count_b);
-      cpel_table_row_take (row, DIFF_CELL_COUNT_DELTA, format_delta (d->count_delta), (double) d->count_delta);
-      g_ptr_array_add (rows, row);
-    }
-  g_list_store_splice (self->diff_tracks, 0, 0, rows->pdata, rows->len);
-}
-
 static char *
 format_interval (const CpelStatsCode *code,
                  gint64               ns)
@@ -327,32 +172,6 @@ fill_tables (CpelStatsWindow *self)
                        rows->pdata, rows->len);
 }
 
-static int current_compare (CpelStatsWindow *self);
-
-/* The Compare pages count the whole of both captures: their header says so. */
-static void
-update_compare_texts (CpelStatsWindow *self)
-{
-  g_autofree char *total_a = cpel_format_count (cpel_diff_get_total_a (self->diff));
-  g_autofree char *total_b = cpel_format_count (cpel_diff_get_total_b (self->diff));
-  g_autofree char *range = NULL;
-  g_autofree char *summary = NULL;
-
-  /* TRANSLATORS: statistics window, Compare pages: "a.cpel — b.cpel, whole captures" */
-  range = g_strdup_printf (_("%s — %s, whole captures"), self->name_a, self->name_b);
-  /* TRANSLATORS: statistics window, Compare pages: events counted in A and in B */
-  summary = g_strdup_printf (_("Events: %s in A · %s in B"), total_a, total_b);
-  if (self->compare_hidden)
-    {
-      char *with_note = g_strconcat (summary, " · ", _("hidden event types not counted"), NULL);
-
-      g_free (summary);
-      summary = with_note;
-    }
-  gtk_label_set_text (self->range_label, range);
-  gtk_label_set_text (self->summary_label, summary);
-}
-
 static void
 update_texts (CpelStatsWindow *self)
 {
@@ -377,9 +196,9 @@ update_texts (CpelStatsWindow *self)
   g_autofree char *summary = NULL;
   g_autofree char *subtitle = NULL;
 
-  if (current_compare (self) >= 0)
+  if (_cpel_stats_window_current_compare (self) >= 0)
     {
-      update_compare_texts (self);
+      _cpel_stats_window_update_compare_texts (self);
       return;
     }
   if (self->measured)
@@ -452,7 +271,7 @@ on_counted (GObject      *source,
   self->diff = g_steal_pointer (&counted->diff);
   counted_free (counted);
   fill_tables (self);
-  fill_diff_tables (self);
+  _cpel_stats_window_fill_diff_tables (self);
   adw_view_stack_page_set_visible (self->compare_page, self->diff != NULL);
   adw_view_stack_page_set_visible (self->compare_tracks_page, self->diff != NULL);
   gtk_widget_queue_draw (GTK_WIDGET (self->histogram_area));
@@ -547,241 +366,6 @@ cpel_stats_window_refresh (CpelStatsWindow *self)
   g_task_run_in_thread (task, count_thread);
 }
 
-/* ------------------------------------------------------------------------ */
-/* Copy and save                                                              */
-
-static void
-show_toast (CpelStatsWindow *self,
-            const char      *message)
-{
-  cpel_toaster_show_full (self->toaster, message, 3, NULL, NULL, NULL);
-}
-
-char *
-cpel_stats_window_get_text (CpelStatsWindow *self)
-{
-  const char *page;
-
-  g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), NULL);
-  page = adw_view_stack_get_visible_child_name (self->view_stack);
-  if (self->diff != NULL && g_strcmp0 (page, "compare") == 0)
-    return cpel_diff_to_text (self->diff, CPEL_DIFF_BY_EVENTS, self->name_a, self->name_b);
-  if (self->diff != NULL && g_strcmp0 (page, "compare-tracks") == 0)
-    return cpel_diff_to_text (self->diff, CPEL_DIFF_BY_TRACKS, self->name_a, self->name_b);
-  return self->stats != NULL ? cpel_stats_to_text (self->stats) : NULL;
-}
-
-static void
-on_copy_clicked (CpelStatsWindow *self)
-{
-  g_autofree char *text = cpel_stats_window_get_text (self);
-
-  if (text == NULL)
-    return;
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
-  show_toast (self, _("Statistics copied"));
-}
-
-gboolean
-cpel_stats_window_save_csv (CpelStatsWindow   *self,
-                            GFile             *file,
-                            CpelStatsCsvTable  table,
-                            GError           **error)
-{
-  g_autofree char *csv = NULL;
-
-  g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), FALSE);
-  g_return_val_if_fail (G_IS_FILE (file), FALSE);
-
-  if (self->stats == NULL)
-    {
-      g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_INVALID, _("No statistics to save yet"));
-      return FALSE;
-    }
-  csv = cpel_stats_to_csv (self->stats, table);
-  /* Written to a temporary file renamed over the target: a failed write
-   * leaves any existing file as it was. */
-  return g_file_replace_contents (file, csv, strlen (csv), NULL, FALSE,
-                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
-}
-
-gboolean
-cpel_stats_window_save_compare_csv (CpelStatsWindow  *self,
-                                    GFile            *file,
-                                    CpelDiffBy        by,
-                                    GError          **error)
-{
-  g_autofree char *csv = NULL;
-
-  g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), FALSE);
-  g_return_val_if_fail (G_IS_FILE (file), FALSE);
-
-  if (self->diff == NULL)
-    {
-      g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_INVALID, _("No comparison to save yet"));
-      return FALSE;
-    }
-  csv = cpel_diff_to_csv (self->diff, by);
-  return g_file_replace_contents (file, csv, strlen (csv), NULL, FALSE,
-                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
-}
-
-/* -1: not a compare page */
-static int
-current_compare (CpelStatsWindow *self)
-{
-  const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
-
-  if (self->diff == NULL)
-    return -1;
-  if (g_strcmp0 (page, "compare") == 0)
-    return CPEL_DIFF_BY_EVENTS;
-  if (g_strcmp0 (page, "compare-tracks") == 0)
-    return CPEL_DIFF_BY_TRACKS;
-  return -1;
-}
-
-static void
-on_save_compare_response (GtkNativeDialog *dialog,
-                          int              response,
-                          CpelStatsWindow *self)
-{
-  g_autoptr(GFile) file = NULL;
-  CpelDiffBy by = (CpelDiffBy) self->chooser_by;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  if (file != NULL)
-    {
-      g_autoptr(GError) error = NULL;
-      g_autofree char *name = g_file_get_basename (file);
-      g_autofree char *display = g_filename_display_name (name != NULL ? name : "");
-      g_autofree char *message = NULL;
-
-      if (cpel_stats_window_save_compare_csv (self, file, by, &error))
-        message = g_strdup_printf (_("Saved “%s”"), display);
-      else
-        message = g_strdup_printf (_("Could not save “%s”: %s"), display, error->message);
-      show_toast (self, message);
-    }
-  g_clear_object (&self->chooser);
-}
-
-static void
-save_compare (CpelStatsWindow *self,
-              CpelDiffBy       by)
-{
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-
-  if (self->chooser != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
-  g_clear_object (&self->chooser);
-  self->chooser = gtk_file_chooser_native_new (_("Save Comparison as CSV"), GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_SAVE,
-                                               _("_Save"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  gtk_file_filter_set_name (filter, _("CSV Files"));
-  gtk_file_filter_add_mime_type (filter, "text/csv");
-  gtk_file_filter_add_suffix (filter, "csv");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser),
-                                     by == CPEL_DIFF_BY_TRACKS ? "compare-tracks.csv" : "compare-events.csv");
-  self->chooser_by = by;
-  g_signal_connect (self->chooser, "response", G_CALLBACK (on_save_compare_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
-}
-
-static CpelStatsCsvTable
-current_table (CpelStatsWindow *self)
-{
-  const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
-
-  return g_strcmp0 (page, "tracks") == 0 ? CPEL_STATS_CSV_TRACKS : CPEL_STATS_CSV_CODES;
-}
-
-static void
-on_save_response (GtkNativeDialog *dialog,
-                  int              response,
-                  CpelStatsWindow *self)
-{
-  g_autoptr(GFile) file = NULL;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  if (file != NULL)
-    {
-      g_autoptr(GError) error = NULL;
-      const char *choice = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (dialog), "table");
-      CpelStatsCsvTable table = g_strcmp0 (choice, "tracks") == 0 ? CPEL_STATS_CSV_TRACKS
-                                                                  : CPEL_STATS_CSV_CODES;
-      g_autofree char *name = g_file_get_basename (file);
-      g_autofree char *display = g_filename_display_name (name != NULL ? name : "");
-      g_autofree char *message = NULL;
-
-      if (cpel_stats_window_save_csv (self, file, table, &error))
-        /* TRANSLATORS: %s is a file name */
-        message = g_strdup_printf (_("Saved “%s”"), display);
-      else
-        /* TRANSLATORS: %s is a file name, then the reason */
-        message = g_strdup_printf (_("Could not save “%s”: %s"), display, error->message);
-      show_toast (self, message);
-    }
-  g_clear_object (&self->chooser);
-}
-
-static void
-on_save_clicked (CpelStatsWindow *self)
-{
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-  CpelStatsCsvTable table = current_table (self);
-  gboolean tracks = table == CPEL_STATS_CSV_TRACKS;
-  /* The table shown comes first: GTK 4.8's fallback dialog starts on the
-   * first option whatever gtk_file_chooser_set_choice() says. */
-  const char *ids[] = { tracks ? "tracks" : "codes", tracks ? "codes" : "tracks", NULL };
-  const char *labels[] = { tracks ? _("Tracks") : _("Event codes"), tracks ? _("Event codes") : _("Tracks"), NULL };
-
-  if (self->stats == NULL)
-    return;
-  if (current_compare (self) >= 0)
-    {
-      save_compare (self, (CpelDiffBy) current_compare (self));
-      return;
-    }
-  if (self->chooser != NULL && self->chooser_by >= 0)
-    {
-      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
-      g_clear_object (&self->chooser);
-    }
-  if (self->chooser != NULL)
-    {
-      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
-      return;
-    }
-  self->chooser_by = -1;
-  self->chooser = gtk_file_chooser_native_new (_("Save Statistics as CSV"), GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_SAVE,
-                                               _("_Save"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  gtk_file_filter_set_name (filter, _("CSV Files"));
-  gtk_file_filter_add_mime_type (filter, "text/csv");
-  gtk_file_filter_add_suffix (filter, "csv");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
-  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (self->chooser), "table", _("Table"), ids, labels);
-  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (self->chooser), "table", ids[0]);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser),
-                                     tracks ? "statistics-tracks.csv" : "statistics-codes.csv");
-  g_signal_connect (self->chooser, "response", G_CALLBACK (on_save_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
-}
-
-static void
-action_copy (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  on_copy_clicked (CPEL_STATS_WINDOW (widget));
-}
-
 static void
 on_refresh_clicked (CpelStatsWindow *self)
 {
@@ -812,33 +396,11 @@ cpel_stats_window_get_rows (CpelStatsWindow   *self,
   return G_LIST_MODEL (table == CPEL_STATS_CSV_TRACKS ? self->sorted_tracks : self->sorted_codes);
 }
 
-CpelDiff *
-cpel_stats_window_get_diff (CpelStatsWindow *self)
-{
-  g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), NULL);
-  return self->diff;
-}
-
-GListModel *
-cpel_stats_window_get_compare_rows (CpelStatsWindow *self,
-                                    CpelDiffBy       by)
-{
-  g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), NULL);
-  return G_LIST_MODEL (by == CPEL_DIFF_BY_TRACKS ? self->sorted_diff_tracks : self->sorted_diff_events);
-}
-
-gboolean
-cpel_stats_window_has_compare_pages (CpelStatsWindow *self)
-{
-  g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), FALSE);
-  return adw_view_stack_page_get_visible (self->compare_page)
-         && adw_view_stack_page_get_visible (self->compare_tracks_page);
-}
 
 /* The table row at `position` of a view's (sorted) model, or NULL. */
-static CpelTableRow *
-row_at (GtkColumnView *view,
-        guint          position)
+CpelTableRow *
+_cpel_stats_window_row_at (GtkColumnView *view,
+                           guint          position)
 {
   GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
 
@@ -854,7 +416,7 @@ on_code_activate (GtkColumnView   *view,
                   guint            position,
                   CpelStatsWindow *self)
 {
-  g_autoptr(CpelTableRow) row = row_at (view, position);
+  g_autoptr(CpelTableRow) row = _cpel_stats_window_row_at (view, position);
   GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
   CpelFile *file = cpel_timeline_get_file (self->timeline);
   g_autofree char *code = NULL;
@@ -879,7 +441,7 @@ on_track_activate (GtkColumnView   *view,
                    guint            position,
                    CpelStatsWindow *self)
 {
-  g_autoptr(CpelTableRow) row = row_at (view, position);
+  g_autoptr(CpelTableRow) row = _cpel_stats_window_row_at (view, position);
 
   if (row == NULL || !cpel_timeline_reveal_track (self->timeline, (guint) cpel_table_row_get_id (row)))
     gtk_widget_error_bell (GTK_WIDGET (self));
@@ -901,149 +463,6 @@ on_sorter_changed (GtkSorter       *sorter,
   gtk_adjustment_set_value (adj, gtk_adjustment_get_lower (adj));
 }
 
-/* The Compare page's selected row of the diff, or NULL. */
-static const CpelDiffRow *
-selected_diff_row (CpelStatsWindow *self)
-{
-  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (self->compare_view));
-  CpelTableRow *row = gtk_single_selection_get_selected_item (selection);
-  guint64 i;
-
-  if (row == NULL || self->diff == NULL)
-    return NULL;
-  i = cpel_table_row_get_id (row);
-  if (i >= cpel_diff_get_n_rows (self->diff, CPEL_DIFF_BY_EVENTS))
-    return NULL;
-  return cpel_diff_get_row (self->diff, CPEL_DIFF_BY_EVENTS, (guint) i);
-}
-
-static void
-render_histogram (CpelStatsWindow   *self,
-                  const CpelDiffRow *row,
-                  cairo_t           *cr,
-                  int                width,
-                  int                height,
-                  const CpelPalette *palette)
-{
-  g_autofree char *title = NULL;
-
-  /* TRANSLATORS: histogram title: intervals between events of a name */
-  title = g_strdup_printf (_("Intervals of %s"), row->name);
-  cpel_render_histogram (cr, width, height, palette, title,
-                         row->histogram_a, self->name_a, row->histogram_b, self->name_b);
-}
-
-static void
-draw_histogram (GtkDrawingArea *area,
-                cairo_t        *cr,
-                int             width,
-                int             height,
-                gpointer        user_data)
-{
-  CpelStatsWindow *self = user_data;
-  const CpelDiffRow *row = selected_diff_row (self);
-  CpelPalette palette;
-
-  if (row == NULL)
-    return;
-  if (adw_style_manager_get_dark (adw_style_manager_get_default ()))
-    cpel_palette_init_dark (&palette);
-  else
-    cpel_palette_init_light (&palette);
-  render_histogram (self, row, cr, width, height, &palette);
-}
-
-static cairo_status_t
-append_png (void                *closure,
-            const unsigned char *data,
-            unsigned int         length)
-{
-  g_byte_array_append (closure, data, length);
-  return CAIRO_STATUS_SUCCESS;
-}
-
-gboolean
-cpel_stats_window_save_histogram (CpelStatsWindow  *self,
-                                  GFile            *file,
-                                  int               width,
-                                  int               height,
-                                  GError          **error)
-{
-  const CpelDiffRow *row;
-  cairo_surface_t *surface;
-  cairo_t *cr;
-  CpelPalette palette;
-  g_autoptr(GByteArray) png = NULL;
-  cairo_status_t status;
-
-  g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), FALSE);
-  g_return_val_if_fail (G_IS_FILE (file), FALSE);
-  g_return_val_if_fail (width > 0 && height > 0, FALSE);
-
-  row = self->diff != NULL ? selected_diff_row (self) : NULL;
-  if (row == NULL)
-    {
-      g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_INVALID, _("No histogram to save yet"));
-      return FALSE;
-    }
-  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
-  cr = cairo_create (surface);
-  cpel_palette_init_light (&palette);
-  render_histogram (self, row, cr, width, height, &palette);
-  cairo_destroy (cr);
-  png = g_byte_array_new ();
-  status = cairo_surface_write_to_png_stream (surface, append_png, png);
-  cairo_surface_destroy (surface);
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID, _("Could not draw the histogram: %s"),
-                   cairo_status_to_string (status));
-      return FALSE;
-    }
-  return g_file_replace_contents (file, (const char *) png->data, png->len, NULL, FALSE,
-                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
-}
-
-static void
-on_save_histogram_response (GtkNativeDialog *dialog,
-                            int              response,
-                            CpelStatsWindow *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autoptr(GError) error = NULL;
-      g_autofree char *display = g_file_get_parse_name (file);
-      g_autofree char *message = NULL;
-
-      if (cpel_stats_window_save_histogram (self, file, 1200, 600, &error))
-        message = g_strdup_printf (_("Saved “%s”"), display);
-      else
-        message = g_strdup_printf (_("Could not save “%s”: %s"), display, error->message);
-      show_toast (self, message);
-    }
-  g_clear_object (&self->chooser);
-}
-
-static void
-on_save_histogram_clicked (CpelStatsWindow *self)
-{
-  const CpelDiffRow *row = self->diff != NULL ? selected_diff_row (self) : NULL;
-  g_autofree char *name = NULL;
-
-  if (row == NULL || self->chooser != NULL)
-    return;
-  self->chooser = gtk_file_chooser_native_new (_("Save Histogram as PNG"), GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_SAVE,
-                                               _("_Save"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  /* TRANSLATORS: file name suggested for a saved histogram; %s is an event name */
-  name = g_strdup_printf (_("intervals-%s.png"), row->name);
-  g_strdelimit (name, "/\\", '_');
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
-  g_signal_connect (self->chooser, "response", G_CALLBACK (on_save_histogram_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
-}
 
 static void
 on_page_changed (CpelStatsWindow *self)
@@ -1052,30 +471,10 @@ on_page_changed (CpelStatsWindow *self)
     update_texts (self);
 }
 
-/* Activating a Compare row searches that event name in both panes. */
-static void
-on_compare_activate (GtkColumnView   *view,
-                     guint            position,
-                     CpelStatsWindow *self)
-{
-  g_autoptr(CpelTableRow) row = row_at (view, position);
-  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
-  const CpelDiffRow *d;
-  CpelSearchBar *bar;
 
-  if (row == NULL || self->diff == NULL || !CPEL_IS_WINDOW (parent)
-      || cpel_table_row_get_id (row) >= cpel_diff_get_n_rows (self->diff, CPEL_DIFF_BY_EVENTS))
-    return;
-  d = cpel_diff_get_row (self->diff, CPEL_DIFF_BY_EVENTS, (guint) cpel_table_row_get_id (row));
-  bar = cpel_window_get_search_bar (CPEL_WINDOW (parent));
-  cpel_search_bar_set_search_mode (bar, TRUE);
-  cpel_search_bar_search (bar, CPEL_SEARCH_CODE, d->name, FALSE);
-  cpel_search_bar_step (bar, 1);
-}
-
-static GtkSortListModel *
-setup_view (GtkColumnView *view,
-            GListStore    *store)
+GtkSortListModel *
+_cpel_stats_window_setup_view (GtkColumnView *view,
+                               GListStore    *store)
 {
   GtkSortListModel *sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (store)),
                                                       g_object_ref (gtk_column_view_get_sorter (view)));
@@ -1091,12 +490,12 @@ setup_view (GtkColumnView *view,
   return sorted;
 }
 
-static void
-append_column (GtkColumnView *view,
-               const char    *title,
-               guint          cell,
-               gboolean       numeric,
-               gboolean       expand)
+void
+_cpel_stats_window_append_column (GtkColumnView *view,
+                                  const char    *title,
+                                  guint          cell,
+                                  gboolean       numeric,
+                                  gboolean       expand)
 {
   GtkColumnViewColumn *column = cpel_table_column_new (title, cell, numeric, expand, TRUE);
 
@@ -1235,13 +634,17 @@ cpel_stats_window_class_init (CpelStatsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, compare_tracks_view);
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, histogram_area);
   gtk_widget_class_bind_template_callback (widget_class, on_refresh_clicked);
-  gtk_widget_class_bind_template_callback (widget_class, on_save_clicked);
-  gtk_widget_class_bind_template_callback (widget_class, on_save_histogram_clicked);
-  gtk_widget_class_bind_template_callback (widget_class, on_copy_clicked);
+  gtk_widget_class_bind_template_callback_full (widget_class, "on_save_clicked",
+                                                G_CALLBACK (_cpel_stats_window_save_clicked));
+  gtk_widget_class_bind_template_callback_full (widget_class, "on_save_histogram_clicked",
+                                                G_CALLBACK (_cpel_stats_window_save_histogram_clicked));
+  gtk_widget_class_bind_template_callback_full (widget_class, "on_copy_clicked",
+                                                G_CALLBACK (_cpel_stats_window_copy_clicked));
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK,
                                        "stats.copy", NULL);
-  gtk_widget_class_install_action (widget_class, "stats.copy", NULL, action_copy);
+  gtk_widget_class_install_action (widget_class, "stats.copy", NULL,
+                                   _cpel_stats_window_action_copy);
 }
 
 static void
@@ -1253,55 +656,29 @@ cpel_stats_window_init (CpelStatsWindow *self)
   self->codes = g_list_store_new (CPEL_TYPE_TABLE_ROW);
   self->tracks = g_list_store_new (CPEL_TYPE_TABLE_ROW);
 
-  append_column (self->codes_view, _("Code"), CODE_CELL_CODE, TRUE, FALSE);
-  append_column (self->codes_view, _("Event"), CODE_CELL_NAME, FALSE, TRUE);
-  append_column (self->codes_view, _("Count"), CODE_CELL_COUNT, TRUE, FALSE);
+  _cpel_stats_window_append_column (self->codes_view, _("Code"), CODE_CELL_CODE, TRUE, FALSE);
+  _cpel_stats_window_append_column (self->codes_view, _("Event"), CODE_CELL_NAME, FALSE, TRUE);
+  _cpel_stats_window_append_column (self->codes_view, _("Count"), CODE_CELL_COUNT, TRUE, FALSE);
   /* TRANSLATORS: column: number of intervals between successive events */
-  append_column (self->codes_view, _("Intervals"), CODE_CELL_INTERVALS, TRUE, FALSE);
+  _cpel_stats_window_append_column (self->codes_view, _("Intervals"), CODE_CELL_INTERVALS, TRUE, FALSE);
   /* TRANSLATORS: column: shortest interval */
-  append_column (self->codes_view, C_("interval", "Min"), CODE_CELL_MIN, TRUE, FALSE);
+  _cpel_stats_window_append_column (self->codes_view, C_("interval", "Min"), CODE_CELL_MIN, TRUE, FALSE);
   /* TRANSLATORS: column: mean interval */
-  append_column (self->codes_view, C_("interval", "Mean"), CODE_CELL_MEAN, TRUE, FALSE);
+  _cpel_stats_window_append_column (self->codes_view, C_("interval", "Mean"), CODE_CELL_MEAN, TRUE, FALSE);
   /* TRANSLATORS: column: longest interval */
-  append_column (self->codes_view, C_("interval", "Max"), CODE_CELL_MAX, TRUE, FALSE);
-  self->sorted_codes = setup_view (self->codes_view, self->codes);
+  _cpel_stats_window_append_column (self->codes_view, C_("interval", "Max"), CODE_CELL_MAX, TRUE, FALSE);
+  self->sorted_codes = _cpel_stats_window_setup_view (self->codes_view, self->codes);
   g_signal_connect (self->codes_view, "activate", G_CALLBACK (on_code_activate), self);
 
-  append_column (self->tracks_view, _("Track"), TRACK_CELL_ID, TRUE, FALSE);
-  append_column (self->tracks_view, _("Label"), TRACK_CELL_LABEL, FALSE, TRUE);
-  append_column (self->tracks_view, _("Events"), TRACK_CELL_COUNT, TRUE, FALSE);
-  self->sorted_tracks = setup_view (self->tracks_view, self->tracks);
+  _cpel_stats_window_append_column (self->tracks_view, _("Track"), TRACK_CELL_ID, TRUE, FALSE);
+  _cpel_stats_window_append_column (self->tracks_view, _("Label"), TRACK_CELL_LABEL, FALSE, TRUE);
+  _cpel_stats_window_append_column (self->tracks_view, _("Events"), TRACK_CELL_COUNT, TRUE, FALSE);
+  self->sorted_tracks = _cpel_stats_window_setup_view (self->tracks_view, self->tracks);
   g_signal_connect (self->tracks_view, "activate", G_CALLBACK (on_track_activate), self);
 
-  self->chooser_by = -1;
-  self->diff_events = g_list_store_new (CPEL_TYPE_TABLE_ROW);
-  self->diff_tracks = g_list_store_new (CPEL_TYPE_TABLE_ROW);
-  append_column (self->compare_view, _("Event"), DIFF_CELL_NAME, FALSE, TRUE);
-  /* TRANSLATORS: column: number of events in capture A */
-  append_column (self->compare_view, _("Count A"), DIFF_CELL_COUNT_A, TRUE, FALSE);
-  append_column (self->compare_view, _("Count B"), DIFF_CELL_COUNT_B, TRUE, FALSE);
-  /* TRANSLATORS: column: change of the count from A to B */
-  append_column (self->compare_view, _("Δ Count"), DIFF_CELL_COUNT_DELTA, TRUE, FALSE);
-  /* TRANSLATORS: column: mean interval in capture A */
-  append_column (self->compare_view, _("Mean A"), DIFF_CELL_MEAN_A, TRUE, FALSE);
-  append_column (self->compare_view, _("Mean B"), DIFF_CELL_MEAN_B, TRUE, FALSE);
-  /* TRANSLATORS: column: change of the mean interval in percent */
-  append_column (self->compare_view, _("Δ Mean"), DIFF_CELL_MEAN_PCT, TRUE, FALSE);
-  self->sorted_diff_events = setup_view (self->compare_view, self->diff_events);
-  gtk_single_selection_set_autoselect (GTK_SINGLE_SELECTION (gtk_column_view_get_model (self->compare_view)), TRUE);
-  g_signal_connect_object (gtk_column_view_get_model (self->compare_view), "notify::selected",
-                           G_CALLBACK (gtk_widget_queue_draw), self->histogram_area, G_CONNECT_SWAPPED);
-  g_signal_connect (self->compare_view, "activate", G_CALLBACK (on_compare_activate), self);
-  gtk_drawing_area_set_draw_func (self->histogram_area, draw_histogram, self, NULL);
+  _cpel_stats_window_init_compare (self);
   g_signal_connect_swapped (self->view_stack, "notify::visible-child-name",
                             G_CALLBACK (on_page_changed), self);
-
-  append_column (self->compare_tracks_view, _("Label"), DIFF_CELL_NAME, FALSE, TRUE);
-  /* TRANSLATORS: column: events of the track in capture A */
-  append_column (self->compare_tracks_view, _("Events A"), DIFF_CELL_COUNT_A, TRUE, FALSE);
-  append_column (self->compare_tracks_view, _("Events B"), DIFF_CELL_COUNT_B, TRUE, FALSE);
-  append_column (self->compare_tracks_view, _("Δ Events"), DIFF_CELL_COUNT_DELTA, TRUE, FALSE);
-  self->sorted_diff_tracks = setup_view (self->compare_tracks_view, self->diff_tracks);
 }
 
 CpelStatsWindow *
@@ -1321,3 +698,4 @@ cpel_stats_window_get_timeline (CpelStatsWindow *self)
   g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), NULL);
   return self->timeline;
 }
+
