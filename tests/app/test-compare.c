@@ -389,24 +389,6 @@ test_search (Fixture *f, gconstpointer data)
                  == cpel_search_bar_get_result (bar));
 }
 
-static guint
-type_named (CpelFile *file, const char *name)
-{
-  for (guint t = 0; t < cpel_file_get_n_types (file); t++)
-    if (g_strcmp0 (cpel_file_get_type_name (file, t), name) == 0)
-      return t;
-  g_assert_not_reached ();
-}
-
-static guint
-slot_labelled (CpelFile *file, const char *label)
-{
-  for (guint s = 0; s < cpel_file_get_n_tracks (file); s++)
-    if (g_strcmp0 (cpel_file_get_track_label (file, s), label) == 0)
-      return s;
-  g_assert_not_reached ();
-}
-
 /* The single view's hidden event types and track filters apply to both
  * panes by name (B's codes and track ids differ); the search counts
  * follow; a swap keeps them. */
@@ -429,39 +411,33 @@ test_filters (Fixture *f, gconstpointer data)
   g_assert_null (view->b.hidden_types);
   /* B's tracks in A's order of labels, then the one A has not */
   g_assert_null (view->a.rows);
-  g_assert_cmpuint (view->b.n_rows, ==, 3);
-  g_assert_cmpuint (view->b.rows[0], ==, slot_labelled (b, "wk0"));
-  g_assert_cmpuint (view->b.rows[1], ==, slot_labelled (b, "wk1"));
-  g_assert_cmpuint (view->b.rows[2], ==, slot_labelled (b, "wk2"));
+  cpel_test_assert_rows (b, view->b.rows, view->b.n_rows, "wk0", "wk1", "wk2", NULL);
   cpel_search_bar_set_search_mode (bar, TRUE);
   search (f->window, CPEL_SEARCH_CODE, "double");
   g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "5 in A · 10 in B");
 
   /* "double" hidden in the single view: hidden in both, matches gone */
-  hidden[type_named (a, "double")] = 1;
+  hidden[cpel_test_type_named (a, "double")] = 1;
   cpel_timeline_set_hidden_types (timeline, hidden);
   view = cpel_compare_pane_get_view (pane);
   g_assert_nonnull (view->a.hidden_types);
-  g_assert_true (view->a.hidden_types[type_named (a, "double")]);
+  g_assert_true (view->a.hidden_types[cpel_test_type_named (a, "double")]);
   g_assert_nonnull (view->b.hidden_types);
-  g_assert_true (view->b.hidden_types[type_named (b, "double")]);
-  g_assert_false (view->b.hidden_types[type_named (b, "same")]);
+  g_assert_true (view->b.hidden_types[cpel_test_type_named (b, "double")]);
+  g_assert_false (view->b.hidden_types[cpel_test_type_named (b, "same")]);
   g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "No matches");
 
   /* wk1 hidden: B shows wk0 and wk2 (a label A has not); a filter "wk0"
    * leaves wk0 alone in both */
-  cpel_track_order_set_hidden (order, slot_labelled (a, "wk1"), TRUE);
+  cpel_track_order_set_hidden (order, cpel_test_slot_labelled (a, "wk1"), TRUE);
   view = cpel_compare_pane_get_view (pane);
   g_assert_cmpuint (view->a.n_rows, ==, 1);
   g_assert_nonnull (view->b.rows);
-  g_assert_cmpuint (view->b.n_rows, ==, 2);
-  g_assert_cmpuint (view->b.rows[0], ==, slot_labelled (b, "wk0"));
-  g_assert_cmpuint (view->b.rows[1], ==, slot_labelled (b, "wk2"));
-  cpel_track_order_set_hidden (order, slot_labelled (a, "wk1"), FALSE);
+  cpel_test_assert_rows (b, view->b.rows, view->b.n_rows, "wk0", "wk2", NULL);
+  cpel_track_order_set_hidden (order, cpel_test_slot_labelled (a, "wk1"), FALSE);
   cpel_track_order_set_filter (order, "wk0");
   view = cpel_compare_pane_get_view (pane);
-  g_assert_cmpuint (view->b.n_rows, ==, 1);
-  g_assert_cmpuint (view->b.rows[0], ==, slot_labelled (b, "wk0"));
+  cpel_test_assert_rows (b, view->b.rows, view->b.n_rows, "wk0", NULL);
   {
     g_autoptr(GArray) rows = cpel_compare_view_rows (view, gtk_widget_get_height (GTK_WIDGET (pane)));
 
@@ -472,10 +448,9 @@ test_filters (Fixture *f, gconstpointer data)
   app_test_activate_action (GTK_WIDGET (f->window), "swap-compare", NULL);
   view = cpel_compare_pane_get_view (pane);
   g_assert_true (view->a.file == b);
-  g_assert_true (view->a.hidden_types[type_named (b, "double")]);
-  g_assert_cmpuint (view->a.n_rows, ==, 1);
-  g_assert_cmpuint (view->a.rows[0], ==, slot_labelled (b, "wk0"));
-  g_assert_true (view->b.hidden_types[type_named (a, "double")]);
+  g_assert_true (view->a.hidden_types[cpel_test_type_named (b, "double")]);
+  cpel_test_assert_rows (b, view->a.rows, view->a.n_rows, "wk0", NULL);
+  g_assert_true (view->b.hidden_types[cpel_test_type_named (a, "double")]);
 
   /* shown again */
   cpel_track_order_set_filter (order, NULL);
@@ -540,8 +515,8 @@ test_align (Fixture *f, gconstpointer data)
   else
     {
       g_test_message ("no xdotool: selecting without clicks");
-      cpel_compare_pane_select (pane, CPEL_COMPARE_A, slot_labelled (view->a.file, "wk1"), 1);
-      cpel_compare_pane_select (pane, CPEL_COMPARE_B, slot_labelled (view->b.file, "wk1"), 1);
+      cpel_compare_pane_select (pane, CPEL_COMPARE_A, cpel_test_slot_labelled (view->a.file, "wk1"), 1);
+      cpel_compare_pane_select (pane, CPEL_COMPARE_B, cpel_test_slot_labelled (view->b.file, "wk1"), 1);
     }
   view = cpel_compare_pane_get_view (pane);
   g_assert_true (view->a.has_selection);
@@ -1042,7 +1017,7 @@ test_statistics (Fixture *f, gconstpointer data)
     CpelFile *a = cpel_window_get_file (f->window);
     g_autofree guint8 *hidden = g_malloc0 (cpel_file_get_n_types (a));
 
-    hidden[type_named (a, "double")] = 1;
+    hidden[cpel_test_type_named (a, "double")] = 1;
     cpel_timeline_set_hidden_types (timeline, hidden);
     cpel_stats_window_refresh (stats);
     stats = wait_statistics (f);

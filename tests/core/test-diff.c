@@ -9,28 +9,6 @@
 #include "cpel-test-util.h"
 #include "cpel-test-pair.h"
 
-static CpelFile *
-pair_file_with (gboolean b_side, const CpelLoadOptions *options)
-{
-  g_autoptr(GBytes) bytes = cpel_test_pair_write (b_side);
-  g_autoptr(GError) error = NULL;
-  CpelFile *file = cpel_file_new_for_bytes (bytes, options, &error);
-
-  g_assert_no_error (error);
-  return file;
-}
-
-static CpelFile *
-pair_file (gboolean b_side)
-{
-  g_autoptr(GBytes) bytes = cpel_test_pair_write (b_side);
-  g_autoptr(GError) error = NULL;
-  CpelFile *file = cpel_file_new_for_bytes (bytes, NULL, &error);
-
-  g_assert_no_error (error);
-  return file;
-}
-
 static CpelDiff *
 diff_of (CpelFile *a, CpelFile *b, const CpelDiffOptions *options)
 {
@@ -46,8 +24,8 @@ diff_of (CpelFile *a, CpelFile *b, const CpelDiffOptions *options)
 static void
 test_planted (void)
 {
-  g_autoptr(CpelFile) a = pair_file (FALSE);
-  g_autoptr(CpelFile) b = pair_file (TRUE);
+  g_autoptr(CpelFile) a = cpel_test_pair_file (FALSE, NULL);
+  g_autoptr(CpelFile) b = cpel_test_pair_file (TRUE, NULL);
   g_autoptr(CpelDiff) diff = diff_of (a, b, NULL);
   g_autofree char *csv = cpel_diff_to_csv (diff, CPEL_DIFF_BY_EVENTS);
   g_autofree char *tracks = cpel_diff_to_csv (diff, CPEL_DIFF_BY_TRACKS);
@@ -74,8 +52,8 @@ static void
 test_stream (void)
 {
   CpelLoadOptions load = { .defer_index = TRUE };
-  g_autoptr(CpelFile) a = pair_file_with (FALSE, &load);
-  g_autoptr(CpelFile) b = pair_file_with (TRUE, &load);
+  g_autoptr(CpelFile) a = cpel_test_pair_file (FALSE, &load);
+  g_autoptr(CpelFile) b = cpel_test_pair_file (TRUE, &load);
   CpelDiffOptions options = { .from = 150, .to = 950, .histograms = TRUE };
   g_autoptr(CpelDiff) diff = NULL;
   g_autoptr(CpelDiff) range = NULL;
@@ -102,8 +80,8 @@ test_stream (void)
 static void
 test_range (void)
 {
-  g_autoptr(CpelFile) a = pair_file (FALSE);
-  g_autoptr(CpelFile) b = pair_file (TRUE);
+  g_autoptr(CpelFile) a = cpel_test_pair_file (FALSE, NULL);
+  g_autoptr(CpelFile) b = cpel_test_pair_file (TRUE, NULL);
   CpelDiffOptions options = { .from = 150, .to = 950 };
   g_autoptr(CpelDiff) diff = diff_of (a, b, &options);
   g_autofree char *csv = cpel_diff_to_csv (diff, CPEL_DIFF_BY_EVENTS);
@@ -118,7 +96,7 @@ test_range (void)
 static void
 test_codes_by_name (void)
 {
-  g_autoptr(CpelFile) a = pair_file (FALSE);
+  g_autoptr(CpelFile) a = cpel_test_pair_file (FALSE, NULL);
   g_autoptr(CpelStats) stats = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(CpelDiff) diff = diff_of (a, a, NULL);
@@ -155,7 +133,7 @@ test_codes_by_name (void)
 static void
 test_self (void)
 {
-  g_autoptr(CpelFile) a = pair_file (TRUE);
+  g_autoptr(CpelFile) a = cpel_test_pair_file (TRUE, NULL);
   g_autoptr(CpelDiff) diff = diff_of (a, a, NULL);
 
   for (guint by = CPEL_DIFF_BY_EVENTS; by <= CPEL_DIFF_BY_TRACKS; by++)
@@ -183,8 +161,8 @@ test_self (void)
 static void
 test_histograms (void)
 {
-  g_autoptr(CpelFile) a = pair_file (FALSE);
-  g_autoptr(CpelFile) b = pair_file (TRUE);
+  g_autoptr(CpelFile) a = cpel_test_pair_file (FALSE, NULL);
+  g_autoptr(CpelFile) b = cpel_test_pair_file (TRUE, NULL);
   CpelDiffOptions options = { .to = G_MAXINT64, .histograms = TRUE };
   g_autoptr(CpelDiff) diff = diff_of (a, b, &options);
   const CpelDiffRow *row = cpel_diff_lookup (diff, CPEL_DIFF_BY_EVENTS, "slow");
@@ -233,31 +211,13 @@ test_format (void)
 static void
 test_cancel (void)
 {
-  g_autoptr(CpelFile) a = pair_file (FALSE);
+  g_autoptr(CpelFile) a = cpel_test_pair_file (FALSE, NULL);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
 
   g_cancellable_cancel (cancellable);
   g_assert_null (cpel_diff_compute (a, a, NULL, cancellable, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-}
-
-static guint
-type_named (CpelFile *file, const char *name)
-{
-  for (guint t = 0; t < cpel_file_get_n_types (file); t++)
-    if (g_strcmp0 (cpel_file_get_type_name (file, t), name) == 0)
-      return t;
-  g_assert_not_reached ();
-}
-
-static guint
-slot_labelled (CpelFile *file, const char *label)
-{
-  for (guint s = 0; s < cpel_file_get_n_tracks (file); s++)
-    if (g_strcmp0 (cpel_file_get_track_label (file, s), label) == 0)
-      return s;
-  g_assert_not_reached ();
 }
 
 static gboolean
@@ -271,50 +231,43 @@ keep_none (guint slot, gpointer data)
 static void
 test_map_filters (void)
 {
-  g_autoptr(CpelFile) a = pair_file (FALSE);
-  g_autoptr(CpelFile) b = pair_file (TRUE);
+  g_autoptr(CpelFile) a = cpel_test_pair_file (FALSE, NULL);
+  g_autoptr(CpelFile) b = cpel_test_pair_file (TRUE, NULL);
   g_autofree guint8 *hidden_a = g_malloc0 (cpel_file_get_n_types (a));
   g_autofree guint8 *hidden_b = NULL;
   g_autofree guint *rows = NULL;
-  guint n = 0, only_wk1 = slot_labelled (a, "wk1");
+  guint n = 0, only_wk1 = cpel_test_slot_labelled (a, "wk1");
   guint n_hidden = 0;
 
   g_assert_null (cpel_diff_map_hidden_types (a, NULL, b));
   g_assert_null (cpel_diff_map_hidden_types (a, hidden_a, b));
-  hidden_a[type_named (a, "double")] = 1;
-  hidden_a[type_named (a, "only-a")] = 1;
-  hidden_a[type_named (a, "dup")] = 1;   /* one of A's two "dup" codes */
+  hidden_a[cpel_test_type_named (a, "double")] = 1;
+  hidden_a[cpel_test_type_named (a, "only-a")] = 1;
+  hidden_a[cpel_test_type_named (a, "dup")] = 1;   /* one of A's two "dup" codes */
   hidden_b = cpel_diff_map_hidden_types (a, hidden_a, b);
   g_assert_nonnull (hidden_b);
   for (guint t = 0; t < cpel_file_get_n_types (b); t++)
     n_hidden += hidden_b[t] != 0;
   g_assert_cmpuint (n_hidden, ==, 2);
-  g_assert_true (hidden_b[type_named (b, "double")]);
-  g_assert_true (hidden_b[type_named (b, "dup")]);
-  g_assert_false (hidden_b[type_named (b, "same")]);
+  g_assert_true (hidden_b[cpel_test_type_named (b, "double")]);
+  g_assert_true (hidden_b[cpel_test_type_named (b, "dup")]);
+  g_assert_false (hidden_b[cpel_test_type_named (b, "same")]);
 
   /* every track of A shown: B's in A's order of labels, then wk2 */
   rows = cpel_diff_map_rows (a, NULL, 0, b, NULL, NULL, &n);
-  g_assert_nonnull (rows);
-  g_assert_cmpuint (n, ==, 3);
-  g_assert_cmpuint (rows[0], ==, slot_labelled (b, "wk0"));
-  g_assert_cmpuint (rows[1], ==, slot_labelled (b, "wk1"));
-  g_assert_cmpuint (rows[2], ==, slot_labelled (b, "wk2"));
+  cpel_test_assert_rows (b, rows, n, "wk0", "wk1", "wk2", NULL);
   g_clear_pointer (&rows, g_free);
 
   /* only wk1 shown in A */
   rows = cpel_diff_map_rows (a, &only_wk1, 1, b, NULL, NULL, &n);
-  g_assert_cmpuint (n, ==, 2);
-  g_assert_cmpuint (rows[0], ==, slot_labelled (b, "wk1"));
-  g_assert_cmpuint (rows[1], ==, slot_labelled (b, "wk2"));
+  cpel_test_assert_rows (b, rows, n, "wk1", "wk2", NULL);
   g_clear_pointer (&rows, g_free);
   rows = cpel_diff_map_rows (a, &only_wk1, 1, b, keep_none, NULL, &n);
-  g_assert_cmpuint (n, ==, 1);
-  g_assert_cmpuint (rows[0], ==, slot_labelled (b, "wk1"));
+  cpel_test_assert_rows (b, rows, n, "wk1", NULL);
   g_clear_pointer (&rows, g_free);
 
   /* no row at all: an empty list, not NULL (= every row) */
-  rows = cpel_diff_map_rows (b, (const guint[]) { slot_labelled (b, "wk2") }, 1, a, NULL, NULL, &n);
+  rows = cpel_diff_map_rows (b, (const guint[]) { cpel_test_slot_labelled (b, "wk2") }, 1, a, NULL, NULL, &n);
   g_assert_nonnull (rows);
   g_assert_cmpuint (n, ==, 0);
   g_clear_pointer (&rows, g_free);

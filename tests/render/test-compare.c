@@ -12,17 +12,6 @@
 #define WIDTH  1160.0   /* timeline 1000 px after the 160 px labels */
 #define HEIGHT 400.0
 
-static CpelFile *
-pair_file (gboolean b_side)
-{
-  g_autoptr(GBytes) bytes = cpel_test_pair_write (b_side);
-  g_autoptr(GError) error = NULL;
-  CpelFile *file = cpel_file_new_for_bytes (bytes, NULL, &error);
-
-  g_assert_no_error (error);
-  return file;
-}
-
 static cairo_surface_t *
 draw (const CpelCompareView *cv, double width, double height)
 {
@@ -75,7 +64,7 @@ first_event_x (cairo_surface_t *s, int y)
 static void
 test_self_identical (void)
 {
-  g_autoptr(CpelFile) a = pair_file (TRUE);
+  g_autoptr(CpelFile) a = cpel_test_pair_file (TRUE, NULL);
   CpelPalette palette;
   CpelCompareView cv;
   cairo_surface_t *s;
@@ -117,7 +106,7 @@ test_self_identical (void)
 static void
 test_alignment_moves_b (void)
 {
-  g_autoptr(CpelFile) a = pair_file (FALSE);
+  g_autoptr(CpelFile) a = cpel_test_pair_file (FALSE, NULL);
   CpelPalette palette;
   CpelCompareView cv;
   cairo_surface_t *s0, *s1;
@@ -157,8 +146,8 @@ test_alignment_moves_b (void)
 static void
 test_paired (void)
 {
-  g_autoptr(CpelFile) a = pair_file (FALSE);
-  g_autoptr(CpelFile) b = pair_file (TRUE);
+  g_autoptr(CpelFile) a = cpel_test_pair_file (FALSE, NULL);
+  g_autoptr(CpelFile) b = cpel_test_pair_file (TRUE, NULL);
   static const char *want[][2] = { { "A", "wk0" }, { "B", "wk0" }, { "A", "wk1" },
                                    { "B", "wk1" }, { "B", "wk2" } };
   CpelPalette palette;
@@ -206,8 +195,8 @@ test_paired (void)
 static void
 test_export (void)
 {
-  g_autoptr(CpelFile) a = pair_file (FALSE);
-  g_autoptr(CpelFile) b = pair_file (TRUE);
+  g_autoptr(CpelFile) a = cpel_test_pair_file (FALSE, NULL);
+  g_autoptr(CpelFile) b = cpel_test_pair_file (TRUE, NULL);
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("cpel-compare-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "both.png", NULL);
@@ -256,8 +245,8 @@ count_color (cairo_surface_t *s, guint32 argb)
 static void
 test_histogram (void)
 {
-  g_autoptr(CpelFile) a = pair_file (FALSE);
-  g_autoptr(CpelFile) b = pair_file (TRUE);
+  g_autoptr(CpelFile) a = cpel_test_pair_file (FALSE, NULL);
+  g_autoptr(CpelFile) b = cpel_test_pair_file (TRUE, NULL);
   CpelDiffOptions options = { .to = G_MAXINT64, .histograms = TRUE };
   g_autoptr(GError) error = NULL;
   g_autoptr(CpelDiff) diff = cpel_diff_compute (a, b, &options, NULL, &error);
@@ -306,7 +295,7 @@ test_histogram (void)
 static void
 test_ruler_origin (void)
 {
-  g_autoptr(CpelFile) a = pair_file (FALSE);
+  g_autoptr(CpelFile) a = cpel_test_pair_file (FALSE, NULL);
   CpelPalette palette;
   CpelView view, moved;
   cairo_surface_t *s0 = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1160, 28);
