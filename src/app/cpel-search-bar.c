@@ -12,7 +12,7 @@
  * events of an unmapped focus widget, so a controller on the window
  * (cpel_key_capture_new_search_keys) gives them to the entry.
  */
-#include "cpel-search-bar.h"
+#include "cpel-search-bar-private.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
@@ -20,47 +20,9 @@
 #include "cpel-app-util.h"
 #include "cpel-async.h"
 #include "cpel-key-capture.h"
-#include "cpel-compare-search.h"
-#include "cpel-progress-relay.h"
 
 /* Show the progress bar when a search takes longer than this. */
 #define PROGRESS_DELAY_MS 200
-
-struct _CpelSearchBar
-{
-  GtkWidget          parent_instance;
-
-  GtkSearchBar      *search_bar;
-  GtkSearchEntry    *entry;
-  GtkDropDown       *mode_dropdown;
-  GtkToggleButton   *case_button;
-  GtkLabel          *count_label;
-  GtkProgressBar    *progress_bar;
-  GtkButton         *cancel_button;
-  char              *error;      /* the query's or the search's, or NULL */
-  char              *searched_text;   /* the entry's text the last search started with */
-
-  CpelTimeline      *timeline;
-  CpelCompareSearch *compare;    /* comparing: the query runs in both panes */
-  CpelSearchResult  *result;     /* every match of the query */
-  /* The matches on tracks and of event types the timeline shows: counted,
-   * stepped through and highlighted (`result` itself when nothing is
-   * hidden); and the hidden flags it was filtered for. */
-  CpelSearchResult  *visible;
-  guint8            *hidden_types_for;
-  guint8            *hidden_slots_for;
-  gint64             current;    /* position in `visible`, or -1 */
-  CpelEventRef       current_ref;   /* the last match stepped to (slot G_MAXUINT: none) */
-
-  GCancellable      *cancellable;
-  CpelProgressRelay *relay;
-  guint              progress_timeout;
-  guint              generation;
-  int                pending_step;
-  gboolean           setting_query;
-
-  GtkEventController *type_ahead;   /* on the root while rooted */
-};
 
 G_DEFINE_FINAL_TYPE (CpelSearchBar, cpel_search_bar, GTK_TYPE_WIDGET)
 
@@ -109,82 +71,6 @@ set_status (CpelSearchBar *self,
   gtk_label_set_text (self->count_label, text != NULL ? text : "");
 }
 
-/* The timeline's hidden tracks (filtered out or hidden) as n_tracks flags,
- * or NULL when every track is shown. */
-static guint8 *
-hidden_slots (CpelSearchBar *self,
-              CpelFile      *file)
-{
-  CpelTrackOrder *order = cpel_timeline_get_track_order (self->timeline);
-  guint n_tracks = cpel_file_get_n_tracks (file), n_rows = n_tracks;
-  const guint *rows = order != NULL ? cpel_track_order_get_rows (order, &n_rows) : NULL;
-  guint8 *hidden;
-
-  if (rows == NULL || n_rows >= n_tracks)
-    return NULL;
-  hidden = g_malloc (MAX (n_tracks, 1));
-  memset (hidden, 1, n_tracks);
-  for (guint r = 0; r < n_rows; r++)
-    if (rows[r] < n_tracks)
-      hidden[rows[r]] = 0;
-  return hidden;
-}
-
-static gboolean
-same_flags (const guint8 *a,
-            const guint8 *b,
-            guint         n)
-{
-  return (a == NULL && b == NULL) || (a != NULL && b != NULL && memcmp (a, b, n) == 0);
-}
-
-/* Matches on hidden tracks or of hidden event types are neither counted,
- * nor stepped to, nor highlighted: `visible` holds the others.  Returns
- * TRUE when it changed. */
-static gboolean
-refilter (CpelSearchBar *self,
-          gboolean       force)
-{
-  CpelFile *file = self->timeline != NULL ? cpel_timeline_get_file (self->timeline) : NULL;
-  const guint8 *types = file != NULL ? cpel_timeline_get_hidden_types (self->timeline) : NULL;
-  g_autofree guint8 *slots = file != NULL ? hidden_slots (self, file) : NULL;
-
-  if (file == NULL || self->result == NULL)
-    {
-      g_clear_pointer (&self->visible, cpel_search_result_unref);
-      g_clear_pointer (&self->hidden_types_for, g_free);
-      g_clear_pointer (&self->hidden_slots_for, g_free);
-      return TRUE;
-    }
-  if (!force && self->visible != NULL
-      && same_flags (types, self->hidden_types_for, cpel_file_get_n_types (file))
-      && same_flags (slots, self->hidden_slots_for, cpel_file_get_n_tracks (file)))
-    return FALSE;
-
-  g_clear_pointer (&self->visible, cpel_search_result_unref);
-  self->visible = cpel_search_result_filter (self->result, file, slots, types);
-  /* The match last stepped to keeps its place while it is shown (also
-   * after a filter that hid it for a while). */
-  self->current = -1;
-  if (self->current_ref.slot < cpel_file_get_n_tracks (file)
-      && self->current_ref.index < cpel_file_get_track_n_events (file, self->current_ref.slot))
-    {
-      CpelEvent event;
-      guint64 pos;
-
-      cpel_file_get_track_event (file, self->current_ref.slot, self->current_ref.index, &event);
-      pos = cpel_search_result_find_next (self->visible, file, event.time_ns, event.file_index);
-      if (pos < cpel_search_result_get_n (self->visible)
-          && cpel_search_result_get (self->visible, pos)->slot == self->current_ref.slot
-          && cpel_search_result_get (self->visible, pos)->index == self->current_ref.index)
-        self->current = (gint64) pos;
-    }
-  g_free (self->hidden_types_for);
-  self->hidden_types_for = types != NULL ? g_memdup2 (types, cpel_file_get_n_types (file)) : NULL;
-  g_free (self->hidden_slots_for);
-  self->hidden_slots_for = g_steal_pointer (&slots);
-  return TRUE;
-}
 
 static void
 show_matches (CpelSearchBar *self)
@@ -196,8 +82,8 @@ show_matches (CpelSearchBar *self)
                                gtk_search_bar_get_search_mode (self->search_bar) ? self->visible : NULL);
 }
 
-static void
-update_status (CpelSearchBar *self)
+void
+_cpel_search_bar_update_status (CpelSearchBar *self)
 {
   guint64 n;
   g_autofree char *total = NULL;
@@ -326,10 +212,44 @@ set_result (CpelSearchBar    *self,
   self->result = result != NULL ? cpel_search_result_ref (result) : NULL;
   self->current = -1;
   self->current_ref.slot = G_MAXUINT;
-  refilter (self, TRUE);
+  _cpel_search_bar_refilter (self, TRUE);
   if (self->timeline != NULL && gtk_search_bar_get_search_mode (self->search_bar))
     show_matches (self);
-  update_status (self);
+  _cpel_search_bar_update_status (self);
+}
+
+/* The search settled (a result, no query, an error or a stop):
+ * "search-finished"; with `step`, then the step Enter asked for while it
+ * ran, else that step is dropped. */
+static void
+settle (CpelSearchBar *self,
+        gboolean       step)
+{
+  if (!step)
+    self->pending_step = 0;
+  g_signal_emit (self, signals[SEARCH_FINISHED], 0);
+  if (step && self->pending_step != 0)
+    {
+      int direction = self->pending_step;
+
+      self->pending_step = 0;
+      cpel_search_bar_step (self, direction);
+    }
+}
+
+/* A query that did not compile, in a few words */
+static const char *
+query_error_summary (CpelSearchMode mode)
+{
+  switch (mode)
+    {
+    case CPEL_SEARCH_REGEX:
+      return _("Invalid pattern");
+    case CPEL_SEARCH_CODE:
+      return _("No such event");
+    default:
+      return _("Search failed");
+    }
 }
 
 typedef struct
@@ -361,20 +281,12 @@ on_search_done (GObject      *source,
         set_status (self, _("Stopped"));
       else
         show_error (self, error->message, _("Search failed"));
-      self->pending_step = 0;
-      g_signal_emit (self, signals[SEARCH_FINISHED], 0);
+      settle (self, FALSE);
       return;
     }
 
   set_result (self, result);
-  g_signal_emit (self, signals[SEARCH_FINISHED], 0);
-  if (self->pending_step != 0)
-    {
-      int step = self->pending_step;
-
-      self->pending_step = 0;
-      cpel_search_bar_step (self, step);
-    }
+  settle (self, TRUE);
 }
 
 static CpelSearchMode
@@ -415,18 +327,14 @@ start_search (CpelSearchBar *self)
                                     mode != CPEL_SEARCH_CODE && gtk_toggle_button_get_active (self->case_button),
                                     &error))
         {
-          show_error (self, error->message,
-                      mode == CPEL_SEARCH_REGEX ? _("Invalid pattern")
-                      : mode == CPEL_SEARCH_CODE ? _("No such event") : _("Search failed"));
-          self->pending_step = 0;
-          g_signal_emit (self, signals[SEARCH_FINISHED], 0);
+          show_error (self, error->message, query_error_summary (mode));
+          settle (self, FALSE);
         }
       else if (!cpel_compare_search_is_running (self->compare))
         {
           /* nothing to search: an empty text */
-          update_status (self);
-          self->pending_step = 0;
-          g_signal_emit (self, signals[SEARCH_FINISHED], 0);
+          _cpel_search_bar_update_status (self);
+          settle (self, FALSE);
         }
       return;
     }
@@ -434,8 +342,7 @@ start_search (CpelSearchBar *self)
   if (file == NULL || text == NULL || *text == '\0')
     {
       set_result (self, NULL);
-      self->pending_step = 0;
-      g_signal_emit (self, signals[SEARCH_FINISHED], 0);
+      settle (self, FALSE);
       return;
     }
 
@@ -445,11 +352,8 @@ start_search (CpelSearchBar *self)
   if (query == NULL)
     {
       set_result (self, NULL);
-      show_error (self, error->message,
-                  mode == CPEL_SEARCH_REGEX ? _("Invalid pattern")
-                  : mode == CPEL_SEARCH_CODE ? _("No such event") : _("Search failed"));
-      self->pending_step = 0;
-      g_signal_emit (self, signals[SEARCH_FINISHED], 0);
+      show_error (self, error->message, query_error_summary (mode));
+      settle (self, FALSE);
       return;
     }
 
@@ -545,8 +449,8 @@ on_file_changed (CpelSearchBar *self)
   g_clear_pointer (&self->searched_text, g_free);
   self->current = -1;
   self->current_ref.slot = G_MAXUINT;
-  refilter (self, TRUE);
-  update_status (self);
+  _cpel_search_bar_refilter (self, TRUE);
+  _cpel_search_bar_update_status (self);
   if (gtk_search_bar_get_search_mode (self->search_bar))
     start_search (self);
 }
@@ -556,10 +460,10 @@ on_file_changed (CpelSearchBar *self)
 static void
 on_filters_changed (CpelSearchBar *self)
 {
-  if (!refilter (self, FALSE))
+  if (!_cpel_search_bar_refilter (self, FALSE))
     return;
   show_matches (self);
-  update_status (self);
+  _cpel_search_bar_update_status (self);
 }
 
 void
@@ -586,15 +490,8 @@ cpel_search_bar_set_timeline (CpelSearchBar *self,
 static void
 on_compare_finished (CpelSearchBar *self)
 {
-  update_status (self);
-  g_signal_emit (self, signals[SEARCH_FINISHED], 0);
-  if (self->pending_step != 0)
-    {
-      int step = self->pending_step;
-
-      self->pending_step = 0;
-      cpel_search_bar_step (self, step);
-    }
+  _cpel_search_bar_update_status (self);
+  settle (self, TRUE);
 }
 
 void
@@ -617,7 +514,7 @@ cpel_search_bar_set_compare (CpelSearchBar     *self,
   if (compare != NULL)
     {
       g_signal_connect_swapped (compare, "finished", G_CALLBACK (on_compare_finished), self);
-      g_signal_connect_swapped (compare, "changed", G_CALLBACK (update_status), self);
+      g_signal_connect_swapped (compare, "changed", G_CALLBACK (_cpel_search_bar_update_status), self);
     }
   self->pending_step = 0;
   show_error (self, NULL, NULL);
@@ -626,7 +523,7 @@ cpel_search_bar_set_compare (CpelSearchBar     *self,
   else
     {
       show_matches (self);
-      update_status (self);
+      _cpel_search_bar_update_status (self);
     }
 }
 
@@ -699,19 +596,6 @@ cpel_search_bar_cancel (CpelSearchBar *self)
   self->pending_step = 0;
 }
 
-CpelSearchResult *
-cpel_search_bar_get_result (CpelSearchBar *self)
-{
-  g_return_val_if_fail (CPEL_IS_SEARCH_BAR (self), NULL);
-  return self->visible;
-}
-
-gint64
-cpel_search_bar_get_current (CpelSearchBar *self)
-{
-  g_return_val_if_fail (CPEL_IS_SEARCH_BAR (self), -1);
-  return self->current;
-}
 
 const char *
 cpel_search_bar_get_error (CpelSearchBar *self)
@@ -727,100 +611,6 @@ cpel_search_bar_get_status (CpelSearchBar *self)
   return gtk_label_get_text (self->count_label);
 }
 
-static gboolean
-ref_equal (const CpelEventRef *ref,
-           guint               slot,
-           guint64             index)
-{
-  return ref->slot == slot && ref->index == index;
-}
-
-void
-cpel_search_bar_step (CpelSearchBar *self,
-                      int            direction)
-{
-  CpelFile *file;
-  const CpelEventRef *ref;
-  guint64 n;
-  gint64 pos;
-  guint slot;
-  guint64 index;
-
-  g_return_if_fail (CPEL_IS_SEARCH_BAR (self));
-
-  direction = direction >= 0 ? 1 : -1;
-  if (self->compare != NULL)
-    {
-      if (cpel_compare_search_is_running (self->compare))
-        self->pending_step = direction;
-      else if (!cpel_compare_search_step (self->compare, direction))
-        gtk_widget_error_bell (GTK_WIDGET (self));
-      update_status (self);
-      return;
-    }
-  if (self->cancellable != NULL)
-    {
-      self->pending_step = direction;   /* when the search finishes */
-      return;
-    }
-  file = self->timeline != NULL ? cpel_timeline_get_file (self->timeline) : NULL;
-  refilter (self, FALSE);
-  if (file == NULL || self->visible == NULL || cpel_search_result_get_n (self->visible) == 0)
-    {
-      gtk_widget_error_bell (GTK_WIDGET (self));
-      return;
-    }
-  n = cpel_search_result_get_n (self->visible);
-
-  if (cpel_timeline_get_selection (self->timeline, &slot, &index))
-    {
-      if (self->current >= 0 && (guint64) self->current < n
-          && ref_equal (cpel_search_result_get (self->visible, (guint64) self->current), slot, index))
-        pos = self->current + direction;
-      else
-        {
-          CpelEvent event;
-
-          /* From the selected event. */
-          cpel_file_get_track_event (file, slot, index, &event);
-          pos = (gint64) cpel_search_result_find_next (self->visible, file,
-                                                       event.time_ns, event.file_index);
-          if (direction > 0)
-            {
-              if ((guint64) pos < n
-                  && ref_equal (cpel_search_result_get (self->visible, (guint64) pos), slot, index))
-                pos++;
-            }
-          else
-            pos--;
-        }
-    }
-  else
-    {
-      gint64 t0, t1;
-
-      /* From the visible range: the first match in view, or the last one
-       * before its end. */
-      cpel_timeline_get_range (self->timeline, &t0, &t1);
-      if (direction > 0)
-        pos = (gint64) cpel_search_result_find_next (self->visible, file, t0, 0);
-      else
-        pos = (gint64) cpel_search_result_find_next (self->visible, file, t1, 0) - 1;
-    }
-
-  /* Wrap around. */
-  if (pos < 0)
-    pos = (gint64) n - 1;
-  else if ((guint64) pos >= n)
-    pos = 0;
-
-  self->current = pos;
-  ref = cpel_search_result_get (self->visible, (guint64) pos);
-  self->current_ref = *ref;
-  cpel_timeline_select (self->timeline, ref->slot, ref->index, FALSE);
-  cpel_timeline_reveal (self->timeline, ref->slot, ref->index);
-  update_status (self);
-}
 
 /* ------------------------------------------------------------------------ */
 /* Type-ahead: keys for the entry while it is not mapped yet (Ctrl+F and
@@ -1003,3 +793,4 @@ cpel_search_bar_init (CpelSearchBar *self)
   gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), shortcut);
   gtk_widget_add_controller (GTK_WIDGET (self->entry), shortcuts);
 }
+
