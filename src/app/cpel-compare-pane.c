@@ -3,51 +3,16 @@
  *
  * The widget keeps a CpelCompareView and draws it with
  * cpel_render_compare() (so the window, Export View and `cpel export
- * --compare` draw the same).  Ctrl+wheel zooms around the pointer, Shift+
- * wheel and the horizontal wheel pan, the wheel scrolls the pane under the
- * pointer (both when paired); keys: + and - zoom, Left and Right pan, Home
- * or F fits both.  A click selects the event under it in its pane (each
- * pane has its own selection); the right click's menu aligns the selected
- * events ("Align Here": B is moved so that its selected event is drawn at
- * A's, and the ruler reads time from that point) or resets the alignment.
+ * --compare` draw the same), its range with a zoom history, and the
+ * alignment of B: "Align Here" moves B so that its selected event is drawn
+ * at A's, and the ruler reads time from that point.  Wheel, keys, clicks
+ * and the context menu are in cpel-compare-pane-input.c.
  */
-#include "cpel-compare-pane.h"
+#include "cpel-compare-pane-private.h"
 
 #include <adwaita.h>
-#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
-
-struct _CpelComparePane
-{
-  GtkWidget        parent_instance;
-
-  CpelFile        *a;
-  CpelFile        *b;
-  char            *name_a;
-  char            *name_b;
-  CpelCompareView  view;
-  CpelSearchResult *matches_a;
-  CpelSearchResult *matches_b;
-  /* each side's filters (the views point at them) */
-  guint8          *hidden[2];
-  guint           *rows[2];
-  CpelPalette      light;
-  CpelPalette      dark;
-  double           pointer_x;
-  double           pointer_y;
-  GtkWidget       *context_menu;
-  /* zoom history: ranges (gint64 pairs) to go back and forward to */
-  GArray          *back;
-  GArray          *forward;
-  gint64           last_remember_us;
-  /* a measurement being dragged across the ruler */
-  double           drag_x;
-  gboolean         measuring;
-  /* frames drawn and the last one's drawing time (`--benchmark --compare`) */
-  guint            n_frames;
-  gint64           last_frame_us;
-};
 
 #define HISTORY_MAX 100
 #define HISTORY_COALESCE_US (500 * 1000)
@@ -85,9 +50,9 @@ span_end (CpelComparePane *self)
   return MAX (da, db - self->view.offset_b) + 1;
 }
 
-static void
-changed (CpelComparePane *self,
-         gboolean         range)
+void
+_cpel_compare_pane_changed (CpelComparePane *self,
+                            gboolean         range)
 {
   cpel_compare_view_sync (&self->view);
   if (range)
@@ -97,8 +62,6 @@ changed (CpelComparePane *self,
     }
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
-
-static void update_actions (CpelComparePane *self);
 
 /* The range before a change goes into the history (continuous changes, the
  * wheel's, coalesced into one step); a new change drops the forward list. */
@@ -146,8 +109,8 @@ apply_range (CpelComparePane *self,
     remember (self, history == 2);
   self->view.a.t0 = t0;
   self->view.a.t1 = t1;
-  changed (self, TRUE);
-  update_actions (self);
+  _cpel_compare_pane_changed (self, TRUE);
+  _cpel_compare_pane_update_actions (self);
 }
 
 void
@@ -173,7 +136,7 @@ history_step (CpelComparePane *self,
   g_array_append_val (to, current);
   self->last_remember_us = 0;
   apply_range (self, range.t0, range.t1, 0);
-  update_actions (self);
+  _cpel_compare_pane_update_actions (self);
   return TRUE;
 }
 
@@ -191,11 +154,11 @@ cpel_compare_pane_go_forward (CpelComparePane *self)
   return history_step (self, self->forward, self->back);
 }
 
-static void
-zoom (CpelComparePane *self,
-      double           factor,
-      gint64           center,
-      int              history)
+void
+_cpel_compare_pane_zoom (CpelComparePane *self,
+                         double           factor,
+                         gint64           center,
+                         int              history)
 {
   double t0, t1, span;
 
@@ -214,13 +177,13 @@ cpel_compare_pane_zoom (CpelComparePane *self,
                         gint64           center)
 {
   g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
-  zoom (self, factor, center, 1);
+  _cpel_compare_pane_zoom (self, factor, center, 1);
 }
 
-static void
-pan (CpelComparePane *self,
-     double           fraction,
-     int              history)
+void
+_cpel_compare_pane_pan (CpelComparePane *self,
+                        double           fraction,
+                        int              history)
 {
   gint64 d = (gint64) llround ((double) (self->view.a.t1 - self->view.a.t0) * fraction);
 
@@ -232,7 +195,7 @@ cpel_compare_pane_pan (CpelComparePane *self,
                        double           fraction)
 {
   g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
-  pan (self, fraction, 2);
+  _cpel_compare_pane_pan (self, fraction, 2);
 }
 
 void
@@ -245,126 +208,6 @@ cpel_compare_pane_zoom_fit (CpelComparePane *self)
   /* from the earlier of the two first events (B's 0 is A's -offset) */
   start = MIN (0, -self->view.offset_b);
   cpel_compare_pane_set_range (self, start, span_end (self));
-}
-
-static gboolean
-on_scroll (GtkEventControllerScroll *controller,
-           double                    dx,
-           double                    dy,
-           CpelComparePane          *self)
-{
-  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
-  double width = gtk_widget_get_width (GTK_WIDGET (self));
-  double height = gtk_widget_get_height (GTK_WIDGET (self));
-
-  if (mods & GDK_CONTROL_MASK)
-    {
-      gint64 center = cpel_view_x_to_time (&self->view.a, width, self->pointer_x);
-
-      zoom (self, dy > 0 ? 1.25 : 0.8, center, 2);
-      return TRUE;
-    }
-  if ((mods & GDK_SHIFT_MASK) || dx != 0)
-    {
-      pan (self, 0.1 * ((mods & GDK_SHIFT_MASK) ? dy : dx), 2);
-      return TRUE;
-    }
-  {
-    double top, ph;
-    CpelCompareSide side = CPEL_COMPARE_A;
-    CpelView *v;
-    double max;
-
-    if (!self->view.paired)
-      {
-        cpel_compare_view_pane (&self->view, height, CPEL_COMPARE_B, &top, &ph);
-        if (self->pointer_y >= top)
-          side = CPEL_COMPARE_B;
-      }
-    cpel_compare_view_pane (&self->view, height, side, &top, &ph);
-    v = side == CPEL_COMPARE_A ? &self->view.a : &self->view.b;
-    max = MAX (0, cpel_compare_view_get_content_height (&self->view, side)
-                  - (ph - (self->view.paired ? 2 : 1) * self->view.header_height));
-    v->scroll_y = CLAMP (v->scroll_y + dy * v->row_height, 0, max);
-    changed (self, FALSE);
-  }
-  return TRUE;
-}
-
-static void
-on_motion (GtkEventControllerMotion *controller,
-           double                    x,
-           double                    y,
-           CpelComparePane          *self)
-{
-  double width = gtk_widget_get_width (GTK_WIDGET (self));
-  gboolean has = self->a != NULL && x >= self->view.a.label_width && x < width;
-
-  self->pointer_x = x;
-  self->pointer_y = y;
-  /* the cursor line at the pointer's time, across both panes */
-  if (has || self->view.a.has_cursor)
-    {
-      self->view.a.has_cursor = has;
-      if (has)
-        self->view.a.cursor_t = cpel_view_x_to_time (&self->view.a, width, x);
-      gtk_widget_queue_draw (GTK_WIDGET (self));
-    }
-}
-
-static void
-on_leave (GtkEventControllerMotion *controller,
-          CpelComparePane          *self)
-{
-  if (self->view.a.has_cursor)
-    {
-      self->view.a.has_cursor = FALSE;
-      gtk_widget_queue_draw (GTK_WIDGET (self));
-    }
-}
-
-/* Measuring: a drag across the ruler; the band crosses both panes. */
-static void
-on_drag_begin (GtkGestureDrag  *gesture,
-               double           x,
-               double           y,
-               CpelComparePane *self)
-{
-  if (self->a == NULL || y >= self->view.a.ruler_height || x < self->view.a.label_width)
-    {
-      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
-      return;
-    }
-  self->measuring = TRUE;
-  self->drag_x = x;
-}
-
-static void
-on_drag_update (GtkGestureDrag  *gesture,
-                double           dx,
-                double           dy,
-                CpelComparePane *self)
-{
-  double width = gtk_widget_get_width (GTK_WIDGET (self));
-  double x0, x1;
-
-  if (!self->measuring)
-    return;
-  x0 = MAX (self->drag_x, self->view.a.label_width);
-  x1 = CLAMP (self->drag_x + dx, self->view.a.label_width, width);
-  cpel_compare_pane_set_measure (self, cpel_view_x_to_time (&self->view.a, width, MIN (x0, x1)),
-                                 cpel_view_x_to_time (&self->view.a, width, MAX (x0, x1)));
-}
-
-static void
-on_drag_end (GtkGestureDrag  *gesture,
-             double           dx,
-             double           dy,
-             CpelComparePane *self)
-{
-  if (self->measuring && fabs (dx) < 3)
-    cpel_compare_pane_clear_measure (self);   /* a click on the ruler */
-  self->measuring = FALSE;
 }
 
 void
@@ -387,80 +230,8 @@ cpel_compare_pane_clear_measure (CpelComparePane *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-static gboolean
-on_key (GtkEventControllerKey *controller,
-        guint                  keyval,
-        guint                  keycode,
-        GdkModifierType        state,
-        CpelComparePane       *self)
-{
-  gint64 center = self->view.a.t0 + (self->view.a.t1 - self->view.a.t0) / 2;
-
-  if (state & (GDK_CONTROL_MASK | GDK_ALT_MASK))
-    return FALSE;   /* Alt+Left and Right: the history (class bindings) */
-  switch (keyval)
-    {
-    case GDK_KEY_Escape:
-      if (!self->view.a.has_measure)
-        return FALSE;
-      cpel_compare_pane_clear_measure (self);
-      return TRUE;
-    case GDK_KEY_plus:
-    case GDK_KEY_equal:
-    case GDK_KEY_KP_Add:
-      cpel_compare_pane_zoom (self, 0.5, center);
-      return TRUE;
-    case GDK_KEY_minus:
-    case GDK_KEY_KP_Subtract:
-      cpel_compare_pane_zoom (self, 2.0, center);
-      return TRUE;
-    case GDK_KEY_Left:
-      pan (self, -0.1, 2);
-      return TRUE;
-    case GDK_KEY_Right:
-      pan (self, 0.1, 2);
-      return TRUE;
-    case GDK_KEY_Home:
-    case GDK_KEY_f:
-      cpel_compare_pane_zoom_fit (self);
-      return TRUE;
-    default:
-      return FALSE;
-    }
-}
-
-/* The event under (x, y): its side, slot and index. */
-static gboolean
-hit_test (CpelComparePane *self,
-          double           x,
-          double           y,
-          CpelCompareSide *side,
-          guint           *slot,
-          guint64         *index)
-{
-  double width = gtk_widget_get_width (GTK_WIDGET (self));
-  double height = gtk_widget_get_height (GTK_WIDGET (self));
-  CpelCompareRow row;
-  CpelView v;
-
-  if (self->a == NULL || self->b == NULL)
-    return FALSE;
-  cpel_compare_view_sync (&self->view);
-  if (!cpel_compare_view_row_at_y (&self->view, height, y, &row))
-    return FALSE;
-  /* a view of that one row, as the renderer draws it */
-  v = row.side == CPEL_COMPARE_A ? self->view.a : self->view.b;
-  v.rows = &row.slot;
-  v.n_rows = 1;
-  v.scroll_y = 0;
-  if (!cpel_view_hit_test (&v, width, x, v.ruler_height + (y - row.y), 6, slot, index))
-    return FALSE;
-  *side = row.side;
-  return TRUE;
-}
-
-static void
-update_actions (CpelComparePane *self)
+void
+_cpel_compare_pane_update_actions (CpelComparePane *self)
 {
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.align",
                                  self->view.a.has_selection && self->view.b.has_selection);
@@ -468,57 +239,6 @@ update_actions (CpelComparePane *self)
                                  self->view.offset_b != 0 || self->view.a.ruler_origin != 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.back", self->back->len > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.forward", self->forward->len > 0);
-}
-
-static void
-popup_menu (CpelComparePane *self,
-            double           x,
-            double           y)
-{
-  if (self->context_menu == NULL)
-    {
-      g_autoptr(GMenu) menu = g_menu_new ();
-
-      g_menu_append (menu, _("_Align Here"), "compare.align");
-      g_menu_append (menu, _("_Reset Alignment"), "compare.reset-alignment");
-      self->context_menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
-      gtk_widget_set_parent (self->context_menu, GTK_WIDGET (self));
-      gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
-      gtk_widget_set_halign (self->context_menu, GTK_ALIGN_START);
-    }
-  update_actions (self);
-  x = CLAMP (x, 0, MAX (0, gtk_widget_get_width (GTK_WIDGET (self)) - 1));
-  y = CLAMP (y, 0, MAX (0, gtk_widget_get_height (GTK_WIDGET (self)) - 1));
-  gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu),
-                               &(GdkRectangle) { (int) x, (int) y, 1, 1 });
-  gtk_popover_popup (GTK_POPOVER (self->context_menu));
-}
-
-static void
-on_pressed (GtkGestureClick *gesture,
-            int              n_press,
-            double           x,
-            double           y,
-            CpelComparePane *self)
-{
-  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
-  CpelCompareSide side;
-  guint slot;
-  guint64 index;
-
-  gtk_widget_grab_focus (GTK_WIDGET (self));
-  if (hit_test (self, x, y, &side, &slot, &index))
-    cpel_compare_pane_select (self, side, slot, index);
-  else if (button == GDK_BUTTON_PRIMARY)
-    {
-      /* a click beside the events of a pane unselects there */
-      CpelCompareRow row;
-
-      if (cpel_compare_view_row_at_y (&self->view, gtk_widget_get_height (GTK_WIDGET (self)), y, &row))
-        cpel_compare_pane_select (self, row.side, G_MAXUINT, 0);
-    }
-  if (button == GDK_BUTTON_SECONDARY)
-    popup_menu (self, x, y);
 }
 
 gboolean
@@ -547,26 +267,9 @@ cpel_compare_pane_set_alignment (CpelComparePane *self,
    * (2^60 ns: 36 years) */
   self->view.offset_b = CLAMP (offset_b, -MAX_ALIGNMENT, MAX_ALIGNMENT);
   self->view.a.ruler_origin = CLAMP (origin, -MAX_ALIGNMENT, MAX_ALIGNMENT);
-  changed (self, FALSE);
-  update_actions (self);
+  _cpel_compare_pane_changed (self, FALSE);
+  _cpel_compare_pane_update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OFFSET]);
-}
-
-static void
-action_align (GtkWidget  *widget,
-              const char *name,
-              GVariant   *parameter)
-{
-  CpelComparePane *self = CPEL_COMPARE_PANE (widget);
-
-  if (g_str_equal (name, "compare.align"))
-    cpel_compare_pane_align_selected (self);
-  else if (g_str_equal (name, "compare.back"))
-    cpel_compare_pane_go_back (self);
-  else if (g_str_equal (name, "compare.forward"))
-    cpel_compare_pane_go_forward (self);
-  else
-    cpel_compare_pane_set_alignment (self, 0, 0);
 }
 
 static void
@@ -652,7 +355,7 @@ cpel_compare_pane_set_files (CpelComparePane *self,
   self->view.paired = paired;
   g_clear_pointer (&self->matches_a, cpel_search_result_unref);
   g_clear_pointer (&self->matches_b, cpel_search_result_unref);
-  changed (self, TRUE);
+  _cpel_compare_pane_changed (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE_A]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE_B]);
 }
@@ -674,7 +377,7 @@ cpel_compare_pane_set_matches (CpelComparePane  *self,
   self->matches_b = b;
   self->view.a.matches = a;
   self->view.b.matches = b;
-  changed (self, FALSE);
+  _cpel_compare_pane_changed (self, FALSE);
 }
 
 void
@@ -692,8 +395,8 @@ cpel_compare_pane_select (CpelComparePane *self,
                      && index < cpel_file_get_track_n_events (v->file, slot);
   v->selected_slot = slot;
   v->selected_index = index;
-  changed (self, FALSE);
-  update_actions (self);
+  _cpel_compare_pane_changed (self, FALSE);
+  _cpel_compare_pane_update_actions (self);
 }
 
 gboolean
@@ -740,7 +443,7 @@ cpel_compare_pane_set_filters (CpelComparePane *self,
         shown = rows[r] == v->selected_slot;
       v->has_selection = shown;
     }
-  changed (self, FALSE);
+  _cpel_compare_pane_changed (self, FALSE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILTERS]);
   return TRUE;
 }
@@ -812,7 +515,7 @@ cpel_compare_pane_set_paired (CpelComparePane *self,
   self->view.paired = paired;
   self->view.a.scroll_y = 0;
   self->view.b.scroll_y = 0;
-  changed (self, FALSE);
+  _cpel_compare_pane_changed (self, FALSE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAIRED]);
 }
 
@@ -914,15 +617,7 @@ cpel_compare_pane_class_init (CpelComparePaneClass *klass)
   object_class->finalize = cpel_compare_pane_finalize;
   widget_class->snapshot = cpel_compare_pane_snapshot;
   widget_class->size_allocate = cpel_compare_pane_size_allocate;
-  gtk_widget_class_install_action (widget_class, "compare.align", NULL, action_align);
-  gtk_widget_class_install_action (widget_class, "compare.reset-alignment", NULL, action_align);
-  /* the timeline's keys for the zoom history (in the shortcuts window) */
-  gtk_widget_class_install_action (widget_class, "compare.back", NULL, action_align);
-  gtk_widget_class_install_action (widget_class, "compare.forward", NULL, action_align);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "compare.back", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK, "compare.forward", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Back, 0, "compare.back", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Forward, 0, "compare.forward", NULL);
+  _cpel_compare_pane_class_init_input (widget_class);
 
   properties[PROP_PAIRED] =
     g_param_spec_boolean ("paired", NULL, NULL, FALSE,
@@ -954,12 +649,6 @@ cpel_compare_pane_class_init (CpelComparePaneClass *klass)
 static void
 cpel_compare_pane_init (CpelComparePane *self)
 {
-  GtkEventController *scroll;
-  GtkEventController *motion;
-  GtkEventController *key;
-  GtkGesture *click;
-  GtkGesture *drag;
-
   cpel_palette_init_light (&self->light);
   cpel_palette_init_dark (&self->dark);
   self->back = g_array_new (FALSE, FALSE, sizeof (Range));
@@ -968,27 +657,7 @@ cpel_compare_pane_init (CpelComparePane *self)
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
-
-  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES
-                                            | GTK_EVENT_CONTROLLER_SCROLL_DISCRETE);
-  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), scroll);
-  motion = gtk_event_controller_motion_new ();
-  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
-  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), motion);
-  key = gtk_event_controller_key_new ();
-  g_signal_connect (key, "key-pressed", G_CALLBACK (on_key), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), key);
-  drag = gtk_gesture_drag_new ();
-  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
-  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
-  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
-  click = gtk_gesture_click_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), 0);
-  g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+  _cpel_compare_pane_init_input (self);
 }
 
 GtkWidget *
@@ -996,3 +665,4 @@ cpel_compare_pane_new (void)
 {
   return g_object_new (CPEL_TYPE_COMPARE_PANE, NULL);
 }
+

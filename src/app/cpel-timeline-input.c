@@ -3,6 +3,8 @@
  * column, track reorder), measuring, pinch and the context menus */
 #include "cpel-timeline-private.h"
 
+#include "cpel-context-menu.h"
+
 /* ------------------------------------------------------------------------ */
 /* Input                                                                      */
 
@@ -265,11 +267,6 @@ on_drag_end (GtkGestureDrag *gesture,
     }
 }
 
-static void popup_menu (CpelTimeline *self,
-                        GMenuModel   *menu,
-                        double        x,
-                        double        y);
-
 static void
 show_track_menu (CpelTimeline *self,
                  guint         slot,
@@ -298,7 +295,7 @@ show_track_menu (CpelTimeline *self,
     }
   g_menu_append (section, _("_Show All Tracks"), "timeline.tracks-reset");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
-  popup_menu (self, G_MENU_MODEL (menu), x, y);
+  cpel_context_menu_popup (&self->context_menu, GTK_WIDGET (self), G_MENU_MODEL (menu), x, y);
 }
 
 /* The selected event's menu (right click on an event, Menu key): the
@@ -309,32 +306,7 @@ _cpel_timeline_show_event_menu (CpelTimeline *self,
                  double        y)
 {
   if (self->event_menu != NULL)
-    popup_menu (self, self->event_menu, x, y);
-}
-
-static void
-popup_menu (CpelTimeline *self,
-            GMenuModel   *menu,
-            double        x,
-            double        y)
-{
-  if (self->context_menu == NULL)
-    {
-      self->context_menu = gtk_popover_menu_new_from_model (menu);
-      gtk_widget_set_parent (self->context_menu, GTK_WIDGET (self));
-      gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
-      gtk_widget_set_halign (self->context_menu, GTK_ALIGN_START);
-    }
-  else
-    gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->context_menu), menu);
-  /* Inside the timeline: the selected event (the Menu key's point) may be
-   * scrolled out of view, and a popover pointing off the screen has no
-   * monitor (Gdk-CRITICAL gdk_monitor_get_geometry on X11). */
-  x = CLAMP (x, 0, MAX (0, gtk_widget_get_width (GTK_WIDGET (self)) - 1));
-  y = CLAMP (y, 0, MAX (0, gtk_widget_get_height (GTK_WIDGET (self)) - 1));
-  gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu),
-                               &(GdkRectangle) { (int) x, (int) y, 1, 1 });
-  gtk_popover_popup (GTK_POPOVER (self->context_menu));
+    cpel_context_menu_popup (&self->context_menu, GTK_WIDGET (self), self->event_menu, x, y);
 }
 
 static void

@@ -21,7 +21,7 @@ G_BEGIN_DECLS
 /* A press that moves less than this is a click. */
 #define CLICK_SLOP        3.0
 /* Click radius for picking an event. */
-#define HIT_RADIUS        6.0
+#define HIT_RADIUS        CPEL_VIEW_HIT_RADIUS
 /* Rows scrolled by one wheel notch / arrow key. */
 #define WHEEL_ROWS        3.0
 #define MIN_LABEL_WIDTH   60.0

@@ -246,6 +246,36 @@ cpel_compare_view_row_at_y (const CpelCompareView *cv,
   return FALSE;
 }
 
+gboolean
+cpel_compare_view_hit_test (const CpelCompareView *cv,
+                            double                 width,
+                            double                 height,
+                            double                 x,
+                            double                 y,
+                            double                 radius,
+                            CpelCompareSide       *side,
+                            guint                 *slot,
+                            guint64               *index)
+{
+  CpelCompareRow row;
+  CpelView v;
+
+  g_return_val_if_fail (cv != NULL, FALSE);
+
+  if (!cpel_compare_view_row_at_y (cv, height, y, &row))
+    return FALSE;
+  /* a view of that one row, as the renderer draws it */
+  v = row.side == CPEL_COMPARE_A ? cv->a : cv->b;
+  v.rows = &row.slot;
+  v.n_rows = 1;
+  v.scroll_y = 0;
+  if (!cpel_view_hit_test (&v, width, x, v.ruler_height + (y - row.y), radius, slot, index))
+    return FALSE;
+  if (side != NULL)
+    *side = row.side;
+  return TRUE;
+}
+
 static const CpelRGBA *
 side_color (const CpelPalette *pal,
             CpelCompareSide    side)

@@ -212,6 +212,7 @@ gint64   cpel_view_x_to_time    (const CpelView *view, double width, double x);
 /* Row (index into rows) at y, or -1 (ruler / below the last row). */
 int      cpel_view_row_at_y     (const CpelView *view, double y);
 /* Nearest event to (x, y) within `radius` px on the row under y. */
+#define CPEL_VIEW_HIT_RADIUS 6.0   /* what a click picks from, in px */
 gboolean cpel_view_hit_test     (const CpelView *view, double width, double x, double y,
                                  double radius, guint *slot, guint64 *index);
 
@@ -342,6 +343,11 @@ void     cpel_compare_view_pane (const CpelCompareView *cv, double height, CpelC
                                  double *top, double *pane_height);
 gboolean cpel_compare_view_row_at_y (const CpelCompareView *cv, double height, double y,
                                      CpelCompareRow *row);
+/* The nearest event to (x, y) within `radius` px in the row under y, as
+ * drawn (the view synced): its side, slot and index. */
+gboolean cpel_compare_view_hit_test (const CpelCompareView *cv, double width, double height,
+                                     double x, double y, double radius,
+                                     CpelCompareSide *side, guint *slot, guint64 *index);
 /* The rows in drawing order (CpelCompareRow), for paired mode or not. */
 GArray  *cpel_compare_view_rows (const CpelCompareView *cv, double height);
 /* Height of the rows of a pane (paired: of the one list), for scrolling. */

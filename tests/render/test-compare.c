@@ -191,6 +191,54 @@ test_paired (void)
   cairo_surface_destroy (s);
 }
 
+/* The event under a point, in either pane: the one drawn there. */
+static void
+test_hit (void)
+{
+  g_autoptr(CpelFile) a = cpel_test_pair_file (FALSE, NULL);
+  g_autoptr(CpelFile) b = cpel_test_pair_file (TRUE, NULL);
+  CpelPalette palette;
+  CpelCompareView cv;
+  g_autoptr(GArray) rows = NULL;
+  cairo_surface_t *s;
+  guint checked = 0;
+  CpelCompareSide side;
+  guint slot;
+  guint64 index;
+
+  cpel_palette_init_light (&palette);
+  cpel_compare_view_init (&cv, a, b, &palette);
+  cpel_compare_view_sync (&cv);
+  rows = cpel_compare_view_rows (&cv, HEIGHT);
+  s = draw (&cv, WIDTH, HEIGHT);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const CpelCompareRow *r = &g_array_index (rows, CpelCompareRow, i);
+      const CpelView *v = r->side == CPEL_COMPARE_A ? &cv.a : &cv.b;
+      int y = (int) (r->y + cv.a.row_height / 2);
+      int x;
+      CpelEvent event;
+
+      if (y < 0 || y >= HEIGHT || (x = first_event_x (s, y)) < 0)
+        continue;
+      g_assert_true (cpel_compare_view_hit_test (&cv, WIDTH, HEIGHT, x, y, CPEL_VIEW_HIT_RADIUS,
+                                                 &side, &slot, &index));
+      g_assert_cmpint (side, ==, r->side);
+      g_assert_cmpuint (slot, ==, r->slot);
+      cpel_file_get_track_event (v->file, slot, index, &event);
+      g_assert_cmpfloat (fabs (cpel_view_time_to_x (v, WIDTH, event.time_ns) - x), <=, CPEL_VIEW_HIT_RADIUS);
+      checked++;
+    }
+  g_assert_cmpuint (checked, >=, 2);
+  /* the ruler, the labels: no event */
+  g_assert_false (cpel_compare_view_hit_test (&cv, WIDTH, HEIGHT, 500, 5, CPEL_VIEW_HIT_RADIUS,
+                                              &side, &slot, &index));
+  g_assert_false (cpel_compare_view_hit_test (&cv, WIDTH, HEIGHT, 10,
+                                              g_array_index (rows, CpelCompareRow, 0).y + 2,
+                                              CPEL_VIEW_HIT_RADIUS, &side, &slot, &index));
+  cairo_surface_destroy (s);
+}
+
 /* Export: a PNG with both panes; the ruler reads from the origin. */
 static void
 test_export (void)
@@ -340,6 +388,7 @@ main (int argc, char **argv)
   g_test_add_func ("/render/compare/self-identical", test_self_identical);
   g_test_add_func ("/render/compare/alignment", test_alignment_moves_b);
   g_test_add_func ("/render/compare/paired", test_paired);
+  g_test_add_func ("/render/compare/hit", test_hit);
   g_test_add_func ("/render/compare/export", test_export);
   g_test_add_func ("/render/compare/histogram", test_histogram);
   g_test_add_func ("/render/compare/ruler-origin", test_ruler_origin);
