@@ -10,6 +10,7 @@
 #pragma once
 
 #include "cpel-compare-pane.h"
+#include "cpel-range-history.h"
 
 G_BEGIN_DECLS
 
@@ -32,10 +33,7 @@ struct _CpelComparePane
   double           pointer_x;
   double           pointer_y;
   GtkWidget       *context_menu;
-  /* zoom history: ranges (gint64 pairs) to go back and forward to */
-  GArray          *back;
-  GArray          *forward;
-  gint64           last_remember_us;
+  CpelRangeHistory *history;   /* Back and Forward */
   /* a measurement being dragged across the ruler */
   double           drag_x;
   gboolean         measuring;

@@ -17,11 +17,6 @@
 #define HISTORY_MAX 100
 #define HISTORY_COALESCE_US (500 * 1000)
 
-typedef struct
-{
-  gint64 t0, t1;
-} Range;
-
 enum
 {
   PROP_0,
@@ -63,34 +58,6 @@ _cpel_compare_pane_changed (CpelComparePane *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-/* The range before a change goes into the history (continuous changes, the
- * wheel's, coalesced into one step); a new change drops the forward list. */
-static void
-remember (CpelComparePane *self,
-          gboolean         coalesce)
-{
-  gint64 now = g_get_monotonic_time ();
-  Range current = { self->view.a.t0, self->view.a.t1 };
-
-  if (coalesce && now - self->last_remember_us < HISTORY_COALESCE_US)
-    {
-      self->last_remember_us = now;
-      return;
-    }
-  self->last_remember_us = coalesce ? now : 0;
-  if (self->back->len > 0)
-    {
-      const Range *last = &g_array_index (self->back, Range, self->back->len - 1);
-
-      if (last->t0 == current.t0 && last->t1 == current.t1)
-        return;
-    }
-  g_array_append_val (self->back, current);
-  if (self->back->len > HISTORY_MAX)
-    g_array_remove_index (self->back, 0);
-  g_array_set_size (self->forward, 0);
-}
-
 /* history: 0 none, 1 a step, 2 continuous (coalesced) */
 static void
 apply_range (CpelComparePane *self,
@@ -106,7 +73,13 @@ apply_range (CpelComparePane *self,
   if (t0 == self->view.a.t0 && t1 == self->view.a.t1)
     return;
   if (history != 0 && self->a != NULL)
-    remember (self, history == 2);
+    {
+      /* the range before a change goes into the history (continuous
+       * changes, the wheel's, coalesced into one step) */
+      CpelRange current = { self->view.a.t0, self->view.a.t1 };
+
+      cpel_range_history_remember (self->history, &current, history == 2, g_get_monotonic_time ());
+    }
   self->view.a.t0 = t0;
   self->view.a.t1 = t1;
   _cpel_compare_pane_changed (self, TRUE);
@@ -122,19 +95,15 @@ cpel_compare_pane_set_range (CpelComparePane *self,
   apply_range (self, t0, t1, 1);
 }
 
+/* Back (`forward` FALSE) or Forward through the zoom history. */
 static gboolean
 history_step (CpelComparePane *self,
-              GArray          *from,
-              GArray          *to)
+              gboolean         forward)
 {
-  Range range, current = { self->view.a.t0, self->view.a.t1 };
+  CpelRange range, current = { self->view.a.t0, self->view.a.t1 };
 
-  if (from->len == 0)
+  if (!(forward ? cpel_range_history_forward : cpel_range_history_back) (self->history, &current, &range))
     return FALSE;
-  range = g_array_index (from, Range, from->len - 1);
-  g_array_set_size (from, from->len - 1);
-  g_array_append_val (to, current);
-  self->last_remember_us = 0;
   apply_range (self, range.t0, range.t1, 0);
   _cpel_compare_pane_update_actions (self);
   return TRUE;
@@ -144,14 +113,14 @@ gboolean
 cpel_compare_pane_go_back (CpelComparePane *self)
 {
   g_return_val_if_fail (CPEL_IS_COMPARE_PANE (self), FALSE);
-  return history_step (self, self->back, self->forward);
+  return history_step (self, FALSE);
 }
 
 gboolean
 cpel_compare_pane_go_forward (CpelComparePane *self)
 {
   g_return_val_if_fail (CPEL_IS_COMPARE_PANE (self), FALSE);
-  return history_step (self, self->forward, self->back);
+  return history_step (self, TRUE);
 }
 
 void
@@ -237,8 +206,10 @@ _cpel_compare_pane_update_actions (CpelComparePane *self)
                                  self->view.a.has_selection && self->view.b.has_selection);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.reset-alignment",
                                  self->view.offset_b != 0 || self->view.a.ruler_origin != 0);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.back", self->back->len > 0);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.forward", self->forward->len > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.back",
+                                 cpel_range_history_can_back (self->history));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.forward",
+                                 cpel_range_history_can_forward (self->history));
 }
 
 gboolean
@@ -343,8 +314,7 @@ cpel_compare_pane_set_files (CpelComparePane *self,
   self->name_b = g_strdup (name_b);
   cpel_compare_view_init (&self->view, a, b, &self->light);
   /* other captures (or swapped): the old ranges mean other times */
-  g_array_set_size (self->back, 0);
-  g_array_set_size (self->forward, 0);
+  cpel_range_history_clear (self->history);
   for (guint i = 0; i < 2; i++)
     {
       g_clear_pointer (&self->hidden[i], g_free);
@@ -595,8 +565,7 @@ cpel_compare_pane_finalize (GObject *object)
 
   g_free (self->name_a);
   g_free (self->name_b);
-  g_array_unref (self->back);
-  g_array_unref (self->forward);
+  cpel_range_history_free (self->history);
   for (guint i = 0; i < 2; i++)
     {
       g_free (self->hidden[i]);
@@ -651,8 +620,7 @@ cpel_compare_pane_init (CpelComparePane *self)
 {
   cpel_palette_init_light (&self->light);
   cpel_palette_init_dark (&self->dark);
-  self->back = g_array_new (FALSE, FALSE, sizeof (Range));
-  self->forward = g_array_new (FALSE, FALSE, sizeof (Range));
+  self->history = cpel_range_history_new (HISTORY_MAX, HISTORY_COALESCE_US);
   cpel_compare_view_init (&self->view, NULL, NULL, &self->light);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);

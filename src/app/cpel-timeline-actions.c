@@ -201,8 +201,10 @@ _cpel_timeline_update_actions (CpelTimeline *self)
                                  has_file && !cpel_range_equal ((CpelRange *) &self->view.t0, &fit));
   gtk_widget_action_set_enabled (widget, "timeline.fit",
                                  has_file && !cpel_range_equal ((CpelRange *) &self->view.t0, &fit));
-  gtk_widget_action_set_enabled (widget, "timeline.back", has_file && self->back->len > 0);
-  gtk_widget_action_set_enabled (widget, "timeline.forward", has_file && self->forward->len > 0);
+  gtk_widget_action_set_enabled (widget, "timeline.back",
+                                 has_file && cpel_range_history_can_back (self->history));
+  gtk_widget_action_set_enabled (widget, "timeline.forward",
+                                 has_file && cpel_range_history_can_forward (self->history));
   gtk_widget_action_set_enabled (widget, "timeline.pan-left", has_file);
   gtk_widget_action_set_enabled (widget, "timeline.pan-right", has_file);
   gtk_widget_action_set_enabled (widget, "timeline.scroll-up", has_file);

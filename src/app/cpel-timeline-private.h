@@ -9,6 +9,7 @@
 #include "cpel-timeline.h"
 
 #include "cpel-track-order.h"
+#include "cpel-range-history.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
@@ -51,9 +52,7 @@ struct _CpelTimeline
   double             label_width;
   char              *font;
 
-  GArray            *back;       /* CpelRange */
-  GArray            *forward;    /* CpelRange */
-  gint64             last_remember_us;
+  CpelRangeHistory  *history;    /* Back and Forward */
 
   GtkAdjustment     *vadjustment;
   CpelSearchResult  *matches;

@@ -117,29 +117,6 @@ _cpel_timeline_view_range (CpelTimeline *self)
   return (CpelRange *) &self->view.t0;
 }
 
-static void
-remember (CpelTimeline *self,
-          gboolean      coalesce)
-{
-  gint64 now = g_get_monotonic_time ();
-  CpelRange *current = _cpel_timeline_view_range (self);
-
-  if (coalesce && now - self->last_remember_us < HISTORY_COALESCE_US)
-    {
-      self->last_remember_us = now;
-      return;
-    }
-  self->last_remember_us = coalesce ? now : 0;
-
-  if (self->back->len > 0
-      && cpel_range_equal (&g_array_index (self->back, CpelRange, self->back->len - 1), current))
-    return;
-  g_array_append_val (self->back, *current);
-  if (self->back->len > HISTORY_MAX)
-    g_array_remove_index (self->back, 0);
-  g_array_set_size (self->forward, 0);
-}
-
 /* Apply a new range: history (when `mode` is not 0: 1 = discrete step,
  * 2 = continuous, coalesced), clamp, redraw. */
 void
@@ -153,7 +130,8 @@ _cpel_timeline_apply_range (CpelTimeline    *self,
   if (cpel_range_equal (&next, _cpel_timeline_view_range (self)))
     return;
   if (mode != 0)
-    remember (self, mode == 2);
+    cpel_range_history_remember (self->history, _cpel_timeline_view_range (self), mode == 2,
+                                 g_get_monotonic_time ());
   *_cpel_timeline_view_range (self) = next;
   _cpel_timeline_update_cursor (self);
   _cpel_timeline_view_changed (self);
@@ -247,8 +225,7 @@ cpel_timeline_set_file_full (CpelTimeline *self,
       self->order = cpel_track_order_new (file);
       g_signal_connect (self->order, "changed", G_CALLBACK (on_order_changed), self);
     }
-  g_array_set_size (self->back, 0);
-  g_array_set_size (self->forward, 0);
+  cpel_range_history_clear (self->history);
 
   {
     /* The row height and colours chosen stay for the next file. */
@@ -418,21 +395,19 @@ cpel_timeline_fit (CpelTimeline *self)
   _cpel_timeline_apply_range (self, &range, 1);
 }
 
+/* Back (`forward` FALSE) or Forward through the zoom history. */
 static gboolean
 history_step (CpelTimeline *self,
-              GArray       *from,
-              GArray       *to)
+              gboolean      forward)
 {
+  CpelRange *current = _cpel_timeline_view_range (self);
   CpelRange range;
 
-  if (self->file == NULL || from->len == 0)
+  if (self->file == NULL
+      || !(forward ? cpel_range_history_forward : cpel_range_history_back) (self->history, current, &range))
     return FALSE;
-  range = g_array_index (from, CpelRange, from->len - 1);
-  g_array_set_size (from, from->len - 1);
-  g_array_append_val (to, *_cpel_timeline_view_range (self));
-  self->last_remember_us = 0;
   cpel_range_clamp (&range, &self->limits);
-  *_cpel_timeline_view_range (self) = range;
+  *current = range;
   _cpel_timeline_update_cursor (self);
   _cpel_timeline_view_changed (self);
   return TRUE;
@@ -442,14 +417,14 @@ gboolean
 cpel_timeline_go_back (CpelTimeline *self)
 {
   g_return_val_if_fail (CPEL_IS_TIMELINE (self), FALSE);
-  return history_step (self, self->back, self->forward);
+  return history_step (self, FALSE);
 }
 
 gboolean
 cpel_timeline_go_forward (CpelTimeline *self)
 {
   g_return_val_if_fail (CPEL_IS_TIMELINE (self), FALSE);
-  return history_step (self, self->forward, self->back);
+  return history_step (self, TRUE);
 }
 
 void
@@ -739,8 +714,7 @@ cpel_timeline_finalize (GObject *object)
 {
   CpelTimeline *self = CPEL_TIMELINE (object);
 
-  g_clear_pointer (&self->back, g_array_unref);
-  g_clear_pointer (&self->forward, g_array_unref);
+  g_clear_pointer (&self->history, cpel_range_history_free);
   g_clear_pointer (&self->hidden_types, g_free);
   g_clear_pointer (&self->rows, g_free);
   g_clear_pointer (&self->font, g_free);
@@ -905,8 +879,7 @@ cpel_timeline_init (CpelTimeline *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
 
-  self->back = g_array_new (FALSE, FALSE, sizeof (CpelRange));
-  self->forward = g_array_new (FALSE, FALSE, sizeof (CpelRange));
+  self->history = cpel_range_history_new (HISTORY_MAX, HISTORY_COALESCE_US);
   self->label_width = 160;
   self->view.label_width = 160;
   self->view.row_height = 24;
