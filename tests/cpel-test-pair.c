@@ -5,6 +5,7 @@
 #include <stdarg.h>
 
 #include "cpel-test-pair.h"
+#include "cpel-test-util.h"
 #include "cpel-writer.h"
 
 typedef struct
@@ -133,12 +134,8 @@ cpel_test_pair_file (gboolean               b_side,
                      const CpelLoadOptions *options)
 {
   g_autoptr(GBytes) bytes = cpel_test_pair_write (b_side);
-  g_autoptr(GError) error = NULL;
-  CpelFile *file = cpel_file_new_for_bytes (bytes, options, &error);
 
-  g_assert_no_error (error);
-  g_assert_nonnull (file);
-  return file;
+  return cpel_test_file_for_bytes (bytes, options);
 }
 
 guint

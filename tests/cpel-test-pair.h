@@ -2,7 +2,7 @@
 /* cpel-test-pair.h — two captures with planted differences, for the tests
  * of `cpel diff`, the compare rendering and the compare window, and the
  * checks they share (cpel-test-pair.c, compiled once into the tests'
- * helper library cpel-test-pair)
+ * helper library with cpel-test-util.c)
  *
  * A: big-endian, 1 GHz clock, first event at 100 ns.  B: little-endian,
  * 2.5 GHz clock, first event at 4000 ns; its codes renumbered and its

@@ -21,3 +21,27 @@ cpel_test_shared_file (const char *relative)
     }
   return path;
 }
+
+CpelFile *
+cpel_test_file_for_bytes (GBytes                *bytes,
+                          const CpelLoadOptions *options)
+{
+  g_autoptr(GError) error = NULL;
+  CpelFile *file = cpel_file_new_for_bytes (bytes, options, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (file);
+  return file;
+}
+
+CpelFile *
+cpel_test_writer_file (CpelWriter *w)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+
+  g_assert_true (cpel_writer_finish (w, &error));
+  g_assert_no_error (error);
+  bytes = cpel_writer_steal_bytes (w);
+  return cpel_test_file_for_bytes (bytes, NULL);
+}

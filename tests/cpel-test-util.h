@@ -5,6 +5,17 @@
 
 #include <glib.h>
 
+#include "cpel-file.h"
+#include "cpel-writer.h"
+
 /* Path of a file under ../shared (CPEL_SHARED_DIR), or NULL after marking the
  * test skipped with a message when it is absent. Free with g_free. */
 char *cpel_test_shared_file (const char *relative);
+
+/* `bytes` loaded with `options` (or NULL); fails the test on an error. */
+CpelFile *cpel_test_file_for_bytes (GBytes                *bytes,
+                                    const CpelLoadOptions *options);
+
+/* Finishes `w` (a writer to memory) and loads what it wrote; fails the
+ * test on an error. */
+CpelFile *cpel_test_writer_file (CpelWriter *w);

@@ -20,21 +20,6 @@ typedef struct
   guint64 ticks;
 } Planted;
 
-static CpelFile *
-finish (CpelWriter *w)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  CpelFile *file;
-
-  g_assert_true (cpel_writer_finish (w, &error));
-  g_assert_no_error (error);
-  bytes = cpel_writer_steal_bytes (w);
-  file = cpel_file_new_for_bytes (bytes, NULL, &error);
-  g_assert_no_error (error);
-  return file;
-}
-
 typedef struct
 {
   guint64 ticks;
@@ -112,7 +97,7 @@ planted_file (CpelAnomalyMetric  metric,
         cpel_writer_begin_events (w, t, 1000000000, evs->len - half);
       cpel_writer_add_event (w, e->ticks, e->track, e->code, e->datum);
     }
-  return finish (w);
+  return cpel_test_writer_file (w);
 }
 
 static CpelAnomalyResult *
@@ -332,7 +317,7 @@ test_degenerate (void)
   cpel_writer_add_event (w, 400, 1, 1, 7);
   cpel_writer_add_event (w, 150, 2, 2, 1);
   cpel_writer_add_event (w, 160, 2, 3, 1);
-  file = finish (w);
+  file = cpel_test_writer_file (w);
 
   same = find (file, 1, CPEL_ANOMALY_DATUM, 2.5);
   g_assert_cmpuint (cpel_anomaly_result_get_n (same), ==, 0);
@@ -378,7 +363,7 @@ test_text_datum (void)
       cpel_writer_add_event (w, 100 * i, 0, 1, i % 3 == 0 ? b : a);
       cpel_writer_add_event (w, 100 * i + 50, 0, 2, i);
     }
-  file = finish (w);
+  file = cpel_test_writer_file (w);
 
   g_assert_false (cpel_anomaly_datum_is_number (file, 1));
   g_assert_true (cpel_anomaly_datum_is_number (file, 2));

@@ -6,21 +6,6 @@
 #include "cpel-core.h"
 #include "cpel-test-util.h"
 
-static CpelFile *
-finish (CpelWriter *w)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  CpelFile *file;
-
-  g_assert_true (cpel_writer_finish (w, &error));
-  g_assert_no_error (error);
-  bytes = cpel_writer_steal_bytes (w);
-  file = cpel_file_new_for_bytes (bytes, NULL, &error);
-  g_assert_no_error (error);
-  return file;
-}
-
 /* Tracks 100..105 (slots 0..5); 105 is defined but has no event.
  *   slot 0 (100): code 1 datum 0xaaa, code 2 datum 7
  *   slot 1 (101): code 2 datum 0xaaa
@@ -45,7 +30,7 @@ known_file (void)
   cpel_writer_add_event (w, 5, 102, 1, 0xbbb);   /* earliest on its track */
   cpel_writer_add_event (w, 30, 103, 1, 0xaaa);
   cpel_writer_add_event (w, 40, 104, 2, 9);
-  return finish (w);
+  return cpel_test_writer_file (w);
 }
 
 static void

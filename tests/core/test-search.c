@@ -9,29 +9,6 @@
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static CpelFile *
-load_bytes (GBytes *bytes)
-{
-  g_autoptr(GError) error = NULL;
-  CpelFile *file = cpel_file_new_for_bytes (bytes, NULL, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (file);
-  return file;
-}
-
-static CpelFile *
-finish (CpelWriter *w)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-
-  g_assert_true (cpel_writer_finish (w, &error));
-  g_assert_no_error (error);
-  bytes = cpel_writer_steal_bytes (w);
-  return load_bytes (bytes);
-}
-
 /* The small file:
  *  file order  ticks  track  code            datum
  *   0          100    1      1 rx  "%s"      "hello"
@@ -78,7 +55,7 @@ small_file (void)
   cpel_writer_add_event (w, 250, 1, 4, naive);
   cpel_writer_add_event (w, 100, 1, 1, bye);
   cpel_writer_add_event (w, 500, 2, 5, 0x1010);
-  return finish (w);
+  return cpel_test_writer_file (w);
 }
 
 static CpelSearchResult *
@@ -465,7 +442,7 @@ test_two_sections (void)
   cpel_writer_begin_events (w, b, 1000000000, 2);
   for (guint i = 0; i < 2; i++)
     cpel_writer_add_event (w, i * 10 + 5, 0, 1, off_b);
-  file = finish (w);
+  file = cpel_test_writer_file (w);
 
   r = run (file, CPEL_SEARCH_TEXT, "apple", FALSE);
   g_assert_cmpuint (cpel_search_result_get_n (r), ==, 3);
@@ -490,7 +467,7 @@ test_no_events (void)
   cpel_writer_begin_track_defs (w, t);
   cpel_writer_add_track_def (w, 3, "lonely");
   cpel_writer_begin_events (w, t, 1000000000, 0);
-  file = finish (w);
+  file = cpel_test_writer_file (w);
   g_assert_cmpuint (cpel_file_get_n_events (file), ==, 0);
 
   r = run (file, CPEL_SEARCH_TEXT, "", FALSE);
@@ -555,7 +532,7 @@ big_file_full (guint    n_sections,
                              g_rand_int_range (rand, 0, BIG_TRACKS), code, datum);
     }
   g_rand_free (rand);
-  file = finish (w);
+  file = cpel_test_writer_file (w);
   g_assert_cmpuint (cpel_file_get_n_events (file), ==, BIG_EVENTS);
   return file;
 }
@@ -654,7 +631,7 @@ test_big_distinct (void)
       else
         cpel_writer_add_event (w, i, i % 3, 1, i * 2654435761u);
     }
-  file = finish (w);
+  file = cpel_test_writer_file (w);
 
   check_against_oracle (file, CPEL_SEARCH_TEXT, "77", FALSE);
   check_against_oracle (file, CPEL_SEARCH_REGEX, "^(num: 1|str: b)", FALSE);

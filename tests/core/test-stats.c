@@ -8,21 +8,6 @@
 #include "cpel-stats.h"
 #include "cpel-test-util.h"
 
-static CpelFile *
-finish (CpelWriter *w)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  CpelFile *file;
-
-  g_assert_true (cpel_writer_finish (w, &error));
-  g_assert_no_error (error);
-  bytes = cpel_writer_steal_bytes (w);
-  file = cpel_file_new_for_bytes (bytes, NULL, &error);
-  g_assert_no_error (error);
-  return file;
-}
-
 /* Clock 1 GHz: ticks are ns (and the earliest event is at 100).
  *   track 10: code 1 at 100, 150, 400; code 2 at 200, 300
  *   track 20: code 1 at 120, 125;     code 3 at 500
@@ -49,7 +34,7 @@ small_file (void)
   cpel_writer_add_event (w, 125, 20, 1, 0);
   cpel_writer_add_event (w, 300, 10, 2, 0);
   cpel_writer_add_event (w, 500, 20, 3, 0);
-  return finish (w);
+  return cpel_test_writer_file (w);
 }
 
 static CpelStats *
@@ -349,7 +334,7 @@ random_file (guint32 seed)
                                g_rand_int_range (rand, 0, 5), g_rand_int_range (rand, 0, 8) * 7,
                                g_rand_int (rand));
     }
-  return finish (w);
+  return cpel_test_writer_file (w);
 }
 
 static void
