@@ -67,6 +67,24 @@ app_test_skip_no_display (void)
   g_test_skip ("no display: run under xvfb-run (build-aux/test.sh does)");
 }
 
+int
+app_test_run_no_display (const char *prefix)
+{
+  g_autofree char *path = g_strconcat (prefix, "/no-display", NULL);
+
+  g_test_add_func (path, app_test_skip_no_display);
+  return g_test_run ();
+}
+
+int
+app_test_run (CpelApplication **app)
+{
+  int status = g_test_run ();
+
+  g_clear_object (app);
+  return status;
+}
+
 void
 app_test_drain (void)
 {
@@ -404,4 +422,42 @@ app_test_fixture_teardown (AppTestFixture  *f,
 {
   app_test_fixture_cleanup (app, g_steal_pointer (&f->dir), g_steal_pointer (&f->path));
   f->window = NULL;
+}
+
+GtkWidget *
+app_test_find_widget (GtkWidget *widget,
+                      gboolean (*match) (GtkWidget *widget, gconstpointer data),
+                      gconstpointer data)
+{
+  if (match (widget, data))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = app_test_find_widget (c, match, data);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+is_of_type (GtkWidget *widget, gconstpointer type)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (type));
+}
+
+GtkWidget *
+app_test_find_descendant (GtkWidget *widget, GType type)
+{
+  return app_test_find_widget (widget, is_of_type, GSIZE_TO_POINTER (type));
+}
+
+gint64
+app_test_timeline_span (CpelTimeline *timeline)
+{
+  gint64 t0, t1;
+
+  cpel_timeline_get_range (timeline, &t0, &t1);
+  return t1 - t0;
 }

@@ -33,6 +33,14 @@ gboolean app_test_init (int *argc, char ***argv);
 /* A test's body without a display. */
 void app_test_skip_no_display (void);
 
+/* Without a display: registers the one test `prefix`/no-display (it is
+ * skipped, with a message) and runs it. */
+int app_test_run_no_display (const char *prefix);
+
+/* g_test_run, then `*app` (the program's application, may be NULL)
+ * released; returns g_test_run's status. */
+int app_test_run (CpelApplication **app);
+
 /* The application of a test program: its own instance (never forwarded to
  * a running viewer), registered, opening files. */
 CpelApplication *app_test_new_application (void);
@@ -126,6 +134,19 @@ void app_test_wait_allocated (GtkWidget *widget, int min_width);
 
 /* Opens `path` in `window` and waits for the worker to finish loading it. */
 void app_test_open_and_wait (CpelWindow *window, const char *path);
+
+/* The first of `widget` and its descendants (depth first) that `match`es,
+ * or NULL. */
+GtkWidget *app_test_find_widget (GtkWidget *widget,
+                                 gboolean (*match) (GtkWidget *widget, gconstpointer data),
+                                 gconstpointer data);
+
+/* The first of `widget` and its descendants (depth first) of `type` (or a
+ * subtype), or NULL. */
+GtkWidget *app_test_find_descendant (GtkWidget *widget, GType type);
+
+/* The length of the timeline's visible range (ns). */
+gint64 app_test_timeline_span (CpelTimeline *timeline);
 
 /* The visible toplevel titled `title` (the last one listed), or NULL;
  * `count` gets how many there are. */

@@ -251,27 +251,11 @@ test_bad_b (Fixture *f, gconstpointer data)
   g_assert_true (cpel_window_get_file (f->window) == a);
 }
 
-static GtkWidget *
-find_descendant (GtkWidget *widget, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_descendant (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* The header bar's subtitle (the window's AdwWindowTitle). */
 static const char *
 subtitle_of (CpelWindow *window)
 {
-  GtkWidget *title = find_descendant (GTK_WIDGET (window), ADW_TYPE_WINDOW_TITLE);
+  GtkWidget *title = app_test_find_descendant (GTK_WIDGET (window), ADW_TYPE_WINDOW_TITLE);
 
   g_assert_nonnull (title);
   return adw_window_title_get_subtitle (ADW_WINDOW_TITLE (title));
@@ -914,11 +898,11 @@ test_statistics (Fixture *f, gconstpointer data)
 
   /* the first row ("double", selected) drawn as two histograms: A's
    * accent and B's highlight colour both present */
-  area = find_descendant (GTK_WIDGET (stats), GTK_TYPE_DRAWING_AREA);
+  area = app_test_find_descendant (GTK_WIDGET (stats), GTK_TYPE_DRAWING_AREA);
   g_assert_nonnull (area);
   gtk_window_set_default_size (GTK_WINDOW (stats), 760, 560);
   gtk_window_present (GTK_WINDOW (stats));
-  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (find_descendant (GTK_WIDGET (stats), ADW_TYPE_VIEW_STACK)),
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (app_test_find_descendant (GTK_WIDGET (stats), ADW_TYPE_VIEW_STACK)),
                                          "compare");
   app_test_wait_drawn (area);
   /* the header says what the Compare pages count */
@@ -978,7 +962,7 @@ test_statistics (Fixture *f, gconstpointer data)
 
   /* Copy as Text on the Compare pages: `cpel diff`'s table */
   {
-    AdwViewStack *pages = ADW_VIEW_STACK (find_descendant (GTK_WIDGET (stats), ADW_TYPE_VIEW_STACK));
+    AdwViewStack *pages = ADW_VIEW_STACK (app_test_find_descendant (GTK_WIDGET (stats), ADW_TYPE_VIEW_STACK));
     g_autofree char *text = cpel_stats_window_get_text (stats);
     g_autofree char *expected = cpel_diff_to_text (want, CPEL_DIFF_BY_EVENTS, "a.cpel", "b.cpel");
     g_autofree char *text_tracks = NULL;
@@ -993,7 +977,7 @@ test_statistics (Fixture *f, gconstpointer data)
 
   /* activating a row searches its name in both panes */
   {
-    GtkWidget *table = find_descendant (find_descendant (GTK_WIDGET (stats), GTK_TYPE_PANED),
+    GtkWidget *table = app_test_find_descendant (app_test_find_descendant (GTK_WIDGET (stats), GTK_TYPE_PANED),
                                         GTK_TYPE_COLUMN_VIEW);
     CpelSearchBar *bar = cpel_window_get_search_bar (f->window);
     gboolean done = FALSE;
@@ -1051,13 +1035,8 @@ test_statistics (Fixture *f, gconstpointer data)
 int
 main (int argc, char *argv[])
 {
-  gboolean display = app_test_init (&argc, &argv);
-
-  if (!display)
-    {
-      g_test_add_func ("/app/compare/no-display", app_test_skip_no_display);
-      return g_test_run ();
-    }
+  if (!app_test_init (&argc, &argv))
+    return app_test_run_no_display ("/app/compare");
   g_test_add ("/app/compare/both-panes", Fixture, NULL, fixture_setup, test_both_panes, fixture_teardown);
   g_test_add ("/app/compare/title", Fixture, NULL, fixture_setup, test_title, fixture_teardown);
   g_test_add ("/app/compare/search", Fixture, NULL, fixture_setup, test_search, fixture_teardown);

@@ -172,18 +172,10 @@ test_cancel (Fixture *f, gconstpointer data)
 int
 main (int argc, char *argv[])
 {
-  gboolean display = app_test_init (&argc, &argv);
-  int status;
-
-  if (!display)
-    {
-      g_test_add_func ("/app/ctf-loading/no-display", app_test_skip_no_display);
-      return g_test_run ();
-    }
+  if (!app_test_init (&argc, &argv))
+    return app_test_run_no_display ("/app/ctf-loading");
   app = app_test_new_application ();
   g_test_add ("/app/ctf-loading/responsive", Fixture, NULL, fixture_setup, test_responsive, fixture_teardown);
   g_test_add ("/app/ctf-loading/cancel", Fixture, NULL, fixture_setup, test_cancel, fixture_teardown);
-  status = g_test_run ();
-  g_clear_object (&app);
-  return status;
+  return app_test_run (&app);
 }

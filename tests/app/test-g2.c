@@ -642,30 +642,6 @@ test_open_at_view (Fixture *f, gconstpointer data)
   assert_shows (window, 1000, 9000, "12,7", TRUE, 7);
 }
 
-/* The first of `widget` and its descendants (depth first) that `match`es. */
-static GtkWidget *
-find_widget (GtkWidget *widget,
-             gboolean (*match) (GtkWidget *widget, gconstpointer data),
-             gconstpointer data)
-{
-  if (match (widget, data))
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_widget (c, match, data);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static gboolean
-is_of_type (GtkWidget *widget, gconstpointer type)
-{
-  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (type));
-}
-
 static gboolean
 is_button_labelled (GtkWidget *widget, gconstpointer label)
 {
@@ -678,12 +654,6 @@ is_list_or_empty (GtkWidget *widget, gconstpointer data)
 {
   return GTK_IS_STACK (widget) && gtk_stack_get_child_by_name (GTK_STACK (widget), "list") != NULL
          && gtk_stack_get_child_by_name (GTK_STACK (widget), "empty") != NULL;
-}
-
-static GtkWidget *
-find_descendant (GtkWidget *widget, GType type)
-{
-  return find_widget (widget, is_of_type, GSIZE_TO_POINTER (type));
 }
 
 /* The timeline's context menus come from the window: the selected event's
@@ -726,7 +696,7 @@ test_context_menus (Fixture *f, gconstpointer data)
   /* The Menu key on the selected event: Chase Event … No Chase. */
   select_first (f->window, 3, TRUE, CODE_RECV);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.context-menu", NULL));
-  popover = find_descendant (GTK_WIDGET (timeline), GTK_TYPE_POPOVER_MENU);
+  popover = app_test_find_descendant (GTK_WIDGET (timeline), GTK_TYPE_POPOVER_MENU);
   g_assert_nonnull (popover);
   g_assert_true (gtk_widget_get_visible (popover));
   menu = gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (popover));
@@ -797,7 +767,7 @@ test_tracks_window_keys (Fixture *f, gconstpointer data)
   order = cpel_timeline_get_track_order (cpel_window_get_timeline (f->window));
   tracks = open_tracks_window (f->window);
   g_object_add_weak_pointer (G_OBJECT (tracks), (gpointer *) &tracks);
-  entry = find_descendant (GTK_WIDGET (tracks), GTK_TYPE_SEARCH_ENTRY);
+  entry = app_test_find_descendant (GTK_WIDGET (tracks), GTK_TYPE_SEARCH_ENTRY);
   g_assert_nonnull (entry);
   /* The keyboard starts in the filter (in its text widget). */
   g_assert_nonnull (gtk_window_get_focus (tracks));
@@ -811,7 +781,7 @@ test_tracks_window_keys (Fixture *f, gconstpointer data)
   /* Reset: every track shown, and the filter box empty. */
   cpel_track_order_set_filter (order, "thread 1");
   gtk_editable_set_text (GTK_EDITABLE (entry), "thread 1");
-  g_signal_emit_by_name (find_widget (GTK_WIDGET (tracks), is_button_labelled, "_Reset"), "clicked");
+  g_signal_emit_by_name (app_test_find_widget (GTK_WIDGET (tracks), is_button_labelled, "_Reset"), "clicked");
   g_assert_null (cpel_track_order_get_filter (order));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
 
@@ -867,9 +837,9 @@ test_tracks_window_regex_jump (Fixture *f, gconstpointer data)
 
   SKIP_WITHOUT_DISPLAY ();
   tracks = open_tracks_window (f->window);
-  entry = find_descendant (GTK_WIDGET (tracks), GTK_TYPE_SEARCH_ENTRY);
-  regex = find_widget (GTK_WIDGET (tracks), is_button_labelled, ".*");
-  list = find_descendant (GTK_WIDGET (tracks), GTK_TYPE_LIST_VIEW);
+  entry = app_test_find_descendant (GTK_WIDGET (tracks), GTK_TYPE_SEARCH_ENTRY);
+  regex = app_test_find_widget (GTK_WIDGET (tracks), is_button_labelled, ".*");
+  list = app_test_find_descendant (GTK_WIDGET (tracks), GTK_TYPE_LIST_VIEW);
   g_assert_true (GTK_IS_TOGGLE_BUTTON (regex));
   g_assert_nonnull (entry);
   g_assert_nonnull (list);
@@ -964,9 +934,9 @@ test_tracks_window_regex_jump (Fixture *f, gconstpointer data)
   vadj = cpel_timeline_get_vadjustment (tl);
   wait_scrollable (vadj);
   tracks = open_tracks_window (window);
-  entry = find_descendant (GTK_WIDGET (tracks), GTK_TYPE_SEARCH_ENTRY);
-  regex = find_widget (GTK_WIDGET (tracks), is_button_labelled, ".*");
-  list = find_descendant (GTK_WIDGET (tracks), GTK_TYPE_LIST_VIEW);
+  entry = app_test_find_descendant (GTK_WIDGET (tracks), GTK_TYPE_SEARCH_ENTRY);
+  regex = app_test_find_widget (GTK_WIDGET (tracks), is_button_labelled, ".*");
+  list = app_test_find_descendant (GTK_WIDGET (tracks), GTK_TYPE_LIST_VIEW);
 
   /* Clicking a hidden track far below: shown, and scrolled to. */
   gtk_adjustment_set_value (vadj, 0);
@@ -1058,7 +1028,7 @@ test_tracks_window_regex_jump (Fixture *f, gconstpointer data)
   /* Nothing matches: the list says so. */
   set_filter_text (entry, "no such track");
   {
-    GtkWidget *stack = find_widget (GTK_WIDGET (tracks), is_list_or_empty, NULL);
+    GtkWidget *stack = app_test_find_widget (GTK_WIDGET (tracks), is_list_or_empty, NULL);
 
     g_assert_nonnull (stack);
     g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "empty");
@@ -1092,7 +1062,7 @@ test_subtitle_filters (Fixture *f, gconstpointer data)
   g_autofree guint8 *hidden = g_new0 (guint8, cpel_file_get_n_types (cpel_window_get_file (f->window)));
 
   SKIP_WITHOUT_DISPLAY ();
-  title = ADW_WINDOW_TITLE (find_descendant (GTK_WIDGET (f->window), ADW_TYPE_WINDOW_TITLE));
+  title = ADW_WINDOW_TITLE (app_test_find_descendant (GTK_WIDGET (f->window), ADW_TYPE_WINDOW_TITLE));
   g_assert_nonnull (title);
   plain = g_strdup (adw_window_title_get_subtitle (title));
   g_assert_true (g_str_has_suffix (plain, " · 4 tracks"));
@@ -1133,7 +1103,7 @@ test_views_window (Fixture *f, gconstpointer data)
 
   /* Two rows, in order; the first one's activation shows view A. */
   {
-    GtkWidget *box = find_descendant (GTK_WIDGET (list), GTK_TYPE_LIST_BOX);
+    GtkWidget *box = app_test_find_descendant (GTK_WIDGET (list), GTK_TYPE_LIST_BOX);
 
     g_assert_true (GTK_IS_LIST_BOX (box));
     row = GTK_WIDGET (gtk_list_box_get_row_at_index (GTK_LIST_BOX (box), 0));
@@ -1157,7 +1127,7 @@ test_views_window (Fixture *f, gconstpointer data)
 
     /* Renaming B: not to a name in use (the entry says why), then to C. */
     {
-      GtkWidget *entry = find_descendant (row, GTK_TYPE_ENTRY);
+      GtkWidget *entry = app_test_find_descendant (row, GTK_TYPE_ENTRY);
       CpelViews *views = cpel_window_get_views (f->window);
 
       g_assert_nonnull (entry);
@@ -1425,15 +1395,6 @@ test_summary_visible (Fixture *f, gconstpointer data)
 
 /* ---- the g2 keys ----------------------------------------------------------- */
 
-static gint64
-span_of (CpelTimeline *timeline)
-{
-  gint64 t0, t1;
-
-  cpel_timeline_get_range (timeline, &t0, &t1);
-  return t1 - t0;
-}
-
 /* The state of a property action: the window's property of that name. */
 static gboolean
 bool_state (CpelWindow *window, const char *action)
@@ -1475,15 +1436,15 @@ test_keys (Fixture *f, gconstpointer data)
   app_test_focus (GTK_WIDGET (timeline));
 
   /* w / s zoom, a / d pan. */
-  s0 = span_of (timeline);
+  s0 = app_test_timeline_span (timeline);
   app_test_xdo ("key", "w", NULL);
-  g_assert_cmpint (ABS (span_of (timeline) - s0 / 2), <=, 1);
+  g_assert_cmpint (ABS (app_test_timeline_span (timeline) - s0 / 2), <=, 1);
   app_test_xdo ("key", "d", NULL);
   cpel_timeline_get_range (timeline, &t0, &t1);
   g_assert_cmpint (t0, >, 0);
   app_test_xdo ("key", "a", NULL);
   app_test_xdo ("key", "s", NULL);
-  g_assert_cmpint (span_of (timeline), ==, s0);
+  g_assert_cmpint (app_test_timeline_span (timeline), ==, s0);
 
   /* t / g: taller / shorter rows (g2: fewer / more tracks on screen). */
   rh = cpel_timeline_get_row_height (timeline);
@@ -1626,13 +1587,13 @@ test_keys_anywhere (Fixture *f, gconstpointer data)
   app_test_pointer_to (GTK_WIDGET (timeline), x, view->ruler_height + 5);
   app_test_focus (GTK_WIDGET (timeline));
 
-  s0 = span_of (timeline);
+  s0 = app_test_timeline_span (timeline);
   app_test_xdo ("key", "w", NULL);
-  g_assert_cmpint (ABS (span_of (timeline) - s0 / 2), <=, 1);
+  g_assert_cmpint (ABS (app_test_timeline_span (timeline) - s0 / 2), <=, 1);
   view = cpel_timeline_get_view (timeline);
   g_assert_cmpint (ABS (cpel_view_x_to_time (view, width, x) - t_at), <=, s0 / width);
   app_test_xdo ("key", "s", NULL);
-  g_assert_cmpint (span_of (timeline), ==, s0);
+  g_assert_cmpint (app_test_timeline_span (timeline), ==, s0);
 
   /* A still pointer over a view moved by the keys: the status line's
    * cursor time follows. */
@@ -1643,18 +1604,18 @@ test_keys_anywhere (Fixture *f, gconstpointer data)
     app_test_xdo ("key", "w", "d", NULL);
     g_assert_cmpstr (cpel_window_get_status (f->window, "cursor"), !=, before);
     app_test_xdo ("key", "a", "s", NULL);
-    g_assert_cmpint (span_of (timeline), ==, s0);
+    g_assert_cmpint (app_test_timeline_span (timeline), ==, s0);
   }
 
   /* The keyboard on the main menu's button. */
-  menu_button = find_descendant (GTK_WIDGET (f->window), GTK_TYPE_MENU_BUTTON);
+  menu_button = app_test_find_descendant (GTK_WIDGET (f->window), GTK_TYPE_MENU_BUTTON);
   g_assert_nonnull (menu_button);
   app_test_focus (menu_button);
   g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f->window)), menu_button));
   app_test_xdo ("key", "w", NULL);
-  g_assert_cmpint (ABS (span_of (timeline) - s0 / 2), <=, 1);
+  g_assert_cmpint (ABS (app_test_timeline_span (timeline) - s0 / 2), <=, 1);
   app_test_xdo ("key", "s", NULL);
-  g_assert_cmpint (span_of (timeline), ==, s0);
+  g_assert_cmpint (app_test_timeline_span (timeline), ==, s0);
   app_test_xdo ("key", "e", NULL);
   g_assert_true (cpel_timeline_get_summary (timeline));
   app_test_xdo ("key", "e", NULL);
@@ -1668,7 +1629,7 @@ test_keys_anywhere (Fixture *f, gconstpointer data)
   focus = gtk_root_get_focus (GTK_ROOT (f->window));
   g_assert_true (GTK_IS_EDITABLE (focus));
   app_test_xdo ("key", "w", "s", NULL);
-  g_assert_cmpint (span_of (timeline), ==, s0);
+  g_assert_cmpint (app_test_timeline_span (timeline), ==, s0);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (focus)), ==, "ws");
   gtk_editable_set_text (GTK_EDITABLE (focus), "");
   app_test_xdo ("key", "Escape", NULL);
@@ -1760,14 +1721,8 @@ test_shortcuts_keycaps (Fixture *f, gconstpointer data)
 int
 main (int argc, char *argv[])
 {
-  gboolean display = app_test_init (&argc, &argv);
-  int status;
-
-  if (!display)
-    {
-      g_test_add_func ("/app/g2/no-display", app_test_skip_no_display);
-      return g_test_run ();
-    }
+  if (!app_test_init (&argc, &argv))
+    return app_test_run_no_display ("/app/g2");
 
   app = app_test_new_application ();
 
@@ -1792,7 +1747,5 @@ main (int argc, char *argv[])
   ADD ("subtitle-filters", test_subtitle_filters);
 #undef ADD
   g_test_add_func ("/app/g2/shortcuts-window", test_shortcuts_window);
-  status = g_test_run ();
-  g_clear_object (&app);
-  return status;
+  return app_test_run (&app);
 }

@@ -339,20 +339,12 @@ test_rename (Fixture *f, gconstpointer data)
 int
 main (int argc, char *argv[])
 {
-  gboolean display = app_test_init (&argc, &argv);
-  int status;
-
-  if (!display)
-    {
-      g_test_add_func ("/app/reload/no-display", app_test_skip_no_display);
-      return g_test_run ();
-    }
+  if (!app_test_init (&argc, &argv))
+    return app_test_run_no_display ("/app/reload");
 
   app = app_test_new_application ();
 
   g_test_add ("/app/reload/truncate", Fixture, NULL, fixture_setup, test_truncate, fixture_teardown);
   g_test_add ("/app/reload/rename", Fixture, NULL, fixture_setup, test_rename, fixture_teardown);
-  status = g_test_run ();
-  g_clear_object (&app);
-  return status;
+  return app_test_run (&app);
 }

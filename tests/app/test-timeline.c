@@ -494,13 +494,8 @@ test_frames (Fixture *f, gconstpointer data)
 int
 main (int argc, char *argv[])
 {
-  gboolean display = app_test_init (&argc, &argv);
-
-  if (!display)
-    {
-      g_test_add_func ("/app/timeline/no-display", app_test_skip_no_display);
-      return g_test_run ();
-    }
+  if (!app_test_init (&argc, &argv))
+    return app_test_run_no_display ("/app/timeline");
 
 #define ADD(path, func) \
   g_test_add ("/app/timeline/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)

@@ -1178,21 +1178,6 @@ test_event_types (Fixture *f, gconstpointer data)
 
 /* ---- the Save Range As progress dialog ------------------------------------------ */
 
-static GtkWidget *
-find_of_type (GtkWidget *widget, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_of_type (c, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static void
 on_response (AdwMessageDialog *dialog, const char *response, char **out)
 {
@@ -1217,7 +1202,7 @@ test_cut_dialog (Fixture *f, gconstpointer data)
   g_assert_cmpstr (adw_message_dialog_get_close_response (ADW_MESSAGE_DIALOG (dialog)), ==, "cancel");
   g_assert_true (adw_message_dialog_has_response (ADW_MESSAGE_DIALOG (dialog), "cancel"));
 
-  bar = find_of_type (adw_message_dialog_get_extra_child (ADW_MESSAGE_DIALOG (dialog)),
+  bar = app_test_find_descendant (adw_message_dialog_get_extra_child (ADW_MESSAGE_DIALOG (dialog)),
                       GTK_TYPE_PROGRESS_BAR);
   g_assert_nonnull (bar);
   g_assert_cmpfloat (gtk_progress_bar_get_fraction (GTK_PROGRESS_BAR (bar)), ==, 0.0);
@@ -1239,14 +1224,8 @@ test_cut_dialog (Fixture *f, gconstpointer data)
 int
 main (int argc, char *argv[])
 {
-  gboolean display = app_test_init (&argc, &argv);
-  int status;
-
-  if (!display)
-    {
-      g_test_add_func ("/app/tools/no-display", app_test_skip_no_display);
-      return g_test_run ();
-    }
+  if (!app_test_init (&argc, &argv))
+    return app_test_run_no_display ("/app/tools");
 
   app = app_test_new_application ();
 
@@ -1261,7 +1240,5 @@ main (int argc, char *argv[])
   ADD ("event-types", test_event_types, write_regular);
   ADD ("cut-dialog", test_cut_dialog, write_regular);
 #undef ADD
-  status = g_test_run ();
-  g_clear_object (&app);
-  return status;
+  return app_test_run (&app);
 }

@@ -72,22 +72,6 @@ static const char *file_actions[] = {
   "row-height", "sort-tracks",
 };
 
-/* The first widget of `type` under `widget` (depth first), or NULL. */
-static GtkWidget *
-find_descendant (GtkWidget *widget, GType type)
-{
-  if (g_type_is_a (G_OBJECT_TYPE (widget), type))
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_descendant (c, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* The toggle button under `widget` bound to `action`, or NULL. */
 static GtkWidget *
 find_toggle_with_action (GtkWidget *widget, const char *action)
@@ -139,8 +123,8 @@ test_search_bar_steady (Fixture *f, gconstpointer data)
 
   SKIP_WITHOUT_DISPLAY ();
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.search", NULL);
-  progress = find_descendant (GTK_WIDGET (bar), GTK_TYPE_PROGRESS_BAR);
-  entry = find_descendant (GTK_WIDGET (bar), GTK_TYPE_SEARCH_ENTRY);
+  progress = app_test_find_descendant (GTK_WIDGET (bar), GTK_TYPE_PROGRESS_BAR);
+  entry = app_test_find_descendant (GTK_WIDGET (bar), GTK_TYPE_SEARCH_ENTRY);
   g_assert_nonnull (progress);
   g_assert_nonnull (entry);
   app_test_wait_frames (GTK_WIDGET (f->window), 2);
@@ -981,14 +965,6 @@ test_export (Fixture *f, gconstpointer data)
 
 /* ---- real input -------------------------------------------------------- */
 
-static gint64
-span_of (CpelTimeline *timeline)
-{
-  gint64 t0, t1;
-  cpel_timeline_get_range (timeline, &t0, &t1);
-  return t1 - t0;
-}
-
 static void
 test_input_keys (Fixture *f, gconstpointer data)
 {
@@ -1010,13 +986,13 @@ test_input_keys (Fixture *f, gconstpointer data)
   app_test_pointer_to (w, 5, 5);
   app_test_focus (w);
 
-  s0 = span_of (timeline);
+  s0 = app_test_timeline_span (timeline);
   app_test_xdo ("key", "w", NULL);
-  g_assert_cmpint (ABS (span_of (timeline) - s0 / 2), <=, 1);
+  g_assert_cmpint (ABS (app_test_timeline_span (timeline) - s0 / 2), <=, 1);
   app_test_xdo ("key", "plus", NULL);
-  g_assert_cmpint (ABS (span_of (timeline) - s0 / 4), <=, 1);
+  g_assert_cmpint (ABS (app_test_timeline_span (timeline) - s0 / 4), <=, 1);
   app_test_xdo ("key", "s", "minus", NULL);
-  g_assert_cmpint (span_of (timeline), ==, s0);
+  g_assert_cmpint (app_test_timeline_span (timeline), ==, s0);
 
   cpel_timeline_set_range (timeline, 100000, 110000, FALSE);
   app_test_xdo ("key", "d", NULL);
@@ -1111,7 +1087,7 @@ test_search_type_ahead (Fixture *f, gconstpointer data)
   bar = cpel_window_get_search_bar (f->window);
   app_test_pointer_to (GTK_WIDGET (timeline), 5, 5);
   app_test_focus (GTK_WIDGET (timeline));
-  s0 = span_of (timeline);
+  s0 = app_test_timeline_span (timeline);
 
   /* A query, corrected, and Return: the first match is selected when the
    * search has run. */
@@ -1121,12 +1097,12 @@ test_search_type_ahead (Fixture *f, gconstpointer data)
   focus = gtk_root_get_focus (GTK_ROOT (f->window));
   g_assert_true (GTK_IS_EDITABLE (focus));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (focus)), ==, "recv");
-  g_assert_cmpint (span_of (timeline), ==, s0);
+  g_assert_cmpint (app_test_timeline_span (timeline), ==, s0);
   app_test_wait_until (cpel_timeline_get_selection (timeline, NULL, NULL), 30);
   g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
   g_assert_cmpuint (slot, ==, 0);
   g_assert_cmpuint (index, ==, 0);     /* event 0, the first recv */
-  g_assert_cmpint (span_of (timeline), ==, s0);
+  g_assert_cmpint (app_test_timeline_span (timeline), ==, s0);
   app_test_xdo ("key", "Escape", NULL);
   app_test_wait_until (!cpel_search_bar_get_search_mode (bar)
                        && gtk_widget_is_focus (GTK_WIDGET (timeline)), 30);
@@ -1136,14 +1112,14 @@ test_search_type_ahead (Fixture *f, gconstpointer data)
   app_test_wait_until (!cpel_search_bar_get_search_mode (bar)
                        && gtk_widget_is_focus (GTK_WIDGET (timeline)), 30);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (focus)), ==, "");
-  g_assert_cmpint (ABS (span_of (timeline) - s0 / 2), <=, 1);
+  g_assert_cmpint (ABS (app_test_timeline_span (timeline) - s0 / 2), <=, 1);
   app_test_xdo ("key", "s", NULL);
-  g_assert_cmpint (span_of (timeline), ==, s0);
+  g_assert_cmpint (app_test_timeline_span (timeline), ==, s0);
 
   /* Opened again (a bar that was shown before). */
   app_test_xdo ("key", "--delay", "0", "ctrl+f", "s", "e", "n", "d", NULL);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (focus)), ==, "send");
-  g_assert_cmpint (span_of (timeline), ==, s0);
+  g_assert_cmpint (app_test_timeline_span (timeline), ==, s0);
   app_test_xdo ("key", "Escape", NULL);
   app_test_wait_until (!cpel_search_bar_get_search_mode (bar), 30);
 }
@@ -1175,10 +1151,10 @@ test_input_pointer (Fixture *f, gconstpointer data)
   app_test_pointer_to (w, 400, 100);
   before = cpel_view_x_to_time (view, width, 400);
   app_test_xdo ("keydown", "ctrl", "click", "4", "keyup", "ctrl", NULL);
-  g_assert_cmpint (span_of (timeline), <, 299901);
+  g_assert_cmpint (app_test_timeline_span (timeline), <, 299901);
   view = cpel_timeline_get_view (timeline);
   after = cpel_view_x_to_time (view, width, 400);
-  g_assert_cmpint (ABS (after - before), <=, span_of (timeline) / width + 1);
+  g_assert_cmpint (ABS (after - before), <=, app_test_timeline_span (timeline) / width + 1);
 
   /* Shift+wheel pans. */
   cpel_timeline_get_range (timeline, &t0, &t1);
@@ -1280,7 +1256,7 @@ test_input_pointer (Fixture *f, gconstpointer data)
     gint64 s0;
 
     cpel_timeline_set_range (timeline, 0, 10000, FALSE);
-    s0 = span_of (timeline);
+    s0 = app_test_timeline_span (timeline);
     app_test_pointer_to (overview, ow * 0.75, 10);
     app_test_xdo ("click", "1", NULL);
     cpel_timeline_get_range (timeline, &t0, &t1);
@@ -1361,15 +1337,11 @@ int
 main (int argc, char *argv[])
 {
   gboolean display = app_test_init (&argc, &argv);
-  int status;
 
   g_test_add_func ("/app/window/export-dialog-path", test_export_dialog_path);
   g_test_add_func ("/app/window/export-scale-order", test_export_scale_order);
   if (!display)
-    {
-      g_test_add_func ("/app/window/no-display", app_test_skip_no_display);
-      return g_test_run ();
-    }
+    return app_test_run_no_display ("/app/window");
 
   app = app_test_new_application ();
 
@@ -1395,7 +1367,5 @@ main (int argc, char *argv[])
   ADD ("input-pointer", test_input_pointer, FALSE);
   ADD ("search-type-ahead", test_search_type_ahead, FALSE);
 #undef ADD
-  status = g_test_run ();
-  g_clear_object (&app);
-  return status;
+  return app_test_run (&app);
 }
