@@ -12,6 +12,8 @@
 
 #include "cpel-async.h"
 #include "cpel-benchmark.h"
+#include "cpel-close-guard.h"
+#include "cpel-context-menu.h"
 #include "cpel-headless-export.h"
 #include "cpel-settings.h"
 #include "cpel-window.h"
@@ -420,6 +422,10 @@ cpel_application_startup (GApplication *application)
   GtkApplication *app = GTK_APPLICATION (application);
 
   G_APPLICATION_CLASS (cpel_application_parent_class)->startup (application);
+  /* No window of the process is destroyed while GDK may still move it. */
+  cpel_close_guard_install ();
+  /* No menu opens from the keyboard where no monitor shows it. */
+  cpel_context_menu_install ();
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_entries,
                                    G_N_ELEMENTS (app_entries), self);

@@ -1,7 +1,102 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-context-menu.c — a widget's context menu at a point of it (the
- * timeline's and the compare pane's) */
+ * timeline's and the compare pane's), only where a monitor shows it
+ *
+ * A popover is placed on the monitor its anchor rectangle is on.  When
+ * that rectangle is on no monitor at all, GTK 4.8's X11 backend asks the
+ * geometry of no monitor (gdksurface-x11.c, layout_popup:
+ * Gdk-CRITICAL gdk_monitor_get_geometry: assertion 'GDK_IS_MONITOR
+ * (monitor)') and places the menu with garbage bounds.  Menus opened from
+ * the keyboard (Shift+F10, Menu) point at the focused widget, wherever it
+ * is: in a window moved off the screen (by a window manager, or by GDK's
+ * own window moves without one), scrolled away, or not mapped yet.
+ *
+ * So the application's menus point at a rectangle inside their widget
+ * and on a monitor, or do not open; and for GTK's own menus (a text's, a
+ * selectable label's, the primary menu on F10) the keys that open them
+ * are dropped when their widget has no point on a monitor.
+ */
 #include "cpel-context-menu.h"
+
+#ifdef GDK_WINDOWING_X11
+#include <gdk/x11/gdkx.h>
+#endif
+
+/* `widget`'s allocation in root coordinates; FALSE when they are not known
+ * (not X11: then any point of the allocation will do). */
+static gboolean
+root_bounds (GtkWidget *widget, GdkRectangle *out)
+{
+#ifdef GDK_WINDOWING_X11
+  GtkNative *native = gtk_widget_get_native (widget);
+  GdkSurface *surface = native != NULL ? gtk_native_get_surface (native) : NULL;
+  graphene_point_t p;
+  double sx, sy;
+  int ox = 0, oy = 0;
+  Window child;
+
+  if (surface == NULL || !GDK_IS_X11_SURFACE (surface))
+    return FALSE;
+  if (!gtk_widget_compute_point (widget, GTK_WIDGET (native), &GRAPHENE_POINT_INIT (0, 0), &p))
+    return FALSE;
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  XTranslateCoordinates (gdk_x11_display_get_xdisplay (gdk_surface_get_display (surface)),
+                         gdk_x11_surface_get_xid (surface),
+                         gdk_x11_display_get_xrootwindow (gdk_surface_get_display (surface)),
+                         0, 0, &ox, &oy, &child);
+  out->x = ox + (int) (p.x + sx);
+  out->y = oy + (int) (p.y + sy);
+  out->width = gtk_widget_get_width (widget);
+  out->height = gtk_widget_get_height (widget);
+  return TRUE;
+#else
+  return FALSE;
+#endif
+}
+
+gboolean
+cpel_context_menu_point (GtkWidget *widget,
+                         double    *x,
+                         double    *y)
+{
+  GtkNative *native;
+  GdkRectangle bounds, best = { 0 };
+  GListModel *monitors;
+  int w, h;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
+
+  native = gtk_widget_get_native (widget);
+  if (!gtk_widget_get_mapped (widget) || native == NULL || gtk_native_get_surface (native) == NULL)
+    return FALSE;
+  w = gtk_widget_get_width (widget);
+  h = gtk_widget_get_height (widget);
+  if (w < 1 || h < 1)
+    return FALSE;
+  *x = CLAMP (*x, 0, w - 1);
+  *y = CLAMP (*y, 0, h - 1);
+  if (!root_bounds (widget, &bounds))
+    return TRUE;
+
+  /* The biggest part of the widget on one monitor. */
+  monitors = gdk_display_get_monitors (gtk_widget_get_display (widget));
+  for (guint i = 0; i < g_list_model_get_n_items (monitors); i++)
+    {
+      g_autoptr(GdkMonitor) monitor = g_list_model_get_item (monitors, i);
+      GdkRectangle geometry, part;
+
+      gdk_monitor_get_geometry (monitor, &geometry);
+      if (gdk_rectangle_intersect (&bounds, &geometry, &part)
+          && part.width * part.height > best.width * best.height)
+        best = part;
+    }
+  if (best.width < 1 || best.height < 1)
+    return FALSE;
+  /* (x, y) moved into that part, in widget coordinates. */
+  *x = CLAMP (*x, best.x - bounds.x, best.x - bounds.x + best.width - 1);
+  *y = CLAMP (*y, best.y - bounds.y, best.y - bounds.y + best.height - 1);
+  return TRUE;
+}
 
 void
 cpel_context_menu_popup (GtkWidget  **menu,
@@ -23,8 +118,82 @@ cpel_context_menu_popup (GtkWidget  **menu,
     }
   else if (model != NULL)
     gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (*menu), model);
-  x = CLAMP (x, 0, MAX (0, gtk_widget_get_width (owner) - 1));
-  y = CLAMP (y, 0, MAX (0, gtk_widget_get_height (owner) - 1));
+  if (!cpel_context_menu_point (owner, &x, &y))
+    return;
   gtk_popover_set_pointing_to (GTK_POPOVER (*menu), &(GdkRectangle) { (int) x, (int) y, 1, 1 });
   gtk_popover_popup (GTK_POPOVER (*menu));
+}
+
+static void
+find_primary_menu (GtkWidget *widget, GtkWidget **found)
+{
+  if (*found != NULL)
+    return;
+  if (GTK_IS_MENU_BUTTON (widget) && gtk_menu_button_get_primary (GTK_MENU_BUTTON (widget)))
+    {
+      *found = widget;
+      return;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    find_primary_menu (c, found);
+}
+
+static gboolean
+on_key_pressed (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                gpointer               data)
+{
+  GtkWidget *window = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller));
+  GdkModifierType mods = state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK | GDK_ALT_MASK);
+  GtkWidget *widget = NULL;
+  double x = 0, y = 0;
+
+  if ((keyval == GDK_KEY_F10 && mods == GDK_SHIFT_MASK) || (keyval == GDK_KEY_Menu && mods == 0))
+    widget = gtk_root_get_focus (GTK_ROOT (window));
+  else if (keyval == GDK_KEY_F10 && mods == 0)
+    find_primary_menu (window, &widget);
+  else
+    return FALSE;
+  /* Nothing has the keyboard: the window's own bindings decide. */
+  if (widget == NULL)
+    return FALSE;
+  /* Its menu would point where no monitor is: the key does nothing. */
+  return !cpel_context_menu_point (widget, &x, &y);
+}
+
+static void
+on_toplevels_changed (GListModel *toplevels,
+                      guint       position,
+                      guint       removed,
+                      guint       added,
+                      gpointer    data)
+{
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+      GtkEventController *keys;
+
+      /* (a window joins the list once, when it is made) */
+      /* Capture phase: before the focused widget's own key bindings. */
+      keys = gtk_event_controller_key_new ();
+      gtk_event_controller_set_name (keys, "cpel-context-menu-keys");
+      gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+      g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_pressed), NULL);
+      gtk_widget_add_controller (window, keys);
+    }
+}
+
+void
+cpel_context_menu_install (void)
+{
+  static gboolean installed;
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  if (installed)
+    return;
+  installed = TRUE;
+  on_toplevels_changed (toplevels, 0, 0, g_list_model_get_n_items (toplevels), NULL);
+  g_signal_connect (toplevels, "items-changed", G_CALLBACK (on_toplevels_changed), NULL);
 }

@@ -13,6 +13,7 @@
 
 #include <glib/gi18n.h>
 
+#include "cpel-close-guard.h"
 #include "cpel-saved-views-window.h"
 
 /* One at a time: stepping through the views with x / z says where it is
@@ -286,7 +287,13 @@ _cpel_window_views_file_changed (CpelWindow *self)
     g_signal_handlers_disconnect_by_data (self->views.views, self);
   g_clear_object (&self->views.views);
   if (self->views.list != NULL)
-    gtk_window_destroy (self->views.list);
+    {
+      /* Gone from here at once, even when its destroy has to wait. */
+      GtkWindow *list = self->views.list;
+
+      g_clear_weak_pointer (&self->views.list);
+      cpel_close_guard_destroy (list);
+    }
 
   path = file != NULL && location != NULL ? g_file_get_path (location) : NULL;
   if (path != NULL)
@@ -694,8 +701,12 @@ _cpel_window_views_dispose (CpelWindow *self)
 {
   /* The list window is transient for this one: it goes first. */
   if (self->views.list != NULL)
-    gtk_window_destroy (self->views.list);
-  g_clear_weak_pointer (&self->views.list);
+    {
+      GtkWindow *list = self->views.list;
+
+      g_clear_weak_pointer (&self->views.list);
+      cpel_close_guard_destroy (list);
+    }
   if (self->views.chooser != NULL)
     gtk_native_dialog_destroy (self->views.chooser);
   g_clear_object (&self->views.chooser);

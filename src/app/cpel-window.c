@@ -8,6 +8,7 @@
 
 #include "cpel-app-util.h"
 #include "cpel-async.h"
+#include "cpel-close-guard.h"
 #include "cpel-key-capture.h"
 #include "cpel-settings.h"
 #include "cpel-tracks-window.h"
@@ -292,7 +293,7 @@ close_tool (GtkWindow **slot,
     return;
   g_object_remove_weak_pointer (G_OBJECT (window), (gpointer *) slot);
   *slot = NULL;
-  gtk_window_destroy (window);
+  cpel_close_guard_destroy (window);
 }
 
 void
@@ -530,12 +531,12 @@ cpel_window_dispose (GObject *object)
     gtk_native_dialog_destroy (self->chooser);
   g_clear_object (&self->chooser);
   g_clear_pointer (&self->export_suggested, g_free);
-  if (self->event_types != NULL)
-    gtk_window_destroy (self->event_types);
-  g_clear_weak_pointer (&self->event_types);
-  if (self->tracks != NULL)
-    gtk_window_destroy (self->tracks);
-  g_clear_weak_pointer (&self->tracks);
+  {
+    gboolean was_open;
+
+    close_tool (&self->event_types, &was_open);
+    close_tool (&self->tracks, &was_open);
+  }
   /* Statistics and Anomalies may stay (they hold the timeline). */
   g_clear_weak_pointer (&self->statistics);
   g_clear_weak_pointer (&self->anomalies);
