@@ -121,7 +121,26 @@ struct _CpelFile
   guint             cache_guard_id;
   int               cache_load;     /* CpelIndexCacheLoad */
   int               cache_write;    /* CpelIndexCacheWrite */
+  gboolean          cache_verify_later; /* CpelLoadOptions.cache_verify_later */
+  struct _CpelLodStored *cache_lod; /* n_tracks summaries from the cache (cum into it), or NULL */
+  const guint64    *cache_overview; /* CPEL_INDEX_CACHE_OVERVIEW_BUCKETS counts in the cache, or NULL */
+  struct _CpelIndexCacheBulk *cache_bulk; /* times / recs not checked yet (verify later), or NULL */
+  gint              cache_bad;      /* atomic: the deferred check failed */
 };
+
+/* A track's level-of-detail summary as the cache stores it (cpel-lod.c). */
+typedef struct _CpelLodStored
+{
+  gint64          origin;
+  guint64         span;
+  guint           shift;
+  guint64         n_buckets;
+  const guint32  *cum;              /* n_buckets + 1 */
+} CpelLodStored;
+
+/* The summary of track `slot` (built now if not built yet), for the cache
+ * writer: *out points into the summaries, which the file keeps. */
+void     cpel_lod_export_stored  (CpelFile *self, guint slot, CpelLodStored *out);
 
 /* Appends the event's full text (the texts extension, or made from the
  * imported source when asked); FALSE when the event has none.  Any thread. */
@@ -158,8 +177,13 @@ cpel_file_section_of (const CpelFile *self, guint64 file_index, guint *section)
 static inline const guint8 *
 cpel_file_record (const CpelFile *self, guint64 file_index, guint *section)
 {
-  const CpelEventSection *s = cpel_file_section_of (self, file_index, section);
+  const CpelEventSection *s;
 
+  /* A record index from a cache not verified yet (cache_verify_later) may
+   * be anything: never read outside the records. */
+  if (G_UNLIKELY (file_index >= self->n_events) && self->n_events > 0)
+    file_index = self->n_events - 1;
+  s = cpel_file_section_of (self, file_index, section);
   return s->records + (file_index - s->first_index) * CPEL_EVENT_RECORD_SIZE;
 }
 

@@ -389,7 +389,8 @@ cpel_file_is_damaged (CpelFile *self)
   g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);
   return cpel_mapguard_is_damaged (self->guard_id)
          || cpel_mapguard_is_damaged (self->source_guard_id)
-         || cpel_mapguard_is_damaged (self->cache_guard_id);
+         || cpel_mapguard_is_damaged (self->cache_guard_id)
+         || g_atomic_int_get (&self->cache_bad);
 }
 
 CpelFile *
@@ -438,6 +439,17 @@ cpel_file_new_for_bytes_with_cache (GBytes              *bytes,
                                     CpelIndexCacheLoad  *result,
                                     GError             **error)
 {
+  return cpel_file_new_for_bytes_with_cache_full (bytes, cache, check_sums, FALSE, result, error);
+}
+
+CpelFile *
+cpel_file_new_for_bytes_with_cache_full (GBytes              *bytes,
+                                         GBytes              *cache,
+                                         gboolean             check_sums,
+                                         gboolean             verify_later,
+                                         CpelIndexCacheLoad  *result,
+                                         GError             **error)
+{
   g_autoptr(CpelFile) self = NULL;
   const guint8 *data;
   gsize size;
@@ -451,6 +463,7 @@ cpel_file_new_for_bytes_with_cache (GBytes              *bytes,
   self->size = size;
   self->cache_bytes = g_bytes_ref (cache);
   self->cache_check_sums = check_sums;
+  self->cache_verify_later = verify_later;
   if (!load (self, NULL, NULL, NULL, NULL, error))
     return NULL;
   *result = self->cache_load;

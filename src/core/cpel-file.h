@@ -48,6 +48,13 @@ typedef struct
   const char *cache_dir;         /* NULL: cpel_index_cache_get_default_dir () */
   guint64     cache_max_bytes;   /* cap on the dir's total; 0: the default */
   guint64     cache_min_events;  /* smaller files are not cached; 0: the default */
+  /* With a cache: check its small parts (meta, overview, level-of-detail
+   * summaries, block table) on load, but its times and record indices
+   * (12 bytes per event) only in cpel_file_verify_index (), called later,
+   * so that a re-open is not bounded by the event count.  Until then the
+   * index is memory-safe (every record index is bounds-checked on use)
+   * but not known to be right; see cpel_file_verify_index (). */
+  gboolean    cache_verify_later;
 } CpelLoadOptions;
 
 /* Called from the thread doing the work (loading, searching) with a fraction
@@ -114,6 +121,23 @@ gboolean      cpel_file_is_damaged         (CpelFile *self);
 /* What happened with the persisted index on load (CpelLoadOptions.use_cache)
  * and after the index was built. */
 int           cpel_file_get_cache_load     (CpelFile *self);   /* CpelIndexCacheLoad */
+/* Checks what CpelLoadOptions.cache_verify_later left unchecked (at once:
+ * TRUE when nothing is left).  FALSE when cancelled (still unchecked) or
+ * when the check failed: then the cache file is removed (so that a reload
+ * rebuilds the index), cpel_file_is_damaged () and
+ * cpel_file_index_cache_is_damaged () are TRUE from then on, and the
+ * caller should tell the user to reload.  Thread-safe; for a worker. */
+gboolean      cpel_file_verify_index       (CpelFile     *self,
+                                            GCancellable *cancellable);
+/* TRUE when the file's index came from a cache not checked in full yet. */
+gboolean      cpel_file_index_is_unverified (CpelFile *self);
+/* TRUE once cpel_file_verify_index () found the cache damaged. */
+gboolean      cpel_file_index_cache_is_damaged (CpelFile *self);
+/* The overview's CPEL_INDEX_CACHE_OVERVIEW_BUCKETS (4096) bucket counts as
+ * stored with the index (events per bucket b of [0, duration + 1), bucket b
+ * starting at ceil((duration + 1) · b / 4096)), or NULL when there is none:
+ * the overview need not read the events. */
+const guint64 *cpel_file_get_stored_overview (CpelFile *self, guint n_buckets);
 int           cpel_file_get_cache_write    (CpelFile *self);   /* CpelIndexCacheWrite */
 
 /* Imported files (doc/cpel-extensions.md).  A VPP elog, Snabb timeline, …

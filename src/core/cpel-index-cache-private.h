@@ -8,11 +8,28 @@
  *   meta     per event section { first_index, count, ticks_per_second, sorted }
  *            per track         { id, first, count }
  *            per type          { code, count }                 (u64 each)
+ *   summary  what the first frame needs, so that it reads no event time:
+ *            the overview's CPEL_INDEX_CACHE_OVERVIEW_BUCKETS counts (u64),
+ *            per track { origin, span, shift, n_buckets } (u64 each) of its
+ *            level-of-detail summary (cpel-lod.c), then every track's
+ *            n_buckets + 1 cumulative counts (u32), padded to 8 bytes
+ *   blocks   per block of CPEL_INDEX_CACHE_BLOCK_ELEMS elements of times /
+ *            recs { times_sum, recs_sum }
  *   times    gint64 × n_events, at a 4096-aligned offset, track-major
  *   recs     guint32 × n_events
- * The header has a checksum of itself, of the meta, of times and of recs
+ * The header has a checksum of itself, of the meta, of the summary and of
+ * the block table; the block table one of each block of times and of recs
  * (a 64-bit multiply-xor chain: a change confined to one 8-byte word,
  * such as any single bit flip, always changes it).
+ *
+ * Verification: header, meta, summary and block table (small: about
+ * 0.25 byte per event) are checked in full on load — checksums, every
+ * offset and count, each summary's shape and bucket counts.  The times and
+ * recs (12 bytes per event) are checked against the block table and for
+ * order, range and agreement with the summary and the overview either on
+ * load too (the default) or, with CpelLoadOptions.cache_verify_later, by
+ * cpel_file_verify_index () in a worker thread after the first frame (see
+ * cpel-file.h for what happens when that fails).
  */
 #pragma once
 
@@ -22,13 +39,17 @@
 G_BEGIN_DECLS
 
 #define CPEL_INDEX_CACHE_MAGIC    "CPELIDX\n"
-#define CPEL_INDEX_CACHE_VERSION  1
+#define CPEL_INDEX_CACHE_VERSION  2
 #define CPEL_INDEX_CACHE_SUFFIX   ".cpelidx"
 #define CPEL_INDEX_CACHE_ALIGN    4096
 /* Sampled blocks of the captured file in the identity hash */
 #define CPEL_INDEX_CACHE_HEAD     65536
 #define CPEL_INDEX_CACHE_BLOCK    4096
 #define CPEL_INDEX_CACHE_N_BLOCKS 32
+/* Elements of times / recs per checksum of the block table */
+#define CPEL_INDEX_CACHE_BLOCK_ELEMS (G_GUINT64_CONSTANT (1) << 16)
+/* Buckets of the stored overview (= the viewer's CPEL_OVERVIEW_DEFAULT_BUCKETS) */
+#define CPEL_INDEX_CACHE_OVERVIEW_BUCKETS 4096
 
 /* A writer's temporary file in the cache dir, renamed when complete. */
 #define CPEL_INDEX_CACHE_TMP_PREFIX    ".cpelidx-"
@@ -69,11 +90,15 @@ typedef struct
   guint64           meta_offset;
   guint64           meta_size;
   guint64           times_offset;
+  guint64           summary_offset;
+  guint64           summary_size;
+  guint64           blocks_offset;
+  guint64           n_blocks;
   guint64           recs_offset;
   guint64           file_size;
   guint64           meta_sum;
-  guint64           times_sum;
-  guint64           recs_sum;
+  guint64           summary_sum;
+  guint64           blocks_sum;
   guint64           header_sum;    /* of every field above */
 } CpelIndexCacheHeader;
 
@@ -106,5 +131,11 @@ CpelFile *cpel_file_new_for_bytes_with_cache (GBytes *bytes, GBytes *cache,
                                               gboolean check_sums,
                                               CpelIndexCacheLoad *result,
                                               GError **error);
+/* The same; with verify_later, as CpelLoadOptions.cache_verify_later. */
+CpelFile *cpel_file_new_for_bytes_with_cache_full (GBytes *bytes, GBytes *cache,
+                                                   gboolean check_sums,
+                                                   gboolean verify_later,
+                                                   CpelIndexCacheLoad *result,
+                                                   GError **error);
 
 G_END_DECLS

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "cpel-index-cache-private.h"
+#include "cpel-lod.h"
 #include "cpel-mapguard.h"
 
 #ifdef G_OS_UNIX
@@ -197,14 +198,99 @@ put64 (GByteArray *b,
   g_byte_array_append (b, (const guint8 *) &v, 8);
 }
 
-/* Header and meta of the indexed `self`. */
+/* ---- the overview and the level-of-detail summaries ---- */
+
+#define OV_BUCKETS CPEL_INDEX_CACHE_OVERVIEW_BUCKETS
+
+/* Start of overview bucket b of [0, span): ceil(span · b / OV_BUCKETS),
+ * exactly (= cpel_render_column_time (0, span, b, OV_BUCKETS)). */
+static gint64
+ov_bound (guint64 span,
+          guint   b)
+{
+  guint64 q = span / OV_BUCKETS, r = span % OV_BUCKETS;
+
+  return (gint64) (q * b + (r * b + OV_BUCKETS - 1) / OV_BUCKETS);
+}
+
+/* bounds[0..OV_BUCKETS] of a capture of `duration` */
+static gint64 *
+ov_bounds (gint64 duration)
+{
+  gint64 *bnd = g_new (gint64, OV_BUCKETS + 1);
+  guint64 span = (guint64) duration + 1;
+
+  for (guint b = 0; b <= OV_BUCKETS; b++)
+    bnd[b] = ov_bound (span, b);
+  return bnd;
+}
+
+/* The bucket of t in [0, duration]: the last b with bnd[b] <= t. */
+static guint
+ov_find (const gint64 *bnd,
+         gint64        t)
+{
+  guint lo = 0, hi = OV_BUCKETS;   /* bnd[lo] <= t < bnd[hi] */
+
+  while (hi - lo > 1)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (bnd[mid] <= t)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Events per overview bucket of the indexed `self`. */
+static void
+ov_count (CpelFile *self,
+          guint64  *counts)
+{
+  g_autofree gint64 *bnd = ov_bounds (self->duration);
+
+  memset (counts, 0, 8 * OV_BUCKETS);
+  for (guint s = 0; s < self->n_tracks; s++)
+    {
+      const gint64 *times = self->times + self->tracks[s].first;
+      guint b = 0;
+
+      for (guint64 i = 0; i < self->tracks[s].count; i++)
+        {
+          if (times[i] >= bnd[b + 1] || times[i] < bnd[b])
+            b = ov_find (bnd, times[i]);
+          counts[b]++;
+        }
+    }
+}
+
+/* The shift of a track's summary (cpel-lod.c): the least with at most
+ * max(count / CPEL_LOD_EVENTS_PER_BUCKET, 1) buckets. */
+static gboolean
+lod_shift_ok (guint64 count,
+              guint64 span,
+              guint64 shift)
+{
+  guint64 target = MAX (count / CPEL_LOD_EVENTS_PER_BUCKET, 1);
+
+  return shift < 64 && (span >> shift) + 1 <= target
+         && (shift == 0 || (span >> (shift - 1)) + 1 > target);
+}
+
+/* Header, meta, summary and block table of the indexed `self`: the bytes
+ * from the end of the header to the (zero) padding before the times. */
 static GByteArray *
 make_head (CpelFile                *self,
            const CpelIndexCacheKey *key,
            CpelIndexCacheHeader    *h)
 {
   GByteArray *meta = g_byte_array_new ();
-  guint64 ts = SUM_SEED, rs = SUM_SEED;
+  g_autofree CpelLodStored *lods = g_new0 (CpelLodStored, MAX (self->n_tracks, 1));
+  g_autofree guint64 *ov = g_new (guint64, OV_BUCKETS);
+  guint64 n = self->n_events, n_blocks = (n + CPEL_INDEX_CACHE_BLOCK_ELEMS - 1) / CPEL_INDEX_CACHE_BLOCK_ELEMS;
+  guint64 summary_offset, blocks_offset;
 
   for (guint s = 0; s < self->n_evsecs; s++)
     {
@@ -224,10 +310,40 @@ make_head (CpelFile                *self,
       put64 (meta, self->types[t].code);
       put64 (meta, self->types[t].count);
     }
-  for (guint64 i = 0; i < self->n_events; i++)
+  g_assert (meta->len == meta_size_for (self->n_evsecs, self->n_tracks, self->n_types));
+
+  /* the summary */
+  summary_offset = sizeof *h + meta->len;
+  ov_count (self, ov);
+  g_byte_array_append (meta, (const guint8 *) ov, 8 * OV_BUCKETS);
+  for (guint s = 0; s < self->n_tracks; s++)
     {
-      ts = sum_step (ts, (guint64) self->times[i]);
-      rs = sum_step (rs, self->recs[i]);
+      cpel_lod_export_stored (self, s, &lods[s]);
+      g_assert (lods[s].n_buckets >= 1 && lods[s].cum[lods[s].n_buckets] == self->tracks[s].count);
+      put64 (meta, (guint64) lods[s].origin);
+      put64 (meta, lods[s].span);
+      put64 (meta, lods[s].shift);
+      put64 (meta, lods[s].n_buckets);
+    }
+  for (guint s = 0; s < self->n_tracks; s++)
+    g_byte_array_append (meta, (const guint8 *) lods[s].cum, (guint) (4 * (lods[s].n_buckets + 1)));
+  while ((meta->len & 7) != 0)
+    g_byte_array_append (meta, (const guint8 *) "", 1);
+
+  /* the block table */
+  blocks_offset = sizeof *h + meta->len;
+  for (guint64 k = 0; k < n_blocks; k++)
+    {
+      guint64 ts = SUM_SEED, rs = SUM_SEED;
+      guint64 end = MIN ((k + 1) * CPEL_INDEX_CACHE_BLOCK_ELEMS, n);
+
+      for (guint64 i = k * CPEL_INDEX_CACHE_BLOCK_ELEMS; i < end; i++)
+        {
+          ts = sum_step (ts, (guint64) self->times[i]);
+          rs = sum_step (rs, self->recs[i]);
+        }
+      put64 (meta, ts);
+      put64 (meta, rs);
     }
 
   memset (h, 0, sizeof *h);
@@ -236,7 +352,7 @@ make_head (CpelFile                *self,
   h->byte_order = BYTE_ORDER_MARK;
   h->header_size = sizeof *h;
   h->key = *key;
-  h->n_events = self->n_events;
+  h->n_events = n;
   h->n_evsecs = self->n_evsecs;
   h->n_tracks = self->n_tracks;
   h->n_types = self->n_types;
@@ -245,14 +361,17 @@ make_head (CpelFile                *self,
   h->base_ns = self->base_ns;
   h->duration = self->duration;
   h->meta_offset = sizeof *h;
-  h->meta_size = meta->len;
-  g_assert (h->meta_size == meta_size_for (self->n_evsecs, self->n_tracks, self->n_types));
-  h->times_offset = align_up (h->meta_offset + h->meta_size);
-  h->recs_offset = h->times_offset + 8 * self->n_events;
-  h->file_size = h->recs_offset + 4 * self->n_events;
-  h->meta_sum = sum_bytes (meta->data, meta->len);
-  h->times_sum = ts;
-  h->recs_sum = rs;
+  h->meta_size = meta_size_for (self->n_evsecs, self->n_tracks, self->n_types);
+  h->summary_offset = summary_offset;
+  h->summary_size = blocks_offset - summary_offset;
+  h->blocks_offset = blocks_offset;
+  h->n_blocks = n_blocks;
+  h->times_offset = align_up (sizeof *h + meta->len);
+  h->recs_offset = h->times_offset + 8 * n;
+  h->file_size = h->recs_offset + 4 * n;
+  h->meta_sum = sum_bytes (meta->data, h->meta_size);
+  h->summary_sum = sum_bytes (meta->data + (summary_offset - sizeof *h), h->summary_size);
+  h->blocks_sum = sum_bytes (meta->data + (blocks_offset - sizeof *h), 16 * n_blocks);
   h->header_sum = sum_header (h);
   return meta;
 }
@@ -353,6 +472,133 @@ drop_range (const guint8 *from,
 #endif
 }
 
+/* What is left to check of a cache adopted with verify_later: the times
+ * and recs (12 bytes per event) against the block table, for order and
+ * range, and against the summaries and the overview. */
+struct _CpelIndexCacheBulk
+{
+  guint64              n;
+  guint64              n_tracks;
+  const guint8        *m_tracks;    /* meta: { id, first, count } per track */
+  gint64               duration;
+  const gint64        *times;
+  const guint32       *recs;
+  const guint8        *blocks;      /* { times_sum, recs_sum } per block */
+  const CpelLodStored *lod;
+  const guint8        *overview;    /* OV_BUCKETS u64 */
+  gboolean             check_sums;
+  gboolean             mapping;
+  guint                guard;
+  /* the cache file, removed when the check fails (if it is still that file) */
+  char                *path;
+  guint64              dev;
+  guint64              ino;
+};
+typedef struct _CpelIndexCacheBulk Bulk;
+
+typedef enum { BULK_OK, BULK_BAD, BULK_CANCELLED } BulkResult;
+
+static BulkResult
+verify_bulk (const Bulk   *b,
+             GCancellable *cancellable)
+{
+  g_autofree gint64 *bnd = ov_bounds (b->duration);
+  g_autofree guint64 *ov = g_new0 (guint64, OV_BUCKETS);
+  const gint64 *times = b->times;
+  const guint32 *recs = b->recs;
+  guint64 n = b->n, i = 0, dropped = 0, blk = 0;
+  guint64 blk_end = MIN (CPEL_INDEX_CACHE_BLOCK_ELEMS, n);
+  guint64 ts = SUM_SEED, rs = SUM_SEED;
+  gint64 t_min = G_MAXINT64, t_max = G_MININT64;
+
+  if (b->mapping)
+    {
+#if defined(G_OS_UNIX) && defined(MADV_SEQUENTIAL)
+      madvise ((void *) (((guintptr) times) & ~(guintptr) 4095),
+               (guint8 *) (recs + n) - (guint8 *) (((guintptr) times) & ~(guintptr) 4095),
+               MADV_SEQUENTIAL);
+#endif
+    }
+  for (guint64 s = 0; s < b->n_tracks; s++)
+    {
+      guint64 count = meta64 (b->m_tracks, 3 * s + 2), first = i, end = i + count, k = 0;
+      const CpelLodStored *l = &b->lod[s];
+      gint64 prev_t = G_MININT64;
+      guint32 prev_r = 0;
+      guint ob = 0;
+
+      /* each summary as cpel-lod.c builds it from these times */
+      if (count > 0 && (times[first] != l->origin
+                        || (guint64) times[end - 1] - (guint64) l->origin != l->span))
+        return BULK_BAD;
+      for (; i < end; i++)
+        {
+          gint64 t = times[i];
+          guint32 r = recs[i];
+          guint64 bucket;
+
+          if (t < 0 || t > b->duration || (guint64) r >= n
+              || t < prev_t || (t == prev_t && r <= prev_r))
+            return BULK_BAD;
+          prev_t = t;
+          prev_r = r;
+          bucket = ((guint64) t - (guint64) l->origin) >> l->shift;
+          if (bucket >= l->n_buckets)
+            return BULK_BAD;
+          while (k < bucket)
+            if (l->cum[++k] != i - first)
+              return BULK_BAD;
+          if (t >= bnd[ob + 1])
+            ob = ov_find (bnd, t);
+          ov[ob]++;
+          ts = sum_step (ts, (guint64) t);
+          rs = sum_step (rs, r);
+          if (i + 1 == blk_end)
+            {
+              if (b->check_sums && (ts != meta64 (b->blocks, 2 * blk) || rs != meta64 (b->blocks, 2 * blk + 1)))
+                return BULK_BAD;
+              ts = rs = SUM_SEED;
+              blk++;
+              blk_end = MIN (blk_end + CPEL_INDEX_CACHE_BLOCK_ELEMS, n);
+              if (g_cancellable_is_cancelled (cancellable))
+                return BULK_CANCELLED;
+              if (b->mapping && i + 1 - dropped >= DROP_EVERY)
+                {
+                  drop_range ((const guint8 *) (times + dropped), (const guint8 *) (times + i + 1));
+                  drop_range ((const guint8 *) (recs + dropped), (const guint8 *) (recs + i + 1));
+                  dropped = i + 1;
+                }
+            }
+        }
+      if (count > 0)
+        {
+          while (k < l->n_buckets)
+            if (l->cum[++k] != count)
+              return BULK_BAD;
+          t_min = MIN (t_min, times[first]);
+          t_max = MAX (t_max, prev_t);
+        }
+    }
+  if (n > 0 && (t_min != 0 || t_max != b->duration))
+    return BULK_BAD;
+  for (guint o = 0; o < OV_BUCKETS; o++)
+    if (ov[o] != meta64 (b->overview, o))
+      return BULK_BAD;
+  if (b->mapping)
+    {
+      drop_range ((const guint8 *) (times + dropped), (const guint8 *) (recs + n));
+#if defined(G_OS_UNIX) && defined(MADV_NORMAL)
+      madvise ((void *) (((guintptr) times) & ~(guintptr) 4095),
+               (guint8 *) (recs + n) - (guint8 *) (((guintptr) times) & ~(guintptr) 4095),
+               MADV_NORMAL);
+#endif
+    }
+  /* a cache file that shrank while it was read reads as zeros from there */
+  if (b->guard != 0 && cpel_mapguard_is_damaged (b->guard))
+    return BULK_BAD;
+  return BULK_OK;
+}
+
 static CpelIndexCacheLoad
 adopt (CpelFile                *self,
        const guint8            *data,
@@ -360,14 +606,15 @@ adopt (CpelFile                *self,
        const CpelIndexCacheKey *key,
        gboolean                 check_sums,
        gboolean                 mapping,
-       guint                    guard)
+       guint                    guard,
+       gboolean                 verify_later,
+       Bulk                   **bulk_out)
 {
   CpelIndexCacheHeader h;
-  const guint8 *meta, *m_tracks, *m_types;
-  const gint64 *times;
-  const guint32 *recs;
-  guint64 n, pos, sum, ts = SUM_SEED, rs = SUM_SEED;
-  gint64 t_min = G_MAXINT64, t_max = G_MININT64;
+  const guint8 *meta, *m_tracks, *m_types, *m_summary, *m_lod;
+  g_autofree CpelLodStored *lods = NULL;
+  g_autofree Bulk *bulk = NULL;
+  guint64 n, pos, sum, summary_max, cum_bytes;
   gboolean all_sorted = TRUE;
   DefinedCheck dc;
 
@@ -391,18 +638,30 @@ adopt (CpelFile                *self,
       || (h.flags & ~(guint64) (CPEL_INDEX_CACHE_FLAG_TIME_ORDERED
                                 | CPEL_INDEX_CACHE_FLAG_DURATION_CLAMPED)) != 0)
     return CPEL_INDEX_CACHE_DAMAGED;
+  /* Each summary has at most max(count / 16, 1) + 1 cumulative counts:
+   * in all at most n / 16 + 2 · n_tracks. */
+  summary_max = 8 * OV_BUCKETS + 32 * h.n_tracks
+                + 4 * (n / CPEL_LOD_EVENTS_PER_BUCKET + 2 * h.n_tracks) + 8;
   if (h.meta_offset != sizeof h
       || h.meta_size != meta_size_for (h.n_evsecs, h.n_tracks, h.n_types)
-      || h.times_offset != align_up (h.meta_offset + h.meta_size)
+      || h.summary_offset != h.meta_offset + h.meta_size
+      || h.summary_size < 8 * OV_BUCKETS + 32 * h.n_tracks || h.summary_size > summary_max
+      || (h.summary_size & 7) != 0
+      || h.blocks_offset != h.summary_offset + h.summary_size
+      || h.n_blocks != (n + CPEL_INDEX_CACHE_BLOCK_ELEMS - 1) / CPEL_INDEX_CACHE_BLOCK_ELEMS
+      || h.times_offset != align_up (h.blocks_offset + 16 * h.n_blocks)
       || h.recs_offset != h.times_offset + 8 * n
       || h.file_size != h.recs_offset + 4 * n)
     return CPEL_INDEX_CACHE_DAMAGED;
   if (len < h.file_size)
     return CPEL_INDEX_CACHE_TRUNCATED;
-  if (len > h.file_size)
+  if (len > h.file_size || (((guintptr) data) & 7) != 0)
     return CPEL_INDEX_CACHE_DAMAGED;
   meta = data + h.meta_offset;
-  if (check_sums && sum_bytes (meta, h.meta_size) != h.meta_sum)
+  m_summary = data + h.summary_offset;
+  if (check_sums && (sum_bytes (meta, h.meta_size) != h.meta_sum
+                     || sum_bytes (m_summary, h.summary_size) != h.summary_sum
+                     || sum_bytes (data + h.blocks_offset, 16 * h.n_blocks) != h.blocks_sum))
     return CPEL_INDEX_CACHE_DAMAGED;
 
   /* Event sections: as parsed. */
@@ -467,62 +726,81 @@ adopt (CpelFile                *self,
       || (((h.flags & CPEL_INDEX_CACHE_FLAG_DURATION_CLAMPED) != 0) != (h.duration == CPEL_TIME_MAX)))
     return CPEL_INDEX_CACHE_DAMAGED;
 
-  /* Times and record indices: each track in (time, record) order, times in
-   * [0, duration] with both ends reached, records in range. */
-  if ((((guintptr) (data + h.times_offset)) & 7) != 0)
-    return CPEL_INDEX_CACHE_DAMAGED;
-  times = (const gint64 *) (data + h.times_offset);
-  recs = (const guint32 *) (data + h.recs_offset);
-  if (mapping)
+  /* The overview: n events in all. */
+  sum = 0;
+  for (guint o = 0; o < OV_BUCKETS; o++)
     {
-#if defined(G_OS_UNIX) && defined(MADV_SEQUENTIAL)
-      madvise ((void *) (((guintptr) times) & ~(guintptr) 4095),
-               h.file_size - (h.times_offset & ~(guint64) 4095), MADV_SEQUENTIAL);
-#endif
+      guint64 c = meta64 (m_summary, o);
+
+      if (c > n - sum)
+        return CPEL_INDEX_CACHE_DAMAGED;
+      sum += c;
     }
-  for (guint64 s = 0, i = 0, dropped = 0; s < h.n_tracks; s++)
+  if (sum != n)
+    return CPEL_INDEX_CACHE_DAMAGED;
+
+  /* The level-of-detail summaries: the shape cpel-lod.c gives a track of
+   * that count and span inside [0, duration], cumulative counts from 0 up
+   * to the count, never down, exactly filling the summary. */
+  m_lod = m_summary + 8 * OV_BUCKETS;
+  lods = g_new0 (CpelLodStored, MAX (h.n_tracks, 1));
+  cum_bytes = 0;
+  for (guint64 s = 0; s < h.n_tracks; s++)
     {
-      guint64 end = i + meta64 (m_tracks, 3 * s + 2);
-      gint64 prev_t = G_MININT64;
-      guint32 prev_r = 0;
+      guint64 count = meta64 (m_tracks, 3 * s + 2);
+      gint64 origin = (gint64) meta64 (m_lod, 4 * s);
+      guint64 span = meta64 (m_lod, 4 * s + 1), shift = meta64 (m_lod, 4 * s + 2);
+      guint64 nb = meta64 (m_lod, 4 * s + 3);
 
-      for (; i < end; i++)
-        {
-          gint64 t = times[i];
-          guint32 r = recs[i];
+      if (count == 0 ? (origin != 0 || span != 0 || shift != 0 || nb != 1)
+                     : (origin < 0 || origin > h.duration || span > (guint64) (h.duration - origin)
+                        || !lod_shift_ok (count, span, shift) || nb != (span >> shift) + 1))
+        return CPEL_INDEX_CACHE_DAMAGED;
+      lods[s].origin = origin;
+      lods[s].span = span;
+      lods[s].shift = (guint) shift;
+      lods[s].n_buckets = nb;
+      cum_bytes += 4 * (nb + 1);
+    }
+  if (((8 * OV_BUCKETS + 32 * h.n_tracks + cum_bytes + 7) & ~(guint64) 7) != h.summary_size)
+    return CPEL_INDEX_CACHE_DAMAGED;
+  {
+    const guint8 *p = m_lod + 32 * h.n_tracks;
 
-          if (t < 0 || t > h.duration || (guint64) r >= n
-              || t < prev_t || (t == prev_t && r <= prev_r))
+    for (guint64 s = 0; s < h.n_tracks; s++)
+      {
+        const guint32 *cum = (const guint32 *) p;   /* 4-aligned: 8-aligned start, 4-byte steps */
+        guint64 count = meta64 (m_tracks, 3 * s + 2);
+
+        if (cum[0] != 0 || cum[lods[s].n_buckets] != count)
+          return CPEL_INDEX_CACHE_DAMAGED;
+        for (guint64 k = 0; k < lods[s].n_buckets; k++)
+          if (cum[k + 1] < cum[k])
             return CPEL_INDEX_CACHE_DAMAGED;
-          prev_t = t;
-          prev_r = r;
-          ts = sum_step (ts, (guint64) t);
-          rs = sum_step (rs, r);
-        }
-      if (meta64 (m_tracks, 3 * s + 2) > 0)
-        {
-          t_min = MIN (t_min, times[end - meta64 (m_tracks, 3 * s + 2)]);
-          t_max = MAX (t_max, prev_t);
-        }
-      if (mapping && i - dropped >= DROP_EVERY)
-        {
-          drop_range ((const guint8 *) (times + dropped), (const guint8 *) (times + i));
-          drop_range ((const guint8 *) (recs + dropped), (const guint8 *) (recs + i));
-          dropped = i;
-        }
-    }
-  if (n > 0 && (t_min != 0 || t_max != h.duration))
+        lods[s].cum = cum;
+        p += 4 * (lods[s].n_buckets + 1);
+      }
+  }
+
+  /* Times and record indices: each track in (time, record) order, times in
+   * [0, duration] with both ends reached, records in range, as the block
+   * table, the summaries and the overview say — now, or later (see
+   * cpel_file_verify_index ()). */
+  bulk = g_new0 (Bulk, 1);
+  bulk->n = n;
+  bulk->n_tracks = h.n_tracks;
+  bulk->m_tracks = m_tracks;
+  bulk->duration = h.duration;
+  bulk->times = (const gint64 *) (data + h.times_offset);
+  bulk->recs = (const guint32 *) (data + h.recs_offset);
+  bulk->blocks = data + h.blocks_offset;
+  bulk->lod = lods;
+  bulk->overview = m_summary;
+  bulk->check_sums = check_sums;
+  bulk->mapping = mapping;
+  bulk->guard = guard;
+  if (!verify_later && verify_bulk (bulk, NULL) != BULK_OK)
     return CPEL_INDEX_CACHE_DAMAGED;
-  if (check_sums && (ts != h.times_sum || rs != h.recs_sum))
-    return CPEL_INDEX_CACHE_DAMAGED;
-  if (mapping)
-    {
-      drop_range (data + h.times_offset, data + h.file_size);
-#if defined(G_OS_UNIX) && defined(MADV_NORMAL)
-      madvise ((void *) (((guintptr) times) & ~(guintptr) 4095),
-               h.file_size - (h.times_offset & ~(guint64) 4095), MADV_NORMAL);
-#endif
-    }
 
   /* a cache file that shrank while it was read reads as zeros from there */
   if (guard != 0 && cpel_mapguard_is_damaged (guard))
@@ -547,39 +825,42 @@ adopt (CpelFile                *self,
       for (guint s = 0; s < self->n_evsecs; s++)
         if (self->evsecs[s].sorted != (meta64 (meta, 4 * s + 3) == 1))
           return CPEL_INDEX_CACHE_STALE;
-      self->times = (gint64 *) times;
-      self->recs = (guint32 *) recs;
-      return CPEL_INDEX_CACHE_USED;
     }
-
-  /* All checked: the index is the cache's. */
-  self->n_tracks = (guint) h.n_tracks;
-  self->tracks = g_new0 (CpelTrack, MAX (self->n_tracks, 1));
-  for (guint s = 0; s < self->n_tracks; s++)
+  else
     {
-      self->tracks[s].id = (guint32) meta64 (m_tracks, 3 * s);
-      self->tracks[s].first = meta64 (m_tracks, 3 * s + 1);
-      self->tracks[s].count = meta64 (m_tracks, 3 * s + 2);
-      cpel_u32map_insert (self->track_map, self->tracks[s].id, s);
+      /* All checked (but the bulk when verify_later): the index is the cache's. */
+      self->n_tracks = (guint) h.n_tracks;
+      self->tracks = g_new0 (CpelTrack, MAX (self->n_tracks, 1));
+      for (guint s = 0; s < self->n_tracks; s++)
+        {
+          self->tracks[s].id = (guint32) meta64 (m_tracks, 3 * s);
+          self->tracks[s].first = meta64 (m_tracks, 3 * s + 1);
+          self->tracks[s].count = meta64 (m_tracks, 3 * s + 2);
+          cpel_u32map_insert (self->track_map, self->tracks[s].id, s);
+        }
+      self->n_types = (guint) h.n_types;
+      self->types = g_new0 (CpelType, MAX (self->n_types, 1));
+      for (guint t = 0; t < self->n_types; t++)
+        {
+          self->types[t].code = (guint32) meta64 (m_types, 2 * t);
+          self->types[t].count = meta64 (m_types, 2 * t + 1);
+          cpel_u32map_insert (self->type_map, self->types[t].code, t);
+        }
+      for (guint s = 0; s < self->n_evsecs; s++)
+        self->evsecs[s].sorted = meta64 (meta, 4 * s + 3) == 1;
+      self->time_ordered = all_sorted;
+      self->base_ns = h.base_ns;
+      self->duration = h.duration;
+      if (h.flags & CPEL_INDEX_CACHE_FLAG_DURATION_CLAMPED)
+        cpel_file_warn (self, "%s", _("Some events are more than 36 years after the first one "
+                                      "(damaged timestamps?): they are shown at that time"));
     }
-  self->n_types = (guint) h.n_types;
-  self->types = g_new0 (CpelType, MAX (self->n_types, 1));
-  for (guint t = 0; t < self->n_types; t++)
-    {
-      self->types[t].code = (guint32) meta64 (m_types, 2 * t);
-      self->types[t].count = meta64 (m_types, 2 * t + 1);
-      cpel_u32map_insert (self->type_map, self->types[t].code, t);
-    }
-  for (guint s = 0; s < self->n_evsecs; s++)
-    self->evsecs[s].sorted = meta64 (meta, 4 * s + 3) == 1;
-  self->time_ordered = all_sorted;
-  self->base_ns = h.base_ns;
-  self->duration = h.duration;
-  if (h.flags & CPEL_INDEX_CACHE_FLAG_DURATION_CLAMPED)
-    cpel_file_warn (self, "%s", _("Some events are more than 36 years after the first one "
-                                  "(damaged timestamps?): they are shown at that time"));
-  self->times = (gint64 *) times;
-  self->recs = (guint32 *) recs;
+  self->times = (gint64 *) bulk->times;
+  self->recs = (guint32 *) bulk->recs;
+  self->cache_lod = g_steal_pointer (&lods);
+  self->cache_overview = (const guint64 *) m_summary;   /* 8-aligned: right after the meta */
+  if (verify_later && bulk_out != NULL)
+    *bulk_out = g_steal_pointer (&bulk);
   return CPEL_INDEX_CACHE_USED;
 }
 
@@ -588,28 +869,38 @@ cpel_index_cache_reseal (guint8 *data,
                          gsize   len)
 {
   CpelIndexCacheHeader h;
-  guint64 ts = SUM_SEED, rs = SUM_SEED, n;
+  guint64 n;
 
   if (len < sizeof h)
     return FALSE;
   memcpy (&h, data, sizeof h);
   n = h.n_events;
   if (h.meta_offset > len || h.meta_size > len - h.meta_offset
+      || h.summary_offset > len || h.summary_size > len - h.summary_offset
+      || h.blocks_offset > len || h.n_blocks > (len - h.blocks_offset) / 16
       || n > len / 12 || h.times_offset > len - 8 * n || h.recs_offset > len - 4 * n)
     return FALSE;
   h.meta_sum = sum_bytes (data + h.meta_offset, h.meta_size);
-  for (guint64 i = 0; i < n; i++)
+  for (guint64 k = 0; k < h.n_blocks; k++)
     {
-      guint64 t;
-      guint32 r;
+      guint64 ts = SUM_SEED, rs = SUM_SEED;
+      guint64 end = MIN ((k + 1) * CPEL_INDEX_CACHE_BLOCK_ELEMS, n);
 
-      memcpy (&t, data + h.times_offset + 8 * i, 8);
-      memcpy (&r, data + h.recs_offset + 4 * i, 4);
-      ts = sum_step (ts, t);
-      rs = sum_step (rs, r);
+      for (guint64 i = k * CPEL_INDEX_CACHE_BLOCK_ELEMS; i < end; i++)
+        {
+          guint64 t;
+          guint32 r;
+
+          memcpy (&t, data + h.times_offset + 8 * i, 8);
+          memcpy (&r, data + h.recs_offset + 4 * i, 4);
+          ts = sum_step (ts, t);
+          rs = sum_step (rs, r);
+        }
+      memcpy (data + h.blocks_offset + 16 * k, &ts, 8);
+      memcpy (data + h.blocks_offset + 16 * k + 8, &rs, 8);
     }
-  h.times_sum = ts;
-  h.recs_sum = rs;
+  h.summary_sum = sum_bytes (data + h.summary_offset, h.summary_size);
+  h.blocks_sum = sum_bytes (data + h.blocks_offset, 16 * h.n_blocks);
   h.header_sum = sum_header (&h);
   memcpy (data, &h, sizeof h);
   return TRUE;
@@ -625,7 +916,7 @@ cpel_index_cache_adopt (CpelFile                *self,
   g_return_val_if_fail (CPEL_IS_FILE (self), CPEL_INDEX_CACHE_DAMAGED);
   g_return_val_if_fail (self->times == NULL, CPEL_INDEX_CACHE_DAMAGED);
 
-  return adopt (self, data, len, key, check_sums, FALSE, 0);
+  return adopt (self, data, len, key, check_sums, FALSE, 0, FALSE, NULL);
 }
 
 /* ---- loading and storing ---- */
@@ -633,7 +924,9 @@ cpel_index_cache_adopt (CpelFile                *self,
 /* The cache file at `path`, mapped, when it is a regular file (never
  * following a link, never blocking on a FIFO). */
 static GMappedFile *
-map_cache (const char *path)
+map_cache (const char *path,
+           guint64    *dev,
+           guint64    *ino)
 {
 #ifdef G_OS_UNIX
   struct stat st;
@@ -647,10 +940,13 @@ map_cache (const char *path)
       g_close (fd, NULL);
       return NULL;
     }
+  *dev = (guint64) st.st_dev;
+  *ino = (guint64) st.st_ino;
   mapped = g_mapped_file_new_from_fd (fd, FALSE, NULL);
   g_close (fd, NULL);
   return mapped;
 #else
+  *dev = *ino = 0;
   return g_mapped_file_new (path, FALSE, NULL);
 #endif
 }
@@ -672,7 +968,8 @@ cpel_index_cache_try_load (CpelFile              *self,
       key = g_new0 (CpelIndexCacheKey, 1);
       cpel_index_cache_compute_key (self, self->cache_tps, key);
       data = g_bytes_get_data (self->cache_bytes, &len);
-      r = adopt (self, data ? data : (const guint8 *) "", len, key, self->cache_check_sums, FALSE, 0);
+      r = adopt (self, data ? data : (const guint8 *) "", len, key, self->cache_check_sums, FALSE, 0,
+                 self->cache_verify_later, &self->cache_bulk);
       self->cache_load = r;
       if (r != CPEL_INDEX_CACHE_USED)
         g_clear_pointer (&self->cache_bytes, g_bytes_unref);
@@ -692,6 +989,7 @@ cpel_index_cache_try_load (CpelFile              *self,
   self->cache_dir = options->cache_dir ? g_strdup (options->cache_dir)
                                        : cpel_index_cache_get_default_dir ();
   self->cache_wanted = TRUE;
+  self->cache_verify_later = options->cache_verify_later;
   if (options->defer_index)
     return FALSE;   /* read by cpel_index_cache_try_fill () if the index is needed */
   return map_and_adopt (self);
@@ -716,6 +1014,8 @@ map_and_adopt (CpelFile *self)
   const guint8 *data;
   gsize len;
   guint guard;
+  guint64 dev = 0, ino = 0;
+  Bulk *bulk = NULL;
   CpelIndexCacheLoad r;
 
   if (!cpel_index_cache_compute_key (self, self->cache_tps, key))
@@ -724,7 +1024,7 @@ map_and_adopt (CpelFile *self)
       return FALSE;
     }
   path = cpel_index_cache_path_for (self->cache_dir, key);
-  mapped = map_cache (path);
+  mapped = map_cache (path, &dev, &ino);
   if (mapped == NULL)
     {
       self->cache_load = CPEL_INDEX_CACHE_MISSING;
@@ -735,8 +1035,18 @@ map_and_adopt (CpelFile *self)
   if (data == NULL)
     data = (const guint8 *) "";   /* empty */
   guard = cpel_mapguard_register (data, len);
-  r = adopt (self, data, len, key, TRUE, TRUE, guard);
+  /* verify_later only for a whole load: a deferred index (streaming
+   * CLI) is checked in full */
+  r = adopt (self, data, len, key, TRUE, TRUE, guard,
+             self->cache_verify_later && self->tracks == NULL, &bulk);
   self->cache_load = r;
+  if (bulk != NULL)
+    {
+      bulk->path = g_strdup (path);
+      bulk->dev = dev;
+      bulk->ino = ino;
+      self->cache_bulk = bulk;
+    }
   if (r != CPEL_INDEX_CACHE_USED)
     {
       cpel_mapguard_unregister (guard);
@@ -845,6 +1155,79 @@ cpel_index_cache_release (CpelFile *self)
   g_clear_pointer (&self->cache_mapped, g_mapped_file_unref);
   g_clear_pointer (&self->cache_bytes, g_bytes_unref);
   g_clear_pointer (&self->cache_dir, g_free);
+  if (self->cache_bulk != NULL)
+    g_free (self->cache_bulk->path);
+  g_clear_pointer (&self->cache_bulk, g_free);
+  g_clear_pointer (&self->cache_lod, g_free);
+  self->cache_overview = NULL;
+}
+
+/* ---- the deferred check ---- */
+
+gboolean
+cpel_file_verify_index (CpelFile     *self,
+                        GCancellable *cancellable)
+{
+  static GMutex lock;
+  Bulk *bulk;
+  BulkResult r;
+
+  g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);
+
+  g_mutex_lock (&lock);
+  bulk = self->cache_bulk;
+  if (bulk == NULL)
+    {
+      g_mutex_unlock (&lock);
+      return !g_atomic_int_get (&self->cache_bad);
+    }
+  r = verify_bulk (bulk, cancellable);
+  if (r == BULK_CANCELLED)
+    {
+      g_mutex_unlock (&lock);
+      return FALSE;
+    }
+  if (r == BULK_BAD)
+    {
+#ifdef G_OS_UNIX
+      struct stat st;
+
+      /* so that a reload builds the index again (unless it is another
+       * cache file by now) */
+      if (bulk->path != NULL && lstat (bulk->path, &st) == 0
+          && (guint64) st.st_dev == bulk->dev && (guint64) st.st_ino == bulk->ino)
+        g_unlink (bulk->path);
+#endif
+      g_atomic_int_set (&self->cache_bad, TRUE);
+    }
+  g_free (bulk->path);
+  /* the file keeps the summaries (cache_lod): only the bulk's own state goes */
+  g_atomic_pointer_set (&self->cache_bulk, NULL);
+  g_free (bulk);
+  g_mutex_unlock (&lock);
+  return r == BULK_OK;
+}
+
+gboolean
+cpel_file_index_is_unverified (CpelFile *self)
+{
+  g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);
+  return g_atomic_pointer_get (&self->cache_bulk) != NULL;
+}
+
+gboolean
+cpel_file_index_cache_is_damaged (CpelFile *self)
+{
+  g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);
+  return g_atomic_int_get (&self->cache_bad);
+}
+
+const guint64 *
+cpel_file_get_stored_overview (CpelFile *self,
+                               guint     n_buckets)
+{
+  g_return_val_if_fail (CPEL_IS_FILE (self), NULL);
+  return n_buckets == CPEL_INDEX_CACHE_OVERVIEW_BUCKETS ? self->cache_overview : NULL;
 }
 
 int

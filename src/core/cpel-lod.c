@@ -8,6 +8,7 @@
  * whatever the times.
  */
 #include "cpel-lod.h"
+#include "cpel-file-private.h"
 
 #include <math.h>
 
@@ -21,6 +22,7 @@ typedef struct
   guint    shift;       /* bucket width 2^shift ns */
   guint64  n_buckets;   /* (span >> shift) + 1 */
   guint32 *cum;         /* n_buckets + 1 */
+  gboolean  owned;      /* cum allocated here, not in the index cache */
 } Summary;
 
 struct _CpelLod
@@ -34,7 +36,8 @@ struct _CpelLod
 static void
 summary_free (Summary *s)
 {
-  g_free (s->cum);
+  if (s->owned)
+    g_free (s->cum);
   g_free (s);
 }
 
@@ -67,6 +70,21 @@ cpel_lod_get_for_file (CpelFile *file)
       lod->n_tracks = cpel_file_get_n_tracks (file);
       lod->tracks = g_new0 (Summary *, MAX (lod->n_tracks, 1));
       lod->size = sizeof *lod + sizeof (Summary *) * MAX (lod->n_tracks, 1);
+      /* Stored with the index: checked on load (shape and counts; against
+       * the times with the rest of the index), mapped, not copied. */
+      if (file->cache_lod != NULL)
+        for (guint i = 0; i < lod->n_tracks; i++)
+          {
+            Summary *s = g_new0 (Summary, 1);
+
+            s->origin = file->cache_lod[i].origin;
+            s->span = file->cache_lod[i].span;
+            s->shift = file->cache_lod[i].shift;
+            s->n_buckets = file->cache_lod[i].n_buckets;
+            s->cum = (guint32 *) file->cache_lod[i].cum;
+            lod->tracks[i] = s;
+            lod->size += sizeof *s;
+          }
       g_object_set_data_full (G_OBJECT (file), LOD_KEY, lod, lod_free);
     }
   g_mutex_unlock (&lock);
@@ -104,6 +122,7 @@ summary_build (CpelLod *lod, guint slot)
   Summary *s = g_new0 (Summary, 1);
   guint64 b = 0;
 
+  s->owned = TRUE;
   if (n == 0)
     {
       s->n_buckets = 1;
@@ -322,4 +341,18 @@ cpel_lod_get_size (CpelLod *lod)
 {
   g_return_val_if_fail (lod != NULL, 0);
   return g_atomic_pointer_get (&lod->size);
+}
+
+void
+cpel_lod_export_stored (CpelFile      *file,
+                        guint          slot,
+                        CpelLodStored *out)
+{
+  const Summary *s = summary_get (cpel_lod_get_for_file (file), slot);
+
+  out->origin = s->origin;
+  out->span = s->span;
+  out->shift = s->shift;
+  out->n_buckets = s->n_buckets;
+  out->cum = s->cum;
 }

@@ -40,6 +40,20 @@ cpel_overview_new (CpelFile *file, guint n_buckets, GCancellable *cancellable, G
   self->counts = g_new0 (guint64, n_buckets);
   self->cum = g_new0 (guint64, n_buckets + 1);
 
+  /* Stored with the index cache (same buckets, checked on load, against
+   * the events with the rest of the index): no pass over the events. */
+  {
+    const guint64 *stored = cpel_file_get_stored_overview (file, n_buckets);
+
+    if (stored != NULL)
+      {
+        memcpy (self->counts, stored, sizeof (guint64) * n_buckets);
+        for (guint b = 0; b < n_buckets; b++)
+          self->cum[b + 1] = self->cum[b] + self->counts[b];
+        return self;
+      }
+  }
+
   /* Bucket boundaries once: bounds[b] is the first time of bucket b. */
   bounds = g_new (gint64, n_buckets + 1);
   for (guint b = 0; b <= n_buckets; b++)

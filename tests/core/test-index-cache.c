@@ -26,6 +26,7 @@
 #include "cpel-gen.h"
 #include "cpel-file-private.h"
 #include "cpel-index-cache-private.h"
+#include "cpel-lod.h"
 
 typedef struct
 {
@@ -155,6 +156,43 @@ assert_same_index (CpelFile *file,
   g_assert_cmpuint (g_strv_length ((char **) wa), ==, g_strv_length ((char **) wb));
   for (guint i = 0; wb[i]; i++)
     g_assert_cmpstr (wa[i], ==, wb[i]);
+  /* the overview and the summaries stored with a cache: as built */
+  if (file->cache_overview != NULL)
+    {
+      g_autofree guint64 *ov = g_new0 (guint64, CPEL_INDEX_CACHE_OVERVIEW_BUCKETS);
+      guint64 span = (guint64) ref->duration + 1;
+
+      /* bucket b: [ceil(span·b/B), ceil(span·(b+1)/B)) — counted naively */
+      for (guint64 i = 0; i < ref->n_events; i++)
+        {
+          guint b = (guint) ((unsigned __int128) (guint64) ref->times[i] * CPEL_INDEX_CACHE_OVERVIEW_BUCKETS / span);
+
+          while (b + 1 < CPEL_INDEX_CACHE_OVERVIEW_BUCKETS
+                 && (guint64) ref->times[i] >= (guint64) (((unsigned __int128) span * (b + 1) + CPEL_INDEX_CACHE_OVERVIEW_BUCKETS - 1) / CPEL_INDEX_CACHE_OVERVIEW_BUCKETS))
+            b++;
+          while (b > 0 && (guint64) ref->times[i] < (guint64) (((unsigned __int128) span * b + CPEL_INDEX_CACHE_OVERVIEW_BUCKETS - 1) / CPEL_INDEX_CACHE_OVERVIEW_BUCKETS))
+            b--;
+          ov[b]++;
+        }
+      g_assert_true (cpel_file_get_stored_overview (file, CPEL_INDEX_CACHE_OVERVIEW_BUCKETS) == file->cache_overview);
+      g_assert_null (cpel_file_get_stored_overview (file, 100));
+      g_assert_true (memcmp (ov, file->cache_overview, sizeof (guint64) * CPEL_INDEX_CACHE_OVERVIEW_BUCKETS) == 0);
+    }
+  if (file->cache_lod != NULL)
+    for (guint s = 0; s < ref->n_tracks; s++)
+      {
+        CpelLodStored l;
+
+        cpel_lod_export_stored (ref, s, &l);
+        g_assert_cmpint (file->cache_lod[s].origin, ==, l.origin);
+        g_assert_cmpuint (file->cache_lod[s].span, ==, l.span);
+        g_assert_cmpuint (file->cache_lod[s].shift, ==, l.shift);
+        g_assert_cmpuint (file->cache_lod[s].n_buckets, ==, l.n_buckets);
+        g_assert_true (memcmp (file->cache_lod[s].cum, l.cum, 4 * (l.n_buckets + 1)) == 0);
+        /* and the file's summaries are these */
+        g_assert_cmpuint (cpel_lod_lower_bound (cpel_lod_get_for_file (file), s, ref->duration / 2), ==,
+                          cpel_lod_lower_bound (cpel_lod_get_for_file (ref), s, ref->duration / 2));
+      }
   /* and through the public API, event by event */
   for (guint s = 0; s < ref->n_tracks; s++)
     for (guint64 i = 0; i < ref->tracks[s].count; i += 1 + i / 8)
@@ -253,10 +291,29 @@ test_roundtrip (Fixture       *f,
   expect_open (f, CPEL_INDEX_CACHE_USED);
   g_assert_true (cpel_index_cache_get_usage (f->cache_dir, &n_files, &bytes, NULL));
   g_assert_cmpuint (n_files, ==, 1);
-  /* header + meta, aligned, then 12 bytes per event */
-  g_assert_cmpuint (bytes, ==, 4096 * ((sizeof (CpelIndexCacheHeader) + 32 + 24 * 12
-                                        + 16 * ref->n_types + 4095) / 4096) + 12 * 20000);
+  /* header, meta, summary (overview, 12 summaries), block table, aligned,
+   * then 12 bytes per event */
   cpath = cache_path_of (f, ref);
+  {
+    g_autoptr(GBytes) content = read_bytes (cpath);
+    const CpelIndexCacheHeader *h = g_bytes_get_data (content, NULL);
+    guint64 cums = 0;
+
+    for (guint s = 0; s < ref->n_tracks; s++)
+      {
+        CpelLodStored l;
+
+        cpel_lod_export_stored (ref, s, &l);
+        cums += 4 * (l.n_buckets + 1);
+      }
+    g_assert_cmpuint (h->meta_size, ==, 32 + 24 * 12 + 16 * ref->n_types);
+    g_assert_cmpuint (h->summary_size, ==, (8 * 4096 + 32 * 12 + cums + 7) / 8 * 8);
+    g_assert_cmpuint (h->n_blocks, ==, 1);
+    g_assert_cmpuint (bytes, ==, 4096 * ((sizeof (CpelIndexCacheHeader) + h->meta_size + h->summary_size
+                                          + 16 + 4095) / 4096) + 12 * 20000);
+    /* the summary is about a quarter byte per event (here mostly the overview) */
+    g_assert_cmpuint (cums, <=, 4 * (20000 / CPEL_LOD_EVENTS_PER_BUCKET + 2 * 12));
+  }
   g_assert_true (g_str_has_prefix (cpath, f->cache_dir));
 
   /* no cache asked for: none read, none written */
@@ -451,11 +508,20 @@ test_bitflip (Fixture       *f,
   gsize len = g_bytes_get_size (mem);
   g_autofree guint8 *buf = g_memdup2 (g_bytes_get_data (mem, NULL), len);
   const CpelIndexCacheHeader *h = (const CpelIndexCacheHeader *) buf;
-  guint64 pad_from = h->meta_offset + h->meta_size, pad_to = h->times_offset;
+  guint64 pad_from = h->blocks_offset + 16 * h->n_blocks, pad_to = h->times_offset;
+  guint64 ov_from = h->summary_offset, ov_to = h->summary_offset + 8 * CPEL_INDEX_CACHE_OVERVIEW_BUCKETS;
   GRand *rand = g_rand_new_with_seed (17);
   guint n_used = 0, n = 0;
 
-  for (guint64 pos = 0; pos < len; pos += pos < pad_from ? 1 : 1 + g_rand_int_range (rand, 0, 200))
+  guint64 cum_from = ov_to + 32 * h->n_tracks, cum_to = h->blocks_offset;
+
+  /* every byte of header, meta, the summaries' shapes and the block table;
+   * one in ~60 of the overview, one in ~20 of the cumulative counts and one
+   * in ~100 of the rest */
+  for (guint64 pos = 0; pos < len;
+       pos += (pos >= ov_from && pos < ov_to) ? 1 + g_rand_int_range (rand, 0, 120)
+              : (pos >= cum_from && pos < cum_to) ? 1 + g_rand_int_range (rand, 0, 40)
+              : pos < pad_from ? 1 : 1 + g_rand_int_range (rand, 0, 200))
     {
       guint bit = g_rand_int_range (rand, 0, 8);
       g_autoptr(CpelFile) file = NULL;
@@ -476,7 +542,7 @@ test_bitflip (Fixture       *f,
       if (load == CPEL_INDEX_CACHE_USED)
         n_used++;
     }
-  g_assert_cmpuint (n, >, pad_from + 500);
+  g_assert_cmpuint (n, >, pad_from - (ov_to - ov_from) - (cum_to - cum_from) + 500);
   g_assert_cmpuint (n_used, ==, 0);
   g_rand_free (rand);
 
@@ -549,8 +615,53 @@ static void mut_tie_order (guint8 *b, CpelIndexCacheHeader *h)
   gint64 tt; memcpy (&tt, b + h->times_offset, 8); memcpy (b + h->times_offset + 8, &tt, 8);
   memcpy (b + h->recs_offset, r, 8); }
 
+/* the stored summary: overview counts, per-track shapes, track 0's cumulative counts */
+static guint64 *ov_of (guint8 *b, CpelIndexCacheHeader *h) { return (guint64 *) (b + h->summary_offset); }
+static guint64 *lodh_of (guint8 *b, CpelIndexCacheHeader *h) { return ov_of (b, h) + CPEL_INDEX_CACHE_OVERVIEW_BUCKETS; }
+static guint32 *cum_of (guint8 *b, CpelIndexCacheHeader *h) { return (guint32 *) (lodh_of (b, h) + 4 * h->n_tracks); }
+static void mut_ov_move (guint8 *b, CpelIndexCacheHeader *h)
+{ guint64 *o = ov_of (b, h); guint a = 0; while (o[a] == 0) a++; o[a]--; o[(a + 7) % CPEL_INDEX_CACHE_OVERVIEW_BUCKETS]++; }
+static void mut_ov_sum (guint8 *b, CpelIndexCacheHeader *h) { ov_of (b, h)[0] += 1; }
+static void mut_lod_cum (guint8 *b, CpelIndexCacheHeader *h)
+{ guint32 *c = cum_of (b, h); g_assert_true (c[1] < c[2] || c[1] > 0); if (c[1] < c[2]) c[1]++; else c[1]--; }
+static void mut_lod_cum_down (guint8 *b, CpelIndexCacheHeader *h) { guint32 *c = cum_of (b, h); c[1] = c[2] + 1; }
+static void mut_lod_shift (guint8 *b, CpelIndexCacheHeader *h) { lodh_of (b, h)[2] += 1; }
+static void mut_lod_origin (guint8 *b, CpelIndexCacheHeader *h) { lodh_of (b, h)[0] += 1; lodh_of (b, h)[1] -= 1; }
+static void mut_summary_size (guint8 *b, CpelIndexCacheHeader *h) { h->summary_size += 8; }
+static void mut_n_blocks (guint8 *b, CpelIndexCacheHeader *h) { h->n_blocks += 1; }
+
+/* Reads every event and some summaries of a file whose index is not
+ * checked yet: whatever the cache holds, no read outside the file. */
+static void
+touch_everything (CpelFile *file)
+{
+  CpelLod *lod = cpel_lod_get_for_file (file);
+  gint64 bounds[5];
+  double out[5];
+
+  for (guint k = 0; k < 5; k++)
+    bounds[k] = file->duration / 4 * k;
+  for (guint s = 0; s < cpel_file_get_n_tracks (file); s++)
+    {
+      guint64 n;
+
+      cpel_file_get_track_times (file, s, &n);
+      for (guint64 i = 0; i < n; i++)
+        {
+          CpelEvent e;
+
+          cpel_file_get_track_event (file, s, i, &e);
+          cpel_file_get_track_event_code (file, s, i);
+        }
+      cpel_lod_locate (lod, s, bounds, 5, 0.0, out);
+      cpel_lod_lower_bound (lod, s, file->duration / 3);
+    }
+}
+
 /* Hostile caches: valid checksums (resealed), wrong contents — each must
- * be rejected for the right reason before anything is used. */
+ * be rejected for the right reason before anything is used; with the
+ * check of times and recs deferred (cache_verify_later), either rejected
+ * as well or used and then caught by cpel_file_verify_index (). */
 static void
 test_hostile (void)
 {
@@ -582,7 +693,16 @@ test_hostile (void)
     { "section-count", mut_section_count, CPEL_INDEX_CACHE_STALE },
     { "flags", mut_flags, CPEL_INDEX_CACHE_DAMAGED },
     { "tie-order", mut_tie_order, CPEL_INDEX_CACHE_DAMAGED },
+    { "overview-move", mut_ov_move, CPEL_INDEX_CACHE_DAMAGED },
+    { "overview-sum", mut_ov_sum, CPEL_INDEX_CACHE_DAMAGED },
+    { "lod-cum", mut_lod_cum, CPEL_INDEX_CACHE_DAMAGED },
+    { "lod-cum-down", mut_lod_cum_down, CPEL_INDEX_CACHE_DAMAGED },
+    { "lod-shift", mut_lod_shift, CPEL_INDEX_CACHE_DAMAGED },
+    { "lod-origin", mut_lod_origin, CPEL_INDEX_CACHE_DAMAGED },
+    { "summary-size", mut_summary_size, CPEL_INDEX_CACHE_DAMAGED },
+    { "n-blocks", mut_n_blocks, CPEL_INDEX_CACHE_DAMAGED },
   };
+  guint n_later = 0;
   g_autofree char *dir = g_dir_make_tmp ("cpel-index-cache-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "c.cpel", NULL);
   g_autoptr(GBytes) capture = NULL;
@@ -607,6 +727,15 @@ test_hostile (void)
     file = cpel_file_new_for_bytes_with_cache (capture, cache, TRUE, &load, NULL);
     g_assert_cmpint (load, ==, CPEL_INDEX_CACHE_USED);
     assert_same_index (file, ref);
+    g_assert_false (cpel_file_index_is_unverified (file));
+    g_clear_object (&file);
+    file = cpel_file_new_for_bytes_with_cache_full (capture, cache, TRUE, TRUE, &load, NULL);
+    g_assert_cmpint (load, ==, CPEL_INDEX_CACHE_USED);
+    g_assert_true (cpel_file_index_is_unverified (file));
+    assert_same_index (file, ref);
+    g_assert_true (cpel_file_verify_index (file, NULL));
+    g_assert_false (cpel_file_index_is_unverified (file));
+    g_assert_false (cpel_file_is_damaged (file));
   }
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -628,7 +757,159 @@ test_hostile (void)
       g_test_message ("%s: %d", cases[i].name, load);
       g_assert_cmpint (load, ==, cases[i].expect);
       assert_same_index (file, ref);
+
+      /* deferred */
+      {
+        g_autoptr(CpelFile) later = NULL;
+
+        later = cpel_file_new_for_bytes_with_cache_full (capture, cache, TRUE, TRUE, &load, NULL);
+        g_assert_nonnull (later);
+        g_test_message ("%s, verify later: %d", cases[i].name, load);
+        if (load == CPEL_INDEX_CACHE_USED)
+          {
+            g_assert_cmpint (cases[i].expect, ==, CPEL_INDEX_CACHE_DAMAGED);
+            g_assert_true (cpel_file_index_is_unverified (later));
+            g_assert_false (cpel_file_is_damaged (later));
+            touch_everything (later);
+            g_assert_false (cpel_file_verify_index (later, NULL));
+            g_assert_true (cpel_file_is_damaged (later));
+            g_assert_true (cpel_file_index_cache_is_damaged (later));
+            g_assert_false (cpel_file_index_is_unverified (later));
+            g_assert_false (cpel_file_verify_index (later, NULL));
+            n_later++;
+          }
+        else
+          {
+            g_assert_cmpint (load, ==, cases[i].expect);
+            assert_same_index (later, ref);
+          }
+      }
     }
+  /* the times, recs, summaries and overview checked after the first frame:
+   * rec-range, rec-huge, time-order, -negative, -past-end, duration (no
+   * time reaches it), tie-order, overview-move, lod-cum, lod-origin */
+  g_assert_cmpuint (n_later, ==, 10);
+}
+
+/* The deferred check of a cache file: intact, it passes (not when
+ * cancelled); damaged, it marks the file damaged and removes the cache
+ * file, so that a reload builds the index again. */
+static CpelFile *
+open_later (Fixture *f)
+{
+  CpelLoadOptions options = { .use_cache = TRUE, .cache_dir = f->cache_dir, .cache_min_events = 1,
+                              .cache_verify_later = TRUE };
+  g_autoptr(GError) error = NULL;
+  CpelFile *file = cpel_file_new_for_path (f->path, &options, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (file);
+  return file;
+}
+
+static void
+flip_and_verify_later (Fixture    *f,
+                       const char *cpath,
+                       GBytes     *content,
+                       guint64     pos)
+{
+  gsize len = g_bytes_get_size (content);
+  g_autofree guint8 *buf = g_memdup2 (g_bytes_get_data (content, NULL), len);
+  g_autoptr(CpelFile) ref = open_reference (f->path);
+
+  buf[pos] ^= 0x04;
+  write_bytes (cpath, buf, len);
+  {
+    g_autoptr(CpelFile) file = open_later (f);
+
+    g_assert_cmpint (cpel_file_get_cache_load (file), ==, CPEL_INDEX_CACHE_USED);
+    g_assert_true (cpel_file_index_is_unverified (file));
+    g_assert_false (cpel_file_is_damaged (file));
+    g_assert_false (cpel_file_verify_index (file, NULL));
+    g_assert_true (cpel_file_is_damaged (file));
+    g_assert_true (cpel_file_index_cache_is_damaged (file));
+    g_assert_false (g_file_test (cpath, G_FILE_TEST_EXISTS));
+  }
+  /* eagerly: rejected */
+  write_bytes (cpath, buf, len);
+  expect_open (f, CPEL_INDEX_CACHE_DAMAGED);
+  /* rebuilt: right */
+  {
+    g_autoptr(CpelFile) file = open_later (f);
+
+    g_assert_cmpint (cpel_file_get_cache_load (file), ==, CPEL_INDEX_CACHE_USED);
+    g_assert_true (cpel_file_verify_index (file, NULL));
+    assert_same_index (file, ref);
+  }
+}
+
+static void
+test_verify_later (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GBytes) content = NULL;
+  g_autofree char *cpath = make_cache (f, &content);
+  g_autoptr(CpelFile) ref = open_reference (f->path);
+  const CpelIndexCacheHeader *h = g_bytes_get_data (content, NULL);
+
+  {
+    g_autoptr(CpelFile) file = open_later (f);
+    g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+
+    g_assert_cmpint (cpel_file_get_cache_load (file), ==, CPEL_INDEX_CACHE_USED);
+    g_assert_true (cpel_file_index_is_unverified (file));
+    assert_same_index (file, ref);
+    g_cancellable_cancel (cancellable);
+    g_assert_false (cpel_file_verify_index (file, cancellable));
+    g_assert_true (cpel_file_index_is_unverified (file));
+    g_assert_false (cpel_file_is_damaged (file));
+    g_assert_true (cpel_file_verify_index (file, NULL));
+    g_assert_false (cpel_file_index_is_unverified (file));
+    g_assert_false (cpel_file_is_damaged (file));
+    g_assert_true (cpel_file_verify_index (file, NULL));
+  }
+  /* the last time, the last record index */
+  flip_and_verify_later (f, cpath, content, h->recs_offset - 8 + 1);
+  flip_and_verify_later (f, cpath, content, h->file_size - 4);
+
+  /* a damaged cache replaced meanwhile by a good one: that one stays */
+  {
+    gsize len = g_bytes_get_size (content);
+    g_autofree guint8 *buf = g_memdup2 (g_bytes_get_data (content, NULL), len);
+    g_autofree char *other = g_strconcat (cpath, ".new", NULL);
+    g_autoptr(CpelFile) file = NULL;
+
+    buf[h->times_offset + 16] ^= 0x01;
+    write_bytes (cpath, buf, len);
+    file = open_later (f);
+    g_assert_cmpint (cpel_file_get_cache_load (file), ==, CPEL_INDEX_CACHE_USED);
+    write_bytes (other, g_bytes_get_data (content, NULL), len);
+    g_assert_cmpint (g_rename (other, cpath), ==, 0);
+    g_assert_false (cpel_file_verify_index (file, NULL));
+    g_assert_true (cpel_file_is_damaged (file));
+    g_assert_true (g_file_test (cpath, G_FILE_TEST_EXISTS));
+    expect_open (f, CPEL_INDEX_CACHE_USED);
+  }
+}
+
+/* A capture of several checksum blocks: a flip in the last one is caught,
+ * on load and deferred. */
+static void
+test_late_block (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(GBytes) content = NULL;
+  g_autofree char *cpath = NULL;
+  const CpelIndexCacheHeader *h;
+  guint64 n = 3 * CPEL_INDEX_CACHE_BLOCK_ELEMS + 1000;
+
+  gen (f->path, n, 5, 11, FALSE);
+  cpath = make_cache (f, &content);
+  h = g_bytes_get_data (content, NULL);
+  g_assert_cmpuint (h->n_blocks, ==, 4);
+  /* in the last block's times (not the very last: inside a track) and recs */
+  flip_and_verify_later (f, cpath, content, h->times_offset + 8 * (n - 500) + 2);
+  flip_and_verify_later (f, cpath, content, h->recs_offset + 4 * (3 * CPEL_INDEX_CACHE_BLOCK_ELEMS + 17));
 }
 
 static void
@@ -643,6 +924,11 @@ test_version (Fixture       *f,
 
   h->version = CPEL_INDEX_CACHE_VERSION + 1;
   cpel_index_cache_reseal (buf, len);
+  write_bytes (cpath, buf, len);
+  expect_open (f, CPEL_INDEX_CACHE_OTHER_VERSION);
+  expect_open (f, CPEL_INDEX_CACHE_USED);
+  /* version 1 (no summaries, no block table) */
+  h->version = 1;
   write_bytes (cpath, buf, len);
   expect_open (f, CPEL_INDEX_CACHE_OTHER_VERSION);
   expect_open (f, CPEL_INDEX_CACHE_USED);
@@ -1064,6 +1350,8 @@ main (int argc, char **argv)
   ADD ("truncated", test_truncated);
   ADD ("bitflip", test_bitflip);
   ADD ("version", test_version);
+  ADD ("verify-later", test_verify_later);
+  ADD ("late-block", test_late_block);
   ADD ("dir-is-file", test_dir_is_file);
   ADD ("not-writable", test_not_writable);
   ADD ("full", test_full);

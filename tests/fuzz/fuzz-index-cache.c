@@ -13,7 +13,12 @@
  * counts adding up) and survive every accessor, a merge, level-of-detail
  * lookups and a search; in way 1 it must equal the index built from the
  * capture.  Whatever is rejected must leave the index built from the
- * capture, equal to the reference.
+ * capture, equal to the reference.  Each way is also read with the check
+ * of times and recs deferred (cache_verify_later): what is used unchecked
+ * must survive every reader (no invariant holds yet), then
+ * cpel_file_verify_index () either passes — and the invariants hold — or
+ * marks the file damaged.  The overview stored with an accepted cache must
+ * equal the events counted per bucket.
  *
  * Seeds: corpus/index-cache/, written by FUZZ_INDEX_CACHE_SEEDS=DIR
  * fuzz-index-cache-replay (any input file).
@@ -113,6 +118,16 @@ write_seeds (const char *dir)
   memcpy (buf, data, len);
   buf[h->times_offset + 8] ^= 0x04;
   SEED ("bit-flip-times", buf, len);
+  memcpy (buf, data, len);
+  buf[h->summary_offset + 8 * CPEL_INDEX_CACHE_OVERVIEW_BUCKETS + 40] ^= 0x01;
+  SEED ("bit-flip-lod", buf, len);
+  memcpy (buf, data, len);
+  buf[h->summary_offset + 8 * 3] ^= 0x02;
+  SEED ("bit-flip-overview", buf, len);
+  memcpy (buf, data, len);
+  buf[h->blocks_offset + 3] ^= 0x08;
+  SEED ("bit-flip-blocks", buf, len);
+  SEED ("truncated-summary", data, (gsize) h->summary_offset + 100);
   memcpy (buf, data, len);
   h->key.mtime_s = 1;
   cpel_index_cache_reseal (buf, len);
@@ -215,6 +230,79 @@ exercise (CpelFile *file)
   FUZZ_CHECK (query != NULL);
   result = cpel_search_run (file, query, NULL, NULL, NULL, NULL);
   FUZZ_CHECK (result != NULL);
+
+  /* the overview stored with the cache: the events per bucket */
+  {
+    const guint64 *ov = cpel_file_get_stored_overview (file, CPEL_INDEX_CACHE_OVERVIEW_BUCKETS);
+
+    if (ov != NULL)
+      {
+        g_autofree guint64 *count = g_new0 (guint64, CPEL_INDEX_CACHE_OVERVIEW_BUCKETS);
+        guint64 span = (guint64) duration + 1;
+
+        for (guint s = 0; s < cpel_file_get_n_tracks (file); s++)
+          {
+            guint64 c;
+            const gint64 *t = cpel_file_get_track_times (file, s, &c);
+
+            for (guint64 i = 0; i < c; i++)
+              {
+                guint b = 0;
+
+                /* the last b with ceil(span·b / B) <= t */
+                while (b + 1 < CPEL_INDEX_CACHE_OVERVIEW_BUCKETS
+                       && (guint64) (((unsigned __int128) span * (b + 1) + CPEL_INDEX_CACHE_OVERVIEW_BUCKETS - 1)
+                                     / CPEL_INDEX_CACHE_OVERVIEW_BUCKETS) <= (guint64) t[i])
+                  b++;
+                count[b]++;
+              }
+          }
+        FUZZ_CHECK (memcmp (count, ov, sizeof (guint64) * CPEL_INDEX_CACHE_OVERVIEW_BUCKETS) == 0);
+      }
+  }
+}
+
+/* Every reader of an index not checked yet: anything may be in it, and no
+ * read may leave the file or the cache. */
+static void
+exercise_unchecked (CpelFile *file)
+{
+  gint64 duration = cpel_file_get_duration (file);
+  g_autoptr(GString) label = g_string_new (NULL);
+  g_autoptr(CpelQuery) query = NULL;
+  g_autoptr(CpelSearchResult) result = NULL;
+  CpelMerge *merge;
+  CpelLod *lod = cpel_lod_get_for_file (file);
+  CpelEvent ev;
+  guint64 merged = 0;
+
+  for (guint s = 0; s < cpel_file_get_n_tracks (file); s++)
+    {
+      guint64 count;
+      gint64 bounds[4] = { -5, 0, duration / 3, duration + 7 };
+      double out[4];
+
+      cpel_file_get_track_times (file, s, &count);
+      for (guint64 i = 0; i < count; i++)
+        {
+          cpel_file_get_track_event (file, s, i, &ev);
+          g_string_truncate (label, 0);
+          cpel_file_append_label (file, &ev, label);
+          (void) cpel_file_get_track_event_code (file, s, i);
+          (void) cpel_file_get_track_event_datum (file, s, i);
+        }
+      FUZZ_CHECK (cpel_file_track_lower_bound (file, s, duration / 2) <= count);
+      FUZZ_CHECK (cpel_lod_lower_bound (lod, s, duration / 2) <= count);
+      cpel_lod_locate (lod, s, bounds, 4, 0.0, out);
+      cpel_lod_locate (lod, s, bounds, 4, 0.5, out);
+    }
+  merge = cpel_merge_new (file, NULL, 0, 0);
+  while (cpel_merge_next (merge, &ev, NULL) && merged <= cpel_file_get_n_events (file))
+    merged++;
+  cpel_merge_free (merge);
+  query = cpel_query_new (file, CPEL_SEARCH_TEXT, "x", FALSE, NULL);
+  FUZZ_CHECK (query != NULL);
+  result = cpel_search_run (file, query, NULL, NULL, NULL, NULL);
 }
 
 static void
@@ -234,6 +322,31 @@ try_cache (const guint8 *data,
   if (load != CPEL_INDEX_CACHE_USED || must_match)
     FUZZ_CHECK (same_index (file, reference));
   exercise (file);
+  g_clear_object (&file);
+
+  /* the same with times and recs checked after the first frame */
+  file = cpel_file_new_for_bytes_with_cache_full (capture, cache, check_sums, TRUE, &load, &error);
+  FUZZ_CHECK (file != NULL && error == NULL);
+  if (load == CPEL_INDEX_CACHE_USED)
+    {
+      FUZZ_CHECK (cpel_file_index_is_unverified (file) && !cpel_file_is_damaged (file));
+      exercise_unchecked (file);
+      if (cpel_file_verify_index (file, NULL))
+        {
+          FUZZ_CHECK (!cpel_file_is_damaged (file));
+          if (must_match)
+            FUZZ_CHECK (same_index (file, reference));
+          exercise (file);
+        }
+      else
+        FUZZ_CHECK (cpel_file_is_damaged (file) && cpel_file_index_cache_is_damaged (file));
+      FUZZ_CHECK (!cpel_file_index_is_unverified (file));
+    }
+  else
+    {
+      FUZZ_CHECK (same_index (file, reference));
+      exercise (file);
+    }
 }
 
 int
