@@ -18,6 +18,7 @@ typedef struct
   gpointer          progress_data;
   gboolean          use_cache;
   guint64           cache_max_bytes;
+  gboolean          verify_later;
 } Job;
 
 /* --no-cache: this process never reads or writes the persisted index */
@@ -64,11 +65,23 @@ load_thread (GTask        *task,
 
   Loaded *loaded;
   CpelOverview *overview;
+  /* an index from the cache: its bulk is checked after the first frame
+   * (cpel_verify_index_async (), from the window) or here */
   CpelLoadOptions options = { .ticks_per_second = job->clock_rate, .use_cache = job->use_cache,
-                              .cache_max_bytes = job->cache_max_bytes };
+                              .cache_max_bytes = job->cache_max_bytes,
+                              .cache_verify_later = TRUE };
 
   file = cpel_file_new_for_path (job->path, &options, cancellable,
                                  job->progress, job->progress_data, &error);
+  if (file != NULL && !job->verify_later && !cpel_file_verify_index (file, cancellable))
+    {
+      /* cancelled, or a damaged cache (removed by now): the index is built
+       * again, without it */
+      g_clear_object (&file);
+      if (!g_cancellable_set_error_if_cancelled (cancellable, &error))
+        file = cpel_file_new_for_path (job->path, &options, cancellable,
+                                       job->progress, job->progress_data, &error);
+    }
   if (file == NULL)
     {
       g_task_return_error (task, error);
@@ -92,6 +105,7 @@ load_thread (GTask        *task,
 void
 cpel_load_file_async (GFile               *file,
                       guint64              clock_rate,
+                      gboolean             verify_later,
                       GCancellable        *cancellable,
                       CpelProgressFunc     progress,
                       gpointer             progress_data,
@@ -120,6 +134,7 @@ cpel_load_file_async (GFile               *file,
   job = g_new0 (Job, 1);
   job->path = g_steal_pointer (&path);
   job->clock_rate = clock_rate;
+  job->verify_later = verify_later;
   if (cache_allowed)
     {
       g_autoptr(GSettings) settings = cpel_settings_new ();
@@ -231,4 +246,39 @@ cpel_prepare_lod_async (CpelFile     *file,
   g_task_set_priority (task, G_PRIORITY_LOW);
   g_task_set_task_data (task, g_object_ref (file), g_object_unref);
   g_task_run_in_thread (task, lod_thread);
+}
+
+static void
+verify_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  g_task_return_boolean (task, cpel_file_verify_index (task_data, cancellable));
+}
+
+void
+cpel_verify_index_async (CpelFile            *file,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (CPEL_IS_FILE (file));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, cpel_verify_index_async);
+  g_task_set_name (task, "[cpelview] verify index");
+  g_task_set_priority (task, G_PRIORITY_LOW);
+  g_task_set_check_cancellable (task, FALSE);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (task, verify_thread);
+}
+
+gboolean
+cpel_verify_index_finish (GAsyncResult *result)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), NULL);
 }

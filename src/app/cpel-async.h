@@ -12,9 +12,13 @@ G_BEGIN_DECLS
 /* Loads a local file (cpel_file_new_for_path) and builds its overview
  * summary in a GTask worker.  `clock_rate` (ticks per second, 0 = the
  * file's) reads every event section with that clock.  `progress` is called
- * from the worker thread (see CpelProgressRelay). */
+ * from the worker thread (see CpelProgressRelay).  An index read from the
+ * cache is checked in full here unless `verify_later`: then the caller
+ * runs cpel_verify_index_async () once the first frame is shown (and
+ * tells the user to reload when it fails). */
 void              cpel_load_file_async  (GFile               *file,
                                          guint64              clock_rate,
+                                         gboolean             verify_later,
                                          GCancellable        *cancellable,
                                          CpelProgressFunc     progress,
                                          gpointer             progress_data,
@@ -43,5 +47,14 @@ CpelSearchResult *cpel_search_finish    (GAsyncResult        *result,
  * unbuilt summary still builds it itself). */
 void              cpel_prepare_lod_async (CpelFile           *file,
                                           GCancellable       *cancellable);
+
+/* cpel_file_verify_index () in a low-priority GTask worker: the check of
+ * an index read from the cache that the load left for later. */
+void              cpel_verify_index_async  (CpelFile            *file,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
+/* FALSE when the check failed (the file is damaged then) or was cancelled. */
+gboolean          cpel_verify_index_finish (GAsyncResult        *result);
 
 G_END_DECLS

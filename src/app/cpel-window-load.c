@@ -402,7 +402,7 @@ cpel_window_open_with_clock_rate (CpelWindow *self,
   /* The window's own file read with another clock: replaced here. */
   data->replace = clock_rate != 0 && self->file != NULL && self->location != NULL
                   && g_file_equal (self->location, location);
-  cpel_load_file_async (location, clock_rate, self->load_cancellable,
+  cpel_load_file_async (location, clock_rate, TRUE, self->load_cancellable,
                         cpel_progress_relay_report, self->load_relay,
                         on_loaded, data);
 }

@@ -71,6 +71,7 @@ typedef struct
   GCancellable  *reload;        /* a reload in flight */
   gboolean       changed_while_reloading;
   gboolean       damage_reported;   /* once per file: closing the bar sticks */
+  gboolean       verify_pending;    /* an index from a cache, to check after the first frame */
   GdkFrameClock *clock;
   gulong         paint_id;
 } CpelWindowWatch;

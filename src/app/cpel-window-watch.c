@@ -9,6 +9,11 @@
  * a worker; on success it replaces the view, keeping the visible range and
  * the selection when they still fit; on error the previous view stays and
  * the bar says why.
+ *
+ * An index read from the cache (cpel-index-cache.c, loaded with
+ * cache_verify_later) is checked in full in a worker after the first
+ * frame; when that fails the cache file is gone and the bar says "The
+ * index cache of this file was damaged": Reload builds the index again.
  */
 #include "cpel-window-private.h"
 
@@ -151,6 +156,7 @@ _cpel_window_watch_file_changed (CpelWindow *self)
   stop_monitor (self);
   hide_bar (self);
   self->watch.damage_reported = FALSE;
+  self->watch.verify_pending = file != NULL && cpel_file_index_is_unverified (file);
   g_clear_pointer (&self->watch.failed_stamp, g_free);
   /* A reload took its stamp before reading; a first open is stamped now. */
   g_free (self->watch.stamp);
@@ -172,18 +178,41 @@ _cpel_window_watch_file_changed (CpelWindow *self)
   g_signal_connect (self->watch.monitor, "changed", G_CALLBACK (on_monitor_changed), self);
 }
 
-/* The view read past the end of a file that shrank: its data is zeros now. */
+/* The deferred check of an index from the cache is done: a failure shows
+ * at the next frame. */
+static void
+on_index_verified (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      data)
+{
+  g_autoptr(CpelWindow) self = data;
+
+  if (!cpel_verify_index_finish (result) && self->file != NULL && cpel_file_is_damaged (self->file))
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* The view read past the end of a file that shrank: its data is zeros now.
+ * Or the deferred check of the index found its cache damaged. */
 static void
 on_after_paint (GdkFrameClock *clock,
                 CpelWindow    *self)
 {
   CpelFile *file = self->file;
 
+  if (file != NULL && self->watch.verify_pending)
+    {
+      /* the first frame is on screen: now the rest of the index */
+      self->watch.verify_pending = FALSE;
+      cpel_verify_index_async (file, self->lod_cancellable, on_index_verified, g_object_ref (self));
+    }
   if (file != NULL && self->watch.reload == NULL && !self->watch.damage_reported
       && cpel_file_is_damaged (file))
     {
       self->watch.damage_reported = TRUE;
-      if (!gtk_info_bar_get_revealed (self->reload_bar))
+      if (cpel_file_index_cache_is_damaged (file))
+        show_bar (self, _("The index cache of this file was damaged: reload to rebuild the index"),
+                  TRUE);
+      else if (!gtk_info_bar_get_revealed (self->reload_bar))
         show_changed (self);
     }
 }
@@ -322,7 +351,7 @@ _cpel_window_watch_reload (CpelWindow *self)
   data = g_new0 (ReloadData, 1);
   data->window = g_object_ref (self);
   data->cancellable = g_object_ref (self->watch.reload);
-  cpel_load_file_async (location, self->clock_rate, self->watch.reload, NULL, NULL, on_reloaded, data);
+  cpel_load_file_async (location, self->clock_rate, TRUE, self->watch.reload, NULL, NULL, on_reloaded, data);
 }
 
 /* The bar's Reload button, or its close button. */
