@@ -22,6 +22,27 @@ cpel_test_shared_file (const char *relative)
   return path;
 }
 
+guint
+cpel_test_count_entries (const char *dir)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) d = g_dir_open (dir, 0, &error);
+  guint n = 0;
+
+  g_assert_no_error (error);
+  while (g_dir_read_name (d) != NULL)
+    n++;
+  return n;
+}
+
+void
+cpel_test_assert_same_lines (GPtrArray *a, GPtrArray *b)
+{
+  for (guint i = 0; i < MIN (a->len, b->len); i++)
+    g_assert_cmpstr (g_ptr_array_index (a, i), ==, g_ptr_array_index (b, i));
+  g_assert_cmpuint (a->len, ==, b->len);
+}
+
 CpelFile *
 cpel_test_file_for_bytes (GBytes                *bytes,
                           const CpelLoadOptions *options)

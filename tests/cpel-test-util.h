@@ -12,6 +12,14 @@
  * test skipped with a message when it is absent. Free with g_free. */
 char *cpel_test_shared_file (const char *relative);
 
+/* How many entries the directory `dir` holds; fails the test when it
+ * cannot be read. */
+guint cpel_test_count_entries (const char *dir);
+
+/* `a` and `b` (arrays of strings) hold the same lines: the first that
+ * differs is named, then the counts compared. */
+void cpel_test_assert_same_lines (GPtrArray *a, GPtrArray *b);
+
 /* `bytes` loaded with `options` (or NULL); fails the test on an error. */
 CpelFile *cpel_test_file_for_bytes (GBytes                *bytes,
                                     const CpelLoadOptions *options);

@@ -17,17 +17,6 @@ tmp_path (const char *name)
   return g_build_filename (tmpdir, name, NULL);
 }
 
-static guint
-dir_entries (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  guint n = 0;
-
-  while (d != NULL && g_dir_read_name (d) != NULL)
-    n++;
-  return n;
-}
-
 static void
 finish_to (CpelWriter *w)
 {
@@ -65,14 +54,6 @@ dump_rebased (const char *file, const char *from, const char *to)
       g_ptr_array_add (out, g_strdup_printf ("%" G_GINT64_FORMAT "%s", t - first, tab));
     }
   return out;
-}
-
-static void
-assert_same_lines (GPtrArray *a, GPtrArray *b)
-{
-  for (guint i = 0; i < MIN (a->len, b->len); i++)
-    g_assert_cmpstr (g_ptr_array_index (a, i), ==, g_ptr_array_index (b, i));
-  g_assert_cmpuint (a->len, ==, b->len);
 }
 
 /* Only the lines whose track label (third field) matches `pattern`. */
@@ -122,7 +103,7 @@ test_cut_sample (void)
   got = dump_rebased (out, NULL, NULL);
   g_assert_cmpuint (want->len, >, 10);
   g_assert_cmpuint (want->len, <, 67);
-  assert_same_lines (want, got);
+  cpel_test_assert_same_lines (want, got);
   message = g_strdup_printf ("%u events written to %s\n", want->len, out);
   g_assert_cmpstr (r.out, ==, message);
 
@@ -135,7 +116,7 @@ test_cut_sample (void)
   got2 = dump_rebased (part, NULL, NULL);
   g_assert_cmpuint (want2->len, >, 5);
   g_assert_cmpuint (want2->len, <, want->len);
-  assert_same_lines (want2, got2);
+  cpel_test_assert_same_lines (want2, got2);
   cli_run (&r, "info", part);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (g_regex_match_simple ("^Tracks: +1$", r.out, G_REGEX_MULTILINE, 0));
@@ -157,7 +138,7 @@ test_cut_sample (void)
     want3 = dump_rebased (sample, from, to);
     got3 = dump_rebased (part, NULL, NULL);
     g_assert_cmpuint (want3->len, ==, 30);
-    assert_same_lines (want3, got3);
+    cpel_test_assert_same_lines (want3, got3);
   }
 }
 
@@ -210,7 +191,7 @@ test_cut_generated (void)
         got = dump_rebased (out, NULL, NULL);
         g_test_message ("range %s..%s%s: %u events", from, to,
                         subset ? " (odd tracks)" : "", want->len);
-        assert_same_lines (want, got);
+        cpel_test_assert_same_lines (want, got);
         if (i == G_N_ELEMENTS (ranges) && !subset)
           g_assert_cmpuint (want->len, >=, 4000);   /* ties at the start may add some */
       }
@@ -239,10 +220,10 @@ test_cut_refusals (void)
   g_assert_nonnull (strstr (r.err, out));   /* "cpel: OUT: This file already exists" */
   g_assert_true (g_file_get_contents (out, &contents, NULL, NULL));
   g_assert_cmpstr (contents, ==, "precious");
-  g_assert_cmpuint (dir_entries (dir), ==, 1);
+  g_assert_cmpuint (cpel_test_count_entries (dir), ==, 1);
   cli_run (&r, "cut", sample, out, "--from", "0", "--to", "1s", "-f");
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_cmpuint (dir_entries (dir), ==, 1);
+  g_assert_cmpuint (cpel_test_count_entries (dir), ==, 1);
   cli_run (&r, "info", out);
   g_assert_cmpint (r.status, ==, 0);
 

@@ -138,14 +138,6 @@ dump (CpelFile *file, const guint *slots, guint n_slots, gint64 t0, gint64 t1)
   return lines;
 }
 
-static void
-assert_same_lines (GPtrArray *a, GPtrArray *b)
-{
-  for (guint i = 0; i < MIN (a->len, b->len); i++)
-    g_assert_cmpstr (g_ptr_array_index (a, i), ==, g_ptr_array_index (b, i));
-  g_assert_cmpuint (a->len, ==, b->len);
-}
-
 /* The raw 20-octet record of each event by file index. */
 static GPtrArray *
 records (CpelFile *file, GBytes *bytes)
@@ -239,7 +231,7 @@ cut_and_check (CpelFile *src, GBytes *src_bytes, const guint *slots, guint n_slo
   cut = load (bytes);
   want = dump (src, slots, n_slots, t0, t1);
   got = dump (cut, NULL, 0, G_MININT64, G_MAXINT64);
-  assert_same_lines (want, got);
+  cpel_test_assert_same_lines (want, got);
   g_assert_cmpuint (cpel_file_get_n_events (cut), ==, want->len);
   check_records (src, src_bytes, cut, bytes, slots, n_slots, t0, t1);
   /* the event definitions came through whole */
@@ -400,17 +392,6 @@ on_progress (double fraction, gpointer data)
   g_array_append_val (seen, fraction);
 }
 
-static guint
-dir_entries (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  guint n = 0;
-
-  while (g_dir_read_name (d))
-    n++;
-  return n;
-}
-
 static void
 test_file (void)
 {
@@ -431,13 +412,13 @@ test_file (void)
   g_assert_no_error (error);
   g_assert_true (cpel_cut_write (src, path, &opt, NULL, on_progress, seen, &n, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (dir_entries (dir), ==, 1);
+  g_assert_cmpuint (cpel_test_count_entries (dir), ==, 1);
   cut = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (cpel_file_get_n_events (cut), ==, n);
   want = dump (src, NULL, 0, 1000, 2000);
   got = dump (cut, NULL, 0, G_MININT64, G_MAXINT64);
-  assert_same_lines (want, got);
+  cpel_test_assert_same_lines (want, got);
   g_assert_cmpuint (n, ==, want->len);
   g_assert_cmpuint (seen->len, >=, 2);
   for (guint i = 1; i < seen->len; i++)
@@ -452,7 +433,7 @@ test_file (void)
   g_clear_error (&error);
   g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
   g_assert_cmpstr (contents, ==, "precious");
-  g_assert_cmpuint (dir_entries (dir), ==, 1);
+  g_assert_cmpuint (cpel_test_count_entries (dir), ==, 1);
 
   /* overwrite when asked */
   opt.overwrite = TRUE;
@@ -462,7 +443,7 @@ test_file (void)
   cut = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (cpel_file_get_n_events (cut), ==, n);
-  g_assert_cmpuint (dir_entries (dir), ==, 1);
+  g_assert_cmpuint (cpel_test_count_entries (dir), ==, 1);
 
   /* a missing directory: an error, nothing written */
   g_clear_pointer (&path, g_free);
@@ -491,7 +472,7 @@ test_cancel (void)
   g_cancellable_cancel (c);
   g_assert_false (cpel_cut_write (src, path, NULL, c, NULL, NULL, NULL, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  g_assert_cmpuint (dir_entries (dir), ==, 0);
+  g_assert_cmpuint (cpel_test_count_entries (dir), ==, 0);
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
@@ -522,7 +503,7 @@ test_cancel_midway (void)
   src = load (bytes);
   g_assert_false (cpel_cut_write (src, path, NULL, c, cancel_at_half, c, NULL, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  g_assert_cmpuint (dir_entries (dir), ==, 0);
+  g_assert_cmpuint (cpel_test_count_entries (dir), ==, 0);
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
@@ -686,7 +667,7 @@ test_padding (void)
         g_autoptr(GPtrArray) want = dump (tail_src, NULL, 0, G_MININT64, G_MAXINT64);
         g_autoptr(GPtrArray) got = dump (tail_cut, NULL, 0, G_MININT64, G_MAXINT64);
 
-        assert_same_lines (want, got);
+        cpel_test_assert_same_lines (want, got);
         g_assert_cmpuint (want->len, ==, 4);
       }
       g_assert_cmpint (g_unlink (path), ==, 0);

@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 
 #include "cpel-core.h"
+#include "cpel-test-util.h"
 
 /* ---- an independent reader of the raw layout -------------------------------- */
 
@@ -285,18 +286,6 @@ test_huge_event_section (void)
 
 /* ---- files ------------------------------------------------------------------ */
 
-static guint
-count_entries (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  guint n = 0;
-
-  g_assert_nonnull (d);
-  while (g_dir_read_name (d) != NULL)
-    n++;
-  return n;
-}
-
 static gboolean
 write_small (const char *path, gboolean overwrite, guint32 date, GError **error)
 {
@@ -328,7 +317,7 @@ test_file_atomic (void)
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
   g_assert_cmpuint (len, ==, 8 + 8 + 4 + 8 + 72 + 20);
-  g_assert_cmpuint (count_entries (dir), ==, 1);
+  g_assert_cmpuint (cpel_test_count_entries (dir), ==, 1);
   g_clear_pointer (&contents, g_free);
 
   /* No overwrite: the existing file stays as it was, no temp file left. */
@@ -337,7 +326,7 @@ test_file_atomic (void)
   g_clear_error (&error);
   g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
   g_assert_cmpuint (((guint8 *) contents)[7], ==, 1);
-  g_assert_cmpuint (count_entries (dir), ==, 1);
+  g_assert_cmpuint (cpel_test_count_entries (dir), ==, 1);
   g_clear_pointer (&contents, g_free);
 
   /* Overwrite allowed. */
@@ -345,7 +334,7 @@ test_file_atomic (void)
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
   g_assert_cmpuint (((guint8 *) contents)[7], ==, 2);
-  g_assert_cmpuint (count_entries (dir), ==, 1);
+  g_assert_cmpuint (cpel_test_count_entries (dir), ==, 1);
 
   g_unlink (path);
   g_rmdir (dir);
@@ -367,18 +356,18 @@ test_file_failure_leaves_nothing (void)
   t = cpel_writer_add_string_table (w, "T");
   cpel_writer_begin_events (w, t, 1000, 2);
   cpel_writer_add_event (w, 1, 0, 0, 0);
-  g_assert_cmpuint (count_entries (dir), ==, 1);   /* the temp file */
+  g_assert_cmpuint (cpel_test_count_entries (dir), ==, 1);   /* the temp file */
   g_assert_false (cpel_writer_finish (w, &error));
   g_assert_error (error, CPEL_ERROR, CPEL_ERROR_SECTION);
   g_clear_error (&error);
   cpel_writer_free (w);
-  g_assert_cmpuint (count_entries (dir), ==, 0);
+  g_assert_cmpuint (cpel_test_count_entries (dir), ==, 0);
 
   w = cpel_writer_new (path, TRUE, 0, &error);
   g_assert_no_error (error);
   cpel_writer_add_string_table (w, "T");
   cpel_writer_free (w);
-  g_assert_cmpuint (count_entries (dir), ==, 0);
+  g_assert_cmpuint (cpel_test_count_entries (dir), ==, 0);
 
   w = cpel_writer_new (missing, TRUE, 0, &error);
   g_assert_null (w);

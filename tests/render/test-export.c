@@ -35,18 +35,6 @@ fixture_setup (Fixture *f, gconstpointer data)
   f->view.t1 = 2000;
 }
 
-static guint
-count_entries (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  guint n = 0;
-
-  g_assert_nonnull (d);
-  while (g_dir_read_name (d) != NULL)
-    n++;
-  return n;
-}
-
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
@@ -83,7 +71,7 @@ test_png (Fixture *f, gconstpointer data)
   test_assert_color (s, 790, 2, &light.ruler_bg);
   cairo_surface_destroy (s);
   /* Only the file: the temp file is gone. */
-  g_assert_cmpuint (count_entries (f->dir), ==, 1);
+  g_assert_cmpuint (cpel_test_count_entries (f->dir), ==, 1);
 }
 
 static void
@@ -129,7 +117,7 @@ test_no_overwrite (Fixture *f, gconstpointer data)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
   g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
   g_assert_cmpstr (contents, ==, "precious");
-  g_assert_cmpuint (count_entries (f->dir), ==, 1);
+  g_assert_cmpuint (cpel_test_count_entries (f->dir), ==, 1);
 
   /* With overwrite: replaced by a PNG. */
   g_clear_error (&error);
@@ -139,7 +127,7 @@ test_no_overwrite (Fixture *f, gconstpointer data)
   g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
   g_assert_cmpint (cairo_image_surface_get_height (s), ==, 50);
   cairo_surface_destroy (s);
-  g_assert_cmpuint (count_entries (f->dir), ==, 1);
+  g_assert_cmpuint (cpel_test_count_entries (f->dir), ==, 1);
 }
 
 static void
@@ -156,7 +144,7 @@ test_failure_leaves_nothing (Fixture *f, gconstpointer data)
   g_assert_false (cpel_render_export (&f->view, CPEL_EXPORT_PNG, 100, 100, 1, sub, TRUE, &error));
   g_assert_nonnull (error);
   g_assert_true (g_file_test (sub, G_FILE_TEST_IS_DIR));
-  g_assert_cmpuint (count_entries (f->dir), ==, 1);
+  g_assert_cmpuint (cpel_test_count_entries (f->dir), ==, 1);
   g_clear_error (&error);
 
   /* Without overwrite the directory is an existing file. */
@@ -181,7 +169,7 @@ test_failure_leaves_nothing (Fixture *f, gconstpointer data)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
   g_assert_false (g_file_test (ok, G_FILE_TEST_EXISTS));
-  g_assert_cmpuint (count_entries (f->dir), ==, 1);
+  g_assert_cmpuint (cpel_test_count_entries (f->dir), ==, 1);
 }
 
 static void
@@ -230,7 +218,7 @@ test_svg_pdf (Fixture *f, gconstpointer data)
   g_assert_true (g_file_get_contents (pdf, &contents, &len, NULL));
   /* 800 × 300 px at 96 dpi = 600 × 225 pt (the file holds binary streams). */
   g_assert_true (has_bytes (contents, len, mediabox));
-  g_assert_cmpuint (count_entries (f->dir), ==, 2);
+  g_assert_cmpuint (cpel_test_count_entries (f->dir), ==, 2);
 }
 
 static void
@@ -275,7 +263,7 @@ test_disk_full (Fixture *f, gconstpointer data)
 
         g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
         g_assert_cmpstr (contents, ==, old_contents);
-        g_assert_cmpuint (count_entries (f->dir), ==, 1);
+        g_assert_cmpuint (cpel_test_count_entries (f->dir), ==, 1);
       }
       return;
     }
