@@ -114,10 +114,101 @@ test_search (void)
   cli_tmpdir_free (dir);
 }
 
+/* `cpel diff` (sorted files streamed, the usual ones indexed) against the
+ * diff computed here with both files indexed, byte for byte. */
+static void
+test_diff (void)
+{
+  char *dir = cli_tmpdir_new ();
+  g_autofree char *sorted_a = g_build_filename (dir, "sorted-a.cpel", NULL);
+  g_autofree char *sorted_b = g_build_filename (dir, "sorted-b.cpel", NULL);
+  g_autofree char *usual = g_build_filename (dir, "usual.cpel", NULL);
+  const char *pairs[][2] = {
+    { sorted_a, sorted_b }, { sorted_b, sorted_a }, { sorted_a, usual }, { usual, sorted_b },
+  };
+  static const struct
+  {
+    const char *from, *to, *by;
+    gboolean csv;
+  } runs[] = {
+    { NULL, NULL, "events", TRUE },
+    { NULL, NULL, "tracks", TRUE },
+    { NULL, NULL, "events", FALSE },
+    { NULL, NULL, "tracks", FALSE },
+    { "1ms", NULL, "events", TRUE },
+    { "0.5ms", "2ms", "events", FALSE },
+    { NULL, "1500us", "tracks", FALSE },
+  };
+  CliRun r = { 0 };
+
+  cli_runv (&r, (const char *[]) { "gen", "--sorted", "--events", "40000", "--tracks", "9",
+                                   "--seed", "3", sorted_a, NULL });
+  g_assert_cmpint (r.status, ==, 0);
+  cli_run_clear (&r);
+  cli_runv (&r, (const char *[]) { "gen", "--sorted", "--little-endian", "--events", "50000",
+                                   "--tracks", "7", "--seed", "4", sorted_b, NULL });
+  g_assert_cmpint (r.status, ==, 0);
+  cli_run_clear (&r);
+  cli_runv (&r, (const char *[]) { "gen", "--events", "45000", "--tracks", "8", usual, NULL });
+  g_assert_cmpint (r.status, ==, 0);
+  cli_run_clear (&r);
+
+  for (guint p = 0; p < G_N_ELEMENTS (pairs); p++)
+    for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(CpelFile) a = cpel_file_new_for_path (pairs[p][0], NULL, NULL, NULL, NULL, &error);
+        g_autoptr(CpelFile) b = cpel_file_new_for_path (pairs[p][1], NULL, NULL, NULL, NULL, &error);
+        g_autoptr(CpelDiff) diff = NULL;
+        g_autofree char *want = NULL;
+        g_autofree char *name_a = g_path_get_basename (pairs[p][0]);
+        g_autofree char *name_b = g_path_get_basename (pairs[p][1]);
+        CpelDiffOptions options = { 0, G_MAXINT64, FALSE, NULL, NULL };
+        CpelDiffBy by = g_str_equal (runs[i].by, "tracks") ? CPEL_DIFF_BY_TRACKS : CPEL_DIFF_BY_EVENTS;
+        const char *argv[12];
+        guint n = 0;
+
+        g_assert_no_error (error);
+        if (runs[i].from != NULL)
+          g_assert_true (cpel_time_parse (runs[i].from, &options.from));
+        if (runs[i].to != NULL)
+          g_assert_true (cpel_time_parse (runs[i].to, &options.to));
+        diff = cpel_diff_compute (a, b, &options, NULL, &error);
+        g_assert_no_error (error);
+        want = runs[i].csv ? cpel_diff_to_csv (diff, by) : cpel_diff_to_text (diff, by, name_a, name_b);
+
+        argv[n++] = "diff";
+        argv[n++] = "--no-cache";
+        argv[n++] = "--by";
+        argv[n++] = runs[i].by;
+        if (runs[i].csv)
+          argv[n++] = "--csv";
+        if (runs[i].from != NULL)
+          {
+            argv[n++] = "--from";
+            argv[n++] = runs[i].from;
+          }
+        if (runs[i].to != NULL)
+          {
+            argv[n++] = "--to";
+            argv[n++] = runs[i].to;
+          }
+        argv[n++] = pairs[p][0];
+        argv[n++] = pairs[p][1];
+        argv[n] = NULL;
+        cli_runv (&r, argv);
+        g_assert_cmpint (r.status, ==, 0);
+        g_assert_cmpstr (r.out, ==, want);
+        cli_run_clear (&r);
+      }
+  cli_tmpdir_free (dir);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli/stream/search", test_search);
+  g_test_add_func ("/cli/stream/diff", test_diff);
   return g_test_run ();
 }

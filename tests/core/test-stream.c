@@ -341,6 +341,147 @@ test_sections (gconstpointer data)
       }
 }
 
+/* Every table of the diff of a and b, as CSV and as text, and the
+ * histograms: the output of `cpel diff` for each option. */
+static char *
+diff_outputs (CpelFile              *a,
+              CpelFile              *b,
+              const CpelDiffOptions *options)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelDiff) diff = cpel_diff_compute (a, b, options, NULL, &error);
+  GString *out = g_string_new (NULL);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (diff);
+  for (CpelDiffBy by = CPEL_DIFF_BY_EVENTS; by <= CPEL_DIFF_BY_TRACKS; by++)
+    {
+      g_autofree char *csv = cpel_diff_to_csv (diff, by);
+      g_autofree char *text = cpel_diff_to_text (diff, by, "a.cpel", "b.cpel");
+
+      g_string_append (out, csv);
+      g_string_append (out, text);
+      for (guint i = 0; i < cpel_diff_get_n_rows (diff, by); i++)
+        {
+          const CpelDiffRow *row = cpel_diff_get_row (diff, by, i);
+
+          for (guint side = 0; side < 2; side++)
+            {
+              const guint64 *h = side == 0 ? row->histogram_a : row->histogram_b;
+
+              g_string_append_printf (out, "%s %u:", row->name, side);
+              for (guint k = 0; h != NULL && k < CPEL_STATS_HISTOGRAM_BINS; k++)
+                g_string_append_printf (out, " %" G_GUINT64_FORMAT, h[k]);
+              g_string_append_c (out, '\n');
+            }
+        }
+    }
+  g_string_append_printf (out, "totals %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n",
+                          cpel_diff_get_total_a (diff), cpel_diff_get_total_b (diff));
+  return g_string_free (out, FALSE);
+}
+
+/* `cpel diff` of two files read without their index (streamed when in time
+ * order) against the diff of the same files indexed, for several ranges,
+ * hidden types and with histograms; the streamed ones build no index. */
+static void
+compare_diff (GBytes *bytes_a,
+              GBytes *bytes_b)
+{
+  g_autoptr(GError) error = NULL;
+  CpelLoadOptions deferred = { .defer_index = TRUE };
+  g_autoptr(CpelFile) ia = cpel_file_new_for_bytes (bytes_a, NULL, &error);
+  g_autoptr(CpelFile) ib = cpel_file_new_for_bytes (bytes_b, NULL, &error);
+  g_autoptr(CpelFile) sa = cpel_file_new_for_bytes (bytes_a, &deferred, &error);
+  g_autoptr(CpelFile) sb = cpel_file_new_for_bytes (bytes_b, &deferred, &error);
+  g_autofree guint8 *hidden_a = NULL;
+  g_autofree guint8 *hidden_b = NULL;
+  gint64 span = MAX (cpel_file_get_duration (ia), cpel_file_get_duration (ib));
+  gboolean ordered_a, ordered_b;
+
+  g_assert_no_error (error);
+  ordered_a = cpel_file_is_time_ordered (sa);
+  ordered_b = cpel_file_is_time_ordered (sb);
+  hidden_a = g_malloc0 (MAX (cpel_file_get_n_types (ia), 1));
+  hidden_b = g_malloc0 (MAX (cpel_file_get_n_types (ib), 1));
+  if (cpel_file_get_n_types (ia) > 1)
+    hidden_a[1] = 1;
+  if (cpel_file_get_n_types (ib) > 0)
+    hidden_b[0] = 1;
+
+  {
+    const CpelDiffOptions options[] = {
+      { 0, G_MAXINT64, FALSE, NULL, NULL },
+      { 0, G_MAXINT64, TRUE, NULL, NULL },
+      { span / 5, G_MAXINT64, FALSE, NULL, NULL },
+      { 0, span / 3 + 1, TRUE, NULL, NULL },
+      { span / 4, span / 2, TRUE, hidden_a, hidden_b },
+      { 0, G_MAXINT64, FALSE, hidden_a, NULL },
+      { span + 1, G_MAXINT64, FALSE, NULL, NULL },
+      { 1, 2, TRUE, NULL, NULL },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (options); i++)
+      {
+        g_autofree char *want = diff_outputs (ia, ib, &options[i]);
+        g_autofree char *got = diff_outputs (sa, sb, &options[i]);
+        g_autofree char *got_ab = diff_outputs (sa, ib, &options[i]);
+
+        g_assert_cmpstr (got, ==, want);
+        g_assert_cmpstr (got_ab, ==, want);
+      }
+    {
+      g_autofree char *want = diff_outputs (ia, ib, NULL);
+      g_autofree char *got = diff_outputs (sa, sb, NULL);
+
+      g_assert_cmpstr (got, ==, want);
+    }
+  }
+  g_assert_cmpint (cpel_file_has_index (sa), ==, !ordered_a);
+  g_assert_cmpint (cpel_file_has_index (sb), ==, !ordered_b);
+}
+
+static void
+test_diff (void)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  g_autofree char *dir = g_dir_make_tmp ("cpel-stream-XXXXXX", NULL);
+
+  /* sections with their own clocks, sorted (two seeds) and not */
+  for (guint k = 0; k < 3; k++)
+    {
+      Section sections[3];
+
+      make_sections (sections, k < 2, k + 1);
+      g_ptr_array_add (files, write_file (sections, 3, k == 1));
+      free_sections (sections, 3);
+    }
+  /* cpel gen's usual (a few events swapped) and sorted files */
+  for (int sorted = 0; sorted <= 1; sorted++)
+    {
+      g_autofree char *path = g_build_filename (dir, "gen.cpel", NULL);
+      CpelGenOptions options = { .n_events = 50000, .n_tracks = 11 + sorted, .seed = 7 + sorted,
+                                 .little_endian = sorted, .sorted = sorted };
+      g_autoptr(GError) error = NULL;
+      char *data;
+      gsize len;
+
+      g_assert_true (cpel_gen_write (path, &options, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (path, &data, &len, &error));
+      g_assert_no_error (error);
+      g_ptr_array_add (files, g_bytes_new_take (data, len));
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+  /* no event at all */
+  g_ptr_array_add (files, write_file (NULL, 0, FALSE));
+
+  for (guint i = 0; i < files->len; i++)
+    for (guint j = 0; j < files->len; j++)
+      compare_diff (files->pdata[i], files->pdata[j]);
+}
+
 static void
 test_empty (void)
 {
@@ -431,5 +572,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/stream/empty", test_empty);
   g_test_add_func ("/core/stream/chunk-boundary", test_chunk_boundary);
   g_test_add_func ("/core/stream/gen", test_gen);
+  g_test_add_func ("/core/stream/diff", test_diff);
   return g_test_run ();
 }
