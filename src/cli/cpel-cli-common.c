@@ -416,7 +416,10 @@ cpel_cli_open_stream (const char  *path,
   cpel_cli_cache_options (&options);
   file = cpel_file_new_for_path (path, &options, NULL, NULL, NULL, error);
 
-  if (file != NULL && !cpel_file_is_time_ordered (file)
+  /* nearly in time order (a few events out of place) streams too; an
+   * index read from the cache is used as it is */
+  if (file != NULL && !cpel_file_has_index (file)
+      && !cpel_file_check_nearly_ordered (file, NULL)
       && !cpel_file_ensure_index (file, NULL, error))
     return NULL;
   return g_steal_pointer (&file);

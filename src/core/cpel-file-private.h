@@ -26,6 +26,8 @@ typedef struct
   guint64           tps;          /* ticks per second used */
   const CpelStrtab *strtab;       /* table for %s in datums, or NULL */
   gboolean          sorted;       /* records in time order (known after the first pass) */
+  guint32           window;       /* cpel_file_check_nearly_ordered: each record is at or
+                                   * after every record `window` or more before it */
 } CpelEventSection;
 
 typedef struct
@@ -93,6 +95,7 @@ struct _CpelFile
   guint             n_deferred_chunks;
   guint64          *deferred_next;  /* per chunk, per slot: first write position */
   gboolean          time_ordered;   /* every event section is in time order */
+  gboolean          nearly_ordered; /* checked: each section within its window */
 
   gint64            base_ns;
   gint64            duration;

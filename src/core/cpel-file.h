@@ -117,6 +117,21 @@ gboolean      cpel_file_ensure_index       (CpelFile *self, GCancellable *cancel
 /* Whether every event section is in time order (file order within each):
  * then the file can be read in time order as a merge of its sections. */
 gboolean      cpel_file_is_time_ordered    (CpelFile *self);
+/* Whether a file whose sections are not all in time order is nearly so, as
+ * captures merged from per-CPU buffers are: in every event section each
+ * record at or after every record CPEL_REORDER_WINDOW or more places before
+ * it.  Reads the sections that are out of order once, sequentially, giving
+ * the pages back (stops at the first record too far out of place).  When
+ * TRUE the file is read without an index like a time-ordered one
+ * (cpel_merge_*(), cpel_stats_compute()), each such section through a
+ * reorder heap of its window: the same events in the same order.  TRUE at
+ * once for a time-ordered file; FALSE when cancelled or out of order.
+ * Call it before the file is shared between threads. */
+#define CPEL_REORDER_WINDOW 4096
+gboolean      cpel_file_check_nearly_ordered (CpelFile *self, GCancellable *cancellable);
+/* The file can be read in time order without its index: time-ordered, or
+ * found nearly ordered by cpel_file_check_nearly_ordered(). */
+gboolean      cpel_file_can_stream         (CpelFile *self);
 gboolean      cpel_file_is_damaged         (CpelFile *self);
 /* What happened with the persisted index on load (CpelLoadOptions.use_cache)
  * and after the index was built. */

@@ -363,7 +363,7 @@ cpel_stats_compute (CpelFile               *file,
         acc[type].histogram = stats->histograms + (gsize) type * CPEL_STATS_HISTOGRAM_BINS;
     }
   n = options && options->slots ? options->n_slots : file->n_tracks;
-  if (!cpel_file_has_index (file) && cpel_file_is_time_ordered (file))
+  if (!cpel_file_has_index (file) && cpel_file_can_stream (file))
     {
       if (!stream (file, options, stats, acc, cancellable, error))
         return NULL;

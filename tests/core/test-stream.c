@@ -6,6 +6,7 @@
  * events must come out exactly as from the index: same order, same fields.
  */
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "cpel-core.h"
 #include "cpel-gen.h"
@@ -146,6 +147,57 @@ compare_cut (CpelFile             *indexed,
   g_assert_true (g_bytes_equal (a, b));
 }
 
+/* Loaded without its index and checked by cpel_file_check_nearly_ordered():
+ * when nearly ordered, streamed (no index built) with the same events,
+ * statistics and cut as the indexed file. */
+static void
+compare_nearly (GBytes      *bytes,
+                CpelFile    *indexed,
+                gboolean     expect_nearly,
+                const gint64 *froms,
+                guint        n_froms)
+{
+  g_autoptr(GError) error = NULL;
+  CpelLoadOptions deferred = { .defer_index = TRUE };
+  g_autoptr(CpelFile) nearly = cpel_file_new_for_bytes (bytes, &deferred, &error);
+  gint64 duration = cpel_file_get_duration (indexed);
+  guint n_tracks = cpel_file_get_n_tracks (indexed);
+  gboolean ok;
+
+  g_assert_no_error (error);
+  ok = cpel_file_check_nearly_ordered (nearly, NULL);
+  g_assert_cmpint (ok, ==, expect_nearly);
+  g_assert_cmpint (cpel_file_can_stream (nearly), ==, expect_nearly);
+  /* a second check changes nothing */
+  g_assert_cmpint (cpel_file_check_nearly_ordered (nearly, NULL), ==, expect_nearly);
+
+  g_assert_cmpuint (compare_merges (indexed, nearly, NULL, 0, 0), ==,
+                    cpel_file_get_n_events (indexed));
+  for (gint64 from = -1; from <= duration + 1; from += MAX (duration / 13, 1))
+    compare_merges (indexed, nearly, NULL, 0, from);
+  for (guint i = 0; i < n_froms; i++)
+    compare_merges (indexed, nearly, NULL, 0, froms[i]);
+  compare_merges (indexed, nearly, NULL, 0, duration);
+  compare_merges (indexed, nearly, NULL, 0, G_MAXINT64);
+  if (n_tracks >= 2)
+    {
+      guint some[] = { n_tracks - 1, 0 };
+
+      compare_merges (indexed, nearly, some, 1, 0);
+      compare_merges (indexed, nearly, some, 2, duration / 3);
+    }
+  compare_stats (indexed, nearly, NULL);
+  {
+    CpelStatsOptions options = { duration / 5, duration / 2 + 1, NULL, 0, NULL };
+
+    compare_stats (indexed, nearly, &options);
+  }
+  g_assert_cmpint (cpel_file_has_index (nearly), ==, !expect_nearly);
+  /* cut reads sections in time order only: it builds the index */
+  compare_cut (indexed, nearly, NULL);
+  compare_merges (indexed, nearly, NULL, 0, 0);
+}
+
 static void
 compare_files (GBytes   *bytes,
                gboolean  expect_ordered)
@@ -261,6 +313,9 @@ compare_files (GBytes   *bytes,
         }
     }
   compare_merges (indexed, streamed, NULL, 0, 0);
+
+  /* every file these tests make is nearly in order */
+  compare_nearly (bytes, indexed, TRUE, NULL, 0);
 }
 
 /* Three sections with their own clocks (one read as ticks per µs), times
@@ -482,6 +537,169 @@ test_diff (void)
       compare_diff (files->pdata[i], files->pdata[j]);
 }
 
+/* Whether every record of the section is at or after every record `window`
+ * or more places before it (in ticks): the condition itself, run directly. */
+static gboolean
+within_window (const Section *section,
+               guint          window)
+{
+  guint64 max = 0;
+
+  for (guint j = window; j < section->n; j++)
+    {
+      max = MAX (max, section->events[j - window].ticks);
+      if (section->events[j].ticks < max)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The record at `from` moved to `to`, the ones between shifted by one. */
+static void
+move_event (Section *section,
+            guint    from,
+            guint    to)
+{
+  Ev e = section->events[from];
+
+  if (to > from)
+    memmove (&section->events[from], &section->events[from + 1], (to - from) * sizeof (Ev));
+  else
+    memmove (&section->events[to + 1], &section->events[to], (from - to) * sizeof (Ev));
+  section->events[to] = e;
+}
+
+/* A section in order: `step` ticks apart, `equal` records at each time. */
+static void
+fill_section (Section *section,
+              guint32  clock,
+              guint    n,
+              guint    step,
+              guint    equal,
+              guint64  t0)
+{
+  section->clock = clock;
+  section->n = n;
+  section->events = g_new (Ev, n);
+  for (guint i = 0; i < n; i++)
+    section->events[i] = (Ev) { t0 + (guint64) step * (i / equal), i % 5 == 0 ? 3 : i % 7,
+                                (i * 7) % 3 == 0 ? 2 : (i % 3 == 0 ? 7 : 1), i };
+}
+
+static void
+check_window (Section  *sections,
+              guint     n_sections,
+              gboolean  expect_nearly,
+              gint64   *froms,
+              guint     n_froms)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = write_file (sections, n_sections, FALSE);
+  g_autoptr(CpelFile) indexed = cpel_file_new_for_bytes (bytes, NULL, &error);
+  gboolean within = TRUE;
+
+  g_assert_no_error (error);
+  for (guint s = 0; s < n_sections; s++)
+    within &= within_window (&sections[s], CPEL_REORDER_WINDOW);
+  g_assert_cmpint (within, ==, expect_nearly);
+  compare_nearly (bytes, indexed, expect_nearly, froms, n_froms);
+}
+
+/* The reorder window at its edges: a record CPEL_REORDER_WINDOW − 1 places
+ * late or early streams, one more does not (the index is built); equal
+ * times; several sections with their own clocks; random local swaps. */
+static void
+test_window (void)
+{
+  const guint K = CPEL_REORDER_WINDOW;
+  const guint n = 3 * K;
+  const guint p = K + 100;
+
+  for (int extra = 0; extra <= 1; extra++)
+    {
+      Section late, early;
+      gint64 froms[] = { 10 * (gint64) p - 1, 10 * (gint64) p, 10 * (gint64) p + 1,
+                         10 * (gint64) (p + K / 2), 10 * (gint64) (p + K) };
+
+      /* record p moved K − 1 (K) places later: the first record above it
+       * is K (K + 1) places before it */
+      fill_section (&late, 1000000000, n, 10, 1, 0);
+      move_event (&late, p, p + K - 1 + extra);
+      check_window (&late, 1, !extra, froms, G_N_ELEMENTS (froms));
+      free_sections (&late, 1);
+
+      /* record p + K − 1 (+ 1) moved to p: it is above the K − 1 (K) after it */
+      fill_section (&early, 1000000000, n, 10, 1, 0);
+      move_event (&early, p + K - 1 + extra, p);
+      check_window (&early, 1, !extra, froms, G_N_ELEMENTS (froms));
+      free_sections (&early, 1);
+    }
+
+  /* equal times (four records at each): the ones equal to the moved record
+   * do not count; moved to the start and to the end */
+  {
+    Section eq[3];
+    gint64 froms[] = { 10 * (gint64) (p / 4), 10 * (gint64) (p / 4) + 1, 0, 1 };
+
+    fill_section (&eq[0], 1000000000, n, 10, 4, 0);
+    move_event (&eq[0], p, p + K + 2);
+    fill_section (&eq[1], 1000000000, n, 10, 4, 5);
+    move_event (&eq[1], 3, 0);
+    move_event (&eq[1], n - 1, n - 4);
+    move_event (&eq[1], 0, K);
+    fill_section (&eq[2], 1000000000, n, 10, 4, 0);
+    move_event (&eq[2], p, p + K + 4);
+    check_window (eq, 2, TRUE, froms, G_N_ELEMENTS (froms));
+    check_window (&eq[2], 1, FALSE, froms, G_N_ELEMENTS (froms));
+    free_sections (eq, 3);
+  }
+
+  /* sections with their own clocks (2.4 ticks per ns: several ticks read as
+   * the same ns; 3000 ticks/s read as ticks per µs), one in order */
+  {
+    Section clocks[3];
+    gint64 froms[] = { 2000, 2001, 7777, 12000 };
+
+    fill_section (&clocks[0], 2400000000u, 2 * K, 1, 1, 1000);
+    move_event (&clocks[0], 10, 10 + K - 1);
+    move_event (&clocks[0], K + 500 + K / 2, K + 500);
+    fill_section (&clocks[1], 3000, K, 1, 3, 0);
+    move_event (&clocks[1], K - 2, 1);
+    fill_section (&clocks[2], 1000000000, K / 2, 7, 2, 333);
+    check_window (clocks, 3, TRUE, froms, G_N_ELEMENTS (froms));
+    move_event (&clocks[0], 200, 200 + K);
+    check_window (clocks, 3, FALSE, froms, G_N_ELEMENTS (froms));
+    free_sections (clocks, 3);
+  }
+
+  /* random swaps at most `d` places apart */
+  {
+    static const guint distances[] = { 1, 2, 100, 2048, 4095, 4096, 5000 };
+    GRand *rand = g_rand_new_with_seed (11);
+
+    for (guint k = 0; k < G_N_ELEMENTS (distances); k++)
+      {
+        Section r[2];
+        gint64 froms[] = { 12345, 66666 };
+        guint d = distances[k];
+
+        fill_section (&r[0], 1000000000, n, 10, 1 + k % 3, 0);
+        fill_section (&r[1], 2400000000u, n / 2, 24, 1, 100);
+        for (guint i = 0; i < 20; i++)
+          {
+            guint a = g_rand_int_range (rand, 0, n - d);
+            Ev tmp = r[0].events[a];
+
+            r[0].events[a] = r[0].events[a + d];
+            r[0].events[a + d] = tmp;
+          }
+        check_window (r, 2, within_window (&r[0], K), froms, G_N_ELEMENTS (froms));
+        free_sections (r, 2);
+      }
+    g_rand_free (rand);
+  }
+}
+
 static void
 test_empty (void)
 {
@@ -573,5 +791,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/stream/chunk-boundary", test_chunk_boundary);
   g_test_add_func ("/core/stream/gen", test_gen);
   g_test_add_func ("/core/stream/diff", test_diff);
+  g_test_add_func ("/core/stream/window", test_window);
   return g_test_run ();
 }

@@ -217,6 +217,7 @@ stream (CpelFile              *indexed,
   CpelMerge *a, *b;
   CpelEvent ea, eb;
   guint64 n = 0;
+  gboolean had_index;
 
   deferred.defer_index = TRUE;
   file = cpel_file_new_for_bytes (bytes, &deferred, &error);
@@ -240,6 +241,35 @@ stream (CpelFile              *indexed,
 
   FUZZ_CHECK (cpel_file_ensure_index (file, NULL, NULL));
   FUZZ_CHECK (cpel_file_has_index (file));
+  g_object_unref (file);
+
+  /* nearly in order: streamed through each section's reorder heap, the
+   * same events in the same order, from the start and from a third in */
+  file = cpel_file_new_for_bytes (bytes, &deferred, &error);
+  FUZZ_CHECK (file != NULL && error == NULL);
+  had_index = cpel_file_has_index (file);   /* imported formats come indexed */
+  if (cpel_file_check_nearly_ordered (file, NULL))
+    for (int k = 0; k < 2; k++)
+      {
+        gint64 from = k == 0 ? G_MININT64 : cpel_file_get_duration (indexed) / 3;
+
+        FUZZ_CHECK (cpel_file_can_stream (file));
+        n = 0;
+        a = cpel_merge_new (indexed, NULL, 0, from);
+        b = cpel_merge_new (file, NULL, 0, from);
+        while (cpel_merge_next (a, &ea, NULL) && n++ < 200000)
+          {
+            FUZZ_CHECK (cpel_merge_next (b, &eb, NULL));
+            FUZZ_CHECK (ea.time_ns == eb.time_ns && ea.file_index == eb.file_index);
+            FUZZ_CHECK (ea.track_slot == eb.track_slot && ea.type == eb.type);
+            FUZZ_CHECK (ea.datum == eb.datum && ea.section == eb.section);
+          }
+        if (n <= 200000)
+          FUZZ_CHECK (!cpel_merge_next (b, &eb, NULL));
+        cpel_merge_free (a);
+        cpel_merge_free (b);
+        FUZZ_CHECK (cpel_file_has_index (file) == had_index);
+      }
   g_object_unref (file);
 }
 

@@ -75,3 +75,31 @@ for le in (False, True):
     f.events('A', 99999, [(99999, 1, 1, 0), (1, 1, 1, 0)])
     f.events('none', 0, [])
     f.write('rich-%s.cpel' % ('le' if le else 'be'))
+
+
+# Nearly in time order (the reorder window of streaming): records a few and
+# up to CPEL_REORDER_WINDOW - 1 (4095) places late or early, equal times,
+# sections with their own clocks; one section in order.
+def moved(evs, frm, to):
+    e = evs.pop(frm)
+    evs.insert(to, e)
+    return evs
+
+
+for le in (False, True):
+    f = F(le)
+    a = f.strtab('A', [b'one %d', b'two %x', b'cpu %d'])
+    f.evdefs('A', [(1, a[0], a[0]), (2, a[1], a[1])])
+    f.trackdefs('A', [(0, a[2]), (1, a[2]), (2, a[2])])
+    small = [(100 + 10 * (i // 3), i % 3, 1 + i % 2, i) for i in range(120)]
+    f.events('A', 1000000000, moved(moved(small, 5, 40), 100, 60))
+    f.events('A', 2400000000, moved([(2400 + i, i % 2, 2, i) for i in range(80)], 70, 3))
+    f.events('A', 3000, [(i // 2, 2, 1, i) for i in range(30)])
+    f.write('window-%s.cpel' % ('le' if le else 'be'))
+
+f = F(False)
+a = f.strtab('A', [b'one %d', b'cpu %d'])
+f.evdefs('A', [(1, a[0], a[0])])
+f.trackdefs('A', [(0, a[1]), (1, a[1])])
+f.events('A', 1000000000, moved([(10 * i, i % 2, 1, i) for i in range(4200)], 50, 50 + 4095))
+f.write('window-edge.cpel')
