@@ -54,12 +54,6 @@ fixture_teardown (Fixture *f, gconstpointer data)
   app_test_fixture_teardown (f, app);
 }
 
-static Display *
-xdisplay (void)
-{
-  return gdk_x11_display_get_xdisplay (gdk_display_get_default ());
-}
-
 static gboolean
 pointer_grabbed (void)
 {
@@ -75,7 +69,7 @@ pointer_button_down (void)
   int rx, ry, wx, wy;
   unsigned int mask = 0;
 
-  XQueryPointer (xdisplay (), DefaultRootWindow (xdisplay ()), &root, &child, &rx, &ry, &wx, &wy, &mask);
+  XQueryPointer (app_test_xdisplay (), DefaultRootWindow (app_test_xdisplay ()), &root, &child, &rx, &ry, &wx, &wy, &mask);
   return (mask & (Button1Mask | Button2Mask | Button3Mask)) != 0;
 }
 
@@ -102,12 +96,12 @@ flick (GtkWindow *dialog, int dx)
   int x, y;
 
   app_test_to_root (GTK_WIDGET (dialog), gtk_widget_get_width (GTK_WIDGET (dialog)) / 2.0, 24, &x, &y);
-  XTestFakeMotionEvent (xdisplay (), -1, x, y, CurrentTime);
+  XTestFakeMotionEvent (app_test_xdisplay (), -1, x, y, CurrentTime);
   app_test_settle ();
-  XTestFakeButtonEvent (xdisplay (), 1, True, CurrentTime);
+  XTestFakeButtonEvent (app_test_xdisplay (), 1, True, CurrentTime);
   app_test_settle ();
-  XTestFakeMotionEvent (xdisplay (), -1, x + dx, y + dx / 4, CurrentTime);
-  XTestFakeButtonEvent (xdisplay (), 1, False, CurrentTime);
+  XTestFakeMotionEvent (app_test_xdisplay (), -1, x + dx, y + dx / 4, CurrentTime);
+  XTestFakeButtonEvent (app_test_xdisplay (), 1, False, CurrentTime);
   app_test_settle ();
   return pointer_grabbed () && !pointer_button_down ();
 }
@@ -149,7 +143,7 @@ test_dialog_moved (Fixture *f, gconstpointer data)
   /* …and is destroyed once the pointer moved: the motion makes GDK move
    * the hidden window once more and end its move. */
   app_test_to_root (GTK_WIDGET (cpel_window_get_timeline (f->window)), 20, 40, &x, &y);
-  XTestFakeMotionEvent (xdisplay (), -1, x, y, CurrentTime);
+  XTestFakeMotionEvent (app_test_xdisplay (), -1, x, y, CurrentTime);
   app_test_settle ();
   app_test_wait_until (dialog == NULL, 20);
   g_assert_cmpuint (cpel_close_guard_get_n_pending (), ==, 0);
@@ -183,20 +177,14 @@ int
 main (int argc, char *argv[])
 {
   gboolean display = app_test_init (&argc, &argv);
-  int status;
 
   if (!display || !GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
-    {
-      g_test_add_func ("/app/close-guard/no-display", app_test_skip_no_display);
-      return g_test_run ();
-    }
+    return app_test_run_no_display ("/app/close-guard");
 
   app = app_test_new_application ();
   g_test_add ("/app/close-guard/dialog-moved", Fixture, NULL, fixture_setup,
               test_dialog_moved, fixture_teardown);
   g_test_add ("/app/close-guard/close-at-once", Fixture, NULL, fixture_setup,
               test_close_at_once, fixture_teardown);
-  status = g_test_run ();
-  g_clear_object (&app);
-  return status;
+  return app_test_run (&app);
 }

@@ -56,16 +56,10 @@ fixture_teardown (Fixture *f, gconstpointer data)
 
 /* ---- input ------------------------------------------------------------------ */
 
-static Display *
-xdisplay (void)
-{
-  return gdk_x11_display_get_xdisplay (gdk_display_get_default ());
-}
-
 static void
 fake_key (KeySym keysym, gboolean press)
 {
-  XTestFakeKeyEvent (xdisplay (), XKeysymToKeycode (xdisplay (), keysym), press, CurrentTime);
+  XTestFakeKeyEvent (app_test_xdisplay (), XKeysymToKeycode (app_test_xdisplay (), keysym), press, CurrentTime);
 }
 
 /* Shift+F10, or the Menu key, sent (not yet handled). */
@@ -89,7 +83,7 @@ static void
 focus_window (GtkWindow *window)
 {
   gtk_window_present (window);
-  XSetInputFocus (xdisplay (), app_test_xid (GTK_WIDGET (window)), RevertToParent, CurrentTime);
+  XSetInputFocus (app_test_xdisplay (), app_test_xid (GTK_WIDGET (window)), RevertToParent, CurrentTime);
   app_test_settle ();
 }
 
@@ -101,7 +95,7 @@ window_origin (GtkWindow *window, int *x, int *y)
 {
   Window child;
 
-  XTranslateCoordinates (xdisplay (), app_test_xid (GTK_WIDGET (window)), DefaultRootWindow (xdisplay ()),
+  XTranslateCoordinates (app_test_xdisplay (), app_test_xid (GTK_WIDGET (window)), DefaultRootWindow (app_test_xdisplay ()),
                          0, 0, x, y, &child);
 }
 
@@ -111,7 +105,7 @@ move_window (GtkWindow *window, int x, int y)
 {
   int ox, oy;
 
-  XMoveWindow (xdisplay (), app_test_xid (GTK_WIDGET (window)), x, y);
+  XMoveWindow (app_test_xdisplay (), app_test_xid (GTK_WIDGET (window)), x, y);
   app_test_settle ();
   window_origin (window, &ox, &oy);
   g_assert_cmpint (ox, ==, x);
@@ -278,7 +272,7 @@ test_small_window (Fixture *f, gconstpointer data)
   gtk_window_set_default_size (window, 1, 1);
   app_test_settle ();
   menus_of (window, EXPECT_ANY);
-  XResizeWindow (xdisplay (), app_test_xid (GTK_WIDGET (window)), 40, 30);
+  XResizeWindow (app_test_xdisplay (), app_test_xid (GTK_WIDGET (window)), 40, 30);
   app_test_settle ();
   menus_of (window, EXPECT_ANY);
 }
@@ -322,7 +316,7 @@ test_tool_windows (Fixture *f, gconstpointer data)
       g_assert_cmpuint (targets->len, >, 0);
       gtk_widget_grab_focus (g_ptr_array_index (targets, 0));
       send_menu_key (i % 2 == 1);
-      XSync (xdisplay (), False);
+      XSync (app_test_xdisplay (), False);
       if (i < 2)
         gtk_window_close (stats);
       else
@@ -339,19 +333,13 @@ int
 main (int argc, char *argv[])
 {
   gboolean display = app_test_init (&argc, &argv);
-  int status;
 
   if (!display || !GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
-    {
-      g_test_add_func ("/app/context-menu/no-display", app_test_skip_no_display);
-      return g_test_run ();
-    }
+    return app_test_run_no_display ("/app/context-menu");
 
   app = app_test_new_application ();
   g_test_add ("/app/context-menu/main-window", Fixture, NULL, fixture_setup, test_main_window, fixture_teardown);
   g_test_add ("/app/context-menu/small-window", Fixture, NULL, fixture_setup, test_small_window, fixture_teardown);
   g_test_add ("/app/context-menu/tool-windows", Fixture, NULL, fixture_setup, test_tool_windows, fixture_teardown);
-  status = g_test_run ();
-  g_clear_object (&app);
-  return status;
+  return app_test_run (&app);
 }

@@ -176,18 +176,12 @@ note (const char *format, ...)
 
 /* ---- X input ------------------------------------------------------------ */
 
-static Display *
-xdisplay (void)
-{
-  return gdk_x11_display_get_xdisplay (gdk_display_get_default ());
-}
-
 /* Every event sent so far has reached the server (and its answers are
  * queued for GDK). */
 static void
 flush_input (void)
 {
-  XSync (xdisplay (), False);
+  XSync (app_test_xdisplay (), False);
 }
 
 /* Handle what is pending: the injected events, the redraws, the work they
@@ -211,10 +205,10 @@ enum
 static void
 fake_keysym (KeySym keysym, gboolean press)
 {
-  KeyCode code = XKeysymToKeycode (xdisplay (), keysym);
+  KeyCode code = XKeysymToKeycode (app_test_xdisplay (), keysym);
 
   if (code != 0)
-    XTestFakeKeyEvent (xdisplay (), code, press, CurrentTime);
+    XTestFakeKeyEvent (app_test_xdisplay (), code, press, CurrentTime);
 }
 
 /* A key press and release with `mods` held (and Shift when the keysym is
@@ -222,12 +216,12 @@ fake_keysym (KeySym keysym, gboolean press)
 static void
 send_key (KeySym keysym, guint mods)
 {
-  KeyCode code = XKeysymToKeycode (xdisplay (), keysym);
+  KeyCode code = XKeysymToKeycode (app_test_xdisplay (), keysym);
 
   if (code == 0)
     return;
-  if (XkbKeycodeToKeysym (xdisplay (), code, 0, 0) != keysym
-      && XkbKeycodeToKeysym (xdisplay (), code, 0, 1) == keysym)
+  if (XkbKeycodeToKeysym (app_test_xdisplay (), code, 0, 0) != keysym
+      && XkbKeycodeToKeysym (app_test_xdisplay (), code, 0, 1) == keysym)
     mods |= MOD_SHIFT;
   if (mods & MOD_CTRL)
     fake_keysym (XK_Control_L, TRUE);
@@ -235,8 +229,8 @@ send_key (KeySym keysym, guint mods)
     fake_keysym (XK_Alt_L, TRUE);
   if (mods & MOD_SHIFT)
     fake_keysym (XK_Shift_L, TRUE);
-  XTestFakeKeyEvent (xdisplay (), code, True, CurrentTime);
-  XTestFakeKeyEvent (xdisplay (), code, False, CurrentTime);
+  XTestFakeKeyEvent (app_test_xdisplay (), code, True, CurrentTime);
+  XTestFakeKeyEvent (app_test_xdisplay (), code, False, CurrentTime);
   if (mods & MOD_SHIFT)
     fake_keysym (XK_Shift_L, FALSE);
   if (mods & MOD_ALT)
@@ -248,31 +242,16 @@ send_key (KeySym keysym, guint mods)
 static void
 move_to (int x, int y)
 {
-  XTestFakeMotionEvent (xdisplay (), -1, x, y, CurrentTime);
+  XTestFakeMotionEvent (app_test_xdisplay (), -1, x, y, CurrentTime);
 }
 
 static void
 button (guint b, gboolean press)
 {
-  XTestFakeButtonEvent (xdisplay (), b, press, CurrentTime);
+  XTestFakeButtonEvent (app_test_xdisplay (), b, press, CurrentTime);
 }
 
 /* ---- the window and its parts -------------------------------------------- */
-
-static GtkWidget *
-find_widget (GtkWidget *widget, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_widget (c, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
 
 typedef enum
 {
@@ -311,7 +290,7 @@ pick_point (CpelWindow *window, GRand *rand, Area area, int *rx, int *ry)
       y0 = 30;
       break;
     case AREA_OVERVIEW:
-      widget = find_widget (GTK_WIDGET (window), CPEL_TYPE_OVERVIEW_STRIP);
+      widget = app_test_find_descendant (GTK_WIDGET (window), CPEL_TYPE_OVERVIEW_STRIP);
       break;
     case AREA_DETAILS:
       widget = GTK_WIDGET (cpel_window_get_details (window));
@@ -545,7 +524,7 @@ action_focus_main (CpelWindow *window)
 {
   note ("focus the main window");
   gtk_window_present (GTK_WINDOW (window));
-  XSetInputFocus (xdisplay (), app_test_xid (GTK_WIDGET (window)), RevertToParent, CurrentTime);
+  XSetInputFocus (app_test_xdisplay (), app_test_xid (GTK_WIDGET (window)), RevertToParent, CurrentTime);
 }
 
 /* Close another window (a tool window, a dialog, a new window), as its
@@ -617,7 +596,7 @@ nudge_pointer (void)
 
   if (cpel_close_guard_get_n_pending () == 0)
     return;
-  XQueryPointer (xdisplay (), DefaultRootWindow (xdisplay ()), &root, &child, &x, &y, &wx, &wy, &mask);
+  XQueryPointer (app_test_xdisplay (), DefaultRootWindow (app_test_xdisplay ()), &root, &child, &x, &y, &wx, &wy, &mask);
   move_to (x + 1, y);
   move_to (x, y);
   flush_input ();
@@ -799,18 +778,12 @@ main (int argc, char *argv[])
 
   display = app_test_init (&argc, &argv);
   if (!display || !GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
-    {
-      g_test_add_func ("/app/random-input/no-display", app_test_skip_no_display);
-      return g_test_run ();
-    }
+    return app_test_run_no_display ("/app/random-input");
   {
     int event, error, major, minor;
 
-    if (!XTestQueryExtension (xdisplay (), &event, &error, &major, &minor))
-      {
-        g_test_add_func ("/app/random-input/no-display", app_test_skip_no_display);
-        return g_test_run ();
-      }
+    if (!XTestQueryExtension (app_test_xdisplay (), &event, &error, &major, &minor))
+      return app_test_run_no_display ("/app/random-input");
   }
 #ifndef __SANITIZE_ADDRESS__
   signal (SIGSEGV, on_fatal_signal);
