@@ -3,11 +3,15 @@
  * cpel-index-cache-private.h for the file layout)
  *
  * Loading: the cache file is mapped read-only and checked against the file
- * just parsed (identity, event sections, counts), then one sequential pass
- * over its times and record indices checks their order and range and their
- * checksums, giving the pages back as it goes (they stay in the page
+ * just parsed (identity, event sections, counts), its summaries (overview,
+ * level-of-detail) for shape and counts, then one sequential pass over its
+ * times and record indices (verify_bulk) checks their order and range,
+ * their block checksums and that the summaries and the overview are what
+ * they give, giving the pages back as it goes (they stay in the page
  * cache).  Only then does the file use it; otherwise the index is built as
- * usual and the cache written again.
+ * usual and the cache written again.  With cache_verify_later the pass is
+ * cpel_file_verify_index (), run by the viewer after its first frame; a
+ * failure there removes the cache file and marks the file damaged.
  *
  * Writing: to a temporary file in the cache dir, renamed over the cache
  * file when complete — a reader maps either the old file or the new one,

@@ -11,7 +11,10 @@
  * every count, offset and length is checked against the file just parsed,
  * the per-track times must be in order and in range, every record index in
  * range, and checksums cover all of it.  A cache that fails any check is
- * ignored and rebuilt.  A cache dir that cannot be created, is read-only or
+ * ignored and rebuilt.  It also holds the overview's bucket counts and the
+ * level-of-detail summaries, so that a viewer's first frame reads no event
+ * time; the viewer may check the 12 bytes per event after that frame
+ * (CpelLoadOptions.cache_verify_later).  A cache dir that cannot be created, is read-only or
  * full just means no cache.  The total size is capped: least recently used
  * cache files go first.
  *
