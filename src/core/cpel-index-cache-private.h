@@ -33,8 +33,11 @@
  */
 #pragma once
 
+#include <string.h>
+
 #include "cpel-file-private.h"
 #include "cpel-index-cache.h"
+#include "cpel-lod.h"
 
 G_BEGIN_DECLS
 
@@ -101,6 +104,111 @@ typedef struct
   guint64           blocks_sum;
   guint64           header_sum;    /* of every field above */
 } CpelIndexCacheHeader;
+
+/* ---- shared by cpel-index-cache.c (writing, loading) and
+ * cpel-index-cache-check.c ---- */
+
+#define CPEL_INDEX_CACHE_BYTE_ORDER_MARK G_GUINT64_CONSTANT (0x0102030405060708)
+#define CPEL_INDEX_CACHE_SUM_SEED        G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)
+#define CPEL_INDEX_CACHE_SUM_MUL         G_GUINT64_CONSTANT (0xFF51AFD7ED558CCD)
+
+/* One step of the checksum chain: bijective in h for every w and in w for
+ * every h, so a change confined to one word always changes the result. */
+static inline guint64
+cpel_index_cache_sum_step (guint64 h,
+                           guint64 w)
+{
+  h = (h ^ w) * CPEL_INDEX_CACHE_SUM_MUL;
+  return (h << 31) | (h >> 33);
+}
+
+static inline guint64
+cpel_index_cache_sum_bytes (const guint8 *p,
+                            gsize         n)
+{
+  guint64 h = CPEL_INDEX_CACHE_SUM_SEED, w;
+  gsize i;
+
+  for (i = 0; i + 8 <= n; i += 8)
+    {
+      memcpy (&w, p + i, 8);
+      h = cpel_index_cache_sum_step (h, w);
+    }
+  if (i < n)
+    {
+      w = 0;
+      memcpy (&w, p + i, n - i);
+      h = cpel_index_cache_sum_step (h, w);
+    }
+  return cpel_index_cache_sum_step (h, n);
+}
+
+static inline guint64
+cpel_index_cache_sum_header (const CpelIndexCacheHeader *h)
+{
+  return cpel_index_cache_sum_bytes ((const guint8 *) h,
+                                     G_STRUCT_OFFSET (CpelIndexCacheHeader, header_sum));
+}
+
+/* Bytes of the meta of so many event sections, tracks and types */
+static inline guint64
+cpel_index_cache_meta_size (guint64 n_evsecs,
+                            guint64 n_tracks,
+                            guint64 n_types)
+{
+  return n_evsecs * 32 + n_tracks * 24 + n_types * 16;
+}
+
+static inline guint64
+cpel_index_cache_align_up (guint64 v)
+{
+  return (v + CPEL_INDEX_CACHE_ALIGN - 1) & ~(guint64) (CPEL_INDEX_CACHE_ALIGN - 1);
+}
+
+/* bounds[0..CPEL_INDEX_CACHE_OVERVIEW_BUCKETS] of the overview of a
+ * capture of `duration` (g_free) */
+gint64  *cpel_index_cache_overview_bounds (gint64 duration);
+/* The bucket of t in [0, duration]: the last b with bounds[b] <= t. */
+guint    cpel_index_cache_overview_find   (const gint64 *bounds, gint64 t);
+/* Whether `shift` is the shift cpel-lod.c gives a track of `count`
+ * events over `span` */
+gboolean cpel_index_cache_lod_shift_ok    (guint64 count, guint64 span, guint64 shift);
+
+/* What is left to check of a cache adopted with verify_later: the times
+ * and recs (12 bytes per event) against the block table, for order and
+ * range, and against the summaries and the overview. */
+struct _CpelIndexCacheBulk
+{
+  guint64              n;
+  guint64              n_tracks;
+  const guint8        *m_tracks;    /* meta: { id, first, count } per track */
+  gint64               duration;
+  const gint64        *times;
+  const guint32       *recs;
+  const guint8        *blocks;      /* { times_sum, recs_sum } per block */
+  const CpelLodStored *lod;
+  const guint8        *overview;    /* OV_BUCKETS u64 */
+  gboolean             check_sums;
+  gboolean             mapping;
+  guint                guard;
+  /* the cache file, removed when the check fails (if it is still that file) */
+  char                *path;
+  guint64              dev;
+  guint64              ino;
+};
+typedef struct _CpelIndexCacheBulk CpelIndexCacheBulk;
+
+void cpel_index_cache_bulk_free (CpelIndexCacheBulk *bulk);
+
+/* cpel_index_cache_adopt () with what loading a mapped cache adds: the
+ * mapping's pages are given back as they are checked, `guard` is its
+ * cpel-mapguard id, and with verify_later the times and recs are left
+ * for cpel_file_verify_index () (*bulk_out: what it needs). */
+CpelIndexCacheLoad cpel_index_cache_adopt_full (CpelFile *self, const guint8 *data, gsize len,
+                                                const CpelIndexCacheKey *key, gboolean check_sums,
+                                                gboolean mapping, guint guard,
+                                                gboolean verify_later,
+                                                CpelIndexCacheBulk **bulk_out);
 
 /* The k-th sampled block (k < CPEL_INDEX_CACHE_N_BLOCKS) of a file of
  * `size` bytes: [*offset, *offset + *len). */
