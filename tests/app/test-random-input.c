@@ -99,6 +99,57 @@ static guint n_gtk_active_state;
  * seed change.  Counted and reported, not fatal. */
 static guint n_gtk_tooltip_surface;
 
+/* The popovers shown under `widget`, and where they point. */
+static void
+dump_popovers (GtkWidget *widget)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      if (GTK_IS_POPOVER (c) && gtk_widget_get_visible (c))
+        {
+          GdkRectangle at = { 0 };
+          int rx = 0, ry = 0;
+
+          gtk_popover_get_pointing_to (GTK_POPOVER (c), &at);
+          if (gtk_widget_get_realized (widget))
+            app_test_to_root (widget, at.x, at.y, &rx, &ry);
+          g_printerr ("#     popover %s on %s, pointing to %d,%d (root %d,%d)\n", G_OBJECT_TYPE_NAME (c),
+                      G_OBJECT_TYPE_NAME (widget), at.x, at.y, rx, ry);
+        }
+      dump_popovers (c);
+    }
+}
+
+/* The windows open at a failure, where, what has the keyboard in each and
+ * the popovers shown: the actions name screen positions, not the window
+ * they reached.  (Not from the signal handlers: it asks GTK; once: a
+ * failure in here comes back through the log writer.) */
+static void
+dump_windows (void)
+{
+  static gboolean dumped;
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  if (dumped)
+    return;
+  dumped = TRUE;
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+      GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (w));
+      int rx = 0, ry = 0;
+
+      if (gtk_widget_get_realized (GTK_WIDGET (w)))
+        app_test_to_root (GTK_WIDGET (w), 0, 0, &rx, &ry);
+      g_printerr ("#   window %s '%s' at %d,%d%s%s, focus %s\n", G_OBJECT_TYPE_NAME (w),
+                  gtk_window_get_title (w) != NULL ? gtk_window_get_title (w) : "", rx, ry,
+                  gtk_widget_get_visible (GTK_WIDGET (w)) ? "" : " (hidden)",
+                  gtk_window_is_active (w) ? " (active)" : "",
+                  focus != NULL ? G_OBJECT_TYPE_NAME (focus) : "none");
+      dump_popovers (GTK_WIDGET (w));
+    }
+}
+
 static const char *
 log_message (const GLogField *fields,
              gsize            n_fields)
@@ -147,6 +198,7 @@ log_writer (GLogLevelFlags   level,
   if ((level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING)) != 0)
     {
       dump_actions ();
+      dump_windows ();
       g_log_writer_default (level, fields, n_fields, data);
       signal (SIGABRT, SIG_DFL);
       abort ();
