@@ -27,7 +27,10 @@
  * value in File Information, right-clicked near the top of the screen,
  * went above it, and the menu's next layout found no monitor (random
  * input seed 91).  So while a popover is shown, the viewports around
- * its widget do not follow the keyboard.
+ * its widget do not follow the keyboard, and a scroll of them still
+ * animating when it opens (a click on a value moves the keyboard to it,
+ * and the viewport scrolls it into view over 200 ms) stops there.
+ * (Input does not scroll them meanwhile: a menu grabs it.)
  */
 #include "cpel-context-menu.h"
 
@@ -214,11 +217,24 @@ on_map_hook (GSignalInvocationHint *hint,
     }
   paused = g_ptr_array_new_with_free_func (g_object_unref);
   for (GtkWidget *w = gtk_widget_get_parent (widget); w != NULL; w = gtk_widget_get_parent (w))
-    if (GTK_IS_VIEWPORT (w) && gtk_viewport_get_scroll_to_focus (GTK_VIEWPORT (w)))
-      {
-        g_ptr_array_add (paused, g_object_ref (w));
-        gtk_viewport_set_scroll_to_focus (GTK_VIEWPORT (w), FALSE);
-      }
+    {
+      if (GTK_IS_VIEWPORT (w) && gtk_viewport_get_scroll_to_focus (GTK_VIEWPORT (w)))
+        {
+          g_ptr_array_add (paused, g_object_ref (w));
+          gtk_viewport_set_scroll_to_focus (GTK_VIEWPORT (w), FALSE);
+        }
+      /* A scroll still moving (GTK animates a viewport's scroll to the
+       * focus, 200 ms) ends where it is: the menu's widget stays under
+       * it.  (A value set without animation ends the animation.) */
+      if (GTK_IS_SCROLLED_WINDOW (w))
+        for (int i = 0; i < 2; i++)
+          {
+            GtkAdjustment *adj = i == 0 ? gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (w))
+                                        : gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (w));
+
+            gtk_adjustment_set_value (adj, gtk_adjustment_get_value (adj));
+          }
+    }
   if (paused->len > 0)
     g_object_set_data_full (G_OBJECT (widget), PAUSED_VIEWPORTS, paused, (GDestroyNotify) g_ptr_array_unref);
   else
