@@ -15,6 +15,22 @@
  * and on a monitor, or do not open; and for GTK's own menus (a text's, a
  * selectable label's, the primary menu on F10) the keys that open them
  * are dropped when their widget has no point on a monitor.
+ *
+ * An open menu is laid out again whenever its widget moves in its window
+ * (GtkPopover's surface-transform callback), so its widget must not move
+ * off the monitors under it either.  GTK 4.8's viewport (the scrolling
+ * page of a GtkScrolledWindow) did just that: a popover is a child of the
+ * widget it belongs to, so when the menu takes the keyboard the viewport
+ * "scrolls to the focus" (gtkviewport.c, focus_change_handler), placing
+ * the menu's items as if they were inside the page, and scrolls the
+ * page by about the menu's height, its widget along with it.  A selectable
+ * value in File Information, right-clicked near the top of the screen,
+ * went above it, and the menu's next layout found no monitor (random
+ * input seed 91).  So while a popover is shown, the viewports around
+ * its widget do not follow the keyboard, and a scroll of them still
+ * animating when it opens (a click on a value moves the keyboard to it,
+ * and the viewport scrolls it into view over 200 ms) stops there.
+ * (Input does not scroll them meanwhile: a menu grabs it.)
  */
 #include "cpel-context-menu.h"
 
@@ -163,6 +179,69 @@ on_key_pressed (GtkEventControllerKey *controller,
   return !cpel_context_menu_point (widget, &x, &y);
 }
 
+/* The viewports around a shown popover that stopped following the
+ * keyboard for it (a GPtrArray of references on the popover). */
+#define PAUSED_VIEWPORTS "cpel-context-menu-paused-viewports"
+
+/* Every widget's map and unmap.  A popover is mapped by its show, which
+ * gives it the keyboard only then (gtk_popover_show: map, then
+ * gtk_widget_child_focus): an emission hook runs after the class
+ * handler, so here in between, before any viewport sees the focus move.
+ * (A viewport's own handler is connected to its window's
+ * notify::focus-widget when it joins the window, before anything the
+ * application could connect there.) */
+static gboolean
+on_map_hook (GSignalInvocationHint *hint,
+             guint                  n_values,
+             const GValue          *values,
+             gpointer               data)
+{
+  GtkWidget *widget = g_value_get_object (&values[0]);
+  gboolean map = GPOINTER_TO_UINT (data);
+  GPtrArray *paused;
+
+  if (!GTK_IS_POPOVER (widget))
+    return TRUE;
+  if (!map)
+    {
+      /* Closed: they follow again (from the keyboard's next move, back
+       * to the popover's widget, which is in view). */
+      paused = g_object_steal_data (G_OBJECT (widget), PAUSED_VIEWPORTS);
+      if (paused != NULL)
+        {
+          for (guint i = 0; i < paused->len; i++)
+            gtk_viewport_set_scroll_to_focus (paused->pdata[i], TRUE);
+          g_ptr_array_unref (paused);
+        }
+      return TRUE;
+    }
+  paused = g_ptr_array_new_with_free_func (g_object_unref);
+  for (GtkWidget *w = gtk_widget_get_parent (widget); w != NULL; w = gtk_widget_get_parent (w))
+    {
+      if (GTK_IS_VIEWPORT (w) && gtk_viewport_get_scroll_to_focus (GTK_VIEWPORT (w)))
+        {
+          g_ptr_array_add (paused, g_object_ref (w));
+          gtk_viewport_set_scroll_to_focus (GTK_VIEWPORT (w), FALSE);
+        }
+      /* A scroll still moving (GTK animates a viewport's scroll to the
+       * focus, 200 ms) ends where it is: the menu's widget stays under
+       * it.  (A value set without animation ends the animation.) */
+      if (GTK_IS_SCROLLED_WINDOW (w))
+        for (int i = 0; i < 2; i++)
+          {
+            GtkAdjustment *adj = i == 0 ? gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (w))
+                                        : gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (w));
+
+            gtk_adjustment_set_value (adj, gtk_adjustment_get_value (adj));
+          }
+    }
+  if (paused->len > 0)
+    g_object_set_data_full (G_OBJECT (widget), PAUSED_VIEWPORTS, paused, (GDestroyNotify) g_ptr_array_unref);
+  else
+    g_ptr_array_unref (paused);
+  return TRUE;
+}
+
 static void
 on_toplevels_changed (GListModel *toplevels,
                       guint       position,
@@ -190,10 +269,18 @@ cpel_context_menu_install (void)
 {
   static gboolean installed;
   GListModel *toplevels = gtk_window_get_toplevels ();
+  gpointer widget_class;
 
   if (installed)
     return;
   installed = TRUE;
+  /* (the signals exist once the class does: maybe no widget yet) */
+  widget_class = g_type_class_ref (GTK_TYPE_WIDGET);
+  g_signal_add_emission_hook (g_signal_lookup ("map", GTK_TYPE_WIDGET), 0, on_map_hook,
+                              GUINT_TO_POINTER (TRUE), NULL);
+  g_signal_add_emission_hook (g_signal_lookup ("unmap", GTK_TYPE_WIDGET), 0, on_map_hook,
+                              GUINT_TO_POINTER (FALSE), NULL);
+  g_type_class_unref (widget_class);
   on_toplevels_changed (toplevels, 0, 0, g_list_model_get_n_items (toplevels), NULL);
   g_signal_connect (toplevels, "items-changed", G_CALLBACK (on_toplevels_changed), NULL);
 }

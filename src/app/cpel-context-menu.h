@@ -29,7 +29,11 @@ void cpel_context_menu_popup (GtkWidget  **menu,
 /* Every toplevel of the process, now and later: Shift+F10, Menu and F10
  * (GTK's own menus: a text's, a selectable label's, the primary menu)
  * do nothing when the widget whose menu they would open has no point on
- * a monitor. */
+ * a monitor.  And in every window, while a popover is shown, the
+ * viewports around its widget do not scroll to the keyboard's focus
+ * (GTK 4.8's would scroll to the popover's items as if they were in the
+ * page: its widget, and the menu, moved by about the menu's height, off
+ * the screen near its edge). */
 void cpel_context_menu_install (void);
 
 G_END_DECLS

@@ -55,6 +55,7 @@ struct _CpelTracksWindow
   GListStore      *store;         /* CpelTrackItem */
   guint            jumped;        /* the track last scrolled to, G_MAXUINT: none */
   gboolean         updating;      /* the widgets follow the order */
+  guint            refill_tick;   /* a refill waits for the next frame, 0: none */
 };
 
 G_DEFINE_FINAL_TYPE (CpelTracksWindow, cpel_tracks_window, ADW_TYPE_WINDOW)
@@ -92,7 +93,50 @@ refill (CpelTracksWindow *self)
                        items->pdata, items->len);
   self->updating = FALSE;
   gtk_stack_set_visible_child_name (self->stack, items->len > 0 ? "list" : "empty");
+}
+
+/* The order changed while the list is on screen: the list is refilled on
+ * the next frame, from its update phase, which GTK's layout phase follows
+ * with nothing in between.  Refilled at once, every row of the list would
+ * be new and without a height until that layout, and input handled
+ * meanwhile (a wheel over the list: the order changes from a timeout, the
+ * filter's search-changed, or from the previous event) moves the
+ * scrollbar's adjustment, which GTK 4.8's list looks up among those rows:
+ * "GtkListView failed to scroll to given position" (gtklistbase.c,
+ * gtk_list_base_adjustment_value_changed_cb; random input seed 85). */
+static gboolean
+refill_tick (GtkWidget     *widget,
+             GdkFrameClock *clock,
+             gpointer       data)
+{
+  CpelTracksWindow *self = CPEL_TRACKS_WINDOW (widget);
+
+  self->refill_tick = 0;
+  refill (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+cancel_refill_tick (CpelTracksWindow *self)
+{
+  if (self->refill_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->refill_tick);
+  self->refill_tick = 0;
+}
+
+/* The filter box follows at once (only the list waits). */
+static void
+on_order_changed (CpelTracksWindow *self)
+{
   sync_filter_box (self);
+  /* Not on screen: no frame comes, and no input reaches the list. */
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      cancel_refill_tick (self);
+      refill (self);
+    }
+  else if (self->refill_tick == 0)
+    self->refill_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), refill_tick, NULL, NULL);
 }
 
 static void
@@ -338,7 +382,7 @@ cpel_tracks_window_constructed (GObject *object)
 
   g_assert (CPEL_IS_TIMELINE (self->timeline));
   self->order = g_object_ref (cpel_timeline_get_track_order (self->timeline));
-  g_signal_connect_object (self->order, "changed", G_CALLBACK (refill), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->order, "changed", G_CALLBACK (on_order_changed), self, G_CONNECT_SWAPPED);
 
   /* The filter box starts with the filter there is. */
   filter = cpel_track_order_get_filter (self->order);
@@ -348,6 +392,7 @@ cpel_tracks_window_constructed (GObject *object)
     gtk_editable_set_text (GTK_EDITABLE (self->filter_entry), filter);
   self->updating = FALSE;
   refill (self);
+  sync_filter_box (self);
 }
 
 static void
@@ -386,11 +431,27 @@ cpel_tracks_window_set_property (GObject      *object,
     }
 }
 
+/* A refill still waiting for a frame is done now: no frame comes while
+ * the window is not mapped. */
+static void
+cpel_tracks_window_unmap (GtkWidget *widget)
+{
+  CpelTracksWindow *self = CPEL_TRACKS_WINDOW (widget);
+
+  if (self->refill_tick != 0)
+    {
+      cancel_refill_tick (self);
+      refill (self);
+    }
+  GTK_WIDGET_CLASS (cpel_tracks_window_parent_class)->unmap (widget);
+}
+
 static void
 cpel_tracks_window_dispose (GObject *object)
 {
   CpelTracksWindow *self = CPEL_TRACKS_WINDOW (object);
 
+  cancel_refill_tick (self);
   if (self->order != NULL)
     g_signal_handlers_disconnect_by_data (self->order, self);
   g_clear_object (&self->order);
@@ -420,6 +481,7 @@ cpel_tracks_window_class_init (CpelTracksWindowClass *klass)
   object_class->set_property = cpel_tracks_window_set_property;
   object_class->dispose = cpel_tracks_window_dispose;
   object_class->finalize = cpel_tracks_window_finalize;
+  widget_class->unmap = cpel_tracks_window_unmap;
 
   /* The timeline whose track order the window edits (its file's). */
   properties[PROP_TIMELINE] =
