@@ -10,6 +10,7 @@
 #include "cpel-application.h"
 #include "cpel-export-chooser.h"
 #include "cpel-file-info-row.h"
+#include "cpel-import.h"
 #include "cpel-settings.h"
 #include "cpel-window.h"
 
@@ -89,6 +90,14 @@ find_toggle_with_action (GtkWidget *widget, const char *action)
   return NULL;
 }
 
+/* The window's main stack: the empty page, the loading page, the view. */
+static gboolean
+is_main_stack (GtkWidget *widget, gconstpointer data)
+{
+  return GTK_IS_STACK (widget) && gtk_stack_get_child_by_name (GTK_STACK (widget), "empty") != NULL
+         && gtk_stack_get_child_by_name (GTK_STACK (widget), "loading") != NULL;
+}
+
 static void
 test_empty (Fixture *f, gconstpointer data)
 {
@@ -108,6 +117,24 @@ test_empty (Fixture *f, gconstpointer data)
 
     g_assert_nonnull (button);
     g_assert_false (gtk_widget_get_visible (button));
+  }
+  /* The empty page invites to open any event log the viewer reads, not
+   * only CPEL: its description names every importer's format. */
+  {
+    GtkWidget *stack = app_test_find_widget (GTK_WIDGET (f->window), is_main_stack, NULL);
+    AdwStatusPage *page;
+    AdwSplitButton *open = ADW_SPLIT_BUTTON (app_test_find_descendant (GTK_WIDGET (f->window),
+                                                                      ADW_TYPE_SPLIT_BUTTON));
+    const char *description;
+
+    g_assert_nonnull (stack);
+    page = ADW_STATUS_PAGE (gtk_stack_get_child_by_name (GTK_STACK (stack), "empty"));
+    description = adw_status_page_get_description (page);
+    g_assert_cmpstr (adw_status_page_get_title (page), ==, "Open an Event Log");
+    g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (open)), ==, "Open an Event Log");
+    for (const CpelImporter * const *imp = cpel_importers (); *imp != NULL; imp++)
+      if (strstr (description, (*imp)->name) == NULL)
+        g_error ("the empty page's description \"%s\" does not name %s", description, (*imp)->name);
   }
 }
 
