@@ -1333,6 +1333,63 @@ test_export_scale_order (void)
     }
 }
 
+/* Whether `filter` shows a file named `name` of `content_type`. */
+static gboolean
+filter_shows (GtkFileFilter *filter, const char *name, const char *content_type)
+{
+  g_autoptr(GFileInfo) info = g_file_info_new ();
+
+  g_file_info_set_display_name (info, name);
+  g_file_info_set_content_type (info, content_type);
+  return gtk_filter_match (GTK_FILTER (filter), info);
+}
+
+/* The Open dialog's filters: every format, CTF's by a trace's "metadata"
+ * file (it opens the trace), which "All supported event logs" shows too. */
+static void
+test_open_filters (void)
+{
+  g_autoptr(GListModel) filters = cpel_window_new_open_filters ();
+  guint n = g_list_model_get_n_items (filters);
+  g_autoptr(GtkFileFilter) supported = NULL;
+  g_autoptr(GtkFileFilter) ctf = NULL;
+  g_autoptr(GtkFileFilter) all = NULL;
+  const char *octets = "application/octet-stream";
+
+  g_assert_cmpuint (n, >=, 3);
+  supported = g_list_model_get_item (filters, 0);
+  all = g_list_model_get_item (filters, n - 1);
+  g_assert_cmpstr (gtk_file_filter_get_name (supported), ==, "All supported event logs");
+  g_assert_cmpstr (gtk_file_filter_get_name (all), ==, "All Files");
+  for (guint i = 1; i + 1 < n; i++)
+    {
+      g_autoptr(GtkFileFilter) filter = g_list_model_get_item (filters, i);
+
+      if (g_strcmp0 (gtk_file_filter_get_name (filter), "CTF trace") == 0)
+        ctf = g_object_ref (filter);
+    }
+  /* One filter per format, CTF's included. */
+  {
+    guint n_importers = 0;
+
+    for (const CpelImporter * const *imp = cpel_importers (); *imp != NULL; imp++)
+      n_importers++;
+    g_assert_cmpuint (n, ==, n_importers + 2);
+  }
+  g_assert_nonnull (ctf);
+  g_assert_true (filter_shows (ctf, "metadata", octets));
+  g_assert_true (filter_shows (ctf, "x", "application/x-ctf-metadata"));
+  g_assert_false (filter_shows (ctf, "x.cpel", octets));
+  g_assert_true (filter_shows (supported, "metadata", octets));
+  g_assert_true (filter_shows (supported, "x.cpel", octets));
+  g_assert_true (filter_shows (supported, "perf.data", octets));
+  g_assert_true (filter_shows (supported, "x.elog", octets));
+  g_assert_true (filter_shows (supported, "x.timeline", octets));
+  g_assert_false (filter_shows (supported, "channel0_0", octets));
+  g_assert_false (filter_shows (supported, "notes.txt", "text/plain"));
+  g_assert_true (filter_shows (all, "channel0_0", octets));
+}
+
 static void
 test_export_dialog_path (void)
 {
@@ -1367,6 +1424,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/app/window/export-dialog-path", test_export_dialog_path);
   g_test_add_func ("/app/window/export-scale-order", test_export_scale_order);
+  g_test_add_func ("/app/window/open-filters", test_open_filters);
   if (!display)
     return app_test_run_no_display ("/app/window");
 
