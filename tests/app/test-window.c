@@ -169,6 +169,44 @@ test_search_bar_steady (Fixture *f, gconstpointer data)
 }
 
 static void
+on_view_changed_count (CpelTimeline *timeline, guint *count)
+{
+  (*count)++;
+}
+
+/* The timeline's every allocation (the search bar revealed, a window
+ * resized) tells the search bar its view changed: without matches to
+ * filter that is no change, and the status line keeps what it says.  It
+ * was cleared then, in the middle of a layout, and GTK painted the bar
+ * without an allocation ("Trying to snapshot CpelSearchBar … without a
+ * current allocation", `cpelview --benchmark` on 10^7 events). */
+static void
+test_search_status_steady (Fixture *f, gconstpointer data)
+{
+  CpelSearchBar *bar = cpel_window_get_search_bar (f->window);
+  CpelTimeline *timeline = cpel_window_get_timeline (f->window);
+  guint changed = 0;
+  gulong handler;
+
+  SKIP_WITHOUT_DISPLAY ();
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.search", NULL);
+  app_test_wait_frames (GTK_WIDGET (f->window), 2);
+  /* A search stopped before it gave a result: "Stopped", no matches. */
+  cpel_search_bar_search (bar, CPEL_SEARCH_CODE, "2", FALSE);
+  cpel_search_bar_cancel (bar);
+  app_test_wait_until (!cpel_search_bar_is_running (bar), 10);
+  g_assert_null (cpel_search_bar_get_result (bar));
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "Stopped");
+
+  handler = g_signal_connect (timeline, "view-changed", G_CALLBACK (on_view_changed_count), &changed);
+  gtk_widget_queue_allocate (GTK_WIDGET (timeline));
+  app_test_wait_until (changed > 0, 10);
+  app_test_wait_frames (GTK_WIDGET (f->window), 2);
+  g_signal_handler_disconnect (timeline, handler);
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "Stopped");
+}
+
+static void
 test_load (Fixture *f, gconstpointer data)
 {
   CpelFile *file;
@@ -1435,6 +1473,7 @@ main (int argc, char *argv[])
   ADD ("empty", test_empty, TRUE);
   ADD ("load", test_load, FALSE);
   ADD ("search-bar-steady", test_search_bar_steady, FALSE);
+  ADD ("search-status-steady", test_search_status_steady, FALSE);
   ADD ("bad-file", test_bad_file, FALSE);
   ADD ("bad-file-empty-window", test_bad_file_empty_window, TRUE);
   ADD ("imported", test_imported, FALSE);
