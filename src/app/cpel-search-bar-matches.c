@@ -51,10 +51,15 @@ _cpel_search_bar_refilter (CpelSearchBar *self,
 
   if (file == NULL || self->result == NULL)
     {
+      /* Nothing to filter: a change only when there were matches (not
+       * while a search runs, which the timeline's every allocation would
+       * otherwise tell the status line, in the middle of a layout). */
+      gboolean changed = self->visible != NULL;
+
       g_clear_pointer (&self->visible, cpel_search_result_unref);
       g_clear_pointer (&self->hidden_types_for, g_free);
       g_clear_pointer (&self->hidden_slots_for, g_free);
-      return TRUE;
+      return changed || force;
     }
   if (!force && self->visible != NULL
       && same_flags (types, self->hidden_types_for, cpel_file_get_n_types (file))

@@ -317,12 +317,50 @@ _cpel_window_choose_open_folder (CpelWindow *self)
   gtk_native_dialog_show (self->chooser);
 }
 
-void
-_cpel_window_choose_open (CpelWindow *self)
+GListModel *
+cpel_window_new_open_filters (void)
 {
+  GListStore *filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
   g_autoptr(GtkFileFilter) supported = gtk_file_filter_new ();
   g_autoptr(GtkFileFilter) all_filter = gtk_file_filter_new ();
   const CpelImporter * const *importers = cpel_importers ();
+
+  /* "All supported event logs", then one filter per format of the importer
+   * table (CPEL first), then all files.  A folder importer's patterns name
+   * a file that opens its folder (CTF: the trace's "metadata"). */
+  gtk_file_filter_set_name (supported, _("All supported event logs"));
+  g_list_store_append (filters, supported);
+  for (int pass = 0; pass < 2; pass++)
+    for (guint i = 0; importers[i] != NULL; i++)
+      {
+        const CpelImporter *imp = importers[i];
+        g_autoptr(GtkFileFilter) filter = NULL;
+
+        if ((pass == 0) != (strcmp (imp->id, "cpel") == 0))
+          continue;
+        if (imp->directory && (imp->patterns == NULL || imp->patterns[0] == NULL))
+          continue;
+        filter = gtk_file_filter_new ();
+        gtk_file_filter_set_name (filter, _(imp->name));
+        gtk_file_filter_add_mime_type (filter, imp->mime_type);
+        gtk_file_filter_add_mime_type (supported, imp->mime_type);
+        for (guint k = 0; imp->patterns && imp->patterns[k]; k++)
+          {
+            gtk_file_filter_add_pattern (filter, imp->patterns[k]);
+            gtk_file_filter_add_pattern (supported, imp->patterns[k]);
+          }
+        g_list_store_append (filters, filter);
+      }
+  gtk_file_filter_set_name (all_filter, _("All Files"));
+  gtk_file_filter_add_pattern (all_filter, "*");
+  g_list_store_append (filters, all_filter);
+  return G_LIST_MODEL (filters);
+}
+
+void
+_cpel_window_choose_open (CpelWindow *self)
+{
+  g_autoptr(GListModel) filters = NULL;
 
   if (self->chooser != NULL)
     {
@@ -337,33 +375,15 @@ _cpel_window_choose_open (CpelWindow *self)
   gtk_native_dialog_set_modal (self->chooser, TRUE);
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), TRUE);
 
-  /* "All supported event logs", then one filter per format of the importer
-   * table (CPEL first), then all files. */
-  gtk_file_filter_set_name (supported, _("All supported event logs"));
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), supported);
-  for (int pass = 0; pass < 2; pass++)
-    for (guint i = 0; importers[i] != NULL; i++)
-      {
-        const CpelImporter *imp = importers[i];
-        g_autoptr(GtkFileFilter) filter = NULL;
+  filters = cpel_window_new_open_filters ();
+  for (guint i = 0; i < g_list_model_get_n_items (filters); i++)
+    {
+      g_autoptr(GtkFileFilter) filter = g_list_model_get_item (filters, i);
 
-        if (imp->directory || (pass == 0) != (strcmp (imp->id, "cpel") == 0))
-          continue;
-        filter = gtk_file_filter_new ();
-        gtk_file_filter_set_name (filter, _(imp->name));
-        gtk_file_filter_add_mime_type (filter, imp->mime_type);
-        gtk_file_filter_add_mime_type (supported, imp->mime_type);
-        for (guint k = 0; imp->patterns && imp->patterns[k]; k++)
-          {
-            gtk_file_filter_add_pattern (filter, imp->patterns[k]);
-            gtk_file_filter_add_pattern (supported, imp->patterns[k]);
-          }
-        gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
-      }
-  gtk_file_filter_set_name (all_filter, _("All Files"));
-  gtk_file_filter_add_pattern (all_filter, "*");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), all_filter);
-  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (self->chooser), supported);
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+      if (i == 0)
+        gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+    }
   set_initial_folder (self, GTK_FILE_CHOOSER (self->chooser));
 
   g_signal_connect (self->chooser, "response", G_CALLBACK (on_open_response), self);

@@ -52,6 +52,12 @@ gboolean       cpel_window_export        (CpelWindow      *self,
                                           gboolean         overwrite,
                                           GError         **error);
 
+/* The Open dialog's filters (GtkFileFilter, newly made): "All supported
+ * event logs" (the one selected), one per format of the importer table
+ * (CPEL first; CTF's matches a trace's "metadata" file, which opens the
+ * trace), then "All Files". */
+GListModel    *cpel_window_new_open_filters (void);
+
 CpelTimeline  *cpel_window_get_timeline  (CpelWindow      *self);
 CpelSearchBar *cpel_window_get_search_bar (CpelWindow     *self);
 CpelDetails   *cpel_window_get_details   (CpelWindow      *self);

@@ -110,7 +110,7 @@ struct _CpelFile
   struct _CpelImportTexts *lazy_texts; /* imported: texts made from the source when asked */
   guint             source_guard_id;  /* cpel-mapguard of the source mapping they read */
   const char       *imported_from;  /* importer id when the file on disk was not CPEL */
-  guint64           source_size;    /* size of that file */
+  guint64           source_size;    /* size of that file (a folder's: its files') */
 
   /* The persisted index (cpel-index-cache.c) */
   gboolean          cache_wanted;

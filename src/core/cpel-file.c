@@ -252,7 +252,12 @@ load_imported (CpelFile                *self,
   if (self->bytes == NULL)
     return FALSE;
   self->imported_from = importer->id;
-  self->source_size = src->size;
+  /* A folder's size: its files' (src->size is 0 for folders). */
+  if (importer->directory)
+    self->source_size = importer->source_size != NULL && src->path != NULL
+                        ? importer->source_size (src->path) : 0;
+  else
+    self->source_size = src->size;
   self->data = g_bytes_get_data (self->bytes, &self->size);
   if (self->data == NULL)
     self->data = (const guint8 *) "";

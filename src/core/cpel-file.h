@@ -160,7 +160,8 @@ int           cpel_file_get_cache_write    (CpelFile *self);   /* CpelIndexCache
  * in memory, with two extension sections that a converted file keeps. */
 /* The importer id ("elog", "snabb", …) when the file on disk was not CPEL, else NULL. */
 const char   *cpel_file_get_imported_from  (CpelFile *self);
-/* Size of the file on disk (the source file for imported files). */
+/* Size of the file on disk (the source file for imported files; for a
+ * folder, a CTF trace, the bytes of its files). */
 guint64       cpel_file_get_source_size    (CpelFile *self);
 /* The source format's display name (translated) when the file is or was
  * imported (also for a converted file), else NULL. */

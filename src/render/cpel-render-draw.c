@@ -306,13 +306,20 @@ clean_text (const char *text, gssize len)
 PangoLayout *
 cpel_render_ctx_text (CpelRenderCtx *ctx, const char *text, gssize len, double max_width)
 {
+  return cpel_render_ctx_text_ellipsized (ctx, text, len, max_width, PANGO_ELLIPSIZE_END);
+}
+
+PangoLayout *
+cpel_render_ctx_text_ellipsized (CpelRenderCtx *ctx, const char *text, gssize len,
+                                 double max_width, PangoEllipsizeMode mode)
+{
   g_autofree char *valid = clean_text (text, len);
 
   pango_layout_set_text (ctx->layout, valid, -1);
   if (max_width > 0)
     {
       pango_layout_set_width (ctx->layout, (int) (max_width * PANGO_SCALE));
-      pango_layout_set_ellipsize (ctx->layout, PANGO_ELLIPSIZE_END);
+      pango_layout_set_ellipsize (ctx->layout, mode);
     }
   else
     {

@@ -94,6 +94,9 @@ void         cpel_render_rounded_rect      (cairo_t *cr, double x, double y, dou
  * width limit unless max_width > 0 (then ellipsized at the end). */
 PangoLayout *cpel_render_ctx_text          (CpelRenderCtx *ctx, const char *text, gssize len,
                                             double max_width);
+/* As cpel_render_ctx_text, ellipsized as `mode` says when max_width > 0. */
+PangoLayout *cpel_render_ctx_text_ellipsized (CpelRenderCtx *ctx, const char *text, gssize len,
+                                              double max_width, PangoEllipsizeMode mode);
 /* A layout for an event label, from the cache when it was laid out before;
  * the caller owns the returned reference. */
 PangoLayout *cpel_render_ctx_label_layout  (CpelRenderCtx *ctx, const char *text,

@@ -69,6 +69,75 @@ cpel_render_rows_background (CpelRenderCtx *ctx)
     }
 }
 
+/* Where a track label's distinguishing suffix starts: a trailing " [...]"
+ * (perf's "comm [tid]"), at most TRACK_SUFFIX_MAX bytes; -1 when none. */
+#define TRACK_SUFFIX_MAX 32
+
+static gssize
+track_label_suffix (const char *label)
+{
+  gsize len = strlen (label);
+  const char *open;
+
+  if (len < 3 || label[len - 1] != ']')
+    return -1;
+  open = g_strrstr_len (label, (gssize) len, " [");
+  if (open == NULL || open == label || len - (gsize) (open - label) > TRACK_SUFFIX_MAX
+      || memchr (open + 2, '[', len - (gsize) (open - label) - 2) != NULL)
+    return -1;
+  return open - label;
+}
+
+/* A track label at (x, y), at most max_width wide.  Labels of tracks often
+ * differ only at the end ("memfd:sealed-91 [1234]" and "… [9876]", "node-a
+ * CPU 0" and "… CPU 1"): a label too wide is cut in its head, keeping a
+ * trailing " [...]" whole when it leaves a third of the width to the head,
+ * or else in the middle, never at its end. */
+static void
+draw_track_label (CpelRenderCtx *ctx, const char *label, double x, double y, double max_width)
+{
+  cairo_t *cr = ctx->cr;
+  PangoLayout *layout;
+  gssize cut;
+
+  layout = cpel_render_ctx_text (ctx, label, -1, 0);
+  if (cpel_render_layout_width (layout) <= max_width)
+    {
+      cairo_move_to (cr, x, y);
+      pango_cairo_show_layout (cr, layout);
+      return;
+    }
+  cut = track_label_suffix (label);
+  if (cut > 0)
+    {
+      double suffix_width;
+
+      layout = cpel_render_ctx_text (ctx, label + cut, -1, 0);
+      suffix_width = cpel_render_layout_width (layout);
+      if (suffix_width <= max_width * 2 / 3)
+        {
+          PangoRectangle ink, logical;
+          double head_width;
+
+          layout = cpel_render_ctx_text (ctx, label, cut, max_width - suffix_width);
+          /* The head is always cut (with the suffix it is wider than
+           * max_width), and Pango gives an ellipsized line the logical
+           * width it was allowed: the suffix follows the ink of the "…". */
+          pango_layout_line_get_extents (pango_layout_get_line_readonly (layout, 0), &ink, &logical);
+          head_width = (double) (ink.x + ink.width) / PANGO_SCALE + 1;
+          cairo_move_to (cr, x, y);
+          pango_cairo_show_layout (cr, layout);
+          layout = cpel_render_ctx_text (ctx, label + cut, -1, 0);
+          cairo_move_to (cr, x + head_width, y);
+          pango_cairo_show_layout (cr, layout);
+          return;
+        }
+    }
+  layout = cpel_render_ctx_text_ellipsized (ctx, label, -1, max_width, PANGO_ELLIPSIZE_MIDDLE);
+  cairo_move_to (cr, x, y);
+  pango_cairo_show_layout (cr, layout);
+}
+
 void
 cpel_render_label_column (CpelRenderCtx *ctx)
 {
@@ -93,7 +162,6 @@ cpel_render_label_column (CpelRenderCtx *ctx)
       guint slot = cpel_view_get_row_slot (view, r);
       gboolean selected = slot != G_MAXUINT && row_selected (ctx, slot);
       const char *label;
-      PangoLayout *layout;
 
       if (r % 2 == 1)
         {
@@ -119,10 +187,8 @@ cpel_render_label_column (CpelRenderCtx *ctx)
       label = cpel_file_get_track_label (ctx->file, slot);
       if (label == NULL)
         continue;
-      layout = cpel_render_ctx_text (ctx, label, -1, MAX (ctx->x0 - 24, 1));
-      cpel_render_set_color (cr, selected ? &pal->foreground : &pal->foreground);
-      cairo_move_to (cr, 12, y + (rh - ctx->text_height) / 2);
-      pango_cairo_show_layout (cr, layout);
+      cpel_render_set_color (cr, &pal->foreground);
+      draw_track_label (ctx, label, 12, y + (rh - ctx->text_height) / 2, MAX (ctx->x0 - 24, 1));
     }
 
   /* Border between the label column and the timeline. */

@@ -10,6 +10,7 @@
 #include "cpel-application.h"
 #include "cpel-export-chooser.h"
 #include "cpel-file-info-row.h"
+#include "cpel-import.h"
 #include "cpel-settings.h"
 #include "cpel-window.h"
 
@@ -89,6 +90,14 @@ find_toggle_with_action (GtkWidget *widget, const char *action)
   return NULL;
 }
 
+/* The window's main stack: the empty page, the loading page, the view. */
+static gboolean
+is_main_stack (GtkWidget *widget, gconstpointer data)
+{
+  return GTK_IS_STACK (widget) && gtk_stack_get_child_by_name (GTK_STACK (widget), "empty") != NULL
+         && gtk_stack_get_child_by_name (GTK_STACK (widget), "loading") != NULL;
+}
+
 static void
 test_empty (Fixture *f, gconstpointer data)
 {
@@ -108,6 +117,24 @@ test_empty (Fixture *f, gconstpointer data)
 
     g_assert_nonnull (button);
     g_assert_false (gtk_widget_get_visible (button));
+  }
+  /* The empty page invites to open any event log the viewer reads, not
+   * only CPEL: its description names every importer's format. */
+  {
+    GtkWidget *stack = app_test_find_widget (GTK_WIDGET (f->window), is_main_stack, NULL);
+    AdwStatusPage *page;
+    AdwSplitButton *open = ADW_SPLIT_BUTTON (app_test_find_descendant (GTK_WIDGET (f->window),
+                                                                      ADW_TYPE_SPLIT_BUTTON));
+    const char *description;
+
+    g_assert_nonnull (stack);
+    page = ADW_STATUS_PAGE (gtk_stack_get_child_by_name (GTK_STACK (stack), "empty"));
+    description = adw_status_page_get_description (page);
+    g_assert_cmpstr (adw_status_page_get_title (page), ==, "Open an Event Log");
+    g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (open)), ==, "Open an Event Log");
+    for (const CpelImporter * const *imp = cpel_importers (); *imp != NULL; imp++)
+      if (strstr (description, (*imp)->name) == NULL)
+        g_error ("the empty page's description \"%s\" does not name %s", description, (*imp)->name);
   }
 }
 
@@ -139,6 +166,44 @@ test_search_bar_steady (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (before.origin.x, ==, during.origin.x);
   g_assert_cmpfloat (before.size.width, ==, during.size.width);
   gtk_widget_set_opacity (progress, 0);
+}
+
+static void
+on_view_changed_count (CpelTimeline *timeline, guint *count)
+{
+  (*count)++;
+}
+
+/* The timeline's every allocation (the search bar revealed, a window
+ * resized) tells the search bar its view changed: without matches to
+ * filter that is no change, and the status line keeps what it says.  It
+ * was cleared then, in the middle of a layout, and GTK painted the bar
+ * without an allocation ("Trying to snapshot CpelSearchBar … without a
+ * current allocation", `cpelview --benchmark` on 10^7 events). */
+static void
+test_search_status_steady (Fixture *f, gconstpointer data)
+{
+  CpelSearchBar *bar = cpel_window_get_search_bar (f->window);
+  CpelTimeline *timeline = cpel_window_get_timeline (f->window);
+  guint changed = 0;
+  gulong handler;
+
+  SKIP_WITHOUT_DISPLAY ();
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.search", NULL);
+  app_test_wait_frames (GTK_WIDGET (f->window), 2);
+  /* A search stopped before it gave a result: "Stopped", no matches. */
+  cpel_search_bar_search (bar, CPEL_SEARCH_CODE, "2", FALSE);
+  cpel_search_bar_cancel (bar);
+  app_test_wait_until (!cpel_search_bar_is_running (bar), 10);
+  g_assert_null (cpel_search_bar_get_result (bar));
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "Stopped");
+
+  handler = g_signal_connect (timeline, "view-changed", G_CALLBACK (on_view_changed_count), &changed);
+  gtk_widget_queue_allocate (GTK_WIDGET (timeline));
+  app_test_wait_until (changed > 0, 10);
+  app_test_wait_frames (GTK_WIDGET (f->window), 2);
+  g_signal_handler_disconnect (timeline, handler);
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "Stopped");
 }
 
 static void
@@ -1415,6 +1480,63 @@ test_export_scale_order (void)
     }
 }
 
+/* Whether `filter` shows a file named `name` of `content_type`. */
+static gboolean
+filter_shows (GtkFileFilter *filter, const char *name, const char *content_type)
+{
+  g_autoptr(GFileInfo) info = g_file_info_new ();
+
+  g_file_info_set_display_name (info, name);
+  g_file_info_set_content_type (info, content_type);
+  return gtk_filter_match (GTK_FILTER (filter), info);
+}
+
+/* The Open dialog's filters: every format, CTF's by a trace's "metadata"
+ * file (it opens the trace), which "All supported event logs" shows too. */
+static void
+test_open_filters (void)
+{
+  g_autoptr(GListModel) filters = cpel_window_new_open_filters ();
+  guint n = g_list_model_get_n_items (filters);
+  g_autoptr(GtkFileFilter) supported = NULL;
+  g_autoptr(GtkFileFilter) ctf = NULL;
+  g_autoptr(GtkFileFilter) all = NULL;
+  const char *octets = "application/octet-stream";
+
+  g_assert_cmpuint (n, >=, 3);
+  supported = g_list_model_get_item (filters, 0);
+  all = g_list_model_get_item (filters, n - 1);
+  g_assert_cmpstr (gtk_file_filter_get_name (supported), ==, "All supported event logs");
+  g_assert_cmpstr (gtk_file_filter_get_name (all), ==, "All Files");
+  for (guint i = 1; i + 1 < n; i++)
+    {
+      g_autoptr(GtkFileFilter) filter = g_list_model_get_item (filters, i);
+
+      if (g_strcmp0 (gtk_file_filter_get_name (filter), "CTF trace") == 0)
+        ctf = g_object_ref (filter);
+    }
+  /* One filter per format, CTF's included. */
+  {
+    guint n_importers = 0;
+
+    for (const CpelImporter * const *imp = cpel_importers (); *imp != NULL; imp++)
+      n_importers++;
+    g_assert_cmpuint (n, ==, n_importers + 2);
+  }
+  g_assert_nonnull (ctf);
+  g_assert_true (filter_shows (ctf, "metadata", octets));
+  g_assert_true (filter_shows (ctf, "x", "application/x-ctf-metadata"));
+  g_assert_false (filter_shows (ctf, "x.cpel", octets));
+  g_assert_true (filter_shows (supported, "metadata", octets));
+  g_assert_true (filter_shows (supported, "x.cpel", octets));
+  g_assert_true (filter_shows (supported, "perf.data", octets));
+  g_assert_true (filter_shows (supported, "x.elog", octets));
+  g_assert_true (filter_shows (supported, "x.timeline", octets));
+  g_assert_false (filter_shows (supported, "channel0_0", octets));
+  g_assert_false (filter_shows (supported, "notes.txt", "text/plain"));
+  g_assert_true (filter_shows (all, "channel0_0", octets));
+}
+
 static void
 test_export_dialog_path (void)
 {
@@ -1449,6 +1571,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/app/window/export-dialog-path", test_export_dialog_path);
   g_test_add_func ("/app/window/export-scale-order", test_export_scale_order);
+  g_test_add_func ("/app/window/open-filters", test_open_filters);
   if (!display)
     return app_test_run_no_display ("/app/window");
 
@@ -1459,6 +1582,7 @@ main (int argc, char *argv[])
   ADD ("empty", test_empty, TRUE);
   ADD ("load", test_load, FALSE);
   ADD ("search-bar-steady", test_search_bar_steady, FALSE);
+  ADD ("search-status-steady", test_search_status_steady, FALSE);
   ADD ("bad-file", test_bad_file, FALSE);
   ADD ("bad-file-empty-window", test_bad_file_empty_window, TRUE);
   ADD ("imported", test_imported, FALSE);

@@ -4,10 +4,12 @@
  * a stream file through cpel_file_new_for_path; tracks, names, texts, times
  * from the earliest event, discarded events as lost events. */
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
 #include "cpel-core.h"
+#include "cpel-ctf-writer.h"
 #include "cpel-test-util.h"
 
 static char *
@@ -143,6 +145,57 @@ test_not_a_trace (void)
   g_rmdir (tmp);
 }
 
+/* A CTF trace is a folder: its size (cpel info, File Information) is the
+ * bytes of its files, sub-folders included, not 0; a symbolic link is not
+ * followed (one to a file outside, one back up to the trace). */
+static void
+test_size (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmp = g_dir_make_tmp ("cpel-ctf-size-XXXXXX", &error);
+  g_autofree char *trace = g_build_filename (tmp, "trace", NULL);
+  g_autofree char *extra = g_build_filename (trace, "extra", NULL);
+  g_autofree char *outside = g_build_filename (tmp, "outside", NULL);
+  g_autofree char *notes = g_build_filename (extra, "notes.txt", NULL);
+  g_autofree char *link_out = g_build_filename (extra, "outside", NULL);
+  g_autofree char *link_up = g_build_filename (extra, "up", NULL);
+  g_autofree char *metadata = g_build_filename (trace, "metadata", NULL);
+  g_autofree char *big = g_malloc0 (50000);
+  guint64 expected;
+
+  g_assert_no_error (error);
+  cpel_test_ctf_write (trace, 100);     /* two streams of one 64 KiB packet */
+  g_assert_cmpint (g_mkdir (extra, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (notes, "0123456789", 10, NULL));
+  g_assert_true (g_file_set_contents (outside, big, 50000, NULL));
+  g_assert_cmpint (symlink (outside, link_out), ==, 0);
+  g_assert_cmpint (symlink (trace, link_up), ==, 0);
+  expected = strlen (cpel_test_ctf_metadata) + 2 * CPEL_TEST_CTF_PACKET + 10;
+
+  /* the folder, and its metadata file (which opens it) */
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(CpelFile) file = open_path (i == 0 ? trace : metadata);
+
+      g_assert_cmpuint (cpel_file_get_n_events (file), ==, 100);
+      g_assert_cmpuint (cpel_file_get_source_size (file), ==, expected);
+    }
+
+  g_unlink (link_up);
+  g_unlink (link_out);
+  g_unlink (notes);
+  g_rmdir (extra);
+  for (guint cpu = 0; cpu < 2; cpu++)
+    {
+      g_autofree char *stream = g_strdup_printf ("%s/stream_%u", trace, cpu);
+      g_unlink (stream);
+    }
+  g_unlink (metadata);
+  g_rmdir (trace);
+  g_unlink (outside);
+  g_rmdir (tmp);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -152,5 +205,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/import/ctf-file/file-inside", test_file_inside);
   g_test_add_func ("/core/import/ctf-file/kernel", test_kernel);
   g_test_add_func ("/core/import/ctf-file/not-a-trace", test_not_a_trace);
+  g_test_add_func ("/core/import/ctf-file/size", test_size);
   return g_test_run ();
 }

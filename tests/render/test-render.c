@@ -1059,6 +1059,99 @@ test_labels_blank (void)
   cairo_surface_destroy (s);
 }
 
+/* ---- track labels ------------------------------------------------------ */
+
+/* Ink in a track label: pixels of the row (label column, text band) that
+ * differ from the row's own background (sampled left of the text). */
+static GByteArray *
+track_label_ink (cairo_surface_t *s, const CpelView *view, guint row, int *ink_right)
+{
+  GByteArray *ink = g_byte_array_new ();
+  int y = (int) cpel_view_get_row_y (view, row);
+  int rh = (int) view->row_height;
+  double bg = test_luma (s, 6, y + rh / 2);
+
+  *ink_right = -1;
+  for (int yy = y + 2; yy < y + rh - 2; yy++)
+    for (int x = 0; x < (int) view->label_width; x++)
+      {
+        guint8 on = fabs (test_luma (s, x, yy) - bg) > 0.25;
+
+        g_byte_array_append (ink, &on, 1);
+        if (on)
+          *ink_right = MAX (*ink_right, x);
+      }
+  return ink;
+}
+
+/* Track labels too wide for the label column stay distinguishable: perf's
+ * "comm [tid]" tracks of one process were all cut to "memfd:sealed-91 [1…"
+ * (ellipsized at the end); now the head is cut and " [tid]" is kept. */
+static void
+test_track_label_suffix (void)
+{
+  static const char *labels[] = {
+    /* pairs two rows apart: on the same row background */
+    "memfd:sealed-91 [1234]", "memfd:sealed-91 [12345]",
+    "memfd:sealed-91 [9876]", "memfd:sealed-91 [22345]",
+  };
+  g_autoptr(CpelWriter) w = cpel_writer_new (NULL, TRUE, 0, NULL);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  GByteArray *ink[G_N_ELEMENTS (labels)];
+  CpelView view;
+  cairo_surface_t *s;
+  guint t;
+
+  t = cpel_writer_add_string_table (w, "T");
+  cpel_writer_begin_event_defs (w, t);
+  cpel_writer_add_event_def (w, 1, "e", NULL);
+  cpel_writer_begin_track_defs (w, t);
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    cpel_writer_add_track_def (w, i, labels[i]);
+  cpel_writer_begin_events (w, t, 1000000000u, G_N_ELEMENTS (labels));
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    cpel_writer_add_event (w, 100 * i, i, 1, 0);
+  g_assert_true (cpel_writer_finish (w, &error));
+  g_assert_no_error (error);
+  bytes = cpel_writer_steal_bytes (w);
+  file = cpel_file_new_for_bytes (bytes, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    g_assert_cmpstr (cpel_file_get_track_label (file, i), ==, labels[i]);
+
+  view_for (&view, file, 0, 2000);
+  /* A 110 px column: 86 px for the text, less than the labels need. */
+  view.label_width = 110;
+  s = test_render (&view, W, 28 + 4 * 24);
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    {
+      int right;
+
+      ink[i] = track_label_ink (s, &view, i, &right);
+      /* Some text, cut to stay inside the column's 12 px margins. */
+      g_assert_cmpint (right, >, 12);
+      g_assert_cmpint (right, <, (int) view.label_width - 11);
+    }
+  /* Each pair reads differently: the ends that tell them apart are drawn
+   * (alike, they would match pixel for pixel on the same background). */
+  for (guint i = 0; i < 2; i++)
+    {
+      guint differ = 0;
+
+      g_assert_cmpuint (ink[i]->len, ==, ink[i + 2]->len);
+      for (guint k = 0; k < ink[i]->len; k++)
+        differ += ink[i]->data[k] != ink[i + 2]->data[k];
+      if (differ < 8)
+        g_error ("track labels \"%s\" and \"%s\" are drawn alike (%u pixels differ)",
+                 labels[i], labels[i + 2], differ);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    g_byte_array_unref (ink[i]);
+  cairo_surface_destroy (s);
+}
+
 static void
 test_highlights (void)
 {
@@ -1418,6 +1511,7 @@ main (int argc, char **argv)
   g_test_add_func ("/render/selection", test_selection);
   g_test_add_func ("/render/selection/neighbours", test_selection_neighbours);
   g_test_add_func ("/render/labels/blank", test_labels_blank);
+  g_test_add_func ("/render/tracks/label-suffix", test_track_label_suffix);
   g_test_add_func ("/render/highlights/sparse", test_highlights);
   g_test_add_func ("/render/highlights/dense", test_highlights_dense);
   g_test_add_func ("/render/highlights/contiguous", test_highlights_contiguous);

@@ -13,6 +13,7 @@
 
 #define CTF_MAX_DEPTH        8          /* folder levels searched for traces */
 #define CTF_MAX_TRACES       4096
+#define CTF_MAX_SIZE_ENTRIES 65536      /* folder entries looked at for a source's size */
 #define CTF_MAX_TEXT         (G_GUINT64_CONSTANT (1) << 34)   /* 16 GiB of event text */
 
 struct _CpelCtfTrace
@@ -107,6 +108,44 @@ cpel_ctf_find_trace_dirs (const char *path, GError **error)
     }
   g_ptr_array_sort (out, cmp_str);
   return g_steal_pointer (&out);
+}
+
+/* Adds the sizes of the regular files in `dir` and its sub-folders (the
+ * trace's metadata, streams, LTTng's index/) to *total: symbolic links
+ * neither counted nor followed, CTF_MAX_DEPTH levels, *budget entries. */
+static void
+add_tree_bytes (const char *dir, guint depth, guint *budget, guint64 *total)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && *budget > 0 && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *sub = g_build_filename (dir, name, NULL);
+      GStatBuf st;
+
+      (*budget)--;
+      if (g_lstat (sub, &st) != 0)
+        continue;
+      if (S_ISREG (st.st_mode))
+        *total += (guint64) st.st_size;
+      else if (S_ISDIR (st.st_mode) && depth + 1 < CTF_MAX_DEPTH)
+        add_tree_bytes (sub, depth + 1, budget, total);
+    }
+}
+
+guint64
+cpel_ctf_source_bytes (const char *path)
+{
+  g_autoptr(GPtrArray) dirs = NULL;
+  guint budget = CTF_MAX_SIZE_ENTRIES;
+  guint64 total = 0;
+
+  g_return_val_if_fail (path != NULL, 0);
+  dirs = cpel_ctf_find_trace_dirs (path, NULL);
+  for (guint i = 0; dirs != NULL && i < dirs->len; i++)
+    add_tree_bytes (dirs->pdata[i], 0, &budget, &total);
+  return total;
 }
 
 gboolean

@@ -55,6 +55,12 @@ gboolean      cpel_ctf_path_is_trace          (const char *path);
  * there is none. */
 GPtrArray    *cpel_ctf_find_trace_dirs        (const char *path, GError **error);
 
+/* The bytes of the files of the traces `path` holds or is in (see
+ * cpel_ctf_find_trace_dirs): every regular file of each trace folder and its
+ * sub-folders, symbolic links neither counted nor followed, the walk
+ * bounded; 0 when there is no trace. */
+guint64       cpel_ctf_source_bytes           (const char *path);
+
 CpelCtfTrace *cpel_ctf_trace_read             (const char        *path,
                                                GCancellable      *cancellable,
                                                CpelProgressFunc   progress,

@@ -131,4 +131,5 @@ const CpelImporter cpel_importer_ctf = {
   .directory = TRUE,
   .probe = probe_ctf,
   .import = import_ctf,
+  .source_size = cpel_ctf_source_bytes,
 };

@@ -19,6 +19,7 @@
  *          .directory = FALSE,         // TRUE: the source is a folder (CTF)
  *          .probe = probe_name,        // magic check on the first bytes
  *          .import = import_name,      // source -> builder
+ *          .source_size = size_name,   // folders only, optional: bytes of its files
  *        };
  *
  *      probe() sees the first CPEL_IMPORT_PROBE_SIZE bytes of a file (or,
@@ -130,6 +131,11 @@ typedef struct
                                 CpelImportBuilder       *builder,
                                 GCancellable            *cancellable,
                                 GError                 **error);
+  /* Folder importers (optional): the bytes of the source's files, for
+   * `path` as given to import() (the folder, or a file inside it that the
+   * probe claimed); a bounded walk that never follows a symbolic link.
+   * Without it a folder's size is not known (0). */
+  guint64            (*source_size) (const char *path);
 } CpelImporter;
 
 /* The table, in detection order, NULL-terminated; the last entry is CPEL itself. */
