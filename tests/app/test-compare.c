@@ -684,8 +684,10 @@ test_history_measure_cursor (Fixture *f, gconstpointer data)
   if (app_test_can_send_input ())
     {
       app_test_pointer_to (widget, cpel_view_time_to_x (&view->a, width, 800), height - 5);
-      app_test_wait_until (cpel_compare_pane_get_view (pane)->a.has_cursor, 30);
-      g_assert_cmpint (llabs (cpel_compare_pane_get_view (pane)->a.cursor_t - 800), <=, 5);
+      /* until the motion to 800 is handled: the cursor may still show
+       * where the drag above left it */
+      app_test_wait_until (cpel_compare_pane_get_view (pane)->a.has_cursor
+                           && llabs (cpel_compare_pane_get_view (pane)->a.cursor_t - 800) <= 5, 30);
     }
 
   cpel_compare_view_pane (view, height, CPEL_COMPARE_B, &top_b, &ph);
