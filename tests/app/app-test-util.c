@@ -145,7 +145,35 @@ app_test_wait_drawn (GtkWidget *widget)
 void
 app_test_wait_allocated (GtkWidget *widget, int min_width)
 {
-  app_test_wait_until (gtk_widget_get_width (widget) >= min_width, 30);
+  gint64 end = g_get_monotonic_time () + 30 * G_TIME_SPAN_SECOND;
+  guint wakeup = g_timeout_add (10, app_test_wakeup, NULL);
+
+  while (gtk_widget_get_width (widget) < min_width && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (wakeup);
+  if (gtk_widget_get_width (widget) < min_width)
+    {
+      /* say what the widget and its window were, for a wait that gave up */
+      GtkNative *native = gtk_widget_get_native (widget);
+      GdkSurface *surface = native != NULL ? gtk_native_get_surface (native) : NULL;
+      g_autofree char *load = NULL;
+      int default_width = 0, default_height = 0;
+
+      if (!g_file_get_contents ("/proc/loadavg", &load, NULL, NULL))
+        load = g_strdup ("?");
+      g_strchomp (load);
+      if (GTK_IS_WINDOW (native))
+        gtk_window_get_default_size (GTK_WINDOW (native), &default_width, &default_height);
+      g_error ("%s is %dx%d after 30 s, not %d px wide (visible %d, mapped %d, "
+               "window surface %dx%d%s, default size %dx%d, load %s)",
+               G_OBJECT_TYPE_NAME (widget), gtk_widget_get_width (widget),
+               gtk_widget_get_height (widget), min_width, gtk_widget_get_visible (widget),
+               gtk_widget_get_mapped (widget),
+               surface != NULL ? gdk_surface_get_width (surface) : -1,
+               surface != NULL ? gdk_surface_get_height (surface) : -1,
+               surface != NULL && gdk_surface_get_mapped (surface) ? ", mapped" : "",
+               default_width, default_height, load);
+    }
   app_test_wait_drawn (widget);
 }
 
