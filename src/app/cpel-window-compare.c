@@ -142,7 +142,11 @@ show_compare (CpelWindow *self)
   name_b = _cpel_window_display_name (self->compare.location_b);
   cpel_compare_pane_set_files (self->compare.pane, self->file, name_a,
                                self->compare.file_b, name_b);
-  gtk_stack_set_visible_child_name (self->main_stack, "compare");
+  /* No crossfade between the two views, as into the capture (cpel-window.c):
+   * a 200 ms blend of two views of 10^7 events costs GSK's cairo renderer
+   * 15-20 ms a frame at 1280x800 (measured: compare-view-bench's p95 was
+   * those frames), and the user's first zoom would wait for it. */
+  gtk_stack_set_visible_child_full (self->main_stack, "compare", GTK_STACK_TRANSITION_TYPE_NONE);
   apply_filters (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->compare.pane));
   _cpel_window_update_title (self);
@@ -239,7 +243,8 @@ cpel_window_close_compare (CpelWindow *self)
   if (self->compare.pane != NULL
       && gtk_stack_get_visible_child (self->main_stack) == GTK_WIDGET (self->compare.pane))
     {
-      gtk_stack_set_visible_child_name (self->main_stack, self->file != NULL ? "view" : "empty");
+      gtk_stack_set_visible_child_full (self->main_stack, self->file != NULL ? "view" : "empty",
+                                        GTK_STACK_TRANSITION_TYPE_NONE);
       if (self->timeline != NULL)
         gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
     }
