@@ -4,12 +4,7 @@
 #include <string.h>
 
 #include "cpel-file-private.h"
-
-/* After glib.h: G_OS_UNIX. */
-#ifdef G_OS_UNIX
-#include <sys/mman.h>
-#include <unistd.h>
-#endif
+#include "cpel-mapguard.h"
 
 const char *
 cpel_file_get_path (CpelFile *self)
@@ -378,20 +373,9 @@ cpel_file_drop_pages (const CpelFile *self,
                       const guint8   *from,
                       const guint8   *to)
 {
-#if defined(G_OS_UNIX) && defined(MADV_DONTNEED)
-  static gsize page;
-  guintptr a, b;
-
   /* Only a mapping: on heap memory madvise would zero the data. */
-  if (self->mapped == NULL || to <= from)
-    return;
-  if (page == 0)
-    page = (gsize) sysconf (_SC_PAGESIZE);
-  a = ((guintptr) from + page - 1) & ~(guintptr) (page - 1);
-  b = (guintptr) to & ~(guintptr) (page - 1);
-  if (b > a)
-    madvise ((void *) a, b - a, MADV_DONTNEED);
-#endif
+  if (self->mapped != NULL)
+    cpel_mapping_drop_pages (from, to);
 }
 
 gboolean

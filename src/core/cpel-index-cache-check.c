@@ -82,24 +82,6 @@ check_defined (guint32  key,
     c->missing = TRUE;
 }
 
-static void
-drop_range (const guint8 *from,
-            const guint8 *to)
-{
-#if defined(G_OS_UNIX) && defined(MADV_DONTNEED)
-  static gsize page;
-  guintptr a, b;
-
-  if (page == 0)
-    page = (gsize) sysconf (_SC_PAGESIZE);
-  a = ((guintptr) from + page - 1) & ~(guintptr) (page - 1);
-  b = (guintptr) to & ~(guintptr) (page - 1);
-  if (b > a)
-    madvise ((void *) a, b - a, MADV_DONTNEED);
-#endif
-}
-
-
 typedef enum { BULK_OK, BULK_BAD, BULK_CANCELLED } BulkResult;
 
 static BulkResult
@@ -168,8 +150,8 @@ verify_bulk (const CpelIndexCacheBulk   *b,
                 return BULK_CANCELLED;
               if (b->mapping && i + 1 - dropped >= DROP_EVERY)
                 {
-                  drop_range ((const guint8 *) (times + dropped), (const guint8 *) (times + i + 1));
-                  drop_range ((const guint8 *) (recs + dropped), (const guint8 *) (recs + i + 1));
+                  cpel_mapping_drop_pages ((const guint8 *) (times + dropped), (const guint8 *) (times + i + 1));
+                  cpel_mapping_drop_pages ((const guint8 *) (recs + dropped), (const guint8 *) (recs + i + 1));
                   dropped = i + 1;
                 }
             }
@@ -190,7 +172,7 @@ verify_bulk (const CpelIndexCacheBulk   *b,
       return BULK_BAD;
   if (b->mapping)
     {
-      drop_range ((const guint8 *) (times + dropped), (const guint8 *) (recs + n));
+      cpel_mapping_drop_pages ((const guint8 *) (times + dropped), (const guint8 *) (recs + n));
 #if defined(G_OS_UNIX) && defined(MADV_NORMAL)
       madvise ((void *) (((guintptr) times) & ~(guintptr) 4095),
                (guint8 *) (recs + n) - (guint8 *) (((guintptr) times) & ~(guintptr) 4095),

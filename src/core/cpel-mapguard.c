@@ -227,3 +227,22 @@ cpel_mapguard_is_damaged (guint id)
 }
 
 #endif
+
+void
+cpel_mapping_drop_pages (const void *from,
+                         const void *to)
+{
+#if defined(G_OS_UNIX) && defined(MADV_DONTNEED)
+  static gsize page;
+  guintptr a, b;
+
+  if (to <= from)
+    return;
+  if (page == 0)
+    page = (gsize) sysconf (_SC_PAGESIZE);
+  a = ((guintptr) from + page - 1) & ~(guintptr) (page - 1);
+  b = (guintptr) to & ~(guintptr) (page - 1);
+  if (b > a)
+    madvise ((void *) a, b - a, MADV_DONTNEED);
+#endif
+}

@@ -34,4 +34,11 @@ void     cpel_mapguard_unregister  (guint       id);
  * longer registered. */
 gboolean cpel_mapguard_is_damaged  (guint       id);
 
+/* Gives back the whole pages inside [from, to) of a read-only file mapping
+ * (madvise MADV_DONTNEED): the kernel drops them and a later read faults
+ * them in from the file again.  Only for file mappings — on anonymous or
+ * heap memory it would zero the data.  Does nothing where unsupported. */
+void     cpel_mapping_drop_pages   (const void *from,
+                                    const void *to);
+
 G_END_DECLS

@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -279,6 +280,41 @@ test_ids (void)
   mapped_free (m);
 }
 
+/* cpel_mapping_drop_pages gives back only the whole pages inside the range:
+ * shown on anonymous memory, where a dropped page reads zeros afterwards
+ * (on a file mapping it reads the file again, checked after). */
+static void
+test_drop_pages (void)
+{
+  gsize len = 4 * page;
+  guint8 *mem = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  Mapped *m;
+
+  g_assert_true (mem != MAP_FAILED);
+  memset (mem, 0xab, len);
+  /* from inside page 0 to inside page 3: pages 1 and 2 go, 0 and 3 stay */
+  cpel_mapping_drop_pages (mem + page / 2, mem + 3 * page + page / 2);
+  for (gsize i = 0; i < len; i++)
+    g_assert_cmpuint (mem[i], ==, (i >= page && i < 3 * page) ? 0 : 0xab);
+  /* an empty or reversed range, or one inside a single page, drops nothing */
+  memset (mem, 0xab, len);
+  cpel_mapping_drop_pages (mem + 2 * page, mem + 2 * page);
+  cpel_mapping_drop_pages (mem + 3 * page, mem + page);
+  cpel_mapping_drop_pages (mem + 1, mem + page - 1);
+  for (gsize i = 0; i < len; i++)
+    g_assert_cmpuint (mem[i], ==, 0xab);
+  munmap (mem, len);
+
+  /* a file mapping keeps the file's bytes */
+  m = mapped_new (4);
+  for (gsize i = 0; i < m->len; i++)
+    g_assert_cmpuint (m->data[i], ==, pattern (i));
+  cpel_mapping_drop_pages (m->data, m->data + m->len);
+  for (gsize i = 0; i < m->len; i++)
+    g_assert_cmpuint (m->data[i], ==, pattern (i));
+  mapped_free (m);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -291,5 +327,6 @@ main (int    argc,
   g_test_add_func ("/core/mapguard/truncate-to-zero", test_truncate_to_zero);
   g_test_add_func ("/core/mapguard/not-guarded", test_not_guarded);
   g_test_add_func ("/core/mapguard/ids", test_ids);
+  g_test_add_func ("/core/mapguard/drop-pages", test_drop_pages);
   return g_test_run ();
 }
