@@ -14,8 +14,7 @@ typedef struct
   guint64           clock_rate;
   CpelFile         *file;
   CpelQuery        *query;
-  CpelProgressFunc  progress;
-  gpointer          progress_data;
+  CpelProgressRelay *progress;     /* a reference: the worker reports to it */
   gboolean          use_cache;
   guint64           cache_max_bytes;
   gboolean          verify_later;
@@ -36,6 +35,7 @@ job_free (Job *job)
   g_free (job->path);
   g_clear_object (&job->file);
   g_clear_pointer (&job->query, cpel_query_free);
+  g_clear_pointer (&job->progress, cpel_progress_relay_unref);
   g_free (job);
 }
 
@@ -72,7 +72,7 @@ load_thread (GTask        *task,
                               .cache_verify_later = TRUE };
 
   file = cpel_file_new_for_path (job->path, &options, cancellable,
-                                 job->progress, job->progress_data, &error);
+                                 job->progress != NULL ? cpel_progress_relay_report : NULL, job->progress, &error);
   if (file != NULL && !job->verify_later && !cpel_file_verify_index (file, cancellable))
     {
       /* cancelled, or a damaged cache (removed by now): the index is built
@@ -80,7 +80,7 @@ load_thread (GTask        *task,
       g_clear_object (&file);
       if (!g_cancellable_set_error_if_cancelled (cancellable, &error))
         file = cpel_file_new_for_path (job->path, &options, cancellable,
-                                       job->progress, job->progress_data, &error);
+                                       job->progress != NULL ? cpel_progress_relay_report : NULL, job->progress, &error);
     }
   if (file == NULL)
     {
@@ -107,8 +107,7 @@ cpel_load_file_async (GFile               *file,
                       guint64              clock_rate,
                       gboolean             verify_later,
                       GCancellable        *cancellable,
-                      CpelProgressFunc     progress,
-                      gpointer             progress_data,
+                      CpelProgressRelay   *progress,
                       GAsyncReadyCallback  callback,
                       gpointer             user_data)
 {
@@ -142,8 +141,7 @@ cpel_load_file_async (GFile               *file,
       job->use_cache = cpel_settings_get_boolean (settings, "index-cache", TRUE);
       job->cache_max_bytes = (guint64) MAX (cpel_settings_get_int (settings, "index-cache-max-size", 4096), 1) << 20;
     }
-  job->progress = progress;
-  job->progress_data = progress_data;
+  job->progress = progress != NULL ? cpel_progress_relay_ref (progress) : NULL;
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
   g_task_run_in_thread (task, load_thread);
 }
@@ -179,7 +177,7 @@ search_thread (GTask        *task,
   CpelSearchResult *result;
 
   result = cpel_search_run (job->file, job->query, cancellable,
-                            job->progress, job->progress_data, &error);
+                            job->progress != NULL ? cpel_progress_relay_report : NULL, job->progress, &error);
   if (result == NULL)
     g_task_return_error (task, error);
   else
@@ -190,8 +188,7 @@ void
 cpel_search_async (CpelFile            *file,
                    CpelQuery           *query,
                    GCancellable        *cancellable,
-                   CpelProgressFunc     progress,
-                   gpointer             progress_data,
+                   CpelProgressRelay   *progress,
                    GAsyncReadyCallback  callback,
                    gpointer             user_data)
 {
@@ -208,8 +205,7 @@ cpel_search_async (CpelFile            *file,
   job = g_new0 (Job, 1);
   job->file = g_object_ref (file);
   job->query = query;
-  job->progress = progress;
-  job->progress_data = progress_data;
+  job->progress = progress != NULL ? cpel_progress_relay_ref (progress) : NULL;
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
   g_task_run_in_thread (task, search_thread);
 }

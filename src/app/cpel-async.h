@@ -5,14 +5,16 @@
 #include <gio/gio.h>
 
 #include "cpel-core.h"
+#include "cpel-progress-relay.h"
 #include "cpel-render.h"
 
 G_BEGIN_DECLS
 
 /* Loads a local file (cpel_file_new_for_path) and builds its overview
  * summary in a GTask worker.  `clock_rate` (ticks per second, 0 = the
- * file's) reads every event section with that clock.  `progress` is called
- * from the worker thread (see CpelProgressRelay).  An index read from the
+ * file's) reads every event section with that clock.  `progress` (may be
+ * NULL) hears from the worker thread; the worker holds a reference to it
+ * until it is done (closing it stops the callbacks, not the reports).  An index read from the
  * cache is checked in full here unless `verify_later`: then the caller
  * runs cpel_verify_index_async () once the first frame is shown (and
  * tells the user to reload when it fails). */
@@ -20,8 +22,7 @@ void              cpel_load_file_async  (GFile               *file,
                                          guint64              clock_rate,
                                          gboolean             verify_later,
                                          GCancellable        *cancellable,
-                                         CpelProgressFunc     progress,
-                                         gpointer             progress_data,
+                                         CpelProgressRelay   *progress,
                                          GAsyncReadyCallback  callback,
                                          gpointer             user_data);
 /* --no-cache: no load of this process reads or writes the persisted index
@@ -31,12 +32,12 @@ CpelFile         *cpel_load_file_finish (GAsyncResult        *result,
                                          CpelOverview       **overview,
                                          GError             **error);
 
-/* Runs `query` (taken: freed when done) over `file` in a GTask worker. */
+/* Runs `query` (taken: freed when done) over `file` in a GTask worker;
+ * `progress` as for cpel_load_file_async (). */
 void              cpel_search_async     (CpelFile            *file,
                                          CpelQuery           *query,
                                          GCancellable        *cancellable,
-                                         CpelProgressFunc     progress,
-                                         gpointer             progress_data,
+                                         CpelProgressRelay   *progress,
                                          GAsyncReadyCallback  callback,
                                          gpointer             user_data);
 CpelSearchResult *cpel_search_finish    (GAsyncResult        *result,

@@ -160,7 +160,7 @@ start (CpelCompareSearch *self,
   data->generation = self->generation;
   data->side = side;
   self->running++;
-  cpel_search_async (file, query, self->cancellable, NULL, NULL, on_search_done, data);
+  cpel_search_async (file, query, self->cancellable, NULL, on_search_done, data);
 }
 
 gboolean

@@ -366,7 +366,7 @@ start_search (CpelSearchBar *self)
   data->self = g_object_ref (self);
   data->generation = self->generation;
   cpel_search_async (file, query, self->cancellable,
-                     cpel_progress_relay_report, self->relay,
+                     self->relay,
                      on_search_done, data);
 }
 

@@ -225,7 +225,7 @@ cpel_window_compare_with (CpelWindow *self,
   data->self = g_object_ref (self);
   data->location = g_object_ref (b);
   data->cancellable = g_object_ref (self->compare.cancellable);
-  cpel_load_file_async (b, self->clock_rate, FALSE, self->compare.cancellable, NULL, NULL,
+  cpel_load_file_async (b, self->clock_rate, FALSE, self->compare.cancellable, NULL,
                         on_b_loaded, data);
 }
 

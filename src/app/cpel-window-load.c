@@ -403,7 +403,7 @@ cpel_window_open_with_clock_rate (CpelWindow *self,
   data->replace = clock_rate != 0 && self->file != NULL && self->location != NULL
                   && g_file_equal (self->location, location);
   cpel_load_file_async (location, clock_rate, TRUE, self->load_cancellable,
-                        cpel_progress_relay_report, self->load_relay,
+                        self->load_relay,
                         on_loaded, data);
 }
 

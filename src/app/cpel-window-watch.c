@@ -351,7 +351,7 @@ _cpel_window_watch_reload (CpelWindow *self)
   data = g_new0 (ReloadData, 1);
   data->window = g_object_ref (self);
   data->cancellable = g_object_ref (self->watch.reload);
-  cpel_load_file_async (location, self->clock_rate, TRUE, self->watch.reload, NULL, NULL, on_reloaded, data);
+  cpel_load_file_async (location, self->clock_rate, TRUE, self->watch.reload, NULL, on_reloaded, data);
 }
 
 /* The bar's Reload button, or its close button. */

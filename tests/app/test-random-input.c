@@ -24,6 +24,7 @@
  */
 #include "app-test-util.h"
 
+#include <execinfo.h>
 #include <signal.h>
 #include <unistd.h>
 #include <X11/keysym.h>
@@ -70,6 +71,24 @@ dump_actions (void)
       if (line != NULL && (write (2, "#   ", 4) < 0 || write (2, line, strlen (line)) < 0
                            || write (2, "\n", 1) < 0))
         return;
+    }
+}
+
+/* Where the message came from: the sanitizers' symbolized trace in a
+ * sanitizer build (a stale instance read inside GLib or GTK is not
+ * instrumented, so ASan says nothing itself), glibc's otherwise. */
+extern void __sanitizer_print_stack_trace (void) __attribute__ ((weak));
+
+static void
+dump_stack (void)
+{
+  if (__sanitizer_print_stack_trace != NULL)
+    __sanitizer_print_stack_trace ();
+  else
+    {
+      void *frames[64];
+
+      backtrace_symbols_fd (frames, backtrace (frames, G_N_ELEMENTS (frames)), 2);
     }
 }
 
@@ -200,6 +219,7 @@ log_writer (GLogLevelFlags   level,
       dump_actions ();
       dump_windows ();
       g_log_writer_default (level, fields, n_fields, data);
+      dump_stack ();
       signal (SIGABRT, SIG_DFL);
       abort ();
     }
