@@ -149,7 +149,7 @@ on_matches_drawn (GObject      *source,
                   GAsyncResult *result,
                   gpointer      user_data)
 {
-  CpelOverviewStrip *self = CPEL_OVERVIEW_STRIP (source);
+  g_autoptr(CpelOverviewStrip) self = user_data;
   MatchesJob *job = g_task_get_task_data (G_TASK (result));
   cairo_surface_t *surface = g_task_propagate_pointer (G_TASK (result), NULL);
 
@@ -191,7 +191,10 @@ start_matches (CpelOverviewStrip *self,
   job->scale = scale;
 
   self->matches_cancellable = g_cancellable_new ();
-  task = g_task_new (self, self->matches_cancellable, on_matches_drawn, NULL);
+  /* Not the task's source object: a worker thread may drop the task's
+   * last reference, and the strip must be finalized in the main thread;
+   * the callback (main thread, always called) drops this one. */
+  task = g_task_new (NULL, self->matches_cancellable, on_matches_drawn, g_object_ref (self));
   g_task_set_source_tag (task, start_matches);
   g_task_set_name (task, "[cpelview] overview matches");
   g_task_set_task_data (task, job, (GDestroyNotify) matches_job_free);

@@ -17,6 +17,7 @@ typedef struct
   CpelChaseQuery  query;
   guint          *slots;
   guint           n_slots;
+  CpelWindowChaseKind kind;
 } Lookup;
 
 static void
@@ -135,9 +136,9 @@ on_lookup_done (GObject      *source,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
-  CpelWindow *window = CPEL_WINDOW (source);
+  g_autoptr(CpelWindow) window = user_data;
   Lookup *lookup = g_task_get_task_data (G_TASK (result));
-  CpelWindowChaseKind kind = GPOINTER_TO_INT (user_data);
+  CpelWindowChaseKind kind = lookup->kind;
   CpelWindow *self = window;
   g_autoptr(GError) error = NULL;
   g_autofree guint8 *wanted = NULL;
@@ -238,7 +239,11 @@ start_lookup (CpelWindow *self,
       lookup->query.match_datum = TRUE;
       lookup->query.datum = event.datum;
     }
-  task = g_task_new (self, self->chase.cancellable, on_lookup_done, GINT_TO_POINTER (kind));
+  lookup->kind = kind;
+  /* Not the task's source object: a worker thread may drop the task's
+   * last reference, and the window must be finalized in the main thread;
+   * the callback (main thread, always called) drops this one. */
+  task = g_task_new (NULL, self->chase.cancellable, on_lookup_done, g_object_ref (self));
   g_task_set_source_tag (task, start_lookup);
   g_task_set_task_data (task, lookup, (GDestroyNotify) lookup_free);
   g_task_run_in_thread (task, lookup_thread);

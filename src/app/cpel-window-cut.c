@@ -124,7 +124,7 @@ on_cut_done (GObject      *source,
              GAsyncResult *result,
              gpointer      user_data)
 {
-  CpelWindow *self = CPEL_WINDOW (source);
+  g_autoptr(CpelWindow) self = user_data;
   GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
   Job *job = g_task_get_task_data (G_TASK (result));
   GFile *target = job->target;
@@ -227,7 +227,10 @@ cpel_window_save_range (CpelWindow *self,
   job->relay = cpel_progress_relay_ref (self->cut.relay);
   self->cut.progress_timeout = g_timeout_add (PROGRESS_DELAY_MS, show_progress, self);
 
-  task = g_task_new (self, self->cut.cancellable, on_cut_done, NULL);
+  /* Not the task's source object: a worker thread may drop the task's
+   * last reference, and the window must be finalized in the main thread;
+   * the callback (main thread, always called) drops this one. */
+  task = g_task_new (NULL, self->cut.cancellable, on_cut_done, g_object_ref (self));
   g_task_set_source_tag (task, cpel_window_save_range);
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
   g_task_run_in_thread (task, cut_thread);
