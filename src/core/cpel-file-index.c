@@ -124,9 +124,14 @@ struct _Chunk
                                     * of it would add its size to the peak */
   gboolean       *unsorted;        /* pass A: per event section */
 
-  /* pass C: tracks [slot_begin, slot_end) */
+  gint64         *last_ns;         /* pass B: per slot, the last time written */
+  guint8         *track_unsorted;  /* pass B: per slot, a time below the one before */
+  guint64        *dropped;         /* pass B, index in a file: per slot, given back up to */
+
+  /* pass C: tracks [slot_begin, slot_end) that are not in time order */
   guint           slot_begin;
   guint           slot_end;
+  const guint8   *sort;            /* per slot: to be sorted */
 };
 
 /* Drops what the chunk read of every event section so far (up to rec in
@@ -277,11 +282,38 @@ pass_a (Chunk *chunk)
   chunk->max_ns = max_ns;
 }
 
+/* An index in a file: gives back what the chunk wrote of each track (in
+ * whole runs of DROP_ELEMS; the last, partial one when `all`). */
+#define DROP_ELEMS 4096u
+
+static void
+drop_written (Chunk   *chunk,
+              gboolean all)
+{
+  CpelFile *file = chunk->file;
+
+  if (file->index_map == NULL)
+    return;
+  for (guint s = 0; s < file->n_tracks; s++)
+    {
+      guint64 to = all ? chunk->next[s] : chunk->next[s] & ~(guint64) (DROP_ELEMS - 1);
+
+      if (to > chunk->dropped[s] && (all || to - chunk->dropped[s] >= DROP_ELEMS))
+        {
+          cpel_index_store_drop (file, file->times + chunk->dropped[s], file->times + to);
+          cpel_index_store_drop (file, file->recs + chunk->dropped[s], file->recs + to);
+          chunk->dropped[s] = to;
+        }
+    }
+}
+
 static void
 pass_b (Chunk *chunk)
 {
   CpelFile *file = chunk->file;
   guint64 *next = chunk->next;
+  gint64 *last_ns = chunk->last_ns;
+  guint8 *track_unsorted = chunk->track_unsorted;
   gint64 base = file->base_ns;
   guint32 last_track = 0, last_slot = CPEL_U32MAP_NONE;
   guint64 done = 0;
@@ -299,17 +331,23 @@ pass_b (Chunk *chunk)
         g_assert (last_slot != CPEL_U32MAP_NONE);
       }
     pos = next[last_slot]++;
-    file->times[pos] = MIN (ns - base, CPEL_TIME_MAX);
+    ns = MIN (ns - base, CPEL_TIME_MAX);
+    file->times[pos] = ns;
     file->recs[pos] = (guint32) fi;
+    if (G_UNLIKELY (ns < last_ns[last_slot]))
+      track_unsorted[last_slot] = TRUE;
+    last_ns[last_slot] = ns;
 
     if (G_UNLIKELY (++done % CHECK_EVERY == 0))
       {
         if (check_cancel (chunk))
           return;
         DROP_BEHIND (chunk, section, rec, drop_from);
+        drop_written (chunk, FALSE);
         report (chunk, 0.45, 0.45, done);
       }
   });
+  drop_written (chunk, TRUE);
 }
 
 typedef struct
@@ -329,7 +367,8 @@ compare_time_rec (gconstpointer a,
   return x->rec < y->rec ? -1 : x->rec > y->rec;
 }
 
-/* Sort the tracks of the chunk that are not in time order. */
+/* Sort the tracks of the chunk that are not in time order (as pass B
+ * found). */
 static void
 pass_c (Chunk *chunk)
 {
@@ -340,16 +379,9 @@ pass_c (Chunk *chunk)
       CpelTrack *track = &file->tracks[slot];
       gint64 *t = file->times + track->first;
       guint32 *r = file->recs + track->first;
-      gboolean sorted = TRUE;
       TimeRec *tmp;
 
-      for (guint64 i = 1; i < track->count; i++)
-        if (t[i] < t[i - 1])
-          {
-            sorted = FALSE;
-            break;
-          }
-      if (sorted)
+      if (!chunk->sort[slot])
         continue;
 
       tmp = g_new (TimeRec, track->count);
@@ -365,6 +397,8 @@ pass_c (Chunk *chunk)
           r[i] = tmp[i].rec;
         }
       g_free (tmp);
+      cpel_index_store_drop (file, t, t + track->count);
+      cpel_index_store_drop (file, r, r + track->count);
     }
 }
 
@@ -481,6 +515,9 @@ chunks_free (Chunk *chunks,
       g_clear_pointer (&chunks[c].code_counts, g_array_unref);
       g_free (chunks[c].unsorted);
       g_free (chunks[c].next);
+      g_free (chunks[c].last_ns);
+      g_free (chunks[c].track_unsorted);
+      g_free (chunks[c].dropped);
     }
   g_free (chunks);
 }
@@ -520,9 +557,21 @@ fill (CpelFile        *self,
       gpointer         progress_data)
 {
   gboolean cancelled = FALSE;
+  gsize n_slots = MAX (self->n_tracks, 1);
+  g_autofree guint8 *sort = g_new0 (guint8, n_slots);
+  g_autofree guint64 *start = g_new (guint64, (gsize) n * n_slots);
 
-  self->times = cpel_index_alloc (sizeof (gint64) * MAX (self->n_events, 1));
-  self->recs = cpel_index_alloc (sizeof (guint32) * MAX (self->n_events, 1));
+  cpel_index_store_alloc (self);
+
+  for (guint c = 0; c < n; c++)
+    {
+      chunks[c].last_ns = g_new (gint64, n_slots);
+      for (gsize s = 0; s < n_slots; s++)
+        chunks[c].last_ns[s] = G_MININT64;
+      chunks[c].track_unsorted = g_new0 (guint8, n_slots);
+      chunks[c].dropped = g_memdup2 (chunks[c].next, sizeof (guint64) * n_slots);
+      memcpy (start + c * n_slots, chunks[c].next, sizeof (guint64) * n_slots);
+    }
 
   /* Pass B */
   run_chunks (self, chunks, n, pass_b);
@@ -531,6 +580,19 @@ fill (CpelFile        *self,
     cancelled |= chunks[c].cancelled;
   if (cancelled)
     return FALSE;
+
+  /* The tracks out of time order: within a chunk's part, or where one
+   * chunk's part follows an earlier one's. */
+  for (guint s = 0; s < self->n_tracks; s++)
+    for (guint c = 0; c < n; c++)
+      {
+        guint64 at = start[c * n_slots + s];
+
+        if (chunks[c].track_unsorted[s]
+            || (chunks[c].next[s] > at && at > self->tracks[s].first
+                && self->times[at - 1] > self->times[at]))
+          sort[s] = TRUE;
+      }
 
   /* Pass C: balance tracks across chunks by event count. */
   {
@@ -550,6 +612,8 @@ fill (CpelFile        *self,
     chunks[c].slot_end = self->n_tracks;
     for (c = c + 1; c < n; c++)
       chunks[c].slot_begin = chunks[c].slot_end = self->n_tracks;
+    for (c = 0; c < n; c++)
+      chunks[c].sort = sort;
     run_chunks (self, chunks, n, pass_c);
   }
   if (progress)
@@ -744,10 +808,7 @@ cpel_file_fill_index (CpelFile          *self,
   chunks_free (chunks, n);
   if (!ok)
     {
-      cpel_index_free (self->times, sizeof (gint64) * MAX (self->n_events, 1));
-      cpel_index_free (self->recs, sizeof (guint32) * MAX (self->n_events, 1));
-      self->times = NULL;
-      self->recs = NULL;
+      cpel_index_store_free (self);
       return cancelled_error (error);
     }
   g_clear_pointer (&self->deferred_next, g_free);

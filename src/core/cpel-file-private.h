@@ -86,7 +86,14 @@ struct _CpelFile
 
   gint64           *times;          /* n_events, track-major, each track in time order */
   guint32          *recs;           /* n_events, file index of each */
-  gsize             index_bytes;    /* mapped size of times / recs (0: g_malloc) */
+  /* Where times / recs live when this file built them (cpel-index-store.c) */
+  int               index_home;     /* CpelIndexHome */
+  guint8           *index_map;      /* a shared file mapping: times, then recs */
+  gsize             index_map_len;
+  guint             index_guard_id; /* its cpel-mapguard registration */
+  int               index_fd;       /* the cache file being written (CACHE_FILE), or -1 */
+  char             *index_tmp;      /* its temporary name, renamed when stored */
+  guint64           index_times_offset; /* where times start in it */
 
   /* A deferred index (CpelLoadOptions.defer_index): the first pass is done,
    * times / recs are NULL until cpel_file_ensure_index(). */
@@ -293,6 +300,30 @@ guint64  cpel_file_section_lower_bound (CpelFile *self, guint section, gint64 t)
 gpointer cpel_index_alloc        (gsize size);
 void     cpel_index_free         (gpointer mem, gsize size);
 
+/* ---- cpel-index-store.c: where a built index lives ---- */
+typedef enum
+{
+  CPEL_INDEX_HOME_NONE,         /* not built here (none yet, or the cache's) */
+  CPEL_INDEX_HOME_MEMORY,       /* anonymous memory */
+  CPEL_INDEX_HOME_TEMP_FILE,    /* an unlinked temporary file, mapped shared */
+  CPEL_INDEX_HOME_CACHE_FILE,   /* the cache file being written, mapped shared */
+} CpelIndexHome;
+
+/* Sets times / recs (n_events each) for a build: in the cache file being
+ * written when the cache is wanted, in a temporary file when the index is
+ * big for this machine, else in anonymous memory. */
+void     cpel_index_store_alloc  (CpelFile *self);
+/* Frees what cpel_index_store_alloc () set (the cache file being written:
+ * removed unless stored). */
+void     cpel_index_store_free   (CpelFile *self);
+/* A pass over the index is done with [from, to) of times or recs: a home
+ * in a file gives those pages back (they stay in the page cache, and the
+ * kernel writes them back when it needs the memory); memory keeps them. */
+void     cpel_index_store_drop   (const CpelFile *self, const void *from, const void *to);
+/* Bytes of a file index above which it goes to a temporary file: a
+ * quarter of the machine's memory, or CPEL_INDEX_FILE_MIN_MB. */
+guint64  cpel_index_store_file_min (void);
+
 /* The persisted index (cpel-index-cache.c).  In load(): tries the cache as
  * the options say; TRUE when the index came from it (tracks, types, times,
  * recs, time span and section order all set), FALSE with `self` untouched. */
@@ -300,7 +331,13 @@ gboolean cpel_index_cache_try_load (CpelFile *self, const CpelLoadOptions *optio
 /* For a deferred index (cpel_file_ensure_index ()): times and recs from a
  * cache that agrees with the first pass; FALSE: fill as usual. */
 gboolean cpel_index_cache_try_fill (CpelFile *self);
-/* After the whole index was built: writes the cache file when wanted. */
+/* Before the index is built: when the cache is wanted and may hold it,
+ * creates the cache file's temporary file with room for the index at
+ * *times_offset (its place whatever the summaries' size), and returns its
+ * descriptor; else -1.  *tmp_path: its name (g_free). */
+int      cpel_index_cache_begin    (CpelFile *self, guint64 *times_offset, char **tmp_path);
+/* After the whole index was built: writes the cache file when wanted (for
+ * an index built in it: its head, then the rename). */
 void     cpel_index_cache_store    (CpelFile *self);
 /* In finalize: drops the cache mapping (times / recs with it). */
 void     cpel_index_cache_release  (CpelFile *self);

@@ -34,11 +34,7 @@ cpel_file_finalize (GObject *object)
   g_clear_pointer (&self->types, g_free);
   g_clear_pointer (&self->track_map, cpel_u32map_free);
   g_clear_pointer (&self->type_map, cpel_u32map_free);
-  if (!cpel_file_index_is_cached (self))
-    {
-      cpel_index_free (self->times, sizeof (gint64) * MAX (self->n_events, 1));
-      cpel_index_free (self->recs, sizeof (guint32) * MAX (self->n_events, 1));
-    }
+  cpel_index_store_free (self);   /* a cache's index: nothing (released below) */
   self->times = NULL;
   self->recs = NULL;
   cpel_index_cache_release (self);
@@ -76,6 +72,7 @@ cpel_file_init (CpelFile *self)
   g_ptr_array_add (self->warnings, NULL);
   self->chunk = g_string_chunk_new (256);
   g_mutex_init (&self->index_lock);
+  self->index_fd = -1;
 }
 
 void

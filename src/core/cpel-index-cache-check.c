@@ -224,10 +224,7 @@ cpel_index_cache_adopt_full (CpelFile                *self,
       || (h.flags & ~(guint64) (CPEL_INDEX_CACHE_FLAG_TIME_ORDERED
                                 | CPEL_INDEX_CACHE_FLAG_DURATION_CLAMPED)) != 0)
     return CPEL_INDEX_CACHE_DAMAGED;
-  /* Each summary has at most max(count / 16, 1) + 1 cumulative counts:
-   * in all at most n / 16 + 2 · n_tracks. */
-  summary_max = 8 * OV_BUCKETS + 32 * h.n_tracks
-                + 4 * (n / CPEL_LOD_EVENTS_PER_BUCKET + 2 * h.n_tracks) + 8;
+  summary_max = cpel_index_cache_summary_max (n, h.n_tracks);
   if (h.meta_offset != sizeof h
       || h.meta_size != cpel_index_cache_meta_size (h.n_evsecs, h.n_tracks, h.n_types)
       || h.summary_offset != h.meta_offset + h.meta_size
@@ -235,7 +232,9 @@ cpel_index_cache_adopt_full (CpelFile                *self,
       || (h.summary_size & 7) != 0
       || h.blocks_offset != h.summary_offset + h.summary_size
       || h.n_blocks != (n + CPEL_INDEX_CACHE_BLOCK_ELEMS - 1) / CPEL_INDEX_CACHE_BLOCK_ELEMS
-      || h.times_offset != cpel_index_cache_align_up (h.blocks_offset + 16 * h.n_blocks)
+      || h.times_offset < cpel_index_cache_align_up (h.blocks_offset + 16 * h.n_blocks)
+      || h.times_offset > cpel_index_cache_times_offset_max (n, h.n_evsecs, h.n_tracks, h.n_types)
+      || (h.times_offset & (CPEL_INDEX_CACHE_ALIGN - 1)) != 0
       || h.recs_offset != h.times_offset + 8 * n
       || h.file_size != h.recs_offset + 4 * n)
     return CPEL_INDEX_CACHE_DAMAGED;

@@ -15,7 +15,12 @@
  *            n_buckets + 1 cumulative counts (u32), padded to 8 bytes
  *   blocks   per block of CPEL_INDEX_CACHE_BLOCK_ELEMS elements of times /
  *            recs { times_sum, recs_sum }
- *   times    gint64 × n_events, at a 4096-aligned offset, track-major
+ *   times    gint64 × n_events, at a 4096-aligned offset, track-major:
+ *            the first one after the block table, or any up to the one
+ *            after the largest summary the counts allow
+ *            (cpel_index_cache_times_offset_max; an index built straight
+ *            into the cache file takes its place before its summaries
+ *            are known; the zero gap is never read)
  *   recs     guint32 × n_events
  * The header has a checksum of itself, of the meta, of the summary and of
  * the block table; the block table one of each block of times and of recs
@@ -42,7 +47,7 @@
 G_BEGIN_DECLS
 
 #define CPEL_INDEX_CACHE_MAGIC    "CPELIDX\n"
-#define CPEL_INDEX_CACHE_VERSION  2
+#define CPEL_INDEX_CACHE_VERSION  3
 #define CPEL_INDEX_CACHE_SUFFIX   ".cpelidx"
 #define CPEL_INDEX_CACHE_ALIGN    4096
 /* Sampled blocks of the captured file in the identity hash */
@@ -163,6 +168,31 @@ static inline guint64
 cpel_index_cache_align_up (guint64 v)
 {
   return (v + CPEL_INDEX_CACHE_ALIGN - 1) & ~(guint64) (CPEL_INDEX_CACHE_ALIGN - 1);
+}
+
+/* The largest summary of n events on so many tracks: each track's has at
+ * most max(count / CPEL_LOD_EVENTS_PER_BUCKET, 1) + 1 cumulative counts,
+ * in all at most n / CPEL_LOD_EVENTS_PER_BUCKET + 2 · n_tracks. */
+static inline guint64
+cpel_index_cache_summary_max (guint64 n,
+                              guint64 n_tracks)
+{
+  return 8 * CPEL_INDEX_CACHE_OVERVIEW_BUCKETS + 32 * n_tracks
+         + 4 * (n / CPEL_LOD_EVENTS_PER_BUCKET + 2 * n_tracks) + 8;
+}
+
+/* The last offset the times may start at (see the layout above). */
+static inline guint64
+cpel_index_cache_times_offset_max (guint64 n,
+                                   guint64 n_evsecs,
+                                   guint64 n_tracks,
+                                   guint64 n_types)
+{
+  guint64 n_blocks = (n + CPEL_INDEX_CACHE_BLOCK_ELEMS - 1) / CPEL_INDEX_CACHE_BLOCK_ELEMS;
+
+  return cpel_index_cache_align_up (sizeof (CpelIndexCacheHeader)
+                                    + cpel_index_cache_meta_size (n_evsecs, n_tracks, n_types)
+                                    + cpel_index_cache_summary_max (n, n_tracks) + 16 * n_blocks);
 }
 
 /* bounds[0..CPEL_INDEX_CACHE_OVERVIEW_BUCKETS] of the overview of a

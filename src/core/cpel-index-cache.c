@@ -226,10 +226,12 @@ cpel_index_cache_lod_shift_ok (guint64 count,
 }
 
 /* Header, meta, summary and block table of the indexed `self`: the bytes
- * from the end of the header to the (zero) padding before the times. */
+ * from the end of the header to the (zero) padding before the times,
+ * which start at `times_offset` (0: right after the block table). */
 static GByteArray *
 make_head (CpelFile                *self,
            const CpelIndexCacheKey *key,
+           guint64                  times_offset,
            CpelIndexCacheHeader    *h)
 {
   GByteArray *meta = g_byte_array_new ();
@@ -288,6 +290,8 @@ make_head (CpelFile                *self,
           ts = cpel_index_cache_sum_step (ts, (guint64) self->times[i]);
           rs = cpel_index_cache_sum_step (rs, self->recs[i]);
         }
+      cpel_index_store_drop (self, self->times + k * CPEL_INDEX_CACHE_BLOCK_ELEMS, self->times + end);
+      cpel_index_store_drop (self, self->recs + k * CPEL_INDEX_CACHE_BLOCK_ELEMS, self->recs + end);
       put64 (meta, ts);
       put64 (meta, rs);
     }
@@ -312,7 +316,8 @@ make_head (CpelFile                *self,
   h->summary_size = blocks_offset - summary_offset;
   h->blocks_offset = blocks_offset;
   h->n_blocks = n_blocks;
-  h->times_offset = cpel_index_cache_align_up (sizeof *h + meta->len);
+  h->times_offset = times_offset != 0 ? times_offset : cpel_index_cache_align_up (sizeof *h + meta->len);
+  g_assert (h->times_offset >= cpel_index_cache_align_up (sizeof *h + meta->len));
   h->recs_offset = h->times_offset + 8 * n;
   h->file_size = h->recs_offset + 4 * n;
   h->meta_sum = cpel_index_cache_sum_bytes (meta->data, h->meta_size);
@@ -333,7 +338,7 @@ cpel_index_cache_serialize (CpelFile                *self,
   g_return_val_if_fail (CPEL_IS_FILE (self), NULL);
   g_return_val_if_fail (self->times != NULL, NULL);
 
-  meta = make_head (self, key, &h);
+  meta = make_head (self, key, 0, &h);
   out = g_byte_array_sized_new ((guint) MIN (h.file_size, G_MAXUINT));
   g_byte_array_append (out, (const guint8 *) &h, sizeof h);
   g_byte_array_append (out, meta->data, meta->len);
@@ -520,6 +525,109 @@ enough_space (const char *dir,
 #endif
 }
 
+/* A temporary file in the cache dir for a cache of `size` bytes, or -1. */
+static int
+create_tmp (CpelFile *self,
+            guint64   size,
+            char    **tmp_path)
+{
+  g_autofree char *tmp = NULL;
+  int fd;
+
+  if (g_mkdir_with_parents (self->cache_dir, 0700) != 0)
+    return -1;
+  if (size > self->cache_max_bytes || !enough_space (self->cache_dir, size))
+    return -1;
+  tmp = g_build_filename (self->cache_dir, CPEL_INDEX_CACHE_TMP_PREFIX "XXXXXX" CPEL_INDEX_CACHE_TMP_SUFFIX, NULL);
+  fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0600);
+  if (fd < 0)
+    return -1;
+  *tmp_path = g_steal_pointer (&tmp);
+  return fd;
+}
+
+int
+cpel_index_cache_begin (CpelFile *self,
+                        guint64  *times_offset,
+                        char    **tmp_path)
+{
+#ifdef G_OS_UNIX
+  guint64 offset, size;
+  int fd;
+
+  if (!self->cache_wanted || cpel_file_index_is_cached (self) || self->n_events < self->cache_min_events
+      || self->n_events == 0)
+    return -1;
+  offset = cpel_index_cache_times_offset_max (self->n_events, self->n_evsecs, self->n_tracks, self->n_types);
+  size = offset + 12 * self->n_events;
+  fd = create_tmp (self, size, tmp_path);
+  if (fd < 0)
+    return -1;
+  if (ftruncate (fd, (off_t) size) != 0)
+    {
+      g_close (fd, NULL);
+      g_unlink (*tmp_path);
+      g_clear_pointer (tmp_path, g_free);
+      return -1;
+    }
+  *times_offset = offset;
+  return fd;
+#else
+  return -1;
+#endif
+}
+
+static gboolean
+pwrite_all (int           fd,
+            const guint8 *p,
+            guint64       n,
+            guint64       offset)
+{
+  while (n > 0)
+    {
+      gssize w = pwrite (fd, p, (gsize) MIN (n, WRITE_MAX), (off_t) offset);
+
+      if (w < 0 && errno == EINTR)
+        continue;
+      if (w <= 0)
+        return FALSE;
+      p += w;
+      n -= (guint64) w;
+      offset += (guint64) w;
+    }
+  return TRUE;
+}
+
+/* The cache of an index built in its temporary file: the head written,
+ * then the rename.  The index stays mapped from it, read-only now. */
+static gboolean
+store_in_place (CpelFile *self)
+{
+  CpelIndexCacheKey key;
+  CpelIndexCacheHeader h;
+  g_autoptr(GByteArray) meta = NULL;
+  g_autofree char *path = NULL;
+  gboolean ok;
+
+  if (!cpel_index_cache_compute_key (self, self->cache_tps, &key))
+    return FALSE;
+  meta = make_head (self, &key, self->index_times_offset, &h);
+  g_assert (h.file_size == self->index_times_offset + 12 * self->n_events);
+  path = cpel_index_cache_path_for (self->cache_dir, &key);
+  ok = pwrite_all (self->index_fd, meta->data, meta->len, sizeof h)
+       && pwrite_all (self->index_fd, (const guint8 *) &h, sizeof h, 0);
+  ok = g_close (self->index_fd, NULL) && ok;
+  self->index_fd = -1;
+  if (ok)
+    ok = g_rename (self->index_tmp, path) == 0;
+  if (!ok)
+    g_unlink (self->index_tmp);
+#ifdef G_OS_UNIX
+  mprotect (self->index_map, self->index_map_len, PROT_READ);
+#endif
+  return ok;
+}
+
 static gboolean
 store (CpelFile *self)
 {
@@ -532,19 +640,15 @@ store (CpelFile *self)
   gboolean ok;
   int fd;
 
+  if (self->index_fd >= 0)
+    return store_in_place (self);
   if (!cpel_index_cache_compute_key (self, self->cache_tps, &key))
     return FALSE;
-  if (g_mkdir_with_parents (self->cache_dir, 0700) != 0)
-    return FALSE;
-  meta = make_head (self, &key, &h);
-  if (h.file_size > self->cache_max_bytes || !enough_space (self->cache_dir, h.file_size))
-    return FALSE;
-
-  path = cpel_index_cache_path_for (self->cache_dir, &key);
-  tmp = g_build_filename (self->cache_dir, CPEL_INDEX_CACHE_TMP_PREFIX "XXXXXX" CPEL_INDEX_CACHE_TMP_SUFFIX, NULL);
-  fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0600);
+  meta = make_head (self, &key, 0, &h);
+  fd = create_tmp (self, h.file_size, &tmp);
   if (fd < 0)
     return FALSE;
+  path = cpel_index_cache_path_for (self->cache_dir, &key);
   ok = write_all (fd, (const guint8 *) &h, sizeof h)
        && write_all (fd, meta->data, meta->len)
        && write_all (fd, zeros, h.times_offset - sizeof h - meta->len)

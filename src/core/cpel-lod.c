@@ -147,6 +147,8 @@ summary_build (CpelLod *lod, guint slot)
   while (b < s->n_buckets)
     s->cum[++b] = (guint32) n;
   s->cum[0] = 0;
+  /* read once: an index in a file gives the pages back */
+  cpel_index_store_drop (lod->file, times, times + n);
   return s;
 }
 

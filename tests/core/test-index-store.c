@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test-index-store.c — where a built index lives (cpel-index-store.c)
+ *
+ * An index built in a temporary file or straight into the cache file is
+ * the index built in memory, element for element; the passes give its
+ * pages back, so the process keeps little of it resident; the cache file
+ * written in place is a valid cache; and a track out of time order only
+ * where one thread's part of the file meets the next is still sorted.
+ */
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "cpel-core.h"
+#include "cpel-gen.h"
+#include "cpel-file-private.h"
+#include "cpel-index-cache-private.h"
+#include "cpel-lod.h"
+
+/* A /proc/self/status field in KiB, or -1. */
+static gint64
+status_kb (const char *key)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return -1;
+  line = strstr (status, key);
+  return line != NULL ? g_ascii_strtoll (line + strlen (key), NULL, 10) : -1;
+}
+
+static char *
+gen (const char *dir,
+     const char *name,
+     guint64     n_events,
+     guint       n_tracks,
+     gboolean    sorted)
+{
+  CpelGenOptions options = { .n_events = n_events, .n_tracks = n_tracks, .seed = 3,
+                             .overwrite = TRUE, .sorted = sorted };
+  g_autoptr(GError) error = NULL;
+  char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_true (cpel_gen_write (path, &options, &error));
+  g_assert_no_error (error);
+  return path;
+}
+
+static CpelFile *
+open_path (const char *path,
+           const char *cache_dir,
+           guint       n_threads)
+{
+  CpelLoadOptions options = { .use_cache = cache_dir != NULL, .cache_dir = cache_dir,
+                              .cache_min_events = 1, .n_threads = n_threads };
+  g_autoptr(GError) error = NULL;
+  CpelFile *file = cpel_file_new_for_path (path, &options, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (file);
+  return file;
+}
+
+/* Every track's times and record indices, element for element. */
+static void
+assert_same_index (CpelFile *a,
+                   CpelFile *b)
+{
+  g_assert_cmpuint (a->n_events, ==, b->n_events);
+  g_assert_cmpuint (a->n_tracks, ==, b->n_tracks);
+  g_assert_cmpint (a->base_ns, ==, b->base_ns);
+  g_assert_cmpint (a->duration, ==, b->duration);
+  for (guint s = 0; s < a->n_tracks; s++)
+    {
+      g_assert_cmpuint (a->tracks[s].first, ==, b->tracks[s].first);
+      g_assert_cmpuint (a->tracks[s].count, ==, b->tracks[s].count);
+    }
+  g_assert_cmpmem (a->times, 8 * a->n_events, b->times, 8 * b->n_events);
+  g_assert_cmpmem (a->recs, 4 * a->n_events, b->recs, 4 * b->n_events);
+}
+
+/* Each track in time order, ties in file order. */
+static void
+assert_tracks_ordered (CpelFile *file)
+{
+  for (guint s = 0; s < file->n_tracks; s++)
+    for (guint64 i = file->tracks[s].first + 1; i < file->tracks[s].first + file->tracks[s].count; i++)
+      g_assert_true (file->times[i - 1] < file->times[i]
+                     || (file->times[i - 1] == file->times[i] && file->recs[i - 1] < file->recs[i]));
+}
+
+static void
+test_temp_file (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cpel-index-store-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  g_autoptr(CpelFile) ref = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  guint64 n = 1000000;
+  gint64 before, index_kb = (gint64) (n * 12 / 1024), records_kb = (gint64) (n * 20 / 1024);
+
+  g_assert_no_error (error);
+  path = gen (dir, "capture.cpel", n, 64, FALSE);
+
+  /* in memory: the reference */
+  g_setenv ("CPEL_INDEX_FILE_MIN_MB", "1000000", TRUE);
+  ref = open_path (path, NULL, 2);
+  g_assert_cmpint (ref->index_home, ==, CPEL_INDEX_HOME_MEMORY);
+
+  /* in a temporary file, whatever its size */
+  g_setenv ("CPEL_INDEX_FILE_MIN_MB", "0", TRUE);
+  before = status_kb ("RssFile:");
+  file = open_path (path, NULL, 2);
+  g_assert_cmpint (file->index_home, ==, CPEL_INDEX_HOME_TEMP_FILE);
+  g_assert_nonnull (file->index_map);
+  /* Written, sorted, read: little of the index or of the records stays
+   * resident (without the drops, all 12 MB of the index would). */
+  if (before >= 0)
+    g_assert_cmpint (status_kb ("RssFile:") - before, <, (index_kb + records_kb) / 8);
+  cpel_lod_prepare (cpel_lod_get_for_file (file), NULL);
+  if (before >= 0)
+    g_assert_cmpint (status_kb ("RssFile:") - before, <, (index_kb + records_kb) / 8);
+  /* and every element is what the memory build has */
+  assert_same_index (file, ref);
+  assert_tracks_ordered (file);
+
+  g_unsetenv ("CPEL_INDEX_FILE_MIN_MB");
+  g_clear_object (&file);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_cache_in_place (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cpel-index-store-XXXXXX", &error);
+  g_autofree char *cache_dir = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *contents = NULL;
+  g_autoptr(CpelFile) ref = NULL;
+  g_autoptr(CpelFile) built = NULL;
+  g_autoptr(CpelFile) again = NULL;
+  g_autoptr(GDir) d = NULL;
+  const char *name;
+  guint n_files = 0;
+  gsize len = 0;
+  CpelIndexCacheHeader h;
+
+  g_assert_no_error (error);
+  cache_dir = g_build_filename (dir, "cache", NULL);
+  path = gen (dir, "capture.cpel", 300000, 40, FALSE);
+
+  g_setenv ("CPEL_INDEX_FILE_MIN_MB", "1000000", TRUE);
+  ref = open_path (path, NULL, 2);
+  g_assert_cmpint (ref->index_home, ==, CPEL_INDEX_HOME_MEMORY);
+
+  built = open_path (path, cache_dir, 2);
+  g_assert_cmpint (built->index_home, ==, CPEL_INDEX_HOME_CACHE_FILE);
+  g_assert_cmpint (cpel_file_get_cache_write (built), ==, CPEL_INDEX_CACHE_WRITTEN);
+  g_assert_cmpint (built->index_fd, ==, -1);   /* stored: closed, not removed */
+  assert_same_index (built, ref);
+
+  /* one cache file, no temporary one left, laid out with the times at
+   * the place kept for them before the summaries were known */
+  d = g_dir_open (cache_dir, 0, &error);
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *file_path = g_build_filename (cache_dir, name, NULL);
+
+      g_assert_true (g_str_has_suffix (name, CPEL_INDEX_CACHE_SUFFIX));
+      g_assert_true (g_file_get_contents (file_path, &contents, &len, &error));
+      n_files++;
+    }
+  g_assert_cmpuint (n_files, ==, 1);
+  g_assert_cmpuint (len, >=, sizeof h);
+  memcpy (&h, contents, sizeof h);
+  g_assert_cmpuint (h.times_offset, ==,
+                    cpel_index_cache_times_offset_max (ref->n_events, ref->n_evsecs, ref->n_tracks, ref->n_types));
+  g_assert_cmpuint (h.times_offset, >, cpel_index_cache_align_up (h.blocks_offset + 16 * h.n_blocks));
+  g_assert_cmpuint (len, ==, h.times_offset + 12 * ref->n_events);
+  g_assert_cmpmem (contents + h.times_offset, 8 * ref->n_events, ref->times, 8 * ref->n_events);
+
+  /* read back: used, the same index */
+  again = open_path (path, cache_dir, 2);
+  g_assert_cmpint (cpel_file_get_cache_load (again), ==, CPEL_INDEX_CACHE_USED);
+  g_assert_cmpint (again->index_home, ==, CPEL_INDEX_HOME_NONE);
+  assert_same_index (again, ref);
+
+  g_unsetenv ("CPEL_INDEX_FILE_MIN_MB");
+  g_clear_object (&built);
+  g_clear_object (&again);
+  g_unlink (path);
+  g_dir_rewind (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *file_path = g_build_filename (cache_dir, name, NULL);
+      g_unlink (file_path);
+    }
+  g_rmdir (cache_dir);
+  g_rmdir (dir);
+}
+
+/* A sorted capture with the two records where the first thread's part
+ * ends and the second's begins swapped: each part is in time order, the
+ * track is not. */
+static void
+test_unsorted_at_boundary (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cpel-index-store-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GBytes) swapped = NULL;
+  g_autoptr(CpelFile) parsed = NULL;
+  g_autoptr(CpelFile) one = NULL;
+  g_autoptr(CpelFile) two = NULL;
+  g_autofree guint8 *copy = NULL;
+  CpelLoadOptions opt1 = { .n_threads = 1 }, opt2 = { .n_threads = 2 };
+  guint64 n = 1200000, at = n / 2;   /* two parts of 600000: at is the second's first */
+  const guint8 *ra, *rb;
+  gsize len;
+  guint8 tmp[CPEL_EVENT_RECORD_SIZE];
+
+  g_assert_no_error (error);
+  path = gen (dir, "sorted.cpel", n, 1, TRUE);
+  {
+    gchar *data;
+    g_assert_true (g_file_get_contents (path, &data, &len, &error));
+    bytes = g_bytes_new_take (data, len);
+  }
+  parsed = cpel_file_new_for_bytes (bytes, &opt1, &error);
+  g_assert_no_error (error);
+  g_assert_true (parsed->time_ordered);
+  ra = cpel_file_record (parsed, at - 1, NULL);
+  rb = cpel_file_record (parsed, at, NULL);
+  g_assert_cmpuint (cpel_file_record_ticks (parsed, ra), <, cpel_file_record_ticks (parsed, rb));
+
+  copy = g_memdup2 (g_bytes_get_data (bytes, NULL), len);
+  memcpy (tmp, copy + (ra - parsed->data), sizeof tmp);
+  memcpy (copy + (ra - parsed->data), copy + (rb - parsed->data), sizeof tmp);
+  memcpy (copy + (rb - parsed->data), tmp, sizeof tmp);
+  swapped = g_bytes_new_take (g_steal_pointer (&copy), len);
+
+  one = cpel_file_new_for_bytes (swapped, &opt1, &error);
+  g_assert_no_error (error);
+  two = cpel_file_new_for_bytes (swapped, &opt2, &error);
+  g_assert_no_error (error);
+  g_assert_false (two->time_ordered);
+  assert_tracks_ordered (one);
+  assert_tracks_ordered (two);
+  assert_same_index (two, one);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_test_add_func ("/core/index-store/temp-file", test_temp_file);
+  g_test_add_func ("/core/index-store/cache-in-place", test_cache_in_place);
+  g_test_add_func ("/core/index-store/unsorted-at-boundary", test_unsorted_at_boundary);
+  return g_test_run ();
+}
