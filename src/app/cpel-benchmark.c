@@ -67,6 +67,7 @@ typedef struct
   gint64         loaded_us;
   gint64         first_frame_us;
   gint64         hwm_first_frame_kb;
+  gint64         hwm_before_search_kb;
   gint64         search_start_us;
   gint64         search_end_us;
 
@@ -184,6 +185,10 @@ finish (Bench *bench)
   g_autoptr(GString) json = g_string_new ("{\n");
   g_autoptr(GArray) latency = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) paint = g_array_new (FALSE, FALSE, sizeof (double));
+
+  /* no search step (compare mode): all of it came before one */
+  if (bench->hwm_before_search_kb == 0)
+    bench->hwm_before_search_kb = peak_rss_kb ();
   g_autofree char *path = g_file_get_path (bench->file);
   g_autofree char *escaped = g_strescape (path != NULL ? path : "", NULL);
 
@@ -207,6 +212,8 @@ finish (Bench *bench)
                           ms (bench->first_frame_us - bench->start_us));
   g_string_append_printf (json, "  \"peak_rss_first_frame_kb\": %" G_GINT64_FORMAT ",\n",
                           bench->hwm_first_frame_kb);
+  g_string_append_printf (json, "  \"peak_rss_before_search_kb\": %" G_GINT64_FORMAT ",\n",
+                          bench->hwm_before_search_kb);
   g_string_append_printf (json, "  \"peak_rss_kb\": %" G_GINT64_FORMAT ",\n", peak_rss_kb ());
   g_string_append_printf (json, "  \"search_ms\": %.3f,\n", ms (bench->search_end_us - bench->search_start_us));
   g_string_append_printf (json, "  \"search_matches\": %" G_GUINT64_FORMAT ",\n",
@@ -522,6 +529,7 @@ next_step (Bench *bench)
           return;
         }
       bench->phase++;
+      bench->hwm_before_search_kb = peak_rss_kb ();
       start_search (bench);
       return;
 

@@ -616,6 +616,10 @@ fill (CpelFile        *self,
       chunks[c].sort = sort;
     run_chunks (self, chunks, n, pass_c);
   }
+  /* an index in a file: counted now, in one pass that gives the pages
+   * back, rather than by the viewer's overview all over it */
+  if (self->index_map != NULL)
+    cpel_index_cache_count_overview (self);
   if (progress)
     progress (1.0, progress_data);
   return TRUE;

@@ -134,6 +134,7 @@ struct _CpelFile
   gboolean          cache_verify_later; /* CpelLoadOptions.cache_verify_later */
   struct _CpelLodStored *cache_lod; /* n_tracks summaries from the cache (cum into it), or NULL */
   const guint64    *cache_overview; /* CPEL_INDEX_CACHE_OVERVIEW_BUCKETS counts in the cache, or NULL */
+  guint64          *overview_counts; /* the same counted from an index built here, or NULL */
   struct _CpelIndexCacheBulk *cache_bulk; /* times / recs not checked yet (verify later), or NULL */
   gint              cache_bad;      /* atomic: the deferred check failed */
 };
@@ -331,6 +332,11 @@ gboolean cpel_index_cache_try_load (CpelFile *self, const CpelLoadOptions *optio
 /* For a deferred index (cpel_file_ensure_index ()): times and recs from a
  * cache that agrees with the first pass; FALSE: fill as usual. */
 gboolean cpel_index_cache_try_fill (CpelFile *self);
+/* For an index built here: its CPEL_INDEX_CACHE_OVERVIEW_BUCKETS overview
+ * counts into overview_counts (once; one pass over the times, their pages
+ * given back).  Done when the cache is written, and for an index in a
+ * file: the viewer's overview then reads no event time. */
+void     cpel_index_cache_count_overview (CpelFile *self);
 /* Before the index is built: when the cache is wanted and may hold it,
  * creates the cache file's temporary file with room for the index at
  * *times_offset (its place whatever the summaries' size), and returns its

@@ -149,7 +149,8 @@ gboolean      cpel_file_index_is_unverified (CpelFile *self);
 /* TRUE once cpel_file_verify_index () found the cache damaged. */
 gboolean      cpel_file_index_cache_is_damaged (CpelFile *self);
 /* The overview's CPEL_INDEX_CACHE_OVERVIEW_BUCKETS (4096) bucket counts as
- * stored with the index (events per bucket b of [0, duration + 1), bucket b
+ * stored with the index, or counted when the index was written to the cache
+ * or built in a file (events per bucket b of [0, duration + 1), bucket b
  * starting at ceil((duration + 1) · b / 4096)), or NULL when there is none:
  * the overview need not read the events. */
 const guint64 *cpel_file_get_stored_overview (CpelFile *self, guint n_buckets);

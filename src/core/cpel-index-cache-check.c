@@ -577,7 +577,9 @@ cpel_file_get_stored_overview (CpelFile *self,
                                guint     n_buckets)
 {
   g_return_val_if_fail (CPEL_IS_FILE (self), NULL);
-  return n_buckets == CPEL_INDEX_CACHE_OVERVIEW_BUCKETS ? self->cache_overview : NULL;
+  if (n_buckets != CPEL_INDEX_CACHE_OVERVIEW_BUCKETS)
+    return NULL;
+  return self->cache_overview != NULL ? self->cache_overview : self->overview_counts;
 }
 
 int

@@ -190,14 +190,16 @@ cpel_index_cache_overview_find (const gint64 *bnd,
   return lo;
 }
 
-/* Events per overview bucket of the indexed `self`. */
-static void
-ov_count (CpelFile *self,
-          guint64  *counts)
+void
+cpel_index_cache_count_overview (CpelFile *self)
 {
-  g_autofree gint64 *bnd = cpel_index_cache_overview_bounds (self->duration);
+  g_autofree gint64 *bnd = NULL;
+  guint64 *counts;
 
-  memset (counts, 0, 8 * OV_BUCKETS);
+  if (self->overview_counts != NULL || self->times == NULL)
+    return;
+  bnd = cpel_index_cache_overview_bounds (self->duration);
+  counts = g_new0 (guint64, OV_BUCKETS);
   for (guint s = 0; s < self->n_tracks; s++)
     {
       const gint64 *times = self->times + self->tracks[s].first;
@@ -209,7 +211,9 @@ ov_count (CpelFile *self,
             b = cpel_index_cache_overview_find (bnd, times[i]);
           counts[b]++;
         }
+      cpel_index_store_drop (self, times, times + self->tracks[s].count);
     }
+  self->overview_counts = counts;
 }
 
 /* The shift of a track's summary (cpel-lod.c): the least with at most
@@ -236,7 +240,6 @@ make_head (CpelFile                *self,
 {
   GByteArray *meta = g_byte_array_new ();
   g_autofree CpelLodStored *lods = g_new0 (CpelLodStored, MAX (self->n_tracks, 1));
-  g_autofree guint64 *ov = g_new (guint64, OV_BUCKETS);
   guint64 n = self->n_events, n_blocks = (n + CPEL_INDEX_CACHE_BLOCK_ELEMS - 1) / CPEL_INDEX_CACHE_BLOCK_ELEMS;
   guint64 summary_offset, blocks_offset;
 
@@ -262,8 +265,8 @@ make_head (CpelFile                *self,
 
   /* the summary */
   summary_offset = sizeof *h + meta->len;
-  ov_count (self, ov);
-  g_byte_array_append (meta, (const guint8 *) ov, 8 * OV_BUCKETS);
+  cpel_index_cache_count_overview (self);
+  g_byte_array_append (meta, (const guint8 *) self->overview_counts, 8 * OV_BUCKETS);
   for (guint s = 0; s < self->n_tracks; s++)
     {
       cpel_lod_export_stored (self, s, &lods[s]);
@@ -688,4 +691,5 @@ cpel_index_cache_release (CpelFile *self)
   g_clear_pointer (&self->cache_bulk, cpel_index_cache_bulk_free);
   g_clear_pointer (&self->cache_lod, g_free);
   self->cache_overview = NULL;
+  g_clear_pointer (&self->overview_counts, g_free);
 }

@@ -409,6 +409,7 @@ file_info_get (CpelFile *file)
                 info->unordered[s] = 1;
                 break;
               }
+          cpel_index_store_drop (file, recs, recs + file->tracks[s].count);
         }
       /* Slots are in ascending id order: the largest id is the last. */
       if (file->n_tracks > 0 && max_id < 4 * (guint64) file->n_tracks + 65536)
@@ -482,6 +483,7 @@ fix_unordered (CpelFile     *file,
           if (lo < fis->len && f[lo] == recs[i])
             idx[lo] = (guint32) i;
         }
+      cpel_index_store_drop (file, recs, recs + file->tracks[s].count);
       k = 0;
       for (guint c = 0; c < n_chunks; c++)
         for (guint i = 0; i < chunks[c].hits->len; i++)
@@ -649,6 +651,8 @@ cpel_search_run (CpelFile          *file,
           result->track_offsets[h[i].slot + 1]++;
         }
       g_clear_pointer (&chunks[c].hits, g_array_unref);
+      /* an index in a file: the times read for the hits go back */
+      cpel_index_store_drop (file, file->times, file->times + file->n_events);
     }
   free_chunks (chunks, n_chunks, file->n_types);
   chunks = NULL;

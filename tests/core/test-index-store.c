@@ -80,6 +80,21 @@ assert_same_index (CpelFile *a,
   g_assert_cmpmem (a->recs, 4 * a->n_events, b->recs, 4 * b->n_events);
 }
 
+/* The stored overview counts of `file` are those of `ref`'s times. */
+static void
+assert_overview (CpelFile *file,
+                 CpelFile *ref)
+{
+  const guint64 *counts = cpel_file_get_stored_overview (file, CPEL_INDEX_CACHE_OVERVIEW_BUCKETS);
+  g_autofree gint64 *bounds = cpel_index_cache_overview_bounds (ref->duration);
+  g_autofree guint64 *expected = g_new0 (guint64, CPEL_INDEX_CACHE_OVERVIEW_BUCKETS);
+
+  g_assert_nonnull (counts);
+  for (guint64 i = 0; i < ref->n_events; i++)
+    expected[cpel_index_cache_overview_find (bounds, ref->times[i])]++;
+  g_assert_cmpmem (counts, 8 * CPEL_INDEX_CACHE_OVERVIEW_BUCKETS, expected, 8 * CPEL_INDEX_CACHE_OVERVIEW_BUCKETS);
+}
+
 /* Each track in time order, ties in file order. */
 static void
 assert_tracks_ordered (CpelFile *file)
@@ -122,6 +137,22 @@ test_temp_file (void)
   cpel_lod_prepare (cpel_lod_get_for_file (file), NULL);
   if (before >= 0)
     g_assert_cmpint (status_kb ("RssFile:") - before, <, (index_kb + records_kb) / 8);
+  /* a search over every event (each one matches): the same */
+  {
+    g_autoptr(CpelQuery) query = cpel_query_new (file, CPEL_SEARCH_TEXT, "", FALSE, &error);
+    g_autoptr(CpelSearchResult) result = NULL;
+
+    g_assert_no_error (error);
+    result = cpel_search_run (file, query, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (cpel_search_result_get_n (result), ==, n);
+    if (before >= 0)
+      g_assert_cmpint (status_kb ("RssFile:") - before, <, (index_kb + records_kb) / 8);
+  }
+  /* the overview's counts, counted with the index: the viewer's overview
+   * reads no event time */
+  g_assert_null (cpel_file_get_stored_overview (ref, CPEL_INDEX_CACHE_OVERVIEW_BUCKETS));
+  assert_overview (file, ref);
   /* and every element is what the memory build has */
   assert_same_index (file, ref);
   assert_tracks_ordered (file);
@@ -162,6 +193,7 @@ test_cache_in_place (void)
   g_assert_cmpint (cpel_file_get_cache_write (built), ==, CPEL_INDEX_CACHE_WRITTEN);
   g_assert_cmpint (built->index_fd, ==, -1);   /* stored: closed, not removed */
   assert_same_index (built, ref);
+  assert_overview (built, ref);
 
   /* one cache file, no temporary one left, laid out with the times at
    * the place kept for them before the summaries were known */
@@ -189,6 +221,7 @@ test_cache_in_place (void)
   g_assert_cmpint (cpel_file_get_cache_load (again), ==, CPEL_INDEX_CACHE_USED);
   g_assert_cmpint (again->index_home, ==, CPEL_INDEX_HOME_NONE);
   assert_same_index (again, ref);
+  assert_overview (again, ref);
 
   g_unsetenv ("CPEL_INDEX_FILE_MIN_MB");
   g_clear_object (&built);
