@@ -237,6 +237,70 @@ test_cache_in_place (void)
   g_rmdir (dir);
 }
 
+static void
+cancel_in_pass_b (double   fraction,
+                  gpointer data)
+{
+  /* pass A reports up to 0.45 */
+  if (fraction > 0.45)
+    g_cancellable_cancel (data);
+}
+
+/* Cancelled while built into the cache file: no file is left in the cache
+ * dir, and the next open builds and stores it. */
+static void
+test_cancel_in_place (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cpel-index-store-XXXXXX", &error);
+  g_autofree char *cache_dir = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(CpelFile) cancelled = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(GDir) d = NULL;
+  CpelLoadOptions options = { .use_cache = TRUE, .cache_min_events = 1, .n_threads = 1 };
+  guint n_left = 0;
+
+  g_assert_no_error (error);
+  cache_dir = g_build_filename (dir, "cache", NULL);
+  options.cache_dir = cache_dir;
+  /* 3 · 2^20 events: pass B looks at the cancellable after 2^20 of them */
+  path = gen (dir, "capture.cpel", 3 << 20, 8, FALSE);
+
+  g_setenv ("CPEL_INDEX_FILE_MIN_MB", "1000000", TRUE);
+  cancelled = cpel_file_new_for_path (path, &options, cancellable, cancel_in_pass_b, cancellable, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (cancelled);
+  d = g_dir_open (cache_dir, 0, NULL);
+  if (d != NULL)
+    while (g_dir_read_name (d) != NULL)
+      n_left++;
+  g_assert_cmpuint (n_left, ==, 0);
+
+  g_clear_error (&error);
+  file = open_path (path, cache_dir, 1);
+  g_assert_cmpint (file->index_home, ==, CPEL_INDEX_HOME_CACHE_FILE);
+  g_assert_cmpint (cpel_file_get_cache_write (file), ==, CPEL_INDEX_CACHE_WRITTEN);
+  assert_tracks_ordered (file);
+
+  g_unsetenv ("CPEL_INDEX_FILE_MIN_MB");
+  g_clear_object (&file);
+  g_clear_pointer (&d, g_dir_close);
+  d = g_dir_open (cache_dir, 0, NULL);
+  {
+    const char *name;
+    while ((name = g_dir_read_name (d)) != NULL)
+      {
+        g_autofree char *p = g_build_filename (cache_dir, name, NULL);
+        g_unlink (p);
+      }
+  }
+  g_rmdir (cache_dir);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* A sorted capture with the two records where the first thread's part
  * ends and the second's begins swapped: each part is in time order, the
  * track is not. */
@@ -298,5 +362,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/index-store/temp-file", test_temp_file);
   g_test_add_func ("/core/index-store/cache-in-place", test_cache_in_place);
   g_test_add_func ("/core/index-store/unsorted-at-boundary", test_unsorted_at_boundary);
+  g_test_add_func ("/core/index-store/cancel-in-place", test_cancel_in_place);
   return g_test_run ();
 }
