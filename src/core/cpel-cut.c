@@ -14,7 +14,10 @@
  *    A file loaded without its index (defer_index) that is in time order
  *    needs neither: a section's events of the range are the records between
  *    two binary searches, in file order; the chosen tracks' ones are counted
- *    in one pass, then written in a second (no memory per event).
+ *    in one pass, then written in a second (no memory per event).  A
+ *    section only nearly in time order (cpel_file_check_nearly_ordered) is
+ *    read the same two times through its reorder heap
+ *    (cpel_merge_new_section): the same records in the same order.
  * 3. Each source event section becomes one event section, streamed through
  *    the writer, each record re-read from the source mapping.  The writer
  *    names an event section's table by a table handle; when no copied table
@@ -250,6 +253,8 @@ typedef struct
   guint32        last_id;
   guint32        last_slot;
   const guint8  *drop_from;  /* streaming: read records not given back yet */
+  CpelMerge     *merge;      /* streaming a section not in time order: its reorder heap */
+  gint64         t1;         /* … up to this time */
 } Cursor;
 
 static inline gboolean
@@ -280,6 +285,14 @@ cursor_next (CpelFile *file,
 
   if (c->fis != NULL)
     return cpel_file_record (file, *c->fis++, NULL);
+  if (c->merge != NULL)
+    {
+      CpelEvent ev;
+
+      if (!cpel_merge_next (c->merge, &ev, NULL) || ev.time_ns >= c->t1)
+        return NULL;
+      return cpel_file_record (file, ev.file_index, NULL);
+    }
   while (c->pos < c->hi)
     {
       const guint8 *rec = es->records + c->pos++ * CPEL_EVENT_RECORD_SIZE;
@@ -314,6 +327,29 @@ stream_ranges (Cut      *cut,
       wanted[opt->slots[i]] = 1;
   for (guint s = 0; s < file->n_evsecs; s++)
     {
+      if (!file->evsecs[s].sorted)
+        {
+          /* nearly in time order: its events of the range through the
+           * section's reorder heap, counted here, read again to write */
+          Cursor c = { .wanted = wanted, .last_slot = CPEL_U32MAP_NONE, .t1 = opt->t1 };
+
+          counts[s] = 0;
+          if (opt->t1 > opt->t0)
+            {
+              c.merge = cpel_merge_new_section (file, s, opt->slots, opt->n_slots, opt->t0);
+              while (cursor_next (file, &c, s) != NULL)
+                if ((++counts[s] & PROGRESS_MASK) == 0
+                    && g_cancellable_set_error_if_cancelled (cut->cancellable, error))
+                  {
+                    cpel_merge_free (c.merge);
+                    return FALSE;
+                  }
+              cpel_merge_free (c.merge);
+            }
+          lo[s] = hi[s] = 0;
+          cut->n_range += counts[s];
+          continue;
+        }
       lo[s] = cpel_file_section_lower_bound (file, s, opt->t0);
       hi[s] = opt->t1 > opt->t0 ? cpel_file_section_lower_bound (file, s, opt->t1) : lo[s];
       hi[s] = MAX (hi[s], lo[s]);
@@ -460,35 +496,42 @@ write_events (Cut            *cut,
         continue;
       handle = GPOINTER_TO_UINT (g_hash_table_lookup (cut->handles, info->table_name));
       {
-        Cursor c = { fis, wanted, lo ? lo[s] : 0, hi ? hi[s] : 0, 0, CPEL_U32MAP_NONE, NULL };
+        Cursor c = { fis, wanted, lo ? lo[s] : 0, hi ? hi[s] : 0, 0, CPEL_U32MAP_NONE, NULL, NULL,
+                     cut->opt->t1 };
+        gboolean ok = TRUE;
+
+        if (fis == NULL && !file->evsecs[s].sorted && counts[s] > 0)
+          c.merge = cpel_merge_new_section (file, s, cut->opt->slots, cut->opt->n_slots, cut->opt->t0);
 
         if (handle == 0)
-          {
-            if (!write_raw_events (cut, header, s, &c, counts[s], error))
-              return FALSE;
-          }
+          ok = write_raw_events (cut, header, s, &c, counts[s], error);
         else
           {
             cpel_writer_begin_events (cut->w, handle - 1,
                                       cpel_file_read32 (file, header + TABLE_NAME_LEN + 4),
                                       (guint32) counts[s]);
-            for (guint64 j = 0; j < counts[s]; j++)
+            for (guint64 j = 0; ok && j < counts[s]; j++)
               {
                 const guint8 *rec = cursor_next (file, &c, s);
                 guint64 ticks;
 
                 if (rec == NULL)
-                  return changed_error (error);
+                  {
+                    ok = changed_error (error);
+                    break;
+                  }
                 note_text (cut, s, rec);
                 ticks = (guint64) cpel_file_read32 (file, rec) << 32 | cpel_file_read32 (file, rec + 4);
                 cpel_writer_add_event (cut->w, ticks,
                                        cpel_file_read32 (file, rec + 8),
                                        cpel_file_read32 (file, rec + 12),
                                        cpel_file_read32 (file, rec + 16));
-                if (!step (cut, error))
-                  return FALSE;
+                ok = step (cut, error);
               }
           }
+        g_clear_pointer (&c.merge, cpel_merge_free);
+        if (!ok)
+          return FALSE;
       }
       if (fis != NULL)
         fis += counts[s];
@@ -533,7 +576,7 @@ run (CpelFile              *file,
   cut.cancellable = cancellable;
   cut.progress = progress;
   cut.progress_data = progress_data;
-  streaming = !cpel_file_has_index (file) && cpel_file_is_time_ordered (file);
+  streaming = !cpel_file_has_index (file) && cpel_file_can_stream (file);
   if (streaming)
     {
       wanted = options->slots ? g_malloc0 (MAX (file->n_tracks, 1)) : NULL;

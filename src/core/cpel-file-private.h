@@ -350,6 +350,13 @@ void     cpel_index_cache_release  (CpelFile *self);
 /* Whether times / recs belong to a cache (not to be freed). */
 #define  cpel_file_index_is_cached(self) ((self)->cache_mapped != NULL || (self)->cache_bytes != NULL)
 
+/* cpel_merge_new () over event section `section` alone, of a file read
+ * without its index that can stream (cpel_file_can_stream ()): that
+ * section's events from `from` on in (time, file index) order, a nearly
+ * ordered one through its reorder heap (the cut's streaming path). */
+CpelMerge *cpel_merge_new_section (CpelFile *self, guint section, const guint *slots,
+                                   guint n_slots, gint64 from);
+
 /* The track slots an analysis is limited to (NULL: every track): each must
  * exist and come once, else FALSE with CPEL_ERROR_INVALID in *error. */
 gboolean cpel_file_check_slots   (CpelFile *self, const guint *slots, guint n_slots,

@@ -232,6 +232,7 @@ window_init (CpelMerge   *merge,
 
 static void
 sections_init (CpelMerge   *merge,
+               guint        only,
                const guint *slots,
                guint        n_slots,
                gint64       from)
@@ -256,6 +257,8 @@ sections_init (CpelMerge   *merge,
       guint64 lo;
 
       cpel_div64_init (&merge->divs[s], es->tps);
+      if (only != G_MAXUINT && s != only)
+        continue;
       memset (h, 0, sizeof *h);
       h->section = s;
       if (!es->sorted)
@@ -397,7 +400,7 @@ cpel_merge_new (CpelFile    *self,
     {
       if (cpel_file_can_stream (self))
         {
-          sections_init (merge, slots, n_slots, from);
+          sections_init (merge, G_MAXUINT, slots, n_slots, from);
           return merge;
         }
       /* cannot be cancelled: builds or aborts */
@@ -420,6 +423,22 @@ cpel_merge_new (CpelFile    *self,
         }
     }
   cpel_track_heap_heapify (merge->heap, merge->n);
+  return merge;
+}
+
+CpelMerge *
+cpel_merge_new_section (CpelFile    *self,
+                        guint        section,
+                        const guint *slots,
+                        guint        n_slots,
+                        gint64       from)
+{
+  CpelMerge *merge;
+
+  g_assert (!cpel_file_has_index (self) && cpel_file_can_stream (self) && section < self->n_evsecs);
+  merge = g_new0 (CpelMerge, 1);
+  merge->file = g_object_ref (self);
+  sections_init (merge, section, slots, slots != NULL ? n_slots : self->n_tracks, from);
   return merge;
 }
 

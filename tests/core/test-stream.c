@@ -193,8 +193,37 @@ compare_nearly (GBytes      *bytes,
     compare_stats (indexed, nearly, &options);
   }
   g_assert_cmpint (cpel_file_has_index (nearly), ==, !expect_nearly);
-  /* cut reads sections in time order only: it builds the index */
+  /* cut: each section's range through its reorder heap, byte for byte as
+   * from the index, and still without it */
   compare_cut (indexed, nearly, NULL);
+  {
+    CpelCutOptions options = { duration / 3, duration / 2 + 1, NULL, 0, FALSE };
+
+    compare_cut (indexed, nearly, &options);
+    for (guint i = 0; i < n_froms; i++)
+      {
+        options.t0 = froms[i];
+        options.t1 = froms[i] + MAX (duration / 11, 1);
+        compare_cut (indexed, nearly, &options);
+      }
+    options.t0 = duration / 4;
+    options.t1 = duration / 4;   /* empty */
+    compare_cut (indexed, nearly, &options);
+    if (n_tracks >= 2)
+      {
+        guint some[] = { n_tracks - 1, 0 };
+
+        options.t0 = duration / 5;
+        options.t1 = duration;
+        options.slots = some;
+        options.n_slots = 2;
+        compare_cut (indexed, nearly, &options);
+        options.n_slots = 1;
+        options.t0 = 0;
+        compare_cut (indexed, nearly, &options);
+      }
+  }
+  g_assert_cmpint (cpel_file_has_index (nearly), ==, !expect_nearly);
   compare_merges (indexed, nearly, NULL, 0, 0);
 }
 
