@@ -569,7 +569,8 @@ fill (CpelFile        *self,
       for (gsize s = 0; s < n_slots; s++)
         chunks[c].last_ns[s] = G_MININT64;
       chunks[c].track_unsorted = g_new0 (guint8, n_slots);
-      chunks[c].dropped = g_memdup2 (chunks[c].next, sizeof (guint64) * n_slots);
+      if (self->index_map != NULL)
+        chunks[c].dropped = g_memdup2 (chunks[c].next, sizeof (guint64) * n_slots);
       memcpy (start + c * n_slots, chunks[c].next, sizeof (guint64) * n_slots);
     }
 
