@@ -98,8 +98,14 @@ if [ -n "$cpelview" ] && command -v xvfb-run > /dev/null && command -v python3 >
       exit 1
     fi
   }
+  # the viewer's schema (meson sets it; else the build dir's data/)
+  export GSETTINGS_SCHEMA_DIR=${GSETTINGS_SCHEMA_DIR:-$(dirname "$cpelview")/../../data}
   rm -rf "$xdg"
   view first
+  if ! ls "$xdg"/cpel-viewer/index/*.cpelidx > /dev/null 2>&1; then
+    echo "the first open wrote no index cache (no schema in $GSETTINGS_SCHEMA_DIR, or a full disk?)" >&2
+    exit 1
+  fi
   view warm
   python3 - "$outdir/billion-first.json" "$outdir/billion-warm.json" <<'PY'
 import json, sys
