@@ -18,6 +18,10 @@
  */
 #include "cpel-benchmark.h"
 
+#ifdef G_OS_UNIX
+#include <sys/resource.h>
+#endif
+
 #include "cpel-compare-pane.h"
 
 #include <glib/gi18n.h>
@@ -68,6 +72,8 @@ typedef struct
   gint64         first_frame_us;
   gint64         hwm_first_frame_kb;
   gint64         hwm_before_search_kb;
+  gint64         majflt_first_frame;   /* major page faults so far (-1: unknown) */
+  gint64         majflt_before_search;
   gint64         search_start_us;
   gint64         search_end_us;
 
@@ -98,6 +104,20 @@ typedef struct
 } Bench;
 
 static void next_step (Bench *bench);
+
+/* Major page faults of the process so far (pages read from the disk),
+ * or -1 where unknown. */
+static gint64
+major_faults (void)
+{
+#ifdef G_OS_UNIX
+  struct rusage usage;
+
+  if (getrusage (RUSAGE_SELF, &usage) == 0)
+    return usage.ru_majflt;
+#endif
+  return -1;
+}
 
 /* The process's peak resident set so far (VmHWM), in KiB; -1 where
  * /proc does not tell. */
@@ -188,7 +208,10 @@ finish (Bench *bench)
 
   /* no search step (compare mode): all of it came before one */
   if (bench->hwm_before_search_kb == 0)
-    bench->hwm_before_search_kb = peak_rss_kb ();
+    {
+      bench->hwm_before_search_kb = peak_rss_kb ();
+      bench->majflt_before_search = major_faults ();
+    }
   g_autofree char *path = g_file_get_path (bench->file);
   g_autofree char *escaped = g_strescape (path != NULL ? path : "", NULL);
 
@@ -214,6 +237,9 @@ finish (Bench *bench)
                           bench->hwm_first_frame_kb);
   g_string_append_printf (json, "  \"peak_rss_before_search_kb\": %" G_GINT64_FORMAT ",\n",
                           bench->hwm_before_search_kb);
+  g_string_append_printf (json, "  \"major_faults_view_steps\": %" G_GINT64_FORMAT ",\n",
+                          bench->majflt_first_frame >= 0 && bench->majflt_before_search >= 0
+                          ? bench->majflt_before_search - bench->majflt_first_frame : -1);
   g_string_append_printf (json, "  \"peak_rss_kb\": %" G_GINT64_FORMAT ",\n", peak_rss_kb ());
   g_string_append_printf (json, "  \"search_ms\": %.3f,\n", ms (bench->search_end_us - bench->search_start_us));
   g_string_append_printf (json, "  \"search_matches\": %" G_GUINT64_FORMAT ",\n",
@@ -329,6 +355,7 @@ on_after_paint (GdkFrameClock *clock,
       bench->first_frame = FALSE;
       bench->first_frame_us = now;
       bench->hwm_first_frame_kb = peak_rss_kb ();
+      bench->majflt_first_frame = major_faults ();
     }
   else
     {
@@ -530,6 +557,7 @@ next_step (Bench *bench)
         }
       bench->phase++;
       bench->hwm_before_search_kb = peak_rss_kb ();
+      bench->majflt_before_search = major_faults ();
       start_search (bench);
       return;
 

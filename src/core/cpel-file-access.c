@@ -241,6 +241,56 @@ cpel_file_get_track_event_datum (CpelFile *self,
   return cpel_file_read32 (self, cpel_file_record (self, self->recs[self->tracks[slot].first + index], NULL) + 16);
 }
 
+#define PREFETCH_SPAN     (1u << 16)   /* records (1.3 MB) read ahead as one range */
+#define PREFETCH_SCATTERED 64          /* else at most so many records, each */
+
+void
+cpel_file_prefetch_track_records (CpelFile *self,
+                                  guint     slot,
+                                  guint64   lo,
+                                  guint64   hi)
+{
+  const guint32 *recs;
+  guint64 a, b;
+
+  g_return_if_fail (CPEL_IS_FILE (self));
+  g_return_if_fail (slot < self->n_tracks);
+
+  if (self->mapped == NULL || self->recs == NULL)
+    return;
+  hi = MIN (hi, self->tracks[slot].count);
+  if (lo >= hi)
+    return;
+  recs = self->recs + self->tracks[slot].first;
+  a = MIN (recs[lo], recs[hi - 1]);
+  b = MAX (recs[lo], recs[hi - 1]);
+  if (b - a < PREFETCH_SPAN && a < self->n_events && b < self->n_events)
+    {
+      /* in file order over event sections: each section's part */
+      guint sa, sb;
+
+      cpel_file_section_of (self, a, &sa);
+      cpel_file_section_of (self, b, &sb);
+      for (guint s = sa; s <= sb; s++)
+        {
+          const CpelEventSection *es = &self->evsecs[s];
+          guint64 from = MAX (a, es->first_index) - es->first_index;
+          guint64 to = MIN (b + 1, es->first_index + es->count) - es->first_index;
+
+          if (to > from)
+            cpel_mapping_will_need (es->records + from * CPEL_EVENT_RECORD_SIZE,
+                                    es->records + to * CPEL_EVENT_RECORD_SIZE);
+        }
+      return;
+    }
+  for (guint64 i = lo; i < hi && i < lo + PREFETCH_SCATTERED; i++)
+    {
+      const guint8 *rec = cpel_file_record (self, recs[i], NULL);
+
+      cpel_mapping_will_need (rec, rec + CPEL_EVENT_RECORD_SIZE);
+    }
+}
+
 guint
 cpel_file_get_n_types (CpelFile *self)
 {

@@ -349,6 +349,9 @@ void     cpel_index_cache_store    (CpelFile *self);
 void     cpel_index_cache_release  (CpelFile *self);
 /* Whether times / recs belong to a cache (not to be freed). */
 #define  cpel_file_index_is_cached(self) ((self)->cache_mapped != NULL || (self)->cache_bytes != NULL)
+/* Whether times / recs are in a file mapping (built in one, or the cache's):
+ * their pages may have to come from the disk. */
+#define  cpel_file_index_in_file(self) ((self)->index_map != NULL || (self)->cache_mapped != NULL)
 
 /* cpel_merge_new () over event section `section` alone, of a file read
  * without its index that can stream (cpel_file_can_stream ()): that

@@ -219,6 +219,11 @@ void          cpel_file_get_track_event    (CpelFile *self, guint slot, guint64 
 /* The event's code / datum without filling a whole CpelEvent (hot paths). */
 guint32       cpel_file_get_track_event_code  (CpelFile *self, guint slot, guint64 index);
 guint32       cpel_file_get_track_event_datum (CpelFile *self, guint slot, guint64 index);
+/* The track's events [lo, hi) are about to be read: their records' pages
+ * read ahead without waiting (madvise MADV_WILLNEED), so that the rows of
+ * a frame wait for one round of reads from the disk, not one per event.
+ * For a few records (a frame's sparse rows); nothing for a file in memory. */
+void          cpel_file_prefetch_track_records (CpelFile *self, guint slot, guint64 lo, guint64 hi);
 
 /* Event types */
 guint         cpel_file_get_n_types        (CpelFile *self);

@@ -9,6 +9,7 @@
  */
 #include "cpel-lod.h"
 #include "cpel-file-private.h"
+#include "cpel-mapguard.h"
 
 #include <math.h>
 
@@ -198,6 +199,62 @@ cpel_lod_lower_bound (CpelLod *lod,
 
   times = cpel_file_get_track_times (lod->file, slot, &n);
   return lower_bound (summary_get (lod, slot), times, n, t);
+}
+
+/* The bucket of t (clamped to the track's). */
+static inline guint64
+bucket_of (const Summary *s,
+           gint64         t)
+{
+  if (t <= s->origin)
+    return 0;
+  return MIN (rel (s, t) >> s->shift, s->n_buckets - 1);
+}
+
+#define PREFETCH_MAX_EVENTS 8192   /* 64 KB of times: all of it */
+
+static void
+prefetch_range (CpelFile *file,
+                guint     slot,
+                guint64   from,
+                guint64   to)
+{
+  guint64 n;
+  const gint64 *times = cpel_file_get_track_times (file, slot, &n);
+  const guint32 *recs = file->recs + file->tracks[slot].first;
+
+  to = MIN (to, n);
+  if (from >= to)
+    return;
+  cpel_mapping_will_need (times + from, times + to);
+  cpel_mapping_will_need (recs + from, recs + to);
+}
+
+void
+cpel_lod_prefetch (CpelLod *lod,
+                   guint    slot,
+                   gint64   t0,
+                   gint64   t1)
+{
+  const Summary *s;
+  guint64 k0, k1;
+
+  g_return_if_fail (lod != NULL);
+
+  if (slot >= lod->n_tracks || !cpel_file_index_in_file (lod->file))
+    return;
+  s = g_atomic_pointer_get (&lod->tracks[slot]);
+  if (s == NULL || s->n_buckets == 0)
+    return;
+  k0 = bucket_of (s, t0);
+  k1 = bucket_of (s, MAX (t1, t0));
+  if (s->cum[k1 + 1] - s->cum[k0] <= PREFETCH_MAX_EVENTS)
+    prefetch_range (lod->file, slot, s->cum[k0], s->cum[k1 + 1]);
+  else
+    {
+      prefetch_range (lod->file, slot, s->cum[k0], s->cum[k0 + 1]);
+      prefetch_range (lod->file, slot, s->cum[k1], s->cum[k1 + 1]);
+    }
 }
 
 /* The position of t interpolated in its bucket, and the bucket's population

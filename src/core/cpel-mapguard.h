@@ -40,5 +40,12 @@ gboolean cpel_mapguard_is_damaged  (guint       id);
  * heap memory it would zero the data.  Does nothing where unsupported. */
 void     cpel_mapping_drop_pages   (const void *from,
                                     const void *to);
+/* Asks the kernel to read the pages of a file mapping that hold
+ * [from, to) into the page cache now, without waiting (madvise
+ * MADV_WILLNEED): reads about to happen at several places are then
+ * submitted together rather than one page fault after another.  Does
+ * nothing where unsupported. */
+void     cpel_mapping_will_need    (const void *from,
+                                    const void *to);
 
 G_END_DECLS

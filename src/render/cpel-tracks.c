@@ -891,6 +891,22 @@ cpel_render_rows_events (CpelRenderCtx *ctx)
   cairo_rectangle (cr, ctx->x0, view->ruler_height, ctx->tw, ctx->height - view->ruler_height);
   cairo_clip (cr);
 
+  /* An index in a file: the pages every big row will read, asked for
+   * together before any is read (one round of reads from the disk for a
+   * place not looked at yet, not one per row; nothing for an index in
+   * memory). */
+  {
+    CpelLod *lod = cpel_lod_get_for_file (ctx->file);
+
+    for (guint k = 0; k < n_vis; k++)
+      {
+        guint slot = cpel_view_get_row_slot (view, ctx->first_row + k);
+
+        if (slot != G_MAXUINT && cpel_file_get_track_n_events (ctx->file, slot) >= LOD_MIN_TRACK_EVENTS)
+          cpel_lod_prefetch (lod, slot, view->t0, view->t1);
+      }
+  }
+
   rows = g_new0 (RowInfo, n_vis);
   for (guint k = 0; k < n_vis; k++)
     {
@@ -930,6 +946,12 @@ cpel_render_rows_events (CpelRenderCtx *ctx)
       if (row->matches == NULL)
         row->n_matches = 0;
     }
+
+  /* The records the sparse rows will draw, asked for together (their
+   * times and record indices were, above). */
+  for (guint k = 0; k < n_vis; k++)
+    if (rows[k].n > 0 && !rows[k].density && rows[k].hi > rows[k].lo)
+      cpel_file_prefetch_track_records (ctx->file, rows[k].slot, rows[k].lo, rows[k].hi);
 
   /* Density rows and bursts share one log scale, normalised to the densest
    * column on screen, so rows compare with each other. */

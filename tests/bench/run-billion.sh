@@ -130,7 +130,8 @@ for name, path in (("first open", sys.argv[1]), ("re-open (cache)", sys.argv[2])
     row("viewer %s: start → first frame" % name, "%.2f s" % first_s, target)
     row("viewer %s: peak RSS through the view steps" % name, "%.0f MB" % rss_mb,
         "≤ 6144 MB: " + verdict(rss_mb, 6144))
-    row("viewer %s: view steps' paint p95 / median (%d frames)" % (name, len(view)),
+    row("viewer %s: view steps' paint p95 / median (%d frames, %d pages read from the disk)"
+        % (name, len(view), d.get("major_faults_view_steps", -1)),
         "%.1f / %.1f ms" % (paint, sorted(f["paint_ms"] for f in view)[len(view) // 2]),
         "≤ 16 ms: " + verdict(paint, 16))
     row("viewer %s: search (%d matches), then peak RSS" % (name, d["search_matches"]),

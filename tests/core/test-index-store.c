@@ -7,7 +7,10 @@
  * written in place is a valid cache; and a track out of time order only
  * where one thread's part of the file meets the next is still sorted.
  */
+#include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
@@ -16,6 +19,7 @@
 #include "cpel-file-private.h"
 #include "cpel-index-cache-private.h"
 #include "cpel-lod.h"
+#include "cpel-mapguard.h"
 
 /* A /proc/self/status field in KiB, or -1. */
 static gint64
@@ -355,6 +359,120 @@ test_unsorted_at_boundary (void)
   g_rmdir (dir);
 }
 
+/* Whether the page holding p is in the page cache. */
+static gboolean
+resident (const void *p)
+{
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  unsigned char vec = 0;
+
+  g_assert_cmpint (mincore ((void *) ((guintptr) p & ~(guintptr) (page - 1)), page, &vec), ==, 0);
+  return (vec & 1) != 0;
+}
+
+/* The pages a frame of a range will read, asked for from a cache mapping
+ * whose pages are out of the page cache: they come in without being
+ * touched; an index in memory is left alone. */
+static void
+test_prefetch (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cpel-index-store-XXXXXX", &error);
+  g_autofree char *cache_dir = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *cache_path = NULL;
+  g_autoptr(CpelFile) built = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(CpelFile) mem = NULL;
+  g_autoptr(GDir) d = NULL;
+  const gint64 *times, *ref;
+  guint64 n, mid;
+  gint64 t;
+  gint64 deadline;
+  int fd;
+
+  g_assert_no_error (error);
+  cache_dir = g_build_filename (dir, "cache", NULL);
+  path = gen (dir, "capture.cpel", 2000000, 4, FALSE);
+  g_setenv ("CPEL_INDEX_FILE_MIN_MB", "1000000", TRUE);
+  built = open_path (path, cache_dir, 1);
+  g_clear_object (&built);
+  file = open_path (path, cache_dir, 1);
+  g_assert_cmpint (cpel_file_get_cache_load (file), ==, CPEL_INDEX_CACHE_USED);
+  g_assert_true (cpel_file_index_in_file (file));
+  cpel_lod_prepare (cpel_lod_get_for_file (file), NULL);   /* the summaries are the cache's */
+
+  /* the cache file's pages out of the page cache (those mapped stay) */
+  d = g_dir_open (cache_dir, 0, &error);
+  g_assert_no_error (error);
+  cache_path = g_build_filename (cache_dir, g_dir_read_name (d), NULL);
+  fd = open (cache_path, O_RDONLY);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (fdatasync (fd), ==, 0);
+  g_assert_cmpint (posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED), ==, 0);
+  close (fd);
+
+  /* where to look, from the same index in memory (reading the cache
+   * mapping would fault its pages in, and their neighbours) */
+  mem = open_path (path, NULL, 1);
+  g_assert_false (cpel_file_index_in_file (mem));
+  cpel_lod_prefetch (cpel_lod_get_for_file (mem), 2, 0, G_MAXINT64);   /* nothing to do */
+  ref = cpel_file_get_track_times (mem, 2, &n);
+  mid = n / 2;
+  t = ref[mid];
+  times = cpel_file_get_track_times (file, 2, &n);
+  if (resident (&times[mid]))
+    {
+      g_test_skip ("the page cache kept the cache file's pages");
+      return;
+    }
+  cpel_lod_prefetch (cpel_lod_get_for_file (file), 2, t, t + 1);
+  /* read ahead by the kernel: a condition, waited for, bounded */
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (!(resident (&times[mid]) && resident (&file->recs[file->tracks[2].first + mid]))
+         && g_get_monotonic_time () < deadline)
+    g_usleep (1000);
+  g_assert_true (resident (&times[mid]));
+  g_assert_true (resident (&file->recs[file->tracks[2].first + mid]));
+
+  /* the records a sparse row draws: from the capture, out of the page
+   * cache too */
+  {
+    guint32 fi = file->recs[file->tracks[2].first + mid];
+    const guint8 *rec = cpel_file_record (file, fi, NULL);
+    const guint8 *rec_mem = cpel_file_record (mem, fi, NULL);
+    gsize page = (gsize) sysconf (_SC_PAGESIZE);
+    const guint8 *page_start = (const guint8 *) ((guintptr) rec & ~(guintptr) (page - 1));
+    const guint8 *page_mem = (const guint8 *) ((guintptr) rec_mem & ~(guintptr) (page - 1));
+
+    /* out of both files' mappings first: a mapped page stays cached */
+    cpel_mapping_drop_pages (page_start, page_start + page);
+    cpel_mapping_drop_pages (page_mem, page_mem + page);
+    fd = open (path, O_RDONLY);
+    g_assert_cmpint (fd, >=, 0);
+    g_assert_cmpint (fdatasync (fd), ==, 0);   /* written just now: clean first */
+    g_assert_cmpint (posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED), ==, 0);
+    close (fd);
+    if (resident (rec))
+      {
+        g_test_skip ("the page cache kept the capture's pages");
+        return;
+      }
+    cpel_file_prefetch_track_records (file, 2, mid, mid + 1);
+    deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+    while (!resident (rec) && g_get_monotonic_time () < deadline)
+      g_usleep (1000);
+    g_assert_true (resident (rec));
+  }
+
+  g_unsetenv ("CPEL_INDEX_FILE_MIN_MB");
+  g_clear_object (&file);
+  g_unlink (cache_path);
+  g_rmdir (cache_dir);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -363,5 +481,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/index-store/cache-in-place", test_cache_in_place);
   g_test_add_func ("/core/index-store/unsorted-at-boundary", test_unsorted_at_boundary);
   g_test_add_func ("/core/index-store/cancel-in-place", test_cancel_in_place);
+  g_test_add_func ("/core/index-store/prefetch", test_prefetch);
   return g_test_run ();
 }
