@@ -494,25 +494,6 @@ map_and_adopt (CpelFile *self)
 }
 
 static gboolean
-write_all (int           fd,
-           const guint8 *p,
-           guint64       n)
-{
-  while (n > 0)
-    {
-      gssize w = write (fd, p, (gsize) MIN (n, WRITE_MAX));
-
-      if (w < 0 && errno == EINTR)
-        continue;
-      if (w <= 0)
-        return FALSE;
-      p += w;
-      n -= (guint64) w;
-    }
-  return TRUE;
-}
-
-static gboolean
 enough_space (const char *dir,
               guint64     size)
 {
@@ -601,6 +582,22 @@ pwrite_all (int           fd,
   return TRUE;
 }
 
+/* Closes the temporary file `tmp` and renames it to `path` when all went
+ * well (`ok`), else removes it. */
+static gboolean
+commit_tmp (int         fd,
+            const char *tmp,
+            const char *path,
+            gboolean    ok)
+{
+  ok = g_close (fd, NULL) && ok;
+  if (ok)
+    ok = g_rename (tmp, path) == 0;
+  if (!ok)
+    g_unlink (tmp);
+  return ok;
+}
+
 /* The cache of an index built in its temporary file: the head written,
  * then the rename.  The index stays mapped from it, read-only now. */
 static gboolean
@@ -619,12 +616,8 @@ store_in_place (CpelFile *self)
   path = cpel_index_cache_path_for (self->cache_dir, &key);
   ok = pwrite_all (self->index_fd, meta->data, meta->len, sizeof h)
        && pwrite_all (self->index_fd, (const guint8 *) &h, sizeof h, 0);
-  ok = g_close (self->index_fd, NULL) && ok;
+  ok = commit_tmp (self->index_fd, self->index_tmp, path, ok);
   self->index_fd = -1;
-  if (ok)
-    ok = g_rename (self->index_tmp, path) == 0;
-  if (!ok)
-    g_unlink (self->index_tmp);
 #ifdef G_OS_UNIX
   mprotect (self->index_map, self->index_map_len, PROT_READ);
 #endif
@@ -652,17 +645,12 @@ store (CpelFile *self)
   if (fd < 0)
     return FALSE;
   path = cpel_index_cache_path_for (self->cache_dir, &key);
-  ok = write_all (fd, (const guint8 *) &h, sizeof h)
-       && write_all (fd, meta->data, meta->len)
-       && write_all (fd, zeros, h.times_offset - sizeof h - meta->len)
-       && write_all (fd, (const guint8 *) self->times, 8 * self->n_events)
-       && write_all (fd, (const guint8 *) self->recs, 4 * self->n_events);
-  ok = g_close (fd, NULL) && ok;
-  if (ok)
-    ok = g_rename (tmp, path) == 0;
-  if (!ok)
-    g_unlink (tmp);
-  return ok;
+  ok = pwrite_all (fd, (const guint8 *) &h, sizeof h, 0)
+       && pwrite_all (fd, meta->data, meta->len, sizeof h)
+       && pwrite_all (fd, zeros, h.times_offset - sizeof h - meta->len, sizeof h + meta->len)
+       && pwrite_all (fd, (const guint8 *) self->times, 8 * self->n_events, h.times_offset)
+       && pwrite_all (fd, (const guint8 *) self->recs, 4 * self->n_events, h.recs_offset);
+  return commit_tmp (fd, tmp, path, ok);
 }
 
 void
