@@ -2,6 +2,8 @@
 /* cpel-test-util.c — shared helpers for the test programs */
 #include "cpel-test-util.h"
 
+#include <string.h>
+
 char *
 cpel_test_shared_file (const char *relative)
 {
@@ -33,6 +35,18 @@ cpel_test_count_entries (const char *dir)
   while (g_dir_read_name (d) != NULL)
     n++;
   return n;
+}
+
+gint64
+cpel_test_status_kb (const char *key)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return -1;
+  line = strstr (status, key);
+  return line != NULL ? g_ascii_strtoll (line + strlen (key), NULL, 10) : -1;
 }
 
 void

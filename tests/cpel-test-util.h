@@ -16,6 +16,10 @@ char *cpel_test_shared_file (const char *relative);
  * cannot be read. */
 guint cpel_test_count_entries (const char *dir);
 
+/* A field of /proc/self/status in KiB ("RssFile:", "VmHWM:"…), or -1
+ * where there is none. */
+gint64 cpel_test_status_kb (const char *key);
+
 /* `a` and `b` (arrays of strings) hold the same lines: the first that
  * differs is named, then the counts compared. */
 void cpel_test_assert_same_lines (GPtrArray *a, GPtrArray *b);

@@ -16,23 +16,11 @@
 
 #include "cpel-core.h"
 #include "cpel-gen.h"
+#include "cpel-test-util.h"
 #include "cpel-file-private.h"
 #include "cpel-index-cache-private.h"
 #include "cpel-lod.h"
 #include "cpel-mapguard.h"
-
-/* A /proc/self/status field in KiB, or -1. */
-static gint64
-status_kb (const char *key)
-{
-  g_autofree char *status = NULL;
-  const char *line;
-
-  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
-    return -1;
-  line = strstr (status, key);
-  return line != NULL ? g_ascii_strtoll (line + strlen (key), NULL, 10) : -1;
-}
 
 static char *
 gen (const char *dir,
@@ -130,17 +118,17 @@ test_temp_file (void)
 
   /* in a temporary file, whatever its size */
   g_setenv ("CPEL_INDEX_FILE_MIN_MB", "0", TRUE);
-  before = status_kb ("RssFile:");
+  before = cpel_test_status_kb ("RssFile:");
   file = open_path (path, NULL, 2);
   g_assert_cmpint (file->index_home, ==, CPEL_INDEX_HOME_TEMP_FILE);
   g_assert_nonnull (file->index_map);
   /* Written, sorted, read: little of the index or of the records stays
    * resident (without the drops, all 12 MB of the index would). */
   if (before >= 0)
-    g_assert_cmpint (status_kb ("RssFile:") - before, <, (index_kb + records_kb) / 8);
+    g_assert_cmpint (cpel_test_status_kb ("RssFile:") - before, <, (index_kb + records_kb) / 8);
   cpel_lod_prepare (cpel_lod_get_for_file (file), NULL);
   if (before >= 0)
-    g_assert_cmpint (status_kb ("RssFile:") - before, <, (index_kb + records_kb) / 8);
+    g_assert_cmpint (cpel_test_status_kb ("RssFile:") - before, <, (index_kb + records_kb) / 8);
   /* a search over every event (each one matches): the same */
   {
     g_autoptr(CpelQuery) query = cpel_query_new (file, CPEL_SEARCH_TEXT, "", FALSE, &error);
@@ -151,7 +139,7 @@ test_temp_file (void)
     g_assert_no_error (error);
     g_assert_cmpuint (cpel_search_result_get_n (result), ==, n);
     if (before >= 0)
-      g_assert_cmpint (status_kb ("RssFile:") - before, <, (index_kb + records_kb) / 8);
+      g_assert_cmpint (cpel_test_status_kb ("RssFile:") - before, <, (index_kb + records_kb) / 8);
   }
   /* the overview's counts, counted with the index: the viewer's overview
    * reads no event time */
@@ -276,10 +264,8 @@ test_cancel_in_place (void)
   cancelled = cpel_file_new_for_path (path, &options, cancellable, cancel_in_pass_b, cancellable, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_null (cancelled);
-  d = g_dir_open (cache_dir, 0, NULL);
-  if (d != NULL)
-    while (g_dir_read_name (d) != NULL)
-      n_left++;
+  if (g_file_test (cache_dir, G_FILE_TEST_IS_DIR))
+    n_left = cpel_test_count_entries (cache_dir);
   g_assert_cmpuint (n_left, ==, 0);
 
   g_clear_error (&error);

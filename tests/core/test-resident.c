@@ -8,19 +8,7 @@
 
 #include "cpel-core.h"
 #include "cpel-gen.h"
-
-/* A /proc/self/status field in KiB, or -1. */
-static gint64
-status_kb (const char *key)
-{
-  g_autofree char *status = NULL;
-  const char *line;
-
-  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
-    return -1;
-  line = strstr (status, key);
-  return line != NULL ? g_ascii_strtoll (line + strlen (key), NULL, 10) : -1;
-}
+#include "cpel-test-util.h"
 
 static void
 test_resident (void)
@@ -34,7 +22,7 @@ test_resident (void)
   CpelGenOptions opt = { 0, };
   gint64 before, records_kb;
 
-  if (status_kb ("RssFile:") < 0)
+  if (cpel_test_status_kb ("RssFile:") < 0)
     {
       g_test_skip ("no RssFile in /proc/self/status");
       return;
@@ -48,18 +36,18 @@ test_resident (void)
   g_assert_no_error (error);
   records_kb = (gint64) (opt.n_events * 20 / 1024);
 
-  before = status_kb ("RssFile:");
+  before = cpel_test_status_kb ("RssFile:");
   file = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (cpel_file_get_n_events (file), ==, opt.n_events);
   /* All records were read; fewer than a tenth of their pages stay. */
-  g_assert_cmpint (status_kb ("RssFile:") - before, <, records_kb / 10);
+  g_assert_cmpint (cpel_test_status_kb ("RssFile:") - before, <, records_kb / 10);
 
   query = cpel_query_new (file, CPEL_SEARCH_TEXT, "no such text anywhere", FALSE, &error);
   g_assert_no_error (error);
   result = cpel_search_run (file, query, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpint (status_kb ("RssFile:") - before, <, records_kb / 10);
+  g_assert_cmpint (cpel_test_status_kb ("RssFile:") - before, <, records_kb / 10);
 
   /* The records read again after that are the same. */
   {
