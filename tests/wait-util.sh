@@ -26,9 +26,20 @@ wait_line () {
 
 # wait_window ARGS...: the id of the first visible window that matches
 # all of `xdotool search ARGS`, once there is one; nothing after the bound
-# (the caller says what did not appear).
+# (the caller says what did not appear).  xdotool exits on an X error — a
+# window of another test destroyed while the search reads its properties
+# (BadWindow, Xlib's default handler) — with nothing found: searched again
+# until the bound.
 wait_window () {
-  { timeout "$WAIT_SECONDS" xdotool search --sync --all --onlyvisible "$@" 2>/dev/null | head -n 1; } || true
+  local end=$((SECONDS + WAIT_SECONDS)) wid=
+  while [ -z "$wid" ] && [ "$SECONDS" -lt "$end" ]; do
+    wid=$({ timeout "$((end - SECONDS))" xdotool search --sync --all --onlyvisible "$@" 2>/dev/null \
+            | head -n 1; } || true)
+    # an X error returns at once: not a busy loop meanwhile
+    [ -n "$wid" ] || sleep 0.1
+  done
+  [ -n "$wid" ] && echo "$wid"
+  return 0
 }
 
 # wait_laid_out WID WIDTH HEIGHT (xprop, Debian's x11-utils): returns once
