@@ -44,22 +44,14 @@ struct _CpelSearchResult
   gatomicrefcount  ref_count;
   guint            n_tracks;
   guint64         *track_offsets;   /* n_tracks + 1 */
-  guint64         *track_matches;   /* per track, sorted track indices */
+  guint32         *track_matches;   /* per track, sorted track indices */
   guint64        **track_bits;      /* per track: matched indices as bits, or NULL */
   CpelEventRef    *refs;            /* global time order */
   guint64          n;
 };
 
-/* A match with its sort key, at its rank in file order. */
-typedef struct
-{
-  gint64   t;
-  guint32  slot;
-  guint32  index;   /* track index (< 2^32: CPEL_MAX_EVENTS) */
-} Keyed;
-
 G_STATIC_ASSERT (CPEL_MAX_EVENTS <= G_MAXUINT32);
-G_STATIC_ASSERT (sizeof (Keyed) == sizeof (CpelEventRef));
+G_STATIC_ASSERT (sizeof (CpelEventRef) == 8);
 
 /* cpel-search-query.c */
 gboolean  _cpel_query_label_matches (const CpelQuery *query,
@@ -80,8 +72,6 @@ gboolean  _cpel_query_type_may_match (CpelQuery *query,
 /* cpel-search-result.c */
 gboolean  _cpel_search_result_order (CpelFile         *file,
                                      CpelSearchResult *result,
-                                     Keyed           **keyed_inout,
-                                     guint             n_active,
                                      GCancellable     *cancellable);
 void      _cpel_search_result_build_track_bits (CpelFile         *file,
                                                 CpelSearchResult *result);

@@ -49,7 +49,7 @@ cpel_search_result_get (CpelSearchResult *result,
   return &result->refs[i];
 }
 
-const guint64 *
+const guint32 *
 cpel_search_result_get_track (CpelSearchResult *result,
                               guint             slot,
                               guint64          *n_matches)
@@ -90,7 +90,7 @@ _cpel_search_result_build_track_bits (CpelFile         *file,
     {
       guint64 n = file->tracks[s].count;
       guint64 m = result->track_offsets[s + 1] - result->track_offsets[s];
-      const guint64 *matches = result->track_matches + result->track_offsets[s];
+      const guint32 *matches = result->track_matches + result->track_offsets[s];
       guint64 *bits;
 
       if (m == 0 || m * 64 < n)
@@ -142,7 +142,7 @@ cpel_search_result_filter (CpelSearchResult *result,
   g_atomic_ref_count_init (&out->ref_count);
   out->n_tracks = result->n_tracks;
   out->track_offsets = g_new0 (guint64, result->n_tracks + 1);
-  out->track_matches = g_new (guint64, MAX (result->track_offsets[result->n_tracks], 1));
+  out->track_matches = g_new (guint32, MAX (result->track_offsets[result->n_tracks], 1));
   /* Each match decided once (a type lookup reads its record): per track,
    * then the global list takes the decisions back in the same order. */
   keep = g_new (guint8, MAX (result->track_offsets[result->n_tracks], 1));
@@ -150,7 +150,7 @@ cpel_search_result_filter (CpelSearchResult *result,
     {
       for (guint64 i = result->track_offsets[s]; i < result->track_offsets[s + 1]; i++)
         {
-          guint64 index = result->track_matches[i];
+          guint32 index = result->track_matches[i];
 
           keep[i] = index < file->tracks[s].count
                     && !filtered_out (file, hidden_slots, hidden_types, s, index);
@@ -222,7 +222,12 @@ load_head (CpelFile               *file,
   h->rec = file->recs[pos];
 }
 
-/* Fills result->refs in (time, file index) order; FALSE when cancelled. */
+/* The references are dropped from the index's pages every this many:
+ * an index in a file then stays out of the resident set. */
+#define DROP_INTERVAL  (1u << 24)
+
+/* Fills result->refs in (time, file index) order from the matches of each
+ * track (a k-way merge over the tracks); FALSE when cancelled. */
 static gboolean
 merge_tracks (CpelFile         *file,
               CpelSearchResult *result,
@@ -263,6 +268,11 @@ merge_tracks (CpelFile         *file,
       if ((j & (CHECK_INTERVAL - 1)) == 0 && cancellable
           && g_cancellable_is_cancelled (cancellable))
         return FALSE;
+      if ((j & (DROP_INTERVAL - 1)) == DROP_INTERVAL - 1)
+        {
+          cpel_index_store_drop (file, file->times, file->times + file->n_events);
+          cpel_index_store_drop (file, file->recs, file->recs + file->n_events);
+        }
 
       result->refs[j].slot = top->slot;
       result->refs[j].index = result->track_matches[top->pos];
@@ -273,159 +283,72 @@ merge_tracks (CpelFile         *file,
         heap[0] = heap[--n];
       cpel_track_heap_sift_down (heap, n, 0);
     }
+  cpel_index_store_drop (file, file->times, file->times + file->n_events);
+  cpel_index_store_drop (file, file->recs, file->recs + file->n_events);
   g_assert (j == result->n);
   return TRUE;
 }
 
-
-
-/* Merges the sorted runs [a, b) and [b, c) of src into dst; on equal times
- * the left (earlier in file order) goes first: a stable merge. */
-static void
-merge_runs (const Keyed *src,
-            Keyed       *dst,
-            guint64      a,
-            guint64      b,
-            guint64      c)
+static inline gint64
+ref_time (const CpelFile     *file,
+          const CpelEventRef *ref)
 {
-  guint64 i = a, j = b, o = a;
-
-  while (i < b && j < c)
-    dst[o++] = src[j].t < src[i].t ? src[j++] : src[i++];
-  while (i < b)
-    dst[o++] = src[i++];
-  while (j < c)
-    dst[o++] = src[j++];
+  return file->times[file->tracks[ref->slot].first + ref->index];
 }
 
-/* ---- ordering ---------------------------------------------------------- */
-
-/* Stable insertion sort of keyed[0..n) by time, giving up (the array is then
- * some permutation of itself) after `budget` moves: linear for a capture in
- * time order but for events swapped with their neighbours. */
-static gboolean
-insertion_sort_bounded (Keyed   *a,
-                        guint64  n,
-                        guint64  budget)
+/* Sorts result->refs (all matches, in file order) into (time, file index)
+ * order, in place: no second array and no copy of the keys, which would
+ * double what a result of hundreds of millions of matches holds.
+ *
+ * Captures are usually written in time order but for neighbours swapped
+ * (per-CPU buffers merged), which a stable insertion sort fixes in a move or
+ * two per swap (ties keep file order).  It gives up after a few moves per
+ * match (a capture of several sorted sections, or of no order at all): the
+ * k-way merge over the tracks' sorted matches then writes the references
+ * again.  FALSE when cancelled. */
+gboolean
+_cpel_search_result_order (CpelFile         *file,
+                           CpelSearchResult *result,
+                           GCancellable     *cancellable)
 {
-  guint64 moves = 0;
+  CpelEventRef *a = result->refs;
+  guint64 n = result->n, moves = 0, budget = 2 * result->n + 4096;
+  gint64 last = G_MININT64;   /* the largest time so far: a[i - 1]'s */
 
-  for (guint64 i = 1; i < n; i++)
-    if (a[i].t < a[i - 1].t)
+  for (guint64 i = 0; i < n; i++)
+    {
+      gint64 t = ref_time (file, &a[i]);
+
+      if ((i & (CHECK_INTERVAL - 1)) == 0 && cancellable
+          && g_cancellable_is_cancelled (cancellable))
+        return FALSE;
+      if ((i & (DROP_INTERVAL - 1)) == DROP_INTERVAL - 1)
+        cpel_index_store_drop (file, file->times, file->times + file->n_events);
+
+      if (t >= last)
+        {
+          last = t;
+          continue;
+        }
       {
-        Keyed x = a[i];
+        CpelEventRef x = a[i];
         guint64 j = i;
 
-        while (j > 0 && a[j - 1].t > x.t)
+        while (j > 0 && ref_time (file, &a[j - 1]) > t)
           {
             a[j] = a[j - 1];
             j--;
             if (++moves > budget)
               {
-                a[j] = x;
-                return FALSE;
+                a[j] = x;   /* a permutation: written again below */
+                g_free (result->refs);
+                result->refs = g_new (CpelEventRef, MAX (n, 1));
+                return merge_tracks (file, result, cancellable);
               }
           }
         a[j] = x;
       }
-  return TRUE;
-}
-
-/* The sorted keys become the references, in place (same size). */
-static void
-keys_to_refs (Keyed   *keyed,
-              guint64  n)
-{
-  for (guint64 i = 0; i < n; i++)
-    {
-      CpelEventRef ref = { 0, };
-
-      ref.slot = keyed[i].slot;
-      ref.index = keyed[i].index;
-      memcpy (&keyed[i], &ref, sizeof ref);
     }
-}
-
-/* Fills result->refs in (time, file index) order from `keyed` (all matches
- * in file order).  Captures are usually written in time order, or as a few
- * sections each in time order: a natural merge sort of the runs of `keyed`
- * then reads memory sequentially.  Many runs (events in no order at all):
- * the k-way merge over the tracks instead.  FALSE when cancelled. */
-gboolean
-_cpel_search_result_order (CpelFile         *file,
-               CpelSearchResult *result,
-               Keyed           **keyed_inout,
-               guint             n_active,
-               GCancellable     *cancellable)
-{
-  Keyed *keyed = *keyed_inout;
-  guint64 n = result->n;
-  g_autoptr(GArray) bounds = g_array_new (FALSE, FALSE, sizeof (guint64));
-  guint64 zero = 0;
-  Keyed *src = keyed;
-  g_autofree Keyed *tmp = NULL;
-
-  /* Out of order somewhere: most often a capture in time order but for
-   * neighbours swapped (per-CPU buffers merged), which an insertion sort
-   * fixes in a move or two per swap; it gives up after a few moves per
-   * match (a capture of several sorted sections, or of no order at all). */
-  for (guint64 i = 1; i < n; i++)
-    if (keyed[i].t < keyed[i - 1].t)
-      {
-        if (insertion_sort_bounded (keyed, n, 2 * n + 4096))
-          n = 0;   /* sorted: no runs below */
-        break;
-      }
-
-  /* Sorted runs: a natural merge sort of a few; many (no order at all):
-   * the k-way merge over the tracks. */
-  g_array_append_val (bounds, zero);
-  for (guint64 i = 1; i < n; i++)
-    if (keyed[i].t < keyed[i - 1].t)
-      {
-        g_array_append_val (bounds, i);
-        if (bounds->len > MAX (n_active, 64))
-          {
-            result->refs = g_new (CpelEventRef, MAX (result->n, 1));
-            return merge_tracks (file, result, cancellable);
-          }
-      }
-  n = result->n;
-  g_array_append_val (bounds, n);
-
-  if (bounds->len > 2)
-    {
-      Keyed *dst = tmp = g_new (Keyed, n);
-
-      while (bounds->len > 2)
-        {
-          guint64 *b = (guint64 *) bounds->data;
-          guint n_runs = bounds->len - 1, out = 0;
-          Keyed *swap;
-
-          if (cancellable && g_cancellable_is_cancelled (cancellable))
-            return FALSE;
-          for (guint r = 0; r < n_runs; r += 2)
-            {
-              if (r + 1 < n_runs)
-                merge_runs (src, dst, b[r], b[r + 1], b[r + 2]);
-              else
-                memcpy (dst + b[r], src + b[r], (b[r + 1] - b[r]) * sizeof (Keyed));
-              b[out++] = b[r];
-            }
-          b[out++] = n;
-          g_array_set_size (bounds, out);
-          swap = src;
-          src = dst;
-          dst = swap;
-        }
-    }
-
-  keys_to_refs (src, n);
-  result->refs = (CpelEventRef *) src;
-  if (src == keyed)
-    *keyed_inout = NULL;
-  else
-    tmp = NULL;   /* stolen by result->refs */
+  cpel_index_store_drop (file, file->times, file->times + file->n_events);
   return TRUE;
 }

@@ -50,12 +50,9 @@ typedef struct _Scan Scan;
 
 /* A match, in file order: its track and its index on the track (for a track
  * whose events are not in file order: its file index, turned into the track
- * index afterwards). */
-typedef struct
-{
-  guint32 slot;
-  guint32 index;
-} Hit;
+ * index afterwards).  The same as the result's references: the hits in file
+ * order become them, then sorted in place. */
+typedef CpelEventRef Hit;
 
 G_STATIC_ASSERT (CPEL_MAX_EVENTS <= G_MAXUINT32);
 
@@ -496,10 +493,10 @@ fix_unordered (CpelFile     *file,
 }
 
 static int
-compare_u64 (gconstpointer a,
+compare_u32 (gconstpointer a,
              gconstpointer b)
 {
-  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
 
   return x < y ? -1 : x > y;
 }
@@ -516,10 +513,9 @@ cpel_search_run (CpelFile          *file,
   const FileInfo *info;
   Chunk *chunks = NULL;
   guint n_chunks;
-  guint64 total = 0, k;
+  guint64 total;
   g_autofree guint64 *fill = NULL;
-  Keyed *keyed = NULL;
-  guint n_active = 0;
+  GArray *all;
   CpelSearchResult *result = NULL;
   g_autofree guint8 *may_match = NULL;
 
@@ -625,55 +621,43 @@ cpel_search_run (CpelFile          *file,
       return NULL;
     }
 
-  /* Pass 2: track indices for the tracks not in file order, then every
-   * match with its time (file order) and each track's matches. */
+  /* Pass 2: track indices for the tracks not in file order; the hits of
+   * all chunks in one array (chunk 0's grows: its pages are moved, not
+   * copied), which becomes the result's references; each track's matches. */
   fix_unordered (file, info->unordered, chunks, n_chunks);
-  for (guint c = 0; c < n_chunks; c++)
-    total += chunks[c].hits->len;
+  all = g_steal_pointer (&chunks[0].hits);
+  for (guint c = 1; c < n_chunks; c++)
+    {
+      g_array_append_vals (all, chunks[c].hits->data, chunks[c].hits->len);
+      g_clear_pointer (&chunks[c].hits, g_array_unref);
+    }
+  free_chunks (chunks, n_chunks, file->n_types);
+  chunks = NULL;
+  total = all->len;
 
   result = g_new0 (CpelSearchResult, 1);
   g_atomic_ref_count_init (&result->ref_count);
   result->n_tracks = file->n_tracks;
   result->n = total;
+  if (total == 0)
+    g_array_set_size (all, 1);
+  result->refs = (CpelEventRef *) (gpointer) g_array_free (g_steal_pointer (&all), FALSE);
   result->track_offsets = g_new0 (guint64, file->n_tracks + 1);
-  keyed = g_new (Keyed, MAX (total, 1));
-
-  k = 0;
-  for (guint c = 0; c < n_chunks; c++)
-    {
-      const Hit *h = (const Hit *) (gpointer) chunks[c].hits->data;
-
-      for (guint i = 0; i < chunks[c].hits->len; i++, k++)
-        {
-          keyed[k].t = file->times[file->tracks[h[i].slot].first + h[i].index];
-          keyed[k].slot = h[i].slot;
-          keyed[k].index = h[i].index;
-          result->track_offsets[h[i].slot + 1]++;
-        }
-      g_clear_pointer (&chunks[c].hits, g_array_unref);
-      /* an index in a file: the times read for the hits go back */
-      cpel_index_store_drop (file, file->times, file->times + file->n_events);
-    }
-  free_chunks (chunks, n_chunks, file->n_types);
-  chunks = NULL;
-
+  for (guint64 i = 0; i < total; i++)
+    result->track_offsets[result->refs[i].slot + 1]++;
   for (guint s = 0; s < file->n_tracks; s++)
-    {
-      if (result->track_offsets[s + 1] > 0)
-        n_active++;
-      result->track_offsets[s + 1] += result->track_offsets[s];
-    }
-  result->track_matches = g_new (guint64, MAX (total, 1));
+    result->track_offsets[s + 1] += result->track_offsets[s];
+  result->track_matches = g_new (guint32, MAX (total, 1));
   fill = g_new (guint64, MAX (file->n_tracks, 1));
   for (guint s = 0; s < file->n_tracks; s++)
     fill[s] = result->track_offsets[s];
   for (guint64 i = 0; i < total; i++)
-    result->track_matches[fill[keyed[i].slot]++] = keyed[i].index;
+    result->track_matches[fill[result->refs[i].slot]++] = result->refs[i].index;
   for (guint s = 0; s < file->n_tracks; s++)
     if (info->unordered[s])
       qsort (result->track_matches + result->track_offsets[s],
-             result->track_offsets[s + 1] - result->track_offsets[s], sizeof (guint64),
-             compare_u64);
+             result->track_offsets[s + 1] - result->track_offsets[s], sizeof (guint32),
+             compare_u32);
 
   _cpel_search_result_build_track_bits (file, result);
 
@@ -681,9 +665,8 @@ cpel_search_run (CpelFile          *file,
     progress (0.95, progress_data);
 
   /* Pass 3: global time order (file order breaks ties). */
-  if (!_cpel_search_result_order (file, result, &keyed, n_active, cancellable))
+  if (!_cpel_search_result_order (file, result, cancellable))
     goto cancelled;
-  g_clear_pointer (&keyed, g_free);
 
   if (progress)
     progress (1.0, progress_data);
@@ -692,7 +675,6 @@ cpel_search_run (CpelFile          *file,
 cancelled:
   if (chunks != NULL)
     free_chunks (chunks, n_chunks, file->n_types);
-  g_free (keyed);
   g_clear_pointer (&result, cpel_search_result_unref);
   if (!g_cancellable_set_error_if_cancelled (cancellable, error))
     g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Search cancelled"));

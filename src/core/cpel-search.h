@@ -26,11 +26,14 @@ gboolean   cpel_query_match    (CpelQuery       *query,
 void       cpel_query_free     (CpelQuery       *query);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelQuery, cpel_query_free)
 
-/* A reference to one event: track slot and index within the track. */
+/* A reference to one event: track slot and index within the track (a
+ * track holds fewer than 2^32 events: CPEL_MAX_EVENTS).  8 bytes: a search
+ * result holds one per match, and a search over 10^9 events can match
+ * hundreds of millions. */
 typedef struct
 {
-  guint    slot;
-  guint64  index;
+  guint32  slot;
+  guint32  index;
 } CpelEventRef;
 
 typedef struct _CpelSearchResult CpelSearchResult;
@@ -51,7 +54,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelSearchResult, cpel_search_result_unref)
 guint64             cpel_search_result_get_n       (CpelSearchResult *result);
 const CpelEventRef *cpel_search_result_get         (CpelSearchResult *result, guint64 i);
 /* Per track: sorted track indices of the matches on that track. */
-const guint64      *cpel_search_result_get_track   (CpelSearchResult *result, guint slot,
+const guint32      *cpel_search_result_get_track   (CpelSearchResult *result, guint slot,
                                                     guint64 *n_matches);
 /* For a track where at least one event in 64 matches: bit i (word i / 64,
  * bit i % 64) is set when its event i matches; NULL on other tracks. */

@@ -22,7 +22,7 @@ typedef struct
   float         *counts;    /* density rows and rows with bursts: n_columns counts */
   guint8        *in_burst;  /* tick rows with bursts: hi - lo flags, else NULL */
   guint          density_line;  /* its line in the density image */
-  const guint64 *matches;   /* sorted track indices of search matches */
+  const guint32 *matches;   /* sorted track indices of search matches */
   guint64        n_matches;
   CpelRGBA       track_color;   /* CPEL_COLOR_BY_TRACK: its ticks' colour */
 } RowInfo;

@@ -202,7 +202,7 @@ cpel_render_label_column (CpelRenderCtx *ctx)
 
 /* First position p in sorted m[0..n) with m[p] >= v. */
 static guint64
-u64_lower_bound (const guint64 *m, guint64 lo, guint64 n, guint64 v)
+u32_lower_bound (const guint32 *m, guint64 lo, guint64 n, guint64 v)
 {
   guint64 hi = n;
   while (lo < hi)
@@ -219,7 +219,7 @@ u64_lower_bound (const guint64 *m, guint64 lo, guint64 n, guint64 v)
 /* The same, galloping from lo: O(log distance) reads, near lo first (the
  * next column's first match is close when matches are dense). */
 static guint64
-u64_gallop (const guint64 *m, guint64 lo, guint64 n, guint64 v)
+u32_gallop (const guint32 *m, guint64 lo, guint64 n, guint64 v)
 {
   guint64 step = 1, hi;
 
@@ -227,7 +227,7 @@ u64_gallop (const guint64 *m, guint64 lo, guint64 n, guint64 v)
     {
       hi = n - lo > step ? lo + step : n;
       if (hi == n || m[hi] >= v)
-        return u64_lower_bound (m, lo + 1, hi, v);
+        return u32_lower_bound (m, lo + 1, hi, v);
       lo = hi;
       step *= 2;
     }
@@ -240,7 +240,7 @@ is_match (RowInfo *row, guint64 i)
   guint64 p;
   if (row->n_matches == 0)
     return FALSE;
-  p = u64_lower_bound (row->matches, 0, row->n_matches, i);
+  p = u32_lower_bound (row->matches, 0, row->n_matches, i);
   return p < row->n_matches && row->matches[p] == i;
 }
 
@@ -320,8 +320,8 @@ draw_highlights (CpelRenderCtx *ctx, RowInfo *row)
 
   if (row->n_matches == 0 || row->lo >= row->hi)
     return;
-  p = u64_lower_bound (row->matches, 0, row->n_matches, row->lo);
-  q = u64_lower_bound (row->matches, p, row->n_matches, row->hi);
+  p = u32_lower_bound (row->matches, 0, row->n_matches, row->lo);
+  q = u32_lower_bound (row->matches, p, row->n_matches, row->hi);
   if (p >= q)
     return;
   if ((double) (row->hi - row->lo) >= (double) LOD_EVENTS_PER_COLUMN * nc)
@@ -378,7 +378,7 @@ draw_highlights (CpelRenderCtx *ctx, RowInfo *row)
         tb = cpel_render_column_time (view->t0, view->t1, (guint64) c + 1, nc);
         idx = lod != NULL ? MAX (cpel_lod_lower_bound (lod, row->slot, tb), idx + 1)
                           : cpel_render_gallop (row->times, idx, row->hi, tb);
-        p = u64_gallop (row->matches, p + 1, q, idx);
+        p = u32_gallop (row->matches, p + 1, q, idx);
       }
   bands_flush_span (&b);
   cairo_fill (cr);

@@ -108,7 +108,7 @@ check_consistent (CpelFile         *file,
   for (guint64 i = 0; i < n; i++)
     {
       const CpelEventRef *r = cpel_search_result_get (result, i);
-      const guint64 *track;
+      const guint32 *track;
       guint64 tn;
       CpelEvent ev;
 
@@ -368,7 +368,7 @@ test_query_match (void)
       for (guint s = 0; s < cpel_file_get_n_tracks (file); s++)
         {
           guint64 tn, k = 0;
-          const guint64 *track = cpel_search_result_get_track (r, s, &tn);
+          const guint32 *track = cpel_search_result_get_track (r, s, &tn);
 
           for (guint64 i = 0; i < cpel_file_get_track_n_events (file, s); i++)
             {
@@ -813,7 +813,7 @@ test_track_bits (void)
       for (guint slot = 0; slot < cpel_file_get_n_tracks (file); slot++)
         {
           guint64 n_events, n_matches, j = 0;
-          const guint64 *m = cpel_search_result_get_track (r, slot, &n_matches);
+          const guint32 *m = cpel_search_result_get_track (r, slot, &n_matches);
           const guint64 *bits = cpel_search_result_get_track_bits (r, slot);
 
           cpel_file_get_track_times (file, slot, &n_events);
@@ -891,8 +891,8 @@ test_filter (void)
       for (guint s = 0; s < n_tracks; s++)
         {
           guint64 n_all, n_f, n_events, j = 0;
-          const guint64 *m_all = cpel_search_result_get_track (all, s, &n_all);
-          const guint64 *m_f = cpel_search_result_get_track (f, s, &n_f);
+          const guint32 *m_all = cpel_search_result_get_track (all, s, &n_all);
+          const guint32 *m_f = cpel_search_result_get_track (f, s, &n_f);
           const guint64 *bits = cpel_search_result_get_track_bits (f, s);
 
           cpel_file_get_track_times (file, s, &n_events);

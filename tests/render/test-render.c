@@ -1344,7 +1344,7 @@ test_highlights_dense_bits (void)
   CpelView view;
   cairo_surface_t *s, *plain;
   guint64 n;
-  const guint64 *m = cpel_search_result_get_track (result, 0, &n);
+  const guint32 *m = cpel_search_result_get_track (result, 0, &n);
 
   g_assert_nonnull (cpel_search_result_get_track_bits (result, 0));
   for (guint64 i = 0; i < n; i++)

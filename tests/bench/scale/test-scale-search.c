@@ -165,7 +165,7 @@ check (CpelFile *file, CpelSearchMode mode, const char *text, gboolean case_sens
   for (guint s = 0, total = 0; s < cpel_file_get_n_tracks (file); s++)
     {
       guint64 n;
-      const guint64 *m = cpel_search_result_get_track (result, s, &n);
+      const guint32 *m = cpel_search_result_get_track (result, s, &n);
 
       for (guint64 i = 1; i < n; i++)
         g_assert_cmpuint (m[i - 1], <, m[i]);
