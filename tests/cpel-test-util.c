@@ -49,6 +49,38 @@ cpel_test_status_kb (const char *key)
   return line != NULL ? g_ascii_strtoll (line + strlen (key), NULL, 10) : -1;
 }
 
+gint64
+cpel_test_mapping_rss_kb (const void *addr)
+{
+  g_autofree char *smaps = NULL;
+  g_auto(GStrv) lines = NULL;
+  gboolean in = FALSE;
+
+  if (!g_file_get_contents ("/proc/self/smaps", &smaps, NULL, NULL))
+    return -1;
+  lines = g_strsplit (smaps, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      guint64 lo, hi;
+      char *end;
+
+      /* a mapping's first line: "lo-hi perms offset dev inode path" */
+      lo = g_ascii_strtoull (lines[i], &end, 16);
+      if (end != lines[i] && *end == '-')
+        {
+          hi = g_ascii_strtoull (end + 1, &end, 16);
+          if (*end == ' ')
+            {
+              in = (guintptr) addr >= lo && (guintptr) addr < hi;
+              continue;
+            }
+        }
+      if (in && g_str_has_prefix (lines[i], "Rss:"))
+        return g_ascii_strtoll (lines[i] + 4, NULL, 10);
+    }
+  return -1;
+}
+
 void
 cpel_test_assert_same_lines (GPtrArray *a, GPtrArray *b)
 {

@@ -19,6 +19,8 @@ guint cpel_test_count_entries (const char *dir);
 /* A field of /proc/self/status in KiB ("RssFile:", "VmHWM:"…), or -1
  * where there is none. */
 gint64 cpel_test_status_kb (const char *key);
+/* Resident kB of the mapping that holds `addr` (/proc/self/smaps), or -1. */
+gint64 cpel_test_mapping_rss_kb (const void *addr);
 
 /* `a` and `b` (arrays of strings) hold the same lines: the first that
  * differs is named, then the counts compared. */

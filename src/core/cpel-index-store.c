@@ -211,4 +211,14 @@ cpel_index_store_drop (const CpelFile *self,
       && (const guint8 *) from >= self->index_map
       && (const guint8 *) to <= self->index_map + self->index_map_len)
     cpel_mapping_drop_pages (from, to);
+  /* an index read from the cache file: a private read-only mapping, never
+   * written, its pages come back from the page cache */
+  else if (self->cache_mapped != NULL)
+    {
+      const guint8 *map = (const guint8 *) g_mapped_file_get_contents (self->cache_mapped);
+      gsize len = g_mapped_file_get_length (self->cache_mapped);
+
+      if (map != NULL && (const guint8 *) from >= map && (const guint8 *) to <= map + len)
+        cpel_mapping_drop_pages (from, to);
+    }
 }

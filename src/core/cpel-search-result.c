@@ -120,6 +120,17 @@ filtered_out (CpelFile     *file,
   return type != CPEL_U32MAP_NONE && hidden_types[type];
 }
 
+static gboolean
+any_set (const guint8 *flags,
+         guint         n)
+{
+  if (flags != NULL)
+    for (guint i = 0; i < n; i++)
+      if (flags[i])
+        return TRUE;
+  return FALSE;
+}
+
 CpelSearchResult *
 cpel_search_result_filter (CpelSearchResult *result,
                            CpelFile         *file,
@@ -135,7 +146,8 @@ cpel_search_result_filter (CpelSearchResult *result,
   g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
   g_return_val_if_fail (result->n_tracks == file->n_tracks, NULL);
 
-  if (hidden_slots == NULL && hidden_types == NULL)
+  /* nothing hidden: no copy (hundreds of millions of matches, maybe) */
+  if (!any_set (hidden_slots, file->n_tracks) && !any_set (hidden_types, file->n_types))
     return cpel_search_result_ref (result);
 
   out = g_new0 (CpelSearchResult, 1);

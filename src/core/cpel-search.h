@@ -66,8 +66,8 @@ guint64             cpel_search_result_find_next   (CpelSearchResult *result, Cp
 
 /* The matches on tracks and of event types still shown: `hidden_slots`
  * (n_tracks flags) and `hidden_types` (n_types flags), either NULL for none
- * hidden.  A new result (a new reference to `result` when nothing is
- * hidden).  O(matches). */
+ * hidden.  A new result (a new reference to `result` when no flag is set).
+ * O(matches). */
 CpelSearchResult   *cpel_search_result_filter      (CpelSearchResult *result,
                                                     CpelFile         *file,
                                                     const guint8     *hidden_slots,

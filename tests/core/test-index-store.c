@@ -212,6 +212,30 @@ test_cache_in_place (void)
   again = open_path (path, cache_dir, 2);
   g_assert_cmpint (cpel_file_get_cache_load (again), ==, CPEL_INDEX_CACHE_USED);
   g_assert_cmpint (again->index_home, ==, CPEL_INDEX_HOME_NONE);
+  /* a search over every event reads all of the index through the cache
+   * file's mapping: its pages go back too (read-only, private: they come
+   * back from the page cache), as they do for an index built in a file */
+  {
+    g_autoptr(CpelQuery) query = cpel_query_new (again, CPEL_SEARCH_TEXT, "", FALSE, &error);
+    g_autoptr(CpelSearchResult) result = NULL;
+    gint64 index_kb = 12 * ref->n_events / 1024, before;
+    guint64 sum = 0;
+
+    g_assert_no_error (error);
+    /* all of it resident first */
+    for (guint64 i = 0; i < again->n_events; i++)
+      sum += (guint64) again->times[i] + again->recs[i];
+    g_assert_cmpuint (sum, >, 0);
+    before = cpel_test_mapping_rss_kb (again->times);
+    result = cpel_search_run (again, query, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (cpel_search_result_get_n (result), ==, ref->n_events);
+    if (before >= 0)
+      {
+        g_assert_cmpint (before, >=, index_kb);
+        g_assert_cmpint (cpel_test_mapping_rss_kb (again->times), <, index_kb / 8);
+      }
+  }
   assert_same_index (again, ref);
   assert_overview (again, ref);
 

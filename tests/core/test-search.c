@@ -850,10 +850,13 @@ test_filter (void)
   g_autofree guint8 *types = g_new0 (guint8, n_types);
   guint type;
 
-  /* Nothing hidden: the same result. */
+  /* Nothing hidden: the same result (no copy of every match), also when
+   * the flags are there but none is set. */
   {
     g_autoptr(CpelSearchResult) same = cpel_search_result_filter (all, file, NULL, NULL);
+    g_autoptr(CpelSearchResult) same2 = cpel_search_result_filter (all, file, slots, types);
     g_assert_true (same == all);
+    g_assert_true (same2 == all);
   }
 
   for (guint s = 0; s < n_tracks; s += 3)

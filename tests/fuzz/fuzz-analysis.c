@@ -96,9 +96,9 @@ check_search (CpelFile       *file,
       cpel_file_get_track_event (file, rb->slot, rb->index, &b);
       if (!(a.time_ns < b.time_ns || (a.time_ns == b.time_ns && a.file_index < b.file_index)))
         {
-          fprintf (stderr, "search mode %d \"%s\": result %" G_GUINT64_FORMAT " (slot %u index %"
-                   G_GUINT64_FORMAT ", t %" G_GINT64_FORMAT ", event %" G_GUINT64_FORMAT ") then (slot %u index %"
-                   G_GUINT64_FORMAT ", t %" G_GINT64_FORMAT ", event %" G_GUINT64_FORMAT ")\n",
+          fprintf (stderr, "search mode %d \"%s\": result %" G_GUINT64_FORMAT " (slot %u index %u"
+                   ", t %" G_GINT64_FORMAT ", event %" G_GUINT64_FORMAT ") then (slot %u index %u"
+                   ", t %" G_GINT64_FORMAT ", event %" G_GUINT64_FORMAT ")\n",
                    mode, text, i - 1, ra->slot, ra->index, a.time_ns, a.file_index,
                    rb->slot, rb->index, b.time_ns, b.file_index);
           FUZZ_CHECK (!"search results are in time order, each once");

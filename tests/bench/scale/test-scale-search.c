@@ -155,7 +155,7 @@ check (CpelFile *file, CpelSearchMode mode, const char *text, gboolean case_sens
                    text, cpel_search_result_get_n (result));
         ref = cpel_search_result_get (result, k++);
         if (ref->slot != ev.track_slot || ref->index != index)
-          g_error ("“%s”: match %" G_GUINT64_FORMAT " is track %u #%" G_GUINT64_FORMAT
+          g_error ("“%s”: match %" G_GUINT64_FORMAT " is track %u #%u"
                    ", the oracle says track %u #%" G_GUINT64_FORMAT,
                    text, k - 1, ref->slot, ref->index, ev.track_slot, index);
       }
