@@ -199,6 +199,9 @@ on_after_paint (GdkFrameClock *clock,
 {
   CpelFile *file = self->file;
 
+  /* the deferred check of the index steps aside while the user looks */
+  if (file != NULL)
+    cpel_file_note_frame (file);
   if (file != NULL && self->watch.verify_pending)
     {
       /* the first frame is on screen: now the rest of the index */

@@ -137,6 +137,7 @@ struct _CpelFile
   guint64          *overview_counts; /* the same counted from an index built here, or NULL */
   struct _CpelIndexCacheBulk *cache_bulk; /* times / recs not checked yet (verify later), or NULL */
   gint              cache_bad;      /* atomic: the deferred check failed */
+  gint64            frame_at_us;    /* atomic (__atomic_*): cpel_file_note_frame () */
 };
 
 /* A track's level-of-detail summary as the cache stores it (cpel-lod.c). */

@@ -146,6 +146,12 @@ gboolean      cpel_file_verify_index       (CpelFile     *self,
                                             GCancellable *cancellable);
 /* TRUE when the file's index came from a cache not checked in full yet. */
 gboolean      cpel_file_index_is_unverified (CpelFile *self);
+/* A frame of this file was just drawn: cpel_file_verify_index () steps aside
+ * (sleeps between its blocks) until no frame came for a moment, so that a
+ * user zooming a re-opened capture gets the disk and the CPU; after a
+ * second of stepping aside it takes its turn for a while (a view that never
+ * stops drawing does not stop the check).  Any thread. */
+void          cpel_file_note_frame         (CpelFile *self);
 /* TRUE once cpel_file_verify_index () found the cache damaged. */
 gboolean      cpel_file_index_cache_is_damaged (CpelFile *self);
 /* The overview's CPEL_INDEX_CACHE_OVERVIEW_BUCKETS (4096) bucket counts as

@@ -84,10 +84,58 @@ check_defined (guint32  key,
 
 typedef enum { BULK_OK, BULK_BAD, BULK_CANCELLED } BulkResult;
 
-static BulkResult
-verify_bulk (const CpelIndexCacheBulk   *b,
-             GCancellable *cancellable)
+/* The deferred check steps aside while frames are drawn: */
+#define YIELD_QUIET_US   (150 * 1000)    /* no frame for this long: go on */
+#define YIELD_MAX_US     (1000 * 1000)   /* at most this long a pause, */
+#define YIELD_TURN_US    (250 * 1000)    /* then this long without one */
+
+typedef struct
 {
+  const gint64 *frame_at;   /* cpel_file_note_frame ()'s, or NULL: never */
+  gint64        turn_until; /* no pause before this */
+} Yield;
+
+/* Between blocks of the check: sleeps while the file's frames come. */
+static void
+yield_to_frames (Yield        *y,
+                 GCancellable *cancellable)
+{
+  gint64 start;
+
+  if (y->frame_at == NULL)
+    return;
+  start = g_get_monotonic_time ();
+  if (start < y->turn_until)
+    return;
+  for (;;)
+    {
+      gint64 now = g_get_monotonic_time ();
+      gint64 quiet = now - __atomic_load_n (y->frame_at, __ATOMIC_RELAXED);
+
+      if (quiet >= YIELD_QUIET_US || g_cancellable_is_cancelled (cancellable))
+        return;
+      if (now - start >= YIELD_MAX_US)
+        {
+          y->turn_until = now + YIELD_TURN_US;
+          return;
+        }
+      g_usleep (MIN (YIELD_QUIET_US - quiet, 20 * 1000) + 1000);
+    }
+}
+
+void
+cpel_file_note_frame (CpelFile *self)
+{
+  g_return_if_fail (CPEL_IS_FILE (self));
+  __atomic_store_n (&self->frame_at_us, g_get_monotonic_time (), __ATOMIC_RELAXED);
+}
+
+static BulkResult
+verify_bulk (const CpelIndexCacheBulk *b,
+             const gint64             *frame_at,
+             GCancellable             *cancellable)
+{
+  Yield yield = { frame_at, 0 };
   g_autofree gint64 *bnd = cpel_index_cache_overview_bounds (b->duration);
   g_autofree guint64 *ov = g_new0 (guint64, OV_BUCKETS);
   const gint64 *times = b->times;
@@ -146,6 +194,7 @@ verify_bulk (const CpelIndexCacheBulk   *b,
               ts = rs = CPEL_INDEX_CACHE_SUM_SEED;
               blk++;
               blk_end = MIN (blk_end + CPEL_INDEX_CACHE_BLOCK_ELEMS, n);
+              yield_to_frames (&yield, cancellable);
               if (g_cancellable_is_cancelled (cancellable))
                 return BULK_CANCELLED;
               if (b->mapping && i + 1 - dropped >= DROP_EVERY)
@@ -384,7 +433,7 @@ cpel_index_cache_adopt_full (CpelFile                *self,
   bulk->check_sums = check_sums;
   bulk->mapping = mapping;
   bulk->guard = guard;
-  if (!verify_later && verify_bulk (bulk, NULL) != BULK_OK)
+  if (!verify_later && verify_bulk (bulk, NULL, NULL) != BULK_OK)
     return CPEL_INDEX_CACHE_DAMAGED;
 
   /* a cache file that shrank while it was read reads as zeros from there */
@@ -531,7 +580,7 @@ cpel_file_verify_index (CpelFile     *self,
       g_mutex_unlock (&lock);
       return !g_atomic_int_get (&self->cache_bad);
     }
-  r = verify_bulk (bulk, cancellable);
+  r = verify_bulk (bulk, &self->frame_at_us, cancellable);
   if (r == BULK_CANCELLED)
     {
       g_mutex_unlock (&lock);

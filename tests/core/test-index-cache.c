@@ -1331,6 +1331,93 @@ test_clear (Fixture       *f,
   g_assert_false (g_file_test (tmp, G_FILE_TEST_EXISTS));
 }
 
+/* The deferred check steps aside while frames are drawn
+ * (cpel_file_note_frame), and still ends while they never stop. */
+typedef struct
+{
+  CpelFile *file;
+  gint      done;
+  gboolean  ok;
+} VerifyJob;
+
+static gpointer
+verify_job (gpointer data)
+{
+  VerifyJob *job = data;
+
+  job->ok = cpel_file_verify_index (job->file, NULL);
+  g_atomic_int_set (&job->done, TRUE);
+  return NULL;
+}
+
+/* Frames for `us` microseconds, one a millisecond, or until the job is done. */
+static void
+frames_for (VerifyJob *job,
+            gint64     us)
+{
+  gint64 end = g_get_monotonic_time () + us;
+
+  while (g_get_monotonic_time () < end && !g_atomic_int_get (&job->done))
+    {
+      cpel_file_note_frame (job->file);
+      g_usleep (1000);
+    }
+}
+
+static void
+test_verify_steps_aside (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("cpel-index-cache-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "c.cpel", NULL);
+  g_autoptr(GBytes) capture = NULL;
+  g_autoptr(GBytes) cache = NULL;
+  g_autoptr(CpelFile) ref = NULL;
+  VerifyJob job = { NULL, FALSE, FALSE };
+  CpelIndexCacheLoad load = CPEL_INDEX_CACHE_OFF;
+  GThread *thread;
+
+  /* several blocks of the check (CPEL_INDEX_CACHE_BLOCK_ELEMS each) */
+  gen (path, 6 * CPEL_INDEX_CACHE_BLOCK_ELEMS, 4, 12, FALSE);
+  capture = read_bytes (path);
+  g_unlink (path);
+  g_rmdir (dir);
+  cache = cache_for_bytes (capture, &ref);
+
+  for (guint round = 0; round < 2; round++)
+    {
+      g_clear_object (&job.file);
+      job.file = cpel_file_new_for_bytes_with_cache_full (capture, cache, TRUE, TRUE, &load, NULL);
+      g_assert_cmpint (load, ==, CPEL_INDEX_CACHE_USED);
+      g_assert_true (cpel_file_index_is_unverified (job.file));
+      job.done = FALSE;
+      job.ok = FALSE;
+
+      /* a frame was just drawn: the check waits after its first block */
+      cpel_file_note_frame (job.file);
+      thread = g_thread_new ("verify", verify_job, &job);
+      if (round == 0)
+        {
+          /* frames for 0.4 s (less than a pause's longest): not done yet;
+           * then none: it goes on */
+          frames_for (&job, 400 * 1000);
+          g_assert_false (g_atomic_int_get (&job.done));
+        }
+      else
+        {
+          /* frames that never stop: it takes its turns, and ends while
+           * they still come */
+          frames_for (&job, 120 * G_USEC_PER_SEC);
+          g_assert_true (g_atomic_int_get (&job.done));
+        }
+      g_thread_join (thread);
+      g_assert_true (g_atomic_int_get (&job.done));
+      g_assert_true (job.ok);
+      g_assert_false (cpel_file_index_is_unverified (job.file));
+      assert_same_index (job.file, ref);
+    }
+  g_clear_object (&job.file);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1363,6 +1450,7 @@ main (int argc, char **argv)
   ADD ("clear", test_clear);
 #undef ADD
   g_test_add_func ("/core/index-cache/hostile", test_hostile);
+  g_test_add_func ("/core/index-cache/verify-steps-aside", test_verify_steps_aside);
   g_test_add_func ("/core/index-cache/full/subprocess", test_full_subprocess);
   g_test_add_func ("/core/index-cache/tmpfs/subprocess", test_tmpfs_subprocess);
   return g_test_run ();
