@@ -230,6 +230,12 @@ guint32       cpel_file_get_track_event_datum (CpelFile *self, guint slot, guint
  * a frame wait for one round of reads from the disk, not one per event.
  * For a few records (a frame's sparse rows); nothing for a file in memory. */
 void          cpel_file_prefetch_track_records (CpelFile *self, guint slot, guint64 lo, guint64 hi);
+/* A pass that read all over the index (the overview's search ticks: a
+ * time per column, all over the capture) is done: an index in a file gives
+ * its mapped pages back (they stay in the page cache, so reading them again
+ * costs a minor fault, not the disk); nothing for an index in memory.
+ * Any thread. */
+void          cpel_file_release_index_pages (CpelFile *self);
 
 /* Event types */
 guint         cpel_file_get_n_types        (CpelFile *self);

@@ -222,3 +222,14 @@ cpel_index_store_drop (const CpelFile *self,
         cpel_mapping_drop_pages (from, to);
     }
 }
+
+void
+cpel_file_release_index_pages (CpelFile *self)
+{
+  g_return_if_fail (CPEL_IS_FILE (self));
+
+  if (self->times == NULL || self->n_events == 0)
+    return;
+  cpel_index_store_drop (self, self->times, self->times + self->n_events);
+  cpel_index_store_drop (self, self->recs, self->recs + self->n_events);
+}

@@ -524,6 +524,9 @@ draw_matches (cairo_t *cr, double width, double height, const CpelView *view, co
                              cpel_render_column_time (0, span, (guint64) c + 1, nc));
     }
   cairo_fill (cr);
+  /* a few times read per column, all over the index: with the kernel's
+   * fault-around, up to 2 GB of a 10^9-event index mapped for them */
+  cpel_file_release_index_pages (view->file);
 }
 
 static void

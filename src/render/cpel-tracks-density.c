@@ -15,9 +15,6 @@
  * scale, as the shade in the normal mode); never under 2 device px. */
 #define SUMMARY_MIN_BAR 0.3
 #define SUMMARY_BASELINE_ALPHA 0.35  /* of palette->dim */
-/* Relative error allowed in a column's count from the summary (the shade
- * is a log scale: 1/8 moves it by a few percent of one step at most). */
-#define LOD_TOLERANCE (1.0 / 8)
 /* Events close together from which a tick row shades them as density. */
 #define BURST_MIN_EVENTS 3
 

@@ -8,6 +8,10 @@
 
 #define TICK_INSET    3.0    /* tick and density inset from the row edges */
 #define DENSITY_FLOOR_MAX 8.0  /* log scale is normalised to at least this count */
+/* Relative error allowed in a column's count from the summary (the shade
+ * is a log scale: 1/8 moves it by a few percent of one step at most), and
+ * in where a column of dense search matches begins and ends. */
+#define LOD_TOLERANCE (1.0 / 8)
 
 /* One visible row while events are drawn. */
 typedef struct
