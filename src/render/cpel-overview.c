@@ -491,6 +491,8 @@ draw_window (cairo_t *cr, double width, double height, const CpelView *view, con
   cairo_stroke (cr);
 }
 
+#define RELEASE_TICKS 64   /* match ticks between giving the index's pages back */
+
 static void
 draw_matches (cairo_t *cr, double width, double height, const CpelView *view, const CpelPalette *pal)
 {
@@ -498,7 +500,7 @@ draw_matches (cairo_t *cr, double width, double height, const CpelView *view, co
   double scale, hair;
   guint nc = overview_columns (cr, width, &scale);
   guint64 n, p = 0;
-  guint run = 0;
+  guint run = 0, ticks = 0;
   gint64 span;
 
   if (view->file == NULL || nc == 0 || view->matches == NULL
@@ -520,12 +522,15 @@ draw_matches (cairo_t *cr, double width, double height, const CpelView *view, co
           cairo_fill (cr);
           run = 0;
         }
+      /* A few dozen times read per column, all over the index: with the
+       * kernel's fault-around, 3 GB of a 10^9-event index mapped for a
+       * strip of 1,280 columns, unless given back as it goes. */
+      if (++ticks % RELEASE_TICKS == 0)
+        cpel_file_release_index_pages (view->file);
       p = match_lower_bound (view->file, view->matches, p + 1, n,
                              cpel_render_column_time (0, span, (guint64) c + 1, nc));
     }
   cairo_fill (cr);
-  /* a few times read per column, all over the index: with the kernel's
-   * fault-around, up to 2 GB of a 10^9-event index mapped for them */
   cpel_file_release_index_pages (view->file);
 }
 
