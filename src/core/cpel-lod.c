@@ -234,7 +234,8 @@ void
 cpel_lod_prefetch (CpelLod *lod,
                    guint    slot,
                    gint64   t0,
-                   gint64   t1)
+                   gint64   t1,
+                   guint64  times_max)
 {
   const Summary *s;
   guint64 k0, k1;
@@ -254,6 +255,13 @@ cpel_lod_prefetch (CpelLod *lod,
     {
       prefetch_range (lod->file, slot, s->cum[k0], s->cum[k0 + 1]);
       prefetch_range (lod->file, slot, s->cum[k1], s->cum[k1 + 1]);
+      if (s->cum[k1 + 1] - s->cum[k0] <= times_max)
+        {
+          guint64 n;
+          const gint64 *times = cpel_file_get_track_times (lod->file, slot, &n);
+
+          cpel_mapping_will_need (times + s->cum[k0], times + MIN (s->cum[k1 + 1], n));
+        }
     }
 }
 
@@ -316,30 +324,20 @@ search_near (const Summary *s, const gint64 *times, guint64 lo, guint64 hi, gint
   return g;
 }
 
-void
-cpel_lod_locate (CpelLod      *lod,
-                 guint         slot,
-                 const gint64 *bounds,
-                 guint         n_bounds,
-                 double        tolerance,
-                 double       *out)
+/* The estimates of the bounds (out) and which of them need an exact
+ * search: their indices in order in search[], how many returned. */
+static guint
+plan_locate (const Summary *s,
+             guint64        n,
+             const gint64  *bounds,
+             guint          n_bounds,
+             double         tolerance,
+             double        *out,
+             guint64       *err,
+             guint         *search)
 {
-  g_autofree guint64 *err = NULL;
-  g_autofree guint8 *refine = NULL;
-  const Summary *s;
-  const gint64 *times;
-  guint64 n;
-
-  g_return_if_fail (lod != NULL);
-  g_return_if_fail (slot < lod->n_tracks);
-  g_return_if_fail (n_bounds == 0 || (bounds != NULL && out != NULL));
-
-  if (n_bounds == 0)
-    return;
-  times = cpel_file_get_track_times (lod->file, slot, &n);
-  s = summary_get (lod, slot);
-  err = g_new (guint64, n_bounds);
-  refine = g_new0 (guint8, n_bounds);
+  g_autofree guint8 *refine = g_new0 (guint8, n_bounds);
+  guint m = 0;
 
   for (guint j = 0; j < n_bounds; j++)
     out[j] = estimate (s, n, bounds[j], &err[j]);
@@ -355,30 +353,115 @@ cpel_lod_locate (CpelLod      *lod,
     }
   if (n_bounds == 1)
     refine[0] = 1;
+  for (guint j = 0; j < n_bounds; j++)
+    if (refine[j] && err[j] != 0)
+      search[m++] = j;
+  return m;
+}
+
+void
+cpel_lod_locate (CpelLod      *lod,
+                 guint         slot,
+                 const gint64 *bounds,
+                 guint         n_bounds,
+                 double        tolerance,
+                 double       *out)
+{
+  g_autofree guint64 *err = NULL;
+  g_autofree guint *search = NULL;
+  const Summary *s;
+  const gint64 *times;
+  guint64 n;
+  guint m;
+
+  g_return_if_fail (lod != NULL);
+  g_return_if_fail (slot < lod->n_tracks);
+  g_return_if_fail (n_bounds == 0 || (bounds != NULL && out != NULL));
+
+  if (n_bounds == 0)
+    return;
+  times = cpel_file_get_track_times (lod->file, slot, &n);
+  s = summary_get (lod, slot);
+  err = g_new (guint64, n_bounds);
+  search = g_new (guint, n_bounds);
+  m = plan_locate (s, n, bounds, n_bounds, tolerance, out, err, search);
 
   /* Each search starts at the interpolated guess, whose line is asked
    * for PREFETCH_AHEAD searches ahead: the cache misses of consecutive
    * searches overlap instead of following one another. */
-  {
-    guint m = 0;
+  for (guint i = 0; i < m + PREFETCH_AHEAD; i++)
+    {
+      if (i < m)
+        __builtin_prefetch (&times[(guint64) out[search[i]]]);
+      if (i >= PREFETCH_AHEAD)
+        {
+          guint j = search[i - PREFETCH_AHEAD];
+          guint64 r = rel (s, bounds[j]), k = r >> s->shift;
 
-    for (guint j = 0; j < n_bounds; j++)
-      if (refine[j] && err[j] != 0)
-        err[m++] = j;                /* err[] now lists the bounds to search */
-    for (guint i = 0; i < m + PREFETCH_AHEAD; i++)
-      {
-        if (i < m)
-          __builtin_prefetch (&times[(guint64) out[err[i]]]);
-        if (i >= PREFETCH_AHEAD)
-          {
-            guint j = err[i - PREFETCH_AHEAD];
-            guint64 r = rel (s, bounds[j]), k = r >> s->shift;
+          out[j] = (double) search_near (s, times, s->cum[k], s->cum[k + 1], bounds[j],
+                                         (guint64) (out[j] + 0.5));
+        }
+    }
+}
 
-            out[j] = (double) search_near (s, times, s->cum[k], s->cum[k + 1], bounds[j],
-                                           (guint64) (out[j] + 0.5));
-          }
-      }
-  }
+#define LOCATE_GAP_EVENTS  8192   /* searches closer than this: one read */
+#define LOCATE_MAX_RUNS    16     /* more separate places: not asked for */
+
+void
+cpel_lod_prefetch_locate (CpelLod      *lod,
+                          guint         slot,
+                          const gint64 *bounds,
+                          guint         n_bounds,
+                          double        tolerance)
+{
+  g_autofree guint64 *err = NULL;
+  g_autofree guint *search = NULL;
+  g_autofree double *out = NULL;
+  const Summary *s;
+  const gint64 *times;
+  guint64 n, run_lo = 0, run_hi = 0;
+  guint m, runs = 0;
+
+  g_return_if_fail (lod != NULL);
+  g_return_if_fail (n_bounds == 0 || bounds != NULL);
+
+  if (n_bounds == 0 || slot >= lod->n_tracks || !cpel_file_index_in_file (lod->file))
+    return;
+  s = g_atomic_pointer_get (&lod->tracks[slot]);
+  if (s == NULL || s->n_buckets == 0)
+    return;
+  times = cpel_file_get_track_times (lod->file, slot, &n);
+  err = g_new (guint64, n_bounds);
+  search = g_new (guint, n_bounds);
+  out = g_new (double, n_bounds);
+  m = plan_locate (s, n, bounds, n_bounds, tolerance, out, err, search);
+
+  /* The buckets the searches read, as a few runs of the times. */
+  for (guint i = 0; i <= m; i++)
+    {
+      guint64 lo = 0, hi = 0;
+
+      if (i < m)
+        {
+          guint64 k = rel (s, bounds[search[i]]) >> s->shift;
+
+          lo = s->cum[k];
+          hi = MIN (s->cum[k + 1] + 1, n);
+          if (run_hi > run_lo && lo <= run_hi + LOCATE_GAP_EVENTS)
+            {
+              run_hi = MAX (run_hi, hi);
+              continue;
+            }
+        }
+      if (run_hi > run_lo)
+        {
+          if (++runs > LOCATE_MAX_RUNS)
+            return;
+          cpel_mapping_will_need (times + run_lo, times + run_hi);
+        }
+      run_lo = lo;
+      run_hi = hi;
+    }
 }
 
 void

@@ -55,17 +55,29 @@ void      cpel_lod_locate        (CpelLod      *lod,
                                   double        tolerance,
                                   double       *out);
 
+/* An index in a file: asks the kernel to read ahead, without waiting, the
+ * times that cpel_lod_locate () with these arguments will search (at most
+ * a few runs of them; nothing for an index in memory or a summary not
+ * built).  With cpel_lod_prefetch (), for every row before reading any. */
+void      cpel_lod_prefetch_locate (CpelLod      *lod,
+                                    guint         slot,
+                                    const gint64 *bounds,
+                                    guint         n_bounds,
+                                    double        tolerance);
+
 /* An index in a file (cpel-index-store.c, or the cache's): asks the kernel
  * to read ahead, without waiting, the pages of the track's times and
  * record indices a frame of [t0, t1) reads — all of them when few, else
- * those where t0 and t1 fall — from its summary alone (nothing when it is
- * not built).  A renderer calls it for every row before reading any, so
- * that a frame at a place not looked at yet waits for one round of reads,
- * not one per row. */
+ * those where t0 and t1 fall, and all of the times when [t0, t1) holds
+ * at most `times_max` events (a row drawn by counting each of its events)
+ * — from its summary alone (nothing when it is not built).  A renderer
+ * calls it for every row before reading any, so that a frame at a place
+ * not looked at yet waits for one round of reads, not one per row. */
 void      cpel_lod_prefetch      (CpelLod      *lod,
                                   guint         slot,
                                   gint64        t0,
-                                  gint64        t1);
+                                  gint64        t1,
+                                  guint64       times_max);
 
 /* Builds every summary not built yet, one track after another, until done
  * or `cancellable` (may be NULL) is cancelled: for a worker thread after

@@ -899,16 +899,25 @@ cpel_render_rows_events (CpelRenderCtx *ctx)
   /* An index in a file: the pages every big row will read, asked for
    * together before any is read (one round of reads from the disk for a
    * place not looked at yet, not one per row; nothing for an index in
-   * memory). */
+   * memory): all of the times of a row whose density counts each event
+   * (fewer than LOD_EVENTS_PER_COLUMN a column). */
   {
     CpelLod *lod = cpel_lod_get_for_file (ctx->file);
+    guint nc = MAX (ctx->n_columns, 1);
+    g_autofree gint64 *bounds = g_new (gint64, nc + 1);
 
+    /* the column boundaries a density row locates in its times */
+    for (guint c = 0; c <= nc; c++)
+      bounds[c] = cpel_render_column_time (view->t0, view->t1, c, nc);
     for (guint k = 0; k < n_vis; k++)
       {
         guint slot = cpel_view_get_row_slot (view, ctx->first_row + k);
 
         if (slot != G_MAXUINT && cpel_file_get_track_n_events (ctx->file, slot) >= LOD_MIN_TRACK_EVENTS)
-          cpel_lod_prefetch (lod, slot, view->t0, view->t1);
+          {
+            cpel_lod_prefetch (lod, slot, view->t0, view->t1, (guint64) LOD_EVENTS_PER_COLUMN * nc);
+            cpel_lod_prefetch_locate (lod, slot, bounds, nc + 1, LOD_TOLERANCE);
+          }
       }
   }
 

@@ -440,7 +440,7 @@ test_prefetch (void)
    * mapping would fault its pages in, and their neighbours) */
   mem = open_path (path, NULL, 1);
   g_assert_false (cpel_file_index_in_file (mem));
-  cpel_lod_prefetch (cpel_lod_get_for_file (mem), 2, 0, G_MAXINT64);   /* nothing to do */
+  cpel_lod_prefetch (cpel_lod_get_for_file (mem), 2, 0, G_MAXINT64, G_MAXUINT64);   /* nothing to do */
   ref = cpel_file_get_track_times (mem, 2, &n);
   mid = n / 2;
   t = ref[mid];
@@ -450,7 +450,7 @@ test_prefetch (void)
       g_test_skip ("the page cache kept the cache file's pages");
       return;
     }
-  cpel_lod_prefetch (cpel_lod_get_for_file (file), 2, t, t + 1);
+  cpel_lod_prefetch (cpel_lod_get_for_file (file), 2, t, t + 1, 0);
   /* read ahead by the kernel: a condition, waited for, bounded */
   deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
   while (!(resident (&times[mid]) && resident (&file->recs[file->tracks[2].first + mid]))
@@ -458,6 +458,50 @@ test_prefetch (void)
     g_usleep (1000);
   g_assert_true (resident (&times[mid]));
   g_assert_true (resident (&file->recs[file->tracks[2].first + mid]));
+
+  /* A row drawn by counting each of its 40,000 events (more than the few
+   * read in full anyway): all of its times, the middle too, when the
+   * frame says it reads that many. */
+  fd = open (cache_path, O_RDONLY);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED), ==, 0);
+  close (fd);
+  if (resident (&times[mid]))
+    {
+      g_test_skip ("the page cache kept the cache file's pages");
+      return;
+    }
+  cpel_lod_prefetch (cpel_lod_get_for_file (file), 2, ref[mid - 20000], ref[mid + 20000], 160000);
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (!resident (&times[mid]) && g_get_monotonic_time () < deadline)
+    g_usleep (1000);
+  g_assert_true (resident (&times[mid]));
+
+  /* The times that locating column boundaries a few events apart will
+   * search (too few events a column for the summary's estimate), far from
+   * the range's ends: asked for ahead too. */
+  fd = open (cache_path, O_RDONLY);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED), ==, 0);
+  close (fd);
+  if (!resident (&times[mid]))
+    {
+      gint64 bounds[21];
+      double pos[21];
+
+      for (guint j = 0; j < G_N_ELEMENTS (bounds); j++)
+        bounds[j] = ref[mid - 50 + 5 * j];
+      cpel_lod_prefetch_locate (cpel_lod_get_for_file (mem), 2, bounds, G_N_ELEMENTS (bounds), 0.125);
+      cpel_lod_prefetch_locate (cpel_lod_get_for_file (file), 2, bounds, G_N_ELEMENTS (bounds), 0.125);
+      deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+      while (!resident (&times[mid]) && g_get_monotonic_time () < deadline)
+        g_usleep (1000);
+      g_assert_true (resident (&times[mid]));
+      /* and they are where the search finds them */
+      cpel_lod_locate (cpel_lod_get_for_file (file), 2, bounds, G_N_ELEMENTS (bounds), 0.125, pos);
+      for (guint j = 0; j < G_N_ELEMENTS (bounds); j++)
+        g_assert_cmpfloat (pos[j], ==, (double) cpel_file_track_lower_bound (mem, 2, bounds[j]));
+    }
 
   /* the records a sparse row draws: from the capture, out of the page
    * cache too */
