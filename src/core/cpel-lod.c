@@ -325,7 +325,8 @@ search_near (const Summary *s, const gint64 *times, guint64 lo, guint64 hi, gint
 }
 
 /* The estimates of the bounds (out) and which of them need an exact
- * search: their indices in order in search[], how many returned. */
+ * search: their indices in order in *search_out (n_bounds long, to be
+ * freed), how many returned. */
 static guint
 plan_locate (const Summary *s,
              guint64        n,
@@ -333,10 +334,11 @@ plan_locate (const Summary *s,
              guint          n_bounds,
              double         tolerance,
              double        *out,
-             guint64       *err,
-             guint         *search)
+             guint        **search_out)
 {
   g_autofree guint8 *refine = g_new0 (guint8, n_bounds);
+  g_autofree guint64 *err = g_new (guint64, n_bounds);
+  guint *search = g_new (guint, n_bounds);
   guint m = 0;
 
   for (guint j = 0; j < n_bounds; j++)
@@ -356,6 +358,7 @@ plan_locate (const Summary *s,
   for (guint j = 0; j < n_bounds; j++)
     if (refine[j] && err[j] != 0)
       search[m++] = j;
+  *search_out = search;
   return m;
 }
 
@@ -367,7 +370,6 @@ cpel_lod_locate (CpelLod      *lod,
                  double        tolerance,
                  double       *out)
 {
-  g_autofree guint64 *err = NULL;
   g_autofree guint *search = NULL;
   const Summary *s;
   const gint64 *times;
@@ -382,9 +384,7 @@ cpel_lod_locate (CpelLod      *lod,
     return;
   times = cpel_file_get_track_times (lod->file, slot, &n);
   s = summary_get (lod, slot);
-  err = g_new (guint64, n_bounds);
-  search = g_new (guint, n_bounds);
-  m = plan_locate (s, n, bounds, n_bounds, tolerance, out, err, search);
+  m = plan_locate (s, n, bounds, n_bounds, tolerance, out, &search);
 
   /* Each search starts at the interpolated guess, whose line is asked
    * for PREFETCH_AHEAD searches ahead: the cache misses of consecutive
@@ -414,7 +414,6 @@ cpel_lod_prefetch_locate (CpelLod      *lod,
                           guint         n_bounds,
                           double        tolerance)
 {
-  g_autofree guint64 *err = NULL;
   g_autofree guint *search = NULL;
   g_autofree double *out = NULL;
   const Summary *s;
@@ -431,10 +430,8 @@ cpel_lod_prefetch_locate (CpelLod      *lod,
   if (s == NULL || s->n_buckets == 0)
     return;
   times = cpel_file_get_track_times (lod->file, slot, &n);
-  err = g_new (guint64, n_bounds);
-  search = g_new (guint, n_bounds);
   out = g_new (double, n_bounds);
-  m = plan_locate (s, n, bounds, n_bounds, tolerance, out, err, search);
+  m = plan_locate (s, n, bounds, n_bounds, tolerance, out, &search);
 
   /* The buckets the searches read, as a few runs of the times. */
   for (guint i = 0; i <= m; i++)
