@@ -1336,7 +1336,9 @@ test_clear (Fixture       *f,
 typedef struct
 {
   CpelFile *file;
-  gint      done;
+  GMutex    lock;
+  GCond     cond;     /* done */
+  gint      done;     /* atomic, and under lock for cond */
   gboolean  ok;
 } VerifyJob;
 
@@ -1346,7 +1348,10 @@ verify_job (gpointer data)
   VerifyJob *job = data;
 
   job->ok = cpel_file_verify_index (job->file, NULL);
+  g_mutex_lock (&job->lock);
   g_atomic_int_set (&job->done, TRUE);
+  g_cond_signal (&job->cond);
+  g_mutex_unlock (&job->lock);
   return NULL;
 }
 
@@ -1359,6 +1364,7 @@ frames_for (VerifyJob *job,
 {
   gint64 end = g_get_monotonic_time () + us, last = g_get_monotonic_time (), gap = 0;
 
+  g_mutex_lock (&job->lock);
   while (g_get_monotonic_time () < end && !g_atomic_int_get (&job->done))
     {
       gint64 now;
@@ -1367,8 +1373,10 @@ frames_for (VerifyJob *job,
       now = g_get_monotonic_time ();
       gap = MAX (gap, now - last);
       last = now;
-      g_usleep (1000);
+      /* the next frame in a millisecond, unless the job is done first */
+      g_cond_wait_until (&job->cond, &job->lock, now + 1000);
     }
+  g_mutex_unlock (&job->lock);
   return gap;
 }
 
@@ -1380,10 +1388,12 @@ test_verify_steps_aside (void)
   g_autoptr(GBytes) capture = NULL;
   g_autoptr(GBytes) cache = NULL;
   g_autoptr(CpelFile) ref = NULL;
-  VerifyJob job = { NULL, FALSE, FALSE };
+  VerifyJob job = { 0, };
   CpelIndexCacheLoad load = CPEL_INDEX_CACHE_OFF;
   GThread *thread;
 
+  g_mutex_init (&job.lock);
+  g_cond_init (&job.cond);
   /* several blocks of the check (CPEL_INDEX_CACHE_BLOCK_ELEMS each) */
   gen (path, 6 * CPEL_INDEX_CACHE_BLOCK_ELEMS, 4, 12, FALSE);
   capture = read_bytes (path);
@@ -1430,6 +1440,8 @@ test_verify_steps_aside (void)
       assert_same_index (job.file, ref);
     }
   g_clear_object (&job.file);
+  g_cond_clear (&job.cond);
+  g_mutex_clear (&job.lock);
 }
 
 int

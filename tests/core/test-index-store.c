@@ -394,6 +394,25 @@ resident (const void *p)
   return (vec & 1) != 0;
 }
 
+/* Waits until the pages of `a` and `b` (b may be NULL) are in the page
+ * cache, 20 s at most; TRUE when they are.  The kernel reads them ahead
+ * without telling anyone when they arrive: mincore () is asked again
+ * until then. */
+static gboolean
+wait_resident (const void *a,
+               const void *b)
+{
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  while (!(resident (a) && (b == NULL || resident (b))))
+    {
+      if (g_get_monotonic_time () >= deadline)
+        return FALSE;
+      g_usleep (1000);
+    }
+  return TRUE;
+}
+
 /* The pages a frame of a range will read, asked for from a cache mapping
  * whose pages are out of the page cache: they come in without being
  * touched; an index in memory is left alone. */
@@ -412,7 +431,6 @@ test_prefetch (void)
   const gint64 *times, *ref;
   guint64 n, mid;
   gint64 t;
-  gint64 deadline;
   int fd;
 
   g_assert_no_error (error);
@@ -452,12 +470,7 @@ test_prefetch (void)
     }
   cpel_lod_prefetch (cpel_lod_get_for_file (file), 2, t, t + 1, 0);
   /* read ahead by the kernel: a condition, waited for, bounded */
-  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  while (!(resident (&times[mid]) && resident (&file->recs[file->tracks[2].first + mid]))
-         && g_get_monotonic_time () < deadline)
-    g_usleep (1000);
-  g_assert_true (resident (&times[mid]));
-  g_assert_true (resident (&file->recs[file->tracks[2].first + mid]));
+  g_assert_true (wait_resident (&times[mid], &file->recs[file->tracks[2].first + mid]));
 
   /* A row drawn by counting each of its 40,000 events (more than the few
    * read in full anyway): all of its times, the middle too, when the
@@ -472,10 +485,7 @@ test_prefetch (void)
       return;
     }
   cpel_lod_prefetch (cpel_lod_get_for_file (file), 2, ref[mid - 20000], ref[mid + 20000], 160000);
-  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  while (!resident (&times[mid]) && g_get_monotonic_time () < deadline)
-    g_usleep (1000);
-  g_assert_true (resident (&times[mid]));
+  g_assert_true (wait_resident (&times[mid], NULL));
 
   /* The times that locating column boundaries a few events apart will
    * search (too few events a column for the summary's estimate), far from
@@ -493,10 +503,7 @@ test_prefetch (void)
         bounds[j] = ref[mid - 50 + 5 * j];
       cpel_lod_prefetch_locate (cpel_lod_get_for_file (mem), 2, bounds, G_N_ELEMENTS (bounds), 0.125);
       cpel_lod_prefetch_locate (cpel_lod_get_for_file (file), 2, bounds, G_N_ELEMENTS (bounds), 0.125);
-      deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-      while (!resident (&times[mid]) && g_get_monotonic_time () < deadline)
-        g_usleep (1000);
-      g_assert_true (resident (&times[mid]));
+      g_assert_true (wait_resident (&times[mid], NULL));
       /* and they are where the search finds them */
       cpel_lod_locate (cpel_lod_get_for_file (file), 2, bounds, G_N_ELEMENTS (bounds), 0.125, pos);
       for (guint j = 0; j < G_N_ELEMENTS (bounds); j++)
@@ -527,9 +534,7 @@ test_prefetch (void)
         return;
       }
     cpel_file_prefetch_track_records (file, 2, mid, mid + 1);
-    deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-    while (!resident (rec) && g_get_monotonic_time () < deadline)
-      g_usleep (1000);
+    g_assert_true (wait_resident (rec, NULL));
     g_assert_true (resident (rec));
   }
 
