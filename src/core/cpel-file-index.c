@@ -6,13 +6,13 @@
  *   A. per chunk: the track ids and event codes it holds and their counts,
  *      and the earliest/latest time;
  *   B. per chunk: scatter each event's time (ns since the earliest) and file
- *      index to its track's next position.
+ *      index to its track's next position, and count the overview's buckets.
  * Each track's events are then in file order; a track that is not sorted by
  * time (rare) is sorted by (time, file index), which is stable.  The result
  * does not depend on the number of threads.  Index memory: 12 bytes/event,
- * anonymous memory with transparent huge pages asked for: the build writes
- * all over it, and on this kind of machine page faults and TLB misses are
- * most of its cost.
+ * anonymous memory faulted in by each thread for its share before pass B
+ * (or a file: cpel-index-store.c): the build writes all over it, and on this
+ * kind of machine page faults and TLB misses are most of its cost.
  *
  * Pass A also notes which event sections are in time order.  A deferred
  * build (for streaming) stops after pass A, keeps what pass B needs (each
@@ -24,9 +24,11 @@
 #include <string.h>
 
 #include "cpel-file-private.h"
+#include "cpel-index-cache-private.h"
 
 #ifdef G_OS_UNIX
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 #define CHECK_EVERY (1u << 20)
@@ -38,6 +40,12 @@
 /* Below this, plain g_malloc: a mapping of its own costs more than it saves. */
 #define INDEX_MMAP_MIN (1u << 21)
 
+/* Transparent huge pages for the index only when asked for
+ * (CPEL_INDEX_HUGEPAGES=1).  They spare the build's scattering pass TLB
+ * misses, but their first touch is all of its cost on a virtual machine
+ * whose host takes back free guest memory (free page reporting returns whole
+ * 2 MB blocks): 1.2 GB of huge pages took 3.5 s to fault in there after a
+ * few seconds idle, 4 KB pages 0.3–0.5 s every time. */
 static gboolean
 hugepages_wanted (void)
 {
@@ -46,10 +54,9 @@ hugepages_wanted (void)
 
   if (g_once_init_enter (&once))
     {
-      /* CPEL_INDEX_HUGEPAGES=0: the benchmarks' before/after comparison */
       const char *env = g_getenv ("CPEL_INDEX_HUGEPAGES");
 
-      wanted = env == NULL || g_strcmp0 (env, "0") != 0;
+      wanted = env != NULL && g_strcmp0 (env, "1") == 0;
       g_once_init_leave (&once, 1);
     }
   return wanted;
@@ -127,6 +134,12 @@ struct _Chunk
   gint64         *last_ns;         /* pass B: per slot, the last time written */
   guint8         *track_unsorted;  /* pass B: per slot, a time below the one before */
   guint64        *dropped;         /* pass B, index in a file: per slot, given back up to */
+  guint           index;           /* this chunk's number, of n_chunks */
+  guint           n_chunks;
+  gboolean        populate;        /* pass B: fault in the chunk's share of the index first */
+  const gint64   *ov_bounds;       /* pass B: the overview's bucket bounds */
+  double          ov_scale;        /* buckets per ns */
+  guint64        *ov_counts;       /* pass B: the chunk's overview counts */
 
   /* pass C: tracks [slot_begin, slot_end) that are not in time order */
   guint           slot_begin;
@@ -185,6 +198,33 @@ local_index (CpelU32Map *map,
   return idx;
 }
 
+/* Counts one more `key` and gives its local index.  A key in the map's
+ * direct table is one load (no branch on whether it changed: with many
+ * tracks or codes interleaved that branch is a guess); others go through
+ * the last key seen, then the hash. */
+static inline guint32
+count_key (CpelU32Map *map,
+           GArray     *ids,
+           GArray     *counts,
+           guint32     key,
+           guint32    *last_key,
+           guint32    *last_idx)
+{
+  guint32 idx = key < CPEL_U32MAP_DIRECT ? map->direct[key] : CPEL_U32MAP_NONE;
+
+  if (G_UNLIKELY (idx == CPEL_U32MAP_NONE))
+    {
+      if (key != *last_key || *last_idx == CPEL_U32MAP_NONE)
+        {
+          *last_key = key;
+          *last_idx = local_index (map, ids, counts, key);
+        }
+      idx = *last_idx;
+    }
+  ((guint64 *) counts->data)[idx]++;
+  return idx;
+}
+
 /* Calls body(rec, file_index) for every record of the chunk. */
 #define FOR_EACH_RECORD(chunk, rec, fi, section, body)                                        \
   G_STMT_START {                                                                               \
@@ -209,8 +249,6 @@ pass_a (Chunk *chunk)
 {
   CpelFile *file = chunk->file;
   gint64 min_ns = G_MAXINT64, max_ns = G_MININT64;
-  guint64 *track_counts;
-  guint64 *code_counts;
   guint32 last_track = 0, last_track_idx = CPEL_U32MAP_NONE;
   guint32 last_code = 0, last_code_idx = CPEL_U32MAP_NONE;
   guint64 done = 0;
@@ -248,20 +286,8 @@ pass_a (Chunk *chunk)
       min_t = ticks;
     if (ticks > max_t)
       max_t = ticks;
-    if (track != last_track || last_track_idx == CPEL_U32MAP_NONE)
-      {
-        last_track = track;
-        last_track_idx = local_index (chunk->tracks, chunk->track_ids, chunk->track_counts, track);
-      }
-    track_counts = (guint64 *) chunk->track_counts->data;
-    track_counts[last_track_idx]++;
-    if (code != last_code || last_code_idx == CPEL_U32MAP_NONE)
-      {
-        last_code = code;
-        last_code_idx = local_index (chunk->codes, chunk->code_ids, chunk->code_counts, code);
-      }
-    code_counts = (guint64 *) chunk->code_counts->data;
-    code_counts[last_code_idx]++;
+    count_key (chunk->tracks, chunk->track_ids, chunk->track_counts, track, &last_track, &last_track_idx);
+    count_key (chunk->codes, chunk->code_ids, chunk->code_counts, code, &last_code, &last_code_idx);
 
     if (G_UNLIKELY (++done % DROP_EVERY == 0))
       {
@@ -307,6 +333,26 @@ drop_written (Chunk   *chunk,
     }
 }
 
+#ifdef MADV_POPULATE_WRITE
+/* Faults in [from, to) of an index in memory in one call (Linux 5.14): a
+ * third cheaper here than a fault a page as the scatter first writes there.
+ * Older kernels refuse it and the build faults its pages in as it goes. */
+static void
+populate (gpointer from,
+          gpointer to)
+{
+  static gsize page;
+  guintptr lo, hi;
+
+  if (page == 0)
+    page = (gsize) sysconf (_SC_PAGESIZE);
+  lo = (guintptr) from & ~(guintptr) (page - 1);
+  hi = ((guintptr) to + page - 1) & ~(guintptr) (page - 1);
+  if (hi > lo)
+    madvise ((void *) lo, hi - lo, MADV_POPULATE_WRITE);
+}
+#endif
+
 static void
 pass_b (Chunk *chunk)
 {
@@ -314,29 +360,59 @@ pass_b (Chunk *chunk)
   guint64 *next = chunk->next;
   gint64 *last_ns = chunk->last_ns;
   guint8 *track_unsorted = chunk->track_unsorted;
+  const guint32 *direct = file->track_map->direct;
+  const gint64 *bnd = chunk->ov_bounds;
+  guint64 *ov_counts = chunk->ov_counts;
+  double ov_scale = chunk->ov_scale;
   gint64 base = file->base_ns;
   guint32 last_track = 0, last_slot = CPEL_U32MAP_NONE;
   guint64 done = 0;
   const guint8 *drop_from = NULL;
 
+#ifdef MADV_POPULATE_WRITE
+  if (chunk->populate)
+    {
+      guint64 n = file->n_events;
+      guint64 lo = n * chunk->index / chunk->n_chunks, hi = n * (chunk->index + 1) / chunk->n_chunks;
+
+      populate (file->times + lo, file->times + hi);
+      populate (file->recs + lo, file->recs + hi);
+    }
+#endif
+
   FOR_EACH_RECORD (chunk, rec, fi, section, {
     gint64 ns = cpel_div64_ticks_to_ns (&chunk->divs[section - file->evsecs], record_ticks (file, rec));
     guint32 track = cpel_file_read32 (file, rec + 8);
+    guint32 slot = track < CPEL_U32MAP_DIRECT ? direct[track] : CPEL_U32MAP_NONE;
     guint64 pos;
+    guint b;
 
-    if (track != last_track || last_slot == CPEL_U32MAP_NONE)
+    if (G_UNLIKELY (slot == CPEL_U32MAP_NONE))
       {
-        last_track = track;
-        last_slot = cpel_u32map_get (file->track_map, track);
-        g_assert (last_slot != CPEL_U32MAP_NONE);
+        if (track != last_track || last_slot == CPEL_U32MAP_NONE)
+          {
+            last_track = track;
+            last_slot = cpel_u32map_get (file->track_map, track);
+            g_assert (last_slot != CPEL_U32MAP_NONE);
+          }
+        slot = last_slot;
       }
-    pos = next[last_slot]++;
-    ns = MIN (ns - base, CPEL_TIME_MAX);
+    pos = next[slot]++;
+    ns = CLAMP (ns - base, 0, CPEL_TIME_MAX);
     file->times[pos] = ns;
     file->recs[pos] = (guint32) fi;
-    if (G_UNLIKELY (ns < last_ns[last_slot]))
-      track_unsorted[last_slot] = TRUE;
-    last_ns[last_slot] = ns;
+    if (G_UNLIKELY (ns < last_ns[slot]))
+      track_unsorted[slot] = TRUE;
+    last_ns[slot] = ns;
+
+    /* the overview's bucket: a guess by multiplication, set right by the
+     * bounds (what cpel_index_cache_overview_find () gives) */
+    b = (guint) MIN ((double) ns * ov_scale, (double) (CPEL_INDEX_CACHE_OVERVIEW_BUCKETS - 1));
+    while (b > 0 && ns < bnd[b])
+      b--;
+    while (b + 1 < CPEL_INDEX_CACHE_OVERVIEW_BUCKETS && ns >= bnd[b + 1])
+      b++;
+    ov_counts[b]++;
 
     if (G_UNLIKELY (++done % CHECK_EVERY == 0))
       {
@@ -491,6 +567,8 @@ chunks_new (CpelFile        *self,
   for (guint c = 0; c < n; c++)
     {
       chunks[c].file = self;
+      chunks[c].index = c;
+      chunks[c].n_chunks = n;
       chunks[c].begin = self->n_events * c / n;
       chunks[c].end = self->n_events * (c + 1) / n;
       chunks[c].cancellable = cancellable;
@@ -518,6 +596,7 @@ chunks_free (Chunk *chunks,
       g_free (chunks[c].last_ns);
       g_free (chunks[c].track_unsorted);
       g_free (chunks[c].dropped);
+      g_free (chunks[c].ov_counts);
     }
   g_free (chunks);
 }
@@ -560,6 +639,7 @@ fill (CpelFile        *self,
   gsize n_slots = MAX (self->n_tracks, 1);
   g_autofree guint8 *sort = g_new0 (guint8, n_slots);
   g_autofree guint64 *start = g_new (guint64, (gsize) n * n_slots);
+  g_autofree gint64 *ov_bounds = cpel_index_cache_overview_bounds (self->duration);
 
   cpel_index_store_alloc (self);
 
@@ -572,6 +652,11 @@ fill (CpelFile        *self,
       if (self->index_map != NULL)
         chunks[c].dropped = g_memdup2 (chunks[c].next, sizeof (guint64) * n_slots);
       memcpy (start + c * n_slots, chunks[c].next, sizeof (guint64) * n_slots);
+      chunks[c].ov_bounds = ov_bounds;
+      chunks[c].ov_scale = (double) CPEL_INDEX_CACHE_OVERVIEW_BUCKETS / ((double) self->duration + 1);
+      chunks[c].ov_counts = g_new0 (guint64, CPEL_INDEX_CACHE_OVERVIEW_BUCKETS);
+      chunks[c].populate = self->index_home == CPEL_INDEX_HOME_MEMORY
+                           && sizeof (gint64) * self->n_events >= INDEX_MMAP_MIN;
     }
 
   /* Pass B */
@@ -617,10 +702,17 @@ fill (CpelFile        *self,
       chunks[c].sort = sort;
     run_chunks (self, chunks, n, pass_c);
   }
-  /* an index in a file: counted now, in one pass that gives the pages
-   * back, rather than by the viewer's overview all over it */
-  if (self->index_map != NULL)
-    cpel_index_cache_count_overview (self);
+  /* the overview, counted by pass B: for the cache, and for the viewer's
+   * overview strip (cpel_file_get_stored_overview ()) */
+  if (self->overview_counts == NULL)
+    {
+      guint64 *counts = g_new0 (guint64, CPEL_INDEX_CACHE_OVERVIEW_BUCKETS);
+
+      for (guint c = 0; c < n; c++)
+        for (guint b = 0; b < CPEL_INDEX_CACHE_OVERVIEW_BUCKETS; b++)
+          counts[b] += chunks[c].ov_counts[b];
+      self->overview_counts = counts;
+    }
   if (progress)
     progress (1.0, progress_data);
   return TRUE;

@@ -11,7 +11,7 @@
 
 G_BEGIN_DECLS
 
-#define CPEL_U32MAP_DIRECT 4096u
+#define CPEL_U32MAP_DIRECT 65536u
 #define CPEL_U32MAP_NONE   G_MAXUINT32
 
 typedef struct

@@ -603,6 +603,12 @@ test_threads_identical (void)
   g_autoptr(CpelFile) a = NULL, b = NULL;
   g_autoptr(GError) error = NULL;
   CpelLoadOptions one = { .n_threads = 1 }, four = { .n_threads = 4 };
+  /* ids in the maps' direct tables and beyond them (hashed), interleaved
+   * event by event and in runs */
+  static const guint32 codes[] = { 0, 1, 2, 3, 4, 70000, 0xfffffff0u };
+  g_autoptr(GHashTable) track_n = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) code_n = g_hash_table_new (NULL, NULL);
+  guint32 track = 0;
 
   put_name (&ev, "x");
   put32 (&ev, n_events);
@@ -610,11 +616,20 @@ test_threads_identical (void)
   for (guint i = 0; i < n_events; i++)
     {
       guint64 t = i * 10 + g_rand_int_range (rand, 0, 40);   /* mostly sorted, some disorder */
+      guint32 code = codes[g_rand_int_range (rand, 0, G_N_ELEMENTS (codes))];
+      guint k = g_rand_int_range (rand, 0, 60);
+
+      if (i % 1000 < 900 || i == 0)
+        track = k < 50 ? k * 997 : k < 55 ? 65536 + k * 7919 : 0xfffffff0u - k;
       put32 (&ev, t >> 32);
       put32 (&ev, (guint32) t);
-      put32 (&ev, g_rand_int_range (rand, 0, 50) * 997);
-      put32 (&ev, g_rand_int_range (rand, 0, 5));
+      put32 (&ev, track);
+      put32 (&ev, code);
       put32 (&ev, i);
+      g_hash_table_insert (track_n, GUINT_TO_POINTER (track),
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (track_n, GUINT_TO_POINTER (track))) + 1));
+      g_hash_table_insert (code_n, GUINT_TO_POINTER (code),
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (code_n, GUINT_TO_POINTER (code))) + 1));
     }
   add_section (&f, 5, &ev);
   bytes = g_byte_array_free_to_bytes (f.b);
@@ -622,6 +637,44 @@ test_threads_identical (void)
   g_assert_no_error (error);
   b = cpel_file_new_for_bytes (bytes, &four, &error);
   g_assert_no_error (error);
+
+  /* every id counted, wherever its map keeps it */
+  for (CpelFile *x = a; x != NULL; x = x == a ? b : NULL)
+    {
+      g_assert_cmpuint (cpel_file_get_n_tracks (x), ==, g_hash_table_size (track_n));
+      for (guint s = 0; s < cpel_file_get_n_tracks (x); s++)
+        {
+          guint64 n;
+
+          cpel_file_get_track_times (x, s, &n);
+          g_assert_cmpuint (n, ==, GPOINTER_TO_UINT (g_hash_table_lookup (track_n,
+                                       GUINT_TO_POINTER (cpel_file_get_track_id (x, s)))));
+        }
+      g_assert_cmpuint (cpel_file_get_n_types (x), ==, g_hash_table_size (code_n));
+      for (guint t = 0; t < cpel_file_get_n_types (x); t++)
+        g_assert_cmpuint (cpel_file_get_type_n_events (x, t), ==,
+                          GPOINTER_TO_UINT (g_hash_table_lookup (code_n,
+                              GUINT_TO_POINTER (cpel_file_get_type_code (x, t)))));
+
+      /* the overview's 4096 counts, counted with the index: bucket b holds
+       * the times t with b <= t × 4096 / (duration + 1) < b + 1 */
+      {
+        const guint64 *stored = cpel_file_get_stored_overview (x, 4096);
+        g_autofree guint64 *expected = g_new0 (guint64, 4096);
+        guint64 span = (guint64) cpel_file_get_duration (x) + 1;
+
+        g_assert_nonnull (stored);
+        for (guint s = 0; s < cpel_file_get_n_tracks (x); s++)
+          {
+            guint64 n;
+            const gint64 *times = cpel_file_get_track_times (x, s, &n);
+
+            for (guint64 i = 0; i < n; i++)
+              expected[(guint64) ((unsigned __int128) times[i] * 4096 / span)]++;
+          }
+        g_assert_cmpmem (stored, 8 * 4096, expected, 8 * 4096);
+      }
+    }
 
   g_assert_cmpuint (cpel_file_get_n_tracks (a), ==, cpel_file_get_n_tracks (b));
   for (guint s = 0; s < cpel_file_get_n_tracks (a); s++)
