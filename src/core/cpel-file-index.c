@@ -203,14 +203,16 @@ local_index (CpelU32Map *map,
  * tracks or codes interleaved that branch is a guess); others go through
  * the last key seen, then the hash. */
 static inline guint32
-count_key (CpelU32Map *map,
-           GArray     *ids,
-           GArray     *counts,
-           guint32     key,
-           guint32    *last_key,
-           guint32    *last_idx)
+count_key (CpelU32Map    *map,
+           const guint32 *direct,
+           guint32        n_direct,
+           GArray        *ids,
+           GArray        *counts,
+           guint32        key,
+           guint32       *last_key,
+           guint32       *last_idx)
 {
-  guint32 idx = key < CPEL_U32MAP_DIRECT ? map->direct[key] : CPEL_U32MAP_NONE;
+  guint32 idx = key < n_direct ? direct[key] : CPEL_U32MAP_NONE;
 
   if (G_UNLIKELY (idx == CPEL_U32MAP_NONE))
     {
@@ -251,6 +253,8 @@ pass_a (Chunk *chunk)
   gint64 min_ns = G_MAXINT64, max_ns = G_MININT64;
   guint32 last_track = 0, last_track_idx = CPEL_U32MAP_NONE;
   guint32 last_code = 0, last_code_idx = CPEL_U32MAP_NONE;
+  const guint32 *track_direct = chunk->tracks->direct, *code_direct = chunk->codes->direct;
+  guint32 n_track_direct = chunk->tracks->n_direct, n_code_direct = chunk->codes->n_direct;
   guint64 done = 0;
   const CpelEventSection *cur = NULL;
   guint64 min_t = G_MAXUINT64, max_t = 0, prev_t = 0;
@@ -286,8 +290,10 @@ pass_a (Chunk *chunk)
       min_t = ticks;
     if (ticks > max_t)
       max_t = ticks;
-    count_key (chunk->tracks, chunk->track_ids, chunk->track_counts, track, &last_track, &last_track_idx);
-    count_key (chunk->codes, chunk->code_ids, chunk->code_counts, code, &last_code, &last_code_idx);
+    count_key (chunk->tracks, track_direct, n_track_direct, chunk->track_ids, chunk->track_counts,
+               track, &last_track, &last_track_idx);
+    count_key (chunk->codes, code_direct, n_code_direct, chunk->code_ids, chunk->code_counts,
+               code, &last_code, &last_code_idx);
 
     if (G_UNLIKELY (++done % DROP_EVERY == 0))
       {
@@ -361,6 +367,7 @@ pass_b (Chunk *chunk)
   gint64 *last_ns = chunk->last_ns;
   guint8 *track_unsorted = chunk->track_unsorted;
   const guint32 *direct = file->track_map->direct;
+  guint32 n_direct = file->track_map->n_direct;
   const gint64 *bnd = chunk->ov_bounds;
   guint64 *ov_counts = chunk->ov_counts;
   double ov_scale = chunk->ov_scale;
@@ -383,7 +390,7 @@ pass_b (Chunk *chunk)
   FOR_EACH_RECORD (chunk, rec, fi, section, {
     gint64 ns = cpel_div64_ticks_to_ns (&chunk->divs[section - file->evsecs], record_ticks (file, rec));
     guint32 track = cpel_file_read32 (file, rec + 8);
-    guint32 slot = track < CPEL_U32MAP_DIRECT ? direct[track] : CPEL_U32MAP_NONE;
+    guint32 slot = track < n_direct ? direct[track] : CPEL_U32MAP_NONE;
     guint64 pos;
     guint b;
 
@@ -753,7 +760,7 @@ cpel_file_build_index (CpelFile          *self,
   chunks = chunks_new (self, n, divs, cancellable, progress, progress_data);
   for (guint c = 0; c < n; c++)
     {
-      chunks[c].tracks = cpel_u32map_new ();
+      chunks[c].tracks = cpel_u32map_new_direct (CPEL_FILE_TRACKS_DIRECT);
       chunks[c].track_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
       chunks[c].track_counts = g_array_new (FALSE, FALSE, sizeof (guint64));
       chunks[c].codes = cpel_u32map_new ();

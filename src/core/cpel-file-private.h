@@ -6,6 +6,11 @@
 #include "cpel-file.h"
 #include "cpel-u32map.h"
 
+/* Track ids below this are looked up in a direct table (256 KB a map): the
+ * index build looks one up for every event, and captures of 10^4 threads
+ * or CPUs number them from 0. */
+#define CPEL_FILE_TRACKS_DIRECT 65536u
+
 #include <string.h>
 
 G_BEGIN_DECLS

@@ -147,7 +147,7 @@ load (CpelFile               *self,
     return FALSE;
 
   /* Defined ids and codes get slots/types even without events. */
-  self->track_map = cpel_u32map_new ();
+  self->track_map = cpel_u32map_new_direct (CPEL_FILE_TRACKS_DIRECT);
   self->type_map = cpel_u32map_new ();
   keys = g_array_new (FALSE, FALSE, sizeof (guint32));
   cpel_file_add_defined_keys (track_defs, keys);

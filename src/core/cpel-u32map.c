@@ -4,12 +4,20 @@
 #include <string.h>
 
 CpelU32Map *
-cpel_u32map_new (void)
+cpel_u32map_new_direct (guint32 n_direct)
 {
   CpelU32Map *map = g_new0 (CpelU32Map, 1);
 
-  memset (map->direct, 0xff, sizeof map->direct);
+  map->n_direct = n_direct;
+  map->direct = g_new (guint32, MAX (n_direct, 1));
+  memset (map->direct, 0xff, sizeof (guint32) * n_direct);
   return map;
+}
+
+CpelU32Map *
+cpel_u32map_new (void)
+{
+  return cpel_u32map_new_direct (CPEL_U32MAP_DIRECT);
 }
 
 void
@@ -20,6 +28,7 @@ cpel_u32map_free (CpelU32Map *map)
   g_free (map->keys);
   g_free (map->values);
   g_free (map->used);
+  g_free (map->direct);
   g_free (map);
 }
 
@@ -68,7 +77,7 @@ cpel_u32map_insert (CpelU32Map *map, guint32 key, guint32 value)
 
   g_assert (value != CPEL_U32MAP_NONE);
 
-  if (key < CPEL_U32MAP_DIRECT)
+  if (key < map->n_direct)
     {
       if (map->direct[key] == CPEL_U32MAP_NONE)
         map->n_items++;
@@ -102,7 +111,7 @@ cpel_u32map_foreach (const CpelU32Map *map,
                      void (*func) (guint32 key, guint32 value, gpointer data),
                      gpointer data)
 {
-  for (guint32 k = 0; k < CPEL_U32MAP_DIRECT; k++)
+  for (guint32 k = 0; k < map->n_direct; k++)
     if (map->direct[k] != CPEL_U32MAP_NONE)
       func (k, map->direct[k], data);
   for (gsize i = 0; i < map->capacity; i++)

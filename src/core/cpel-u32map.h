@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-u32map.h — a small map from 32-bit keys to 32-bit values
  *
- * Keys below CPEL_U32MAP_DIRECT live in a direct table (the usual track ids
- * and event codes); others in an open-addressing hash.  Used on hot paths of
+ * Keys below the map's direct size (CPEL_U32MAP_DIRECT unless asked for
+ * more) live in a direct table (the usual track ids and event codes); others
+ * in an open-addressing hash.  Used on hot paths of
  * the loader and search where GHashTable's per-lookup cost shows.
  */
 #pragma once
@@ -11,12 +12,13 @@
 
 G_BEGIN_DECLS
 
-#define CPEL_U32MAP_DIRECT 65536u
+#define CPEL_U32MAP_DIRECT 4096u
 #define CPEL_U32MAP_NONE   G_MAXUINT32
 
 typedef struct
 {
-  guint32  direct[CPEL_U32MAP_DIRECT];   /* CPEL_U32MAP_NONE = absent */
+  guint32 *direct;                       /* n_direct; CPEL_U32MAP_NONE = absent */
+  guint32  n_direct;
   guint32 *keys;                         /* hash part; capacity a power of 2 */
   guint32 *values;
   guint8  *used;
@@ -26,6 +28,8 @@ typedef struct
 } CpelU32Map;
 
 CpelU32Map *cpel_u32map_new     (void);
+/* With keys below n_direct in the direct table (4 bytes each). */
+CpelU32Map *cpel_u32map_new_direct (guint32 n_direct);
 void        cpel_u32map_free    (CpelU32Map *map);
 /* The value of key, or CPEL_U32MAP_NONE. */
 guint32     cpel_u32map_lookup  (const CpelU32Map *map, guint32 key);
@@ -48,7 +52,7 @@ cpel_u32map_get (const CpelU32Map *map, guint32 key)
 {
   gsize mask, i;
 
-  if (G_LIKELY (key < CPEL_U32MAP_DIRECT))
+  if (G_LIKELY (key < map->n_direct))
     return map->direct[key];
   if (map->capacity == 0)
     return CPEL_U32MAP_NONE;
