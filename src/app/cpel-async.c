@@ -69,7 +69,10 @@ load_thread (GTask        *task,
    * (cpel_verify_index_async (), from the window) or here */
   CpelLoadOptions options = { .ticks_per_second = job->clock_rate, .use_cache = job->use_cache,
                               .cache_max_bytes = job->cache_max_bytes,
-                              .cache_verify_later = TRUE };
+                              .cache_verify_later = TRUE,
+                              /* a window's file: written to the cache after
+                               * its first frame (cpel_store_index_async ()) */
+                              .cache_store_later = job->verify_later };
 
   file = cpel_file_new_for_path (job->path, &options, cancellable,
                                  job->progress != NULL ? cpel_progress_relay_report : NULL, job->progress, &error);
@@ -242,6 +245,50 @@ cpel_prepare_lod_async (CpelFile     *file,
   g_task_set_priority (task, G_PRIORITY_LOW);
   g_task_set_task_data (task, g_object_ref (file), g_object_unref);
   g_task_run_in_thread (task, lod_thread);
+}
+
+static void
+store_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  cpel_file_store_index (task_data, cancellable);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+on_index_stored (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      data)
+{
+  GApplication *app = data;
+
+  if (app != NULL)
+    {
+      g_application_release (app);
+      g_object_unref (app);
+    }
+}
+
+void
+cpel_store_index_async (CpelFile     *file,
+                        GCancellable *cancellable)
+{
+  g_autoptr(GTask) task = NULL;
+  GApplication *app = g_application_get_default ();
+
+  g_return_if_fail (CPEL_IS_FILE (file));
+
+  /* closing the last window does not end the process in the middle of it */
+  if (app != NULL)
+    g_application_hold (g_object_ref (app));
+  task = g_task_new (NULL, cancellable, on_index_stored, app);
+  g_task_set_source_tag (task, cpel_store_index_async);
+  g_task_set_name (task, "[cpelview] store index");
+  g_task_set_priority (task, G_PRIORITY_LOW);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (task, store_thread);
 }
 
 static void

@@ -49,6 +49,11 @@ CpelSearchResult *cpel_search_finish    (GAsyncResult        *result,
 void              cpel_prepare_lod_async (CpelFile           *file,
                                           GCancellable       *cancellable);
 
+/* cpel_file_store_index () in a low-priority GTask worker: the persisted
+ * index of a file whose load left writing it for after the first frame. */
+void              cpel_store_index_async (CpelFile           *file,
+                                          GCancellable       *cancellable);
+
 /* cpel_file_verify_index () in a low-priority GTask worker: the check of
  * an index read from the cache that the load left for later. */
 void              cpel_verify_index_async  (CpelFile            *file,

@@ -157,6 +157,7 @@ _cpel_window_watch_file_changed (CpelWindow *self)
   hide_bar (self);
   self->watch.damage_reported = FALSE;
   self->watch.verify_pending = file != NULL && cpel_file_index_is_unverified (file);
+  self->watch.store_pending = file != NULL && cpel_file_index_store_is_pending (file);
   g_clear_pointer (&self->watch.failed_stamp, g_free);
   /* A reload took its stamp before reading; a first open is stamped now. */
   g_free (self->watch.stamp);
@@ -207,6 +208,12 @@ on_after_paint (GdkFrameClock *clock,
       /* the first frame is on screen: now the rest of the index */
       self->watch.verify_pending = FALSE;
       cpel_verify_index_async (file, self->lod_cancellable, on_index_verified, g_object_ref (self));
+    }
+  if (file != NULL && self->watch.store_pending)
+    {
+      /* the first frame is on screen: now the cache, for the next open */
+      self->watch.store_pending = FALSE;
+      cpel_store_index_async (file, self->lod_cancellable);
     }
   if (file != NULL && self->watch.reload == NULL && !self->watch.damage_reported
       && cpel_file_is_damaged (file))

@@ -137,6 +137,8 @@ struct _CpelFile
   int               cache_load;     /* CpelIndexCacheLoad */
   int               cache_write;    /* CpelIndexCacheWrite */
   gboolean          cache_verify_later; /* CpelLoadOptions.cache_verify_later */
+  gboolean          cache_store_later;  /* CpelLoadOptions.cache_store_later */
+  gint              cache_store_pending; /* built in memory, cpel_file_store_index () to write it (atomic) */
   struct _CpelLodStored *cache_lod; /* n_tracks summaries from the cache (cum into it), or NULL */
   const guint64    *cache_overview; /* CPEL_INDEX_CACHE_OVERVIEW_BUCKETS counts in the cache, or NULL */
   guint64          *overview_counts; /* the same counted from an index built here, or NULL */

@@ -55,6 +55,13 @@ typedef struct
    * index is memory-safe (every record index is bounds-checked on use)
    * but not known to be right; see cpel_file_verify_index (). */
   gboolean    cache_verify_later;
+  /* With a cache: an index that fits in memory (below a quarter of it, as
+   * without a cache) is built in memory and written to the cache by
+   * cpel_file_store_index (), called later (a viewer: after its first
+   * frame), instead of being built in the cache file (whose first writes
+   * cost the build about as much again).  Bigger ones are built in the
+   * cache file as usual. */
+  gboolean    cache_store_later;
 } CpelLoadOptions;
 
 /* Called from the thread doing the work (loading, searching) with a fraction
@@ -144,6 +151,15 @@ int           cpel_file_get_cache_load     (CpelFile *self);   /* CpelIndexCache
  * caller should tell the user to reload.  Thread-safe; for a worker. */
 gboolean      cpel_file_verify_index       (CpelFile     *self,
                                             GCancellable *cancellable);
+/* Writes the index built with CpelLoadOptions.cache_store_later to the
+ * cache, once (later calls return FALSE at once); see
+ * cpel_file_get_cache_write ().  FALSE when there was nothing to write, when
+ * cancelled (nothing is left behind) or when it could not be written.
+ * Thread-safe against readers of the file; for a worker. */
+gboolean      cpel_file_store_index        (CpelFile     *self,
+                                            GCancellable *cancellable);
+/* TRUE while cpel_file_store_index () has an index to write. */
+gboolean      cpel_file_index_store_is_pending (CpelFile *self);
 /* TRUE when the file's index came from a cache not checked in full yet. */
 gboolean      cpel_file_index_is_unverified (CpelFile *self);
 /* A frame of this file was just drawn: cpel_file_verify_index () steps aside

@@ -642,5 +642,5 @@ int
 cpel_file_get_cache_write (CpelFile *self)
 {
   g_return_val_if_fail (CPEL_IS_FILE (self), CPEL_INDEX_CACHE_NOT_WRITTEN);
-  return self->cache_write;
+  return g_atomic_int_get (&self->cache_write);
 }

@@ -424,6 +424,7 @@ cpel_index_cache_try_load (CpelFile              *self,
                                        : cpel_index_cache_get_default_dir ();
   self->cache_wanted = TRUE;
   self->cache_verify_later = options->cache_verify_later;
+  self->cache_store_later = options->cache_store_later;
   if (options->defer_index)
     return FALSE;   /* read by cpel_index_cache_try_fill () if the index is needed */
   return map_and_adopt (self);
@@ -542,6 +543,9 @@ cpel_index_cache_begin (CpelFile *self,
   if (!self->cache_wanted || cpel_file_index_is_cached (self) || self->n_events < self->cache_min_events
       || self->n_events == 0)
     return -1;
+  /* small enough for memory: built there, stored by cpel_file_store_index () */
+  if (self->cache_store_later && 12 * self->n_events < cpel_index_store_file_min ())
+    return -1;
   offset = cpel_index_cache_times_offset_max (self->n_events, self->n_evsecs, self->n_tracks, self->n_types);
   size = offset + 12 * self->n_events;
   fd = create_tmp (self, size, tmp_path);
@@ -565,11 +569,16 @@ static gboolean
 pwrite_all (int           fd,
             const guint8 *p,
             guint64       n,
-            guint64       offset)
+            guint64       offset,
+            GCancellable *cancellable)
 {
   while (n > 0)
     {
-      gssize w = pwrite (fd, p, (gsize) MIN (n, WRITE_MAX), (off_t) offset);
+      gssize w;
+
+      if (g_cancellable_is_cancelled (cancellable))
+        return FALSE;
+      w = pwrite (fd, p, (gsize) MIN (n, WRITE_MAX), (off_t) offset);
 
       if (w < 0 && errno == EINTR)
         continue;
@@ -614,8 +623,8 @@ store_in_place (CpelFile *self)
   meta = make_head (self, &key, self->index_times_offset, &h);
   g_assert (h.file_size == self->index_times_offset + 12 * self->n_events);
   path = cpel_index_cache_path_for (self->cache_dir, &key);
-  ok = pwrite_all (self->index_fd, meta->data, meta->len, sizeof h)
-       && pwrite_all (self->index_fd, (const guint8 *) &h, sizeof h, 0);
+  ok = pwrite_all (self->index_fd, meta->data, meta->len, sizeof h, NULL)
+       && pwrite_all (self->index_fd, (const guint8 *) &h, sizeof h, 0, NULL);
   ok = commit_tmp (self->index_fd, self->index_tmp, path, ok);
   self->index_fd = -1;
 #ifdef G_OS_UNIX
@@ -625,7 +634,8 @@ store_in_place (CpelFile *self)
 }
 
 static gboolean
-store (CpelFile *self)
+store (CpelFile     *self,
+       GCancellable *cancellable)
 {
   CpelIndexCacheKey key;
   CpelIndexCacheHeader h;
@@ -645,27 +655,65 @@ store (CpelFile *self)
   if (fd < 0)
     return FALSE;
   path = cpel_index_cache_path_for (self->cache_dir, &key);
-  ok = pwrite_all (fd, (const guint8 *) &h, sizeof h, 0)
-       && pwrite_all (fd, meta->data, meta->len, sizeof h)
-       && pwrite_all (fd, zeros, h.times_offset - sizeof h - meta->len, sizeof h + meta->len)
-       && pwrite_all (fd, (const guint8 *) self->times, 8 * self->n_events, h.times_offset)
-       && pwrite_all (fd, (const guint8 *) self->recs, 4 * self->n_events, h.recs_offset);
+  ok = pwrite_all (fd, (const guint8 *) &h, sizeof h, 0, cancellable)
+       && pwrite_all (fd, meta->data, meta->len, sizeof h, cancellable)
+       && pwrite_all (fd, zeros, h.times_offset - sizeof h - meta->len, sizeof h + meta->len, cancellable)
+       && pwrite_all (fd, (const guint8 *) self->times, 8 * self->n_events, h.times_offset, cancellable)
+       && pwrite_all (fd, (const guint8 *) self->recs, 4 * self->n_events, h.recs_offset, cancellable);
   return commit_tmp (fd, tmp, path, ok);
+}
+
+static gboolean
+store_wanted (CpelFile *self)
+{
+  return self->cache_wanted && !cpel_file_index_is_cached (self) && self->times != NULL
+         && self->n_events >= self->cache_min_events;
+}
+
+static void
+store_now (CpelFile     *self,
+           GCancellable *cancellable)
+{
+  if (store (self, cancellable))
+    {
+      g_atomic_int_set (&self->cache_write, CPEL_INDEX_CACHE_WRITTEN);
+      cpel_index_cache_trim (self->cache_dir, self->cache_max_bytes);
+    }
+  else if (!g_cancellable_is_cancelled (cancellable))
+    g_atomic_int_set (&self->cache_write, CPEL_INDEX_CACHE_WRITE_FAILED);
 }
 
 void
 cpel_index_cache_store (CpelFile *self)
 {
-  if (!self->cache_wanted || cpel_file_index_is_cached (self) || self->times == NULL
-      || self->n_events < self->cache_min_events)
+  if (!store_wanted (self))
     return;
-  if (store (self))
+  /* built in memory to be written later (cpel_file_store_index ()) */
+  if (self->cache_store_later && self->index_home == CPEL_INDEX_HOME_MEMORY)
     {
-      self->cache_write = CPEL_INDEX_CACHE_WRITTEN;
-      cpel_index_cache_trim (self->cache_dir, self->cache_max_bytes);
+      g_atomic_int_set (&self->cache_store_pending, TRUE);
+      return;
     }
-  else
-    self->cache_write = CPEL_INDEX_CACHE_WRITE_FAILED;
+  store_now (self, NULL);
+}
+
+gboolean
+cpel_file_store_index (CpelFile     *self,
+                       GCancellable *cancellable)
+{
+  g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);
+
+  if (!g_atomic_int_compare_and_exchange (&self->cache_store_pending, TRUE, FALSE))
+    return FALSE;
+  store_now (self, cancellable);
+  return g_atomic_int_get (&self->cache_write) == CPEL_INDEX_CACHE_WRITTEN;
+}
+
+gboolean
+cpel_file_index_store_is_pending (CpelFile *self)
+{
+  g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);
+  return g_atomic_int_get (&self->cache_store_pending);
 }
 
 void

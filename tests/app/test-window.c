@@ -10,6 +10,7 @@
 #include "cpel-application.h"
 #include "cpel-export-chooser.h"
 #include "cpel-file-info-row.h"
+#include "cpel-gen.h"
 #include "cpel-import.h"
 #include "cpel-settings.h"
 #include "cpel-window.h"
@@ -1564,6 +1565,75 @@ test_export_dialog_path (void)
     }
 }
 
+/* The names in `dir` (none when it does not exist). */
+static GHashTable *
+dir_names (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  GHashTable *names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    g_hash_table_add (names, g_strdup (name));
+  return names;
+}
+
+/* A capture big enough for the persisted index: built in memory and shown,
+ * then written to the cache by a worker after the first frame; the next
+ * open reads it. */
+static void
+test_index_cache_after_frame (Fixture *f, gconstpointer data)
+{
+  CpelGenOptions options = { .n_events = CPEL_INDEX_CACHE_DEFAULT_MIN_EVENTS, .n_tracks = 8, .seed = 3,
+                             .overwrite = TRUE };
+  CpelLoadOptions cached = { .use_cache = TRUE, .cache_verify_later = TRUE };
+  g_autofree char *path = NULL;
+  g_autofree char *cache_dir = cpel_index_cache_get_default_dir ();
+  g_autoptr(GHashTable) before = NULL, after = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) again = NULL;
+  GHashTableIter iter;
+  const char *name;
+  CpelFile *file;
+  gint64 end;
+  guint wakeup;
+
+  SKIP_WITHOUT_DISPLAY ();
+  path = g_build_filename (f->dir, "big.cpel", NULL);
+  g_assert_true (cpel_gen_write (path, &options, &error));
+  g_assert_no_error (error);
+  before = dir_names (cache_dir);
+  app_test_open_and_wait (f->window, path);
+  file = cpel_window_get_file (f->window);
+  g_assert_cmpuint (cpel_file_get_n_events (file), ==, CPEL_INDEX_CACHE_DEFAULT_MIN_EVENTS);
+  g_assert_cmpint (cpel_file_get_cache_load (file), ==, CPEL_INDEX_CACHE_MISSING);
+
+  /* the worker's end, waited for (no signal tells it) */
+  end = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
+  wakeup = g_timeout_add (10, app_test_wakeup, NULL);
+  while (cpel_file_get_cache_write (file) == CPEL_INDEX_CACHE_NOT_WRITTEN && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (wakeup);
+  g_assert_cmpint (cpel_file_get_cache_write (file), ==, CPEL_INDEX_CACHE_WRITTEN);
+  g_assert_false (cpel_file_index_store_is_pending (file));
+
+  again = cpel_file_new_for_path (path, &cached, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (cpel_file_get_cache_load (again), ==, CPEL_INDEX_CACHE_USED);
+  g_assert_true (cpel_file_verify_index (again, NULL));
+  g_clear_object (&again);
+
+  /* the test's cache file goes with the test */
+  after = dir_names (cache_dir);
+  g_hash_table_iter_init (&iter, after);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &name, NULL))
+    if (!g_hash_table_contains (before, name) && g_str_has_suffix (name, ".cpelidx"))
+      {
+        g_autofree char *p = g_build_filename (cache_dir, name, NULL);
+        g_unlink (p);
+      }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1600,6 +1670,7 @@ main (int argc, char *argv[])
   ADD ("input-keys", test_input_keys, FALSE);
   ADD ("input-pointer", test_input_pointer, FALSE);
   ADD ("search-type-ahead", test_search_type_ahead, FALSE);
+  ADD ("index-cache-after-frame", test_index_cache_after_frame, TRUE);
 #undef ADD
   return app_test_run (&app);
 }

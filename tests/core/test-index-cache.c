@@ -1444,6 +1444,99 @@ test_verify_steps_aside (void)
   g_mutex_clear (&job.lock);
 }
 
+/* Files in `dir` (temporary ones too). */
+static guint
+count_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+
+  while (d != NULL && g_dir_read_name (d) != NULL)
+    n++;
+  return n;
+}
+
+static CpelFile *
+open_store_later (Fixture *f)
+{
+  CpelLoadOptions options = { .use_cache = TRUE, .cache_dir = f->cache_dir, .cache_min_events = 1,
+                              .cache_store_later = TRUE };
+  g_autoptr(GError) error = NULL;
+  CpelFile *file = cpel_file_new_for_path (f->path, &options, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  return file;
+}
+
+/* cache_store_later: the index is built in memory, nothing is written
+ * until cpel_file_store_index (), which writes the usual cache once; a
+ * cancelled one leaves nothing; an index too big for memory is built in the
+ * cache file as without the option. */
+static void
+test_store_later (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(CpelFile) ref = open_reference (f->path);
+  g_autoptr(GCancellable) cancelled = g_cancellable_new ();
+
+  g_cancellable_cancel (cancelled);
+  {
+    g_autoptr(CpelFile) file = open_store_later (f);
+
+    g_assert_cmpint (file->index_home, ==, CPEL_INDEX_HOME_MEMORY);
+    g_assert_cmpint (cpel_file_get_cache_load (file), ==, CPEL_INDEX_CACHE_MISSING);
+    g_assert_true (cpel_file_index_store_is_pending (file));
+    g_assert_cmpint (cpel_file_get_cache_write (file), ==, CPEL_INDEX_CACHE_NOT_WRITTEN);
+    g_assert_cmpuint (count_dir (f->cache_dir), ==, 0);
+    assert_same_index (file, ref);
+    /* cancelled: nothing written, nothing left behind, not to be done again */
+    g_assert_false (cpel_file_store_index (file, cancelled));
+    g_assert_false (cpel_file_index_store_is_pending (file));
+    g_assert_cmpint (cpel_file_get_cache_write (file), ==, CPEL_INDEX_CACHE_NOT_WRITTEN);
+    g_assert_cmpuint (count_dir (f->cache_dir), ==, 0);
+  }
+  {
+    g_autoptr(CpelFile) file = open_store_later (f);
+
+    g_assert_true (cpel_file_store_index (file, NULL));
+    g_assert_cmpint (cpel_file_get_cache_write (file), ==, CPEL_INDEX_CACHE_WRITTEN);
+    g_assert_false (cpel_file_index_store_is_pending (file));
+    g_assert_false (cpel_file_store_index (file, NULL));
+    g_assert_cmpuint (count_dir (f->cache_dir), ==, 1);
+    g_assert_true (g_file_test (cache_path_of (f, ref), G_FILE_TEST_IS_REGULAR));
+    assert_same_index (file, ref);
+  }
+  /* the next open uses it (and has nothing to store) */
+  {
+    g_autoptr(CpelFile) file = open_store_later (f);
+
+    g_assert_cmpint (cpel_file_get_cache_load (file), ==, CPEL_INDEX_CACHE_USED);
+    g_assert_false (cpel_file_index_store_is_pending (file));
+    g_assert_true (cpel_file_verify_index (file, NULL));
+    assert_same_index (file, ref);
+  }
+  /* too big for memory (CPEL_INDEX_FILE_MIN_MB=0): built in the cache file
+   * and stored with the load, as without the option */
+  g_assert_true (cpel_index_cache_clear (f->cache_dir, NULL, NULL, NULL));
+  g_setenv ("CPEL_INDEX_FILE_MIN_MB", "0", TRUE);
+  {
+    g_autoptr(CpelFile) file = open_store_later (f);
+
+    g_assert_cmpint (file->index_home, ==, CPEL_INDEX_HOME_CACHE_FILE);
+    g_assert_false (cpel_file_index_store_is_pending (file));
+    g_assert_cmpint (cpel_file_get_cache_write (file), ==, CPEL_INDEX_CACHE_WRITTEN);
+    assert_same_index (file, ref);
+  }
+  g_unsetenv ("CPEL_INDEX_FILE_MIN_MB");
+  /* no cache wanted: nothing pending */
+  {
+    g_autoptr(CpelFile) plain = open_reference (f->path);
+
+    g_assert_false (cpel_file_index_store_is_pending (plain));
+    g_assert_false (cpel_file_store_index (plain, NULL));
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1474,6 +1567,7 @@ main (int argc, char **argv)
   ADD ("deleted", test_deleted);
   ADD ("lru", test_lru);
   ADD ("clear", test_clear);
+  ADD ("store-later", test_store_later);
 #undef ADD
   g_test_add_func ("/core/index-cache/hostile", test_hostile);
   g_test_add_func ("/core/index-cache/verify-steps-aside", test_verify_steps_aside);
