@@ -227,89 +227,77 @@ count_key (CpelU32Map    *map,
   return idx;
 }
 
-/* Calls body(rec, file_index) for every record of the chunk. */
-#define FOR_EACH_RECORD(chunk, rec, fi, section, body)                                        \
-  G_STMT_START {                                                                               \
-    CpelFile *f_ = (chunk)->file;                                                              \
-    for (guint s_ = 0; s_ < f_->n_evsecs; s_++)                                                \
-      {                                                                                        \
-        const CpelEventSection *section = &f_->evsecs[s_];                                     \
-        guint64 lo_ = MAX ((chunk)->begin, section->first_index);                              \
-        guint64 hi_ = MIN ((chunk)->end, section->first_index + section->count);               \
-        for (guint64 fi = lo_; fi < hi_; fi++)                                                 \
-          {                                                                                    \
-            const guint8 *rec = section->records                                               \
-                                + (fi - section->first_index) * CPEL_EVENT_RECORD_SIZE;        \
-            body                                                                               \
-          }                                                                                    \
-      }                                                                                        \
-  } G_STMT_END
 
+
+/* A 32-bit field of a record; `le` is the file's byte order, read once
+ * into a local by the passes (the file's own flag would be read again after
+ * every store of the same type: it may alias it). */
+static inline guint32
+rd32 (gboolean      le,
+      const guint8 *p)
+{
+  guint32 v;
+
+  memcpy (&v, p, 4);
+  return le ? GUINT32_FROM_LE (v) : GUINT32_FROM_BE (v);
+}
 
 static void
 pass_a (Chunk *chunk)
 {
   CpelFile *file = chunk->file;
+  const gboolean le = file->little_endian;
   gint64 min_ns = G_MAXINT64, max_ns = G_MININT64;
   guint32 last_track = 0, last_track_idx = CPEL_U32MAP_NONE;
   guint32 last_code = 0, last_code_idx = CPEL_U32MAP_NONE;
   const guint32 *track_direct = chunk->tracks->direct, *code_direct = chunk->codes->direct;
-  guint32 n_track_direct = chunk->tracks->n_direct, n_code_direct = chunk->codes->n_direct;
+  const guint32 n_track_direct = chunk->tracks->n_direct, n_code_direct = chunk->codes->n_direct;
   guint64 done = 0;
-  const CpelEventSection *cur = NULL;
-  guint64 min_t = G_MAXUINT64, max_t = 0, prev_t = 0;
   const guint8 *drop_from = NULL;
 
-#define FOLD_SECTION()                                                      \
-  G_STMT_START {                                                            \
-    if (cur != NULL && min_t <= max_t)                                      \
-      {                                                                     \
-        min_ns = MIN (min_ns, cpel_ticks_to_ns (min_t, cur->tps));          \
-        max_ns = MAX (max_ns, cpel_ticks_to_ns (max_t, cur->tps));          \
-      }                                                                     \
-    min_t = G_MAXUINT64;                                                    \
-    max_t = 0;                                                              \
-  } G_STMT_END
+  for (guint s = 0; s < file->n_evsecs; s++)
+    {
+      const CpelEventSection *section = &file->evsecs[s];
+      guint64 lo = MAX (chunk->begin, section->first_index);
+      guint64 hi = MIN (chunk->end, section->first_index + section->count);
+      const guint8 *rec = section->records + (lo - section->first_index) * CPEL_EVENT_RECORD_SIZE;
+      guint64 min_t = G_MAXUINT64, max_t = 0, prev_t = 0;
+      gboolean unsorted = FALSE;
 
-  FOR_EACH_RECORD (chunk, rec, fi, section, {
-    guint64 ticks = record_ticks (file, rec);
-    guint32 track = cpel_file_read32 (file, rec + 8);
-    guint32 code = cpel_file_read32 (file, rec + 12);
+      for (guint64 fi = lo; fi < hi; fi++, rec += CPEL_EVENT_RECORD_SIZE)
+        {
+          guint64 ticks = (guint64) rd32 (le, rec) << 32 | rd32 (le, rec + 4);
 
-    /* Raw ticks: converted once per section at the end (monotonic). */
-    if (G_UNLIKELY (section != cur))
-      {
-        FOLD_SECTION ();
-        cur = section;
-        prev_t = 0;
-      }
-    if (G_UNLIKELY (ticks < prev_t))
-      chunk->unsorted[section - file->evsecs] = TRUE;
-    prev_t = ticks;
-    if (ticks < min_t)
-      min_t = ticks;
-    if (ticks > max_t)
-      max_t = ticks;
-    count_key (chunk->tracks, track_direct, n_track_direct, chunk->track_ids, chunk->track_counts,
-               track, &last_track, &last_track_idx);
-    count_key (chunk->codes, code_direct, n_code_direct, chunk->code_ids, chunk->code_counts,
-               code, &last_code, &last_code_idx);
+          /* raw ticks: converted once per section at its end (monotonic) */
+          unsorted |= ticks < prev_t;
+          prev_t = ticks;
+          min_t = MIN (min_t, ticks);
+          max_t = MAX (max_t, ticks);
+          count_key (chunk->tracks, track_direct, n_track_direct, chunk->track_ids, chunk->track_counts,
+                     rd32 (le, rec + 8), &last_track, &last_track_idx);
+          count_key (chunk->codes, code_direct, n_code_direct, chunk->code_ids, chunk->code_counts,
+                     rd32 (le, rec + 12), &last_code, &last_code_idx);
 
-    if (G_UNLIKELY (++done % DROP_EVERY == 0))
-      {
-        if (chunk->drop)
-          DROP_BEHIND (chunk, section, rec, drop_from);
-        if (done % CHECK_EVERY == 0)
-          {
-            if (check_cancel (chunk))
-              return;
-            report (chunk, 0.0, 0.45, done);
-          }
-      }
-  });
-
-  FOLD_SECTION ();
-#undef FOLD_SECTION
+          if (G_UNLIKELY (++done % DROP_EVERY == 0))
+            {
+              if (chunk->drop)
+                DROP_BEHIND (chunk, section, rec, drop_from);
+              if (done % CHECK_EVERY == 0)
+                {
+                  if (check_cancel (chunk))
+                    return;
+                  report (chunk, 0.0, 0.45, done);
+                }
+            }
+        }
+      if (unsorted)
+        chunk->unsorted[s] = TRUE;
+      if (min_t <= max_t)
+        {
+          min_ns = MIN (min_ns, cpel_ticks_to_ns (min_t, section->tps));
+          max_ns = MAX (max_ns, cpel_ticks_to_ns (max_t, section->tps));
+        }
+    }
   chunk->min_ns = min_ns;
   chunk->max_ns = max_ns;
 }
@@ -366,12 +354,18 @@ pass_b (Chunk *chunk)
   guint64 *next = chunk->next;
   gint64 *last_ns = chunk->last_ns;
   guint8 *track_unsorted = chunk->track_unsorted;
+  gint64 *times = file->times;
+  guint32 *recs = file->recs;
+  const gboolean le = file->little_endian;
   const guint32 *direct = file->track_map->direct;
-  guint32 n_direct = file->track_map->n_direct;
+  const guint32 n_direct = file->track_map->n_direct;
   const gint64 *bnd = chunk->ov_bounds;
   guint64 *ov_counts = chunk->ov_counts;
-  double ov_scale = chunk->ov_scale;
-  gint64 base = file->base_ns;
+  const double ov_scale = chunk->ov_scale;
+  const gint64 base = file->base_ns;
+  guint run_b = 0;
+  guint64 run_n = 0;
+  gint64 run_lo = bnd[0], run_hi = bnd[1];
   guint32 last_track = 0, last_slot = CPEL_U32MAP_NONE;
   guint64 done = 0;
   const guint8 *drop_from = NULL;
@@ -382,54 +376,79 @@ pass_b (Chunk *chunk)
       guint64 n = file->n_events;
       guint64 lo = n * chunk->index / chunk->n_chunks, hi = n * (chunk->index + 1) / chunk->n_chunks;
 
-      populate (file->times + lo, file->times + hi);
-      populate (file->recs + lo, file->recs + hi);
+      populate (times + lo, times + hi);
+      populate (recs + lo, recs + hi);
     }
 #endif
 
-  FOR_EACH_RECORD (chunk, rec, fi, section, {
-    gint64 ns = cpel_div64_ticks_to_ns (&chunk->divs[section - file->evsecs], record_ticks (file, rec));
-    guint32 track = cpel_file_read32 (file, rec + 8);
-    guint32 slot = track < n_direct ? direct[track] : CPEL_U32MAP_NONE;
-    guint64 pos;
-    guint b;
+  /* every invariant in a local: the loop's stores to the index may alias
+   * anything of their types, and a reload per event shows here */
+  for (guint s = 0; s < file->n_evsecs; s++)
+    {
+      const CpelEventSection *section = &file->evsecs[s];
+      const CpelDiv64 dv = chunk->divs[s];
+      guint64 lo = MAX (chunk->begin, section->first_index);
+      guint64 hi = MIN (chunk->end, section->first_index + section->count);
+      const guint8 *rec = section->records + (lo - section->first_index) * CPEL_EVENT_RECORD_SIZE;
 
-    if (G_UNLIKELY (slot == CPEL_U32MAP_NONE))
-      {
-        if (track != last_track || last_slot == CPEL_U32MAP_NONE)
-          {
-            last_track = track;
-            last_slot = cpel_u32map_get (file->track_map, track);
-            g_assert (last_slot != CPEL_U32MAP_NONE);
-          }
-        slot = last_slot;
-      }
-    pos = next[slot]++;
-    ns = CLAMP (ns - base, 0, CPEL_TIME_MAX);
-    file->times[pos] = ns;
-    file->recs[pos] = (guint32) fi;
-    if (G_UNLIKELY (ns < last_ns[slot]))
-      track_unsorted[slot] = TRUE;
-    last_ns[slot] = ns;
+      for (guint64 fi = lo; fi < hi; fi++, rec += CPEL_EVENT_RECORD_SIZE)
+        {
+          guint64 ticks = (guint64) rd32 (le, rec) << 32 | rd32 (le, rec + 4);
+          gint64 ns = cpel_div64_ticks_to_ns (&dv, ticks);
+          guint32 track = rd32 (le, rec + 8);
+          guint32 slot = track < n_direct ? direct[track] : CPEL_U32MAP_NONE;
+          guint64 pos;
 
-    /* the overview's bucket: a guess by multiplication, set right by the
-     * bounds (what cpel_index_cache_overview_find () gives) */
-    b = (guint) MIN ((double) ns * ov_scale, (double) (CPEL_INDEX_CACHE_OVERVIEW_BUCKETS - 1));
-    while (b > 0 && ns < bnd[b])
-      b--;
-    while (b + 1 < CPEL_INDEX_CACHE_OVERVIEW_BUCKETS && ns >= bnd[b + 1])
-      b++;
-    ov_counts[b]++;
+          if (G_UNLIKELY (slot == CPEL_U32MAP_NONE))
+            {
+              if (track != last_track || last_slot == CPEL_U32MAP_NONE)
+                {
+                  last_track = track;
+                  last_slot = cpel_u32map_get (file->track_map, track);
+                  g_assert (last_slot != CPEL_U32MAP_NONE);
+                }
+              slot = last_slot;
+            }
+          pos = next[slot]++;
+          ns = CLAMP (ns - base, 0, CPEL_TIME_MAX);
+          times[pos] = ns;
+          recs[pos] = (guint32) fi;
+          if (G_UNLIKELY (ns < last_ns[slot]))
+            track_unsorted[slot] = TRUE;
+          last_ns[slot] = ns;
 
-    if (G_UNLIKELY (++done % CHECK_EVERY == 0))
-      {
-        if (check_cancel (chunk))
-          return;
-        DROP_BEHIND (chunk, section, rec, drop_from);
-        drop_written (chunk, FALSE);
-        report (chunk, 0.45, 0.45, done);
-      }
-  });
+          /* the overview: counted in runs of the same bucket (the file is
+           * mostly in time order); a new bucket is guessed by
+           * multiplication and set right by the bounds (what
+           * cpel_index_cache_overview_find () gives) */
+          if (G_LIKELY (ns >= run_lo && ns < run_hi))
+            run_n++;
+          else
+            {
+              guint b = (guint) MIN ((double) ns * ov_scale, (double) (CPEL_INDEX_CACHE_OVERVIEW_BUCKETS - 1));
+
+              while (b > 0 && ns < bnd[b])
+                b--;
+              while (b + 1 < CPEL_INDEX_CACHE_OVERVIEW_BUCKETS && ns >= bnd[b + 1])
+                b++;
+              ov_counts[run_b] += run_n;
+              run_b = b;
+              run_lo = bnd[b];
+              run_hi = bnd[b + 1];
+              run_n = 1;
+            }
+
+          if (G_UNLIKELY (++done % CHECK_EVERY == 0))
+            {
+              if (check_cancel (chunk))
+                return;
+              DROP_BEHIND (chunk, section, rec, drop_from);
+              drop_written (chunk, FALSE);
+              report (chunk, 0.45, 0.45, done);
+            }
+        }
+    }
+  ov_counts[run_b] += run_n;
   drop_written (chunk, TRUE);
 }
 
