@@ -125,10 +125,9 @@ struct _Chunk
   /* pass B */
   guint64        *next;            /* per slot: next write position */
   const CpelDiv64 *divs;           /* per event section */
-  gboolean        drop;            /* pass A gives back the pages it read: with
-                                    * huge pages the index fills quickly in
-                                    * pass B, and the whole file mapped on top
-                                    * of it would add its size to the peak */
+  gboolean        drop;            /* pass A gives back the pages it read (so
+                                    * that the whole file mapped does not add
+                                    * its size to the peak) */
   gboolean       *unsorted;        /* pass A: per event section */
 
   gint64         *last_ns;         /* pass B: per slot, the last time written */
@@ -769,10 +768,17 @@ cpel_file_build_index (CpelFile          *self,
   g_autofree CpelDiv64 *divs = NULL;
   g_autoptr(GArray) track_ids = NULL;
   g_autoptr(GArray) codes = NULL;
-  gboolean cancelled = FALSE;
+  gboolean cancelled = FALSE, drop;
   gint64 min_ns = G_MAXINT64, max_ns = 0;
   guint n;
 
+  /* Pass A gives back the records' pages it read, unless the records and
+   * the index together take less than the share of memory an index may have
+   * (a quarter of it): then pass B finds them mapped (10^8 x 10^4: 1.25 s
+   * instead of 1.39 s to build; peak 32 instead of 12.5 B/event, the
+   * records' pages clean, given back by pass B).  A deferred build (the
+   * streaming CLI) always gives them back. */
+  drop = defer || 32 * self->n_events >= cpel_index_store_file_min ();
   n = choose_chunks (self, n_threads);
   self->n_threads = n_threads;
   divs = divs_new (self);
@@ -786,12 +792,13 @@ cpel_file_build_index (CpelFile          *self,
       chunks[c].code_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
       chunks[c].code_counts = g_array_new (FALSE, FALSE, sizeof (guint64));
       chunks[c].unsorted = g_new0 (gboolean, MAX (self->n_evsecs, 1));
-      chunks[c].drop = TRUE;
+      chunks[c].drop = drop;
     }
 
   /* Pass A */
   run_chunks (self, chunks, n, pass_a);
-  drop_all_pages (self);
+  if (drop)
+    drop_all_pages (self);
   for (guint c = 0; c < n; c++)
     cancelled |= chunks[c].cancelled;
   if (cancelled)
