@@ -32,9 +32,10 @@
 #endif
 
 #define CHECK_EVERY (1u << 20)
-/* progress every 2^22 events of the first chunk: ~25 reports for 10^8
- * events on two threads, each a redraw of the viewer's progress bars (the
- * UI thread's and the display server's CPU, taken from the build) */
+/* progress after the first 2^20 events of the first chunk, then every
+ * 2^22: ~25 reports for 10^8 events on two threads, each a redraw of the
+ * viewer's progress bars (the UI thread's and the display server's CPU,
+ * taken from the build) */
 #define REPORT_EVERY (1u << 22)
 #define DROP_EVERY  (1u << 16)   /* deferred pass A: give back what was read (1.3 MB) */
 #define MIN_EVENTS_PER_THREAD 500000
@@ -260,7 +261,7 @@ pass_a_checkpoint (Chunk                  *chunk,
     return TRUE;
   if (check_cancel (chunk))
     return FALSE;
-  if (done % REPORT_EVERY == 0)
+  if (done == CHECK_EVERY || done % REPORT_EVERY == 0)
     report (chunk, 0.0, 0.45, done);
   return TRUE;
 }
@@ -412,7 +413,7 @@ pass_b_checkpoint (Chunk                  *chunk,
     return FALSE;
   DROP_BEHIND (chunk, section, rec, *drop_from);
   drop_written (chunk, FALSE);
-  if (done % REPORT_EVERY == 0)
+  if (done == CHECK_EVERY || done % REPORT_EVERY == 0)
     report (chunk, 0.45, 0.45, done);
   return TRUE;
 }
