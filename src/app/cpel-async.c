@@ -221,6 +221,27 @@ cpel_search_finish (GAsyncResult  *result,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* `func` on `file` (the task data) in a low-priority GTask worker. */
+static void
+run_file_task (CpelFile            *file,
+               GCancellable        *cancellable,
+               gpointer             source_tag,
+               const char          *name,
+               GTaskThreadFunc      func,
+               GAsyncReadyCallback  callback,
+               gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, source_tag);
+  g_task_set_name (task, name);
+  g_task_set_priority (task, G_PRIORITY_LOW);
+  /* the callbacks want to know how it ended, cancelled or not */
+  g_task_set_check_cancellable (task, FALSE);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (task, func);
+}
+
 static void
 lod_thread (GTask        *task,
             gpointer      source_object,
@@ -235,16 +256,10 @@ void
 cpel_prepare_lod_async (CpelFile     *file,
                         GCancellable *cancellable)
 {
-  g_autoptr(GTask) task = NULL;
-
   g_return_if_fail (CPEL_IS_FILE (file));
 
-  task = g_task_new (NULL, cancellable, NULL, NULL);
-  g_task_set_source_tag (task, cpel_prepare_lod_async);
-  g_task_set_name (task, "[cpelview] level of detail");
-  g_task_set_priority (task, G_PRIORITY_LOW);
-  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
-  g_task_run_in_thread (task, lod_thread);
+  run_file_task (file, cancellable, cpel_prepare_lod_async, "[cpelview] level of detail", lod_thread,
+                 NULL, NULL);
 }
 
 static void
@@ -275,7 +290,6 @@ void
 cpel_store_index_async (CpelFile     *file,
                         GCancellable *cancellable)
 {
-  g_autoptr(GTask) task = NULL;
   GApplication *app = g_application_get_default ();
 
   g_return_if_fail (CPEL_IS_FILE (file));
@@ -283,12 +297,8 @@ cpel_store_index_async (CpelFile     *file,
   /* closing the last window does not end the process in the middle of it */
   if (app != NULL)
     g_application_hold (g_object_ref (app));
-  task = g_task_new (NULL, cancellable, on_index_stored, app);
-  g_task_set_source_tag (task, cpel_store_index_async);
-  g_task_set_name (task, "[cpelview] store index");
-  g_task_set_priority (task, G_PRIORITY_LOW);
-  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
-  g_task_run_in_thread (task, store_thread);
+  run_file_task (file, cancellable, cpel_store_index_async, "[cpelview] store index", store_thread,
+                 on_index_stored, app);
 }
 
 static void
@@ -306,17 +316,10 @@ cpel_verify_index_async (CpelFile            *file,
                          GAsyncReadyCallback  callback,
                          gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-
   g_return_if_fail (CPEL_IS_FILE (file));
 
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, cpel_verify_index_async);
-  g_task_set_name (task, "[cpelview] verify index");
-  g_task_set_priority (task, G_PRIORITY_LOW);
-  g_task_set_check_cancellable (task, FALSE);
-  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
-  g_task_run_in_thread (task, verify_thread);
+  run_file_task (file, cancellable, cpel_verify_index_async, "[cpelview] verify index", verify_thread,
+                 callback, user_data);
 }
 
 gboolean

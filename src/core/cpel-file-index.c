@@ -246,23 +246,34 @@ rd32 (gboolean      le,
   return le ? GUINT32_FROM_LE (v) : GUINT32_FROM_BE (v);
 }
 
-/* Pass A every DROP_EVERY events, out of its loop: give pages back, and
- * every CHECK_EVERY cancel and progress.  FALSE when cancelled. */
+/* A pass's rare work, out of its loop (pass B's is bound by its scattered
+ * stores and was seen to lose a quarter of its speed to a few more lines
+ * inside it), every DROP_EVERY (pass A) or CHECK_EVERY (pass B) events:
+ * the records read so far given back (`drop`), what pass B wrote of an
+ * index in a file too, and every CHECK_EVERY the cancellable and the
+ * progress.  FALSE when cancelled. */
+static void drop_written (Chunk   *chunk,
+                          gboolean all);
+
 static G_GNUC_NO_INLINE gboolean
-pass_a_checkpoint (Chunk                  *chunk,
-                   const CpelEventSection *section,
-                   const guint8           *rec,
-                   const guint8          **drop_from,
-                   guint64                 done)
+checkpoint (Chunk                  *chunk,
+            const CpelEventSection *section,
+            const guint8           *rec,
+            const guint8          **drop_from,
+            guint64                 done,
+            gboolean                drop,
+            gboolean                in_pass_b)
 {
-  if (chunk->drop)
+  if (drop)
     DROP_BEHIND (chunk, section, rec, *drop_from);
+  if (in_pass_b)
+    drop_written (chunk, FALSE);
   if (done % CHECK_EVERY != 0)
     return TRUE;
   if (check_cancel (chunk))
     return FALSE;
   if (done == CHECK_EVERY || done % REPORT_EVERY == 0)
-    report (chunk, 0.0, 0.45, done);
+    report (chunk, in_pass_b ? 0.45 : 0.0, 0.45, done);
   return TRUE;
 }
 
@@ -303,7 +314,7 @@ pass_a (Chunk *chunk)
                      rd32 (le, rec + 12), &last_code, &last_code_idx);
 
           if (G_UNLIKELY (++done % DROP_EVERY == 0)
-              && !pass_a_checkpoint (chunk, section, rec, &drop_from, done))
+              && !checkpoint (chunk, section, rec, &drop_from, done, chunk->drop, FALSE))
             return;
         }
       if (unsorted)
@@ -363,9 +374,8 @@ populate (gpointer from,
 }
 #endif
 
-/* Pass B's rare paths, out of its loop (which is bound by its scattered
- * stores, and was seen to lose a quarter of its speed to a few more lines
- * inside it): the slot of a track id beyond the direct table ... */
+/* Pass B's rare paths, out of its loop (see checkpoint ()): the slot of a
+ * track id beyond the direct table ... */
 static G_GNUC_NO_INLINE guint32
 slot_hashed (CpelFile *file,
              guint32   track)
@@ -376,8 +386,8 @@ slot_hashed (CpelFile *file,
   return slot;
 }
 
-/* ... the overview bucket of a time outside the current one (`*run` events
- * were in bucket `*b`) ... */
+/* ... and the overview bucket of a time outside the current one (`*run`
+ * events were in bucket `*b`). */
 static G_GNUC_NO_INLINE void
 overview_move (Chunk   *chunk,
                gint64   ns,
@@ -398,24 +408,6 @@ overview_move (Chunk   *chunk,
   *run = 1;
   *lo = bnd[k];
   *hi = bnd[k + 1];
-}
-
-/* ... and every CHECK_EVERY events: cancel, give pages back, progress.
- * FALSE when cancelled. */
-static G_GNUC_NO_INLINE gboolean
-pass_b_checkpoint (Chunk                  *chunk,
-                   const CpelEventSection *section,
-                   const guint8           *rec,
-                   const guint8          **drop_from,
-                   guint64                 done)
-{
-  if (check_cancel (chunk))
-    return FALSE;
-  DROP_BEHIND (chunk, section, rec, *drop_from);
-  drop_written (chunk, FALSE);
-  if (done == CHECK_EVERY || done % REPORT_EVERY == 0)
-    report (chunk, 0.45, 0.45, done);
-  return TRUE;
 }
 
 static void
@@ -482,7 +474,7 @@ pass_b (Chunk *chunk)
             overview_move (chunk, ns, &run_b, &run_n, &run_lo, &run_hi);
 
           if (G_UNLIKELY (++done % CHECK_EVERY == 0)
-              && !pass_b_checkpoint (chunk, section, rec, &drop_from, done))
+              && !checkpoint (chunk, section, rec, &drop_from, done, TRUE, TRUE))
             return;
         }
     }
