@@ -49,15 +49,18 @@ cpel_test_status_kb (const char *key)
   return line != NULL ? g_ascii_strtoll (line + strlen (key), NULL, 10) : -1;
 }
 
-gint64
-cpel_test_mapping_rss_kb (const void *addr)
+/* The line of /proc/self/smaps starting with `key` in the mapping holding
+ * addr, after the key (NULL when there is none). */
+static char *
+mapping_line (const void *addr,
+              const char *key)
 {
   g_autofree char *smaps = NULL;
   g_auto(GStrv) lines = NULL;
   gboolean in = FALSE;
 
   if (!g_file_get_contents ("/proc/self/smaps", &smaps, NULL, NULL))
-    return -1;
+    return NULL;
   lines = g_strsplit (smaps, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
@@ -75,10 +78,31 @@ cpel_test_mapping_rss_kb (const void *addr)
               continue;
             }
         }
-      if (in && g_str_has_prefix (lines[i], "Rss:"))
-        return g_ascii_strtoll (lines[i] + 4, NULL, 10);
+      if (in && g_str_has_prefix (lines[i], key))
+        return g_strdup (lines[i] + strlen (key));
     }
-  return -1;
+  return NULL;
+}
+
+gint64
+cpel_test_mapping_rss_kb (const void *addr)
+{
+  g_autofree char *rss = mapping_line (addr, "Rss:");
+
+  return rss != NULL ? g_ascii_strtoll (rss, NULL, 10) : -1;
+}
+
+int
+cpel_test_mapping_has_flag (const void *addr,
+                            const char *flag)
+{
+  g_autofree char *flags = mapping_line (addr, "VmFlags:");
+  g_auto(GStrv) words = NULL;
+
+  if (flags == NULL)
+    return -1;
+  words = g_strsplit_set (flags, " ", -1);
+  return g_strv_contains ((const char * const *) words, flag);
 }
 
 void

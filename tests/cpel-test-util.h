@@ -21,6 +21,9 @@ guint cpel_test_count_entries (const char *dir);
 gint64 cpel_test_status_kb (const char *key);
 /* Resident kB of the mapping that holds `addr` (/proc/self/smaps), or -1. */
 gint64 cpel_test_mapping_rss_kb (const void *addr);
+/* Whether the VmFlags of the mapping holding addr (/proc/self/smaps) have
+ * `flag` ("hg": huge pages asked for): 1 or 0; -1 when unknown. */
+int      cpel_test_mapping_has_flag (const void *addr, const char *flag);
 
 /* `a` and `b` (arrays of strings) hold the same lines: the first that
  * differs is named, then the counts compared. */

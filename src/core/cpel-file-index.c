@@ -45,26 +45,50 @@
 /* Below this, plain g_malloc: a mapping of its own costs more than it saves. */
 #define INDEX_MMAP_MIN (1u << 21)
 
-/* Transparent huge pages for the index only when asked for
- * (CPEL_INDEX_HUGEPAGES=1).  They spare the build's scattering pass TLB
- * misses, but their first touch is all of its cost on a virtual machine
- * whose host takes back free guest memory (free page reporting returns whole
- * 2 MB blocks): 1.2 GB of huge pages took 3.5 s to fault in there after a
- * few seconds idle, 4 KB pages 0.3–0.5 s every time. */
-static gboolean
-hugepages_wanted (void)
+/* Transparent huge pages for an index in memory.  They spare the
+ * scattering pass TLB misses, but on a virtual machine whose host takes
+ * back free guest memory (free page reporting returns whole 2 MB blocks)
+ * their first touch is most of the build's cost: 1.2 GB of huge pages took
+ * 3.5 s to fault in there after a few seconds idle, 4 KB pages 0.3–0.5 s
+ * every time.  So by default the index is faulted in with 4 KB pages and
+ * asked for huge pages after it is built (khugepaged may then collapse it
+ * at its own pace, the build never waits for one);
+ * CPEL_INDEX_HUGEPAGES=1 asks before the first touch, =0 never. */
+typedef enum
+{
+  HUGEPAGES_AFTER_BUILD,
+  HUGEPAGES_AT_FAULT,
+  HUGEPAGES_NEVER,
+} Hugepages;
+
+static Hugepages
+hugepages_mode (void)
 {
   static gsize once;
-  static gboolean wanted;
+  static Hugepages mode;
 
   if (g_once_init_enter (&once))
     {
       const char *env = g_getenv ("CPEL_INDEX_HUGEPAGES");
 
-      wanted = env != NULL && g_strcmp0 (env, "1") == 0;
+      mode = g_strcmp0 (env, "1") == 0   ? HUGEPAGES_AT_FAULT
+             : g_strcmp0 (env, "0") == 0 ? HUGEPAGES_NEVER
+                                         : HUGEPAGES_AFTER_BUILD;
       g_once_init_leave (&once, 1);
     }
-  return wanted;
+  return mode;
+}
+
+/* An index array of cpel_index_alloc (), built: huge pages asked for now
+ * (HUGEPAGES_AFTER_BUILD). */
+static void
+index_built (gpointer mem,
+             gsize    size)
+{
+#if defined(G_OS_UNIX) && defined(MADV_HUGEPAGE)
+  if (size >= INDEX_MMAP_MIN && hugepages_mode () == HUGEPAGES_AFTER_BUILD)
+    madvise (mem, size, MADV_HUGEPAGE);
+#endif
 }
 
 gpointer
@@ -78,7 +102,7 @@ cpel_index_alloc (gsize size)
       if (mem == MAP_FAILED)
         g_error ("%s: failed to allocate %" G_GSIZE_FORMAT " bytes", G_STRLOC, size);
 #ifdef MADV_HUGEPAGE
-      if (hugepages_wanted ())
+      if (hugepages_mode () == HUGEPAGES_AT_FAULT)
         madvise (mem, size, MADV_HUGEPAGE);
 #endif
       return mem;
@@ -717,6 +741,11 @@ fill (CpelFile        *self,
 
   /* Pass B */
   run_chunks (self, chunks, n, pass_b);
+  if (self->index_home == CPEL_INDEX_HOME_MEMORY)
+    {
+      index_built (self->times, sizeof (gint64) * self->n_events);
+      index_built (self->recs, sizeof (guint32) * self->n_events);
+    }
   drop_all_pages (self);
   for (guint c = 0; c < n; c++)
     cancelled |= chunks[c].cancelled;

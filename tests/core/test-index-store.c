@@ -546,6 +546,39 @@ test_prefetch (void)
   g_rmdir (dir);
 }
 
+/* An index in memory is faulted in with small pages and asked for huge
+ * ones once built (CPEL_INDEX_HUGEPAGES unset): its mappings carry the
+ * "hg" flag afterwards. */
+static void
+test_hugepages_after_build (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cpel-index-store-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  g_autoptr(CpelFile) file = NULL;
+
+  g_assert_no_error (error);
+  if (g_getenv ("CPEL_INDEX_HUGEPAGES") != NULL)
+    {
+      g_test_skip ("CPEL_INDEX_HUGEPAGES is set");
+      return;
+    }
+  /* 2^19 events: 4 MB of times, 2 MB of record indices, mappings of their own */
+  path = gen (dir, "capture.cpel", 1 << 19, 8, FALSE);
+  file = open_path (path, NULL, 2);
+  g_assert_cmpint (file->index_home, ==, CPEL_INDEX_HOME_MEMORY);
+  if (cpel_test_mapping_has_flag (file->times, "hg") < 0)
+    {
+      g_test_skip ("no VmFlags in /proc/self/smaps");
+      return;
+    }
+  g_assert_cmpint (cpel_test_mapping_has_flag (file->times, "hg"), ==, 1);
+  g_assert_cmpint (cpel_test_mapping_has_flag (file->recs, "hg"), ==, 1);
+  g_clear_object (&file);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -555,5 +588,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/index-store/unsorted-at-boundary", test_unsorted_at_boundary);
   g_test_add_func ("/core/index-store/cancel-in-place", test_cancel_in_place);
   g_test_add_func ("/core/index-store/prefetch", test_prefetch);
+  g_test_add_func ("/core/index-store/hugepages-after-build", test_hugepages_after_build);
   return g_test_run ();
 }
