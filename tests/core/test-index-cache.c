@@ -1503,7 +1503,11 @@ test_store_later (Fixture       *f,
     g_assert_false (cpel_file_index_store_is_pending (file));
     g_assert_false (cpel_file_store_index (file, NULL));
     g_assert_cmpuint (count_dir (f->cache_dir), ==, 1);
-    g_assert_true (g_file_test (cache_path_of (f, ref), G_FILE_TEST_IS_REGULAR));
+    {
+      g_autofree char *cpath = cache_path_of (f, ref);
+
+      g_assert_true (g_file_test (cpath, G_FILE_TEST_IS_REGULAR));
+    }
     assert_same_index (file, ref);
   }
   /* the next open uses it (and has nothing to store) */
