@@ -72,7 +72,7 @@ typedef struct
   gboolean       changed_while_reloading;
   gboolean       damage_reported;   /* once per file: closing the bar sticks */
   gboolean       verify_pending;    /* an index from a cache, to check after the first frame */
-  gboolean       store_pending;     /* an index built in memory, to write to the cache after it */
+  CpelFile      *store_file;        /* its index built in memory, to write to the cache after it */
   GdkFrameClock *clock;
   gulong         paint_id;
 } CpelWindowWatch;

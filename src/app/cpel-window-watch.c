@@ -144,6 +144,18 @@ stop_monitor (CpelWindow *self)
   g_clear_handle_id (&self->watch.debounce, g_source_remove);
 }
 
+/* The cache of the file whose index was built in memory, written now by a
+ * worker: not cancelled with the window or by its next file (it is that
+ * file's cache, and the application waits for it). */
+static void
+store_index (CpelWindow *self)
+{
+  g_autoptr(CpelFile) file = g_steal_pointer (&self->watch.store_file);
+
+  if (file != NULL)
+    cpel_store_index_async (file, NULL);
+}
+
 /* A new file is shown (a reload, or the first open): watch its path. */
 void
 _cpel_window_watch_file_changed (CpelWindow *self)
@@ -157,7 +169,10 @@ _cpel_window_watch_file_changed (CpelWindow *self)
   hide_bar (self);
   self->watch.damage_reported = FALSE;
   self->watch.verify_pending = file != NULL && cpel_file_index_is_unverified (file);
-  self->watch.store_pending = file != NULL && cpel_file_index_store_is_pending (file);
+  /* a file replaced before its first frame still gets its cache */
+  store_index (self);
+  if (file != NULL && cpel_file_index_store_is_pending (file))
+    self->watch.store_file = g_object_ref (file);
   g_clear_pointer (&self->watch.failed_stamp, g_free);
   /* A reload took its stamp before reading; a first open is stamped now. */
   g_free (self->watch.stamp);
@@ -209,12 +224,8 @@ on_after_paint (GdkFrameClock *clock,
       self->watch.verify_pending = FALSE;
       cpel_verify_index_async (file, self->lod_cancellable, on_index_verified, g_object_ref (self));
     }
-  if (file != NULL && self->watch.store_pending)
-    {
-      /* the first frame is on screen: now the cache, for the next open */
-      self->watch.store_pending = FALSE;
-      cpel_store_index_async (file, self->lod_cancellable);
-    }
+  /* the first frame is on screen: now the cache, for the next open */
+  store_index (self);
   if (file != NULL && self->watch.reload == NULL && !self->watch.damage_reported
       && cpel_file_is_damaged (file))
     {
@@ -393,6 +404,8 @@ _cpel_window_watch_dispose (CpelWindow *self)
   g_clear_object (&self->watch.reload);
   stop_monitor (self);
   disconnect_clock (self);
+  /* closed before its first frame: the cache all the same */
+  store_index (self);
 }
 
 void

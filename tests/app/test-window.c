@@ -1623,7 +1623,29 @@ test_index_cache_after_frame (Fixture *f, gconstpointer data)
   g_assert_true (cpel_file_verify_index (again, NULL));
   g_clear_object (&again);
 
-  /* the test's cache file goes with the test */
+  /* a window closed before any frame (never shown): the file's cache is
+   * written all the same, by a worker that is not the window's */
+  {
+    CpelWindow *window = cpel_window_new (app);
+    g_autofree char *path2 = g_build_filename (f->dir, "big2.cpel", NULL);
+    g_autoptr(CpelFile) file2 = NULL;
+
+    options.seed = 4;
+    g_assert_true (cpel_gen_write (path2, &options, &error));
+    g_assert_no_error (error);
+    app_test_open_and_wait (window, path2);
+    g_assert_true (cpel_file_index_store_is_pending (cpel_window_get_file (window)));
+    file2 = g_object_ref (cpel_window_get_file (window));
+    gtk_window_destroy (GTK_WINDOW (window));
+    end = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
+    wakeup = g_timeout_add (10, app_test_wakeup, NULL);
+    while (cpel_file_get_cache_write (file2) == CPEL_INDEX_CACHE_NOT_WRITTEN && g_get_monotonic_time () < end)
+      g_main_context_iteration (NULL, TRUE);
+    g_source_remove (wakeup);
+    g_assert_cmpint (cpel_file_get_cache_write (file2), ==, CPEL_INDEX_CACHE_WRITTEN);
+  }
+
+  /* the test's cache files go with the test */
   after = dir_names (cache_dir);
   g_hash_table_iter_init (&iter, after);
   while (g_hash_table_iter_next (&iter, (gpointer *) &name, NULL))
