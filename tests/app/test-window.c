@@ -1578,6 +1578,20 @@ dir_names (const char *dir)
   return names;
 }
 
+/* The end of the worker writing `file`'s cache, waited for (no signal
+ * tells it; 60 s at most): its CpelIndexCacheWrite then. */
+static int
+wait_cache_written (CpelFile *file)
+{
+  gint64 end = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
+  guint wakeup = g_timeout_add (10, app_test_wakeup, NULL);
+
+  while (cpel_file_get_cache_write (file) == CPEL_INDEX_CACHE_NOT_WRITTEN && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (wakeup);
+  return cpel_file_get_cache_write (file);
+}
+
 /* A capture big enough for the persisted index: built in memory and shown,
  * then written to the cache by a worker after the first frame; the next
  * open reads it. */
@@ -1595,8 +1609,6 @@ test_index_cache_after_frame (Fixture *f, gconstpointer data)
   GHashTableIter iter;
   const char *name;
   CpelFile *file;
-  gint64 end;
-  guint wakeup;
 
   SKIP_WITHOUT_DISPLAY ();
   path = g_build_filename (f->dir, "big.cpel", NULL);
@@ -1608,13 +1620,7 @@ test_index_cache_after_frame (Fixture *f, gconstpointer data)
   g_assert_cmpuint (cpel_file_get_n_events (file), ==, CPEL_INDEX_CACHE_DEFAULT_MIN_EVENTS);
   g_assert_cmpint (cpel_file_get_cache_load (file), ==, CPEL_INDEX_CACHE_MISSING);
 
-  /* the worker's end, waited for (no signal tells it) */
-  end = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
-  wakeup = g_timeout_add (10, app_test_wakeup, NULL);
-  while (cpel_file_get_cache_write (file) == CPEL_INDEX_CACHE_NOT_WRITTEN && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (wakeup);
-  g_assert_cmpint (cpel_file_get_cache_write (file), ==, CPEL_INDEX_CACHE_WRITTEN);
+  g_assert_cmpint (wait_cache_written (file), ==, CPEL_INDEX_CACHE_WRITTEN);
   g_assert_false (cpel_file_index_store_is_pending (file));
 
   again = cpel_file_new_for_path (path, &cached, NULL, NULL, NULL, &error);
@@ -1637,12 +1643,7 @@ test_index_cache_after_frame (Fixture *f, gconstpointer data)
     g_assert_true (cpel_file_index_store_is_pending (cpel_window_get_file (window)));
     file2 = g_object_ref (cpel_window_get_file (window));
     gtk_window_destroy (GTK_WINDOW (window));
-    end = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
-    wakeup = g_timeout_add (10, app_test_wakeup, NULL);
-    while (cpel_file_get_cache_write (file2) == CPEL_INDEX_CACHE_NOT_WRITTEN && g_get_monotonic_time () < end)
-      g_main_context_iteration (NULL, TRUE);
-    g_source_remove (wakeup);
-    g_assert_cmpint (cpel_file_get_cache_write (file2), ==, CPEL_INDEX_CACHE_WRITTEN);
+    g_assert_cmpint (wait_cache_written (file2), ==, CPEL_INDEX_CACHE_WRITTEN);
   }
 
   /* the test's cache files go with the test */
