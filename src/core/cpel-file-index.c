@@ -386,11 +386,10 @@ static void
 populate (gpointer from,
           gpointer to)
 {
-  static gsize page;
+  /* each build thread calls this once: no shared state to race on */
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
   guintptr lo, hi;
 
-  if (page == 0)
-    page = (gsize) sysconf (_SC_PAGESIZE);
   lo = (guintptr) from & ~(guintptr) (page - 1);
   hi = ((guintptr) to + page - 1) & ~(guintptr) (page - 1);
   if (hi > lo)
