@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "cpel-loader.h"
+
 char *
 cpel_test_shared_file (const char *relative)
 {

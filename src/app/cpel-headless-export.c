@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "cpel-loader.h"
 #include "cpel-range.h"
 
 int

@@ -7,6 +7,7 @@
  * drawn onto an image surface; PDF export), and the event-type filter in
  * search. */
 #include "app-test-util.h"
+#include "cpel-loader.h"
 
 #include <glib/gstdio.h>
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cpel-core.h"
+#include "cpel-loader.h"
 #include "cpel-test-util.h"
 
 /* ---- a tiny byte builder for hand-made files ---- */

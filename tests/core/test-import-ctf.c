@@ -10,6 +10,7 @@
 
 #include "cpel-core.h"
 #include "cpel-ctf-writer.h"
+#include "cpel-loader.h"
 #include "cpel-test-util.h"
 
 static char *

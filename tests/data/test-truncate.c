@@ -21,6 +21,7 @@
 
 #include "cpel-core.h"
 #include "cpel-gen.h"
+#include "cpel-loader.h"
 
 #define N_EVENTS 200000
 #define CUT      4096
