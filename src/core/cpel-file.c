@@ -236,7 +236,8 @@ cpel_file_new_for_cpel_path (const char             *path,
     return NULL;
   if (cpel_file_is_damaged (self))
     {
-      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, _("The file changed on disk while it was read"));
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO,
+                   _("The file changed on disk while it was read"));
       return NULL;
     }
   return g_steal_pointer (&self);
