@@ -15,7 +15,7 @@
  * (cpel-NAME-….c); this folder holds what they share: this table and the
  * builder (cpel-import.c), and the loader (cpel-loader.c).
  *
- * ADDING A FORMAT — one folder plus one line:
+ * ADDING A FORMAT — one folder, one line in the table, its MIME type:
  *
  *   1. src/core/import/NAME/cpel-import-NAME.c (and its cpel-NAME-*.c
  *      helpers; list them in import_sources and add 'NAME' to
@@ -79,6 +79,10 @@
  *      (tests/core/test-import-table.c).  The "not a supported event log
  *      (…)" message, the Open dialog filters, `cpel info` and File
  *      Information all follow the table.
+ *
+ *   3. Its MIME type: in data/….mime.xml.in (by magic) and in
+ *      desktop_mime_types (data/meson.build: the .desktop file's MimeType);
+ *      and its name in the list tests/cli/test-cli.c expects in the message.
  *
  * This interface is stable: the CTF and perf.data importers are written
  * against it as any new format is.
