@@ -547,15 +547,24 @@ sink_consume (bt_message_iterator *it, void *data)
   return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
 }
 
-/* The causes of libbabeltrace2's current error, most specific last. */
+/* Three causes of libbabeltrace2's current error; in *clock_cause (when not
+ * NULL) the root cause when it is the muxer's about clock classes. */
 static char *
-take_bt_error (void)
+take_bt_error_full (char **clock_cause)
 {
   const bt_error *err = bt_current_thread_take_error ();
   if (err == NULL)
     return g_strdup (_("libbabeltrace2 failed without saying why"));
   g_autoptr(GString) s = g_string_new (NULL);
   guint64 n = bt_error_get_cause_count (err);
+  for (guint64 i = 0; clock_cause != NULL && *clock_cause == NULL && i < n; i++)
+    {
+      const char *m = bt_error_cause_get_message (bt_error_borrow_cause_by_index (err, i));
+      /* 2.0.4's muxer says this on clock classes it cannot compare */
+      if (m != NULL && (strstr (m, "clock class") != NULL
+                        || strstr (m, "youngest upstream message iterator") != NULL))
+        *clock_cause = g_utf8_make_valid (m, MIN (strlen (m), 300));
+    }
   /* cause 0 is the most recent (outermost); the last is the root cause */
   for (guint64 i = n; i > 0 && i > n - MIN (n, 3); i--)
     {
@@ -571,6 +580,12 @@ take_bt_error (void)
   if (!g_utf8_validate (s->str, s->len, NULL))
     return g_utf8_make_valid (s->str, s->len);
   return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+static char *
+take_bt_error (void)
+{
+  return take_bt_error_full (NULL);
 }
 
 /* The plugins, loaded once for the process (loading them scans the plugin
@@ -710,12 +725,14 @@ read_traces (char **dirs, guint n_dirs, ReaderTrace *self, GError **error)
         }
       else
         {
-          g_autofree char *why = take_bt_error ();
-          if (n_dirs > 1 && strstr (why, "clock") != NULL)
-            /* the muxer cannot order events of unrelated clocks */
-            local = g_error_new (CPEL_ERROR, CPEL_ERROR_SOURCE_UNSUPPORTED,
-                                 _("%u traces with unrelated clocks: open one of them\n"
-                                   "(libbabeltrace2: %s)"), n_dirs, why);
+          g_autofree char *clock_cause = NULL;
+          g_autofree char *why = take_bt_error_full (&clock_cause);
+          if (n_dirs > 1 && clock_cause != NULL)
+            /* the muxer cannot order events of unrelated clocks: the
+             * library's own words as the detail, not its whole stack */
+            local = g_error_new (CPEL_ERROR, CPEL_ERROR_INVALID,
+                                 _("%u traces with unrelated clocks: open one of them "
+                                   "(libbabeltrace2: %s)"), n_dirs, clock_cause);
           else
             local = g_error_new (CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
                                  _("CTF: reading the trace failed: %s"), why);
