@@ -14,6 +14,7 @@
  * child's end, never on a fixed time. */
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
