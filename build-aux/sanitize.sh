@@ -11,11 +11,12 @@
 #  3. runs each libFuzzer target (file, format, analysis, views, elf, index-cache), $JOBS
 #     (default 2) at a time, from a scratch copy of its seed corpus
 #     (tests/fuzz/corpus/NAME; analysis uses corpus/file; plus the recorded
-#     VPP capture tests/fixtures/vpp-sample.cpel for both): a fixed number of inputs (about a minute each
-#     here) from the fixed seed $FUZZ_SEED (default 1), so that CI fails on
-#     what a change broke, the same on every run, never on what a luckier
-#     draw found in old code.  At most $FUZZ_SECONDS (default 180) seconds a
-#     target on a slow machine (then a prefix of the same inputs).
+#     VPP capture tests/fixtures/vpp-sample.cpel for both): a fixed number
+#     of inputs (about a minute each here) from the fixed seed $FUZZ_SEED
+#     (default 1), so that CI fails on what a change broke, the same on
+#     every run, never on what a luckier draw found in old code.  At most
+#     $FUZZ_SECONDS (default 180) seconds a target on a slow machine (then a
+#     prefix of the same inputs).
 #     FUZZ_SEED=random draws a new seed: exploration, as in tests/fuzz/README.md.
 #  4. builds the viewer's random-input test (tests/app/test-random-input.c)
 #     with the same sanitizers in $GUI_BUILDDIR (default _build-sanitize-gui)
