@@ -3,8 +3,8 @@
  *
  * A format string from a file is compiled once into segments (literal runs
  * and conversion specifications) and then interpreted by hand for each
- * value: the file's string never reaches printf.  See the formatter's
- * rules in doc/cpel-format.md.
+ * value: the file's string never reaches printf.  See "The formatter" in
+ * doc/cpel-format.md.
  */
 #include "cpel-format.h"
 
