@@ -58,8 +58,9 @@ cpel_ctf_sniff (const guint8 *data, gsize len)
   return len >= 10 && memcmp (data, "/* CTF 1.8", 10) == 0;
 }
 
-/* A regular file `metadata` in `dir` that starts as CTF metadata does (any
- * other file of that name is not a trace's). */
+/* A regular file `metadata` in `dir` that starts as CTF metadata does, or
+ * too short to tell (a damaged trace's); any other file of that name is not
+ * a trace's. */
 static gboolean
 dir_has_metadata (const char *dir)
 {
@@ -72,7 +73,7 @@ dir_has_metadata (const char *dir)
     return FALSE;
   gsize n = fread (head, 1, sizeof head, f);
   fclose (f);
-  return cpel_ctf_sniff (head, n);
+  return n < 4 || cpel_ctf_sniff (head, n);
 }
 
 /* The trace folders in `dir` and below: CTF_MAX_DEPTH levels, *budget
