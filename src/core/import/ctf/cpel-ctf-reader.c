@@ -785,7 +785,8 @@ main (int argc, char **argv)
   g_autoptr(GError) error = NULL;
   if (!read_traces (argv + 1, (guint) (argc - 1), &t, &error))
     {
-      send_failure (error->domain == CPEL_ERROR ? (CpelErrorCode) error->code : CPEL_ERROR_SOURCE_DAMAGED,
+      send_failure (error->domain == CPEL_ERROR ? (CpelErrorCode) error->code
+                                                : CPEL_ERROR_SOURCE_DAMAGED,
                     error->message);
       return 0;
     }

@@ -229,7 +229,10 @@ reader_child_setup (gpointer data)
   struct rlimit cpu = { CTF_READER_MAX_CPU_S, CTF_READER_MAX_CPU_S + 5 };
   struct rlimit core = { 0, 0 };
   (void) data;
+  (void) mem;
+#ifndef CPEL_CTF_READER_NO_AS_LIMIT
   setrlimit (RLIMIT_AS, &mem);
+#endif
   setrlimit (RLIMIT_CPU, &cpu);
   setrlimit (RLIMIT_CORE, &core);
 }
@@ -421,6 +424,41 @@ wire_parse (ReaderIn *r, GError **error)
       r->in_off = 0;
     }
   return TRUE;
+}
+
+CpelCtfTrace *
+cpel_ctf_trace_new_from_wire (const guint8 *data, gsize len, GError **error)
+{
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+
+  g_autoptr(CpelCtfTrace) self = g_new0 (CpelCtfTrace, 1);
+  self->events = g_array_new (FALSE, FALSE, sizeof (CpelCtfEvent));
+  self->text = g_string_new (NULL);
+  self->track_labels = g_ptr_array_new_with_free_func (g_free);
+  self->class_names = g_ptr_array_new_with_free_func (g_free);
+  self->trace_dirs = g_ptr_array_new_with_free_func (g_free);
+  self->notes = g_ptr_array_new_with_free_func (g_free);
+
+  ReaderIn r = { 0 };
+  r.trace = self;
+  r.in = g_byte_array_new ();
+  gboolean ok = TRUE;
+  /* in pieces, as from the pipe */
+  for (gsize off = 0; ok && off < len; off += 4096)
+    {
+      g_byte_array_append (r.in, data + off, (guint) MIN (4096, len - off));
+      ok = wire_parse (&r, error);
+    }
+  g_byte_array_unref (r.in);
+  if (ok && r.failure != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&r.failure));
+      ok = FALSE;
+    }
+  else if (ok && !r.done)
+    ok = wire_fail (error, _("it wrote past its end"));
+  g_clear_error (&r.failure);
+  return ok ? g_steal_pointer (&self) : NULL;
 }
 
 /* Reads the traces `dirs` in a child process (see cpel-ctf-wire.h). */

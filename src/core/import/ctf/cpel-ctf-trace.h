@@ -66,6 +66,11 @@ CpelCtfTrace *cpel_ctf_trace_read             (const char        *path,
                                                CpelProgressFunc   progress,
                                                gpointer           progress_data,
                                                GError           **error);
+/* The trace from the reader's output (cpel-ctf-wire.h), checked as
+ * untrusted input: for the fuzz target. */
+CpelCtfTrace *cpel_ctf_trace_new_from_wire    (const guint8 *data,
+                                               gsize         len,
+                                               GError      **error);
 void          cpel_ctf_trace_free             (CpelCtfTrace *self);
 
 guint64             cpel_ctf_trace_get_n_events   (CpelCtfTrace *self);
