@@ -289,6 +289,7 @@ cpel_file_new_for_path (const char             *path,
       CpelImportSource src = { path, NULL, 0, NULL };
       g_autoptr(GMappedFile) mapped = NULL;
       g_autoptr(GBytes) owner = NULL;
+      gboolean ok;
 
       if (!importer->directory)
         {
@@ -300,16 +301,35 @@ cpel_file_new_for_path (const char             *path,
           if (src.data == NULL)
             src.data = (const guint8 *) "";
           else
-            src.owner = owner = g_mapped_file_get_bytes (mapped);
+            {
+              src.owner = owner = g_mapped_file_get_bytes (mapped);
+              /* Guarded from now on: the importer reads the mapping, and a
+               * file shrunk under it gives zeros, not SIGBUS (the texts read
+               * it later too). */
+              self->source_guard_id = cpel_mapguard_register (src.data, src.size);
+            }
         }
-      if (!load_imported (self, importer, &src, options, cancellable, progress, progress_data,
-                          error))
-        return NULL;
-      /* The texts read the source later: a file shrunk under the mapping
-       * gives zeros (and markers in the texts), not SIGBUS. */
-      if (self->lazy_texts != NULL)
+      ok = load_imported (self, importer, &src, options, cancellable, progress, progress_data,
+                          error);
+      if (cpel_mapguard_is_damaged (self->source_guard_id))
         {
-          self->source_guard_id = cpel_mapguard_register (src.data, src.size);
+          /* whatever the importer made of the zeros */
+          g_clear_error (error);
+          g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_IO,
+                               _("The file changed on disk while it was read"));
+          ok = FALSE;
+        }
+      if (!ok || self->lazy_texts == NULL)
+        {
+          /* before the mapping goes (with `mapped`, unless the texts keep it) */
+          cpel_mapguard_unregister (self->source_guard_id);
+          self->source_guard_id = 0;
+          g_clear_pointer (&self->lazy_texts, cpel_import_texts_free);
+          if (!ok)
+            return NULL;
+        }
+      else
+        {
 #if defined(G_OS_UNIX) && defined(MADV_DONTNEED)
           /* The import read the whole source: give its pages back (they
            * stay in the page cache and are mapped again when a text is
