@@ -3,6 +3,7 @@
 #include "cpel-cli.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "cpel-import.h"
 
@@ -53,6 +54,8 @@ cpel_cmd_convert (int argc, char **argv)
         g_printerr (_("Use --force to replace it.\n"));
       return CPEL_EXIT_INVALID;
     }
-  g_print (_("%s (%s) written as CPEL to %s\n"), argv[1], _(importer->name), output);
+  /* standard output is the file's ("-") */
+  if (strcmp (output, "-") != 0)
+    g_print (_("%s (%s) written as CPEL to %s\n"), argv[1], _(importer->name), output);
   return cpel_cli_flush_stdout () ? CPEL_EXIT_OK : CPEL_EXIT_INVALID;
 }

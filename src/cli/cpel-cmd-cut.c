@@ -5,6 +5,7 @@
 #include <inttypes.h>
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 int
 cpel_cmd_cut (int argc, char **argv)
@@ -63,7 +64,8 @@ cpel_cmd_cut (int argc, char **argv)
         return cpel_cli_file_error (argv[1], error);
       fflush (stdout);
       /* GIO's messages name the file already (ours for an existing file do not) */
-      if (error->domain == G_IO_ERROR && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
+      if (error->domain == G_IO_ERROR && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS)
+          && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE))
         g_printerr ("cpel: %s\n", error->message);
       else
         g_printerr ("cpel: %s: %s\n", output, error->message);
@@ -71,9 +73,11 @@ cpel_cmd_cut (int argc, char **argv)
         g_printerr (_("Use --force to replace it.\n"));
       return CPEL_EXIT_INVALID;
     }
-  g_print (ngettext ("%" PRIu64 " event written to %s\n",
-                     "%" PRIu64 " events written to %s\n", (gulong) MIN (n, G_MAXULONG)),
-           n, output);
+  /* standard output is the file's ("-") */
+  if (strcmp (output, "-") != 0)
+    g_print (ngettext ("%" PRIu64 " event written to %s\n",
+                       "%" PRIu64 " events written to %s\n", (gulong) MIN (n, G_MAXULONG)),
+             n, output);
   if (!cpel_cli_flush_stdout ())
     return CPEL_EXIT_INVALID;
   return cpel_cli_report_damage (file, argv[1]) ? CPEL_EXIT_INVALID : CPEL_EXIT_OK;

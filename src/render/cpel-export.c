@@ -11,6 +11,7 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 
+#include "cpel-output.h"
 #include "cpel-render-private.h"
 
 #define MAX_PIXELS 32767.0   /* cairo image surface limit per side */
@@ -214,6 +215,7 @@ cpel_render_export_with (CpelRenderFunc draw, gpointer data, CpelExportFormat fo
   g_autofree char *dir = NULL;
   g_autofree char *base = NULL;
   g_autofree char *tmp = NULL;
+  g_autofree char *target = NULL;
   Sink sink = { -1, 0 };
   gboolean ok;
 
@@ -235,9 +237,32 @@ cpel_render_export_with (CpelRenderFunc draw, gpointer data, CpelExportFormat fo
                    _("Invalid export size %g × %g at scale %g"), width, height, scale);
       return FALSE;
     }
+  /* a PNG is drawn in memory first: 4 bytes a pixel */
+  if (format == CPEL_EXPORT_PNG
+      && ceil (width * scale - 1e-9) * ceil (height * scale - 1e-9) > CPEL_EXPORT_MAX_PNG_PIXELS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("An image of %g × %g pixels is too large: a PNG may have at most %d "
+                     "megapixels (use SVG or PDF, or a smaller size)"),
+                   ceil (width * scale - 1e-9), ceil (height * scale - 1e-9),
+                   CPEL_EXPORT_MAX_PNG_PIXELS / 1000000);
+      return FALSE;
+    }
+  if (cpel_output_is_stdout (path))
+    {
+      /* a stream: written as it is made, nothing to commit */
+      sink.fd = STDOUT_FILENO;
+      return write_image (draw, data, format, width, height, scale, &sink, path, error);
+    }
   /* Fail early (the final check is atomic, in commit). */
   if (!overwrite && g_file_test (path, G_FILE_TEST_EXISTS))
     return exists_error (error);
+  /* the rename in commit () replaces the file a symbolic link points to,
+   * never the link, a device, a FIFO or a folder */
+  target = cpel_output_resolve (path, error);
+  if (target == NULL)
+    return FALSE;
+  path = target;
 
   dir = g_path_get_dirname (path);
   base = g_path_get_basename (path);

@@ -270,10 +270,14 @@ char    *cpel_render_format_tick (gint64 t, gint64 step, gint64 t_max);
 /* Export the view as PNG / SVG / PDF (by `path` suffix or explicit format)
  * atomically: temp file + rename; never overwrites unless `overwrite`. */
 typedef enum { CPEL_EXPORT_PNG, CPEL_EXPORT_SVG, CPEL_EXPORT_PDF } CpelExportFormat;
-/* width/height in logical px (PNG: times scale device px, scale in (0, 8]).
+/* width/height in logical px (PNG: times scale device px, scale in (0, 8];
+ * at most CPEL_EXPORT_MAX_PNG_PIXELS device pixels in all, 400 MB drawn).
+ * `path` "-" is standard output; a path that is a device, FIFO or folder is
+ * refused (G_IO_ERROR_NOT_REGULAR_FILE), a symbolic link written through.
  * Errors: G_IO_ERROR_EXISTS (path exists and !overwrite),
  * G_IO_ERROR_INVALID_ARGUMENT (size), other G_IO_ERRORs from writing; the
  * temp file is removed and an existing file left intact on any failure. */
+#define CPEL_EXPORT_MAX_PNG_PIXELS 100000000
 gboolean cpel_render_export     (const CpelView *view, CpelExportFormat format,
                                  double width, double height, double scale,
                                  const char *path, gboolean overwrite, GError **error);

@@ -69,6 +69,26 @@ if [ "$mode" = headless ]; then
   env -u DISPLAY "$cpelview" --export-png "$tmp/out.png" --width 640 --height 400 --force \
       "$tmp/demo.cpel"
   "$pngcheck" "$tmp/out.png" 640 400
+  # --force never replaces a FIFO (nor opens it); a symbolic link to a
+  # regular file is written through and stays a link; "-" is standard output.
+  mkfifo "$tmp/fifo"
+  if env -u DISPLAY "$cpelview" --export-png "$tmp/fifo" --width 64 --height 64 --force \
+       "$tmp/demo.cpel" 2>"$tmp/err"; then
+    echo "--force replaced a FIFO" >&2; exit 1
+  fi
+  grep -q "not a regular file" "$tmp/err"
+  [ -p "$tmp/fifo" ]
+  echo old > "$tmp/target.png"
+  ln -s target.png "$tmp/link.png"
+  env -u DISPLAY "$cpelview" --export-png "$tmp/link.png" --width 640 --height 400 --force \
+      "$tmp/demo.cpel"
+  [ -L "$tmp/link.png" ] && [ "$(readlink "$tmp/link.png")" = target.png ]
+  "$pngcheck" "$tmp/target.png" 640 400
+  viewer=$(realpath "$cpelview")
+  (cd "$tmp" && env -u DISPLAY "$viewer" --export-png - --width 640 --height 400 \
+     "$tmp/demo.cpel" | cat > "$tmp/piped.png")
+  [ ! -e "$tmp/-" ]
+  "$pngcheck" "$tmp/piped.png" 640 400
   # Usage errors: exit 2.
   set +e
   env -u DISPLAY "$cpelview" --export-png "$tmp/x.png" 2>/dev/null; st=$?
