@@ -340,6 +340,28 @@ test_modes (Fixture *f, gconstpointer data)
   cairo_surface_destroy (by_track);
 }
 
+/* A PNG is drawn in memory (4 bytes a pixel): above the pixel budget
+ * (CPEL_EXPORT_MAX_PNG_PIXELS, in device pixels) it is refused before
+ * anything is allocated or written. */
+static void
+test_pixel_budget (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = g_build_filename (f->dir, "huge.png", NULL);
+  const double sizes[][3] = { { 32767, 32767, 1 }, { 10001, 10000, 1 }, { 5001, 5000, 2 } };
+
+  g_assert_cmpint (CPEL_EXPORT_MAX_PNG_PIXELS, ==, 100000000);
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_assert_false (cpel_render_export (&f->view, CPEL_EXPORT_PNG, sizes[i][0], sizes[i][1],
+                                          sizes[i][2], path, TRUE, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (error->message, "too large"));
+      g_assert_cmpuint (cpel_test_count_entries (f->dir), ==, 0);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -354,6 +376,7 @@ main (int argc, char **argv)
   ADD ("/render/export/disk-full", test_disk_full);
   ADD ("/render/export/svg-pdf", test_svg_pdf);
   ADD ("/render/export/modes", test_modes);
+  ADD ("/render/export/pixel-budget", test_pixel_budget);
   g_test_add_func ("/render/export/format-for-path", test_format_for_path);
   return g_test_run ();
 }
