@@ -57,12 +57,13 @@ cpel_export_headless (const char               *file_path,
 
   cpel_range_limits_init (&limits, cpel_file_get_duration (file));
   cpel_range_fit (&range, &limits);
-  if (from != NULL && !cpel_time_parse (from, &range.t0))
+  /* times count from the first event: a negative one is an error too */
+  if (from != NULL && (!cpel_time_parse (from, &range.t0) || range.t0 < 0))
     {
       g_printerr (_("Invalid time “%s”\n"), from);
       return 2;
     }
-  if (to != NULL && !cpel_time_parse (to, &range.t1))
+  if (to != NULL && (!cpel_time_parse (to, &range.t1) || range.t1 < 0))
     {
       g_printerr (_("Invalid time “%s”\n"), to);
       return 2;

@@ -113,6 +113,17 @@ escape_out (Out *out, const char *s, gsize len)
   escape_out_mode (out, s, len, TRUE);
 }
 
+char *
+cpel_cli_escape (const char *s)
+{
+  gsize len = s != NULL ? strlen (s) : 0;
+  Out o = { g_malloc (len + 16), 0, len + 16 };
+
+  escape_out_mode (&o, s != NULL ? s : "", len, FALSE);
+  out_put (&o, "", 1);
+  return o.buf;
+}
+
 void
 cpel_cli_escape_append (GString    *out,
                         const char *s,

@@ -175,6 +175,10 @@ void             cpel_line_printer_flush (CpelLinePrinter  *printer);
 void             cpel_line_printer_free  (CpelLinePrinter  *printer);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelLinePrinter, cpel_line_printer_free)
 
+/* `s` (a file name, a message) for the terminal: control bytes (< 0x20,
+ * 0x7f) as \t \r \n or \xHH, as labels are printed; never NULL. */
+char            *cpel_cli_escape         (const char       *s);
+
 /* Appends `len` bytes of `s` with \\ \t \r \n and \xHH for other control
  * bytes (< 0x20, 0x7f). */
 void             cpel_cli_escape_append  (GString          *out,

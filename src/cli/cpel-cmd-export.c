@@ -9,6 +9,21 @@
 #define DEFAULT_WIDTH   1920
 #define MAX_AUTO_HEIGHT 8192
 
+
+/* An error writing OUTPUT: its name and the message (which may quote it)
+ * escaped for the terminal. */
+static void
+print_output_error (const char   *output,
+                    const GError *error)
+{
+  g_autofree char *name = cpel_cli_escape (output);
+  g_autofree char *message = cpel_cli_escape (error->message);
+
+  g_printerr ("cpel: %s: %s\n", name, message);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
+    g_printerr (_("Use --force to replace it.\n"));
+}
+
 int
 cpel_cmd_export (int argc, char **argv)
 {
@@ -161,9 +176,7 @@ cpel_cmd_export (int argc, char **argv)
                               MAX_AUTO_HEIGHT);
       if (!cpel_render_compare_export (&cv, format, width, height, scale, output, force, &error))
         {
-          g_printerr ("cpel: %s: %s\n", output, error->message);
-          if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
-            g_printerr (_("Use --force to replace it.\n"));
+          print_output_error (output, error);
           return CPEL_EXIT_INVALID;
         }
       return cpel_cli_report_damage (file, argv[1]) | cpel_cli_report_damage (file_b, compare)
@@ -176,9 +189,7 @@ cpel_cmd_export (int argc, char **argv)
 
   if (!cpel_render_export (&view, format, width, height, scale, output, force, &error))
     {
-      g_printerr ("cpel: %s: %s\n", output, error->message);
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
-        g_printerr (_("Use --force to replace it.\n"));
+      print_output_error (output, error);
       return CPEL_EXIT_INVALID;
     }
   return cpel_cli_report_damage (file, argv[1]) ? CPEL_EXIT_INVALID : CPEL_EXIT_OK;

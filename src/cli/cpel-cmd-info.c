@@ -225,7 +225,11 @@ cpel_cmd_info (int argc, char **argv)
   date_text = date != NULL ? g_date_time_format (date, "%Y-%m-%d %H:%M:%S UTC") : g_strdup ("?");
   span = cpel_time_format (cpel_file_get_duration (file));
 
-  print_field (_("File"), "%s", argv[1]);
+  {
+    g_autofree char *name = cpel_cli_escape (argv[1]);
+
+    print_field (_("File"), "%s", name);
+  }
   print_field (_("Size"), "%" G_GUINT64_FORMAT " %s", cpel_file_get_source_size (file), _("bytes"));
   if (cpel_file_get_imported_from (file) != NULL)
     print_field (_("Format"), _("%s (read as CPEL made in memory: %" PRIu64 " bytes)"),

@@ -51,6 +51,12 @@ if [ "$mode" = headless ]; then
   env -u DISPLAY "$cpelview" --export-png "$tmp/y.png" --color-by=rainbow "$tmp/demo.cpel" 2>/dev/null; st=$?
   set -e
   [ "$st" = 2 ] && [ ! -e "$tmp/y.png" ]
+  # A negative time is an error (times count from the first event).
+  set +e
+  env -u DISPLAY "$cpelview" --export-png "$tmp/neg.png" --from -1ms "$tmp/demo.cpel" \
+      2>/dev/null; st=$?
+  set -e
+  [ "$st" = 2 ] && [ ! -e "$tmp/neg.png" ]
   # A bad file: exit 1 and a message; nothing written.
   head -c 1000 "$tmp/demo.cpel" > "$tmp/bad.cpel"
   if env -u DISPLAY "$cpelview" --export-png "$tmp/bad.png" "$tmp/bad.cpel" 2>"$tmp/err"; then

@@ -148,6 +148,12 @@ cpel_import_detect (const char  *path,
     }
   if (S_ISDIR (st.st_mode))
     {
+      /* a folder we may not read: say so, not what it is not */
+      if (g_access (path, R_OK | X_OK) != 0 && errno == EACCES)
+        {
+          g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_IO, _("Permission denied"));
+          return NULL;
+        }
       for (guint i = 0; importers[i] != NULL; i++)
         if (importers[i]->directory && importers[i]->probe (NULL, 0, path))
           return importers[i];
