@@ -69,7 +69,8 @@ cpel_output_resolve (const char  *path,
         {
           int saved = errno;
 
-          g_set_error_literal (error, G_IO_ERROR, g_io_error_from_errno (saved), g_strerror (saved));
+          g_set_error_literal (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                               g_strerror (saved));
           return NULL;
         }
       {

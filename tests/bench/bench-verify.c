@@ -58,10 +58,11 @@ main (int argc, char **argv)
   options.cache_verify_later = TRUE;
   for (guint r = 0; r < MAX (runs, 1); r++)
     {
-      g_autoptr(CpelFile) file = cpel_file_new_for_path (argv[1], &options, NULL, NULL, NULL, &error);
+      g_autoptr(CpelFile) file = NULL;
       gint64 t0;
       double s, c0;
 
+      file = cpel_file_new_for_path (argv[1], &options, NULL, NULL, NULL, &error);
       if (file == NULL)
         {
           fprintf (stderr, "bench-verify: %s\n", error->message);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test-cli-hostile.c — odd input on the command line (issue 31, item 6)
+/* test-cli-hostile.c — odd input on the command line
  *
  * /cli/hostile/regex: a regex with catastrophic backtracking stops `cpel
  * search` with "too complex" (exit 1), streamed and indexed, not after

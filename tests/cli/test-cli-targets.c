@@ -73,10 +73,12 @@ run_writer (CliRun *r, Fixture *f, guint which, const char *out)
       cli_run (r, "convert", f->elog, out, "--force");
       break;
     case 3:
-      cli_run (r, "export", "--png", out, "--width", "200", "--height", "100", "--force", f->sample);
+      cli_run (r, "export", "--png", out, "--width", "200", "--height", "100", "--force",
+               f->sample);
       break;
     case 4:
-      cli_run (r, "export", "--svg", out, "--width", "200", "--height", "100", "--force", f->sample);
+      cli_run (r, "export", "--svg", out, "--width", "200", "--height", "100", "--force",
+               f->sample);
       break;
     default:
       g_assert_not_reached ();

@@ -208,7 +208,8 @@ test_import_perf (void)
   g_autoptr(GBytes) bytes = NULL;
 
   for (guint i = 0; i < IMPORT_EVENTS; i++)
-    cpel_test_perf_sample (rec, type, 1, 0x1000 + i, 100, 100 + (i & 3), 1000 + 10 * (guint64) i, 0);
+    cpel_test_perf_sample (rec, type, 1, 0x1000 + i, 100, 100 + (i & 3),
+                           1000 + 10 * (guint64) i, 0);
   bytes = cpel_test_perf_file (&type, 1, 144, rec->data, rec->len);
   check_cut_during_import ("cut.perf.data", bytes);
 }
