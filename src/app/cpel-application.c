@@ -12,7 +12,6 @@
 
 #include "cpel-async.h"
 #include "cpel-benchmark.h"
-#include "cpel-close-guard.h"
 #include "cpel-context-menu.h"
 #include "cpel-headless-export.h"
 #include "cpel-settings.h"
@@ -422,8 +421,6 @@ cpel_application_startup (GApplication *application)
   GtkApplication *app = GTK_APPLICATION (application);
 
   G_APPLICATION_CLASS (cpel_application_parent_class)->startup (application);
-  /* No window of the process is destroyed while GDK may still move it. */
-  cpel_close_guard_install ();
   /* No menu opens from the keyboard where no monitor shows it. */
   cpel_context_menu_install ();
 

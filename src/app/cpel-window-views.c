@@ -13,7 +13,6 @@
 
 #include <glib/gi18n.h>
 
-#include "cpel-close-guard.h"
 #include "cpel-saved-views-window.h"
 
 /* One at a time: stepping through the views with x / z says where it is
@@ -288,11 +287,10 @@ _cpel_window_views_file_changed (CpelWindow *self)
   g_clear_object (&self->views.views);
   if (self->views.list != NULL)
     {
-      /* Gone from here at once, even when its destroy has to wait. */
       GtkWindow *list = self->views.list;
 
       g_clear_weak_pointer (&self->views.list);
-      cpel_close_guard_destroy (list);
+      gtk_window_destroy (list);
     }
 
   path = file != NULL && location != NULL ? g_file_get_path (location) : NULL;
@@ -705,7 +703,7 @@ _cpel_window_views_dispose (CpelWindow *self)
       GtkWindow *list = self->views.list;
 
       g_clear_weak_pointer (&self->views.list);
-      cpel_close_guard_destroy (list);
+      gtk_window_destroy (list);
     }
   if (self->views.chooser != NULL)
     gtk_native_dialog_destroy (self->views.chooser);

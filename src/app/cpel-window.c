@@ -8,7 +8,6 @@
 
 #include "cpel-app-util.h"
 #include "cpel-async.h"
-#include "cpel-close-guard.h"
 #include "cpel-key-capture.h"
 #include "cpel-settings.h"
 #include "cpel-tracks-window.h"
@@ -293,7 +292,7 @@ close_tool (GtkWindow **slot,
     return;
   g_object_remove_weak_pointer (G_OBJECT (window), (gpointer *) slot);
   *slot = NULL;
-  cpel_close_guard_destroy (window);
+  gtk_window_destroy (window);
 }
 
 void
