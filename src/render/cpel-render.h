@@ -285,6 +285,50 @@ gboolean cpel_render_export_with (CpelRenderFunc draw, gpointer data, CpelExport
 /* Format from the path's suffix (.png, .svg, .pdf, any case); FALSE if none. */
 gboolean cpel_render_export_format_for_path (const char *path, CpelExportFormat *format);
 
+/* ---- A capture drawn into a file, headless (cpel-export.c) ----------------
+ *
+ * `cpel export` and `cpelview --export-png` both draw through
+ * cpel_render_export_file (): one set of options, one default size — 1920
+ * logical pixels wide, as tall as every track needs (ruler, then one row
+ * per track) but at most 8192. */
+#define CPEL_EXPORT_DEFAULT_WIDTH   1920
+#define CPEL_EXPORT_MAX_AUTO_HEIGHT 8192
+
+typedef struct
+{
+  CpelExportFormat format;
+  int              width;       /* logical px; 0: CPEL_EXPORT_DEFAULT_WIDTH */
+  int              height;      /* logical px; 0: every track, at most CPEL_EXPORT_MAX_AUTO_HEIGHT */
+  double           scale;       /* PNG: device px per logical px; 0: 1 */
+  gboolean         has_from;    /* the view starts at `from` (else at the first event) */
+  gboolean         has_to;      /* the view ends at `to` (else after the last event) */
+  gint64           from, to;
+  gboolean         dark;
+  CpelColorMode    color_mode;
+  gboolean         summary;
+  gboolean         overwrite;
+  const guint     *rows;        /* the tracks shown, in order (NULL: every track) */
+  guint            n_rows;
+  /* Compare: `file_b` drawn under `file`, both from their first event. */
+  CpelFile        *file_b;
+  const char      *name_a, *name_b;
+  const guint     *rows_b;      /* B's tracks (NULL: every track) */
+  guint            n_rows_b;
+  gboolean         paired;      /* tracks of the same label next to each other */
+} CpelExportOptions;
+
+/* Defaults: PNG, CPEL_EXPORT_DEFAULT_WIDTH, automatic height, scale 1,
+ * the whole capture, light colours by code. */
+void     cpel_export_options_init (CpelExportOptions *options);
+/* Draws `file` (and options->file_b) into `path`, written atomically.
+ * Errors: G_IO_ERROR_INVALID_ARGUMENT (the view's end not after its start,
+ * a size out of range), G_IO_ERROR_EXISTS (without options->overwrite),
+ * other G_IO_ERRORs from writing. */
+gboolean cpel_render_export_file  (CpelFile                *file,
+                                   const CpelExportOptions *options,
+                                   const char              *path,
+                                   GError                 **error);
+
 /* ---- Two captures compared (cpel-compare.c) -------------------------------
  *
  *   +-------------+---------------------------------------------+
