@@ -41,8 +41,8 @@ static const GOptionEntry options[] = {
   { "export-png", 0, 0, G_OPTION_ARG_FILENAME, NULL,
     N_("Render FILE to the image OUT (PNG, or SVG/PDF by suffix) and exit; no display needed"),
     N_("OUT") },
-  { "width", 0, 0, G_OPTION_ARG_INT, NULL, N_("Width of the exported image (default 1280)"), N_("PX") },
-  { "height", 0, 0, G_OPTION_ARG_INT, NULL, N_("Height of the exported image (default 720)"), N_("PX") },
+  { "width", 0, 0, G_OPTION_ARG_INT, NULL, N_("Width of the exported image (default 1920)"), N_("PX") },
+  { "height", 0, 0, G_OPTION_ARG_INT, NULL, N_("Height of the exported image (default: room for every track, at most 8192)"), N_("PX") },
   { "from", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Start of the exported range, e.g. 1.5ms"), N_("TIME") },
   { "to", 0, 0, G_OPTION_ARG_STRING, NULL, N_("End of the exported range"), N_("TIME") },
   { "dark", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Export with the dark palette"), NULL },
@@ -247,7 +247,7 @@ open_files (CpelApplication  *self,
           window = empty_window (self);
           if (window == NULL)
             window = cpel_window_new (self);
-          cpel_window_open_with_clock_rate (window, files[i], clock_rate);
+          cpel_window_open (window, files[i], clock_rate);
         }
       if (view_name != NULL && *view_name != '\0')
         cpel_window_open_view (window, view_name);
@@ -298,8 +298,7 @@ cpel_application_activate (GApplication *application)
     {
       CpelWindow *compare_window = cpel_window_new (self);
 
-      cpel_window_open_with_clock_rate (compare_window, g_ptr_array_index (self->pending, 0),
-                                        self->clock_rate);
+      cpel_window_open (compare_window, g_ptr_array_index (self->pending, 0), self->clock_rate);
       cpel_window_compare_with (compare_window, g_ptr_array_index (self->pending, 1));
       gtk_window_present (GTK_WINDOW (compare_window));
       g_ptr_array_set_size (self->pending, 0);
@@ -508,7 +507,7 @@ cpel_application_handle_local_options (GApplication *application,
 
   if (g_variant_dict_lookup (dict, "export-png", "^ay", &export_path))
     {
-      CpelHeadlessExport export = { .width = 1280, .height = 720, .color_mode = CPEL_COLOR_BY_CODE };
+      CpelHeadlessExport export = { .color_mode = CPEL_COLOR_BY_CODE };
       const char *color_by = NULL;
 
       if (n_files != 1)

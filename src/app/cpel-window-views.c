@@ -559,7 +559,9 @@ _cpel_window_views_present_list (CpelWindow *self)
     return;
   if (self->views.list == NULL)
     {
-      self->views.list = GTK_WINDOW (cpel_saved_views_window_new (self));
+      self->views.list = GTK_WINDOW (cpel_saved_views_window_new (GTK_WINDOW (self),
+                                                                  self->views.views,
+                                                                  self->views.file));
       g_object_add_weak_pointer (G_OBJECT (self->views.list), (gpointer *) &self->views.list);
     }
   gtk_window_present (self->views.list);
@@ -671,24 +673,13 @@ choose_file (CpelWindow *self,
   gtk_native_dialog_show (self->views.chooser);
 }
 
-/* win.export-views, win.import-views: a file chosen; CPEL_VIEWS_EXPORT_PATH
- * exports straight there (automation, as CPEL_EXPORT_PATH for images). */
+/* win.export-views, win.import-views: a file chosen. */
 void
 _cpel_window_views_choose_file (CpelWindow *self,
                                 gboolean    export)
 {
-  const char *scripted = export ? g_getenv ("CPEL_VIEWS_EXPORT_PATH") : NULL;
-
   if (self->views.views == NULL)
     return;
-  if (scripted != NULL && *scripted != '\0')
-    {
-      g_autoptr(GError) error = NULL;
-
-      if (!cpel_views_export (self->views.views, scripted, &error))
-        report_error (self, _("Could not export the views"), error);
-      return;
-    }
   choose_file (self, export);
 }
 

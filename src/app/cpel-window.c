@@ -560,7 +560,6 @@ cpel_window_finalize (GObject *object)
 {
   CpelWindow *self = CPEL_WINDOW (object);
 
-  g_clear_object (&self->actions);
   _cpel_window_views_finalize (self);
   _cpel_window_watch_finalize (self);
 
@@ -701,7 +700,6 @@ cpel_window_init (CpelWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->toaster = cpel_toaster_new (self->toast_overlay);
-  self->actions = _cpel_window_actions_new (self);
 
   _cpel_window_watch_init (self);
 
@@ -777,22 +775,32 @@ cpel_window_get_details (CpelWindow *self)
 }
 
 const char *
-cpel_window_get_status (CpelWindow *self,
-                        const char *which)
+cpel_window_get_range_text (CpelWindow *self)
 {
   g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
-  g_return_val_if_fail (which != NULL, NULL);
+  return gtk_label_get_text (self->range_label);
+}
 
-  if (g_str_equal (which, "range"))
-    return gtk_label_get_text (self->range_label);
-  if (g_str_equal (which, "cursor"))
-    return gtk_label_get_text (self->cursor_label);
-  if (g_str_equal (which, "measure"))
-    return gtk_label_get_text (self->measure_label);
-  if (g_str_equal (which, "modes"))
-    return gtk_widget_get_visible (GTK_WIDGET (self->modes_label))
-           ? gtk_label_get_text (self->modes_label) : "";
-  return NULL;
+const char *
+cpel_window_get_cursor_text (CpelWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
+  return gtk_label_get_text (self->cursor_label);
+}
+
+const char *
+cpel_window_get_measure_text (CpelWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
+  return gtk_label_get_text (self->measure_label);
+}
+
+const char *
+cpel_window_get_modes_text (CpelWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
+  return gtk_widget_get_visible (GTK_WIDGET (self->modes_label))
+         ? gtk_label_get_text (self->modes_label) : "";
 }
 
 GtkWindow *

@@ -110,7 +110,7 @@ static void
 open_trace (Fixture *f)
 {
   g_autoptr(GFile) folder = g_file_new_for_path (f->trace);
-  cpel_window_open (f->window, folder);
+  cpel_window_open (f->window, folder, 0);
   g_assert_true (cpel_window_is_loading (f->window));
 }
 

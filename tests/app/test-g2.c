@@ -608,14 +608,13 @@ test_views_round_trip (Fixture *f, gconstpointer data)
     g_assert_cmpstr (name, ==, "View 2");
   }
 
-  /* Export (scripted path), then the file holds the views. */
+  /* Export (what win.export-views writes once a file is chosen), then the
+   * file holds the views. */
   {
     g_autofree char *out = g_build_filename (f->dir, "exported.cpelviews", NULL);
     g_autoptr(CpelViews) other = cpel_views_new (f->path);
 
-    g_setenv ("CPEL_VIEWS_EXPORT_PATH", out, TRUE);
-    activate (window, "export-views");
-    g_unsetenv ("CPEL_VIEWS_EXPORT_PATH");
+    g_assert_true (cpel_views_export (cpel_window_get_views (window), out, NULL));
     g_assert_true (g_file_test (out, G_FILE_TEST_IS_REGULAR));
     g_assert_true (cpel_views_import (other, out, NULL));
     g_assert_true (cpel_views_lookup (other, "A", NULL));
@@ -1406,7 +1405,7 @@ test_summary_visible (Fixture *f, gconstpointer data)
 
       app_test_activate_action (GTK_WIDGET (f->window), "summary-mode", NULL);
       g_assert_true (cpel_timeline_get_summary (timeline));
-      g_assert_cmpstr (cpel_window_get_status (f->window, "modes"), ==, "Summary");
+      g_assert_cmpstr (cpel_window_get_modes_text (f->window), ==, "Summary");
       app_test_wait_drawn (GTK_WIDGET (timeline));
       summary = app_test_widget_image (GTK_WIDGET (timeline));
       g_assert_nonnull (plain);
@@ -1445,7 +1444,7 @@ test_summary_visible (Fixture *f, gconstpointer data)
 
       app_test_activate_action (GTK_WIDGET (f->window), "summary-mode", NULL);
       g_assert_false (cpel_timeline_get_summary (timeline));
-      g_assert_cmpstr (cpel_window_get_status (f->window, "modes"), ==, "");
+      g_assert_cmpstr (cpel_window_get_modes_text (f->window), ==, "");
       cairo_surface_destroy (plain);
       cairo_surface_destroy (summary);
     }
@@ -1534,21 +1533,21 @@ test_keys (Fixture *f, gconstpointer data)
 
   /* e: summary mode; c: colour by track and back. */
   g_assert_false (cpel_timeline_get_summary (timeline));
-  g_assert_cmpstr (cpel_window_get_status (f->window, "modes"), ==, "");
+  g_assert_cmpstr (cpel_window_get_modes_text (f->window), ==, "");
   app_test_xdo ("key", "e", NULL);
   g_assert_true (cpel_timeline_get_summary (timeline));
   g_assert_true (cpel_timeline_get_view (timeline)->summary);
   g_assert_true (bool_state (f->window, "summary-mode"));
   /* The status line shows the modes that are on. */
-  g_assert_cmpstr (cpel_window_get_status (f->window, "modes"), ==, "Summary");
+  g_assert_cmpstr (cpel_window_get_modes_text (f->window), ==, "Summary");
   app_test_xdo ("key", "e", NULL);
   g_assert_false (cpel_timeline_get_summary (timeline));
   g_assert_false (cpel_timeline_get_view (timeline)->summary);
-  g_assert_cmpstr (cpel_window_get_status (f->window, "modes"), ==, "");
+  g_assert_cmpstr (cpel_window_get_modes_text (f->window), ==, "");
   app_test_xdo ("key", "c", NULL);
   g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_BY_TRACK);
   g_assert_cmpint (cpel_timeline_get_view (timeline)->color_mode, ==, CPEL_COLOR_BY_TRACK);
-  g_assert_cmpstr (cpel_window_get_status (f->window, "modes"), ==, "Colored by track");
+  g_assert_cmpstr (cpel_window_get_modes_text (f->window), ==, "Colored by track");
   mode = string_state (f->window, "color-mode");
   g_assert_cmpstr (mode, ==, "track");
   app_test_xdo ("key", "c", NULL);
@@ -1656,11 +1655,11 @@ test_keys_anywhere (Fixture *f, gconstpointer data)
   /* A still pointer over a view moved by the keys: the status line's
    * cursor time follows. */
   {
-    g_autofree char *before = g_strdup (cpel_window_get_status (f->window, "cursor"));
+    g_autofree char *before = g_strdup (cpel_window_get_cursor_text (f->window));
 
     g_assert_true (g_str_has_prefix (before, "Cursor "));
     app_test_xdo ("key", "w", "d", NULL);
-    g_assert_cmpstr (cpel_window_get_status (f->window, "cursor"), !=, before);
+    g_assert_cmpstr (cpel_window_get_cursor_text (f->window), !=, before);
     app_test_xdo ("key", "a", "s", NULL);
     g_assert_cmpint (app_test_timeline_span (timeline), ==, s0);
   }
