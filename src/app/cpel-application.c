@@ -351,7 +351,7 @@ action_about (GSimpleAction *action,
 
   about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
                         "application-name", _("CPEL Viewer"),
-                        "application-icon", APP_ID,
+                        "application-icon", BASE_ID,
                         "version", PACKAGE_VERSION,
                         "developer-name", _("The CPEL Viewer developers"),
                         "developers", developers,

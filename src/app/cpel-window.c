@@ -739,8 +739,11 @@ cpel_window_init (CpelWindow *self)
 
   /* The app's own symbolic icon when installed. */
   theme = gtk_icon_theme_get_for_display (gtk_widget_get_display (GTK_WIDGET (self)));
-  if (gtk_icon_theme_has_icon (theme, APP_ID "-symbolic"))
-    adw_status_page_set_icon_name (self->empty_page, APP_ID "-symbolic");
+  if (gtk_icon_theme_has_icon (theme, BASE_ID "-symbolic"))
+    adw_status_page_set_icon_name (self->empty_page, BASE_ID "-symbolic");
+  /* A development build says so (the header bar's stripes). */
+  if (g_str_equal (PROFILE, "development"))
+    gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
 
   gtk_stack_set_visible_child_name (self->main_stack, "empty");
   _cpel_window_update_actions (self);

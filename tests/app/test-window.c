@@ -99,6 +99,21 @@ is_main_stack (GtkWidget *widget, gconstpointer data)
          && gtk_stack_get_child_by_name (GTK_STACK (widget), "loading") != NULL;
 }
 
+/* meson -Dprofile=development: another application id (beside an installed
+ * viewer), and windows marked as a development build (libadwaita's
+ * stripes); the default profile: neither. */
+static void
+test_profile (Fixture *f, gconstpointer data)
+{
+  gboolean devel = g_str_equal (PROFILE, "development");
+
+  SKIP_WITHOUT_DISPLAY ();
+  g_assert_cmpstr (g_application_get_application_id (G_APPLICATION (app)), ==,
+                   devel ? BASE_ID ".Devel" : BASE_ID);
+  g_assert_cmpstr (APP_ID, ==, g_application_get_application_id (G_APPLICATION (app)));
+  g_assert_cmpint (gtk_widget_has_css_class (GTK_WIDGET (f->window), "devel"), ==, devel);
+}
+
 static void
 test_empty (Fixture *f, gconstpointer data)
 {
@@ -1673,6 +1688,7 @@ main (int argc, char *argv[])
 #define ADD(path, func, empty) \
   g_test_add ("/app/window/" path, Fixture, (empty) ? "" : NULL, fixture_setup, func, fixture_teardown)
   ADD ("empty", test_empty, TRUE);
+  ADD ("profile", test_profile, TRUE);
   ADD ("load", test_load, FALSE);
   ADD ("search-bar-steady", test_search_bar_steady, FALSE);
   ADD ("search-status-steady", test_search_status_steady, FALSE);
