@@ -5,7 +5,6 @@
 #include <adwaita.h>
 
 #include "cpel-application.h"
-#include "cpel-details.h"
 #include "cpel-search-bar.h"
 #include "cpel-timeline.h"
 #include "cpel-toaster.h"
