@@ -10,7 +10,8 @@ cd "$top"
 # fail fast: the repository must not lean on anything beside it
 "$here/check-self-contained.sh"
 . "$here/deps.sh"
-cpel_install_deps xvfb xauth openbox xdotool x11-utils imagemagick clang libclang-rt-14-dev linux-perf babeltrace2
+cpel_install_deps xvfb xauth openbox xdotool x11-utils imagemagick clang libclang-rt-14-dev \
+  linux-perf babeltrace2
 
 builddir=${BUILDDIR:-_build}
 if [ -d "$builddir" ]; then

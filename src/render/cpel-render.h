@@ -298,7 +298,8 @@ typedef struct
 {
   CpelExportFormat format;
   int              width;       /* logical px; 0: CPEL_EXPORT_DEFAULT_WIDTH */
-  int              height;      /* logical px; 0: every track, at most CPEL_EXPORT_MAX_AUTO_HEIGHT */
+  int              height;      /* logical px; 0: every track, at most
+                                 * CPEL_EXPORT_MAX_AUTO_HEIGHT */
   double           scale;       /* PNG: device px per logical px; 0: 1 */
   gboolean         has_from;    /* the view starts at `from` (else at the first event) */
   gboolean         has_to;      /* the view ends at `to` (else after the last event) */
