@@ -111,6 +111,7 @@ struct _CpelWindow
   GtkProgressBar       *loading_progress;
   CpelOverviewStrip    *overview;
   CpelTimeline         *timeline;
+  CpelSession          *session;           /* the timeline's, the tool windows' */
   GtkScrollbar         *vscrollbar;
   GtkRevealer          *details_revealer;
   CpelDetails          *details;
