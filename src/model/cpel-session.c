@@ -484,6 +484,18 @@ cpel_session_reveal_track (CpelSession *self,
 }
 
 void
+cpel_session_show_track (CpelSession *self,
+                         guint        slot)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  if (self->order == NULL || slot >= cpel_track_order_get_n (self->order))
+    return;
+  if (cpel_track_order_get_hidden (self->order, slot))
+    cpel_track_order_set_hidden (self->order, slot, FALSE);
+  cpel_session_reveal_track (self, slot, TRUE);
+}
+
+void
 cpel_session_select (CpelSession *self,
                      guint        slot,
                      guint64      index,
@@ -714,6 +726,117 @@ cpel_session_set_summary (CpelSession *self,
     return;
   self->summary = summary;
   notify (self, PROP_SUMMARY);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Statistics                                                                 */
+
+gboolean
+cpel_session_get_stats_scope (CpelSession      *self,
+                              CpelStatsOptions *options)
+{
+  const guint *rows;
+  guint n_rows;
+  gint64 m0, m1;
+  gboolean measured;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (options != NULL, FALSE);
+  if (self->file == NULL)
+    return FALSE;
+
+  measured = cpel_session_get_measure (self, &m0, &m1);
+  if (measured)
+    {
+      options->t0 = m0;
+      options->t1 = m1 < G_MAXINT64 ? m1 + 1 : G_MAXINT64;
+    }
+  else
+    {
+      options->t0 = self->range.t0;
+      options->t1 = self->range.t1;
+    }
+  rows = cpel_track_order_get_rows (self->order, &n_rows);
+  options->slots = rows;
+  options->n_slots = rows != NULL ? n_rows : 0;
+  options->hidden_types = self->hidden_types;
+  return measured;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Anomalies                                                                  */
+
+void
+cpel_session_go_to_anomaly (CpelSession       *self,
+                            CpelAnomalyResult *result,
+                            guint64            position)
+{
+  const CpelAnomaly *anomaly;
+
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  g_return_if_fail (result != NULL);
+  g_return_if_fail (position < cpel_anomaly_result_get_n (result));
+
+  anomaly = cpel_anomaly_result_get (result, position);
+  cpel_session_select (self, anomaly->ref.slot, anomaly->ref.index, FALSE);
+  cpel_session_reveal_event (self, anomaly->ref.slot, anomaly->ref.index);
+  if (cpel_anomaly_result_get_metric (result) == CPEL_ANOMALY_INTERVAL
+      && anomaly->value >= 1 && anomaly->value < (double) G_MAXINT64 / 4)
+    {
+      gint64 interval = (gint64) anomaly->value;
+      gint64 span = cpel_range_span (&self->range);
+
+      if (span > 8 * interval || span < interval + interval / 4)
+        {
+          CpelRange range = { anomaly->time_ns - interval - interval / 2,
+                              anomaly->time_ns + interval / 2 };
+
+          cpel_session_set_range (self, &range, CPEL_SESSION_STEP);
+        }
+    }
+}
+
+gboolean
+cpel_session_find_anomaly (CpelSession       *self,
+                           CpelAnomalyResult *result,
+                           int                direction,
+                           guint64           *position)
+{
+  guint64 n, i = 0;
+  guint slot;
+  guint64 index;
+  gboolean found;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (position != NULL, FALSE);
+
+  n = result != NULL ? cpel_anomaly_result_get_n (result) : 0;
+  if (n == 0 || self->file == NULL)
+    return FALSE;
+
+  if (cpel_session_get_selection (self, &slot, &index))
+    {
+      CpelEvent event;
+
+      cpel_file_get_track_event (self->file, slot, index, &event);
+      found = direction > 0 ? cpel_anomaly_result_next (result, event.time_ns, event.file_index, &i)
+                            : cpel_anomaly_result_prev (result, event.time_ns, event.file_index, &i);
+    }
+  else
+    {
+      gint64 t0 = self->range.t0;
+
+      /* From the visible range: the first anomaly in view, or the last one
+       * before its end. */
+      found = direction > 0 ? cpel_anomaly_result_next (result, t0 > G_MININT64 ? t0 - 1 : t0,
+                                                        G_MAXUINT64, &i)
+                            : cpel_anomaly_result_prev (result, self->range.t1, 0, &i);
+    }
+  /* Wrap around. */
+  if (!found)
+    i = direction > 0 ? 0 : n - 1;
+  *position = i;
+  return TRUE;
 }
 
 /* ------------------------------------------------------------------------ */

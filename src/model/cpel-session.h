@@ -117,6 +117,11 @@ gboolean        cpel_session_reveal_track       (CpelSession       *self,
                                                  guint              slot,
                                                  gboolean           centre);
 
+/* Show `slot` when it is hidden and ask for it to be centred (the Tracks
+ * window's activation). */
+void            cpel_session_show_track         (CpelSession       *self,
+                                                 guint              slot);
+
 /* The measurement: two times in the order they were given (the anchor
  * first); get returns them ordered. */
 void            cpel_session_set_measure        (CpelSession       *self,
@@ -150,6 +155,32 @@ void            cpel_session_set_color_mode     (CpelSession       *self,
 gboolean        cpel_session_get_summary        (CpelSession       *self);
 void            cpel_session_set_summary        (CpelSession       *self,
                                                  gboolean           summary);
+
+/* What the Statistics window counts: the measurement when there is one
+ * (inclusive: [m0, m1 + 1), as the ruler counts), else the visible range;
+ * the rows shown; the hidden types.  The pointers set in `options` are the
+ * session's (valid until its next change); the other fields are left
+ * alone.  TRUE when the range is the measurement; FALSE without a file
+ * (options untouched) or for the visible range. */
+gboolean        cpel_session_get_stats_scope    (CpelSession       *self,
+                                                 CpelStatsOptions  *options);
+
+/* The Anomalies window's navigation.  Go to anomaly `position` of
+ * `result` (a search of the session's file): select its event and centre
+ * it; an unusual interval is shown whole (from the previous event of its
+ * code, with as much again around it) unless the range already shows it at
+ * a readable size. */
+void            cpel_session_go_to_anomaly      (CpelSession       *self,
+                                                 CpelAnomalyResult *result,
+                                                 guint64            position);
+/* The anomaly after (direction > 0) or before the selected event, or,
+ * without a selection, the first one in the range (the last one before
+ * its end); wrapping around.  FALSE (position untouched) when there is no
+ * anomaly or no file. */
+gboolean        cpel_session_find_anomaly       (CpelSession       *self,
+                                                 CpelAnomalyResult *result,
+                                                 int                direction,
+                                                 guint64           *position);
 
 /* Saved views: what the session shows as a view named `name` (NULL without
  * a file; scroll_y and the compare alignment are the caller's), and

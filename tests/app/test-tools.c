@@ -206,7 +206,8 @@ wait_stats (Fixture *f)
   gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
 
   g_assert_nonnull (stats);
-  g_assert_true (cpel_stats_window_get_timeline (stats) == cpel_window_get_timeline (f->window));
+  g_assert_true (cpel_stats_window_get_session (stats)
+                 == cpel_timeline_get_session (cpel_window_get_timeline (f->window)));
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (stats)) == GTK_WINDOW (f->window));
   while (cpel_stats_window_is_busy (stats) && g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, TRUE);
@@ -423,7 +424,8 @@ open_panel (Fixture *f)
   activate (f, "anomalies", NULL);
   panel = CPEL_ANOMALIES_WINDOW (cpel_window_get_anomalies (f->window));
   g_assert_nonnull (panel);
-  g_assert_true (cpel_anomalies_window_get_timeline (panel) == cpel_window_get_timeline (f->window));
+  g_assert_true (cpel_anomalies_window_get_session (panel)
+                 == cpel_timeline_get_session (cpel_window_get_timeline (f->window)));
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (panel)) == GTK_WINDOW (f->window));
   app_test_drain ();
   return panel;
@@ -1123,7 +1125,8 @@ test_event_types (Fixture *f, gconstpointer data)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.event-types", NULL));
   types = CPEL_EVENT_TYPES_WINDOW (app_test_find_toplevel ("Event Types", NULL));
   g_assert_nonnull (types);
-  g_assert_true (cpel_event_types_window_get_timeline (types) == timeline);
+  g_assert_true (cpel_event_types_window_get_session (types)
+                 == cpel_timeline_get_session (timeline));
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (types)) == GTK_WINDOW (f->window));
 
   collect_rows (GTK_WIDGET (types), rows);

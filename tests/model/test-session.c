@@ -337,6 +337,50 @@ test_tracks (Fixture *f, gconstpointer data)
   g_assert_cmpuint (f->n_tracks_changed, ==, 3);
 }
 
+/* The Tracks window's logic: its list, Enter in the filter, activating a
+ * row. */
+static void
+test_tracks_window (Fixture *f, gconstpointer data)
+{
+  CpelTrackOrder *order = cpel_session_get_track_order (f->session);
+  g_autofree guint *listed = NULL;
+  g_autofree guint *all = NULL;
+  guint n;
+
+  all = cpel_track_order_get_listed (order, &n);
+  g_assert_cmpuint (n, ==, N_TRACKS);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpuint (all[i], ==, i);
+
+  /* Pinned first whatever the filter, then the matches, hidden included. */
+  cpel_track_order_set_filter (order, "WORKER");
+  cpel_track_order_set_pinned (order, 3, TRUE);
+  cpel_track_order_set_hidden (order, 0, TRUE);
+  listed = cpel_track_order_get_listed (order, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpuint (listed[0], ==, 3);
+  g_assert_cmpuint (listed[1], ==, 0);
+  g_assert_cmpuint (listed[2], ==, 2);
+  ROWS (f->session, 3, 2);
+
+  /* Enter: the first track shown that the filter keeps ("Idle" does not). */
+  g_assert_cmpuint (cpel_track_order_first_shown_match (order), ==, 2);
+  cpel_track_order_set_filter (order, "nothing");
+  g_assert_cmpuint (cpel_track_order_first_shown_match (order), ==, G_MAXUINT);
+  cpel_track_order_set_filter (order, "worker");
+
+  /* Activating a hidden track's row shows it and asks for it centred. */
+  reset_counts (f);
+  cpel_session_show_track (f->session, 0);
+  g_assert_false (cpel_track_order_get_hidden (order, 0));
+  ROWS (f->session, 3, 0, 2);
+  g_assert_cmpuint (f->n_reveal, ==, 1);
+  g_assert_cmpuint (f->reveal_slot, ==, 0);
+  g_assert_true (f->reveal_centre);
+  cpel_session_show_track (f->session, N_TRACKS);
+  g_assert_cmpuint (f->n_reveal, ==, 1);
+}
+
 static void
 test_types (Fixture *f, gconstpointer data)
 {
@@ -498,6 +542,57 @@ test_chase (Fixture *f, gconstpointer data)
   }
 }
 
+/* Counts what the Statistics window would show for the session's scope. */
+static guint64
+count_scope (Fixture *f, gboolean *measured)
+{
+  CpelStatsOptions options = { 0 };
+  g_autoptr(GError) error = NULL;
+  CpelStats *stats;
+  guint64 total;
+
+  *measured = cpel_session_get_stats_scope (f->session, &options);
+  stats = cpel_stats_compute (f->file, &options, NULL, &error);
+  g_assert_no_error (error);
+  total = cpel_stats_get_total (stats);
+  cpel_stats_free (stats);
+  return total;
+}
+
+/* The Statistics window's scope: the visible range (or the measurement,
+ * inclusive), the tracks shown, the types shown. */
+static void
+test_stats_scope (Fixture *f, gconstpointer data)
+{
+  CpelStatsOptions options = { 0 };
+  gboolean measured;
+  guint tock;
+
+  g_assert_true (cpel_file_lookup_type (f->file, 2, &tock));
+  g_assert_cmpuint (count_scope (f, &measured), ==, 7);
+  g_assert_false (measured);
+
+  /* [100, 400): the events at 100, 200 and 300 ns. */
+  set_range (f, 100, 400, CPEL_SESSION_STEP);
+  g_assert_cmpuint (count_scope (f, &measured), ==, 3);
+  /* Without slot 0 (300 ns). */
+  cpel_track_order_set_hidden (cpel_session_get_track_order (f->session), 0, TRUE);
+  g_assert_cmpuint (count_scope (f, &measured), ==, 2);
+  /* Without the tocks (100 ns). */
+  cpel_session_set_type_hidden (f->session, tock, TRUE);
+  g_assert_cmpuint (count_scope (f, &measured), ==, 1);
+  cpel_session_set_type_hidden (f->session, tock, FALSE);
+
+  /* A measurement [200, 400] counts both ends: 200 and 400 ns (slot 1). */
+  cpel_session_set_measure (f->session, 400, 200);
+  g_assert_cmpuint (count_scope (f, &measured), ==, 2);
+  g_assert_true (measured);
+  g_assert_true (cpel_session_get_stats_scope (f->session, &options));
+  g_assert_cmpint (options.t0, ==, 200);
+  g_assert_cmpint (options.t1, ==, 401);
+  g_assert_cmpuint (options.n_slots, ==, 3);
+}
+
 static void
 test_modes (Fixture *f, gconstpointer data)
 {
@@ -582,10 +677,12 @@ main (int argc, char **argv)
   ADD ("/model/session/range", test_range, NULL);
   ADD ("/model/session/history", test_history, NULL);
   ADD ("/model/session/tracks", test_tracks, NULL);
+  ADD ("/model/session/tracks-window", test_tracks_window, NULL);
   ADD ("/model/session/types", test_types, NULL);
   ADD ("/model/session/selection", test_selection, NULL);
   ADD ("/model/session/measure", test_measure, NULL);
   ADD ("/model/session/chase", test_chase, NULL);
+  ADD ("/model/session/stats-scope", test_stats_scope, NULL);
   ADD ("/model/session/modes", test_modes, NULL);
   ADD ("/model/session/saved-view", test_saved_view, NULL);
 #undef ADD
