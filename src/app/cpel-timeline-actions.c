@@ -160,8 +160,9 @@ action_modes (GtkWidget  *widget,
     cpel_timeline_set_row_height (self, self->view.row_height - CPEL_TIMELINE_ROW_HEIGHT_STEP);
   else if (g_str_equal (name, "timeline.cycle-color"))
     /* g2's `c` toggles the colours: by event code <-> by track. */
-    cpel_timeline_set_color_mode (self, cpel_session_get_color_mode (self->session) == CPEL_COLOR_BY_CODE
-                                        ? CPEL_COLOR_BY_TRACK : CPEL_COLOR_BY_CODE);
+    cpel_timeline_set_color_mode (self,
+                                  cpel_session_get_color_mode (self->session) == CPEL_COLOR_BY_CODE
+                                  ? CPEL_COLOR_BY_TRACK : CPEL_COLOR_BY_CODE);
 }
 
 static void
@@ -198,7 +199,8 @@ _cpel_timeline_update_actions (CpelTimeline *self)
   cpel_range_fit (&fit, limits);
 
   gtk_widget_action_set_enabled (widget, "timeline.zoom-in",
-                                 has_file && cpel_range_span ((CpelRange *) &self->view.t0) > limits->min_span);
+                                 has_file && cpel_range_span ((CpelRange *) &self->view.t0)
+                                             > limits->min_span);
   gtk_widget_action_set_enabled (widget, "timeline.zoom-out",
                                  has_file && !cpel_range_equal ((CpelRange *) &self->view.t0, &fit));
   gtk_widget_action_set_enabled (widget, "timeline.fit",

@@ -579,7 +579,7 @@ _cpel_window_update_actions (CpelWindow *self)
   enable (self, "win.compare-offset-dialog", cpel_window_is_comparing (self));
   enable (self, "win.compare-offset", cpel_window_is_comparing (self));
   enable (self, "win.reload", has_file && self->location != NULL);
-  enable (self, "win.no-chase", self->chase.saved != NULL);
+  enable (self, "win.no-chase", cpel_session_get_chasing (self->session));
   gtk_widget_set_sensitive (GTK_WIDGET (self->search_button), has_file);
   /* Without a file there is no details pane: no toggle that looks pressed
    * (the remembered state) while it can do nothing. */

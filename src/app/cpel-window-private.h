@@ -28,12 +28,11 @@ G_BEGIN_DECLS
 #define CPEL_TYPE_WINDOW_ACTIONS (cpel_window_actions_get_type ())
 G_DECLARE_FINAL_TYPE (CpelWindowActions, cpel_window_actions, CPEL, WINDOW_ACTIONS, GObject)
 
-/* g2's chase: the track list before the first chase, and the lookup
- * running in a worker. */
+/* g2's chase: the lookup running in a worker (the track list before the
+ * first chase is the session's). */
 typedef struct
 {
-  CpelTrackOrder *order;        /* the order chased (the timeline's) */
-  CpelTrackOrder *saved;        /* before the first chase; NULL = no chase */
+  CpelTrackOrder *order;        /* the order chased (the session's) */
   GCancellable   *cancellable;  /* the running lookup */
   guint           toast_id;     /* the chase's toast (cpel_toaster_withdraw) */
 } CpelWindowChase;

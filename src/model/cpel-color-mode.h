@@ -14,7 +14,8 @@ typedef enum
 {
   CPEL_COLOR_BY_CODE,    /* a colour per event code (ticks; density in palette->density) */
   CPEL_COLOR_BY_TRACK,   /* a colour per track (cpel_palette_get_track_color), density too */
-  CPEL_COLOR_NONE,       /* one colour: palette->event, density palette->density (g2's monochrome) */
+  CPEL_COLOR_NONE,       /* one colour: palette->event, density palette->density
+                          * (g2's monochrome) */
 } CpelColorMode;
 
 #define CPEL_TYPE_COLOR_MODE (cpel_color_mode_get_type ())

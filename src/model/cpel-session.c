@@ -819,8 +819,9 @@ cpel_session_find_anomaly (CpelSession       *self,
       CpelEvent event;
 
       cpel_file_get_track_event (self->file, slot, index, &event);
-      found = direction > 0 ? cpel_anomaly_result_next (result, event.time_ns, event.file_index, &i)
-                            : cpel_anomaly_result_prev (result, event.time_ns, event.file_index, &i);
+      found = direction > 0
+              ? cpel_anomaly_result_next (result, event.time_ns, event.file_index, &i)
+              : cpel_anomaly_result_prev (result, event.time_ns, event.file_index, &i);
     }
   else
     {

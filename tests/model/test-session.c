@@ -593,6 +593,69 @@ test_stats_scope (Fixture *f, gconstpointer data)
   g_assert_cmpuint (options.n_slots, ==, 3);
 }
 
+/* The Anomalies window's navigation through the session.  Code 1's datums
+ * on slot 1 are 0, 2, 6 (events at 0, 200, 600 ns): mean 8/3, σ 2.49, so
+ * with k = 1 the first and the last are anomalies; the other tracks have
+ * one value each (none). */
+static void
+test_anomalies (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelAnomalyResult) result = NULL;
+  g_autoptr(CpelAnomalyResult) intervals = NULL;
+  guint64 position = 99;
+  guint slot;
+  guint64 index;
+
+  result = cpel_anomaly_find (f->file, 1, CPEL_ANOMALY_DATUM, 1.0, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_anomaly_result_get_n (result), ==, 2);
+
+  /* No result, no anomaly. */
+  g_assert_false (cpel_session_find_anomaly (f->session, NULL, 1, &position));
+  g_assert_cmpuint (position, ==, 99);
+
+  /* No selection: from the range. */
+  set_range (f, 100, 500, CPEL_SESSION_FORGET);
+  g_assert_true (cpel_session_find_anomaly (f->session, result, 1, &position));
+  g_assert_cmpuint (position, ==, 1);
+  g_assert_true (cpel_session_find_anomaly (f->session, result, -1, &position));
+  g_assert_cmpuint (position, ==, 0);
+
+  /* Going to one selects its event and centres it (its track too). */
+  cpel_session_go_to_anomaly (f->session, result, 1);
+  g_assert_true (cpel_session_get_selection (f->session, &slot, &index));
+  g_assert_cmpuint (slot, ==, 1);
+  g_assert_cmpuint (index, ==, 3);
+  assert_range (f, 201, 601);
+  g_assert_cmpuint (f->n_reveal, ==, 1);
+  g_assert_cmpuint (f->reveal_slot, ==, 1);
+
+  /* From the selection, wrapping around both ways. */
+  g_assert_true (cpel_session_find_anomaly (f->session, result, 1, &position));
+  g_assert_cmpuint (position, ==, 0);
+  g_assert_true (cpel_session_find_anomaly (f->session, result, -1, &position));
+  g_assert_cmpuint (position, ==, 0);
+  cpel_session_go_to_anomaly (f->session, result, 0);
+  g_assert_true (cpel_session_get_selection (f->session, &slot, &index));
+  g_assert_cmpuint (index, ==, 0);
+  g_assert_true (cpel_session_find_anomaly (f->session, result, -1, &position));
+  g_assert_cmpuint (position, ==, 1);
+
+  /* An interval anomaly is shown whole when the range is too narrow: the
+   * intervals of code 1 on slot 1 are 200 (at 200 ns) and 400 ns. */
+  intervals = cpel_anomaly_find (f->file, 1, CPEL_ANOMALY_INTERVAL, 0.5, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_anomaly_result_get_n (intervals), ==, 2);
+  set_range (f, 190, 210, CPEL_SESSION_FORGET);
+  cpel_session_go_to_anomaly (f->session, intervals, 0);
+  assert_range (f, 0, 400);
+  /* Wide enough already: only centred. */
+  set_range (f, 0, 400, CPEL_SESSION_FORGET);
+  cpel_session_go_to_anomaly (f->session, intervals, 0);
+  assert_range (f, 0, 400);
+}
+
 static void
 test_modes (Fixture *f, gconstpointer data)
 {
@@ -683,6 +746,7 @@ main (int argc, char **argv)
   ADD ("/model/session/measure", test_measure, NULL);
   ADD ("/model/session/chase", test_chase, NULL);
   ADD ("/model/session/stats-scope", test_stats_scope, NULL);
+  ADD ("/model/session/anomalies", test_anomalies, NULL);
   ADD ("/model/session/modes", test_modes, NULL);
   ADD ("/model/session/saved-view", test_saved_view, NULL);
 #undef ADD
