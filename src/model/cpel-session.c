@@ -841,6 +841,97 @@ cpel_session_find_anomaly (CpelSession       *self,
 }
 
 /* ------------------------------------------------------------------------ */
+/* Search                                                                     */
+
+guint8 *
+cpel_session_dup_hidden_slots (CpelSession *self)
+{
+  guint n_tracks, n_rows;
+  const guint *rows;
+  guint8 *hidden;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  if (self->file == NULL)
+    return NULL;
+  n_tracks = cpel_file_get_n_tracks (self->file);
+  rows = cpel_track_order_get_rows (self->order, &n_rows);
+  if (rows == NULL || n_rows >= n_tracks)
+    return NULL;
+  hidden = g_malloc (MAX (n_tracks, 1));
+  memset (hidden, 1, n_tracks);
+  for (guint r = 0; r < n_rows; r++)
+    if (rows[r] < n_tracks)
+      hidden[rows[r]] = 0;
+  return hidden;
+}
+
+static gboolean
+ref_equal (const CpelEventRef *ref,
+           guint               slot,
+           guint64             index)
+{
+  return ref->slot == slot && ref->index == index;
+}
+
+gboolean
+cpel_session_find_match (CpelSession      *self,
+                         CpelSearchResult *matches,
+                         int               direction,
+                         gint64            current,
+                         guint64          *position)
+{
+  guint64 n, index;
+  gint64 pos;
+  guint slot;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (position != NULL, FALSE);
+
+  n = matches != NULL ? cpel_search_result_get_n (matches) : 0;
+  if (self->file == NULL || n == 0)
+    return FALSE;
+  direction = direction >= 0 ? 1 : -1;
+
+  if (cpel_session_get_selection (self, &slot, &index))
+    {
+      if (current >= 0 && (guint64) current < n
+          && ref_equal (cpel_search_result_get (matches, (guint64) current), slot, index))
+        pos = current + direction;
+      else
+        {
+          CpelEvent event;
+
+          /* From the selected event. */
+          cpel_file_get_track_event (self->file, slot, index, &event);
+          pos = (gint64) cpel_search_result_find_next (matches, self->file,
+                                                       event.time_ns, event.file_index);
+          if (direction > 0)
+            {
+              if ((guint64) pos < n
+                  && ref_equal (cpel_search_result_get (matches, (guint64) pos), slot, index))
+                pos++;
+            }
+          else
+            pos--;
+        }
+    }
+  /* From the visible range: the first match in view, or the last one
+   * before its end. */
+  else if (direction > 0)
+    pos = (gint64) cpel_search_result_find_next (matches, self->file, self->range.t0, 0);
+  else
+    pos = (gint64) cpel_search_result_find_next (matches, self->file, self->range.t1, 0) - 1;
+
+  /* Wrap around. */
+  if (pos < 0)
+    pos = (gint64) n - 1;
+  else if ((guint64) pos >= n)
+    pos = 0;
+  *position = (guint64) pos;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Saved views                                                                */
 
 CpelSavedView *

@@ -182,6 +182,22 @@ gboolean        cpel_session_find_anomaly       (CpelSession       *self,
                                                  int                direction,
                                                  guint64           *position);
 
+/* The search bar's view of the session.  The tracks not shown as n_tracks
+ * flags (free with g_free), NULL when every track is shown or without a
+ * file. */
+guint8         *cpel_session_dup_hidden_slots   (CpelSession       *self);
+/* The match to step to in `matches` (filtered to what is shown): after
+ * (direction > 0) or before `current` (the position last stepped to, or
+ * -1) when the selected event is that match, else from the selected event,
+ * else from the range (the first match in it, the last one before its
+ * end); wrapping around.  FALSE (position untouched) without a file or a
+ * match. */
+gboolean        cpel_session_find_match         (CpelSession       *self,
+                                                 CpelSearchResult  *matches,
+                                                 int                direction,
+                                                 gint64             current,
+                                                 guint64           *position);
+
 /* Saved views: what the session shows as a view named `name` (NULL without
  * a file; scroll_y and the compare alignment are the caller's), and
  * putting one back (tracks, types, range as one history step,

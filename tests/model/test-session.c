@@ -656,6 +656,57 @@ test_anomalies (Fixture *f, gconstpointer data)
   assert_range (f, 0, 400);
 }
 
+/* The search bar's stepping through the session: code 2 ("tock") matches
+ * event 1 (slot 2, index 0, 100 ns) and event 4 (slot 1, index 2, 400 ns). */
+static void
+test_search (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelQuery) query = cpel_query_new (f->file, CPEL_SEARCH_CODE, "2", FALSE, &error);
+  g_autoptr(CpelSearchResult) matches = NULL;
+  g_autofree guint8 *hidden = NULL;
+  guint64 position = 99;
+
+  g_assert_no_error (error);
+  matches = cpel_search_run (f->file, query, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_search_result_get_n (matches), ==, 2);
+
+  g_assert_false (cpel_session_find_match (f->session, NULL, 1, -1, &position));
+  g_assert_cmpuint (position, ==, 99);
+
+  /* From the range: the first match in it, the last one before its end. */
+  set_range (f, 200, 500, CPEL_SESSION_FORGET);
+  g_assert_true (cpel_session_find_match (f->session, matches, 1, -1, &position));
+  g_assert_cmpuint (position, ==, 1);
+  set_range (f, 150, 350, CPEL_SESSION_FORGET);
+  g_assert_true (cpel_session_find_match (f->session, matches, -1, -1, &position));
+  g_assert_cmpuint (position, ==, 0);
+
+  /* From the selected match: the next one, wrapping around. */
+  cpel_session_select (f->session, 1, 2, FALSE);
+  g_assert_true (cpel_session_find_match (f->session, matches, 1, 1, &position));
+  g_assert_cmpuint (position, ==, 0);
+  g_assert_true (cpel_session_find_match (f->session, matches, -1, 1, &position));
+  g_assert_cmpuint (position, ==, 0);
+  /* From another selected event (300 ns): by time. */
+  cpel_session_select (f->session, 0, 0, FALSE);
+  g_assert_true (cpel_session_find_match (f->session, matches, 1, 0, &position));
+  g_assert_cmpuint (position, ==, 1);
+  g_assert_true (cpel_session_find_match (f->session, matches, -1, 0, &position));
+  g_assert_cmpuint (position, ==, 0);
+
+  /* The tracks not shown, for filtering the matches. */
+  g_assert_null (cpel_session_dup_hidden_slots (f->session));
+  cpel_track_order_set_hidden (cpel_session_get_track_order (f->session), 2, TRUE);
+  hidden = cpel_session_dup_hidden_slots (f->session);
+  g_assert_nonnull (hidden);
+  g_assert_cmpuint (hidden[0], ==, 0);
+  g_assert_cmpuint (hidden[1], ==, 0);
+  g_assert_cmpuint (hidden[2], ==, 1);
+  g_assert_cmpuint (hidden[3], ==, 0);
+}
+
 static void
 test_modes (Fixture *f, gconstpointer data)
 {
@@ -747,6 +798,7 @@ main (int argc, char **argv)
   ADD ("/model/session/chase", test_chase, NULL);
   ADD ("/model/session/stats-scope", test_stats_scope, NULL);
   ADD ("/model/session/anomalies", test_anomalies, NULL);
+  ADD ("/model/session/search", test_search, NULL);
   ADD ("/model/session/modes", test_modes, NULL);
   ADD ("/model/session/saved-view", test_saved_view, NULL);
 #undef ADD
