@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-timeline-private.h — CpelTimeline's instance struct and what its
- * parts share: cpel-timeline.c (view state, GObject), -snapshot.c
+ * parts share: cpel-timeline.c (the session's state mirrored, GObject), -snapshot.c
  * (drawing), -input.c (pointer, gestures, drags, measure, pinch, context
  * menus), -actions.c (timeline.* actions and their keys), -selection.c
  * (selecting and stepping through events). */
@@ -54,7 +54,6 @@ struct _CpelTimeline
   char              *font;
 
   GtkAdjustment     *vadjustment;
-  CpelSearchResult  *matches;
   CpelOverview      *overview;
   CpelOverview      *next_overview;  /* given with the next file */
   guint              context_slot;

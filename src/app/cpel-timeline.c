@@ -3,8 +3,11 @@
  * (drawing: -snapshot.c, input: -input.c, actions and keys: -actions.c,
  * selecting events: -selection.c)
  *
- * The widget keeps a CpelView (range, rows, selection, matches, measure,
- * cursor) and turns pointer, touchpad and key input into changes of it.
+ * The view state (range and history, rows, hidden types, selection,
+ * matches, measure, modes) is the CpelSession's: the widget copies it into
+ * the CpelView it draws on each of the session's notifications, adds its
+ * own (sizes, scroll, cursor), and turns pointer, touchpad and key input
+ * into changes of the session.
  * Drawing is one cpel_render_view() call per frame into an image; the
  * widget redraws only when the view changes and caches nothing per event.
  */
@@ -184,7 +187,6 @@ file_changed (CpelTimeline *self)
   else if (file != NULL)
     self->overview = cpel_overview_new (file, 0, NULL, NULL);
   g_clear_pointer (&self->next_overview, cpel_overview_unref);
-  g_clear_pointer (&self->matches, cpel_search_result_unref);
   g_set_object (&self->file, file);
 
   memset (&self->view, 0, sizeof self->view);
@@ -221,7 +223,7 @@ sync_view (CpelTimeline *self)
   self->view.color_by_type = mode == CPEL_COLOR_BY_CODE;
   self->view.color_mode = mode;
   self->view.summary = cpel_session_get_summary (self->session);
-  self->view.matches = self->matches;
+  self->view.matches = cpel_session_get_matches (self->session);
 }
 
 static void
@@ -269,6 +271,7 @@ on_session_tracks (CpelTimeline *self)
   _cpel_timeline_view_changed (self);
 }
 
+/* The hidden types or the search matches changed. */
 static void
 on_session_types (CpelTimeline *self)
 {
@@ -375,6 +378,7 @@ cpel_timeline_set_session (CpelTimeline *self,
     { "notify::summary", G_CALLBACK (on_session_summary) },
     { "tracks-changed", G_CALLBACK (on_session_tracks) },
     { "types-changed", G_CALLBACK (on_session_types) },
+    { "matches-changed", G_CALLBACK (on_session_types) },
     { "selection-changed", G_CALLBACK (on_session_selection) },
   };
   CpelColorMode old_mode;
@@ -586,21 +590,14 @@ cpel_timeline_set_matches (CpelTimeline     *self,
                            CpelSearchResult *matches)
 {
   g_return_if_fail (CPEL_IS_TIMELINE (self));
-  if (self->matches == matches)
-    return;
-  if (matches != NULL)
-    cpel_search_result_ref (matches);
-  g_clear_pointer (&self->matches, cpel_search_result_unref);
-  self->matches = matches;
-  self->view.matches = matches;
-  _cpel_timeline_view_changed (self);
+  cpel_session_set_matches (self->session, matches);
 }
 
 CpelSearchResult *
 cpel_timeline_get_matches (CpelTimeline *self)
 {
   g_return_val_if_fail (CPEL_IS_TIMELINE (self), NULL);
-  return self->matches;
+  return cpel_session_get_matches (self->session);
 }
 
 void
@@ -776,7 +773,6 @@ cpel_timeline_dispose (GObject *object)
   g_clear_pointer (&self->frame, gsk_render_node_unref);
   disconnect_session (self);
   g_clear_object (&self->session);
-  g_clear_pointer (&self->matches, cpel_search_result_unref);
   g_clear_pointer (&self->overview, cpel_overview_unref);
   g_clear_pointer (&self->next_overview, cpel_overview_unref);
   self->view.overview = NULL;

@@ -18,6 +18,7 @@ struct _CpelSession
   CpelTrackOrder    *order;
   CpelTrackOrder    *chase_saved;    /* the track list before the first chase */
   guint8            *hidden_types;   /* n_types flags, NULL = none hidden */
+  CpelSearchResult  *matches;        /* highlighted; NULL = none */
   gboolean           has_selection;
   guint              selected_slot;
   guint64            selected_index;
@@ -58,6 +59,7 @@ enum
 {
   TRACKS_CHANGED,
   TYPES_CHANGED,
+  MATCHES_CHANGED,
   SELECTION_CHANGED,
   REVEAL_TRACK,
   N_SIGNALS
@@ -121,7 +123,7 @@ void
 cpel_session_set_file (CpelSession *self,
                        CpelFile    *file)
 {
-  gboolean had_selection, had_measure, was_chasing, had_hidden;
+  gboolean had_selection, had_measure, was_chasing, had_hidden, had_matches;
   CpelRange old_range;
 
   g_return_if_fail (CPEL_IS_SESSION (self));
@@ -135,6 +137,7 @@ cpel_session_set_file (CpelSession *self,
   had_measure = self->has_measure;
   was_chasing = self->chase_saved != NULL;
   had_hidden = self->hidden_types != NULL;
+  had_matches = self->matches != NULL;
   old_range = self->range;
 
   if (self->order != NULL)
@@ -142,6 +145,7 @@ cpel_session_set_file (CpelSession *self,
   g_clear_object (&self->order);
   g_clear_object (&self->chase_saved);
   g_clear_pointer (&self->hidden_types, g_free);
+  g_clear_pointer (&self->matches, cpel_search_result_unref);
   g_set_object (&self->file, file);
   if (file != NULL)
     {
@@ -170,6 +174,8 @@ cpel_session_set_file (CpelSession *self,
   g_signal_emit (self, signals[TRACKS_CHANGED], 0);
   if (had_hidden)
     g_signal_emit (self, signals[TYPES_CHANGED], 0);
+  if (had_matches)
+    g_signal_emit (self, signals[MATCHES_CHANGED], 0);
   if (had_selection)
     g_signal_emit (self, signals[SELECTION_CHANGED], 0);
 }
@@ -843,6 +849,27 @@ cpel_session_find_anomaly (CpelSession       *self,
 /* ------------------------------------------------------------------------ */
 /* Search                                                                     */
 
+void
+cpel_session_set_matches (CpelSession      *self,
+                          CpelSearchResult *matches)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  if (self->matches == matches)
+    return;
+  if (matches != NULL)
+    cpel_search_result_ref (matches);
+  g_clear_pointer (&self->matches, cpel_search_result_unref);
+  self->matches = matches;
+  g_signal_emit (self, signals[MATCHES_CHANGED], 0);
+}
+
+CpelSearchResult *
+cpel_session_get_matches (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  return self->matches;
+}
+
 guint8 *
 cpel_session_dup_hidden_slots (CpelSession *self)
 {
@@ -1042,6 +1069,7 @@ cpel_session_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->order, self);
   g_clear_object (&self->order);
   g_clear_object (&self->chase_saved);
+  g_clear_pointer (&self->matches, cpel_search_result_unref);
   g_clear_object (&self->file);
   g_clear_object (&self->compare_file);
 
@@ -1203,6 +1231,9 @@ cpel_session_class_init (CpelSessionClass *klass)
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[TYPES_CHANGED] =
     g_signal_new ("types-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[MATCHES_CHANGED] =
+    g_signal_new ("matches-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[SELECTION_CHANGED] =
     g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,

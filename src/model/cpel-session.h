@@ -12,7 +12,8 @@
  * "range" (CpelRange), "can-go-back", "can-go-forward", "track-order",
  * "has-selection", "measure" (CpelRange or NULL), "chasing", "color-mode",
  * "summary".  Signals: "tracks-changed" (the rows shown changed),
- * "types-changed" (the hidden event types changed), "selection-changed"
+ * "types-changed" (the hidden event types changed), "matches-changed" (the
+ * search matches highlighted), "selection-changed"
  * (another event or none), "reveal-track" (guint slot, gboolean centre:
  * a request to scroll a track into view, for the widget that scrolls).
  */
@@ -181,6 +182,12 @@ gboolean        cpel_session_find_anomaly       (CpelSession       *self,
                                                  CpelAnomalyResult *result,
                                                  int                direction,
                                                  guint64           *position);
+
+/* The search matches to highlight (a new reference is taken; NULL clears;
+ * a new file clears them). */
+void            cpel_session_set_matches        (CpelSession       *self,
+                                                 CpelSearchResult  *matches);
+CpelSearchResult *cpel_session_get_matches      (CpelSession       *self);
 
 /* The search bar's view of the session.  The tracks not shown as n_tracks
  * flags (free with g_free), NULL when every track is shown or without a

@@ -56,6 +56,7 @@ typedef struct
   GHashTable  *notified;      /* property name -> count */
   guint        n_tracks_changed;
   guint        n_types_changed;
+  guint        n_matches_changed;
   guint        n_selection_changed;
   guint        n_reveal;
   guint        reveal_slot;
@@ -91,6 +92,12 @@ on_types_changed (CpelSession *session, Fixture *f)
 }
 
 static void
+on_matches_changed (CpelSession *session, Fixture *f)
+{
+  f->n_matches_changed++;
+}
+
+static void
 on_selection_changed (CpelSession *session, Fixture *f)
 {
   f->n_selection_changed++;
@@ -110,6 +117,7 @@ reset_counts (Fixture *f)
   g_hash_table_remove_all (f->notified);
   f->n_tracks_changed = 0;
   f->n_types_changed = 0;
+  f->n_matches_changed = 0;
   f->n_selection_changed = 0;
   f->n_reveal = 0;
 }
@@ -123,6 +131,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   g_signal_connect (f->session, "notify", G_CALLBACK (on_notify), f);
   g_signal_connect (f->session, "tracks-changed", G_CALLBACK (on_tracks_changed), f);
   g_signal_connect (f->session, "types-changed", G_CALLBACK (on_types_changed), f);
+  g_signal_connect (f->session, "matches-changed", G_CALLBACK (on_matches_changed), f);
   g_signal_connect (f->session, "selection-changed", G_CALLBACK (on_selection_changed), f);
   g_signal_connect (f->session, "reveal-track", G_CALLBACK (on_reveal_track), f);
   if (data == NULL)
@@ -695,6 +704,20 @@ test_search (Fixture *f, gconstpointer data)
   g_assert_cmpuint (position, ==, 1);
   g_assert_true (cpel_session_find_match (f->session, matches, -1, 0, &position));
   g_assert_cmpuint (position, ==, 0);
+
+  /* The matches highlighted: set once, cleared by another file. */
+  cpel_session_set_matches (f->session, matches);
+  cpel_session_set_matches (f->session, matches);
+  g_assert_true (cpel_session_get_matches (f->session) == matches);
+  g_assert_cmpuint (f->n_matches_changed, ==, 1);
+  {
+    g_autoptr(CpelFile) other = file_new ();
+
+    cpel_session_set_file (f->session, other);
+    g_assert_null (cpel_session_get_matches (f->session));
+    g_assert_cmpuint (f->n_matches_changed, ==, 2);
+    cpel_session_set_file (f->session, f->file);
+  }
 
   /* The tracks not shown, for filtering the matches. */
   g_assert_null (cpel_session_dup_hidden_slots (f->session));
