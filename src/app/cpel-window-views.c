@@ -89,17 +89,12 @@ cpel_window_capture_view (CpelWindow *self,
   return view;
 }
 
-void
-cpel_window_apply_view (CpelWindow          *self,
-                             const CpelSavedView *view)
+/* What of a view is the window's, not the session's: the scroll, and
+ * while comparing the panes' range and alignment. */
+static void
+apply_view_to_widgets (CpelWindow          *self,
+                       const CpelSavedView *view)
 {
-  g_return_if_fail (CPEL_IS_WINDOW (self));
-  g_return_if_fail (view != NULL);
-
-  if (self->file == NULL)
-    return;
-  /* The session's state; the scroll is the timeline's. */
-  cpel_session_apply_view (self->session, view);
   gtk_adjustment_set_value (cpel_timeline_get_vadjustment (self->timeline), view->scroll_y);
 
   /* comparing: the panes take the range, and the alignment when saved */
@@ -110,6 +105,19 @@ cpel_window_apply_view (CpelWindow          *self,
                                          view->compare_origin);
       cpel_compare_pane_set_range (self->compare.pane, view->t0, view->t1);
     }
+}
+
+void
+cpel_window_apply_view (CpelWindow          *self,
+                             const CpelSavedView *view)
+{
+  g_return_if_fail (CPEL_IS_WINDOW (self));
+  g_return_if_fail (view != NULL);
+
+  if (self->file == NULL)
+    return;
+  cpel_session_apply_view (self->session, view);
+  apply_view_to_widgets (self, view);
 }
 
 char *
@@ -165,9 +173,9 @@ static gboolean
 show_named (CpelWindow *self,
             const char *name)
 {
-  guint i;
+  const CpelSavedView *view = cpel_session_apply_saved_view (self->session, name);
 
-  if (self->views.views == NULL || !cpel_views_lookup (self->views.views, name, &i))
+  if (view == NULL)
     {
       /* TRANSLATORS: toast; %s is a view name */
       g_autofree char *text = g_strdup_printf (_("No saved view named “%s”"), name);
@@ -175,8 +183,7 @@ show_named (CpelWindow *self,
       toast (self, text);
       return FALSE;
     }
-  cpel_views_set_current (self->views.views, (int) i);
-  cpel_window_apply_view (self, cpel_views_get_view (self->views.views, i));
+  apply_view_to_widgets (self, view);
   return TRUE;
 }
 
@@ -236,6 +243,7 @@ _cpel_window_views_file_changed (CpelWindow *self)
       if (!cpel_views_load (self->views.views, &error))
         report_error (self, _("Could not read the saved views"), error);
     }
+  cpel_session_set_views (self->session, self->views.views);
   _cpel_window_update_actions (self);
 
   if (self->views.pending != NULL && file != NULL)

@@ -19,6 +19,7 @@ struct _CpelSession
   CpelTrackOrder    *chase_saved;    /* the track list before the first chase */
   guint8            *hidden_types;   /* n_types flags, NULL = none hidden */
   CpelSearchResult  *matches;        /* highlighted; NULL = none */
+  CpelViews         *views;
   gboolean           has_selection;
   guint              selected_slot;
   guint64            selected_index;
@@ -50,6 +51,7 @@ enum
   PROP_CHASING,
   PROP_COLOR_MODE,
   PROP_SUMMARY,
+  PROP_VIEWS,
   N_PROPS
 };
 
@@ -1017,6 +1019,40 @@ cpel_session_capture_view (CpelSession *self,
 }
 
 void
+cpel_session_set_views (CpelSession *self,
+                        CpelViews   *views)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  g_return_if_fail (views == NULL || CPEL_IS_VIEWS (views));
+  if (g_set_object (&self->views, views))
+    notify (self, PROP_VIEWS);
+}
+
+CpelViews *
+cpel_session_get_views (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  return self->views;
+}
+
+const CpelSavedView *
+cpel_session_apply_saved_view (CpelSession *self,
+                               const char  *name)
+{
+  const CpelSavedView *view;
+  guint i;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  if (self->views == NULL || self->file == NULL || !cpel_views_lookup (self->views, name, &i))
+    return NULL;
+  cpel_views_set_current (self->views, (int) i);
+  view = cpel_views_get_view (self->views, i);
+  cpel_session_apply_view (self, view);
+  return view;
+}
+
+void
 cpel_session_apply_view (CpelSession         *self,
                          const CpelSavedView *view)
 {
@@ -1070,6 +1106,7 @@ cpel_session_dispose (GObject *object)
   g_clear_object (&self->order);
   g_clear_object (&self->chase_saved);
   g_clear_pointer (&self->matches, cpel_search_result_unref);
+  g_clear_object (&self->views);
   g_clear_object (&self->file);
   g_clear_object (&self->compare_file);
 
@@ -1138,6 +1175,9 @@ cpel_session_get_property (GObject    *object,
     case PROP_SUMMARY:
       g_value_set_boolean (value, self->summary);
       break;
+    case PROP_VIEWS:
+      g_value_set_object (value, self->views);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1183,6 +1223,9 @@ cpel_session_set_property (GObject      *object,
     case PROP_SUMMARY:
       cpel_session_set_summary (self, g_value_get_boolean (value));
       break;
+    case PROP_VIEWS:
+      cpel_session_set_views (self, g_value_get_object (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1224,6 +1267,8 @@ cpel_session_class_init (CpelSessionClass *klass)
     g_param_spec_enum ("color-mode", NULL, NULL, CPEL_TYPE_COLOR_MODE, CPEL_COLOR_BY_CODE, rw);
   properties[PROP_SUMMARY] =
     g_param_spec_boolean ("summary", NULL, NULL, FALSE, rw);
+  properties[PROP_VIEWS] =
+    g_param_spec_object ("views", NULL, NULL, CPEL_TYPE_VIEWS, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[TRACKS_CHANGED] =

@@ -11,7 +11,7 @@
  * Properties (notified only on a real change): "file", "compare-file",
  * "range" (CpelRange), "can-go-back", "can-go-forward", "track-order",
  * "has-selection", "measure" (CpelRange or NULL), "chasing", "color-mode",
- * "summary".  Signals: "tracks-changed" (the rows shown changed),
+ * "summary", "views" (the capture's saved views).  Signals: "tracks-changed" (the rows shown changed),
  * "types-changed" (the hidden event types changed), "matches-changed" (the
  * search matches highlighted), "selection-changed"
  * (another event or none), "reveal-track" (guint slot, gboolean centre:
@@ -204,6 +204,17 @@ gboolean        cpel_session_find_match         (CpelSession       *self,
                                                  int                direction,
                                                  gint64             current,
                                                  guint64           *position);
+
+/* The saved views of the capture shown (NULL: none to keep, e.g. a file
+ * that is not on disk); set by the owner when it reads them. */
+void            cpel_session_set_views          (CpelSession       *self,
+                                                 CpelViews         *views);
+CpelViews      *cpel_session_get_views          (CpelSession       *self);
+/* Apply the saved view `name` (it becomes the current one); the view
+ * applied (for the caller's scroll and compare alignment), or NULL when
+ * there is no such view. */
+const CpelSavedView *cpel_session_apply_saved_view (CpelSession    *self,
+                                                    const char     *name);
 
 /* Saved views: what the session shows as a view named `name` (NULL without
  * a file; scroll_y and the compare alignment are the caller's), and

@@ -797,6 +797,40 @@ test_saved_view (Fixture *f, gconstpointer data)
   again = cpel_session_capture_view (f->session, "mine");
   g_assert_true (cpel_saved_view_equal (view, again));
 
+  /* Saved views by name, through the session's list. */
+  {
+    g_autoptr(CpelViews) views = cpel_views_new ("/nonexistent/capture.cpel");
+    g_autoptr(CpelSavedView) other = cpel_saved_view_new ("other");
+    const CpelSavedView *applied;
+
+    g_assert_null (cpel_session_apply_saved_view (f->session, "mine"));
+    reset_counts (f);
+    cpel_session_set_views (f->session, views);
+    cpel_session_set_views (f->session, views);
+    g_assert_cmpuint (n_notified (f, "views"), ==, 1);
+    g_assert_true (cpel_session_get_views (f->session) == views);
+    cpel_views_put (views, view);
+    other->t0 = 500;
+    other->t1 = 600;
+    cpel_views_put (views, other);
+    g_assert_cmpint (cpel_views_get_current (views), ==, 1);
+
+    cpel_track_order_reset (order);
+    cpel_session_fit (f->session);
+    applied = cpel_session_apply_saved_view (f->session, "mine");
+    g_assert_nonnull (applied);
+    g_assert_cmpstr (applied->name, ==, "mine");
+    g_assert_cmpint (cpel_views_get_current (views), ==, 0);
+    ROWS (f->session, 2, 1, 3);
+    assert_range (f, 100, 400);
+    g_assert_null (cpel_session_apply_saved_view (f->session, "none such"));
+    assert_range (f, 100, 400);
+    g_assert_nonnull (cpel_session_apply_saved_view (f->session, "other"));
+    assert_range (f, 500, 600);
+    ROWS (f->session, 0, 1, 2, 3);
+    cpel_session_set_views (f->session, NULL);
+  }
+
   /* A view without a selection drops the current one. */
   view->has_selection = FALSE;
   cpel_session_apply_view (f->session, view);
