@@ -148,13 +148,13 @@ action_file_info (GtkWidget  *widget,
 GtkWindow *
 _cpel_window_new_event_types (CpelWindow *self)
 {
-  return GTK_WINDOW (cpel_event_types_window_new (self));
+  return GTK_WINDOW (cpel_event_types_window_new (self->session, GTK_WINDOW (self)));
 }
 
 GtkWindow *
 _cpel_window_new_tracks (CpelWindow *self)
 {
-  return GTK_WINDOW (cpel_tracks_window_new (self));
+  return GTK_WINDOW (cpel_tracks_window_new (self->session, GTK_WINDOW (self)));
 }
 
 static void
@@ -180,7 +180,7 @@ action_tracks (GtkWidget  *widget,
 static GtkWindow *
 new_statistics (CpelWindow *self)
 {
-  return GTK_WINDOW (cpel_stats_window_new (self));
+  return GTK_WINDOW (cpel_stats_window_new (self->session, GTK_WINDOW (self)));
 }
 
 static void
@@ -199,7 +199,7 @@ action_statistics (GtkWidget  *widget,
 static GtkWindow *
 new_anomalies (CpelWindow *self)
 {
-  return GTK_WINDOW (cpel_anomalies_window_new (self));
+  return GTK_WINDOW (cpel_anomalies_window_new (self->session, GTK_WINDOW (self)));
 }
 
 static void
@@ -579,7 +579,7 @@ _cpel_window_action_enabled (CpelWindow *self,
   if (g_str_equal (name, "win.reload"))
     return has_file && self->location != NULL;
   if (g_str_equal (name, "win.no-chase"))
-    return self->chase.saved != NULL;
+    return cpel_session_get_chasing (self->session);
   return TRUE;
 }
 

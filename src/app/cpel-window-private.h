@@ -26,12 +26,11 @@
 
 G_BEGIN_DECLS
 
-/* g2's chase: the track list before the first chase, and the lookup
- * running in a worker. */
+/* g2's chase: the lookup running in a worker (the track list before the
+ * first chase is the session's). */
 typedef struct
 {
-  CpelTrackOrder *order;        /* the order chased (the timeline's) */
-  CpelTrackOrder *saved;        /* before the first chase; NULL = no chase */
+  CpelTrackOrder *order;        /* the order chased (the session's) */
   GCancellable   *cancellable;  /* the running lookup */
   guint           toast_id;     /* the chase's toast (cpel_toaster_withdraw) */
 } CpelWindowChase;
@@ -109,6 +108,7 @@ struct _CpelWindow
   GtkProgressBar       *loading_progress;
   CpelOverviewStrip    *overview;
   CpelTimeline         *timeline;
+  CpelSession          *session;           /* the timeline's, the tool windows' */
   GtkScrollbar         *vscrollbar;
   GtkRevealer          *details_revealer;
   CpelDetails          *details;

@@ -551,6 +551,7 @@ cpel_window_dispose (GObject *object)
 
   g_clear_object (&self->file);
   g_clear_object (&self->location);
+  g_clear_object (&self->session);
 
   G_OBJECT_CLASS (cpel_window_parent_class)->dispose (object);
 }
@@ -699,6 +700,9 @@ cpel_window_init (CpelWindow *self)
   GtkIconTheme *theme;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* The view state the timeline and the tool windows share. */
+  self->session = cpel_session_new ();
+  cpel_timeline_set_session (self->timeline, self->session);
   self->toaster = cpel_toaster_new (self->toast_overlay);
 
   _cpel_window_watch_init (self);

@@ -53,6 +53,7 @@
 #include <cairo.h>
 
 #include "cpel-core.h"
+#include "cpel-color-mode.h"
 
 G_BEGIN_DECLS
 
@@ -100,13 +101,8 @@ void cpel_palette_get_type_color (const CpelPalette *palette, CpelFile *file, gu
  * (neighbouring tracks apart). */
 void cpel_palette_get_track_color (const CpelPalette *palette, guint slot, CpelRGBA *color);
 
-/* How event ticks and density are coloured (g2's `c`). */
-typedef enum
-{
-  CPEL_COLOR_BY_CODE,    /* a colour per event code (ticks; density in palette->density) */
-  CPEL_COLOR_BY_TRACK,   /* a colour per track (cpel_palette_get_track_color), density too */
-  CPEL_COLOR_NONE,       /* one colour: palette->event, density palette->density (g2's monochrome) */
-} CpelColorMode;
+/* How event ticks and density are coloured (g2's `c`): CpelColorMode, in
+ * cpel-color-mode.h (src/model). */
 
 /* Colour modes by name, as `--color-by` and the viewer's action state take
  * them: "code", "track", "none".  From a string: FALSE (mode untouched) for

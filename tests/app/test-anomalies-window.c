@@ -107,7 +107,8 @@ open_panel (Fixture *f)
   activate (f, "anomalies", NULL);
   panel = CPEL_ANOMALIES_WINDOW (cpel_window_get_anomalies (f->window));
   g_assert_nonnull (panel);
-  g_assert_true (cpel_anomalies_window_get_timeline (panel) == cpel_window_get_timeline (f->window));
+  g_assert_true (cpel_anomalies_window_get_session (panel)
+                 == cpel_timeline_get_session (cpel_window_get_timeline (f->window)));
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (panel)) == GTK_WINDOW (f->window));
   app_test_drain ();
   return panel;

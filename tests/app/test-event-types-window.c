@@ -120,7 +120,8 @@ test_event_types (Fixture *f, gconstpointer data)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.event-types", NULL));
   types = CPEL_EVENT_TYPES_WINDOW (app_test_find_toplevel ("Event Types", NULL));
   g_assert_nonnull (types);
-  g_assert_true (cpel_event_types_window_get_timeline (types) == timeline);
+  g_assert_true (cpel_event_types_window_get_session (types)
+                 == cpel_timeline_get_session (timeline));
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (types)) == GTK_WINDOW (f->window));
 
   collect_rows (GTK_WIDGET (types), rows);

@@ -149,7 +149,8 @@ wait_stats (Fixture *f)
   gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
 
   g_assert_nonnull (stats);
-  g_assert_true (cpel_stats_window_get_timeline (stats) == cpel_window_get_timeline (f->window));
+  g_assert_true (cpel_stats_window_get_session (stats)
+                 == cpel_timeline_get_session (cpel_window_get_timeline (f->window)));
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (stats)) == GTK_WINDOW (f->window));
   while (cpel_stats_window_is_busy (stats) && g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, TRUE);
