@@ -809,7 +809,7 @@ static void
 append_word (GString    *out,
              const char *w)
 {
-  gboolean quote = *w == '\0' || *w == '#' || strpbrk (w, " \t\"") != NULL;
+  gboolean quote = *w == '\0' || *w == '#' || strpbrk (w, " \t\r\"") != NULL;
 
   if (out->len > 0 && out->str[out->len - 1] != '\n')
     g_string_append_c (out, ' ');
@@ -818,14 +818,23 @@ append_word (GString    *out,
       g_string_append (out, w);
       return;
     }
-  g_string_append_c (out, '"');
-  for (; *w; w++)
-    {
-      if (*w == '"')
-        g_string_append_c (out, '\\');
-      g_string_append_c (out, *w);
-    }
-  g_string_append_c (out, '"');
+  /* trailing backslashes go after the closing quote (inside it, the last
+   * one would escape it) */
+  {
+    gsize n = strlen (w), k = n;
+
+    while (k > 0 && w[k - 1] == '\\')
+      k--;
+    g_string_append_c (out, '"');
+    for (gsize i = 0; i < k; i++)
+      {
+        if (w[i] == '"')
+          g_string_append_c (out, '\\');
+        g_string_append_c (out, w[i]);
+      }
+    g_string_append_c (out, '"');
+    g_string_append (out, w + k);
+  }
 }
 
 static void
