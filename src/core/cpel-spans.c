@@ -24,6 +24,7 @@
 
 #define CANCEL_CHECK_MASK 0xffff
 #define OPEN_PURGE_AT     4096
+#define PREFETCH_AHEAD    32
 
 /* ---- names ------------------------------------------------------------- */
 
@@ -74,7 +75,9 @@ typedef struct
 
 typedef struct
 {
-  GHashTable *open;        /* key string -> GArray of Open */
+  GHashTable *open;        /* (rule << 32 | name) -> GArray of Open (rules without a key) */
+  GHashTable *open_keyed;  /* "rule name value" -> GArray of Open (rules with a key) */
+  GPtrArray  *stacks;      /* Engine.stack_ids -> GArray of Open, or NULL */
   guint       n_open;
   gboolean    has_state;
   guint32     state_name;
@@ -90,6 +93,10 @@ typedef struct
   gboolean  end_ok;
   char     *cap_begin;     /* the name's capture, when an event= condition captures */
   char     *cap_end;
+  gint64    name_begin;    /* the span's name id when known from the type alone, else -1 */
+  gint64    name_end;
+  gint64    stack_begin;   /* the stack's index in TrackState.stacks when known, else -1 */
+  gint64    stack_end;
 } Hit;
 
 typedef void (*SinkFunc) (gpointer data, guint slot, const CpelSpan *span,
@@ -108,7 +115,24 @@ typedef struct
   GString        *name;
   SinkFunc        sink;
   gpointer        sink_data;
+  GHashTable     *stack_ids;   /* (rule << 32 | name) -> index + 1 */
 } Engine;
+
+static gint64
+stack_id (Engine  *e,
+          guint    rule,
+          guint32  name)
+{
+  guint64 k = (guint64) rule << 32 | name;
+  gpointer v = g_hash_table_lookup (e->stack_ids, &k);
+
+  if (v == NULL)
+    {
+      v = GUINT_TO_POINTER (g_hash_table_size (e->stack_ids) + 1);
+      g_hash_table_insert (e->stack_ids, g_memdup2 (&k, sizeof k), v);
+    }
+  return (gint64) GPOINTER_TO_UINT (v) - 1;
+}
 
 static void
 hit_clear (gpointer p)
@@ -118,6 +142,8 @@ hit_clear (gpointer p)
   g_free (h->cap_begin);
   g_free (h->cap_end);
 }
+
+static guint32 span_name (Engine *e, const CpelSpanRule *rule, const char *cap);
 
 static void
 engine_init (Engine        *e,
@@ -137,6 +163,7 @@ engine_init (Engine        *e,
   e->text = g_string_new (NULL);
   e->name = g_string_new (NULL);
   e->hits = g_new0 (GArray *, MAX (file->n_types, 1));
+  e->stack_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   for (guint type = 0; type < file->n_types; type++)
     {
       const char *tname = file->types[type].name ? file->types[type].name : "";
@@ -146,7 +173,7 @@ engine_init (Engine        *e,
           const CpelSpanRule *rule = g_ptr_array_index (rules->rules, r);
           const char *cb = NULL, *ce = NULL;
           gsize lb = 0, le = 0;
-          Hit h = { r, FALSE, FALSE, NULL, NULL };
+          Hit h = { r, FALSE, FALSE, NULL, NULL, -1, -1, -1, -1 };
 
           h.begin_ok = cpel_span_match_name (&rule->begin, tname, &cb, &lb);
           if (rule->kind == CPEL_SPAN_RULE_SPAN)
@@ -159,6 +186,16 @@ engine_init (Engine        *e,
           if (h.end_ok && rule->end.capture >= 0
               && rule->end.conds[rule->end.capture].kind == CPEL_SPAN_COND_EVENT)
             h.cap_end = g_strndup (ce, le);
+          /* the name needs no text: no capture, or one from the name */
+          if (!rule->name_captures || h.cap_begin != NULL)
+            h.name_begin = span_name (e, rule, h.cap_begin);
+          if (!rule->name_captures || h.cap_end != NULL)
+            h.name_end = span_name (e, rule, h.cap_end);
+          /* a rule without a key: the (rule, name) stack found by index */
+          if (rule->key == NULL && h.name_begin >= 0)
+            h.stack_begin = stack_id (e, r, (guint32) h.name_begin);
+          if (rule->key == NULL && h.name_end >= 0)
+            h.stack_end = stack_id (e, r, (guint32) h.name_end);
           if (e->hits[type] == NULL)
             {
               e->hits[type] = g_array_new (FALSE, FALSE, sizeof (Hit));
@@ -177,6 +214,7 @@ engine_clear (Engine *e)
       if (e->hits[type] != NULL)
         g_array_unref (e->hits[type]);
   g_clear_pointer (&e->hits, g_free);
+  g_clear_pointer (&e->stack_ids, g_hash_table_unref);
   g_string_free (e->key, TRUE);
   g_string_free (e->text, TRUE);
   g_string_free (e->name, TRUE);
@@ -189,16 +227,27 @@ stack_free (gpointer p)
 }
 
 static void
+stack_free_or_null (gpointer p)
+{
+  if (p != NULL)
+    g_array_unref (p);
+}
+
+static void
 track_state_init (TrackState *ts)
 {
   memset (ts, 0, sizeof *ts);
-  ts->open = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, stack_free);
+  ts->open = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, stack_free);
+  ts->open_keyed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, stack_free);
+  ts->stacks = g_ptr_array_new_with_free_func (stack_free_or_null);
 }
 
 static void
 track_state_clear (TrackState *ts)
 {
   g_clear_pointer (&ts->open, g_hash_table_unref);
+  g_clear_pointer (&ts->open_keyed, g_hash_table_unref);
+  g_clear_pointer (&ts->stacks, g_ptr_array_unref);
 }
 
 /* The rule's NAME with its `*` replaced by the capture (`\*` a star). */
@@ -244,27 +293,67 @@ emit (Engine     *e,
   e->sink (e->sink_data, slot, &s, tb, te);
 }
 
+static void
+purge_empty (GHashTable *table)
+{
+  GHashTableIter it;
+  gpointer v;
+
+  g_hash_table_iter_init (&it, table);
+  while (g_hash_table_iter_next (&it, NULL, &v))
+    if (((GArray *) v)->len == 0)
+      g_hash_table_iter_remove (&it);
+}
+
+/* The stack of open spans of (rule, name[, key value]). */
 static GArray *
-stack_of (TrackState *ts,
-          const char *key,
+stack_of (Engine     *e,
+          TrackState *ts,
+          gint64      id,
+          guint       rule,
+          guint32     name,
+          const char *kv,
+          gsize       kvlen,
+          gboolean    keyed,
           gboolean    create)
 {
-  GArray *st = g_hash_table_lookup (ts->open, key);
+  GHashTable *table = keyed ? ts->open_keyed : ts->open;
+  guint64 k = (guint64) rule << 32 | name;
+  GArray *st;
 
+  if (id >= 0)
+    {
+      if ((guint64) id >= ts->stacks->len)
+        {
+          if (!create)
+            return NULL;
+          g_ptr_array_set_size (ts->stacks, (guint) id + 1);
+        }
+      st = g_ptr_array_index (ts->stacks, (guint) id);
+      if (st == NULL && create)
+        {
+          st = g_array_new (FALSE, FALSE, sizeof (Open));
+          g_ptr_array_index (ts->stacks, (guint) id) = st;
+        }
+      return st;
+    }
+  if (keyed)
+    {
+      g_string_printf (e->key, "%u %u ", rule, name);
+      g_string_append_len (e->key, kv, (gssize) kvlen);
+      st = g_hash_table_lookup (table, e->key->str);
+    }
+  else
+    st = g_hash_table_lookup (table, &k);
   if (st == NULL && create)
     {
-      GHashTableIter it;
-      gpointer v;
-
-      if (g_hash_table_size (ts->open) >= OPEN_PURGE_AT)
-        {
-          g_hash_table_iter_init (&it, ts->open);
-          while (g_hash_table_iter_next (&it, NULL, &v))
-            if (((GArray *) v)->len == 0)
-              g_hash_table_iter_remove (&it);
-        }
+      if (g_hash_table_size (table) >= OPEN_PURGE_AT)
+        purge_empty (table);
       st = g_array_new (FALSE, FALSE, sizeof (Open));
-      g_hash_table_insert (ts->open, g_strdup (key), st);
+      if (keyed)
+        g_hash_table_insert (table, g_strdup (e->key->str), st);
+      else
+        g_hash_table_insert (table, g_memdup2 (&k, sizeof k), st);
     }
   return st;
 }
@@ -330,7 +419,8 @@ engine_event (Engine          *e,
 
       if (rule->kind == CPEL_SPAN_RULE_STATE)
         {
-          guint32 name = span_name (e, rule, cap_b);
+          guint32 name = hit->name_begin >= 0 ? (guint32) hit->name_begin
+                                              : span_name (e, rule, cap_b);
 
           if (ts->has_state)
             emit (e, slot, ts->state_begin, idx, ts->state_name, 0, CPEL_SPAN_STATE,
@@ -356,10 +446,11 @@ engine_event (Engine          *e,
       /* an end when it can end something (or is no begin) */
       if (is_e)
         {
-          g_string_printf (e->key, "%u\x1f%s\x1f", hit->rule,
-                           rule->name_captures && cap_e ? cap_e : "");
-          g_string_append_len (e->key, kv, (gssize) kvlen);
-          st = stack_of (ts, e->key->str, FALSE);
+          guint32 name = hit->name_end >= 0 ? (guint32) hit->name_end
+                                            : span_name (e, rule, cap_e);
+
+          st = stack_of (e, ts, hit->name_end >= 0 ? hit->stack_end : -1, hit->rule, name,
+                         kv, kvlen, rule->key != NULL, FALSE);
           if (st != NULL && st->len > 0)
             {
               Open *o = &g_array_index (st, Open, st->len - 1);
@@ -371,33 +462,32 @@ engine_event (Engine          *e,
             }
           if (!is_b)
             {
-              emit (e, slot, idx, idx, span_name (e, rule, cap_e),
-                    (guint16) MIN (ts->n_open, G_MAXUINT16), CPEL_SPAN_NO_BEGIN,
-                    e->edge_begin, ev->time_ns);
+              emit (e, slot, idx, idx, name, (guint16) MIN (ts->n_open, G_MAXUINT16),
+                    CPEL_SPAN_NO_BEGIN, e->edge_begin, ev->time_ns);
               continue;
             }
         }
 
       /* a begin */
-      g_string_printf (e->key, "%u\x1f%s\x1f", hit->rule,
-                       rule->name_captures && cap_b ? cap_b : "");
-      g_string_append_len (e->key, kv, (gssize) kvlen);
-      st = stack_of (ts, e->key->str, TRUE);
-      if (rule->restart)
-        while (st->len > 0)
-          {
-            Open *o = &g_array_index (st, Open, st->len - 1);
-
-            emit (e, slot, o->begin, idx, o->name, o->depth, CPEL_SPAN_INTERRUPTED,
-                  o->t, ev->time_ns);
-            g_array_set_size (st, st->len - 1);
-            ts->n_open--;
-          }
       {
+        guint32 name = hit->name_begin >= 0 ? (guint32) hit->name_begin
+                                            : span_name (e, rule, cap_b);
         Open o;
 
+        st = stack_of (e, ts, hit->name_begin >= 0 ? hit->stack_begin : -1, hit->rule, name,
+                       kv, kvlen, rule->key != NULL, TRUE);
+        if (rule->restart)
+          while (st->len > 0)
+            {
+              Open *p = &g_array_index (st, Open, st->len - 1);
+
+              emit (e, slot, p->begin, idx, p->name, p->depth, CPEL_SPAN_INTERRUPTED,
+                    p->t, ev->time_ns);
+              g_array_set_size (st, st->len - 1);
+              ts->n_open--;
+            }
         o.begin = idx;
-        o.name = span_name (e, rule, cap_b);
+        o.name = name;
         o.t = ev->time_ns;
         o.depth = (guint16) MIN (ts->n_open, G_MAXUINT16);
         g_array_append_val (st, o);
@@ -406,16 +496,15 @@ engine_event (Engine          *e,
     }
 }
 
-/* The range read ended: what is open stays unfinished. */
 static void
-engine_finish_track (Engine     *e,
-                     TrackState *ts,
-                     guint       slot)
+finish_table (Engine     *e,
+              GHashTable *table,
+              guint       slot)
 {
   GHashTableIter it;
   gpointer v;
 
-  g_hash_table_iter_init (&it, ts->open);
+  g_hash_table_iter_init (&it, table);
   while (g_hash_table_iter_next (&it, NULL, &v))
     {
       GArray *st = v;
@@ -428,7 +517,31 @@ engine_finish_track (Engine     *e,
                 o->t, MAX (e->edge_end, o->t));
         }
     }
-  g_hash_table_remove_all (ts->open);
+  g_hash_table_remove_all (table);
+}
+
+/* The range read ended: what is open stays unfinished. */
+static void
+engine_finish_track (Engine     *e,
+                     TrackState *ts,
+                     guint       slot)
+{
+  for (guint i = 0; i < ts->stacks->len; i++)
+    {
+      GArray *st = g_ptr_array_index (ts->stacks, i);
+
+      for (guint j = 0; st != NULL && j < st->len; j++)
+        {
+          const Open *o = &g_array_index (st, Open, j);
+
+          emit (e, slot, o->begin, o->begin, o->name, o->depth, CPEL_SPAN_NO_END,
+                o->t, MAX (e->edge_end, o->t));
+        }
+      if (st != NULL)
+        g_array_set_size (st, 0);
+    }
+  finish_table (e, ts->open, slot);
+  finish_table (e, ts->open_keyed, slot);
   ts->n_open = 0;
   if (ts->has_state)
     emit (e, slot, ts->state_begin, ts->state_begin, ts->state_name, 0,
@@ -506,6 +619,9 @@ drive_indexed (Engine                 *e,
               return FALSE;
             }
           rec = cpel_file_record (file, recs[i], &section);
+          /* records are visited in time order, scattered over the mapping */
+          if (G_LIKELY (i + PREFETCH_AHEAD < b))
+            __builtin_prefetch (cpel_file_record (file, recs[i + PREFETCH_AHEAD], NULL) + 12);
           code = cpel_file_read32 (file, rec + 12);
           if (code != cached_code || cached_type == CPEL_U32MAP_NONE)
             {
@@ -666,6 +782,20 @@ span_cmp (gconstpointer pa,
   return (gint) a->depth - (gint) b->depth;
 }
 
+/* Spans come in the order they end: sorted already unless they nest. */
+static void
+sort_spans (GArray *a)
+{
+  if (a == NULL)
+    return;
+  for (guint i = 1; i < a->len; i++)
+    if (span_cmp (&g_array_index (a, CpelSpan, i - 1), &g_array_index (a, CpelSpan, i)) > 0)
+      {
+        g_array_sort (a, span_cmp);
+        return;
+      }
+}
+
 CpelSpans *
 cpel_spans_derive (CpelFile               *file,
                    CpelSpanRules          *rules,
@@ -693,10 +823,8 @@ cpel_spans_derive (CpelFile               *file,
     return NULL;
   for (guint s = 0; s < file->n_tracks; s++)
     {
-      if (spans->tracks[s].spans != NULL)
-        g_array_sort (spans->tracks[s].spans, span_cmp);
-      if (spans->tracks[s].states != NULL)
-        g_array_sort (spans->tracks[s].states, span_cmp);
+      sort_spans (spans->tracks[s].spans);
+      sort_spans (spans->tracks[s].states);
     }
   return g_steal_pointer (&spans);
 }
