@@ -743,6 +743,12 @@ struct _CpelSpans
   guint64      n_spans;
 };
 
+static gint span_cmp (gconstpointer pa, gconstpointer pb);
+
+/* Spans arrive in the order they end: in begin order unless they nest (an
+ * outer span ends after its inner ones) or were interrupted.  Each is put
+ * in its place as it comes, usually at the end; else found by a binary
+ * search and moved in (as far back as the spans it holds). */
 static void
 store_sink (gpointer        data,
             guint           slot,
@@ -753,13 +759,30 @@ store_sink (gpointer        data,
   CpelSpans *s = data;
   TrackSpans *t = &s->tracks[slot];
   GArray **a = (span->flags & CPEL_SPAN_STATE) ? &t->states : &t->spans;
+  guint lo, hi;
 
   (void) tb;
   (void) te;
   if (*a == NULL)
     *a = g_array_new (FALSE, FALSE, sizeof (CpelSpan));
-  g_array_append_val (*a, *span);
   s->n_spans++;
+  if ((*a)->len == 0 || span_cmp (&g_array_index (*a, CpelSpan, (*a)->len - 1), span) <= 0)
+    {
+      g_array_append_val (*a, *span);
+      return;
+    }
+  lo = 0;
+  hi = (*a)->len - 1;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (span_cmp (&g_array_index (*a, CpelSpan, mid), span) <= 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  g_array_insert_val (*a, lo, *span);
 }
 
 /* Begin order: orphan ends first (drawn from the range's start) by their
@@ -780,20 +803,6 @@ span_cmp (gconstpointer pa,
   if (a->end != b->end)
     return a->end < b->end ? -1 : 1;
   return (gint) a->depth - (gint) b->depth;
-}
-
-/* Spans come in the order they end: sorted already unless they nest. */
-static void
-sort_spans (GArray *a)
-{
-  if (a == NULL)
-    return;
-  for (guint i = 1; i < a->len; i++)
-    if (span_cmp (&g_array_index (a, CpelSpan, i - 1), &g_array_index (a, CpelSpan, i)) > 0)
-      {
-        g_array_sort (a, span_cmp);
-        return;
-      }
 }
 
 CpelSpans *
@@ -821,11 +830,6 @@ cpel_spans_derive (CpelFile               *file,
   if (!drive (file, rules, options, FALSE, &spans->names, store_sink, spans,
               cancellable, error))
     return NULL;
-  for (guint s = 0; s < file->n_tracks; s++)
-    {
-      sort_spans (spans->tracks[s].spans);
-      sort_spans (spans->tracks[s].states);
-    }
   return g_steal_pointer (&spans);
 }
 
@@ -1076,26 +1080,57 @@ u64_equal (gconstpointer a,
   return *(const guint64 *) a == *(const guint64 *) b;
 }
 
-static gint
-i64_cmp (gconstpointer a,
-         gconstpointer b)
+/* The k-th smallest (0-based) of v[lo..hi] (quickselect, median of three,
+ * three-way partition): v[lo..hi] is reordered so that every value before
+ * k is <= v[k] and every value after it >= v[k]. */
+static gint64
+select_kth (gint64 *v,
+            gint64  lo,
+            gint64  hi,
+            gint64  k)
 {
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  while (hi > lo)
+    {
+      gint64 a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];
+      gint64 pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+      gint64 lt = lo, i = lo, gt = hi;
 
-  return x < y ? -1 : x > y;
+      while (i <= gt)
+        {
+          gint64 x = v[i];
+
+          if (x < pivot)
+            {
+              v[i++] = v[lt];
+              v[lt++] = x;
+            }
+          else if (x > pivot)
+            {
+              v[i] = v[gt];
+              v[gt--] = x;
+            }
+          else
+            i++;
+        }
+      if (k < lt)
+        hi = lt - 1;
+      else if (k > gt)
+        lo = gt + 1;
+      else
+        return pivot;
+    }
+  return v[k];
 }
 
-/* Nearest rank: the smallest d with at least p % of the values <= d. */
-static gint64
-percentile (const GArray *sorted,
-            guint         p)
+/* Nearest rank: the smallest d with at least p % of the values <= d, the
+ * ceil(p n / 100)-th smallest. */
+static gsize
+rank_of (gsize n,
+         guint p)
 {
-  guint64 n = sorted->len;
-  guint64 rank = (n * p + 99) / 100;
+  guint64 rank = ((guint64) n * p + 99) / 100;
 
-  if (rank == 0)
-    rank = 1;
-  return g_array_index (sorted, gint64, rank - 1);
+  return rank == 0 ? 0 : (gsize) rank - 1;
 }
 
 static void
@@ -1202,10 +1237,16 @@ cpel_span_summary_compute (CpelFile               *file,
       row_fill (&r, a);
       if (a->durations != NULL && a->durations->len > 0)
         {
-          g_array_sort (a->durations, i64_cmp);
-          r.p50_ns = percentile (a->durations, 50);
-          r.p90_ns = percentile (a->durations, 90);
-          r.p99_ns = percentile (a->durations, 99);
+          gint64 *v = (gint64 *) a->durations->data;
+          gint64 last = (gint64) a->durations->len - 1;
+          gint64 k50 = (gint64) rank_of (a->durations->len, 50);
+          gint64 k90 = (gint64) rank_of (a->durations->len, 90);
+          gint64 k99 = (gint64) rank_of (a->durations->len, 99);
+
+          /* each selection leaves the larger values after its rank */
+          r.p50_ns = select_kth (v, 0, last, k50);
+          r.p90_ns = select_kth (v, k50, last, k90);
+          r.p99_ns = select_kth (v, k90, last, k99);
         }
       g_clear_pointer (&a->durations, g_array_unref);
       g_array_append_val (s->rows[CPEL_SPAN_TABLE_SPANS], r);

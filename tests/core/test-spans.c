@@ -198,6 +198,18 @@ test_nesting (void)
   g_assert_cmpint (r->max_ns, ==, 40);
   g_assert_cmpint (r->mean_ns, ==, 25);
   g_assert_cmpuint (r->orphan_begins + r->orphan_ends, ==, 0);
+
+  {
+    const Ev deep[] = {
+      { 0, 1, "b", NULL }, { 10, 1, "b", NULL }, { 20, 1, "e", NULL }, { 25, 1, "b", NULL },
+      { 27, 1, "b", NULL }, { 28, 1, "e", NULL }, { 30, 1, "e", NULL }, { 40, 1, "e", NULL },
+    };
+    g_autoptr(CpelFile) f2 = make_file (deep, G_N_ELEMENTS (deep));
+    g_autofree char *s2 = spans_string (f2, NEST, FALSE, NULL);
+
+    /* kept in begin order although they end inner first */
+    g_assert_cmpstr (s2, ==, "0:x[0,40] 0:x[10,20]d1 0:x[25,30]d1 0:x[27,28]d2");
+  }
 }
 
 static const Ev orphan_evs[] = {
@@ -426,6 +438,54 @@ test_percentiles (void)
                             "orphan_begins,orphan_ends\r\n"
                             "x,100,5050,1,50,90,99,100,51,0,0\r\n"
                             "y,3,60,10,20,30,30,30,20,0,0\r\n");
+}
+
+static gint
+cmp_i64 (gconstpointer a,
+         gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Exact nearest-rank percentiles of many durations with repeats, against
+ * sorting here. */
+static void
+test_percentiles_random (void)
+{
+  for (guint round = 0; round < 20; round++)
+    {
+      GRand *rand = g_rand_new_with_seed (round);
+      guint n = 1 + (guint) g_rand_int_range (rand, 0, 700);
+      g_autofree Ev *evs = g_new0 (Ev, 2 * n);
+      g_autofree gint64 *d = g_new0 (gint64, n);
+      g_autoptr(CpelFile) file = NULL;
+      g_autoptr(CpelSpanSummary) sum = NULL;
+      const CpelSpanRow *r;
+      guint64 total = 0;
+
+      for (guint i = 0; i < n; i++)
+        {
+          d[i] = g_rand_int_range (rand, 0, round % 2 ? 5 : 100000);
+          total += (guint64) d[i];
+          evs[2 * i] = (Ev) { 200000 * (guint64) i, 1, "b", NULL };
+          evs[2 * i + 1] = (Ev) { 200000 * (guint64) i + (guint64) d[i], 1, "e", NULL };
+        }
+      g_rand_free (rand);
+      file = make_file (evs, 2 * n);
+      sum = summary_of (file, RESTART, FALSE);
+      r = cpel_span_summary_get_row (sum, CPEL_SPAN_TABLE_SPANS, 0);
+      qsort (d, n, sizeof (gint64), cmp_i64);
+      g_assert_cmpuint (r->count, ==, n);
+      g_assert_cmpuint (r->total_ns, ==, total);
+      g_assert_cmpint (r->min_ns, ==, d[0]);
+      g_assert_cmpint (r->max_ns, ==, d[n - 1]);
+      g_assert_cmpint (r->p50_ns, ==, d[(n * 50 + 99) / 100 - 1]);
+      g_assert_cmpint (r->p90_ns, ==, d[(n * 90 + 99) / 100 - 1]);
+      g_assert_cmpint (r->p99_ns, ==, d[(n * 99 + 99) / 100 - 1]);
+      g_assert_cmpint (r->mean_ns, ==, (gint64) ((total + n / 2) / n));
+    }
 }
 
 static void
@@ -974,6 +1034,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/spans/builtin-texts", test_builtin_texts);
   g_test_add_func ("/core/spans/states", test_states);
   g_test_add_func ("/core/spans/percentiles", test_percentiles);
+  g_test_add_func ("/core/spans/percentiles-random", test_percentiles_random);
   g_test_add_func ("/core/spans/range", test_range);
   g_test_add_func ("/core/spans/stream-equals-index", test_stream_equals_index);
   g_test_add_func ("/core/spans/rules/errors", test_parse_errors);
