@@ -32,6 +32,7 @@ typedef struct
 {
   GHashTable *ids;     /* char* -> id + 1 */
   GPtrArray  *names;   /* char* */
+  GMutex      lock;    /* the tracks may be read by several threads */
 } Names;
 
 static void
@@ -39,6 +40,7 @@ names_init (Names *n)
 {
   n->names = g_ptr_array_new_with_free_func (g_free);
   n->ids = g_hash_table_new (g_str_hash, g_str_equal);
+  g_mutex_init (&n->lock);
 }
 
 static void
@@ -46,12 +48,14 @@ names_clear (Names *n)
 {
   g_clear_pointer (&n->ids, g_hash_table_unref);
   g_clear_pointer (&n->names, g_ptr_array_unref);
+  g_mutex_clear (&n->lock);
 }
 
 static guint32
 names_intern (Names      *n,
               const char *s)
 {
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&n->lock);
   gpointer v = g_hash_table_lookup (n->ids, s);
   char *copy;
 
@@ -582,22 +586,20 @@ edges_of (CpelFile *file,
 /* Track by track through the index. */
 static gboolean
 drive_indexed (Engine                 *e,
-               const CpelSpansOptions *options,
+               const guint            *slots,
+               guint                   n,
                gint64                  t0,
                gint64                  t1,
                GCancellable           *cancellable,
                GError                **error)
 {
   CpelFile *file = e->file;
-  guint n = options && options->slots ? options->n_slots : file->n_tracks;
   TrackState ts;
 
-  if (!cpel_file_ensure_index (file, cancellable, error))
-    return FALSE;
   track_state_init (&ts);
   for (guint k = 0; k < n; k++)
     {
-      guint slot = options && options->slots ? options->slots[k] : k;
+      guint slot = slots[k];
       const CpelTrack *track = &file->tracks[slot];
       const gint64 *times = file->times + track->first;
       const guint32 *recs = file->recs + track->first;
@@ -697,11 +699,39 @@ drive_stream (Engine                 *e,
   return ok;
 }
 
+/* A share of the tracks read by a thread of its own. */
+typedef struct
+{
+  Engine        e;          /* the engine's tables, scratch strings of its own */
+  const guint  *slots;
+  guint         n_slots;
+  gint64        t0, t1;
+  GCancellable *cancellable;
+  GError       *error;
+  gboolean      ok;
+} Share;
+
+static gpointer
+share_run (gpointer data)
+{
+  Share *sh = data;
+
+  sh->ok = drive_indexed (&sh->e, sh->slots, sh->n_slots, sh->t0, sh->t1, sh->cancellable,
+                          &sh->error);
+  return NULL;
+}
+
+#define PARALLEL_MIN_EVENTS (1u << 18)
+#define PARALLEL_MAX_THREADS 8
+
+/* `parallel`: the sink may be called from several threads for different
+ * tracks (each track is read by one thread). */
 static gboolean
 drive (CpelFile               *file,
        CpelSpanRules          *rules,
        const CpelSpansOptions *options,
        gboolean                may_stream,
+       gboolean                parallel,
        Names                  *names,
        SinkFunc                sink,
        gpointer                sink_data,
@@ -710,7 +740,10 @@ drive (CpelFile               *file,
 {
   Engine e;
   gint64 t0, t1, eb, ee;
-  gboolean ok;
+  gboolean ok = TRUE;
+  g_autofree guint *all = NULL;
+  const guint *slots;
+  guint n, n_threads;
 
   range_of (file, options, &t0, &t1);
   edges_of (file, t0, t1, &eb, &ee);
@@ -718,9 +751,79 @@ drive (CpelFile               *file,
   e.sink = sink;
   e.sink_data = sink_data;
   if (may_stream && !cpel_file_has_index (file) && cpel_file_can_stream (file))
-    ok = drive_stream (&e, options, t0, t1, cancellable, error);
+    {
+      ok = drive_stream (&e, options, t0, t1, cancellable, error);
+      engine_clear (&e);
+      return ok;
+    }
+  if (!cpel_file_ensure_index (file, cancellable, error))
+    {
+      engine_clear (&e);
+      return FALSE;
+    }
+  if (options != NULL && options->slots != NULL)
+    {
+      slots = options->slots;
+      n = options->n_slots;
+    }
   else
-    ok = drive_indexed (&e, options, t0, t1, cancellable, error);
+    {
+      all = g_new (guint, MAX (file->n_tracks, 1));
+      for (guint k = 0; k < file->n_tracks; k++)
+        all[k] = k;
+      slots = all;
+      n = file->n_tracks;
+    }
+  n_threads = MIN (MIN (g_get_num_processors (), PARALLEL_MAX_THREADS), n);
+  if (!parallel || n_threads < 2 || file->n_events < PARALLEL_MIN_EVENTS)
+    ok = drive_indexed (&e, slots, n, t0, t1, cancellable, error);
+  else
+    {
+      Share shares[PARALLEL_MAX_THREADS];
+      GThread *threads[PARALLEL_MAX_THREADS] = { NULL };
+      guint64 total = 0, acc = 0;
+      guint first = 0, k = 0;
+
+      /* contiguous shares of about equal numbers of events */
+      for (guint i = 0; i < n; i++)
+        total += file->tracks[slots[i]].count;
+      for (guint t = 0; t < n_threads; t++)
+        {
+          guint64 goal = total * (t + 1) / n_threads;
+
+          while (k < n && (acc < goal || t + 1 == n_threads))
+            acc += file->tracks[slots[k++]].count;
+          shares[t].e = e;
+          shares[t].e.key = g_string_new (NULL);
+          shares[t].e.text = g_string_new (NULL);
+          shares[t].e.name = g_string_new (NULL);
+          shares[t].slots = slots + first;
+          shares[t].n_slots = k - first;
+          shares[t].t0 = t0;
+          shares[t].t1 = t1;
+          shares[t].cancellable = cancellable;
+          shares[t].error = NULL;
+          shares[t].ok = TRUE;
+          first = k;
+        }
+      for (guint t = 1; t < n_threads; t++)
+        threads[t] = g_thread_new ("cpel-spans", share_run, &shares[t]);
+      share_run (&shares[0]);
+      for (guint t = 0; t < n_threads; t++)
+        {
+          if (threads[t] != NULL)
+            g_thread_join (threads[t]);
+          if (!shares[t].ok && ok)
+            {
+              ok = FALSE;
+              g_propagate_error (error, g_steal_pointer (&shares[t].error));
+            }
+          g_clear_error (&shares[t].error);
+          g_string_free (shares[t].e.key, TRUE);
+          g_string_free (shares[t].e.text, TRUE);
+          g_string_free (shares[t].e.name, TRUE);
+        }
+    }
   engine_clear (&e);
   return ok;
 }
@@ -765,7 +868,6 @@ store_sink (gpointer        data,
   (void) te;
   if (*a == NULL)
     *a = g_array_new (FALSE, FALSE, sizeof (CpelSpan));
-  s->n_spans++;
   if ((*a)->len == 0 || span_cmp (&g_array_index (*a, CpelSpan, (*a)->len - 1), span) <= 0)
     {
       g_array_append_val (*a, *span);
@@ -827,9 +929,12 @@ cpel_spans_derive (CpelFile               *file,
   spans->tracks = g_new0 (TrackSpans, MAX (file->n_tracks, 1));
   range_of (file, options, &t0, &t1);
   edges_of (file, t0, t1, &spans->edge_begin, &spans->edge_end);
-  if (!drive (file, rules, options, FALSE, &spans->names, store_sink, spans,
+  if (!drive (file, rules, options, FALSE, TRUE, &spans->names, store_sink, spans,
               cancellable, error))
     return NULL;
+  for (guint s = 0; s < file->n_tracks; s++)
+    spans->n_spans += (spans->tracks[s].spans ? spans->tracks[s].spans->len : 0)
+                      + (spans->tracks[s].states ? spans->tracks[s].states->len : 0);
   return g_steal_pointer (&spans);
 }
 
@@ -1222,7 +1327,8 @@ cpel_span_summary_compute (CpelFile               *file,
   s->by_state = g_hash_table_new_full (u64_hash, u64_equal, g_free, acc_free);
   for (guint t = 0; t < 3; t++)
     s->rows[t] = g_array_new (FALSE, TRUE, sizeof (CpelSpanRow));
-  if (!drive (file, rules, options, TRUE, &s->names, summary_sink, s, cancellable, error))
+  if (!drive (file, rules, options, TRUE, FALSE, &s->names, summary_sink, s, cancellable,
+              error))
     return NULL;
 
   for (guint n = 0; n < s->by_name->len; n++)

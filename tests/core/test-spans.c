@@ -560,6 +560,92 @@ test_stream_equals_index (void)
   g_assert_false (cpel_file_has_index (streamed));
 }
 
+/* A capture big enough for the tracks to be read by several threads: the
+ * spans kept add up, per track and name, to what the (one-thread)
+ * statistics count. */
+static void
+test_parallel (void)
+{
+  guint n = 300000;
+  g_autofree Ev *evs = g_new0 (Ev, n);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(CpelSpanRules) rules = rules_of ("span k begin event=b end event=e key id\n"
+                                             "span t-* begin \"text~^call (\\w+)\" end "
+                                             "\"text~^ret (\\w+)\"\n"
+                                             "state * on event=s field.v=*\n", TRUE);
+  g_autoptr(CpelSpans) spans = NULL;
+  g_autoptr(CpelSpanSummary) sum = NULL;
+  g_autoptr(GHashTable) totals = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GError) error = NULL;
+  GRand *rand = g_rand_new_with_seed (11);
+  const char *names[] = { "b", "e", "s", "x", "ip4-lookup-call", "ip4-lookup-return" };
+  const char *texts[] = { "id=1", "id=2", "v=a", "v=b", "", "call n1", "ret n1", "call n2",
+                          "ret n2" };
+  guint64 n_rows = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      evs[i].t = i / 7;
+      evs[i].track = g_rand_int_range (rand, 1, 40);
+      evs[i].event = names[g_rand_int_range (rand, 0, G_N_ELEMENTS (names))];
+      evs[i].text = texts[g_rand_int_range (rand, 0, G_N_ELEMENTS (texts))];
+    }
+  g_rand_free (rand);
+  bytes = make_bytes (evs, n);
+  file = cpel_test_file_for_bytes (bytes, NULL);
+  spans = cpel_spans_derive (file, rules, NULL, NULL, &error);
+  g_assert_no_error (error);
+  sum = cpel_span_summary_compute (file, rules, NULL, TRUE, NULL, &error);
+  g_assert_no_error (error);
+  for (guint slot = 0; slot < cpel_file_get_n_tracks (file); slot++)
+    for (guint k = 0; k < 2; k++)
+      {
+        guint64 m;
+        const CpelSpan *a = k ? cpel_spans_get_track_states (spans, slot, &m)
+                              : cpel_spans_get_track_spans (spans, slot, &m);
+
+        for (guint64 i = 0; i < m; i++)
+          {
+            char *key = g_strdup_printf ("%u/%u/%s", k, slot,
+                                         cpel_spans_get_name (spans, a[i].name));
+            guint64 *t = g_hash_table_lookup (totals, key);
+
+            if (i > 0)
+              g_assert_cmpint (cpel_spans_begin_ns (spans, slot, &a[i - 1]), <=,
+                               cpel_spans_begin_ns (spans, slot, &a[i]));
+            if (t == NULL)
+              {
+                t = g_new0 (guint64, 2);
+                g_hash_table_insert (totals, key, t);
+              }
+            else
+              g_free (key);
+            t[0]++;
+            t[1] += (guint64) (cpel_spans_end_ns (spans, slot, &a[i])
+                               - cpel_spans_begin_ns (spans, slot, &a[i]));
+          }
+      }
+  for (guint k = 0; k < 2; k++)
+    {
+      CpelSpanTable table = k ? CPEL_SPAN_TABLE_STATES : CPEL_SPAN_TABLE_TRACKS;
+
+      for (guint i = 0; i < cpel_span_summary_get_n_rows (sum, table); i++)
+        {
+          const CpelSpanRow *r = cpel_span_summary_get_row (sum, table, i);
+          g_autofree char *key = g_strdup_printf ("%u/%u/%s", k, r->slot, r->name);
+          guint64 *t = g_hash_table_lookup (totals, key);
+
+          g_assert_nonnull (t);
+          g_assert_cmpuint (t[0], ==, r->count);
+          g_assert_cmpuint (t[1], ==, r->total_ns);
+          n_rows++;
+        }
+    }
+  g_assert_cmpuint (n_rows, ==, g_hash_table_size (totals));
+  g_assert_cmpuint (n_rows, >, 39 * 3);
+}
+
 /* ---- the rule language --------------------------------------------------- */
 
 static void
@@ -1037,6 +1123,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/spans/percentiles-random", test_percentiles_random);
   g_test_add_func ("/core/spans/range", test_range);
   g_test_add_func ("/core/spans/stream-equals-index", test_stream_equals_index);
+  g_test_add_func ("/core/spans/parallel", test_parallel);
   g_test_add_func ("/core/spans/rules/errors", test_parse_errors);
   g_test_add_func ("/core/spans/rules/roundtrip", test_parse_roundtrip);
   g_test_add_func ("/core/spans/rules/glob", test_glob_and_fields);
