@@ -699,6 +699,99 @@ drive_stream (Engine                 *e,
   return ok;
 }
 
+/* A file of one event section in time order: its records in file order
+ * (sequential reads), each track's index and times followed with a cursor
+ * (for such a section, file order within a track is the index's order). */
+static gboolean
+can_read_sequentially (CpelFile *file)
+{
+  return file->n_evsecs == 1 && file->evsecs[0].sorted && file->times != NULL;
+}
+
+static gboolean
+drive_sequential (Engine       *e,
+                  const guint  *slots,
+                  guint         n,
+                  gint64        t0,
+                  gint64        t1,
+                  GCancellable *cancellable,
+                  GError      **error)
+{
+  CpelFile *file = e->file;
+  const CpelEventSection *sec = &file->evsecs[0];
+  g_autofree TrackState *states = g_new0 (TrackState, MAX (file->n_tracks, 1));
+  g_autofree guint64 *next = g_new0 (guint64, MAX (file->n_tracks, 1));
+  g_autofree guint64 *stop = g_new0 (guint64, MAX (file->n_tracks, 1));
+  g_autofree guint8 *chosen = g_new0 (guint8, MAX (file->n_tracks, 1));
+  guint64 a = cpel_file_section_lower_bound (file, 0, t0);
+  guint64 b = t1 > t0 ? cpel_file_section_lower_bound (file, 0, t1) : a;
+  guint32 cached_code = 0, cached_type = CPEL_U32MAP_NONE;
+  guint32 cached_id = 0, cached_slot = CPEL_U32MAP_NONE;
+  gboolean ok = TRUE;
+
+  for (guint k = 0; k < n; k++)
+    {
+      chosen[slots[k]] = 1;
+      next[slots[k]] = cpel_file_track_lower_bound (file, slots[k], t0);
+      stop[slots[k]] = t1 > t0 ? cpel_file_track_lower_bound (file, slots[k], t1)
+                               : next[slots[k]];
+    }
+  for (guint64 i = a; i < b; i++)
+    {
+      const guint8 *rec = sec->records + i * CPEL_EVENT_RECORD_SIZE;
+      guint32 id = cpel_file_read32 (file, rec + 8);
+      guint32 code = cpel_file_read32 (file, rec + 12);
+      guint32 slot;
+      guint64 idx;
+      CpelEvent ev;
+
+      if (G_UNLIKELY ((i & CANCEL_CHECK_MASK) == CANCEL_CHECK_MASK)
+          && g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          ok = FALSE;
+          break;
+        }
+      if (id != cached_id || cached_slot == CPEL_U32MAP_NONE)
+        {
+          cached_id = id;
+          cached_slot = cpel_u32map_get (file->track_map, id);
+        }
+      slot = cached_slot;
+      if (G_UNLIKELY (slot >= file->n_tracks) || !chosen[slot] || next[slot] >= stop[slot])
+        continue;
+      idx = next[slot]++;
+      if (code != cached_code || cached_type == CPEL_U32MAP_NONE)
+        {
+          cached_code = code;
+          cached_type = cpel_u32map_get (file->type_map, code);
+        }
+      if (cached_type >= file->n_types || e->hits[cached_type] == NULL)
+        continue;
+      ev.time_ns = file->times[file->tracks[slot].first + idx];
+      ev.file_index = sec->first_index + i;
+      ev.track_id = id;
+      ev.code = code;
+      ev.datum = cpel_file_read32 (file, rec + 16);
+      ev.track_slot = slot;
+      ev.type = cached_type;
+      ev.section = 0;
+      if (states[slot].open == NULL)
+        track_state_init (&states[slot]);
+      engine_event (e, &states[slot], slot, idx, &ev);
+    }
+  for (guint k = 0; k < n; k++)
+    {
+      TrackState *ts = &states[slots[k]];
+
+      if (ts->open == NULL)
+        continue;
+      if (ok)
+        engine_finish_track (e, ts, slots[k]);
+      track_state_clear (ts);
+    }
+  return ok;
+}
+
 /* A share of the tracks read by a thread of its own. */
 typedef struct
 {
@@ -775,7 +868,9 @@ drive (CpelFile               *file,
       n = file->n_tracks;
     }
   n_threads = MIN (MIN (g_get_num_processors (), PARALLEL_MAX_THREADS), n);
-  if (!parallel || n_threads < 2 || file->n_events < PARALLEL_MIN_EVENTS)
+  if (can_read_sequentially (file))
+    ok = drive_sequential (&e, slots, n, t0, t1, cancellable, error);
+  else if (!parallel || n_threads < 2 || file->n_events < PARALLEL_MIN_EVENTS)
     ok = drive_indexed (&e, slots, n, t0, t1, cancellable, error);
   else
     {

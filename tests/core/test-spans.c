@@ -560,42 +560,40 @@ test_stream_equals_index (void)
   g_assert_false (cpel_file_has_index (streamed));
 }
 
-/* A capture big enough for the tracks to be read by several threads: the
- * spans kept add up, per track and name, to what the (one-thread)
- * statistics count. */
-static void
-test_parallel (void)
+/* Every span and state of every track, with flags and event indices. */
+static char *
+all_spans (CpelFile  *file,
+           CpelSpans *spans)
 {
-  guint n = 300000;
-  g_autofree Ev *evs = g_new0 (Ev, n);
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(CpelFile) file = NULL;
-  g_autoptr(CpelSpanRules) rules = rules_of ("span k begin event=b end event=e key id\n"
-                                             "span t-* begin \"text~^call (\\w+)\" end "
-                                             "\"text~^ret (\\w+)\"\n"
-                                             "state * on event=s field.v=*\n", TRUE);
-  g_autoptr(CpelSpans) spans = NULL;
+  GString *out = g_string_new (NULL);
+
+  for (guint slot = 0; slot < cpel_file_get_n_tracks (file); slot++)
+    for (guint k = 0; k < 2; k++)
+      {
+        guint64 m;
+        const CpelSpan *a = k ? cpel_spans_get_track_states (spans, slot, &m)
+                              : cpel_spans_get_track_spans (spans, slot, &m);
+
+        for (guint64 i = 0; i < m; i++)
+          g_string_append_printf (out, "%u %s %u %u %u %u\n", slot,
+                                  cpel_spans_get_name (spans, a[i].name), a[i].begin,
+                                  a[i].end, a[i].depth, a[i].flags);
+      }
+  return g_string_free (out, FALSE);
+}
+
+/* The spans kept add up, per track and name, to what the (one-pass)
+ * statistics count; sorted by begin. */
+static void
+check_store_against_summary (CpelFile      *file,
+                             CpelSpanRules *rules,
+                             CpelSpans     *spans)
+{
   g_autoptr(CpelSpanSummary) sum = NULL;
   g_autoptr(GHashTable) totals = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_autoptr(GError) error = NULL;
-  GRand *rand = g_rand_new_with_seed (11);
-  const char *names[] = { "b", "e", "s", "x", "ip4-lookup-call", "ip4-lookup-return" };
-  const char *texts[] = { "id=1", "id=2", "v=a", "v=b", "", "call n1", "ret n1", "call n2",
-                          "ret n2" };
   guint64 n_rows = 0;
 
-  for (guint i = 0; i < n; i++)
-    {
-      evs[i].t = i / 7;
-      evs[i].track = g_rand_int_range (rand, 1, 40);
-      evs[i].event = names[g_rand_int_range (rand, 0, G_N_ELEMENTS (names))];
-      evs[i].text = texts[g_rand_int_range (rand, 0, G_N_ELEMENTS (texts))];
-    }
-  g_rand_free (rand);
-  bytes = make_bytes (evs, n);
-  file = cpel_test_file_for_bytes (bytes, NULL);
-  spans = cpel_spans_derive (file, rules, NULL, NULL, &error);
-  g_assert_no_error (error);
   sum = cpel_span_summary_compute (file, rules, NULL, TRUE, NULL, &error);
   g_assert_no_error (error);
   for (guint slot = 0; slot < cpel_file_get_n_tracks (file); slot++)
@@ -644,6 +642,62 @@ test_parallel (void)
     }
   g_assert_cmpuint (n_rows, ==, g_hash_table_size (totals));
   g_assert_cmpuint (n_rows, >, 39 * 3);
+}
+
+/* A big capture in time order (read in file order) and the same events
+ * with two records swapped in the file (read track by track through the
+ * index, by several threads): the same spans. */
+static void
+test_parallel (void)
+{
+  guint n = 300000;
+  g_autofree Ev *evs = g_new0 (Ev, n);
+  g_autoptr(GBytes) sorted = NULL;
+  g_autoptr(GBytes) swapped = NULL;
+  g_autoptr(CpelFile) fa = NULL;
+  g_autoptr(CpelFile) fb = NULL;
+  g_autoptr(CpelSpanRules) rules = rules_of ("span k begin event=b end event=e key id\n"
+                                             "span t-* begin \"text~^call (\\w+)\" end "
+                                             "\"text~^ret (\\w+)\"\n"
+                                             "state * on event=s field.v=*\n", TRUE);
+  g_autoptr(CpelSpans) sa = NULL;
+  g_autoptr(CpelSpans) sb = NULL;
+  g_autofree char *ta = NULL;
+  g_autofree char *tb = NULL;
+  g_autoptr(GError) error = NULL;
+  GRand *rand = g_rand_new_with_seed (11);
+  const char *names[] = { "b", "e", "s", "x", "ip4-lookup-call", "ip4-lookup-return" };
+  const char *texts[] = { "id=1", "id=2", "v=a", "v=b", "", "call n1", "ret n1", "call n2",
+                          "ret n2" };
+  Ev tmp;
+
+  for (guint i = 0; i < n; i++)
+    {
+      evs[i].t = i;
+      evs[i].track = g_rand_int_range (rand, 1, 40);
+      evs[i].event = names[g_rand_int_range (rand, 0, G_N_ELEMENTS (names))];
+      evs[i].text = texts[g_rand_int_range (rand, 0, G_N_ELEMENTS (texts))];
+    }
+  g_rand_free (rand);
+  sorted = make_bytes (evs, n);
+  tmp = evs[0];
+  evs[0] = evs[n - 1];
+  evs[n - 1] = tmp;
+  swapped = make_bytes (evs, n);
+  fa = cpel_test_file_for_bytes (sorted, NULL);
+  fb = cpel_test_file_for_bytes (swapped, NULL);
+  g_assert_true (cpel_file_is_time_ordered (fa));
+  g_assert_false (cpel_file_is_time_ordered (fb));
+  sa = cpel_spans_derive (fa, rules, NULL, NULL, &error);
+  g_assert_no_error (error);
+  sb = cpel_spans_derive (fb, rules, NULL, NULL, &error);
+  g_assert_no_error (error);
+  check_store_against_summary (fa, rules, sa);
+  check_store_against_summary (fb, rules, sb);
+  ta = all_spans (fa, sa);
+  tb = all_spans (fb, sb);
+  g_assert_cmpstr (ta, ==, tb);
+  g_assert_cmpuint (cpel_spans_get_n_spans (sa), ==, cpel_spans_get_n_spans (sb));
 }
 
 /* ---- the rule language --------------------------------------------------- */
