@@ -927,9 +927,36 @@ drive (CpelFile               *file,
 
 typedef struct
 {
-  GArray *spans;    /* CpelSpan */
-  GArray *states;
+  GArray   *spans;    /* CpelSpan, while deriving */
+  GArray   *states;
+  CpelSpan *span_data;   /* then: exactly as many as there are */
+  guint64   n_spans;
+  CpelSpan *state_data;
+  guint64   n_states;
 } TrackSpans;
+
+/* The array's records in a block of their size (the array's doubling
+ * would leave up to half of it unused). */
+static CpelSpan *
+shrink (GArray  *a,
+        guint64 *n)
+{
+  gsize len = 0;
+  CpelSpan *data;
+
+  *n = 0;
+  if (a == NULL)
+    return NULL;
+  data = g_array_steal (a, &len);
+  g_array_unref (a);
+  *n = len;
+  if (len == 0)
+    {
+      g_free (data);
+      return NULL;
+    }
+  return g_realloc (data, len * sizeof (CpelSpan));
+}
 
 struct _CpelSpans
 {
@@ -1028,8 +1055,13 @@ cpel_spans_derive (CpelFile               *file,
               cancellable, error))
     return NULL;
   for (guint s = 0; s < file->n_tracks; s++)
-    spans->n_spans += (spans->tracks[s].spans ? spans->tracks[s].spans->len : 0)
-                      + (spans->tracks[s].states ? spans->tracks[s].states->len : 0);
+    {
+      TrackSpans *t = &spans->tracks[s];
+
+      t->span_data = shrink (g_steal_pointer (&t->spans), &t->n_spans);
+      t->state_data = shrink (g_steal_pointer (&t->states), &t->n_states);
+      spans->n_spans += t->n_spans + t->n_states;
+    }
   return g_steal_pointer (&spans);
 }
 
@@ -1043,6 +1075,8 @@ cpel_spans_free (CpelSpans *spans)
       {
         g_clear_pointer (&spans->tracks[s].spans, g_array_unref);
         g_clear_pointer (&spans->tracks[s].states, g_array_unref);
+        g_free (spans->tracks[s].span_data);
+        g_free (spans->tracks[s].state_data);
       }
   g_free (spans->tracks);
   names_clear (&spans->names);
@@ -1071,14 +1105,11 @@ cpel_spans_get_track_spans (CpelSpans *spans,
                             guint      slot,
                             guint64   *n)
 {
-  GArray *a;
-
   g_return_val_if_fail (spans != NULL, NULL);
   g_return_val_if_fail (slot < spans->file->n_tracks, NULL);
-  a = spans->tracks[slot].spans;
   if (n != NULL)
-    *n = a ? a->len : 0;
-  return a && a->len ? (const CpelSpan *) a->data : NULL;
+    *n = spans->tracks[slot].n_spans;
+  return spans->tracks[slot].span_data;
 }
 
 const CpelSpan *
@@ -1086,14 +1117,11 @@ cpel_spans_get_track_states (CpelSpans *spans,
                              guint      slot,
                              guint64   *n)
 {
-  GArray *a;
-
   g_return_val_if_fail (spans != NULL, NULL);
   g_return_val_if_fail (slot < spans->file->n_tracks, NULL);
-  a = spans->tracks[slot].states;
   if (n != NULL)
-    *n = a ? a->len : 0;
-  return a && a->len ? (const CpelSpan *) a->data : NULL;
+    *n = spans->tracks[slot].n_states;
+  return spans->tracks[slot].state_data;
 }
 
 static gint64
