@@ -34,7 +34,10 @@ static const char builtin_text[] =
   "span engine.sleep begin event=engine.sleep_* end event=engine.wakeup_from_sleep restart\n"
   "# DPDK trace: a service's run on an lcore\n"
   "span lib.eal.service.run begin event=lib.eal.service.run.begin "
-  "end event=lib.eal.service.run.end key id restart\n";
+  "end event=lib.eal.service.run.end key id restart\n"
+  "# Linux (perf.data): a thread runs from its sched_switch in to its next out\n"
+  "state Running on \"event=sched_switch: in\"\n"
+  "state \"Off CPU\" on \"event=sched_switch: out\"\n";
 
 const char *
 cpel_span_rules_get_builtin_text (void)

@@ -1159,6 +1159,105 @@ test_snabb_breaths (void)
   g_assert_cmpuint (k, ==, want_b->len);
 }
 
+/* perf.data of `perf record -e sched:sched_switch -e sched:sched_wakeup -a`:
+ * per thread, the Running state (switched in until switched out) against
+ * pairing perf script's sched_switch lines (prev_pid / next_pid; times to
+ * the ns from the fields listing, line by line the same samples). */
+static void
+test_perf_running (void)
+{
+  g_autofree char *path = fixture_file ("perf/sched-wakeup.perf.data");
+  g_autofree char *script_path = fixture_file ("perf/sched-wakeup.perf-script.txt");
+  g_autofree char *fields_path = fixture_file ("perf/sched-wakeup.perf-script-fields.txt");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
+  g_autoptr(CpelSpanSummary) sum = NULL;
+  g_autofree char *script = NULL;
+  g_autofree char *fields = NULL;
+  g_auto(GStrv) sl = NULL;
+  g_auto(GStrv) fl = NULL;
+  g_autoptr(GHashTable) since = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GHashTable) want = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  guint checked = 0;
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (script_path, &script, NULL, &error));
+  g_assert_true (g_file_get_contents (fields_path, &fields, NULL, &error));
+  sl = g_strsplit (script, "\n", -1);
+  fl = g_strsplit (fields, "\n", -1);
+  g_assert_cmpuint (g_strv_length (sl), ==, g_strv_length (fl));
+  for (guint i = 0; sl[i] != NULL; i++)
+    {
+      const char *p = strstr (sl[i], "sched:sched_switch: ");
+      const char *prev, *next, *colon;
+      const char *dot;
+      guint64 prev_pid, next_pid;
+      gint64 t;
+
+      if (p == NULL)
+        continue;
+      g_assert_nonnull (strstr (fl[i], "sched:sched_switch:"));
+      /* "... [000]  2584.361371443: sched:..." */
+      colon = strstr (fl[i], ": sched:");
+      dot = colon;
+      while (dot > fl[i] && dot[-1] != ' ')
+        dot--;
+      t = g_ascii_strtoll (dot, NULL, 10) * 1000000000
+          + g_ascii_strtoll (strchr (dot, '.') + 1, NULL, 10);
+      prev = strstr (p, " prev_pid=");
+      next = strstr (p, " next_pid=");
+      g_assert_nonnull (prev);
+      g_assert_nonnull (next);
+      prev_pid = g_ascii_strtoull (prev + 10, NULL, 10);
+      next_pid = g_ascii_strtoull (next + 10, NULL, 10);
+      if (prev_pid != 0 && g_hash_table_contains (since, GUINT_TO_POINTER (prev_pid)))
+        {
+          gint64 d = t - *(gint64 *) g_hash_table_lookup (since, GUINT_TO_POINTER (prev_pid));
+          gint64 *w = g_hash_table_lookup (want, GUINT_TO_POINTER (prev_pid));
+
+          if (w == NULL)
+            {
+              w = g_new0 (gint64, 3);
+              g_hash_table_insert (want, GUINT_TO_POINTER (prev_pid), w);
+            }
+          w[0]++;
+          w[1] += d;
+          w[2] = MAX (w[2], d);
+          g_hash_table_remove (since, GUINT_TO_POINTER (prev_pid));
+        }
+      if (next_pid != 0)
+        g_hash_table_insert (since, GUINT_TO_POINTER (next_pid), g_memdup2 (&t, sizeof t));
+    }
+  g_assert_cmpuint (g_hash_table_size (want), >, 5);
+
+  sum = cpel_span_summary_compute (file, rules, NULL, FALSE, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < cpel_span_summary_get_n_rows (sum, CPEL_SPAN_TABLE_STATES); i++)
+    {
+      const CpelSpanRow *r = cpel_span_summary_get_row (sum, CPEL_SPAN_TABLE_STATES, i);
+      const char *b = strrchr (r->track, '[');
+      guint64 tid;
+      gint64 *w;
+
+      if (strcmp (r->name, "Running") != 0 || b == NULL)
+        continue;
+      tid = g_ascii_strtoull (b + 1, NULL, 10);
+      w = g_hash_table_lookup (want, GUINT_TO_POINTER (tid));
+      if (r->count == 0)
+        {
+          g_assert_null (w);
+          continue;
+        }
+      g_assert_nonnull (w);
+      g_assert_cmpuint (r->count, ==, (guint64) w[0]);
+      g_assert_cmpuint (r->total_ns, ==, (guint64) w[1]);
+      g_assert_cmpint (r->max_ns, ==, w[2]);
+      checked++;
+    }
+  g_assert_cmpuint (checked, ==, g_hash_table_size (want));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1183,5 +1282,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/spans/rules/glob", test_glob_and_fields);
   g_test_add_func ("/core/spans/vpp-dispatch", test_vpp_dispatch);
   g_test_add_func ("/core/spans/snabb-breaths", test_snabb_breaths);
+  g_test_add_func ("/core/spans/perf-running", test_perf_running);
   return g_test_run ();
 }
