@@ -838,6 +838,8 @@ drive (CpelFile               *file,
   const guint *slots;
   guint n, n_threads;
 
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
   range_of (file, options, &t0, &t1);
   edges_of (file, t0, t1, &eb, &ee);
   engine_init (&e, file, rules, names, eb, ee);

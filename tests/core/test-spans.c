@@ -512,6 +512,33 @@ test_range (void)
   g_assert_cmpuint (cpel_spans_get_bytes (spans), ==, 32);
 }
 
+static void
+test_errors (void)
+{
+  g_autoptr(CpelFile) file = make_file (orphan_evs, G_N_ELEMENTS (orphan_evs));
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  const guint bad[] = { 7 };
+  const guint twice[] = { 1, 1 };
+  CpelSpansOptions opt = { 0, 0, bad, 1 };
+
+  g_assert_null (cpel_spans_derive (file, rules, &opt, NULL, &error));
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_INVALID);
+  g_clear_error (&error);
+  opt.slots = twice;
+  opt.n_slots = 2;
+  g_assert_null (cpel_span_summary_compute (file, rules, &opt, FALSE, NULL, &error));
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_INVALID);
+  g_clear_error (&error);
+  g_cancellable_cancel (cancellable);
+  g_assert_null (cpel_spans_derive (file, rules, NULL, cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  g_assert_null (cpel_span_summary_compute (file, rules, NULL, FALSE, cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
 /* A time-ordered file read without its index gives the same statistics. */
 static void
 test_stream_equals_index (void)
@@ -1277,6 +1304,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/spans/range", test_range);
   g_test_add_func ("/core/spans/stream-equals-index", test_stream_equals_index);
   g_test_add_func ("/core/spans/parallel", test_parallel);
+  g_test_add_func ("/core/spans/errors", test_errors);
   g_test_add_func ("/core/spans/rules/errors", test_parse_errors);
   g_test_add_func ("/core/spans/rules/roundtrip", test_parse_roundtrip);
   g_test_add_func ("/core/spans/rules/glob", test_glob_and_fields);
