@@ -165,7 +165,7 @@ cpel_cmd_rules (int argc, char **argv)
 
   context = cpel_cli_context_new ("rules", _("check FILE"),
                                   _("Reads a span rules file (doc/spans.md) and prints its rules in\n"
-                                    "their normal form, or its first error with line and column."),
+                                    "their normal form, or its errors with line and column."),
                                   entries, 0, NULL);
   if (!cpel_cli_parse (context, "rules", &argc, &argv))
     return CPEL_EXIT_USAGE;
@@ -183,9 +183,29 @@ cpel_cmd_rules (int argc, char **argv)
     }
   else
     {
-      if (!cpel_span_rules_add_file (rules, argv[2], &error))
+      g_autofree char *contents = NULL;
+      g_autofree char *display = g_filename_display_name (argv[2]);
+      g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
+      gsize len = 0;
+
+      if (!g_file_get_contents (argv[2], &contents, &len, &error))
         {
           g_printerr ("cpel rules: %s\n", error->message);
+          return CPEL_EXIT_INVALID;
+        }
+      if (len > CPEL_SPAN_RULES_FILE_MAX)
+        {
+          g_printerr ("cpel rules: ");
+          g_printerr (_("%s: a rules file has at most %u bytes"), display,
+                      CPEL_SPAN_RULES_FILE_MAX);
+          g_printerr ("\n");
+          return CPEL_EXIT_INVALID;
+        }
+      /* every line's error, not only the first */
+      if (!cpel_span_rules_check_text (rules, contents, (gssize) len, display, errors))
+        {
+          for (guint i = 0; i < errors->len; i++)
+            g_printerr ("cpel rules: %s\n", (const char *) g_ptr_array_index (errors, i));
           return CPEL_EXIT_INVALID;
         }
       text = cpel_span_rules_to_text (rules);

@@ -12,7 +12,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#define RULES_FILE_MAX (1024 * 1024)
+#define RULES_FILE_MAX CPEL_SPAN_RULES_FILE_MAX
 #define MAX_WORDS 256
 
 G_DEFINE_QUARK (cpel-span-rules-error-quark, cpel_span_rules_error)
@@ -713,21 +713,25 @@ words_clear (GArray *words)
   g_array_set_size (words, 0);
 }
 
-gboolean
-cpel_span_rules_add_text (CpelSpanRules *rules,
-                          const char    *text,
-                          gssize         len,
-                          const char    *source,
-                          GError       **error)
+#define MAX_ERRORS 100
+
+/* Parses `text`; with `errors`, goes on after a line's error (its message
+ * appended) up to MAX_ERRORS.  The rules are appended when there was no
+ * error. */
+static gboolean
+parse_text (CpelSpanRules *rules,
+            const char    *text,
+            gssize         len,
+            const char    *source,
+            GPtrArray     *errors,
+            GError       **error)
 {
   g_autoptr(GPtrArray) parsed = g_ptr_array_new_with_free_func (rule_free);
   g_autoptr(GArray) words = g_array_new (FALSE, FALSE, sizeof (Word));
-  Ctx ctx = { source ? source : "rules", 0, error };
+  GError *local = NULL;
+  Ctx ctx = { source ? source : "rules", 0, &local };
+  gboolean any_error = FALSE;
   gsize n, pos = 0;
-
-  g_return_val_if_fail (rules != NULL, FALSE);
-  g_return_val_if_fail (text != NULL || len == 0, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   n = len < 0 ? strlen (text) : (gsize) len;
   while (pos < n)
@@ -736,45 +740,82 @@ cpel_span_rules_add_text (CpelSpanRules *rules,
       const char *nl = memchr (line, '\n', n - pos);
       gsize llen = nl ? (gsize) (nl - line) : n - pos;
       const char *bad;
-      CpelSpanRule *r;
+      CpelSpanRule *r = NULL;
       gboolean ok;
 
       pos += llen + (nl ? 1 : 0);
       ctx.line++;
-      if (!g_utf8_validate (line, (gssize) llen, &bad))
-        return fail (&ctx, (guint) (bad - line) + 1, _("the line is not valid UTF-8"));
-      if (memchr (line, '\0', llen) != NULL)
-        return fail (&ctx, (guint) ((const char *) memchr (line, '\0', llen) - line) + 1,
-                     _("the line holds a NUL byte"));
       words_clear (words);
-      ok = split_words (&ctx, line, llen, words);
+      if (!g_utf8_validate (line, (gssize) llen, &bad))
+        ok = fail (&ctx, (guint) (bad - line) + 1, _("the line is not valid UTF-8"));
+      else if (memchr (line, '\0', llen) != NULL)
+        ok = fail (&ctx, (guint) ((const char *) memchr (line, '\0', llen) - line) + 1,
+                   _("the line holds a NUL byte"));
+      else
+        ok = split_words (&ctx, line, llen, words);
       if (ok && words->len == 0)
         continue;
-      if (!ok)
+      if (ok && rules->rules->len + parsed->len >= CPEL_SPAN_RULES_MAX)
+        ok = fail (&ctx, 1, _("too many rules (at most %u)"), CPEL_SPAN_RULES_MAX);
+      if (ok)
         {
-          words_clear (words);
-          return FALSE;
+          r = g_new0 (CpelSpanRule, 1);
+          r->line = ctx.line;
+          r->begin.capture = r->end.capture = -1;
+          ok = parse_rule (&ctx, words, r);
         }
-      if (rules->rules->len + parsed->len >= CPEL_SPAN_RULES_MAX)
-        {
-          words_clear (words);
-          return fail (&ctx, 1, _("too many rules (at most %u)"), CPEL_SPAN_RULES_MAX);
-        }
-      r = g_new0 (CpelSpanRule, 1);
-      r->line = ctx.line;
-      r->begin.capture = r->end.capture = -1;
-      ok = parse_rule (&ctx, words, r);
       words_clear (words);
-      if (!ok)
+      if (ok)
         {
-          rule_free (r);
+          g_ptr_array_add (parsed, r);
+          continue;
+        }
+      if (r != NULL)
+        rule_free (r);
+      any_error = TRUE;
+      if (errors == NULL)
+        {
+          g_propagate_error (error, local);
           return FALSE;
         }
-      g_ptr_array_add (parsed, r);
+      g_ptr_array_add (errors, g_strdup (local->message));
+      g_clear_error (&local);
+      if (errors->len >= MAX_ERRORS)
+        break;
     }
+  if (any_error)
+    return FALSE;
   for (guint i = 0; i < parsed->len; i++)
     g_ptr_array_add (rules->rules, g_ptr_array_steal_index (parsed, i--));
   return TRUE;
+}
+
+gboolean
+cpel_span_rules_add_text (CpelSpanRules *rules,
+                          const char    *text,
+                          gssize         len,
+                          const char    *source,
+                          GError       **error)
+{
+  g_return_val_if_fail (rules != NULL, FALSE);
+  g_return_val_if_fail (text != NULL || len == 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return parse_text (rules, text ? text : "", len, source, NULL, error);
+}
+
+gboolean
+cpel_span_rules_check_text (CpelSpanRules *rules,
+                            const char    *text,
+                            gssize         len,
+                            const char    *source,
+                            GPtrArray     *errors)
+{
+  g_return_val_if_fail (rules != NULL, FALSE);
+  g_return_val_if_fail (text != NULL || len == 0, FALSE);
+  g_return_val_if_fail (errors != NULL, FALSE);
+
+  return parse_text (rules, text ? text : "", len, source, errors, NULL);
 }
 
 gboolean

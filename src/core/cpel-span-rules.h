@@ -59,7 +59,17 @@ gboolean       cpel_span_rules_add_text     (CpelSpanRules *rules,
                                              gssize         len,
                                              const char    *source,
                                              GError       **error);
-/* Reads a rules file (at most 1 MiB) and appends its rules. */
+/* As cpel_span_rules_add_text (), but goes on after an error: each line's
+ * error is appended to `errors` (char*, "SOURCE:LINE:COLUMN: …", at most
+ * 100); the rules are appended only when there is none (then TRUE). */
+gboolean       cpel_span_rules_check_text   (CpelSpanRules *rules,
+                                             const char    *text,
+                                             gssize         len,
+                                             const char    *source,
+                                             GPtrArray     *errors);
+/* Reads a rules file (at most CPEL_SPAN_RULES_FILE_MAX bytes) and appends
+ * its rules. */
+#define CPEL_SPAN_RULES_FILE_MAX (1024 * 1024)
 gboolean       cpel_span_rules_add_file     (CpelSpanRules *rules,
                                              const char    *path,
                                              GError       **error);

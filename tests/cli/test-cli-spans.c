@@ -102,7 +102,8 @@ test_rules_file (void)
                                       "span pulled-to-pushed begin event=engine.breath_pulled "
                                       "end event=engine.breath_pushed\n");
   g_autofree char *bad = write_tmp ("bad.rules", "span x begin event=a end event=b\n"
-                                                 "state y on \"text=oops\n");
+                                                 "state y on \"text=oops\n"
+                                                 "span z\n");
   g_auto(CliRun) r = { 0 };
 
   cli_run (&r, "spans", "--csv", "--rules", rules, path);
@@ -127,7 +128,10 @@ test_rules_file (void)
   cli_run (&r, "rules", "check", bad);
   g_assert_cmpint (r.status, ==, 1);
   g_assert_cmpstr (r.out, ==, "");
-  g_assert_nonnull (strstr (r.err, "bad.rules:2:12: the quote is not closed"));
+  g_assert_nonnull (strstr (r.err, "bad.rules:2:12: the quote is not closed\n"));
+  /* every line's error */
+  g_assert_nonnull (strstr (r.err, "bad.rules:3:7: expected “begin”"));
+  g_assert_cmpuint (count_lines (r.err), ==, 2);
 
   cli_run (&r, "spans", "--rules", bad, path);
   g_assert_cmpint (r.status, ==, 1);

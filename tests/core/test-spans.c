@@ -770,6 +770,25 @@ test_parse_errors (void)
 }
 
 static void
+test_check_text (void)
+{
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new ();
+  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
+
+  g_assert_false (cpel_span_rules_check_text (rules, "span x\nstate y on event=a\n\nfoo \"",
+                                              -1, "c", errors));
+  g_assert_cmpuint (errors->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (errors, 0), ==,
+                   "c:1:7: expected “begin” after the span's NAME");
+  g_assert_cmpstr (g_ptr_array_index (errors, 1), ==, "c:4:5: the quote is not closed");
+  g_assert_cmpuint (cpel_span_rules_get_n_rules (rules), ==, 0);
+  g_ptr_array_set_size (errors, 0);
+  g_assert_true (cpel_span_rules_check_text (rules, "state y on event=a", -1, "c", errors));
+  g_assert_cmpuint (errors->len, ==, 0);
+  g_assert_cmpuint (cpel_span_rules_get_n_rules (rules), ==, 1);
+}
+
+static void
 test_parse_roundtrip (void)
 {
   const char *text =
@@ -1306,6 +1325,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/spans/parallel", test_parallel);
   g_test_add_func ("/core/spans/errors", test_errors);
   g_test_add_func ("/core/spans/rules/errors", test_parse_errors);
+  g_test_add_func ("/core/spans/rules/check", test_check_text);
   g_test_add_func ("/core/spans/rules/roundtrip", test_parse_roundtrip);
   g_test_add_func ("/core/spans/rules/glob", test_glob_and_fields);
   g_test_add_func ("/core/spans/vpp-dispatch", test_vpp_dispatch);
