@@ -7,19 +7,6 @@
 static char *tmpdir;
 
 static char *
-fixture_file (const char *relative)
-{
-  const char *dir = g_getenv ("CPEL_FIXTURES_DIR");
-  char *path = dir != NULL ? g_build_filename (dir, relative, NULL)
-                           : g_build_filename (CPEL_SOURCE_ROOT, "tests", "fixtures",
-                                               relative, NULL);
-
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    g_error ("fixture %s is missing", path);
-  return path;
-}
-
-static char *
 write_tmp (const char *name,
            const char *contents)
 {
@@ -36,7 +23,7 @@ write_tmp (const char *name,
 static void
 test_vpp_csv (void)
 {
-  g_autofree char *path = fixture_file ("spans/vpp-dispatch.elog");
+  g_autofree char *path = cpel_test_fixture_file ("spans/vpp-dispatch.elog");
   g_auto(CliRun) r = { 0 };
 
   cli_run (&r, "spans", "--csv", path);
@@ -94,7 +81,7 @@ test_vpp_csv (void)
 static void
 test_rules_file (void)
 {
-  g_autofree char *path = fixture_file ("snabb-timeline/engine-pipeline.timeline");
+  g_autofree char *path = cpel_test_fixture_file ("snabb-timeline/engine-pipeline.timeline");
   g_autofree char *rules = write_tmp ("r.rules",
                                       "# per-breath packet work, as a state\n"
                                       "state pulled on event=engine.breath_pulled\n"

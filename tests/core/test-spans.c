@@ -9,20 +9,6 @@
 #include "cpel-span-rules-private.h"
 #include "cpel-test-util.h"
 
-/* Fixtures are in the repository: CPEL_FIXTURES_DIR, else the source's. */
-static char *
-fixture_file (const char *relative)
-{
-  const char *dir = g_getenv ("CPEL_FIXTURES_DIR");
-  char *path = dir != NULL ? g_build_filename (dir, relative, NULL)
-                           : g_build_filename (CPEL_SOURCE_ROOT, "tests", "fixtures",
-                                               relative, NULL);
-
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    g_error ("fixture %s is missing", path);
-  return path;
-}
-
 /* ---- synthetic captures -------------------------------------------------- */
 
 typedef struct
@@ -961,8 +947,8 @@ vpp_span_of (const char *text,
 static void
 test_vpp_dispatch (void)
 {
-  g_autofree char *path = fixture_file ("spans/vpp-dispatch.elog");
-  g_autofree char *dump_path = fixture_file ("spans/vpp-dispatch.elog_dump.txt");
+  g_autofree char *path = cpel_test_fixture_file ("spans/vpp-dispatch.elog");
+  g_autofree char *dump_path = cpel_test_fixture_file ("spans/vpp-dispatch.elog_dump.txt");
   g_autoptr(GError) error = NULL;
   g_autoptr(CpelFile) file = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
   g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
@@ -1133,8 +1119,9 @@ test_vpp_dispatch (void)
 static void
 test_snabb_breaths (void)
 {
-  g_autofree char *path = fixture_file ("snabb-timeline/engine-pipeline.timeline");
-  g_autofree char *listing = fixture_file ("snabb-timeline/engine-pipeline.timeline.listing.txt");
+  g_autofree char *path = cpel_test_fixture_file ("snabb-timeline/engine-pipeline.timeline");
+  g_autofree char *listing =
+    cpel_test_fixture_file ("snabb-timeline/engine-pipeline.timeline.listing.txt");
   g_autoptr(GError) error = NULL;
   g_autoptr(CpelFile) file = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
   g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
@@ -1212,9 +1199,10 @@ test_snabb_breaths (void)
 static void
 test_perf_running (void)
 {
-  g_autofree char *path = fixture_file ("perf/sched-wakeup.perf.data");
-  g_autofree char *script_path = fixture_file ("perf/sched-wakeup.perf-script.txt");
-  g_autofree char *fields_path = fixture_file ("perf/sched-wakeup.perf-script-fields.txt");
+  g_autofree char *path = cpel_test_fixture_file ("perf/sched-wakeup.perf.data");
+  g_autofree char *script_path = cpel_test_fixture_file ("perf/sched-wakeup.perf-script.txt");
+  g_autofree char *fields_path =
+    cpel_test_fixture_file ("perf/sched-wakeup.perf-script-fields.txt");
   g_autoptr(GError) error = NULL;
   g_autoptr(CpelFile) file = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
   g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
