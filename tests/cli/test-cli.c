@@ -415,7 +415,7 @@ test_usage_errors (void)
 static void
 test_help (void)
 {
-  const char *commands[] = { "info", "dump", "search", "gen", "export" };
+  const char *commands[] = { "info", "dump", "search", "gen", "export", "spans", "states" };
   g_auto(CliRun) r = { 0 };
 
   cli_run (&r, "--help");
