@@ -994,17 +994,26 @@ test_selection_neighbours (void)
   view.selected_slot = 1;
   view.selected_index = 0;
   sel = test_render (&view, W, H);
-  /* Every neighbouring tick on the selected row is drawn as without the
-   * selection (the callout is not in the row). */
-  for (int x = 670; x < W; x++)
-    for (int y = y1 + 6; y < y1 + 20; y += 4)
-      if (x == 680 || x == 710 || x == 860 || x == 1060)
-        test_assert_color (sel, x, y, &light.event);
-  /* The callout: above the row, a translucent selection fill… */
-  g_assert_cmpfloat (test_color_distance (sel, 664, y1 - 4, &light.selection), <, 0.3);
-  test_assert_not_color (plain, 664, y1 - 4, &light.selection);
-  /* …through which the tick of the row above shows. */
-  g_assert_cmpfloat (test_luma (sel, 610, y0 + 18), <, test_luma (sel, 606, y0 + 18) - 0.05);
+  /* Issue 30 item 18: the callout stays in its row; the row above (another
+   * track) is drawn exactly as without the selection… */
+  for (int x = 160; x < W; x++)
+    for (int y = y0; y < y1 - 1; y++)
+      g_assert_cmphex (test_luma (sel, x, y) * 1000, ==, test_luma (plain, x, y) * 1000);
+  /* …a translucent selection fill right of the tick, over the neighbours… */
+  g_assert_cmpfloat (test_color_distance (sel, 666, y1 + 4, &light.selection), <, 0.3);
+  test_assert_not_color (plain, 666, y1 + 4, &light.selection);
+  /* …through which the neighbouring tick at x = 680 shows. */
+  g_assert_cmpfloat (test_luma (sel, 680, y1 + 4), <, test_luma (sel, 676, y1 + 4) - 0.05);
+  /* The label of the event at x = 710 gives way to it: the plain frame has
+   * its box there, the selected one none of event_label_bg. */
+  test_assert_color (plain, 716, y1 + 4, &light.event_label_bg);
+  test_assert_not_color (sel, 716, y1 + 4, &light.event_label_bg);
+  /* Further ticks are untouched. */
+  for (int y = y1 + 6; y < y1 + 20; y += 4)
+    {
+      test_assert_color (sel, 860, y, &light.event);
+      test_assert_color (sel, 1060, y, &light.event);
+    }
   cairo_surface_destroy (sel);
 
   /* Selecting the event at x = 710 (150 px before the next): its label is
