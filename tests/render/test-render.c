@@ -967,12 +967,13 @@ test_selection (void)
   cairo_surface_destroy (sel);
 }
 
-/* The selection's label hides no neighbouring event: with room before the
- * next event it stays in the row and ends before that event; without, it
- * is a translucent callout above the row, through which ticks show. */
+/* The selection's label: with room before the next event it stays in the
+ * row and ends before that event; without, it is a translucent callout in
+ * its row over the next events, through which their ticks show, never over
+ * the row above. */
 static const TestEvent crowded[] = {
   { 0, 0, CODE_IDLE, 0 },         /* times count from the first event */
-  { 900, 0, CODE_SEND, 1 },       /* x = 610, under the callout */
+  { 900, 0, CODE_SEND, 1 },       /* x = 610, in the row above */
   { 1000, 1, CODE_RECV, 12345 },  /* x = 660: selected */
   { 1040, 1, CODE_SEND, 7 },      /* x = 680: 20 px later */
   { 1100, 1, CODE_SEND, 8 },      /* x = 710 */
