@@ -120,6 +120,27 @@ cpel_cmd_anomaly (int argc, char **argv)
     }
   g_clear_pointer (&printer, cpel_line_printer_free);
 
+  /* The human format ends with what was looked at, so that finding nothing
+   * says so (--tsv stays the header and the rows only). */
+  if (!tsv)
+    {
+      guint32 code = g_array_index (codes, guint32, 0);
+      guint64 n_code = 0;
+      g_autofree char *an = cpel_format_count (n);
+      g_autofree char *en = NULL;
+      g_autofree char *events = NULL;
+
+      for (guint t = 0; t < cpel_file_get_n_types (file); t++)
+        if (cpel_file_get_type_code (file, t) == code)
+          n_code += cpel_file_get_type_n_events (file, t);
+      en = cpel_format_count (n_code);
+      /* TRANSLATORS: the second half of “2 anomalies among 1,200 events” */
+      events = g_strdup_printf (ngettext ("%s event", "%s events", n_code), en);
+      /* TRANSLATORS: the last line of `cpel anomaly`: “2 anomalies among 1,200 events”
+       * (the events of the code looked at) */
+      g_print (ngettext ("%s anomaly among %s\n", "%s anomalies among %s\n", n), an, events);
+    }
+
   if (!cpel_cli_flush_stdout ())
     return CPEL_EXIT_INVALID;
   return cpel_cli_report_damage (file, argv[1]) ? CPEL_EXIT_INVALID : CPEL_EXIT_OK;
