@@ -111,7 +111,9 @@ cpel_cmd_anomaly (int argc, char **argv)
       else
         {
           g_autofree char *shown = metric == CPEL_ANOMALY_INTERVAL
-                                   ? cpel_time_format ((gint64) a->value) : g_strdup (value);
+                                   ? cpel_time_format_kind ((gint64) a->value,
+                                                            cpel_file_get_time_kind (file))
+                                   : g_strdup (value);
 
           /* TRANSLATORS: after an event line: its value (datum or interval) and z-score */
           g_string_append_printf (suffix, _("  [value %s, z %s]"), shown, z);
