@@ -239,7 +239,25 @@ cpel_cmd_info (int argc, char **argv)
   else
     print_field (_("Format"), "%s %u, %s", _("CPEL version"), cpel_file_get_version (file),
                  cpel_file_is_little_endian (file) ? _("little-endian") : _("big-endian"));
-  print_field (_("Date"), "%s (%u)", date_text, cpel_file_get_date (file));
+  /* An imported capture's date is its file's modification time: said so,
+   * under the capture's own start when the source gives one. */
+  {
+    const char *start = cpel_file_get_source_value (file, "start-unix-ns");
+    guint64 start_ns;
+
+    if (start != NULL && g_ascii_string_to_unsigned (start, 10, 0, G_MAXINT64, &start_ns, NULL))
+      {
+        g_autoptr(GDateTime) when = g_date_time_new_from_unix_utc ((gint64) (start_ns / 1000000000));
+        g_autofree char *day = when != NULL ? g_date_time_format (when, "%Y-%m-%d %H:%M:%S") : NULL;
+
+        if (day != NULL)
+          print_field (_("Capture start"), "%s.%09u UTC", day, (guint) (start_ns % 1000000000));
+      }
+    if (cpel_file_get_imported_from (file) != NULL)
+      print_field (_("Date"), _("%s (the file's modification time)"), date_text);
+    else
+      print_field (_("Date"), "%s (%u)", date_text, cpel_file_get_date (file));
+  }
   print_field (_("Events"), "%" G_GUINT64_FORMAT, cpel_file_get_n_events (file));
   print_field (_("Tracks"), "%u", cpel_file_get_n_tracks (file));
   if (cpel_file_get_time_kind (file) == CPEL_TIME_KIND_TICKS)

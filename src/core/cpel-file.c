@@ -538,7 +538,7 @@ static gboolean
 is_reserved_key (const char *key)
 {
   static const char * const reserved[] = {
-    "format-id", "format", "clock", "clock-description", "lost-events", NULL
+    "format-id", "format", "clock", "clock-description", "lost-events", "start-unix-ns", NULL
   };
 
   return g_strv_contains (reserved, key);

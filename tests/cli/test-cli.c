@@ -320,6 +320,27 @@ test_info_sample (void)
   g_assert_true (g_regex_match_simple ("^Diagnostics: +none$", r.out, G_REGEX_MULTILINE, 0));
 }
 
+/* Issue 30 item 4: an imported capture's start comes from its source (the
+ * elog's wall-clock start); its "Date" is said to be the file's
+ * modification time. */
+static void
+test_info_capture_start (void)
+{
+  g_autofree char *sample = cpel_test_shared_file ("fixtures/vpp-sample.elog");
+  g_auto(CliRun) r = { 0 };
+
+  if (sample == NULL)
+    return;
+  cli_run (&r, "info", sample);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_regex_match_simple ("^Capture start: 2016-02-04 21:23:40\\.775990016 UTC$",
+                                       r.out, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^Date: .* UTC \\(the file's modification time\\)$",
+                                       r.out, G_REGEX_MULTILINE, 0));
+  g_assert_null (strstr (r.out, "Start read from"));
+  g_assert_null (strstr (r.out, "start-unix-ns"));
+}
+
 /* A clock given per µs is reported in the diagnostics. */
 static void
 test_info_diagnostics (void)
@@ -596,6 +617,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/dump/human-escaping", test_dump_human_escaping);
   g_test_add_func ("/cli/dump/byte-orders", test_dump_byte_orders);
   g_test_add_func ("/cli/info/sample", test_info_sample);
+  g_test_add_func ("/cli/info/capture-start", test_info_capture_start);
   g_test_add_func ("/cli/info/diagnostics", test_info_diagnostics);
   g_test_add_func ("/cli/invalid/empty", test_invalid_empty);
   g_test_add_func ("/cli/invalid/not-cpel", test_invalid_not_cpel);
