@@ -10,19 +10,20 @@
 #     first error;
 #  3. runs each libFuzzer target (file, format, analysis, views, elf, index-cache), $JOBS
 #     (default 2) at a time, from a scratch copy of its seed corpus
-#     (tests/fuzz/corpus/NAME; analysis uses corpus/file; plus the shared
-#     sample file for both): a fixed number of inputs (about a minute each
-#     here) from the fixed seed $FUZZ_SEED (default 1), so that CI fails on
-#     what a change broke, the same on every run, never on what a luckier
-#     draw found in old code.  At most $FUZZ_SECONDS (default 180) seconds a
-#     target on a slow machine (then a prefix of the same inputs).
+#     (tests/fuzz/corpus/NAME; analysis uses corpus/file; plus the recorded
+#     VPP capture tests/fixtures/vpp-sample.cpel for both): a fixed number
+#     of inputs (about a minute each here) from the fixed seed $FUZZ_SEED
+#     (default 1), so that CI fails on what a change broke, the same on
+#     every run, never on what a luckier draw found in old code.  At most
+#     $FUZZ_SECONDS (default 180) seconds a target on a slow machine (then a
+#     prefix of the same inputs).
 #     FUZZ_SEED=random draws a new seed: exploration, as in tests/fuzz/README.md.
 #  4. builds the viewer's random-input test (tests/app/test-random-input.c)
 #     with the same sanitizers in $GUI_BUILDDIR (default _build-sanitize-gui)
 #     and runs it under xvfb-run: $CPEL_RANDOM_SEEDS seeds (default 4) of
 #     $CPEL_RANDOM_ACTIONS actions (default 1000); LeakSanitizer is off there
 #     (GTK, fontconfig and the GLib type system keep one-off allocations).
-#     The target of issue #12, 10 seeds x 2000 actions:
+#     A longer run, the target the viewer is held to (10 seeds x 2000 actions):
 #       CPEL_RANDOM_SEEDS=10 CPEL_RANDOM_ACTIONS=2000 build-aux/sanitize.sh
 # Exit status non-zero on any failure; a crashing fuzz input is kept and the
 # command replaying it is printed.  Takes about 5 minutes on 2 cores from a
@@ -118,8 +119,8 @@ start_target () {
   [ "$name" = analysis ] && seeds=file
   mkdir -p "$work/$name/corpus" "$work/$name/artifacts"
   cp tests/fuzz/corpus/"$seeds"/* "$work/$name/corpus/"
-  if [ "$seeds" = file ] && [ -f ../shared/fixtures/vpp-sample.cpel ]; then
-    cp ../shared/fixtures/vpp-sample.cpel "$work/$name/corpus/"
+  if [ "$seeds" = file ]; then
+    cp tests/fixtures/vpp-sample.cpel "$work/$name/corpus/"
   fi
   local seed_arg=()
   [ "$fuzz_seed" = random ] || seed_arg=(-seed="$fuzz_seed" -runs="${fuzz_runs[$name]}")

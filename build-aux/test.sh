@@ -6,6 +6,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 cd "$top"
+# fail fast: the repository must not lean on anything beside it
+"$here/check-self-contained.sh"
 . "$here/deps.sh"
 cpel_install_deps xvfb xauth xdotool x11-utils imagemagick clang libclang-rt-14-dev linux-perf babeltrace2
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-perf-writer.h — a small writer of synthetic perf.data files for the
- * tests, the fuzz seeds and the benchmark (layout: import-formats.md §4):
- * a 104-byte header, attrs of `attr_size` bytes each with their ids, the
- * data section, and no feature sections. */
+ * tests, the fuzz seeds and the benchmark (layout: doc/import-formats.md
+ * section 4): a 104-byte header, attrs of `attr_size` bytes each with their
+ * ids, the data section, and no feature sections. */
 #pragma once
 
 #include <string.h>

@@ -4,24 +4,41 @@
 
 #include <string.h>
 
-char *
-cpel_test_shared_file (const char *relative)
+/* The fixtures folder: $CPEL_FIXTURES_DIR (set by tests/meson.build), else
+ * the source tree's tests/fixtures compiled in, so that a test program run
+ * by hand finds it too. */
+static const char *
+fixtures_dir (void)
 {
-  const char *dir = g_getenv ("CPEL_SHARED_DIR");
-  char *path;
+  const char *dir = g_getenv ("CPEL_FIXTURES_DIR");
 
-  if (dir == NULL)
-    dir = "../shared";
-  path = g_build_filename (dir, relative, NULL);
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    {
-      char *msg = g_strdup_printf ("%s is absent: skipping", path);
-      g_test_skip (msg);
-      g_free (msg);
-      g_free (path);
-      return NULL;
-    }
+  return dir != NULL && *dir != '\0' ? dir : CPEL_TEST_FIXTURES_DIR;
+}
+
+static char *
+fixture_path (const char *relative,
+              GFileTest   test,
+              const char *what)
+{
+  char *path = g_build_filename (fixtures_dir (), relative, NULL);
+
+  /* A fixture is part of the repository: its absence is a broken checkout,
+   * never a reason to test less. */
+  if (!g_file_test (path, test))
+    g_error ("fixture %s %s is missing (see tests/fixtures/README.md)", what, path);
   return path;
+}
+
+char *
+cpel_test_fixture_file (const char *relative)
+{
+  return fixture_path (relative, G_FILE_TEST_IS_REGULAR, "file");
+}
+
+char *
+cpel_test_fixture_dir (const char *relative)
+{
+  return fixture_path (relative, G_FILE_TEST_IS_DIR, "folder");
 }
 
 guint

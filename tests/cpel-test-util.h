@@ -8,9 +8,12 @@
 #include "cpel-file.h"
 #include "cpel-writer.h"
 
-/* Path of a file under ../shared (CPEL_SHARED_DIR), or NULL after marking the
- * test skipped with a message when it is absent. Free with g_free. */
-char *cpel_test_shared_file (const char *relative);
+/* Path of a file under tests/fixtures (CPEL_FIXTURES_DIR), e.g.
+ * "vpp-elog/tiny.elog"; a missing fixture fails the test with its path.
+ * Free with g_free. */
+char *cpel_test_fixture_file (const char *relative);
+/* The same for a folder under tests/fixtures (a CTF trace). */
+char *cpel_test_fixture_dir (const char *relative);
 
 /* How many entries the directory `dir` holds; fails the test when it
  * cannot be read. */

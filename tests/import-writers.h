@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* import-writers.h — tiny writers of VPP elog and Snabb timeline files for
- * tests and benchmarks (the layouts of ../shared/docs/import-formats.md) */
+ * tests and benchmarks (the layouts of doc/import-formats.md, sections 1 and 2) */
 #pragma once
 
 #include <glib.h>

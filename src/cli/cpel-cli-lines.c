@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-cli-lines.c — one line per event, human-readable or TSV
  *
- * TSV (product.md):  time_ns TAB track TAB track_label TAB code TAB event TAB datum
+ * TSV:               time_ns TAB track TAB track_label TAB code TAB event TAB datum
  * Human:             aligned time, track label, "event: datum".
  *
  * Hot path for `dump --tsv` of 10^7 events: the track and event-type columns

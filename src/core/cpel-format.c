@@ -4,7 +4,7 @@
  * A format string from a file is compiled once into segments (literal runs
  * and conversion specifications) and then interpreted by hand for each
  * value: the file's string never reaches printf.  See "The formatter" in
- * shared/docs/cpel-format.md.
+ * doc/cpel-format.md.
  */
 #include "cpel-format.h"
 

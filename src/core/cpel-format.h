@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cpel-format.h — the CPEL label formatter (see shared/docs/cpel-format.md)
+/* cpel-format.h — the CPEL label formatter (see doc/cpel-format.md)
  *
  * A file's format string is compiled once into a CpelFormat and then applied
  * to 32-bit values; it is never handed to printf.

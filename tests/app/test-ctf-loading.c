@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test-ctf-loading.c — the viewer stays responsive while a 10^6-event CTF
- * trace loads (issue #14)
+ * trace loads
  *
  * The trace is written by the test (tests/cpel-ctf-writer.h, two streams,
  * ~24 MB) into a scratch folder and opened as a user opens a folder.

@@ -293,9 +293,7 @@ test_chase_sample (Fixture *f, gconstpointer data)
   guint slot;
 
   SKIP_WITHOUT_DISPLAY ();
-  path = cpel_test_shared_file ("fixtures/vpp-sample.cpel");
-  if (path == NULL)
-    return;
+  path = cpel_test_fixture_file ("vpp-sample.cpel");
   window = new_window ();
   app_test_open_and_wait (window, path);
   file = cpel_window_get_file (window);

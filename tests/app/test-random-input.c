@@ -769,19 +769,18 @@ env_uint (const char *name, guint fallback)
 
 /* Seed n's file, in turns of six: the demo capture twice, a VPP elog
  * file, none (an empty window), a Snabb timeline, a small file.  The
- * imported ones come from ../shared/fixtures (the small file stands in
- * when they are absent). */
+ * imported ones are copies of fixtures (tests/fixtures). */
 static const char *
 seed_path (guint64 seed)
 {
   switch ((seed - 1) % 6)
     {
     case 2:
-      return elog_path != NULL ? elog_path : small_path;
+      return elog_path;
     case 3:
       return NULL;
     case 4:
-      return snabb_path != NULL ? snabb_path : small_path;
+      return snabb_path;
     case 5:
       return small_path;
     default:
@@ -800,8 +799,6 @@ copy_to_scratch (char **path)
   g_autofree char *copy = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (*path == NULL)
-    return;
   name = g_path_get_basename (*path);
   copy = g_build_filename (scratch, name, NULL);
   from = g_file_new_for_path (*path);
@@ -811,22 +808,14 @@ copy_to_scratch (char **path)
   *path = g_steal_pointer (&copy);
 }
 
-/* An absolute path to fixture `relative` under the shared directory, or
- * NULL when absent. */
+/* An absolute path to fixture `relative` (tests/fixtures); a missing one
+ * fails the run. */
 static char *
 fixture_path (const char *relative)
 {
-  const char *dir = g_getenv ("CPEL_SHARED_DIR");
-  g_autofree char *path = g_build_filename (dir != NULL ? dir : "../shared", "fixtures", relative, NULL);
-  char *absolute = g_canonicalize_filename (path, NULL);
+  g_autofree char *path = cpel_test_fixture_file (relative);
 
-  if (!g_file_test (absolute, G_FILE_TEST_IS_REGULAR))
-    {
-      g_printerr ("# %s is absent: a small file instead\n", absolute);
-      g_free (absolute);
-      return NULL;
-    }
-  return absolute;
+  return g_canonicalize_filename (path, NULL);
 }
 
 static void
@@ -895,8 +884,8 @@ main (int argc, char *argv[])
   with_dialogs = env_uint ("CPEL_RANDOM_DIALOGS", 0) != 0;
   /* File choosers and the print dialog start at home: a scratch one. */
   /* (before the move to the scratch directory: the path may be relative) */
-  elog_path = fixture_path ("formats/vpp-elog/workers.elog");
-  snabb_path = fixture_path ("formats/snabb-timeline/engine-pipeline.timeline");
+  elog_path = fixture_path ("vpp-elog/workers.elog");
+  snabb_path = fixture_path ("snabb-timeline/engine-pipeline.timeline");
   scratch = g_dir_make_tmp ("cpel-random-input-XXXXXX", NULL);
   g_assert_nonnull (scratch);
   copy_to_scratch (&elog_path);

@@ -320,18 +320,16 @@ test_imported (Fixture *f, gconstpointer data)
     0, 0, 0, 0,                                        /* no strings */
     0, 0, 0, 0,                                        /* no events */
   };
-  static const char *fixtures[] = { "fixtures/formats/vpp-elog/workers.elog",
-                                    "fixtures/formats/snabb-timeline/ring64-wrapped.timeline" };
+  static const char *fixtures[] = { "vpp-elog/workers.elog",
+                                    "snabb-timeline/ring64-wrapped.timeline" };
   g_autofree char *empty = NULL;
   CpelFile *file;
 
   SKIP_WITHOUT_DISPLAY ();
   for (guint i = 0; i < G_N_ELEMENTS (fixtures); i++)
     {
-      g_autofree char *path = cpel_test_shared_file (fixtures[i]);
+      g_autofree char *path = cpel_test_fixture_file (fixtures[i]);
 
-      if (path == NULL)
-        return;
       app_test_open_and_wait (f->window, path);
       g_assert_false (has_error_dialog (f->window));
       file = file_shown (path);

@@ -9,10 +9,10 @@
  * made when asked: what opening a file does), the texts of all events made
  * (what a text search over every event or `cpel convert` costs on top), and
  * the whole open (import + index), best of 2, in events per second; memory
- * = resident growth beyond the source file's size, per event.  Targets
- * (#13): import >= 10^7 events/s, <= 32 B/event beyond the file.  Also the
- * open of a 10^6-event elog (what the viewer waits for before its first
- * frame; target <= 1 s).  Exit status 1 when a target is missed. */
+ * = resident growth beyond the source file's size, per event.  Targets of
+ * the elog and timeline importers: import >= 10^7 events/s, <= 32 B/event
+ * beyond the file.  Also the open of a 10^6-event elog (what the viewer
+ * waits for before its first frame; target <= 1 s).  Exit status 1 when a target is missed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

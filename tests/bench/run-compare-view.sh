@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # run-compare-view.sh — the compare view's frame times (`cpelview
 # --benchmark A --compare B`) against the single view of A and of B, same
-# run (#15: two 10^7-event captures side by side, every frame's paint
-# ≤ 16 ms p95; memory = the two single-capture figures added).
+# run (the compare view's target: two 10^7-event captures side by side,
+# every frame's paint ≤ 16 ms p95; memory = the two single-capture figures
+# added).
 #
 # usage: run-compare-view.sh CPEL CPELVIEW OUTDIR
 #   CPEL       the built `cpel` binary (writes the captures)

@@ -84,7 +84,7 @@ filter_track (GPtrArray *lines, const char *pattern)
 static void
 test_cut_sample (void)
 {
-  g_autofree char *sample = cpel_test_shared_file ("fixtures/vpp-sample.cpel");
+  g_autofree char *sample = cpel_test_fixture_file ("vpp-sample.cpel");
   g_autofree char *out = tmp_path ("cut-sample.cpel");
   g_autofree char *part = tmp_path ("cut-part.cpel");
   g_auto(CliRun) r = { 0 };
@@ -94,8 +94,6 @@ test_cut_sample (void)
   g_autoptr(GPtrArray) got2 = NULL;
   g_autofree char *message = NULL;
 
-  if (sample == NULL)
-    return;
   cli_run (&r, "cut", sample, out, "--from", "1s", "--to", "2s");
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.err, ==, "");
@@ -200,7 +198,7 @@ test_cut_generated (void)
 static void
 test_cut_refusals (void)
 {
-  g_autofree char *sample = cpel_test_shared_file ("fixtures/vpp-sample.cpel");
+  g_autofree char *sample = cpel_test_fixture_file ("vpp-sample.cpel");
   g_autofree char *dir = cli_tmpdir_new ();
   g_autofree char *out = g_build_filename (dir, "kept.cpel", NULL);
   g_autofree char *bad = g_build_filename (dir, "bad.cpel", NULL);
@@ -330,15 +328,13 @@ check_codes_csv (const char *csv, GPtrArray *lines)
 static void
 test_stats_sample (void)
 {
-  g_autofree char *sample = cpel_test_shared_file ("fixtures/vpp-sample.cpel");
+  g_autofree char *sample = cpel_test_fixture_file ("vpp-sample.cpel");
   g_auto(CliRun) r = { 0 };
   g_autoptr(GPtrArray) all = NULL;
   g_autoptr(GPtrArray) part = NULL;
   g_auto(GStrv) rows = NULL;
   guint64 per_track = 0;
 
-  if (sample == NULL)
-    return;
   cli_run (&r, "stats", sample);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "Events: 67 on 2 of 2 tracks, 1 event code\n"));
@@ -659,7 +655,7 @@ static void
 test_chase (void)
 {
   g_autofree char *path = chase_source ();
-  g_autofree char *sample = cpel_test_shared_file ("fixtures/vpp-sample.cpel");
+  g_autofree char *sample = cpel_test_fixture_file ("vpp-sample.cpel");
   g_auto(CliRun) r = { 0 };
 
   cli_run (&r, "chase", path, "--code", "3");
@@ -693,8 +689,6 @@ test_chase (void)
   cli_run (&r, "chase", path, "--code", "nosuch");
   g_assert_cmpint (r.status, ==, 2);
 
-  if (sample == NULL)
-    return;
   cli_run (&r, "chase", sample, "--code", "rx");
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.out, ==, "0  workers 1\n1  workers 2\n");

@@ -26,13 +26,11 @@ write_file (const char *name, const void *data, gsize len)
 static void
 test_dump_tsv_sample (void)
 {
-  g_autofree char *sample = cpel_test_shared_file ("fixtures/vpp-sample.cpel");
+  g_autofree char *sample = cpel_test_fixture_file ("vpp-sample.cpel");
   g_auto(CliRun) r = { 0 };
   g_auto(GStrv) lines = NULL;
   gint64 prev = -1;
 
-  if (sample == NULL)
-    return;
   cli_run (&r, "dump", "--tsv", sample);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.err, ==, "");
@@ -60,12 +58,10 @@ test_dump_tsv_sample (void)
 static void
 test_dump_human_sample (void)
 {
-  g_autofree char *sample = cpel_test_shared_file ("fixtures/vpp-sample.cpel");
+  g_autofree char *sample = cpel_test_fixture_file ("vpp-sample.cpel");
   g_auto(CliRun) r = { 0 };
   g_auto(GStrv) lines = NULL;
 
-  if (sample == NULL)
-    return;
   cli_run (&r, "dump", sample);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpuint (count_lines (r.out), ==, 67);
@@ -158,12 +154,10 @@ test_ticks (void)
 static void
 test_dump_clock_rate (void)
 {
-  g_autofree char *sample = cpel_test_shared_file ("fixtures/vpp-sample.cpel");
+  g_autofree char *sample = cpel_test_fixture_file ("vpp-sample.cpel");
   g_auto(CliRun) r = { 0 };
   g_auto(GStrv) lines = NULL;
 
-  if (sample == NULL)
-    return;
   cli_run (&r, "dump", "--tsv", "--clock-rate", "500000000", sample);
   g_assert_cmpint (r.status, ==, 0);
   lines = g_strsplit (r.out, "\n", -1);
@@ -182,11 +176,9 @@ test_dump_clock_rate (void)
 static void
 test_dump_range (void)
 {
-  g_autofree char *sample = cpel_test_shared_file ("fixtures/vpp-sample.cpel");
+  g_autofree char *sample = cpel_test_fixture_file ("vpp-sample.cpel");
   g_auto(CliRun) r = { 0 };
 
-  if (sample == NULL)
-    return;
   cli_run (&r, "dump", "--tsv", "--from", "138910ns", "--to", "1s", sample);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (g_str_has_prefix (r.out, "time_ns\ttrack\ttrack_label\tcode\tevent\tdatum\n"
@@ -302,11 +294,9 @@ test_dump_byte_orders (void)
 static void
 test_info_sample (void)
 {
-  g_autofree char *sample = cpel_test_shared_file ("fixtures/vpp-sample.cpel");
+  g_autofree char *sample = cpel_test_fixture_file ("vpp-sample.cpel");
   g_auto(CliRun) r = { 0 };
 
-  if (sample == NULL)
-    return;
   cli_run (&r, "info", "--tracks", sample);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.err, ==, "");
@@ -445,13 +435,11 @@ test_invalid_clock (void)
 static void
 test_invalid_truncated (void)
 {
-  g_autofree char *sample = cpel_test_shared_file ("fixtures/vpp-sample.cpel");
+  g_autofree char *sample = cpel_test_fixture_file ("vpp-sample.cpel");
   g_autofree char *contents = NULL;
   g_autofree char *path = NULL;
   gsize len;
 
-  if (sample == NULL)
-    return;
   g_assert_true (g_file_get_contents (sample, &contents, &len, NULL));
   path = write_file ("truncated.cpel", contents, 300);
   check_invalid (path, "offset 252");
@@ -483,12 +471,10 @@ test_invalid_missing (void)
 static void
 test_usage_errors (void)
 {
-  g_autofree char *sample = cpel_test_shared_file ("fixtures/vpp-sample.cpel");
+  g_autofree char *sample = cpel_test_fixture_file ("vpp-sample.cpel");
   g_auto(CliRun) r = { 0 };
   const char *s;
 
-  if (sample == NULL)
-    return;
   s = sample;
 
   cli_runv (&r, (const char *[]) { NULL });
@@ -561,17 +547,15 @@ test_help (void)
 static void
 test_convert (void)
 {
-  static const char *sources[] = { "fixtures/formats/vpp-elog/workers.elog",
-                                   "fixtures/formats/snabb-timeline/engine-pipeline.timeline" };
+  static const char *sources[] = { "vpp-elog/workers.elog",
+                                   "snabb-timeline/engine-pipeline.timeline" };
 
   for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
     {
-      g_autofree char *src = cpel_test_shared_file (sources[i]);
+      g_autofree char *src = cpel_test_fixture_file (sources[i]);
       g_autofree char *out = NULL;
       g_auto(CliRun) direct = { 0 }, conv = { 0 }, again = { 0 }, dumped = { 0 }, info = { 0 };
 
-      if (src == NULL)
-        return;
       out = tmp_path (i == 0 ? "converted-elog.cpel" : "converted-timeline.cpel");
       cli_run (&conv, "convert", src, out);
       g_assert_cmpint (conv.status, ==, 0);
@@ -588,12 +572,10 @@ test_convert (void)
       g_assert_nonnull (strstr (info.out, "Source header:"));
     }
   {
-    g_autofree char *src = cpel_test_shared_file ("fixtures/formats/vpp-elog/tiny.elog");
+    g_autofree char *src = cpel_test_fixture_file ("vpp-elog/tiny.elog");
     g_autofree char *out = tmp_path ("c2cpel-le.cpel");
     g_auto(CliRun) r = { 0 };
 
-    if (src == NULL)
-      return;
     cli_run (&r, "convert", "--c2cpel", "--little-endian", src, out);
     g_assert_cmpint (r.status, ==, 2);
   }

@@ -4,6 +4,7 @@
  * and payload text; tracks; discarded events; broken traces. */
 #include <string.h>
 
+#include <gio/gio.h>
 #include <glib/gstdio.h>
 
 #include "cpel-core.h"
@@ -70,12 +71,39 @@ last_group (const char *s)
   return g_strndup (a, b - a);
 }
 
+/* The text of a reference file; one ending in .gz (the kernel trace's,
+ * 2 MB as text) is gunzipped. */
+static char *
+read_ref (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, &error));
+  g_assert_no_error (error);
+  if (!g_str_has_suffix (path, ".gz"))
+    return g_steal_pointer (&data);
+
+  g_autoptr(GInputStream) raw = g_memory_input_stream_new_from_data (data, len, NULL);
+  g_autoptr(GZlibDecompressor) gz = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+  g_autoptr(GInputStream) in = g_converter_input_stream_new (raw, G_CONVERTER (gz));
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_output_stream_splice (out, in, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr(GBytes) bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+  gsize n = g_bytes_get_size (bytes);
+  char *text = g_malloc (n + 1);
+  memcpy (text, g_bytes_get_data (bytes, NULL), n);
+  text[n] = '\0';
+  return text;
+}
+
 static GPtrArray *
 parse_ref (const char *path, gboolean seconds)
 {
-  g_autofree char *text = NULL;
+  g_autofree char *text = read_ref (path);
   g_autoptr(GError) error = NULL;
-  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
   g_autoptr(GRegex) re = g_regex_new (seconds ? "^\\[(\\d+)\\.(\\d{9})\\] (.*?)(\\S+): \\{(.*)$"
                                               : "^\\[(\\d\\d):(\\d\\d):(\\d\\d)\\.(\\d{9})\\] \\(\\+[^)]*\\) (.*?)(\\S+): \\{(.*)$",
                                       0, 0, &error);
@@ -120,15 +148,7 @@ parse_ref (const char *path, gboolean seconds)
 static CpelCtfTrace *
 read_fixture (const char *rel, char **path_out)
 {
-  g_autofree char *dir = NULL;
-  const char *shared = g_getenv ("CPEL_SHARED_DIR");
-  dir = g_build_filename (shared ? shared : "../shared", rel, NULL);
-  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
-    {
-      g_autofree char *msg = g_strdup_printf ("%s is absent: skipping", dir);
-      g_test_skip (msg);
-      return NULL;
-    }
+  g_autofree char *dir = cpel_test_fixture_dir (rel);
   g_autoptr(GError) error = NULL;
   CpelCtfTrace *t = cpel_ctf_trace_read (dir, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
@@ -143,9 +163,7 @@ static void compare_ref (CpelCtfTrace *t, GPtrArray *ref, gboolean seconds, guin
 static void
 compare (CpelCtfTrace *t, const char *ref_rel, gboolean seconds, guint expected)
 {
-  g_autofree char *ref_path = cpel_test_shared_file (ref_rel);
-  if (ref_path == NULL)
-    return;
+  g_autofree char *ref_path = cpel_test_fixture_file (ref_rel);
   g_autoptr(GPtrArray) ref = parse_ref (ref_path, seconds);
   compare_ref (t, ref, seconds, expected);
 }
@@ -189,11 +207,9 @@ assert_tracks (CpelCtfTrace *t, const char * const *labels)
 static void
 test_dpdk (void)
 {
-  g_autoptr(CpelCtfTrace) t = read_fixture ("fixtures/formats/ctf/dpdk-22.11-lcores", NULL);
-  if (t == NULL)
-    return;
-  compare (t, "fixtures/formats/ctf/dpdk-22.11-lcores.babeltrace2-clock-seconds.txt", TRUE, 171);
-  compare (t, "fixtures/formats/ctf/dpdk-22.11-lcores.babeltrace2.txt", FALSE, 171);
+  g_autoptr(CpelCtfTrace) t = read_fixture ("ctf/dpdk-22.11-lcores", NULL);
+  compare (t, "ctf/dpdk-22.11-lcores.babeltrace2-clock-seconds.txt", TRUE, 171);
+  compare (t, "ctf/dpdk-22.11-lcores.babeltrace2.txt", FALSE, 171);
   static const char * const labels[] = { "eal-intr-thread", "fixture-main lcore 3", "rte-worker-7 lcore 7",
                                          "rte-worker-5 lcore 5", "stats-collector", "housekeeper lcore 0", NULL };
   assert_tracks (t, labels);
@@ -214,11 +230,9 @@ test_dpdk (void)
 static void
 test_lttng_ust (void)
 {
-  g_autoptr(CpelCtfTrace) t = read_fixture ("fixtures/formats/ctf/lttng-ust-2.13-pid", NULL);
-  if (t == NULL)
-    return;
-  compare (t, "fixtures/formats/ctf/lttng-ust-2.13-pid.babeltrace2-clock-seconds.txt", TRUE, 257);
-  compare (t, "fixtures/formats/ctf/lttng-ust-2.13-pid.babeltrace2.txt", FALSE, 257);
+  g_autoptr(CpelCtfTrace) t = read_fixture ("ctf/lttng-ust-2.13-pid", NULL);
+  compare (t, "ctf/lttng-ust-2.13-pid.babeltrace2-clock-seconds.txt", TRUE, 257);
+  compare (t, "ctf/lttng-ust-2.13-pid.babeltrace2.txt", FALSE, 257);
   g_assert_cmpuint (cpel_ctf_trace_get_trace_dirs (t)->len, ==, 2);
   g_assert_cmpuint (cpel_ctf_trace_get_discarded_events (t), ==, 411);
   g_assert_cmpuint (cpel_ctf_trace_get_notes (t)->len, ==, 1);
@@ -233,10 +247,8 @@ test_lttng_ust (void)
 static void
 test_perf_ctf (void)
 {
-  g_autoptr(CpelCtfTrace) t = read_fixture ("fixtures/formats/ctf/perf-ctf-sched-wakeup", NULL);
-  if (t == NULL)
-    return;
-  compare (t, "fixtures/formats/ctf/perf-ctf-sched-wakeup.babeltrace2.txt", FALSE, 147);
+  g_autoptr(CpelCtfTrace) t = read_fixture ("ctf/perf-ctf-sched-wakeup", NULL);
+  compare (t, "ctf/perf-ctf-sched-wakeup.babeltrace2.txt", FALSE, 147);
   static const char * const labels[] = { "CPU 0", "CPU 1", NULL };
   assert_tracks (t, labels);
 }
@@ -244,10 +256,8 @@ test_perf_ctf (void)
 static void
 test_kernel_rotation (void)
 {
-  g_autoptr(CpelCtfTrace) t = read_fixture ("fixtures/formats/ctf/public/lttng-tracefile-rotation", NULL);
-  if (t == NULL)
-    return;
-  compare (t, "fixtures/formats/ctf/public/lttng-tracefile-rotation.babeltrace2.txt", FALSE, 12305);
+  g_autoptr(CpelCtfTrace) t = read_fixture ("ctf/public/lttng-tracefile-rotation", NULL);
+  compare (t, "ctf/public/lttng-tracefile-rotation.babeltrace2.txt.gz", FALSE, 12305);
   static const char * const labels[] = { "CPU 0", "CPU 1", "CPU 2", "CPU 3", NULL };
   assert_tracks (t, labels);
 }
@@ -255,10 +265,8 @@ test_kernel_rotation (void)
 static void
 test_heartbeat (void)
 {
-  g_autoptr(CpelCtfTrace) t = read_fixture ("fixtures/formats/ctf/public/wk-heartbeat-u", NULL);
-  if (t == NULL)
-    return;
-  compare (t, "fixtures/formats/ctf/public/wk-heartbeat-u.babeltrace2.txt", FALSE, 20);
+  g_autoptr(CpelCtfTrace) t = read_fixture ("ctf/public/wk-heartbeat-u", NULL);
+  compare (t, "ctf/public/wk-heartbeat-u.babeltrace2.txt", FALSE, 20);
   /* no procname context: the trace environment's procname and the vtid */
   static const char * const labels[] = { "wk-heartbeat [3214]", "wk-heartbeat [3215]", NULL };
   assert_tracks (t, labels);
@@ -268,14 +276,7 @@ test_heartbeat (void)
 static void
 test_open_file_inside (void)
 {
-  const char *shared = g_getenv ("CPEL_SHARED_DIR");
-  g_autofree char *dir = g_build_filename (shared ? shared : "../shared",
-                                           "fixtures/formats/ctf/dpdk-22.11-lcores", NULL);
-  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
-    {
-      g_test_skip ("CTF fixtures absent: skipping");
-      return;
-    }
+  g_autofree char *dir = cpel_test_fixture_dir ("ctf/dpdk-22.11-lcores");
   const char *inside[] = { "metadata", "channel0_3" };
   for (guint i = 0; i < G_N_ELEMENTS (inside); i++)
     {
@@ -291,8 +292,7 @@ test_open_file_inside (void)
     }
   g_assert_true (cpel_ctf_path_is_trace (dir));
   /* the session root of the LTTng fixture holds two traces */
-  g_autofree char *session = g_build_filename (shared ? shared : "../shared",
-                                               "fixtures/formats/ctf/lttng-ust-2.13-pid", NULL);
+  g_autofree char *session = cpel_test_fixture_dir ("ctf/lttng-ust-2.13-pid");
   g_autoptr(GPtrArray) dirs = cpel_ctf_find_trace_dirs (session, NULL);
   g_assert_nonnull (dirs);
   g_assert_cmpuint (dirs->len, ==, 2);
@@ -335,14 +335,7 @@ rm_dir (const char *dir)
 static void
 test_broken (void)
 {
-  const char *shared = g_getenv ("CPEL_SHARED_DIR");
-  g_autofree char *src = g_build_filename (shared ? shared : "../shared",
-                                           "fixtures/formats/ctf/dpdk-22.11-lcores", NULL);
-  if (!g_file_test (src, G_FILE_TEST_IS_DIR))
-    {
-      g_test_skip ("CTF fixtures absent: skipping");
-      return;
-    }
+  g_autofree char *src = cpel_test_fixture_dir ("ctf/dpdk-22.11-lcores");
   g_autoptr(GError) error = NULL;
   g_autofree char *tmp = g_dir_make_tmp ("cpel-ctf-XXXXXX", &error);
   g_assert_no_error (error);
@@ -410,14 +403,7 @@ count_progress (double fraction, gpointer data)
 static void
 test_cancel_and_progress (void)
 {
-  const char *shared = g_getenv ("CPEL_SHARED_DIR");
-  g_autofree char *dir = g_build_filename (shared ? shared : "../shared",
-                                           "fixtures/formats/ctf/public/lttng-tracefile-rotation", NULL);
-  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
-    {
-      g_test_skip ("CTF fixtures absent: skipping");
-      return;
-    }
+  g_autofree char *dir = cpel_test_fixture_dir ("ctf/public/lttng-tracefile-rotation");
   g_autoptr(GError) error = NULL;
   g_autoptr(GCancellable) c = g_cancellable_new ();
   g_cancellable_cancel (c);
@@ -446,8 +432,6 @@ test_cli (gconstpointer data)
     }
   g_autofree char *dir = NULL;
   g_autoptr(CpelCtfTrace) t = read_fixture (rel, &dir);
-  if (t == NULL)
-    return;
   g_autoptr(GError) error = NULL;
   g_autofree char *tmp = g_dir_make_tmp ("cpel-bt-XXXXXX", &error);
   g_assert_no_error (error);
@@ -483,7 +467,7 @@ main (int argc, char **argv)
   for (guint i = 0; i < G_N_ELEMENTS (all); i++)
     {
       g_autofree char *name = g_strdup_printf ("/core/import/ctf/babeltrace2-cli/%s", all[i]);
-      g_test_add_data_func_full (name, g_strdup_printf ("fixtures/formats/ctf/%s", all[i]), test_cli, g_free);
+      g_test_add_data_func_full (name, g_strdup_printf ("ctf/%s", all[i]), test_cli, g_free);
     }
   return g_test_run ();
 }

@@ -12,19 +12,13 @@
 #include "cpel-ctf-writer.h"
 #include "cpel-test-util.h"
 
+/* A trace folder under tests/fixtures/ctf (a missing one fails the test). */
 static char *
 fixture_dir (const char *rel)
 {
-  const char *shared = g_getenv ("CPEL_SHARED_DIR");
-  char *dir = g_build_filename (shared ? shared : "../shared", "fixtures/formats/ctf", rel, NULL);
-  if (!g_file_test (dir, G_FILE_TEST_EXISTS))
-    {
-      g_autofree char *msg = g_strdup_printf ("%s is absent: skipping", dir);
-      g_test_skip (msg);
-      g_free (dir);
-      return NULL;
-    }
-  return dir;
+  g_autofree char *path = g_build_filename ("ctf", rel, NULL);
+
+  return cpel_test_fixture_dir (path);
 }
 
 static CpelFile *
@@ -57,8 +51,6 @@ static void
 test_dpdk (void)
 {
   g_autofree char *dir = fixture_dir ("dpdk-22.11-lcores");
-  if (dir == NULL)
-    return;
   g_autoptr(CpelFile) file = open_path (dir);
   g_assert_cmpuint (cpel_file_get_n_events (file), ==, 171);
   g_assert_cmpuint (cpel_file_get_n_tracks (file), ==, 6);
@@ -79,8 +71,6 @@ static void
 test_lttng_session (void)
 {
   g_autofree char *dir = fixture_dir ("lttng-ust-2.13-pid");
-  if (dir == NULL)
-    return;
   g_autoptr(CpelFile) file = open_path (dir);
   g_assert_cmpuint (cpel_file_get_n_events (file), ==, 257);
   g_assert_cmpuint (cpel_file_get_n_tracks (file), ==, 4);
@@ -98,8 +88,6 @@ static void
 test_file_inside (void)
 {
   g_autofree char *dir = fixture_dir ("lttng-ust-2.13-pid/ust/pid/fixture_app-20994-20261126-091809");
-  if (dir == NULL)
-    return;
   static const char *const inside[] = { "metadata", "ch0_1" };
   for (guint i = 0; i < G_N_ELEMENTS (inside); i++)
     {
@@ -114,8 +102,6 @@ static void
 test_kernel (void)
 {
   g_autofree char *dir = fixture_dir ("public/lttng-tracefile-rotation");
-  if (dir == NULL)
-    return;
   g_autoptr(CpelFile) file = open_path (dir);
   g_assert_cmpuint (cpel_file_get_n_events (file), ==, 12305);
   g_assert_cmpuint (cpel_file_get_n_tracks (file), ==, 4);

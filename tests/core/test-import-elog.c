@@ -44,9 +44,9 @@ load_bytes (GByteArray *a, GError **error)
 static void
 check_fixture (const char *name)
 {
-  g_autofree char *rel = g_strdup_printf ("fixtures/formats/vpp-elog/%s.elog", name);
-  g_autofree char *rel_dump = g_strdup_printf ("fixtures/formats/vpp-elog/%s.elog_dump.txt", name);
-  g_autofree char *path = cpel_test_shared_file (rel);
+  g_autofree char *rel = g_strdup_printf ("vpp-elog/%s.elog", name);
+  g_autofree char *rel_dump = g_strdup_printf ("vpp-elog/%s.elog_dump.txt", name);
+  g_autofree char *path = cpel_test_fixture_file (rel);
   g_autofree char *dump_path = NULL;
   g_autofree char *text = NULL;
   g_auto(GStrv) ref = NULL;
@@ -59,11 +59,7 @@ check_fixture (const char *name)
   CpelEvent ev;
   guint line = 1;
 
-  if (path == NULL)
-    return;
-  dump_path = cpel_test_shared_file (rel_dump);
-  if (dump_path == NULL)
-    return;
+  dump_path = cpel_test_fixture_file (rel_dump);
   g_assert_true (g_file_get_contents (dump_path, &text, NULL, NULL));
   ref = g_strsplit (text, "\n", -1);
 
@@ -126,15 +122,13 @@ test_fixture_wrapped (void)
 static void
 test_fixture_tracks (void)
 {
-  g_autofree char *path = cpel_test_shared_file ("fixtures/formats/vpp-elog/workers.elog");
+  g_autofree char *path = cpel_test_fixture_file ("vpp-elog/workers.elog");
   g_autoptr(GError) error = NULL;
   g_autoptr(CpelFile) file = NULL;
   static const char *names[] = { "default", "main", "worker 0", "worker 1", "worker 2",
                                  "worker 3", "stats", "spare (unused)" };
   static const guint64 counts[] = { 0, 11, 262, 256, 256, 262, 18, 0 };
 
-  if (path == NULL)
-    return;
   file = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (cpel_file_get_n_tracks (file), ==, 8);
@@ -152,14 +146,12 @@ test_fixture_tracks (void)
 static void
 test_fixture_header (void)
 {
-  g_autofree char *path = cpel_test_shared_file ("fixtures/formats/vpp-elog/tiny.elog");
+  g_autofree char *path = cpel_test_fixture_file ("vpp-elog/tiny.elog");
   g_autoptr(GError) error = NULL;
   g_autoptr(CpelFile) file = NULL;
   g_auto(GStrv) header = NULL;
   gboolean clock = FALSE, start = FALSE, other = FALSE;
 
-  if (path == NULL)
-    return;
   file = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   header = cpel_file_dup_source_header (file);
@@ -197,7 +189,7 @@ test_fixture_header (void)
 static void
 check_c2cpel (const char *elog_rel, const char *cpel_rel)
 {
-  g_autofree char *path = cpel_test_shared_file (elog_rel);
+  g_autofree char *path = cpel_test_fixture_file (elog_rel);
   g_autofree char *ref_path = NULL;
   g_autofree char *ref = NULL;
   gsize ref_len;
@@ -209,11 +201,7 @@ check_c2cpel (const char *elog_rel, const char *cpel_rel)
   const guint8 *data;
   gsize len;
 
-  if (path == NULL)
-    return;
-  ref_path = cpel_test_shared_file (cpel_rel);
-  if (ref_path == NULL)
-    return;
+  ref_path = cpel_test_fixture_file (cpel_rel);
   g_assert_true (g_file_get_contents (ref_path, &ref, &ref_len, NULL));
   mapped = g_mapped_file_new (path, FALSE, &error);
   g_assert_no_error (error);
@@ -232,22 +220,19 @@ check_c2cpel (const char *elog_rel, const char *cpel_rel)
 static void
 test_c2cpel (void)
 {
-  check_c2cpel ("fixtures/vpp-sample.elog", "fixtures/vpp-sample.cpel");
-  check_c2cpel ("fixtures/formats/vpp-elog/tiny.elog", "fixtures/formats/vpp-elog/tiny.c2cpel.cpel");
-  check_c2cpel ("fixtures/formats/vpp-elog/workers.elog", "fixtures/formats/vpp-elog/workers.c2cpel.cpel");
-  check_c2cpel ("fixtures/formats/vpp-elog/ring256-wrapped.elog",
-                "fixtures/formats/vpp-elog/ring256-wrapped.c2cpel.cpel");
+  check_c2cpel ("vpp-sample.elog", "vpp-sample.cpel");
+  check_c2cpel ("vpp-elog/tiny.elog", "vpp-elog/tiny.c2cpel.cpel");
+  check_c2cpel ("vpp-elog/workers.elog", "vpp-elog/workers.c2cpel.cpel");
+  check_c2cpel ("vpp-elog/ring256-wrapped.elog", "vpp-elog/ring256-wrapped.c2cpel.cpel");
 }
 
 /* Convert, load the CPEL written, and the dump equals the direct one (both byte orders). */
 static void
 test_round_trip (void)
 {
-  g_autofree char *path = cpel_test_shared_file ("fixtures/formats/vpp-elog/workers.elog");
+  g_autofree char *path = cpel_test_fixture_file ("vpp-elog/workers.elog");
   g_autofree char *dir = NULL;
 
-  if (path == NULL)
-    return;
   dir = g_dir_make_tmp ("cpel-elog-XXXXXX", NULL);
   for (int le = 0; le < 2; le++)
     {

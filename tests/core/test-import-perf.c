@@ -46,10 +46,8 @@ got_free (gpointer p)
 static void
 check_fixture (const char *name, guint expected, gboolean tracepoints_have_cpu)
 {
-  g_autofree char *rel = g_strdup_printf ("fixtures/formats/perf/%s.perf.data", name);
-  g_autofree char *path = cpel_test_shared_file (rel);
-  if (path == NULL)
-    return;
+  g_autofree char *rel = g_strdup_printf ("perf/%s.perf.data", name);
+  g_autofree char *path = cpel_test_fixture_file (rel);
   gsize stem = strlen (path) - strlen (".perf.data");
   g_autofree char *fields_path = g_strdup_printf ("%.*s.perf-script-fields.txt", (int) stem, path);
   g_autofree char *text_path = g_strdup_printf ("%.*s.perf-script.txt", (int) stem, path);
@@ -188,9 +186,7 @@ test_zstd_mono (void)
 static void
 test_datum_and_header (void)
 {
-  g_autofree char *path = cpel_test_shared_file ("fixtures/formats/perf/sched-wakeup.perf.data");
-  if (path == NULL)
-    return;
+  g_autofree char *path = cpel_test_fixture_file ("perf/sched-wakeup.perf.data");
   g_autoptr(GError) error = NULL;
   g_autoptr(CpelFile) file = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
@@ -212,7 +208,7 @@ test_datum_and_header (void)
 
   /* when each thread ran: an `in` on next_pid's track and an `out` on
    * prev_pid's at every switch, none for the idle task (pid 0) */
-  g_autofree char *text_path = cpel_test_shared_file ("fixtures/formats/perf/sched-wakeup.perf-script.txt");
+  g_autofree char *text_path = cpel_test_fixture_file ("perf/sched-wakeup.perf-script.txt");
   g_autofree char *text = NULL;
   g_assert_true (g_file_get_contents (text_path, &text, NULL, NULL));
   guint64 ins = 0, outs = 0;

@@ -31,9 +31,9 @@ load_writer (Snabbw *w, guint64 rate, GError **error)
 static void
 check_fixture (const char *name, const char *clock)
 {
-  g_autofree char *rel = g_strdup_printf ("fixtures/formats/snabb-timeline/%s.timeline", name);
-  g_autofree char *rel_ref = g_strdup_printf ("fixtures/formats/snabb-timeline/%s.timeline.listing.txt", name);
-  g_autofree char *path = cpel_test_shared_file (rel);
+  g_autofree char *rel = g_strdup_printf ("snabb-timeline/%s.timeline", name);
+  g_autofree char *rel_ref = g_strdup_printf ("snabb-timeline/%s.timeline.listing.txt", name);
+  g_autofree char *path = cpel_test_fixture_file (rel);
   g_autofree char *ref_path = NULL;
   g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
@@ -44,11 +44,7 @@ check_fixture (const char *name, const char *clock)
   CpelEvent ev;
   guint i = 0, n_ref = 0;
 
-  if (path == NULL)
-    return;
-  ref_path = cpel_test_shared_file (rel_ref);
-  if (ref_path == NULL)
-    return;
+  ref_path = cpel_test_fixture_file (rel_ref);
   g_assert_true (g_file_get_contents (ref_path, &text, NULL, NULL));
   lines = g_strsplit (text, "\n", -1);
 
@@ -133,14 +129,12 @@ test_fixture_engine (void)
 static void
 test_fixture_ring64 (void)
 {
-  g_autofree char *path = cpel_test_shared_file ("fixtures/formats/snabb-timeline/ring64-wrapped.timeline");
+  g_autofree char *path = cpel_test_fixture_file ("snabb-timeline/ring64-wrapped.timeline");
   g_autoptr(GError) error = NULL;
   g_autoptr(CpelFile) file = NULL;
   CpelLoadOptions options = { .ticks_per_second = 2000000000 };
 
   check_fixture ("ring64-wrapped", "unknown");
-  if (path == NULL)
-    return;
   /* the clock is unknown: the user's rate applies (ticks / 2 = ns) */
   file = cpel_file_new_for_path (path, &options, NULL, NULL, NULL, &error);
   g_assert_no_error (error);

@@ -135,10 +135,8 @@ compare_with_script (const char *path, const char *fields_path, const char *text
 static void
 compare_fixture (const char *name, guint expected)
 {
-  g_autofree char *rel = g_strdup_printf ("fixtures/formats/perf/%s.perf.data", name);
-  g_autofree char *path = cpel_test_shared_file (rel);
-  if (path == NULL)
-    return;
+  g_autofree char *rel = g_strdup_printf ("perf/%s.perf.data", name);
+  g_autofree char *path = cpel_test_fixture_file (rel);
   gsize stem = strlen (path) - strlen (".perf.data");
   g_autofree char *fields_path = g_strdup_printf ("%.*s.perf-script-fields.txt", (int) stem, path);
   g_autofree char *text_path = g_strdup_printf ("%.*s.perf-script.txt", (int) stem, path);
@@ -206,9 +204,7 @@ test_zstd_mono (void)
 static void
 test_header (void)
 {
-  g_autofree char *path = cpel_test_shared_file ("fixtures/formats/perf/zstd-mono.perf.data");
-  if (path == NULL)
-    return;
+  g_autofree char *path = cpel_test_fixture_file ("perf/zstd-mono.perf.data");
   g_autoptr(GError) error = NULL;
   g_autoptr(CpelPerfData) pd = load (path, &error);
   g_assert_no_error (error);
@@ -344,10 +340,8 @@ test_not_supported (void)
 static GBytes *
 fixture_bytes (const char *name)
 {
-  g_autofree char *rel = g_strdup_printf ("fixtures/formats/perf/%s.perf.data", name);
-  g_autofree char *path = cpel_test_shared_file (rel);
-  if (path == NULL)
-    return NULL;
+  g_autofree char *rel = g_strdup_printf ("perf/%s.perf.data", name);
+  g_autofree char *path = cpel_test_fixture_file (rel);
   g_autofree char *data = NULL;
   gsize len;
   g_assert_true (g_file_get_contents (path, &data, &len, NULL));
@@ -363,8 +357,6 @@ test_truncations (void)
   for (guint k = 0; k < G_N_ELEMENTS (names); k++)
     {
       g_autoptr(GBytes) all = fixture_bytes (names[k]);
-      if (all == NULL)
-        return;
       gsize len = g_bytes_get_size (all);
       for (gsize cut = 0; cut < len; cut += cut < 1024 ? 1 : 61)
         {
@@ -382,8 +374,6 @@ static void
 test_tracepoint_offsets (void)
 {
   g_autoptr(GBytes) all = fixture_bytes ("sched-wakeup");
-  if (all == NULL)
-    return;
   gsize len;
   const guint8 *d = g_bytes_get_data (all, &len);
   g_autofree guint8 *copy = g_memdup2 (d, len);
@@ -411,8 +401,6 @@ static void
 test_format_text (void)
 {
   g_autoptr(GBytes) all = fixture_bytes ("sched-wakeup");
-  if (all == NULL)
-    return;
   static const char *const damage[][2] = {
     { "long prev_state;", "long krev_state;" },
     { "print fmt: \"prev_comm", "print fm#: \"prev_comm" },
@@ -445,8 +433,6 @@ static void
 test_print_fmt_expressions (void)
 {
   g_autoptr(GBytes) all = fixture_bytes ("sched-wakeup");
-  if (all == NULL)
-    return;
   static const struct { const char *from, *to; gboolean pretty; } damage[] = {
     /* the fuzzer's: "R / C->prev_comm", folded while libtraceevent parses */
     { "REC->prev_comm, REC->prev_pid", "R/C->prev_comm, REC->prev_pid", FALSE },

@@ -741,15 +741,13 @@ test_cancel_progress (void)
 static void
 test_sample (void)
 {
-  g_autofree char *path = cpel_test_shared_file ("fixtures/vpp-sample.cpel");
+  g_autofree char *path = cpel_test_fixture_file ("vpp-sample.cpel");
   g_autoptr(GError) error = NULL;
   g_autoptr(CpelFile) file = NULL;
   g_autoptr(CpelSearchResult) r = NULL;
   g_autoptr(GString) label = g_string_new ("");
   guint64 count4 = 0, count3 = 0;
 
-  if (path == NULL)
-    return;
   file = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (cpel_file_get_n_events (file), ==, 67);

@@ -60,7 +60,7 @@ static void
 test_many_files (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("cpel-leaks-XXXXXX", NULL);
-  g_autofree char *sample = cpel_test_shared_file ("fixtures/vpp-sample.cpel");
+  g_autofree char *sample = cpel_test_fixture_file ("vpp-sample.cpel");
   g_autoptr(GCancellable) cancelled = g_cancellable_new ();
   CpelLoadOptions rate = { 1000000, 0 };
 

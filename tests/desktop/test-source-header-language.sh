@@ -6,12 +6,12 @@
 # "Ring size" in English and (with LANGUAGE=de) the German label from de.po.
 #
 # usage: test-source-header-language.sh CPEL BUILD_PO_DIR SHIM_LIBRARY ELOG
-# Exit 77 (skip) without the fixture or gettext(1).
+# Fails without the fixture; exit 77 (skip) without gettext(1).
 set -u
 [ $# -eq 4 ] || { echo "usage: $0 CPEL BUILD_PO_DIR SHIM ELOG" >&2; exit 2; }
 cpel=$1 podir=$2 shim=$3 elog=$4
 
-[ -f "$elog" ] || { echo "no fixture $elog: skip"; exit 77; }
+[ -f "$elog" ] || { echo "not ok: fixture $elog is missing"; exit 1; }
 [ -f "$podir/de/LC_MESSAGES/cpelview.mo" ] || { echo "no German catalogue in $podir"; exit 1; }
 command -v gettext >/dev/null || { echo "gettext(1) missing: skip"; exit 77; }
 

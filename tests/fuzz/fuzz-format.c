@@ -12,7 +12,7 @@
  * past it is caught.
  *
  * The output of cpel_format_append is compared with a reference that
- * follows shared/docs/cpel-format.md independently, using the C library's
+ * follows doc/cpel-format.md independently, using the C library's
  * snprintf for the integer conversions (on a specification rebuilt from
  * parsed, capped numbers — never on the input itself).  Also checked: the
  * output bound, is_empty / is_constant / uses_string, appending, and

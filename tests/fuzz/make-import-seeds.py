@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Writes seeds of the importers into corpus/file/: a small VPP elog with
 every argument kind and a small wrapped Snabb timeline (layouts:
-../shared/docs/import-formats.md).  Run once; the output is committed."""
+doc/import-formats.md, sections 1 and 2).  Run once; the output is
+committed."""
 import os
 import struct
 

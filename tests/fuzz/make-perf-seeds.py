@@ -8,7 +8,7 @@ sched_switch attr with TRACING_DATA holding its format, RAW payloads, a
 sched_wakeup too), perf-zstd (the records of perf-samples in a
 PERF_RECORD_COMPRESSED record; needs the `zstd` command) and perf-mmap
 (mappings, fork, exec and build ids: what names sample addresses).  Layout:
-../shared/docs/import-formats.md section 4.  Run once; the output is
+doc/import-formats.md section 4.  Run once; the output is
 committed."""
 import os
 import struct

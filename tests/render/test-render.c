@@ -1580,15 +1580,13 @@ test_measure_cursor (void)
 static void
 test_sample (void)
 {
-  g_autofree char *path = cpel_test_shared_file ("fixtures/vpp-sample.cpel");
+  g_autofree char *path = cpel_test_fixture_file ("vpp-sample.cpel");
   g_autoptr(GError) error = NULL;
   g_autoptr(CpelFile) file = NULL;
   CpelView view;
   cairo_surface_t *s;
   int drawn = 0;
 
-  if (path == NULL)
-    return;
   file = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   cpel_view_init (&view, file, &dark);

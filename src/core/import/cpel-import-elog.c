@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-import-elog.c — VPP clib event logs ("elog v0", vppinfra serialize)
  *
- * Layout, clocks and traps: ../shared/docs/import-formats.md, section 1.
+ * Layout, clocks and traps: doc/import-formats.md, section 1.
  * Every field is read through a bounded reader: a count, a length, a varint,
  * a type or track index, an enum index or a string-table offset that the
  * file cannot back is an error naming its byte offset (or, for enum and

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-import-snabb.c — Snabb core.timeline files (format 3.x)
  *
- * Layout, clock and traps: ../shared/docs/import-formats.md, section 2.
+ * Layout, clock and traps: doc/import-formats.md, section 2.
  * The file is a 64-byte header, a ring of 64-byte entries and a string
  * table of messages on a 16-byte grid.  Entries are ordered by their TSC
  * (the write cursor is not stored: a wrapped ring is rotated at its one

@@ -67,7 +67,7 @@
  *      the Open dialog filters, `cpel info` and File Information all follow
  *      the table.
  *
- * This interface is stable: ctfperf (#14) builds on it.
+ * This interface is stable: the CTF and perf.data importers build on it.
  */
 #pragma once
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-perf-data.c — a reader of Linux perf.data files
  *
- * Layout: ../shared/docs/import-formats.md section 4 and the kernel's
+ * Layout: doc/import-formats.md section 4 and the kernel's
  * tools/perf/Documentation/perf.data-file-format.txt.  Every number read
  * from the file is checked before it is used as a count, an offset or a
  * length.
