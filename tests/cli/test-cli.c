@@ -73,7 +73,7 @@ test_dump_human_sample (void)
                    g_utf8_pointer_to_offset (lines[1], strstr (lines[1], "workers")));
 }
 
-/* Issue 30 item 6: two events 210 ns apart at 28.121 ms read apart in the
+/* Two events 210 ns apart at 28.121 ms read apart in the
  * human format (every digit down to the ns). */
 static void
 test_dump_human_precision (void)
@@ -110,24 +110,13 @@ test_dump_human_precision (void)
   g_unlink (path);
 }
 
-/* The repository's fixture (tests/fixtures/…), or under $CPEL_FIXTURES_DIR. */
-static char *
-fixture_path (const char *format, const char *name)
-{
-  const char *dir = g_getenv ("CPEL_FIXTURES_DIR");
-
-  if (dir != NULL && *dir != '\0')
-    return g_build_filename (dir, format, name, NULL);
-  return g_test_build_filename (G_TEST_DIST, "fixtures", format, name, NULL);
-}
-
-/* Issue 30 item 3: a Snabb timeline without engine.got_monotonic_time has
+/* A Snabb timeline without engine.got_monotonic_time has
  * TSC ticks for times: dump and info say ticks, never µs; with a clock rate
  * given they are times again. */
 static void
 test_ticks (void)
 {
-  g_autofree char *path = fixture_path ("snabb-timeline", "ring64-wrapped.timeline");
+  g_autofree char *path = cpel_test_fixture_file ("snabb-timeline/ring64-wrapped.timeline");
   g_auto(CliRun) r = { 0 };
   g_auto(GStrv) lines = NULL;
 
@@ -310,17 +299,15 @@ test_info_sample (void)
   g_assert_true (g_regex_match_simple ("^Diagnostics: +none$", r.out, G_REGEX_MULTILINE, 0));
 }
 
-/* Issue 30 item 4: an imported capture's start comes from its source (the
+/* An imported capture's start comes from its source (the
  * elog's wall-clock start); its "Date" is said to be the file's
  * modification time. */
 static void
 test_info_capture_start (void)
 {
-  g_autofree char *sample = cpel_test_shared_file ("fixtures/vpp-sample.elog");
+  g_autofree char *sample = cpel_test_fixture_file ("vpp-sample.elog");
   g_auto(CliRun) r = { 0 };
 
-  if (sample == NULL)
-    return;
   cli_run (&r, "info", sample);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (g_regex_match_simple ("^Capture start: 2016-02-04 21:23:40\\.775990016 UTC$",

@@ -162,7 +162,7 @@ test_fixture_header (void)
         clock = g_str_has_prefix (header[i + 1], "2096.");
       if (strcmp (header[i], "Start (wall clock)") == 0)
         start = g_str_has_prefix (header[i + 1], "2026-11-26 ");
-      /* issue 30 item 4: no start read from the other epoch ("1979-…") */
+      /* no start read from the other epoch ("1979-…") */
       if (g_str_has_prefix (header[i], "Start read from"))
         other = TRUE;
     }

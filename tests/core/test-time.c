@@ -276,7 +276,7 @@ test_clock_rate_parse (void)
   g_assert_false (cpel_clock_rate_parse (NULL, &rate));
 }
 
-/* Issue 30 item 6: every digit, in the unit of a scale (a capture's span),
+/* Every digit, in the unit of a scale (a capture's span),
  * so that times 1 ns apart never read alike. */
 static void
 test_format_exact (void)
@@ -311,7 +311,7 @@ test_format_exact (void)
   g_assert_cmpstr (buf, ==, "28.121210 Mticks");
 }
 
-/* Issue 30 item 3: ticks of an unknown clock are labelled ticks. */
+/* Ticks of an unknown clock are labelled ticks. */
 static void
 test_format_kind (void)
 {

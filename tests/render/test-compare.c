@@ -381,7 +381,7 @@ test_ruler_origin (void)
   cairo_surface_destroy (s1);
 }
 
-/* Issue 30 item 1: B's selected event ("send: 602") has a neighbour 1.3 µs
+/* B's selected event ("send: 602") has a neighbour 1.3 µs
  * later ("recv: len 985"), too close for its label in the row; its label
  * is drawn all the same, in its own row (a callout over the neighbour's
  * place, hiding the neighbour's label), not pushed out of the row where

@@ -582,24 +582,13 @@ test_ruler_drawn (void)
   cairo_surface_destroy (s);
 }
 
-/* The repository's fixture (tests/fixtures/…), or under $CPEL_FIXTURES_DIR. */
-static char *
-fixture_path (const char *format, const char *name)
-{
-  const char *dir = g_getenv ("CPEL_FIXTURES_DIR");
-
-  if (dir != NULL && *dir != '\0')
-    return g_build_filename (dir, format, name, NULL);
-  return g_test_build_filename (G_TEST_DIST, "fixtures", format, name, NULL);
-}
-
-/* Issue 30 item 3: a Snabb timeline without engine.got_monotonic_time
+/* A Snabb timeline without engine.got_monotonic_time
  * events has TSC ticks for times: the ruler labels them ticks, never µs;
  * read with a clock rate given, the same times read as ns again. */
 static void
 test_ruler_ticks (void)
 {
-  g_autofree char *path = fixture_path ("snabb-timeline", "ring64-wrapped.timeline");
+  g_autofree char *path = cpel_test_fixture_file ("snabb-timeline/ring64-wrapped.timeline");
   CpelLoadOptions rate = { .ticks_per_second = 1000000000 };
   g_autoptr(GError) error = NULL;
   g_autoptr(CpelFile) ticks = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
@@ -639,7 +628,7 @@ test_ruler_ticks (void)
   cairo_surface_destroy (sn);
 }
 
-/* Issue 30 item 6: the ruler's corner reads the whole capture's span as
+/* The ruler's corner reads the whole capture's span as
  * `cpel info` does (first to last event), not 1 ns more; a window ending
  * elsewhere reads t1 - t0. */
 static void
@@ -666,7 +655,7 @@ test_ruler_span (void)
   g_assert_cmpstr (part, ==, "1.000 µs");
 }
 
-/* Issue 30 item 18: axis labels in the unit that fits, no needless
+/* Axis labels in the unit that fits, no needless
  * decimals. */
 static void
 test_axis_format (void)
@@ -1103,7 +1092,7 @@ test_selection_neighbours (void)
   view.selected_slot = 1;
   view.selected_index = 0;
   sel = test_render (&view, W, H);
-  /* Issue 30 item 18: the callout stays in its row; the row above (another
+  /* The callout stays in its row; the row above (another
    * track) is drawn exactly as without the selection… */
   for (int x = 160; x < W; x++)
     for (int y = y0; y < y1 - 1; y++)
