@@ -247,9 +247,11 @@ cpel_cmd_info (int argc, char **argv)
 
     if (start != NULL && g_ascii_string_to_unsigned (start, 10, 0, G_MAXINT64, &start_ns, NULL))
       {
-        g_autoptr(GDateTime) when = g_date_time_new_from_unix_utc ((gint64) (start_ns / 1000000000));
-        g_autofree char *day = when != NULL ? g_date_time_format (when, "%Y-%m-%d %H:%M:%S") : NULL;
+        g_autoptr(GDateTime) when = NULL;
+        g_autofree char *day = NULL;
 
+        when = g_date_time_new_from_unix_utc ((gint64) (start_ns / 1000000000));
+        day = when != NULL ? g_date_time_format (when, "%Y-%m-%d %H:%M:%S") : NULL;
         if (day != NULL)
           print_field (_("Capture start"), "%s.%09u UTC", day, (guint) (start_ns % 1000000000));
       }
