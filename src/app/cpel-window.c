@@ -67,7 +67,10 @@ format_view_time (CpelWindow *self,
                             - cpel_timeline_get_label_width (self->timeline));
 
   cpel_timeline_get_range (self->timeline, &t0, &t1);
-  return cpel_render_format_tick (t, cpel_render_ruler_step (t0, t1, pixels, 1.0), MAX (ABS (t0), ABS (t1)));
+  return cpel_render_format_tick_kind (t, cpel_render_ruler_step (t0, t1, pixels, 1.0),
+                                       MAX (ABS (t0), ABS (t1)),
+                                       self->file != NULL ? cpel_file_get_time_kind (self->file)
+                                                          : CPEL_TIME_KIND_NS);
 }
 
 static void
@@ -87,7 +90,7 @@ update_range_label (CpelWindow *self)
   cpel_timeline_get_range (self->timeline, &t0, &t1);
   a = format_view_time (self, t0);
   b = format_view_time (self, t1);
-  span = cpel_time_format (t1 - t0);
+  span = cpel_time_format_kind (t1 - t0, cpel_file_get_time_kind (self->file));
   /* TRANSLATORS: the visible range: start – end (span) */
   text = g_strdup_printf (_("%s – %s (%s)"), a, b, span);
   gtk_label_set_text (self->range_label, text);
@@ -117,7 +120,9 @@ update_pointer_labels (CpelWindow *self)
       g_autofree char *n = cpel_format_count (count);
       g_autofree char *text = NULL;
 
-      cpel_time_format_buf (m1 - m0, buf, sizeof buf);
+      g_autofree char *dt = cpel_time_format_kind (m1 - m0, cpel_file_get_time_kind (self->file));
+
+      g_strlcpy (buf, dt, sizeof buf);
       /* TRANSLATORS: a measured interval and the number of events in it */
       text = g_strdup_printf (ngettext ("Δt %s · %s event", "Δt %s · %s events", count), buf, n);
       gtk_label_set_text (self->measure_label, text);

@@ -262,6 +262,18 @@ gint64   cpel_render_ruler_step (gint64 t0, gint64 t1, double pixels, double min
  * ms, s) follows t_max, the decimals follow the step ("12.3456 s"); a time
  * between steps is rounded to them.  Returns a newly allocated string. */
 char    *cpel_render_format_tick (gint64 t, gint64 step, gint64 t_max);
+/* The same for times of a kind: ticks (a clock of unknown rate) read
+ * "850 ticks", "12.5 kticks", never as seconds. */
+char    *cpel_render_format_tick_kind (gint64 t, gint64 step, gint64 t_max, CpelTimeKind kind);
+/* An axis label (the histogram's decades): in the largest unit the value
+ * reaches, with no needless decimals: "10 µs", "2.5 ms", "100 ns", "1 s"
+ * (ticks: "10 kticks").  Returns a newly allocated string. */
+char    *cpel_render_format_axis (gint64 t, CpelTimeKind kind);
+/* The view's span as the ruler's corner shows it: t1 - t0, but a window
+ * ending just past the capture's last event (t1 = duration + 1, what fitting
+ * the whole capture gives) reads up to that event, as `cpel info` reads the
+ * capture's span.  Returns a newly allocated string. */
+char    *cpel_render_format_span (const CpelView *view, CpelTimeKind kind);
 
 /* Export the view as PNG / SVG / PDF (by `path` suffix or explicit format)
  * atomically: temp file + rename; never overwrites unless `overwrite`. */
