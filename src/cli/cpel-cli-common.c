@@ -43,7 +43,7 @@ cpel_cli_cache_options (CpelLoadOptions *options)
   options->use_cache = !no_cache;
   /* the viewer's settings, when its schema is installed */
   if (source != NULL)
-    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+    schema = g_settings_schema_source_lookup (source, BASE_ID, TRUE);
   if (schema != NULL && g_settings_schema_has_key (schema, "index-cache")
       && g_settings_schema_has_key (schema, "index-cache-max-size"))
     {

@@ -30,6 +30,9 @@ int  cpel_cmd_anomaly (int argc, char **argv);
 int  cpel_cmd_chase  (int argc, char **argv);
 int  cpel_cmd_diff   (int argc, char **argv);
 int  cpel_cmd_cache  (int argc, char **argv);
+int  cpel_cmd_spans  (int argc, char **argv);
+int  cpel_cmd_states (int argc, char **argv);
+int  cpel_cmd_rules  (int argc, char **argv);
 
 /* ---- cpel-cli-common.c ---- */
 

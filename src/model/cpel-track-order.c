@@ -614,3 +614,45 @@ static void
 cpel_track_order_init (CpelTrackOrder *self)
 {
 }
+
+guint *
+cpel_track_order_get_listed (CpelTrackOrder *self,
+                             guint          *n_slots)
+{
+  guint *slots;
+  guint n = 0;
+
+  g_return_val_if_fail (CPEL_IS_TRACK_ORDER (self), NULL);
+  g_return_val_if_fail (n_slots != NULL, NULL);
+
+  slots = g_new (guint, MAX (self->n, 1));
+  for (int pass = 0; pass < 2; pass++)
+    for (guint p = 0; p < self->n; p++)
+      {
+        guint slot = self->order[p];
+        gboolean pinned = self->pinned[slot] != 0;
+
+        if (pass == 0 ? pinned : !pinned && matches (self, slot))
+          slots[n++] = slot;
+      }
+  *n_slots = n;
+  return slots;
+}
+
+guint
+cpel_track_order_first_shown_match (CpelTrackOrder *self)
+{
+  const guint *rows;
+  guint n_rows;
+
+  g_return_val_if_fail (CPEL_IS_TRACK_ORDER (self), G_MAXUINT);
+  rows = cpel_track_order_get_rows (self, &n_rows);
+  for (guint r = 0; r < n_rows; r++)
+    {
+      guint slot = rows != NULL ? rows[r] : r;
+
+      if (matches (self, slot))
+        return slot;
+    }
+  return G_MAXUINT;
+}

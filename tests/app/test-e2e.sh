@@ -111,8 +111,22 @@ fi
 
 . "$(dirname "$0")/../wait-util.sh"
 
-# Window under test; the export goes straight to a file (no dialog).
-CPEL_EXPORT_PATH="$tmp/view.png" "$cpelview" "$tmp/demo.cpel" &
+# Ctrl+E, then in the Export View dialog the path typed as the file's name
+# and Enter; returns once the PNG is there.
+export_to() {
+  local dialog
+  xdotool key ctrl+e
+  dialog=$(wait_window --pid "$pid" --name '^Export View$')
+  [ -n "$dialog" ] || { echo "Ctrl+E opened no Export View dialog" >&2; exit 1; }
+  xdotool windowfocus --sync "$dialog"
+  xdotool key ctrl+a
+  xdotool type --delay 20 "$1"
+  xdotool key Return
+  wait_file "$1" PNG || { echo "Export View wrote nothing" >&2; exit 1; }
+}
+
+# Window under test.
+"$cpelview" "$tmp/demo.cpel" &
 pid=$!
 
 # Titled after the file once it is loaded.
@@ -133,8 +147,7 @@ xdotool key Return
 shown=
 for _ in $(seq 1 200); do
   rm -f "$tmp/view.png"
-  xdotool key ctrl+e
-  wait_file "$tmp/view.png" PNG || { echo "Ctrl+E exported nothing" >&2; exit 1; }
+  export_to "$tmp/view.png"
   if "$pngcheck" "$tmp/view.png" 400-4000 200-3000 --highlight 2>"$tmp/check"; then
     shown=1
     break
