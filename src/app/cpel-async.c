@@ -2,6 +2,7 @@
 /* cpel-async.c — loading a file and running a search in a worker thread */
 #include "cpel-async.h"
 
+#include "cpel-loader.h"
 #include "cpel-lod.h"
 #include "cpel-settings.h"
 #include "cpel-render.h"

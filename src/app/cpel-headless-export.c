@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "cpel-loader.h"
 
 int
 cpel_export_headless (const char               *file_path,

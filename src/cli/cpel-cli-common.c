@@ -8,6 +8,8 @@
 
 #include <glib/gi18n.h>
 
+#include "cpel-loader.h"
+
 #define STDOUT_BUFFER_SIZE (1u << 20)
 
 void

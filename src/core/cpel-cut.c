@@ -32,7 +32,6 @@
 #include <string.h>
 
 #include "cpel-file-private.h"
-#include "import/cpel-import.h"
 #include "cpel-writer.h"
 
 #define TABLE_NAME_LEN     64

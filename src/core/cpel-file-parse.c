@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "cpel-file-private.h"
-#include "import/cpel-import.h"
 
 #define TABLE_NAME_LEN 64
 

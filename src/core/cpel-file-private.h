@@ -119,8 +119,7 @@ struct _CpelFile
   const char       *texts;          /* the texts area */
   gsize             texts_len;
   GPtrArray        *source_info;    /* char*: key, value, … (NULL = no section) */
-  struct _CpelImportTexts *lazy_texts; /* imported: texts made from the source when asked */
-  guint             source_guard_id;  /* cpel-mapguard of the source mapping they read */
+  CpelTextSource   *lazy_texts;     /* imported: texts made from the source when asked */
   const char       *imported_from;  /* importer id when the file on disk was not CPEL */
   guint64           source_size;    /* size of that file (a folder's: its files') */
 

@@ -12,7 +12,6 @@
 #include "cpel-file-private.h"
 #include "cpel-index-cache-private.h"
 #include "cpel-mapguard.h"
-#include "import/cpel-import.h"
 
 #define MAX_WARNINGS 200
 
@@ -47,8 +46,9 @@ cpel_file_finalize (GObject *object)
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
   g_clear_pointer (&self->chunk, g_string_chunk_free);
   g_clear_pointer (&self->source_info, g_ptr_array_unref);
-  g_clear_pointer (&self->lazy_texts, cpel_import_texts_free);
-  cpel_mapguard_unregister (self->source_guard_id);
+  if (self->lazy_texts != NULL && self->lazy_texts->destroy != NULL)
+    self->lazy_texts->destroy (self->lazy_texts->state);
+  g_clear_pointer (&self->lazy_texts, g_free);
   cpel_mapguard_unregister (self->guard_id);
   g_clear_pointer (&self->mapped, g_mapped_file_unref);
   g_clear_pointer (&self->bytes, g_bytes_unref);
@@ -175,15 +175,15 @@ load (CpelFile               *self,
   return TRUE;
 }
 
-/* The file at `path` mapped, or NULL with a short message for the usual
- * failures (the caller names the path; GLib's own messages repeat it). */
-static GMappedFile *
-map_path (const char  *path,
-          GError     **error)
+GMappedFile *
+cpel_map_regular_file (const char  *path,
+                       GError     **error)
 {
   g_autoptr(GError) local_error = NULL;
   GStatBuf st;
   GMappedFile *mapped;
+
+  g_return_val_if_fail (path != NULL, NULL);
 
   if (g_stat (path, &st) == 0 && S_ISDIR (st.st_mode))
     {
@@ -207,140 +207,22 @@ map_path (const char  *path,
   return NULL;
 }
 
-typedef struct
-{
-  CpelProgressFunc progress;
-  gpointer         data;
-  double           from, span;
-} ProgressPart;
-
-static void
-progress_part (double   fraction,
-               gpointer user_data)
-{
-  ProgressPart *part = user_data;
-
-  part->progress (part->from + part->span * fraction, part->data);
-}
-
-/* Run a non-CPEL importer on `src` and load its CPEL into `self`. */
-static gboolean
-load_imported (CpelFile                *self,
-               const CpelImporter      *importer,
-               const CpelImportSource  *src,
-               const CpelLoadOptions   *options,
-               GCancellable            *cancellable,
-               CpelProgressFunc         progress,
-               gpointer                 progress_data,
-               GError                 **error)
-{
-  CpelImportOptions iopts = { 0 };
-  CpelLoadOptions lopts = { 0 };
-  ProgressPart first = { progress, progress_data, 0.0, 0.5 };
-  ProgressPart second = { progress, progress_data, 0.5, 0.5 };
-  GStatBuf st;
-
-  iopts.ticks_per_second = options ? options->ticks_per_second : 0;
-  if (src->path != NULL && g_stat (src->path, &st) == 0)
-    iopts.date = (guint32) st.st_mtime;
-  self->bytes = cpel_import_run_lazy (importer, src, &iopts, cancellable,
-                                      progress ? progress_part : NULL, &first,
-                                      &self->lazy_texts, error);
-  if (self->bytes == NULL)
-    return FALSE;
-  self->imported_from = importer->id;
-  /* A folder's size: its files' (src->size is 0 for folders). */
-  if (importer->directory)
-    self->source_size = importer->source_size != NULL && src->path != NULL
-                        ? importer->source_size (src->path) : 0;
-  else
-    self->source_size = src->size;
-  self->data = g_bytes_get_data (self->bytes, &self->size);
-  if (self->data == NULL)
-    self->data = (const guint8 *) "";
-  /* The importer applied the user's clock; the CPEL it made is in ns. */
-  lopts.n_threads = options ? options->n_threads : 0;
-  return load (self, &lopts, cancellable, progress ? progress_part : NULL, &second, error);
-}
-
 CpelFile *
-cpel_file_new_for_path (const char             *path,
-                        const CpelLoadOptions  *options,
-                        GCancellable           *cancellable,
-                        CpelProgressFunc        progress,
-                        gpointer                progress_data,
-                        GError                **error)
+cpel_file_new_for_cpel_path (const char             *path,
+                             const CpelLoadOptions  *options,
+                             GCancellable           *cancellable,
+                             CpelProgressFunc        progress,
+                             gpointer                progress_data,
+                             GError                **error)
 {
   g_autoptr(CpelFile) self = NULL;
-  const CpelImporter *importer;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  importer = cpel_import_detect (path, error);
-  if (importer == NULL)
-    return NULL;
-
   self = g_object_new (CPEL_TYPE_FILE, NULL);
   self->path = g_strdup (path);
-
-  if (importer->import != NULL)
-    {
-      CpelImportSource src = { path, NULL, 0, NULL };
-      g_autoptr(GMappedFile) mapped = NULL;
-      g_autoptr(GBytes) owner = NULL;
-      gboolean ok;
-
-      if (!importer->directory)
-        {
-          mapped = map_path (path, error);
-          if (mapped == NULL)
-            return NULL;
-          src.data = (const guint8 *) g_mapped_file_get_contents (mapped);
-          src.size = g_mapped_file_get_length (mapped);
-          if (src.data == NULL)
-            src.data = (const guint8 *) "";
-          else
-            {
-              src.owner = owner = g_mapped_file_get_bytes (mapped);
-              /* Guarded from now on: the importer reads the mapping, and a
-               * file shrunk under it gives zeros, not SIGBUS (the texts read
-               * it later too). */
-              self->source_guard_id = cpel_mapguard_register (src.data, src.size);
-            }
-        }
-      ok = load_imported (self, importer, &src, options, cancellable, progress, progress_data,
-                          error);
-      if (cpel_mapguard_is_damaged (self->source_guard_id))
-        {
-          /* whatever the importer made of the zeros */
-          g_clear_error (error);
-          g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_IO,
-                               _("The file changed on disk while it was read"));
-          ok = FALSE;
-        }
-      if (!ok || self->lazy_texts == NULL)
-        {
-          /* before the mapping goes (with `mapped`, unless the texts keep it) */
-          cpel_mapguard_unregister (self->source_guard_id);
-          self->source_guard_id = 0;
-          g_clear_pointer (&self->lazy_texts, cpel_import_texts_free);
-          if (!ok)
-            return NULL;
-        }
-      else
-        {
-#if defined(G_OS_UNIX) && defined(MADV_DONTNEED)
-          /* The import read the whole source: give its pages back (they
-           * stay in the page cache and are mapped again when a text is
-           * made), as cpel_file_drop_pages () does for CPEL records. */
-          madvise ((void *) src.data, src.size, MADV_DONTNEED);
-#endif
-        }
-      return g_steal_pointer (&self);
-    }
-
-  self->mapped = map_path (path, error);
+  self->mapped = cpel_map_regular_file (path, error);
   if (self->mapped == NULL)
     return NULL;
   self->data = (const guint8 *) g_mapped_file_get_contents (self->mapped);
@@ -354,9 +236,43 @@ cpel_file_new_for_path (const char             *path,
     return NULL;
   if (cpel_file_is_damaged (self))
     {
-      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, _("The file changed on disk while it was read"));
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO,
+                   _("The file changed on disk while it was read"));
       return NULL;
     }
+  return g_steal_pointer (&self);
+}
+
+CpelFile *
+cpel_file_new_imported (GBytes                 *bytes,
+                        const CpelFileOrigin   *origin,
+                        const CpelLoadOptions  *options,
+                        GCancellable           *cancellable,
+                        CpelProgressFunc        progress,
+                        gpointer                progress_data,
+                        GError                **error)
+{
+  g_autoptr(CpelFile) self = NULL;
+  CpelLoadOptions lopts = { 0 };
+
+  g_return_val_if_fail (bytes != NULL && origin != NULL && origin->imported_from != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = g_object_new (CPEL_TYPE_FILE, NULL);
+  /* The file owns the text source from here on, also when loading fails. */
+  if (origin->texts != NULL)
+    self->lazy_texts = g_memdup2 (origin->texts, sizeof *origin->texts);
+  self->path = g_strdup (origin->path);
+  self->imported_from = g_intern_string (origin->imported_from);
+  self->source_size = origin->source_size;
+  self->bytes = g_bytes_ref (bytes);
+  self->data = g_bytes_get_data (self->bytes, &self->size);
+  if (self->data == NULL)
+    self->data = (const guint8 *) "";
+  /* The importer applied the user's clock; the CPEL it made is in ns. */
+  lopts.n_threads = options ? options->n_threads : 0;
+  if (!load (self, &lopts, cancellable, progress, progress_data, error))
+    return NULL;
   return g_steal_pointer (&self);
 }
 
@@ -410,18 +326,18 @@ cpel_file_is_damaged (CpelFile *self)
 {
   g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);
   return cpel_mapguard_is_damaged (self->guard_id)
-         || cpel_mapguard_is_damaged (self->source_guard_id)
+         || (self->lazy_texts != NULL && self->lazy_texts->is_damaged != NULL
+             && self->lazy_texts->is_damaged (self->lazy_texts->state))
          || cpel_mapguard_is_damaged (self->cache_guard_id)
          || g_atomic_int_get (&self->cache_bad);
 }
 
 CpelFile *
-cpel_file_new_for_bytes (GBytes                 *bytes,
-                         const CpelLoadOptions  *options,
-                         GError                **error)
+cpel_file_new_for_cpel_bytes (GBytes                 *bytes,
+                              const CpelLoadOptions  *options,
+                              GError                **error)
 {
   g_autoptr(CpelFile) self = NULL;
-  const CpelImporter *importer;
   const guint8 *data;
   gsize size;
 
@@ -429,24 +345,9 @@ cpel_file_new_for_bytes (GBytes                 *bytes,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   data = g_bytes_get_data (bytes, &size);
-  if (data == NULL)
-    data = (const guint8 *) "";
-  importer = cpel_import_detect_bytes (data, size, error);
-  if (importer == NULL)
-    return NULL;
-
   self = g_object_new (CPEL_TYPE_FILE, NULL);
-  if (importer->import != NULL)
-    {
-      CpelImportSource src = { NULL, data, size, bytes };
-
-      if (!load_imported (self, importer, &src, options, NULL, NULL, NULL, error))
-        return NULL;
-      return g_steal_pointer (&self);
-    }
-
   self->bytes = g_bytes_ref (bytes);
-  self->data = data;
+  self->data = data ? data : (const guint8 *) "";
   self->size = size;
 
   if (!load (self, options, NULL, NULL, NULL, error))
@@ -543,15 +444,13 @@ cpel_file_get_time_kind (CpelFile *self)
 const char *
 cpel_file_get_source_format (CpelFile *self)
 {
-  const char *id;
-  const CpelImporter *importer;
+  const char *name;
 
   g_return_val_if_fail (CPEL_IS_FILE (self), NULL);
 
-  id = cpel_file_get_source_value (self, "format-id");
-  if (id != NULL && (importer = cpel_importer_lookup (id)) != NULL)
-    return _(importer->name);
-  return cpel_file_get_source_value (self, "format");
+  /* The importer's display name, stored untranslated (N_() in the table) */
+  name = cpel_file_get_source_value (self, "format");
+  return name != NULL && *name != '\0' ? _(name) : name;
 }
 
 static gboolean
@@ -600,7 +499,7 @@ cpel_file_append_event_text (const CpelFile *self,
   const char *s, *end;
 
   if (self->lazy_texts != NULL)
-    return cpel_import_texts_append (self->lazy_texts, file_index, out);
+    return self->lazy_texts->append_text (self->lazy_texts->state, file_index, out);
   if (G_LIKELY (self->text_offsets == NULL)
       || file_index - self->text_first >= self->text_count
       || file_index < self->text_first)

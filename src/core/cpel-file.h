@@ -78,6 +78,10 @@ typedef enum
   CPEL_SECTION_EVENTS       = 5,
 } CpelSectionType;
 
+/* Extension section types (doc/cpel-extensions.md); other readers skip them. */
+#define CPEL_SECTION_EXT_SOURCE_INFO 0x43500001u   /* "CP" 00 01 */
+#define CPEL_SECTION_EXT_EVENT_TEXTS 0x43500002u   /* "CP" 00 02 */
+
 typedef struct
 {
   guint32      type;            /* CpelSectionType or unknown */
@@ -102,15 +106,60 @@ typedef struct
   guint    section;     /* event section number (0-based, among event sections) */
 } CpelEvent;
 
-CpelFile     *cpel_file_new_for_path       (const char             *path,
+/* Files of any supported format open through the import layer
+ * (cpel-loader.h: cpel_file_new_for_path (), cpel_file_new_for_bytes ()),
+ * which detects the format and comes here with CPEL. */
+
+/* A CPEL file on disk, mapped (CpelLoadOptions: the index cache too). */
+CpelFile     *cpel_file_new_for_cpel_path  (const char             *path,
                                             const CpelLoadOptions  *options,
                                             GCancellable           *cancellable,
                                             CpelProgressFunc        progress,
                                             gpointer                progress_data,
                                             GError                **error);
-/* Load from memory (the bytes are kept referenced). */
-CpelFile     *cpel_file_new_for_bytes      (GBytes                 *bytes,
+/* The regular file at `path` mapped read-only, or NULL with a short message
+ * for the usual failures ("No such file", "This is a folder, not a file",
+ * …: the caller names the path; GLib's own messages repeat it). */
+GMappedFile  *cpel_map_regular_file        (const char             *path,
+                                            GError                **error);
+/* CPEL in memory (the bytes are kept referenced). */
+CpelFile     *cpel_file_new_for_cpel_bytes (GBytes                 *bytes,
                                             const CpelLoadOptions  *options,
+                                            GError                **error);
+
+/* Where the texts of an imported file's events come from when its CPEL has
+ * no texts section: they are made from the source when asked. */
+typedef struct
+{
+  /* Appends the text of event `file_index` (CPEL file order); FALSE: none.
+   * Any thread, at any time while the file lives; read-only on state. */
+  gboolean (*append_text) (gconstpointer state, guint64 file_index, GString *out);
+  /* Optional: TRUE once what the texts are made from changed under them
+   * (cpel_file_is_damaged () then says so). */
+  gboolean (*is_damaged)  (gconstpointer state);
+  void     (*destroy)     (gpointer state);
+  gpointer   state;
+} CpelTextSource;
+
+/* What CPEL made in memory from another format was made from. */
+typedef struct
+{
+  const char            *path;          /* the source (file or folder), or NULL */
+  const char            *imported_from; /* the importer's id ("elog", …) */
+  guint64                source_size;   /* bytes of the source (a folder's: its files') */
+  /* NULL: the texts, if any, are in the bytes.  Copied; the file owns
+   * texts->state from the call on, also when it fails. */
+  const CpelTextSource  *texts;
+} CpelFileOrigin;
+
+/* CPEL bytes an importer made (kept referenced).  Of the options only
+ * n_threads counts: the importer applied the clock, no cache is used. */
+CpelFile     *cpel_file_new_imported       (GBytes                 *bytes,
+                                            const CpelFileOrigin   *origin,
+                                            const CpelLoadOptions  *options,
+                                            GCancellable           *cancellable,
+                                            CpelProgressFunc        progress,
+                                            gpointer                progress_data,
                                             GError                **error);
 
 /* TRUE when the mapped file shrank while open (someone truncated or rewrote
@@ -180,8 +229,9 @@ const guint64 *cpel_file_get_stored_overview (CpelFile *self, guint n_buckets);
 int           cpel_file_get_cache_write    (CpelFile *self);   /* CpelIndexCacheWrite */
 
 /* Imported files (doc/cpel-extensions.md).  A VPP elog, Snabb timeline, …
- * opens through its importer (src/core/import): the file is then CPEL made
- * in memory, with two extension sections that a converted file keeps. */
+ * opens through its importer (the import layer, src/core/import): the file
+ * is then CPEL made in memory, with two extension sections that a converted
+ * file keeps. */
 /* The importer id ("elog", "snabb", …) when the file on disk was not CPEL, else NULL. */
 const char   *cpel_file_get_imported_from  (CpelFile *self);
 /* Size of the file on disk (the source file for imported files; for a

@@ -2,6 +2,7 @@
 /* test-window-cut.c — the window's Save Range As: the action writes a file whose
  * events equal the range */
 #include "app-test-util.h"
+#include "cpel-loader.h"
 
 #include <glib/gstdio.h>
 

@@ -20,6 +20,7 @@
 
 #include "cpel-core.h"
 #include "cpel-import.h"
+#include "cpel-loader.h"
 #include "import-writers.h"
 
 /* user + system CPU time of this process, in s (the import runs in one

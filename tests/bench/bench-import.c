@@ -25,6 +25,7 @@
 #include <glib/gstdio.h>
 
 #include "cpel-core.h"
+#include "cpel-loader.h"
 #include "cpel-perf-data.h"
 #include "cpel-ctf-trace.h"
 #include "cpel-perf-writer.h"

@@ -22,6 +22,7 @@
 #include <glib/gstdio.h>
 
 #include "cpel-core.h"
+#include "cpel-loader.h"
 
 typedef struct
 {

@@ -15,6 +15,7 @@
  * and the resident growth of derive and of the streamed summary.
  */
 #include <stdio.h>
+#include "cpel-loader.h"
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>

@@ -11,6 +11,7 @@
  *   events, tracks, verify_best_s, verify_runs_s, verify_cpu_best_s
  */
 #include <stdio.h>
+#include "cpel-loader.h"
 #include <stdlib.h>
 #include <time.h>
 

@@ -5,6 +5,7 @@
 #include <cairo.h>
 
 #include "cpel-core.h"
+#include "cpel-loader.h"
 #include "cpel-test-util.h"
 #include "cli-test-util.h"
 #include "cpel-test-pair.h"

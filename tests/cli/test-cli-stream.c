@@ -8,6 +8,7 @@
  */
 #include "cpel-core.h"
 #include "cli-test-util.h"
+#include "cpel-loader.h"
 
 /* "time_ns\ttrack\tcode" of every match, one per line, from the index. */
 static char *

@@ -8,6 +8,7 @@
  * output (a pipe here).  For gen, cut, convert and export (--png, --svg).
  */
 #include <fcntl.h>
+#include "cpel-loader.h"
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>

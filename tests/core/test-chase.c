@@ -4,6 +4,7 @@
 
 #include "cpel-chase.h"
 #include "cpel-core.h"
+#include "cpel-loader.h"
 #include "cpel-test-util.h"
 
 /* Tracks 100..105 (slots 0..5); 105 is defined but has no event.

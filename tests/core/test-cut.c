@@ -7,6 +7,7 @@
 
 #include "cpel-core.h"
 #include "cpel-cut.h"
+#include "cpel-loader.h"
 #include "cpel-test-util.h"
 
 /* ---- building the source ------------------------------------------------ */

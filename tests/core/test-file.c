@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cpel-core.h"
+#include "cpel-loader.h"
 #include "cpel-test-util.h"
 
 /* ---- a tiny byte builder for hand-made files ---- */

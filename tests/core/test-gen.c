@@ -6,6 +6,7 @@
 
 #include "cpel-core.h"
 #include "cpel-gen.h"
+#include "cpel-loader.h"
 
 typedef struct
 {

@@ -10,6 +10,7 @@
 
 #include "cpel-core.h"
 #include "cpel-ctf-writer.h"
+#include "cpel-loader.h"
 #include "cpel-test-util.h"
 
 /* A trace folder under tests/fixtures/ctf (a missing one fails the test). */

@@ -8,6 +8,7 @@
 
 #include "cpel-core.h"
 #include "cpel-import.h"
+#include "cpel-loader.h"
 #include "cpel-test-util.h"
 #include "import-writers.h"
 

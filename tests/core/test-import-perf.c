@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cpel-core.h"
+#include "cpel-loader.h"
 #include "cpel-test-util.h"
 #include "perf-script-util.h"
 

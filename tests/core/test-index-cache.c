@@ -26,6 +26,7 @@
 #include "cpel-gen.h"
 #include "cpel-file-private.h"
 #include "cpel-index-cache-private.h"
+#include "cpel-loader.h"
 #include "cpel-lod.h"
 
 typedef struct

@@ -16,6 +16,7 @@
 
 #include "cpel-core.h"
 #include "cpel-gen.h"
+#include "cpel-loader.h"
 #include "cpel-test-util.h"
 #include "cpel-file-private.h"
 #include "cpel-index-cache-private.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test-perf-symbols.c — names of perf sample addresses
  *
- * cpel-elf-symbols.c on the fuzz seeds (a small shared object and its debug
+ * cpel-perf-elf-symbols.c on the fuzz seeds (a small shared object and its debug
  * file, tests/fuzz/make-elf-seeds.sh) and on hostile variants of them;
  * cpel-perf-symbols.c on a kallsyms text and on mappings over time; and
  * the importer against this machine's `perf script` (a new recording):
@@ -14,7 +14,8 @@
 #include <glib/gstdio.h>
 
 #include "cpel-core.h"
-#include "cpel-elf-symbols.h"
+#include "cpel-loader.h"
+#include "cpel-perf-elf-symbols.h"
 #include "cpel-perf-symbols.h"
 #include "cpel-test-util.h"
 
@@ -31,10 +32,10 @@ seed (const char *name)
 }
 
 static char *
-sym_at (CpelElfSymbols *e, guint64 addr)
+sym_at (CpelPerfElfSymbols *e, guint64 addr)
 {
   guint64 off = 0;
-  const char *name = cpel_elf_symbols_lookup (e, addr, &off);
+  const char *name = cpel_perf_elf_symbols_lookup (e, addr, &off);
   return name ? g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x", name, off) : g_strdup ("-");
 }
 
@@ -44,11 +45,13 @@ test_elf_seed (void)
   g_autoptr(GBytes) so = seed ("seed-so");
   g_autoptr(GBytes) dbg = seed ("seed-debug");
   g_autoptr(GError) error = NULL;
-  g_autoptr(CpelElfSymbols) e = cpel_elf_symbols_new_from_data (g_bytes_get_data (so, NULL),
-                                                                g_bytes_get_size (so), &error);
+  g_autoptr(CpelPerfElfSymbols) e =
+    cpel_perf_elf_symbols_new_from_data (g_bytes_get_data (so, NULL), g_bytes_get_size (so),
+                                         &error);
   g_assert_no_error (error);
-  g_autoptr(CpelElfSymbols) d = cpel_elf_symbols_new_from_data (g_bytes_get_data (dbg, NULL),
-                                                                g_bytes_get_size (dbg), &error);
+  g_autoptr(CpelPerfElfSymbols) d =
+    cpel_perf_elf_symbols_new_from_data (g_bytes_get_data (dbg, NULL), g_bytes_get_size (dbg),
+                                         &error);
   g_assert_no_error (error);
 
   /* readelf -s: weak_fn 0x3c0/4 WEAK, alias_name = alias_target 0x3c4/36,
@@ -68,19 +71,19 @@ test_elf_seed (void)
       g_autofree char *got = sym_at (e, cases[i].addr);
       g_assert_cmpstr (got, ==, cases[i].want);
     }
-  g_assert_cmpuint (cpel_elf_symbols_get_n_symbols (e), ==, 4);
+  g_assert_cmpuint (cpel_perf_elf_symbols_get_n_symbols (e), ==, 4);
 
   guint64 a;
-  g_assert_true (cpel_elf_symbols_offset_to_address (e, 0x3c0, &a));
+  g_assert_true (cpel_perf_elf_symbols_offset_to_address (e, 0x3c0, &a));
   g_assert_cmpuint (a, ==, 0x3c0);
-  g_assert_true (cpel_elf_symbols_offset_to_address (e, 0xef8, &a));
+  g_assert_true (cpel_perf_elf_symbols_offset_to_address (e, 0xef8, &a));
   g_assert_cmpuint (a, ==, 0x1ef8);
-  g_assert_false (cpel_elf_symbols_offset_to_address (e, 0x5000, &a));
+  g_assert_false (cpel_perf_elf_symbols_offset_to_address (e, 0x5000, &a));
 
   /* the debug file: the same build id and symbols, no PLT data */
   gsize n1, n2;
-  const guint8 *b1 = cpel_elf_symbols_get_build_id (e, &n1);
-  const guint8 *b2 = cpel_elf_symbols_get_build_id (d, &n2);
+  const guint8 *b1 = cpel_perf_elf_symbols_get_build_id (e, &n1);
+  const guint8 *b2 = cpel_perf_elf_symbols_get_build_id (d, &n2);
   g_assert_cmpuint (n1, ==, 20);
   g_assert_cmpmem (b1, n1, b2, n2);
   g_autofree char *d1 = sym_at (d, 0x3c4);
@@ -105,7 +108,7 @@ test_elf_hostile (void)
       for (gsize len = 0; len <= size; len += (len < 128 ? 1 : 37))
         {
           g_autoptr(GError) error = NULL;
-          g_autoptr(CpelElfSymbols) e = cpel_elf_symbols_new_from_data (orig, len, &error);
+          g_autoptr(CpelPerfElfSymbols) e = cpel_perf_elf_symbols_new_from_data (orig, len, &error);
           if (e == NULL)
             {
               g_assert_nonnull (error);
@@ -137,7 +140,7 @@ test_elf_hostile (void)
               memcpy (buf + at, &v, 4);
             }
           g_autoptr(GError) error = NULL;
-          g_autoptr(CpelElfSymbols) e = cpel_elf_symbols_new_from_data (buf, size, &error);
+          g_autoptr(CpelPerfElfSymbols) e = cpel_perf_elf_symbols_new_from_data (buf, size, &error);
           if (e == NULL)
             {
               g_assert_nonnull (error);
@@ -149,7 +152,7 @@ test_elf_hostile (void)
               g_assert_true (g_utf8_validate (s, -1, NULL));
             }
           guint64 addr;
-          (void) cpel_elf_symbols_offset_to_address (e, 0x3c0, &addr);
+          (void) cpel_perf_elf_symbols_offset_to_address (e, 0x3c0, &addr);
         }
       g_rand_free (rand);
     }
@@ -164,7 +167,7 @@ test_elf_hostile (void)
   for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
     {
       g_autoptr(GError) e2 = NULL;
-      g_assert_null (cpel_elf_symbols_new_for_path (paths[i], &e2));
+      g_assert_null (cpel_perf_elf_symbols_new_for_path (paths[i], &e2));
       g_assert_nonnull (e2);
     }
   g_unlink (fifo);
@@ -258,10 +261,10 @@ test_maps (void)
   g_autofree char *root = g_dir_make_tmp ("cpel-root-XXXXXX", &error);
   g_assert_no_error (error);
   g_autoptr(GBytes) so = seed ("seed-so");
-  g_autoptr(CpelElfSymbols) e = cpel_elf_symbols_new_from_data (g_bytes_get_data (so, NULL),
-                                                                g_bytes_get_size (so), NULL);
+  g_autoptr(CpelPerfElfSymbols) e =
+    cpel_perf_elf_symbols_new_from_data (g_bytes_get_data (so, NULL), g_bytes_get_size (so), NULL);
   gsize bid_size;
-  const guint8 *bid = cpel_elf_symbols_get_build_id (e, &bid_size);
+  const guint8 *bid = cpel_perf_elf_symbols_get_build_id (e, &bid_size);
   g_autofree char *libdir = g_build_filename (root, "lib", NULL);
   g_assert_cmpint (g_mkdir (libdir, 0700), ==, 0);
   g_autofree char *lib = g_build_filename (libdir, "seed.so", NULL);

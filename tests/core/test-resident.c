@@ -8,6 +8,7 @@
 
 #include "cpel-core.h"
 #include "cpel-gen.h"
+#include "cpel-loader.h"
 #include "cpel-test-util.h"
 
 static void

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test-spans.c — span rules, the span engine and its statistics */
 #include <stdlib.h>
+#include "cpel-loader.h"
 #include <string.h>
 
 #include <gio/gio.h>

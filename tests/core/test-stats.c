@@ -5,6 +5,7 @@
 #include <gio/gio.h>
 
 #include "cpel-core.h"
+#include "cpel-loader.h"
 #include "cpel-stats.h"
 #include "cpel-test-util.h"
 

@@ -10,6 +10,7 @@
 
 #include "cpel-core.h"
 #include "cpel-gen.h"
+#include "cpel-loader.h"
 
 typedef struct
 {

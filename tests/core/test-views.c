@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 
 #include "cpel-core.h"
+#include "cpel-loader.h"
 #include "cpel-views.h"
 
 typedef struct

@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 
 #include "cpel-core.h"
+#include "cpel-loader.h"
 #include "cpel-test-util.h"
 
 /* ---- an independent reader of the raw layout -------------------------------- */

@@ -18,6 +18,7 @@
 
 #include "cpel-core.h"
 #include "cpel-cut.h"
+#include "cpel-loader.h"
 #include "cpel-stats.h"
 #include "malformed-cases.h"
 

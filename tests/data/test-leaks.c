@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cpel-gen.h"
+#include "cpel-loader.h"
 #include "cpel-test-util.h"
 #include "malformed-cases.h"
 

@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "cpel-loader.h"
 #include "malformed-cases.h"
 
 static char *tmpdir;

@@ -23,6 +23,7 @@
 #include "cpel-gen.h"
 #include "cpel-perf-writer.h"
 #include "import-writers.h"
+#include "cpel-loader.h"
 
 #define N_EVENTS 200000
 #define CUT      4096

@@ -18,6 +18,7 @@
 #include "cpel-anomaly.h"
 #include "cpel-chase.h"
 #include "cpel-cut.h"
+#include "cpel-loader.h"
 #include "cpel-lod.h"
 #include "cpel-stats.h"
 #include "fuzz-common.h"

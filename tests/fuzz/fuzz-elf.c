@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* fuzz-elf.c — libFuzzer target: the symbol sources of perf sample names
  *
- * The input is read twice: as an ELF file (cpel-elf-symbols.c, through
+ * The input is read twice: as an ELF file (cpel-perf-elf-symbols.c, through
  * libelf: segments, build id, .symtab / .dynsym, PLT entries) and as a
  * kallsyms text (cpel-perf-symbols.c).  Both must accept it or fail with
  * an error; every lookup must give a symbol that holds the address (start
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cpel-elf-symbols.h"
+#include "cpel-perf-elf-symbols.h"
 #include "cpel-perf-symbols.h"
 #include "fuzz-common.h"
 
@@ -40,7 +40,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     probes[n_probes++] = rd64 (data + off);
 
   GError *error = NULL;
-  CpelElfSymbols *elf = cpel_elf_symbols_new_from_data (data, size, &error);
+  CpelPerfElfSymbols *elf = cpel_perf_elf_symbols_new_from_data (data, size, &error);
   if (elf == NULL)
     {
       FUZZ_CHECK (error != NULL && error->message != NULL);
@@ -50,22 +50,22 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     {
       FUZZ_CHECK (error == NULL);
       gsize bid_size = 0;
-      const guint8 *bid = cpel_elf_symbols_get_build_id (elf, &bid_size);
+      const guint8 *bid = cpel_perf_elf_symbols_get_build_id (elf, &bid_size);
       FUZZ_CHECK ((bid == NULL) == (bid_size == 0));
       for (guint i = 0; i < n_probes; i++)
         {
           guint64 addr = probes[i], off = G_MAXUINT64;
-          const char *name = cpel_elf_symbols_lookup (elf, addr, &off);
+          const char *name = cpel_perf_elf_symbols_lookup (elf, addr, &off);
           if (name != NULL)
             {
               FUZZ_CHECK (off <= addr);
               FUZZ_CHECK (g_utf8_validate (name, -1, NULL));
             }
           guint64 a;
-          if (cpel_elf_symbols_offset_to_address (elf, addr, &a))
-            (void) cpel_elf_symbols_lookup (elf, a, &off);
+          if (cpel_perf_elf_symbols_offset_to_address (elf, addr, &a))
+            (void) cpel_perf_elf_symbols_lookup (elf, a, &off);
         }
-      cpel_elf_symbols_free (elf);
+      cpel_perf_elf_symbols_free (elf);
     }
 
   CpelPerfSymbols *ps = cpel_perf_symbols_new ();

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cpel-core.h"
+#include "cpel-loader.h"
 #include "fuzz-common.h"
 
 /* Largest output of one conversion: a capped string or symbol name plus a

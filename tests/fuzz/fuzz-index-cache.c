@@ -29,6 +29,7 @@
 #include <glib/gstdio.h>
 
 #include "cpel-core.h"
+#include "cpel-loader.h"
 #include "cpel-lod.h"
 #include "cpel-index-cache-private.h"
 #include "fuzz-common.h"

@@ -10,6 +10,7 @@
  * count every span once.
  */
 #include <stdint.h>
+#include "cpel-loader.h"
 #include <string.h>
 
 #include "cpel-core.h"

@@ -18,6 +18,7 @@
 #include <glib/gstdio.h>
 
 #include "cpel-core.h"
+#include "cpel-loader.h"
 #include "cpel-saved-view.h"
 #include "cpel-views-private.h"
 #include "fuzz-common.h"

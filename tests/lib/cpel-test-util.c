@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "cpel-loader.h"
+
 /* The fixtures folder: $CPEL_FIXTURES_DIR (set by tests/meson.build), else
  * the source tree's tests/fixtures compiled in, so that a test program run
  * by hand finds it too. */

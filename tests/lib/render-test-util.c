@@ -3,6 +3,8 @@
  * checks */
 #include "render-test-util.h"
 
+#include "cpel-loader.h"
+
 GBytes *
 test_write_capture (const char    *path,
                     guint          n_tracks,

@@ -4,6 +4,7 @@
  * measure, chase, modes, saved views), on a small file built in memory;
  * no display needed. */
 #include "cpel-core.h"
+#include "cpel-loader.h"
 #include "cpel-session.h"
 
 /* Four tracks; slots follow the ids; events i = 0..6 at 100·i ns:

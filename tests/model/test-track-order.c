@@ -3,6 +3,7 @@
  * what order (move, pin, hide, filter, sort, drag and drop, saved rows),
  * on a small file built in memory; no display needed. */
 #include "cpel-core.h"
+#include "cpel-loader.h"
 #include <string.h>
 
 #include "cpel-track-order.h"

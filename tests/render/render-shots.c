@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cpel-loader.h"
 #include "cpel-render.h"
 
 #define WIDTH 1400

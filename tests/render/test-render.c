@@ -2,6 +2,7 @@
 /* test-render.c — drawing a view on image surfaces: event positions,
  * density, labels, ruler, selection, highlights, measurement, cursor,
  * colour modes and summary mode */
+#include "cpel-loader.h"
 #include "cpel-test-util.h"
 #include "render-test-util.h"
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-import.c — the table of formats, detection, and the builder that
  * turns an importer's tracks, types and events into CPEL bytes */
+#include "config.h"
+
 #include "cpel-import.h"
 
 #include <errno.h>
@@ -17,7 +19,7 @@
 #include "cpel-output.h"
 #include "cpel-writer.h"
 
-/* ---- CPEL itself (loaded by cpel-file.c, no import step) ------------------ */
+/* ---- CPEL itself (loaded by the core, no import step) ---------------------- */
 
 static gboolean
 probe_cpel (const guint8 *data,
@@ -41,8 +43,12 @@ static const CpelImporter cpel_importer_cpel = {
  * Strong magics first; CPEL last (its signature is one byte: the Snabb
  * timeline's magic starts with the same 0x01). */
 static const CpelImporter * const importers[] = {
+#if HAVE_PERF
   &cpel_importer_perf,
+#endif
+#if HAVE_CTF
   &cpel_importer_ctf,
+#endif
   &cpel_importer_elog,
   &cpel_importer_snabb,
   &cpel_importer_cpel,

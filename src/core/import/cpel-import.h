@@ -4,14 +4,25 @@
  * Every importer turns its format into CPEL bytes in memory, made with the
  * CpelWriter through a CpelImportBuilder, which also writes two extension
  * sections (doc/cpel-extensions.md): each event's full text, and the source
- * format's header.  cpel_file_new_for_path() calls cpel_import_detect() and
- * loads the bytes the importer returns, so every `cpel` command and the
+ * format's header.  The loader (cpel-loader.h: cpel_file_new_for_path ())
+ * calls cpel_import_detect () and hands the bytes the importer returns to
+ * the core (cpel_file_new_imported ()), so every `cpel` command and the
  * viewer read an imported file as they read CPEL.
  *
- * ADDING A FORMAT (CTF, perf.data, …) — one new file plus one line:
+ * This is a layer of its own, libcpelimport (src/core/import/meson.build):
+ * it uses the core, the core never includes its headers.  Each format lives
+ * in its folder, src/core/import/NAME/, with its helpers named after it
+ * (cpel-NAME-….c); this folder holds what they share: this table and the
+ * builder (cpel-import.c), and the loader (cpel-loader.c).
  *
- *   1. src/core/import/cpel-import-NAME.c (and add it to src/core/meson.build)
- *      defines
+ * ADDING A FORMAT — one folder, one line in the table, its MIME type:
+ *
+ *   1. src/core/import/NAME/cpel-import-NAME.c (and its cpel-NAME-*.c
+ *      helpers; list them in import_sources and add 'NAME' to
+ *      import_format_dirs in src/core/import/meson.build — inside an
+ *      `if have_NAME` block with a `feature` option in meson_options.txt
+ *      and a HAVE_NAME in config.h when it needs a library of its own, as
+ *      ctf/ and perf/ do; its tests are then built only with it) defines
  *
  *        const CpelImporter cpel_importer_NAME = {
  *          .id = "name", .name = N_("Display name"),
@@ -63,11 +74,18 @@
  *
  *   2. Add `&cpel_importer_NAME,` to the table in cpel-import.c, in the place
  *      of the detection order it needs (strong magics before CPEL, whose
- *      magic is one byte).  The "not a supported event log (…)" message,
- *      the Open dialog filters, `cpel info` and File Information all follow
- *      the table.
+ *      magic is one byte), inside `#if HAVE_NAME` for an optional format,
+ *      and its name to the list /core/import/table expects
+ *      (tests/core/test-import-table.c).  The "not a supported event log
+ *      (…)" message, the Open dialog filters, `cpel info` and File
+ *      Information all follow the table.
  *
- * This interface is stable: the CTF and perf.data importers build on it.
+ *   3. Its MIME type: in data/….mime.xml.in (by magic) and in
+ *      desktop_mime_types (data/meson.build: the .desktop file's MimeType);
+ *      and its name in the list tests/cli/test-cli.c expects in the message.
+ *
+ * This interface is stable: the CTF and perf.data importers are written
+ * against it as any new format is.
  */
 #pragma once
 
@@ -80,9 +98,7 @@ G_BEGIN_DECLS
 /* Bytes of a file a probe sees (fewer when the file is shorter). */
 #define CPEL_IMPORT_PROBE_SIZE 64
 
-/* Extension section types (doc/cpel-extensions.md); other readers skip them. */
-#define CPEL_SECTION_EXT_SOURCE_INFO 0x43500001u   /* "CP" 00 01 */
-#define CPEL_SECTION_EXT_EVENT_TEXTS 0x43500002u   /* "CP" 00 02 */
+/* The extension section types (CPEL_SECTION_EXT_*) are the core's (cpel-file.h). */
 
 typedef struct
 {

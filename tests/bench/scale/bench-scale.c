@@ -38,6 +38,7 @@
 #include <time.h>
 #include <sys/resource.h>
 
+#include "cpel-loader.h"
 #include "cpel-lod.h"
 #include "cpel-render.h"
 

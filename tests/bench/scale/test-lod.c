@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "cpel-core.h"
+#include "cpel-loader.h"
 #include "cpel-lod.h"
 
 typedef enum

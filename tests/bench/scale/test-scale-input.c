@@ -15,6 +15,7 @@
 #include <glib/gstdio.h>
 
 #include "cpel-core.h"
+#include "cpel-loader.h"
 #include "cpel-test-util.h"
 
 #define LIMIT_BYTES ((rlim_t) 512 << 20)

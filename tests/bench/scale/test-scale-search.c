@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cpel-core.h"
+#include "cpel-loader.h"
 
 #define N_EVENTS 600000   /* above twice the search's per-thread minimum */
 

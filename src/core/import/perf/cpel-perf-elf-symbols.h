@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cpel-elf-symbols.h — the function symbols of an ELF file (libelf)
+/* cpel-perf-elf-symbols.h — the function symbols of an ELF file (libelf)
  *
  * Used to name perf sample addresses: the symbol table (.symtab, else
  * .dynsym) of a binary or its detached debug file, its loadable segments
@@ -13,41 +13,41 @@
 
 G_BEGIN_DECLS
 
-typedef struct _CpelElfSymbols CpelElfSymbols;
+typedef struct _CpelPerfElfSymbols CpelPerfElfSymbols;
 
 /* Reads a copy of `data` (the fuzz target and the tests). */
-CpelElfSymbols *cpel_elf_symbols_new_from_data (const guint8 *data,
+CpelPerfElfSymbols *cpel_perf_elf_symbols_new_from_data (const guint8 *data,
                                                 gsize         size,
                                                 GError      **error);
 /* Opens a regular file (not a FIFO, device or directory; at most 2 GiB). */
-CpelElfSymbols *cpel_elf_symbols_new_for_path  (const char   *path,
+CpelPerfElfSymbols *cpel_perf_elf_symbols_new_for_path  (const char   *path,
                                                 GError      **error);
-void            cpel_elf_symbols_free          (CpelElfSymbols *self);
+void            cpel_perf_elf_symbols_free          (CpelPerfElfSymbols *self);
 
 /* The GNU build id (NULL when the file has none). */
-const guint8   *cpel_elf_symbols_get_build_id  (CpelElfSymbols *self,
+const guint8   *cpel_perf_elf_symbols_get_build_id  (CpelPerfElfSymbols *self,
                                                 gsize          *size);
-guint           cpel_elf_symbols_get_n_symbols (CpelElfSymbols *self);
+guint           cpel_perf_elf_symbols_get_n_symbols (CpelPerfElfSymbols *self);
 
 /* The address a file offset is loaded at (PT_LOAD segments); FALSE when
  * no segment holds it. */
-gboolean        cpel_elf_symbols_offset_to_address (CpelElfSymbols *self,
+gboolean        cpel_perf_elf_symbols_offset_to_address (CpelPerfElfSymbols *self,
                                                     guint64         offset,
                                                     guint64        *address);
 
 /* The function symbol holding `address` (name and offset into it), chosen
  * among aliases and sized as perf does, a PLT entry (`name@plt`) first;
  * NULL when none. */
-const char     *cpel_elf_symbols_lookup        (CpelElfSymbols *self,
+const char     *cpel_perf_elf_symbols_lookup        (CpelPerfElfSymbols *self,
                                                 guint64         address,
                                                 guint64        *offset);
 
 /* Only the PLT entries. */
-const char     *cpel_elf_symbols_lookup_plt    (CpelElfSymbols *self,
+const char     *cpel_perf_elf_symbols_lookup_plt    (CpelPerfElfSymbols *self,
                                                 guint64         address,
                                                 guint64        *offset);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelElfSymbols, cpel_elf_symbols_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelPerfElfSymbols, cpel_perf_elf_symbols_free)
 
 /* --- shared with cpel-perf-symbols.c: a sorted table of symbols -------- */
 

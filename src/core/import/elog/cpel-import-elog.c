@@ -10,7 +10,7 @@
  *
  * Text: each event is rendered as VPP's elog_dump prints it: the type's
  * format is cut into pieces at each conversion and every piece formatted by
- * a re-implementation of clib's format() (cpel-clib-format.c).
+ * a re-implementation of clib's format() (cpel-elog-clib-format.c).
  */
 #include "cpel-import-elog-private.h"
 
@@ -20,7 +20,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "cpel-clib-format.h"
+#include "cpel-elog-clib-format.h"
 #include "cpel-error.h"
 #include "cpel-writer.h"
 
@@ -567,7 +567,7 @@ _cpel_import_elog_read_event (const Elog *e,
       const char *lit = f, *piece = NULL;
       gsize piece_len = 0;
       char piece_buf[64];
-      CpelClibArg arg = { CPEL_CLIB_ARG_NONE };
+      CpelElogClibArg arg = { CPEL_ELOG_CLIB_ARG_NONE };
       const ArgSpec *spec;
       guint64 v = 0;
 
@@ -609,7 +609,7 @@ _cpel_import_elog_read_event (const Elog *e,
               return FALSE;
             if (spec->size != 8)
               v = x;
-            arg.kind = spec->size == 8 ? CPEL_CLIB_ARG_INT64 : CPEL_CLIB_ARG_INT;
+            arg.kind = spec->size == 8 ? CPEL_ELOG_CLIB_ARG_INT64 : CPEL_ELOG_CLIB_ARG_INT;
             arg.u = v;
             if (spec->letter == 'i' && !have_datum)
               {
@@ -623,7 +623,7 @@ _cpel_import_elog_read_event (const Elog *e,
               }
             if (spec->letter == 't')
               {
-                arg.kind = CPEL_CLIB_ARG_STRING;
+                arg.kind = CPEL_ELOG_CLIB_ARG_STRING;
                 arg.s = v < t->n_enums ? t->enums[v] : NULL;
                 if (arg.s == NULL)
                   {
@@ -641,7 +641,7 @@ _cpel_import_elog_read_event (const Elog *e,
                       g_string_append_printf (text, "<bad string offset 0x%" PRIx64 ">", v);
                     continue;
                   }
-                arg.kind = CPEL_CLIB_ARG_STRING;
+                arg.kind = CPEL_ELOG_CLIB_ARG_STRING;
                 /* bounded by the table: a string without NUL ends with it */
                 if (memchr (strtab + v, 0, e->strtab_len - v) != NULL)
                   arg.s = strtab + v;
@@ -653,7 +653,7 @@ _cpel_import_elog_read_event (const Elog *e,
                         memcpy (piece_buf, piece, piece_len);
                         piece_buf[piece_len] = 0;
                         arg.s = s;
-                        cpel_clib_format_piece (text, text_start, piece_buf, &arg);
+                        cpel_elog_clib_format_piece (text, text_start, piece_buf, &arg);
                       }
                     continue;
                   }
@@ -665,7 +665,7 @@ _cpel_import_elog_read_event (const Elog *e,
           if (!(spec->size == 4 ? rd_f32 (r, &arg.f, N_("a float argument"))
                                 : rd_f64 (r, &arg.f, N_("a float argument"))))
             return FALSE;
-          arg.kind = CPEL_CLIB_ARG_FLOAT;
+          arg.kind = CPEL_ELOG_CLIB_ARG_FLOAT;
           break;
 
         case 's':
@@ -677,13 +677,13 @@ _cpel_import_elog_read_event (const Elog *e,
             if (!rd_cstring (r, &s, &len, N_("a string argument")))
               return FALSE;
             copy = g_strndup (s, len);
-            arg.kind = CPEL_CLIB_ARG_STRING;
+            arg.kind = CPEL_ELOG_CLIB_ARG_STRING;
             arg.s = copy;
             if (piece)
               {
                 memcpy (piece_buf, piece, piece_len);
                 piece_buf[piece_len] = 0;
-                cpel_clib_format_piece (text, text_start, piece_buf, &arg);
+                cpel_elog_clib_format_piece (text, text_start, piece_buf, &arg);
               }
             continue;
           }
@@ -692,7 +692,7 @@ _cpel_import_elog_read_event (const Elog *e,
         {
           memcpy (piece_buf, piece, piece_len);
           piece_buf[piece_len] = 0;
-          cpel_clib_format_piece (text, text_start, piece_buf, &arg);
+          cpel_elog_clib_format_piece (text, text_start, piece_buf, &arg);
         }
     }
   if (!have_datum)

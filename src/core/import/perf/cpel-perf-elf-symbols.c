@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cpel-elf-symbols.c — function symbols of an ELF file, through libelf
+/* cpel-perf-elf-symbols.c — function symbols of an ELF file, through libelf
  *
  * What perf takes from a binary (tools/perf/util/symbol-elf.c): STT_FUNC and
  * STT_GNU_IFUNC symbols, and named STT_NOTYPE labels, defined in an
@@ -7,7 +7,7 @@
  * unsized symbols are settled by cpel_sym_table_finish as perf settles them
  * (symbols__fixup_end, symbols__fixup_duplicate).
  */
-#include "cpel-elf-symbols.h"
+#include "cpel-perf-elf-symbols.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,7 +30,7 @@ typedef struct
   guint64 offset, filesz, memsz, vaddr;
 } Segment;
 
-struct _CpelElfSymbols
+struct _CpelPerfElfSymbols
 {
   Elf     *elf;
   int      fd;          /* -1 for data */
@@ -173,7 +173,7 @@ elf_error (GError **error, const char *what)
 }
 
 static void
-read_build_id_notes (CpelElfSymbols *self, Elf_Data *data)
+read_build_id_notes (CpelPerfElfSymbols *self, Elf_Data *data)
 {
   if (data == NULL || data->d_buf == NULL)
     return;
@@ -200,7 +200,7 @@ read_build_id_notes (CpelElfSymbols *self, Elf_Data *data)
 }
 
 static gboolean
-read_segments_and_notes (CpelElfSymbols *self, GError **error)
+read_segments_and_notes (CpelPerfElfSymbols *self, GError **error)
 {
   size_t n_phdr = 0;
   if (elf_getphdrnum (self->elf, &n_phdr) != 0)
@@ -245,7 +245,7 @@ section_is_text (Elf *elf, size_t shndx)
 }
 
 static gboolean
-add_name (CpelElfSymbols *self, const char *name, const char *suffix)
+add_name (CpelPerfElfSymbols *self, const char *name, const char *suffix)
 {
   gsize len = strlen (name), slen = strlen (suffix);
   if (self->names->len + len + slen + 1 > ELF_NAMES_MAX)
@@ -263,7 +263,7 @@ add_name (CpelElfSymbols *self, const char *name, const char *suffix)
 }
 
 static gboolean
-read_symbols (CpelElfSymbols *self, GError **error)
+read_symbols (CpelPerfElfSymbols *self, GError **error)
 {
   Elf_Scn *symtab = NULL, *dynsym = NULL, *scn = NULL;
   GElf_Shdr sh;
@@ -350,7 +350,7 @@ section_by_name (Elf *elf, const char *want, GElf_Shdr *out)
  * relocation is the n-th entry of .plt.sec, else of .plt after its header,
  * named `symbol@plt`. */
 static void
-read_plt (CpelElfSymbols *self)
+read_plt (CpelPerfElfSymbols *self)
 {
   GElf_Ehdr eh;
   if (gelf_getehdr (self->elf, &eh) == NULL)
@@ -434,10 +434,10 @@ read_plt (CpelElfSymbols *self)
   cpel_sym_table_finish (self->plt, self->names->str, FALSE);
 }
 
-static CpelElfSymbols *
-finish_new (CpelElfSymbols *self_, GError **error)
+static CpelPerfElfSymbols *
+finish_new (CpelPerfElfSymbols *self_, GError **error)
 {
-  g_autoptr(CpelElfSymbols) self = self_;
+  g_autoptr(CpelPerfElfSymbols) self = self_;
   if (self->elf == NULL)
     {
       elf_error (error, _("not readable"));
@@ -454,10 +454,10 @@ finish_new (CpelElfSymbols *self_, GError **error)
   return g_steal_pointer (&self);
 }
 
-static CpelElfSymbols *
+static CpelPerfElfSymbols *
 elf_symbols_alloc (void)
 {
-  CpelElfSymbols *self = g_new0 (CpelElfSymbols, 1);
+  CpelPerfElfSymbols *self = g_new0 (CpelPerfElfSymbols, 1);
   self->fd = -1;
   self->segments = g_array_new (FALSE, FALSE, sizeof (Segment));
   self->syms = g_array_new (FALSE, FALSE, sizeof (CpelSym));
@@ -467,20 +467,20 @@ elf_symbols_alloc (void)
   return self;
 }
 
-CpelElfSymbols *
-cpel_elf_symbols_new_from_data (const guint8 *data, gsize size, GError **error)
+CpelPerfElfSymbols *
+cpel_perf_elf_symbols_new_from_data (const guint8 *data, gsize size, GError **error)
 {
   g_return_val_if_fail (data != NULL || size == 0, NULL);
   elf_version (EV_CURRENT);
-  CpelElfSymbols *self = elf_symbols_alloc ();
+  CpelPerfElfSymbols *self = elf_symbols_alloc ();
   /* elf_memory may convert the image in place: give it a private copy */
   self->copy = g_memdup2 (size ? data : (const guint8 *) "", MAX (size, 1));
   self->elf = elf_memory ((char *) self->copy, size);
   return finish_new (self, error);
 }
 
-CpelElfSymbols *
-cpel_elf_symbols_new_for_path (const char *path, GError **error)
+CpelPerfElfSymbols *
+cpel_perf_elf_symbols_new_for_path (const char *path, GError **error)
 {
   g_return_val_if_fail (path != NULL, NULL);
   elf_version (EV_CURRENT);
@@ -500,14 +500,14 @@ cpel_elf_symbols_new_for_path (const char *path, GError **error)
                    _("%s: not a regular file of at most 2 GiB"), path);
       return NULL;
     }
-  CpelElfSymbols *self = elf_symbols_alloc ();
+  CpelPerfElfSymbols *self = elf_symbols_alloc ();
   self->fd = fd;
   self->elf = elf_begin (fd, ELF_C_READ_MMAP, NULL);
   return finish_new (self, error);
 }
 
 void
-cpel_elf_symbols_free (CpelElfSymbols *self)
+cpel_perf_elf_symbols_free (CpelPerfElfSymbols *self)
 {
   if (self == NULL)
     return;
@@ -525,7 +525,7 @@ cpel_elf_symbols_free (CpelElfSymbols *self)
 }
 
 const guint8 *
-cpel_elf_symbols_get_build_id (CpelElfSymbols *self, gsize *size)
+cpel_perf_elf_symbols_get_build_id (CpelPerfElfSymbols *self, gsize *size)
 {
   g_return_val_if_fail (self != NULL, NULL);
   if (size)
@@ -534,14 +534,14 @@ cpel_elf_symbols_get_build_id (CpelElfSymbols *self, gsize *size)
 }
 
 guint
-cpel_elf_symbols_get_n_symbols (CpelElfSymbols *self)
+cpel_perf_elf_symbols_get_n_symbols (CpelPerfElfSymbols *self)
 {
   g_return_val_if_fail (self != NULL, 0);
   return self->syms->len;
 }
 
 gboolean
-cpel_elf_symbols_offset_to_address (CpelElfSymbols *self, guint64 offset, guint64 *address)
+cpel_perf_elf_symbols_offset_to_address (CpelPerfElfSymbols *self, guint64 offset, guint64 *address)
 {
   g_return_val_if_fail (self != NULL, FALSE);
   /* the file's bytes; then the sizes in memory, as a debug file keeps
@@ -560,7 +560,7 @@ cpel_elf_symbols_offset_to_address (CpelElfSymbols *self, guint64 offset, guint6
 }
 
 const char *
-cpel_elf_symbols_lookup_plt (CpelElfSymbols *self, guint64 address, guint64 *offset)
+cpel_perf_elf_symbols_lookup_plt (CpelPerfElfSymbols *self, guint64 address, guint64 *offset)
 {
   g_return_val_if_fail (self != NULL, NULL);
   const CpelSym *s = cpel_sym_table_lookup (self->plt, address);
@@ -575,7 +575,7 @@ cpel_elf_symbols_lookup_plt (CpelElfSymbols *self, guint64 address, guint64 *off
 /* A C++ name without its parameters, as perf script shows it (libiberty,
  * whose recursion limit is on); names are demangled when first shown. */
 static const char *
-demangle (CpelElfSymbols *self, const CpelSym *s)
+demangle (CpelPerfElfSymbols *self, const CpelSym *s)
 {
   const char *name = self->names->str + s->name;
   if (name[0] != '_' || name[1] != 'Z' || strlen (name) > DEMANGLE_MAX)
@@ -593,10 +593,10 @@ demangle (CpelElfSymbols *self, const CpelSym *s)
 }
 
 const char *
-cpel_elf_symbols_lookup (CpelElfSymbols *self, guint64 address, guint64 *offset)
+cpel_perf_elf_symbols_lookup (CpelPerfElfSymbols *self, guint64 address, guint64 *offset)
 {
   g_return_val_if_fail (self != NULL, NULL);
-  const char *plt = cpel_elf_symbols_lookup_plt (self, address, offset);
+  const char *plt = cpel_perf_elf_symbols_lookup_plt (self, address, offset);
   if (plt != NULL)
     return plt;
   const CpelSym *s = cpel_sym_table_lookup (self->syms, address);

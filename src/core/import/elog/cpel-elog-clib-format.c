@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cpel-clib-format.c — a re-implementation of VPP's clib format() for the
+/* cpel-elog-clib-format.c — a re-implementation of VPP's clib format() for the
  * conversions elog types use (vppinfra/format.c): widths that also truncate,
  * '0' padding, %d of a 4-byte value signed, %Ld/%Lx 64-bit, floats without
  * the leading zero, t/T arguments as strings. */
-#include "cpel-clib-format.h"
+#include "cpel-elog-clib-format.h"
 
 #include <math.h>
 #include <string.h>
@@ -14,15 +14,15 @@
 
 /* Value as the vararg `int` clib reads. */
 static gint64
-arg_int (const CpelClibArg *a)
+arg_int (const CpelElogClibArg *a)
 {
   switch (a->kind)
     {
-    case CPEL_CLIB_ARG_INT:
-    case CPEL_CLIB_ARG_INT64:
-    case CPEL_CLIB_ARG_STRING:
+    case CPEL_ELOG_CLIB_ARG_INT:
+    case CPEL_ELOG_CLIB_ARG_INT64:
+    case CPEL_ELOG_CLIB_ARG_STRING:
       return (gint32) (guint32) a->u;
-    case CPEL_CLIB_ARG_FLOAT:
+    case CPEL_ELOG_CLIB_ARG_FLOAT:
       return 0;
     default:
       return 0;
@@ -30,9 +30,9 @@ arg_int (const CpelClibArg *a)
 }
 
 static guint64
-arg_u64 (const CpelClibArg *a)
+arg_u64 (const CpelElogClibArg *a)
 {
-  return a->kind == CPEL_CLIB_ARG_FLOAT ? 0 : a->u;
+  return a->kind == CPEL_ELOG_CLIB_ARG_FLOAT ? 0 : a->u;
 }
 
 static void
@@ -281,7 +281,10 @@ clib_justify (GString *out, gsize i0, char justify, gsize width, char pad)
  * one argument elog passes; clib's do_percent().  A wrong argument kind
  * (which in VPP reads garbage or crashes) gives a neutral value. */
 void
-cpel_clib_format_piece (GString *out, gsize text_start, const char *f, const CpelClibArg *arg)
+cpel_elog_clib_format_piece (GString                *out,
+                             gsize                   text_start,
+                             const char             *f,
+                             const CpelElogClibArg  *arg)
 {
   char justify = '+', pad = ' ', how_long = 0, c;
   gsize width[2] = { 0, 0 };
@@ -371,7 +374,8 @@ cpel_clib_format_piece (GString *out, gsize text_start, const char *f, const Cpe
           }
         else if (how_long == 'l' || how_long == 'w')
           {
-            number = arg->kind == CPEL_CLIB_ARG_INT64 ? arg_u64 (arg) : (guint64) (guint32) arg_u64 (arg);
+            number = arg->kind == CPEL_ELOG_CLIB_ARG_INT64 ? arg_u64 (arg)
+                     : (guint64) (guint32) arg_u64 (arg);
             n_bits = 64;
           }
         else
@@ -385,12 +389,12 @@ cpel_clib_format_piece (GString *out, gsize text_start, const char *f, const Cpe
 
     case 's': case 'S': case 'v':
       {
-        const char *s = arg->kind == CPEL_CLIB_ARG_STRING ? arg->s : NULL;
+        const char *s = arg->kind == CPEL_ELOG_CLIB_ARG_STRING ? arg->s : NULL;
         gsize len;
 
         if (s == NULL)
           {
-            s = arg->kind == CPEL_CLIB_ARG_NONE ? "(nil)" : "(not a string)";
+            s = arg->kind == CPEL_ELOG_CLIB_ARG_NONE ? "(nil)" : "(not a string)";
             len = strlen (s);
           }
         else if (precision_set)
@@ -407,8 +411,9 @@ cpel_clib_format_piece (GString *out, gsize text_start, const char *f, const Cpe
 
     case 'f': case 'g': case 'e':
       {
-        double x = arg->kind == CPEL_CLIB_ARG_FLOAT ? arg->f
-                   : arg->kind == CPEL_CLIB_ARG_NONE || arg->kind == CPEL_CLIB_ARG_STRING ? 0.0
+        double x = arg->kind == CPEL_ELOG_CLIB_ARG_FLOAT ? arg->f
+                   : arg->kind == CPEL_ELOG_CLIB_ARG_NONE
+                     || arg->kind == CPEL_ELOG_CLIB_ARG_STRING ? 0.0
                    : (double) arg->u;
         clib_float (out, x, precision_set ? (gint64) width[1] : -1, c);
       }

@@ -8,7 +8,7 @@
  * binary's symbols from its debug file (/usr/lib/debug/.build-id/xx/y.debug)
  * or itself, and never from a file whose build id differs from the
  * recorded one.  Every file is untrusted: kallsyms lines are parsed with
- * bounds, ELF files by cpel-elf-symbols.c; at most DSO_LOAD_MAX binaries are
+ * bounds, ELF files by cpel-perf-elf-symbols.c; at most DSO_LOAD_MAX binaries are
  * opened per import.
  */
 #include "cpel-perf-symbols.h"
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <inttypes.h>
 
-#include "cpel-elf-symbols.h"
+#include "cpel-perf-elf-symbols.h"
 
 #define DSO_LOAD_MAX      4096
 #define MAP_SCAN_MAX      256     /* overlapping mappings examined per lookup */
@@ -29,8 +29,8 @@ typedef struct
   guint8          build_id[20];
   gsize           build_id_size;
   gboolean        loaded;
-  CpelElfSymbols *runtime;       /* the binary: its segments */
-  CpelElfSymbols *debug;         /* its debug file: symbols */
+  CpelPerfElfSymbols *runtime;       /* the binary: its segments */
+  CpelPerfElfSymbols *debug;         /* its debug file: symbols */
 } Dso;
 
 typedef struct
@@ -70,8 +70,8 @@ dso_free (gpointer p)
 {
   Dso *d = p;
   g_free (d->path);
-  g_clear_pointer (&d->runtime, cpel_elf_symbols_free);
-  g_clear_pointer (&d->debug, cpel_elf_symbols_free);
+  g_clear_pointer (&d->runtime, cpel_perf_elf_symbols_free);
+  g_clear_pointer (&d->debug, cpel_perf_elf_symbols_free);
   g_free (d);
 }
 
@@ -367,14 +367,14 @@ dso_load (CpelPerfSymbols *self, Dso *d)
   if (!vdso)
     {
       g_autofree char *p = g_strconcat (self->root, d->path, NULL);
-      d->runtime = cpel_elf_symbols_new_for_path (p, NULL);
+      d->runtime = cpel_perf_elf_symbols_new_for_path (p, NULL);
     }
   if (d->runtime != NULL && bid_size > 0)
     {
       gsize n;
-      const guint8 *b = cpel_elf_symbols_get_build_id (d->runtime, &n);
+      const guint8 *b = cpel_perf_elf_symbols_get_build_id (d->runtime, &n);
       if (b == NULL || n != bid_size || memcmp (b, bid, n) != 0)
-        g_clear_pointer (&d->runtime, cpel_elf_symbols_free);   /* another build */
+        g_clear_pointer (&d->runtime, cpel_perf_elf_symbols_free);   /* another build */
     }
   if (d->runtime == NULL && bid_hex != NULL)
     {
@@ -383,15 +383,15 @@ dso_load (CpelPerfSymbols *self, Dso *d)
         p = g_strdup_printf ("%s/.debug/[vdso]/%s/vdso", g_get_home_dir (), bid_hex);
       else
         p = g_strdup_printf ("%s/.debug/.build-id/%.2s/%s/elf", g_get_home_dir (), bid_hex, bid_hex + 2);
-      d->runtime = cpel_elf_symbols_new_for_path (p, NULL);
+      d->runtime = cpel_perf_elf_symbols_new_for_path (p, NULL);
       gsize n;
-      const guint8 *b = d->runtime ? cpel_elf_symbols_get_build_id (d->runtime, &n) : NULL;
+      const guint8 *b = d->runtime ? cpel_perf_elf_symbols_get_build_id (d->runtime, &n) : NULL;
       if (d->runtime != NULL && (b == NULL || n != bid_size || memcmp (b, bid, n) != 0))
-        g_clear_pointer (&d->runtime, cpel_elf_symbols_free);
+        g_clear_pointer (&d->runtime, cpel_perf_elf_symbols_free);
     }
   if (bid_hex == NULL && d->runtime != NULL)
     {
-      const guint8 *b = cpel_elf_symbols_get_build_id (d->runtime, &bid_size);
+      const guint8 *b = cpel_perf_elf_symbols_get_build_id (d->runtime, &bid_size);
       if (b != NULL && bid_size <= sizeof bid)
         {
           memcpy (bid, b, bid_size);
@@ -403,12 +403,12 @@ dso_load (CpelPerfSymbols *self, Dso *d)
     {
       g_autofree char *p = g_strdup_printf ("%s/usr/lib/debug/.build-id/%.2s/%s.debug",
                                             self->root, bid_hex, bid_hex + 2);
-      d->debug = cpel_elf_symbols_new_for_path (p, NULL);
+      d->debug = cpel_perf_elf_symbols_new_for_path (p, NULL);
       gsize n;
-      const guint8 *b = d->debug ? cpel_elf_symbols_get_build_id (d->debug, &n) : NULL;
+      const guint8 *b = d->debug ? cpel_perf_elf_symbols_get_build_id (d->debug, &n) : NULL;
       if (d->debug != NULL && (b == NULL || n != bid_size || memcmp (b, bid, n) != 0
-                               || cpel_elf_symbols_get_n_symbols (d->debug) == 0))
-        g_clear_pointer (&d->debug, cpel_elf_symbols_free);
+                               || cpel_perf_elf_symbols_get_n_symbols (d->debug) == 0))
+        g_clear_pointer (&d->debug, cpel_perf_elf_symbols_free);
     }
 }
 
@@ -482,15 +482,16 @@ cpel_perf_symbols_lookup (CpelPerfSymbols *self, guint32 pid, gboolean kernel,
   *dso = d->path;
   if (!d->loaded)
     dso_load (self, d);
-  CpelElfSymbols *segs = d->runtime ? d->runtime : d->debug;
-  CpelElfSymbols *syms = d->debug ? d->debug : d->runtime;
+  CpelPerfElfSymbols *segs = d->runtime ? d->runtime : d->debug;
+  CpelPerfElfSymbols *syms = d->debug ? d->debug : d->runtime;
   guint64 addr;
-  if (segs == NULL || !cpel_elf_symbols_offset_to_address (segs, ip - m->start + m->pgoff, &addr))
+  if (segs == NULL
+      || !cpel_perf_elf_symbols_offset_to_address (segs, ip - m->start + m->pgoff, &addr))
     return NULL;
   /* PLT entries are synthesized from the binary's relocations (a debug
    * file has no section data for them) */
-  const char *plt = d->runtime ? cpel_elf_symbols_lookup_plt (d->runtime, addr, offset) : NULL;
-  return plt != NULL ? plt : cpel_elf_symbols_lookup (syms, addr, offset);
+  const char *plt = d->runtime ? cpel_perf_elf_symbols_lookup_plt (d->runtime, addr, offset) : NULL;
+  return plt != NULL ? plt : cpel_perf_elf_symbols_lookup (syms, addr, offset);
 }
 
 void
