@@ -35,7 +35,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 cd "$top"
 . "$here/deps.sh"
-cpel_install_deps clang libclang-rt-14-dev xvfb xauth
+cpel_install_deps clang libclang-rt-14-dev xvfb xauth openbox x11-utils
 
 builddir=${BUILDDIR:-_build-sanitize}
 fuzz_seconds=${FUZZ_SECONDS:-180}
@@ -104,7 +104,7 @@ meson compile -C "$guidir" app-test-random-input gsettings-compile-data
 CPEL_RANDOM_SEEDS=${CPEL_RANDOM_SEEDS:-4} CPEL_RANDOM_ACTIONS=${CPEL_RANDOM_ACTIONS:-1000} \
 ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" \
 GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 \
-  xvfb-run -a -s "-screen 0 1280x800x24" \
+  xvfb-run -a -s "-screen 0 1280x800x24" "$here/with-wm.sh" \
     meson test -C "$guidir" --no-rebuild --print-errorlogs --timeout-multiplier 6 \
       --logbase testlog-random-input test-random-input
 

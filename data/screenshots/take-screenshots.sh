@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Regenerates the AppStream screenshots (main-window.png, zoomed-in.png,
 # summary.png — the whole capture in summary mode, g2's e — and their
-# -dark.png twins in the dark style) from a demo capture under Xvfb.  Needs xvfb-run, xdotool and imagemagick (import).
+# -dark.png twins in the dark style) from a demo capture under Xvfb with a window manager (build-aux/with-wm.sh).  Needs xvfb-run,
+# openbox, x11-utils, xdotool and imagemagick (import).
 # usage: data/screenshots/take-screenshots.sh BUILDDIR
 set -eu
 [ $# -eq 1 ] || { echo "usage: $0 BUILDDIR" >&2; exit 2; }
@@ -37,9 +38,9 @@ import -window "$w" "$3"
 kill "$pid"
 EOS
 export GSETTINGS_SCHEMA_DIR="$build/data"
-xvfb-run -a -s "-screen 0 1400x900x24" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/main-window.png" 0 light
-xvfb-run -a -s "-screen 0 1400x900x24" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/zoomed-in.png" 14 light
-xvfb-run -a -s "-screen 0 1400x900x24" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/main-window-dark.png" 0 dark
-xvfb-run -a -s "-screen 0 1400x900x24" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/zoomed-in-dark.png" 14 dark
-xvfb-run -a -s "-screen 0 1400x900x24" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/summary.png" 0 light e
-xvfb-run -a -s "-screen 0 1400x900x24" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/summary-dark.png" 0 dark e
+xvfb-run -a -s "-screen 0 1400x900x24" "$here/../../build-aux/with-wm.sh" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/main-window.png" 0 light
+xvfb-run -a -s "-screen 0 1400x900x24" "$here/../../build-aux/with-wm.sh" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/zoomed-in.png" 14 light
+xvfb-run -a -s "-screen 0 1400x900x24" "$here/../../build-aux/with-wm.sh" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/main-window-dark.png" 0 dark
+xvfb-run -a -s "-screen 0 1400x900x24" "$here/../../build-aux/with-wm.sh" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/zoomed-in-dark.png" 14 dark
+xvfb-run -a -s "-screen 0 1400x900x24" "$here/../../build-aux/with-wm.sh" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/summary.png" 0 light e
+xvfb-run -a -s "-screen 0 1400x900x24" "$here/../../build-aux/with-wm.sh" sh "$tmp/shoot.sh" "$build/src/app/cpelview" "$tmp/demo.cpel" "$here/summary-dark.png" 0 dark e

@@ -5,8 +5,8 @@
  * cpel_anomaly_find(): on the main thread for small files, in a GTask
  * worker with a Cancel button above CPEL_ANOMALIES_WINDOW_THREAD_EVENTS
  * events.  The anomalies show in time order in a lazily built list; picking
- * one selects and centres its event.  Next / previous step from the
- * timeline's selection.  The window hides on close and keeps its result,
+ * one selects and centres its event (through the session).  Next /
+ * previous step from the session's selection.  The window hides on close and keeps its result,
  * so that F4 / Shift+F4 in the main window keep working.
  */
 #include "cpel-anomalies-window.h"
@@ -16,6 +16,7 @@
 #include "cpel-anomaly-list.h"
 #include "cpel-app-util.h"
 #include "cpel-table.h"
+#include "cpel-window.h"   /* the parent's toaster */
 
 /* Event types offered at most (a file may define very many). */
 #define MAX_TYPES 5000
@@ -46,7 +47,7 @@ struct _CpelAnomaliesWindow
   GtkColumnView        *anomaly_view;
   GtkColumnView        *track_view;
 
-  CpelTimeline         *timeline;
+  CpelSession          *session;
   char                 *hidden_note;   /* the last run's type was hidden: what the user was told */
   CpelFile             *file;
   GArray               *types;        /* guint type per code_row position */
@@ -71,7 +72,7 @@ G_DEFINE_FINAL_TYPE (CpelAnomaliesWindow, cpel_anomalies_window, ADW_TYPE_WINDOW
 enum
 {
   PROP_0,
-  PROP_TIMELINE,
+  PROP_SESSION,
   N_PROPS
 };
 
@@ -98,7 +99,7 @@ fill_codes (CpelAnomaliesWindow *self)
       return;
     }
 
-  have_selection = cpel_timeline_get_selection (self->timeline, &slot, &index);
+  have_selection = cpel_session_get_selection (self->session, &slot, &index);
   if (have_selection)
     cpel_file_get_track_event (self->file, slot, index, &selected);
 
@@ -409,7 +410,7 @@ cpel_anomalies_window_run (CpelAnomaliesWindow *self)
    * anomalies are still selected and shown whole when gone to (the
    * selection is drawn whatever its type), and the window says so, with
    * Event Types one click away to show the type again. */
-  hidden = (guint8 *) cpel_timeline_get_hidden_types (self->timeline);
+  hidden = (guint8 *) cpel_session_get_hidden_types (self->session);
   if (hidden != NULL && type < cpel_file_get_n_types (self->file) && hidden[type])
     {
       GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
@@ -566,30 +567,14 @@ cpel_anomalies_window_jump (CpelAnomaliesWindow *self,
                             guint64              position)
 {
   CpelAnomalyResult *result;
-  const CpelAnomaly *anomaly;
 
   g_return_if_fail (CPEL_IS_ANOMALIES_WINDOW (self));
   result = cpel_anomalies_window_get_result (self);
   g_return_if_fail (result != NULL);
   g_return_if_fail (position < cpel_anomaly_result_get_n (result));
 
-  anomaly = cpel_anomaly_result_get (result, position);
   self->current = (gint64) position;
-  cpel_timeline_select (self->timeline, anomaly->ref.slot, anomaly->ref.index, FALSE);
-  cpel_timeline_reveal (self->timeline, anomaly->ref.slot, anomaly->ref.index);
-  /* An unusual interval is seen whole: from the previous event of the code
-   * to this one, with as much again around it, unless the view already
-   * shows it at a readable size. */
-  if (cpel_anomaly_result_get_metric (result) == CPEL_ANOMALY_INTERVAL
-      && anomaly->value >= 1 && anomaly->value < (double) G_MAXINT64 / 4)
-    {
-      gint64 interval = (gint64) anomaly->value, t0, t1;
-
-      cpel_timeline_get_range (self->timeline, &t0, &t1);
-      if (t1 - t0 > 8 * interval || t1 - t0 < interval + interval / 4)
-        cpel_timeline_set_range (self->timeline, anomaly->time_ns - interval - interval / 2,
-                                 anomaly->time_ns + interval / 2, TRUE);
-    }
+  cpel_session_go_to_anomaly (self->session, result, position);
 
   if (position < G_MAXUINT)
     {
@@ -606,45 +591,20 @@ gboolean
 cpel_anomalies_window_step (CpelAnomaliesWindow *self,
                             int                  direction)
 {
-  CpelAnomalyResult *result;
-  guint64 n, i = 0;
-  guint slot;
-  guint64 index;
-  gboolean found;
+  guint64 position;
 
   g_return_val_if_fail (CPEL_IS_ANOMALIES_WINDOW (self), FALSE);
 
-  result = cpel_anomalies_window_get_result (self);
-  n = result != NULL ? cpel_anomaly_result_get_n (result) : 0;
-  if (n == 0 || self->file == NULL)
+  if (self->file == NULL
+      || !cpel_session_find_anomaly (self->session, cpel_anomalies_window_get_result (self),
+                                     direction, &position))
     {
-      gtk_widget_error_bell (GTK_WIDGET (self->timeline));
+      GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+
+      gtk_widget_error_bell (parent != NULL ? GTK_WIDGET (parent) : GTK_WIDGET (self));
       return FALSE;
     }
-
-  if (cpel_timeline_get_selection (self->timeline, &slot, &index))
-    {
-      CpelEvent event;
-
-      cpel_file_get_track_event (self->file, slot, index, &event);
-      found = direction > 0 ? cpel_anomaly_result_next (result, event.time_ns, event.file_index, &i)
-                            : cpel_anomaly_result_prev (result, event.time_ns, event.file_index, &i);
-    }
-  else
-    {
-      gint64 t0, t1;
-
-      /* From the visible range: the first anomaly in view, or the last one
-       * before its end. */
-      cpel_timeline_get_range (self->timeline, &t0, &t1);
-      found = direction > 0 ? cpel_anomaly_result_next (result, t0 > G_MININT64 ? t0 - 1 : t0,
-                                                        G_MAXUINT64, &i)
-                            : cpel_anomaly_result_prev (result, t1, 0, &i);
-    }
-  /* Wrap around. */
-  if (!found)
-    i = direction > 0 ? 0 : n - 1;
-  cpel_anomalies_window_jump (self, i);
+  cpel_anomalies_window_jump (self, position);
   return TRUE;
 }
 
@@ -675,7 +635,7 @@ on_file_changed (CpelAnomaliesWindow *self)
   g_clear_object (&self->cancellable);
   set_busy (self, FALSE);
   clear_result (self);
-  g_set_object (&self->file, cpel_timeline_get_file (self->timeline));
+  g_set_object (&self->file, cpel_session_get_file (self->session));
   fill_codes (self);
   gtk_stack_set_visible_child_name (self->state_stack, "start");
 }
@@ -716,8 +676,8 @@ cpel_anomalies_window_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   stop_scroll (self);
-  if (self->timeline != NULL)
-    g_signal_handlers_disconnect_by_data (self->timeline, self);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
   g_clear_pointer (&self->hidden_note, g_free);
@@ -727,7 +687,7 @@ cpel_anomalies_window_dispose (GObject *object)
   g_clear_object (&self->track_rows);
   g_clear_object (&self->list);
   g_clear_object (&self->file);
-  g_clear_object (&self->timeline);
+  g_clear_object (&self->session);
   g_clear_pointer (&self->types, g_array_unref);
   g_clear_pointer (&self->summary, g_free);
 
@@ -741,8 +701,8 @@ cpel_anomalies_window_constructed (GObject *object)
 
   G_OBJECT_CLASS (cpel_anomalies_window_parent_class)->constructed (object);
 
-  g_assert (CPEL_IS_TIMELINE (self->timeline));
-  g_signal_connect_object (self->timeline, "notify::file", G_CALLBACK (on_file_changed), self,
+  g_assert (CPEL_IS_SESSION (self->session));
+  g_signal_connect_object (self->session, "notify::file", G_CALLBACK (on_file_changed), self,
                            G_CONNECT_SWAPPED);
   on_file_changed (self);
 }
@@ -757,8 +717,8 @@ cpel_anomalies_window_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_TIMELINE:
-      g_value_set_object (value, self->timeline);
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -775,8 +735,8 @@ cpel_anomalies_window_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_TIMELINE:
-      self->timeline = g_value_dup_object (value);
+    case PROP_SESSION:
+      self->session = g_value_dup_object (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -794,9 +754,9 @@ cpel_anomalies_window_class_init (CpelAnomaliesWindowClass *klass)
   object_class->set_property = cpel_anomalies_window_set_property;
   object_class->dispose = cpel_anomalies_window_dispose;
 
-  /* The timeline whose file is searched and whose selection steps. */
-  properties[PROP_TIMELINE] =
-    g_param_spec_object ("timeline", NULL, NULL, CPEL_TYPE_TIMELINE,
+  /* The session whose file is searched and whose selection steps. */
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, CPEL_TYPE_SESSION,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
                          G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -884,19 +844,21 @@ cpel_anomalies_window_init (CpelAnomaliesWindow *self)
 }
 
 CpelAnomaliesWindow *
-cpel_anomalies_window_new (CpelWindow *parent)
+cpel_anomalies_window_new (CpelSession *session,
+                           GtkWindow   *parent)
 {
-  g_return_val_if_fail (CPEL_IS_WINDOW (parent), NULL);
+  g_return_val_if_fail (CPEL_IS_SESSION (session), NULL);
+  g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
 
   return g_object_new (CPEL_TYPE_ANOMALIES_WINDOW,
                        "transient-for", parent,
-                       "timeline", cpel_window_get_timeline (parent),
+                       "session", session,
                        NULL);
 }
 
-CpelTimeline *
-cpel_anomalies_window_get_timeline (CpelAnomaliesWindow *self)
+CpelSession *
+cpel_anomalies_window_get_session (CpelAnomaliesWindow *self)
 {
   g_return_val_if_fail (CPEL_IS_ANOMALIES_WINDOW (self), NULL);
-  return self->timeline;
+  return self->session;
 }

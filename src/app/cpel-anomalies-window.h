@@ -7,8 +7,7 @@
 
 #include <adwaita.h>
 
-#include "cpel-timeline.h"
-#include "cpel-window.h"
+#include "cpel-session.h"
 
 G_BEGIN_DECLS
 
@@ -18,9 +17,11 @@ G_BEGIN_DECLS
 #define CPEL_TYPE_ANOMALIES_WINDOW (cpel_anomalies_window_get_type ())
 G_DECLARE_FINAL_TYPE (CpelAnomaliesWindow, cpel_anomalies_window, CPEL, ANOMALIES_WINDOW, AdwWindow)
 
-/* Searches the file `parent`'s timeline shows (cleared for each new file). */
-CpelAnomaliesWindow *cpel_anomalies_window_new          (CpelWindow          *parent);
-CpelTimeline        *cpel_anomalies_window_get_timeline (CpelAnomaliesWindow *self);
+/* Searches the file `session` shows (cleared for each new file); transient
+ * for `parent` (a CpelWindow's toaster tells about hidden types). */
+CpelAnomaliesWindow *cpel_anomalies_window_new          (CpelSession         *session,
+                                                         GtkWindow           *parent);
+CpelSession         *cpel_anomalies_window_get_session  (CpelAnomaliesWindow *self);
 /* Set the form: event code (FALSE when the file has no such code), metric,
  * threshold in σ. */
 gboolean             cpel_anomalies_window_set_query    (CpelAnomaliesWindow *self,
@@ -42,7 +43,7 @@ GListModel          *cpel_anomalies_window_get_rows     (CpelAnomaliesWindow *se
 /* Select and centre the anomaly at `position` of the result. */
 void                 cpel_anomalies_window_jump         (CpelAnomaliesWindow *self,
                                                          guint64              position);
-/* The next (direction > 0) or previous anomaly from the timeline's
+/* The next (direction > 0) or previous anomaly from the session's
  * selection (or its visible range), wrapping around; FALSE when there is
  * no result or it is empty. */
 gboolean             cpel_anomalies_window_step         (CpelAnomaliesWindow *self,

@@ -12,7 +12,6 @@
 
 #include "cpel-async.h"
 #include "cpel-benchmark.h"
-#include "cpel-close-guard.h"
 #include "cpel-context-menu.h"
 #include "cpel-headless-export.h"
 #include "cpel-settings.h"
@@ -42,8 +41,10 @@ static const GOptionEntry options[] = {
   { "export-png", 0, 0, G_OPTION_ARG_FILENAME, NULL,
     N_("Render FILE to the image OUT (PNG, or SVG/PDF by suffix) and exit; no display needed"),
     N_("OUT") },
-  { "width", 0, 0, G_OPTION_ARG_INT, NULL, N_("Width of the exported image (default 1280)"), N_("PX") },
-  { "height", 0, 0, G_OPTION_ARG_INT, NULL, N_("Height of the exported image (default 720)"), N_("PX") },
+  { "width", 0, 0, G_OPTION_ARG_INT, NULL,
+    N_("Width of the exported image (default 1920)"), N_("PX") },
+  { "height", 0, 0, G_OPTION_ARG_INT, NULL,
+    N_("Height of the exported image (default: room for every track, at most 8192)"), N_("PX") },
   { "from", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Start of the exported range, e.g. 1.5ms"), N_("TIME") },
   { "to", 0, 0, G_OPTION_ARG_STRING, NULL, N_("End of the exported range"), N_("TIME") },
   { "dark", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Export with the dark palette"), NULL },
@@ -248,7 +249,7 @@ open_files (CpelApplication  *self,
           window = empty_window (self);
           if (window == NULL)
             window = cpel_window_new (self);
-          cpel_window_open_with_clock_rate (window, files[i], clock_rate);
+          cpel_window_open (window, files[i], clock_rate);
         }
       if (view_name != NULL && *view_name != '\0')
         cpel_window_open_view (window, view_name);
@@ -299,8 +300,7 @@ cpel_application_activate (GApplication *application)
     {
       CpelWindow *compare_window = cpel_window_new (self);
 
-      cpel_window_open_with_clock_rate (compare_window, g_ptr_array_index (self->pending, 0),
-                                        self->clock_rate);
+      cpel_window_open (compare_window, g_ptr_array_index (self->pending, 0), self->clock_rate);
       cpel_window_compare_with (compare_window, g_ptr_array_index (self->pending, 1));
       gtk_window_present (GTK_WINDOW (compare_window));
       g_ptr_array_set_size (self->pending, 0);
@@ -353,7 +353,7 @@ action_about (GSimpleAction *action,
 
   about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
                         "application-name", _("CPEL Viewer"),
-                        "application-icon", APP_ID,
+                        "application-icon", BASE_ID,
                         "version", PACKAGE_VERSION,
                         "developer-name", _("The CPEL Viewer developers"),
                         "developers", developers,
@@ -422,8 +422,6 @@ cpel_application_startup (GApplication *application)
   GtkApplication *app = GTK_APPLICATION (application);
 
   G_APPLICATION_CLASS (cpel_application_parent_class)->startup (application);
-  /* No window of the process is destroyed while GDK may still move it. */
-  cpel_close_guard_install ();
   /* No menu opens from the keyboard where no monitor shows it. */
   cpel_context_menu_install ();
 
@@ -511,7 +509,7 @@ cpel_application_handle_local_options (GApplication *application,
 
   if (g_variant_dict_lookup (dict, "export-png", "^ay", &export_path))
     {
-      CpelHeadlessExport export = { .width = 1280, .height = 720, .color_mode = CPEL_COLOR_BY_CODE };
+      CpelHeadlessExport export = { .color_mode = CPEL_COLOR_BY_CODE };
       const char *color_by = NULL;
 
       if (n_files != 1)

@@ -221,7 +221,7 @@ finish (Bench *bench)
   g_string_append_printf (json, "  \"tracks\": %u,\n", cpel_file_get_n_tracks (file));
   if (bench->compare_file != NULL)
     {
-      CpelFile *b = cpel_window_get_compare_file (bench->window);
+      CpelFile *b = cpel_compare_pane_get_file_b (compare_pane (bench));
       g_autofree char *path_b = g_file_get_path (bench->compare_file);
       g_autofree char *escaped_b = g_strescape (path_b != NULL ? path_b : "", NULL);
 
@@ -338,8 +338,7 @@ on_after_paint (GdkFrameClock *clock,
   if (bench->compare_file != NULL && !cpel_window_is_comparing (bench->window))
     {
       /* B could not be read: A stays alone (a message names B) */
-      if (!bench->first_frame || cpel_window_is_loading_compare (bench->window)
-          || cpel_window_get_compare_file (bench->window) != NULL)
+      if (!bench->first_frame || cpel_window_is_loading_compare (bench->window))
         return;
       bench->waiting = FALSE;
       fail (bench, _("the second file could not be loaded"));
@@ -634,7 +633,7 @@ cpel_benchmark_start (CpelWindow *window,
 
   g_signal_connect (window, "notify::file", G_CALLBACK (on_file_loaded), bench);
   g_signal_connect (window, "notify::loading", G_CALLBACK (on_loading_changed), bench);
-  cpel_window_open (window, file);
+  cpel_window_open (window, file, 0);
   if (compare != NULL)
     cpel_window_compare_with (window, compare);
 }

@@ -1,20 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-context-menu.c — a widget's context menu at a point of it (the
- * timeline's and the compare pane's), only where a monitor shows it
+ * timeline's and the compare pane's)
  *
- * A popover is placed on the monitor its anchor rectangle is on.  When
- * that rectangle is on no monitor at all, GTK 4.8's X11 backend asks the
- * geometry of no monitor (gdksurface-x11.c, layout_popup:
- * Gdk-CRITICAL gdk_monitor_get_geometry: assertion 'GDK_IS_MONITOR
- * (monitor)') and places the menu with garbage bounds.  Menus opened from
- * the keyboard (Shift+F10, Menu) point at the focused widget, wherever it
- * is: in a window moved off the screen (by a window manager, or by GDK's
- * own window moves without one), scrolled away, or not mapped yet.
- *
- * So the application's menus point at a rectangle inside their widget
- * and on a monitor, or do not open; and for GTK's own menus (a text's, a
- * selectable label's, the primary menu on F10) the keys that open them
- * are dropped when their widget has no point on a monitor.
+ * The application's menus point at a rectangle inside their widget, or do
+ * not open when the widget has no allocation on a surface (not mapped, or
+ * its window going); the keys that open GTK's own menus (a text's, a
+ * selectable label's, the primary menu on F10) are dropped then too.
  *
  * An open menu is laid out again whenever its widget moves in its window
  * (GtkPopover's surface-transform callback), so its widget must not move
@@ -34,50 +25,12 @@
  */
 #include "cpel-context-menu.h"
 
-#ifdef GDK_WINDOWING_X11
-#include <gdk/x11/gdkx.h>
-#endif
-
-/* `widget`'s allocation in root coordinates; FALSE when they are not known
- * (not X11: then any point of the allocation will do). */
-static gboolean
-root_bounds (GtkWidget *widget, GdkRectangle *out)
-{
-#ifdef GDK_WINDOWING_X11
-  GtkNative *native = gtk_widget_get_native (widget);
-  GdkSurface *surface = native != NULL ? gtk_native_get_surface (native) : NULL;
-  graphene_point_t p;
-  double sx, sy;
-  int ox = 0, oy = 0;
-  Window child;
-
-  if (surface == NULL || !GDK_IS_X11_SURFACE (surface))
-    return FALSE;
-  if (!gtk_widget_compute_point (widget, GTK_WIDGET (native), &GRAPHENE_POINT_INIT (0, 0), &p))
-    return FALSE;
-  gtk_native_get_surface_transform (native, &sx, &sy);
-  XTranslateCoordinates (gdk_x11_display_get_xdisplay (gdk_surface_get_display (surface)),
-                         gdk_x11_surface_get_xid (surface),
-                         gdk_x11_display_get_xrootwindow (gdk_surface_get_display (surface)),
-                         0, 0, &ox, &oy, &child);
-  out->x = ox + (int) (p.x + sx);
-  out->y = oy + (int) (p.y + sy);
-  out->width = gtk_widget_get_width (widget);
-  out->height = gtk_widget_get_height (widget);
-  return TRUE;
-#else
-  return FALSE;
-#endif
-}
-
 gboolean
 cpel_context_menu_point (GtkWidget *widget,
                          double    *x,
                          double    *y)
 {
   GtkNative *native;
-  GdkRectangle bounds, best = { 0 };
-  GListModel *monitors;
   int w, h;
 
   g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
@@ -91,26 +44,6 @@ cpel_context_menu_point (GtkWidget *widget,
     return FALSE;
   *x = CLAMP (*x, 0, w - 1);
   *y = CLAMP (*y, 0, h - 1);
-  if (!root_bounds (widget, &bounds))
-    return TRUE;
-
-  /* The biggest part of the widget on one monitor. */
-  monitors = gdk_display_get_monitors (gtk_widget_get_display (widget));
-  for (guint i = 0; i < g_list_model_get_n_items (monitors); i++)
-    {
-      g_autoptr(GdkMonitor) monitor = g_list_model_get_item (monitors, i);
-      GdkRectangle geometry, part;
-
-      gdk_monitor_get_geometry (monitor, &geometry);
-      if (gdk_rectangle_intersect (&bounds, &geometry, &part)
-          && part.width * part.height > best.width * best.height)
-        best = part;
-    }
-  if (best.width < 1 || best.height < 1)
-    return FALSE;
-  /* (x, y) moved into that part, in widget coordinates. */
-  *x = CLAMP (*x, best.x - bounds.x, best.x - bounds.x + best.width - 1);
-  *y = CLAMP (*y, best.y - bounds.y, best.y - bounds.y + best.height - 1);
   return TRUE;
 }
 
@@ -175,7 +108,7 @@ on_key_pressed (GtkEventControllerKey *controller,
   /* Nothing has the keyboard: the window's own bindings decide. */
   if (widget == NULL)
     return FALSE;
-  /* Its menu would point where no monitor is: the key does nothing. */
+  /* Its menu would point at nothing: the key does nothing. */
   return !cpel_context_menu_point (widget, &x, &y);
 }
 

@@ -89,10 +89,14 @@ cpel_details_set_event (CpelDetails *self,
   cpel_file_append_label (file, &event, text);
   gtk_label_set_text (self->label_label, text->str);
 
-  time = cpel_time_format (event.time_ns);
+  time = cpel_time_format_kind (event.time_ns, cpel_file_get_time_kind (file));
   exact = cpel_format_count ((guint64) MAX (event.time_ns, 0));
-  /* TRANSLATORS: a time, then the same time in nanoseconds */
-  s = g_strdup_printf (_("%s (%s ns)"), time, exact);
+  if (cpel_file_get_time_kind (file) == CPEL_TIME_KIND_TICKS)
+    /* TRANSLATORS: a time of an unknown clock, then the same in ticks */
+    s = g_strdup_printf (_("%s (%s ticks)"), time, exact);
+  else
+    /* TRANSLATORS: a time, then the same time in nanoseconds */
+    s = g_strdup_printf (_("%s (%s ns)"), time, exact);
   set_value (self, FIELD_TIME, s);
   g_clear_pointer (&s, g_free);
 
@@ -142,7 +146,7 @@ cpel_details_set_event (CpelDetails *self,
       CpelEvent previous;
 
       cpel_file_get_track_event (file, slot, index - 1, &previous);
-      s = cpel_time_format (event.time_ns - previous.time_ns);
+      s = cpel_time_format_kind (event.time_ns - previous.time_ns, cpel_file_get_time_kind (file));
       set_value (self, FIELD_DELTA, s);
       g_clear_pointer (&s, g_free);
     }

@@ -3,7 +3,7 @@
  *
  * One row per event type (CpelEventTypeRow: name, code, event count, colour)
  * with a check box; the window's search filters the rows.  Changes apply to
- * the timeline at once, and the rows follow the timeline's hidden types when
+ * the session at once, and the rows follow the session's hidden types when
  * they change elsewhere (a saved view, the anomaly search).
  */
 #include "cpel-event-types-window.h"
@@ -25,12 +25,11 @@ struct _CpelEventTypesWindow
   /* template */
   AdwPreferencesGroup  *group;
 
-  CpelTimeline         *timeline;
-  CpelFile             *file;       /* the timeline's when the window was made */
+  CpelSession          *session;
+  CpelFile             *file;       /* the session's when the window was made */
   GPtrArray            *rows;       /* CpelEventTypeRow per listed type, index = type */
-  guint8               *hidden;     /* n_types */
   guint                 n_types;
-  gboolean              bulk;       /* rows set together: apply once */
+  gboolean              syncing;    /* rows set from the session */
 };
 
 G_DEFINE_FINAL_TYPE (CpelEventTypesWindow, cpel_event_types_window, ADW_TYPE_PREFERENCES_WINDOW)
@@ -38,17 +37,16 @@ G_DEFINE_FINAL_TYPE (CpelEventTypesWindow, cpel_event_types_window, ADW_TYPE_PRE
 enum
 {
   PROP_0,
-  PROP_TIMELINE,
+  PROP_SESSION,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
 
-static void
-apply (CpelEventTypesWindow *self)
+static gboolean
+same_file (CpelEventTypesWindow *self)
 {
-  if (cpel_timeline_get_file (self->timeline) == self->file)
-    cpel_timeline_set_hidden_types (self->timeline, self->hidden);
+  return cpel_session_get_file (self->session) == self->file && self->file != NULL;
 }
 
 static void
@@ -59,21 +57,21 @@ on_row_shown (CpelEventTypeRow     *row,
   guint type = cpel_event_type_row_get_type_index (row);
 
   g_assert (type < self->n_types);
-  self->hidden[type] = !cpel_event_type_row_get_shown (row);
-  if (!self->bulk)
-    apply (self);
+  if (!self->syncing && same_file (self))
+    cpel_session_set_type_hidden (self->session, type, !cpel_event_type_row_get_shown (row));
 }
 
 static void
 set_all (CpelEventTypesWindow *self,
          gboolean              shown)
 {
-  self->bulk = TRUE;
-  memset (self->hidden, shown ? 0 : 1, self->n_types);
-  for (guint i = 0; i < self->rows->len; i++)
-    cpel_event_type_row_set_shown (g_ptr_array_index (self->rows, i), shown);
-  self->bulk = FALSE;
-  apply (self);
+  g_autofree guint8 *hidden = NULL;
+
+  if (!same_file (self))
+    return;
+  hidden = g_malloc (MAX (self->n_types, 1));
+  memset (hidden, shown ? 0 : 1, self->n_types);
+  cpel_session_set_hidden_types (self->session, hidden);
 }
 
 static void
@@ -88,83 +86,62 @@ on_hide_all_clicked (CpelEventTypesWindow *self)
   set_all (self, FALSE);
 }
 
-/* The timeline's hidden types changed elsewhere (a saved view, the
- * anomaly search): follow them. */
+/* The rows follow the session's hidden types (changed here, by a saved
+ * view, by the anomaly search). */
 static void
-on_view_changed (CpelEventTypesWindow *self)
+on_types_changed (CpelEventTypesWindow *self)
 {
-  const guint8 *hidden = cpel_timeline_get_hidden_types (self->timeline);
-  CpelFile *file = cpel_timeline_get_file (self->timeline);
-
-  if (file == NULL || file != self->file)
+  if (!same_file (self))
     return;
-  if (hidden == NULL)
-    {
-      guint i;
-
-      for (i = 0; i < self->n_types && !self->hidden[i]; i++)
-        ;
-      if (i == self->n_types)
-        return;
-    }
-  else if (memcmp (hidden, self->hidden, self->n_types) == 0)
-    return;
-
-  self->bulk = TRUE;
-  for (guint i = 0; i < self->n_types; i++)
-    {
-      self->hidden[i] = hidden != NULL ? hidden[i] != 0 : 0;
-      if (i < self->rows->len)
-        cpel_event_type_row_set_shown (g_ptr_array_index (self->rows, i), !self->hidden[i]);
-    }
-  self->bulk = FALSE;
+  self->syncing = TRUE;
+  for (guint i = 0; i < self->rows->len; i++)
+    cpel_event_type_row_set_shown (g_ptr_array_index (self->rows, i),
+                                   !cpel_session_get_type_hidden (self->session, i));
+  self->syncing = FALSE;
 }
 
 CpelEventTypesWindow *
-cpel_event_types_window_new (CpelWindow *parent)
+cpel_event_types_window_new (CpelSession *session,
+                             GtkWindow   *parent)
 {
-  g_return_val_if_fail (CPEL_IS_WINDOW (parent), NULL);
-  g_return_val_if_fail (cpel_window_get_file (parent) != NULL, NULL);
+  g_return_val_if_fail (CPEL_IS_SESSION (session), NULL);
+  g_return_val_if_fail (cpel_session_get_file (session) != NULL, NULL);
+  g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
 
   return g_object_new (CPEL_TYPE_EVENT_TYPES_WINDOW,
                        "transient-for", parent,
-                       "timeline", cpel_window_get_timeline (parent),
+                       "session", session,
                        NULL);
 }
 
-CpelTimeline *
-cpel_event_types_window_get_timeline (CpelEventTypesWindow *self)
+CpelSession *
+cpel_event_types_window_get_session (CpelEventTypesWindow *self)
 {
   g_return_val_if_fail (CPEL_IS_EVENT_TYPES_WINDOW (self), NULL);
-  return self->timeline;
+  return self->session;
 }
 
 static void
 cpel_event_types_window_constructed (GObject *object)
 {
   CpelEventTypesWindow *self = CPEL_EVENT_TYPES_WINDOW (object);
-  const guint8 *hidden;
   guint n_listed;
 
   G_OBJECT_CLASS (cpel_event_types_window_parent_class)->constructed (object);
 
-  g_assert (CPEL_IS_TIMELINE (self->timeline));
-  self->file = cpel_timeline_get_file (self->timeline);
+  g_assert (CPEL_IS_SESSION (self->session));
+  self->file = cpel_session_get_file (self->session);
   g_return_if_fail (self->file != NULL);
   g_object_ref (self->file);
 
   self->n_types = cpel_file_get_n_types (self->file);
-  self->hidden = g_malloc0 (MAX (self->n_types, 1));
-  hidden = cpel_timeline_get_hidden_types (self->timeline);
-  if (hidden != NULL)
-    memcpy (self->hidden, hidden, self->n_types);
 
   n_listed = MIN (self->n_types, MAX_ROWS);
   for (guint type = 0; type < n_listed; type++)
     {
       CpelEventTypeRow *row = cpel_event_type_row_new (self->file, type);
 
-      cpel_event_type_row_set_shown (row, !self->hidden[type]);
+      cpel_event_type_row_set_shown (row, !cpel_session_get_type_hidden (self->session, type));
       g_signal_connect (row, "notify::shown", G_CALLBACK (on_row_shown), self);
       adw_preferences_group_add (self->group, GTK_WIDGET (row));
       g_ptr_array_add (self->rows, row);
@@ -179,7 +156,7 @@ cpel_event_types_window_constructed (GObject *object)
       adw_preferences_group_add (self->group, row);
     }
 
-  g_signal_connect_object (self->timeline, "view-changed", G_CALLBACK (on_view_changed), self,
+  g_signal_connect_object (self->session, "types-changed", G_CALLBACK (on_types_changed), self,
                            G_CONNECT_SWAPPED);
 }
 
@@ -193,8 +170,8 @@ cpel_event_types_window_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_TIMELINE:
-      g_value_set_object (value, self->timeline);
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -211,8 +188,8 @@ cpel_event_types_window_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_TIMELINE:
-      self->timeline = g_value_dup_object (value);
+    case PROP_SESSION:
+      self->session = g_value_dup_object (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -224,9 +201,9 @@ cpel_event_types_window_dispose (GObject *object)
 {
   CpelEventTypesWindow *self = CPEL_EVENT_TYPES_WINDOW (object);
 
-  if (self->timeline != NULL)
-    g_signal_handlers_disconnect_by_data (self->timeline, self);
-  g_clear_object (&self->timeline);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_clear_object (&self->session);
   g_clear_object (&self->file);
   g_ptr_array_set_size (self->rows, 0);
 
@@ -239,7 +216,6 @@ cpel_event_types_window_finalize (GObject *object)
   CpelEventTypesWindow *self = CPEL_EVENT_TYPES_WINDOW (object);
 
   g_ptr_array_unref (self->rows);
-  g_free (self->hidden);
 
   G_OBJECT_CLASS (cpel_event_types_window_parent_class)->finalize (object);
 }
@@ -256,9 +232,9 @@ cpel_event_types_window_class_init (CpelEventTypesWindowClass *klass)
   object_class->dispose = cpel_event_types_window_dispose;
   object_class->finalize = cpel_event_types_window_finalize;
 
-  /* The timeline whose hidden types the window edits (its file's). */
-  properties[PROP_TIMELINE] =
-    g_param_spec_object ("timeline", NULL, NULL, CPEL_TYPE_TIMELINE,
+  /* The session whose hidden types the window edits (its file's). */
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, CPEL_TYPE_SESSION,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
                          G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);

@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cpel-event-types-window.h — the Event Types window: which event types the
- * timeline shows.
+/* cpel-event-types-window.h — the Event Types window: which event types a
+ * session shows.
  */
 #pragma once
 
 #include <adwaita.h>
 
-#include "cpel-timeline.h"
-#include "cpel-window.h"
+#include "cpel-session.h"
 
 G_BEGIN_DECLS
 
@@ -15,8 +14,10 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (CpelEventTypesWindow, cpel_event_types_window, CPEL, EVENT_TYPES_WINDOW,
                       AdwPreferencesWindow)
 
-/* For the file `parent` shows now (a new file needs a new window). */
-CpelEventTypesWindow *cpel_event_types_window_new          (CpelWindow           *parent);
-CpelTimeline         *cpel_event_types_window_get_timeline (CpelEventTypesWindow *self);
+/* For the file `session` shows now (a new file needs a new window);
+ * transient for `parent`. */
+CpelEventTypesWindow *cpel_event_types_window_new         (CpelSession          *session,
+                                                           GtkWindow            *parent);
+CpelSession          *cpel_event_types_window_get_session (CpelEventTypesWindow *self);
 
 G_END_DECLS

@@ -6,31 +6,48 @@
 #include <string.h>
 
 #include "cpel-loader.h"
-#include "cpel-range.h"
 
 int
 cpel_export_headless (const char               *file_path,
                       const char               *out_path,
                       const CpelHeadlessExport *options)
 {
-  int width = options->width, height = options->height;
-  const char *from = options->from, *to = options->to;
   g_autoptr(CpelFile) file = NULL;
   g_autoptr(GError) error = NULL;
-  CpelExportFormat format = CPEL_EXPORT_PNG;
-  CpelRangeLimits limits;
-  CpelRange range;
-  CpelPalette palette;
-  CpelView view;
+  CpelExportOptions export;
   CpelLoadOptions load_options = { 0 };
 
-  if (width < 16 || height < 16 || width > 16384 || height > 16384)
+  /* 0: the default size (cpel_render_export_file) */
+  if ((options->width != 0 && (options->width < 16 || options->width > 16384))
+      || (options->height != 0 && (options->height < 16 || options->height > 16384)))
     {
       g_printerr (_("Width and height must be between 16 and 16384 pixels\n"));
       return 2;
     }
-  if (!cpel_render_export_format_for_path (out_path, &format))
-    format = CPEL_EXPORT_PNG;
+
+  cpel_export_options_init (&export);
+  if (!cpel_render_export_format_for_path (out_path, &export.format))
+    export.format = CPEL_EXPORT_PNG;
+  export.width = options->width;
+  export.height = options->height;
+  export.dark = options->dark;
+  export.color_mode = options->color_mode;
+  export.summary = options->summary;
+  export.overwrite = options->force;
+  /* times count from the first event: a negative one is an error too */
+  if (options->from != NULL
+      && (!cpel_time_parse (options->from, &export.from) || export.from < 0))
+    {
+      g_printerr (_("Invalid time “%s”\n"), options->from);
+      return 2;
+    }
+  if (options->to != NULL && (!cpel_time_parse (options->to, &export.to) || export.to < 0))
+    {
+      g_printerr (_("Invalid time “%s”\n"), options->to);
+      return 2;
+    }
+  export.has_from = options->from != NULL;
+  export.has_to = options->to != NULL;
 
   load_options.ticks_per_second = options->clock_rate;
   file = cpel_file_new_for_path (file_path, &load_options, NULL, NULL, NULL, &error);
@@ -48,41 +65,12 @@ cpel_export_headless (const char               *file_path,
       return 1;
     }
 
-  if (options->dark)
-    cpel_palette_init_dark (&palette);
-  else
-    cpel_palette_init_light (&palette);
-  cpel_view_init (&view, file, &palette);
-  view.color_mode = options->color_mode;
-  view.summary = options->summary;
-
-  cpel_range_limits_init (&limits, cpel_file_get_duration (file));
-  cpel_range_fit (&range, &limits);
-  if (from != NULL && !cpel_time_parse (from, &range.t0))
-    {
-      g_printerr (_("Invalid time “%s”\n"), from);
-      return 2;
-    }
-  if (to != NULL && !cpel_time_parse (to, &range.t1))
-    {
-      g_printerr (_("Invalid time “%s”\n"), to);
-      return 2;
-    }
-  if (range.t1 <= range.t0)
-    {
-      g_printerr (_("The end time must be after the start time\n"));
-      return 2;
-    }
-  cpel_range_clamp (&range, &limits);
-  view.t0 = range.t0;
-  view.t1 = range.t1;
-
-  if (!cpel_render_export (&view, format, width, height, 1.0, out_path, options->force, &error))
+  if (!cpel_render_export_file (file, &export, out_path, &error))
     {
       g_printerr ("%s: %s\n", out_path, error->message);
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
         g_printerr (_("Use --force to replace it.\n"));
-      return 1;
+      return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT) ? 2 : 1;
     }
   return 0;
 }

@@ -8,7 +8,7 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  int            width, height;   /* pixels */
+  int            width, height;   /* pixels; 0: the default (cpel_render_export_file) */
   const char    *from, *to;       /* times as typed, or NULL */
   gboolean       dark;
   CpelColorMode  color_mode;
@@ -17,9 +17,9 @@ typedef struct
   guint64        clock_rate;      /* ticks per second of every event section; 0 = the file's */
 } CpelHeadlessExport;
 
-/* Headless `cpelview --export-png OUT FILE`: load, fit (or [from, to]),
- * render in the given colour and summary modes, write atomically; an
- * existing OUT only with `force` (as `cpel export`).  Returns the process
+/* Headless `cpelview --export-png OUT FILE`: load, then draw the whole
+ * capture (or [from, to]) through cpel_render_export_file (), as `cpel
+ * export` does, with its defaults; an existing OUT only with `force`.  Returns the process
  * exit status; messages go to stderr. */
 int         cpel_export_headless        (const char               *file_path,
                                          const char               *out_path,

@@ -288,12 +288,14 @@ static void
 move_to (CpelOverviewStrip *self,
          double        x)
 {
-  gint64 t0, t1, span, centre;
+  CpelSession *session = cpel_timeline_get_session (self->timeline);
+  CpelRange range = *cpel_session_get_range (session);
+  gint64 span = cpel_range_span (&range);
+  gint64 centre = cpel_overview_strip_x_to_time (self, x) - self->grab_offset;
 
-  cpel_timeline_get_range (self->timeline, &t0, &t1);
-  span = t1 - t0;
-  centre = cpel_overview_strip_x_to_time (self, x) - self->grab_offset;
-  cpel_timeline_set_range (self->timeline, centre - span / 2, centre - span / 2 + span, FALSE);
+  range.t0 = centre - span / 2;
+  range.t1 = range.t0 + span;
+  cpel_session_set_range (session, &range, CPEL_SESSION_FORGET);
 }
 
 static void
@@ -302,9 +304,12 @@ on_drag_begin (GtkGestureDrag *gesture,
                double          y,
                CpelOverviewStrip   *self)
 {
-  gint64 t, t0, t1;
+  CpelSession *session = self->timeline != NULL ? cpel_timeline_get_session (self->timeline)
+                                                 : NULL;
+  CpelRange range;
+  gint64 t;
 
-  if (self->timeline == NULL || cpel_timeline_get_file (self->timeline) == NULL)
+  if (session == NULL || cpel_session_get_file (session) == NULL)
     {
       gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
       return;
@@ -312,18 +317,18 @@ on_drag_begin (GtkGestureDrag *gesture,
   gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
 
   t = cpel_overview_strip_x_to_time (self, x);
-  cpel_timeline_get_range (self->timeline, &t0, &t1);
-  if (t >= t0 && t < t1)
+  range = *cpel_session_get_range (session);
+  if (t >= range.t0 && t < range.t1)
     {
       /* Grab the window where it was pressed. */
-      self->grab_offset = t - (t0 + (t1 - t0) / 2);
+      self->grab_offset = t - (range.t0 + cpel_range_span (&range) / 2);
       /* Remember where we came from once per drag. */
-      cpel_timeline_set_range (self->timeline, t0, t1, TRUE);
+      cpel_session_set_range (session, &range, CPEL_SESSION_STEP);
     }
   else
     {
       self->grab_offset = 0;
-      cpel_timeline_set_range (self->timeline, t0, t1, TRUE);
+      cpel_session_set_range (session, &range, CPEL_SESSION_STEP);
       move_to (self, x);
     }
   gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "grabbing");

@@ -59,7 +59,7 @@ on_rename_activate (CpelSavedViewRow *self)
   from = g_strdup (self->view_name);
   if (cpel_views_rename (self->views, from, name, &error))
     /* Written at once, as every change. */
-    gtk_widget_activate_action (GTK_WIDGET (self), "win.write-views", NULL);
+    gtk_widget_activate_action (GTK_WIDGET (self), "views.write-views", NULL);
 }
 
 static void

@@ -4,12 +4,14 @@
  * A boxed list of the capture's views (CpelSavedViewRow, the current one
  * marked): activating a row shows the view; each row renames (a popover
  * with an entry) and deletes.  The header bar saves the current view and,
- * in its menu, imports, exports, writes and rereads the views file.  Buttons
- * use the viewer window's actions (its "win" group is inserted here).
+ * in its menu, imports, exports, writes and rereads the views file.  Its
+ * buttons and rows use its views.* actions, which activate the viewer
+ * window's win.* actions of the same name (the window it is transient for).
  */
 #include "cpel-saved-views-window.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "cpel-saved-view-row.h"
 
@@ -83,23 +85,42 @@ refill (CpelSavedViewsWindow *self)
       gtk_list_box_append (self->list_box, GTK_WIDGET (row));
     }
   gtk_stack_set_visible_child_name (self->stack, n > 0 ? "list" : "empty");
+  /* (the viewer window enables them alike) */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "views.export-views", n > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "views.show-view", n > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "views.delete-view", n > 0);
+}
+
+/* views.NAME: the viewer window's win.NAME. */
+static void
+forward_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (widget));
+  g_autofree char *name = NULL;
+
+  g_assert (g_str_has_prefix (action_name, "views."));
+  if (parent == NULL)
+    return;
+  name = g_strconcat ("win.", action_name + strlen ("views."), NULL);
+  gtk_widget_activate_action_variant (GTK_WIDGET (parent), name, parameter);
 }
 
 CpelSavedViewsWindow *
-cpel_saved_views_window_new (CpelWindow *parent)
+cpel_saved_views_window_new (GtkWindow *parent,
+                             CpelViews *views,
+                             CpelFile  *file)
 {
-  CpelSavedViewsWindow *self;
+  g_return_val_if_fail (GTK_IS_WINDOW (parent), NULL);
+  g_return_val_if_fail (CPEL_IS_VIEWS (views), NULL);
+  g_return_val_if_fail (file == NULL || CPEL_IS_FILE (file), NULL);
 
-  g_return_val_if_fail (CPEL_IS_WINDOW (parent), NULL);
-  g_return_val_if_fail (cpel_window_get_views (parent) != NULL, NULL);
-
-  self = g_object_new (CPEL_TYPE_SAVED_VIEWS_WINDOW,
+  return g_object_new (CPEL_TYPE_SAVED_VIEWS_WINDOW,
                        "transient-for", parent,
-                       "views", cpel_window_get_views (parent),
-                       "file", cpel_window_get_file (parent),
+                       "views", views,
+                       "file", file,
                        NULL);
-  gtk_widget_insert_action_group (GTK_WIDGET (self), "win", cpel_window_get_actions (parent));
-  return self;
 }
 
 CpelViews *
@@ -207,6 +228,15 @@ cpel_saved_views_window_class_init (CpelSavedViewsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelSavedViewsWindow, list_box);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+
+  gtk_widget_class_install_action (widget_class, "views.save-view", NULL, forward_action);
+  gtk_widget_class_install_action (widget_class, "views.show-view", "s", forward_action);
+  gtk_widget_class_install_action (widget_class, "views.delete-view", "s", forward_action);
+  gtk_widget_class_install_action (widget_class, "views.write-views", NULL, forward_action);
+  gtk_widget_class_install_action (widget_class, "views.save-views", NULL, forward_action);
+  gtk_widget_class_install_action (widget_class, "views.load-views", NULL, forward_action);
+  gtk_widget_class_install_action (widget_class, "views.import-views", NULL, forward_action);
+  gtk_widget_class_install_action (widget_class, "views.export-views", NULL, forward_action);
 }
 
 static void

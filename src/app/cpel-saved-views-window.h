@@ -6,7 +6,7 @@
 
 #include <adwaita.h>
 
-#include "cpel-window.h"
+#include "cpel-core.h"
 
 G_BEGIN_DECLS
 
@@ -14,9 +14,13 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (CpelSavedViewsWindow, cpel_saved_views_window, CPEL, SAVED_VIEWS_WINDOW,
                       AdwWindow)
 
-/* Lists the views of the capture `parent` shows (a new capture needs a new
- * window); its buttons use `parent`'s win.* actions. */
-CpelSavedViewsWindow *cpel_saved_views_window_new       (CpelWindow           *parent);
+/* Lists `views`, the saved views of `file` (the capture `parent` shows; a
+ * new capture needs a new window).  Its buttons and rows activate
+ * `parent`'s win.* actions (save-view, show-view, delete-view,
+ * write-views, save-views, load-views, import-views, export-views). */
+CpelSavedViewsWindow *cpel_saved_views_window_new       (GtkWindow            *parent,
+                                                         CpelViews            *views,
+                                                         CpelFile             *file);
 CpelViews            *cpel_saved_views_window_get_views (CpelSavedViewsWindow *self);
 
 G_END_DECLS

@@ -1,34 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-search-bar-matches.c — the matches the search bar counts, steps
- * through and highlights: those on tracks and of event types the timeline
+ * through and highlights: those on tracks and of event types the session
  * shows (the query's whole result filtered again when the view's filters
  * change), and Enter / Shift+Enter stepping from the selected event or the
- * visible range, wrapping around.
+ * visible range, wrapping around (cpel_session_find_match).
  */
 #include "cpel-search-bar-private.h"
 
 #include <string.h>
-
-/* The timeline's hidden tracks (filtered out or hidden) as n_tracks flags,
- * or NULL when every track is shown. */
-static guint8 *
-hidden_slots (CpelSearchBar *self,
-              CpelFile      *file)
-{
-  CpelTrackOrder *order = cpel_timeline_get_track_order (self->timeline);
-  guint n_tracks = cpel_file_get_n_tracks (file), n_rows = n_tracks;
-  const guint *rows = order != NULL ? cpel_track_order_get_rows (order, &n_rows) : NULL;
-  guint8 *hidden;
-
-  if (rows == NULL || n_rows >= n_tracks)
-    return NULL;
-  hidden = g_malloc (MAX (n_tracks, 1));
-  memset (hidden, 1, n_tracks);
-  for (guint r = 0; r < n_rows; r++)
-    if (rows[r] < n_tracks)
-      hidden[rows[r]] = 0;
-  return hidden;
-}
 
 static gboolean
 same_flags (const guint8 *a,
@@ -45,9 +24,11 @@ gboolean
 _cpel_search_bar_refilter (CpelSearchBar *self,
                            gboolean       force)
 {
-  CpelFile *file = self->timeline != NULL ? cpel_timeline_get_file (self->timeline) : NULL;
-  const guint8 *types = file != NULL ? cpel_timeline_get_hidden_types (self->timeline) : NULL;
-  g_autofree guint8 *slots = file != NULL ? hidden_slots (self, file) : NULL;
+  CpelSession *session = self->timeline != NULL ? cpel_timeline_get_session (self->timeline)
+                                                 : NULL;
+  CpelFile *file = session != NULL ? cpel_session_get_file (session) : NULL;
+  const guint8 *types = file != NULL ? cpel_session_get_hidden_types (session) : NULL;
+  g_autofree guint8 *slots = file != NULL ? cpel_session_dup_hidden_slots (session) : NULL;
 
   if (file == NULL || self->result == NULL)
     {
@@ -91,24 +72,13 @@ _cpel_search_bar_refilter (CpelSearchBar *self,
   return TRUE;
 }
 
-static gboolean
-ref_equal (const CpelEventRef *ref,
-           guint               slot,
-           guint64             index)
-{
-  return ref->slot == slot && ref->index == index;
-}
-
 void
 cpel_search_bar_step (CpelSearchBar *self,
                       int            direction)
 {
-  CpelFile *file;
+  CpelSession *session;
   const CpelEventRef *ref;
-  guint64 n;
-  gint64 pos;
-  guint slot;
-  guint64 index;
+  guint64 pos;
 
   g_return_if_fail (CPEL_IS_SEARCH_BAR (self));
 
@@ -127,62 +97,20 @@ cpel_search_bar_step (CpelSearchBar *self,
       self->pending_step = direction;   /* when the search finishes */
       return;
     }
-  file = self->timeline != NULL ? cpel_timeline_get_file (self->timeline) : NULL;
+  session = self->timeline != NULL ? cpel_timeline_get_session (self->timeline) : NULL;
   _cpel_search_bar_refilter (self, FALSE);
-  if (file == NULL || self->visible == NULL || cpel_search_result_get_n (self->visible) == 0)
+  if (session == NULL
+      || !cpel_session_find_match (session, self->visible, direction, self->current, &pos))
     {
       gtk_widget_error_bell (GTK_WIDGET (self));
       return;
     }
-  n = cpel_search_result_get_n (self->visible);
 
-  if (cpel_timeline_get_selection (self->timeline, &slot, &index))
-    {
-      if (self->current >= 0 && (guint64) self->current < n
-          && ref_equal (cpel_search_result_get (self->visible, (guint64) self->current), slot, index))
-        pos = self->current + direction;
-      else
-        {
-          CpelEvent event;
-
-          /* From the selected event. */
-          cpel_file_get_track_event (file, slot, index, &event);
-          pos = (gint64) cpel_search_result_find_next (self->visible, file,
-                                                       event.time_ns, event.file_index);
-          if (direction > 0)
-            {
-              if ((guint64) pos < n
-                  && ref_equal (cpel_search_result_get (self->visible, (guint64) pos), slot, index))
-                pos++;
-            }
-          else
-            pos--;
-        }
-    }
-  else
-    {
-      gint64 t0, t1;
-
-      /* From the visible range: the first match in view, or the last one
-       * before its end. */
-      cpel_timeline_get_range (self->timeline, &t0, &t1);
-      if (direction > 0)
-        pos = (gint64) cpel_search_result_find_next (self->visible, file, t0, 0);
-      else
-        pos = (gint64) cpel_search_result_find_next (self->visible, file, t1, 0) - 1;
-    }
-
-  /* Wrap around. */
-  if (pos < 0)
-    pos = (gint64) n - 1;
-  else if ((guint64) pos >= n)
-    pos = 0;
-
-  self->current = pos;
-  ref = cpel_search_result_get (self->visible, (guint64) pos);
+  self->current = (gint64) pos;
+  ref = cpel_search_result_get (self->visible, pos);
   self->current_ref = *ref;
-  cpel_timeline_select (self->timeline, ref->slot, ref->index, FALSE);
-  cpel_timeline_reveal (self->timeline, ref->slot, ref->index);
+  cpel_session_select (session, ref->slot, ref->index, FALSE);
+  cpel_session_reveal_event (session, ref->slot, ref->index);
   _cpel_search_bar_update_status (self);
 }
 

@@ -10,10 +10,10 @@ cpel_settings_new (void)
 
   if (source == NULL)
     return NULL;
-  schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  schema = g_settings_schema_source_lookup (source, BASE_ID, TRUE);
   if (schema == NULL)
     {
-      g_debug ("GSettings schema %s is not installed: settings are not kept", APP_ID);
+      g_debug ("GSettings schema %s is not installed: settings are not kept", BASE_ID);
       return NULL;
     }
   return g_settings_new_full (schema, NULL, NULL);

@@ -12,8 +12,11 @@
 #pragma once
 
 #include "cpel-stats-window.h"
+#include "cpel-render.h"
 #include "cpel-table.h"
 #include "cpel-toaster.h"
+/* The parent window: its search bar and, while it compares, its panes. */
+#include "cpel-window.h"
 
 G_BEGIN_DECLS
 
@@ -48,7 +51,7 @@ struct _CpelStatsWindow
   GtkColumnView       *compare_tracks_view;
   GtkDrawingArea      *histogram_area;
 
-  CpelTimeline        *timeline;
+  CpelSession         *session;
   CpelFile            *file;         /* the file the statistics are about */
   CpelStats           *stats;
   gboolean             measured;     /* the range came from the ruler */

@@ -41,7 +41,7 @@ G_DEFINE_FINAL_TYPE (CpelStatsWindow, cpel_stats_window, ADW_TYPE_WINDOW)
 enum
 {
   PROP_0,
-  PROP_TIMELINE,
+  PROP_SESSION,
   PROP_BUSY,
   N_PROPS
 };
@@ -183,7 +183,7 @@ update_texts (CpelStatsWindow *self)
   guint n_tracks = cpel_stats_get_n_tracks (self->stats);
   guint n_busy = cpel_stats_get_n_busy_tracks (self->stats);
   guint n_codes = cpel_stats_get_n_codes (self->stats);
-  const guint8 *hidden = cpel_timeline_get_hidden_types (self->timeline);
+  const guint8 *hidden = cpel_session_get_hidden_types (self->session);
   char a[32], b[32];
   g_autofree char *span = cpel_time_format (t1 - t0);
   g_autofree char *total_text = cpel_format_count (total);
@@ -285,10 +285,8 @@ void
 cpel_stats_window_refresh (CpelStatsWindow *self)
 {
   CpelFile *file;
-  const CpelView *view;
+  CpelStatsOptions scope = { 0 };
   g_autoptr(GTask) task = NULL;
-  gint64 m0, m1;
-  guint64 n;
   Job *job;
 
   g_return_if_fail (CPEL_IS_STATS_WINDOW (self));
@@ -303,10 +301,9 @@ cpel_stats_window_refresh (CpelStatsWindow *self)
   g_list_store_remove_all (self->diff_events);
   g_list_store_remove_all (self->diff_tracks);
 
-  file = cpel_timeline_get_file (self->timeline);
-  view = cpel_timeline_get_view (self->timeline);
+  file = cpel_session_get_file (self->session);
   g_set_object (&self->file, file);
-  if (file == NULL || view == NULL)
+  if (file == NULL)
     {
       adw_status_page_set_description (self->error_page, _("No file is open"));
       gtk_stack_set_visible_child_name (self->state_stack, "error");
@@ -316,24 +313,19 @@ cpel_stats_window_refresh (CpelStatsWindow *self)
 
   job = g_new0 (Job, 1);
   job->file = g_object_ref (file);
-  self->measured = cpel_timeline_get_measure (self->timeline, &m0, &m1, &n);
-  if (self->measured)
+  /* The ruler counts [m0, m1] inclusive: the same events here. */
+  self->measured = cpel_session_get_stats_scope (self->session, &scope);
+  job->options.t0 = scope.t0;
+  job->options.t1 = scope.t1;
+  if (scope.slots != NULL)
     {
-      /* The ruler counts [m0, m1] inclusive: the same events here. */
-      job->options.t0 = MIN (m0, m1);
-      job->options.t1 = MAX (m0, m1) < G_MAXINT64 ? MAX (m0, m1) + 1 : G_MAXINT64;
-    }
-  else
-    cpel_timeline_get_range (self->timeline, &job->options.t0, &job->options.t1);
-  if (view->rows != NULL)
-    {
-      job->slots = g_memdup2 (view->rows, sizeof (guint) * view->n_rows);
+      job->slots = g_memdup2 (scope.slots, sizeof (guint) * MAX (scope.n_slots, 1));
       job->options.slots = job->slots;
-      job->options.n_slots = view->n_rows;
+      job->options.n_slots = scope.n_slots;
     }
-  if (view->hidden_types != NULL)
+  if (scope.hidden_types != NULL)
     {
-      job->hidden = g_memdup2 (view->hidden_types, cpel_file_get_n_types (file));
+      job->hidden = g_memdup2 (scope.hidden_types, cpel_file_get_n_types (file));
       job->options.hidden_types = job->hidden;
     }
   {
@@ -418,7 +410,7 @@ on_code_activate (GtkColumnView   *view,
 {
   g_autoptr(CpelTableRow) row = _cpel_stats_window_row_at (view, position);
   GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
-  CpelFile *file = cpel_timeline_get_file (self->timeline);
+  CpelFile *file = cpel_session_get_file (self->session);
   g_autofree char *code = NULL;
   CpelSearchBar *bar;
   guint type;
@@ -443,7 +435,8 @@ on_track_activate (GtkColumnView   *view,
 {
   g_autoptr(CpelTableRow) row = _cpel_stats_window_row_at (view, position);
 
-  if (row == NULL || !cpel_timeline_reveal_track (self->timeline, (guint) cpel_table_row_get_id (row)))
+  if (row == NULL
+      || !cpel_session_reveal_track (self->session, (guint) cpel_table_row_get_id (row), TRUE))
     gtk_widget_error_bell (GTK_WIDGET (self));
 }
 
@@ -539,8 +532,8 @@ cpel_stats_window_dispose (GObject *object)
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
-  if (self->timeline != NULL)
-    g_signal_handlers_disconnect_by_data (self->timeline, self);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->toaster);
   if (self->view_stack != NULL)
     g_signal_handlers_disconnect_by_data (self->view_stack, self);
@@ -558,7 +551,7 @@ cpel_stats_window_dispose (GObject *object)
   g_clear_pointer (&self->name_b, g_free);
   g_clear_pointer (&self->stats, cpel_stats_free);
   g_clear_object (&self->file);
-  g_clear_object (&self->timeline);
+  g_clear_object (&self->session);
 
   G_OBJECT_CLASS (cpel_stats_window_parent_class)->dispose (object);
 }
@@ -573,8 +566,8 @@ cpel_stats_window_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_TIMELINE:
-      g_value_set_object (value, self->timeline);
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
       break;
     case PROP_BUSY:
       g_value_set_boolean (value, self->cancellable != NULL);
@@ -594,8 +587,8 @@ cpel_stats_window_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_TIMELINE:
-      self->timeline = g_value_dup_object (value);
+    case PROP_SESSION:
+      self->session = g_value_dup_object (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -609,9 +602,9 @@ cpel_stats_window_constructed (GObject *object)
 
   G_OBJECT_CLASS (cpel_stats_window_parent_class)->constructed (object);
 
-  g_assert (CPEL_IS_TIMELINE (self->timeline));
-  /* Another file in the same timeline: count it. */
-  g_signal_connect_object (self->timeline, "notify::file", G_CALLBACK (cpel_stats_window_refresh),
+  g_assert (CPEL_IS_SESSION (self->session));
+  /* Another file in the same session: count it. */
+  g_signal_connect_object (self->session, "notify::file", G_CALLBACK (cpel_stats_window_refresh),
                            self, G_CONNECT_SWAPPED);
   cpel_stats_window_refresh (self);
 }
@@ -627,9 +620,9 @@ cpel_stats_window_class_init (CpelStatsWindowClass *klass)
   object_class->get_property = cpel_stats_window_get_property;
   object_class->set_property = cpel_stats_window_set_property;
 
-  /* The timeline whose range, shown tracks and types are counted. */
-  properties[PROP_TIMELINE] =
-    g_param_spec_object ("timeline", NULL, NULL, CPEL_TYPE_TIMELINE,
+  /* The session whose range, shown tracks and types are counted. */
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, CPEL_TYPE_SESSION,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
                          G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   /* A count runs. */
@@ -707,20 +700,22 @@ cpel_stats_window_init (CpelStatsWindow *self)
 }
 
 CpelStatsWindow *
-cpel_stats_window_new (CpelWindow *parent)
+cpel_stats_window_new (CpelSession *session,
+                       GtkWindow   *parent)
 {
-  g_return_val_if_fail (CPEL_IS_WINDOW (parent), NULL);
+  g_return_val_if_fail (CPEL_IS_SESSION (session), NULL);
+  g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
 
   return g_object_new (CPEL_TYPE_STATS_WINDOW,
                        "transient-for", parent,
-                       "timeline", cpel_window_get_timeline (parent),
+                       "session", session,
                        NULL);
 }
 
-CpelTimeline *
-cpel_stats_window_get_timeline (CpelStatsWindow *self)
+CpelSession *
+cpel_stats_window_get_session (CpelStatsWindow *self)
 {
   g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), NULL);
-  return self->timeline;
+  return self->session;
 }
 

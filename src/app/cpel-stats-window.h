@@ -9,19 +9,20 @@
 #include <adwaita.h>
 
 #include "cpel-diff.h"
-#include "cpel-timeline.h"
-#include "cpel-window.h"
+#include "cpel-session.h"
 
 G_BEGIN_DECLS
 
 #define CPEL_TYPE_STATS_WINDOW (cpel_stats_window_get_type ())
 G_DECLARE_FINAL_TYPE (CpelStatsWindow, cpel_stats_window, CPEL, STATS_WINDOW, AdwWindow)
 
-/* Counting starts at once (in a worker thread). */
-/* Counts what `parent`'s timeline shows (again for each new file). */
-CpelStatsWindow *cpel_stats_window_new        (CpelWindow       *parent);
-CpelTimeline    *cpel_stats_window_get_timeline (CpelStatsWindow *self);
-/* Count again over the timeline's current range, tracks and types. */
+/* Counting starts at once (in a worker thread).  Counts what `session`
+ * shows (again for each new file); transient for `parent` (while a
+ * CpelWindow parent compares two captures, the Compare pages count them). */
+CpelStatsWindow *cpel_stats_window_new        (CpelSession      *session,
+                                               GtkWindow        *parent);
+CpelSession     *cpel_stats_window_get_session (CpelStatsWindow *self);
+/* Count again over the session's current range, tracks and types. */
 void             cpel_stats_window_refresh    (CpelStatsWindow  *self);
 /* TRUE while counting ("busy" property). */
 gboolean         cpel_stats_window_is_busy    (CpelStatsWindow  *self);

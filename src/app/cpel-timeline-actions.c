@@ -9,25 +9,26 @@ action_track (GtkWidget  *widget,
 {
   CpelTimeline *self = CPEL_TIMELINE (widget);
   guint slot = self->context_slot;
+  CpelTrackOrder *order = cpel_session_get_track_order (self->session);
 
-  if (self->order == NULL)
+  if (order == NULL)
     return;
   if (g_str_equal (name, "timeline.tracks-reset"))
-    cpel_track_order_reset (self->order);
-  else if (slot >= cpel_track_order_get_n (self->order))
+    cpel_track_order_reset (order);
+  else if (slot >= cpel_track_order_get_n (order))
     return;
   else if (g_str_equal (name, "timeline.track-pin"))
-    cpel_track_order_set_pinned (self->order, slot, !cpel_track_order_get_pinned (self->order, slot));
+    cpel_track_order_set_pinned (order, slot, !cpel_track_order_get_pinned (order, slot));
   else if (g_str_equal (name, "timeline.track-up"))
-    cpel_track_order_move (self->order, slot, -1);
+    cpel_track_order_move (order, slot, -1);
   else if (g_str_equal (name, "timeline.track-down"))
-    cpel_track_order_move (self->order, slot, 1);
+    cpel_track_order_move (order, slot, 1);
   else if (g_str_equal (name, "timeline.track-hide"))
-    cpel_track_order_set_hidden (self->order, slot, TRUE);
+    cpel_track_order_set_hidden (order, slot, TRUE);
   else if (g_str_equal (name, "timeline.track-top"))
-    cpel_track_order_raise (self->order, slot, TRUE);
+    cpel_track_order_raise (order, slot, TRUE);
   else if (g_str_equal (name, "timeline.track-bottom"))
-    cpel_track_order_raise (self->order, slot, FALSE);
+    cpel_track_order_raise (order, slot, FALSE);
 }
 
 static void
@@ -159,8 +160,9 @@ action_modes (GtkWidget  *widget,
     cpel_timeline_set_row_height (self, self->view.row_height - CPEL_TIMELINE_ROW_HEIGHT_STEP);
   else if (g_str_equal (name, "timeline.cycle-color"))
     /* g2's `c` toggles the colours: by event code <-> by track. */
-    cpel_timeline_set_color_mode (self, self->color_mode == CPEL_COLOR_BY_CODE
-                                        ? CPEL_COLOR_BY_TRACK : CPEL_COLOR_BY_CODE);
+    cpel_timeline_set_color_mode (self,
+                                  cpel_session_get_color_mode (self->session) == CPEL_COLOR_BY_CODE
+                                  ? CPEL_COLOR_BY_TRACK : CPEL_COLOR_BY_CODE);
 }
 
 static void
@@ -191,20 +193,22 @@ _cpel_timeline_update_actions (CpelTimeline *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
   gboolean has_file = self->file != NULL;
+  const CpelRangeLimits *limits = _cpel_timeline_limits (self);
   CpelRange fit;
 
-  cpel_range_fit (&fit, &self->limits);
+  cpel_range_fit (&fit, limits);
 
   gtk_widget_action_set_enabled (widget, "timeline.zoom-in",
-                                 has_file && cpel_range_span ((CpelRange *) &self->view.t0) > self->limits.min_span);
+                                 has_file && cpel_range_span ((CpelRange *) &self->view.t0)
+                                             > limits->min_span);
   gtk_widget_action_set_enabled (widget, "timeline.zoom-out",
                                  has_file && !cpel_range_equal ((CpelRange *) &self->view.t0, &fit));
   gtk_widget_action_set_enabled (widget, "timeline.fit",
                                  has_file && !cpel_range_equal ((CpelRange *) &self->view.t0, &fit));
   gtk_widget_action_set_enabled (widget, "timeline.back",
-                                 has_file && cpel_range_history_can_back (self->history));
+                                 has_file && cpel_session_can_go_back (self->session));
   gtk_widget_action_set_enabled (widget, "timeline.forward",
-                                 has_file && cpel_range_history_can_forward (self->history));
+                                 has_file && cpel_session_can_go_forward (self->session));
   gtk_widget_action_set_enabled (widget, "timeline.pan-left", has_file);
   gtk_widget_action_set_enabled (widget, "timeline.pan-right", has_file);
   gtk_widget_action_set_enabled (widget, "timeline.scroll-up", has_file);

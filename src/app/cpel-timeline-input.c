@@ -146,7 +146,7 @@ on_drag_update (GtkGestureDrag *gesture,
         if (tw > 0)
           cpel_range_pan (&range,
                           (gint64) llround (-dx * (double) cpel_range_span (&range) / tw),
-                          &self->limits);
+                          _cpel_timeline_limits (self));
         _cpel_timeline_apply_range (self, &range, 2);
         gtk_adjustment_set_value (self->vadjustment, self->drag_scroll - dy);
         gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "grabbing");
@@ -163,12 +163,8 @@ on_drag_update (GtkGestureDrag *gesture,
         double x0 = MAX (self->drag_x, self->view.label_width);
         double x1 = CLAMP (self->drag_x + dx, self->view.label_width, width);
 
-        self->view.has_measure = TRUE;
-        self->view.measure_t0 = cpel_view_x_to_time (&self->view, width, x0);
-        self->view.measure_t1 = cpel_view_x_to_time (&self->view, width, x1);
-        _cpel_timeline_recount_measure (self);
-        _cpel_timeline_invalidate (self);
-        g_signal_emit (self, _cpel_timeline_signals[POINTER_CHANGED], 0);
+        cpel_session_set_measure (self->session, cpel_view_x_to_time (&self->view, width, x0),
+                                  cpel_view_x_to_time (&self->view, width, x1));
       }
       break;
 
@@ -218,26 +214,27 @@ on_drag_end (GtkGestureDrag *gesture,
   if (mode == DRAG_REORDER)
     {
       int row = self->reorder_row;
+      CpelTrackOrder *order = cpel_session_get_track_order (self->session);
 
       self->reorder_row = -1;
       gtk_widget_queue_draw (GTK_WIDGET (self));
-      if (self->order == NULL || self->reorder_slot >= cpel_track_order_get_n (self->order))
+      if (order == NULL || self->reorder_slot >= cpel_track_order_get_n (order))
         return;
       if (self->drag_moved && row >= 0)
         {
           guint before = (guint) row < _cpel_timeline_n_rows (self) ? _cpel_timeline_row_slot (self, (guint) row) : G_MAXUINT;
 
-          cpel_track_order_place (self->order, self->reorder_slot, before);
+          cpel_track_order_place (order, self->reorder_slot, before);
           return;
         }
       if (!self->drag_moved && (self->drag_state & GDK_SHIFT_MASK))
         {
-          cpel_track_order_raise (self->order, self->reorder_slot, TRUE);
+          cpel_track_order_raise (order, self->reorder_slot, TRUE);
           return;
         }
       if (!self->drag_moved && (self->drag_state & GDK_CONTROL_MASK))
         {
-          cpel_track_order_raise (self->order, self->reorder_slot, FALSE);
+          cpel_track_order_raise (order, self->reorder_slot, FALSE);
           return;
         }
     }
@@ -259,8 +256,7 @@ on_drag_end (GtkGestureDrag *gesture,
       gint64 a = MIN (self->view.measure_t0, self->view.measure_t1);
       gint64 b = MAX (self->view.measure_t0, self->view.measure_t1);
 
-      self->view.has_measure = FALSE;
-      g_signal_emit (self, _cpel_timeline_signals[POINTER_CHANGED], 0);
+      cpel_session_clear_measure (self->session);
       if (b > a)
         cpel_timeline_set_range (self, a, b, TRUE);
       _cpel_timeline_invalidate (self);
@@ -275,7 +271,8 @@ show_track_menu (CpelTimeline *self,
 {
   g_autoptr(GMenu) menu = g_menu_new ();
   g_autoptr(GMenu) section = g_menu_new ();
-  gboolean pinned = cpel_track_order_get_pinned (self->order, slot);
+  gboolean pinned = cpel_track_order_get_pinned (cpel_session_get_track_order (self->session),
+                                                 slot);
 
   self->context_slot = slot;
   g_menu_append (section, pinned ? _("_Unpin") : _("_Pin to Top"), "timeline.track-pin");
@@ -407,7 +404,7 @@ on_pinch_scale_changed (GtkGestureZoom *gesture,
 
   if (self->file == NULL || scale <= 0)
     return;
-  cpel_range_zoom (&range, scale, self->pinch_anchor, &self->limits);
+  cpel_range_zoom (&range, scale, self->pinch_anchor, _cpel_timeline_limits (self));
   _cpel_timeline_apply_range (self, &range, 2);
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-timeline-private.h — CpelTimeline's instance struct and what its
- * parts share: cpel-timeline.c (view state, GObject), -snapshot.c
+ * parts share: cpel-timeline.c (the session's state mirrored, GObject), -snapshot.c
  * (drawing), -input.c (pointer, gestures, drags, measure, pinch, context
  * menus), -actions.c (timeline.* actions and their keys), -selection.c
  * (selecting and stepping through events). */
@@ -8,8 +8,7 @@
 
 #include "cpel-timeline.h"
 
-#include "cpel-track-order.h"
-#include "cpel-range-history.h"
+#include "cpel-session.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
@@ -26,9 +25,6 @@ G_BEGIN_DECLS
 /* Rows scrolled by one wheel notch / arrow key. */
 #define WHEEL_ROWS        3.0
 #define MIN_LABEL_WIDTH   60.0
-#define HISTORY_MAX       100
-/* Continuous navigation (wheel, keys) within this time is one history step. */
-#define HISTORY_COALESCE_US (700 * G_TIME_SPAN_MILLISECOND)
 
 typedef enum
 {
@@ -44,28 +40,26 @@ struct _CpelTimeline
 {
   GtkWidget          parent_instance;
 
+  /* The view state: range, history, tracks, types, selection, measure,
+   * modes.  The widget draws it and turns input into changes of it. */
+  CpelSession       *session;
+  /* The session's file (kept in step when the session's changes). */
   CpelFile          *file;
+  /* What cpel_render_view() draws: the session's state copied in on each
+   * of its notifications, plus the widget's own (sizes, scroll, cursor). */
   CpelView           view;
   CpelPalette        light;
   CpelPalette        dark;
-  CpelRangeLimits    limits;
   double             label_width;
   char              *font;
 
-  CpelRangeHistory  *history;    /* Back and Forward */
-
   GtkAdjustment     *vadjustment;
-  CpelSearchResult  *matches;
-  guint8            *hidden_types;
-  guint             *rows;
-  CpelTrackOrder    *order;
   CpelOverview      *overview;
+  CpelOverview      *next_overview;  /* given with the next file */
   guint              context_slot;
   GtkWidget         *context_menu;
   GMenuModel        *event_menu;   /* the owner's, for the selected event */
   GMenuModel        *track_menu;   /* the owner's items in a track's menu */
-  CpelColorMode      color_mode;
-  gboolean           summary;
 
   /* Pointer */
   gboolean           pointer_inside;
@@ -108,6 +102,7 @@ enum
 {
   PROP_0,
   PROP_FILE,
+  PROP_SESSION,
   PROP_LABEL_WIDTH,
   PROP_COLOR_MODE,
   PROP_SUMMARY,
@@ -146,11 +141,12 @@ void       _cpel_timeline_invalidate        (CpelTimeline      *self);
 void       _cpel_timeline_view_changed      (CpelTimeline      *self);
 void       _cpel_timeline_update_cursor     (CpelTimeline      *self);
 CpelRange *_cpel_timeline_view_range        (CpelTimeline      *self);
-/* Apply a new range: history when `mode` is not 0 (1 = discrete step,
- * 2 = continuous, coalesced), clamp, redraw. */
+/* Apply a new range to the session: history when `mode` is not 0
+ * (1 = discrete step, 2 = continuous, coalesced), clamped. */
 void       _cpel_timeline_apply_range       (CpelTimeline      *self,
                                              const CpelRange   *range,
                                              int                mode);
+const CpelRangeLimits *_cpel_timeline_limits (CpelTimeline     *self);
 void       _cpel_timeline_update_adjustment (CpelTimeline      *self);
 double     _cpel_timeline_clamp_label_width (CpelTimeline      *self,
                                              double             width);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cpel-timeline-selection.c — the selected event: selecting, revealing,
- * stepping to the next or previous visible event */
+/* cpel-timeline-selection.c — the selected event (the session's):
+ * selecting, revealing, stepping to the next or previous visible event */
 #include "cpel-timeline-private.h"
 
 gboolean
@@ -9,38 +9,7 @@ cpel_timeline_get_selection (CpelTimeline *self,
                              guint64      *index)
 {
   g_return_val_if_fail (CPEL_IS_TIMELINE (self), FALSE);
-  if (self->file == NULL || !self->view.has_selection)
-    return FALSE;
-  if (slot != NULL)
-    *slot = self->view.selected_slot;
-  if (index != NULL)
-    *index = self->view.selected_index;
-  return TRUE;
-}
-
-/* Scroll the tracks so that the row of `slot` is on screen: centred, or
- * by the least movement. */
-static void
-scroll_to_slot (CpelTimeline *self,
-                guint         slot,
-                gboolean      centre)
-{
-  int row = _cpel_timeline_slot_row (self, slot);
-  double top, value, page, height = self->view.row_height;
-
-  if (row < 0)
-    return;
-  top = row * height;
-  value = gtk_adjustment_get_value (self->vadjustment);
-  page = gtk_adjustment_get_page_size (self->vadjustment);
-  if (top >= value && top + height <= value + page)
-    return;
-  if (centre)
-    gtk_adjustment_set_value (self->vadjustment, top - (page - height) / 2);
-  else if (top < value)
-    gtk_adjustment_set_value (self->vadjustment, top);
-  else
-    gtk_adjustment_set_value (self->vadjustment, top + height - page);
+  return cpel_session_get_selection (self->session, slot, index);
 }
 
 void
@@ -48,20 +17,8 @@ cpel_timeline_reveal (CpelTimeline *self,
                       guint         slot,
                       guint64       index)
 {
-  CpelEvent event;
-  CpelRange range;
-
   g_return_if_fail (CPEL_IS_TIMELINE (self));
-  if (self->file == NULL || slot >= cpel_file_get_n_tracks (self->file)
-      || index >= cpel_file_get_track_n_events (self->file, slot))
-    return;
-
-  cpel_file_get_track_event (self->file, slot, index, &event);
-  range = *_cpel_timeline_view_range (self);
-  cpel_range_center (&range, event.time_ns, &self->limits);
-  _cpel_timeline_apply_range (self, &range, 1);
-
-  scroll_to_slot (self, slot, TRUE);
+  cpel_session_reveal_event (self->session, slot, index);
 }
 
 gboolean
@@ -69,10 +26,7 @@ cpel_timeline_reveal_track (CpelTimeline *self,
                             guint         slot)
 {
   g_return_val_if_fail (CPEL_IS_TIMELINE (self), FALSE);
-  if (self->file == NULL || slot >= cpel_file_get_n_tracks (self->file) || _cpel_timeline_slot_row (self, slot) < 0)
-    return FALSE;
-  scroll_to_slot (self, slot, TRUE);
-  return TRUE;
+  return cpel_session_reveal_track (self->session, slot, TRUE);
 }
 
 void
@@ -82,41 +36,14 @@ cpel_timeline_select (CpelTimeline *self,
                       gboolean      reveal)
 {
   g_return_if_fail (CPEL_IS_TIMELINE (self));
-  if (self->file == NULL || slot >= cpel_file_get_n_tracks (self->file)
-      || index >= cpel_file_get_track_n_events (self->file, slot))
-    return;
-
-  if (reveal)
-    {
-      CpelEvent event;
-
-      cpel_file_get_track_event (self->file, slot, index, &event);
-      if (event.time_ns < self->view.t0 || event.time_ns >= self->view.t1
-          || _cpel_timeline_slot_row (self, slot) < 0)
-        cpel_timeline_reveal (self, slot, index);
-      else
-        scroll_to_slot (self, slot, FALSE);
-    }
-
-  if (self->view.has_selection && self->view.selected_slot == slot
-      && self->view.selected_index == index)
-    return;
-  self->view.has_selection = TRUE;
-  self->view.selected_slot = slot;
-  self->view.selected_index = index;
-  _cpel_timeline_invalidate (self);
-  g_signal_emit (self, _cpel_timeline_signals[SELECTION_CHANGED], 0);
+  cpel_session_select (self->session, slot, index, reveal);
 }
 
 void
 cpel_timeline_unselect (CpelTimeline *self)
 {
   g_return_if_fail (CPEL_IS_TIMELINE (self));
-  if (!self->view.has_selection)
-    return;
-  self->view.has_selection = FALSE;
-  _cpel_timeline_invalidate (self);
-  g_signal_emit (self, _cpel_timeline_signals[SELECTION_CHANGED], 0);
+  cpel_session_unselect (self->session);
 }
 
 /* First visible event on `slot` at or after index `from` going in

@@ -3,8 +3,11 @@
  * (drawing: -snapshot.c, input: -input.c, actions and keys: -actions.c,
  * selecting events: -selection.c)
  *
- * The widget keeps a CpelView (range, rows, selection, matches, measure,
- * cursor) and turns pointer, touchpad and key input into changes of it.
+ * The view state (range and history, rows, hidden types, selection,
+ * matches, measure, modes) is the CpelSession's: the widget copies it into
+ * the CpelView it draws on each of the session's notifications, adds its
+ * own (sizes, scroll, cursor), and turns pointer, touchpad and key input
+ * into changes of the session.
  * Drawing is one cpel_render_view() call per frame into an image; the
  * widget redraws only when the view changes and caches nothing per event.
  */
@@ -17,11 +20,6 @@
 #include <math.h>
 
 G_DEFINE_FINAL_TYPE (CpelTimeline, cpel_timeline, GTK_TYPE_WIDGET)
-
-G_DEFINE_ENUM_TYPE (CpelColorMode, cpel_color_mode,
-                    G_DEFINE_ENUM_VALUE (CPEL_COLOR_BY_CODE, "code"),
-                    G_DEFINE_ENUM_VALUE (CPEL_COLOR_BY_TRACK, "track"),
-                    G_DEFINE_ENUM_VALUE (CPEL_COLOR_NONE, "none"))
 
 GParamSpec *_cpel_timeline_properties[N_PROPS];
 
@@ -69,15 +67,13 @@ _cpel_timeline_type_hidden (CpelTimeline *self,
              guint         slot,
              guint64       index)
 {
-  guint32 code;
-  guint type;
+  return cpel_session_event_hidden (self->session, slot, index);
+}
 
-  if (self->hidden_types == NULL)
-    return FALSE;
-  code = cpel_file_get_track_event_code (self->file, slot, index);
-  if (!cpel_file_lookup_type (self->file, code, &type))
-    return FALSE;
-  return self->hidden_types[type] != 0;
+const CpelRangeLimits *
+_cpel_timeline_limits (CpelTimeline *self)
+{
+  return cpel_session_get_limits (self->session);
 }
 
 /* The view changed: the next frame is drawn anew. */
@@ -117,24 +113,20 @@ _cpel_timeline_view_range (CpelTimeline *self)
   return (CpelRange *) &self->view.t0;
 }
 
-/* Apply a new range: history (when `mode` is not 0: 1 = discrete step,
- * 2 = continuous, coalesced), clamp, redraw. */
+/* Apply a new range to the session: history (when `mode` is not 0:
+ * 1 = discrete step, 2 = continuous, coalesced), clamped; the session's
+ * notification redraws. */
 void
 _cpel_timeline_apply_range (CpelTimeline    *self,
              const CpelRange *range,
              int              mode)
 {
-  CpelRange next = *range;
+  static const CpelSessionRemember remember[] = {
+    CPEL_SESSION_FORGET, CPEL_SESSION_STEP, CPEL_SESSION_CONTINUOUS,
+  };
 
-  cpel_range_clamp (&next, &self->limits);
-  if (cpel_range_equal (&next, _cpel_timeline_view_range (self)))
-    return;
-  if (mode != 0)
-    cpel_range_history_remember (self->history, _cpel_timeline_view_range (self), mode == 2,
-                                 g_get_monotonic_time ());
-  *_cpel_timeline_view_range (self) = next;
-  _cpel_timeline_update_cursor (self);
-  _cpel_timeline_view_changed (self);
+  g_assert (mode >= 0 && mode <= 2);
+  cpel_session_set_range (self->session, range, remember[mode]);
 }
 
 void
@@ -170,14 +162,257 @@ _cpel_timeline_recount_measure (CpelTimeline *self)
                                                MAX (self->view.measure_t0, self->view.measure_t1));
 }
 
+/* Copy the session's rows into the view. */
 static void
-on_order_changed (CpelTrackOrder *order,
-                  CpelTimeline   *self)
+sync_rows (CpelTimeline *self)
 {
   guint n;
-  const guint *rows = cpel_track_order_get_rows (order, &n);
+  const guint *rows = cpel_session_get_rows (self->session, &n);
 
-  cpel_timeline_set_rows (self, rows, rows != NULL ? n : 0);
+  self->view.rows = rows;
+  self->view.n_rows = rows != NULL ? n : 0;
+}
+
+/* A new file in the session: the view starts anew. */
+static void
+file_changed (CpelTimeline *self)
+{
+  CpelFile *file = cpel_session_get_file (self->session);
+  /* The row height and colours chosen stay for the next file. */
+  double row_height = self->view.row_height > 0 ? self->view.row_height : 24;
+
+  g_clear_pointer (&self->overview, cpel_overview_unref);
+  if (self->next_overview != NULL && file != NULL)
+    self->overview = g_steal_pointer (&self->next_overview);
+  else if (file != NULL)
+    self->overview = cpel_overview_new (file, 0, NULL, NULL);
+  g_clear_pointer (&self->next_overview, cpel_overview_unref);
+  g_set_object (&self->file, file);
+
+  memset (&self->view, 0, sizeof self->view);
+  self->view.ruler_height = 28;
+  if (file != NULL)
+    cpel_view_init (&self->view, file, &self->light);
+  self->view.row_height = row_height;
+  self->view.label_width = self->label_width;
+  self->view.font = self->font;
+  self->view.overview = self->overview;
+  self->measuring = FALSE;
+}
+
+/* Copy the session's state into the view. */
+static void
+sync_view (CpelTimeline *self)
+{
+  CpelColorMode mode = cpel_session_get_color_mode (self->session);
+  guint slot;
+  guint64 index;
+
+  *_cpel_timeline_view_range (self) = *cpel_session_get_range (self->session);
+  sync_rows (self);
+  self->view.hidden_types = cpel_session_get_hidden_types (self->session);
+  self->view.has_selection = cpel_session_get_selection (self->session, &slot, &index);
+  if (self->view.has_selection)
+    {
+      self->view.selected_slot = slot;
+      self->view.selected_index = index;
+    }
+  self->view.has_measure = cpel_session_get_measure_raw (self->session,
+                                                         &self->view.measure_t0,
+                                                         &self->view.measure_t1);
+  self->view.color_by_type = mode == CPEL_COLOR_BY_CODE;
+  self->view.color_mode = mode;
+  self->view.summary = cpel_session_get_summary (self->session);
+  self->view.matches = cpel_session_get_matches (self->session);
+}
+
+static void
+on_session_file (CpelTimeline *self)
+{
+  if (cpel_session_get_file (self->session) == self->file)
+    return;
+  file_changed (self);
+  sync_view (self);
+  gtk_adjustment_set_value (self->vadjustment, 0);
+  _cpel_timeline_update_adjustment (self);
+  _cpel_timeline_update_cursor (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), _cpel_timeline_properties[PROP_FILE]);
+  _cpel_timeline_view_changed (self);
+  g_signal_emit (self, _cpel_timeline_signals[SELECTION_CHANGED], 0);
+  g_signal_emit (self, _cpel_timeline_signals[POINTER_CHANGED], 0);
+}
+
+static void
+on_session_range (CpelTimeline *self)
+{
+  if (cpel_session_get_file (self->session) != self->file)
+    return;   /* on_session_file follows */
+  sync_view (self);
+  _cpel_timeline_update_cursor (self);
+  _cpel_timeline_view_changed (self);
+}
+
+static void
+on_session_history (CpelTimeline *self)
+{
+  _cpel_timeline_update_actions (self);
+}
+
+static void
+on_session_tracks (CpelTimeline *self)
+{
+  if (cpel_session_get_file (self->session) != self->file)
+    return;
+  sync_view (self);
+  _cpel_timeline_update_adjustment (self);
+  if (self->view.has_measure)
+    _cpel_timeline_recount_measure (self);
+  _cpel_timeline_view_changed (self);
+}
+
+/* The hidden types or the search matches changed. */
+static void
+on_session_types (CpelTimeline *self)
+{
+  if (cpel_session_get_file (self->session) != self->file)
+    return;
+  sync_view (self);
+  _cpel_timeline_view_changed (self);
+}
+
+static void
+on_session_selection (CpelTimeline *self)
+{
+  if (cpel_session_get_file (self->session) != self->file)
+    return;
+  sync_view (self);
+  _cpel_timeline_invalidate (self);
+  g_signal_emit (self, _cpel_timeline_signals[SELECTION_CHANGED], 0);
+}
+
+static void
+on_session_measure (CpelTimeline *self)
+{
+  if (cpel_session_get_file (self->session) != self->file)
+    return;
+  sync_view (self);
+  if (self->view.has_measure)
+    _cpel_timeline_recount_measure (self);
+  else
+    self->measuring = FALSE;
+  _cpel_timeline_invalidate (self);
+  g_signal_emit (self, _cpel_timeline_signals[POINTER_CHANGED], 0);
+}
+
+static void
+on_session_color_mode (CpelTimeline *self)
+{
+  sync_view (self);
+  _cpel_timeline_invalidate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), _cpel_timeline_properties[PROP_COLOR_MODE]);
+}
+
+static void
+on_session_summary (CpelTimeline *self)
+{
+  sync_view (self);
+  _cpel_timeline_invalidate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), _cpel_timeline_properties[PROP_SUMMARY]);
+}
+
+/* Scroll the tracks so that the row of `slot` is on screen: centred, or
+ * by the least movement. */
+static void
+on_session_reveal_track (CpelTimeline *self,
+                         guint         slot,
+                         gboolean      centre,
+                         CpelSession  *session)
+{
+  int row = _cpel_timeline_slot_row (self, slot);
+  double top, value, page, height = self->view.row_height;
+
+  if (row < 0)
+    return;
+  top = row * height;
+  value = gtk_adjustment_get_value (self->vadjustment);
+  page = gtk_adjustment_get_page_size (self->vadjustment);
+  if (top >= value && top + height <= value + page)
+    return;
+  if (centre)
+    gtk_adjustment_set_value (self->vadjustment, top - (page - height) / 2);
+  else if (top < value)
+    gtk_adjustment_set_value (self->vadjustment, top);
+  else
+    gtk_adjustment_set_value (self->vadjustment, top + height - page);
+}
+
+static void
+disconnect_session (CpelTimeline *self)
+{
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Public API                                                                 */
+
+CpelSession *
+cpel_timeline_get_session (CpelTimeline *self)
+{
+  g_return_val_if_fail (CPEL_IS_TIMELINE (self), NULL);
+  return self->session;
+}
+
+void
+cpel_timeline_set_session (CpelTimeline *self,
+                           CpelSession  *session)
+{
+  static const struct { const char *signal; GCallback callback; } handlers[] = {
+    { "notify::file", G_CALLBACK (on_session_file) },
+    { "notify::range", G_CALLBACK (on_session_range) },
+    { "notify::can-go-back", G_CALLBACK (on_session_history) },
+    { "notify::can-go-forward", G_CALLBACK (on_session_history) },
+    { "notify::measure", G_CALLBACK (on_session_measure) },
+    { "notify::color-mode", G_CALLBACK (on_session_color_mode) },
+    { "notify::summary", G_CALLBACK (on_session_summary) },
+    { "tracks-changed", G_CALLBACK (on_session_tracks) },
+    { "types-changed", G_CALLBACK (on_session_types) },
+    { "matches-changed", G_CALLBACK (on_session_types) },
+    { "selection-changed", G_CALLBACK (on_session_selection) },
+  };
+  CpelColorMode old_mode;
+  gboolean old_summary;
+
+  g_return_if_fail (CPEL_IS_TIMELINE (self));
+  g_return_if_fail (CPEL_IS_SESSION (session));
+
+  if (self->session == session)
+    return;
+  old_mode = self->session != NULL ? cpel_session_get_color_mode (self->session)
+                                   : CPEL_COLOR_BY_CODE;
+  old_summary = self->session != NULL && cpel_session_get_summary (self->session);
+  disconnect_session (self);
+  g_set_object (&self->session, session);
+  for (guint i = 0; i < G_N_ELEMENTS (handlers); i++)
+    g_signal_connect_swapped (session, handlers[i].signal, handlers[i].callback, self);
+  g_signal_connect_swapped (session, "reveal-track", G_CALLBACK (on_session_reveal_track), self);
+
+  /* Another file (or the same state anew). */
+  file_changed (self);
+  sync_view (self);
+  gtk_adjustment_set_value (self->vadjustment, 0);
+  _cpel_timeline_update_adjustment (self);
+  _cpel_timeline_update_cursor (self);
+  g_object_notify_by_pspec (G_OBJECT (self), _cpel_timeline_properties[PROP_SESSION]);
+  g_object_notify_by_pspec (G_OBJECT (self), _cpel_timeline_properties[PROP_FILE]);
+  if (old_mode != cpel_session_get_color_mode (session))
+    g_object_notify_by_pspec (G_OBJECT (self), _cpel_timeline_properties[PROP_COLOR_MODE]);
+  if (old_summary != cpel_session_get_summary (session))
+    g_object_notify_by_pspec (G_OBJECT (self), _cpel_timeline_properties[PROP_SUMMARY]);
+  _cpel_timeline_view_changed (self);
+  g_signal_emit (self, _cpel_timeline_signals[SELECTION_CHANGED], 0);
+  g_signal_emit (self, _cpel_timeline_signals[POINTER_CHANGED], 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -204,67 +439,12 @@ cpel_timeline_set_file_full (CpelTimeline *self,
   g_return_if_fail (CPEL_IS_TIMELINE (self));
   g_return_if_fail (file == NULL || CPEL_IS_FILE (file));
 
-  if (self->file == file)
+  if (cpel_session_get_file (self->session) == file)
     return;
-
-  g_clear_pointer (&self->overview, cpel_overview_unref);
-  if (overview != NULL)
-    self->overview = cpel_overview_ref (overview);
-  else if (file != NULL)
-    self->overview = cpel_overview_new (file, 0, NULL, NULL);
-
-  g_clear_pointer (&self->matches, cpel_search_result_unref);
-  g_clear_pointer (&self->hidden_types, g_free);
-  g_clear_pointer (&self->rows, g_free);
-  if (self->order != NULL)
-    g_signal_handlers_disconnect_by_data (self->order, self);
-  g_clear_object (&self->order);
-  g_set_object (&self->file, file);
-  if (file != NULL)
-    {
-      self->order = cpel_track_order_new (file);
-      g_signal_connect (self->order, "changed", G_CALLBACK (on_order_changed), self);
-    }
-  cpel_range_history_clear (self->history);
-
-  {
-    /* The row height and colours chosen stay for the next file. */
-    double row_height = self->view.row_height > 0 ? self->view.row_height : 24;
-
-    memset (&self->view, 0, sizeof self->view);
-    self->view.ruler_height = 28;
-    if (file != NULL)
-      {
-        cpel_view_init (&self->view, file, &self->light);
-        cpel_range_limits_init (&self->limits, cpel_file_get_duration (file));
-      }
-    else
-      cpel_range_limits_init (&self->limits, 0);
-    self->view.row_height = row_height;
-    self->view.color_by_type = self->color_mode == CPEL_COLOR_BY_CODE;
-    self->view.color_mode = self->color_mode;
-    self->view.summary = self->summary;
-  }
-  self->view.label_width = self->label_width;
-  self->view.font = self->font;
-  self->view.overview = self->overview;
-  cpel_range_fit (_cpel_timeline_view_range (self), &self->limits);
-  self->view.has_selection = FALSE;
-  self->view.has_measure = FALSE;
-  self->view.matches = NULL;
-  self->view.hidden_types = NULL;
-  self->view.rows = NULL;
-  self->view.n_rows = 0;
-  self->measuring = FALSE;
-
-  gtk_adjustment_set_value (self->vadjustment, 0);
-  _cpel_timeline_update_adjustment (self);
-  _cpel_timeline_update_cursor (self);
-
-  g_object_notify_by_pspec (G_OBJECT (self), _cpel_timeline_properties[PROP_FILE]);
-  _cpel_timeline_view_changed (self);
-  g_signal_emit (self, _cpel_timeline_signals[SELECTION_CHANGED], 0);
-  g_signal_emit (self, _cpel_timeline_signals[POINTER_CHANGED], 0);
+  g_clear_pointer (&self->next_overview, cpel_overview_unref);
+  if (overview != NULL && file != NULL)
+    self->next_overview = cpel_overview_ref (overview);
+  cpel_session_set_file (self->session, file);
 }
 
 CpelFile *
@@ -289,7 +469,7 @@ CpelTrackOrder *
 cpel_timeline_get_track_order (CpelTimeline *self)
 {
   g_return_val_if_fail (CPEL_IS_TIMELINE (self), NULL);
-  return self->order;
+  return cpel_session_get_track_order (self->session);
 }
 
 GtkAdjustment *
@@ -317,7 +497,7 @@ cpel_timeline_get_limits (CpelTimeline    *self,
 {
   g_return_if_fail (CPEL_IS_TIMELINE (self));
   g_return_if_fail (limits != NULL);
-  *limits = self->limits;
+  *limits = *cpel_session_get_limits (self->session);
 }
 
 void
@@ -354,7 +534,7 @@ cpel_timeline_zoom (CpelTimeline *self,
     anchor = range.t0 + cpel_range_span (&range) / 2;
   else
     anchor = cpel_view_x_to_time (&self->view, width, x);
-  cpel_range_zoom (&range, factor, anchor, &self->limits);
+  cpel_range_zoom (&range, factor, anchor, _cpel_timeline_limits (self));
   _cpel_timeline_apply_range (self, &range, 2);
 }
 
@@ -370,7 +550,7 @@ cpel_timeline_pan (CpelTimeline *self,
 
   range = *_cpel_timeline_view_range (self);
   cpel_range_pan (&range, (gint64) llround (fraction * (double) cpel_range_span (&range)),
-                  &self->limits);
+                  _cpel_timeline_limits (self));
   _cpel_timeline_apply_range (self, &range, 2);
 }
 
@@ -386,45 +566,23 @@ cpel_timeline_scroll_tracks (CpelTimeline *self,
 void
 cpel_timeline_fit (CpelTimeline *self)
 {
-  CpelRange range;
-
   g_return_if_fail (CPEL_IS_TIMELINE (self));
-  if (self->file == NULL)
-    return;
-  cpel_range_fit (&range, &self->limits);
-  _cpel_timeline_apply_range (self, &range, 1);
+  cpel_session_fit (self->session);
 }
 
-/* Back (`forward` FALSE) or Forward through the zoom history. */
-static gboolean
-history_step (CpelTimeline *self,
-              gboolean      forward)
-{
-  CpelRange *current = _cpel_timeline_view_range (self);
-  CpelRange range;
-
-  if (self->file == NULL
-      || !(forward ? cpel_range_history_forward : cpel_range_history_back) (self->history, current, &range))
-    return FALSE;
-  cpel_range_clamp (&range, &self->limits);
-  *current = range;
-  _cpel_timeline_update_cursor (self);
-  _cpel_timeline_view_changed (self);
-  return TRUE;
-}
 
 gboolean
 cpel_timeline_go_back (CpelTimeline *self)
 {
   g_return_val_if_fail (CPEL_IS_TIMELINE (self), FALSE);
-  return history_step (self, FALSE);
+  return cpel_session_go_back (self->session);
 }
 
 gboolean
 cpel_timeline_go_forward (CpelTimeline *self)
 {
   g_return_val_if_fail (CPEL_IS_TIMELINE (self), FALSE);
-  return history_step (self, TRUE);
+  return cpel_session_go_forward (self->session);
 }
 
 void
@@ -432,88 +590,31 @@ cpel_timeline_set_matches (CpelTimeline     *self,
                            CpelSearchResult *matches)
 {
   g_return_if_fail (CPEL_IS_TIMELINE (self));
-  if (self->matches == matches)
-    return;
-  if (matches != NULL)
-    cpel_search_result_ref (matches);
-  g_clear_pointer (&self->matches, cpel_search_result_unref);
-  self->matches = matches;
-  self->view.matches = matches;
-  _cpel_timeline_view_changed (self);
+  cpel_session_set_matches (self->session, matches);
 }
 
 CpelSearchResult *
 cpel_timeline_get_matches (CpelTimeline *self)
 {
   g_return_val_if_fail (CPEL_IS_TIMELINE (self), NULL);
-  return self->matches;
+  return cpel_session_get_matches (self->session);
 }
 
 void
 cpel_timeline_set_hidden_types (CpelTimeline *self,
                                 const guint8 *hidden)
 {
-  guint n_types;
-  gboolean any = FALSE;
-
   g_return_if_fail (CPEL_IS_TIMELINE (self));
-  if (self->file == NULL)
-    return;
-
-  n_types = cpel_file_get_n_types (self->file);
-  g_clear_pointer (&self->hidden_types, g_free);
-  if (hidden != NULL)
-    for (guint i = 0; i < n_types && !any; i++)
-      any = hidden[i] != 0;
-  if (any)
-    self->hidden_types = g_memdup2 (hidden, n_types);
-  self->view.hidden_types = self->hidden_types;
-
-  /* A hidden selection is no selection. */
-  if (self->view.has_selection
-      && _cpel_timeline_type_hidden (self, self->view.selected_slot, self->view.selected_index))
-    cpel_timeline_unselect (self);
-  _cpel_timeline_view_changed (self);
+  cpel_session_set_hidden_types (self->session, hidden);
 }
 
 const guint8 *
 cpel_timeline_get_hidden_types (CpelTimeline *self)
 {
   g_return_val_if_fail (CPEL_IS_TIMELINE (self), NULL);
-  return self->hidden_types;
+  return cpel_session_get_hidden_types (self->session);
 }
 
-void
-cpel_timeline_set_rows (CpelTimeline *self,
-                        const guint  *rows,
-                        guint         n)
-{
-  g_return_if_fail (CPEL_IS_TIMELINE (self));
-  if (self->file == NULL)
-    return;
-
-  if (rows != NULL)
-    {
-      guint n_tracks = cpel_file_get_n_tracks (self->file);
-
-      for (guint i = 0; i < n; i++)
-        g_return_if_fail (rows[i] < n_tracks);
-      g_clear_pointer (&self->rows, g_free);
-      self->rows = n > 0 ? g_memdup2 (rows, n * sizeof (guint)) : g_new0 (guint, 1);
-      self->view.rows = self->rows;
-      self->view.n_rows = n;
-    }
-  else
-    {
-      g_clear_pointer (&self->rows, g_free);
-      self->view.rows = NULL;
-      self->view.n_rows = 0;
-    }
-  _cpel_timeline_update_adjustment (self);
-  if (self->view.has_measure)
-    _cpel_timeline_recount_measure (self);
-  _cpel_timeline_view_changed (self);
-}
 
 gboolean
 cpel_timeline_get_cursor_time (CpelTimeline *self,
@@ -534,12 +635,8 @@ cpel_timeline_get_measure (CpelTimeline *self,
                            guint64      *n_events)
 {
   g_return_val_if_fail (CPEL_IS_TIMELINE (self), FALSE);
-  if (self->file == NULL || !self->view.has_measure)
+  if (!cpel_session_get_measure (self->session, t0, t1))
     return FALSE;
-  if (t0 != NULL)
-    *t0 = MIN (self->view.measure_t0, self->view.measure_t1);
-  if (t1 != NULL)
-    *t1 = MAX (self->view.measure_t0, self->view.measure_t1);
   if (n_events != NULL)
     *n_events = self->measure_count;
   return TRUE;
@@ -551,26 +648,15 @@ cpel_timeline_set_measure (CpelTimeline *self,
                            gint64        t1)
 {
   g_return_if_fail (CPEL_IS_TIMELINE (self));
-  if (self->file == NULL)
-    return;
-  self->view.has_measure = TRUE;
-  self->view.measure_t0 = t0;
-  self->view.measure_t1 = t1;
-  _cpel_timeline_recount_measure (self);
-  _cpel_timeline_invalidate (self);
-  g_signal_emit (self, _cpel_timeline_signals[POINTER_CHANGED], 0);
+  cpel_session_set_measure (self->session, t0, t1);
 }
 
 void
 cpel_timeline_clear_measure (CpelTimeline *self)
 {
   g_return_if_fail (CPEL_IS_TIMELINE (self));
-  if (!self->view.has_measure)
-    return;
-  self->view.has_measure = FALSE;
   self->measuring = FALSE;
-  _cpel_timeline_invalidate (self);
-  g_signal_emit (self, _cpel_timeline_signals[POINTER_CHANGED], 0);
+  cpel_session_clear_measure (self->session);
 }
 
 double
@@ -600,7 +686,7 @@ CpelColorMode
 cpel_timeline_get_color_mode (CpelTimeline *self)
 {
   g_return_val_if_fail (CPEL_IS_TIMELINE (self), CPEL_COLOR_BY_CODE);
-  return self->color_mode;
+  return cpel_session_get_color_mode (self->session);
 }
 
 void
@@ -608,21 +694,14 @@ cpel_timeline_set_color_mode (CpelTimeline  *self,
                               CpelColorMode  mode)
 {
   g_return_if_fail (CPEL_IS_TIMELINE (self));
-  g_return_if_fail (mode <= CPEL_COLOR_NONE);
-  if (self->color_mode == mode)
-    return;
-  self->color_mode = mode;
-  self->view.color_by_type = mode == CPEL_COLOR_BY_CODE;
-  self->view.color_mode = mode;
-  _cpel_timeline_invalidate (self);
-  g_object_notify_by_pspec (G_OBJECT (self), _cpel_timeline_properties[PROP_COLOR_MODE]);
+  cpel_session_set_color_mode (self->session, mode);
 }
 
 gboolean
 cpel_timeline_get_summary (CpelTimeline *self)
 {
   g_return_val_if_fail (CPEL_IS_TIMELINE (self), FALSE);
-  return self->summary;
+  return cpel_session_get_summary (self->session);
 }
 
 void
@@ -630,13 +709,7 @@ cpel_timeline_set_summary (CpelTimeline *self,
                            gboolean      summary)
 {
   g_return_if_fail (CPEL_IS_TIMELINE (self));
-  summary = !!summary;
-  if (self->summary == summary)
-    return;
-  self->summary = summary;
-  self->view.summary = summary;
-  _cpel_timeline_invalidate (self);
-  g_object_notify_by_pspec (G_OBJECT (self), _cpel_timeline_properties[PROP_SUMMARY]);
+  cpel_session_set_summary (self->session, summary);
 }
 
 double
@@ -698,11 +771,10 @@ cpel_timeline_dispose (GObject *object)
   g_clear_object (&self->event_menu);
   g_clear_object (&self->track_menu);
   g_clear_pointer (&self->frame, gsk_render_node_unref);
-  if (self->order != NULL)
-    g_signal_handlers_disconnect_by_data (self->order, self);
-  g_clear_object (&self->order);
-  g_clear_pointer (&self->matches, cpel_search_result_unref);
+  disconnect_session (self);
+  g_clear_object (&self->session);
   g_clear_pointer (&self->overview, cpel_overview_unref);
+  g_clear_pointer (&self->next_overview, cpel_overview_unref);
   self->view.overview = NULL;
   g_clear_object (&self->file);
 
@@ -714,9 +786,6 @@ cpel_timeline_finalize (GObject *object)
 {
   CpelTimeline *self = CPEL_TIMELINE (object);
 
-  g_clear_pointer (&self->history, cpel_range_history_free);
-  g_clear_pointer (&self->hidden_types, g_free);
-  g_clear_pointer (&self->rows, g_free);
   g_clear_pointer (&self->font, g_free);
 
   G_OBJECT_CLASS (cpel_timeline_parent_class)->finalize (object);
@@ -735,14 +804,17 @@ cpel_timeline_get_property (GObject    *object,
     case PROP_FILE:
       g_value_set_object (value, self->file);
       break;
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
     case PROP_LABEL_WIDTH:
       g_value_set_double (value, self->label_width);
       break;
     case PROP_COLOR_MODE:
-      g_value_set_enum (value, self->color_mode);
+      g_value_set_enum (value, cpel_session_get_color_mode (self->session));
       break;
     case PROP_SUMMARY:
-      g_value_set_boolean (value, self->summary);
+      g_value_set_boolean (value, cpel_session_get_summary (self->session));
       break;
     case PROP_ROW_HEIGHT:
       g_value_set_double (value, self->view.row_height);
@@ -770,6 +842,9 @@ cpel_timeline_set_property (GObject      *object,
     {
     case PROP_FILE:
       cpel_timeline_set_file (self, g_value_get_object (value));
+      break;
+    case PROP_SESSION:
+      cpel_timeline_set_session (self, g_value_get_object (value));
       break;
     case PROP_LABEL_WIDTH:
       cpel_timeline_set_label_width (self, g_value_get_double (value));
@@ -813,6 +888,10 @@ cpel_timeline_class_init (CpelTimelineClass *klass)
 
   _cpel_timeline_properties[PROP_FILE] =
     g_param_spec_object ("file", NULL, NULL, CPEL_TYPE_FILE,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The view state the timeline shows and changes (its own until set). */
+  _cpel_timeline_properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, CPEL_TYPE_SESSION,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   _cpel_timeline_properties[PROP_LABEL_WIDTH] =
     g_param_spec_double ("label-width", NULL, NULL, MIN_LABEL_WIDTH, 4000.0, 160.0,
@@ -879,19 +958,21 @@ cpel_timeline_init (CpelTimeline *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
 
-  self->history = cpel_range_history_new (HISTORY_MAX, HISTORY_COALESCE_US);
   self->label_width = 160;
   self->view.label_width = 160;
   self->view.row_height = 24;
   self->view.ruler_height = 28;
   cpel_palette_init_light (&self->light);
   cpel_palette_init_dark (&self->dark);
-  cpel_range_limits_init (&self->limits, 0);
-  cpel_range_fit (_cpel_timeline_view_range (self), &self->limits);
 
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 0, 24, 240, 0));
   g_signal_connect (self->vadjustment, "value-changed",
                     G_CALLBACK (on_vadjustment_changed), self);
+  {
+    g_autoptr(CpelSession) session = cpel_session_new ();
+
+    cpel_timeline_set_session (self, session);
+  }
 
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_focus_on_click (widget, TRUE);

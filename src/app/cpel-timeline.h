@@ -8,6 +8,7 @@
 
 #include "cpel-render.h"
 #include "cpel-range.h"
+#include "cpel-session.h"
 #include "cpel-track-order.h"
 
 G_BEGIN_DECLS
@@ -21,6 +22,13 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (CpelTimeline, cpel_timeline, CPEL, TIMELINE, GtkWidget)
 
 GtkWidget      *cpel_timeline_new               (void);
+
+/* The view state shown (range, history, tracks, types, selection, measure,
+ * colour and summary modes): a session of its own until one is set.  The
+ * functions below that change the view are shortcuts for the session's. */
+CpelSession    *cpel_timeline_get_session       (CpelTimeline      *self);
+void            cpel_timeline_set_session       (CpelTimeline      *self,
+                                                 CpelSession       *session);
 
 /* Show `file` (NULL: nothing); its overview summary is built here. */
 void            cpel_timeline_set_file          (CpelTimeline      *self,
@@ -102,11 +110,6 @@ CpelSearchResult *cpel_timeline_get_matches     (CpelTimeline      *self);
 void            cpel_timeline_set_hidden_types  (CpelTimeline      *self,
                                                  const guint8      *hidden);
 const guint8   *cpel_timeline_get_hidden_types  (CpelTimeline      *self);
-/* Rows in display order (slots, copied); NULL = every track.  The track
- * order (cpel_timeline_get_track_order) sets them when it changes. */
-void            cpel_timeline_set_rows          (CpelTimeline      *self,
-                                                 const guint       *rows,
-                                                 guint              n_rows);
 
 /* Pointer and measurement (for the status line). */
 gboolean        cpel_timeline_get_cursor_time   (CpelTimeline      *self,
@@ -125,10 +128,7 @@ void            cpel_timeline_set_label_width   (CpelTimeline      *self,
                                                  double             width);
 
 /* How event ticks and density are coloured (g2's `c`): CpelColorMode, in
- * cpel-render.h; the timeline keeps its view's color_mode and summary. */
-#define CPEL_TYPE_COLOR_MODE (cpel_color_mode_get_type ())
-GType           cpel_color_mode_get_type        (void) G_GNUC_CONST;
-
+ * cpel-color-mode.h; the session keeps it and the summary mode. */
 /* Properties "color-mode", "summary" (g2's `e`: ticks and density only, no
  * event labels) and "row-height" (g2's `t` / `g`). */
 CpelColorMode   cpel_timeline_get_color_mode    (CpelTimeline      *self);

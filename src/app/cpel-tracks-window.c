@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-tracks-window.c — the Tracks window
  *
- * Lists the tracks in the timeline's order (pinned first) with a check box
- * to show / hide each, a pin toggle and move up / down buttons
- * (CpelTrackRow); the entry filters the timeline's tracks by name (text, or
- * a regular expression with the toggle beside it); clicking a track, or
- * Enter in the filter for the first match, scrolls the timeline to it; the
- * header bar sorts them (name, id, event count, file order) and resets
- * everything.  A GtkListView keeps 10^4 tracks cheap.  Everything edits the
- * timeline's CpelTrackOrder.
+ * Lists the tracks in the session's order (pinned first,
+ * cpel_track_order_get_listed) with a check box to show / hide each, a pin
+ * toggle and move up / down buttons (CpelTrackRow); the entry filters the
+ * tracks by name (text, or a regular expression with the toggle beside it);
+ * clicking a track, or Enter in the filter for the first match, asks the
+ * session to reveal it (the timeline scrolls); the header bar sorts them
+ * (name, id, event count, file order) and resets everything.  A GtkListView
+ * keeps 10^4 tracks cheap.  Everything edits the session's CpelTrackOrder.
  */
 #include "cpel-tracks-window.h"
 
@@ -50,7 +50,7 @@ struct _CpelTracksWindow
   GtkStack        *stack;         /* the list, or "no matching tracks" */
   GtkListView     *list_view;
 
-  CpelTimeline    *timeline;
+  CpelSession     *session;
   CpelTrackOrder  *order;
   GListStore      *store;         /* CpelTrackItem */
   guint            jumped;        /* the track last scrolled to, G_MAXUINT: none */
@@ -63,7 +63,7 @@ G_DEFINE_FINAL_TYPE (CpelTracksWindow, cpel_tracks_window, ADW_TYPE_WINDOW)
 enum
 {
   PROP_0,
-  PROP_TIMELINE,
+  PROP_SESSION,
   N_PROPS
 };
 
@@ -76,18 +76,12 @@ static void sync_filter_box (CpelTracksWindow *self);
 static void
 refill (CpelTracksWindow *self)
 {
-  guint n = cpel_track_order_get_n (self->order);
-  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+  guint n;
+  g_autofree guint *slots = cpel_track_order_get_listed (self->order, &n);
+  g_autoptr(GPtrArray) items = g_ptr_array_new_full (n, g_object_unref);
 
-  for (int pass = 0; pass < 2; pass++)
-    for (guint p = 0; p < n; p++)
-      {
-        guint slot = cpel_track_order_get_slot (self->order, p);
-        gboolean pinned = cpel_track_order_get_pinned (self->order, slot);
-
-        if (pass == 0 ? pinned : !pinned && cpel_track_order_matches (self->order, slot))
-          g_ptr_array_add (items, cpel_track_item_new (slot));
-      }
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (items, cpel_track_item_new (slots[i]));
   self->updating = TRUE;
   g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
                        items->pdata, items->len);
@@ -156,27 +150,8 @@ on_bind_row (GtkSignalListItemFactory *factory,
   CpelTrackItem *track = gtk_list_item_get_item (item);
 
   cpel_track_row_bind (CPEL_TRACK_ROW (gtk_list_item_get_child (item)), self->order,
-                       cpel_timeline_get_file (self->timeline),
+                       cpel_session_get_file (self->session),
                        track != NULL ? track->slot : G_MAXUINT);
-}
-
-/* The first track on the timeline that the filter keeps (pinned tracks
- * are shown first whatever the filter), G_MAXUINT: none. */
-static guint
-first_shown_match (CpelTracksWindow *self)
-{
-  const guint *rows;
-  guint n_rows;
-
-  rows = cpel_track_order_get_rows (self->order, &n_rows);
-  for (guint r = 0; r < n_rows; r++)
-    {
-      guint slot = rows != NULL ? rows[r] : r;
-
-      if (cpel_track_order_matches (self->order, slot))
-        return slot;
-    }
-  return G_MAXUINT;
 }
 
 /* The track to keep in view when the filter goes: the one last scrolled
@@ -187,7 +162,7 @@ filter_anchor (CpelTracksWindow *self)
   if (self->jumped != G_MAXUINT && !cpel_track_order_get_hidden (self->order, self->jumped)
       && cpel_track_order_matches (self->order, self->jumped))
     return self->jumped;
-  return first_shown_match (self);
+  return cpel_track_order_first_shown_match (self->order);
 }
 
 /* The entry's text as the filter.  A pattern that does not compile marks
@@ -207,7 +182,7 @@ apply_filter (CpelTracksWindow *self)
 
       cpel_track_order_set_filter (self->order, NULL);
       if (anchor != G_MAXUINT)
-        cpel_timeline_reveal_track (self->timeline, anchor);
+        cpel_session_reveal_track (self->session, anchor, TRUE);
     }
   else if (!gtk_toggle_button_get_active (self->regex_button))
     cpel_track_order_set_filter (self->order, text);
@@ -280,9 +255,7 @@ static void
 jump_to (CpelTracksWindow *self,
          guint             slot)
 {
-  if (cpel_track_order_get_hidden (self->order, slot))
-    cpel_track_order_set_hidden (self->order, slot, FALSE);
-  cpel_timeline_reveal_track (self->timeline, slot);
+  cpel_session_show_track (self->session, slot);
   self->jumped = slot;
 }
 
@@ -309,8 +282,8 @@ on_filter_activate (CpelTracksWindow *self)
   if (gtk_widget_has_css_class (GTK_WIDGET (self->filter_entry), "error")
       || cpel_track_order_get_filter (self->order) == NULL)
     return;
-  slot = first_shown_match (self);
-  if (slot != G_MAXUINT && cpel_timeline_reveal_track (self->timeline, slot))
+  slot = cpel_track_order_first_shown_match (self->order);
+  if (slot != G_MAXUINT && cpel_session_reveal_track (self->session, slot, TRUE))
     self->jumped = slot;
 }
 
@@ -354,22 +327,24 @@ action_sort (GtkWidget  *widget,
 }
 
 CpelTracksWindow *
-cpel_tracks_window_new (CpelWindow *parent)
+cpel_tracks_window_new (CpelSession *session,
+                        GtkWindow   *parent)
 {
-  g_return_val_if_fail (CPEL_IS_WINDOW (parent), NULL);
-  g_return_val_if_fail (cpel_window_get_file (parent) != NULL, NULL);
+  g_return_val_if_fail (CPEL_IS_SESSION (session), NULL);
+  g_return_val_if_fail (cpel_session_get_file (session) != NULL, NULL);
+  g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
 
   return g_object_new (CPEL_TYPE_TRACKS_WINDOW,
                        "transient-for", parent,
-                       "timeline", cpel_window_get_timeline (parent),
+                       "session", session,
                        NULL);
 }
 
-CpelTimeline *
-cpel_tracks_window_get_timeline (CpelTracksWindow *self)
+CpelSession *
+cpel_tracks_window_get_session (CpelTracksWindow *self)
 {
   g_return_val_if_fail (CPEL_IS_TRACKS_WINDOW (self), NULL);
-  return self->timeline;
+  return self->session;
 }
 
 static void
@@ -380,8 +355,8 @@ cpel_tracks_window_constructed (GObject *object)
 
   G_OBJECT_CLASS (cpel_tracks_window_parent_class)->constructed (object);
 
-  g_assert (CPEL_IS_TIMELINE (self->timeline));
-  self->order = g_object_ref (cpel_timeline_get_track_order (self->timeline));
+  g_assert (CPEL_IS_SESSION (self->session));
+  self->order = g_object_ref (cpel_session_get_track_order (self->session));
   g_signal_connect_object (self->order, "changed", G_CALLBACK (on_order_changed), self, G_CONNECT_SWAPPED);
 
   /* The filter box starts with the filter there is. */
@@ -405,8 +380,8 @@ cpel_tracks_window_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_TIMELINE:
-      g_value_set_object (value, self->timeline);
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -423,8 +398,8 @@ cpel_tracks_window_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_TIMELINE:
-      self->timeline = g_value_dup_object (value);
+    case PROP_SESSION:
+      self->session = g_value_dup_object (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -455,7 +430,7 @@ cpel_tracks_window_dispose (GObject *object)
   if (self->order != NULL)
     g_signal_handlers_disconnect_by_data (self->order, self);
   g_clear_object (&self->order);
-  g_clear_object (&self->timeline);
+  g_clear_object (&self->session);
 
   G_OBJECT_CLASS (cpel_tracks_window_parent_class)->dispose (object);
 }
@@ -483,9 +458,9 @@ cpel_tracks_window_class_init (CpelTracksWindowClass *klass)
   object_class->finalize = cpel_tracks_window_finalize;
   widget_class->unmap = cpel_tracks_window_unmap;
 
-  /* The timeline whose track order the window edits (its file's). */
-  properties[PROP_TIMELINE] =
-    g_param_spec_object ("timeline", NULL, NULL, CPEL_TYPE_TIMELINE,
+  /* The session whose track order the window edits (its file's). */
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, CPEL_TYPE_SESSION,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
                          G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);

@@ -6,16 +6,17 @@
 
 #include <adwaita.h>
 
-#include "cpel-timeline.h"
-#include "cpel-window.h"
+#include "cpel-session.h"
 
 G_BEGIN_DECLS
 
 #define CPEL_TYPE_TRACKS_WINDOW (cpel_tracks_window_get_type ())
 G_DECLARE_FINAL_TYPE (CpelTracksWindow, cpel_tracks_window, CPEL, TRACKS_WINDOW, AdwWindow)
 
-/* For the file `parent` shows now (a new file needs a new window). */
-CpelTracksWindow *cpel_tracks_window_new          (CpelWindow       *parent);
-CpelTimeline     *cpel_tracks_window_get_timeline (CpelTracksWindow *self);
+/* For the file `session` shows now (a new file needs a new window);
+ * transient for `parent`. */
+CpelTracksWindow *cpel_tracks_window_new         (CpelSession      *session,
+                                                  GtkWindow        *parent);
+CpelSession      *cpel_tracks_window_get_session (CpelTracksWindow *self);
 
 G_END_DECLS

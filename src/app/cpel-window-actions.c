@@ -44,7 +44,7 @@ action_open_recent (GtkWidget  *widget,
 {
   g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
 
-  cpel_window_open (CPEL_WINDOW (widget), file);
+  cpel_window_open (CPEL_WINDOW (widget), file, 0);
 }
 
 static void
@@ -148,13 +148,13 @@ action_file_info (GtkWidget  *widget,
 GtkWindow *
 _cpel_window_new_event_types (CpelWindow *self)
 {
-  return GTK_WINDOW (cpel_event_types_window_new (self));
+  return GTK_WINDOW (cpel_event_types_window_new (self->session, GTK_WINDOW (self)));
 }
 
 GtkWindow *
 _cpel_window_new_tracks (CpelWindow *self)
 {
-  return GTK_WINDOW (cpel_tracks_window_new (self));
+  return GTK_WINDOW (cpel_tracks_window_new (self->session, GTK_WINDOW (self)));
 }
 
 static void
@@ -180,7 +180,7 @@ action_tracks (GtkWidget  *widget,
 static GtkWindow *
 new_statistics (CpelWindow *self)
 {
-  return GTK_WINDOW (cpel_stats_window_new (self));
+  return GTK_WINDOW (cpel_stats_window_new (self->session, GTK_WINDOW (self)));
 }
 
 static void
@@ -199,7 +199,7 @@ action_statistics (GtkWidget  *widget,
 static GtkWindow *
 new_anomalies (CpelWindow *self)
 {
-  return GTK_WINDOW (cpel_anomalies_window_new (self));
+  return GTK_WINDOW (cpel_anomalies_window_new (self->session, GTK_WINDOW (self)));
 }
 
 static void
@@ -528,24 +528,21 @@ _cpel_window_add_timeline_keys (CpelWindow *self)
   gtk_widget_add_controller (GTK_WIDGET (self->timeline), controller);
 }
 
-static void set_enabled (CpelWindowActions *self,
-                         const char        *name,
-                         gboolean           enabled);
-
-static void
-enable (CpelWindow *self,
-        const char *name,
-        gboolean    enabled)
+static gboolean
+in_list (const char *const *names,
+         const char        *name)
 {
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), name, enabled);
-  if (self->actions != NULL)
-    set_enabled (self->actions, name, enabled);
+  for (; *names != NULL; names++)
+    if (g_str_equal (*names, name))
+      return TRUE;
+  return FALSE;
 }
 
-/* Which actions can be used now: after a file is shown, while loading, a
- * chase, the saved views changing. */
-void
-_cpel_window_update_actions (CpelWindow *self)
+/* Whether win.NAME can be used now: after a file is shown, while loading,
+ * a chase, the saved views changing.  The one place that says it. */
+gboolean
+_cpel_window_action_enabled (CpelWindow *self,
+                             const char *name)
 {
   static const char *const file_actions[] = {
     "win.export", "win.export-to", "win.save-range", "win.save-range-to", "win.print",
@@ -553,260 +550,68 @@ _cpel_window_update_actions (CpelWindow *self)
     "win.anomaly-next", "win.anomaly-previous", "win.search", "win.search-next",
     "win.search-previous", "win.zoom-in", "win.zoom-out", "win.zoom-fit", "win.show-details",
     "win.row-height", "win.sort-tracks", "win.chase-event", "win.chase-datum", "win.chase-track",
+    "win.compare-with", NULL
   };
   static const char *const views_actions[] = {
     "win.save-view", "win.saved-views", "win.next-view", "win.previous-view", "win.save-views",
-    "win.load-views", "win.import-views",
+    "win.load-views", "win.import-views", NULL
   };
   static const char *const any_view_actions[] = {
-    "win.export-views", "win.show-view", "win.delete-view",
+    "win.export-views", "win.show-view", "win.delete-view", NULL
+  };
+  static const char *const compare_actions[] = {
+    "win.close-compare", "win.swap-compare", "win.paired-tracks", "win.compare-offset-dialog",
+    "win.compare-offset", NULL
   };
   gboolean has_file = self->file != NULL;
   gboolean has_views = self->views.views != NULL;
-  gboolean any_view = has_views && cpel_views_get_n_views (self->views.views) > 0;
 
-  for (guint i = 0; i < G_N_ELEMENTS (file_actions); i++)
-    enable (self, file_actions[i], has_file);
-  for (guint i = 0; i < G_N_ELEMENTS (views_actions); i++)
-    enable (self, views_actions[i], has_views);
-  for (guint i = 0; i < G_N_ELEMENTS (any_view_actions); i++)
-    enable (self, any_view_actions[i], any_view);
-  enable (self, "win.cancel-load", self->load_cancellable != NULL);
-  enable (self, "win.compare-with", has_file);
-  enable (self, "win.close-compare", cpel_window_is_comparing (self));
-  enable (self, "win.swap-compare", cpel_window_is_comparing (self));
-  enable (self, "win.paired-tracks", cpel_window_is_comparing (self));
-  enable (self, "win.compare-offset-dialog", cpel_window_is_comparing (self));
-  enable (self, "win.compare-offset", cpel_window_is_comparing (self));
-  enable (self, "win.reload", has_file && self->location != NULL);
-  enable (self, "win.no-chase", self->chase.saved != NULL);
+  if (in_list (file_actions, name))
+    return has_file;
+  if (in_list (views_actions, name))
+    return has_views;
+  if (in_list (any_view_actions, name))
+    return has_views && cpel_views_get_n_views (self->views.views) > 0;
+  if (in_list (compare_actions, name))
+    return cpel_window_is_comparing (self);
+  if (g_str_equal (name, "win.cancel-load"))
+    return self->load_cancellable != NULL;
+  if (g_str_equal (name, "win.reload"))
+    return has_file && self->location != NULL;
+  if (g_str_equal (name, "win.no-chase"))
+    return cpel_session_get_chasing (self->session);
+  return TRUE;
+}
+
+gboolean
+cpel_window_get_action_enabled (CpelWindow *self,
+                                const char *name)
+{
+  g_autofree char *full = NULL;
+
+  g_return_val_if_fail (CPEL_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  full = g_strconcat ("win.", name, NULL);
+  return _cpel_window_action_enabled (self, full);
+}
+
+void
+_cpel_window_update_actions (CpelWindow *self)
+{
+  GtkWidgetClass *klass = GTK_WIDGET_GET_CLASS (self);
+  gboolean has_file = self->file != NULL;
+  const GVariantType *parameter_type;
+  const char *name, *property_name;
+  GType owner;
+
+  for (guint i = 0; gtk_widget_class_query_action (klass, i, &owner, &name, &parameter_type,
+                                                   &property_name); i++)
+    if (g_str_has_prefix (name, "win."))
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), name,
+                                     _cpel_window_action_enabled (self, name));
   gtk_widget_set_sensitive (GTK_WIDGET (self->search_button), has_file);
   /* Without a file there is no details pane: no toggle that looks pressed
    * (the remembered state) while it can do nothing. */
   gtk_widget_set_visible (GTK_WIDGET (self->details_button), has_file);
-}
-
-/* ------------------------------------------------------------------------ */
-/* The same actions as a GActionGroup, for the window's tool windows        */
-
-/* Tool windows are toplevels of their own: GTK looks their actions up in
- * them and in the application, not in the window they belong to.  They
- * insert this group as "win": it activates the window's widget actions,
- * says which are enabled (what _cpel_window_update_actions() set) and
- * gives the state of the property actions. */
-struct _CpelWindowActions
-{
-  GObject     parent_instance;
-  CpelWindow *window;     /* weak */
-  GHashTable *disabled;   /* names (without "win.") */
-};
-
-static void cpel_window_actions_group_init (GActionGroupInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (CpelWindowActions, cpel_window_actions, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_ACTION_GROUP,
-                                                      cpel_window_actions_group_init))
-
-/* The window class's action `name` (without "win."). */
-static gboolean
-find_action (const char          *name,
-             const GVariantType **parameter_type,
-             const char         **property_name)
-{
-  GtkWidgetClass *klass = g_type_class_peek (CPEL_TYPE_WINDOW);
-  const char *installed;
-  GType owner;
-
-  for (guint i = 0; gtk_widget_class_query_action (klass, i, &owner, &installed, parameter_type,
-                                                   property_name); i++)
-    if (g_str_has_prefix (installed, "win.") && g_str_equal (installed + 4, name))
-      return TRUE;
-  return FALSE;
-}
-
-static char **
-cpel_window_actions_list_actions (GActionGroup *group)
-{
-  GtkWidgetClass *klass = g_type_class_peek (CPEL_TYPE_WINDOW);
-  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
-  const char *installed;
-  const GVariantType *parameter_type;
-  const char *property_name;
-  GType owner;
-
-  for (guint i = 0; gtk_widget_class_query_action (klass, i, &owner, &installed, &parameter_type,
-                                                   &property_name); i++)
-    if (g_str_has_prefix (installed, "win."))
-      g_strv_builder_add (names, installed + 4);
-  return g_strv_builder_end (names);
-}
-
-static GVariant *
-property_state (CpelWindow *window,
-                const char *property_name)
-{
-  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (window), property_name);
-  g_auto(GValue) value = G_VALUE_INIT;
-
-  g_value_init (&value, pspec->value_type);
-  g_object_get_property (G_OBJECT (window), property_name, &value);
-  if (G_VALUE_HOLDS_BOOLEAN (&value))
-    return g_variant_new_boolean (g_value_get_boolean (&value));
-  if (G_VALUE_HOLDS_ENUM (&value))
-    {
-      g_autoptr(GEnumClass) enum_class = g_type_class_ref (pspec->value_type);
-      GEnumValue *enum_value = g_enum_get_value (enum_class, g_value_get_enum (&value));
-
-      return g_variant_new_string (enum_value != NULL ? enum_value->value_nick : "");
-    }
-  g_return_val_if_reached (NULL);
-}
-
-static gboolean
-cpel_window_actions_query_action (GActionGroup        *group,
-                                  const char          *name,
-                                  gboolean            *enabled,
-                                  const GVariantType **parameter_type,
-                                  const GVariantType **state_type,
-                                  GVariant           **state_hint,
-                                  GVariant           **state)
-{
-  CpelWindowActions *self = CPEL_WINDOW_ACTIONS (group);
-  const GVariantType *parameter = NULL;
-  const char *property_name = NULL;
-  g_autoptr(GVariant) current = NULL;
-
-  if (!find_action (name, &parameter, &property_name))
-    return FALSE;
-  if (property_name != NULL && self->window != NULL)
-    current = g_variant_ref_sink (property_state (self->window, property_name));
-  if (enabled != NULL)
-    *enabled = self->window != NULL && !g_hash_table_contains (self->disabled, name);
-  if (parameter_type != NULL)
-    *parameter_type = parameter;
-  if (state_type != NULL)
-    *state_type = current != NULL ? g_variant_get_type (current) : NULL;
-  if (state_hint != NULL)
-    *state_hint = NULL;
-  if (state != NULL)
-    *state = g_steal_pointer (&current);
-  return TRUE;
-}
-
-static void
-cpel_window_actions_activate_action (GActionGroup *group,
-                                     const char   *name,
-                                     GVariant     *parameter)
-{
-  CpelWindowActions *self = CPEL_WINDOW_ACTIONS (group);
-  g_autofree char *full = g_strconcat ("win.", name, NULL);
-  g_autoptr(GVariant) owned = parameter != NULL ? g_variant_ref_sink (parameter) : NULL;
-
-  if (self->window != NULL)
-    gtk_widget_activate_action_variant (GTK_WIDGET (self->window), full, parameter);
-}
-
-static void
-cpel_window_actions_change_action_state (GActionGroup *group,
-                                         const char   *name,
-                                         GVariant     *value)
-{
-  CpelWindowActions *self = CPEL_WINDOW_ACTIONS (group);
-  g_autoptr(GVariant) owned = g_variant_ref_sink (value);
-  const GVariantType *parameter = NULL;
-  const char *property_name = NULL;
-
-  if (self->window == NULL || !find_action (name, &parameter, &property_name) || property_name == NULL)
-    return;
-  if (g_variant_is_of_type (value, G_VARIANT_TYPE_BOOLEAN))
-    g_object_set (self->window, property_name, g_variant_get_boolean (value), NULL);
-  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
-    {
-      /* An enum: the same as activating it with the nick. */
-      g_autofree char *full = g_strconcat ("win.", name, NULL);
-
-      gtk_widget_activate_action_variant (GTK_WIDGET (self->window), full, value);
-    }
-}
-
-static void
-cpel_window_actions_group_init (GActionGroupInterface *iface)
-{
-  iface->list_actions = cpel_window_actions_list_actions;
-  iface->query_action = cpel_window_actions_query_action;
-  iface->activate_action = cpel_window_actions_activate_action;
-  iface->change_action_state = cpel_window_actions_change_action_state;
-}
-
-static void
-cpel_window_actions_finalize (GObject *object)
-{
-  CpelWindowActions *self = CPEL_WINDOW_ACTIONS (object);
-
-  g_clear_weak_pointer (&self->window);
-  g_clear_pointer (&self->disabled, g_hash_table_unref);
-  G_OBJECT_CLASS (cpel_window_actions_parent_class)->finalize (object);
-}
-
-static void
-cpel_window_actions_class_init (CpelWindowActionsClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = cpel_window_actions_finalize;
-}
-
-static void
-cpel_window_actions_init (CpelWindowActions *self)
-{
-  self->disabled = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-}
-
-/* A property action's property changed: its state did. */
-static void
-on_window_notify (CpelWindow        *window,
-                  GParamSpec        *pspec,
-                  CpelWindowActions *self)
-{
-  const GVariantType *parameter;
-  const char *property_name = NULL;
-
-  if (find_action (pspec->name, &parameter, &property_name) && property_name != NULL)
-    {
-      g_autoptr(GVariant) state = g_variant_ref_sink (property_state (window, property_name));
-
-      g_action_group_action_state_changed (G_ACTION_GROUP (self), pspec->name, state);
-    }
-}
-
-CpelWindowActions *
-_cpel_window_actions_new (CpelWindow *window)
-{
-  CpelWindowActions *self = g_object_new (CPEL_TYPE_WINDOW_ACTIONS, NULL);
-
-  g_set_weak_pointer (&self->window, window);
-  g_signal_connect_object (window, "notify", G_CALLBACK (on_window_notify), self, 0);
-  return self;
-}
-
-static void
-set_enabled (CpelWindowActions *self,
-             const char        *name,
-             gboolean           enabled)
-{
-  g_assert (g_str_has_prefix (name, "win."));
-
-  name += 4;
-  if (enabled == !g_hash_table_contains (self->disabled, name))
-    return;
-  if (enabled)
-    g_hash_table_remove (self->disabled, name);
-  else
-    g_hash_table_add (self->disabled, g_strdup (name));
-  g_action_group_action_enabled_changed (G_ACTION_GROUP (self), name, enabled);
-}
-
-GActionGroup *
-cpel_window_get_actions (CpelWindow *self)
-{
-  g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
-  return G_ACTION_GROUP (self->actions);
 }

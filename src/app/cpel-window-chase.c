@@ -4,7 +4,8 @@
  * win.chase-event: show only the tracks holding an event with the selected
  * event's code; win.chase-datum: ... with its datum; win.chase-track: pin
  * the selected event's track on top; win.no-chase: the track list as it was
- * before the first chase.  Event and datum are looked up in a worker
+ * before the first chase (the session keeps it: cpel_session_chase_rows,
+ * _chase_track, _end_chase).  Event and datum are looked up in a worker
  * (cancellable; a newer chase replaces a running one).
  */
 #include "cpel-window-private.h"
@@ -49,13 +50,12 @@ set_toast (CpelWindow *self,
 void
 _cpel_window_chase_file_changed (CpelWindow *self)
 {
-  CpelTrackOrder *order = cpel_timeline_get_track_order (self->timeline);
+  CpelTrackOrder *order = cpel_session_get_track_order (self->session);
 
   if (order != self->chase.order)
     {
       g_cancellable_cancel (self->chase.cancellable);
       g_clear_object (&self->chase.cancellable);
-      g_clear_object (&self->chase.saved);
       g_set_object (&self->chase.order, order);
       set_toast (self, NULL, FALSE);
     }
@@ -68,7 +68,6 @@ _cpel_window_chase_dispose (CpelWindow *self)
   if (self->chase.cancellable != NULL)
     g_cancellable_cancel (self->chase.cancellable);
   g_clear_object (&self->chase.cancellable);
-  g_clear_object (&self->chase.saved);
   g_clear_object (&self->chase.order);
   self->chase.toast_id = 0;
 }
@@ -78,14 +77,13 @@ static gboolean
 get_selected (CpelWindow *self,
               CpelEvent *event)
 {
-  CpelTimeline *timeline = self->timeline;
   CpelFile *file = self->file;
   guint slot;
   guint64 index;
 
   if (file == NULL || self->chase.order == NULL)
     return FALSE;
-  if (!cpel_timeline_get_selection (timeline, &slot, &index))
+  if (!cpel_session_get_selection (self->session, &slot, &index))
     {
       set_toast (self, _("Select an event to chase first"), FALSE);
       return FALSE;
@@ -94,24 +92,15 @@ get_selected (CpelWindow *self,
   return TRUE;
 }
 
-/* Remember the track list before the first chase. */
-static void
-begin_chase (CpelWindow *self)
-{
-  if (self->chase.saved == NULL)
-    self->chase.saved = cpel_track_order_copy (self->chase.order);
-}
-
 static void
 scroll_to_selection (CpelWindow *self)
 {
-  CpelTimeline *timeline = self->timeline;
   guint slot;
   guint64 index;
 
-  gtk_adjustment_set_value (cpel_timeline_get_vadjustment (timeline), 0);
-  if (cpel_timeline_get_selection (timeline, &slot, &index))
-    cpel_timeline_select (timeline, slot, index, TRUE);
+  gtk_adjustment_set_value (cpel_timeline_get_vadjustment (self->timeline), 0);
+  if (cpel_session_get_selection (self->session, &slot, &index))
+    cpel_session_select (self->session, slot, index, TRUE);
 }
 
 static void
@@ -141,8 +130,6 @@ on_lookup_done (GObject      *source,
   CpelWindowChaseKind kind = lookup->kind;
   CpelWindow *self = window;
   g_autoptr(GError) error = NULL;
-  g_autofree guint8 *wanted = NULL;
-  g_autofree guint *rows = NULL;
   g_autofree char *text = NULL;
   guint n_tracks, n = 0;
 
@@ -154,38 +141,9 @@ on_lookup_done (GObject      *source,
   g_clear_object (&self->chase.cancellable);
 
   /* The chased tracks in the order they were shown before the chase. */
-  begin_chase (self);
-  n_tracks = cpel_track_order_get_n (self->chase.saved);
-  wanted = g_malloc0 (MAX (n_tracks, 1));
-  for (guint i = 0; i < lookup->n_slots; i++)
-    if (lookup->slots[i] < n_tracks)
-      wanted[lookup->slots[i]] = 1;
-  rows = g_new (guint, MAX (lookup->n_slots, 1));
-  {
-    guint n_saved;
-    const guint *saved_rows = cpel_track_order_get_rows (self->chase.saved, &n_saved);
-
-    /* Shown before first (pinned on top), then the ones the chase brings
-     * back, in the full order. */
-    for (guint r = 0; r < n_saved; r++)
-      {
-        guint slot = saved_rows != NULL ? saved_rows[r] : r;
-
-        if (slot < n_tracks && wanted[slot] == 1)
-          {
-            rows[n++] = slot;
-            wanted[slot] = 2;
-          }
-      }
-    for (guint p = 0; p < n_tracks; p++)
-      {
-        guint slot = cpel_track_order_get_slot (self->chase.saved, p);
-
-        if (wanted[slot] == 1)
-          rows[n++] = slot;
-      }
-  }
-  cpel_track_order_set_rows (self->chase.order, rows, n);
+  cpel_session_chase_rows (self->session, lookup->slots, lookup->n_slots);
+  n_tracks = cpel_file_get_n_tracks (lookup->file);
+  cpel_session_get_rows (self->session, &n);
   scroll_to_selection (self);
   _cpel_window_update_actions (self);
 
@@ -264,10 +222,7 @@ _cpel_window_chase (CpelWindow          *self,
 
       if (!get_selected (self, &event))
         return;
-      begin_chase (self);
-      cpel_track_order_set_hidden (self->chase.order, event.track_slot, FALSE);
-      cpel_track_order_set_pinned (self->chase.order, event.track_slot, TRUE);
-      cpel_track_order_raise (self->chase.order, event.track_slot, TRUE);
+      cpel_session_chase_track (self->session, event.track_slot);
       scroll_to_selection (self);
       _cpel_window_update_actions (self);
       label = cpel_file_get_track_label (self->file, event.track_slot);
@@ -283,10 +238,8 @@ _cpel_window_no_chase (CpelWindow *self)
   if (self->chase.cancellable != NULL)
     g_cancellable_cancel (self->chase.cancellable);
   g_clear_object (&self->chase.cancellable);
-  if (self->chase.saved == NULL)
+  if (!cpel_session_end_chase (self->session))
     return;
-  cpel_track_order_assign (self->chase.order, self->chase.saved);
-  g_clear_object (&self->chase.saved);
   set_toast (self, NULL, FALSE);
   scroll_to_selection (self);
   _cpel_window_update_actions (self);
@@ -296,7 +249,7 @@ gboolean
 cpel_window_is_chasing (CpelWindow *self)
 {
   g_return_val_if_fail (CPEL_IS_WINDOW (self), FALSE);
-  return self->chase.saved != NULL;
+  return cpel_session_get_chasing (self->session);
 }
 
 gboolean

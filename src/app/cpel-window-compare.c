@@ -198,6 +198,7 @@ on_b_loaded (GObject      *source,
     }
 
   g_set_object (&self->compare.file_b, file);
+  cpel_session_set_compare_file (self->session, file);
   g_set_object (&self->compare.location_b, data->location);
   if (self->file != NULL)
     show_compare (self);
@@ -239,6 +240,7 @@ cpel_window_close_compare (CpelWindow *self)
   g_clear_object (&self->compare.cancellable);
   g_clear_signal_handler (&self->compare.file_handler, self);
   g_clear_object (&self->compare.file_b);
+  cpel_session_set_compare_file (self->session, NULL);
   g_clear_object (&self->compare.location_b);
   if (self->compare.pane != NULL
       && gtk_stack_get_visible_child (self->main_stack) == GTK_WIDGET (self->compare.pane))

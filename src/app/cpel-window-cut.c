@@ -13,7 +13,6 @@
 #include <glib/gi18n.h>
 
 #include "cpel-app-util.h"
-#include "cpel-close-guard.h"
 
 /* Show the progress dialog when a cut takes longer than this. */
 #define PROGRESS_DELAY_MS 300
@@ -53,7 +52,7 @@ close_progress (CpelWindow *self)
 
       self->cut.progress_dialog = NULL;
       g_signal_handlers_disconnect_by_data (dialog, self);
-      cpel_close_guard_destroy (GTK_WINDOW (dialog));
+      gtk_window_destroy (GTK_WINDOW (dialog));
     }
 }
 

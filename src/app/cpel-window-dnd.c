@@ -30,12 +30,12 @@ on_drop (GtkDropTarget *target,
       if (files == NULL)
         return FALSE;
       for (GSList *l = files; l != NULL; l = l->next)
-        cpel_window_open (self, l->data);
+        cpel_window_open (self, l->data, 0);
       return TRUE;
     }
   if (G_VALUE_HOLDS (value, G_TYPE_FILE))
     {
-      cpel_window_open (self, g_value_get_object (value));
+      cpel_window_open (self, g_value_get_object (value), 0);
       return TRUE;
     }
   return FALSE;

@@ -193,7 +193,6 @@ add_filter (GtkFileChooser *chooser,
 void
 _cpel_window_choose_export (CpelWindow *self)
 {
-  const char *scripted = g_getenv ("CPEL_EXPORT_PATH");
   g_autofree char *name = NULL;
   g_autofree char *base = NULL;
   g_autofree char *suggested = NULL;
@@ -201,13 +200,6 @@ _cpel_window_choose_export (CpelWindow *self)
 
   if (self->file == NULL)
     return;
-
-  /* Automation: export straight to the given path. */
-  if (scripted != NULL && *scripted != '\0')
-    {
-      _cpel_window_export_and_report (self, scripted, 0, TRUE);
-      return;
-    }
 
   if (self->chooser != NULL)
     {
@@ -273,7 +265,7 @@ on_open_response (GtkNativeDialog *dialog,
 
           if (i == 0)
             remember_folder (self, file);
-          cpel_window_open (self, file);
+          cpel_window_open (self, file, 0);
         }
     }
   g_clear_object (&self->chooser);
@@ -293,7 +285,7 @@ on_open_folder_response (GtkNativeDialog *dialog,
       if (folder != NULL)
         {
           remember_folder (self, folder);
-          cpel_window_open (self, folder);
+          cpel_window_open (self, folder, 0);
         }
     }
   g_clear_object (&self->chooser);

@@ -134,7 +134,7 @@ on_clock_rate_response (AdwMessageDialog *dialog,
 
   if (g_strcmp0 (response, "open") == 0
       && cpel_clock_rate_parse (gtk_editable_get_text (GTK_EDITABLE (ask->entry)), &rate))
-    cpel_window_open_with_clock_rate (ask->self, ask->location, rate);
+    cpel_window_open (ask->self, ask->location, rate);
 }
 
 /* Enter in the entry answers as the Open button does: the response, then
@@ -351,15 +351,8 @@ on_loaded (GObject      *source,
 
 void
 cpel_window_open (CpelWindow *self,
-                  GFile      *location)
-{
-  cpel_window_open_with_clock_rate (self, location, 0);
-}
-
-void
-cpel_window_open_with_clock_rate (CpelWindow *self,
-                                  GFile      *location,
-                                  guint64     clock_rate)
+                  GFile      *location,
+                  guint64     clock_rate)
 {
   g_autofree char *name = NULL;
   LoadData *data;

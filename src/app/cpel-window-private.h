@@ -17,6 +17,7 @@
 #pragma once
 
 #include "cpel-window.h"
+#include "cpel-window-test.h"
 #include "cpel-compare-pane.h"
 #include "cpel-compare-search.h"
 #include "cpel-cut-dialog.h"
@@ -25,15 +26,11 @@
 
 G_BEGIN_DECLS
 
-#define CPEL_TYPE_WINDOW_ACTIONS (cpel_window_actions_get_type ())
-G_DECLARE_FINAL_TYPE (CpelWindowActions, cpel_window_actions, CPEL, WINDOW_ACTIONS, GObject)
-
-/* g2's chase: the track list before the first chase, and the lookup
- * running in a worker. */
+/* g2's chase: the lookup running in a worker (the track list before the
+ * first chase is the session's). */
 typedef struct
 {
-  CpelTrackOrder *order;        /* the order chased (the timeline's) */
-  CpelTrackOrder *saved;        /* before the first chase; NULL = no chase */
+  CpelTrackOrder *order;        /* the order chased (the session's) */
   GCancellable   *cancellable;  /* the running lookup */
   guint           toast_id;     /* the chase's toast (cpel_toaster_withdraw) */
 } CpelWindowChase;
@@ -111,6 +108,7 @@ struct _CpelWindow
   GtkProgressBar       *loading_progress;
   CpelOverviewStrip    *overview;
   CpelTimeline         *timeline;
+  CpelSession          *session;           /* the timeline's, the tool windows' */
   GtkScrollbar         *vscrollbar;
   GtkRevealer          *details_revealer;
   CpelDetails          *details;
@@ -129,7 +127,6 @@ struct _CpelWindow
 
   gboolean              show_details;      /* the details pane is revealed */
 
-  CpelWindowActions    *actions;           /* win.* for the tool windows */
   CpelToaster          *toaster;           /* every toast of the window */
 
   GtkNativeDialog      *chooser;           /* Open or Export */
@@ -156,6 +153,12 @@ struct _CpelWindow
 };
 
 /* cpel-window.c */
+/* Show an already loaded file (`overview`: its summary, or NULL to build
+ * it now; `location` may be NULL). */
+void       cpel_window_set_file          (CpelWindow   *self,
+                                          CpelFile     *file,
+                                          CpelOverview *overview,
+                                          GFile        *location);
 GSettings *_cpel_window_get_settings     (CpelWindow  *self);
 char      *_cpel_window_display_name     (GFile       *location);
 /* A's name (the file's, else its path, else "Untitled"). */
@@ -179,7 +182,9 @@ void       _cpel_window_set_show_details (CpelWindow  *self,
 /* cpel-window-actions.c */
 void       _cpel_window_class_actions_init (CpelWindowClass *klass);
 void       _cpel_window_update_actions     (CpelWindow      *self);
-CpelWindowActions *_cpel_window_actions_new (CpelWindow      *window);
+/* Whether win.NAME can be used now (what _cpel_window_update_actions sets). */
+gboolean   _cpel_window_action_enabled     (CpelWindow      *self,
+                                            const char      *name);
 void       _cpel_window_add_timeline_keys  (CpelWindow      *self);
 /* The tool windows a new file opens again (see set_file). */
 GtkWindow *_cpel_window_new_event_types    (CpelWindow      *self);
@@ -243,6 +248,12 @@ void       _cpel_window_views_choose_file  (CpelWindow  *self,
                                             gboolean     export);
 
 /* cpel-window-cut.c */
+/* Save Range As: write the visible range of the file to `target`
+ * (replacing it: the chooser confirmed); `visible_tracks_only`: the shown
+ * rows only.  Progress shows after a moment; the outcome is a toast. */
+void       cpel_window_save_range          (CpelWindow  *self,
+                                            GFile       *target,
+                                            gboolean     visible_tracks_only);
 void       _cpel_window_cut_dispose        (CpelWindow  *self);
 void       _cpel_window_cut_choose         (CpelWindow  *self);
 

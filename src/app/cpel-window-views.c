@@ -13,7 +13,6 @@
 
 #include <glib/gi18n.h>
 
-#include "cpel-close-guard.h"
 #include "cpel-saved-views-window.h"
 
 /* One at a time: stepping through the views with x / z says where it is
@@ -60,58 +59,20 @@ CpelSavedView *
 cpel_window_capture_view (CpelWindow *self,
                                const char *name)
 {
-  CpelTimeline *timeline;
-  CpelTrackOrder *order;
-  CpelFile *file;
+  GtkAdjustment *adjustment;
   CpelSavedView *view;
-  const guint *rows;
-  guint n_rows, slot;
-  guint64 index;
 
   g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
   g_return_val_if_fail (name != NULL && *name != '\0', NULL);
 
-  file = self->file;
-  if (file == NULL)
+  if (self->file == NULL)
     return NULL;
-  timeline = self->timeline;
-  order = cpel_timeline_get_track_order (timeline);
-
-  view = cpel_saved_view_new (name);
-  cpel_timeline_get_range (timeline, &view->t0, &view->t1);
-
-  /* The rows exactly; every track in file order is kept as "every track". */
-  rows = cpel_track_order_get_rows (order, &n_rows);
-  cpel_saved_view_set_rows (view, file, rows, rows != NULL ? n_rows : 0);
-  if (rows != NULL)
-    {
-      guint n_tracks = cpel_file_get_n_tracks (file);
-      g_autofree guint8 *shown = g_malloc0 (MAX (n_tracks, 1));
-
-      for (guint r = 0; r < n_rows; r++)
-        shown[rows[r]] = 1;
-      for (guint s = 0; s < n_tracks; s++)
-        if (!shown[s])
-          {
-            guint32 id = cpel_file_get_track_id (file, s);
-
-            g_array_append_val (view->hidden_tracks, id);
-          }
-    }
-
-  cpel_saved_view_set_hidden_types (view, file, cpel_timeline_get_hidden_types (timeline));
-
-  if (cpel_timeline_get_selection (timeline, &slot, &index))
-    {
-      CpelEvent event;
-
-      cpel_file_get_track_event (file, slot, index, &event);
-      view->has_selection = TRUE;
-      view->selected_track = event.track_id;
-      view->selected_time = event.time_ns;
-      view->selected_file_index = event.file_index;
-    }
-  view->scroll_y = MAX (0.0, gtk_adjustment_get_value (cpel_timeline_get_vadjustment (timeline)));
+  /* The session's state; the scroll is the timeline's. */
+  view = cpel_session_capture_view (self->session, name);
+  if (view == NULL)
+    return NULL;
+  adjustment = cpel_timeline_get_vadjustment (self->timeline);
+  view->scroll_y = MAX (0.0, gtk_adjustment_get_value (adjustment));
 
   /* comparing: the range shown in the panes and how they are aligned */
   if (cpel_window_is_comparing (self))
@@ -127,47 +88,13 @@ cpel_window_capture_view (CpelWindow *self,
   return view;
 }
 
-void
-cpel_window_apply_view (CpelWindow          *self,
-                             const CpelSavedView *view)
+/* What of a view is the window's, not the session's: the scroll, and
+ * while comparing the panes' range and alignment. */
+static void
+apply_view_to_widgets (CpelWindow          *self,
+                       const CpelSavedView *view)
 {
-  CpelTimeline *timeline;
-  CpelTrackOrder *order;
-  CpelFile *file;
-  g_autofree guint *rows = NULL;
-  g_autofree guint8 *hidden_types = NULL;
-  guint n_rows, slot;
-  guint64 index;
-
-  g_return_if_fail (CPEL_IS_WINDOW (self));
-  g_return_if_fail (view != NULL);
-
-  file = self->file;
-  if (file == NULL)
-    return;
-  timeline = self->timeline;
-  order = cpel_timeline_get_track_order (timeline);
-
-  rows = cpel_saved_view_get_rows (view, file, &n_rows);
-  if (rows != NULL)
-    cpel_track_order_set_rows (order, rows, n_rows);
-  else
-    {
-      cpel_track_order_reset (order);
-      for (guint i = 0; view->hidden_tracks != NULL && i < view->hidden_tracks->len; i++)
-        if (cpel_file_lookup_track (file, g_array_index (view->hidden_tracks, guint32, i), &slot))
-          cpel_track_order_set_hidden (order, slot, TRUE);
-    }
-
-  /* Types before the selection: hiding a type drops a selection of it. */
-  hidden_types = cpel_saved_view_get_hidden_types (view, file);
-  cpel_timeline_set_hidden_types (timeline, hidden_types);
-  cpel_timeline_set_range (timeline, view->t0, view->t1, TRUE);
-  if (cpel_saved_view_find_selection (view, file, &slot, &index))
-    cpel_timeline_select (timeline, slot, index, FALSE);
-  else
-    cpel_timeline_unselect (timeline);
-  gtk_adjustment_set_value (cpel_timeline_get_vadjustment (timeline), view->scroll_y);
+  gtk_adjustment_set_value (cpel_timeline_get_vadjustment (self->timeline), view->scroll_y);
 
   /* comparing: the panes take the range, and the alignment when saved */
   if (cpel_window_is_comparing (self))
@@ -177,6 +104,19 @@ cpel_window_apply_view (CpelWindow          *self,
                                          view->compare_origin);
       cpel_compare_pane_set_range (self->compare.pane, view->t0, view->t1);
     }
+}
+
+void
+cpel_window_apply_view (CpelWindow          *self,
+                             const CpelSavedView *view)
+{
+  g_return_if_fail (CPEL_IS_WINDOW (self));
+  g_return_if_fail (view != NULL);
+
+  if (self->file == NULL)
+    return;
+  cpel_session_apply_view (self->session, view);
+  apply_view_to_widgets (self, view);
 }
 
 char *
@@ -232,9 +172,9 @@ static gboolean
 show_named (CpelWindow *self,
             const char *name)
 {
-  guint i;
+  const CpelSavedView *view = cpel_session_apply_saved_view (self->session, name);
 
-  if (self->views.views == NULL || !cpel_views_lookup (self->views.views, name, &i))
+  if (view == NULL)
     {
       /* TRANSLATORS: toast; %s is a view name */
       g_autofree char *text = g_strdup_printf (_("No saved view named “%s”"), name);
@@ -242,8 +182,7 @@ show_named (CpelWindow *self,
       toast (self, text);
       return FALSE;
     }
-  cpel_views_set_current (self->views.views, (int) i);
-  cpel_window_apply_view (self, cpel_views_get_view (self->views.views, i));
+  apply_view_to_widgets (self, view);
   return TRUE;
 }
 
@@ -288,11 +227,10 @@ _cpel_window_views_file_changed (CpelWindow *self)
   g_clear_object (&self->views.views);
   if (self->views.list != NULL)
     {
-      /* Gone from here at once, even when its destroy has to wait. */
       GtkWindow *list = self->views.list;
 
       g_clear_weak_pointer (&self->views.list);
-      cpel_close_guard_destroy (list);
+      gtk_window_destroy (list);
     }
 
   path = file != NULL && location != NULL ? g_file_get_path (location) : NULL;
@@ -303,6 +241,7 @@ _cpel_window_views_file_changed (CpelWindow *self)
       if (!cpel_views_load (self->views.views, &error))
         report_error (self, _("Could not read the saved views"), error);
     }
+  cpel_session_set_views (self->session, self->views.views);
   _cpel_window_update_actions (self);
 
   if (self->views.pending != NULL && file != NULL)
@@ -561,7 +500,9 @@ _cpel_window_views_present_list (CpelWindow *self)
     return;
   if (self->views.list == NULL)
     {
-      self->views.list = GTK_WINDOW (cpel_saved_views_window_new (self));
+      self->views.list = GTK_WINDOW (cpel_saved_views_window_new (GTK_WINDOW (self),
+                                                                  self->views.views,
+                                                                  self->views.file));
       g_object_add_weak_pointer (G_OBJECT (self->views.list), (gpointer *) &self->views.list);
     }
   gtk_window_present (self->views.list);
@@ -673,24 +614,13 @@ choose_file (CpelWindow *self,
   gtk_native_dialog_show (self->views.chooser);
 }
 
-/* win.export-views, win.import-views: a file chosen; CPEL_VIEWS_EXPORT_PATH
- * exports straight there (automation, as CPEL_EXPORT_PATH for images). */
+/* win.export-views, win.import-views: a file chosen. */
 void
 _cpel_window_views_choose_file (CpelWindow *self,
                                 gboolean    export)
 {
-  const char *scripted = export ? g_getenv ("CPEL_VIEWS_EXPORT_PATH") : NULL;
-
   if (self->views.views == NULL)
     return;
-  if (scripted != NULL && *scripted != '\0')
-    {
-      g_autoptr(GError) error = NULL;
-
-      if (!cpel_views_export (self->views.views, scripted, &error))
-        report_error (self, _("Could not export the views"), error);
-      return;
-    }
   choose_file (self, export);
 }
 
@@ -705,7 +635,7 @@ _cpel_window_views_dispose (CpelWindow *self)
       GtkWindow *list = self->views.list;
 
       g_clear_weak_pointer (&self->views.list);
-      cpel_close_guard_destroy (list);
+      gtk_window_destroy (list);
     }
   if (self->views.chooser != NULL)
     gtk_native_dialog_destroy (self->views.chooser);

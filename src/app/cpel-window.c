@@ -8,7 +8,6 @@
 
 #include "cpel-app-util.h"
 #include "cpel-async.h"
-#include "cpel-close-guard.h"
 #include "cpel-key-capture.h"
 #include "cpel-settings.h"
 #include "cpel-tracks-window.h"
@@ -68,7 +67,10 @@ format_view_time (CpelWindow *self,
                             - cpel_timeline_get_label_width (self->timeline));
 
   cpel_timeline_get_range (self->timeline, &t0, &t1);
-  return cpel_render_format_tick (t, cpel_render_ruler_step (t0, t1, pixels, 1.0), MAX (ABS (t0), ABS (t1)));
+  return cpel_render_format_tick_kind (t, cpel_render_ruler_step (t0, t1, pixels, 1.0),
+                                       MAX (ABS (t0), ABS (t1)),
+                                       self->file != NULL ? cpel_file_get_time_kind (self->file)
+                                                          : CPEL_TIME_KIND_NS);
 }
 
 static void
@@ -88,7 +90,7 @@ update_range_label (CpelWindow *self)
   cpel_timeline_get_range (self->timeline, &t0, &t1);
   a = format_view_time (self, t0);
   b = format_view_time (self, t1);
-  span = cpel_time_format (t1 - t0);
+  span = cpel_time_format_kind (t1 - t0, cpel_file_get_time_kind (self->file));
   /* TRANSLATORS: the visible range: start – end (span) */
   text = g_strdup_printf (_("%s – %s (%s)"), a, b, span);
   gtk_label_set_text (self->range_label, text);
@@ -118,7 +120,9 @@ update_pointer_labels (CpelWindow *self)
       g_autofree char *n = cpel_format_count (count);
       g_autofree char *text = NULL;
 
-      cpel_time_format_buf (m1 - m0, buf, sizeof buf);
+      g_autofree char *dt = cpel_time_format_kind (m1 - m0, cpel_file_get_time_kind (self->file));
+
+      g_strlcpy (buf, dt, sizeof buf);
       /* TRANSLATORS: a measured interval and the number of events in it */
       text = g_strdup_printf (ngettext ("Δt %s · %s event", "Δt %s · %s events", count), buf, n);
       gtk_label_set_text (self->measure_label, text);
@@ -293,7 +297,7 @@ close_tool (GtkWindow **slot,
     return;
   g_object_remove_weak_pointer (G_OBJECT (window), (gpointer *) slot);
   *slot = NULL;
-  cpel_close_guard_destroy (window);
+  gtk_window_destroy (window);
 }
 
 void
@@ -552,6 +556,7 @@ cpel_window_dispose (GObject *object)
 
   g_clear_object (&self->file);
   g_clear_object (&self->location);
+  g_clear_object (&self->session);
 
   G_OBJECT_CLASS (cpel_window_parent_class)->dispose (object);
 }
@@ -561,7 +566,6 @@ cpel_window_finalize (GObject *object)
 {
   CpelWindow *self = CPEL_WINDOW (object);
 
-  g_clear_object (&self->actions);
   _cpel_window_views_finalize (self);
   _cpel_window_watch_finalize (self);
 
@@ -701,8 +705,10 @@ cpel_window_init (CpelWindow *self)
   GtkIconTheme *theme;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* The view state the timeline and the tool windows share. */
+  self->session = cpel_session_new ();
+  cpel_timeline_set_session (self->timeline, self->session);
   self->toaster = cpel_toaster_new (self->toast_overlay);
-  self->actions = _cpel_window_actions_new (self);
 
   _cpel_window_watch_init (self);
 
@@ -742,8 +748,11 @@ cpel_window_init (CpelWindow *self)
 
   /* The app's own symbolic icon when installed. */
   theme = gtk_icon_theme_get_for_display (gtk_widget_get_display (GTK_WIDGET (self)));
-  if (gtk_icon_theme_has_icon (theme, APP_ID "-symbolic"))
-    adw_status_page_set_icon_name (self->empty_page, APP_ID "-symbolic");
+  if (gtk_icon_theme_has_icon (theme, BASE_ID "-symbolic"))
+    adw_status_page_set_icon_name (self->empty_page, BASE_ID "-symbolic");
+  /* A development build says so (the header bar's stripes). */
+  if (g_str_equal (PROFILE, "development"))
+    gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
 
   gtk_stack_set_visible_child_name (self->main_stack, "empty");
   _cpel_window_update_actions (self);
@@ -778,22 +787,32 @@ cpel_window_get_details (CpelWindow *self)
 }
 
 const char *
-cpel_window_get_status (CpelWindow *self,
-                        const char *which)
+cpel_window_get_range_text (CpelWindow *self)
 {
   g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
-  g_return_val_if_fail (which != NULL, NULL);
+  return gtk_label_get_text (self->range_label);
+}
 
-  if (g_str_equal (which, "range"))
-    return gtk_label_get_text (self->range_label);
-  if (g_str_equal (which, "cursor"))
-    return gtk_label_get_text (self->cursor_label);
-  if (g_str_equal (which, "measure"))
-    return gtk_label_get_text (self->measure_label);
-  if (g_str_equal (which, "modes"))
-    return gtk_widget_get_visible (GTK_WIDGET (self->modes_label))
-           ? gtk_label_get_text (self->modes_label) : "";
-  return NULL;
+const char *
+cpel_window_get_cursor_text (CpelWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
+  return gtk_label_get_text (self->cursor_label);
+}
+
+const char *
+cpel_window_get_measure_text (CpelWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
+  return gtk_label_get_text (self->measure_label);
+}
+
+const char *
+cpel_window_get_modes_text (CpelWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
+  return gtk_widget_get_visible (GTK_WIDGET (self->modes_label))
+         ? gtk_label_get_text (self->modes_label) : "";
 }
 
 GtkWindow *

@@ -45,7 +45,7 @@ cpel_cli_cache_options (CpelLoadOptions *options)
   options->use_cache = !no_cache;
   /* the viewer's settings, when its schema is installed */
   if (source != NULL)
-    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+    schema = g_settings_schema_source_lookup (source, BASE_ID, TRUE);
   if (schema != NULL && g_settings_schema_has_key (schema, "index-cache")
       && g_settings_schema_has_key (schema, "index-cache-max-size"))
     {
@@ -147,12 +147,15 @@ cpel_cli_usage_error (const char *command,
                       const char *format,
                       ...)
 {
+  g_autofree char *raw = NULL;
   g_autofree char *message = NULL;
   va_list args;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  raw = g_strdup_vprintf (format, args);
   va_end (args);
+  /* it may quote what was typed: control characters escaped */
+  message = cpel_cli_escape (raw);
 
   fflush (stdout);
   if (command != NULL)
@@ -172,16 +175,19 @@ int
 cpel_cli_file_error (const char   *path,
                      const GError *error)
 {
-  g_autofree char *line = cpel_error_dup_line (error);
+  g_autofree char *raw = cpel_error_dup_line (error);
+  /* a file name (and a message quoting it) may hold any byte but NUL */
+  g_autofree char *line = cpel_cli_escape (raw);
+  g_autofree char *name = cpel_cli_escape (path);
 
   fflush (stdout);
   if (g_error_matches (error, CPEL_ERROR, CPEL_ERROR_CLOCK))
     /* TRANSLATORS: after “Event section at offset 8 has a clock rate of 0”;
        --clock-rate is the option's name, keep it */
-    g_printerr ("cpel: %s: %s; %s\n", path, line,
+    g_printerr ("cpel: %s: %s; %s\n", name, line,
                 _("read it with --clock-rate HZ, e.g. --clock-rate 2.6GHz"));
   else
-    g_printerr ("cpel: %s: %s\n", path, line);
+    g_printerr ("cpel: %s: %s\n", name, line);
   return CPEL_EXIT_INVALID;
 }
 
@@ -274,6 +280,15 @@ cpel_cli_parse_time (const char  *option,
                    text, option);
       return FALSE;
     }
+  if (*ns < 0)
+    {
+      /* times count from the first event: nothing comes before 0 */
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("Invalid time “%s” for %s: times count from the first event and are "
+                     "never negative"),
+                   text, option);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -335,8 +350,22 @@ cpel_cli_match_tracks (CpelFile    *file,
     }
   slots = g_array_new (FALSE, FALSE, sizeof (guint));
   for (guint slot = 0; slot < cpel_file_get_n_tracks (file); slot++)
-    if (g_regex_match (regex, cpel_file_get_track_label (file, slot), 0, NULL))
-      g_array_append_val (slots, slot);
+    {
+      gboolean matched = g_regex_match_full (regex, cpel_file_get_track_label (file, slot), -1, 0,
+                                             0, NULL, &local);
+
+      if (local != NULL)
+        {
+          /* the backtracking limit: each label would take as long */
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _("Invalid regular expression for --tracks: %s"),
+                       _("The regular expression is too complex: matching it gave up "
+                         "(simplify it, e.g. no nested repeats like (a+)+)"));
+          return NULL;
+        }
+      if (matched)
+        g_array_append_val (slots, slot);
+    }
   if (slots->len == 0)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
@@ -441,10 +470,13 @@ gboolean
 cpel_cli_report_damage (CpelFile   *file,
                         const char *path)
 {
+  g_autofree char *name = NULL;
+
   if (!cpel_file_is_damaged (file))
     return FALSE;
+  name = cpel_cli_escape (path);
   fflush (stdout);
-  g_printerr ("cpel: %s: %s\n", path,
+  g_printerr ("cpel: %s: %s\n", name,
               _("The file changed on disk while it was read: the output is not reliable"));
   return TRUE;
 }

@@ -26,6 +26,12 @@ static const Command commands[] = {
   { "anomaly", cpel_cmd_anomaly, N_("Events of a code whose datum or interval is unusual for its track") },
   { "chase",   cpel_cmd_chase,   N_("The tracks holding an event code or a datum") },
   { "diff",    cpel_cmd_diff,    N_("Differences between two captures per event name and per track") },
+  { "spans",   cpel_cmd_spans,
+    N_("Durations from begin and end events by rules: per span or per track, as text or CSV") },
+  { "states",  cpel_cmd_states,
+    N_("Time per track in each state set by state rules, as text or CSV") },
+  { "rules",   cpel_cmd_rules,
+    N_("Check a span rules file: its rules, or its errors with line and column") },
   { "cache",   cpel_cmd_cache,   N_("The persisted index of big files: where, how big; clear it") },
 };
 

@@ -30,6 +30,9 @@ int  cpel_cmd_anomaly (int argc, char **argv);
 int  cpel_cmd_chase  (int argc, char **argv);
 int  cpel_cmd_diff   (int argc, char **argv);
 int  cpel_cmd_cache  (int argc, char **argv);
+int  cpel_cmd_spans  (int argc, char **argv);
+int  cpel_cmd_states (int argc, char **argv);
+int  cpel_cmd_rules  (int argc, char **argv);
 
 /* ---- cpel-cli-common.c ---- */
 
@@ -174,6 +177,10 @@ void             cpel_line_printer_event_suffix (CpelLinePrinter *printer,
 void             cpel_line_printer_flush (CpelLinePrinter  *printer);
 void             cpel_line_printer_free  (CpelLinePrinter  *printer);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelLinePrinter, cpel_line_printer_free)
+
+/* `s` (a file name, a message) for the terminal: control bytes (< 0x20,
+ * 0x7f) as \t \r \n or \xHH, as labels are printed; never NULL. */
+char            *cpel_cli_escape         (const char       *s);
 
 /* Appends `len` bytes of `s` with \\ \t \r \n and \xHH for other control
  * bytes (< 0x20, 0x7f). */

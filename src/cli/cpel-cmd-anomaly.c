@@ -111,7 +111,9 @@ cpel_cmd_anomaly (int argc, char **argv)
       else
         {
           g_autofree char *shown = metric == CPEL_ANOMALY_INTERVAL
-                                   ? cpel_time_format ((gint64) a->value) : g_strdup (value);
+                                   ? cpel_time_format_kind ((gint64) a->value,
+                                                            cpel_file_get_time_kind (file))
+                                   : g_strdup (value);
 
           /* TRANSLATORS: after an event line: its value (datum or interval) and z-score */
           g_string_append_printf (suffix, _("  [value %s, z %s]"), shown, z);
@@ -119,6 +121,27 @@ cpel_cmd_anomaly (int argc, char **argv)
       cpel_line_printer_event_suffix (printer, &ev, suffix->str);
     }
   g_clear_pointer (&printer, cpel_line_printer_free);
+
+  /* The human format ends with what was looked at, so that finding nothing
+   * says so (--tsv stays the header and the rows only). */
+  if (!tsv)
+    {
+      guint32 code = g_array_index (codes, guint32, 0);
+      guint64 n_code = 0;
+      g_autofree char *an = cpel_format_count (n);
+      g_autofree char *en = NULL;
+      g_autofree char *events = NULL;
+
+      for (guint t = 0; t < cpel_file_get_n_types (file); t++)
+        if (cpel_file_get_type_code (file, t) == code)
+          n_code += cpel_file_get_type_n_events (file, t);
+      en = cpel_format_count (n_code);
+      /* TRANSLATORS: the second half of “2 anomalies among 1,200 events” */
+      events = g_strdup_printf (ngettext ("%s event", "%s events", n_code), en);
+      /* TRANSLATORS: the last line of `cpel anomaly`: “2 anomalies among 1,200 events”
+       * (the events of the code looked at) */
+      g_print (ngettext ("%s anomaly among %s\n", "%s anomalies among %s\n", n), an, events);
+    }
 
   if (!cpel_cli_flush_stdout ())
     return CPEL_EXIT_INVALID;

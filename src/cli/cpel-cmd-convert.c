@@ -3,6 +3,7 @@
 #include "cpel-cli.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "cpel-import.h"
 
@@ -45,14 +46,24 @@ cpel_cmd_convert (int argc, char **argv)
 
   if (!cpel_import_convert (argv[1], output, &options, force, &importer, NULL, NULL, NULL, &error))
     {
+      g_autofree char *out_name = cpel_cli_escape (output);
+      g_autofree char *message = cpel_cli_escape (error->message);
+
       if (error->domain == CPEL_ERROR)
         return cpel_cli_file_error (argv[1], error);
       fflush (stdout);
-      g_printerr ("cpel: %s: %s\n", output, error->message);
+      g_printerr ("cpel: %s: %s\n", out_name, message);
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
         g_printerr (_("Use --force to replace it.\n"));
       return CPEL_EXIT_INVALID;
     }
-  g_print (_("%s (%s) written as CPEL to %s\n"), argv[1], _(importer->name), output);
+  /* standard output is the file's ("-") */
+  if (strcmp (output, "-") != 0)
+    {
+      g_autofree char *in_name = cpel_cli_escape (argv[1]);
+      g_autofree char *out_name = cpel_cli_escape (output);
+
+      g_print (_("%s (%s) written as CPEL to %s\n"), in_name, _(importer->name), out_name);
+    }
   return cpel_cli_flush_stdout () ? CPEL_EXIT_OK : CPEL_EXIT_INVALID;
 }

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 int
 cpel_cmd_cut (int argc, char **argv)
@@ -59,21 +60,31 @@ cpel_cmd_cut (int argc, char **argv)
   if (!cpel_cut_write (file, output, &options, NULL, NULL, NULL, &n, &error))
     {
       /* the source changed while it was read; anything else is the output's */
+      g_autofree char *out_name = cpel_cli_escape (output);
+      g_autofree char *message = cpel_cli_escape (error->message);
+
       if (g_error_matches (error, CPEL_ERROR, CPEL_ERROR_IO))
         return cpel_cli_file_error (argv[1], error);
       fflush (stdout);
       /* GIO's messages name the file already (ours for an existing file do not) */
-      if (error->domain == G_IO_ERROR && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
-        g_printerr ("cpel: %s\n", error->message);
+      if (error->domain == G_IO_ERROR && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS)
+          && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE))
+        g_printerr ("cpel: %s\n", message);
       else
-        g_printerr ("cpel: %s: %s\n", output, error->message);
+        g_printerr ("cpel: %s: %s\n", out_name, message);
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
         g_printerr (_("Use --force to replace it.\n"));
       return CPEL_EXIT_INVALID;
     }
-  g_print (ngettext ("%" PRIu64 " event written to %s\n",
-                     "%" PRIu64 " events written to %s\n", (gulong) MIN (n, G_MAXULONG)),
-           n, output);
+  /* standard output is the file's ("-") */
+  if (strcmp (output, "-") != 0)
+    {
+      g_autofree char *out_name = cpel_cli_escape (output);
+
+      g_print (ngettext ("%" PRIu64 " event written to %s\n",
+                         "%" PRIu64 " events written to %s\n", (gulong) MIN (n, G_MAXULONG)),
+               n, out_name);
+    }
   if (!cpel_cli_flush_stdout ())
     return CPEL_EXIT_INVALID;
   return cpel_cli_report_damage (file, argv[1]) ? CPEL_EXIT_INVALID : CPEL_EXIT_OK;

@@ -111,7 +111,13 @@ cpel_cmd_diff (int argc, char **argv)
           name_a = g_strdup (argv[1]);
           name_b = g_strdup (argv[2]);
         }
-      text = cpel_diff_to_text (diff, table, name_a, name_b);
+      {
+        /* file names for the terminal */
+        g_autofree char *shown_a = cpel_cli_escape (name_a);
+        g_autofree char *shown_b = cpel_cli_escape (name_b);
+
+        text = cpel_diff_to_text (diff, table, shown_a, shown_b);
+      }
     }
   fputs (text, stdout);
 

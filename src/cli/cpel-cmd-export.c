@@ -6,9 +6,6 @@
 
 #include "cpel-render.h"
 
-#define DEFAULT_WIDTH   1920
-#define MAX_AUTO_HEIGHT 8192
-
 int
 cpel_cmd_export (int argc, char **argv)
 {
@@ -17,7 +14,7 @@ cpel_cmd_export (int argc, char **argv)
   g_autofree char *svg = NULL;
   g_autofree char *pdf = NULL;
   g_autofree char *color_by = NULL;
-  int width = DEFAULT_WIDTH, height = 0;
+  int width = CPEL_EXPORT_DEFAULT_WIDTH, height = 0;
   double scale = 1;
   gboolean dark = FALSE, force = FALSE, summary = FALSE, paired = FALSE;
   g_autofree char *compare = NULL;
@@ -50,9 +47,9 @@ cpel_cmd_export (int argc, char **argv)
   g_autoptr(GArray) rows = NULL;
   g_autoptr(CpelFile) file_b = NULL;
   g_autoptr(GArray) rows_b = NULL;
-  CpelCompareView cv;
-  CpelPalette palette;
-  CpelView view;
+  g_autofree char *name_a = NULL;
+  g_autofree char *name_b = NULL;
+  CpelExportOptions options;
   CpelExportFormat format;
   const char *output;
   gint64 from = 0, to = -1;
@@ -98,46 +95,37 @@ cpel_cmd_export (int argc, char **argv)
         return cpel_cli_file_error (compare, error);
     }
 
-  if (dark)
-    cpel_palette_init_dark (&palette);
-  else
-    cpel_palette_init_light (&palette);
-  cpel_view_init (&view, file, &palette);
-  view.color_mode = color_mode;
-  view.summary = summary;
-
-  if (common.from_text != NULL)
-    view.t0 = from;
-  if (file_b != NULL)
-    view.t1 = MAX (view.t1, cpel_file_get_duration (file_b) + 1);
-  if (common.to_text != NULL)
-    view.t1 = to;
-  else if (view.t1 <= view.t0)
-    view.t1 = MAX (view.t0 + 1, MAX (cpel_file_get_duration (file),
-                                     file_b ? cpel_file_get_duration (file_b) : 0) + 1);
-  if (view.t1 <= view.t0)
-    return cpel_cli_usage_error ("export", _("The end of the view must come after its start"));
+  cpel_export_options_init (&options);
+  options.format = format;
+  options.width = width;
+  options.height = height;
+  options.scale = scale;
+  options.has_from = common.from_text != NULL;
+  options.from = from;
+  options.has_to = common.to_text != NULL;
+  options.to = to;
+  options.dark = dark;
+  options.color_mode = color_mode;
+  options.summary = summary;
+  options.overwrite = force;
 
   if (common.tracks != NULL)
     {
       rows = cpel_cli_match_tracks (file, common.tracks, &error);
       if (rows == NULL)
         return cpel_cli_usage_error ("export", "%s", error->message);
-      view.rows = (const guint *) rows->data;
-      view.n_rows = rows->len;
+      options.rows = (const guint *) rows->data;
+      options.n_rows = rows->len;
     }
 
   if (file_b != NULL)
     {
-      g_autofree char *name_a = g_path_get_basename (argv[1]);
-      g_autofree char *name_b = g_path_get_basename (compare);
-      double need;
-
-      cpel_compare_view_init (&cv, file, file_b, &palette);
-      cv.a = view;
-      cv.name_a = name_a;
-      cv.name_b = name_b;
-      cv.paired = paired;
+      name_a = g_path_get_basename (argv[1]);
+      name_b = g_path_get_basename (compare);
+      options.file_b = file_b;
+      options.name_a = name_a;
+      options.name_b = name_b;
+      options.paired = paired;
       if (common.tracks != NULL)
         {
           /* the same filter on B's labels; B may have no such track */
@@ -146,40 +134,27 @@ cpel_cmd_export (int argc, char **argv)
           rows_b = cpel_cli_match_tracks (file_b, common.tracks, &none);
           if (rows_b == NULL)
             rows_b = g_array_new (FALSE, FALSE, sizeof (guint));
-          cv.b.rows = rows_b->len > 0 ? (const guint *) rows_b->data : (const guint *) &cv.b.n_rows;
-          cv.b.n_rows = rows_b->len;
+          options.n_rows_b = rows_b->len;
+          /* (no track of B: a filter that leaves none, never NULL) */
+          options.rows_b = rows_b->len > 0 ? (const guint *) rows_b->data : &options.n_rows_b;
         }
-      cpel_compare_view_sync (&cv);
-      if (paired)
-        need = view.ruler_height + 2 * cv.header_height
-               + (view.n_rows + cv.b.n_rows) * view.row_height;
-      else
-        need = view.ruler_height
-               + 2 * (cv.header_height + MAX (view.n_rows, cv.b.n_rows) * view.row_height);
-      if (height == 0)
-        height = (int) CLAMP (need, view.ruler_height + 2 * (cv.header_height + view.row_height),
-                              MAX_AUTO_HEIGHT);
-      if (!cpel_render_compare_export (&cv, format, width, height, scale, output, force, &error))
-        {
-          g_printerr ("cpel: %s: %s\n", output, error->message);
-          if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
-            g_printerr (_("Use --force to replace it.\n"));
-          return CPEL_EXIT_INVALID;
-        }
-      return cpel_cli_report_damage (file, argv[1]) | cpel_cli_report_damage (file_b, compare)
-             ? CPEL_EXIT_INVALID : CPEL_EXIT_OK;
     }
 
-  if (height == 0)
-    height = (int) CLAMP (view.ruler_height + view.n_rows * view.row_height,
-                          view.ruler_height + view.row_height, MAX_AUTO_HEIGHT);
-
-  if (!cpel_render_export (&view, format, width, height, scale, output, force, &error))
+  if (!cpel_render_export_file (file, &options, output, &error))
     {
-      g_printerr ("cpel: %s: %s\n", output, error->message);
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT))
+        return cpel_cli_usage_error ("export", "%s", error->message);
+      /* the name and the message (which may quote it) escaped for the terminal */
+      g_autofree char *name = cpel_cli_escape (output);
+      g_autofree char *message = cpel_cli_escape (error->message);
+
+      g_printerr ("cpel: %s: %s\n", name, message);
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
         g_printerr (_("Use --force to replace it.\n"));
       return CPEL_EXIT_INVALID;
     }
+  if (file_b != NULL)
+    return cpel_cli_report_damage (file, argv[1]) | cpel_cli_report_damage (file_b, compare)
+           ? CPEL_EXIT_INVALID : CPEL_EXIT_OK;
   return cpel_cli_report_damage (file, argv[1]) ? CPEL_EXIT_INVALID : CPEL_EXIT_OK;
 }

@@ -77,7 +77,9 @@ cpel_cmd_gen (int argc, char **argv)
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
         {
-          g_printerr ("cpel: %s: %s\n", argv[1], error->message);
+          g_autofree char *name = cpel_cli_escape (argv[1]);
+
+          g_printerr ("cpel: %s: %s\n", name, error->message);
           g_printerr (_("Use --force to replace it.\n"));
           return CPEL_EXIT_INVALID;
         }

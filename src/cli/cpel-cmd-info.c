@@ -120,6 +120,12 @@ print_clock (CpelFile *file, guint64 override)
     }
   if (rates->len == 0)
     g_string_append (text, _("none (no event section)"));
+  if (cpel_file_get_time_kind (file) == CPEL_TIME_KIND_TICKS)
+    {
+      /* the sections' 10^9 is a stand-in: times are the source's ticks */
+      g_string_assign (text, _("unknown: times are the source's ticks, shown as ticks "
+                               "(give the rate with --clock-rate)"));
+    }
   print_field (_("Clock"), "%s%s", text->str,
            override ? _(", set by --clock-rate") : "");
 }
@@ -223,9 +229,13 @@ cpel_cmd_info (int argc, char **argv)
 
   date = g_date_time_new_from_unix_utc (cpel_file_get_date (file));
   date_text = date != NULL ? g_date_time_format (date, "%Y-%m-%d %H:%M:%S UTC") : g_strdup ("?");
-  span = cpel_time_format (cpel_file_get_duration (file));
+  span = cpel_time_format_kind (cpel_file_get_duration (file), cpel_file_get_time_kind (file));
 
-  print_field (_("File"), "%s", argv[1]);
+  {
+    g_autofree char *name = cpel_cli_escape (argv[1]);
+
+    print_field (_("File"), "%s", name);
+  }
   print_field (_("Size"), "%" G_GUINT64_FORMAT " %s", cpel_file_get_source_size (file), _("bytes"));
   if (cpel_file_get_imported_from (file) != NULL)
     print_field (_("Format"), _("%s (read as CPEL made in memory: %" PRIu64 " bytes)"),
@@ -233,11 +243,34 @@ cpel_cmd_info (int argc, char **argv)
   else
     print_field (_("Format"), "%s %u, %s", _("CPEL version"), cpel_file_get_version (file),
                  cpel_file_is_little_endian (file) ? _("little-endian") : _("big-endian"));
-  print_field (_("Date"), "%s (%u)", date_text, cpel_file_get_date (file));
+  /* An imported capture's date is its file's modification time: said so,
+   * under the capture's own start when the source gives one. */
+  {
+    const char *start = cpel_file_get_source_value (file, "start-unix-ns");
+    guint64 start_ns;
+
+    if (start != NULL && g_ascii_string_to_unsigned (start, 10, 0, G_MAXINT64, &start_ns, NULL))
+      {
+        g_autoptr(GDateTime) when = NULL;
+        g_autofree char *day = NULL;
+
+        when = g_date_time_new_from_unix_utc ((gint64) (start_ns / 1000000000));
+        day = when != NULL ? g_date_time_format (when, "%Y-%m-%d %H:%M:%S") : NULL;
+        if (day != NULL)
+          print_field (_("Capture start"), "%s.%09u UTC", day, (guint) (start_ns % 1000000000));
+      }
+    if (cpel_file_get_imported_from (file) != NULL)
+      print_field (_("Date"), _("%s (the file's modification time)"), date_text);
+    else
+      print_field (_("Date"), "%s (%u)", date_text, cpel_file_get_date (file));
+  }
   print_field (_("Events"), "%" G_GUINT64_FORMAT, cpel_file_get_n_events (file));
   print_field (_("Tracks"), "%u", cpel_file_get_n_tracks (file));
-  print_field (_("Time span"), "%s (%" G_GINT64_FORMAT " ns)", span,
-           cpel_file_get_duration (file));
+  if (cpel_file_get_time_kind (file) == CPEL_TIME_KIND_TICKS)
+    print_field (_("Time span"), _("%s (%" PRId64 " ticks)"), span, cpel_file_get_duration (file));
+  else
+    print_field (_("Time span"), "%s (%" G_GINT64_FORMAT " ns)", span,
+                 cpel_file_get_duration (file));
   print_clock (file, common.clock_rate);
   print_source (file);
   print_sections (file);

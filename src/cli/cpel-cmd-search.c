@@ -122,18 +122,35 @@ cpel_cmd_search (int argc, char **argv)
           cpel_line_printer_header (printer);
         }
       while (cpel_merge_next (merge, &ev, NULL))
-        if (decide (query, decisions, &ev))
-          {
-            n++;
-            if (printer != NULL)
-              cpel_line_printer_event (printer, &ev);
-          }
+        {
+          if (decide (query, decisions, &ev))
+            {
+              n++;
+              if (printer != NULL)
+                cpel_line_printer_event (printer, &ev);
+            }
+          if (G_UNLIKELY (!cpel_query_check (query, &error)))
+            {
+              g_autofree char *message = cpel_cli_escape (error->message);
+
+              fflush (stdout);
+              g_printerr ("cpel: %s\n", message);
+              return CPEL_EXIT_INVALID;
+            }
+        }
       if (count_only)
         g_print ("%" G_GUINT64_FORMAT "\n", n);
     }
   else
     {
       result = cpel_search_run (file, query, NULL, NULL, NULL, &error);
+      if (result == NULL && !cpel_query_check (query, NULL))
+        {
+          g_autofree char *message = cpel_cli_escape (error->message);
+
+          g_printerr ("cpel: %s\n", message);
+          return CPEL_EXIT_INVALID;
+        }
       if (result == NULL)
         return cpel_cli_file_error (argv[1], error);
 

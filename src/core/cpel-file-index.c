@@ -140,6 +140,7 @@ struct _Chunk
   CpelProgressFunc progress;       /* only the first chunk reports */
   gpointer        progress_data;
   gboolean        cancelled;
+  gboolean        changed;         /* pass B read what pass A did not count */
 
   /* pass A */
   CpelU32Map     *tracks;          /* id -> local index */
@@ -398,15 +399,13 @@ populate (gpointer from,
 #endif
 
 /* Pass B's rare paths, out of its loop (see checkpoint ()): the slot of a
- * track id beyond the direct table ... */
+ * track id beyond the direct table (CPEL_U32MAP_NONE for a track pass A
+ * did not see: the file changed in between) ... */
 static G_GNUC_NO_INLINE guint32
 slot_hashed (CpelFile *file,
              guint32   track)
 {
-  guint32 slot = cpel_u32map_get (file->track_map, track);
-
-  g_assert (slot != CPEL_U32MAP_NONE);
-  return slot;
+  return cpel_u32map_get (file->track_map, track);
 }
 
 /* ... and the overview bucket of a time outside the current one (`*run`
@@ -446,6 +445,14 @@ pass_b (Chunk *chunk)
   const guint32 *direct = file->track_map->direct;
   const guint32 n_direct = file->track_map->n_direct;
   const gint64 base = file->base_ns;
+  /* Pass B trusts nothing of what pass A counted: the records are read
+   * again from the mapping, and the file may have changed in between.  A
+   * track pass A did not see, or a write past the index, stops the pass;
+   * a track with more events than pass A counted writes into its
+   * neighbour's reservation (inside the index): fill () compares every
+   * chunk's counts with its reservation at the end. */
+  const guint32 n_slots = file->n_tracks;
+  const guint64 n_events = file->n_events;
   guint run_b = 0;
   guint64 run_n = 0;
   gint64 run_lo = chunk->ov_bounds[0], run_hi = chunk->ov_bounds[1];
@@ -481,7 +488,17 @@ pass_b (Chunk *chunk)
           guint32 slot = G_LIKELY (track < n_direct) ? direct[track] : slot_hashed (file, track);
           guint64 pos;
 
+          if (G_UNLIKELY (slot >= n_slots))
+            {
+              chunk->changed = TRUE;
+              return;
+            }
           pos = next[slot]++;
+          if (G_UNLIKELY (pos >= n_events))
+            {
+              chunk->changed = TRUE;
+              return;
+            }
           ns = CLAMP (ns - base, 0, CPEL_TIME_MAX);
           times[pos] = ns;
           recs[pos] = (guint32) fi;
@@ -706,13 +723,40 @@ cancelled_error (GError **error)
   return FALSE;
 }
 
+/* After pass B: each chunk wrote exactly the events of each track that
+ * pass A counted (its next[] at the end of its reservation, where the next
+ * chunk's starts), and no record named a track pass A did not see. */
+static gboolean
+counts_match (CpelFile       *self,
+              const Chunk    *chunks,
+              guint           n,
+              const guint64  *start,
+              gsize           n_slots)
+{
+  for (guint c = 0; c < n; c++)
+    {
+      if (chunks[c].changed)
+        return FALSE;
+      for (guint s = 0; s < self->n_tracks; s++)
+        {
+          guint64 end = c + 1 < n ? start[(c + 1) * n_slots + s]
+                                  : self->tracks[s].first + self->tracks[s].count;
+
+          if (chunks[c].next[s] != end)
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* Passes B and C over `chunks` whose next[] are set. */
 static gboolean
 fill (CpelFile        *self,
       Chunk           *chunks,
       guint            n,
       CpelProgressFunc progress,
-      gpointer         progress_data)
+      gpointer         progress_data,
+      GError         **error)
 {
   gboolean cancelled = FALSE;
   gsize n_slots = MAX (self->n_tracks, 1);
@@ -749,7 +793,13 @@ fill (CpelFile        *self,
   for (guint c = 0; c < n; c++)
     cancelled |= chunks[c].cancelled;
   if (cancelled)
-    return FALSE;
+    return cancelled_error (error);
+  if (!counts_match (self, chunks, n, start, n_slots))
+    {
+      g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_IO,
+                           _("The file changed on disk while it was read"));
+      return FALSE;
+    }
 
   /* The tracks out of time order: within a chunk's part, or where one
    * chunk's part follows an earlier one's. */
@@ -966,10 +1016,12 @@ cpel_file_build_index (CpelFile          *self,
       return TRUE;
     }
 
-  cancelled = !fill (self, chunks, n, progress, progress_data);
+  if (!fill (self, chunks, n, progress, progress_data, error))
+    {
+      chunks_free (chunks, n);
+      return FALSE;
+    }
   chunks_free (chunks, n);
-  if (cancelled)
-    return cancelled_error (error);
   return TRUE;
 }
 
@@ -993,12 +1045,12 @@ cpel_file_fill_index (CpelFile          *self,
   chunks = chunks_new (self, n, divs, cancellable, progress, progress_data);
   for (guint c = 0; c < n; c++)
     chunks[c].next = g_memdup2 (self->deferred_next + (gsize) c * stride, sizeof (guint64) * stride);
-  ok = fill (self, chunks, n, progress, progress_data);
+  ok = fill (self, chunks, n, progress, progress_data, error);
   chunks_free (chunks, n);
   if (!ok)
     {
       cpel_index_store_free (self);
-      return cancelled_error (error);
+      return FALSE;
     }
   g_clear_pointer (&self->deferred_next, g_free);
   return TRUE;

@@ -422,6 +422,25 @@ cpel_file_get_source_value (CpelFile   *self,
   return NULL;
 }
 
+CpelTimeKind
+cpel_file_get_time_kind (CpelFile *self)
+{
+  g_return_val_if_fail (CPEL_IS_FILE (self), CPEL_TIME_KIND_NS);
+
+  if (g_strcmp0 (cpel_file_get_source_value (self, "clock"), "unknown") != 0)
+    return CPEL_TIME_KIND_NS;
+  /* read with a clock rate given (--clock-rate, "Read with Different Clock
+   * Rate…"): the times are ns again */
+  for (guint i = 0; i < cpel_file_get_n_sections (self); i++)
+    {
+      const CpelSectionInfo *s = cpel_file_get_section (self, i);
+
+      if (s->type == CPEL_SECTION_EVENTS && s->ticks_per_second != G_GUINT64_CONSTANT (1000000000))
+        return CPEL_TIME_KIND_NS;
+    }
+  return CPEL_TIME_KIND_TICKS;
+}
+
 const char *
 cpel_file_get_source_format (CpelFile *self)
 {
@@ -438,7 +457,7 @@ static gboolean
 is_reserved_key (const char *key)
 {
   static const char * const reserved[] = {
-    "format-id", "format", "clock", "clock-description", "lost-events", NULL
+    "format-id", "format", "clock", "clock-description", "lost-events", "start-unix-ns", NULL
   };
 
   return g_strv_contains (reserved, key);

@@ -20,6 +20,7 @@
 
 #include "cpel-error.h"
 #include "cpel-format.h"
+#include "cpel-time.h"
 
 G_BEGIN_DECLS
 
@@ -242,6 +243,10 @@ const char   *cpel_file_get_source_format  (CpelFile *self);
 /* A value of the source-information section: "clock" (exact, derived,
  * user, unknown), "clock-description", "lost-events", or a header key. */
 const char   *cpel_file_get_source_value   (CpelFile *self, const char *key);
+/* CPEL_TIME_KIND_TICKS when the source's clock rate is unknown ("clock" is
+ * "unknown") and no rate was given on opening: the times are ticks, read as
+ * one tick = one ns, to be shown as ticks (cpel_time_format_kind). */
+CpelTimeKind  cpel_file_get_time_kind      (CpelFile *self);
 /* The source format's header: key, value, key, value, …, NULL (g_strfreev). */
 char        **cpel_file_dup_source_header  (CpelFile *self);
 /* TRUE when events carry their full text (the datum shown is that text). */

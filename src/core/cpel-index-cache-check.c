@@ -130,10 +130,196 @@ cpel_file_note_frame (CpelFile *self)
   __atomic_store_n (&self->frame_at_us, g_get_monotonic_time (), __ATOMIC_RELAXED);
 }
 
+/* What the index says of each record against the record itself: every
+ * record exactly once, in the track the index puts it in, at the time pass
+ * B would have written for it.
+ *
+ * Reading each entry's record would be a random read per event (ten times
+ * the rest of the check at 10^4 tracks), so both sides are summed per
+ * track instead, each in its own order: the entries (time t, record r) as
+ * the check reads them, the records in file order (their track, the time
+ * pass B gives them, their index) — the sum of a keyed 64-bit hash of
+ * (t, r) and the count.  The key is new for every check (not in the file,
+ * nor in the cache): the two sides of a track agree exactly when the
+ * track's entries are its records, each once, at their times — but for a
+ * chance of about 2^-64 per track that a difference sums to zero. */
+typedef struct
+{
+  const CpelFile *file;
+  gint64          base;
+  gboolean        le;
+  CpelDiv64      *divs;
+  guint64         key0;
+  guint64         key1;
+  guint64        *index_sum;   /* per track: the entries' */
+  guint64        *record_sum;  /* per track: the records' */
+  guint64        *record_n;
+} RecordCheck;
+
+static void
+record_check_init (RecordCheck              *rc,
+                   const CpelIndexCacheBulk *b)
+{
+  const CpelFile *file = b->file;
+  gsize n_tracks = MAX (b->n_tracks, 1);
+
+  memset (rc, 0, sizeof *rc);
+  if (file == NULL)
+    return;
+  rc->file = file;
+  rc->base = b->base_ns;
+  rc->le = file->little_endian;
+  rc->divs = g_new (CpelDiv64, MAX (file->n_evsecs, 1));
+  for (guint s = 0; s < file->n_evsecs; s++)
+    cpel_div64_init (&rc->divs[s], file->evsecs[s].tps);
+  rc->key0 = (guint64) g_random_int () << 32 | g_random_int ();
+  rc->key1 = (guint64) g_random_int () << 32 | g_random_int () | 1;
+  rc->index_sum = g_new0 (guint64, n_tracks);
+  rc->record_sum = g_new0 (guint64, n_tracks);
+  rc->record_n = g_new0 (guint64, n_tracks);
+}
+
+static void
+record_check_clear (RecordCheck *rc)
+{
+  g_clear_pointer (&rc->divs, g_free);
+  g_clear_pointer (&rc->index_sum, g_free);
+  g_clear_pointer (&rc->record_sum, g_free);
+  g_clear_pointer (&rc->record_n, g_free);
+}
+
+static inline guint64
+mix64 (guint64 x)
+{
+  x ^= x >> 30;
+  x *= G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  x ^= x >> 27;
+  x *= G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return x ^ (x >> 31);
+}
+
+static inline guint64
+entry_hash (const RecordCheck *rc,
+            gint64             t,
+            guint64            r)
+{
+  return mix64 (mix64 ((guint64) t ^ rc->key0) ^ (r * rc->key1));
+}
+
+static inline guint32
+rec32 (gboolean      le,
+       const guint8 *p)
+{
+  guint32 v;
+
+  memcpy (&v, p, 4);
+  return le ? GUINT32_FROM_LE (v) : GUINT32_FROM_BE (v);
+}
+
+#define RECORDS_STEP 0x10000u   /* records between page drops: 1.3 MB */
+
+/* Maps the records [k, k + RECORDS_STEP) of a mapped file's section in one
+ * call (Linux 5.14) rather than a page fault every few pages (the records
+ * were given back after the first pass: they are in the page cache). */
+static void
+populate_records (const CpelFile         *file,
+                  const CpelEventSection *es,
+                  guint64                 k)
+{
+#if defined(G_OS_UNIX) && defined(MADV_POPULATE_READ)
+  static gsize page;
+  guintptr a, z;
+
+  if (file->mapped == NULL || k >= es->count)
+    return;
+  if (page == 0)
+    page = (gsize) sysconf (_SC_PAGESIZE);
+  a = (guintptr) (es->records + k * CPEL_EVENT_RECORD_SIZE) & ~(guintptr) (page - 1);
+  z = (guintptr) (es->records + MIN (k + RECORDS_STEP, es->count) * CPEL_EVENT_RECORD_SIZE);
+  madvise ((void *) a, z - a, MADV_POPULATE_READ);
+#endif
+}
+
+/* The records in file order, summed per track; then both sides compared. */
+static BulkResult
+check_records (const CpelIndexCacheBulk *b,
+               RecordCheck              *rc,
+               Yield                    *yield,
+               GCancellable             *cancellable)
+{
+  const CpelFile *file = rc->file;
+  g_autoptr(CpelU32Map) slots = cpel_u32map_new_direct (CPEL_FILE_TRACKS_DIRECT);
+  const guint32 *direct = slots->direct;
+  const guint32 n_direct = slots->n_direct;
+  const gboolean le = rc->le;
+  const gint64 base = rc->base;
+  guint64 *sum = rc->record_sum, *count = rc->record_n;
+
+  for (guint64 s = 0; s < b->n_tracks; s++)
+    cpel_u32map_insert (slots, (guint32) meta64 (b->m_tracks, 3 * s), (guint32) s);
+  for (guint sec = 0; sec < file->n_evsecs; sec++)
+    {
+      const CpelEventSection *es = &file->evsecs[sec];
+      const CpelDiv64 dv = rc->divs[sec];
+      const guint8 *rec = es->records, *dropped = es->records;
+
+      populate_records (file, es, 0);
+      for (guint64 k = 0; k < es->count; k++, rec += CPEL_EVENT_RECORD_SIZE)
+        {
+          guint64 ticks = (guint64) rec32 (le, rec) << 32 | rec32 (le, rec + 4);
+          gint64 t = CLAMP (cpel_div64_ticks_to_ns (&dv, ticks) - base, 0, CPEL_TIME_MAX);
+          guint32 track = rec32 (le, rec + 8);
+          guint32 s = track < n_direct ? direct[track] : cpel_u32map_get (slots, track);
+
+          if (G_UNLIKELY (s == CPEL_U32MAP_NONE))
+            return cpel_mapguard_is_damaged (file->guard_id) ? BULK_OK : BULK_BAD;
+          sum[s] += entry_hash (rc, t, es->first_index + k);
+          count[s]++;
+          if (G_UNLIKELY ((k & (RECORDS_STEP - 1)) == RECORDS_STEP - 1))
+            {
+              cpel_file_drop_pages (file, dropped, rec);
+              dropped = rec;
+              populate_records (file, es, k + 1);
+              yield_to_frames (yield, cancellable);
+              if (g_cancellable_is_cancelled (cancellable))
+                return BULK_CANCELLED;
+            }
+        }
+      cpel_file_drop_pages (file, dropped, rec);
+    }
+  /* the file itself shrank under the check (its records read as zeros
+   * from there): that is the file's damage, reported as such, not the
+   * cache's */
+  if (cpel_mapguard_is_damaged (file->guard_id))
+    return BULK_OK;
+  for (guint64 s = 0; s < b->n_tracks; s++)
+    if (rc->index_sum[s] != sum[s] || meta64 (b->m_tracks, 3 * s + 2) != count[s])
+      return BULK_BAD;
+  return BULK_OK;
+}
+
+static BulkResult verify_bulk_full (const CpelIndexCacheBulk *b, RecordCheck *rc,
+                                    const gint64 *frame_at, GCancellable *cancellable);
+
 static BulkResult
 verify_bulk (const CpelIndexCacheBulk *b,
              const gint64             *frame_at,
              GCancellable             *cancellable)
+{
+  RecordCheck rc;
+  BulkResult r;
+
+  record_check_init (&rc, b);
+  r = verify_bulk_full (b, &rc, frame_at, cancellable);
+  record_check_clear (&rc);
+  return r;
+}
+
+static BulkResult
+verify_bulk_full (const CpelIndexCacheBulk *b,
+                  RecordCheck              *rc,
+                  const gint64             *frame_at,
+                  GCancellable             *cancellable)
 {
   Yield yield = { frame_at, 0 };
   g_autofree gint64 *bnd = cpel_index_cache_overview_bounds (b->duration);
@@ -160,6 +346,7 @@ verify_bulk (const CpelIndexCacheBulk *b,
       gint64 prev_t = G_MININT64;
       guint32 prev_r = 0;
       guint ob = 0;
+      guint64 hs = 0;
 
       /* each summary as cpel-lod.c builds it from these times */
       if (count > 0 && (times[first] != l->origin
@@ -174,6 +361,7 @@ verify_bulk (const CpelIndexCacheBulk *b,
           if (t < 0 || t > b->duration || (guint64) r >= n
               || t < prev_t || (t == prev_t && r <= prev_r))
             return BULK_BAD;
+          hs += entry_hash (rc, t, r);
           prev_t = t;
           prev_r = r;
           bucket = ((guint64) t - (guint64) l->origin) >> l->shift;
@@ -205,6 +393,8 @@ verify_bulk (const CpelIndexCacheBulk *b,
                 }
             }
         }
+      if (rc->file != NULL)
+        rc->index_sum[s] = hs;
       if (count > 0)
         {
           while (k < l->n_buckets)
@@ -231,6 +421,19 @@ verify_bulk (const CpelIndexCacheBulk *b,
   /* a cache file that shrank while it was read reads as zeros from there */
   if (b->guard != 0 && cpel_mapguard_is_damaged (b->guard))
     return BULK_BAD;
+  if (rc->file != NULL)
+    {
+      BulkResult r = check_records (b, rc, &yield, cancellable);
+
+      if (b->mapping)
+        {
+          cpel_mapping_drop_pages ((const guint8 *) times, (const guint8 *) (times + n));
+          cpel_mapping_drop_pages ((const guint8 *) recs, (const guint8 *) (recs + n));
+        }
+      if (r == BULK_OK && b->guard != 0 && cpel_mapguard_is_damaged (b->guard))
+        r = BULK_BAD;
+      return r;
+    }
   return BULK_OK;
 }
 
@@ -433,6 +636,8 @@ cpel_index_cache_adopt_full (CpelFile                *self,
   bulk->check_sums = check_sums;
   bulk->mapping = mapping;
   bulk->guard = guard;
+  bulk->file = self;
+  bulk->base_ns = h.base_ns;
   if (!verify_later && verify_bulk (bulk, NULL, NULL) != BULK_OK)
     return CPEL_INDEX_CACHE_DAMAGED;
 

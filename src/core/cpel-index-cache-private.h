@@ -221,6 +221,10 @@ struct _CpelIndexCacheBulk
   gboolean             check_sums;
   gboolean             mapping;
   guint                guard;
+  /* the file indexed: each entry's record is read back (time, track), and
+   * every record must be in the index exactly once */
+  CpelFile            *file;
+  gint64               base_ns;
   /* the cache file, removed when the check fails (if it is still that file) */
   char                *path;
   guint64              dev;

@@ -32,6 +32,7 @@ struct _CpelQuery
 
   /* regex */
   GRegex         *regex;
+  gint            gave_up;       /* atomic: a match hit PCRE2's backtracking limit */
 
   /* code */
   guint8         *type_match;    /* n_types flags */

@@ -158,6 +158,20 @@ cpel_query_new (CpelFile        *file,
   return g_steal_pointer (&query);
 }
 
+gboolean
+cpel_query_check (CpelQuery  *query,
+                  GError    **error)
+{
+  g_return_val_if_fail (query != NULL, FALSE);
+
+  if (!g_atomic_int_get (&query->gave_up))
+    return TRUE;
+  g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_INVALID,
+                       _("The regular expression is too complex: matching it gave up "
+                         "(simplify it, e.g. no nested repeats like (a+)+)"));
+  return FALSE;
+}
+
 void
 cpel_query_free (CpelQuery *query)
 {
@@ -180,13 +194,28 @@ _cpel_query_label_matches (const CpelQuery *query,
 {
   if (query->mode == CPEL_SEARCH_REGEX)
     {
+      GError *local = NULL;
+      gboolean matched;
+
+      if (G_UNLIKELY (g_atomic_int_get (&query->gave_up)))
+        return FALSE;
       if (G_LIKELY (g_utf8_validate_len (label, len, NULL)))
-        return g_regex_match_full (query->regex, label, len, 0, 0, NULL, NULL);
+        matched = g_regex_match_full (query->regex, label, len, 0, 0, NULL, &local);
       else
         {
           g_autofree char *valid = g_utf8_make_valid (label, len);
-          return g_regex_match (query->regex, valid, 0, NULL);
+          matched = g_regex_match_full (query->regex, valid, -1, 0, 0, NULL, &local);
         }
+      if (G_UNLIKELY (local != NULL))
+        {
+          /* PCRE2's backtracking limit (10^7 steps, some 0.1 s): one label
+           * like that and the next ones would each take as long — the
+           * search stops (cpel_query_check ()) */
+          g_atomic_int_set (&((CpelQuery *) query)->gave_up, 1);
+          g_error_free (local);
+          return FALSE;
+        }
+      return matched;
     }
 
   if (query->needle_len == 0)

@@ -216,6 +216,11 @@ scan_chunk (Chunk *chunk)
 
       if (g_atomic_int_get (&scan->cancelled))
         return FALSE;
+      if (G_UNLIKELY (g_atomic_int_get (&scan->query->gave_up)))
+        {
+          g_atomic_int_set (&scan->cancelled, 1);
+          return FALSE;
+        }
       if (scan->cancellable && g_cancellable_is_cancelled (scan->cancellable))
         {
           g_atomic_int_set (&scan->cancelled, 1);
@@ -609,6 +614,11 @@ cpel_search_run (CpelFile          *file,
     if (chunks[c].thread != NULL)
       g_thread_join (chunks[c].thread);
 
+  if (!cpel_query_check (query, error))
+    {
+      free_chunks (chunks, n_chunks, file->n_types);
+      return NULL;
+    }
   if (g_atomic_int_get (&scan.cancelled))
     goto cancelled;
   /* The file shrank under the scan (SIGBUS repaired with zeros): what was

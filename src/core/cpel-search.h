@@ -23,6 +23,11 @@ CpelQuery *cpel_query_new      (CpelFile        *file,
                                 GError         **error);
 gboolean   cpel_query_match    (CpelQuery       *query,
                                 const CpelEvent *event);
+/* FALSE with CPEL_ERROR_INVALID once matching a regex gave up on a label
+ * (catastrophic backtracking): every match after that says FALSE, and
+ * cpel_search_run () stops with this error. */
+gboolean   cpel_query_check    (CpelQuery       *query,
+                                GError         **error);
 void       cpel_query_free     (CpelQuery       *query);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelQuery, cpel_query_free)
 
@@ -39,7 +44,8 @@ typedef struct
 typedef struct _CpelSearchResult CpelSearchResult;
 
 /* Runs the query over every event (may be called from a worker thread).
- * NULL with G_IO_ERROR_CANCELLED when cancelled.  Progress in [0,1]. */
+ * NULL with G_IO_ERROR_CANCELLED when cancelled, CPEL_ERROR_INVALID when
+ * the regex is too complex (cpel_query_check ()).  Progress in [0,1]. */
 CpelSearchResult *cpel_search_run   (CpelFile          *file,
                                      CpelQuery         *query,
                                      GCancellable      *cancellable,

@@ -11,6 +11,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #define MICRO_SIGN "\302\265"   /* U+00B5 */
 #define GREEK_MU   "\316\274"   /* U+03BC, accepted when parsing */
 
@@ -85,6 +87,127 @@ cpel_time_format_to (gint64  ns,
   p[4] = ' ';
   memcpy (p + 5, unit, unit_len);
   return p + 5 + unit_len - buf;
+}
+
+const char *
+cpel_time_unit_name (CpelTimeKind kind,
+                     guint        unit)
+{
+  static const char * const ns_units[] = { "ns", MICRO_SIGN "s", "ms", "s" };
+
+  unit = MIN (unit, 3);
+  if (kind != CPEL_TIME_KIND_TICKS)
+    return ns_units[unit];
+  switch (unit)
+    {
+    /* TRANSLATORS: times of a clock whose rate is unknown: "850 ticks",
+     * "1.234 kticks" (thousands), "12.345 Mticks", "3.210 Gticks" */
+    case 0:  return _("ticks");
+    case 1:  return _("kticks");
+    case 2:  return _("Mticks");
+    default: return _("Gticks");
+    }
+}
+
+/* The unit cpel_time_format() picks for a magnitude (0 ns … 3 s). */
+static guint
+unit_of (guint64 mag)
+{
+  if (mag < 1000)
+    return 0;
+  if (mag < G_GUINT64_CONSTANT (1000000))
+    return 1;
+  if (mag < G_GUINT64_CONSTANT (1000000000))
+    return 2;
+  return 3;
+}
+
+static guint64
+pow10_u64 (guint k)
+{
+  guint64 p = 1;
+
+  while (k-- > 0)
+    p *= 10;
+  return p;
+}
+
+char *
+cpel_time_format_kind (gint64       t,
+                       CpelTimeKind kind)
+{
+  char buf[CPEL_TIME_FORMAT_SIZE + 1];
+  const char *space;
+  gsize n;
+
+  n = cpel_time_format_to (t, buf);
+  buf[n] = '\0';
+  if (kind != CPEL_TIME_KIND_TICKS)
+    return g_strdup (buf);
+  /* the same digits: one tick is read as one ns */
+  space = strrchr (buf, ' ');
+  g_assert (space != NULL);
+  {
+    guint64 mag = t < 0 ? (guint64) 0 - (guint64) t : (guint64) t;
+    guint unit = unit_of (mag);
+
+    /* 999.9996 ms rounds to "1.000 s": the unit the text took */
+    if (strcmp (space + 1, "s") == 0)
+      unit = 3;
+    else if (strcmp (space + 1, "ms") == 0)
+      unit = 2;
+    return g_strdup_printf ("%.*s %s", (int) (space - buf), buf, cpel_time_unit_name (kind, unit));
+  }
+}
+
+gsize
+cpel_time_format_exact_to (gint64        t,
+                           gint64        scale,
+                           CpelTimeKind  kind,
+                           char         *buf,
+                           gsize         len)
+{
+  char tmp[64], digits[24];
+  char *p = tmp, *d;
+  const char *unit_text;
+  guint64 mag, smag, up;
+  guint unit;
+  gsize n;
+
+  g_return_val_if_fail (buf != NULL && len > 0, 0);
+
+  /* by hand, as cpel_time_format_to: `cpel dump` formats one per event */
+  mag = t < 0 ? (guint64) 0 - (guint64) t : (guint64) t;
+  smag = scale < 0 ? (guint64) 0 - (guint64) scale : (guint64) scale;
+  unit = unit_of (smag);
+  up = pow10_u64 (unit * 3);
+  if (t < 0)
+    *p++ = '-';
+  d = u64_digits (digits + sizeof digits, mag / up);
+  n = digits + sizeof digits - d;
+  memcpy (p, d, n);
+  p += n;
+  if (unit > 0)
+    {
+      guint64 frac = mag % up;
+
+      *p++ = '.';
+      for (guint k = unit * 3; k-- > 0;)
+        {
+          p[k] = '0' + frac % 10;
+          frac /= 10;
+        }
+      p += unit * 3;
+    }
+  *p++ = ' ';
+  unit_text = cpel_time_unit_name (kind, unit);
+  n = strlen (unit_text);
+  memcpy (p, unit_text, MIN (n, 24));
+  p += MIN (n, 24);
+  n = MIN ((gsize) (p - tmp), len - 1);
+  memcpy (buf, tmp, n);
+  buf[n] = '\0';
+  return n;
 }
 
 char *

@@ -29,6 +29,38 @@ char    *cpel_time_format_range_end (gint64  t,
                                      char   *buf,
                                      gsize   len);
 
+/* What a capture's times count: nanoseconds, or ticks of a clock whose rate
+ * is unknown (a Snabb timeline without engine.got_monotonic_time events),
+ * which are read as one tick = one ns and must never be labelled as
+ * seconds (cpel_file_get_time_kind). */
+typedef enum
+{
+  CPEL_TIME_KIND_NS,
+  CPEL_TIME_KIND_TICKS,
+} CpelTimeKind;
+
+/* The name of unit 0..3 of a kind: ns, µs, ms, s; or ticks, kticks, Mticks,
+ * Gticks (translated); larger units are 3. */
+const char *cpel_time_unit_name  (CpelTimeKind kind,
+                                  guint        unit);
+
+/* cpel_time_format() of a time of that kind: ticks keep the digits and
+ * take the units ticks, kticks, Mticks, Gticks (translated): "850 ticks",
+ * "1.234 kticks".  Returns a newly allocated string. */
+char    *cpel_time_format_kind   (gint64       t,
+                                  CpelTimeKind kind);
+
+/* Every digit of t, in the unit cpel_time_format() picks for `scale` (a
+ * capture's duration, so that a column of times shares one unit), so that
+ * times 1 ns apart read apart: "28.121210 ms", "0.000001234 s", "850 ns"
+ * (ticks: "28.121210 Mticks").  Into buf (NUL-terminated, truncated to
+ * len - 1 bytes); returns the length. */
+gsize    cpel_time_format_exact_to (gint64        t,
+                                    gint64        scale,
+                                    CpelTimeKind  kind,
+                                    char         *buf,
+                                    gsize         len);
+
 /* Parse "123", "123ns", "1.5us", "1.5µs", "2ms", "0.3s" into ns. */
 gboolean cpel_time_parse         (const char  *text,
                                   gint64      *ns);

@@ -18,6 +18,7 @@
  * count (a seek back on the GSeekable stream at finish).
  */
 #include "cpel-writer.h"
+#include "cpel-output.h"
 
 #include <errno.h>
 #include <string.h>
@@ -71,6 +72,7 @@ struct _CpelWriter
   gboolean       little_endian;
   gboolean       overwrite;
   gboolean       finished;
+  gboolean       to_stdout;  /* "-": made in memory, written out at finish */
 
   guint8        *buf;
   gsize          buf_len;
@@ -383,11 +385,16 @@ cpel_writer_new (const char  *path,
   w->pending = g_ptr_array_new_with_free_func (pending_free);
   w->buf = g_malloc (BUFFER_SIZE);
 
-  if (path != NULL)
+  if (path != NULL && !cpel_output_is_stdout (path))
     {
       GFileOutputStream *stream = NULL;
 
-      w->path = g_strdup (path);
+      /* a symbolic link is written through; a device, FIFO or folder is
+       * never replaced by the rename at finish */
+      w->path = cpel_output_resolve (path, error);
+      if (w->path == NULL)
+        return NULL;
+      path = w->path;
       w->target = g_file_new_for_path (path);
       w->tmp = create_temp_next_to (w->target, &stream, error);
       if (w->tmp == NULL)
@@ -397,6 +404,7 @@ cpel_writer_new (const char  *path,
   else
     {
       w->mem = g_byte_array_new ();
+      w->to_stdout = path != NULL;
     }
 
   header[0] = 1 | (little_endian ? 0x80 : 0);
@@ -810,6 +818,8 @@ cpel_writer_finish (CpelWriter  *writer,
       g_propagate_error (error, g_steal_pointer (&writer->error));
       return FALSE;
     }
+  if (writer->to_stdout)
+    return cpel_output_write_stdout (writer->mem->data, writer->mem->len, error);
   if (writer->mem != NULL)
     writer->bytes = g_byte_array_free_to_bytes (g_steal_pointer (&writer->mem));
   return TRUE;

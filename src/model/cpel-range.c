@@ -6,6 +6,21 @@
 
 #include "cpel-file.h"   /* CPEL_TIME_MAX */
 
+G_DEFINE_BOXED_TYPE (CpelRange, cpel_range, cpel_range_copy, cpel_range_free)
+
+CpelRange *
+cpel_range_copy (const CpelRange *range)
+{
+  g_return_val_if_fail (range != NULL, NULL);
+  return g_memdup2 (range, sizeof *range);
+}
+
+void
+cpel_range_free (CpelRange *range)
+{
+  g_free (range);
+}
+
 /* A double rounded to the nearest gint64, saturating. */
 static gint64
 to_int64 (double v)

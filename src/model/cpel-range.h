@@ -6,7 +6,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <glib-object.h>
 
 G_BEGIN_DECLS
 
@@ -18,6 +18,13 @@ typedef struct
   gint64 t0;
   gint64 t1;
 } CpelRange;
+
+/* CpelRange as a boxed type (the session's "range" and "measure"). */
+#define CPEL_TYPE_RANGE (cpel_range_get_type ())
+GType    cpel_range_get_type    (void) G_GNUC_CONST;
+CpelRange *cpel_range_copy      (const CpelRange       *range);
+void     cpel_range_free        (CpelRange             *range);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelRange, cpel_range_free)
 
 typedef struct
 {

@@ -2,6 +2,7 @@
 /* cpel-track-order.c — which tracks a timeline shows, and in what order */
 #include "cpel-track-order.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 struct _CpelTrackOrder
@@ -16,6 +17,7 @@ struct _CpelTrackOrder
   guint8    *pinned;
   char      *filter;     /* casefolded text, or the pattern; NULL = none */
   GRegex    *regex;      /* the compiled pattern of a regex filter */
+  gboolean   gave_up;    /* matching it hit the backtracking limit on a label */
   char     **folded;     /* casefolded labels, built on first text filter */
   char     **labels;     /* valid UTF-8 labels, built on first regex filter */
   guint     *rows;
@@ -51,7 +53,22 @@ matches (CpelTrackOrder *self,
               self->labels[i] = g_utf8_make_valid (label != NULL ? label : "", -1);
             }
         }
-      return g_regex_match (self->regex, self->labels[slot], 0, NULL);
+      {
+        GError *local = NULL;
+        gboolean matched;
+
+        /* one label at PCRE2's backtracking limit (some 0.1 s): the next
+         * ones would each take as long; none matches from then on */
+        if (self->gave_up)
+          return FALSE;
+        matched = g_regex_match_full (self->regex, self->labels[slot], -1, 0, 0, NULL, &local);
+        if (local != NULL)
+          {
+            self->gave_up = TRUE;
+            g_error_free (local);
+          }
+        return matched;
+      }
     }
   if (self->folded == NULL)
     {
@@ -289,9 +306,18 @@ cpel_track_order_set_filter_regex (CpelTrackOrder  *self,
     return FALSE;
   g_clear_pointer (&self->regex, g_regex_unref);
   self->regex = g_steal_pointer (&regex);
+  self->gave_up = FALSE;
   g_free (self->filter);
   self->filter = g_steal_pointer (&valid);
   rebuild (self);
+  if (self->gave_up)
+    {
+      cpel_track_order_set_filter (self, NULL);
+      g_set_error_literal (error, G_REGEX_ERROR, G_REGEX_ERROR_MATCH,
+                           _("The regular expression is too complex: matching it gave up "
+                             "(simplify it, e.g. no nested repeats like (a+)+)"));
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -587,4 +613,46 @@ cpel_track_order_class_init (CpelTrackOrderClass *klass)
 static void
 cpel_track_order_init (CpelTrackOrder *self)
 {
+}
+
+guint *
+cpel_track_order_get_listed (CpelTrackOrder *self,
+                             guint          *n_slots)
+{
+  guint *slots;
+  guint n = 0;
+
+  g_return_val_if_fail (CPEL_IS_TRACK_ORDER (self), NULL);
+  g_return_val_if_fail (n_slots != NULL, NULL);
+
+  slots = g_new (guint, MAX (self->n, 1));
+  for (int pass = 0; pass < 2; pass++)
+    for (guint p = 0; p < self->n; p++)
+      {
+        guint slot = self->order[p];
+        gboolean pinned = self->pinned[slot] != 0;
+
+        if (pass == 0 ? pinned : !pinned && matches (self, slot))
+          slots[n++] = slot;
+      }
+  *n_slots = n;
+  return slots;
+}
+
+guint
+cpel_track_order_first_shown_match (CpelTrackOrder *self)
+{
+  const guint *rows;
+  guint n_rows;
+
+  g_return_val_if_fail (CPEL_IS_TRACK_ORDER (self), G_MAXUINT);
+  rows = cpel_track_order_get_rows (self, &n_rows);
+  for (guint r = 0; r < n_rows; r++)
+    {
+      guint slot = rows != NULL ? rows[r] : r;
+
+      if (matches (self, slot))
+        return slot;
+    }
+  return G_MAXUINT;
 }

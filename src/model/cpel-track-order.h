@@ -62,6 +62,14 @@ void            cpel_track_order_reset       (CpelTrackOrder *self);
 const guint    *cpel_track_order_get_rows    (CpelTrackOrder *self,
                                               guint          *n_rows);
 
+/* The Tracks window's list: the pinned tracks, then the others the filter
+ * keeps, in the full order (hidden ones included); *n_slots of them. */
+guint          *cpel_track_order_get_listed  (CpelTrackOrder *self,
+                                              guint          *n_slots);
+/* The first track shown that the filter keeps (pinned tracks are shown
+ * whatever the filter); G_MAXUINT: none. */
+guint           cpel_track_order_first_shown_match (CpelTrackOrder *self);
+
 /* Raise (top) or sink (bottom) a track within its group (g2's Shift+click
  * and Ctrl+click on a track label). */
 void            cpel_track_order_raise       (CpelTrackOrder *self,

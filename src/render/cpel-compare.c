@@ -320,7 +320,8 @@ draw_header (CpelRenderCtx         *ctx,
   if (view->file != NULL)
     {
       count = cpel_format_count (cpel_file_get_n_events (view->file));
-      span = cpel_time_format (cpel_file_get_duration (view->file));
+      span = cpel_time_format_kind (cpel_file_get_duration (view->file),
+                                    cpel_file_get_time_kind (view->file));
       /* TRANSLATORS: a compared capture's header: "before.cpel · 1,200 events · 2.500 ms" */
       text = g_strdup_printf (_("%s · %s events · %s"),
                               name != NULL ? name : (side == CPEL_COMPARE_A ? "A" : "B"),
@@ -672,7 +673,7 @@ cpel_render_histogram (cairo_t           *cr,
 
       if (pos < lo || pos > hi + 1)
         continue;
-      label = cpel_time_format ((gint64) d);
+      label = cpel_render_format_axis ((gint64) d, CPEL_TIME_KIND_NS);
       cpel_render_set_color (cr, &palette->grid);
       cairo_rectangle (cr, round (x), top, 1, plot_h + 4);
       cairo_fill (cr);

@@ -11,6 +11,7 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 
+#include "cpel-output.h"
 #include "cpel-render-private.h"
 
 #define MAX_PIXELS 32767.0   /* cairo image surface limit per side */
@@ -214,6 +215,7 @@ cpel_render_export_with (CpelRenderFunc draw, gpointer data, CpelExportFormat fo
   g_autofree char *dir = NULL;
   g_autofree char *base = NULL;
   g_autofree char *tmp = NULL;
+  g_autofree char *target = NULL;
   Sink sink = { -1, 0 };
   gboolean ok;
 
@@ -235,9 +237,32 @@ cpel_render_export_with (CpelRenderFunc draw, gpointer data, CpelExportFormat fo
                    _("Invalid export size %g × %g at scale %g"), width, height, scale);
       return FALSE;
     }
+  /* a PNG is drawn in memory first: 4 bytes a pixel */
+  if (format == CPEL_EXPORT_PNG
+      && ceil (width * scale - 1e-9) * ceil (height * scale - 1e-9) > CPEL_EXPORT_MAX_PNG_PIXELS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("An image of %g × %g pixels is too large: a PNG may have at most %d "
+                     "megapixels (use SVG or PDF, or a smaller size)"),
+                   ceil (width * scale - 1e-9), ceil (height * scale - 1e-9),
+                   CPEL_EXPORT_MAX_PNG_PIXELS / 1000000);
+      return FALSE;
+    }
+  if (cpel_output_is_stdout (path))
+    {
+      /* a stream: written as it is made, nothing to commit */
+      sink.fd = STDOUT_FILENO;
+      return write_image (draw, data, format, width, height, scale, &sink, path, error);
+    }
   /* Fail early (the final check is atomic, in commit). */
   if (!overwrite && g_file_test (path, G_FILE_TEST_EXISTS))
     return exists_error (error);
+  /* the rename in commit () replaces the file a symbolic link points to,
+   * never the link, a device, a FIFO or a folder */
+  target = cpel_output_resolve (path, error);
+  if (target == NULL)
+    return FALSE;
+  path = target;
 
   dir = g_path_get_dirname (path);
   base = g_path_get_basename (path);
@@ -257,4 +282,106 @@ cpel_render_export_with (CpelRenderFunc draw, gpointer data, CpelExportFormat fo
   if (!ok)
     g_unlink (tmp);
   return ok;
+}
+
+void
+cpel_export_options_init (CpelExportOptions *options)
+{
+  g_return_if_fail (options != NULL);
+
+  *options = (CpelExportOptions) {
+    .format = CPEL_EXPORT_PNG,
+    .width = CPEL_EXPORT_DEFAULT_WIDTH,
+    .scale = 1,
+    .color_mode = CPEL_COLOR_BY_CODE,
+  };
+}
+
+gboolean
+cpel_render_export_file (CpelFile                *file,
+                         const CpelExportOptions *options,
+                         const char              *path,
+                         GError                 **error)
+{
+  CpelFile *file_b;
+  CpelPalette palette;
+  CpelView view;
+  int width, height;
+  double scale;
+
+  g_return_val_if_fail (CPEL_IS_FILE (file), FALSE);
+  g_return_val_if_fail (options != NULL, FALSE);
+  g_return_val_if_fail (options->file_b == NULL || CPEL_IS_FILE (options->file_b), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  file_b = options->file_b;
+  width = options->width > 0 ? options->width : CPEL_EXPORT_DEFAULT_WIDTH;
+  height = options->height;
+  scale = options->scale > 0 ? options->scale : 1;
+
+  if (options->dark)
+    cpel_palette_init_dark (&palette);
+  else
+    cpel_palette_init_light (&palette);
+  cpel_view_init (&view, file, &palette);
+  view.color_mode = options->color_mode;
+  view.summary = options->summary;
+  if (options->rows != NULL)
+    {
+      view.rows = options->rows;
+      view.n_rows = options->n_rows;
+    }
+
+  /* The whole of both captures, unless a time says otherwise. */
+  if (options->has_from)
+    view.t0 = options->from;
+  if (file_b != NULL)
+    view.t1 = MAX (view.t1, cpel_file_get_duration (file_b) + 1);
+  if (options->has_to)
+    view.t1 = options->to;
+  else if (view.t1 <= view.t0)
+    view.t1 = MAX (view.t0 + 1, MAX (cpel_file_get_duration (file),
+                                     file_b != NULL ? cpel_file_get_duration (file_b) : 0) + 1);
+  if (view.t1 <= view.t0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           _("The end of the view must come after its start"));
+      return FALSE;
+    }
+
+  if (file_b != NULL)
+    {
+      CpelCompareView cv;
+      double need;
+
+      cpel_compare_view_init (&cv, file, file_b, &palette);
+      cv.a = view;
+      cv.name_a = options->name_a;
+      cv.name_b = options->name_b;
+      cv.paired = options->paired;
+      if (options->rows_b != NULL)
+        {
+          cv.b.rows = options->rows_b;
+          cv.b.n_rows = options->n_rows_b;
+        }
+      cpel_compare_view_sync (&cv);
+      if (options->paired)
+        need = view.ruler_height + 2 * cv.header_height
+               + (view.n_rows + cv.b.n_rows) * view.row_height;
+      else
+        need = view.ruler_height
+               + 2 * (cv.header_height + MAX (view.n_rows, cv.b.n_rows) * view.row_height);
+      if (height == 0)
+        height = (int) CLAMP (need, view.ruler_height + 2 * (cv.header_height + view.row_height),
+                              CPEL_EXPORT_MAX_AUTO_HEIGHT);
+      return cpel_render_compare_export (&cv, options->format, width, height, scale, path,
+                                         options->overwrite, error);
+    }
+
+  if (height == 0)
+    height = (int) CLAMP (view.ruler_height + view.n_rows * view.row_height,
+                          view.ruler_height + view.row_height, CPEL_EXPORT_MAX_AUTO_HEIGHT);
+  return cpel_render_export (&view, options->format, width, height, scale, path,
+                             options->overwrite, error);
 }

@@ -45,7 +45,8 @@ cpel_render_measure (CpelRenderCtx *ctx)
    * the timeline: just below the ruler, so that the ruler's labels stay
    * readable while measuring (a little translucent over the first row). */
   count = cpel_view_count_range (view, m0, m1);
-  dt = cpel_time_format (m1 - m0);
+  dt = cpel_time_format_kind (m1 - m0, ctx->file != NULL ? cpel_file_get_time_kind (ctx->file)
+                                                         : CPEL_TIME_KIND_NS);
   n = cpel_format_count (count);
   /* TRANSLATORS: a measured interval and the number of events in it */
   text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Δ %s · %s event", "Δ %s · %s events",

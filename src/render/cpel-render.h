@@ -53,6 +53,7 @@
 #include <cairo.h>
 
 #include "cpel-core.h"
+#include "cpel-color-mode.h"
 
 G_BEGIN_DECLS
 
@@ -100,13 +101,8 @@ void cpel_palette_get_type_color (const CpelPalette *palette, CpelFile *file, gu
  * (neighbouring tracks apart). */
 void cpel_palette_get_track_color (const CpelPalette *palette, guint slot, CpelRGBA *color);
 
-/* How event ticks and density are coloured (g2's `c`). */
-typedef enum
-{
-  CPEL_COLOR_BY_CODE,    /* a colour per event code (ticks; density in palette->density) */
-  CPEL_COLOR_BY_TRACK,   /* a colour per track (cpel_palette_get_track_color), density too */
-  CPEL_COLOR_NONE,       /* one colour: palette->event, density palette->density (g2's monochrome) */
-} CpelColorMode;
+/* How event ticks and density are coloured (g2's `c`): CpelColorMode, in
+ * cpel-color-mode.h (src/model). */
 
 /* Colour modes by name, as `--color-by` and the viewer's action state take
  * them: "code", "track", "none".  From a string: FALSE (mode untouched) for
@@ -266,14 +262,30 @@ gint64   cpel_render_ruler_step (gint64 t0, gint64 t1, double pixels, double min
  * ms, s) follows t_max, the decimals follow the step ("12.3456 s"); a time
  * between steps is rounded to them.  Returns a newly allocated string. */
 char    *cpel_render_format_tick (gint64 t, gint64 step, gint64 t_max);
+/* The same for times of a kind: ticks (a clock of unknown rate) read
+ * "850 ticks", "12.5 kticks", never as seconds. */
+char    *cpel_render_format_tick_kind (gint64 t, gint64 step, gint64 t_max, CpelTimeKind kind);
+/* An axis label (the histogram's decades): in the largest unit the value
+ * reaches, with no needless decimals: "10 µs", "2.5 ms", "100 ns", "1 s"
+ * (ticks: "10 kticks").  Returns a newly allocated string. */
+char    *cpel_render_format_axis (gint64 t, CpelTimeKind kind);
+/* The view's span as the ruler's corner shows it: t1 - t0, but a window
+ * ending just past the capture's last event (t1 = duration + 1, what fitting
+ * the whole capture gives) reads up to that event, as `cpel info` reads the
+ * capture's span.  Returns a newly allocated string. */
+char    *cpel_render_format_span (const CpelView *view, CpelTimeKind kind);
 
 /* Export the view as PNG / SVG / PDF (by `path` suffix or explicit format)
  * atomically: temp file + rename; never overwrites unless `overwrite`. */
 typedef enum { CPEL_EXPORT_PNG, CPEL_EXPORT_SVG, CPEL_EXPORT_PDF } CpelExportFormat;
-/* width/height in logical px (PNG: times scale device px, scale in (0, 8]).
+/* width/height in logical px (PNG: times scale device px, scale in (0, 8];
+ * at most CPEL_EXPORT_MAX_PNG_PIXELS device pixels in all, 400 MB drawn).
+ * `path` "-" is standard output; a path that is a device, FIFO or folder is
+ * refused (G_IO_ERROR_NOT_REGULAR_FILE), a symbolic link written through.
  * Errors: G_IO_ERROR_EXISTS (path exists and !overwrite),
  * G_IO_ERROR_INVALID_ARGUMENT (size), other G_IO_ERRORs from writing; the
  * temp file is removed and an existing file left intact on any failure. */
+#define CPEL_EXPORT_MAX_PNG_PIXELS 100000000
 gboolean cpel_render_export     (const CpelView *view, CpelExportFormat format,
                                  double width, double height, double scale,
                                  const char *path, gboolean overwrite, GError **error);
@@ -284,6 +296,51 @@ gboolean cpel_render_export_with (CpelRenderFunc draw, gpointer data, CpelExport
                                   const char *path, gboolean overwrite, GError **error);
 /* Format from the path's suffix (.png, .svg, .pdf, any case); FALSE if none. */
 gboolean cpel_render_export_format_for_path (const char *path, CpelExportFormat *format);
+
+/* ---- A capture drawn into a file, headless (cpel-export.c) ----------------
+ *
+ * `cpel export` and `cpelview --export-png` both draw through
+ * cpel_render_export_file (): one set of options, one default size — 1920
+ * logical pixels wide, as tall as every track needs (ruler, then one row
+ * per track) but at most 8192. */
+#define CPEL_EXPORT_DEFAULT_WIDTH   1920
+#define CPEL_EXPORT_MAX_AUTO_HEIGHT 8192
+
+typedef struct
+{
+  CpelExportFormat format;
+  int              width;       /* logical px; 0: CPEL_EXPORT_DEFAULT_WIDTH */
+  int              height;      /* logical px; 0: every track, at most
+                                 * CPEL_EXPORT_MAX_AUTO_HEIGHT */
+  double           scale;       /* PNG: device px per logical px; 0: 1 */
+  gboolean         has_from;    /* the view starts at `from` (else at the first event) */
+  gboolean         has_to;      /* the view ends at `to` (else after the last event) */
+  gint64           from, to;
+  gboolean         dark;
+  CpelColorMode    color_mode;
+  gboolean         summary;
+  gboolean         overwrite;
+  const guint     *rows;        /* the tracks shown, in order (NULL: every track) */
+  guint            n_rows;
+  /* Compare: `file_b` drawn under `file`, both from their first event. */
+  CpelFile        *file_b;
+  const char      *name_a, *name_b;
+  const guint     *rows_b;      /* B's tracks (NULL: every track) */
+  guint            n_rows_b;
+  gboolean         paired;      /* tracks of the same label next to each other */
+} CpelExportOptions;
+
+/* Defaults: PNG, CPEL_EXPORT_DEFAULT_WIDTH, automatic height, scale 1,
+ * the whole capture, light colours by code. */
+void     cpel_export_options_init (CpelExportOptions *options);
+/* Draws `file` (and options->file_b) into `path`, written atomically.
+ * Errors: G_IO_ERROR_INVALID_ARGUMENT (the view's end not after its start,
+ * a size out of range), G_IO_ERROR_EXISTS (without options->overwrite),
+ * other G_IO_ERRORs from writing. */
+gboolean cpel_render_export_file  (CpelFile                *file,
+                                   const CpelExportOptions *options,
+                                   const char              *path,
+                                   GError                 **error);
 
 /* ---- Two captures compared (cpel-compare.c) -------------------------------
  *

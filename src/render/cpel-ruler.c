@@ -65,7 +65,13 @@ step_exponent (gint64 step)
 char *
 cpel_render_format_tick (gint64 t, gint64 step, gint64 t_max)
 {
-  static const char *units[] = { "ns", "µs", "ms", "s" };
+  return cpel_render_format_tick_kind (t, step, t_max, CPEL_TIME_KIND_NS);
+}
+
+char *
+cpel_render_format_tick_kind (gint64 t, gint64 step, gint64 t_max, CpelTimeKind kind)
+{
+  const char *units[4];
   guint64 mag, a, ip, fp, up;
   int unit, decimals;
   GString *s;
@@ -80,6 +86,8 @@ cpel_render_format_tick (gint64 t, gint64 step, gint64 t_max)
   else
     unit = 3;
   decimals = MAX (0, unit * 3 - step_exponent (step));
+  for (guint u = 0; u < G_N_ELEMENTS (units); u++)
+    units[u] = cpel_time_unit_name (kind, u);
 
   s = g_string_new (NULL);
   a = t < 0 ? (guint64) 0 - (guint64) t : (guint64) t;
@@ -118,6 +126,51 @@ cpel_render_format_tick (gint64 t, gint64 step, gint64 t_max)
     }
   g_string_append_printf (s, " %s", units[unit]);
   return g_string_free (s, FALSE);
+}
+
+char *
+cpel_render_format_axis (gint64 t, CpelTimeKind kind)
+{
+  guint64 mag = t < 0 ? (guint64) 0 - (guint64) t : (guint64) t;
+  guint64 up;
+  int unit = mag < 1000 ? 0 : mag < 1000000 ? 1 : mag < G_GUINT64_CONSTANT (1000000000) ? 2 : 3;
+  char frac[16];
+  int n;
+
+  up = ipow10 (unit * 3);
+  /* the fraction's digits, without the zeros that end it */
+  n = unit * 3;
+  g_snprintf (frac, sizeof frac, "%0*" G_GUINT64_FORMAT, n, mag % up);
+  while (n > 0 && frac[n - 1] == '0')
+    n--;
+  frac[n] = '\0';
+  return g_strdup_printf ("%s%" G_GUINT64_FORMAT "%s%s %s", t < 0 ? "-" : "", mag / up,
+                          n > 0 ? "." : "", frac, cpel_time_unit_name (kind, unit));
+}
+
+/* What the ruler's times count: ns, or the ticks of a capture whose clock
+ * rate is unknown. */
+static CpelTimeKind
+ruler_kind (CpelRenderCtx *ctx)
+{
+  return ctx->file != NULL ? cpel_file_get_time_kind (ctx->file) : CPEL_TIME_KIND_NS;
+}
+
+char *
+cpel_render_format_span (const CpelView *view, CpelTimeKind kind)
+{
+  gint64 span;
+
+  g_return_val_if_fail (view != NULL, NULL);
+
+  /* [t0, t1) spans t1 - t0; a window that ends just past the last event
+   * (the whole capture, or any window reaching its end) reads up to that
+   * event, as `cpel info` reads the capture's span: first to last. */
+  span = view->t1 - view->t0;
+  if (view->file != NULL && view->t1 == cpel_file_get_duration (view->file) + 1
+      && view->t0 < view->t1 - 1)
+    span--;
+  return cpel_time_format_kind (span, kind);
 }
 
 /* Number of minor subdivisions of a major step that stay MINOR_MIN_PX apart. */
@@ -192,7 +245,8 @@ cpel_render_ruler_ticks (CpelRenderCtx *ctx, gint64 *step_out, gint64 *minor_out
       double w;
 
       step = cpel_render_ruler_step (s0, s1, MAX (ctx->tw, 1), min_px);
-      widest = cpel_render_format_tick (s1 - 1 - ((s1 - 1) % step), step, t_max_of (s0, s1));
+      widest = cpel_render_format_tick_kind (s1 - 1 - ((s1 - 1) % step), step, t_max_of (s0, s1),
+                                             ruler_kind (ctx));
       w = cpel_render_layout_width (cpel_render_ctx_text (ctx, widest, -1, 0));
       if (w + RULER_LABEL_GAP <= min_px)
         break;
@@ -298,7 +352,7 @@ cpel_render_ruler (CpelRenderCtx *ctx)
       for (gint64 t = first_tick (s0, step); t < s1; t += step)
         {
           double x = snap (ctx, cpel_view_time_to_x (view, ctx->width, t + view->ruler_origin));
-          g_autofree char *text = cpel_render_format_tick (t, step, t_max);
+          g_autofree char *text = cpel_render_format_tick_kind (t, step, t_max, ruler_kind (ctx));
           PangoLayout *layout;
           double w;
 
@@ -326,8 +380,7 @@ cpel_render_ruler (CpelRenderCtx *ctx)
   /* Corner above the label column: the visible span. */
   if (ctx->x0 > 0)
     {
-      g_autofree char *span = cpel_time_format (view->t1 - view->t0);
-      g_autofree char *text = g_strdup_printf ("%s", span);
+      g_autofree char *text = cpel_render_format_span (view, ruler_kind (ctx));
       PangoLayout *layout;
 
       cpel_render_set_color (cr, &pal->label_bg);

@@ -29,6 +29,8 @@ typedef struct
   const guint32 *matches;   /* sorted track indices of search matches */
   guint64        n_matches;
   CpelRGBA       track_color;   /* CPEL_COLOR_BY_TRACK: its ticks' colour */
+  double         sel_x0;    /* the selected event's callout [sel_x0, sel_x1), */
+  double         sel_x1;    /* which other labels give way to (none: equal) */
 } RowInfo;
 
 static inline double

@@ -691,6 +691,13 @@ batch_event (CpelRenderCtx *ctx, Batch *batch, RowInfo *row, guint64 i, double x
       && !(row_selected (ctx, row->slot) && i == ctx->view->selected_index)
       && prepare_label (ctx, row, i, snap (ctx, x), x_next - snap (ctx, x), FALSE, &label))
     {
+      /* Under the selection's callout a label would show through it, read
+       * as the selection's: it gives way. */
+      if (label.x < row->sel_x1 && label.x + label.w > row->sel_x0)
+        {
+          g_object_unref (label.layout);
+          return;
+        }
       label.match = is_match (row, i);
       g_array_append_val (batch->labels, label);
     }
@@ -815,6 +822,65 @@ batch_flush (CpelRenderCtx *ctx, Batch *batch)
   g_array_unref (batch->labels);
 }
 
+/* The selected event's label when `row` holds it in view: in the row up to
+ * the next shown event (as wide as the zoom leaves room, ellipsized), or,
+ * where that room is too small for a label, a callout over the events that
+ * follow it, still inside its row (never over the row above or below: those
+ * are other tracks), at most a third of the timeline wide; *callout tells
+ * which.  Returns FALSE when there is none; else label->layout is a
+ * reference.  *x_out: the selected tick. */
+static gboolean
+selected_label (CpelRenderCtx *ctx, RowInfo *row, Label *label, gboolean *callout,
+                double *x_out)
+{
+  const CpelView *view = ctx->view;
+  guint64 i = view->selected_index;
+  double x, room;
+
+  if (!row_selected (ctx, row->slot) || i >= row->n)
+    return FALSE;
+  if (row->times[i] < view->t0 || row->times[i] >= view->t1)
+    return FALSE;
+  x = snap (ctx, cpel_view_time_to_x (view, ctx->width, row->times[i]));
+  *x_out = x;
+  room = ctx->x0 + ctx->tw - x;
+  for (guint64 j = i + 1; j < row->n && j < i + 1 + SELECTED_NEXT_LOOKAHEAD; j++)
+    if (!event_hidden (ctx, row->slot, j))
+      {
+        room = MIN (room, cpel_view_time_to_x (view, ctx->width, row->times[j]) - x);
+        break;
+      }
+  *callout = FALSE;
+  if (prepare_label (ctx, row, i, x + 1, room, FALSE, label))
+    return TRUE;
+  room = MIN (ctx->x0 + ctx->tw - x, MAX (ctx->tw / 3, LABEL_MIN_ELLIPSIZED + 2 * LABEL_PAD));
+  if (!prepare_label (ctx, row, i, x + 1, room, TRUE, label))
+    return FALSE;
+  label->x = MAX (ctx->x0 + 2, MIN (label->x, ctx->x0 + ctx->tw - label->w - 2));
+  *callout = TRUE;
+  return TRUE;
+}
+
+/* Where the selection's callout will be, for the labels under it to give
+ * way (row->sel_x0/sel_x1). */
+static void
+mark_selected_callout (CpelRenderCtx *ctx, RowInfo *row)
+{
+  Label label;
+  gboolean callout;
+  double x;
+
+  row->sel_x0 = row->sel_x1 = 0;
+  if (ctx->view->summary || !selected_label (ctx, row, &label, &callout, &x))
+    return;
+  if (callout)
+    {
+      row->sel_x0 = label.x;
+      row->sel_x1 = label.x + label.w;
+    }
+  g_object_unref (label.layout);
+}
+
 static void
 draw_selected (CpelRenderCtx *ctx, RowInfo *row)
 {
@@ -823,12 +889,14 @@ draw_selected (CpelRenderCtx *ctx, RowInfo *row)
   cairo_t *cr = ctx->cr;
   guint64 i = view->selected_index;
   Label label;
-  double x, room;
+  gboolean callout, has_label;
+  double x;
 
   if (!row_selected (ctx, row->slot) || i >= row->n)
     return;
   if (row->times[i] < view->t0 || row->times[i] >= view->t1)
     return;
+  has_label = selected_label (ctx, row, &label, &callout, &x);
   x = snap (ctx, cpel_view_time_to_x (view, ctx->width, row->times[i]));
   /* A halo, then a 3 px tick and a marker on top of the row. */
   cpel_render_set_color_alpha (cr, &pal->selection, 0.25);
@@ -842,38 +910,19 @@ draw_selected (CpelRenderCtx *ctx, RowInfo *row)
   cpel_render_set_color (cr, &pal->selection);
   cairo_fill (cr);
 
-  /* Its label hides no event it need not: in the row up to the next shown
-   * event (as wide as the zoom leaves room, ellipsized), or, where that room
-   * is too small for a label, in a translucent callout next to the row
-   * (above it; below the topmost row), at most a third of the timeline
-   * wide, through which the ticks under it show. */
-  room = ctx->x0 + ctx->tw - x;
-  for (guint64 j = i + 1; j < row->n && j < i + 1 + SELECTED_NEXT_LOOKAHEAD; j++)
-    if (!event_hidden (ctx, row->slot, j))
-      {
-        room = MIN (room, cpel_view_time_to_x (view, ctx->width, row->times[j]) - x);
-        break;
-      }
-  if (prepare_label (ctx, row, i, x + 1, room, FALSE, &label))
-    {
-      paint_label (ctx, &label, &pal->selection, &pal->selection_fg);
-      g_object_unref (label.layout);
-      return;
-    }
-  room = MIN (ctx->x0 + ctx->tw - x, MAX (ctx->tw / 3, LABEL_MIN_ELLIPSIZED + 2 * LABEL_PAD));
-  if (!prepare_label (ctx, row, i, x + 1, room, TRUE, &label))
+  /* Its label hides no event it need not: in its room, else translucent,
+   * so that the ticks under it show through. */
+  if (!has_label)
     return;
-  label.x = MAX (ctx->x0 + 2, MIN (label.x, ctx->x0 + ctx->tw - label.w - 2));
-  if (row->y - label.h + 3 >= view->ruler_height)
-    label.y = row->y - label.h + 3;
+  if (!callout)
+    paint_label (ctx, &label, &pal->selection, &pal->selection_fg);
   else
-    label.y = row->y + view->row_height - 3;
-  {
-    CpelRGBA fill = pal->selection;
+    {
+      CpelRGBA fill = pal->selection;
 
-    fill.a *= SELECTED_CALLOUT_ALPHA;
-    paint_label (ctx, &label, &fill, &pal->selection_fg);
-  }
+      fill.a *= SELECTED_CALLOUT_ALPHA;
+      paint_label (ctx, &label, &fill, &pal->selection_fg);
+    }
   g_object_unref (label.layout);
 }
 
@@ -1028,7 +1077,10 @@ cpel_render_rows_events (CpelRenderCtx *ctx)
     batch_init (ctx, &batch, norm);
     for (guint k = 0; k < n_vis; k++)
       if (rows[k].n > 0 && !rows[k].density)
-        batch_events (ctx, &batch, &rows[k]);
+        {
+          mark_selected_callout (ctx, &rows[k]);
+          batch_events (ctx, &batch, &rows[k]);
+        }
     batch_flush (ctx, &batch);
   }
   for (guint k = 0; k < n_vis; k++)

@@ -51,6 +51,12 @@ if [ "$mode" = headless ]; then
   env -u DISPLAY "$cpelview" --export-png "$tmp/y.png" --color-by=rainbow "$tmp/demo.cpel" 2>/dev/null; st=$?
   set -e
   [ "$st" = 2 ] && [ ! -e "$tmp/y.png" ]
+  # A negative time is an error (times count from the first event).
+  set +e
+  env -u DISPLAY "$cpelview" --export-png "$tmp/neg.png" --from -1ms "$tmp/demo.cpel" \
+      2>/dev/null; st=$?
+  set -e
+  [ "$st" = 2 ] && [ ! -e "$tmp/neg.png" ]
   # A bad file: exit 1 and a message; nothing written.
   head -c 1000 "$tmp/demo.cpel" > "$tmp/bad.cpel"
   if env -u DISPLAY "$cpelview" --export-png "$tmp/bad.png" "$tmp/bad.cpel" 2>"$tmp/err"; then
@@ -69,6 +75,26 @@ if [ "$mode" = headless ]; then
   env -u DISPLAY "$cpelview" --export-png "$tmp/out.png" --width 640 --height 400 --force \
       "$tmp/demo.cpel"
   "$pngcheck" "$tmp/out.png" 640 400
+  # --force never replaces a FIFO (nor opens it); a symbolic link to a
+  # regular file is written through and stays a link; "-" is standard output.
+  mkfifo "$tmp/fifo"
+  if env -u DISPLAY "$cpelview" --export-png "$tmp/fifo" --width 64 --height 64 --force \
+       "$tmp/demo.cpel" 2>"$tmp/err"; then
+    echo "--force replaced a FIFO" >&2; exit 1
+  fi
+  grep -q "not a regular file" "$tmp/err"
+  [ -p "$tmp/fifo" ]
+  echo old > "$tmp/target.png"
+  ln -s target.png "$tmp/link.png"
+  env -u DISPLAY "$cpelview" --export-png "$tmp/link.png" --width 640 --height 400 --force \
+      "$tmp/demo.cpel"
+  [ -L "$tmp/link.png" ] && [ "$(readlink "$tmp/link.png")" = target.png ]
+  "$pngcheck" "$tmp/target.png" 640 400
+  viewer=$(realpath "$cpelview")
+  (cd "$tmp" && env -u DISPLAY "$viewer" --export-png - --width 640 --height 400 \
+     "$tmp/demo.cpel" | cat > "$tmp/piped.png")
+  [ ! -e "$tmp/-" ]
+  "$pngcheck" "$tmp/piped.png" 640 400
   # Usage errors: exit 2.
   set +e
   env -u DISPLAY "$cpelview" --export-png "$tmp/x.png" 2>/dev/null; st=$?
@@ -85,8 +111,22 @@ fi
 
 . "$(dirname "$0")/../wait-util.sh"
 
-# Window under test; the export goes straight to a file (no dialog).
-CPEL_EXPORT_PATH="$tmp/view.png" "$cpelview" "$tmp/demo.cpel" &
+# Ctrl+E, then in the Export View dialog the path typed as the file's name
+# and Enter; returns once the PNG is there.
+export_to() {
+  local dialog
+  xdotool key ctrl+e
+  dialog=$(wait_window --pid "$pid" --name '^Export View$')
+  [ -n "$dialog" ] || { echo "Ctrl+E opened no Export View dialog" >&2; exit 1; }
+  xdotool windowfocus --sync "$dialog"
+  xdotool key ctrl+a
+  xdotool type --delay 20 "$1"
+  xdotool key Return
+  wait_file "$1" PNG || { echo "Export View wrote nothing" >&2; exit 1; }
+}
+
+# Window under test.
+"$cpelview" "$tmp/demo.cpel" &
 pid=$!
 
 # Titled after the file once it is loaded.
@@ -107,8 +147,7 @@ xdotool key Return
 shown=
 for _ in $(seq 1 200); do
   rm -f "$tmp/view.png"
-  xdotool key ctrl+e
-  wait_file "$tmp/view.png" PNG || { echo "Ctrl+E exported nothing" >&2; exit 1; }
+  export_to "$tmp/view.png"
   if "$pngcheck" "$tmp/view.png" 400-4000 200-3000 --highlight 2>"$tmp/check"; then
     shown=1
     break

@@ -31,7 +31,6 @@
 #include <X11/XKBlib.h>
 #include <X11/extensions/XTest.h>
 
-#include "cpel-close-guard.h"
 #include "cpel-gen.h"
 #include "cpel-overview-strip.h"
 
@@ -712,24 +711,8 @@ close_all_windows (void)
   for (GList *l = windows; l != NULL; l = l->next)
     g_object_ref (l->data);
   for (GList *l = windows; l != NULL; l = l->next)
-    cpel_close_guard_destroy (l->data);
+    gtk_window_destroy (l->data);
   g_list_free_full (windows, g_object_unref);
-}
-
-/* The pointer one pixel to the side and back. */
-static void
-nudge_pointer (void)
-{
-  Window root, child;
-  int x, y, wx, wy;
-  unsigned int mask;
-
-  if (cpel_close_guard_get_n_pending () == 0)
-    return;
-  XQueryPointer (app_test_xdisplay (), DefaultRootWindow (app_test_xdisplay ()), &root, &child, &x, &y, &wx, &wy, &mask);
-  move_to (x + 1, y);
-  move_to (x, y);
-  flush_input ();
 }
 
 static void
@@ -861,12 +844,10 @@ test_seed (gconstpointer data)
     g_test_message ("GTK's \"Broken accounting of active state\" warning: %u times (not fatal)",
                     n_gtk_active_state);
   n_gtk_active_state = 0;
-  /* Every window closed as the application closes them (GDK may still
-   * be moving one: see cpel-close-guard.c), then the pointer moves on as
-   * a user's would, which ends such a move. */
+  /* Every window closed as the application closes them. */
   close_all_windows ();
   /* Gone once the work it started (loads, lookups) lets go of it. */
-  app_test_wait_until ((nudge_pointer (), window == NULL && cpel_close_guard_get_n_pending () == 0), 30);
+  app_test_wait_until (window == NULL, 30);
   if (n_gtk_tooltip_surface > 0)
     g_test_message ("GTK's tooltip CRITICAL on a closed window's surface: %u times so far (not fatal)",
                     n_gtk_tooltip_surface);

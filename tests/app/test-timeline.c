@@ -104,8 +104,8 @@ test_zoom_keys (Fixture *f, gconstpointer data)
   gint64 s0, c0;
 
   SKIP_WITHOUT_DISPLAY (f);
-  /* The keys zoom at the pointer when it is over the events (test-g2's
-   * /app/g2/keys-anywhere): keep it on the label column. */
+  /* The keys zoom at the pointer when it is over the events (test-timeline-keys.c's
+   * /app/timeline/g2-keys-anywhere): keep it on the label column. */
   if (app_test_can_send_input ())
     app_test_pointer_to (GTK_WIDGET (f->timeline), 5, 5);
   cpel_timeline_set_range (f->timeline, 100000, 200000, FALSE);

@@ -63,9 +63,18 @@ quit() {
   pid=
 }
 
+# Ctrl+E, then in the Export View dialog the path typed as the file's name
+# and Enter; returns once the PNG is there.
 export_to() {
+  local dialog
   xdotool key ctrl+e
-  wait_file "$1" PNG || { echo "Ctrl+E exported nothing" >&2; exit 1; }
+  dialog=$(wait_window --pid "$pid" --name '^Export View$')
+  [ -n "$dialog" ] || { echo "Ctrl+E opened no Export View dialog" >&2; exit 1; }
+  xdotool windowfocus --sync "$dialog"
+  xdotool key ctrl+a
+  xdotool type --delay 20 "$1"
+  xdotool key Return
+  wait_file "$1" PNG || { echo "Export View wrote nothing" >&2; exit 1; }
 }
 
 # 1. Save a zoomed-in view: Ctrl+D opens the Save View dialog, Enter saves.
@@ -80,18 +89,18 @@ wait_file "$tmp/demo.cpel.cpelviews" 'View 1' || { echo "Save View wrote no side
 quit
 
 # 2. Open at that view.
-CPEL_EXPORT_PATH="$tmp/at-view.png" start --view "View 1" "$tmp/demo.cpel"
+start --view "View 1" "$tmp/demo.cpel"
 export_to "$tmp/at-view.png"
 quit
 
 # 3. x steps to it.
-CPEL_EXPORT_PATH="$tmp/stepped.png" start "$tmp/demo.cpel"
+start "$tmp/demo.cpel"
 xdotool key x
 export_to "$tmp/stepped.png"
 quit
 
 # 4. The whole capture.
-CPEL_EXPORT_PATH="$tmp/plain.png" start "$tmp/demo.cpel"
+start "$tmp/demo.cpel"
 export_to "$tmp/plain.png"
 quit
 

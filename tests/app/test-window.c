@@ -102,6 +102,21 @@ is_main_stack (GtkWidget *widget, gconstpointer data)
          && gtk_stack_get_child_by_name (GTK_STACK (widget), "loading") != NULL;
 }
 
+/* meson -Dprofile=development: another application id (beside an installed
+ * viewer), and windows marked as a development build (libadwaita's
+ * stripes); the default profile: neither. */
+static void
+test_profile (Fixture *f, gconstpointer data)
+{
+  gboolean devel = g_str_equal (PROFILE, "development");
+
+  SKIP_WITHOUT_DISPLAY ();
+  g_assert_cmpstr (g_application_get_application_id (G_APPLICATION (app)), ==,
+                   devel ? BASE_ID ".Devel" : BASE_ID);
+  g_assert_cmpstr (APP_ID, ==, g_application_get_application_id (G_APPLICATION (app)));
+  g_assert_cmpint (gtk_widget_has_css_class (GTK_WIDGET (f->window), "devel"), ==, devel);
+}
+
 static void
 test_empty (Fixture *f, gconstpointer data)
 {
@@ -533,7 +548,7 @@ test_clock_rate (Fixture *f, gconstpointer data)
   g_assert_cmpint (cpel_file_get_duration (cpel_window_get_file (f->window)), ==, 2600);
 
   /* Read again with another rate (File Information's button): same window. */
-  cpel_window_open_with_clock_rate (f->window, cpel_window_get_location (f->window), 500000000);
+  cpel_window_open (f->window, cpel_window_get_location (f->window), 500000000);
   while (cpel_window_is_loading (f->window))
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpuint (cpel_window_get_clock_rate (f->window), ==, 500000000);
@@ -1068,11 +1083,11 @@ test_status (Fixture *f, gconstpointer data)
   SKIP_WITHOUT_DISPLAY ();
   timeline = cpel_window_get_timeline (f->window);
   cpel_timeline_set_range (timeline, 1000, 2000, FALSE);
-  g_assert_nonnull (strstr (cpel_window_get_status (f->window, "range"), "(1.000 µs)"));
+  g_assert_nonnull (strstr (cpel_window_get_range_text (f->window), "(1.000 µs)"));
   cpel_timeline_set_measure (timeline, 1000, 2000);
-  g_assert_cmpstr (cpel_window_get_status (f->window, "measure"), ==, "Δt 1.000 µs · 11 events");
+  g_assert_cmpstr (cpel_window_get_measure_text (f->window), ==, "Δt 1.000 µs · 11 events");
   cpel_timeline_clear_measure (timeline);
-  g_assert_cmpstr (cpel_window_get_status (f->window, "measure"), ==, "");
+  g_assert_cmpstr (cpel_window_get_measure_text (f->window), ==, "");
 }
 
 /* ---- export ------------------------------------------------------------ */
@@ -1403,7 +1418,7 @@ test_input_pointer (Fixture *f, gconstpointer data)
     g_assert_cmpint (ABS (b - 4000), <=, 20);
     g_assert_cmpuint (n, >=, 20);
     g_assert_cmpuint (n, <=, 21);
-    g_assert_nonnull (strstr (cpel_window_get_status (f->window, "measure"), "Δt"));
+    g_assert_nonnull (strstr (cpel_window_get_measure_text (f->window), "Δt"));
   }
 
   /* Dragging the label column's edge resizes it. */
@@ -1451,7 +1466,7 @@ test_input_pointer (Fixture *f, gconstpointer data)
     app_test_pointer_to (w, 660, 200);
     g_assert_true (cpel_timeline_get_cursor_time (timeline, &t));
     g_assert_cmpint (ABS (t - cpel_view_x_to_time (view, width, 660)), <=, 10);
-    g_assert_nonnull (strstr (cpel_window_get_status (f->window, "cursor"), "µs"));
+    g_assert_nonnull (strstr (cpel_window_get_cursor_text (f->window), "µs"));
   }
 }
 
@@ -1679,6 +1694,7 @@ main (int argc, char *argv[])
 #define ADD(path, func, empty) \
   g_test_add ("/app/window/" path, Fixture, (empty) ? "" : NULL, fixture_setup, func, fixture_teardown)
   ADD ("empty", test_empty, TRUE);
+  ADD ("profile", test_profile, TRUE);
   ADD ("load", test_load, FALSE);
   ADD ("search-bar-steady", test_search_bar_steady, FALSE);
   ADD ("search-status-steady", test_search_status_steady, FALSE);

@@ -576,9 +576,18 @@ test_anomaly_planted (void)
   cli_run (&r, "anomaly", path, "--code", "7");
   g_assert_cmpint (r.status, ==, 0);
   lines = g_strsplit (r.out, "\n", -1);
-  g_assert_cmpuint (g_strv_length (lines), ==, 4);
+  g_assert_cmpuint (g_strv_length (lines), ==, 5);
   g_assert_true (g_regex_match_simple ("^ *50\\.000 µs  cpu 1  work: 5000  \\[value 5000, z \\+[0-9.]+\\]$",
                                        lines[0], 0, 0));
+  /* then what was looked at: the events of the code */
+  g_assert_cmpstr (lines[3], ==, "3 anomalies among 400 events");
+  /* finding nothing says so; --tsv stays the header alone */
+  cli_run (&r, "anomaly", path, "--code", "7", "--sigma", "1000");
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, "0 anomalies among 400 events\n");
+  cli_run (&r, "anomaly", path, "--code", "7", "--sigma", "1000", "--tsv");
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, "time_ns\ttrack\ttrack_label\tcode\tevent\tdatum\tvalue\tz\n");
   cli_run (&r, "anomaly", path, "--code", "work", "--metric", "interval");
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "[value 40.000 µs, z +"));
@@ -588,7 +597,7 @@ test_anomaly_planted (void)
   g_assert_cmpint (r.status, ==, 2);
   cli_run (&r, "anomaly", path, "--code", "12345");   /* a code without events: none */
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_cmpstr (r.out, ==, "");
+  g_assert_cmpstr (r.out, ==, "0 anomalies among 0 events\n");
   cli_run (&r, "anomaly", path, "--code", "nosuch");
   g_assert_cmpint (r.status, ==, 2);
   /* the datum of a %s type is a string offset: intervals only */

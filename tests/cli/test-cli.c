@@ -75,6 +75,72 @@ test_dump_human_sample (void)
                    g_utf8_pointer_to_offset (lines[1], strstr (lines[1], "workers")));
 }
 
+/* Two events 210 ns apart at 28.121 ms read apart in the
+ * human format (every digit down to the ns). */
+static void
+test_dump_human_precision (void)
+{
+  g_autoptr(CpelWriter) w = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = tmp_path ("precision.cpel");
+  g_auto(CliRun) r = { 0 };
+  g_auto(GStrv) lines = NULL;
+  guint t;
+
+  w = cpel_writer_new (path, TRUE, 0, &error);
+  g_assert_no_error (error);
+  t = cpel_writer_add_string_table (w, "T");
+  cpel_writer_begin_event_defs (w, t);
+  cpel_writer_add_event_def (w, 1, "ev", "%d");
+  cpel_writer_begin_track_defs (w, t);
+  cpel_writer_add_track_def (w, 1, "t");
+  cpel_writer_begin_events (w, t, 1000000000, 4);
+  cpel_writer_add_event (w, 0, 1, 1, 1);
+  cpel_writer_add_event (w, 28121000, 1, 1, 2);
+  cpel_writer_add_event (w, 28121210, 1, 1, 3);
+  cpel_writer_add_event (w, 1500000123, 1, 1, 4);
+  g_assert_true (cpel_writer_finish (w, &error));
+  g_assert_no_error (error);
+
+  cli_run (&r, "dump", path);
+  g_assert_cmpint (r.status, ==, 0);
+  lines = g_strsplit (r.out, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "         0 ns  t  ev: 1");
+  g_assert_cmpstr (lines[1], ==, " 28.121000 ms  t  ev: 2");
+  g_assert_cmpstr (lines[2], ==, " 28.121210 ms  t  ev: 3");
+  g_assert_cmpstr (lines[3], ==, "1.500000123 s  t  ev: 4");
+  g_unlink (path);
+}
+
+/* A Snabb timeline without engine.got_monotonic_time has
+ * TSC ticks for times: dump and info say ticks, never µs; with a clock rate
+ * given they are times again. */
+static void
+test_ticks (void)
+{
+  g_autofree char *path = cpel_test_fixture_file ("snabb-timeline/ring64-wrapped.timeline");
+  g_auto(CliRun) r = { 0 };
+  g_auto(GStrv) lines = NULL;
+
+  cli_run (&r, "dump", path);
+  g_assert_cmpint (r.status, ==, 0);
+  lines = g_strsplit (r.out, "\n", -1);
+  g_assert_true (g_str_has_prefix (lines[0], "       0 ticks  bench a"));
+  g_assert_true (g_str_has_prefix (lines[1], "     105 ticks  bench a"));
+  g_assert_null (strstr (r.out, "µs"));
+  g_assert_nonnull (strstr (r.out, "425.292 kticks  bench b hi  bench.poll_end\n"));
+
+  cli_run (&r, "info", path);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "Time span:     425.292 kticks (425292 ticks)\n"));
+  g_assert_nonnull (strstr (r.out, "Clock:         unknown: times are the source's ticks"));
+  g_assert_null (strstr (r.out, "µs"));
+
+  cli_run (&r, "info", "--clock-rate", "1GHz", path);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "Time span:     425.292 µs (425292 ns)\n"));
+}
+
 /* --clock-rate overrides every section's clock: half the rate, twice the time. */
 static void
 test_dump_clock_rate (void)
@@ -233,6 +299,25 @@ test_info_sample (void)
   g_assert_true (g_regex_match_simple ("^ +0 +67 +rx$", r.out, G_REGEX_MULTILINE, 0));
   g_assert_true (g_regex_match_simple ("workers 2$", r.out, G_REGEX_MULTILINE, 0));
   g_assert_true (g_regex_match_simple ("^Diagnostics: +none$", r.out, G_REGEX_MULTILINE, 0));
+}
+
+/* An imported capture's start comes from its source (the
+ * elog's wall-clock start); its "Date" is said to be the file's
+ * modification time. */
+static void
+test_info_capture_start (void)
+{
+  g_autofree char *sample = cpel_test_fixture_file ("vpp-sample.elog");
+  g_auto(CliRun) r = { 0 };
+
+  cli_run (&r, "info", sample);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_regex_match_simple ("^Capture start: 2016-02-04 21:23:40\\.775990016 UTC$",
+                                       r.out, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^Date: .* UTC \\(the file's modification time\\)$",
+                                       r.out, G_REGEX_MULTILINE, 0));
+  g_assert_null (strstr (r.out, "Start read from"));
+  g_assert_null (strstr (r.out, "start-unix-ns"));
 }
 
 /* A clock given per µs is reported in the diagnostics. */
@@ -425,7 +510,7 @@ test_usage_errors (void)
 static void
 test_help (void)
 {
-  const char *commands[] = { "info", "dump", "search", "gen", "export" };
+  const char *commands[] = { "info", "dump", "search", "gen", "export", "spans", "states" };
   g_auto(CliRun) r = { 0 };
 
   cli_run (&r, "--help");
@@ -504,11 +589,14 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/dump/tsv-sample", test_dump_tsv_sample);
   g_test_add_func ("/cli/dump/human-sample", test_dump_human_sample);
   g_test_add_func ("/cli/dump/clock-rate", test_dump_clock_rate);
+  g_test_add_func ("/cli/dump/human-precision", test_dump_human_precision);
+  g_test_add_func ("/cli/ticks", test_ticks);
   g_test_add_func ("/cli/dump/range", test_dump_range);
   g_test_add_func ("/cli/dump/escaping", test_dump_escaping);
   g_test_add_func ("/cli/dump/human-escaping", test_dump_human_escaping);
   g_test_add_func ("/cli/dump/byte-orders", test_dump_byte_orders);
   g_test_add_func ("/cli/info/sample", test_info_sample);
+  g_test_add_func ("/cli/info/capture-start", test_info_capture_start);
   g_test_add_func ("/cli/info/diagnostics", test_info_diagnostics);
   g_test_add_func ("/cli/invalid/empty", test_invalid_empty);
   g_test_add_func ("/cli/invalid/not-cpel", test_invalid_not_cpel);

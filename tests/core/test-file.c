@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test-file.c — the loader and the per-track index */
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cpel-core.h"
 #include "cpel-loader.h"
@@ -804,6 +806,91 @@ test_not_a_file (void)
   g_assert_cmpstr (error->message, ==, "No such file");
 }
 
+/* ---- a file overwritten in place between the index's passes ---- */
+
+#define CHANGED_EVENTS 4000
+
+/* A file of CHANGED_EVENTS events alternating between tracks 1 and 2, its
+ * event section last: record i is at size - (n - i) * 20.  Opened with the
+ * index deferred (pass A only); `edit` (a track id written over record
+ * `at`) is then written into the file in place (the mapping sees it), and
+ * the deferred pass B must fail with "The file changed on disk while it
+ * was read", never crash or write outside the index. */
+static void
+check_changed (guint32 at,
+               guint32 new_track,
+               guint   n_threads,
+               guint   n_events)
+{
+  g_autoptr(CpelWriter) w = cpel_writer_new (NULL, FALSE, 0, NULL);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cpel-changed-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "changed.cpel", NULL);
+  CpelLoadOptions options = { 0 };
+  const guint8 *data;
+  gsize size;
+  guint32 be = GUINT32_TO_BE (new_track), old;
+  int fd;
+
+  cpel_writer_begin_events (w, cpel_writer_add_string_table (w, "Strings"), 1000000, n_events);
+  for (guint i = 0; i < n_events; i++)
+    cpel_writer_add_event (w, 10 * (guint64) i, 1 + (i & 1), 5, i);
+  g_assert_true (cpel_writer_finish (w, &error));
+  g_assert_no_error (error);
+  bytes = cpel_writer_steal_bytes (w);
+  data = g_bytes_get_data (bytes, &size);
+  g_assert_true (g_file_set_contents (path, (const char *) data, size, &error));
+  g_assert_no_error (error);
+  /* the record is where this test thinks it is */
+  memcpy (&old, data + size - (gsize) (n_events - at) * 20 + 8, 4);
+  g_assert_cmpuint (GUINT32_FROM_BE (old), ==, 1 + (at & 1));
+
+  options.n_threads = n_threads;
+  options.defer_index = TRUE;
+  file = cpel_file_new_for_path (path, &options, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (cpel_file_has_index (file));
+
+  fd = g_open (path, O_WRONLY, 0);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (pwrite (fd, &be, 4, (off_t) (size - (gsize) (n_events - at) * 20 + 8)), ==, 4);
+  g_assert_cmpint (close (fd), ==, 0);
+
+  g_assert_false (cpel_file_ensure_index (file, NULL, &error));
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_IO);
+  g_assert_cmpstr (error->message, ==, "The file changed on disk while it was read");
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* A track id pass A never saw, in the direct table and beyond it. */
+static void
+test_changed_unknown_track (void)
+{
+  check_changed (100, 7, 1, CHANGED_EVENTS);
+  check_changed (CHANGED_EVENTS - 1, 100000, 1, CHANGED_EVENTS);
+}
+
+/* More events of a track than pass A counted: the last track's run would
+ * end past the index; the first one's into its neighbour's reservation. */
+static void
+test_changed_counts (void)
+{
+  check_changed (0, 2, 1, CHANGED_EVENTS);   /* track 2 (the last) gets one more */
+  check_changed (1, 1, 1, CHANGED_EVENTS);   /* track 1 gets one more */
+}
+
+/* Two build threads: one more event of track 1 in the second chunk writes
+ * into its share of track 2, inside the index; the counts tell. */
+static void
+test_changed_chunks (void)
+{
+  check_changed (1000001, 1, 2, 1200000);
+  check_changed (2, 2, 2, 1200000);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -818,6 +905,9 @@ main (int argc, char **argv)
   g_test_add_func ("/core/file/invalid", test_invalid);
   g_test_add_func ("/core/file/error-summary", test_error_summary);
   g_test_add_func ("/core/file/not-a-file", test_not_a_file);
+  g_test_add_func ("/core/file/changed/unknown-track", test_changed_unknown_track);
+  g_test_add_func ("/core/file/changed/counts", test_changed_counts);
+  g_test_add_func ("/core/file/changed/chunks", test_changed_chunks);
   g_test_add_func ("/core/file/time-max", test_time_max);
   g_test_add_func ("/core/file/hostile-strings", test_hostile_strings);
   g_test_add_func ("/core/file/random-bytes", test_random_bytes);

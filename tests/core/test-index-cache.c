@@ -616,6 +616,47 @@ static void mut_tie_order (guint8 *b, CpelIndexCacheHeader *h)
   gint64 tt; memcpy (&tt, b + h->times_offset, 8); memcpy (b + h->times_offset + 8, &tt, 8);
   memcpy (b + h->recs_offset, r, 8); }
 
+/* the forgery once found accepted: one record index replaced by its
+ * neighbour's in the same track (where the times differ, so that the order
+ * holds) — a record twice, another never, an entry whose time is not its
+ * record's */
+static void
+mut_rec_neighbour (guint8 *b, CpelIndexCacheHeader *h)
+{
+  guint64 *m = (guint64 *) (b + h->meta_offset + 32 * h->n_evsecs);
+  guint64 k = m[1];
+  gint64 t[2];
+
+  memcpy (t, b + h->times_offset + 8 * k, 16);
+  while (t[0] == t[1])
+    {
+      k++;
+      memcpy (t, b + h->times_offset + 8 * k, 16);
+    }
+  g_assert_cmpuint (k + 1, <, m[1] + m[2]);
+  memcpy (b + h->recs_offset + 4 * k, b + h->recs_offset + 4 * (k + 1), 4);
+}
+
+/* the first entries of tracks 0 and 1 trade records and times: every
+ * record once, each time its record's, in the other track's place */
+static void
+mut_rec_track (guint8 *b, CpelIndexCacheHeader *h)
+{
+  guint64 *m = (guint64 *) (b + h->meta_offset + 32 * h->n_evsecs);
+  guint64 a = m[1], c = m[4];
+  guint32 ra, rc;
+  gint64 ta, tc;
+
+  memcpy (&ra, b + h->recs_offset + 4 * a, 4);
+  memcpy (&rc, b + h->recs_offset + 4 * c, 4);
+  memcpy (&ta, b + h->times_offset + 8 * a, 8);
+  memcpy (&tc, b + h->times_offset + 8 * c, 8);
+  memcpy (b + h->recs_offset + 4 * a, &rc, 4);
+  memcpy (b + h->recs_offset + 4 * c, &ra, 4);
+  memcpy (b + h->times_offset + 8 * a, &tc, 8);
+  memcpy (b + h->times_offset + 8 * c, &ta, 8);
+}
+
 /* the stored summary: overview counts, per-track shapes, track 0's cumulative counts */
 static guint64 *ov_of (guint8 *b, CpelIndexCacheHeader *h) { return (guint64 *) (b + h->summary_offset); }
 static guint64 *lodh_of (guint8 *b, CpelIndexCacheHeader *h) { return ov_of (b, h) + CPEL_INDEX_CACHE_OVERVIEW_BUCKETS; }
@@ -702,6 +743,8 @@ test_hostile (void)
     { "lod-origin", mut_lod_origin, CPEL_INDEX_CACHE_DAMAGED },
     { "summary-size", mut_summary_size, CPEL_INDEX_CACHE_DAMAGED },
     { "n-blocks", mut_n_blocks, CPEL_INDEX_CACHE_DAMAGED },
+    { "rec-neighbour", mut_rec_neighbour, CPEL_INDEX_CACHE_DAMAGED },
+    { "rec-track", mut_rec_track, CPEL_INDEX_CACHE_DAMAGED },
   };
   guint n_later = 0;
   g_autofree char *dir = g_dir_make_tmp ("cpel-index-cache-XXXXXX", NULL);
@@ -788,8 +831,9 @@ test_hostile (void)
     }
   /* the times, recs, summaries and overview checked after the first frame:
    * rec-range, rec-huge, time-order, -negative, -past-end, duration (no
-   * time reaches it), tie-order, overview-move, lod-cum, lod-origin */
-  g_assert_cmpuint (n_later, ==, 10);
+   * time reaches it), tie-order, overview-move, lod-cum, lod-origin; each
+   * entry against its record: rec-neighbour, rec-track */
+  g_assert_cmpuint (n_later, ==, 12);
 }
 
 /* The deferred check of a cache file: intact, it passes (not when

@@ -5,7 +5,9 @@
 #include <gio/gio.h>
 
 #include "cpel-core.h"
+#include "cpel-gen.h"
 #include "cpel-loader.h"
+#include <glib/gstdio.h>
 #include "cpel-test-util.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -917,6 +919,39 @@ test_filter (void)
     }
 }
 
+/* A regex with catastrophic backtracking on the labels (nested repeats
+ * that cannot match): PCRE2 gives up on a label after its backtracking
+ * limit (some 0.1 s); the search stops there with "too complex" instead of
+ * spending that on every label (101 s on a demo capture). */
+#define TOO_COMPLEX "^([\\w: ]+ ?)*[!?]$"
+
+static void
+test_regex_too_complex (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cpel-search-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "labels.cpel", NULL);
+  CpelGenOptions gen = { 2000, 4, 7, FALSE, FALSE, TRUE, FALSE };
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(CpelQuery) query = NULL;
+  g_autoptr(CpelSearchResult) result = NULL;
+
+  g_assert_true (cpel_gen_write (path, &gen, &error));
+  g_assert_no_error (error);
+  file = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  query = cpel_query_new (file, CPEL_SEARCH_REGEX, TOO_COMPLEX, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_true (cpel_query_check (query, NULL));
+  result = cpel_search_run (file, query, NULL, NULL, NULL, &error);
+  g_assert_null (result);
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "too complex"));
+  g_assert_false (cpel_query_check (query, NULL));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -925,6 +960,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/search/text", test_text);
   g_test_add_func ("/core/search/regex", test_regex);
   g_test_add_func ("/core/search/bad-regex", test_bad_regex);
+  g_test_add_func ("/core/search/regex-too-complex", test_regex_too_complex);
   g_test_add_func ("/core/search/code", test_code);
   g_test_add_func ("/core/search/track-bits", test_track_bits);
   g_test_add_func ("/core/search/filter", test_filter);

@@ -276,6 +276,66 @@ test_clock_rate_parse (void)
   g_assert_false (cpel_clock_rate_parse (NULL, &rate));
 }
 
+/* Every digit, in the unit of a scale (a capture's span),
+ * so that times 1 ns apart never read alike. */
+static void
+test_format_exact (void)
+{
+  static const struct { gint64 t, scale; const char *text; } cases[] = {
+    { 28121000, 50329615, "28.121000 ms" },
+    { 28121210, 50329615, "28.121210 ms" },     /* 210 ns later: apart */
+    { 1075, 50329615, "0.001075 ms" },
+    { 0, 50329615, "0.000000 ms" },
+    { 532734, 532734, "532.734 " MU "s" },
+    { 850, 999, "850 ns" },
+    { 1234, 3210000000, "0.000001234 s" },
+    { 3210000001, 3210000000, "3.210000001 s" },
+    { -1500, 50329615, "-0.001500 ms" },
+  };
+  char buf[64];
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gsize n = cpel_time_format_exact_to (cases[i].t, cases[i].scale, CPEL_TIME_KIND_NS,
+                                           buf, sizeof buf);
+
+      g_assert_cmpstr (buf, ==, cases[i].text);
+      g_assert_cmpuint (n, ==, strlen (cases[i].text));
+    }
+  /* truncated as g_snprintf */
+  g_assert_cmpuint (cpel_time_format_exact_to (28121210, 50329615, CPEL_TIME_KIND_NS, buf, 5),
+                    ==, 4);
+  g_assert_cmpstr (buf, ==, "28.1");
+  /* ticks: the same digits, never seconds */
+  cpel_time_format_exact_to (28121210, 50329615, CPEL_TIME_KIND_TICKS, buf, sizeof buf);
+  g_assert_cmpstr (buf, ==, "28.121210 Mticks");
+}
+
+/* Ticks of an unknown clock are labelled ticks. */
+static void
+test_format_kind (void)
+{
+  static const struct { gint64 t; const char *ns, *ticks; } cases[] = {
+    { 0, "0 ns", "0 ticks" },
+    { 850, "850 ns", "850 ticks" },
+    { 12500, "12.500 " MU "s", "12.500 kticks" },
+    { 425292, "425.292 " MU "s", "425.292 kticks" },
+    { 12345000, "12.345 ms", "12.345 Mticks" },
+    { 999999600, "1.000 s", "1.000 Gticks" },
+    { 3210000000, "3.210 s", "3.210 Gticks" },
+    { -1234, "-1.234 " MU "s", "-1.234 kticks" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *ns = cpel_time_format_kind (cases[i].t, CPEL_TIME_KIND_NS);
+      g_autofree char *ticks = cpel_time_format_kind (cases[i].t, CPEL_TIME_KIND_TICKS);
+
+      g_assert_cmpstr (ns, ==, cases[i].ns);
+      g_assert_cmpstr (ticks, ==, cases[i].ticks);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -291,6 +351,8 @@ main (int argc, char **argv)
   g_test_add_func ("/core/time/parse/valid", test_parse);
   g_test_add_func ("/core/time/parse/invalid", test_parse_invalid);
   g_test_add_func ("/core/time/roundtrip", test_roundtrip);
+  g_test_add_func ("/core/time/format/exact", test_format_exact);
+  g_test_add_func ("/core/time/format/kind", test_format_kind);
 
   return g_test_run ();
 }

@@ -21,6 +21,8 @@
 
 #include "cpel-core.h"
 #include "cpel-gen.h"
+#include "cpel-perf-writer.h"
+#include "import-writers.h"
 #include "cpel-loader.h"
 
 #define N_EVENTS 200000
@@ -152,6 +154,67 @@ test_during_load (void)
   g_unlink (path);
 }
 
+/* The importers read a mapping of the source: a VPP elog or perf.data cut
+ * at the import's first progress report (after its first 2^16 events,
+ * before the rest) must give an error, not SIGBUS. */
+#define IMPORT_EVENTS 200000
+
+static void
+check_cut_during_import (const char *name,
+                         GBytes     *bytes)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autofree char *path = g_build_filename (tmpdir, name, NULL);
+  char *to_cut = g_strdup (path);
+
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL),
+                                      (gssize) g_bytes_get_size (bytes), &error));
+  g_assert_no_error (error);
+  /* the whole file imports */
+  file = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_file_get_n_events (file), ==, IMPORT_EVENTS);
+  g_clear_object (&file);
+
+  file = cpel_file_new_for_path (path, NULL, NULL, cut_on_progress, &to_cut, &error);
+  g_assert_null (to_cut);   /* it was cut */
+  g_assert_null (file);
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_IO);
+  g_assert_cmpstr (error->message, ==, "The file changed on disk while it was read");
+  g_unlink (path);
+}
+
+static void
+test_import_elog (void)
+{
+  static const ElogwType types[] = { { "none", "", NULL } };
+  static const char *tracks[] = { "main" };
+  g_autoptr(GByteArray) a = g_byte_array_new ();
+  g_autoptr(GBytes) bytes = NULL;
+
+  elogw_header (a, types, 1, tracks, 1, "", 1);
+  elogw_u32 (a, IMPORT_EVENTS);
+  for (guint i = 0; i < IMPORT_EVENTS; i++)
+    elogw_event_head (a, 0, 0, 0.001 + 1e-6 * i);
+  bytes = g_byte_array_free_to_bytes (g_steal_pointer (&a));
+  check_cut_during_import ("cut.elog", bytes);
+}
+
+static void
+test_import_perf (void)
+{
+  const guint64 type = CPEL_TEST_PERF_IP | CPEL_TEST_PERF_TID | CPEL_TEST_PERF_TIME;
+  g_autoptr(GByteArray) rec = g_byte_array_new ();
+  g_autoptr(GBytes) bytes = NULL;
+
+  for (guint i = 0; i < IMPORT_EVENTS; i++)
+    cpel_test_perf_sample (rec, type, 1, 0x1000 + i, 100, 100 + (i & 3),
+                           1000 + 10 * (guint64) i, 0);
+  bytes = cpel_test_perf_file (&type, 1, 144, rec->data, rec->len);
+  check_cut_during_import ("cut.perf.data", bytes);
+}
+
 static void
 test_dump (void)
 {
@@ -214,6 +277,8 @@ main (int    argc,
   g_test_add_func ("/core/truncate/file", test_file);
   g_test_add_func ("/core/truncate/search", test_search);
   g_test_add_func ("/core/truncate/during-load", test_during_load);
+  g_test_add_func ("/core/truncate/import-elog", test_import_elog);
+  g_test_add_func ("/core/truncate/import-perf", test_import_perf);
   g_test_add_func ("/cli/truncate/dump", test_dump);
 
   ret = g_test_run ();

@@ -4,6 +4,8 @@
  * on a small file built in memory; no display needed. */
 #include "cpel-core.h"
 #include "cpel-loader.h"
+#include <string.h>
+
 #include "cpel-track-order.h"
 
 /* Four tracks; slots follow the ids:
@@ -239,6 +241,18 @@ test_filter_regex (Fixture *f, gconstpointer data)
   g_assert_cmpuint (f->n_changed, ==, 0);
   g_assert_cmpstr (cpel_track_order_get_filter (f->order), ==, "^MAIN$|idle");
   ROWS (f->order, 1, 3);
+
+  /* Catastrophic backtracking (nested repeats that cannot match): PCRE2
+   * gives up on the first label; the filter says so and is cleared, the
+   * other labels are not tried (each would take as long). */
+  f->n_changed = 0;
+  g_assert_false (cpel_track_order_set_filter_regex (f->order, "^((((\\w| )*)*)*)*[!?]$",
+                                                     &error));
+  g_assert_error (error, G_REGEX_ERROR, G_REGEX_ERROR_MATCH);
+  g_assert_nonnull (strstr (error->message, "too complex"));
+  g_clear_error (&error);
+  g_assert_null (cpel_track_order_get_filter (f->order));
+  g_assert_null (cpel_track_order_get_rows (f->order, NULL));
 
   /* A text filter replaces it; an empty pattern clears. */
   cpel_track_order_set_filter (f->order, "main");

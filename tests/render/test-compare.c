@@ -8,6 +8,7 @@
 #include "cpel-core.h"
 #include "cpel-render.h"
 #include "cpel-test-pair.h"
+#include "render-test-util.h"
 
 #define WIDTH  1160.0   /* timeline 1000 px after the 160 px labels */
 #define HEIGHT 400.0
@@ -380,6 +381,83 @@ test_ruler_origin (void)
   cairo_surface_destroy (s1);
 }
 
+/* B's selected event ("send: 602") has a neighbour 1.3 µs
+ * later ("recv: len 985"), too close for its label in the row; its label
+ * is drawn all the same, in its own row (a callout over the neighbour's
+ * place, hiding the neighbour's label), not pushed out of the row where
+ * the pane's clip drops it and the neighbour's label reads as the
+ * selection's.  Nothing outside the selected row changes. */
+static void
+test_selected_label (void)
+{
+  /* on every track, one at 10 µs and its neighbour 1.3 µs later */
+  static const TestEvent events[] = {
+    { 10000, 0, CODE_SEND, 602 },
+    { 10000, 1, CODE_SEND, 602 },
+    { 10000, 2, CODE_SEND, 602 },
+    { 11300, 0, CODE_RECV, 985 },
+    { 11300, 1, CODE_RECV, 985 },
+    { 11300, 2, CODE_RECV, 985 },
+    { 0, 2, CODE_IDLE, 0 },       /* times count from here */
+    { 29000, 2, CODE_IDLE, 0 },
+  };
+  g_autoptr(CpelFile) a = test_file_new (3, events, G_N_ELEMENTS (events));
+  g_autoptr(CpelFile) b = test_file_new (3, events, G_N_ELEMENTS (events));
+  CpelPalette palette;
+  CpelCompareView cv;
+  cairo_surface_t *plain;
+
+  cpel_palette_init_light (&palette);
+  cpel_compare_view_init (&cv, a, b, &palette);
+  cv.a.t0 = 0;
+  cv.a.t1 = 30000;    /* 1.3 µs = 43 px */
+  plain = draw (&cv, WIDTH, HEIGHT);
+  /* the rows at even and odd places of the pane alike */
+  for (guint slot = 0; slot < 3; slot++)
+    {
+      g_autoptr(GArray) rows = NULL;
+      const CpelCompareRow *row = NULL;
+      cairo_surface_t *selected;
+      double x;
+      guint64 inside = 0, outside = 0;
+
+      cv.b.has_selection = TRUE;
+      cv.b.selected_slot = slot;
+      cv.b.selected_index = slot == 2 ? 1 : 0;   /* the send at 10 µs */
+      selected = draw (&cv, WIDTH, HEIGHT);
+      rows = cpel_compare_view_rows (&cv, HEIGHT);
+      for (guint i = 0; i < rows->len; i++)
+        {
+          const CpelCompareRow *r = &g_array_index (rows, CpelCompareRow, i);
+
+          if (r->side == CPEL_COMPARE_B && r->slot == slot)
+            row = r;
+        }
+      g_assert_nonnull (row);
+      x = cpel_view_time_to_x (&cv.a, WIDTH, 10000);
+      for (int y = 0; y < (int) HEIGHT; y++)
+        for (int px = 160; px < (int) WIDTH; px++)
+          {
+            gboolean in_row = y >= row->y && y < row->y + cv.a.row_height;
+
+            if (pixel (plain, px, y) == pixel (selected, px, y))
+              continue;
+            if (!in_row)
+              outside++;
+            else if (px >= x + 8 && px < x + 40 && y >= row->y + 4
+                     && y < row->y + cv.a.row_height - 4
+                     && test_color_distance (selected, px, y, &palette.selection) < 0.3)
+              inside++;
+          }
+      /* the label box right of the tick, over the neighbour's place: the
+       * selection's fill (text aside) */
+      g_assert_cmpuint (inside, >, 32 * 8);
+      g_assert_cmpuint (outside, ==, 0);
+      cairo_surface_destroy (selected);
+    }
+  cairo_surface_destroy (plain);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -392,5 +470,6 @@ main (int argc, char **argv)
   g_test_add_func ("/render/compare/export", test_export);
   g_test_add_func ("/render/compare/histogram", test_histogram);
   g_test_add_func ("/render/compare/ruler-origin", test_ruler_origin);
+  g_test_add_func ("/render/compare/selected-label", test_selected_label);
   return g_test_run ();
 }

@@ -340,6 +340,98 @@ test_modes (Fixture *f, gconstpointer data)
   cairo_surface_destroy (by_track);
 }
 
+/* A PNG is drawn in memory (4 bytes a pixel): above the pixel budget
+ * (CPEL_EXPORT_MAX_PNG_PIXELS, in device pixels) it is refused before
+ * anything is allocated or written. */
+static void
+test_pixel_budget (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = g_build_filename (f->dir, "huge.png", NULL);
+  const double sizes[][3] = { { 32767, 32767, 1 }, { 10001, 10000, 1 }, { 5001, 5000, 2 } };
+
+  g_assert_cmpint (CPEL_EXPORT_MAX_PNG_PIXELS, ==, 100000000);
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_assert_false (cpel_render_export (&f->view, CPEL_EXPORT_PNG, sizes[i][0], sizes[i][1],
+                                          sizes[i][2], path, TRUE, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (error->message, "too large"));
+      g_assert_cmpuint (cpel_test_count_entries (f->dir), ==, 0);
+    }
+}
+
+static void
+assert_png_size (const char *path, int width, int height)
+{
+  cairo_surface_t *s = cairo_image_surface_create_from_png (path);
+
+  g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (s), ==, width);
+  g_assert_cmpint (cairo_image_surface_get_height (s), ==, height);
+  cairo_surface_destroy (s);
+}
+
+/* cpel_render_export_file (), what `cpel export` and `cpelview
+ * --export-png` both draw with: its one default size (1920 wide, a row per
+ * track under the ruler), the tracks chosen, a range, a compare view. */
+static void
+test_export_file (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (f->dir, "file.png", NULL);
+  g_autofree char *rows_path = g_build_filename (f->dir, "rows.png", NULL);
+  g_autofree char *compare_path = g_build_filename (f->dir, "compare.png", NULL);
+  g_autofree char *bad_path = g_build_filename (f->dir, "bad.png", NULL);
+  const guint one_row[] = { 1 };
+  CpelExportOptions options;
+  CpelCompareView cv;
+  CpelView view;
+  int ruler, row;
+
+  cpel_view_init (&view, f->file, &light);
+  ruler = (int) view.ruler_height;
+  row = (int) view.row_height;
+
+  cpel_export_options_init (&options);
+  g_assert_cmpint (options.width, ==, 1920);
+  g_assert_true (cpel_render_export_file (f->file, &options, path, &error));
+  g_assert_no_error (error);
+  assert_png_size (path, CPEL_EXPORT_DEFAULT_WIDTH, ruler + 2 * row);
+  /* never over a file without `overwrite` */
+  g_assert_false (cpel_render_export_file (f->file, &options, path, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
+  g_clear_error (&error);
+
+  options.rows = one_row;
+  options.n_rows = 1;
+  options.width = 300;
+  g_assert_true (cpel_render_export_file (f->file, &options, rows_path, &error));
+  g_assert_no_error (error);
+  assert_png_size (rows_path, 300, ruler + row);
+
+  /* The end before the start: nothing written. */
+  options.has_from = options.has_to = TRUE;
+  options.from = 1500;
+  options.to = 1000;
+  g_assert_false (cpel_render_export_file (f->file, &options, bad_path, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (g_file_test (bad_path, G_FILE_TEST_EXISTS));
+
+  /* Two panes, each with room for its rows. */
+  cpel_export_options_init (&options);
+  options.file_b = f->file;
+  options.name_a = "a";
+  options.name_b = "b";
+  g_assert_true (cpel_render_export_file (f->file, &options, compare_path, &error));
+  g_assert_no_error (error);
+  cpel_compare_view_init (&cv, f->file, f->file, &light);
+  assert_png_size (compare_path, CPEL_EXPORT_DEFAULT_WIDTH,
+                   ruler + 2 * ((int) cv.header_height + 2 * row));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -354,6 +446,8 @@ main (int argc, char **argv)
   ADD ("/render/export/disk-full", test_disk_full);
   ADD ("/render/export/svg-pdf", test_svg_pdf);
   ADD ("/render/export/modes", test_modes);
+  ADD ("/render/export/pixel-budget", test_pixel_budget);
+  ADD ("/render/export/file", test_export_file);
   g_test_add_func ("/render/export/format-for-path", test_format_for_path);
   return g_test_run ();
 }

@@ -583,6 +583,103 @@ test_ruler_drawn (void)
   cairo_surface_destroy (s);
 }
 
+/* A Snabb timeline without engine.got_monotonic_time
+ * events has TSC ticks for times: the ruler labels them ticks, never µs;
+ * read with a clock rate given, the same times read as ns again. */
+static void
+test_ruler_ticks (void)
+{
+  g_autofree char *path = cpel_test_fixture_file ("snabb-timeline/ring64-wrapped.timeline");
+  CpelLoadOptions rate = { .ticks_per_second = 1000000000 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) ticks = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
+  g_autoptr(CpelFile) ns = NULL;
+  g_autofree char *span_ticks = NULL;
+  g_autofree char *span_ns = NULL;
+  CpelView vt, vn;
+  cairo_surface_t *st, *sn;
+  guint64 differ = 0;
+
+  g_assert_no_error (error);
+  ns = cpel_file_new_for_path (path, &rate, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (cpel_file_get_time_kind (ticks), ==, CPEL_TIME_KIND_TICKS);
+  g_assert_cmpint (cpel_file_get_time_kind (ns), ==, CPEL_TIME_KIND_NS);
+  g_assert_cmpint (cpel_file_get_duration (ticks), ==, cpel_file_get_duration (ns));
+
+  view_for (&vt, ticks, 0, cpel_file_get_duration (ticks) + 1);
+  view_for (&vn, ns, 0, cpel_file_get_duration (ns) + 1);
+  span_ticks = cpel_render_format_span (&vt, cpel_file_get_time_kind (ticks));
+  span_ns = cpel_render_format_span (&vn, cpel_file_get_time_kind (ns));
+  g_assert_cmpstr (span_ticks, ==, "425.292 kticks");
+  g_assert_cmpstr (span_ns, ==, "425.292 µs");
+  {
+    g_autofree char *t = cpel_render_format_tick_kind (150000, 50000, 425293, CPEL_TIME_KIND_TICKS);
+
+    g_assert_cmpstr (t, ==, "150 kticks");
+  }
+  /* the ruler as drawn: the same ticks, other labels */
+  st = test_render (&vt, W, 28);
+  sn = test_render (&vn, W, 28);
+  for (int y = 0; y < 28; y++)
+    for (int x = 0; x < W; x++)
+      differ += test_luma (st, x, y) != test_luma (sn, x, y);
+  g_assert_cmpuint (differ, >, 50);
+  cairo_surface_destroy (st);
+  cairo_surface_destroy (sn);
+}
+
+/* The ruler's corner reads the whole capture's span as
+ * `cpel info` does (first to last event), not 1 ns more; a window ending
+ * elsewhere reads t1 - t0. */
+static void
+test_ruler_span (void)
+{
+  static const TestEvent events[] = {
+    { 0, 0, CODE_SEND, 1 },
+    { 532734, 1, CODE_RECV, 5 },
+  };
+  g_autoptr(CpelFile) file = test_file_new (2, events, G_N_ELEMENTS (events));
+  g_autofree char *info = cpel_time_format (cpel_file_get_duration (file));
+  g_autofree char *whole = NULL;
+  g_autofree char *part = NULL;
+  CpelView view;
+
+  cpel_view_init (&view, file, &light);
+  g_assert_cmpint (view.t1, ==, 532735);
+  whole = cpel_render_format_span (&view, CPEL_TIME_KIND_NS);
+  g_assert_cmpstr (info, ==, "532.734 µs");
+  g_assert_cmpstr (whole, ==, info);
+  view.t0 = 1000;
+  view.t1 = 2000;
+  part = cpel_render_format_span (&view, CPEL_TIME_KIND_NS);
+  g_assert_cmpstr (part, ==, "1.000 µs");
+}
+
+/* Axis labels in the unit that fits, no needless
+ * decimals. */
+static void
+test_axis_format (void)
+{
+  static const struct { gint64 t; const char *text; } cases[] = {
+    { 1, "1 ns" }, { 100, "100 ns" }, { 10000, "10 µs" }, { 2500000, "2.5 ms" },
+    { 1000000000, "1 s" }, { 1234, "1.234 µs" }, { 10000000000, "10 s" }, { 0, "0 ns" },
+    { -2500, "-2.5 µs" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = cpel_render_format_axis (cases[i].t, CPEL_TIME_KIND_NS);
+
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+  {
+    g_autofree char *text = cpel_render_format_axis (10000, CPEL_TIME_KIND_TICKS);
+
+    g_assert_cmpstr (text, ==, "10 kticks");
+  }
+}
+
 /* ---- colour modes, summary mode ----------------------------------------- */
 
 static double
@@ -968,12 +1065,13 @@ test_selection (void)
   cairo_surface_destroy (sel);
 }
 
-/* The selection's label hides no neighbouring event: with room before the
- * next event it stays in the row and ends before that event; without, it
- * is a translucent callout above the row, through which ticks show. */
+/* The selection's label: with room before the next event it stays in the
+ * row and ends before that event; without, it is a translucent callout in
+ * its row over the next events, through which their ticks show, never over
+ * the row above. */
 static const TestEvent crowded[] = {
   { 0, 0, CODE_IDLE, 0 },         /* times count from the first event */
-  { 900, 0, CODE_SEND, 1 },       /* x = 610, under the callout */
+  { 900, 0, CODE_SEND, 1 },       /* x = 610, in the row above */
   { 1000, 1, CODE_RECV, 12345 },  /* x = 660: selected */
   { 1040, 1, CODE_SEND, 7 },      /* x = 680: 20 px later */
   { 1100, 1, CODE_SEND, 8 },      /* x = 710 */
@@ -995,17 +1093,26 @@ test_selection_neighbours (void)
   view.selected_slot = 1;
   view.selected_index = 0;
   sel = test_render (&view, W, H);
-  /* Every neighbouring tick on the selected row is drawn as without the
-   * selection (the callout is not in the row). */
-  for (int x = 670; x < W; x++)
-    for (int y = y1 + 6; y < y1 + 20; y += 4)
-      if (x == 680 || x == 710 || x == 860 || x == 1060)
-        test_assert_color (sel, x, y, &light.event);
-  /* The callout: above the row, a translucent selection fill… */
-  g_assert_cmpfloat (test_color_distance (sel, 664, y1 - 4, &light.selection), <, 0.3);
-  test_assert_not_color (plain, 664, y1 - 4, &light.selection);
-  /* …through which the tick of the row above shows. */
-  g_assert_cmpfloat (test_luma (sel, 610, y0 + 18), <, test_luma (sel, 606, y0 + 18) - 0.05);
+  /* The callout stays in its row; the row above (another
+   * track) is drawn exactly as without the selection… */
+  for (int x = 160; x < W; x++)
+    for (int y = y0; y < y1 - 1; y++)
+      g_assert_cmphex (test_luma (sel, x, y) * 1000, ==, test_luma (plain, x, y) * 1000);
+  /* …a translucent selection fill right of the tick, over the neighbours… */
+  g_assert_cmpfloat (test_color_distance (sel, 666, y1 + 4, &light.selection), <, 0.3);
+  test_assert_not_color (plain, 666, y1 + 4, &light.selection);
+  /* …through which the neighbouring tick at x = 680 shows. */
+  g_assert_cmpfloat (test_luma (sel, 680, y1 + 4), <, test_luma (sel, 676, y1 + 4) - 0.05);
+  /* The label of the event at x = 710 gives way to it: the plain frame has
+   * its box there, the selected one none of event_label_bg. */
+  test_assert_color (plain, 716, y1 + 4, &light.event_label_bg);
+  test_assert_not_color (sel, 716, y1 + 4, &light.event_label_bg);
+  /* Further ticks are untouched. */
+  for (int y = y1 + 6; y < y1 + 20; y += 4)
+    {
+      test_assert_color (sel, 860, y, &light.event);
+      test_assert_color (sel, 1060, y, &light.event);
+    }
   cairo_surface_destroy (sel);
 
   /* Selecting the event at x = 710 (150 px before the next): its label is
@@ -1508,6 +1615,9 @@ main (int argc, char **argv)
   g_test_add_func ("/render/modes/summary", test_summary);
   g_test_add_func ("/render/modes/summary-every-zoom", test_summary_every_zoom);
   g_test_add_func ("/render/selection", test_selection);
+  g_test_add_func ("/render/ruler/ticks", test_ruler_ticks);
+  g_test_add_func ("/render/ruler/span", test_ruler_span);
+  g_test_add_func ("/render/axis-format", test_axis_format);
   g_test_add_func ("/render/selection/neighbours", test_selection_neighbours);
   g_test_add_func ("/render/labels/blank", test_labels_blank);
   g_test_add_func ("/render/tracks/label-suffix", test_track_label_suffix);

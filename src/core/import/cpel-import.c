@@ -15,6 +15,8 @@
 #include <glib/gstdio.h>
 
 #include "cpel-error.h"
+#include "cpel-mapguard.h"
+#include "cpel-output.h"
 #include "cpel-writer.h"
 
 /* ---- CPEL itself (loaded by the core, no import step) ---------------------- */
@@ -152,6 +154,12 @@ cpel_import_detect (const char  *path,
     }
   if (S_ISDIR (st.st_mode))
     {
+      /* a folder we may not read: say so, not what it is not */
+      if (g_access (path, R_OK | X_OK) != 0 && errno == EACCES)
+        {
+          g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_IO, _("Permission denied"));
+          return NULL;
+        }
       for (guint i = 0; importers[i] != NULL; i++)
         if (importers[i]->directory && importers[i]->probe (NULL, 0, path))
           return importers[i];
@@ -779,6 +787,9 @@ cpel_import_convert (const char              *path,
   g_autoptr(GMappedFile) mapped = NULL;
   g_autoptr(GBytes) bytes = NULL;
   CpelImportSource src = { path, NULL, 0 };
+  guint guard = 0;
+  gboolean damaged;
+  g_autofree char *target = NULL;
 
   g_return_val_if_fail (path != NULL && output != NULL, FALSE);
 
@@ -813,9 +824,25 @@ cpel_import_convert (const char              *path,
       src.size = g_mapped_file_get_length (mapped);
       if (src.data == NULL)
         src.data = (const guint8 *) "";
+      else
+        guard = cpel_mapguard_register (src.data, src.size);
     }
   bytes = cpel_import_run (importer, &src, options, cancellable, progress, progress_data, error);
+  damaged = cpel_mapguard_is_damaged (guard);
+  cpel_mapguard_unregister (guard);
+  if (damaged)
+    {
+      g_clear_error (error);
+      g_clear_pointer (&bytes, g_bytes_unref);
+      g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_IO,
+                           _("The file changed on disk while it was read"));
+    }
   if (bytes == NULL)
     return FALSE;
-  return write_atomically (output, bytes, overwrite, error);
+  if (cpel_output_is_stdout (output))
+    return cpel_output_write_stdout (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                     error);
+  /* never a rename over a device, FIFO or link (a link is written through) */
+  target = cpel_output_resolve (output, error);
+  return target != NULL && write_atomically (target, bytes, overwrite, error);
 }

@@ -4,6 +4,7 @@
  * CpelLoader, step by step in a worker */
 #include "cpel-loader.h"
 
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #ifdef G_OS_UNIX
 #include <sys/mman.h>
@@ -103,14 +104,34 @@ load_imported (const CpelImporter      *importer,
   CpelFileOrigin origin = { 0 };
   CpelTextSource text_source = { 0 };
   CpelFile *file;
+  guint guard_id = 0;
   GStatBuf st;
 
   hooks_step (hooks, CPEL_LOADER_STEP_IMPORT, importer);
   iopts.ticks_per_second = options ? options->ticks_per_second : 0;
   if (src->path != NULL && g_stat (src->path, &st) == 0)
     iopts.date = (guint32) st.st_mtime;
+  /* Guarded from the moment it is read: the importer reads the mapping, and
+   * a file shrunk under it gives zeros, not SIGBUS (the texts read it later
+   * too, under the same guard). */
+  if (guard_source)
+    guard_id = cpel_mapguard_register (src->data, src->size);
   bytes = cpel_import_run_lazy (importer, src, &iopts, cancellable,
                                 hooks->progress ? progress_part : NULL, &first, &texts, error);
+  if (guard_id != 0 && cpel_mapguard_is_damaged (guard_id))
+    {
+      /* whatever the importer made of the zeros */
+      g_clear_pointer (&bytes, g_bytes_unref);
+      g_clear_pointer (&texts, cpel_import_texts_free);
+      g_clear_error (error);
+      g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_IO,
+                           _("The file changed on disk while it was read"));
+    }
+  if (bytes == NULL || texts == NULL)
+    {
+      cpel_mapguard_unregister (guard_id);
+      guard_id = 0;
+    }
   if (bytes == NULL)
     return NULL;
 
@@ -127,8 +148,7 @@ load_imported (const CpelImporter      *importer,
       SourceTexts *state = g_new0 (SourceTexts, 1);
 
       state->texts = texts;
-      if (guard_source)
-        state->guard_id = cpel_mapguard_register (src->data, src->size);
+      state->guard_id = guard_id;
       text_source.append_text = source_texts_append;
       text_source.is_damaged = source_texts_is_damaged;
       text_source.destroy = source_texts_free;

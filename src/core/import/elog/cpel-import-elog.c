@@ -744,10 +744,19 @@ elog_describe (const Elog        *e,
   s = format_wall (from_1970 ? 0 : ELOG_EPOCH_2017, e->init_os);
   cpel_import_builder_add_info (b, N_("Start (wall clock)"), s);
   g_clear_pointer (&s, g_free);
-  s = format_wall (from_1970 ? ELOG_EPOCH_2017 : 0, e->init_os);
-  cpel_import_builder_add_info (b, from_1970 ? N_("Start read from the 2017 epoch")
-                                             : N_("Start read from the 1970 epoch"), s);
-  g_clear_pointer (&s, g_free);
+  /* the capture's start for `cpel info` (a reserved key, not listed) */
+  {
+    guint64 start;
+
+    if (!__builtin_add_overflow (e->init_os,
+                                 (guint64) (from_1970 ? 0 : ELOG_EPOCH_2017) * 1000000000u,
+                                 &start))
+      {
+        s = g_strdup_printf ("%" PRIu64, start);
+        cpel_import_builder_add_info (b, "start-unix-ns", s);
+        g_clear_pointer (&s, g_free);
+      }
+  }
   cpel_import_builder_add_info (b, N_("Wall-clock epoch"),
                                 from_1970 ? _("1970-01-01 (os_nsec above 1e18: an old file)")
                                           : _("2017-03-30 14:45:08 UTC (VPP since April 2017)"));

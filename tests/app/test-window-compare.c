@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test-compare.c — the window comparing two captures */
+/* test-window-compare.c — the window comparing two captures */
 #include "app-test-util.h"
 
 #include <glib/gstdio.h>
@@ -1041,18 +1041,18 @@ int
 main (int argc, char *argv[])
 {
   if (!app_test_init (&argc, &argv))
-    return app_test_run_no_display ("/app/compare");
-  g_test_add ("/app/compare/both-panes", Fixture, NULL, fixture_setup, test_both_panes, fixture_teardown);
-  g_test_add ("/app/compare/title", Fixture, NULL, fixture_setup, test_title, fixture_teardown);
-  g_test_add ("/app/compare/search", Fixture, NULL, fixture_setup, test_search, fixture_teardown);
-  g_test_add ("/app/compare/filters", Fixture, NULL, fixture_setup, test_filters, fixture_teardown);
-  g_test_add ("/app/compare/align", Fixture, NULL, fixture_setup, test_align, fixture_teardown);
-  g_test_add ("/app/compare/b-first", Fixture, NULL, fixture_setup, test_b_first, fixture_teardown);
-  g_test_add ("/app/compare/saved-view", Fixture, NULL, fixture_setup, test_saved_view, fixture_teardown);
-  g_test_add ("/app/compare/history-measure-cursor", Fixture, NULL, fixture_setup, test_history_measure_cursor, fixture_teardown);
-  g_test_add ("/app/compare/print", Fixture, NULL, fixture_setup, test_print, fixture_teardown);
-  g_test_add ("/app/compare/bad-b", Fixture, NULL, fixture_setup, test_bad_b, fixture_teardown);
-  g_test_add ("/app/compare/statistics", Fixture, NULL, fixture_setup, test_statistics, fixture_teardown);
-  g_test_add ("/app/compare/offset-enter", Fixture, NULL, fixture_setup, test_offset_enter, fixture_teardown);
+    return app_test_run_no_display ("/app/window/compare");
+  g_test_add ("/app/window/compare/both-panes", Fixture, NULL, fixture_setup, test_both_panes, fixture_teardown);
+  g_test_add ("/app/window/compare/title", Fixture, NULL, fixture_setup, test_title, fixture_teardown);
+  g_test_add ("/app/window/compare/search", Fixture, NULL, fixture_setup, test_search, fixture_teardown);
+  g_test_add ("/app/window/compare/filters", Fixture, NULL, fixture_setup, test_filters, fixture_teardown);
+  g_test_add ("/app/window/compare/align", Fixture, NULL, fixture_setup, test_align, fixture_teardown);
+  g_test_add ("/app/window/compare/b-first", Fixture, NULL, fixture_setup, test_b_first, fixture_teardown);
+  g_test_add ("/app/window/compare/saved-view", Fixture, NULL, fixture_setup, test_saved_view, fixture_teardown);
+  g_test_add ("/app/window/compare/history-measure-cursor", Fixture, NULL, fixture_setup, test_history_measure_cursor, fixture_teardown);
+  g_test_add ("/app/window/compare/print", Fixture, NULL, fixture_setup, test_print, fixture_teardown);
+  g_test_add ("/app/window/compare/bad-b", Fixture, NULL, fixture_setup, test_bad_b, fixture_teardown);
+  g_test_add ("/app/window/compare/statistics", Fixture, NULL, fixture_setup, test_statistics, fixture_teardown);
+  g_test_add ("/app/window/compare/offset-enter", Fixture, NULL, fixture_setup, test_offset_enter, fixture_teardown);
   return g_test_run ();
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test-ctf-loading.c — the viewer stays responsive while a 10^6-event CTF
+/* test-window-load.c — the viewer stays responsive while a 10^6-event CTF
  * trace loads
  *
  * The trace is written by the test (tests/cpel-ctf-writer.h, two streams,
@@ -110,7 +110,7 @@ static void
 open_trace (Fixture *f)
 {
   g_autoptr(GFile) folder = g_file_new_for_path (f->trace);
-  cpel_window_open (f->window, folder);
+  cpel_window_open (f->window, folder, 0);
   g_assert_true (cpel_window_is_loading (f->window));
 }
 
@@ -178,9 +178,9 @@ int
 main (int argc, char *argv[])
 {
   if (!app_test_init (&argc, &argv))
-    return app_test_run_no_display ("/app/ctf-loading");
+    return app_test_run_no_display ("/app/window/ctf-loading");
   app = app_test_new_application ();
-  g_test_add ("/app/ctf-loading/responsive", Fixture, NULL, fixture_setup, test_responsive, fixture_teardown);
-  g_test_add ("/app/ctf-loading/cancel", Fixture, NULL, fixture_setup, test_cancel, fixture_teardown);
+  g_test_add ("/app/window/ctf-loading/responsive", Fixture, NULL, fixture_setup, test_responsive, fixture_teardown);
+  g_test_add ("/app/window/ctf-loading/cancel", Fixture, NULL, fixture_setup, test_cancel, fixture_teardown);
   return app_test_run (&app);
 }

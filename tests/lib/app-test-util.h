@@ -23,6 +23,7 @@
 #include "cpelview-resources.h"
 #include "cpel-application.h"
 #include "cpel-window.h"
+#include "cpel-window-test.h"
 
 /* ---- the program ---------------------------------------------------------- */
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test-reload.c — the open file changes on disk: truncated under the view
+/* test-window-watch.c — the open file changes on disk: truncated under the view
  * (the mapping shrinks: reads past the new end would raise SIGBUS), rewritten
  * in place, or replaced by rename.  The window survives redraws at several
  * zooms, shows "The file changed on disk" and reloads the same path. */
@@ -340,11 +340,11 @@ int
 main (int argc, char *argv[])
 {
   if (!app_test_init (&argc, &argv))
-    return app_test_run_no_display ("/app/reload");
+    return app_test_run_no_display ("/app/window/reload");
 
   app = app_test_new_application ();
 
-  g_test_add ("/app/reload/truncate", Fixture, NULL, fixture_setup, test_truncate, fixture_teardown);
-  g_test_add ("/app/reload/rename", Fixture, NULL, fixture_setup, test_rename, fixture_teardown);
+  g_test_add ("/app/window/reload/truncate", Fixture, NULL, fixture_setup, test_truncate, fixture_teardown);
+  g_test_add ("/app/window/reload/rename", Fixture, NULL, fixture_setup, test_rename, fixture_teardown);
   return app_test_run (&app);
 }

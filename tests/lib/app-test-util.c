@@ -362,7 +362,7 @@ app_test_open_and_wait (CpelWindow *window, const char *path)
   gulong id;
 
   id = g_signal_connect (window, "notify::loading", G_CALLBACK (app_test_on_notify_flag), &done);
-  cpel_window_open (window, file);
+  cpel_window_open (window, file, 0);
   while (cpel_window_is_loading (window))
     {
       done = FALSE;
@@ -399,7 +399,7 @@ app_test_fixture_cleanup (CpelApplication *app, char *dir, char *path)
 gboolean
 app_test_action_enabled (GtkWidget *window, const char *name)
 {
-  return g_action_group_get_action_enabled (cpel_window_get_actions (CPEL_WINDOW (window)), name);
+  return cpel_window_get_action_enabled (CPEL_WINDOW (window), name);
 }
 
 void

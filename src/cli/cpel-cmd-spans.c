@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-cmd-spans.c — `cpel spans`, `cpel states` and `cpel rules check` */
+#include "cpel-cli.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+/* The built-in rules (unless --no-builtin) and those of each --rules FILE. */
+static CpelSpanRules *
+load_rules (const char  *command,
+            char       **files,
+            gboolean     no_builtin,
+            int         *status)
+{
+  g_autoptr(CpelSpanRules) rules = no_builtin ? cpel_span_rules_new ()
+                                              : cpel_span_rules_new_builtin ();
+
+  for (guint i = 0; files != NULL && files[i] != NULL; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!cpel_span_rules_add_file (rules, files[i], &error))
+        {
+          g_printerr ("cpel %s: %s\n", command, error->message);
+          *status = CPEL_EXIT_INVALID;
+          return NULL;
+        }
+    }
+  return g_steal_pointer (&rules);
+}
+
+static int
+run (const char *command,
+     int         argc,
+     char      **argv)
+{
+  gboolean states = strcmp (command, "states") == 0;
+  g_auto(CpelCliCommon) common = { 0 };
+  g_autofree char *by = NULL;
+  g_auto(GStrv) rule_files = NULL;
+  gboolean csv = FALSE, no_builtin = FALSE, unfinished = FALSE;
+  const GOptionEntry span_entries[] = {
+    { "csv", 0, 0, G_OPTION_ARG_NONE, &csv,
+      N_("Comma-separated values (RFC 4180)"), NULL },
+    { "by", 0, 0, G_OPTION_ARG_STRING, &by,
+      N_("The table to print: spans (per span name, the default) or tracks"), N_("TABLE") },
+    { "rules", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rule_files,
+      N_("Rules from FILE too (doc/spans.md); may be repeated"), N_("FILE") },
+    { "no-builtin", 0, 0, G_OPTION_ARG_NONE, &no_builtin,
+      N_("Leave out the built-in rules (VPP, Snabb, DPDK)"), NULL },
+    { "unfinished", 0, 0, G_OPTION_ARG_NONE, &unfinished,
+      N_("Count orphans too, with their durations to the range's edges"), NULL },
+    { NULL }
+  };
+  const GOptionEntry state_entries[] = {
+    { "csv", 0, 0, G_OPTION_ARG_NONE, &csv,
+      N_("Comma-separated values (RFC 4180)"), NULL },
+    { "rules", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rule_files,
+      N_("Rules from FILE too (doc/spans.md); may be repeated"), N_("FILE") },
+    { "no-builtin", 0, 0, G_OPTION_ARG_NONE, &no_builtin,
+      N_("Leave out the built-in rules"), NULL },
+    { "unfinished", 0, 0, G_OPTION_ARG_NONE, &unfinished,
+      N_("Count each track's last state too, up to the range's end"), NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(GArray) slots = NULL;
+  g_autoptr(CpelSpanRules) rules = NULL;
+  g_autoptr(CpelSpanSummary) summary = NULL;
+  g_autofree char *text = NULL;
+  CpelSpansOptions options = { 0 };
+  CpelSpanTable table = states ? CPEL_SPAN_TABLE_STATES : CPEL_SPAN_TABLE_SPANS;
+  int status = CPEL_EXIT_OK;
+
+  if (states)
+    context = cpel_cli_context_new ("states", _("FILE"),
+                                    _("Per track and state: how often and how long the track was in\n"
+                                      "it, from the state rules (an event sets its track's state until\n"
+                                      "the next state event on that track)."),
+                                    state_entries, CPEL_CLI_OPTIONS_VIEW, &common);
+  else
+    context = cpel_cli_context_new ("spans", _("FILE"),
+                                    _("Durations: spans from begin and end events by rules (built-in\n"
+                                      "for VPP, Snabb and DPDK; more with --rules), per span name or per\n"
+                                      "track and span: count, total, min, percentiles, max, mean, orphans."),
+                                    span_entries, CPEL_CLI_OPTIONS_VIEW, &common);
+  if (!cpel_cli_parse (context, command, &argc, &argv))
+    return CPEL_EXIT_USAGE;
+  if (argc != 2)
+    return cpel_cli_usage_error (command, argc < 2 ? _("Missing FILE") : _("Too many arguments"));
+  if (by != NULL && strcmp (by, "spans") != 0 && strcmp (by, "tracks") != 0)
+    return cpel_cli_usage_error (command, _("--by takes “spans” or “tracks”, not “%s”"), by);
+  if (by != NULL && strcmp (by, "tracks") == 0)
+    table = CPEL_SPAN_TABLE_TRACKS;
+  options.t1 = G_MAXINT64;
+  if (!cpel_cli_parse_range (common.from_text, common.to_text, &options.t0, &options.t1, &error))
+    return cpel_cli_usage_error (command, "%s", error->message);
+  if (options.t1 <= options.t0)
+    return cpel_cli_usage_error (command, _("The end of the range must come after its start"));
+
+  rules = load_rules (command, rule_files, no_builtin, &status);
+  if (rules == NULL)
+    return status;
+
+  file = cpel_cli_open_stream (argv[1], common.clock_rate, &error);
+  if (file == NULL)
+    return cpel_cli_file_error (argv[1], error);
+  if (common.to_text == NULL)
+    {
+      options.t1 = MAX (options.t0, cpel_file_get_duration (file));
+      if (options.t1 < G_MAXINT64)
+        options.t1++;
+    }
+  if (common.tracks != NULL)
+    {
+      slots = cpel_cli_match_tracks (file, common.tracks, &error);
+      if (slots == NULL)
+        return cpel_cli_usage_error (command, "%s", error->message);
+      options.slots = (const guint *) slots->data;
+      options.n_slots = slots->len;
+    }
+
+  summary = cpel_span_summary_compute (file, rules, &options, unfinished, NULL, &error);
+  if (summary == NULL)
+    return cpel_cli_file_error (argv[1], error);
+  if (csv)
+    text = cpel_span_summary_to_csv (summary, table);
+  else
+    text = cpel_span_summary_to_text (summary, table);
+  fputs (text, stdout);
+
+  if (!cpel_cli_flush_stdout ())
+    return CPEL_EXIT_INVALID;
+  return cpel_cli_report_damage (file, argv[1]) ? CPEL_EXIT_INVALID : CPEL_EXIT_OK;
+}
+
+int
+cpel_cmd_spans (int argc, char **argv)
+{
+  return run ("spans", argc, argv);
+}
+
+int
+cpel_cmd_states (int argc, char **argv)
+{
+  return run ("states", argc, argv);
+}
+
+int
+cpel_cmd_rules (int argc, char **argv)
+{
+  gboolean builtin = FALSE;
+  const GOptionEntry entries[] = {
+    { "builtin", 0, 0, G_OPTION_ARG_NONE, &builtin,
+      N_("Print the built-in rules (no FILE needed)"), NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  context = cpel_cli_context_new ("rules", _("check FILE"),
+                                  _("Reads a span rules file (doc/spans.md) and prints its rules in\n"
+                                    "their normal form, or its errors with line and column."),
+                                  entries, 0, NULL);
+  if (!cpel_cli_parse (context, "rules", &argc, &argv))
+    return CPEL_EXIT_USAGE;
+  if (argc < 2 || strcmp (argv[1], "check") != 0)
+    return cpel_cli_usage_error ("rules", argc < 2 ? _("Missing “check”")
+                                                   : _("Unknown subcommand “%s”"), argv[1]);
+  if (builtin ? argc != 2 : argc != 3)
+    return cpel_cli_usage_error ("rules", builtin || argc > 3 ? _("Too many arguments")
+                                                              : _("Missing FILE"));
+  if (builtin)
+    {
+      g_autoptr(CpelSpanRules) b = cpel_span_rules_new_builtin ();
+
+      text = cpel_span_rules_to_text (b);
+    }
+  else
+    {
+      g_autofree char *contents = NULL;
+      g_autofree char *display = g_filename_display_name (argv[2]);
+      g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
+      gsize len = 0;
+
+      if (!g_file_get_contents (argv[2], &contents, &len, &error))
+        {
+          g_printerr ("cpel rules: %s\n", error->message);
+          return CPEL_EXIT_INVALID;
+        }
+      if (len > CPEL_SPAN_RULES_FILE_MAX)
+        {
+          g_printerr ("cpel rules: ");
+          g_printerr (_("%s: a rules file has at most %u bytes"), display,
+                      CPEL_SPAN_RULES_FILE_MAX);
+          g_printerr ("\n");
+          return CPEL_EXIT_INVALID;
+        }
+      /* every line's error, not only the first */
+      if (!cpel_span_rules_check_text (rules, contents, (gssize) len, display, errors))
+        {
+          for (guint i = 0; i < errors->len; i++)
+            g_printerr ("cpel rules: %s\n", (const char *) g_ptr_array_index (errors, i));
+          return CPEL_EXIT_INVALID;
+        }
+      text = cpel_span_rules_to_text (rules);
+    }
+  fputs (text, stdout);
+  return cpel_cli_flush_stdout () ? CPEL_EXIT_OK : CPEL_EXIT_INVALID;
+}

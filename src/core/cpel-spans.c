@@ -1,0 +1,1687 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-spans.c — the span engine: rules applied to each track's events
+ *
+ * Per event type, the rules whose event= conditions its name satisfies are
+ * found once (with the name's capture); an event of a type no rule wants
+ * costs a lookup.  The event's text is made only when a rule needs it (a
+ * text condition or a key field).  Open spans are stacks in a hash table per
+ * track, keyed by "rule, capture, key value"; an emptied stack stays until
+ * the table grows large (then empty ones are dropped), so call/return pairs
+ * allocate nothing.  Completed spans go to a sink: the store (per-track
+ * arrays of 16-byte records, sorted by begin at the end) or the summary
+ * (per name and per track accumulators, durations kept for percentiles).
+ */
+#include "cpel-spans.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "cpel-file-private.h"
+#include "cpel-span-rules-private.h"
+#include "cpel-stats.h"
+#include "cpel-stats-private.h"
+#include "cpel-time.h"
+
+#define CANCEL_CHECK_MASK 0xffff
+#define OPEN_PURGE_AT     4096
+#define PREFETCH_AHEAD    32
+
+/* ---- names ------------------------------------------------------------- */
+
+typedef struct
+{
+  GHashTable *ids;     /* char* -> id + 1 */
+  GPtrArray  *names;   /* char* */
+  GMutex      lock;    /* the tracks may be read by several threads */
+} Names;
+
+static void
+names_init (Names *n)
+{
+  n->names = g_ptr_array_new_with_free_func (g_free);
+  n->ids = g_hash_table_new (g_str_hash, g_str_equal);
+  g_mutex_init (&n->lock);
+}
+
+static void
+names_clear (Names *n)
+{
+  g_clear_pointer (&n->ids, g_hash_table_unref);
+  g_clear_pointer (&n->names, g_ptr_array_unref);
+  g_mutex_clear (&n->lock);
+}
+
+static guint32
+names_intern (Names      *n,
+              const char *s)
+{
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&n->lock);
+  gpointer v = g_hash_table_lookup (n->ids, s);
+  char *copy;
+
+  if (v != NULL)
+    return GPOINTER_TO_UINT (v) - 1;
+  copy = g_strdup (s);
+  g_ptr_array_add (n->names, copy);
+  g_hash_table_insert (n->ids, copy, GUINT_TO_POINTER (n->names->len));
+  return n->names->len - 1;
+}
+
+/* ---- the engine ---------------------------------------------------------- */
+
+typedef struct
+{
+  guint32  begin;
+  guint32  name;
+  gint64   t;
+  guint16  depth;
+} Open;
+
+typedef struct
+{
+  GHashTable *open;        /* (rule << 32 | name) -> GArray of Open (rules without a key) */
+  GHashTable *open_keyed;  /* "rule name value" -> GArray of Open (rules with a key) */
+  GPtrArray  *stacks;      /* Engine.stack_ids -> GArray of Open, or NULL */
+  guint       n_open;
+  gboolean    has_state;
+  guint32     state_name;
+  guint32     state_begin;
+  gint64      state_t;
+  guint64     next_index;  /* streaming: the index of the track's next event */
+} TrackState;
+
+typedef struct
+{
+  guint     rule;
+  gboolean  begin_ok;      /* the event= conditions of the begin hold */
+  gboolean  end_ok;
+  char     *cap_begin;     /* the name's capture, when an event= condition captures */
+  char     *cap_end;
+  gint64    name_begin;    /* the span's name id when known from the type alone, else -1 */
+  gint64    name_end;
+  gint64    stack_begin;   /* the stack's index in TrackState.stacks when known, else -1 */
+  gint64    stack_end;
+} Hit;
+
+typedef void (*SinkFunc) (gpointer data, guint slot, const CpelSpan *span,
+                          gint64 t_begin, gint64 t_end);
+
+typedef struct
+{
+  CpelFile       *file;
+  CpelSpanRules  *rules;
+  GArray        **hits;    /* per type: Hit, or NULL */
+  Names          *names;
+  gint64          edge_begin;
+  gint64          edge_end;
+  GString        *key;
+  GString        *text;
+  GString        *name;
+  SinkFunc        sink;
+  gpointer        sink_data;
+  GHashTable     *stack_ids;   /* (rule << 32 | name) -> index + 1 */
+} Engine;
+
+static gint64
+stack_id (Engine  *e,
+          guint    rule,
+          guint32  name)
+{
+  guint64 k = (guint64) rule << 32 | name;
+  gpointer v = g_hash_table_lookup (e->stack_ids, &k);
+
+  if (v == NULL)
+    {
+      v = GUINT_TO_POINTER (g_hash_table_size (e->stack_ids) + 1);
+      g_hash_table_insert (e->stack_ids, g_memdup2 (&k, sizeof k), v);
+    }
+  return (gint64) GPOINTER_TO_UINT (v) - 1;
+}
+
+static void
+hit_clear (gpointer p)
+{
+  Hit *h = p;
+
+  g_free (h->cap_begin);
+  g_free (h->cap_end);
+}
+
+static guint32 span_name (Engine *e, const CpelSpanRule *rule, const char *cap);
+
+static void
+engine_init (Engine        *e,
+             CpelFile      *file,
+             CpelSpanRules *rules,
+             Names         *names,
+             gint64         edge_begin,
+             gint64         edge_end)
+{
+  memset (e, 0, sizeof *e);
+  e->file = file;
+  e->rules = rules;
+  e->names = names;
+  e->edge_begin = edge_begin;
+  e->edge_end = edge_end;
+  e->key = g_string_new (NULL);
+  e->text = g_string_new (NULL);
+  e->name = g_string_new (NULL);
+  e->hits = g_new0 (GArray *, MAX (file->n_types, 1));
+  e->stack_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  for (guint type = 0; type < file->n_types; type++)
+    {
+      const char *tname = file->types[type].name ? file->types[type].name : "";
+
+      for (guint r = 0; r < rules->rules->len; r++)
+        {
+          const CpelSpanRule *rule = g_ptr_array_index (rules->rules, r);
+          const char *cb = NULL, *ce = NULL;
+          gsize lb = 0, le = 0;
+          Hit h = { r, FALSE, FALSE, NULL, NULL, -1, -1, -1, -1 };
+
+          h.begin_ok = cpel_span_match_name (&rule->begin, tname, &cb, &lb);
+          if (rule->kind == CPEL_SPAN_RULE_SPAN)
+            h.end_ok = cpel_span_match_name (&rule->end, tname, &ce, &le);
+          if (!h.begin_ok && !h.end_ok)
+            continue;
+          if (h.begin_ok && rule->begin.capture >= 0
+              && rule->begin.conds[rule->begin.capture].kind == CPEL_SPAN_COND_EVENT)
+            h.cap_begin = g_strndup (cb, lb);
+          if (h.end_ok && rule->end.capture >= 0
+              && rule->end.conds[rule->end.capture].kind == CPEL_SPAN_COND_EVENT)
+            h.cap_end = g_strndup (ce, le);
+          /* the name needs no text: no capture, or one from the name */
+          if (!rule->name_captures || h.cap_begin != NULL)
+            h.name_begin = span_name (e, rule, h.cap_begin);
+          if (!rule->name_captures || h.cap_end != NULL)
+            h.name_end = span_name (e, rule, h.cap_end);
+          /* a rule without a key: the (rule, name) stack found by index */
+          if (rule->key == NULL && h.name_begin >= 0)
+            h.stack_begin = stack_id (e, r, (guint32) h.name_begin);
+          if (rule->key == NULL && h.name_end >= 0)
+            h.stack_end = stack_id (e, r, (guint32) h.name_end);
+          if (e->hits[type] == NULL)
+            {
+              e->hits[type] = g_array_new (FALSE, FALSE, sizeof (Hit));
+              g_array_set_clear_func (e->hits[type], hit_clear);
+            }
+          g_array_append_val (e->hits[type], h);
+        }
+    }
+}
+
+static void
+engine_clear (Engine *e)
+{
+  if (e->hits != NULL)
+    for (guint type = 0; type < e->file->n_types; type++)
+      if (e->hits[type] != NULL)
+        g_array_unref (e->hits[type]);
+  g_clear_pointer (&e->hits, g_free);
+  g_clear_pointer (&e->stack_ids, g_hash_table_unref);
+  g_string_free (e->key, TRUE);
+  g_string_free (e->text, TRUE);
+  g_string_free (e->name, TRUE);
+}
+
+static void
+stack_free (gpointer p)
+{
+  g_array_unref (p);
+}
+
+static void
+stack_free_or_null (gpointer p)
+{
+  if (p != NULL)
+    g_array_unref (p);
+}
+
+static void
+track_state_init (TrackState *ts)
+{
+  memset (ts, 0, sizeof *ts);
+  ts->open = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, stack_free);
+  ts->open_keyed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, stack_free);
+  ts->stacks = g_ptr_array_new_with_free_func (stack_free_or_null);
+}
+
+static void
+track_state_clear (TrackState *ts)
+{
+  g_clear_pointer (&ts->open, g_hash_table_unref);
+  g_clear_pointer (&ts->open_keyed, g_hash_table_unref);
+  g_clear_pointer (&ts->stacks, g_ptr_array_unref);
+}
+
+/* The rule's NAME with its `*` replaced by the capture (`\*` a star). */
+static guint32
+span_name (Engine             *e,
+           const CpelSpanRule *rule,
+           const char         *cap)
+{
+  const char *p = rule->name;
+  gboolean done = FALSE;
+
+  if (!rule->name_captures && strchr (p, '\\') == NULL)
+    return names_intern (e->names, p);
+  g_string_truncate (e->name, 0);
+  for (; *p; p++)
+    {
+      if (*p == '\\' && p[1] != '\0')
+        g_string_append_c (e->name, *++p);
+      else if (*p == '*' && !done)
+        {
+          g_string_append (e->name, cap ? cap : "");
+          done = TRUE;
+        }
+      else
+        g_string_append_c (e->name, *p);
+    }
+  return names_intern (e->names, e->name->str);
+}
+
+static inline void
+emit (Engine     *e,
+      guint       slot,
+      guint32     begin,
+      guint32     end,
+      guint32     name,
+      guint16     depth,
+      guint16     flags,
+      gint64      tb,
+      gint64      te)
+{
+  CpelSpan s = { begin, end, name, depth, flags };
+
+  e->sink (e->sink_data, slot, &s, tb, te);
+}
+
+static void
+purge_empty (GHashTable *table)
+{
+  GHashTableIter it;
+  gpointer v;
+
+  g_hash_table_iter_init (&it, table);
+  while (g_hash_table_iter_next (&it, NULL, &v))
+    if (((GArray *) v)->len == 0)
+      g_hash_table_iter_remove (&it);
+}
+
+/* The stack of open spans of (rule, name[, key value]). */
+static GArray *
+stack_of (Engine     *e,
+          TrackState *ts,
+          gint64      id,
+          guint       rule,
+          guint32     name,
+          const char *kv,
+          gsize       kvlen,
+          gboolean    keyed,
+          gboolean    create)
+{
+  GHashTable *table = keyed ? ts->open_keyed : ts->open;
+  guint64 k = (guint64) rule << 32 | name;
+  GArray *st;
+
+  if (id >= 0)
+    {
+      if ((guint64) id >= ts->stacks->len)
+        {
+          if (!create)
+            return NULL;
+          g_ptr_array_set_size (ts->stacks, (guint) id + 1);
+        }
+      st = g_ptr_array_index (ts->stacks, (guint) id);
+      if (st == NULL && create)
+        {
+          st = g_array_new (FALSE, FALSE, sizeof (Open));
+          g_ptr_array_index (ts->stacks, (guint) id) = st;
+        }
+      return st;
+    }
+  if (keyed)
+    {
+      g_string_printf (e->key, "%u %u ", rule, name);
+      g_string_append_len (e->key, kv, (gssize) kvlen);
+      st = g_hash_table_lookup (table, e->key->str);
+    }
+  else
+    st = g_hash_table_lookup (table, &k);
+  if (st == NULL && create)
+    {
+      if (g_hash_table_size (table) >= OPEN_PURGE_AT)
+        purge_empty (table);
+      st = g_array_new (FALSE, FALSE, sizeof (Open));
+      if (keyed)
+        g_hash_table_insert (table, g_strdup (e->key->str), st);
+      else
+        g_hash_table_insert (table, g_memdup2 (&k, sizeof k), st);
+    }
+  return st;
+}
+
+/* The event's text, made once per event. */
+static const char *
+event_text (Engine          *e,
+            const CpelEvent *ev,
+            gboolean        *made)
+{
+  if (!*made)
+    {
+      g_string_truncate (e->text, 0);
+      cpel_file_append_datum (e->file, ev, e->text);
+      *made = TRUE;
+    }
+  return e->text->str;
+}
+
+static void
+engine_event (Engine          *e,
+              TrackState      *ts,
+              guint            slot,
+              guint64          index,
+              const CpelEvent *ev)
+{
+  GArray *hits;
+  gboolean made = FALSE;
+  guint32 idx = (guint32) MIN (index, (guint64) G_MAXUINT32);
+
+  if (G_UNLIKELY (ev->type >= e->file->n_types))
+    return;
+  hits = e->hits[ev->type];
+  if (hits == NULL)
+    return;
+  for (guint h = 0; h < hits->len; h++)
+    {
+      const Hit *hit = &g_array_index (hits, Hit, h);
+      const CpelSpanRule *rule = g_ptr_array_index (e->rules->rules, hit->rule);
+      g_autofree char *tcap_b = NULL;
+      g_autofree char *tcap_e = NULL;
+      gboolean is_b = hit->begin_ok, is_e = hit->end_ok;
+      const char *cap_b, *cap_e, *kv = "";
+      gsize kvlen = 0;
+      GArray *st;
+
+      if (is_b && rule->begin.needs_text)
+        {
+          const char *t = event_text (e, ev, &made);
+
+          is_b = cpel_span_match_text (&rule->begin, t, e->text->len, &tcap_b);
+        }
+      if (is_e && rule->end.needs_text)
+        {
+          const char *t = event_text (e, ev, &made);
+
+          is_e = cpel_span_match_text (&rule->end, t, e->text->len, &tcap_e);
+        }
+      if (!is_b && !is_e)
+        continue;
+      cap_b = tcap_b ? tcap_b : hit->cap_begin;
+      cap_e = tcap_e ? tcap_e : hit->cap_end;
+
+      if (rule->kind == CPEL_SPAN_RULE_STATE)
+        {
+          guint32 name = hit->name_begin >= 0 ? (guint32) hit->name_begin
+                                              : span_name (e, rule, cap_b);
+
+          if (ts->has_state)
+            emit (e, slot, ts->state_begin, idx, ts->state_name, 0, CPEL_SPAN_STATE,
+                  ts->state_t, ev->time_ns);
+          ts->has_state = TRUE;
+          ts->state_name = name;
+          ts->state_begin = idx;
+          ts->state_t = ev->time_ns;
+          continue;
+        }
+
+      if (rule->key != NULL)
+        {
+          const char *t = event_text (e, ev, &made);
+
+          if (!cpel_span_text_field (t, e->text->len, rule->key, &kv, &kvlen))
+            {
+              kv = "";
+              kvlen = 0;
+            }
+        }
+
+      /* an end when it can end something (or is no begin) */
+      if (is_e)
+        {
+          guint32 name = hit->name_end >= 0 ? (guint32) hit->name_end
+                                            : span_name (e, rule, cap_e);
+
+          st = stack_of (e, ts, hit->name_end >= 0 ? hit->stack_end : -1, hit->rule, name,
+                         kv, kvlen, rule->key != NULL, FALSE);
+          if (st != NULL && st->len > 0)
+            {
+              Open *o = &g_array_index (st, Open, st->len - 1);
+
+              emit (e, slot, o->begin, idx, o->name, o->depth, 0, o->t, ev->time_ns);
+              g_array_set_size (st, st->len - 1);
+              ts->n_open--;
+              continue;
+            }
+          if (!is_b)
+            {
+              emit (e, slot, idx, idx, name, (guint16) MIN (ts->n_open, G_MAXUINT16),
+                    CPEL_SPAN_NO_BEGIN, e->edge_begin, ev->time_ns);
+              continue;
+            }
+        }
+
+      /* a begin */
+      {
+        guint32 name = hit->name_begin >= 0 ? (guint32) hit->name_begin
+                                            : span_name (e, rule, cap_b);
+        Open o;
+
+        st = stack_of (e, ts, hit->name_begin >= 0 ? hit->stack_begin : -1, hit->rule, name,
+                       kv, kvlen, rule->key != NULL, TRUE);
+        if (rule->restart)
+          while (st->len > 0)
+            {
+              Open *p = &g_array_index (st, Open, st->len - 1);
+
+              emit (e, slot, p->begin, idx, p->name, p->depth, CPEL_SPAN_INTERRUPTED,
+                    p->t, ev->time_ns);
+              g_array_set_size (st, st->len - 1);
+              ts->n_open--;
+            }
+        o.begin = idx;
+        o.name = name;
+        o.t = ev->time_ns;
+        o.depth = (guint16) MIN (ts->n_open, G_MAXUINT16);
+        g_array_append_val (st, o);
+        ts->n_open++;
+      }
+    }
+}
+
+static void
+finish_table (Engine     *e,
+              GHashTable *table,
+              guint       slot)
+{
+  GHashTableIter it;
+  gpointer v;
+
+  g_hash_table_iter_init (&it, table);
+  while (g_hash_table_iter_next (&it, NULL, &v))
+    {
+      GArray *st = v;
+
+      for (guint i = 0; i < st->len; i++)
+        {
+          const Open *o = &g_array_index (st, Open, i);
+
+          emit (e, slot, o->begin, o->begin, o->name, o->depth, CPEL_SPAN_NO_END,
+                o->t, MAX (e->edge_end, o->t));
+        }
+    }
+  g_hash_table_remove_all (table);
+}
+
+/* The range read ended: what is open stays unfinished. */
+static void
+engine_finish_track (Engine     *e,
+                     TrackState *ts,
+                     guint       slot)
+{
+  for (guint i = 0; i < ts->stacks->len; i++)
+    {
+      GArray *st = g_ptr_array_index (ts->stacks, i);
+
+      for (guint j = 0; st != NULL && j < st->len; j++)
+        {
+          const Open *o = &g_array_index (st, Open, j);
+
+          emit (e, slot, o->begin, o->begin, o->name, o->depth, CPEL_SPAN_NO_END,
+                o->t, MAX (e->edge_end, o->t));
+        }
+      if (st != NULL)
+        g_array_set_size (st, 0);
+    }
+  finish_table (e, ts->open, slot);
+  finish_table (e, ts->open_keyed, slot);
+  ts->n_open = 0;
+  if (ts->has_state)
+    emit (e, slot, ts->state_begin, ts->state_begin, ts->state_name, 0,
+          CPEL_SPAN_STATE | CPEL_SPAN_NO_END, ts->state_t, MAX (e->edge_end, ts->state_t));
+  ts->has_state = FALSE;
+}
+
+/* ---- drivers ------------------------------------------------------------- */
+
+static void
+range_of (CpelFile               *file,
+          const CpelSpansOptions *options,
+          gint64                 *t0,
+          gint64                 *t1)
+{
+  *t0 = 0;
+  *t1 = file->n_events ? file->duration + 1 : 0;
+  if (options != NULL && options->t1 > options->t0)
+    {
+      *t0 = options->t0;
+      *t1 = options->t1;
+    }
+}
+
+/* The edges orphans are drawn to: the range's start, and its end or the
+ * last event, whichever comes first. */
+static void
+edges_of (CpelFile *file,
+          gint64    t0,
+          gint64    t1,
+          gint64   *edge_begin,
+          gint64   *edge_end)
+{
+  *edge_begin = MAX (t0, 0);
+  *edge_end = MIN (t1, file->duration);
+}
+
+/* Track by track through the index. */
+static gboolean
+drive_indexed (Engine                 *e,
+               const guint            *slots,
+               guint                   n,
+               gint64                  t0,
+               gint64                  t1,
+               GCancellable           *cancellable,
+               GError                **error)
+{
+  CpelFile *file = e->file;
+  TrackState ts;
+
+  track_state_init (&ts);
+  for (guint k = 0; k < n; k++)
+    {
+      guint slot = slots[k];
+      const CpelTrack *track = &file->tracks[slot];
+      const gint64 *times = file->times + track->first;
+      const guint32 *recs = file->recs + track->first;
+      guint64 a = cpel_file_track_lower_bound (file, slot, t0);
+      guint64 b = t1 > t0 ? cpel_file_track_lower_bound (file, slot, t1) : a;
+      guint32 cached_code = 0, cached_type = CPEL_U32MAP_NONE;
+
+      for (guint64 i = a; i < b; i++)
+        {
+          const guint8 *rec;
+          guint section;
+          guint32 code;
+          CpelEvent ev;
+
+          if (G_UNLIKELY ((i & CANCEL_CHECK_MASK) == CANCEL_CHECK_MASK)
+              && g_cancellable_set_error_if_cancelled (cancellable, error))
+            {
+              track_state_clear (&ts);
+              return FALSE;
+            }
+          rec = cpel_file_record (file, recs[i], &section);
+          /* records are visited in time order, scattered over the mapping */
+          if (G_LIKELY (i + PREFETCH_AHEAD < b))
+            __builtin_prefetch (cpel_file_record (file, recs[i + PREFETCH_AHEAD], NULL) + 12);
+          code = cpel_file_read32 (file, rec + 12);
+          if (code != cached_code || cached_type == CPEL_U32MAP_NONE)
+            {
+              cached_code = code;
+              cached_type = cpel_u32map_get (file->type_map, code);
+            }
+          if (cached_type >= file->n_types || e->hits[cached_type] == NULL)
+            continue;
+          ev.time_ns = times[i];
+          ev.file_index = recs[i];
+          ev.track_id = track->id;
+          ev.code = code;
+          ev.datum = cpel_file_read32 (file, rec + 16);
+          ev.track_slot = slot;
+          ev.type = cached_type;
+          ev.section = section;
+          engine_event (e, &ts, slot, i, &ev);
+        }
+      engine_finish_track (e, &ts, slot);
+    }
+  track_state_clear (&ts);
+  return TRUE;
+}
+
+/* One merge over the event sections (a file that can stream). */
+static gboolean
+drive_stream (Engine                 *e,
+              const CpelSpansOptions *options,
+              gint64                  t0,
+              gint64                  t1,
+              GCancellable           *cancellable,
+              GError                **error)
+{
+  CpelFile *file = e->file;
+  const guint *slots = options && options->slots ? options->slots : NULL;
+  guint n_slots = slots ? options->n_slots : 0;
+  g_autofree TrackState *states = g_new0 (TrackState, MAX (file->n_tracks, 1));
+  g_autofree guint8 *chosen = NULL;
+  g_autoptr(CpelMerge) merge = NULL;
+  gboolean ok = TRUE;
+  guint64 i = 0;
+  CpelEvent ev;
+
+  if (t1 > t0)
+    {
+      merge = cpel_merge_new (file, slots, n_slots, t0);
+      while (cpel_merge_next (merge, &ev, NULL) && ev.time_ns < t1)
+        {
+          TrackState *ts;
+
+          if (G_UNLIKELY ((++i & CANCEL_CHECK_MASK) == 0)
+              && g_cancellable_set_error_if_cancelled (cancellable, error))
+            {
+              ok = FALSE;
+              break;
+            }
+          if (G_UNLIKELY (ev.track_slot >= file->n_tracks))
+            continue;
+          ts = &states[ev.track_slot];
+          if (ts->open == NULL)
+            track_state_init (ts);
+          engine_event (e, ts, ev.track_slot, ts->next_index++, &ev);
+        }
+    }
+  for (guint s = 0; s < file->n_tracks; s++)
+    if (states[s].open != NULL)
+      {
+        if (ok)
+          engine_finish_track (e, &states[s], s);
+        track_state_clear (&states[s]);
+      }
+  (void) chosen;
+  return ok;
+}
+
+/* A file of one event section in time order: its records in file order
+ * (sequential reads), each track's index and times followed with a cursor
+ * (for such a section, file order within a track is the index's order). */
+static gboolean
+can_read_sequentially (CpelFile *file)
+{
+  return file->n_evsecs == 1 && file->evsecs[0].sorted && file->times != NULL;
+}
+
+static gboolean
+drive_sequential (Engine       *e,
+                  const guint  *slots,
+                  guint         n,
+                  gint64        t0,
+                  gint64        t1,
+                  GCancellable *cancellable,
+                  GError      **error)
+{
+  CpelFile *file = e->file;
+  const CpelEventSection *sec = &file->evsecs[0];
+  g_autofree TrackState *states = g_new0 (TrackState, MAX (file->n_tracks, 1));
+  g_autofree guint64 *next = g_new0 (guint64, MAX (file->n_tracks, 1));
+  g_autofree guint64 *stop = g_new0 (guint64, MAX (file->n_tracks, 1));
+  g_autofree guint8 *chosen = g_new0 (guint8, MAX (file->n_tracks, 1));
+  guint64 a = cpel_file_section_lower_bound (file, 0, t0);
+  guint64 b = t1 > t0 ? cpel_file_section_lower_bound (file, 0, t1) : a;
+  guint32 cached_code = 0, cached_type = CPEL_U32MAP_NONE;
+  guint32 cached_id = 0, cached_slot = CPEL_U32MAP_NONE;
+  gboolean ok = TRUE;
+
+  for (guint k = 0; k < n; k++)
+    {
+      chosen[slots[k]] = 1;
+      next[slots[k]] = cpel_file_track_lower_bound (file, slots[k], t0);
+      stop[slots[k]] = t1 > t0 ? cpel_file_track_lower_bound (file, slots[k], t1)
+                               : next[slots[k]];
+    }
+  for (guint64 i = a; i < b; i++)
+    {
+      const guint8 *rec = sec->records + i * CPEL_EVENT_RECORD_SIZE;
+      guint32 id = cpel_file_read32 (file, rec + 8);
+      guint32 code = cpel_file_read32 (file, rec + 12);
+      guint32 slot;
+      guint64 idx;
+      CpelEvent ev;
+
+      if (G_UNLIKELY ((i & CANCEL_CHECK_MASK) == CANCEL_CHECK_MASK)
+          && g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          ok = FALSE;
+          break;
+        }
+      if (id != cached_id || cached_slot == CPEL_U32MAP_NONE)
+        {
+          cached_id = id;
+          cached_slot = cpel_u32map_get (file->track_map, id);
+        }
+      slot = cached_slot;
+      if (G_UNLIKELY (slot >= file->n_tracks) || !chosen[slot] || next[slot] >= stop[slot])
+        continue;
+      idx = next[slot]++;
+      if (code != cached_code || cached_type == CPEL_U32MAP_NONE)
+        {
+          cached_code = code;
+          cached_type = cpel_u32map_get (file->type_map, code);
+        }
+      if (cached_type >= file->n_types || e->hits[cached_type] == NULL)
+        continue;
+      ev.time_ns = file->times[file->tracks[slot].first + idx];
+      ev.file_index = sec->first_index + i;
+      ev.track_id = id;
+      ev.code = code;
+      ev.datum = cpel_file_read32 (file, rec + 16);
+      ev.track_slot = slot;
+      ev.type = cached_type;
+      ev.section = 0;
+      if (states[slot].open == NULL)
+        track_state_init (&states[slot]);
+      engine_event (e, &states[slot], slot, idx, &ev);
+    }
+  for (guint k = 0; k < n; k++)
+    {
+      TrackState *ts = &states[slots[k]];
+
+      if (ts->open == NULL)
+        continue;
+      if (ok)
+        engine_finish_track (e, ts, slots[k]);
+      track_state_clear (ts);
+    }
+  return ok;
+}
+
+/* A share of the tracks read by a thread of its own. */
+typedef struct
+{
+  Engine        e;          /* the engine's tables, scratch strings of its own */
+  const guint  *slots;
+  guint         n_slots;
+  gint64        t0, t1;
+  GCancellable *cancellable;
+  GError       *error;
+  gboolean      ok;
+} Share;
+
+static gpointer
+share_run (gpointer data)
+{
+  Share *sh = data;
+
+  sh->ok = drive_indexed (&sh->e, sh->slots, sh->n_slots, sh->t0, sh->t1, sh->cancellable,
+                          &sh->error);
+  return NULL;
+}
+
+#define PARALLEL_MIN_EVENTS (1u << 18)
+#define PARALLEL_MAX_THREADS 8
+
+/* `parallel`: the sink may be called from several threads for different
+ * tracks (each track is read by one thread). */
+static gboolean
+drive (CpelFile               *file,
+       CpelSpanRules          *rules,
+       const CpelSpansOptions *options,
+       gboolean                may_stream,
+       gboolean                parallel,
+       Names                  *names,
+       SinkFunc                sink,
+       gpointer                sink_data,
+       GCancellable           *cancellable,
+       GError                **error)
+{
+  Engine e;
+  gint64 t0, t1, eb, ee;
+  gboolean ok = TRUE;
+  g_autofree guint *all = NULL;
+  const guint *slots;
+  guint n, n_threads;
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  range_of (file, options, &t0, &t1);
+  edges_of (file, t0, t1, &eb, &ee);
+  engine_init (&e, file, rules, names, eb, ee);
+  e.sink = sink;
+  e.sink_data = sink_data;
+  if (may_stream && !cpel_file_has_index (file) && cpel_file_can_stream (file))
+    {
+      ok = drive_stream (&e, options, t0, t1, cancellable, error);
+      engine_clear (&e);
+      return ok;
+    }
+  if (!cpel_file_ensure_index (file, cancellable, error))
+    {
+      engine_clear (&e);
+      return FALSE;
+    }
+  if (options != NULL && options->slots != NULL)
+    {
+      slots = options->slots;
+      n = options->n_slots;
+    }
+  else
+    {
+      all = g_new (guint, MAX (file->n_tracks, 1));
+      for (guint k = 0; k < file->n_tracks; k++)
+        all[k] = k;
+      slots = all;
+      n = file->n_tracks;
+    }
+  n_threads = MIN (MIN (g_get_num_processors (), PARALLEL_MAX_THREADS), n);
+  if (can_read_sequentially (file))
+    ok = drive_sequential (&e, slots, n, t0, t1, cancellable, error);
+  else if (!parallel || n_threads < 2 || file->n_events < PARALLEL_MIN_EVENTS)
+    ok = drive_indexed (&e, slots, n, t0, t1, cancellable, error);
+  else
+    {
+      Share shares[PARALLEL_MAX_THREADS];
+      GThread *threads[PARALLEL_MAX_THREADS] = { NULL };
+      guint64 total = 0, acc = 0;
+      guint first = 0, k = 0;
+
+      /* contiguous shares of about equal numbers of events */
+      for (guint i = 0; i < n; i++)
+        total += file->tracks[slots[i]].count;
+      for (guint t = 0; t < n_threads; t++)
+        {
+          guint64 goal = total * (t + 1) / n_threads;
+
+          while (k < n && (acc < goal || t + 1 == n_threads))
+            acc += file->tracks[slots[k++]].count;
+          shares[t].e = e;
+          shares[t].e.key = g_string_new (NULL);
+          shares[t].e.text = g_string_new (NULL);
+          shares[t].e.name = g_string_new (NULL);
+          shares[t].slots = slots + first;
+          shares[t].n_slots = k - first;
+          shares[t].t0 = t0;
+          shares[t].t1 = t1;
+          shares[t].cancellable = cancellable;
+          shares[t].error = NULL;
+          shares[t].ok = TRUE;
+          first = k;
+        }
+      for (guint t = 1; t < n_threads; t++)
+        threads[t] = g_thread_new ("cpel-spans", share_run, &shares[t]);
+      share_run (&shares[0]);
+      for (guint t = 0; t < n_threads; t++)
+        {
+          if (threads[t] != NULL)
+            g_thread_join (threads[t]);
+          if (!shares[t].ok && ok)
+            {
+              ok = FALSE;
+              g_propagate_error (error, g_steal_pointer (&shares[t].error));
+            }
+          g_clear_error (&shares[t].error);
+          g_string_free (shares[t].e.key, TRUE);
+          g_string_free (shares[t].e.text, TRUE);
+          g_string_free (shares[t].e.name, TRUE);
+        }
+    }
+  engine_clear (&e);
+  return ok;
+}
+
+/* ---- the store ----------------------------------------------------------- */
+
+typedef struct
+{
+  GArray   *spans;    /* CpelSpan, while deriving */
+  GArray   *states;
+  CpelSpan *span_data;   /* then: exactly as many as there are */
+  guint64   n_spans;
+  CpelSpan *state_data;
+  guint64   n_states;
+} TrackSpans;
+
+/* The array's records in a block of their size (the array's doubling
+ * would leave up to half of it unused). */
+static CpelSpan *
+shrink (GArray  *a,
+        guint64 *n)
+{
+  gsize len = 0;
+  CpelSpan *data;
+
+  *n = 0;
+  if (a == NULL)
+    return NULL;
+  data = g_array_steal (a, &len);
+  g_array_unref (a);
+  *n = len;
+  if (len == 0)
+    {
+      g_free (data);
+      return NULL;
+    }
+  return g_realloc (data, len * sizeof (CpelSpan));
+}
+
+struct _CpelSpans
+{
+  CpelFile    *file;
+  Names        names;
+  TrackSpans  *tracks;     /* n_tracks */
+  gint64       edge_begin;
+  gint64       edge_end;
+  guint64      n_spans;
+};
+
+static gint span_cmp (gconstpointer pa, gconstpointer pb);
+
+/* Spans arrive in the order they end: in begin order unless they nest (an
+ * outer span ends after its inner ones) or were interrupted.  Each is put
+ * in its place as it comes, usually at the end; else found by a binary
+ * search and moved in (as far back as the spans it holds). */
+static void
+store_sink (gpointer        data,
+            guint           slot,
+            const CpelSpan *span,
+            gint64          tb,
+            gint64          te)
+{
+  CpelSpans *s = data;
+  TrackSpans *t = &s->tracks[slot];
+  GArray **a = (span->flags & CPEL_SPAN_STATE) ? &t->states : &t->spans;
+  guint lo, hi;
+
+  (void) tb;
+  (void) te;
+  if (*a == NULL)
+    *a = g_array_new (FALSE, FALSE, sizeof (CpelSpan));
+  if ((*a)->len == 0 || span_cmp (&g_array_index (*a, CpelSpan, (*a)->len - 1), span) <= 0)
+    {
+      g_array_append_val (*a, *span);
+      return;
+    }
+  lo = 0;
+  hi = (*a)->len - 1;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (span_cmp (&g_array_index (*a, CpelSpan, mid), span) <= 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  g_array_insert_val (*a, lo, *span);
+}
+
+/* Begin order: orphan ends first (drawn from the range's start) by their
+ * end, then by begin index, then end index (an interrupted or unfinished
+ * span: its own end index). */
+static gint
+span_cmp (gconstpointer pa,
+          gconstpointer pb)
+{
+  const CpelSpan *a = pa, *b = pb;
+  gboolean na = (a->flags & CPEL_SPAN_NO_BEGIN) != 0;
+  gboolean nb = (b->flags & CPEL_SPAN_NO_BEGIN) != 0;
+
+  if (na != nb)
+    return na ? -1 : 1;
+  if (a->begin != b->begin)
+    return a->begin < b->begin ? -1 : 1;
+  if (a->end != b->end)
+    return a->end < b->end ? -1 : 1;
+  return (gint) a->depth - (gint) b->depth;
+}
+
+CpelSpans *
+cpel_spans_derive (CpelFile               *file,
+                   CpelSpanRules          *rules,
+                   const CpelSpansOptions *options,
+                   GCancellable           *cancellable,
+                   GError                **error)
+{
+  g_autoptr(CpelSpans) spans = NULL;
+  gint64 t0, t1;
+
+  g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
+  g_return_val_if_fail (rules != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (options != NULL && !cpel_file_check_slots (file, options->slots, options->n_slots, error))
+    return NULL;
+  spans = g_new0 (CpelSpans, 1);
+  spans->file = g_object_ref (file);
+  names_init (&spans->names);
+  spans->tracks = g_new0 (TrackSpans, MAX (file->n_tracks, 1));
+  range_of (file, options, &t0, &t1);
+  edges_of (file, t0, t1, &spans->edge_begin, &spans->edge_end);
+  if (!drive (file, rules, options, FALSE, TRUE, &spans->names, store_sink, spans,
+              cancellable, error))
+    return NULL;
+  for (guint s = 0; s < file->n_tracks; s++)
+    {
+      TrackSpans *t = &spans->tracks[s];
+
+      t->span_data = shrink (g_steal_pointer (&t->spans), &t->n_spans);
+      t->state_data = shrink (g_steal_pointer (&t->states), &t->n_states);
+      spans->n_spans += t->n_spans + t->n_states;
+    }
+  return g_steal_pointer (&spans);
+}
+
+void
+cpel_spans_free (CpelSpans *spans)
+{
+  if (spans == NULL)
+    return;
+  if (spans->tracks != NULL)
+    for (guint s = 0; s < spans->file->n_tracks; s++)
+      {
+        g_clear_pointer (&spans->tracks[s].spans, g_array_unref);
+        g_clear_pointer (&spans->tracks[s].states, g_array_unref);
+        g_free (spans->tracks[s].span_data);
+        g_free (spans->tracks[s].state_data);
+      }
+  g_free (spans->tracks);
+  names_clear (&spans->names);
+  g_clear_object (&spans->file);
+  g_free (spans);
+}
+
+guint
+cpel_spans_get_n_names (CpelSpans *spans)
+{
+  g_return_val_if_fail (spans != NULL, 0);
+  return spans->names.names->len;
+}
+
+const char *
+cpel_spans_get_name (CpelSpans *spans,
+                     guint      name)
+{
+  g_return_val_if_fail (spans != NULL, NULL);
+  g_return_val_if_fail (name < spans->names.names->len, NULL);
+  return g_ptr_array_index (spans->names.names, name);
+}
+
+const CpelSpan *
+cpel_spans_get_track_spans (CpelSpans *spans,
+                            guint      slot,
+                            guint64   *n)
+{
+  g_return_val_if_fail (spans != NULL, NULL);
+  g_return_val_if_fail (slot < spans->file->n_tracks, NULL);
+  if (n != NULL)
+    *n = spans->tracks[slot].n_spans;
+  return spans->tracks[slot].span_data;
+}
+
+const CpelSpan *
+cpel_spans_get_track_states (CpelSpans *spans,
+                             guint      slot,
+                             guint64   *n)
+{
+  g_return_val_if_fail (spans != NULL, NULL);
+  g_return_val_if_fail (slot < spans->file->n_tracks, NULL);
+  if (n != NULL)
+    *n = spans->tracks[slot].n_states;
+  return spans->tracks[slot].state_data;
+}
+
+static gint64
+track_time (CpelSpans *spans,
+            guint      slot,
+            guint32    index)
+{
+  const CpelTrack *t = &spans->file->tracks[slot];
+
+  if (index >= t->count)
+    return spans->edge_end;
+  return spans->file->times[t->first + index];
+}
+
+gint64
+cpel_spans_begin_ns (CpelSpans      *spans,
+                     guint           slot,
+                     const CpelSpan *span)
+{
+  g_return_val_if_fail (spans != NULL && span != NULL, 0);
+  g_return_val_if_fail (slot < spans->file->n_tracks, 0);
+  if (span->flags & CPEL_SPAN_NO_BEGIN)
+    return MIN (spans->edge_begin, track_time (spans, slot, span->end));
+  return track_time (spans, slot, span->begin);
+}
+
+gint64
+cpel_spans_end_ns (CpelSpans      *spans,
+                   guint           slot,
+                   const CpelSpan *span)
+{
+  g_return_val_if_fail (spans != NULL && span != NULL, 0);
+  g_return_val_if_fail (slot < spans->file->n_tracks, 0);
+  if (span->flags & CPEL_SPAN_NO_END)
+    return MAX (spans->edge_end, track_time (spans, slot, span->begin));
+  return track_time (spans, slot, span->end);
+}
+
+guint64
+cpel_spans_track_lower_bound (CpelSpans *spans,
+                              guint      slot,
+                              gint64     t)
+{
+  guint64 n, lo = 0, hi;
+  const CpelSpan *a;
+
+  g_return_val_if_fail (spans != NULL, 0);
+  g_return_val_if_fail (slot < spans->file->n_tracks, 0);
+  a = cpel_spans_get_track_spans (spans, slot, &n);
+  hi = n;
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (cpel_spans_begin_ns (spans, slot, &a[mid]) < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+guint64
+cpel_spans_get_n_spans (CpelSpans *spans)
+{
+  g_return_val_if_fail (spans != NULL, 0);
+  return spans->n_spans;
+}
+
+guint64
+cpel_spans_get_bytes (CpelSpans *spans)
+{
+  g_return_val_if_fail (spans != NULL, 0);
+  return spans->n_spans * sizeof (CpelSpan);
+}
+
+/* ---- the summary --------------------------------------------------------- */
+
+typedef struct
+{
+  guint64            count;
+  unsigned __int128  total;
+  gint64             min, max;
+  guint64            orphan_begins;
+  guint64            orphan_ends;
+  GArray            *durations;   /* gint64, per name only */
+} Acc;
+
+struct _CpelSpanSummary
+{
+  CpelFile   *file;
+  Names       names;
+  gboolean    unfinished;
+  GArray     *by_name;     /* Acc per name id */
+  GHashTable *by_track;    /* (slot << 32 | name) -> Acc* */
+  GHashTable *by_state;
+  GArray     *rows[3];     /* CpelSpanRow */
+};
+
+static void
+acc_free (gpointer p)
+{
+  g_free (p);
+}
+
+static void
+acc_add (Acc            *a,
+         const CpelSpan *span,
+         gint64          d,
+         gboolean        unfinished,
+         gboolean        keep)
+{
+  if (span->flags & CPEL_SPAN_NO_BEGIN)
+    a->orphan_ends++;
+  if (span->flags & (CPEL_SPAN_NO_END | CPEL_SPAN_INTERRUPTED))
+    a->orphan_begins++;
+  if ((span->flags & CPEL_SPAN_ORPHAN) && !unfinished)
+    return;
+  if (d < 0)
+    d = 0;
+  if (a->count == 0 || d < a->min)
+    a->min = d;
+  if (a->count == 0 || d > a->max)
+    a->max = d;
+  a->count++;
+  a->total += (guint64) d;
+  if (keep)
+    {
+      if (a->durations == NULL)
+        a->durations = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_array_append_val (a->durations, d);
+    }
+}
+
+static Acc *
+pair_acc (GHashTable *table,
+          guint       slot,
+          guint32     name)
+{
+  guint64 key = (guint64) slot << 32 | name;
+  Acc *a = g_hash_table_lookup (table, &key);
+
+  if (a == NULL)
+    {
+      a = g_new0 (Acc, 1);
+      g_hash_table_insert (table, g_memdup2 (&key, sizeof key), a);
+    }
+  return a;
+}
+
+static void
+summary_sink (gpointer        data,
+              guint           slot,
+              const CpelSpan *span,
+              gint64          tb,
+              gint64          te)
+{
+  CpelSpanSummary *s = data;
+  gint64 d = te - tb;
+
+  if (span->flags & CPEL_SPAN_STATE)
+    {
+      acc_add (pair_acc (s->by_state, slot, span->name), span, d, s->unfinished, FALSE);
+      return;
+    }
+  if (span->name >= s->by_name->len)
+    g_array_set_size (s->by_name, span->name + 1);
+  acc_add (&g_array_index (s->by_name, Acc, span->name), span, d, s->unfinished, TRUE);
+  acc_add (pair_acc (s->by_track, slot, span->name), span, d, s->unfinished, FALSE);
+}
+
+static guint
+u64_hash (gconstpointer p)
+{
+  guint64 k = *(const guint64 *) p;
+
+  return (guint) ((k * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 32);
+}
+
+static gboolean
+u64_equal (gconstpointer a,
+           gconstpointer b)
+{
+  return *(const guint64 *) a == *(const guint64 *) b;
+}
+
+/* The k-th smallest (0-based) of v[lo..hi] (quickselect, median of three,
+ * three-way partition): v[lo..hi] is reordered so that every value before
+ * k is <= v[k] and every value after it >= v[k]. */
+static gint64
+select_kth (gint64 *v,
+            gint64  lo,
+            gint64  hi,
+            gint64  k)
+{
+  while (hi > lo)
+    {
+      gint64 a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];
+      gint64 pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+      gint64 lt = lo, i = lo, gt = hi;
+
+      while (i <= gt)
+        {
+          gint64 x = v[i];
+
+          if (x < pivot)
+            {
+              v[i++] = v[lt];
+              v[lt++] = x;
+            }
+          else if (x > pivot)
+            {
+              v[i] = v[gt];
+              v[gt--] = x;
+            }
+          else
+            i++;
+        }
+      if (k < lt)
+        hi = lt - 1;
+      else if (k > gt)
+        lo = gt + 1;
+      else
+        return pivot;
+    }
+  return v[k];
+}
+
+/* Nearest rank: the smallest d with at least p % of the values <= d, the
+ * ceil(p n / 100)-th smallest. */
+static gsize
+rank_of (gsize n,
+         guint p)
+{
+  guint64 rank = ((guint64) n * p + 99) / 100;
+
+  return rank == 0 ? 0 : (gsize) rank - 1;
+}
+
+static void
+row_fill (CpelSpanRow *r,
+          Acc         *a)
+{
+  r->count = a->count;
+  r->total_ns = a->total > G_MAXUINT64 ? G_MAXUINT64 : (guint64) a->total;
+  r->orphan_begins = a->orphan_begins;
+  r->orphan_ends = a->orphan_ends;
+  if (a->count > 0)
+    {
+      r->min_ns = a->min;
+      r->max_ns = a->max;
+      r->mean_ns = (gint64) ((a->total + a->count / 2) / a->count);
+    }
+}
+
+static gint
+row_cmp_spans (gconstpointer pa,
+               gconstpointer pb)
+{
+  const CpelSpanRow *a = pa, *b = pb;
+
+  if (a->total_ns != b->total_ns)
+    return a->total_ns > b->total_ns ? -1 : 1;
+  return strcmp (a->name, b->name);
+}
+
+static gint
+row_cmp_tracks (gconstpointer pa,
+                gconstpointer pb)
+{
+  const CpelSpanRow *a = pa, *b = pb;
+  gint c = strcmp (a->track, b->track);
+
+  if (c != 0)
+    return c;
+  if (a->slot != b->slot)
+    return a->slot < b->slot ? -1 : 1;
+  return strcmp (a->name, b->name);
+}
+
+static void
+pair_rows (CpelSpanSummary *s,
+           GHashTable      *table,
+           GArray          *rows)
+{
+  GHashTableIter it;
+  gpointer k, v;
+
+  g_hash_table_iter_init (&it, table);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    {
+      guint64 key = *(const guint64 *) k;
+      CpelSpanRow r = { 0 };
+
+      r.slot = (guint) (key >> 32);
+      r.track = s->file->tracks[r.slot].label ? s->file->tracks[r.slot].label : "";
+      r.name = g_ptr_array_index (s->names.names, (guint) (key & 0xffffffff));
+      row_fill (&r, v);
+      g_array_append_val (rows, r);
+    }
+  g_array_sort (rows, row_cmp_tracks);
+}
+
+CpelSpanSummary *
+cpel_span_summary_compute (CpelFile               *file,
+                           CpelSpanRules          *rules,
+                           const CpelSpansOptions *options,
+                           gboolean                unfinished,
+                           GCancellable           *cancellable,
+                           GError                **error)
+{
+  g_autoptr(CpelSpanSummary) s = NULL;
+
+  g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
+  g_return_val_if_fail (rules != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (options != NULL && !cpel_file_check_slots (file, options->slots, options->n_slots, error))
+    return NULL;
+  s = g_new0 (CpelSpanSummary, 1);
+  s->file = g_object_ref (file);
+  s->unfinished = unfinished;
+  names_init (&s->names);
+  s->by_name = g_array_new (FALSE, TRUE, sizeof (Acc));
+  s->by_track = g_hash_table_new_full (u64_hash, u64_equal, g_free, acc_free);
+  s->by_state = g_hash_table_new_full (u64_hash, u64_equal, g_free, acc_free);
+  for (guint t = 0; t < 3; t++)
+    s->rows[t] = g_array_new (FALSE, TRUE, sizeof (CpelSpanRow));
+  if (!drive (file, rules, options, TRUE, FALSE, &s->names, summary_sink, s, cancellable,
+              error))
+    return NULL;
+
+  for (guint n = 0; n < s->by_name->len; n++)
+    {
+      Acc *a = &g_array_index (s->by_name, Acc, n);
+      CpelSpanRow r = { 0 };
+
+      if (a->count == 0 && a->orphan_begins == 0 && a->orphan_ends == 0)
+        continue;
+      r.slot = G_MAXUINT;
+      r.name = g_ptr_array_index (s->names.names, n);
+      row_fill (&r, a);
+      if (a->durations != NULL && a->durations->len > 0)
+        {
+          gint64 *v = (gint64 *) a->durations->data;
+          gint64 last = (gint64) a->durations->len - 1;
+          gint64 k50 = (gint64) rank_of (a->durations->len, 50);
+          gint64 k90 = (gint64) rank_of (a->durations->len, 90);
+          gint64 k99 = (gint64) rank_of (a->durations->len, 99);
+
+          /* each selection leaves the larger values after its rank */
+          r.p50_ns = select_kth (v, 0, last, k50);
+          r.p90_ns = select_kth (v, k50, last, k90);
+          r.p99_ns = select_kth (v, k90, last, k99);
+        }
+      g_clear_pointer (&a->durations, g_array_unref);
+      g_array_append_val (s->rows[CPEL_SPAN_TABLE_SPANS], r);
+    }
+  g_array_sort (s->rows[CPEL_SPAN_TABLE_SPANS], row_cmp_spans);
+  pair_rows (s, s->by_track, s->rows[CPEL_SPAN_TABLE_TRACKS]);
+  pair_rows (s, s->by_state, s->rows[CPEL_SPAN_TABLE_STATES]);
+  return g_steal_pointer (&s);
+}
+
+void
+cpel_span_summary_free (CpelSpanSummary *s)
+{
+  if (s == NULL)
+    return;
+  if (s->by_name != NULL)
+    for (guint n = 0; n < s->by_name->len; n++)
+      g_clear_pointer (&g_array_index (s->by_name, Acc, n).durations, g_array_unref);
+  g_clear_pointer (&s->by_name, g_array_unref);
+  g_clear_pointer (&s->by_track, g_hash_table_unref);
+  g_clear_pointer (&s->by_state, g_hash_table_unref);
+  for (guint t = 0; t < 3; t++)
+    g_clear_pointer (&s->rows[t], g_array_unref);
+  names_clear (&s->names);
+  g_clear_object (&s->file);
+  g_free (s);
+}
+
+guint
+cpel_span_summary_get_n_rows (CpelSpanSummary *summary,
+                              CpelSpanTable    table)
+{
+  g_return_val_if_fail (summary != NULL, 0);
+  g_return_val_if_fail (table <= CPEL_SPAN_TABLE_STATES, 0);
+  return summary->rows[table]->len;
+}
+
+const CpelSpanRow *
+cpel_span_summary_get_row (CpelSpanSummary *summary,
+                           CpelSpanTable    table,
+                           guint            i)
+{
+  g_return_val_if_fail (summary != NULL, NULL);
+  g_return_val_if_fail (table <= CPEL_SPAN_TABLE_STATES, NULL);
+  g_return_val_if_fail (i < summary->rows[table]->len, NULL);
+  return &g_array_index (summary->rows[table], CpelSpanRow, i);
+}
+
+static char *
+ns_field (const CpelSpanRow *r,
+          gint64             v)
+{
+  return r->count > 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, v) : g_strdup ("");
+}
+
+static void
+csv_line (GString *out,
+          char   **fields)
+{
+  for (guint i = 0; fields[i] != NULL; i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, ',');
+      cpel_csv_append_field (out, fields[i]);
+    }
+  g_string_append (out, "\r\n");
+}
+
+char *
+cpel_span_summary_to_csv (CpelSpanSummary *summary,
+                          CpelSpanTable    table)
+{
+  GString *out;
+  GArray *rows;
+
+  g_return_val_if_fail (summary != NULL, NULL);
+  g_return_val_if_fail (table <= CPEL_SPAN_TABLE_STATES, NULL);
+  out = g_string_new (NULL);
+  rows = summary->rows[table];
+  if (table == CPEL_SPAN_TABLE_SPANS)
+    g_string_append (out, "span,count,total_ns,min_ns,p50_ns,p90_ns,p99_ns,max_ns,mean_ns,"
+                          "orphan_begins,orphan_ends\r\n");
+  else if (table == CPEL_SPAN_TABLE_TRACKS)
+    g_string_append (out, "track,span,count,total_ns,min_ns,mean_ns,max_ns,"
+                          "orphan_begins,orphan_ends\r\n");
+  else
+    g_string_append (out, "track,state,count,total_ns,min_ns,mean_ns,max_ns\r\n");
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const CpelSpanRow *r = &g_array_index (rows, CpelSpanRow, i);
+      g_autoptr(GPtrArray) f = g_ptr_array_new_with_free_func (g_free);
+
+      if (table != CPEL_SPAN_TABLE_SPANS)
+        g_ptr_array_add (f, g_utf8_make_valid (r->track, -1));
+      g_ptr_array_add (f, g_utf8_make_valid (r->name, -1));
+      g_ptr_array_add (f, g_strdup_printf ("%" G_GUINT64_FORMAT, r->count));
+      g_ptr_array_add (f, g_strdup_printf ("%" G_GUINT64_FORMAT, r->total_ns));
+      g_ptr_array_add (f, ns_field (r, r->min_ns));
+      if (table == CPEL_SPAN_TABLE_SPANS)
+        {
+          g_ptr_array_add (f, ns_field (r, r->p50_ns));
+          g_ptr_array_add (f, ns_field (r, r->p90_ns));
+          g_ptr_array_add (f, ns_field (r, r->p99_ns));
+          g_ptr_array_add (f, ns_field (r, r->max_ns));
+          g_ptr_array_add (f, ns_field (r, r->mean_ns));
+        }
+      else
+        {
+          g_ptr_array_add (f, ns_field (r, r->mean_ns));
+          g_ptr_array_add (f, ns_field (r, r->max_ns));
+        }
+      if (table != CPEL_SPAN_TABLE_STATES)
+        {
+          g_ptr_array_add (f, g_strdup_printf ("%" G_GUINT64_FORMAT, r->orphan_begins));
+          g_ptr_array_add (f, g_strdup_printf ("%" G_GUINT64_FORMAT, r->orphan_ends));
+        }
+      g_ptr_array_add (f, NULL);
+      csv_line (out, (char **) f->pdata);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static char *
+time_cell (const CpelSpanRow *r,
+           gint64             v)
+{
+  return r->count > 0 ? cpel_time_format (v) : g_strdup ("-");
+}
+
+char *
+cpel_span_summary_to_text (CpelSpanSummary *summary,
+                           CpelSpanTable    table)
+{
+  GString *out;
+  GArray *rows;
+  CpelTextTable t;
+
+  g_return_val_if_fail (summary != NULL, NULL);
+  g_return_val_if_fail (table <= CPEL_SPAN_TABLE_STATES, NULL);
+  out = g_string_new (NULL);
+  rows = summary->rows[table];
+  if (table == CPEL_SPAN_TABLE_SPANS)
+    {
+      cpel_text_table_init (&t, "lrrrrrrrrrr");
+      cpel_text_table_add (&t, g_strdup (_("Span")));
+    }
+  else
+    {
+      cpel_text_table_init (&t, table == CPEL_SPAN_TABLE_TRACKS ? "llrrrrrrr" : "llrrrrr");
+      cpel_text_table_add (&t, g_strdup (_("Track")));
+      cpel_text_table_add (&t, g_strdup (table == CPEL_SPAN_TABLE_TRACKS ? _("Span")
+                                                                           : _("State")));
+    }
+  cpel_text_table_add (&t, g_strdup (_("Count")));
+  cpel_text_table_add (&t, g_strdup (_("Total")));
+  cpel_text_table_add (&t, g_strdup (_("Min")));
+  if (table == CPEL_SPAN_TABLE_SPANS)
+    {
+      cpel_text_table_add (&t, g_strdup ("p50"));
+      cpel_text_table_add (&t, g_strdup ("p90"));
+      cpel_text_table_add (&t, g_strdup ("p99"));
+      cpel_text_table_add (&t, g_strdup (_("Max")));
+      cpel_text_table_add (&t, g_strdup (_("Mean")));
+    }
+  else
+    {
+      cpel_text_table_add (&t, g_strdup (_("Mean")));
+      cpel_text_table_add (&t, g_strdup (_("Max")));
+    }
+  if (table != CPEL_SPAN_TABLE_STATES)
+    {
+      cpel_text_table_add (&t, g_strdup (_("No end")));
+      cpel_text_table_add (&t, g_strdup (_("No begin")));
+    }
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const CpelSpanRow *r = &g_array_index (rows, CpelSpanRow, i);
+
+      if (table != CPEL_SPAN_TABLE_SPANS)
+        cpel_text_table_add (&t, cpel_stats_printable (r->track));
+      cpel_text_table_add (&t, cpel_stats_printable (r->name));
+      cpel_text_table_add (&t, g_strdup_printf ("%" G_GUINT64_FORMAT, r->count));
+      cpel_text_table_add (&t, cpel_time_format ((gint64) MIN (r->total_ns,
+                                                                (guint64) G_MAXINT64)));
+      cpel_text_table_add (&t, time_cell (r, r->min_ns));
+      if (table == CPEL_SPAN_TABLE_SPANS)
+        {
+          cpel_text_table_add (&t, time_cell (r, r->p50_ns));
+          cpel_text_table_add (&t, time_cell (r, r->p90_ns));
+          cpel_text_table_add (&t, time_cell (r, r->p99_ns));
+          cpel_text_table_add (&t, time_cell (r, r->max_ns));
+          cpel_text_table_add (&t, time_cell (r, r->mean_ns));
+        }
+      else
+        {
+          cpel_text_table_add (&t, time_cell (r, r->mean_ns));
+          cpel_text_table_add (&t, time_cell (r, r->max_ns));
+        }
+      if (table != CPEL_SPAN_TABLE_STATES)
+        {
+          cpel_text_table_add (&t, g_strdup_printf ("%" G_GUINT64_FORMAT, r->orphan_begins));
+          cpel_text_table_add (&t, g_strdup_printf ("%" G_GUINT64_FORMAT, r->orphan_ends));
+        }
+    }
+  cpel_text_table_write (&t, out);
+  return g_string_free (out, FALSE);
+}

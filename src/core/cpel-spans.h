@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-spans.h — spans and states derived from events by rules
+ *
+ * Each track is read in time order (file order breaks ties) and every event
+ * is offered to every rule (cpel-span-rules.h), independently:
+ *
+ * - A span rule's open spans are kept as a stack per key: the track, the
+ *   rule, the capture (when the rule's NAME has a `*`) and the value of the
+ *   rule's key field (a missing field: the empty value).  A begin pushes; an
+ *   end pops the innermost open span of its key (LIFO).  An event matching
+ *   both the begin and the end (a toggle, e.g. VPP's cli-cmd) ends the open
+ *   span of its key when there is one, else begins one.
+ * - A second begin while a span of its key is open nests (pushed on the
+ *   stack) — unless the rule says `restart`: then the open span ends there,
+ *   flagged CPEL_SPAN_INTERRUPTED (its end index is the second begin's), and
+ *   the second begin opens a new span.
+ * - An end with no open span of its key is an orphan end: a span flagged
+ *   CPEL_SPAN_NO_BEGIN (the capture began inside it), its begin index that
+ *   of the end; it is drawn from the start of the range read.
+ * - A span still open after the last event is flagged CPEL_SPAN_NO_END
+ *   (the capture ended inside it), its end index that of the begin; it is
+ *   drawn to the end of the range read (the capture's last event).
+ * - A state rule's event ends the track's current state (one per track,
+ *   whatever rule set it) and starts its own: states tile the track from its
+ *   first state event on; the last state is CPEL_SPAN_NO_END.
+ *
+ * Orphans are kept and counted, never paired with anything else; statistics
+ * leave out flagged spans unless asked.  Only events in [t0, t1) are read:
+ * a range that cuts a span makes orphans of it, as cutting the capture
+ * there would.  Depth: the number of spans open on the track (any rule,
+ * any key) when the span began.
+ */
+#pragma once
+
+#include "cpel-file.h"
+#include "cpel-span-rules.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  CPEL_SPAN_NO_BEGIN    = 1 << 0,   /* an end without a begin */
+  CPEL_SPAN_NO_END      = 1 << 1,   /* a begin without an end */
+  CPEL_SPAN_INTERRUPTED = 1 << 2,   /* ended by the next begin of its key (restart) */
+  CPEL_SPAN_STATE       = 1 << 3,   /* a state, not a span */
+} CpelSpanFlags;
+
+#define CPEL_SPAN_ORPHAN (CPEL_SPAN_NO_BEGIN | CPEL_SPAN_NO_END | CPEL_SPAN_INTERRUPTED)
+
+/* One span or state: 16 bytes.  Indices are event indices within the track
+ * (cpel_file_get_track_event ()). */
+typedef struct
+{
+  guint32 begin;   /* the begin event (CPEL_SPAN_NO_BEGIN: the end event) */
+  guint32 end;     /* the end event (CPEL_SPAN_NO_END: the begin event) */
+  guint32 name;    /* cpel_spans_get_name () */
+  guint16 depth;   /* saturates at G_MAXUINT16 */
+  guint16 flags;   /* CpelSpanFlags */
+} CpelSpan;
+
+G_STATIC_ASSERT (sizeof (CpelSpan) == 16);
+
+typedef struct
+{
+  gint64        t0;        /* read the events in [t0, t1); t1 <= t0: the whole file */
+  gint64        t1;
+  const guint  *slots;     /* tracks; NULL = every track */
+  guint         n_slots;
+} CpelSpansOptions;
+
+typedef struct _CpelSpans CpelSpans;
+
+/* Derives the spans and states of every chosen track (builds the file's
+ * index when it is deferred).  NULL with G_IO_ERROR_CANCELLED when
+ * cancelled, CPEL_ERROR_INVALID on a bad slot. */
+CpelSpans       *cpel_spans_derive          (CpelFile               *file,
+                                             CpelSpanRules          *rules,
+                                             const CpelSpansOptions *options,
+                                             GCancellable           *cancellable,
+                                             GError                **error);
+void             cpel_spans_free            (CpelSpans *spans);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelSpans, cpel_spans_free)
+
+/* The span names (rule NAMEs with their captures) and state names. */
+guint            cpel_spans_get_n_names     (CpelSpans *spans);
+const char      *cpel_spans_get_name        (CpelSpans *spans, guint name);
+/* A track's spans (states), sorted by begin time, then by end; NULL when
+ * there are none.  Valid while `spans` lives. */
+const CpelSpan  *cpel_spans_get_track_spans (CpelSpans *spans, guint slot, guint64 *n);
+const CpelSpan  *cpel_spans_get_track_states (CpelSpans *spans, guint slot, guint64 *n);
+/* Begin and end time (ns) of a span of track `slot`, orphans drawn to the
+ * range read's edges (t0; the last event read). */
+gint64           cpel_spans_begin_ns        (CpelSpans *spans, guint slot, const CpelSpan *span);
+gint64           cpel_spans_end_ns          (CpelSpans *spans, guint slot, const CpelSpan *span);
+/* The first of the track's spans whose begin time is >= t (n when none).
+ * O(log n). */
+guint64          cpel_spans_track_lower_bound (CpelSpans *spans, guint slot, gint64 t);
+guint64          cpel_spans_get_n_spans     (CpelSpans *spans);   /* spans and states */
+/* Bytes the span records take (16 per span). */
+guint64          cpel_spans_get_bytes       (CpelSpans *spans);
+
+/* ---- statistics (cpel spans / cpel states) ---- */
+
+typedef struct
+{
+  guint         slot;         /* by tracks / states: the track; else G_MAXUINT */
+  const char   *track;        /* its label, or NULL */
+  const char   *name;
+  guint64       count;        /* spans counted (flagged ones only when asked) */
+  guint64       total_ns;     /* saturates at G_MAXUINT64 */
+  gint64        min_ns, max_ns, mean_ns;      /* mean rounded half up; 0 when count 0 */
+  gint64        p50_ns, p90_ns, p99_ns;       /* by spans only: exact, nearest rank */
+  guint64       orphan_begins;  /* NO_END + INTERRUPTED */
+  guint64       orphan_ends;    /* NO_BEGIN */
+} CpelSpanRow;
+
+typedef enum
+{
+  CPEL_SPAN_TABLE_SPANS,    /* per span name */
+  CPEL_SPAN_TABLE_TRACKS,   /* per track and span name */
+  CPEL_SPAN_TABLE_STATES,   /* per track and state */
+} CpelSpanTable;
+
+typedef struct _CpelSpanSummary CpelSpanSummary;
+
+/* Statistics without keeping the spans: a file loaded without its index
+ * that can stream is read in one merge (bounded memory: the open spans,
+ * a row per track and name, 8 bytes per span counted for the exact
+ * percentiles); otherwise track by track through the index.  With
+ * `unfinished`, flagged spans count too, with their drawn durations. */
+CpelSpanSummary *cpel_span_summary_compute  (CpelFile               *file,
+                                             CpelSpanRules          *rules,
+                                             const CpelSpansOptions *options,
+                                             gboolean                unfinished,
+                                             GCancellable           *cancellable,
+                                             GError                **error);
+void             cpel_span_summary_free     (CpelSpanSummary *summary);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelSpanSummary, cpel_span_summary_free)
+
+/* Rows in the tables' order: spans by total_ns descending, then name
+ * (bytewise); tracks and states by track label, then name. */
+guint            cpel_span_summary_get_n_rows (CpelSpanSummary *summary, CpelSpanTable table);
+const CpelSpanRow *cpel_span_summary_get_row  (CpelSpanSummary *summary, CpelSpanTable table,
+                                               guint i);
+/* RFC 4180 CSV with a header line:
+ *   spans:  span,count,total_ns,min_ns,p50_ns,p90_ns,p99_ns,max_ns,mean_ns,
+ *           orphan_begins,orphan_ends
+ *   tracks: track,span,count,total_ns,min_ns,mean_ns,max_ns,orphan_begins,orphan_ends
+ *   states: track,state,count,total_ns,min_ns,mean_ns,max_ns
+ * Durations in integer ns; empty when count is 0. */
+char            *cpel_span_summary_to_csv   (CpelSpanSummary *summary, CpelSpanTable table);
+/* An aligned table with units (translated headings). */
+char            *cpel_span_summary_to_text  (CpelSpanSummary *summary, CpelSpanTable table);
+
+G_END_DECLS

@@ -1,0 +1,1298 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-session.c — what a viewer window shows of its capture */
+#include "cpel-session.h"
+
+#include <string.h>
+
+struct _CpelSession
+{
+  GObject            parent_instance;
+
+  CpelFile          *file;
+  CpelFile          *compare_file;
+  CpelRange          range;
+  CpelRangeLimits    limits;
+  CpelRangeHistory  *history;
+  gboolean           can_back;       /* as last notified */
+  gboolean           can_forward;
+  CpelTrackOrder    *order;
+  CpelTrackOrder    *chase_saved;    /* the track list before the first chase */
+  guint8            *hidden_types;   /* n_types flags, NULL = none hidden */
+  CpelSearchResult  *matches;        /* highlighted; NULL = none */
+  CpelViews         *views;
+  gboolean           has_selection;
+  guint              selected_slot;
+  guint64            selected_index;
+  gboolean           has_measure;
+  gint64             measure_t0;     /* as given: anchor, then the moving end */
+  gint64             measure_t1;
+  CpelColorMode      color_mode;
+  gboolean           summary;
+};
+
+G_DEFINE_FINAL_TYPE (CpelSession, cpel_session, G_TYPE_OBJECT)
+
+G_DEFINE_ENUM_TYPE (CpelColorMode, cpel_color_mode,
+                    G_DEFINE_ENUM_VALUE (CPEL_COLOR_BY_CODE, "code"),
+                    G_DEFINE_ENUM_VALUE (CPEL_COLOR_BY_TRACK, "track"),
+                    G_DEFINE_ENUM_VALUE (CPEL_COLOR_NONE, "none"))
+
+enum
+{
+  PROP_0,
+  PROP_FILE,
+  PROP_COMPARE_FILE,
+  PROP_RANGE,
+  PROP_CAN_GO_BACK,
+  PROP_CAN_GO_FORWARD,
+  PROP_TRACK_ORDER,
+  PROP_HAS_SELECTION,
+  PROP_MEASURE,
+  PROP_CHASING,
+  PROP_COLOR_MODE,
+  PROP_SUMMARY,
+  PROP_VIEWS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum
+{
+  TRACKS_CHANGED,
+  TYPES_CHANGED,
+  MATCHES_CHANGED,
+  SELECTION_CHANGED,
+  REVEAL_TRACK,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+notify (CpelSession *self,
+        guint        prop)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+}
+
+/* Notify can-go-back / can-go-forward when they changed. */
+static void
+update_history_state (CpelSession *self)
+{
+  gboolean back = self->file != NULL && cpel_range_history_can_back (self->history);
+  gboolean forward = self->file != NULL && cpel_range_history_can_forward (self->history);
+
+  if (back != self->can_back)
+    {
+      self->can_back = back;
+      notify (self, PROP_CAN_GO_BACK);
+    }
+  if (forward != self->can_forward)
+    {
+      self->can_forward = forward;
+      notify (self, PROP_CAN_GO_FORWARD);
+    }
+}
+
+static void
+set_has_selection (CpelSession *self,
+                   gboolean     has)
+{
+  if (self->has_selection == has)
+    return;
+  self->has_selection = has;
+  notify (self, PROP_HAS_SELECTION);
+}
+
+static void
+on_order_changed (CpelTrackOrder *order,
+                  CpelSession    *self)
+{
+  g_signal_emit (self, signals[TRACKS_CHANGED], 0);
+}
+
+CpelSession *
+cpel_session_new (void)
+{
+  return g_object_new (CPEL_TYPE_SESSION, NULL);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Files                                                                      */
+
+void
+cpel_session_set_file (CpelSession *self,
+                       CpelFile    *file)
+{
+  gboolean had_selection, had_measure, was_chasing, had_hidden, had_matches;
+  CpelRange old_range;
+
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  g_return_if_fail (file == NULL || CPEL_IS_FILE (file));
+
+  if (self->file == file)
+    return;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  had_selection = self->has_selection;
+  had_measure = self->has_measure;
+  was_chasing = self->chase_saved != NULL;
+  had_hidden = self->hidden_types != NULL;
+  had_matches = self->matches != NULL;
+  old_range = self->range;
+
+  if (self->order != NULL)
+    g_signal_handlers_disconnect_by_data (self->order, self);
+  g_clear_object (&self->order);
+  g_clear_object (&self->chase_saved);
+  g_clear_pointer (&self->hidden_types, g_free);
+  g_clear_pointer (&self->matches, cpel_search_result_unref);
+  g_set_object (&self->file, file);
+  if (file != NULL)
+    {
+      self->order = cpel_track_order_new (file);
+      g_signal_connect (self->order, "changed", G_CALLBACK (on_order_changed), self);
+    }
+  cpel_range_history_clear (self->history);
+  cpel_range_limits_init (&self->limits, file != NULL ? cpel_file_get_duration (file) : 0);
+  cpel_range_fit (&self->range, &self->limits);
+  self->has_selection = FALSE;
+  self->has_measure = FALSE;
+
+  notify (self, PROP_FILE);
+  notify (self, PROP_TRACK_ORDER);
+  if (!cpel_range_equal (&old_range, &self->range))
+    notify (self, PROP_RANGE);
+  if (had_selection)
+    notify (self, PROP_HAS_SELECTION);
+  if (had_measure)
+    notify (self, PROP_MEASURE);
+  if (was_chasing)
+    notify (self, PROP_CHASING);
+  update_history_state (self);
+  g_object_thaw_notify (G_OBJECT (self));
+
+  g_signal_emit (self, signals[TRACKS_CHANGED], 0);
+  if (had_hidden)
+    g_signal_emit (self, signals[TYPES_CHANGED], 0);
+  if (had_matches)
+    g_signal_emit (self, signals[MATCHES_CHANGED], 0);
+  if (had_selection)
+    g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+}
+
+CpelFile *
+cpel_session_get_file (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  return self->file;
+}
+
+void
+cpel_session_set_compare_file (CpelSession *self,
+                               CpelFile    *file)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  g_return_if_fail (file == NULL || CPEL_IS_FILE (file));
+  if (g_set_object (&self->compare_file, file))
+    notify (self, PROP_COMPARE_FILE);
+}
+
+CpelFile *
+cpel_session_get_compare_file (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  return self->compare_file;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Range and history                                                          */
+
+const CpelRange *
+cpel_session_get_range (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  return &self->range;
+}
+
+const CpelRangeLimits *
+cpel_session_get_limits (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  return &self->limits;
+}
+
+gboolean
+cpel_session_set_range (CpelSession         *self,
+                        const CpelRange     *range,
+                        CpelSessionRemember  remember)
+{
+  CpelRange next;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (range != NULL, FALSE);
+  g_return_val_if_fail (remember <= CPEL_SESSION_CONTINUOUS, FALSE);
+
+  if (self->file == NULL)
+    return FALSE;
+  next = *range;
+  cpel_range_clamp (&next, &self->limits);
+  if (cpel_range_equal (&next, &self->range))
+    return FALSE;
+  if (remember != CPEL_SESSION_FORGET)
+    cpel_range_history_remember (self->history, &self->range,
+                                 remember == CPEL_SESSION_CONTINUOUS,
+                                 g_get_monotonic_time ());
+  self->range = next;
+  notify (self, PROP_RANGE);
+  update_history_state (self);
+  return TRUE;
+}
+
+void
+cpel_session_fit (CpelSession *self)
+{
+  CpelRange range;
+
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  cpel_range_fit (&range, &self->limits);
+  cpel_session_set_range (self, &range, CPEL_SESSION_STEP);
+}
+
+static gboolean
+history_step (CpelSession *self,
+              gboolean     forward)
+{
+  CpelRange range;
+
+  if (self->file == NULL
+      || !(forward ? cpel_range_history_forward
+                   : cpel_range_history_back) (self->history, &self->range, &range))
+    return FALSE;
+  cpel_range_clamp (&range, &self->limits);
+  if (!cpel_range_equal (&range, &self->range))
+    {
+      self->range = range;
+      notify (self, PROP_RANGE);
+    }
+  update_history_state (self);
+  return TRUE;
+}
+
+gboolean
+cpel_session_go_back (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  return history_step (self, FALSE);
+}
+
+gboolean
+cpel_session_go_forward (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  return history_step (self, TRUE);
+}
+
+gboolean
+cpel_session_can_go_back (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  return self->can_back;
+}
+
+gboolean
+cpel_session_can_go_forward (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  return self->can_forward;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tracks and types                                                           */
+
+CpelTrackOrder *
+cpel_session_get_track_order (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  return self->order;
+}
+
+const guint *
+cpel_session_get_rows (CpelSession *self,
+                       guint       *n_rows)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  g_return_val_if_fail (n_rows != NULL, NULL);
+  if (self->order == NULL)
+    {
+      *n_rows = 0;
+      return NULL;
+    }
+  return cpel_track_order_get_rows (self->order, n_rows);
+}
+
+int
+cpel_session_get_slot_row (CpelSession *self,
+                           guint        slot)
+{
+  const guint *rows;
+  guint n;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), -1);
+  rows = cpel_session_get_rows (self, &n);
+  if (rows == NULL)
+    return slot < n ? (int) slot : -1;
+  for (guint i = 0; i < n; i++)
+    if (rows[i] == slot)
+      return (int) i;
+  return -1;
+}
+
+gboolean
+cpel_session_event_hidden (CpelSession *self,
+                           guint        slot,
+                           guint64      index)
+{
+  guint32 code;
+  guint type;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  if (self->hidden_types == NULL || self->file == NULL)
+    return FALSE;
+  code = cpel_file_get_track_event_code (self->file, slot, index);
+  if (!cpel_file_lookup_type (self->file, code, &type))
+    return FALSE;
+  return self->hidden_types[type] != 0;
+}
+
+void
+cpel_session_set_hidden_types (CpelSession  *self,
+                               const guint8 *hidden)
+{
+  guint n_types;
+  gboolean any = FALSE;
+
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  if (self->file == NULL)
+    return;
+
+  n_types = cpel_file_get_n_types (self->file);
+  if (hidden != NULL)
+    for (guint i = 0; i < n_types && !any; i++)
+      any = hidden[i] != 0;
+  if (!any && self->hidden_types == NULL)
+    return;
+  if (any && self->hidden_types != NULL && memcmp (hidden, self->hidden_types, n_types) == 0)
+    return;
+  g_clear_pointer (&self->hidden_types, g_free);
+  if (any)
+    self->hidden_types = g_memdup2 (hidden, n_types);
+
+  /* A hidden selection is no selection. */
+  if (self->has_selection
+      && cpel_session_event_hidden (self, self->selected_slot, self->selected_index))
+    cpel_session_unselect (self);
+  g_signal_emit (self, signals[TYPES_CHANGED], 0);
+}
+
+const guint8 *
+cpel_session_get_hidden_types (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  return self->hidden_types;
+}
+
+void
+cpel_session_set_type_hidden (CpelSession *self,
+                              guint        type,
+                              gboolean     hidden)
+{
+  guint n_types;
+  g_autofree guint8 *flags = NULL;
+
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  if (self->file == NULL)
+    return;
+  n_types = cpel_file_get_n_types (self->file);
+  g_return_if_fail (type < n_types);
+  flags = self->hidden_types != NULL ? g_memdup2 (self->hidden_types, n_types)
+                                     : g_malloc0 (n_types);
+  flags[type] = hidden ? 1 : 0;
+  cpel_session_set_hidden_types (self, flags);
+}
+
+gboolean
+cpel_session_get_type_hidden (CpelSession *self,
+                              guint        type)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  if (self->hidden_types == NULL || self->file == NULL
+      || type >= cpel_file_get_n_types (self->file))
+    return FALSE;
+  return self->hidden_types[type] != 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Selection                                                                  */
+
+static gboolean
+event_exists (CpelSession *self,
+              guint        slot,
+              guint64      index)
+{
+  return self->file != NULL && slot < cpel_file_get_n_tracks (self->file)
+         && index < cpel_file_get_track_n_events (self->file, slot);
+}
+
+gboolean
+cpel_session_get_selection (CpelSession *self,
+                            guint       *slot,
+                            guint64     *index)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  if (self->file == NULL || !self->has_selection)
+    return FALSE;
+  if (slot != NULL)
+    *slot = self->selected_slot;
+  if (index != NULL)
+    *index = self->selected_index;
+  return TRUE;
+}
+
+void
+cpel_session_reveal_event (CpelSession *self,
+                           guint        slot,
+                           guint64      index)
+{
+  CpelEvent event;
+  CpelRange range;
+
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  if (!event_exists (self, slot, index))
+    return;
+  cpel_file_get_track_event (self->file, slot, index, &event);
+  range = self->range;
+  cpel_range_center (&range, event.time_ns, &self->limits);
+  cpel_session_set_range (self, &range, CPEL_SESSION_STEP);
+  cpel_session_reveal_track (self, slot, TRUE);
+}
+
+gboolean
+cpel_session_reveal_track (CpelSession *self,
+                           guint        slot,
+                           gboolean     centre)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  if (self->file == NULL || slot >= cpel_file_get_n_tracks (self->file)
+      || cpel_session_get_slot_row (self, slot) < 0)
+    return FALSE;
+  g_signal_emit (self, signals[REVEAL_TRACK], 0, slot, !!centre);
+  return TRUE;
+}
+
+void
+cpel_session_show_track (CpelSession *self,
+                         guint        slot)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  if (self->order == NULL || slot >= cpel_track_order_get_n (self->order))
+    return;
+  if (cpel_track_order_get_hidden (self->order, slot))
+    cpel_track_order_set_hidden (self->order, slot, FALSE);
+  cpel_session_reveal_track (self, slot, TRUE);
+}
+
+void
+cpel_session_select (CpelSession *self,
+                     guint        slot,
+                     guint64      index,
+                     gboolean     reveal)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  if (!event_exists (self, slot, index))
+    return;
+
+  if (reveal)
+    {
+      CpelEvent event;
+
+      cpel_file_get_track_event (self->file, slot, index, &event);
+      if (event.time_ns < self->range.t0 || event.time_ns >= self->range.t1
+          || cpel_session_get_slot_row (self, slot) < 0)
+        cpel_session_reveal_event (self, slot, index);
+      else
+        cpel_session_reveal_track (self, slot, FALSE);
+    }
+
+  if (self->has_selection && self->selected_slot == slot && self->selected_index == index)
+    return;
+  self->selected_slot = slot;
+  self->selected_index = index;
+  set_has_selection (self, TRUE);
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+}
+
+void
+cpel_session_unselect (CpelSession *self)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  if (!self->has_selection)
+    return;
+  set_has_selection (self, FALSE);
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Measure                                                                    */
+
+void
+cpel_session_set_measure (CpelSession *self,
+                          gint64       t0,
+                          gint64       t1)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  if (self->file == NULL)
+    return;
+  if (self->has_measure && self->measure_t0 == t0 && self->measure_t1 == t1)
+    return;
+  self->has_measure = TRUE;
+  self->measure_t0 = t0;
+  self->measure_t1 = t1;
+  notify (self, PROP_MEASURE);
+}
+
+void
+cpel_session_clear_measure (CpelSession *self)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  if (!self->has_measure)
+    return;
+  self->has_measure = FALSE;
+  notify (self, PROP_MEASURE);
+}
+
+gboolean
+cpel_session_get_measure (CpelSession *self,
+                          gint64      *t0,
+                          gint64      *t1)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  if (self->file == NULL || !self->has_measure)
+    return FALSE;
+  if (t0 != NULL)
+    *t0 = MIN (self->measure_t0, self->measure_t1);
+  if (t1 != NULL)
+    *t1 = MAX (self->measure_t0, self->measure_t1);
+  return TRUE;
+}
+
+gboolean
+cpel_session_get_measure_raw (CpelSession *self,
+                              gint64      *anchor,
+                              gint64      *end)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  if (self->file == NULL || !self->has_measure)
+    return FALSE;
+  if (anchor != NULL)
+    *anchor = self->measure_t0;
+  if (end != NULL)
+    *end = self->measure_t1;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Chase                                                                      */
+
+void
+cpel_session_begin_chase (CpelSession *self)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  if (self->order == NULL || self->chase_saved != NULL)
+    return;
+  self->chase_saved = cpel_track_order_copy (self->order);
+  notify (self, PROP_CHASING);
+}
+
+gboolean
+cpel_session_end_chase (CpelSession *self)
+{
+  g_autoptr(CpelTrackOrder) saved = NULL;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  if (self->chase_saved == NULL)
+    return FALSE;
+  saved = g_steal_pointer (&self->chase_saved);
+  cpel_track_order_assign (self->order, saved);
+  notify (self, PROP_CHASING);
+  return TRUE;
+}
+
+gboolean
+cpel_session_get_chasing (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  return self->chase_saved != NULL;
+}
+
+void
+cpel_session_chase_rows (CpelSession *self,
+                         const guint *slots,
+                         guint        n_slots)
+{
+  g_autofree guint8 *wanted = NULL;
+  g_autofree guint *rows = NULL;
+  const guint *saved_rows;
+  guint n_tracks, n_saved, n = 0;
+
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  g_return_if_fail (slots != NULL || n_slots == 0);
+  if (self->order == NULL)
+    return;
+
+  cpel_session_begin_chase (self);
+  n_tracks = cpel_track_order_get_n (self->chase_saved);
+  wanted = g_malloc0 (MAX (n_tracks, 1));
+  for (guint i = 0; i < n_slots; i++)
+    if (slots[i] < n_tracks)
+      wanted[slots[i]] = 1;
+  rows = g_new (guint, MAX (n_tracks, 1));
+
+  /* The tracks shown before first (pinned on top), then the ones the chase
+   * brings back, in the full order. */
+  saved_rows = cpel_track_order_get_rows (self->chase_saved, &n_saved);
+  for (guint r = 0; r < n_saved; r++)
+    {
+      guint slot = saved_rows != NULL ? saved_rows[r] : r;
+
+      if (slot < n_tracks && wanted[slot] == 1)
+        {
+          rows[n++] = slot;
+          wanted[slot] = 2;
+        }
+    }
+  for (guint p = 0; p < n_tracks; p++)
+    {
+      guint slot = cpel_track_order_get_slot (self->chase_saved, p);
+
+      if (wanted[slot] == 1)
+        rows[n++] = slot;
+    }
+  cpel_track_order_set_rows (self->order, rows, n);
+}
+
+void
+cpel_session_chase_track (CpelSession *self,
+                          guint        slot)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  if (self->order == NULL || slot >= cpel_track_order_get_n (self->order))
+    return;
+  cpel_session_begin_chase (self);
+  cpel_track_order_set_hidden (self->order, slot, FALSE);
+  cpel_track_order_set_pinned (self->order, slot, TRUE);
+  cpel_track_order_raise (self->order, slot, TRUE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Modes                                                                      */
+
+CpelColorMode
+cpel_session_get_color_mode (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), CPEL_COLOR_BY_CODE);
+  return self->color_mode;
+}
+
+void
+cpel_session_set_color_mode (CpelSession   *self,
+                             CpelColorMode  mode)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  g_return_if_fail (mode <= CPEL_COLOR_NONE);
+  if (self->color_mode == mode)
+    return;
+  self->color_mode = mode;
+  notify (self, PROP_COLOR_MODE);
+}
+
+gboolean
+cpel_session_get_summary (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  return self->summary;
+}
+
+void
+cpel_session_set_summary (CpelSession *self,
+                          gboolean     summary)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  summary = !!summary;
+  if (self->summary == summary)
+    return;
+  self->summary = summary;
+  notify (self, PROP_SUMMARY);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Statistics                                                                 */
+
+gboolean
+cpel_session_get_stats_scope (CpelSession      *self,
+                              CpelStatsOptions *options)
+{
+  const guint *rows;
+  guint n_rows;
+  gint64 m0, m1;
+  gboolean measured;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (options != NULL, FALSE);
+  if (self->file == NULL)
+    return FALSE;
+
+  measured = cpel_session_get_measure (self, &m0, &m1);
+  if (measured)
+    {
+      options->t0 = m0;
+      options->t1 = m1 < G_MAXINT64 ? m1 + 1 : G_MAXINT64;
+    }
+  else
+    {
+      options->t0 = self->range.t0;
+      options->t1 = self->range.t1;
+    }
+  rows = cpel_track_order_get_rows (self->order, &n_rows);
+  options->slots = rows;
+  options->n_slots = rows != NULL ? n_rows : 0;
+  options->hidden_types = self->hidden_types;
+  return measured;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Anomalies                                                                  */
+
+void
+cpel_session_go_to_anomaly (CpelSession       *self,
+                            CpelAnomalyResult *result,
+                            guint64            position)
+{
+  const CpelAnomaly *anomaly;
+
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  g_return_if_fail (result != NULL);
+  g_return_if_fail (position < cpel_anomaly_result_get_n (result));
+
+  anomaly = cpel_anomaly_result_get (result, position);
+  cpel_session_select (self, anomaly->ref.slot, anomaly->ref.index, FALSE);
+  cpel_session_reveal_event (self, anomaly->ref.slot, anomaly->ref.index);
+  if (cpel_anomaly_result_get_metric (result) == CPEL_ANOMALY_INTERVAL
+      && anomaly->value >= 1 && anomaly->value < (double) G_MAXINT64 / 4)
+    {
+      gint64 interval = (gint64) anomaly->value;
+      gint64 span = cpel_range_span (&self->range);
+
+      if (span > 8 * interval || span < interval + interval / 4)
+        {
+          CpelRange range = { anomaly->time_ns - interval - interval / 2,
+                              anomaly->time_ns + interval / 2 };
+
+          cpel_session_set_range (self, &range, CPEL_SESSION_STEP);
+        }
+    }
+}
+
+gboolean
+cpel_session_find_anomaly (CpelSession       *self,
+                           CpelAnomalyResult *result,
+                           int                direction,
+                           guint64           *position)
+{
+  guint64 n, i = 0;
+  guint slot;
+  guint64 index;
+  gboolean found;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (position != NULL, FALSE);
+
+  n = result != NULL ? cpel_anomaly_result_get_n (result) : 0;
+  if (n == 0 || self->file == NULL)
+    return FALSE;
+
+  if (cpel_session_get_selection (self, &slot, &index))
+    {
+      CpelEvent event;
+
+      cpel_file_get_track_event (self->file, slot, index, &event);
+      found = direction > 0
+              ? cpel_anomaly_result_next (result, event.time_ns, event.file_index, &i)
+              : cpel_anomaly_result_prev (result, event.time_ns, event.file_index, &i);
+    }
+  else
+    {
+      gint64 t0 = self->range.t0;
+
+      /* From the visible range: the first anomaly in view, or the last one
+       * before its end. */
+      found = direction > 0 ? cpel_anomaly_result_next (result, t0 > G_MININT64 ? t0 - 1 : t0,
+                                                        G_MAXUINT64, &i)
+                            : cpel_anomaly_result_prev (result, self->range.t1, 0, &i);
+    }
+  /* Wrap around. */
+  if (!found)
+    i = direction > 0 ? 0 : n - 1;
+  *position = i;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Search                                                                     */
+
+void
+cpel_session_set_matches (CpelSession      *self,
+                          CpelSearchResult *matches)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  if (self->matches == matches)
+    return;
+  if (matches != NULL)
+    cpel_search_result_ref (matches);
+  g_clear_pointer (&self->matches, cpel_search_result_unref);
+  self->matches = matches;
+  g_signal_emit (self, signals[MATCHES_CHANGED], 0);
+}
+
+CpelSearchResult *
+cpel_session_get_matches (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  return self->matches;
+}
+
+guint8 *
+cpel_session_dup_hidden_slots (CpelSession *self)
+{
+  guint n_tracks, n_rows;
+  const guint *rows;
+  guint8 *hidden;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  if (self->file == NULL)
+    return NULL;
+  n_tracks = cpel_file_get_n_tracks (self->file);
+  rows = cpel_track_order_get_rows (self->order, &n_rows);
+  if (rows == NULL || n_rows >= n_tracks)
+    return NULL;
+  hidden = g_malloc (MAX (n_tracks, 1));
+  memset (hidden, 1, n_tracks);
+  for (guint r = 0; r < n_rows; r++)
+    if (rows[r] < n_tracks)
+      hidden[rows[r]] = 0;
+  return hidden;
+}
+
+static gboolean
+ref_equal (const CpelEventRef *ref,
+           guint               slot,
+           guint64             index)
+{
+  return ref->slot == slot && ref->index == index;
+}
+
+gboolean
+cpel_session_find_match (CpelSession      *self,
+                         CpelSearchResult *matches,
+                         int               direction,
+                         gint64            current,
+                         guint64          *position)
+{
+  guint64 n, index;
+  gint64 pos;
+  guint slot;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (position != NULL, FALSE);
+
+  n = matches != NULL ? cpel_search_result_get_n (matches) : 0;
+  if (self->file == NULL || n == 0)
+    return FALSE;
+  direction = direction >= 0 ? 1 : -1;
+
+  if (cpel_session_get_selection (self, &slot, &index))
+    {
+      if (current >= 0 && (guint64) current < n
+          && ref_equal (cpel_search_result_get (matches, (guint64) current), slot, index))
+        pos = current + direction;
+      else
+        {
+          CpelEvent event;
+
+          /* From the selected event. */
+          cpel_file_get_track_event (self->file, slot, index, &event);
+          pos = (gint64) cpel_search_result_find_next (matches, self->file,
+                                                       event.time_ns, event.file_index);
+          if (direction > 0)
+            {
+              if ((guint64) pos < n
+                  && ref_equal (cpel_search_result_get (matches, (guint64) pos), slot, index))
+                pos++;
+            }
+          else
+            pos--;
+        }
+    }
+  /* From the visible range: the first match in view, or the last one
+   * before its end. */
+  else if (direction > 0)
+    pos = (gint64) cpel_search_result_find_next (matches, self->file, self->range.t0, 0);
+  else
+    pos = (gint64) cpel_search_result_find_next (matches, self->file, self->range.t1, 0) - 1;
+
+  /* Wrap around. */
+  if (pos < 0)
+    pos = (gint64) n - 1;
+  else if ((guint64) pos >= n)
+    pos = 0;
+  *position = (guint64) pos;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Saved views                                                                */
+
+CpelSavedView *
+cpel_session_capture_view (CpelSession *self,
+                           const char  *name)
+{
+  CpelFile *file;
+  CpelSavedView *view;
+  const guint *rows;
+  guint n_rows, slot;
+  guint64 index;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  g_return_val_if_fail (name != NULL && *name != '\0', NULL);
+
+  file = self->file;
+  if (file == NULL)
+    return NULL;
+
+  view = cpel_saved_view_new (name);
+  view->t0 = self->range.t0;
+  view->t1 = self->range.t1;
+
+  /* The rows exactly; every track in file order is kept as "every track". */
+  rows = cpel_track_order_get_rows (self->order, &n_rows);
+  cpel_saved_view_set_rows (view, file, rows, rows != NULL ? n_rows : 0);
+  if (rows != NULL)
+    {
+      guint n_tracks = cpel_file_get_n_tracks (file);
+      g_autofree guint8 *shown = g_malloc0 (MAX (n_tracks, 1));
+
+      for (guint r = 0; r < n_rows; r++)
+        shown[rows[r]] = 1;
+      for (guint s = 0; s < n_tracks; s++)
+        if (!shown[s])
+          {
+            guint32 id = cpel_file_get_track_id (file, s);
+
+            g_array_append_val (view->hidden_tracks, id);
+          }
+    }
+
+  cpel_saved_view_set_hidden_types (view, file, self->hidden_types);
+
+  if (cpel_session_get_selection (self, &slot, &index))
+    {
+      CpelEvent event;
+
+      cpel_file_get_track_event (file, slot, index, &event);
+      view->has_selection = TRUE;
+      view->selected_track = event.track_id;
+      view->selected_time = event.time_ns;
+      view->selected_file_index = event.file_index;
+    }
+  return view;
+}
+
+void
+cpel_session_set_views (CpelSession *self,
+                        CpelViews   *views)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  g_return_if_fail (views == NULL || CPEL_IS_VIEWS (views));
+  if (g_set_object (&self->views, views))
+    notify (self, PROP_VIEWS);
+}
+
+CpelViews *
+cpel_session_get_views (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  return self->views;
+}
+
+const CpelSavedView *
+cpel_session_apply_saved_view (CpelSession *self,
+                               const char  *name)
+{
+  const CpelSavedView *view;
+  guint i;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  if (self->views == NULL || self->file == NULL || !cpel_views_lookup (self->views, name, &i))
+    return NULL;
+  cpel_views_set_current (self->views, (int) i);
+  view = cpel_views_get_view (self->views, i);
+  cpel_session_apply_view (self, view);
+  return view;
+}
+
+void
+cpel_session_apply_view (CpelSession         *self,
+                         const CpelSavedView *view)
+{
+  CpelFile *file;
+  g_autofree guint *rows = NULL;
+  g_autofree guint8 *hidden_types = NULL;
+  CpelRange range;
+  guint n_rows, slot;
+  guint64 index;
+
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  g_return_if_fail (view != NULL);
+
+  file = self->file;
+  if (file == NULL)
+    return;
+
+  rows = cpel_saved_view_get_rows (view, file, &n_rows);
+  if (rows != NULL)
+    cpel_track_order_set_rows (self->order, rows, n_rows);
+  else
+    {
+      cpel_track_order_reset (self->order);
+      for (guint i = 0; view->hidden_tracks != NULL && i < view->hidden_tracks->len; i++)
+        if (cpel_file_lookup_track (file, g_array_index (view->hidden_tracks, guint32, i), &slot))
+          cpel_track_order_set_hidden (self->order, slot, TRUE);
+    }
+
+  /* Types before the selection: hiding a type drops a selection of it. */
+  hidden_types = cpel_saved_view_get_hidden_types (view, file);
+  cpel_session_set_hidden_types (self, hidden_types);
+  range.t0 = view->t0;
+  range.t1 = view->t1;
+  cpel_session_set_range (self, &range, CPEL_SESSION_STEP);
+  if (cpel_saved_view_find_selection (view, file, &slot, &index))
+    cpel_session_select (self, slot, index, FALSE);
+  else
+    cpel_session_unselect (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                    */
+
+static void
+cpel_session_dispose (GObject *object)
+{
+  CpelSession *self = CPEL_SESSION (object);
+
+  if (self->order != NULL)
+    g_signal_handlers_disconnect_by_data (self->order, self);
+  g_clear_object (&self->order);
+  g_clear_object (&self->chase_saved);
+  g_clear_pointer (&self->matches, cpel_search_result_unref);
+  g_clear_object (&self->views);
+  g_clear_object (&self->file);
+  g_clear_object (&self->compare_file);
+
+  G_OBJECT_CLASS (cpel_session_parent_class)->dispose (object);
+}
+
+static void
+cpel_session_finalize (GObject *object)
+{
+  CpelSession *self = CPEL_SESSION (object);
+
+  g_clear_pointer (&self->history, cpel_range_history_free);
+  g_clear_pointer (&self->hidden_types, g_free);
+
+  G_OBJECT_CLASS (cpel_session_parent_class)->finalize (object);
+}
+
+static void
+cpel_session_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  CpelSession *self = CPEL_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      g_value_set_object (value, self->file);
+      break;
+    case PROP_COMPARE_FILE:
+      g_value_set_object (value, self->compare_file);
+      break;
+    case PROP_RANGE:
+      g_value_set_boxed (value, &self->range);
+      break;
+    case PROP_CAN_GO_BACK:
+      g_value_set_boolean (value, self->can_back);
+      break;
+    case PROP_CAN_GO_FORWARD:
+      g_value_set_boolean (value, self->can_forward);
+      break;
+    case PROP_TRACK_ORDER:
+      g_value_set_object (value, self->order);
+      break;
+    case PROP_HAS_SELECTION:
+      g_value_set_boolean (value, self->has_selection);
+      break;
+    case PROP_MEASURE:
+      if (self->has_measure)
+        {
+          CpelRange measure;
+
+          cpel_session_get_measure (self, &measure.t0, &measure.t1);
+          g_value_set_boxed (value, &measure);
+        }
+      else
+        g_value_set_boxed (value, NULL);
+      break;
+    case PROP_CHASING:
+      g_value_set_boolean (value, self->chase_saved != NULL);
+      break;
+    case PROP_COLOR_MODE:
+      g_value_set_enum (value, self->color_mode);
+      break;
+    case PROP_SUMMARY:
+      g_value_set_boolean (value, self->summary);
+      break;
+    case PROP_VIEWS:
+      g_value_set_object (value, self->views);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cpel_session_set_property (GObject      *object,
+                           guint         prop_id,
+                           const GValue *value,
+                           GParamSpec   *pspec)
+{
+  CpelSession *self = CPEL_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      cpel_session_set_file (self, g_value_get_object (value));
+      break;
+    case PROP_COMPARE_FILE:
+      cpel_session_set_compare_file (self, g_value_get_object (value));
+      break;
+    case PROP_RANGE:
+      {
+        const CpelRange *range = g_value_get_boxed (value);
+
+        if (range != NULL)
+          cpel_session_set_range (self, range, CPEL_SESSION_STEP);
+      }
+      break;
+    case PROP_MEASURE:
+      {
+        const CpelRange *measure = g_value_get_boxed (value);
+
+        if (measure != NULL)
+          cpel_session_set_measure (self, measure->t0, measure->t1);
+        else
+          cpel_session_clear_measure (self);
+      }
+      break;
+    case PROP_COLOR_MODE:
+      cpel_session_set_color_mode (self, g_value_get_enum (value));
+      break;
+    case PROP_SUMMARY:
+      cpel_session_set_summary (self, g_value_get_boolean (value));
+      break;
+    case PROP_VIEWS:
+      cpel_session_set_views (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cpel_session_class_init (CpelSessionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+  GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+
+  object_class->dispose = cpel_session_dispose;
+  object_class->finalize = cpel_session_finalize;
+  object_class->get_property = cpel_session_get_property;
+  object_class->set_property = cpel_session_set_property;
+
+  properties[PROP_FILE] =
+    g_param_spec_object ("file", NULL, NULL, CPEL_TYPE_FILE, rw);
+  properties[PROP_COMPARE_FILE] =
+    g_param_spec_object ("compare-file", NULL, NULL, CPEL_TYPE_FILE, rw);
+  /* Setting it is one history step. */
+  properties[PROP_RANGE] =
+    g_param_spec_boxed ("range", NULL, NULL, CPEL_TYPE_RANGE, rw);
+  properties[PROP_CAN_GO_BACK] =
+    g_param_spec_boolean ("can-go-back", NULL, NULL, FALSE, ro);
+  properties[PROP_CAN_GO_FORWARD] =
+    g_param_spec_boolean ("can-go-forward", NULL, NULL, FALSE, ro);
+  properties[PROP_TRACK_ORDER] =
+    g_param_spec_object ("track-order", NULL, NULL, CPEL_TYPE_TRACK_ORDER, ro);
+  properties[PROP_HAS_SELECTION] =
+    g_param_spec_boolean ("has-selection", NULL, NULL, FALSE, ro);
+  /* Ordered [t0, t1]; NULL: no measurement. */
+  properties[PROP_MEASURE] =
+    g_param_spec_boxed ("measure", NULL, NULL, CPEL_TYPE_RANGE, rw);
+  properties[PROP_CHASING] =
+    g_param_spec_boolean ("chasing", NULL, NULL, FALSE, ro);
+  properties[PROP_COLOR_MODE] =
+    g_param_spec_enum ("color-mode", NULL, NULL, CPEL_TYPE_COLOR_MODE, CPEL_COLOR_BY_CODE, rw);
+  properties[PROP_SUMMARY] =
+    g_param_spec_boolean ("summary", NULL, NULL, FALSE, rw);
+  properties[PROP_VIEWS] =
+    g_param_spec_object ("views", NULL, NULL, CPEL_TYPE_VIEWS, rw);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[TRACKS_CHANGED] =
+    g_signal_new ("tracks-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[TYPES_CHANGED] =
+    g_signal_new ("types-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[MATCHES_CHANGED] =
+    g_signal_new ("matches-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SELECTION_CHANGED] =
+    g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[REVEAL_TRACK] =
+    g_signal_new ("reveal-track", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_BOOLEAN);
+}
+
+static void
+cpel_session_init (CpelSession *self)
+{
+  self->history = cpel_range_history_new (CPEL_SESSION_HISTORY_MAX,
+                                          CPEL_SESSION_HISTORY_COALESCE);
+  cpel_range_limits_init (&self->limits, 0);
+  cpel_range_fit (&self->range, &self->limits);
+}

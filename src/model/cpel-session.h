@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-session.h — what a viewer window shows of its capture, as a GObject
+ *
+ * The open file (and the second file while comparing), the visible time
+ * range and its zoom history, which tracks are shown in what order, which
+ * event types are hidden, the selected event, the measurement, the chase
+ * and the colour and summary modes.  Widgets (the timeline, the tool
+ * windows) read it and change it through this API and redraw on its
+ * notifications; nothing here needs a display.
+ *
+ * Properties (notified only on a real change): "file", "compare-file",
+ * "range" (CpelRange), "can-go-back", "can-go-forward", "track-order",
+ * "has-selection", "measure" (CpelRange or NULL), "chasing", "color-mode",
+ * "summary", "views" (the capture's saved views).  Signals: "tracks-changed" (the rows shown changed),
+ * "types-changed" (the hidden event types changed), "matches-changed" (the
+ * search matches highlighted), "selection-changed"
+ * (another event or none), "reveal-track" (guint slot, gboolean centre:
+ * a request to scroll a track into view, for the widget that scrolls).
+ */
+#pragma once
+
+#include "cpel-core.h"
+#include "cpel-color-mode.h"
+#include "cpel-range.h"
+#include "cpel-range-history.h"
+#include "cpel-track-order.h"
+
+G_BEGIN_DECLS
+
+/* Back and Forward keep this many steps; continuous changes within this
+ * time are one step. */
+#define CPEL_SESSION_HISTORY_MAX      100
+#define CPEL_SESSION_HISTORY_COALESCE (700 * G_TIME_SPAN_MILLISECOND)
+
+/* How a range change is remembered for Back. */
+typedef enum
+{
+  CPEL_SESSION_FORGET,       /* not at all */
+  CPEL_SESSION_STEP,         /* one step */
+  CPEL_SESSION_CONTINUOUS,   /* one step per run of changes (wheel, keys held) */
+} CpelSessionRemember;
+
+#define CPEL_TYPE_SESSION (cpel_session_get_type ())
+G_DECLARE_FINAL_TYPE (CpelSession, cpel_session, CPEL, SESSION, GObject)
+
+CpelSession    *cpel_session_new                (void);
+
+/* The file shown (NULL: none).  A new file resets the view: the whole
+ * capture, every track, no hidden type, no selection, measure or chase, an
+ * empty history.  The colour and summary modes stay. */
+void            cpel_session_set_file           (CpelSession       *self,
+                                                 CpelFile          *file);
+CpelFile       *cpel_session_get_file           (CpelSession       *self);
+/* The second capture while comparing (NULL: not comparing). */
+void            cpel_session_set_compare_file   (CpelSession       *self,
+                                                 CpelFile          *file);
+CpelFile       *cpel_session_get_compare_file   (CpelSession       *self);
+
+/* Visible range [t0, t1) and the capture's limits. */
+const CpelRange *cpel_session_get_range         (CpelSession       *self);
+const CpelRangeLimits *cpel_session_get_limits  (CpelSession       *self);
+/* Clamped to the limits; TRUE when the range changed.  Nothing without a
+ * file. */
+gboolean        cpel_session_set_range          (CpelSession       *self,
+                                                 const CpelRange   *range,
+                                                 CpelSessionRemember remember);
+void            cpel_session_fit                (CpelSession       *self);
+gboolean        cpel_session_go_back            (CpelSession       *self);
+gboolean        cpel_session_go_forward         (CpelSession       *self);
+gboolean        cpel_session_can_go_back        (CpelSession       *self);
+gboolean        cpel_session_can_go_forward     (CpelSession       *self);
+
+/* Which tracks are shown and in what order (NULL without a file); its
+ * changes are the session's "tracks-changed". */
+CpelTrackOrder *cpel_session_get_track_order    (CpelSession       *self);
+/* The rows shown (slots), as cpel_track_order_get_rows; NULL with
+ * *n_rows = every track in slot order (0 without a file). */
+const guint    *cpel_session_get_rows           (CpelSession       *self,
+                                                 guint             *n_rows);
+/* Display row of `slot`, or -1 when it is not shown. */
+int             cpel_session_get_slot_row       (CpelSession       *self,
+                                                 guint              slot);
+
+/* Hidden event types: n_types flags (cpel_file_get_n_types), NULL when
+ * none is hidden.  Setting copies; a hidden selection is dropped. */
+void            cpel_session_set_hidden_types   (CpelSession       *self,
+                                                 const guint8      *hidden);
+const guint8   *cpel_session_get_hidden_types   (CpelSession       *self);
+void            cpel_session_set_type_hidden    (CpelSession       *self,
+                                                 guint              type,
+                                                 gboolean           hidden);
+gboolean        cpel_session_get_type_hidden    (CpelSession       *self,
+                                                 guint              type);
+/* Whether the event `index` of `slot` is of a hidden type. */
+gboolean        cpel_session_event_hidden       (CpelSession       *self,
+                                                 guint              slot,
+                                                 guint64            index);
+
+/* The selected event. */
+gboolean        cpel_session_get_selection      (CpelSession       *self,
+                                                 guint             *slot,
+                                                 guint64           *index);
+/* Select an event; `reveal`: centre it when it is outside the range or its
+ * track is not shown, and ask for its track to be scrolled into view. */
+void            cpel_session_select             (CpelSession       *self,
+                                                 guint              slot,
+                                                 guint64            index,
+                                                 gboolean           reveal);
+void            cpel_session_unselect           (CpelSession       *self);
+/* Centre an event (keeping the span, one history step) and ask for its
+ * track to be centred. */
+void            cpel_session_reveal_event       (CpelSession       *self,
+                                                 guint              slot,
+                                                 guint64            index);
+/* Ask for the row of `slot` to be scrolled into view ("reveal-track");
+ * FALSE (nothing asked) when the track is not shown. */
+gboolean        cpel_session_reveal_track       (CpelSession       *self,
+                                                 guint              slot,
+                                                 gboolean           centre);
+
+/* Show `slot` when it is hidden and ask for it to be centred (the Tracks
+ * window's activation). */
+void            cpel_session_show_track         (CpelSession       *self,
+                                                 guint              slot);
+
+/* The measurement: two times in the order they were given (the anchor
+ * first); get returns them ordered. */
+void            cpel_session_set_measure        (CpelSession       *self,
+                                                 gint64             t0,
+                                                 gint64             t1);
+void            cpel_session_clear_measure      (CpelSession       *self);
+gboolean        cpel_session_get_measure        (CpelSession       *self,
+                                                 gint64            *t0,
+                                                 gint64            *t1);
+/* As given (unordered), for the widget drawing the anchor. */
+gboolean        cpel_session_get_measure_raw    (CpelSession       *self,
+                                                 gint64            *anchor,
+                                                 gint64            *end);
+
+/* Chase: the track list before the first chase is kept until
+ * cpel_session_end_chase() puts it back ("chasing" TRUE meanwhile). */
+void            cpel_session_begin_chase        (CpelSession       *self);
+gboolean        cpel_session_end_chase          (CpelSession       *self);
+gboolean        cpel_session_get_chasing        (CpelSession       *self);
+/* Show exactly `slots` (a chase's result), the track list before it kept. */
+void            cpel_session_chase_rows         (CpelSession       *self,
+                                                 const guint       *slots,
+                                                 guint              n_slots);
+/* Pin `slot` on top (chase the track), the list before it kept. */
+void            cpel_session_chase_track        (CpelSession       *self,
+                                                 guint              slot);
+
+CpelColorMode   cpel_session_get_color_mode     (CpelSession       *self);
+void            cpel_session_set_color_mode     (CpelSession       *self,
+                                                 CpelColorMode      mode);
+gboolean        cpel_session_get_summary        (CpelSession       *self);
+void            cpel_session_set_summary        (CpelSession       *self,
+                                                 gboolean           summary);
+
+/* What the Statistics window counts: the measurement when there is one
+ * (inclusive: [m0, m1 + 1), as the ruler counts), else the visible range;
+ * the rows shown; the hidden types.  The pointers set in `options` are the
+ * session's (valid until its next change); the other fields are left
+ * alone.  TRUE when the range is the measurement; FALSE without a file
+ * (options untouched) or for the visible range. */
+gboolean        cpel_session_get_stats_scope    (CpelSession       *self,
+                                                 CpelStatsOptions  *options);
+
+/* The Anomalies window's navigation.  Go to anomaly `position` of
+ * `result` (a search of the session's file): select its event and centre
+ * it; an unusual interval is shown whole (from the previous event of its
+ * code, with as much again around it) unless the range already shows it at
+ * a readable size. */
+void            cpel_session_go_to_anomaly      (CpelSession       *self,
+                                                 CpelAnomalyResult *result,
+                                                 guint64            position);
+/* The anomaly after (direction > 0) or before the selected event, or,
+ * without a selection, the first one in the range (the last one before
+ * its end); wrapping around.  FALSE (position untouched) when there is no
+ * anomaly or no file. */
+gboolean        cpel_session_find_anomaly       (CpelSession       *self,
+                                                 CpelAnomalyResult *result,
+                                                 int                direction,
+                                                 guint64           *position);
+
+/* The search matches to highlight (a new reference is taken; NULL clears;
+ * a new file clears them). */
+void            cpel_session_set_matches        (CpelSession       *self,
+                                                 CpelSearchResult  *matches);
+CpelSearchResult *cpel_session_get_matches      (CpelSession       *self);
+
+/* The search bar's view of the session.  The tracks not shown as n_tracks
+ * flags (free with g_free), NULL when every track is shown or without a
+ * file. */
+guint8         *cpel_session_dup_hidden_slots   (CpelSession       *self);
+/* The match to step to in `matches` (filtered to what is shown): after
+ * (direction > 0) or before `current` (the position last stepped to, or
+ * -1) when the selected event is that match, else from the selected event,
+ * else from the range (the first match in it, the last one before its
+ * end); wrapping around.  FALSE (position untouched) without a file or a
+ * match. */
+gboolean        cpel_session_find_match         (CpelSession       *self,
+                                                 CpelSearchResult  *matches,
+                                                 int                direction,
+                                                 gint64             current,
+                                                 guint64           *position);
+
+/* The saved views of the capture shown (NULL: none to keep, e.g. a file
+ * that is not on disk); set by the owner when it reads them. */
+void            cpel_session_set_views          (CpelSession       *self,
+                                                 CpelViews         *views);
+CpelViews      *cpel_session_get_views          (CpelSession       *self);
+/* Apply the saved view `name` (it becomes the current one); the view
+ * applied (for the caller's scroll and compare alignment), or NULL when
+ * there is no such view. */
+const CpelSavedView *cpel_session_apply_saved_view (CpelSession    *self,
+                                                    const char     *name);
+
+/* Saved views: what the session shows as a view named `name` (NULL without
+ * a file; scroll_y and the compare alignment are the caller's), and
+ * putting one back (tracks, types, range as one history step,
+ * selection). */
+CpelSavedView  *cpel_session_capture_view       (CpelSession       *self,
+                                                 const char        *name);
+void            cpel_session_apply_view         (CpelSession       *self,
+                                                 const CpelSavedView *view);
+
+G_END_DECLS

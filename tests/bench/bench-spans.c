@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* bench-spans.c — deriving spans against building the index
+ *
+ * usage: bench-spans DIR [EVENTS] [TRACKS]
+ * Writes DIR/bench-spans-EVENTS-TRACKS.cpel (generated, never committed;
+ * kept for a next run of the same size): EVENTS (default 10^7) events in time order on
+ * TRACKS (default 64) tracks, VPP dispatch tracing as c2cpel names it — per
+ * track, rounds of 7 nodes, each `NODE-call:` then `NODE-return:`, one
+ * return in 4096 dropped (an unfinished span, interrupted by the next call).  Then, best of 3 each:
+ *   open + index (the file's index build)
+ *   cpel_spans_derive () with the built-in rules (spans kept, 16 B each)
+ *   cpel_span_summary_compute () on the file opened without its index
+ *     (one merge; what `cpel spans` does on a sorted file)
+ * and prints wall and CPU times (best of 3), the ratio derive / index, spans, bytes per span
+ * and the resident growth of derive and of the streamed summary.
+ */
+#include <stdio.h>
+#include "cpel-loader.h"
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <glib/gstdio.h>
+
+#include "cpel-core.h"
+
+static const char *nodes[] = {
+  "dpdk-input", "ethernet-input", "ip4-input-no-checksum", "ip4-lookup",
+  "ip4-rewrite", "GigabitEthernet0/8/0-output", "GigabitEthernet0/8/0-tx",
+};
+
+/* CPU time of the whole process (every thread), s: a figure that a loaded
+ * machine does not stretch as it does the wall time. */
+static double
+cpu_s (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static guint64
+status_kb (const char *key)
+{
+  g_autofree char *text = NULL;
+  const char *p;
+
+  if (!g_file_get_contents ("/proc/self/status", &text, NULL, NULL))
+    return 0;
+  p = strstr (text, key);
+  return p ? g_ascii_strtoull (p + strlen (key), NULL, 10) : 0;
+}
+
+/* Resets VmHWM (the peak) to the current resident set (Linux >= 4.0). */
+static gboolean
+reset_peak (void)
+{
+  FILE *f = fopen ("/proc/self/clear_refs", "w");
+  gboolean ok;
+
+  if (f == NULL)
+    return FALSE;
+  ok = fputs ("5", f) >= 0;
+  return fclose (f) == 0 && ok;
+}
+
+static guint64
+rss_anon (void)
+{
+  g_autofree char *text = NULL;
+  const char *p;
+
+  if (!g_file_get_contents ("/proc/self/status", &text, NULL, NULL))
+    return 0;
+  p = strstr (text, "RssAnon:");
+  return p ? g_ascii_strtoull (p + 8, NULL, 10) * 1024 : 0;
+}
+
+static void
+write_capture (const char *path,
+               guint64     n_events,
+               guint       n_tracks)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelWriter) w = cpel_writer_new (path, FALSE, 0, &error);
+  guint t;
+  guint64 written = 0, tick = 0;
+  guint32 rng = 12345;
+
+  g_assert_no_error (error);
+  cpel_writer_set_overwrite (w, TRUE);
+  t = cpel_writer_add_string_table (w, "T");
+  cpel_writer_begin_event_defs (w, t);
+  for (guint i = 0; i < G_N_ELEMENTS (nodes); i++)
+    {
+      g_autofree char *c = g_strdup_printf ("%s-call:", nodes[i]);
+      g_autofree char *r = g_strdup_printf ("%s-return:", nodes[i]);
+
+      cpel_writer_add_event_def (w, 2 * i, c, "%d");
+      cpel_writer_add_event_def (w, 2 * i + 1, r, "%d");
+    }
+  cpel_writer_begin_track_defs (w, t);
+  for (guint k = 0; k < n_tracks; k++)
+    {
+      g_autofree char *label = g_strdup_printf ("vpp_wk_%u", k);
+
+      cpel_writer_add_track_def (w, k, label);
+    }
+  cpel_writer_begin_events (w, t, 1000000000, (guint32) n_events);
+  /* round-robin over tracks: each event on the next track, times rising */
+  while (written < n_events)
+    for (guint k = 0; k < n_tracks && written < n_events; k++)
+      {
+        static guint64 *step;
+        guint64 s;
+        guint node, ret;
+
+        if (step == NULL)
+          step = g_new0 (guint64, n_tracks);
+        s = step[k]++;
+        node = (guint) (s / 2) % G_N_ELEMENTS (nodes);
+        ret = (guint) (s & 1);
+        rng = rng * 1103515245 + 12345;
+        tick += 1 + (rng >> 28);
+        /* one return in 4096 dropped: an unfinished span, then an
+         * interrupted one when the node is called again */
+        if (ret && (rng >> 8) % 4096 == 0)
+          continue;
+        cpel_writer_add_event (w, tick, k, 2 * node + ret, (rng >> 20) & 255);
+        written++;
+      }
+  g_assert_true (cpel_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *dir = argc > 1 ? argv[1] : ".";
+  guint64 n_events = argc > 2 ? g_ascii_strtoull (argv[2], NULL, 10) : 10000000;
+  guint n_tracks = argc > 3 ? (guint) g_ascii_strtoull (argv[3], NULL, 10) : 64;
+  g_autofree char *name = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
+  double best_open = 1e9, best_derive = 1e9, best_stream = 1e9;
+  double cpu_open = 1e9, cpu_derive = 1e9, cpu_stream = 1e9;
+  guint64 n_spans = 0, bytes = 0, derive_anon = 0, stream_anon = 0, rows = 0;
+  gboolean have_peak = FALSE;
+
+  if (n_events == 0 || n_events > G_MAXUINT32 || n_tracks == 0)
+    return 2;
+  name = g_strdup_printf ("bench-spans-%" G_GUINT64_FORMAT "-%u.cpel", n_events, n_tracks);
+  path = g_build_filename (dir, name, NULL);
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      gint64 t0 = g_get_monotonic_time ();
+
+      write_capture (path, n_events, n_tracks);
+      printf ("generated %s: %" G_GUINT64_FORMAT " events, %u tracks in %.2f s\n", path,
+              n_events, n_tracks, (g_get_monotonic_time () - t0) / 1e6);
+    }
+
+  for (int run = 0; run < 3; run++)
+    {
+      g_autoptr(GError) error = NULL;
+      CpelLoadOptions lo = { 0 };
+      g_autoptr(CpelFile) file = NULL;
+      g_autoptr(CpelSpans) spans = NULL;
+      g_autoptr(CpelSpanSummary) sum = NULL;
+      gint64 t0, t1;
+      guint64 a0, a1;
+      double c0;
+
+      /* streamed first: its memory is not what the indexed pass freed */
+      lo.defer_index = TRUE;
+      file = cpel_file_new_for_path (path, &lo, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_true (cpel_file_can_stream (file));
+      have_peak = reset_peak ();
+      a0 = status_kb ("VmRSS:") * 1024;
+      c0 = cpu_s ();
+      t0 = g_get_monotonic_time ();
+      sum = cpel_span_summary_compute (file, rules, NULL, FALSE, NULL, &error);
+      g_assert_no_error (error);
+      t1 = g_get_monotonic_time ();
+      cpu_stream = MIN (cpu_stream, cpu_s () - c0);
+      a1 = status_kb ("VmHWM:") * 1024;
+      g_assert_false (cpel_file_has_index (file));
+      best_stream = MIN (best_stream, (t1 - t0) / 1e6);
+      if (run == 0)
+        stream_anon = a1 > a0 ? a1 - a0 : 0;
+      rows = cpel_span_summary_get_n_rows (sum, CPEL_SPAN_TABLE_SPANS);
+      g_clear_pointer (&sum, cpel_span_summary_free);
+      g_clear_object (&file);
+      lo.defer_index = FALSE;
+
+      c0 = cpu_s ();
+      t0 = g_get_monotonic_time ();
+      file = cpel_file_new_for_path (path, &lo, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      t1 = g_get_monotonic_time ();
+      best_open = MIN (best_open, (t1 - t0) / 1e6);
+      cpu_open = MIN (cpu_open, cpu_s () - c0);
+
+      a0 = rss_anon ();
+      c0 = cpu_s ();
+      t0 = g_get_monotonic_time ();
+      spans = cpel_spans_derive (file, rules, NULL, NULL, &error);
+      g_assert_no_error (error);
+      t1 = g_get_monotonic_time ();
+      cpu_derive = MIN (cpu_derive, cpu_s () - c0);
+      a1 = rss_anon ();
+      best_derive = MIN (best_derive, (t1 - t0) / 1e6);
+      n_spans = cpel_spans_get_n_spans (spans);
+      bytes = cpel_spans_get_bytes (spans);
+      /* the first run's: later ones reuse what the allocator kept */
+      if (run == 0)
+        derive_anon = a1 > a0 ? a1 - a0 : 0;
+      g_clear_pointer (&spans, cpel_spans_free);
+    }
+
+  printf ("events=%" G_GUINT64_FORMAT " tracks=%u\n", n_events, n_tracks);
+  printf ("open_index_best_s=%.3f cpu_s=%.3f\n", best_open, cpu_open);
+  printf ("derive_best_s=%.3f cpu_s=%.3f\n", best_derive, cpu_derive);
+  printf ("derive_over_index=%.2f (wall) %.2f (cpu)\n", best_derive / best_open,
+          cpu_derive / cpu_open);
+  printf ("spans=%" G_GUINT64_FORMAT " span_bytes=%" G_GUINT64_FORMAT
+          " bytes_per_span=%.2f\n", n_spans, bytes, n_spans ? (double) bytes / n_spans : 0.0);
+  printf ("derive_rss_anon_growth_bytes=%" G_GUINT64_FORMAT " (%.2f B/span)\n",
+          derive_anon, n_spans ? (double) derive_anon / n_spans : 0.0);
+  printf ("stream_summary_best_s=%.3f cpu_s=%.3f rows=%" G_GUINT64_FORMAT "\n", best_stream,
+          cpu_stream, rows);
+  /* the peak includes the records' pages mapped while the merge reads them */
+  printf ("stream_summary_peak_growth_bytes=%" G_GUINT64_FORMAT " (%.2f B/span)%s\n",
+          stream_anon, n_spans ? (double) stream_anon / n_spans : 0.0,
+          have_peak ? "" : " (no peak reset: resident growth after)");
+  return 0;
+}
