@@ -1197,6 +1197,7 @@ test_snabb_breaths (void)
  * per thread, the Running state (switched in until switched out) against
  * pairing perf script's sched_switch lines (prev_pid / next_pid; times to
  * the ns from the fields listing, line by line the same samples). */
+#if HAVE_PERF
 static void
 test_perf_running (void)
 {
@@ -1292,6 +1293,7 @@ test_perf_running (void)
     }
   g_assert_cmpuint (checked, ==, g_hash_table_size (want));
 }
+#endif
 
 int
 main (int argc, char **argv)
@@ -1319,6 +1321,8 @@ main (int argc, char **argv)
   g_test_add_func ("/core/spans/rules/glob", test_glob_and_fields);
   g_test_add_func ("/core/spans/vpp-dispatch", test_vpp_dispatch);
   g_test_add_func ("/core/spans/snabb-breaths", test_snabb_breaths);
+#if HAVE_PERF
   g_test_add_func ("/core/spans/perf-running", test_perf_running);
+#endif
   return g_test_run ();
 }

@@ -201,6 +201,7 @@ test_import_elog (void)
   check_cut_during_import ("cut.elog", bytes);
 }
 
+#if HAVE_PERF
 static void
 test_import_perf (void)
 {
@@ -214,6 +215,7 @@ test_import_perf (void)
   bytes = cpel_test_perf_file (&type, 1, 144, rec->data, rec->len);
   check_cut_during_import ("cut.perf.data", bytes);
 }
+#endif
 
 static void
 test_dump (void)
@@ -278,7 +280,9 @@ main (int    argc,
   g_test_add_func ("/core/truncate/search", test_search);
   g_test_add_func ("/core/truncate/during-load", test_during_load);
   g_test_add_func ("/core/truncate/import-elog", test_import_elog);
+#if HAVE_PERF
   g_test_add_func ("/core/truncate/import-perf", test_import_perf);
+#endif
   g_test_add_func ("/cli/truncate/dump", test_dump);
 
   ret = g_test_run ();
