@@ -228,6 +228,14 @@ gboolean      cpel_file_index_cache_is_damaged (CpelFile *self);
 const guint64 *cpel_file_get_stored_overview (CpelFile *self, guint n_buckets);
 int           cpel_file_get_cache_write    (CpelFile *self);   /* CpelIndexCacheWrite */
 
+/* The drawing layer's per-file cache (src/render keeps the last frame's
+ * density counts there): made by create () on the first call, freed by
+ * destroy () with the file.  Later calls return the same pointer (create
+ * and destroy must be the same every call).  Any thread. */
+gpointer      cpel_file_ensure_render_cache (CpelFile       *self,
+                                             gpointer      (*create) (void),
+                                             GDestroyNotify  destroy);
+
 /* Imported files (doc/cpel-extensions.md).  A VPP elog, Snabb timeline, …
  * opens through its importer (the import layer, src/core/import): the file
  * is then CPEL made in memory, with two extension sections that a converted
