@@ -138,6 +138,7 @@ struct _CpelFile
   gboolean          cache_verify_later; /* CpelLoadOptions.cache_verify_later */
   gboolean          cache_store_later;  /* CpelLoadOptions.cache_store_later */
   gint              cache_store_pending; /* built in memory, cpel_file_store_index () to write it (atomic) */
+  gint              cache_deferred_claimed; /* cpel_file_claim_deferred_cache () (atomic) */
   struct _CpelLodStored *cache_lod; /* n_tracks summaries from the cache (cum into it), or NULL */
   const guint64    *cache_overview; /* CPEL_INDEX_CACHE_OVERVIEW_BUCKETS counts in the cache, or NULL */
   guint64          *overview_counts; /* the same counted from an index built here, or NULL */

@@ -210,6 +210,11 @@ gboolean      cpel_file_store_index        (CpelFile     *self,
                                             GCancellable *cancellable);
 /* TRUE while cpel_file_store_index () has an index to write. */
 gboolean      cpel_file_index_store_is_pending (CpelFile *self);
+/* TRUE once, to the first caller, when the load left a step of the index
+ * cache for later (an index from the cache to check, or one built in memory
+ * to write); FALSE after that and for other files.  The caller runs the
+ * steps (cpel_loader_run_deferred_cache_async ()).  Any thread. */
+gboolean      cpel_file_claim_deferred_cache (CpelFile *self);
 /* TRUE when the file's index came from a cache not checked in full yet. */
 gboolean      cpel_file_index_is_unverified (CpelFile *self);
 /* A frame of this file was just drawn: cpel_file_verify_index () steps aside
