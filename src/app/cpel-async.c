@@ -67,12 +67,12 @@ load_thread (GTask        *task,
   Loaded *loaded;
   CpelOverview *overview;
   /* an index from the cache: its bulk is checked after the first frame
-   * (cpel_verify_index_async (), from the window) or here */
+   * (cpel_run_deferred_cache_async (), from the window) or here */
   CpelLoadOptions options = { .ticks_per_second = job->clock_rate, .use_cache = job->use_cache,
                               .cache_max_bytes = job->cache_max_bytes,
                               .cache_verify_later = TRUE,
                               /* a window's file: written to the cache after
-                               * its first frame (cpel_store_index_async ()) */
+                               * its first frame (cpel_run_deferred_cache_async ()) */
                               .cache_store_later = job->verify_later };
 
   file = cpel_file_new_for_path (job->path, &options, cancellable,
@@ -263,69 +263,63 @@ cpel_prepare_lod_async (CpelFile     *file,
                  NULL, NULL);
 }
 
-static void
-store_thread (GTask        *task,
-              gpointer      source_object,
-              gpointer      task_data,
-              GCancellable *cancellable)
+/* The application stays while a step of the index cache runs (closing
+ * the last window does not end the process in the middle of it). */
+typedef struct
 {
-  cpel_file_store_index (task_data, cancellable);
-  g_task_return_boolean (task, TRUE);
+  GApplication        *app;
+  GAsyncReadyCallback  callback;
+  gpointer             user_data;
+} HeldCall;
+
+static HeldCall *
+held_call_new (GAsyncReadyCallback callback,
+               gpointer            user_data)
+{
+  HeldCall *held = g_new0 (HeldCall, 1);
+
+  held->app = g_application_get_default ();
+  if (held->app != NULL)
+    g_application_hold (g_object_ref (held->app));
+  held->callback = callback;
+  held->user_data = user_data;
+  return held;
 }
 
 static void
-on_index_stored (GObject      *source,
-                 GAsyncResult *result,
-                 gpointer      data)
+on_held_call_done (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      data)
 {
-  GApplication *app = data;
+  HeldCall *held = data;
 
-  if (app != NULL)
+  if (held->callback != NULL)
+    held->callback (source, result, held->user_data);
+  if (held->app != NULL)
     {
-      g_application_release (app);
-      g_object_unref (app);
+      g_application_release (held->app);
+      g_object_unref (held->app);
     }
+  g_free (held);
 }
 
 void
-cpel_store_index_async (CpelFile     *file,
-                        GCancellable *cancellable)
+cpel_store_index_async (CpelFile *file)
 {
-  GApplication *app = g_application_get_default ();
-
   g_return_if_fail (CPEL_IS_FILE (file));
 
-  /* closing the last window does not end the process in the middle of it */
-  if (app != NULL)
-    g_application_hold (g_object_ref (app));
-  run_file_task (file, cancellable, cpel_store_index_async, "[cpelview] store index", store_thread,
-                 on_index_stored, app);
-}
-
-static void
-verify_thread (GTask        *task,
-               gpointer      source_object,
-               gpointer      task_data,
-               GCancellable *cancellable)
-{
-  g_task_return_boolean (task, cpel_file_verify_index (task_data, cancellable));
+  if (cpel_file_index_store_is_pending (file))
+    cpel_loader_store_cache_async (file, NULL, on_held_call_done, held_call_new (NULL, NULL));
 }
 
 void
-cpel_verify_index_async (CpelFile            *file,
-                         GCancellable        *cancellable,
-                         GAsyncReadyCallback  callback,
-                         gpointer             user_data)
+cpel_run_deferred_cache_async (CpelFile            *file,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
 {
   g_return_if_fail (CPEL_IS_FILE (file));
 
-  run_file_task (file, cancellable, cpel_verify_index_async, "[cpelview] verify index", verify_thread,
-                 callback, user_data);
-}
-
-gboolean
-cpel_verify_index_finish (GAsyncResult *result)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), NULL);
+  cpel_loader_run_deferred_cache_async (file, cancellable, on_held_call_done,
+                                        held_call_new (callback, user_data));
 }

@@ -16,7 +16,7 @@ G_BEGIN_DECLS
  * NULL) hears from the worker thread; the worker holds a reference to it
  * until it is done (closing it stops the callbacks, not the reports).  An index read from the
  * cache is checked in full here unless `verify_later`: then the caller
- * runs cpel_verify_index_async () once the first frame is shown (and
+ * runs cpel_run_deferred_cache_async () once the first frame is shown (and
  * tells the user to reload when it fails). */
 void              cpel_load_file_async  (GFile               *file,
                                          guint64              clock_rate,
@@ -49,18 +49,16 @@ CpelSearchResult *cpel_search_finish    (GAsyncResult        *result,
 void              cpel_prepare_lod_async (CpelFile           *file,
                                           GCancellable       *cancellable);
 
-/* cpel_file_store_index () in a low-priority GTask worker: the persisted
- * index of a file whose load left writing it for after the first frame. */
-void              cpel_store_index_async (CpelFile           *file,
-                                          GCancellable       *cancellable);
+/* cpel_loader_store_cache_async () of a file the window drops (replaced
+ * or closed) when its index is still to be written; not cancelled, and the
+ * application stays until it is written. */
+void              cpel_store_index_async (CpelFile           *file);
 
-/* cpel_file_verify_index () in a low-priority GTask worker: the check of
- * an index read from the cache that the load left for later. */
-void              cpel_verify_index_async  (CpelFile            *file,
-                                            GCancellable        *cancellable,
-                                            GAsyncReadyCallback  callback,
-                                            gpointer             user_data);
-/* FALSE when the check failed (the file is damaged then) or was cancelled. */
-gboolean          cpel_verify_index_finish (GAsyncResult        *result);
+/* cpel_loader_run_deferred_cache_async (), the application staying until
+ * it is done (finish with cpel_loader_run_deferred_cache_finish ()). */
+void              cpel_run_deferred_cache_async (CpelFile            *file,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
 
 G_END_DECLS

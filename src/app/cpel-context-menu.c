@@ -112,9 +112,30 @@ on_key_pressed (GtkEventControllerKey *controller,
   return !cpel_context_menu_point (widget, &x, &y);
 }
 
-/* The viewports around a shown popover that stopped following the
- * keyboard for it (a GPtrArray of references on the popover). */
-#define PAUSED_VIEWPORTS "cpel-context-menu-paused-viewports"
+/* The viewports around each shown popover that stopped following the
+ * keyboard for it: popover (weak: its entry goes with it) -> GPtrArray of
+ * references.  The hooks are the module's, not any widget's: the table is
+ * the module's state (main thread only, like the hooks). */
+static GHashTable *paused_viewports;
+
+static void
+on_popover_gone (gpointer  data,
+                 GObject  *popover)
+{
+  g_hash_table_remove (paused_viewports, popover);
+}
+
+static GPtrArray *
+steal_paused (GtkWidget *popover)
+{
+  gpointer paused = NULL;
+
+  if (paused_viewports == NULL
+      || !g_hash_table_steal_extended (paused_viewports, popover, NULL, &paused))
+    return NULL;
+  g_object_weak_unref (G_OBJECT (popover), on_popover_gone, NULL);
+  return paused;
+}
 
 /* Every widget's map and unmap.  A popover is mapped by its show, which
  * gives it the keyboard only then (gtk_popover_show: map, then
@@ -139,7 +160,7 @@ on_map_hook (GSignalInvocationHint *hint,
     {
       /* Closed: they follow again (from the keyboard's next move, back
        * to the popover's widget, which is in view). */
-      paused = g_object_steal_data (G_OBJECT (widget), PAUSED_VIEWPORTS);
+      paused = steal_paused (widget);
       if (paused != NULL)
         {
           for (guint i = 0; i < paused->len; i++)
@@ -169,7 +190,15 @@ on_map_hook (GSignalInvocationHint *hint,
           }
     }
   if (paused->len > 0)
-    g_object_set_data_full (G_OBJECT (widget), PAUSED_VIEWPORTS, paused, (GDestroyNotify) g_ptr_array_unref);
+    {
+      g_autoptr(GPtrArray) before = steal_paused (widget);
+
+      if (paused_viewports == NULL)
+        paused_viewports = g_hash_table_new_full (NULL, NULL, NULL,
+                                                  (GDestroyNotify) g_ptr_array_unref);
+      g_hash_table_insert (paused_viewports, widget, paused);
+      g_object_weak_ref (G_OBJECT (widget), on_popover_gone, NULL);
+    }
   else
     g_ptr_array_unref (paused);
   return TRUE;

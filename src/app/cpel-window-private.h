@@ -68,8 +68,6 @@ typedef struct
   GCancellable  *reload;        /* a reload in flight */
   gboolean       changed_while_reloading;
   gboolean       damage_reported;   /* once per file: closing the bar sticks */
-  gboolean       verify_pending;    /* an index from a cache, to check after the first frame */
-  CpelFile      *store_file;        /* its index built in memory, to write to the cache after it */
   GdkFrameClock *clock;
   gulong         paint_id;
 } CpelWindowWatch;

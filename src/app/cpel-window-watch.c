@@ -20,6 +20,7 @@
 #include <glib/gi18n.h>
 
 #include "cpel-async.h"
+#include "cpel-loader.h"
 
 /* Writers touch a file in bursts: one bar after the burst, not one per write. */
 #define DEBOUNCE_MS 250
@@ -144,18 +145,6 @@ stop_monitor (CpelWindow *self)
   g_clear_handle_id (&self->watch.debounce, g_source_remove);
 }
 
-/* The cache of the file whose index was built in memory, written now by a
- * worker: not cancelled with the window or by its next file (it is that
- * file's cache, and the application waits for it). */
-static void
-store_index (CpelWindow *self)
-{
-  g_autoptr(CpelFile) file = g_steal_pointer (&self->watch.store_file);
-
-  if (file != NULL)
-    cpel_store_index_async (file, NULL);
-}
-
 /* A new file is shown (a reload, or the first open): watch its path. */
 void
 _cpel_window_watch_file_changed (CpelWindow *self)
@@ -168,11 +157,6 @@ _cpel_window_watch_file_changed (CpelWindow *self)
   stop_monitor (self);
   hide_bar (self);
   self->watch.damage_reported = FALSE;
-  self->watch.verify_pending = file != NULL && cpel_file_index_is_unverified (file);
-  /* a file replaced before its first frame still gets its cache */
-  store_index (self);
-  if (file != NULL && cpel_file_index_store_is_pending (file))
-    self->watch.store_file = g_object_ref (file);
   g_clear_pointer (&self->watch.failed_stamp, g_free);
   /* A reload took its stamp before reading; a first open is stamped now. */
   g_free (self->watch.stamp);
@@ -194,16 +178,18 @@ _cpel_window_watch_file_changed (CpelWindow *self)
   g_signal_connect (self->watch.monitor, "changed", G_CALLBACK (on_monitor_changed), self);
 }
 
-/* The deferred check of an index from the cache is done: a failure shows
- * at the next frame. */
+/* The deferred step of the index cache is done: a damaged cache shows at
+ * the next frame. */
 static void
-on_index_verified (GObject      *source,
-                   GAsyncResult *result,
-                   gpointer      data)
+on_deferred_cache_done (GObject      *source,
+                        GAsyncResult *result,
+                        gpointer      data)
 {
   g_autoptr(CpelWindow) self = data;
+  g_autoptr(GError) error = NULL;
 
-  if (!cpel_verify_index_finish (result) && self->file != NULL && cpel_file_is_damaged (self->file))
+  if (!cpel_loader_run_deferred_cache_finish (CPEL_FILE (source), result, &error)
+      && self->file != NULL && cpel_file_is_damaged (self->file))
     gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -218,14 +204,11 @@ on_after_paint (GdkFrameClock *clock,
   /* the deferred check of the index steps aside while the user looks */
   if (file != NULL)
     cpel_file_note_frame (file);
-  if (file != NULL && self->watch.verify_pending)
-    {
-      /* the first frame is on screen: now the rest of the index */
-      self->watch.verify_pending = FALSE;
-      cpel_verify_index_async (file, self->lod_cancellable, on_index_verified, g_object_ref (self));
-    }
-  /* the first frame is on screen: now the cache, for the next open */
-  store_index (self);
+  /* the first frame is on screen: now the rest of the index (its check,
+   * or writing it to the cache for the next open) */
+  if (file != NULL && cpel_file_claim_deferred_cache (file))
+    cpel_run_deferred_cache_async (file, self->lod_cancellable, on_deferred_cache_done,
+                                   g_object_ref (self));
   if (file != NULL && self->watch.reload == NULL && !self->watch.damage_reported
       && cpel_file_is_damaged (file))
     {
@@ -405,7 +388,8 @@ _cpel_window_watch_dispose (CpelWindow *self)
   stop_monitor (self);
   disconnect_clock (self);
   /* closed before its first frame: the cache all the same */
-  store_index (self);
+  if (self->file != NULL)
+    cpel_store_index_async (self->file);
 }
 
 void

@@ -327,6 +327,9 @@ cpel_window_set_file (CpelWindow   *self,
   g_return_if_fail (CPEL_IS_WINDOW (self));
   g_return_if_fail (CPEL_IS_FILE (file));
 
+  /* a file replaced before its first frame still gets its cache */
+  if (self->file != NULL && self->file != file)
+    cpel_store_index_async (self->file);
   g_set_object (&self->file, file);
   g_set_object (&self->location, location);
 

@@ -138,13 +138,26 @@ struct _CpelFile
   gboolean          cache_verify_later; /* CpelLoadOptions.cache_verify_later */
   gboolean          cache_store_later;  /* CpelLoadOptions.cache_store_later */
   gint              cache_store_pending; /* built in memory, cpel_file_store_index () to write it (atomic) */
+  gint              cache_deferred_claimed; /* cpel_file_claim_deferred_cache () (atomic) */
   struct _CpelLodStored *cache_lod; /* n_tracks summaries from the cache (cum into it), or NULL */
   const guint64    *cache_overview; /* CPEL_INDEX_CACHE_OVERVIEW_BUCKETS counts in the cache, or NULL */
   guint64          *overview_counts; /* the same counted from an index built here, or NULL */
   struct _CpelIndexCacheBulk *cache_bulk; /* times / recs not checked yet (verify later), or NULL */
   gint              cache_bad;      /* atomic: the deferred check failed */
   gint64            frame_at_us;    /* atomic (__atomic_*): cpel_file_note_frame () */
+
+  /* Derived data built on first use, freed with the file (each made under
+   * its maker's lock) */
+  struct _CpelLod  *lod;            /* cpel_lod_get_for_file () */
+  struct _CpelSearchFileInfo *search_info; /* cpel-search-scan.c */
+  GMutex            render_cache_lock;
+  gpointer          render_cache;   /* cpel_file_ensure_render_cache () */
+  GDestroyNotify    render_cache_destroy;
 };
+
+/* Free the derived data above (their makers' files). */
+void cpel_lod_free         (struct _CpelLod *lod);
+void cpel_search_file_info_free (struct _CpelSearchFileInfo *info);
 
 /* A track's level-of-detail summary as the cache stores it (cpel-lod.c). */
 typedef struct _CpelLodStored

@@ -22,6 +22,13 @@ cpel_file_finalize (GObject *object)
 {
   CpelFile *self = CPEL_FILE (object);
 
+  /* (derived from the index and the tracks: first) */
+  g_clear_pointer (&self->lod, cpel_lod_free);
+  g_clear_pointer (&self->search_info, cpel_search_file_info_free);
+  if (self->render_cache != NULL && self->render_cache_destroy != NULL)
+    self->render_cache_destroy (self->render_cache);
+  self->render_cache = NULL;
+  g_mutex_clear (&self->render_cache_lock);
   for (guint i = 0; i < self->n_tracks; i++)
     g_free (self->tracks[i].label);
   for (guint i = 0; i < self->n_types; i++)
@@ -72,6 +79,7 @@ cpel_file_init (CpelFile *self)
   g_ptr_array_add (self->warnings, NULL);
   self->chunk = g_string_chunk_new (256);
   g_mutex_init (&self->index_lock);
+  g_mutex_init (&self->render_cache_lock);
   self->index_fd = -1;
 }
 
@@ -512,4 +520,26 @@ cpel_file_append_event_text (const CpelFile *self,
   end = memchr (s, '\0', self->texts_len - off);
   g_string_append_len (out, s, end ? (gsize) (end - s) : self->texts_len - off);
   return TRUE;
+}
+
+gpointer
+cpel_file_ensure_render_cache (CpelFile       *self,
+                               gpointer      (*create) (void),
+                               GDestroyNotify  destroy)
+{
+  gpointer cache;
+
+  g_return_val_if_fail (CPEL_IS_FILE (self), NULL);
+  g_return_val_if_fail (create != NULL, NULL);
+
+  g_mutex_lock (&self->render_cache_lock);
+  if (self->render_cache == NULL)
+    {
+      self->render_cache = create ();
+      self->render_cache_destroy = destroy;
+    }
+  g_assert (self->render_cache_destroy == destroy);
+  cache = self->render_cache;
+  g_mutex_unlock (&self->render_cache_lock);
+  return cache;
 }

@@ -210,6 +210,11 @@ gboolean      cpel_file_store_index        (CpelFile     *self,
                                             GCancellable *cancellable);
 /* TRUE while cpel_file_store_index () has an index to write. */
 gboolean      cpel_file_index_store_is_pending (CpelFile *self);
+/* TRUE once, to the first caller, when the load left a step of the index
+ * cache for later (an index from the cache to check, or one built in memory
+ * to write); FALSE after that and for other files.  The caller runs the
+ * steps (cpel_loader_run_deferred_cache_async ()).  Any thread. */
+gboolean      cpel_file_claim_deferred_cache (CpelFile *self);
 /* TRUE when the file's index came from a cache not checked in full yet. */
 gboolean      cpel_file_index_is_unverified (CpelFile *self);
 /* A frame of this file was just drawn: cpel_file_verify_index () steps aside
@@ -227,6 +232,14 @@ gboolean      cpel_file_index_cache_is_damaged (CpelFile *self);
  * the overview need not read the events. */
 const guint64 *cpel_file_get_stored_overview (CpelFile *self, guint n_buckets);
 int           cpel_file_get_cache_write    (CpelFile *self);   /* CpelIndexCacheWrite */
+
+/* The drawing layer's per-file cache (src/render keeps the last frame's
+ * density counts there): made by create () on the first call, freed by
+ * destroy () with the file.  Later calls return the same pointer (create
+ * and destroy must be the same every call).  Any thread. */
+gpointer      cpel_file_ensure_render_cache (CpelFile       *self,
+                                             gpointer      (*create) (void),
+                                             GDestroyNotify  destroy);
 
 /* Imported files (doc/cpel-extensions.md).  A VPP elog, Snabb timeline, …
  * opens through its importer (the import layer, src/core/import): the file

@@ -716,6 +716,15 @@ cpel_file_index_store_is_pending (CpelFile *self)
   return g_atomic_int_get (&self->cache_store_pending);
 }
 
+gboolean
+cpel_file_claim_deferred_cache (CpelFile *self)
+{
+  g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);
+  if (!cpel_file_index_is_unverified (self) && !cpel_file_index_store_is_pending (self))
+    return FALSE;
+  return g_atomic_int_compare_and_exchange (&self->cache_deferred_claimed, FALSE, TRUE);
+}
+
 void
 cpel_index_cache_release (CpelFile *self)
 {

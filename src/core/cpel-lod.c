@@ -13,7 +13,6 @@
 
 #include <math.h>
 
-#define LOD_KEY "cpel-lod"
 #define PREFETCH_AHEAD 8
 
 typedef struct
@@ -42,11 +41,9 @@ summary_free (Summary *s)
   g_free (s);
 }
 
-static void
-lod_free (gpointer data)
+void
+cpel_lod_free (CpelLod *lod)
 {
-  CpelLod *lod = data;
-
   for (guint i = 0; i < lod->n_tracks; i++)
     if (lod->tracks[i] != NULL)
       summary_free (lod->tracks[i]);
@@ -63,7 +60,7 @@ cpel_lod_get_for_file (CpelFile *file)
   g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
 
   g_mutex_lock (&lock);
-  lod = g_object_get_data (G_OBJECT (file), LOD_KEY);
+  lod = file->lod;
   if (lod == NULL)
     {
       lod = g_new0 (CpelLod, 1);
@@ -86,7 +83,7 @@ cpel_lod_get_for_file (CpelFile *file)
             lod->tracks[i] = s;
             lod->size += sizeof *s;
           }
-      g_object_set_data_full (G_OBJECT (file), LOD_KEY, lod, lod_free);
+      file->lod = lod;
     }
   g_mutex_unlock (&lock);
   return lod;

@@ -365,7 +365,7 @@ free_chunks (Chunk *chunks,
 /* Computed at the first search of a file and kept with it (object data):
  * which tracks are not in file order (the loader sorted their events by
  * time), and a direct track id -> slot table when the ids are small. */
-typedef struct
+typedef struct _CpelSearchFileInfo
 {
   guint8  *unordered;
   guint32 *direct;        /* track id -> slot */
@@ -374,13 +374,9 @@ typedef struct
   guint32  n_type_direct;
 } FileInfo;
 
-#define FILE_INFO_KEY "cpel-search-file-info"
-
-static void
-file_info_free (gpointer data)
+void
+cpel_search_file_info_free (FileInfo *info)
 {
-  FileInfo *info = data;
-
   g_free (info->unordered);
   g_free (info->direct);
   g_free (info->type_direct);
@@ -394,7 +390,7 @@ file_info_get (CpelFile *file)
   FileInfo *info;
 
   g_mutex_lock (&lock);
-  info = g_object_get_data (G_OBJECT (file), FILE_INFO_KEY);
+  info = file->search_info;
   if (info == NULL)
     {
       guint32 max_id = file->n_tracks > 0 ? file->tracks[file->n_tracks - 1].id : 0;
@@ -431,7 +427,7 @@ file_info_get (CpelFile *file)
           for (guint t = 0; t < file->n_types; t++)
             info->type_direct[file->types[t].code] = t;
         }
-      g_object_set_data_full (G_OBJECT (file), FILE_INFO_KEY, info, file_info_free);
+      file->search_info = info;
     }
   g_mutex_unlock (&lock);
   return info;

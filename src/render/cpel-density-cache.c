@@ -3,14 +3,13 @@
  *
  * Redraws at the same zoom (cursor moves, selection, scrolling, hover) reuse
  * the column counts of the previous frame instead of searching the times
- * again.  The cache hangs off the CpelFile (object data), holds the rows of
+ * again.  The cache hangs off the CpelFile (its render cache slot), holds the rows of
  * one zoom level and is emptied when the level (t0, t1, columns, hidden
  * types) changes. */
 #include <string.h>
 
 #include "cpel-render-private.h"
 
-#define CACHE_KEY "cpel-render-density-cache"
 #define MAX_ENTRIES 512
 
 typedef struct
@@ -46,23 +45,20 @@ cache_free (gpointer data)
   g_free (c);
 }
 
+static gpointer
+cache_new (void)
+{
+  Cache *c = g_new0 (Cache, 1);
+
+  g_mutex_init (&c->lock);
+  c->entries = g_hash_table_new_full (NULL, NULL, NULL, entry_free);
+  return c;
+}
+
 static Cache *
 get_cache (CpelFile *file)
 {
-  static GMutex create_lock;
-  Cache *c;
-
-  g_mutex_lock (&create_lock);
-  c = g_object_get_data (G_OBJECT (file), CACHE_KEY);
-  if (c == NULL)
-    {
-      c = g_new0 (Cache, 1);
-      g_mutex_init (&c->lock);
-      c->entries = g_hash_table_new_full (NULL, NULL, NULL, entry_free);
-      g_object_set_data_full (G_OBJECT (file), CACHE_KEY, c, cache_free);
-    }
-  g_mutex_unlock (&create_lock);
-  return c;
+  return cpel_file_ensure_render_cache (file, cache_new, cache_free);
 }
 
 guint64

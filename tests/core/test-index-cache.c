@@ -1586,6 +1586,103 @@ test_store_later (Fixture       *f,
   }
 }
 
+static void
+on_async_result (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      data)
+{
+  *(GAsyncResult **) data = g_object_ref (result);
+}
+
+/* cpel_loader_run_deferred_cache_async () / _store_cache_async () to the
+ * end in this thread's main context. */
+static gboolean
+run_deferred (CpelFile      *file,
+              gboolean       store,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  if (store)
+    cpel_loader_store_cache_async (file, cancellable, on_async_result, &result);
+  else
+    cpel_loader_run_deferred_cache_async (file, cancellable, on_async_result, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return store ? cpel_loader_store_cache_finish (file, result, error)
+               : cpel_loader_run_deferred_cache_finish (file, result, error);
+}
+
+/* The loader's steps of the index cache after the load: claimed once per
+ * file with something to do; the write of an index built in memory, the
+ * check of one read from the cache (cancelled: an error, the check still
+ * due; damaged: an error, the file damaged). */
+static void
+test_deferred_steps (Fixture       *f,
+                     gconstpointer  data)
+{
+  CpelLoadOptions later = { .use_cache = TRUE, .cache_dir = f->cache_dir, .cache_min_events = 1,
+                            .cache_store_later = TRUE, .cache_verify_later = TRUE };
+  g_autoptr(CpelFile) ref = open_reference (f->path);
+  g_autoptr(GError) error = NULL;
+
+  /* nothing deferred: nothing to claim */
+  g_assert_false (cpel_file_claim_deferred_cache (ref));
+  {
+    g_autoptr(CpelFile) file = open_store_later (f);
+
+    g_assert_true (cpel_file_claim_deferred_cache (file));
+    g_assert_false (cpel_file_claim_deferred_cache (file));
+    g_assert_cmpuint (count_dir (f->cache_dir), ==, 0);
+    g_assert_true (run_deferred (file, FALSE, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpint (cpel_file_get_cache_write (file), ==, CPEL_INDEX_CACHE_WRITTEN);
+    g_assert_cmpuint (count_dir (f->cache_dir), ==, 1);
+    /* written: the viewer's store when it drops the file does nothing */
+    g_assert_false (run_deferred (file, TRUE, NULL, &error));
+    g_assert_no_error (error);
+  }
+  {
+    g_autoptr(CpelFile) file = cpel_file_new_for_path (f->path, &later, NULL, NULL, NULL, &error);
+    g_autoptr(GCancellable) cancelled = g_cancellable_new ();
+
+    g_assert_no_error (error);
+    g_assert_cmpint (cpel_file_get_cache_load (file), ==, CPEL_INDEX_CACHE_USED);
+    g_assert_true (cpel_file_index_is_unverified (file));
+    g_assert_true (cpel_file_claim_deferred_cache (file));
+    g_assert_false (cpel_file_claim_deferred_cache (file));
+    g_cancellable_cancel (cancelled);
+    g_assert_false (run_deferred (file, FALSE, cancelled, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+    g_clear_error (&error);
+    g_assert_true (cpel_file_index_is_unverified (file));
+    g_assert_true (run_deferred (file, FALSE, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_false (cpel_file_index_is_unverified (file));
+    g_assert_false (cpel_file_is_damaged (file));
+    assert_same_index (file, ref);
+  }
+  /* the last record index of the cache damaged */
+  {
+    g_autofree char *cpath = cache_path_of (f, ref);
+    g_autoptr(GBytes) content = read_bytes (cpath);
+    gsize len = g_bytes_get_size (content);
+    g_autofree guint8 *buf = g_memdup2 (g_bytes_get_data (content, NULL), len);
+    g_autoptr(CpelFile) file = NULL;
+
+    buf[len - 4] ^= 0x04;
+    write_bytes (cpath, buf, len);
+    file = cpel_file_new_for_path (f->path, &later, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_true (cpel_file_claim_deferred_cache (file));
+    g_assert_false (run_deferred (file, FALSE, NULL, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+    g_assert_true (cpel_file_index_cache_is_damaged (file));
+    g_assert_false (g_file_test (cpath, G_FILE_TEST_EXISTS));
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1617,6 +1714,7 @@ main (int argc, char **argv)
   ADD ("lru", test_lru);
   ADD ("clear", test_clear);
   ADD ("store-later", test_store_later);
+  ADD ("deferred-steps", test_deferred_steps);
 #undef ADD
   g_test_add_func ("/core/index-cache/hostile", test_hostile);
   g_test_add_func ("/core/index-cache/verify-steps-aside", test_verify_steps_aside);

@@ -610,3 +610,112 @@ cpel_loader_load_finish (CpelLoader    *self,
   set_step (self, CPEL_LOADER_STEP_DONE, NULL);
   return file;
 }
+
+/* ---- the index cache after the load ------------------------------------ */
+
+static GTask *
+file_task_new (CpelFile            *file,
+               GCancellable        *cancellable,
+               gpointer             source_tag,
+               const char          *name,
+               GAsyncReadyCallback  callback,
+               gpointer             user_data)
+{
+  GTask *task = g_task_new (file, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, source_tag);
+  g_task_set_name (task, name);
+  g_task_set_priority (task, G_PRIORITY_LOW);
+  /* the callbacks want to know how it ended, cancelled or not */
+  g_task_set_check_cancellable (task, FALSE);
+  return task;
+}
+
+static void
+deferred_cache_thread (GTask        *task,
+                       gpointer      source_object,
+                       gpointer      task_data,
+                       GCancellable *cancellable)
+{
+  CpelFile *file = source_object;
+
+  if (cpel_file_index_is_unverified (file))
+    {
+      if (cpel_file_verify_index (file, cancellable))
+        g_task_return_boolean (task, TRUE);
+      else if (cpel_file_index_cache_is_damaged (file))
+        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                                 _("The index cache of %s is damaged"),
+                                 cpel_file_get_path (file) != NULL ? cpel_file_get_path (file)
+                                                                   : "(memory)");
+      else
+        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                 _("The check of the index cache was cancelled"));
+      return;
+    }
+  cpel_file_store_index (file, NULL);
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+cpel_loader_run_deferred_cache_async (CpelFile             *file,
+                                      GCancellable         *cancellable,
+                                      GAsyncReadyCallback   callback,
+                                      gpointer              user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (CPEL_IS_FILE (file));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = file_task_new (file, cancellable, cpel_loader_run_deferred_cache_async,
+                        "[cpel] deferred index cache", callback, user_data);
+  g_task_run_in_thread (task, deferred_cache_thread);
+}
+
+gboolean
+cpel_loader_run_deferred_cache_finish (CpelFile      *file,
+                                       GAsyncResult  *result,
+                                       GError       **error)
+{
+  g_return_val_if_fail (CPEL_IS_FILE (file), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, file), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+store_cache_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  g_task_return_boolean (task, cpel_file_store_index (source_object, cancellable));
+}
+
+void
+cpel_loader_store_cache_async (CpelFile             *file,
+                               GCancellable         *cancellable,
+                               GAsyncReadyCallback   callback,
+                               gpointer              user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (CPEL_IS_FILE (file));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = file_task_new (file, cancellable, cpel_loader_store_cache_async,
+                        "[cpel] store index cache", callback, user_data);
+  g_task_run_in_thread (task, store_cache_thread);
+}
+
+gboolean
+cpel_loader_store_cache_finish (CpelFile      *file,
+                                GAsyncResult  *result,
+                                GError       **error)
+{
+  g_return_val_if_fail (CPEL_IS_FILE (file), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, file), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}

@@ -68,4 +68,36 @@ CpelFile       *cpel_loader_load_finish   (CpelLoader    *self,
                                            GAsyncResult  *result,
                                            GError       **error);
 
+/* The index cache after the load.  A load with cache_verify_later /
+ * cache_store_later leaves a step of the index cache for when the file is
+ * first shown: the full check of an index read from the cache, or writing
+ * an index built in memory to the cache (a file has one or the other).  A
+ * viewer asks after each frame: when cpel_file_claim_deferred_cache ()
+ * says so (once per file), it runs the step with
+ * cpel_loader_run_deferred_cache_async (); a viewer dropping a file it
+ * showed (replaced, or closed) calls cpel_loader_store_cache_async (): an
+ * index not written yet still is.  Both run in a low-priority worker. */
+
+/* The check runs under `cancellable`; the write does not (it is the
+ * file's cache, whoever stops looking at it).  Finish: FALSE with an error
+ * when the check was cancelled (G_IO_ERROR_CANCELLED) or found the cache
+ * damaged (G_IO_ERROR_INVALID_DATA: the cache file is gone and the file is
+ * damaged, cpel_file_index_cache_is_damaged ()). */
+void            cpel_loader_run_deferred_cache_async  (CpelFile             *file,
+                                                       GCancellable         *cancellable,
+                                                       GAsyncReadyCallback   callback,
+                                                       gpointer              user_data);
+gboolean        cpel_loader_run_deferred_cache_finish (CpelFile      *file,
+                                                       GAsyncResult  *result,
+                                                       GError       **error);
+/* cpel_file_store_index (): finish says whether it wrote the cache (FALSE
+ * with no error when there was nothing to write). */
+void            cpel_loader_store_cache_async         (CpelFile             *file,
+                                                       GCancellable         *cancellable,
+                                                       GAsyncReadyCallback   callback,
+                                                       gpointer              user_data);
+gboolean        cpel_loader_store_cache_finish        (CpelFile      *file,
+                                                       GAsyncResult  *result,
+                                                       GError       **error);
+
 G_END_DECLS
