@@ -62,11 +62,11 @@ static char *
 format_view_time (CpelWindow *self,
                   gint64      t)
 {
-  gint64 t0, t1;
+  const CpelRange *range = cpel_session_get_range (self->session);
+  gint64 t0 = range->t0, t1 = range->t1;
   double pixels = MAX (1.0, gtk_widget_get_width (GTK_WIDGET (self->timeline))
                             - cpel_timeline_get_label_width (self->timeline));
 
-  cpel_timeline_get_range (self->timeline, &t0, &t1);
   return cpel_render_format_tick_kind (t, cpel_render_ruler_step (t0, t1, pixels, 1.0),
                                        MAX (ABS (t0), ABS (t1)),
                                        self->file != NULL ? cpel_file_get_time_kind (self->file)
@@ -76,7 +76,8 @@ format_view_time (CpelWindow *self,
 static void
 update_range_label (CpelWindow *self)
 {
-  gint64 t0, t1;
+  const CpelRange *range = cpel_session_get_range (self->session);
+  gint64 t0 = range->t0, t1 = range->t1;
   g_autofree char *a = NULL;
   g_autofree char *b = NULL;
   g_autofree char *span = NULL;
@@ -87,7 +88,6 @@ update_range_label (CpelWindow *self)
       gtk_label_set_text (self->range_label, "");
       return;
     }
-  cpel_timeline_get_range (self->timeline, &t0, &t1);
   a = format_view_time (self, t0);
   b = format_view_time (self, t1);
   span = cpel_time_format_kind (t1 - t0, cpel_file_get_time_kind (self->file));
@@ -137,7 +137,7 @@ update_details (CpelWindow *self)
   guint slot;
   guint64 index;
 
-  if (self->file != NULL && cpel_timeline_get_selection (self->timeline, &slot, &index))
+  if (self->file != NULL && cpel_session_get_selection (self->session, &slot, &index))
     cpel_details_set_event (self->details, self->file, slot, index);
   else
     cpel_details_clear (self->details);
@@ -193,7 +193,7 @@ update_subtitle (CpelWindow *self)
   view = cpel_timeline_get_view (self->timeline);
   n_tracks = cpel_file_get_n_tracks (file);
   n_shown = view != NULL ? cpel_view_get_n_rows (view) : n_tracks;
-  hidden_types = cpel_timeline_get_hidden_types (self->timeline);
+  hidden_types = cpel_session_get_hidden_types (self->session);
   for (guint t = 0; hidden_types != NULL && t < cpel_file_get_n_types (file); t++)
     n_hidden_types += hidden_types[t] != 0;
   if (file == self->subtitle_file && n_shown == self->subtitle_shown
@@ -712,7 +712,7 @@ cpel_window_init (CpelWindow *self)
 
   _cpel_window_watch_init (self);
 
-  cpel_search_bar_set_timeline (self->search_bar, self->timeline);
+  cpel_search_bar_set_session (self->search_bar, self->session);
   _cpel_window_add_timeline_keys (self);
   cpel_key_capture_install (GTK_WINDOW (self), GTK_WIDGET (self->timeline));
   gtk_scrollbar_set_adjustment (self->vscrollbar, cpel_timeline_get_vadjustment (self->timeline));
