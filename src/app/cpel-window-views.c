@@ -501,8 +501,7 @@ _cpel_window_views_present_list (CpelWindow *self)
   if (self->views.list == NULL)
     {
       self->views.list = GTK_WINDOW (cpel_saved_views_window_new (GTK_WINDOW (self),
-                                                                  self->views.views,
-                                                                  self->views.file));
+                                                                  self->session));
       g_object_add_weak_pointer (G_OBJECT (self->views.list), (gpointer *) &self->views.list);
     }
   gtk_window_present (self->views.list);
