@@ -511,7 +511,7 @@ next_step (Bench *bench)
   switch (bench->phase)
     {
     case 0:   /* fit */
-      cpel_timeline_fit (tl);
+      cpel_session_fit (cpel_timeline_get_session (tl));
       measure (bench, STEP_FIT, now);
       bench->phase++;
       return;

@@ -13,23 +13,6 @@ cpel_timeline_get_selection (CpelTimeline *self,
 }
 
 void
-cpel_timeline_reveal (CpelTimeline *self,
-                      guint         slot,
-                      guint64       index)
-{
-  g_return_if_fail (CPEL_IS_TIMELINE (self));
-  cpel_session_reveal_event (self->session, slot, index);
-}
-
-gboolean
-cpel_timeline_reveal_track (CpelTimeline *self,
-                            guint         slot)
-{
-  g_return_val_if_fail (CPEL_IS_TIMELINE (self), FALSE);
-  return cpel_session_reveal_track (self->session, slot, TRUE);
-}
-
-void
 cpel_timeline_select (CpelTimeline *self,
                       guint         slot,
                       guint64       index,
@@ -37,13 +20,6 @@ cpel_timeline_select (CpelTimeline *self,
 {
   g_return_if_fail (CPEL_IS_TIMELINE (self));
   cpel_session_select (self->session, slot, index, reveal);
-}
-
-void
-cpel_timeline_unselect (CpelTimeline *self)
-{
-  g_return_if_fail (CPEL_IS_TIMELINE (self));
-  cpel_session_unselect (self->session);
 }
 
 /* First visible event on `slot` at or after index `from` going in

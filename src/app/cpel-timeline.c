@@ -465,13 +465,6 @@ cpel_timeline_get_view (CpelTimeline *self)
   return &self->view;
 }
 
-CpelTrackOrder *
-cpel_timeline_get_track_order (CpelTimeline *self)
-{
-  g_return_val_if_fail (CPEL_IS_TIMELINE (self), NULL);
-  return cpel_session_get_track_order (self->session);
-}
-
 GtkAdjustment *
 cpel_timeline_get_vadjustment (CpelTimeline *self)
 {
@@ -563,59 +556,6 @@ cpel_timeline_scroll_tracks (CpelTimeline *self,
                             gtk_adjustment_get_value (self->vadjustment) + pixels);
 }
 
-void
-cpel_timeline_fit (CpelTimeline *self)
-{
-  g_return_if_fail (CPEL_IS_TIMELINE (self));
-  cpel_session_fit (self->session);
-}
-
-
-gboolean
-cpel_timeline_go_back (CpelTimeline *self)
-{
-  g_return_val_if_fail (CPEL_IS_TIMELINE (self), FALSE);
-  return cpel_session_go_back (self->session);
-}
-
-gboolean
-cpel_timeline_go_forward (CpelTimeline *self)
-{
-  g_return_val_if_fail (CPEL_IS_TIMELINE (self), FALSE);
-  return cpel_session_go_forward (self->session);
-}
-
-void
-cpel_timeline_set_matches (CpelTimeline     *self,
-                           CpelSearchResult *matches)
-{
-  g_return_if_fail (CPEL_IS_TIMELINE (self));
-  cpel_session_set_matches (self->session, matches);
-}
-
-CpelSearchResult *
-cpel_timeline_get_matches (CpelTimeline *self)
-{
-  g_return_val_if_fail (CPEL_IS_TIMELINE (self), NULL);
-  return cpel_session_get_matches (self->session);
-}
-
-void
-cpel_timeline_set_hidden_types (CpelTimeline *self,
-                                const guint8 *hidden)
-{
-  g_return_if_fail (CPEL_IS_TIMELINE (self));
-  cpel_session_set_hidden_types (self->session, hidden);
-}
-
-const guint8 *
-cpel_timeline_get_hidden_types (CpelTimeline *self)
-{
-  g_return_val_if_fail (CPEL_IS_TIMELINE (self), NULL);
-  return cpel_session_get_hidden_types (self->session);
-}
-
-
 gboolean
 cpel_timeline_get_cursor_time (CpelTimeline *self,
                                gint64       *t)
@@ -640,15 +580,6 @@ cpel_timeline_get_measure (CpelTimeline *self,
   if (n_events != NULL)
     *n_events = self->measure_count;
   return TRUE;
-}
-
-void
-cpel_timeline_set_measure (CpelTimeline *self,
-                           gint64        t0,
-                           gint64        t1)
-{
-  g_return_if_fail (CPEL_IS_TIMELINE (self));
-  cpel_session_set_measure (self->session, t0, t1);
 }
 
 void

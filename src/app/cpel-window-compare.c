@@ -57,8 +57,8 @@ apply_filters_to (CpelWindow      *self,
                   CpelFile        *to)
 {
   CpelFile *from = cpel_timeline_get_file (self->timeline);
-  const guint8 *hidden = cpel_timeline_get_hidden_types (self->timeline);
-  CpelTrackOrder *order = cpel_timeline_get_track_order (self->timeline);
+  const guint8 *hidden = cpel_session_get_hidden_types (cpel_timeline_get_session (self->timeline));
+  CpelTrackOrder *order = cpel_session_get_track_order (cpel_timeline_get_session (self->timeline));
   const guint *rows = NULL;
   guint n_rows = 0;
   guint8 *hidden_to;

@@ -153,7 +153,8 @@ test_sort (Fixture *f, gconstpointer data)
   CpelTrackOrder *order;
 
   SKIP_WITHOUT_DISPLAY ();
-  order = cpel_timeline_get_track_order (cpel_window_get_timeline (f->window));
+  order = cpel_session_get_track_order (
+    cpel_timeline_get_session (cpel_window_get_timeline (f->window)));
 
 #define SORT_IS(key, ids) G_STMT_START { \
     app_test_activate_action (GTK_WIDGET (f->window), "sort-tracks", g_variant_new_string (key)); \
@@ -263,7 +264,7 @@ assert_shows (CpelWindow *window, gint64 t0, gint64 t1, const char *ids, gboolea
 {
   CpelTimeline *timeline = cpel_window_get_timeline (window);
   CpelFile *file = cpel_window_get_file (window);
-  const guint8 *hidden = cpel_timeline_get_hidden_types (timeline);
+  const guint8 *hidden = cpel_session_get_hidden_types (cpel_timeline_get_session (timeline));
   g_autofree char *rows = row_ids (window);
   gint64 a, b;
   guint type, slot;
@@ -289,7 +290,7 @@ static void
 make_views (CpelWindow *window)
 {
   CpelTimeline *timeline = cpel_window_get_timeline (window);
-  CpelTrackOrder *order = cpel_timeline_get_track_order (timeline);
+  CpelTrackOrder *order = cpel_session_get_track_order (cpel_timeline_get_session (timeline));
   CpelFile *file = cpel_window_get_file (window);
   g_autofree guint8 *hidden = g_malloc0 (cpel_file_get_n_types (file));
   g_autoptr(GError) error = NULL;
@@ -300,15 +301,15 @@ make_views (CpelWindow *window)
   cpel_track_order_set_rows (order, rows, 2);
   g_assert_true (cpel_file_lookup_type (file, CODE_RECV, &type));
   hidden[type] = 1;
-  cpel_timeline_set_hidden_types (timeline, hidden);
+  cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), hidden);
   select_first (window, 7, TRUE, CODE_SEND);
   g_assert_true (cpel_window_save_view (window, "A", &error));
   g_assert_no_error (error);
 
   cpel_timeline_set_range (timeline, 20000, 30000, FALSE);
   cpel_track_order_reset (order);
-  cpel_timeline_set_hidden_types (timeline, NULL);
-  cpel_timeline_unselect (timeline);
+  cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), NULL);
+  cpel_session_unselect (cpel_timeline_get_session (timeline));
   g_assert_true (cpel_window_save_view (window, "B", &error));
   g_assert_no_error (error);
 }
@@ -588,7 +589,7 @@ test_summary_visible (Fixture *f, gconstpointer data)
       guint n_density = 0;
 
       if (spans[z] == 0)
-        cpel_timeline_fit (timeline);
+        cpel_session_fit (cpel_timeline_get_session (timeline));
       else
         cpel_timeline_set_range (timeline, 1000, 1000 + spans[z], FALSE);
       app_test_wait_drawn (GTK_WIDGET (timeline));
@@ -781,9 +782,9 @@ test_keys (Fixture *f, gconstpointer data)
   g_assert_cmpuint (cpel_views_get_n_views (cpel_window_get_views (f->window)), ==, 3);
 
   /* h / Shift+H / Ctrl+H chase, u: no chase. */
-  cpel_track_order_reset (cpel_timeline_get_track_order (timeline));
-  cpel_timeline_set_hidden_types (timeline, NULL);
-  cpel_timeline_fit (timeline);
+  cpel_track_order_reset (cpel_session_get_track_order (cpel_timeline_get_session (timeline)));
+  cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), NULL);
+  cpel_session_fit (cpel_timeline_get_session (timeline));
   select_first (f->window, 3, TRUE, CODE_RECV);
   app_test_focus (GTK_WIDGET (timeline));
   app_test_xdo ("key", "h", NULL);
@@ -825,7 +826,7 @@ test_keys_anywhere (Fixture *f, gconstpointer data)
   SKIP_WITHOUT_DISPLAY ();
   SKIP_WITHOUT_INPUT ();
   timeline = cpel_window_get_timeline (f->window);
-  cpel_timeline_fit (timeline);
+  cpel_session_fit (cpel_timeline_get_session (timeline));
   app_test_wait_drawn (GTK_WIDGET (timeline));
   view = cpel_timeline_get_view (timeline);
   width = gtk_widget_get_width (GTK_WIDGET (timeline));

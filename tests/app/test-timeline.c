@@ -235,7 +235,7 @@ test_history (Fixture *f, gconstpointer data)
   cpel_timeline_get_range (f->timeline, &t0, &t1);
   g_assert_cmpint (t0, ==, 0);
   g_assert_cmpint (t1, ==, 299901);
-  g_assert_false (cpel_timeline_go_back (f->timeline));
+  g_assert_false (cpel_session_go_back (cpel_timeline_get_session (f->timeline)));
 
   activate (f, "timeline.forward");
   cpel_timeline_get_range (f->timeline, &t0, &t1);
@@ -243,13 +243,13 @@ test_history (Fixture *f, gconstpointer data)
   activate (f, "timeline.forward");
   cpel_timeline_get_range (f->timeline, &t0, &t1);
   g_assert_cmpint (t0, ==, 5000);
-  g_assert_false (cpel_timeline_go_forward (f->timeline));
+  g_assert_false (cpel_session_go_forward (cpel_timeline_get_session (f->timeline)));
 
   /* A new step clears the forward list. */
   activate (f, "timeline.back");
   cpel_timeline_set_range (f->timeline, 7000, 8000, TRUE);
-  g_assert_false (cpel_timeline_go_forward (f->timeline));
-  g_assert_true (cpel_timeline_go_back (f->timeline));
+  g_assert_false (cpel_session_go_forward (cpel_timeline_get_session (f->timeline)));
+  g_assert_true (cpel_session_go_back (cpel_timeline_get_session (f->timeline)));
   cpel_timeline_get_range (f->timeline, &t0, &t1);
   g_assert_cmpint (t0, ==, 1000);
 }
@@ -348,7 +348,7 @@ test_select (Fixture *f, gconstpointer data)
 
     g_assert_true (cpel_file_lookup_type (f->file, CODE_RECV, &type));
     hidden[type] = 1;
-    cpel_timeline_set_hidden_types (f->timeline, hidden);
+    cpel_session_set_hidden_types (cpel_timeline_get_session (f->timeline), hidden);
     g_free (hidden);
     /* Event 63 (track 0, index 21) is recv: from index 20 the next shown
      * one is index 22. */
@@ -365,7 +365,7 @@ test_select (Fixture *f, gconstpointer data)
   /* No selection and no event in view (between t = 3000 and 3100): Tab
    * takes the next event after the view, Shift+Tab the one before, each
    * brought into view. */
-  cpel_timeline_set_hidden_types (f->timeline, NULL);
+  cpel_session_set_hidden_types (cpel_timeline_get_session (f->timeline), NULL);
   cpel_timeline_set_range (f->timeline, 3010, 3090, FALSE);
   activate (f, "timeline.next-event");
   g_assert_true (cpel_timeline_get_selection (f->timeline, &slot, &index));
@@ -392,7 +392,7 @@ test_measure (Fixture *f, gconstpointer data)
   SKIP_WITHOUT_DISPLAY (f);
   g_assert_false (cpel_timeline_get_measure (f->timeline, NULL, NULL, NULL));
   /* [1000, 2000] holds events 10..20 (inclusive): 11. */
-  cpel_timeline_set_measure (f->timeline, 2000, 1000);
+  cpel_session_set_measure (cpel_timeline_get_session (f->timeline), 2000, 1000);
   g_assert_true (cpel_timeline_get_measure (f->timeline, &a, &b, &n));
   g_assert_cmpint (a, ==, 1000);
   g_assert_cmpint (b, ==, 2000);
@@ -410,7 +410,7 @@ test_track_order (Fixture *f, gconstpointer data)
   const guint *rows;
 
   SKIP_WITHOUT_DISPLAY (f);
-  order = cpel_timeline_get_track_order (f->timeline);
+  order = cpel_session_get_track_order (cpel_timeline_get_session (f->timeline));
   g_assert_nonnull (order);
   view = cpel_timeline_get_view (f->timeline);
   g_assert_null (view->rows);
@@ -459,7 +459,7 @@ test_track_order (Fixture *f, gconstpointer data)
   g_assert_cmpuint (view->rows[0], ==, 0);
 
   /* The measurement counts the shown rows only. */
-  cpel_timeline_set_measure (f->timeline, 0, 2999);
+  cpel_session_set_measure (cpel_timeline_get_session (f->timeline), 0, 2999);
   {
     guint64 count;
     g_assert_true (cpel_timeline_get_measure (f->timeline, NULL, NULL, &count));

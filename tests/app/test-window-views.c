@@ -260,7 +260,7 @@ test_chase (Fixture *f, gconstpointer data)
   g_assert_cmpstr (rows, ==, before);
 
   /* Nothing selected: nothing chased. */
-  cpel_timeline_unselect (cpel_window_get_timeline (f->window));
+  cpel_session_unselect (cpel_timeline_get_session (cpel_window_get_timeline (f->window)));
   activate (f->window, "chase-event");
   wait_chase (f->window);
   g_assert_false (cpel_window_is_chasing (f->window));
@@ -323,7 +323,7 @@ assert_shows (CpelWindow *window, gint64 t0, gint64 t1, const char *ids, gboolea
 {
   CpelTimeline *timeline = cpel_window_get_timeline (window);
   CpelFile *file = cpel_window_get_file (window);
-  const guint8 *hidden = cpel_timeline_get_hidden_types (timeline);
+  const guint8 *hidden = cpel_session_get_hidden_types (cpel_timeline_get_session (timeline));
   g_autofree char *rows = row_ids (window);
   gint64 a, b;
   guint type, slot;
@@ -349,7 +349,7 @@ static void
 make_views (CpelWindow *window)
 {
   CpelTimeline *timeline = cpel_window_get_timeline (window);
-  CpelTrackOrder *order = cpel_timeline_get_track_order (timeline);
+  CpelTrackOrder *order = cpel_session_get_track_order (cpel_timeline_get_session (timeline));
   CpelFile *file = cpel_window_get_file (window);
   g_autofree guint8 *hidden = g_malloc0 (cpel_file_get_n_types (file));
   g_autoptr(GError) error = NULL;
@@ -360,15 +360,15 @@ make_views (CpelWindow *window)
   cpel_track_order_set_rows (order, rows, 2);
   g_assert_true (cpel_file_lookup_type (file, CODE_RECV, &type));
   hidden[type] = 1;
-  cpel_timeline_set_hidden_types (timeline, hidden);
+  cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), hidden);
   select_first (window, 7, TRUE, CODE_SEND);
   g_assert_true (cpel_window_save_view (window, "A", &error));
   g_assert_no_error (error);
 
   cpel_timeline_set_range (timeline, 20000, 30000, FALSE);
   cpel_track_order_reset (order);
-  cpel_timeline_set_hidden_types (timeline, NULL);
-  cpel_timeline_unselect (timeline);
+  cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), NULL);
+  cpel_session_unselect (cpel_timeline_get_session (timeline));
   g_assert_true (cpel_window_save_view (window, "B", &error));
   g_assert_no_error (error);
 }
@@ -453,7 +453,8 @@ test_views_round_trip (Fixture *f, gconstpointer data)
   activate (window, "previous-view");
   assert_shows (window, 20000, 30000, "3,5,7,12", FALSE, G_MAXUINT32);
   /* Back in zoom history: where the view was before. */
-  g_assert_true (cpel_timeline_go_back (cpel_window_get_timeline (window)));
+  g_assert_true (cpel_session_go_back (
+                   cpel_timeline_get_session (cpel_window_get_timeline (window))));
   {
     gint64 a, b;
 
@@ -517,7 +518,7 @@ static void
 test_subtitle_filters (Fixture *f, gconstpointer data)
 {
   CpelTimeline *tl = cpel_window_get_timeline (f->window);
-  CpelTrackOrder *order = cpel_timeline_get_track_order (tl);
+  CpelTrackOrder *order = cpel_session_get_track_order (cpel_timeline_get_session (tl));
   AdwWindowTitle *title;
   g_autofree char *plain = NULL;
   g_autofree guint8 *hidden = g_new0 (guint8, cpel_file_get_n_types (cpel_window_get_file (f->window)));
@@ -533,12 +534,12 @@ test_subtitle_filters (Fixture *f, gconstpointer data)
   cpel_track_order_set_filter (order, "net");
   g_assert_true (g_str_has_suffix (adw_window_title_get_subtitle (title), " · 2 of 4 tracks shown"));
   hidden[0] = 1;
-  cpel_timeline_set_hidden_types (tl, hidden);
+  cpel_session_set_hidden_types (cpel_timeline_get_session (tl), hidden);
   g_assert_true (g_str_has_suffix (adw_window_title_get_subtitle (title),
                                    " · 2 of 4 tracks shown · 1 event type hidden"));
   cpel_track_order_reset (order);
   hidden[0] = 0;
-  cpel_timeline_set_hidden_types (tl, hidden);
+  cpel_session_set_hidden_types (cpel_timeline_get_session (tl), hidden);
   g_assert_cmpstr (adw_window_title_get_subtitle (title), ==, plain);
 }
 

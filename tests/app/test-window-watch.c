@@ -161,7 +161,7 @@ redraw_at_zooms (CpelWindow *window)
       cpel_timeline_zoom (timeline, 2.0, -1);
       app_test_wait_drawn (GTK_WIDGET (timeline));
     }
-  cpel_timeline_fit (timeline);
+  cpel_session_fit (cpel_timeline_get_session (timeline));
   app_test_wait_drawn (GTK_WIDGET (timeline));
 }
 
