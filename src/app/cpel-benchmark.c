@@ -507,7 +507,7 @@ next_step (Bench *bench)
       next_step_compare (bench);
       return;
     }
-  cpel_timeline_get_limits (tl, &limits);
+  limits = *cpel_session_get_limits (cpel_timeline_get_session (tl));
   switch (bench->phase)
     {
     case 0:   /* fit */

@@ -485,15 +485,6 @@ cpel_timeline_get_range (CpelTimeline *self,
 }
 
 void
-cpel_timeline_get_limits (CpelTimeline    *self,
-                          CpelRangeLimits *limits)
-{
-  g_return_if_fail (CPEL_IS_TIMELINE (self));
-  g_return_if_fail (limits != NULL);
-  *limits = *cpel_session_get_limits (self->session);
-}
-
-void
 cpel_timeline_set_range (CpelTimeline *self,
                          gint64        t0,
                          gint64        t1,

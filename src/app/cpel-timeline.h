@@ -44,12 +44,10 @@ CpelFile       *cpel_timeline_get_file          (CpelTimeline      *self);
 const CpelView *cpel_timeline_get_view          (CpelTimeline      *self);
 GtkAdjustment  *cpel_timeline_get_vadjustment   (CpelTimeline      *self);
 
-/* Visible time range [t0, t1) and the capture's limits. */
+/* Visible time range [t0, t1) (the session's; its limits are there too). */
 void            cpel_timeline_get_range         (CpelTimeline      *self,
                                                  gint64            *t0,
                                                  gint64            *t1);
-void            cpel_timeline_get_limits        (CpelTimeline      *self,
-                                                 CpelRangeLimits   *limits);
 /* Set the range (clamped).  `remember`: the previous range goes to the
  * zoom history (Alt+←). */
 void            cpel_timeline_set_range         (CpelTimeline      *self,
@@ -69,16 +67,6 @@ void            cpel_timeline_pan               (CpelTimeline      *self,
 void            cpel_timeline_scroll_tracks     (CpelTimeline      *self,
                                                  double             pixels);
 
-/* Selection */
-gboolean        cpel_timeline_get_selection     (CpelTimeline      *self,
-                                                 guint             *slot,
-                                                 guint64           *index);
-/* Select an event; `reveal`: centre it when outside the visible range and
- * scroll its track into view. */
-void            cpel_timeline_select            (CpelTimeline      *self,
-                                                 guint              slot,
-                                                 guint64            index,
-                                                 gboolean           reveal);
 /* Select the next (direction > 0) or previous visible event on the
  * selected track; FALSE when there is none. */
 gboolean        cpel_timeline_select_adjacent   (CpelTimeline      *self,

@@ -132,7 +132,7 @@ assert_selected (CpelTimeline *timeline, guint64 i)
   guint64 index;
   CpelEvent ev;
 
-  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline), &slot, &index));
   cpel_file_get_track_event (cpel_timeline_get_file (timeline), slot, index, &ev);
   g_assert_cmpuint (ev.file_index, ==, i);
 }
@@ -359,7 +359,8 @@ test_anomalies (Fixture *f, gconstpointer data)
   /* The keys: F4 / Shift+F4 in the main window. */
   if (app_test_can_send_input ())
     {
-      cpel_timeline_select (timeline, planted[0] % 2, planted[0] / 2, FALSE);
+      cpel_session_select (cpel_timeline_get_session (timeline),
+                           planted[0] % 2, planted[0] / 2, FALSE);
       assert_selected (timeline, planted[0]);
       app_test_focus (GTK_WIDGET (timeline));
       app_test_xdo ("key", "F4", NULL);

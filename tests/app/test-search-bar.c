@@ -121,13 +121,15 @@ test_search_types (Fixture *f, gconstpointer data)
     for (guint k = 0; k < 40; k++)
       {
         cpel_search_bar_step (bar, 1);
-        g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+        g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline),
+                                                   &slot, &index));
         g_assert_cmpuint (cpel_file_get_track_event_code (file, slot, index), ==, CODE_SEND);
       }
     for (guint k = 0; k < 40; k++)
       {
         cpel_search_bar_step (bar, -1);
-        g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+        g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline),
+                                                   &slot, &index));
         g_assert_cmpuint (cpel_file_get_track_event_code (file, slot, index), ==, CODE_SEND);
       }
     /* Stepping shows "n of N" over the shown matches. */
@@ -170,7 +172,8 @@ test_search_types (Fixture *f, gconstpointer data)
       for (guint k = 0; k < 30; k++)
         {
           cpel_search_bar_step (bar, 1);
-          g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+          g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline),
+                                                     &slot, &index));
           g_assert_cmpuint (slot, !=, 1);
         }
       g_assert_true (g_str_has_suffix (cpel_search_bar_get_status (bar), of));

@@ -303,7 +303,8 @@ test_stats (Fixture *f, gconstpointer data)
       g_main_context_iteration (NULL, TRUE);
     g_assert_nonnull (cpel_search_bar_get_result (bar));
     g_assert_cmpuint (cpel_search_result_get_n (cpel_search_bar_get_result (bar)), >, 0);
-    g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+    g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline),
+                                               &slot, &index));
     g_assert_cmpuint (cpel_file_get_track_event_code (file, slot, index), ==, code);
     cpel_search_bar_set_search_mode (bar, FALSE);
 

@@ -117,7 +117,8 @@ select_first (CpelWindow *window, guint32 id, gboolean by_code, guint32 value)
     if ((by_code ? cpel_file_get_track_event_code (file, slot, i)
                  : cpel_file_get_track_event_datum (file, slot, i)) == value)
       {
-        cpel_timeline_select (cpel_window_get_timeline (window), slot, i, FALSE);
+        cpel_session_select (cpel_timeline_get_session (cpel_window_get_timeline (window)),
+                             slot, i, FALSE);
         return;
       }
   g_assert_not_reached ();
@@ -276,10 +277,11 @@ assert_shows (CpelWindow *window, gint64 t0, gint64 t1, const char *ids, gboolea
   g_assert_true (cpel_file_lookup_type (file, CODE_RECV, &type));
   g_assert_cmpint (hidden != NULL && hidden[type], ==, recv_hidden);
   if (sel_track == G_MAXUINT32)
-    g_assert_false (cpel_timeline_get_selection (timeline, NULL, NULL));
+    g_assert_false (cpel_session_get_selection (cpel_timeline_get_session (timeline), NULL, NULL));
   else
     {
-      g_assert_true (cpel_timeline_get_selection (timeline, &slot, NULL));
+      g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline),
+                                                 &slot, NULL));
       g_assert_cmpuint (cpel_file_get_track_id (file, slot), ==, sel_track);
     }
 }

@@ -152,7 +152,8 @@ select_first (CpelWindow *window, guint32 id, gboolean by_code, guint32 value)
     if ((by_code ? cpel_file_get_track_event_code (file, slot, i)
                  : cpel_file_get_track_event_datum (file, slot, i)) == value)
       {
-        cpel_timeline_select (cpel_window_get_timeline (window), slot, i, FALSE);
+        cpel_session_select (cpel_timeline_get_session (cpel_window_get_timeline (window)),
+                             slot, i, FALSE);
         return;
       }
   g_assert_not_reached ();
@@ -208,7 +209,9 @@ test_chase (Fixture *f, gconstpointer data)
   g_assert_true (cpel_window_is_chasing (f->window));
   g_assert_true (app_test_action_enabled (GTK_WIDGET (f->window), "no-chase"));
   /* The selection stays. */
-  g_assert_true (cpel_timeline_get_selection (cpel_window_get_timeline (f->window), &slot, &index));
+  g_assert_true (cpel_session_get_selection (
+                   cpel_timeline_get_session (cpel_window_get_timeline (f->window)),
+                   &slot, &index));
   g_assert_cmpuint (cpel_file_get_track_id (file, slot), ==, 3);
 
   /* Chase datum (from within a chase): the tracks with that datum. */
@@ -288,7 +291,7 @@ test_chase_sample (Fixture *f, gconstpointer data)
   g_assert_cmpuint (cpel_file_get_n_tracks (file), ==, 2);
 
   /* Chase event: code 0 is on both tracks. */
-  cpel_timeline_select (cpel_window_get_timeline (window), 0, 0, FALSE);
+  cpel_session_select (cpel_timeline_get_session (cpel_window_get_timeline (window)), 0, 0, FALSE);
   cpel_file_get_track_event (file, 0, 0, &event);
   activate (window, "chase-event");
   wait_chase (window);
@@ -305,7 +308,8 @@ test_chase_sample (Fixture *f, gconstpointer data)
   g_assert_cmpuint (slot, <, 2);
   cpel_file_get_track_event (file, slot, 0, &event);
   g_assert_cmpint (event.time_ns, ==, 138910);
-  cpel_timeline_select (cpel_window_get_timeline (window), slot, 0, FALSE);
+  cpel_session_select (cpel_timeline_get_session (cpel_window_get_timeline (window)),
+                       slot, 0, FALSE);
   activate (window, "chase-datum");
   wait_chase (window);
   g_clear_pointer (&expected, g_free);
@@ -335,10 +339,11 @@ assert_shows (CpelWindow *window, gint64 t0, gint64 t1, const char *ids, gboolea
   g_assert_true (cpel_file_lookup_type (file, CODE_RECV, &type));
   g_assert_cmpint (hidden != NULL && hidden[type], ==, recv_hidden);
   if (sel_track == G_MAXUINT32)
-    g_assert_false (cpel_timeline_get_selection (timeline, NULL, NULL));
+    g_assert_false (cpel_session_get_selection (cpel_timeline_get_session (timeline), NULL, NULL));
   else
     {
-      g_assert_true (cpel_timeline_get_selection (timeline, &slot, NULL));
+      g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline),
+                                                 &slot, NULL));
       g_assert_cmpuint (cpel_file_get_track_id (file, slot), ==, sel_track);
     }
 }

@@ -1008,7 +1008,7 @@ test_search (Fixture *f, gconstpointer data)
   cpel_session_unselect (cpel_timeline_get_session (timeline));
   app_test_activate_action (GTK_WIDGET (f->window), "search-next", NULL);
   /* The first recv at or after t = 10000 is event 105 (t = 10500). */
-  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline), &slot, &index));
   g_assert_cmpuint (slot, ==, 0);
   g_assert_cmpuint (index, ==, 35);
   g_assert_cmpint (cpel_search_bar_get_current (bar), ==, 15);
@@ -1020,7 +1020,7 @@ test_search (Fixture *f, gconstpointer data)
     g_assert_cmpint (ABS ((t0 + t1) / 2 - 10500), <=, 1);   /* centred */
   }
   app_test_activate_action (GTK_WIDGET (f->window), "search-next", NULL);
-  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline), &slot, &index));
   g_assert_cmpuint (slot, ==, 1);            /* event 112 */
   g_assert_cmpuint (index, ==, 37);
   app_test_activate_action (GTK_WIDGET (f->window), "search-previous", NULL);
@@ -1053,7 +1053,7 @@ test_details (Fixture *f, gconstpointer data)
   g_assert_cmpstr (cpel_details_get_value (details, "time"), ==, "");
 
   /* Event 126: t = 12600, track 0, index 42, recv, datum 126. */
-  cpel_timeline_select (timeline, 0, 42, TRUE);
+  cpel_session_select (cpel_timeline_get_session (timeline), 0, 42, TRUE);
   /* A short headline (the event's name), the whole label as body text. */
   g_assert_cmpstr (cpel_details_get_value (details, "headline"), ==, "recv");
   g_assert_cmpstr (cpel_details_get_value (details, "label"), ==, "recv: len 126");
@@ -1213,15 +1213,15 @@ test_input_keys (Fixture *f, gconstpointer data)
   /* Tab selects the first event in view; Shift+Tab walks back. */
   cpel_timeline_set_range (timeline, 10000, 20000, FALSE);
   app_test_xdo ("key", "Tab", NULL);
-  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline), &slot, &index));
   g_assert_cmpuint (slot, ==, 0);
   g_assert_cmpuint (index, ==, 34);    /* t = 10200 */
   app_test_xdo ("key", "Tab", "Tab", "shift+Tab", NULL);
-  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline), &slot, &index));
   g_assert_cmpuint (index, ==, 35);
   g_assert_true (gtk_widget_is_focus (w));
   app_test_xdo ("key", "Escape", NULL);
-  g_assert_false (cpel_timeline_get_selection (timeline, NULL, NULL));
+  g_assert_false (cpel_session_get_selection (cpel_timeline_get_session (timeline), NULL, NULL));
 
   /* Ctrl+F, a query, Enter: the first match in view is selected. */
   app_test_xdo ("key", "ctrl+f", NULL);
@@ -1237,15 +1237,16 @@ test_input_keys (Fixture *f, gconstpointer data)
     g_signal_handler_disconnect (bar, id);
   }
   app_test_xdo ("key", "Return", NULL);
-  app_test_wait_until (cpel_timeline_get_selection (timeline, NULL, NULL), 30);
-  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  app_test_wait_until (cpel_session_get_selection (cpel_timeline_get_session (timeline),
+                                                   NULL, NULL), 30);
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline), &slot, &index));
   g_assert_cmpuint (slot, ==, 0);
   g_assert_cmpuint (index, ==, 35);    /* event 105, the first recv after 10000 */
   app_test_xdo ("key", "F3", NULL);
-  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline), &slot, &index));
   g_assert_cmpuint (slot, ==, 1);      /* event 112 */
   app_test_xdo ("key", "shift+Return", NULL);
-  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline), &slot, &index));
   g_assert_cmpuint (slot, ==, 0);
   /* Escape closes the bar and gives the keys back to the timeline. */
   app_test_xdo ("key", "Escape", NULL);
@@ -1290,8 +1291,9 @@ test_search_type_ahead (Fixture *f, gconstpointer data)
   g_assert_true (GTK_IS_EDITABLE (focus));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (focus)), ==, "recv");
   g_assert_cmpint (app_test_timeline_span (timeline), ==, s0);
-  app_test_wait_until (cpel_timeline_get_selection (timeline, NULL, NULL), 30);
-  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  app_test_wait_until (cpel_session_get_selection (cpel_timeline_get_session (timeline),
+                                                   NULL, NULL), 30);
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline), &slot, &index));
   g_assert_cmpuint (slot, ==, 0);
   g_assert_cmpuint (index, ==, 0);     /* event 0, the first recv */
   g_assert_cmpint (app_test_timeline_span (timeline), ==, s0);
@@ -1393,7 +1395,8 @@ test_input_pointer (Fixture *f, gconstpointer data)
 
     app_test_pointer_to (w, x, y);
     app_test_xdo ("click", "1", NULL);
-    g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+    g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline),
+                                               &slot, &index));
     g_assert_cmpuint (slot, ==, 0);
     g_assert_cmpuint (index, ==, 10);
   }
