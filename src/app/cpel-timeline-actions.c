@@ -161,9 +161,9 @@ action_modes (GtkWidget  *widget,
     cpel_timeline_set_row_height (self, self->view.row_height - CPEL_TIMELINE_ROW_HEIGHT_STEP);
   else if (g_str_equal (name, "timeline.cycle-color"))
     /* g2's `c` toggles the colours: by event code <-> by track. */
-    cpel_timeline_set_color_mode (self,
-                                  cpel_session_get_color_mode (self->session) == CPEL_COLOR_BY_CODE
-                                  ? CPEL_COLOR_BY_TRACK : CPEL_COLOR_BY_CODE);
+    cpel_session_set_color_mode (self->session,
+                                 cpel_session_get_color_mode (self->session) == CPEL_COLOR_BY_CODE
+                                 ? CPEL_COLOR_BY_TRACK : CPEL_COLOR_BY_CODE);
 }
 
 static void

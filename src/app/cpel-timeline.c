@@ -604,36 +604,6 @@ cpel_timeline_set_label_width (CpelTimeline *self,
   _cpel_timeline_view_changed (self);
 }
 
-CpelColorMode
-cpel_timeline_get_color_mode (CpelTimeline *self)
-{
-  g_return_val_if_fail (CPEL_IS_TIMELINE (self), CPEL_COLOR_BY_CODE);
-  return cpel_session_get_color_mode (self->session);
-}
-
-void
-cpel_timeline_set_color_mode (CpelTimeline  *self,
-                              CpelColorMode  mode)
-{
-  g_return_if_fail (CPEL_IS_TIMELINE (self));
-  cpel_session_set_color_mode (self->session, mode);
-}
-
-gboolean
-cpel_timeline_get_summary (CpelTimeline *self)
-{
-  g_return_val_if_fail (CPEL_IS_TIMELINE (self), FALSE);
-  return cpel_session_get_summary (self->session);
-}
-
-void
-cpel_timeline_set_summary (CpelTimeline *self,
-                           gboolean      summary)
-{
-  g_return_if_fail (CPEL_IS_TIMELINE (self));
-  cpel_session_set_summary (self->session, summary);
-}
-
 double
 cpel_timeline_get_row_height (CpelTimeline *self)
 {
@@ -772,10 +742,10 @@ cpel_timeline_set_property (GObject      *object,
       cpel_timeline_set_label_width (self, g_value_get_double (value));
       break;
     case PROP_COLOR_MODE:
-      cpel_timeline_set_color_mode (self, g_value_get_enum (value));
+      cpel_session_set_color_mode (self->session, g_value_get_enum (value));
       break;
     case PROP_SUMMARY:
-      cpel_timeline_set_summary (self, g_value_get_boolean (value));
+      cpel_session_set_summary (self->session, g_value_get_boolean (value));
       break;
     case PROP_ROW_HEIGHT:
       cpel_timeline_set_row_height (self, g_value_get_double (value));

@@ -90,15 +90,10 @@ void            cpel_timeline_set_label_width   (CpelTimeline      *self,
                                                  double             width);
 
 /* How event ticks and density are coloured (g2's `c`): CpelColorMode, in
- * cpel-color-mode.h; the session keeps it and the summary mode. */
-/* Properties "color-mode", "summary" (g2's `e`: ticks and density only, no
- * event labels) and "row-height" (g2's `t` / `g`). */
-CpelColorMode   cpel_timeline_get_color_mode    (CpelTimeline      *self);
-void            cpel_timeline_set_color_mode    (CpelTimeline      *self,
-                                                 CpelColorMode      mode);
-gboolean        cpel_timeline_get_summary       (CpelTimeline      *self);
-void            cpel_timeline_set_summary       (CpelTimeline      *self,
-                                                 gboolean           summary);
+ * cpel-color-mode.h; the session keeps it and the summary mode (g2's `e`:
+ * ticks and density only, no event labels), which the properties
+ * "color-mode" and "summary" mirror.  Property "row-height" (g2's `t` /
+ * `g`). */
 #define CPEL_TIMELINE_MIN_ROW_HEIGHT 12.0
 #define CPEL_TIMELINE_MAX_ROW_HEIGHT 72.0
 #define CPEL_TIMELINE_ROW_HEIGHT_STEP 4.0

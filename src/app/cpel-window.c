@@ -446,12 +446,12 @@ update_modes (CpelWindow *self)
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(GString) tip = g_string_new (NULL);
 
-  if (cpel_timeline_get_summary (self->timeline))
+  if (cpel_session_get_summary (self->session))
     {
       g_string_append (text, _("Summary"));
       g_string_append (tip, _("Summary mode: each row a histogram of its events, no labels (e)"));
     }
-  switch (cpel_timeline_get_color_mode (self->timeline))
+  switch (cpel_session_get_color_mode (self->session))
     {
     case CPEL_COLOR_BY_TRACK:
       g_string_append (text, text->len > 0 ? " · " : "");
@@ -556,6 +556,8 @@ cpel_window_dispose (GObject *object)
 
   g_clear_object (&self->file);
   g_clear_object (&self->location);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
 
   G_OBJECT_CLASS (cpel_window_parent_class)->dispose (object);
@@ -593,11 +595,12 @@ cpel_window_get_property (GObject    *object,
       break;
     case PROP_COLOR_MODE:
       /* Asked for by the property action also before and after the template. */
-      g_value_set_enum (value, self->timeline != NULL ? cpel_timeline_get_color_mode (self->timeline)
-                                                      : CPEL_COLOR_BY_CODE);
+      g_value_set_enum (value, self->session != NULL ? cpel_session_get_color_mode (self->session)
+                                                     : CPEL_COLOR_BY_CODE);
       break;
     case PROP_SUMMARY_MODE:
-      g_value_set_boolean (value, self->timeline != NULL && cpel_timeline_get_summary (self->timeline));
+      g_value_set_boolean (value,
+                           self->session != NULL && cpel_session_get_summary (self->session));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -618,13 +621,13 @@ cpel_window_set_property (GObject      *object,
       _cpel_window_set_show_details (self, g_value_get_boolean (value));
       break;
     case PROP_COLOR_MODE:
-      /* The timeline's notify tells. */
-      if (self->timeline != NULL)
-        cpel_timeline_set_color_mode (self->timeline, g_value_get_enum (value));
+      /* The session's notify tells. */
+      if (self->session != NULL)
+        cpel_session_set_color_mode (self->session, g_value_get_enum (value));
       break;
     case PROP_SUMMARY_MODE:
-      if (self->timeline != NULL)
-        cpel_timeline_set_summary (self->timeline, g_value_get_boolean (value));
+      if (self->session != NULL)
+        cpel_session_set_summary (self->session, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -738,10 +741,11 @@ cpel_window_init (CpelWindow *self)
   g_signal_connect_swapped (self->timeline, "selection-changed",
                             G_CALLBACK (update_details), self);
 
-  /* win.color-mode and win.summary-mode follow the timeline's keys. */
-  g_signal_connect_swapped (self->timeline, "notify::color-mode",
+  /* win.color-mode and win.summary-mode follow the session (the timeline's
+   * keys change it). */
+  g_signal_connect_swapped (self->session, "notify::color-mode",
                             G_CALLBACK (on_color_mode_changed), self);
-  g_signal_connect_swapped (self->timeline, "notify::summary",
+  g_signal_connect_swapped (self->session, "notify::summary",
                             G_CALLBACK (on_summary_changed), self);
 
   _cpel_window_dnd_init (self);

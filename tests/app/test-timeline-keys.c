@@ -479,8 +479,8 @@ test_modes_output (Fixture *f, gconstpointer data)
       g_autoptr(GError) error = NULL;
       cairo_surface_t *exported;
 
-      cpel_timeline_set_color_mode (timeline, modes[i].mode);
-      cpel_timeline_set_summary (timeline, modes[i].summary);
+      cpel_session_set_color_mode (cpel_timeline_get_session (timeline), modes[i].mode);
+      cpel_session_set_summary (cpel_timeline_get_session (timeline), modes[i].summary);
       app_test_wait_drawn (GTK_WIDGET (timeline));
       screen[i] = app_test_widget_image (GTK_WIDGET (timeline));
       g_assert_nonnull (screen[i]);
@@ -547,8 +547,8 @@ test_modes_output (Fixture *f, gconstpointer data)
       cairo_surface_destroy (screen[i]);
       cairo_surface_destroy (page[i]);
     }
-  cpel_timeline_set_color_mode (timeline, CPEL_COLOR_BY_CODE);
-  cpel_timeline_set_summary (timeline, FALSE);
+  cpel_session_set_color_mode (cpel_timeline_get_session (timeline), CPEL_COLOR_BY_CODE);
+  cpel_session_set_summary (cpel_timeline_get_session (timeline), FALSE);
 }
 
 /* The top of row r's event area, as device rows of the widget image: the
@@ -595,11 +595,11 @@ test_summary_visible (Fixture *f, gconstpointer data)
       else
         cpel_timeline_set_range (timeline, 1000, 1000 + spans[z], FALSE);
       app_test_wait_drawn (GTK_WIDGET (timeline));
-      g_assert_false (cpel_timeline_get_summary (timeline));
+      g_assert_false (cpel_session_get_summary (cpel_timeline_get_session (timeline)));
       plain = app_test_widget_image (GTK_WIDGET (timeline));
 
       app_test_activate_action (GTK_WIDGET (f->window), "summary-mode", NULL);
-      g_assert_true (cpel_timeline_get_summary (timeline));
+      g_assert_true (cpel_session_get_summary (cpel_timeline_get_session (timeline)));
       g_assert_cmpstr (cpel_window_get_modes_text (f->window), ==, "Summary");
       app_test_wait_drawn (GTK_WIDGET (timeline));
       summary = app_test_widget_image (GTK_WIDGET (timeline));
@@ -638,7 +638,7 @@ test_summary_visible (Fixture *f, gconstpointer data)
         g_assert_cmpuint (n_density, >=, 2);
 
       app_test_activate_action (GTK_WIDGET (f->window), "summary-mode", NULL);
-      g_assert_false (cpel_timeline_get_summary (timeline));
+      g_assert_false (cpel_session_get_summary (cpel_timeline_get_session (timeline)));
       g_assert_cmpstr (cpel_window_get_modes_text (f->window), ==, "");
       cairo_surface_destroy (plain);
       cairo_surface_destroy (summary);
@@ -725,33 +725,37 @@ test_keys (Fixture *f, gconstpointer data)
   app_test_wait_drawn (GTK_WIDGET (timeline));
 
   /* e: summary mode; c: colour by track and back. */
-  g_assert_false (cpel_timeline_get_summary (timeline));
+  g_assert_false (cpel_session_get_summary (cpel_timeline_get_session (timeline)));
   g_assert_cmpstr (cpel_window_get_modes_text (f->window), ==, "");
   app_test_xdo ("key", "e", NULL);
-  g_assert_true (cpel_timeline_get_summary (timeline));
+  g_assert_true (cpel_session_get_summary (cpel_timeline_get_session (timeline)));
   g_assert_true (cpel_timeline_get_view (timeline)->summary);
   g_assert_true (bool_state (f->window, "summary-mode"));
   /* The status line shows the modes that are on. */
   g_assert_cmpstr (cpel_window_get_modes_text (f->window), ==, "Summary");
   app_test_xdo ("key", "e", NULL);
-  g_assert_false (cpel_timeline_get_summary (timeline));
+  g_assert_false (cpel_session_get_summary (cpel_timeline_get_session (timeline)));
   g_assert_false (cpel_timeline_get_view (timeline)->summary);
   g_assert_cmpstr (cpel_window_get_modes_text (f->window), ==, "");
   app_test_xdo ("key", "c", NULL);
-  g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_BY_TRACK);
+  g_assert_cmpint (cpel_session_get_color_mode (cpel_timeline_get_session (timeline)),
+                   ==, CPEL_COLOR_BY_TRACK);
   g_assert_cmpint (cpel_timeline_get_view (timeline)->color_mode, ==, CPEL_COLOR_BY_TRACK);
   g_assert_cmpstr (cpel_window_get_modes_text (f->window), ==, "Colored by track");
   mode = string_state (f->window, "color-mode");
   g_assert_cmpstr (mode, ==, "track");
   app_test_xdo ("key", "c", NULL);
-  g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_BY_CODE);
+  g_assert_cmpint (cpel_session_get_color_mode (cpel_timeline_get_session (timeline)),
+                   ==, CPEL_COLOR_BY_CODE);
   /* The menu's radio items set it too. */
   app_test_activate_action (GTK_WIDGET (f->window), "color-mode", g_variant_new_string ("none"));
-  g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_NONE);
+  g_assert_cmpint (cpel_session_get_color_mode (cpel_timeline_get_session (timeline)),
+                   ==, CPEL_COLOR_NONE);
   g_assert_false (cpel_timeline_get_view (timeline)->color_by_type);
   g_assert_cmpint (cpel_timeline_get_view (timeline)->color_mode, ==, CPEL_COLOR_NONE);
   app_test_xdo ("key", "c", NULL);
-  g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_BY_CODE);
+  g_assert_cmpint (cpel_session_get_color_mode (cpel_timeline_get_session (timeline)),
+                   ==, CPEL_COLOR_BY_CODE);
 
   /* x / z with saved views; p writes them, l rereads them. */
   make_views (f->window);
@@ -867,9 +871,9 @@ test_keys_anywhere (Fixture *f, gconstpointer data)
   app_test_xdo ("key", "s", NULL);
   g_assert_cmpint (app_test_timeline_span (timeline), ==, s0);
   app_test_xdo ("key", "e", NULL);
-  g_assert_true (cpel_timeline_get_summary (timeline));
+  g_assert_true (cpel_session_get_summary (cpel_timeline_get_session (timeline)));
   app_test_xdo ("key", "e", NULL);
-  g_assert_false (cpel_timeline_get_summary (timeline));
+  g_assert_false (cpel_session_get_summary (cpel_timeline_get_session (timeline)));
   g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f->window)), menu_button));
 
   /* Typed into the search entry: text, not a zoom. */
