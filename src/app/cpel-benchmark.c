@@ -507,11 +507,11 @@ next_step (Bench *bench)
       next_step_compare (bench);
       return;
     }
-  cpel_timeline_get_limits (tl, &limits);
+  limits = *cpel_session_get_limits (cpel_timeline_get_session (tl));
   switch (bench->phase)
     {
     case 0:   /* fit */
-      cpel_timeline_fit (tl);
+      cpel_session_fit (cpel_timeline_get_session (tl));
       measure (bench, STEP_FIT, now);
       bench->phase++;
       return;

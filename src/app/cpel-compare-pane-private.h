@@ -18,6 +18,8 @@ struct _CpelComparePane
 {
   GtkWidget        parent_instance;
 
+  /* the alignment and the pairing (the view mirrors them) */
+  CpelSession     *session;
   CpelFile        *a;
   CpelFile        *b;
   char            *name_a;

@@ -34,8 +34,6 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (CpelComparePane, cpel_compare_pane, GTK_TYPE_WIDGET)
 
-#define MAX_ALIGNMENT (G_GINT64_CONSTANT (1) << 60)
-
 static gint64
 span_end (CpelComparePane *self)
 {
@@ -233,14 +231,71 @@ cpel_compare_pane_set_alignment (CpelComparePane *self,
                                  gint64           origin)
 {
   g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
+  /* (clamped by the session; on_session_alignment redraws) */
+  cpel_session_set_compare_alignment (self->session, offset_b, origin);
+}
 
-  /* from a file (a saved view) or typed: kept where sums cannot overflow
-   * (2^60 ns: 36 years) */
-  self->view.offset_b = CLAMP (offset_b, -MAX_ALIGNMENT, MAX_ALIGNMENT);
-  self->view.a.ruler_origin = CLAMP (origin, -MAX_ALIGNMENT, MAX_ALIGNMENT);
+/* The session's alignment changed: the view follows (once for both). */
+static void
+on_session_alignment (CpelComparePane *self)
+{
+  gint64 offset = cpel_session_get_compare_offset (self->session);
+  gint64 origin = cpel_session_get_compare_origin (self->session);
+
+  if (self->view.offset_b == offset && self->view.a.ruler_origin == origin)
+    return;
+  self->view.offset_b = offset;
+  self->view.a.ruler_origin = origin;
   _cpel_compare_pane_changed (self, FALSE);
   _cpel_compare_pane_update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OFFSET]);
+}
+
+static void
+on_session_paired (CpelComparePane *self)
+{
+  gboolean paired = cpel_session_get_compare_paired (self->session);
+
+  if (self->view.paired == paired)
+    return;
+  self->view.paired = paired;
+  self->view.a.scroll_y = 0;
+  self->view.b.scroll_y = 0;
+  _cpel_compare_pane_changed (self, FALSE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAIRED]);
+}
+
+CpelSession *
+cpel_compare_pane_get_session (CpelComparePane *self)
+{
+  g_return_val_if_fail (CPEL_IS_COMPARE_PANE (self), NULL);
+  return self->session;
+}
+
+void
+cpel_compare_pane_set_session (CpelComparePane *self,
+                               CpelSession     *session)
+{
+  g_autoptr(CpelSession) own = NULL;
+
+  g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
+  g_return_if_fail (session == NULL || CPEL_IS_SESSION (session));
+
+  if (session == NULL)
+    session = own = cpel_session_new ();
+  if (session == self->session)
+    return;
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_set_object (&self->session, session);
+  g_signal_connect_swapped (session, "notify::compare-offset",
+                            G_CALLBACK (on_session_alignment), self);
+  g_signal_connect_swapped (session, "notify::compare-origin",
+                            G_CALLBACK (on_session_alignment), self);
+  g_signal_connect_swapped (session, "notify::compare-paired",
+                            G_CALLBACK (on_session_paired), self);
+  on_session_alignment (self);
+  on_session_paired (self);
 }
 
 static void
@@ -305,7 +360,7 @@ cpel_compare_pane_set_files (CpelComparePane *self,
   g_return_if_fail (CPEL_IS_FILE (a));
   g_return_if_fail (CPEL_IS_FILE (b));
 
-  paired = self->view.paired;
+  paired = cpel_session_get_compare_paired (self->session);
   g_set_object (&self->a, a);
   g_set_object (&self->b, b);
   g_free (self->name_a);
@@ -323,6 +378,8 @@ cpel_compare_pane_set_files (CpelComparePane *self,
   self->view.name_a = self->name_a;
   self->view.name_b = self->name_b;
   self->view.paired = paired;
+  /* the view starts aligned at 0: so does the session (no redraw twice) */
+  cpel_session_set_compare_alignment (self->session, 0, 0);
   g_clear_pointer (&self->matches_a, cpel_search_result_unref);
   g_clear_pointer (&self->matches_b, cpel_search_result_unref);
   _cpel_compare_pane_changed (self, TRUE);
@@ -463,7 +520,7 @@ cpel_compare_pane_set_offset (CpelComparePane *self,
                               gint64           offset_b)
 {
   g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
-  cpel_compare_pane_set_alignment (self, offset_b, self->view.a.ruler_origin);
+  cpel_session_set_compare_offset (self->session, offset_b);
 }
 
 gboolean
@@ -478,15 +535,7 @@ cpel_compare_pane_set_paired (CpelComparePane *self,
                               gboolean         paired)
 {
   g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
-
-  paired = !!paired;
-  if (self->view.paired == paired)
-    return;
-  self->view.paired = paired;
-  self->view.a.scroll_y = 0;
-  self->view.b.scroll_y = 0;
-  _cpel_compare_pane_changed (self, FALSE);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAIRED]);
+  cpel_session_set_compare_paired (self->session, paired);
 }
 
 static void
@@ -549,6 +598,9 @@ cpel_compare_pane_dispose (GObject *object)
   CpelComparePane *self = CPEL_COMPARE_PANE (object);
 
   g_clear_pointer (&self->context_menu, gtk_widget_unparent);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_clear_object (&self->session);
   g_clear_object (&self->a);
   g_clear_object (&self->b);
   g_clear_pointer (&self->matches_a, cpel_search_result_unref);
@@ -622,6 +674,7 @@ cpel_compare_pane_init (CpelComparePane *self)
   cpel_palette_init_dark (&self->dark);
   self->history = cpel_range_history_new (HISTORY_MAX, HISTORY_COALESCE_US);
   cpel_compare_view_init (&self->view, NULL, NULL, &self->light);
+  cpel_compare_pane_set_session (self, NULL);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);

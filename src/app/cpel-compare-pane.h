@@ -7,6 +7,7 @@
 
 #include "cpel-core.h"
 #include "cpel-render.h"
+#include "cpel-session.h"
 
 G_BEGIN_DECLS
 
@@ -14,7 +15,13 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (CpelComparePane, cpel_compare_pane, CPEL, COMPARE_PANE, GtkWidget)
 
 GtkWidget             *cpel_compare_pane_new        (void);
-/* Both whole, from their first event, not paired. */
+/* The compare state (B's offset, the ruler's origin, pairing): a session
+ * of its own until one is set; the pane follows its notifications, and the
+ * setters below change it. */
+CpelSession           *cpel_compare_pane_get_session (CpelComparePane *self);
+void                   cpel_compare_pane_set_session (CpelComparePane *self,
+                                                      CpelSession     *session);
+/* Both whole, from their first event (the alignment reset), pairing kept. */
 void                   cpel_compare_pane_set_files  (CpelComparePane *self,
                                                      CpelFile        *a,
                                                      const char      *name_a,

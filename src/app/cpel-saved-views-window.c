@@ -23,8 +23,8 @@ struct _CpelSavedViewsWindow
   GtkStack    *stack;
   GtkListBox  *list_box;
 
-  CpelViews   *views;
-  CpelFile    *file;       /* the capture the views are of */
+  CpelSession *session;
+  CpelViews   *views;      /* the session's views, followed */
 };
 
 G_DEFINE_FINAL_TYPE (CpelSavedViewsWindow, cpel_saved_views_window, ADW_TYPE_WINDOW)
@@ -32,8 +32,7 @@ G_DEFINE_FINAL_TYPE (CpelSavedViewsWindow, cpel_saved_views_window, ADW_TYPE_WIN
 enum
 {
   PROP_0,
-  PROP_VIEWS,
-  PROP_FILE,
+  PROP_SESSION,
   N_PROPS
 };
 
@@ -43,7 +42,8 @@ static char *
 describe (CpelSavedViewsWindow *self,
           const CpelSavedView  *view)
 {
-  guint n_file = self->file != NULL ? cpel_file_get_n_tracks (self->file) : 0;
+  CpelFile *file = cpel_session_get_file (self->session);
+  guint n_file = file != NULL ? cpel_file_get_n_tracks (file) : 0;
   g_autofree char *t0 = cpel_time_format (view->t0);
   g_autofree char *t1 = cpel_time_format (view->t1);
   guint n_tracks = view->track_order->len > 0 ? view->track_order->len
@@ -67,8 +67,8 @@ describe (CpelSavedViewsWindow *self,
 static void
 refill (CpelSavedViewsWindow *self)
 {
-  guint n = cpel_views_get_n_views (self->views);
-  int current = cpel_views_get_current (self->views);
+  guint n = self->views != NULL ? cpel_views_get_n_views (self->views) : 0;
+  int current = self->views != NULL ? cpel_views_get_current (self->views) : -1;
   GtkWidget *child;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list_box))) != NULL)
@@ -108,19 +108,23 @@ forward_action (GtkWidget  *widget,
 }
 
 CpelSavedViewsWindow *
-cpel_saved_views_window_new (GtkWindow *parent,
-                             CpelViews *views,
-                             CpelFile  *file)
+cpel_saved_views_window_new (GtkWindow   *parent,
+                             CpelSession *session)
 {
   g_return_val_if_fail (GTK_IS_WINDOW (parent), NULL);
-  g_return_val_if_fail (CPEL_IS_VIEWS (views), NULL);
-  g_return_val_if_fail (file == NULL || CPEL_IS_FILE (file), NULL);
+  g_return_val_if_fail (CPEL_IS_SESSION (session), NULL);
 
   return g_object_new (CPEL_TYPE_SAVED_VIEWS_WINDOW,
                        "transient-for", parent,
-                       "views", views,
-                       "file", file,
+                       "session", session,
                        NULL);
+}
+
+CpelSession *
+cpel_saved_views_window_get_session (CpelSavedViewsWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_SAVED_VIEWS_WINDOW (self), NULL);
+  return self->session;
 }
 
 CpelViews *
@@ -130,6 +134,26 @@ cpel_saved_views_window_get_views (CpelSavedViewsWindow *self)
   return self->views;
 }
 
+/* The session's views changed (another capture's, or none): list those. */
+static void
+on_views_notify (CpelSavedViewsWindow *self)
+{
+  CpelViews *views = cpel_session_get_views (self->session);
+
+  if (views != self->views)
+    {
+      if (self->views != NULL)
+        g_signal_handlers_disconnect_by_data (self->views, self);
+      g_set_object (&self->views, views);
+      if (views != NULL)
+        {
+          g_signal_connect_swapped (views, "changed", G_CALLBACK (refill), self);
+          g_signal_connect_swapped (views, "notify::current", G_CALLBACK (refill), self);
+        }
+    }
+  refill (self);
+}
+
 static void
 cpel_saved_views_window_constructed (GObject *object)
 {
@@ -137,11 +161,10 @@ cpel_saved_views_window_constructed (GObject *object)
 
   G_OBJECT_CLASS (cpel_saved_views_window_parent_class)->constructed (object);
 
-  g_assert (CPEL_IS_VIEWS (self->views));
-  g_signal_connect_object (self->views, "changed", G_CALLBACK (refill), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->views, "notify::current", G_CALLBACK (refill), self,
+  g_assert (CPEL_IS_SESSION (self->session));
+  g_signal_connect_object (self->session, "notify::views", G_CALLBACK (on_views_notify), self,
                            G_CONNECT_SWAPPED);
-  refill (self);
+  on_views_notify (self);
 }
 
 static void
@@ -154,11 +177,8 @@ cpel_saved_views_window_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_VIEWS:
-      g_value_set_object (value, self->views);
-      break;
-    case PROP_FILE:
-      g_value_set_object (value, self->file);
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -175,11 +195,8 @@ cpel_saved_views_window_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_VIEWS:
-      self->views = g_value_dup_object (value);
-      break;
-    case PROP_FILE:
-      self->file = g_value_dup_object (value);
+    case PROP_SESSION:
+      self->session = g_value_dup_object (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -194,7 +211,9 @@ cpel_saved_views_window_dispose (GObject *object)
   if (self->views != NULL)
     g_signal_handlers_disconnect_by_data (self->views, self);
   g_clear_object (&self->views);
-  g_clear_object (&self->file);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_clear_object (&self->session);
 
   G_OBJECT_CLASS (cpel_saved_views_window_parent_class)->dispose (object);
 }
@@ -210,14 +229,10 @@ cpel_saved_views_window_class_init (CpelSavedViewsWindowClass *klass)
   object_class->set_property = cpel_saved_views_window_set_property;
   object_class->dispose = cpel_saved_views_window_dispose;
 
-  /* The views listed (the rows follow their changes). */
-  properties[PROP_VIEWS] =
-    g_param_spec_object ("views", NULL, NULL, CPEL_TYPE_VIEWS,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
-                         G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  /* The capture they are of (for the number of tracks a view shows). */
-  properties[PROP_FILE] =
-    g_param_spec_object ("file", NULL, NULL, CPEL_TYPE_FILE,
+  /* The session whose saved views are listed (the rows follow their
+   * changes; its file tells how many tracks a view shows). */
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, CPEL_TYPE_SESSION,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
                          G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);

@@ -6,7 +6,7 @@
 
 #include <adwaita.h>
 
-#include "cpel-core.h"
+#include "cpel-session.h"
 
 G_BEGIN_DECLS
 
@@ -14,13 +14,14 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (CpelSavedViewsWindow, cpel_saved_views_window, CPEL, SAVED_VIEWS_WINDOW,
                       AdwWindow)
 
-/* Lists `views`, the saved views of `file` (the capture `parent` shows; a
- * new capture needs a new window).  Its buttons and rows activate
- * `parent`'s win.* actions (save-view, show-view, delete-view,
- * write-views, save-views, load-views, import-views, export-views). */
+/* Lists the saved views of `session` (the one `parent` shows), following
+ * its "views".  Its buttons and rows activate `parent`'s win.* actions
+ * (save-view, show-view, delete-view, write-views, save-views, load-views,
+ * import-views, export-views). */
 CpelSavedViewsWindow *cpel_saved_views_window_new       (GtkWindow            *parent,
-                                                         CpelViews            *views,
-                                                         CpelFile             *file);
+                                                         CpelSession          *session);
+CpelSession          *cpel_saved_views_window_get_session (CpelSavedViewsWindow *self);
+/* The views listed (the session's; NULL when it has none). */
 CpelViews            *cpel_saved_views_window_get_views (CpelSavedViewsWindow *self);
 
 G_END_DECLS

@@ -24,8 +24,7 @@ gboolean
 _cpel_search_bar_refilter (CpelSearchBar *self,
                            gboolean       force)
 {
-  CpelSession *session = self->timeline != NULL ? cpel_timeline_get_session (self->timeline)
-                                                 : NULL;
+  CpelSession *session = self->session;
   CpelFile *file = session != NULL ? cpel_session_get_file (session) : NULL;
   const guint8 *types = file != NULL ? cpel_session_get_hidden_types (session) : NULL;
   g_autofree guint8 *slots = file != NULL ? cpel_session_dup_hidden_slots (session) : NULL;
@@ -97,7 +96,7 @@ cpel_search_bar_step (CpelSearchBar *self,
       self->pending_step = direction;   /* when the search finishes */
       return;
     }
-  session = self->timeline != NULL ? cpel_timeline_get_session (self->timeline) : NULL;
+  session = self->session;
   _cpel_search_bar_refilter (self, FALSE);
   if (session == NULL
       || !cpel_session_find_match (session, self->visible, direction, self->current, &pos))

@@ -31,10 +31,10 @@ struct _CpelSearchBar
   char              *error;      /* the query's or the search's, or NULL */
   char              *searched_text;   /* the entry's text the last search started with */
 
-  CpelTimeline      *timeline;
+  CpelSession       *session;
   CpelCompareSearch *compare;    /* comparing: the query runs in both panes */
   CpelSearchResult  *result;     /* every match of the query */
-  /* The matches on tracks and of event types the timeline shows: counted,
+  /* The matches on tracks and of event types the session shows: counted,
    * stepped through and highlighted (`result` itself when nothing is
    * hidden); and the hidden flags it was filtered for. */
   CpelSearchResult  *visible;
@@ -58,7 +58,7 @@ struct _CpelSearchBar
 void     _cpel_search_bar_update_status (CpelSearchBar *self);
 
 /* cpel-search-bar-matches.c */
-/* Filter `result` into `visible` for the timeline's hidden tracks and
+/* Filter `result` into `visible` for the session's hidden tracks and
  * types (again only when they changed, unless `force`); TRUE when
  * `visible` changed. */
 gboolean _cpel_search_bar_refilter      (CpelSearchBar *self,

@@ -29,7 +29,7 @@ G_DEFINE_FINAL_TYPE (CpelSearchBar, cpel_search_bar, GTK_TYPE_WIDGET)
 enum
 {
   PROP_0,
-  PROP_TIMELINE,
+  PROP_SESSION,
   PROP_SEARCH_MODE_ENABLED,
   N_PROPS
 };
@@ -77,9 +77,9 @@ show_matches (CpelSearchBar *self)
 {
   if (self->compare != NULL)
     cpel_compare_search_set_shown (self->compare, gtk_search_bar_get_search_mode (self->search_bar));
-  else if (self->timeline != NULL)
-    cpel_timeline_set_matches (self->timeline,
-                               gtk_search_bar_get_search_mode (self->search_bar) ? self->visible : NULL);
+  else if (self->session != NULL)
+    cpel_session_set_matches (self->session, gtk_search_bar_get_search_mode (self->search_bar)
+                                             ? self->visible : NULL);
 }
 
 void
@@ -213,7 +213,7 @@ set_result (CpelSearchBar    *self,
   self->current = -1;
   self->current_ref.slot = G_MAXUINT;
   _cpel_search_bar_refilter (self, TRUE);
-  if (self->timeline != NULL && gtk_search_bar_get_search_mode (self->search_bar))
+  if (self->session != NULL && gtk_search_bar_get_search_mode (self->search_bar))
     show_matches (self);
   _cpel_search_bar_update_status (self);
 }
@@ -307,7 +307,7 @@ static void
 start_search (CpelSearchBar *self)
 {
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->entry));
-  CpelFile *file = self->timeline != NULL ? cpel_timeline_get_file (self->timeline) : NULL;
+  CpelFile *file = self->session != NULL ? cpel_session_get_file (self->session) : NULL;
   CpelSearchMode mode = get_mode (self);
   g_autoptr(GError) error = NULL;
   CpelQuery *query;
@@ -467,24 +467,32 @@ on_filters_changed (CpelSearchBar *self)
 }
 
 void
-cpel_search_bar_set_timeline (CpelSearchBar *self,
-                              CpelTimeline  *timeline)
+cpel_search_bar_set_session (CpelSearchBar *self,
+                             CpelSession   *session)
 {
   g_return_if_fail (CPEL_IS_SEARCH_BAR (self));
-  g_return_if_fail (timeline == NULL || CPEL_IS_TIMELINE (timeline));
+  g_return_if_fail (session == NULL || CPEL_IS_SESSION (session));
 
-  if (self->timeline == timeline)
+  if (self->session == session)
     return;
-  if (self->timeline != NULL)
-    g_signal_handlers_disconnect_by_data (self->timeline, self);
-  g_set_object (&self->timeline, timeline);
-  if (timeline != NULL)
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_set_object (&self->session, session);
+  if (session != NULL)
     {
-      g_signal_connect_swapped (timeline, "notify::file", G_CALLBACK (on_file_changed), self);
-      g_signal_connect_swapped (timeline, "view-changed", G_CALLBACK (on_filters_changed), self);
+      g_signal_connect_swapped (session, "notify::file", G_CALLBACK (on_file_changed), self);
+      g_signal_connect_swapped (session, "tracks-changed", G_CALLBACK (on_filters_changed), self);
+      g_signal_connect_swapped (session, "types-changed", G_CALLBACK (on_filters_changed), self);
     }
   on_file_changed (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMELINE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+CpelSession *
+cpel_search_bar_get_session (CpelSearchBar *self)
+{
+  g_return_val_if_fail (CPEL_IS_SEARCH_BAR (self), NULL);
+  return self->session;
 }
 
 static void
@@ -667,9 +675,9 @@ cpel_search_bar_dispose (GObject *object)
 
   self->generation++;
   stop_running (self);
-  if (self->timeline != NULL)
-    g_signal_handlers_disconnect_by_data (self->timeline, self);
-  g_clear_object (&self->timeline);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_clear_object (&self->session);
   if (self->compare != NULL)
     g_signal_handlers_disconnect_by_data (self->compare, self);
   g_clear_object (&self->compare);
@@ -694,8 +702,8 @@ cpel_search_bar_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_TIMELINE:
-      g_value_set_object (value, self->timeline);
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
       break;
     case PROP_SEARCH_MODE_ENABLED:
       g_value_set_boolean (value, gtk_search_bar_get_search_mode (self->search_bar));
@@ -715,8 +723,8 @@ cpel_search_bar_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_TIMELINE:
-      cpel_search_bar_set_timeline (self, g_value_get_object (value));
+    case PROP_SESSION:
+      cpel_search_bar_set_session (self, g_value_get_object (value));
       break;
     case PROP_SEARCH_MODE_ENABLED:
       cpel_search_bar_set_search_mode (self, g_value_get_boolean (value));
@@ -738,8 +746,10 @@ cpel_search_bar_class_init (CpelSearchBarClass *klass)
   widget_class->root = cpel_search_bar_root;
   widget_class->unroot = cpel_search_bar_unroot;
 
-  properties[PROP_TIMELINE] =
-    g_param_spec_object ("timeline", NULL, NULL, CPEL_TYPE_TIMELINE,
+  /* The view state searched and highlighted in: its file, its hidden
+   * tracks and types; the matches are set on it. */
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, CPEL_TYPE_SESSION,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   properties[PROP_SEARCH_MODE_ENABLED] =
     g_param_spec_boolean ("search-mode-enabled", NULL, NULL, FALSE,

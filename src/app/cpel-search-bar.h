@@ -5,7 +5,8 @@
 #pragma once
 
 #include "cpel-compare-search.h"
-#include "cpel-timeline.h"
+#include <gtk/gtk.h>
+#include "cpel-session.h"
 
 G_BEGIN_DECLS
 
@@ -13,8 +14,11 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (CpelSearchBar, cpel_search_bar, CPEL, SEARCH_BAR, GtkWidget)
 
 GtkWidget        *cpel_search_bar_new              (void);
-void              cpel_search_bar_set_timeline     (CpelSearchBar   *self,
-                                                    CpelTimeline    *timeline);
+/* The session searched: its file, hidden tracks and types; the matches
+ * shown are set on it. */
+void              cpel_search_bar_set_session      (CpelSearchBar   *self,
+                                                    CpelSession     *session);
+CpelSession      *cpel_search_bar_get_session      (CpelSearchBar   *self);
 /* Comparing: the query runs in both captures (status "3 of 120 in A · 0 of
  * 95 in B"); NULL: in the timeline again. */
 void              cpel_search_bar_set_compare      (CpelSearchBar     *self,

@@ -52,7 +52,8 @@ action_context_menu (GtkWidget  *widget,
       || y >= gtk_widget_get_height (widget))
     {
       /* Off screen: bring it into view first. */
-      cpel_timeline_reveal (self, self->view.selected_slot, self->view.selected_index);
+      cpel_session_reveal_event (self->session, self->view.selected_slot,
+                                 self->view.selected_index);
       x = cpel_view_time_to_x (&self->view, width, event.time_ns);
       row = _cpel_timeline_slot_row (self, self->view.selected_slot);
       y = row >= 0 ? cpel_view_get_row_y (&self->view, (guint) row) + self->view.row_height / 2
@@ -124,7 +125,7 @@ action_fit (GtkWidget  *widget,
             const char *name,
             GVariant   *parameter)
 {
-  cpel_timeline_fit (CPEL_TIMELINE (widget));
+  cpel_session_fit (CPEL_TIMELINE (widget)->session);
 }
 
 static void
@@ -133,9 +134,9 @@ action_history (GtkWidget  *widget,
                 GVariant   *parameter)
 {
   if (g_str_equal (name, "timeline.back"))
-    cpel_timeline_go_back (CPEL_TIMELINE (widget));
+    cpel_session_go_back (CPEL_TIMELINE (widget)->session);
   else
-    cpel_timeline_go_forward (CPEL_TIMELINE (widget));
+    cpel_session_go_forward (CPEL_TIMELINE (widget)->session);
 }
 
 static void
@@ -160,9 +161,9 @@ action_modes (GtkWidget  *widget,
     cpel_timeline_set_row_height (self, self->view.row_height - CPEL_TIMELINE_ROW_HEIGHT_STEP);
   else if (g_str_equal (name, "timeline.cycle-color"))
     /* g2's `c` toggles the colours: by event code <-> by track. */
-    cpel_timeline_set_color_mode (self,
-                                  cpel_session_get_color_mode (self->session) == CPEL_COLOR_BY_CODE
-                                  ? CPEL_COLOR_BY_TRACK : CPEL_COLOR_BY_CODE);
+    cpel_session_set_color_mode (self->session,
+                                 cpel_session_get_color_mode (self->session) == CPEL_COLOR_BY_CODE
+                                 ? CPEL_COLOR_BY_TRACK : CPEL_COLOR_BY_CODE);
 }
 
 static void
@@ -175,7 +176,7 @@ action_clear (GtkWidget  *widget,
   if (self->view.has_measure)
     cpel_timeline_clear_measure (self);
   else
-    cpel_timeline_unselect (self);
+    cpel_session_unselect (self->session);
 }
 
 static void

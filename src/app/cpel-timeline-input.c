@@ -245,7 +245,7 @@ on_drag_end (GtkGestureDrag *gesture,
       if (mode == DRAG_PAN || mode == DRAG_SCROLL || mode == DRAG_REORDER)
         {
           if (!cpel_timeline_select_at (self, self->drag_x, self->drag_y))
-            cpel_timeline_unselect (self);
+            cpel_session_unselect (self->session);
           cpel_timeline_clear_measure (self);
         }
       return;
@@ -350,9 +350,9 @@ on_measure_update (GtkGestureDrag *gesture,
   gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
 
   x1 = CLAMP (self->drag_x + dx, self->view.label_width, width);
-  cpel_timeline_set_measure (self,
-                             cpel_view_x_to_time (&self->view, width, self->drag_x),
-                             cpel_view_x_to_time (&self->view, width, x1));
+  cpel_session_set_measure (self->session,
+                            cpel_view_x_to_time (&self->view, width, self->drag_x),
+                            cpel_view_x_to_time (&self->view, width, x1));
 }
 
 static void

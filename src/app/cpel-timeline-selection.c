@@ -3,49 +3,6 @@
  * selecting, revealing, stepping to the next or previous visible event */
 #include "cpel-timeline-private.h"
 
-gboolean
-cpel_timeline_get_selection (CpelTimeline *self,
-                             guint        *slot,
-                             guint64      *index)
-{
-  g_return_val_if_fail (CPEL_IS_TIMELINE (self), FALSE);
-  return cpel_session_get_selection (self->session, slot, index);
-}
-
-void
-cpel_timeline_reveal (CpelTimeline *self,
-                      guint         slot,
-                      guint64       index)
-{
-  g_return_if_fail (CPEL_IS_TIMELINE (self));
-  cpel_session_reveal_event (self->session, slot, index);
-}
-
-gboolean
-cpel_timeline_reveal_track (CpelTimeline *self,
-                            guint         slot)
-{
-  g_return_val_if_fail (CPEL_IS_TIMELINE (self), FALSE);
-  return cpel_session_reveal_track (self->session, slot, TRUE);
-}
-
-void
-cpel_timeline_select (CpelTimeline *self,
-                      guint         slot,
-                      guint64       index,
-                      gboolean      reveal)
-{
-  g_return_if_fail (CPEL_IS_TIMELINE (self));
-  cpel_session_select (self->session, slot, index, reveal);
-}
-
-void
-cpel_timeline_unselect (CpelTimeline *self)
-{
-  g_return_if_fail (CPEL_IS_TIMELINE (self));
-  cpel_session_unselect (self->session);
-}
-
 /* First visible event on `slot` at or after index `from` going in
  * `direction`; FALSE when none. */
 static gboolean
@@ -87,7 +44,7 @@ cpel_timeline_select_adjacent (CpelTimeline *self,
           gtk_widget_error_bell (GTK_WIDGET (self));
           return FALSE;
         }
-      cpel_timeline_select (self, slot, found, TRUE);
+      cpel_session_select (self->session, slot, found, TRUE);
       return TRUE;
     }
 
@@ -108,7 +65,7 @@ cpel_timeline_select_adjacent (CpelTimeline *self,
         if (find_visible (self, slot, direction > 0 ? (gint64) lo : (gint64) hi - 1,
                           direction, &found))
           {
-            cpel_timeline_select (self, slot, found, TRUE);
+            cpel_session_select (self->session, slot, found, TRUE);
             return TRUE;
           }
       }
@@ -143,7 +100,7 @@ cpel_timeline_select_adjacent (CpelTimeline *self,
       }
     if (have)
       {
-        cpel_timeline_select (self, best_slot, best_index, TRUE);
+        cpel_session_select (self->session, best_slot, best_index, TRUE);
         return TRUE;
       }
   }
@@ -165,7 +122,7 @@ cpel_timeline_select_at (CpelTimeline *self,
   if (!cpel_view_hit_test (&self->view, gtk_widget_get_width (GTK_WIDGET (self)),
                            x, y, HIT_RADIUS, &slot, &index))
     return FALSE;
-  cpel_timeline_select (self, slot, index, FALSE);
+  cpel_session_select (self->session, slot, index, FALSE);
   return TRUE;
 }
 

@@ -465,13 +465,6 @@ cpel_timeline_get_view (CpelTimeline *self)
   return &self->view;
 }
 
-CpelTrackOrder *
-cpel_timeline_get_track_order (CpelTimeline *self)
-{
-  g_return_val_if_fail (CPEL_IS_TIMELINE (self), NULL);
-  return cpel_session_get_track_order (self->session);
-}
-
 GtkAdjustment *
 cpel_timeline_get_vadjustment (CpelTimeline *self)
 {
@@ -489,15 +482,6 @@ cpel_timeline_get_range (CpelTimeline *self,
     *t0 = self->view.t0;
   if (t1 != NULL)
     *t1 = self->view.t1;
-}
-
-void
-cpel_timeline_get_limits (CpelTimeline    *self,
-                          CpelRangeLimits *limits)
-{
-  g_return_if_fail (CPEL_IS_TIMELINE (self));
-  g_return_if_fail (limits != NULL);
-  *limits = *cpel_session_get_limits (self->session);
 }
 
 void
@@ -563,59 +547,6 @@ cpel_timeline_scroll_tracks (CpelTimeline *self,
                             gtk_adjustment_get_value (self->vadjustment) + pixels);
 }
 
-void
-cpel_timeline_fit (CpelTimeline *self)
-{
-  g_return_if_fail (CPEL_IS_TIMELINE (self));
-  cpel_session_fit (self->session);
-}
-
-
-gboolean
-cpel_timeline_go_back (CpelTimeline *self)
-{
-  g_return_val_if_fail (CPEL_IS_TIMELINE (self), FALSE);
-  return cpel_session_go_back (self->session);
-}
-
-gboolean
-cpel_timeline_go_forward (CpelTimeline *self)
-{
-  g_return_val_if_fail (CPEL_IS_TIMELINE (self), FALSE);
-  return cpel_session_go_forward (self->session);
-}
-
-void
-cpel_timeline_set_matches (CpelTimeline     *self,
-                           CpelSearchResult *matches)
-{
-  g_return_if_fail (CPEL_IS_TIMELINE (self));
-  cpel_session_set_matches (self->session, matches);
-}
-
-CpelSearchResult *
-cpel_timeline_get_matches (CpelTimeline *self)
-{
-  g_return_val_if_fail (CPEL_IS_TIMELINE (self), NULL);
-  return cpel_session_get_matches (self->session);
-}
-
-void
-cpel_timeline_set_hidden_types (CpelTimeline *self,
-                                const guint8 *hidden)
-{
-  g_return_if_fail (CPEL_IS_TIMELINE (self));
-  cpel_session_set_hidden_types (self->session, hidden);
-}
-
-const guint8 *
-cpel_timeline_get_hidden_types (CpelTimeline *self)
-{
-  g_return_val_if_fail (CPEL_IS_TIMELINE (self), NULL);
-  return cpel_session_get_hidden_types (self->session);
-}
-
-
 gboolean
 cpel_timeline_get_cursor_time (CpelTimeline *self,
                                gint64       *t)
@@ -640,15 +571,6 @@ cpel_timeline_get_measure (CpelTimeline *self,
   if (n_events != NULL)
     *n_events = self->measure_count;
   return TRUE;
-}
-
-void
-cpel_timeline_set_measure (CpelTimeline *self,
-                           gint64        t0,
-                           gint64        t1)
-{
-  g_return_if_fail (CPEL_IS_TIMELINE (self));
-  cpel_session_set_measure (self->session, t0, t1);
 }
 
 void
@@ -680,36 +602,6 @@ cpel_timeline_set_label_width (CpelTimeline *self,
   _cpel_timeline_update_cursor (self);
   g_object_notify_by_pspec (G_OBJECT (self), _cpel_timeline_properties[PROP_LABEL_WIDTH]);
   _cpel_timeline_view_changed (self);
-}
-
-CpelColorMode
-cpel_timeline_get_color_mode (CpelTimeline *self)
-{
-  g_return_val_if_fail (CPEL_IS_TIMELINE (self), CPEL_COLOR_BY_CODE);
-  return cpel_session_get_color_mode (self->session);
-}
-
-void
-cpel_timeline_set_color_mode (CpelTimeline  *self,
-                              CpelColorMode  mode)
-{
-  g_return_if_fail (CPEL_IS_TIMELINE (self));
-  cpel_session_set_color_mode (self->session, mode);
-}
-
-gboolean
-cpel_timeline_get_summary (CpelTimeline *self)
-{
-  g_return_val_if_fail (CPEL_IS_TIMELINE (self), FALSE);
-  return cpel_session_get_summary (self->session);
-}
-
-void
-cpel_timeline_set_summary (CpelTimeline *self,
-                           gboolean      summary)
-{
-  g_return_if_fail (CPEL_IS_TIMELINE (self));
-  cpel_session_set_summary (self->session, summary);
 }
 
 double
@@ -850,10 +742,10 @@ cpel_timeline_set_property (GObject      *object,
       cpel_timeline_set_label_width (self, g_value_get_double (value));
       break;
     case PROP_COLOR_MODE:
-      cpel_timeline_set_color_mode (self, g_value_get_enum (value));
+      cpel_session_set_color_mode (self->session, g_value_get_enum (value));
       break;
     case PROP_SUMMARY:
-      cpel_timeline_set_summary (self, g_value_get_boolean (value));
+      cpel_session_set_summary (self->session, g_value_get_boolean (value));
       break;
     case PROP_ROW_HEIGHT:
       cpel_timeline_set_row_height (self, g_value_get_double (value));

@@ -24,8 +24,9 @@ G_DECLARE_FINAL_TYPE (CpelTimeline, cpel_timeline, CPEL, TIMELINE, GtkWidget)
 GtkWidget      *cpel_timeline_new               (void);
 
 /* The view state shown (range, history, tracks, types, selection, measure,
- * colour and summary modes): a session of its own until one is set.  The
- * functions below that change the view are shortcuts for the session's. */
+ * colour and summary modes): a session of its own until one is set.  Read
+ * and change the view state through the session; the functions below are
+ * the widget's (pixels, pointer, scrolling) and a few kept shortcuts. */
 CpelSession    *cpel_timeline_get_session       (CpelTimeline      *self);
 void            cpel_timeline_set_session       (CpelTimeline      *self,
                                                  CpelSession       *session);
@@ -42,15 +43,11 @@ CpelFile       *cpel_timeline_get_file          (CpelTimeline      *self);
 /* The view as drawn (valid until the next change; NULL without a file). */
 const CpelView *cpel_timeline_get_view          (CpelTimeline      *self);
 GtkAdjustment  *cpel_timeline_get_vadjustment   (CpelTimeline      *self);
-/* Which tracks are shown and in what order (NULL without a file). */
-CpelTrackOrder *cpel_timeline_get_track_order   (CpelTimeline      *self);
 
-/* Visible time range [t0, t1) and the capture's limits. */
+/* Visible time range [t0, t1) (the session's; its limits are there too). */
 void            cpel_timeline_get_range         (CpelTimeline      *self,
                                                  gint64            *t0,
                                                  gint64            *t1);
-void            cpel_timeline_get_limits        (CpelTimeline      *self,
-                                                 CpelRangeLimits   *limits);
 /* Set the range (clamped).  `remember`: the previous range goes to the
  * zoom history (Alt+←). */
 void            cpel_timeline_set_range         (CpelTimeline      *self,
@@ -69,21 +66,7 @@ void            cpel_timeline_pan               (CpelTimeline      *self,
 /* Scroll the tracks by `pixels` (positive: down). */
 void            cpel_timeline_scroll_tracks     (CpelTimeline      *self,
                                                  double             pixels);
-void            cpel_timeline_fit               (CpelTimeline      *self);
-gboolean        cpel_timeline_go_back           (CpelTimeline      *self);
-gboolean        cpel_timeline_go_forward        (CpelTimeline      *self);
 
-/* Selection */
-gboolean        cpel_timeline_get_selection     (CpelTimeline      *self,
-                                                 guint             *slot,
-                                                 guint64           *index);
-/* Select an event; `reveal`: centre it when outside the visible range and
- * scroll its track into view. */
-void            cpel_timeline_select            (CpelTimeline      *self,
-                                                 guint              slot,
-                                                 guint64            index,
-                                                 gboolean           reveal);
-void            cpel_timeline_unselect          (CpelTimeline      *self);
 /* Select the next (direction > 0) or previous visible event on the
  * selected track; FALSE when there is none. */
 gboolean        cpel_timeline_select_adjacent   (CpelTimeline      *self,
@@ -92,24 +75,6 @@ gboolean        cpel_timeline_select_adjacent   (CpelTimeline      *self,
 gboolean        cpel_timeline_select_at         (CpelTimeline      *self,
                                                  double             x,
                                                  double             y);
-/* Centre an event (keeping the span) and scroll its track into view. */
-void            cpel_timeline_reveal            (CpelTimeline      *self,
-                                                 guint              slot,
-                                                 guint64            index);
-/* Scroll the tracks so that the row of `slot` is centred (nothing when the
- * track is not shown); TRUE when it is shown. */
-gboolean        cpel_timeline_reveal_track      (CpelTimeline      *self,
-                                                 guint              slot);
-
-/* Search matches to highlight (a new reference is taken; NULL clears). */
-void            cpel_timeline_set_matches       (CpelTimeline      *self,
-                                                 CpelSearchResult  *matches);
-CpelSearchResult *cpel_timeline_get_matches     (CpelTimeline      *self);
-
-/* Event types to hide (n_types flags, copied; NULL shows all). */
-void            cpel_timeline_set_hidden_types  (CpelTimeline      *self,
-                                                 const guint8      *hidden);
-const guint8   *cpel_timeline_get_hidden_types  (CpelTimeline      *self);
 
 /* Pointer and measurement (for the status line). */
 gboolean        cpel_timeline_get_cursor_time   (CpelTimeline      *self,
@@ -118,9 +83,6 @@ gboolean        cpel_timeline_get_measure       (CpelTimeline      *self,
                                                  gint64            *t0,
                                                  gint64            *t1,
                                                  guint64           *n_events);
-void            cpel_timeline_set_measure       (CpelTimeline      *self,
-                                                 gint64             t0,
-                                                 gint64             t1);
 void            cpel_timeline_clear_measure     (CpelTimeline      *self);
 
 double          cpel_timeline_get_label_width   (CpelTimeline      *self);
@@ -128,15 +90,10 @@ void            cpel_timeline_set_label_width   (CpelTimeline      *self,
                                                  double             width);
 
 /* How event ticks and density are coloured (g2's `c`): CpelColorMode, in
- * cpel-color-mode.h; the session keeps it and the summary mode. */
-/* Properties "color-mode", "summary" (g2's `e`: ticks and density only, no
- * event labels) and "row-height" (g2's `t` / `g`). */
-CpelColorMode   cpel_timeline_get_color_mode    (CpelTimeline      *self);
-void            cpel_timeline_set_color_mode    (CpelTimeline      *self,
-                                                 CpelColorMode      mode);
-gboolean        cpel_timeline_get_summary       (CpelTimeline      *self);
-void            cpel_timeline_set_summary       (CpelTimeline      *self,
-                                                 gboolean           summary);
+ * cpel-color-mode.h; the session keeps it and the summary mode (g2's `e`:
+ * ticks and density only, no event labels), which the properties
+ * "color-mode" and "summary" mirror.  Property "row-height" (g2's `t` /
+ * `g`). */
 #define CPEL_TIMELINE_MIN_ROW_HEIGHT 12.0
 #define CPEL_TIMELINE_MAX_ROW_HEIGHT 72.0
 #define CPEL_TIMELINE_ROW_HEIGHT_STEP 4.0

@@ -288,7 +288,7 @@ action_sort_tracks (GtkWidget  *widget,
                     const char *action_name,
                     GVariant   *parameter)
 {
-  CpelTrackOrder *order = cpel_timeline_get_track_order (CPEL_WINDOW (widget)->timeline);
+  CpelTrackOrder *order = cpel_session_get_track_order (CPEL_WINDOW (widget)->session);
   const char *key = g_variant_get_string (parameter, NULL);
   CpelTrackSort sort;
 

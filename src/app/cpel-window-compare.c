@@ -57,8 +57,8 @@ apply_filters_to (CpelWindow      *self,
                   CpelFile        *to)
 {
   CpelFile *from = cpel_timeline_get_file (self->timeline);
-  const guint8 *hidden = cpel_timeline_get_hidden_types (self->timeline);
-  CpelTrackOrder *order = cpel_timeline_get_track_order (self->timeline);
+  const guint8 *hidden = cpel_session_get_hidden_types (cpel_timeline_get_session (self->timeline));
+  CpelTrackOrder *order = cpel_session_get_track_order (cpel_timeline_get_session (self->timeline));
   const guint *rows = NULL;
   guint n_rows = 0;
   guint8 *hidden_to;
@@ -131,6 +131,8 @@ show_compare (CpelWindow *self)
   if (self->compare.pane == NULL)
     {
       self->compare.pane = CPEL_COMPARE_PANE (cpel_compare_pane_new ());
+      /* the alignment and pairing are the session's */
+      cpel_compare_pane_set_session (self->compare.pane, self->session);
       gtk_stack_add_named (self->main_stack, GTK_WIDGET (self->compare.pane), "compare");
       self->compare.search = cpel_compare_search_new (self->compare.pane);
       g_signal_connect_object (self->main_stack, "notify::visible-child",
@@ -298,14 +300,14 @@ _cpel_window_swap_compare (CpelWindow *self)
   view = cpel_compare_pane_get_view (pane);
   name_a = g_strdup (view->name_a);
   name_b = g_strdup (view->name_b);
-  offset = view->offset_b;
-  origin = view->a.ruler_origin;
+  offset = cpel_session_get_compare_offset (self->session);
+  origin = cpel_session_get_compare_origin (self->session);
   t0 = view->b.t0;
   t1 = view->b.t1;
   cpel_compare_pane_set_files (pane, cpel_compare_pane_get_file_b (pane), name_b,
                                cpel_compare_pane_get_file_a (pane), name_a);
   /* the same alignment and range seen from the other side */
-  cpel_compare_pane_set_alignment (pane, -offset, origin + offset);
+  cpel_session_set_compare_alignment (self->session, -offset, origin + offset);
   cpel_compare_pane_set_range (pane, t0, t1);
   apply_filters (self);
   _cpel_window_update_title (self);
@@ -317,8 +319,8 @@ _cpel_window_toggle_paired (CpelWindow *self)
 {
   if (!cpel_window_is_comparing (self))
     return;
-  cpel_compare_pane_set_paired (self->compare.pane,
-                                !cpel_compare_pane_get_paired (self->compare.pane));
+  cpel_session_set_compare_paired (self->session,
+                                   !cpel_session_get_compare_paired (self->session));
 }
 
 /* How much later than A B is drawn: "1.5ms", "-200ns", "+3us" (B's time
@@ -338,7 +340,7 @@ _cpel_window_set_compare_offset (CpelWindow *self,
     negative = *text++ == '-';
   if (!cpel_time_parse (text, &ns))
     return FALSE;
-  cpel_compare_pane_set_offset (self->compare.pane, negative ? ns : -ns);
+  cpel_session_set_compare_offset (self->session, negative ? ns : -ns);
   return TRUE;
 }
 
@@ -392,7 +394,7 @@ _cpel_window_ask_compare_offset (CpelWindow *self)
                                  "e.g. 1.5ms or -200ns; 0 aligns their first events."));
   entry = gtk_entry_new ();
   current = g_strdup_printf ("%" G_GINT64_FORMAT "ns",
-                             -cpel_compare_pane_get_view (self->compare.pane)->offset_b);
+                             -cpel_session_get_compare_offset (self->session));
   gtk_editable_set_text (GTK_EDITABLE (entry), current);
   gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Offset of B"), -1);

@@ -82,8 +82,8 @@ cpel_window_capture_view (CpelWindow *self,
       view->t0 = cv->a.t0;
       view->t1 = cv->a.t1;
       view->has_alignment = TRUE;
-      view->compare_offset = cv->offset_b;
-      view->compare_origin = cv->a.ruler_origin;
+      view->compare_offset = cpel_session_get_compare_offset (self->session);
+      view->compare_origin = cpel_session_get_compare_origin (self->session);
     }
   return view;
 }
@@ -100,8 +100,8 @@ apply_view_to_widgets (CpelWindow          *self,
   if (cpel_window_is_comparing (self))
     {
       if (view->has_alignment)
-        cpel_compare_pane_set_alignment (self->compare.pane, view->compare_offset,
-                                         view->compare_origin);
+        cpel_session_set_compare_alignment (self->session, view->compare_offset,
+                                            view->compare_origin);
       cpel_compare_pane_set_range (self->compare.pane, view->t0, view->t1);
     }
 }
@@ -501,8 +501,7 @@ _cpel_window_views_present_list (CpelWindow *self)
   if (self->views.list == NULL)
     {
       self->views.list = GTK_WINDOW (cpel_saved_views_window_new (GTK_WINDOW (self),
-                                                                  self->views.views,
-                                                                  self->views.file));
+                                                                  self->session));
       g_object_add_weak_pointer (G_OBJECT (self->views.list), (gpointer *) &self->views.list);
     }
   gtk_window_present (self->views.list);

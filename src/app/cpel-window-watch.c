@@ -275,7 +275,7 @@ restore_view (CpelWindow *self,
     cpel_timeline_set_range (timeline, t0, t1, FALSE);
   if (selected && slot < cpel_file_get_n_tracks (file)
       && index < cpel_file_get_track_n_events (file, slot))
-    cpel_timeline_select (timeline, slot, index, FALSE);
+    cpel_session_select (cpel_timeline_get_session (timeline), slot, index, FALSE);
 }
 
 static void
@@ -320,7 +320,7 @@ on_reloaded (GObject      *source,
     }
 
   cpel_timeline_get_range (self->timeline, &t0, &t1);
-  selected = cpel_timeline_get_selection (self->timeline, &slot, &index);
+  selected = cpel_session_get_selection (cpel_timeline_get_session (self->timeline), &slot, &index);
   location = g_object_ref (self->location);
   cpel_window_set_file (self, file, overview, location);
   restore_view (self, t0, t1, selected, slot, index);

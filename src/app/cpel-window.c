@@ -62,11 +62,11 @@ static char *
 format_view_time (CpelWindow *self,
                   gint64      t)
 {
-  gint64 t0, t1;
+  const CpelRange *range = cpel_session_get_range (self->session);
+  gint64 t0 = range->t0, t1 = range->t1;
   double pixels = MAX (1.0, gtk_widget_get_width (GTK_WIDGET (self->timeline))
                             - cpel_timeline_get_label_width (self->timeline));
 
-  cpel_timeline_get_range (self->timeline, &t0, &t1);
   return cpel_render_format_tick_kind (t, cpel_render_ruler_step (t0, t1, pixels, 1.0),
                                        MAX (ABS (t0), ABS (t1)),
                                        self->file != NULL ? cpel_file_get_time_kind (self->file)
@@ -76,7 +76,8 @@ format_view_time (CpelWindow *self,
 static void
 update_range_label (CpelWindow *self)
 {
-  gint64 t0, t1;
+  const CpelRange *range = cpel_session_get_range (self->session);
+  gint64 t0 = range->t0, t1 = range->t1;
   g_autofree char *a = NULL;
   g_autofree char *b = NULL;
   g_autofree char *span = NULL;
@@ -87,7 +88,6 @@ update_range_label (CpelWindow *self)
       gtk_label_set_text (self->range_label, "");
       return;
     }
-  cpel_timeline_get_range (self->timeline, &t0, &t1);
   a = format_view_time (self, t0);
   b = format_view_time (self, t1);
   span = cpel_time_format_kind (t1 - t0, cpel_file_get_time_kind (self->file));
@@ -137,7 +137,7 @@ update_details (CpelWindow *self)
   guint slot;
   guint64 index;
 
-  if (self->file != NULL && cpel_timeline_get_selection (self->timeline, &slot, &index))
+  if (self->file != NULL && cpel_session_get_selection (self->session, &slot, &index))
     cpel_details_set_event (self->details, self->file, slot, index);
   else
     cpel_details_clear (self->details);
@@ -193,7 +193,7 @@ update_subtitle (CpelWindow *self)
   view = cpel_timeline_get_view (self->timeline);
   n_tracks = cpel_file_get_n_tracks (file);
   n_shown = view != NULL ? cpel_view_get_n_rows (view) : n_tracks;
-  hidden_types = cpel_timeline_get_hidden_types (self->timeline);
+  hidden_types = cpel_session_get_hidden_types (self->session);
   for (guint t = 0; hidden_types != NULL && t < cpel_file_get_n_types (file); t++)
     n_hidden_types += hidden_types[t] != 0;
   if (file == self->subtitle_file && n_shown == self->subtitle_shown
@@ -449,12 +449,12 @@ update_modes (CpelWindow *self)
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(GString) tip = g_string_new (NULL);
 
-  if (cpel_timeline_get_summary (self->timeline))
+  if (cpel_session_get_summary (self->session))
     {
       g_string_append (text, _("Summary"));
       g_string_append (tip, _("Summary mode: each row a histogram of its events, no labels (e)"));
     }
-  switch (cpel_timeline_get_color_mode (self->timeline))
+  switch (cpel_session_get_color_mode (self->session))
     {
     case CPEL_COLOR_BY_TRACK:
       g_string_append (text, text->len > 0 ? " · " : "");
@@ -559,6 +559,8 @@ cpel_window_dispose (GObject *object)
 
   g_clear_object (&self->file);
   g_clear_object (&self->location);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
 
   G_OBJECT_CLASS (cpel_window_parent_class)->dispose (object);
@@ -596,11 +598,12 @@ cpel_window_get_property (GObject    *object,
       break;
     case PROP_COLOR_MODE:
       /* Asked for by the property action also before and after the template. */
-      g_value_set_enum (value, self->timeline != NULL ? cpel_timeline_get_color_mode (self->timeline)
-                                                      : CPEL_COLOR_BY_CODE);
+      g_value_set_enum (value, self->session != NULL ? cpel_session_get_color_mode (self->session)
+                                                     : CPEL_COLOR_BY_CODE);
       break;
     case PROP_SUMMARY_MODE:
-      g_value_set_boolean (value, self->timeline != NULL && cpel_timeline_get_summary (self->timeline));
+      g_value_set_boolean (value,
+                           self->session != NULL && cpel_session_get_summary (self->session));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -621,13 +624,13 @@ cpel_window_set_property (GObject      *object,
       _cpel_window_set_show_details (self, g_value_get_boolean (value));
       break;
     case PROP_COLOR_MODE:
-      /* The timeline's notify tells. */
-      if (self->timeline != NULL)
-        cpel_timeline_set_color_mode (self->timeline, g_value_get_enum (value));
+      /* The session's notify tells. */
+      if (self->session != NULL)
+        cpel_session_set_color_mode (self->session, g_value_get_enum (value));
       break;
     case PROP_SUMMARY_MODE:
-      if (self->timeline != NULL)
-        cpel_timeline_set_summary (self->timeline, g_value_get_boolean (value));
+      if (self->session != NULL)
+        cpel_session_set_summary (self->session, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -715,7 +718,7 @@ cpel_window_init (CpelWindow *self)
 
   _cpel_window_watch_init (self);
 
-  cpel_search_bar_set_timeline (self->search_bar, self->timeline);
+  cpel_search_bar_set_session (self->search_bar, self->session);
   _cpel_window_add_timeline_keys (self);
   cpel_key_capture_install (GTK_WINDOW (self), GTK_WIDGET (self->timeline));
   gtk_scrollbar_set_adjustment (self->vscrollbar, cpel_timeline_get_vadjustment (self->timeline));
@@ -741,10 +744,11 @@ cpel_window_init (CpelWindow *self)
   g_signal_connect_swapped (self->timeline, "selection-changed",
                             G_CALLBACK (update_details), self);
 
-  /* win.color-mode and win.summary-mode follow the timeline's keys. */
-  g_signal_connect_swapped (self->timeline, "notify::color-mode",
+  /* win.color-mode and win.summary-mode follow the session (the timeline's
+   * keys change it). */
+  g_signal_connect_swapped (self->session, "notify::color-mode",
                             G_CALLBACK (on_color_mode_changed), self);
-  g_signal_connect_swapped (self->timeline, "notify::summary",
+  g_signal_connect_swapped (self->session, "notify::summary",
                             G_CALLBACK (on_summary_changed), self);
 
   _cpel_window_dnd_init (self);

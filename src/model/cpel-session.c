@@ -10,6 +10,11 @@ struct _CpelSession
 
   CpelFile          *file;
   CpelFile          *compare_file;
+  /* comparing: B's time = A's time + compare_offset; the ruler reads A's
+   * time - compare_origin; tracks of the same label side by side */
+  gint64             compare_offset;
+  gint64             compare_origin;
+  gboolean           compare_paired;
   CpelRange          range;
   CpelRangeLimits    limits;
   CpelRangeHistory  *history;
@@ -42,6 +47,9 @@ enum
   PROP_0,
   PROP_FILE,
   PROP_COMPARE_FILE,
+  PROP_COMPARE_OFFSET,
+  PROP_COMPARE_ORIGIN,
+  PROP_COMPARE_PAIRED,
   PROP_RANGE,
   PROP_CAN_GO_BACK,
   PROP_CAN_GO_FORWARD,
@@ -195,8 +203,78 @@ cpel_session_set_compare_file (CpelSession *self,
 {
   g_return_if_fail (CPEL_IS_SESSION (self));
   g_return_if_fail (file == NULL || CPEL_IS_FILE (file));
-  if (g_set_object (&self->compare_file, file))
-    notify (self, PROP_COMPARE_FILE);
+  if (!g_set_object (&self->compare_file, file))
+    return;
+  /* another capture: its alignment means nothing (pairing is kept) */
+  g_object_freeze_notify (G_OBJECT (self));
+  cpel_session_set_compare_alignment (self, 0, 0);
+  notify (self, PROP_COMPARE_FILE);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+cpel_session_set_compare_alignment (CpelSession *self,
+                                    gint64       offset,
+                                    gint64       origin)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+
+  /* from a file (a saved view) or typed: kept where sums cannot overflow */
+  offset = CLAMP (offset, -CPEL_SESSION_MAX_ALIGNMENT, CPEL_SESSION_MAX_ALIGNMENT);
+  origin = CLAMP (origin, -CPEL_SESSION_MAX_ALIGNMENT, CPEL_SESSION_MAX_ALIGNMENT);
+  g_object_freeze_notify (G_OBJECT (self));
+  if (self->compare_offset != offset)
+    {
+      self->compare_offset = offset;
+      notify (self, PROP_COMPARE_OFFSET);
+    }
+  if (self->compare_origin != origin)
+    {
+      self->compare_origin = origin;
+      notify (self, PROP_COMPARE_ORIGIN);
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+cpel_session_set_compare_offset (CpelSession *self,
+                                 gint64       offset)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  cpel_session_set_compare_alignment (self, offset, self->compare_origin);
+}
+
+gint64
+cpel_session_get_compare_offset (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), 0);
+  return self->compare_offset;
+}
+
+gint64
+cpel_session_get_compare_origin (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), 0);
+  return self->compare_origin;
+}
+
+void
+cpel_session_set_compare_paired (CpelSession *self,
+                                 gboolean     paired)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  paired = !!paired;
+  if (self->compare_paired == paired)
+    return;
+  self->compare_paired = paired;
+  notify (self, PROP_COMPARE_PAIRED);
+}
+
+gboolean
+cpel_session_get_compare_paired (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  return self->compare_paired;
 }
 
 CpelFile *
@@ -1140,6 +1218,15 @@ cpel_session_get_property (GObject    *object,
     case PROP_COMPARE_FILE:
       g_value_set_object (value, self->compare_file);
       break;
+    case PROP_COMPARE_OFFSET:
+      g_value_set_int64 (value, self->compare_offset);
+      break;
+    case PROP_COMPARE_ORIGIN:
+      g_value_set_int64 (value, self->compare_origin);
+      break;
+    case PROP_COMPARE_PAIRED:
+      g_value_set_boolean (value, self->compare_paired);
+      break;
     case PROP_RANGE:
       g_value_set_boxed (value, &self->range);
       break;
@@ -1199,6 +1286,16 @@ cpel_session_set_property (GObject      *object,
     case PROP_COMPARE_FILE:
       cpel_session_set_compare_file (self, g_value_get_object (value));
       break;
+    case PROP_COMPARE_OFFSET:
+      cpel_session_set_compare_offset (self, g_value_get_int64 (value));
+      break;
+    case PROP_COMPARE_ORIGIN:
+      cpel_session_set_compare_alignment (self, self->compare_offset,
+                                          g_value_get_int64 (value));
+      break;
+    case PROP_COMPARE_PAIRED:
+      cpel_session_set_compare_paired (self, g_value_get_boolean (value));
+      break;
     case PROP_RANGE:
       {
         const CpelRange *range = g_value_get_boxed (value);
@@ -1247,6 +1344,15 @@ cpel_session_class_init (CpelSessionClass *klass)
     g_param_spec_object ("file", NULL, NULL, CPEL_TYPE_FILE, rw);
   properties[PROP_COMPARE_FILE] =
     g_param_spec_object ("compare-file", NULL, NULL, CPEL_TYPE_FILE, rw);
+  /* B's time = A's time + offset (ns, clamped to ±CPEL_SESSION_MAX_ALIGNMENT) */
+  properties[PROP_COMPARE_OFFSET] =
+    g_param_spec_int64 ("compare-offset", NULL, NULL, G_MININT64, G_MAXINT64, 0, rw);
+  /* The compare ruler reads A's time minus this. */
+  properties[PROP_COMPARE_ORIGIN] =
+    g_param_spec_int64 ("compare-origin", NULL, NULL, G_MININT64, G_MAXINT64, 0, rw);
+  /* Tracks of the same label next to each other. */
+  properties[PROP_COMPARE_PAIRED] =
+    g_param_spec_boolean ("compare-paired", NULL, NULL, FALSE, rw);
   /* Setting it is one history step. */
   properties[PROP_RANGE] =
     g_param_spec_boxed ("range", NULL, NULL, CPEL_TYPE_RANGE, rw);

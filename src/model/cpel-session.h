@@ -9,6 +9,7 @@
  * notifications; nothing here needs a display.
  *
  * Properties (notified only on a real change): "file", "compare-file",
+ * "compare-offset", "compare-origin", "compare-paired",
  * "range" (CpelRange), "can-go-back", "can-go-forward", "track-order",
  * "has-selection", "measure" (CpelRange or NULL), "chasing", "color-mode",
  * "summary", "views" (the capture's saved views).  Signals: "tracks-changed" (the rows shown changed),
@@ -55,6 +56,23 @@ CpelFile       *cpel_session_get_file           (CpelSession       *self);
 void            cpel_session_set_compare_file   (CpelSession       *self,
                                                  CpelFile          *file);
 CpelFile       *cpel_session_get_compare_file   (CpelSession       *self);
+/* How the compare view aligns B: B's time = A's time + offset; the ruler
+ * reads A's time - origin.  Both clamped to ±CPEL_SESSION_MAX_ALIGNMENT (no
+ * overflow in sums); each notified once, on a real change.  Another compare
+ * file resets both to 0. */
+#define CPEL_SESSION_MAX_ALIGNMENT (G_GINT64_CONSTANT (1) << 60)
+void            cpel_session_set_compare_alignment (CpelSession    *self,
+                                                    gint64          offset,
+                                                    gint64          origin);
+/* The offset alone (the origin kept). */
+void            cpel_session_set_compare_offset (CpelSession       *self,
+                                                 gint64             offset);
+gint64          cpel_session_get_compare_offset (CpelSession       *self);
+gint64          cpel_session_get_compare_origin (CpelSession       *self);
+/* Paired: the tracks of the same label side by side (kept across files). */
+void            cpel_session_set_compare_paired (CpelSession       *self,
+                                                 gboolean           paired);
+gboolean        cpel_session_get_compare_paired (CpelSession       *self);
 
 /* Visible range [t0, t1) and the capture's limits. */
 const CpelRange *cpel_session_get_range         (CpelSession       *self);

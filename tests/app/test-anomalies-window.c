@@ -132,7 +132,7 @@ assert_selected (CpelTimeline *timeline, guint64 i)
   guint64 index;
   CpelEvent ev;
 
-  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline), &slot, &index));
   cpel_file_get_track_event (cpel_timeline_get_file (timeline), slot, index, &ev);
   g_assert_cmpuint (ev.file_index, ==, i);
 }
@@ -286,7 +286,7 @@ test_anomalies_text_datum (Fixture *f, gconstpointer data)
     a = cpel_anomaly_result_get (result, 0);
     interval = (gint64) a->value;
     g_assert_cmpint (interval, >, 1000);
-    cpel_timeline_fit (timeline);
+    cpel_session_fit (cpel_timeline_get_session (timeline));
     cpel_anomalies_window_jump (panel, 0);
     cpel_timeline_get_range (timeline, &t0, &t1);
     g_assert_cmpint (t0, <=, a->time_ns - interval);
@@ -324,7 +324,7 @@ test_anomalies (Fixture *f, gconstpointer data)
   check_planted (panel, file);
 
   /* Next / previous from no selection: from the visible range. */
-  cpel_timeline_unselect (timeline);
+  cpel_session_unselect (cpel_timeline_get_session (timeline));
   cpel_timeline_set_range (timeline, 0, 300000, FALSE);
   activate (f, "anomaly-next", NULL);
   assert_selected (timeline, planted[0]);
@@ -359,7 +359,8 @@ test_anomalies (Fixture *f, gconstpointer data)
   /* The keys: F4 / Shift+F4 in the main window. */
   if (app_test_can_send_input ())
     {
-      cpel_timeline_select (timeline, planted[0] % 2, planted[0] / 2, FALSE);
+      cpel_session_select (cpel_timeline_get_session (timeline),
+                           planted[0] % 2, planted[0] / 2, FALSE);
       assert_selected (timeline, planted[0]);
       app_test_focus (GTK_WIDGET (timeline));
       app_test_xdo ("key", "F4", NULL);
@@ -377,21 +378,21 @@ test_anomalies (Fixture *f, gconstpointer data)
     g_assert_null (cpel_anomalies_window_get_hidden_note (panel));
     g_assert_true (cpel_file_lookup_type (file, CODE_SEND, &type));
     hidden[type] = 1;
-    cpel_timeline_set_hidden_types (timeline, hidden);
+    cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), hidden);
     cpel_anomalies_window_run (panel);
     wait_panel (panel);
     check_planted (panel, file);
-    g_assert_nonnull (cpel_timeline_get_hidden_types (timeline));
-    g_assert_true (cpel_timeline_get_hidden_types (timeline)[type]);
+    g_assert_nonnull (cpel_session_get_hidden_types (cpel_timeline_get_session (timeline)));
+    g_assert_true (cpel_session_get_hidden_types (cpel_timeline_get_session (timeline))[type]);
     g_assert_nonnull (cpel_anomalies_window_get_hidden_note (panel));
     g_assert_nonnull (strstr (cpel_anomalies_window_get_hidden_note (panel), "stays hidden"));
     g_assert_cmpstr (cpel_toaster_get_text (cpel_window_get_toaster (f->window)), ==,
                      cpel_anomalies_window_get_hidden_note (panel));
     cpel_anomalies_window_jump (panel, 1);
     assert_selected (timeline, planted[1]);
-    g_assert_true (cpel_timeline_get_hidden_types (timeline)[type]);
+    g_assert_true (cpel_session_get_hidden_types (cpel_timeline_get_session (timeline))[type]);
     hidden[type] = 0;
-    cpel_timeline_set_hidden_types (timeline, hidden);
+    cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), hidden);
   }
 
   /* A threshold above every z finds nothing. */
@@ -413,7 +414,7 @@ test_anomalies (Fixture *f, gconstpointer data)
   app_test_wait_until (!gtk_widget_get_visible (GTK_WIDGET (panel)), 30);
   g_assert_true (CPEL_ANOMALIES_WINDOW (cpel_window_get_anomalies (f->window)) == panel);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (panel)));
-  cpel_timeline_unselect (timeline);
+  cpel_session_unselect (cpel_timeline_get_session (timeline));
   cpel_timeline_set_range (timeline, 0, 300000, FALSE);
   activate (f, "anomaly-next", NULL);
   assert_selected (timeline, planted[0]);

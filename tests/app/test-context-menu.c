@@ -190,9 +190,9 @@ prepare_main (CpelWindow *window)
   app_test_activate_action (GTK_WIDGET (window), "search", NULL);
   app_test_activate_action (GTK_WIDGET (window), "show-details", NULL);
   gtk_widget_grab_focus (GTK_WIDGET (timeline));
-  cpel_timeline_select (timeline, 0, 100, TRUE);
+  cpel_session_select (cpel_timeline_get_session (timeline), 0, 100, TRUE);
   app_test_settle ();
-  g_assert_true (cpel_timeline_get_selection (timeline, NULL, NULL));
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline), NULL, NULL));
   app_test_wait_drawn (GTK_WIDGET (window));
 }
 

@@ -139,22 +139,22 @@ test_event_types (Fixture *f, gconstpointer data)
         recv = row;
     }
   g_assert_nonnull (recv);
-  g_assert_null (cpel_timeline_get_hidden_types (timeline));
+  g_assert_null (cpel_session_get_hidden_types (cpel_timeline_get_session (timeline)));
 
   /* Unchecked: hidden at once. */
   cpel_event_type_row_set_shown (recv, FALSE);
-  hidden = cpel_timeline_get_hidden_types (timeline);
+  hidden = cpel_session_get_hidden_types (cpel_timeline_get_session (timeline));
   g_assert_nonnull (hidden);
   for (guint type = 0; type < n_types; type++)
     g_assert_cmpint (hidden[type], ==, type == cpel_event_type_row_get_type_index (recv));
 
   /* Set elsewhere: the rows follow. */
-  cpel_timeline_set_hidden_types (timeline, NULL);
+  cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), NULL);
   g_assert_true (cpel_event_type_row_get_shown (recv));
 
   /* Hide All, Show All. */
   g_signal_emit_by_name (find_button (GTK_WIDGET (types), "_Hide All"), "clicked");
-  hidden = cpel_timeline_get_hidden_types (timeline);
+  hidden = cpel_session_get_hidden_types (cpel_timeline_get_session (timeline));
   g_assert_nonnull (hidden);
   for (guint i = 0; i < rows->len; i++)
     {
@@ -164,7 +164,7 @@ test_event_types (Fixture *f, gconstpointer data)
   g_signal_emit_by_name (find_button (GTK_WIDGET (types), "_Show All"), "clicked");
   for (guint i = 0; i < rows->len; i++)
     g_assert_true (cpel_event_type_row_get_shown (g_ptr_array_index (rows, i)));
-  hidden = cpel_timeline_get_hidden_types (timeline);
+  hidden = cpel_session_get_hidden_types (cpel_timeline_get_session (timeline));
   for (guint type = 0; hidden != NULL && type < n_types; type++)
     g_assert_cmpint (hidden[type], ==, 0);
 

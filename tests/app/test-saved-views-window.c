@@ -115,7 +115,8 @@ select_first (CpelWindow *window, guint32 id, gboolean by_code, guint32 value)
     if ((by_code ? cpel_file_get_track_event_code (file, slot, i)
                  : cpel_file_get_track_event_datum (file, slot, i)) == value)
       {
-        cpel_timeline_select (cpel_window_get_timeline (window), slot, i, FALSE);
+        cpel_session_select (cpel_timeline_get_session (cpel_window_get_timeline (window)),
+                             slot, i, FALSE);
         return;
       }
   g_assert_not_reached ();
@@ -143,7 +144,7 @@ assert_shows (CpelWindow *window, gint64 t0, gint64 t1, const char *ids, gboolea
 {
   CpelTimeline *timeline = cpel_window_get_timeline (window);
   CpelFile *file = cpel_window_get_file (window);
-  const guint8 *hidden = cpel_timeline_get_hidden_types (timeline);
+  const guint8 *hidden = cpel_session_get_hidden_types (cpel_timeline_get_session (timeline));
   g_autofree char *rows = row_ids (window);
   gint64 a, b;
   guint type, slot;
@@ -155,10 +156,11 @@ assert_shows (CpelWindow *window, gint64 t0, gint64 t1, const char *ids, gboolea
   g_assert_true (cpel_file_lookup_type (file, CODE_RECV, &type));
   g_assert_cmpint (hidden != NULL && hidden[type], ==, recv_hidden);
   if (sel_track == G_MAXUINT32)
-    g_assert_false (cpel_timeline_get_selection (timeline, NULL, NULL));
+    g_assert_false (cpel_session_get_selection (cpel_timeline_get_session (timeline), NULL, NULL));
   else
     {
-      g_assert_true (cpel_timeline_get_selection (timeline, &slot, NULL));
+      g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline),
+                                                 &slot, NULL));
       g_assert_cmpuint (cpel_file_get_track_id (file, slot), ==, sel_track);
     }
 }
@@ -169,7 +171,7 @@ static void
 make_views (CpelWindow *window)
 {
   CpelTimeline *timeline = cpel_window_get_timeline (window);
-  CpelTrackOrder *order = cpel_timeline_get_track_order (timeline);
+  CpelTrackOrder *order = cpel_session_get_track_order (cpel_timeline_get_session (timeline));
   CpelFile *file = cpel_window_get_file (window);
   g_autofree guint8 *hidden = g_malloc0 (cpel_file_get_n_types (file));
   g_autoptr(GError) error = NULL;
@@ -180,15 +182,15 @@ make_views (CpelWindow *window)
   cpel_track_order_set_rows (order, rows, 2);
   g_assert_true (cpel_file_lookup_type (file, CODE_RECV, &type));
   hidden[type] = 1;
-  cpel_timeline_set_hidden_types (timeline, hidden);
+  cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), hidden);
   select_first (window, 7, TRUE, CODE_SEND);
   g_assert_true (cpel_window_save_view (window, "A", &error));
   g_assert_no_error (error);
 
   cpel_timeline_set_range (timeline, 20000, 30000, FALSE);
   cpel_track_order_reset (order);
-  cpel_timeline_set_hidden_types (timeline, NULL);
-  cpel_timeline_unselect (timeline);
+  cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), NULL);
+  cpel_session_unselect (cpel_timeline_get_session (timeline));
   g_assert_true (cpel_window_save_view (window, "B", &error));
   g_assert_no_error (error);
 }

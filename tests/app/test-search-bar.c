@@ -115,19 +115,21 @@ test_search_types (Fixture *f, gconstpointer data)
 
     /* recv hidden: its matches are neither counted nor stepped to. */
     hidden[1] = 1;
-    cpel_timeline_set_hidden_types (timeline, hidden);
+    cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), hidden);
     g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, sends_text);
-    cpel_timeline_unselect (timeline);
+    cpel_session_unselect (cpel_timeline_get_session (timeline));
     for (guint k = 0; k < 40; k++)
       {
         cpel_search_bar_step (bar, 1);
-        g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+        g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline),
+                                                   &slot, &index));
         g_assert_cmpuint (cpel_file_get_track_event_code (file, slot, index), ==, CODE_SEND);
       }
     for (guint k = 0; k < 40; k++)
       {
         cpel_search_bar_step (bar, -1);
-        g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+        g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline),
+                                                   &slot, &index));
         g_assert_cmpuint (cpel_file_get_track_event_code (file, slot, index), ==, CODE_SEND);
       }
     /* Stepping shows "n of N" over the shown matches. */
@@ -139,11 +141,11 @@ test_search_types (Fixture *f, gconstpointer data)
 
     /* Everything hidden: no matches. */
     memset (hidden, 1, cpel_file_get_n_types (file));
-    cpel_timeline_set_hidden_types (timeline, hidden);
+    cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), hidden);
     g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "No matches");
 
     /* Shown again: all of them ("k of N" after stepping). */
-    cpel_timeline_set_hidden_types (timeline, NULL);
+    cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), NULL);
     {
       g_autofree char *of = counted_after (" of ", all);
 
@@ -153,7 +155,7 @@ test_search_types (Fixture *f, gconstpointer data)
     /* A hidden track (thread 1): its matches are neither counted, nor
      * stepped to, nor highlighted; back when it shows again. */
     {
-      CpelTrackOrder *order = cpel_timeline_get_track_order (timeline);
+      CpelTrackOrder *order = cpel_session_get_track_order (cpel_timeline_get_session (timeline));
       guint64 on_1 = 0, n_hl;
       g_autofree char *of = NULL;
 
@@ -166,22 +168,26 @@ test_search_types (Fixture *f, gconstpointer data)
       g_assert_cmpuint (on_1, >, 0);
       cpel_track_order_set_hidden (order, 1, TRUE);
       of = counted_after (" of ", all - on_1);
-      cpel_timeline_unselect (timeline);
+      cpel_session_unselect (cpel_timeline_get_session (timeline));
       for (guint k = 0; k < 30; k++)
         {
           cpel_search_bar_step (bar, 1);
-          g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+          g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline),
+                                                     &slot, &index));
           g_assert_cmpuint (slot, !=, 1);
         }
       g_assert_true (g_str_has_suffix (cpel_search_bar_get_status (bar), of));
-      g_assert_nonnull (cpel_timeline_get_matches (timeline));
-      cpel_search_result_get_track (cpel_timeline_get_matches (timeline), 1, &n_hl);
+      g_assert_nonnull (cpel_session_get_matches (cpel_timeline_get_session (timeline)));
+      cpel_search_result_get_track (cpel_session_get_matches (cpel_timeline_get_session (timeline)),
+                                    1, &n_hl);
       g_assert_cmpuint (n_hl, ==, 0);
-      cpel_search_result_get_track (cpel_timeline_get_matches (timeline), 0, &n_hl);
+      cpel_search_result_get_track (cpel_session_get_matches (cpel_timeline_get_session (timeline)),
+                                    0, &n_hl);
       g_assert_cmpuint (n_hl, >, 0);
 
       cpel_track_order_set_hidden (order, 1, FALSE);
-      cpel_search_result_get_track (cpel_timeline_get_matches (timeline), 1, &n_hl);
+      cpel_search_result_get_track (cpel_session_get_matches (cpel_timeline_get_session (timeline)),
+                                    1, &n_hl);
       g_assert_cmpuint (n_hl, ==, on_1);
       g_clear_pointer (&of, g_free);
       of = counted_after (" of ", all);

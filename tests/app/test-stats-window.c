@@ -303,22 +303,24 @@ test_stats (Fixture *f, gconstpointer data)
       g_main_context_iteration (NULL, TRUE);
     g_assert_nonnull (cpel_search_bar_get_result (bar));
     g_assert_cmpuint (cpel_search_result_get_n (cpel_search_bar_get_result (bar)), >, 0);
-    g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+    g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline),
+                                               &slot, &index));
     g_assert_cmpuint (cpel_file_get_track_event_code (file, slot, index), ==, code);
     cpel_search_bar_set_search_mode (bar, FALSE);
 
     g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (tracks))), >, 0);
     g_signal_emit_by_name (tracks, "activate", 0);   /* a shown track: no error bell, no warning */
     /* (stepping to the match moved the view: back to the range checked below) */
-    cpel_timeline_unselect (timeline);
+    cpel_session_unselect (cpel_timeline_get_session (timeline));
     cpel_timeline_set_range (timeline, 10000, 20050, FALSE);
   }
 
   /* A hidden track and a hidden type: the action counts again. */
-  cpel_track_order_set_hidden (cpel_timeline_get_track_order (timeline), 1, TRUE);
+  cpel_track_order_set_hidden (cpel_session_get_track_order (cpel_timeline_get_session (timeline)),
+                               1, TRUE);
   hidden = g_new0 (guint8, cpel_file_get_n_types (cpel_window_get_file (f->window)));
   hidden[1] = 1;   /* types are in code order: 0 = send, 1 = recv */
-  cpel_timeline_set_hidden_types (timeline, hidden);
+  cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), hidden);
   g_free (hidden);
   activate (f, "statistics", NULL);
   g_assert_true (CPEL_STATS_WINDOW (cpel_window_get_statistics (f->window)) == stats);
@@ -326,7 +328,7 @@ test_stats (Fixture *f, gconstpointer data)
   check_stats (stats, 10000, 20050, two, CODE_RECV);
 
   /* A measurement [m0, m1] wins over the visible range. */
-  cpel_timeline_set_measure (timeline, 12345, 15000);
+  cpel_session_set_measure (cpel_timeline_get_session (timeline), 12345, 15000);
   cpel_stats_window_refresh (stats);
   stats = wait_stats (f);
   check_stats (stats, 12345, 15001, two, CODE_RECV);

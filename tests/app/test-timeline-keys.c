@@ -117,7 +117,8 @@ select_first (CpelWindow *window, guint32 id, gboolean by_code, guint32 value)
     if ((by_code ? cpel_file_get_track_event_code (file, slot, i)
                  : cpel_file_get_track_event_datum (file, slot, i)) == value)
       {
-        cpel_timeline_select (cpel_window_get_timeline (window), slot, i, FALSE);
+        cpel_session_select (cpel_timeline_get_session (cpel_window_get_timeline (window)),
+                             slot, i, FALSE);
         return;
       }
   g_assert_not_reached ();
@@ -153,7 +154,8 @@ test_sort (Fixture *f, gconstpointer data)
   CpelTrackOrder *order;
 
   SKIP_WITHOUT_DISPLAY ();
-  order = cpel_timeline_get_track_order (cpel_window_get_timeline (f->window));
+  order = cpel_session_get_track_order (
+    cpel_timeline_get_session (cpel_window_get_timeline (f->window)));
 
 #define SORT_IS(key, ids) G_STMT_START { \
     app_test_activate_action (GTK_WIDGET (f->window), "sort-tracks", g_variant_new_string (key)); \
@@ -263,7 +265,7 @@ assert_shows (CpelWindow *window, gint64 t0, gint64 t1, const char *ids, gboolea
 {
   CpelTimeline *timeline = cpel_window_get_timeline (window);
   CpelFile *file = cpel_window_get_file (window);
-  const guint8 *hidden = cpel_timeline_get_hidden_types (timeline);
+  const guint8 *hidden = cpel_session_get_hidden_types (cpel_timeline_get_session (timeline));
   g_autofree char *rows = row_ids (window);
   gint64 a, b;
   guint type, slot;
@@ -275,10 +277,11 @@ assert_shows (CpelWindow *window, gint64 t0, gint64 t1, const char *ids, gboolea
   g_assert_true (cpel_file_lookup_type (file, CODE_RECV, &type));
   g_assert_cmpint (hidden != NULL && hidden[type], ==, recv_hidden);
   if (sel_track == G_MAXUINT32)
-    g_assert_false (cpel_timeline_get_selection (timeline, NULL, NULL));
+    g_assert_false (cpel_session_get_selection (cpel_timeline_get_session (timeline), NULL, NULL));
   else
     {
-      g_assert_true (cpel_timeline_get_selection (timeline, &slot, NULL));
+      g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline),
+                                                 &slot, NULL));
       g_assert_cmpuint (cpel_file_get_track_id (file, slot), ==, sel_track);
     }
 }
@@ -289,7 +292,7 @@ static void
 make_views (CpelWindow *window)
 {
   CpelTimeline *timeline = cpel_window_get_timeline (window);
-  CpelTrackOrder *order = cpel_timeline_get_track_order (timeline);
+  CpelTrackOrder *order = cpel_session_get_track_order (cpel_timeline_get_session (timeline));
   CpelFile *file = cpel_window_get_file (window);
   g_autofree guint8 *hidden = g_malloc0 (cpel_file_get_n_types (file));
   g_autoptr(GError) error = NULL;
@@ -300,15 +303,15 @@ make_views (CpelWindow *window)
   cpel_track_order_set_rows (order, rows, 2);
   g_assert_true (cpel_file_lookup_type (file, CODE_RECV, &type));
   hidden[type] = 1;
-  cpel_timeline_set_hidden_types (timeline, hidden);
+  cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), hidden);
   select_first (window, 7, TRUE, CODE_SEND);
   g_assert_true (cpel_window_save_view (window, "A", &error));
   g_assert_no_error (error);
 
   cpel_timeline_set_range (timeline, 20000, 30000, FALSE);
   cpel_track_order_reset (order);
-  cpel_timeline_set_hidden_types (timeline, NULL);
-  cpel_timeline_unselect (timeline);
+  cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), NULL);
+  cpel_session_unselect (cpel_timeline_get_session (timeline));
   g_assert_true (cpel_window_save_view (window, "B", &error));
   g_assert_no_error (error);
 }
@@ -476,8 +479,8 @@ test_modes_output (Fixture *f, gconstpointer data)
       g_autoptr(GError) error = NULL;
       cairo_surface_t *exported;
 
-      cpel_timeline_set_color_mode (timeline, modes[i].mode);
-      cpel_timeline_set_summary (timeline, modes[i].summary);
+      cpel_session_set_color_mode (cpel_timeline_get_session (timeline), modes[i].mode);
+      cpel_session_set_summary (cpel_timeline_get_session (timeline), modes[i].summary);
       app_test_wait_drawn (GTK_WIDGET (timeline));
       screen[i] = app_test_widget_image (GTK_WIDGET (timeline));
       g_assert_nonnull (screen[i]);
@@ -544,8 +547,8 @@ test_modes_output (Fixture *f, gconstpointer data)
       cairo_surface_destroy (screen[i]);
       cairo_surface_destroy (page[i]);
     }
-  cpel_timeline_set_color_mode (timeline, CPEL_COLOR_BY_CODE);
-  cpel_timeline_set_summary (timeline, FALSE);
+  cpel_session_set_color_mode (cpel_timeline_get_session (timeline), CPEL_COLOR_BY_CODE);
+  cpel_session_set_summary (cpel_timeline_get_session (timeline), FALSE);
 }
 
 /* The top of row r's event area, as device rows of the widget image: the
@@ -588,15 +591,15 @@ test_summary_visible (Fixture *f, gconstpointer data)
       guint n_density = 0;
 
       if (spans[z] == 0)
-        cpel_timeline_fit (timeline);
+        cpel_session_fit (cpel_timeline_get_session (timeline));
       else
         cpel_timeline_set_range (timeline, 1000, 1000 + spans[z], FALSE);
       app_test_wait_drawn (GTK_WIDGET (timeline));
-      g_assert_false (cpel_timeline_get_summary (timeline));
+      g_assert_false (cpel_session_get_summary (cpel_timeline_get_session (timeline)));
       plain = app_test_widget_image (GTK_WIDGET (timeline));
 
       app_test_activate_action (GTK_WIDGET (f->window), "summary-mode", NULL);
-      g_assert_true (cpel_timeline_get_summary (timeline));
+      g_assert_true (cpel_session_get_summary (cpel_timeline_get_session (timeline)));
       g_assert_cmpstr (cpel_window_get_modes_text (f->window), ==, "Summary");
       app_test_wait_drawn (GTK_WIDGET (timeline));
       summary = app_test_widget_image (GTK_WIDGET (timeline));
@@ -635,7 +638,7 @@ test_summary_visible (Fixture *f, gconstpointer data)
         g_assert_cmpuint (n_density, >=, 2);
 
       app_test_activate_action (GTK_WIDGET (f->window), "summary-mode", NULL);
-      g_assert_false (cpel_timeline_get_summary (timeline));
+      g_assert_false (cpel_session_get_summary (cpel_timeline_get_session (timeline)));
       g_assert_cmpstr (cpel_window_get_modes_text (f->window), ==, "");
       cairo_surface_destroy (plain);
       cairo_surface_destroy (summary);
@@ -722,33 +725,37 @@ test_keys (Fixture *f, gconstpointer data)
   app_test_wait_drawn (GTK_WIDGET (timeline));
 
   /* e: summary mode; c: colour by track and back. */
-  g_assert_false (cpel_timeline_get_summary (timeline));
+  g_assert_false (cpel_session_get_summary (cpel_timeline_get_session (timeline)));
   g_assert_cmpstr (cpel_window_get_modes_text (f->window), ==, "");
   app_test_xdo ("key", "e", NULL);
-  g_assert_true (cpel_timeline_get_summary (timeline));
+  g_assert_true (cpel_session_get_summary (cpel_timeline_get_session (timeline)));
   g_assert_true (cpel_timeline_get_view (timeline)->summary);
   g_assert_true (bool_state (f->window, "summary-mode"));
   /* The status line shows the modes that are on. */
   g_assert_cmpstr (cpel_window_get_modes_text (f->window), ==, "Summary");
   app_test_xdo ("key", "e", NULL);
-  g_assert_false (cpel_timeline_get_summary (timeline));
+  g_assert_false (cpel_session_get_summary (cpel_timeline_get_session (timeline)));
   g_assert_false (cpel_timeline_get_view (timeline)->summary);
   g_assert_cmpstr (cpel_window_get_modes_text (f->window), ==, "");
   app_test_xdo ("key", "c", NULL);
-  g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_BY_TRACK);
+  g_assert_cmpint (cpel_session_get_color_mode (cpel_timeline_get_session (timeline)),
+                   ==, CPEL_COLOR_BY_TRACK);
   g_assert_cmpint (cpel_timeline_get_view (timeline)->color_mode, ==, CPEL_COLOR_BY_TRACK);
   g_assert_cmpstr (cpel_window_get_modes_text (f->window), ==, "Colored by track");
   mode = string_state (f->window, "color-mode");
   g_assert_cmpstr (mode, ==, "track");
   app_test_xdo ("key", "c", NULL);
-  g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_BY_CODE);
+  g_assert_cmpint (cpel_session_get_color_mode (cpel_timeline_get_session (timeline)),
+                   ==, CPEL_COLOR_BY_CODE);
   /* The menu's radio items set it too. */
   app_test_activate_action (GTK_WIDGET (f->window), "color-mode", g_variant_new_string ("none"));
-  g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_NONE);
+  g_assert_cmpint (cpel_session_get_color_mode (cpel_timeline_get_session (timeline)),
+                   ==, CPEL_COLOR_NONE);
   g_assert_false (cpel_timeline_get_view (timeline)->color_by_type);
   g_assert_cmpint (cpel_timeline_get_view (timeline)->color_mode, ==, CPEL_COLOR_NONE);
   app_test_xdo ("key", "c", NULL);
-  g_assert_cmpint (cpel_timeline_get_color_mode (timeline), ==, CPEL_COLOR_BY_CODE);
+  g_assert_cmpint (cpel_session_get_color_mode (cpel_timeline_get_session (timeline)),
+                   ==, CPEL_COLOR_BY_CODE);
 
   /* x / z with saved views; p writes them, l rereads them. */
   make_views (f->window);
@@ -781,9 +788,9 @@ test_keys (Fixture *f, gconstpointer data)
   g_assert_cmpuint (cpel_views_get_n_views (cpel_window_get_views (f->window)), ==, 3);
 
   /* h / Shift+H / Ctrl+H chase, u: no chase. */
-  cpel_track_order_reset (cpel_timeline_get_track_order (timeline));
-  cpel_timeline_set_hidden_types (timeline, NULL);
-  cpel_timeline_fit (timeline);
+  cpel_track_order_reset (cpel_session_get_track_order (cpel_timeline_get_session (timeline)));
+  cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), NULL);
+  cpel_session_fit (cpel_timeline_get_session (timeline));
   select_first (f->window, 3, TRUE, CODE_RECV);
   app_test_focus (GTK_WIDGET (timeline));
   app_test_xdo ("key", "h", NULL);
@@ -825,7 +832,7 @@ test_keys_anywhere (Fixture *f, gconstpointer data)
   SKIP_WITHOUT_DISPLAY ();
   SKIP_WITHOUT_INPUT ();
   timeline = cpel_window_get_timeline (f->window);
-  cpel_timeline_fit (timeline);
+  cpel_session_fit (cpel_timeline_get_session (timeline));
   app_test_wait_drawn (GTK_WIDGET (timeline));
   view = cpel_timeline_get_view (timeline);
   width = gtk_widget_get_width (GTK_WIDGET (timeline));
@@ -864,9 +871,9 @@ test_keys_anywhere (Fixture *f, gconstpointer data)
   app_test_xdo ("key", "s", NULL);
   g_assert_cmpint (app_test_timeline_span (timeline), ==, s0);
   app_test_xdo ("key", "e", NULL);
-  g_assert_true (cpel_timeline_get_summary (timeline));
+  g_assert_true (cpel_session_get_summary (cpel_timeline_get_session (timeline)));
   app_test_xdo ("key", "e", NULL);
-  g_assert_false (cpel_timeline_get_summary (timeline));
+  g_assert_false (cpel_session_get_summary (cpel_timeline_get_session (timeline)));
   g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f->window)), menu_button));
 
   /* Typed into the search entry: text, not a zoom. */

@@ -88,7 +88,7 @@ test_fit (Fixture *f, gconstpointer data)
   cpel_timeline_get_range (f->timeline, &t0, &t1);
   g_assert_cmpint (t0, ==, 0);
   g_assert_cmpint (t1, ==, (N_EVENTS - 1) * STEP_NS + 1);
-  cpel_timeline_get_limits (f->timeline, &limits);
+  limits = *cpel_session_get_limits (cpel_timeline_get_session (f->timeline));
   g_assert_cmpint (limits.min_span, ==, 20);
 
   cpel_timeline_set_range (f->timeline, 1000, 2000, FALSE);
@@ -131,8 +131,9 @@ test_zoom_keys (Fixture *f, gconstpointer data)
     const CpelView *view;
 
     /* Event 1234: t = 123400 on track 1 (index 411). */
-    cpel_timeline_select (f->timeline, 1, 411, FALSE);
-    g_assert_true (cpel_timeline_get_selection (f->timeline, &slot, &index));
+    cpel_session_select (cpel_timeline_get_session (f->timeline), 1, 411, FALSE);
+    g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (f->timeline),
+                                               &slot, &index));
     cpel_file_get_track_event (f->file, slot, index, &ev);
     g_assert_cmpint (ev.time_ns, ==, 123400);
     view = cpel_timeline_get_view (f->timeline);
@@ -235,7 +236,7 @@ test_history (Fixture *f, gconstpointer data)
   cpel_timeline_get_range (f->timeline, &t0, &t1);
   g_assert_cmpint (t0, ==, 0);
   g_assert_cmpint (t1, ==, 299901);
-  g_assert_false (cpel_timeline_go_back (f->timeline));
+  g_assert_false (cpel_session_go_back (cpel_timeline_get_session (f->timeline)));
 
   activate (f, "timeline.forward");
   cpel_timeline_get_range (f->timeline, &t0, &t1);
@@ -243,13 +244,13 @@ test_history (Fixture *f, gconstpointer data)
   activate (f, "timeline.forward");
   cpel_timeline_get_range (f->timeline, &t0, &t1);
   g_assert_cmpint (t0, ==, 5000);
-  g_assert_false (cpel_timeline_go_forward (f->timeline));
+  g_assert_false (cpel_session_go_forward (cpel_timeline_get_session (f->timeline)));
 
   /* A new step clears the forward list. */
   activate (f, "timeline.back");
   cpel_timeline_set_range (f->timeline, 7000, 8000, TRUE);
-  g_assert_false (cpel_timeline_go_forward (f->timeline));
-  g_assert_true (cpel_timeline_go_back (f->timeline));
+  g_assert_false (cpel_session_go_forward (cpel_timeline_get_session (f->timeline)));
+  g_assert_true (cpel_session_go_back (cpel_timeline_get_session (f->timeline)));
   cpel_timeline_get_range (f->timeline, &t0, &t1);
   g_assert_cmpint (t0, ==, 1000);
 }
@@ -306,7 +307,7 @@ test_select (Fixture *f, gconstpointer data)
   gint64 t0, t1;
 
   SKIP_WITHOUT_DISPLAY (f);
-  g_assert_false (cpel_timeline_get_selection (f->timeline, NULL, NULL));
+  g_assert_false (cpel_session_get_selection (cpel_timeline_get_session (f->timeline), NULL, NULL));
 
   /* Click on event 30 (t = 3000, track 0, index 10), zoomed so that events
    * are 10 px apart. */
@@ -315,7 +316,8 @@ test_select (Fixture *f, gconstpointer data)
   x = cpel_view_time_to_x (view, WIDTH, 3000) + 2;
   y = cpel_view_get_row_y (view, 0) + 12;
   g_assert_true (cpel_timeline_select_at (f->timeline, x, y));
-  g_assert_true (cpel_timeline_get_selection (f->timeline, &slot, &index));
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (f->timeline),
+                                             &slot, &index));
   g_assert_cmpuint (slot, ==, 0);
   g_assert_cmpuint (index, ==, 10);
 
@@ -324,16 +326,18 @@ test_select (Fixture *f, gconstpointer data)
 
   /* Tab / Shift+Tab walk the track. */
   activate (f, "timeline.next-event");
-  g_assert_true (cpel_timeline_get_selection (f->timeline, &slot, &index));
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (f->timeline),
+                                             &slot, &index));
   g_assert_cmpuint (slot, ==, 0);
   g_assert_cmpuint (index, ==, 11);
   activate (f, "timeline.previous-event");
   activate (f, "timeline.previous-event");
-  g_assert_true (cpel_timeline_get_selection (f->timeline, &slot, &index));
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (f->timeline),
+                                             &slot, &index));
   g_assert_cmpuint (index, ==, 9);
 
   /* Walking out of view re-centres on the event. */
-  cpel_timeline_select (f->timeline, 0, 33, FALSE);   /* t = 9900 */
+  cpel_session_select (cpel_timeline_get_session (f->timeline), 0, 33, FALSE);   /* t = 9900 */
   activate (f, "timeline.next-event");                /* t = 10200: out of view */
   cpel_timeline_get_range (f->timeline, &t0, &t1);
   g_assert_cmpint (t0, <=, 10200);
@@ -348,27 +352,29 @@ test_select (Fixture *f, gconstpointer data)
 
     g_assert_true (cpel_file_lookup_type (f->file, CODE_RECV, &type));
     hidden[type] = 1;
-    cpel_timeline_set_hidden_types (f->timeline, hidden);
+    cpel_session_set_hidden_types (cpel_timeline_get_session (f->timeline), hidden);
     g_free (hidden);
     /* Event 63 (track 0, index 21) is recv: from index 20 the next shown
      * one is index 22. */
-    cpel_timeline_select (f->timeline, 0, 20, FALSE);
+    cpel_session_select (cpel_timeline_get_session (f->timeline), 0, 20, FALSE);
     activate (f, "timeline.next-event");
-    g_assert_true (cpel_timeline_get_selection (f->timeline, &slot, &index));
+    g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (f->timeline),
+                                               &slot, &index));
     g_assert_cmpuint (index, ==, 22);
   }
 
   /* Escape clears the selection. */
   activate (f, "timeline.clear");
-  g_assert_false (cpel_timeline_get_selection (f->timeline, NULL, NULL));
+  g_assert_false (cpel_session_get_selection (cpel_timeline_get_session (f->timeline), NULL, NULL));
 
   /* No selection and no event in view (between t = 3000 and 3100): Tab
    * takes the next event after the view, Shift+Tab the one before, each
    * brought into view. */
-  cpel_timeline_set_hidden_types (f->timeline, NULL);
+  cpel_session_set_hidden_types (cpel_timeline_get_session (f->timeline), NULL);
   cpel_timeline_set_range (f->timeline, 3010, 3090, FALSE);
   activate (f, "timeline.next-event");
-  g_assert_true (cpel_timeline_get_selection (f->timeline, &slot, &index));
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (f->timeline),
+                                             &slot, &index));
   g_assert_cmpuint (slot, ==, 1);
   g_assert_cmpuint (index, ==, 10);         /* event 31, t = 3100 */
   cpel_timeline_get_range (f->timeline, &t0, &t1);
@@ -377,7 +383,8 @@ test_select (Fixture *f, gconstpointer data)
   activate (f, "timeline.clear");
   cpel_timeline_set_range (f->timeline, 3010, 3090, FALSE);
   activate (f, "timeline.previous-event");
-  g_assert_true (cpel_timeline_get_selection (f->timeline, &slot, &index));
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (f->timeline),
+                                             &slot, &index));
   g_assert_cmpuint (slot, ==, 0);
   g_assert_cmpuint (index, ==, 10);         /* event 30, t = 3000 */
   activate (f, "timeline.clear");
@@ -392,7 +399,7 @@ test_measure (Fixture *f, gconstpointer data)
   SKIP_WITHOUT_DISPLAY (f);
   g_assert_false (cpel_timeline_get_measure (f->timeline, NULL, NULL, NULL));
   /* [1000, 2000] holds events 10..20 (inclusive): 11. */
-  cpel_timeline_set_measure (f->timeline, 2000, 1000);
+  cpel_session_set_measure (cpel_timeline_get_session (f->timeline), 2000, 1000);
   g_assert_true (cpel_timeline_get_measure (f->timeline, &a, &b, &n));
   g_assert_cmpint (a, ==, 1000);
   g_assert_cmpint (b, ==, 2000);
@@ -410,7 +417,7 @@ test_track_order (Fixture *f, gconstpointer data)
   const guint *rows;
 
   SKIP_WITHOUT_DISPLAY (f);
-  order = cpel_timeline_get_track_order (f->timeline);
+  order = cpel_session_get_track_order (cpel_timeline_get_session (f->timeline));
   g_assert_nonnull (order);
   view = cpel_timeline_get_view (f->timeline);
   g_assert_null (view->rows);
@@ -459,7 +466,7 @@ test_track_order (Fixture *f, gconstpointer data)
   g_assert_cmpuint (view->rows[0], ==, 0);
 
   /* The measurement counts the shown rows only. */
-  cpel_timeline_set_measure (f->timeline, 0, 2999);
+  cpel_session_set_measure (cpel_timeline_get_session (f->timeline), 0, 2999);
   {
     guint64 count;
     g_assert_true (cpel_timeline_get_measure (f->timeline, NULL, NULL, &count));

@@ -157,7 +157,8 @@ test_tracks_window_keys (Fixture *f, gconstpointer data)
   CpelTrackOrder *order;
 
   SKIP_WITHOUT_DISPLAY ();
-  order = cpel_timeline_get_track_order (cpel_window_get_timeline (f->window));
+  order = cpel_session_get_track_order (
+    cpel_timeline_get_session (cpel_window_get_timeline (f->window)));
   tracks = open_tracks_window (f->window);
   g_object_add_weak_pointer (G_OBJECT (tracks), (gpointer *) &tracks);
   entry = app_test_find_descendant (GTK_WIDGET (tracks), GTK_TYPE_SEARCH_ENTRY);
@@ -255,7 +256,7 @@ static void
 test_tracks_window_regex_jump (Fixture *f, gconstpointer data)
 {
   CpelTimeline *tl = cpel_window_get_timeline (f->window);
-  CpelTrackOrder *order = cpel_timeline_get_track_order (tl);
+  CpelTrackOrder *order = cpel_session_get_track_order (cpel_timeline_get_session (tl));
   GtkAdjustment *vadj = cpel_timeline_get_vadjustment (tl);
   GtkWindow *tracks;
   GtkWidget *entry, *regex, *list;
@@ -331,7 +332,7 @@ test_tracks_window_regex_jump (Fixture *f, gconstpointer data)
    * all fit. */
   window = open_many_tracks (f);
   tl = cpel_window_get_timeline (window);
-  order = cpel_timeline_get_track_order (tl);
+  order = cpel_session_get_track_order (cpel_timeline_get_session (tl));
   vadj = cpel_timeline_get_vadjustment (tl);
   wait_scrollable (vadj);
   tracks = open_tracks_window (window);

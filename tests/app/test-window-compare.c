@@ -372,7 +372,8 @@ test_search (Fixture *f, gconstpointer data)
   app_test_activate_action (GTK_WIDGET (f->window), "close-compare", NULL);
   search (f->window, CPEL_SEARCH_TEXT, "only");
   g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "4 matches");
-  g_assert_true (cpel_timeline_get_matches (cpel_window_get_timeline (f->window))
+  g_assert_true (cpel_session_get_matches (
+                   cpel_timeline_get_session (cpel_window_get_timeline (f->window)))
                  == cpel_search_bar_get_result (bar));
 }
 
@@ -385,7 +386,7 @@ test_filters (Fixture *f, gconstpointer data)
   CpelSearchBar *bar = cpel_window_get_search_bar (f->window);
   CpelTimeline *timeline = cpel_window_get_timeline (f->window);
   CpelFile *a = cpel_window_get_file (f->window);
-  CpelTrackOrder *order = cpel_timeline_get_track_order (timeline);
+  CpelTrackOrder *order = cpel_session_get_track_order (cpel_timeline_get_session (timeline));
   g_autofree guint8 *hidden = g_malloc0 (cpel_file_get_n_types (a));
   CpelComparePane *pane;
   const CpelCompareView *view;
@@ -405,7 +406,7 @@ test_filters (Fixture *f, gconstpointer data)
 
   /* "double" hidden in the single view: hidden in both, matches gone */
   hidden[cpel_test_type_named (a, "double")] = 1;
-  cpel_timeline_set_hidden_types (timeline, hidden);
+  cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), hidden);
   view = cpel_compare_pane_get_view (pane);
   g_assert_nonnull (view->a.hidden_types);
   g_assert_true (view->a.hidden_types[cpel_test_type_named (a, "double")]);
@@ -441,7 +442,7 @@ test_filters (Fixture *f, gconstpointer data)
 
   /* shown again */
   cpel_track_order_set_filter (order, NULL);
-  cpel_timeline_set_hidden_types (timeline, NULL);
+  cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), NULL);
   view = cpel_compare_pane_get_view (pane);
   g_assert_null (view->a.hidden_types);
   g_assert_null (view->b.hidden_types);
@@ -1007,7 +1008,7 @@ test_statistics (Fixture *f, gconstpointer data)
     g_autofree guint8 *hidden = g_malloc0 (cpel_file_get_n_types (a));
 
     hidden[cpel_test_type_named (a, "double")] = 1;
-    cpel_timeline_set_hidden_types (timeline, hidden);
+    cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), hidden);
     cpel_stats_window_refresh (stats);
     stats = wait_statistics (f);
     g_assert_nonnull (cpel_stats_window_get_diff (stats));
@@ -1015,7 +1016,7 @@ test_statistics (Fixture *f, gconstpointer data)
     g_assert_cmpuint (g_list_model_get_n_items (cpel_stats_window_get_compare_rows (stats, CPEL_DIFF_BY_EVENTS)), ==, 5);
     g_assert_cmpuint (cpel_diff_get_total_a (cpel_stats_window_get_diff (stats)), ==, cpel_diff_get_total_a (want) - 5);
     g_assert_cmpuint (cpel_diff_get_total_b (cpel_stats_window_get_diff (stats)), ==, cpel_diff_get_total_b (want) - 10);
-    cpel_timeline_set_hidden_types (timeline, NULL);
+    cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), NULL);
     cpel_stats_window_refresh (stats);
     stats = wait_statistics (f);
     g_assert_nonnull (cpel_diff_lookup (cpel_stats_window_get_diff (stats), CPEL_DIFF_BY_EVENTS, "double"));

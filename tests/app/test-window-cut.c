@@ -145,7 +145,8 @@ test_save_range (Fixture *f, gconstpointer data)
   check_cut (all_path, file, NULL, 0, t0, t1);
 
   /* Visible tracks only: track 1 hidden. */
-  cpel_track_order_set_hidden (cpel_timeline_get_track_order (timeline), 1, TRUE);
+  cpel_track_order_set_hidden (cpel_session_get_track_order (cpel_timeline_get_session (timeline)),
+                               1, TRUE);
   activate (f, "save-range-to", g_variant_new ("(sb)", some_path, TRUE));
   wait_cut (f);
   g_assert_null (cpel_window_get_save_range_error (f->window));

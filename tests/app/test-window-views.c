@@ -152,7 +152,8 @@ select_first (CpelWindow *window, guint32 id, gboolean by_code, guint32 value)
     if ((by_code ? cpel_file_get_track_event_code (file, slot, i)
                  : cpel_file_get_track_event_datum (file, slot, i)) == value)
       {
-        cpel_timeline_select (cpel_window_get_timeline (window), slot, i, FALSE);
+        cpel_session_select (cpel_timeline_get_session (cpel_window_get_timeline (window)),
+                             slot, i, FALSE);
         return;
       }
   g_assert_not_reached ();
@@ -208,7 +209,9 @@ test_chase (Fixture *f, gconstpointer data)
   g_assert_true (cpel_window_is_chasing (f->window));
   g_assert_true (app_test_action_enabled (GTK_WIDGET (f->window), "no-chase"));
   /* The selection stays. */
-  g_assert_true (cpel_timeline_get_selection (cpel_window_get_timeline (f->window), &slot, &index));
+  g_assert_true (cpel_session_get_selection (
+                   cpel_timeline_get_session (cpel_window_get_timeline (f->window)),
+                   &slot, &index));
   g_assert_cmpuint (cpel_file_get_track_id (file, slot), ==, 3);
 
   /* Chase datum (from within a chase): the tracks with that datum. */
@@ -260,7 +263,7 @@ test_chase (Fixture *f, gconstpointer data)
   g_assert_cmpstr (rows, ==, before);
 
   /* Nothing selected: nothing chased. */
-  cpel_timeline_unselect (cpel_window_get_timeline (f->window));
+  cpel_session_unselect (cpel_timeline_get_session (cpel_window_get_timeline (f->window)));
   activate (f->window, "chase-event");
   wait_chase (f->window);
   g_assert_false (cpel_window_is_chasing (f->window));
@@ -288,7 +291,7 @@ test_chase_sample (Fixture *f, gconstpointer data)
   g_assert_cmpuint (cpel_file_get_n_tracks (file), ==, 2);
 
   /* Chase event: code 0 is on both tracks. */
-  cpel_timeline_select (cpel_window_get_timeline (window), 0, 0, FALSE);
+  cpel_session_select (cpel_timeline_get_session (cpel_window_get_timeline (window)), 0, 0, FALSE);
   cpel_file_get_track_event (file, 0, 0, &event);
   activate (window, "chase-event");
   wait_chase (window);
@@ -305,7 +308,8 @@ test_chase_sample (Fixture *f, gconstpointer data)
   g_assert_cmpuint (slot, <, 2);
   cpel_file_get_track_event (file, slot, 0, &event);
   g_assert_cmpint (event.time_ns, ==, 138910);
-  cpel_timeline_select (cpel_window_get_timeline (window), slot, 0, FALSE);
+  cpel_session_select (cpel_timeline_get_session (cpel_window_get_timeline (window)),
+                       slot, 0, FALSE);
   activate (window, "chase-datum");
   wait_chase (window);
   g_clear_pointer (&expected, g_free);
@@ -323,7 +327,7 @@ assert_shows (CpelWindow *window, gint64 t0, gint64 t1, const char *ids, gboolea
 {
   CpelTimeline *timeline = cpel_window_get_timeline (window);
   CpelFile *file = cpel_window_get_file (window);
-  const guint8 *hidden = cpel_timeline_get_hidden_types (timeline);
+  const guint8 *hidden = cpel_session_get_hidden_types (cpel_timeline_get_session (timeline));
   g_autofree char *rows = row_ids (window);
   gint64 a, b;
   guint type, slot;
@@ -335,10 +339,11 @@ assert_shows (CpelWindow *window, gint64 t0, gint64 t1, const char *ids, gboolea
   g_assert_true (cpel_file_lookup_type (file, CODE_RECV, &type));
   g_assert_cmpint (hidden != NULL && hidden[type], ==, recv_hidden);
   if (sel_track == G_MAXUINT32)
-    g_assert_false (cpel_timeline_get_selection (timeline, NULL, NULL));
+    g_assert_false (cpel_session_get_selection (cpel_timeline_get_session (timeline), NULL, NULL));
   else
     {
-      g_assert_true (cpel_timeline_get_selection (timeline, &slot, NULL));
+      g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline),
+                                                 &slot, NULL));
       g_assert_cmpuint (cpel_file_get_track_id (file, slot), ==, sel_track);
     }
 }
@@ -349,7 +354,7 @@ static void
 make_views (CpelWindow *window)
 {
   CpelTimeline *timeline = cpel_window_get_timeline (window);
-  CpelTrackOrder *order = cpel_timeline_get_track_order (timeline);
+  CpelTrackOrder *order = cpel_session_get_track_order (cpel_timeline_get_session (timeline));
   CpelFile *file = cpel_window_get_file (window);
   g_autofree guint8 *hidden = g_malloc0 (cpel_file_get_n_types (file));
   g_autoptr(GError) error = NULL;
@@ -360,15 +365,15 @@ make_views (CpelWindow *window)
   cpel_track_order_set_rows (order, rows, 2);
   g_assert_true (cpel_file_lookup_type (file, CODE_RECV, &type));
   hidden[type] = 1;
-  cpel_timeline_set_hidden_types (timeline, hidden);
+  cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), hidden);
   select_first (window, 7, TRUE, CODE_SEND);
   g_assert_true (cpel_window_save_view (window, "A", &error));
   g_assert_no_error (error);
 
   cpel_timeline_set_range (timeline, 20000, 30000, FALSE);
   cpel_track_order_reset (order);
-  cpel_timeline_set_hidden_types (timeline, NULL);
-  cpel_timeline_unselect (timeline);
+  cpel_session_set_hidden_types (cpel_timeline_get_session (timeline), NULL);
+  cpel_session_unselect (cpel_timeline_get_session (timeline));
   g_assert_true (cpel_window_save_view (window, "B", &error));
   g_assert_no_error (error);
 }
@@ -453,7 +458,8 @@ test_views_round_trip (Fixture *f, gconstpointer data)
   activate (window, "previous-view");
   assert_shows (window, 20000, 30000, "3,5,7,12", FALSE, G_MAXUINT32);
   /* Back in zoom history: where the view was before. */
-  g_assert_true (cpel_timeline_go_back (cpel_window_get_timeline (window)));
+  g_assert_true (cpel_session_go_back (
+                   cpel_timeline_get_session (cpel_window_get_timeline (window))));
   {
     gint64 a, b;
 
@@ -517,7 +523,7 @@ static void
 test_subtitle_filters (Fixture *f, gconstpointer data)
 {
   CpelTimeline *tl = cpel_window_get_timeline (f->window);
-  CpelTrackOrder *order = cpel_timeline_get_track_order (tl);
+  CpelTrackOrder *order = cpel_session_get_track_order (cpel_timeline_get_session (tl));
   AdwWindowTitle *title;
   g_autofree char *plain = NULL;
   g_autofree guint8 *hidden = g_new0 (guint8, cpel_file_get_n_types (cpel_window_get_file (f->window)));
@@ -533,12 +539,12 @@ test_subtitle_filters (Fixture *f, gconstpointer data)
   cpel_track_order_set_filter (order, "net");
   g_assert_true (g_str_has_suffix (adw_window_title_get_subtitle (title), " · 2 of 4 tracks shown"));
   hidden[0] = 1;
-  cpel_timeline_set_hidden_types (tl, hidden);
+  cpel_session_set_hidden_types (cpel_timeline_get_session (tl), hidden);
   g_assert_true (g_str_has_suffix (adw_window_title_get_subtitle (title),
                                    " · 2 of 4 tracks shown · 1 event type hidden"));
   cpel_track_order_reset (order);
   hidden[0] = 0;
-  cpel_timeline_set_hidden_types (tl, hidden);
+  cpel_session_set_hidden_types (cpel_timeline_get_session (tl), hidden);
   g_assert_cmpstr (adw_window_title_get_subtitle (title), ==, plain);
 }
 

@@ -161,7 +161,7 @@ redraw_at_zooms (CpelWindow *window)
       cpel_timeline_zoom (timeline, 2.0, -1);
       app_test_wait_drawn (GTK_WIDGET (timeline));
     }
-  cpel_timeline_fit (timeline);
+  cpel_session_fit (cpel_timeline_get_session (timeline));
   app_test_wait_drawn (GTK_WIDGET (timeline));
 }
 
@@ -234,7 +234,8 @@ test_truncate (Fixture *f, gconstpointer data)
   wait_bar (f->window);   /* the change seen, past the debounce */
 
   cpel_timeline_set_range (cpel_window_get_timeline (f->window), 20000, 30000, FALSE);
-  cpel_timeline_select (cpel_window_get_timeline (f->window), 1, 60, FALSE);
+  cpel_session_select (cpel_timeline_get_session (cpel_window_get_timeline (f->window)),
+                       1, 60, FALSE);
   reload_and_wait (f->window);
   g_assert_true (cpel_window_get_file (f->window) != before);
   g_assert_cmpuint (cpel_file_get_n_events (cpel_window_get_file (f->window)), ==, 1000);
@@ -247,7 +248,9 @@ test_truncate (Fixture *f, gconstpointer data)
   cpel_timeline_get_range (cpel_window_get_timeline (f->window), &t0, &t1);
   g_assert_cmpint (t0, ==, 20000);
   g_assert_cmpint (t1, ==, 30000);
-  g_assert_true (cpel_timeline_get_selection (cpel_window_get_timeline (f->window), &slot, &index));
+  g_assert_true (cpel_session_get_selection (
+                   cpel_timeline_get_session (cpel_window_get_timeline (f->window)),
+                   &slot, &index));
   g_assert_cmpuint (slot, ==, 1);
   g_assert_cmpuint (index, ==, 60);
   redraw_at_zooms (f->window);
@@ -267,7 +270,8 @@ test_rename (Fixture *f, gconstpointer data)
   SKIP_WITHOUT_DISPLAY ();
   /* A different capture replaces the file by rename: the mapping keeps
    * the old inode (no damage), the monitor sees the change. */
-  cpel_timeline_select (cpel_window_get_timeline (f->window), 3, 299000 / N_TRACKS, FALSE);
+  cpel_session_select (cpel_timeline_get_session (cpel_window_get_timeline (f->window)),
+                       3, 299000 / N_TRACKS, FALSE);
   write_capture (other, 5000, 200);
   g_assert_cmpint (g_rename (other, f->path), ==, 0);
   g_assert_true (wait_bar (f->window));
@@ -303,7 +307,9 @@ test_rename (Fixture *f, gconstpointer data)
   g_assert_cmpstr (subtitle (f->window), !=, old_subtitle);
   g_assert_false (cpel_window_is_reload_bar_shown (f->window));
   /* The selected event is past the new track's end: not kept. */
-  g_assert_false (cpel_timeline_get_selection (cpel_window_get_timeline (f->window), &slot, &index));
+  g_assert_false (cpel_session_get_selection (
+                    cpel_timeline_get_session (cpel_window_get_timeline (f->window)),
+                    &slot, &index));
 
   /* And the new file is watched in turn. */
   write_capture (other, 700, 300);

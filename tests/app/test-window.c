@@ -926,7 +926,8 @@ test_search (Fixture *f, gconstpointer data)
   expected = g_strdup_printf ("%d matches", N_RECV);
   g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, expected);
   /* The timeline highlights them. */
-  g_assert_true (cpel_timeline_get_matches (timeline) == cpel_search_bar_get_result (bar));
+  g_assert_true (cpel_session_get_matches (cpel_timeline_get_session (timeline))
+                 == cpel_search_bar_get_result (bar));
   /* The overview strip's match ticks are drawn by a worker: they come, and
    * the strip is then the renderer's strip for the view. */
   {
@@ -989,7 +990,7 @@ test_search (Fixture *f, gconstpointer data)
   g_assert_nonnull (cpel_search_bar_get_error (bar));
   g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "Invalid pattern");
   g_assert_null (cpel_search_bar_get_result (bar));
-  g_assert_null (cpel_timeline_get_matches (timeline));
+  g_assert_null (cpel_session_get_matches (cpel_timeline_get_session (timeline)));
 
   /* Code: number or name. */
   search (f->window, CPEL_SEARCH_CODE, "2", FALSE);
@@ -1004,10 +1005,10 @@ test_search (Fixture *f, gconstpointer data)
   /* Next / previous from the visible range; wraps around. */
   search (f->window, CPEL_SEARCH_TEXT, "recv", FALSE);
   cpel_timeline_set_range (timeline, 10000, 20000, FALSE);
-  cpel_timeline_unselect (timeline);
+  cpel_session_unselect (cpel_timeline_get_session (timeline));
   app_test_activate_action (GTK_WIDGET (f->window), "search-next", NULL);
   /* The first recv at or after t = 10000 is event 105 (t = 10500). */
-  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline), &slot, &index));
   g_assert_cmpuint (slot, ==, 0);
   g_assert_cmpuint (index, ==, 35);
   g_assert_cmpint (cpel_search_bar_get_current (bar), ==, 15);
@@ -1019,7 +1020,7 @@ test_search (Fixture *f, gconstpointer data)
     g_assert_cmpint (ABS ((t0 + t1) / 2 - 10500), <=, 1);   /* centred */
   }
   app_test_activate_action (GTK_WIDGET (f->window), "search-next", NULL);
-  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline), &slot, &index));
   g_assert_cmpuint (slot, ==, 1);            /* event 112 */
   g_assert_cmpuint (index, ==, 37);
   app_test_activate_action (GTK_WIDGET (f->window), "search-previous", NULL);
@@ -1027,7 +1028,7 @@ test_search (Fixture *f, gconstpointer data)
   g_assert_cmpint (cpel_search_bar_get_current (bar), ==, 14);   /* event 98 */
   /* From the first match, previous wraps to the last. */
   cpel_timeline_set_range (timeline, 0, 1000, FALSE);
-  cpel_timeline_unselect (timeline);
+  cpel_session_unselect (cpel_timeline_get_session (timeline));
   app_test_activate_action (GTK_WIDGET (f->window), "search-next", NULL);
   g_assert_cmpint (cpel_search_bar_get_current (bar), ==, 0);
   app_test_activate_action (GTK_WIDGET (f->window), "search-previous", NULL);
@@ -1035,7 +1036,7 @@ test_search (Fixture *f, gconstpointer data)
 
   /* Emptying the entry clears the highlights. */
   search (f->window, CPEL_SEARCH_TEXT, "", FALSE);
-  g_assert_null (cpel_timeline_get_matches (timeline));
+  g_assert_null (cpel_session_get_matches (cpel_timeline_get_session (timeline)));
 }
 
 /* ---- details and status line -------------------------------------------- */
@@ -1052,7 +1053,7 @@ test_details (Fixture *f, gconstpointer data)
   g_assert_cmpstr (cpel_details_get_value (details, "time"), ==, "");
 
   /* Event 126: t = 12600, track 0, index 42, recv, datum 126. */
-  cpel_timeline_select (timeline, 0, 42, TRUE);
+  cpel_session_select (cpel_timeline_get_session (timeline), 0, 42, TRUE);
   /* A short headline (the event's name), the whole label as body text. */
   g_assert_cmpstr (cpel_details_get_value (details, "headline"), ==, "recv");
   g_assert_cmpstr (cpel_details_get_value (details, "label"), ==, "recv: len 126");
@@ -1065,7 +1066,7 @@ test_details (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (cpel_details_get_value (details, "time"), "12\u202f600 ns"));
   g_assert_cmpstr (cpel_details_get_value (details, "delta"), ==, "300 ns");
 
-  cpel_timeline_unselect (timeline);
+  cpel_session_unselect (cpel_timeline_get_session (timeline));
   g_assert_cmpstr (cpel_details_get_value (details, "code"), ==, "");
 
   /* F9's action shows and hides the pane. */
@@ -1084,7 +1085,7 @@ test_status (Fixture *f, gconstpointer data)
   timeline = cpel_window_get_timeline (f->window);
   cpel_timeline_set_range (timeline, 1000, 2000, FALSE);
   g_assert_nonnull (strstr (cpel_window_get_range_text (f->window), "(1.000 µs)"));
-  cpel_timeline_set_measure (timeline, 1000, 2000);
+  cpel_session_set_measure (cpel_timeline_get_session (timeline), 1000, 2000);
   g_assert_cmpstr (cpel_window_get_measure_text (f->window), ==, "Δt 1.000 µs · 11 events");
   cpel_timeline_clear_measure (timeline);
   g_assert_cmpstr (cpel_window_get_measure_text (f->window), ==, "");
@@ -1212,15 +1213,15 @@ test_input_keys (Fixture *f, gconstpointer data)
   /* Tab selects the first event in view; Shift+Tab walks back. */
   cpel_timeline_set_range (timeline, 10000, 20000, FALSE);
   app_test_xdo ("key", "Tab", NULL);
-  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline), &slot, &index));
   g_assert_cmpuint (slot, ==, 0);
   g_assert_cmpuint (index, ==, 34);    /* t = 10200 */
   app_test_xdo ("key", "Tab", "Tab", "shift+Tab", NULL);
-  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline), &slot, &index));
   g_assert_cmpuint (index, ==, 35);
   g_assert_true (gtk_widget_is_focus (w));
   app_test_xdo ("key", "Escape", NULL);
-  g_assert_false (cpel_timeline_get_selection (timeline, NULL, NULL));
+  g_assert_false (cpel_session_get_selection (cpel_timeline_get_session (timeline), NULL, NULL));
 
   /* Ctrl+F, a query, Enter: the first match in view is selected. */
   app_test_xdo ("key", "ctrl+f", NULL);
@@ -1236,15 +1237,16 @@ test_input_keys (Fixture *f, gconstpointer data)
     g_signal_handler_disconnect (bar, id);
   }
   app_test_xdo ("key", "Return", NULL);
-  app_test_wait_until (cpel_timeline_get_selection (timeline, NULL, NULL), 30);
-  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  app_test_wait_until (cpel_session_get_selection (cpel_timeline_get_session (timeline),
+                                                   NULL, NULL), 30);
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline), &slot, &index));
   g_assert_cmpuint (slot, ==, 0);
   g_assert_cmpuint (index, ==, 35);    /* event 105, the first recv after 10000 */
   app_test_xdo ("key", "F3", NULL);
-  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline), &slot, &index));
   g_assert_cmpuint (slot, ==, 1);      /* event 112 */
   app_test_xdo ("key", "shift+Return", NULL);
-  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline), &slot, &index));
   g_assert_cmpuint (slot, ==, 0);
   /* Escape closes the bar and gives the keys back to the timeline. */
   app_test_xdo ("key", "Escape", NULL);
@@ -1289,8 +1291,9 @@ test_search_type_ahead (Fixture *f, gconstpointer data)
   g_assert_true (GTK_IS_EDITABLE (focus));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (focus)), ==, "recv");
   g_assert_cmpint (app_test_timeline_span (timeline), ==, s0);
-  app_test_wait_until (cpel_timeline_get_selection (timeline, NULL, NULL), 30);
-  g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+  app_test_wait_until (cpel_session_get_selection (cpel_timeline_get_session (timeline),
+                                                   NULL, NULL), 30);
+  g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline), &slot, &index));
   g_assert_cmpuint (slot, ==, 0);
   g_assert_cmpuint (index, ==, 0);     /* event 0, the first recv */
   g_assert_cmpint (app_test_timeline_span (timeline), ==, s0);
@@ -1358,7 +1361,7 @@ test_input_pointer (Fixture *f, gconstpointer data)
   }
 
   /* Drag across the ruler: zoom to that range. */
-  cpel_timeline_fit (timeline);
+  cpel_session_fit (cpel_timeline_get_session (timeline));
   view = cpel_timeline_get_view (timeline);
   {
     gint64 a = cpel_view_x_to_time (view, width, 300);
@@ -1392,7 +1395,8 @@ test_input_pointer (Fixture *f, gconstpointer data)
 
     app_test_pointer_to (w, x, y);
     app_test_xdo ("click", "1", NULL);
-    g_assert_true (cpel_timeline_get_selection (timeline, &slot, &index));
+    g_assert_true (cpel_session_get_selection (cpel_timeline_get_session (timeline),
+                                               &slot, &index));
     g_assert_cmpuint (slot, ==, 0);
     g_assert_cmpuint (index, ==, 10);
   }
@@ -1454,7 +1458,7 @@ test_input_pointer (Fixture *f, gconstpointer data)
     g_assert_cmpint (t1 - t0, ==, s0);
     g_assert_cmpint (ABS ((t0 + t1) / 2 - target), <=, 299901 / (gint64) ow + 2);
     /* Back in history: where it was. */
-    g_assert_true (cpel_timeline_go_back (timeline));
+    g_assert_true (cpel_session_go_back (cpel_timeline_get_session (timeline)));
     cpel_timeline_get_range (timeline, &t0, &t1);
     g_assert_cmpint (t0, ==, 0);
     view = cpel_timeline_get_view (timeline);

@@ -838,6 +838,70 @@ test_saved_view (Fixture *f, gconstpointer data)
   g_assert_false (cpel_session_get_selection (f->session, NULL, NULL));
 }
 
+/* The compare state: B's offset and the ruler's origin (each notified
+ * once, on a real change, clamped), pairing; another compare file resets
+ * the alignment and keeps the pairing. */
+static void
+test_compare (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CpelFile) b = file_new ();
+  g_autoptr(CpelFile) c = file_new ();
+  gint64 offset = 0;
+
+  cpel_session_set_compare_file (f->session, b);
+  g_assert_true (cpel_session_get_compare_file (f->session) == b);
+  g_assert_cmpuint (n_notified (f, "compare-file"), ==, 1);
+  g_assert_cmpuint (n_notified (f, "compare-offset"), ==, 0);   /* already 0 */
+
+  reset_counts (f);
+  cpel_session_set_compare_alignment (f->session, -250, 300);
+  cpel_session_set_compare_alignment (f->session, -250, 300);
+  g_assert_cmpint (cpel_session_get_compare_offset (f->session), ==, -250);
+  g_assert_cmpint (cpel_session_get_compare_origin (f->session), ==, 300);
+  g_assert_cmpuint (n_notified (f, "compare-offset"), ==, 1);
+  g_assert_cmpuint (n_notified (f, "compare-origin"), ==, 1);
+
+  /* The offset alone keeps the origin. */
+  reset_counts (f);
+  cpel_session_set_compare_offset (f->session, 40);
+  g_assert_cmpint (cpel_session_get_compare_offset (f->session), ==, 40);
+  g_assert_cmpint (cpel_session_get_compare_origin (f->session), ==, 300);
+  g_assert_cmpuint (n_notified (f, "compare-offset"), ==, 1);
+  g_assert_cmpuint (n_notified (f, "compare-origin"), ==, 0);
+  g_object_get (f->session, "compare-offset", &offset, NULL);
+  g_assert_cmpint (offset, ==, 40);
+
+  /* Typed or read from a file: clamped where sums cannot overflow. */
+  cpel_session_set_compare_alignment (f->session, G_MININT64, G_MAXINT64);
+  g_assert_cmpint (cpel_session_get_compare_offset (f->session), ==, -CPEL_SESSION_MAX_ALIGNMENT);
+  g_assert_cmpint (cpel_session_get_compare_origin (f->session), ==, CPEL_SESSION_MAX_ALIGNMENT);
+
+  reset_counts (f);
+  cpel_session_set_compare_paired (f->session, TRUE);
+  g_object_set (f->session, "compare-paired", TRUE, NULL);
+  g_assert_true (cpel_session_get_compare_paired (f->session));
+  g_assert_cmpuint (n_notified (f, "compare-paired"), ==, 1);
+
+  /* Another B: aligned at 0 again (one notification each), still paired. */
+  reset_counts (f);
+  cpel_session_set_compare_file (f->session, c);
+  g_assert_cmpint (cpel_session_get_compare_offset (f->session), ==, 0);
+  g_assert_cmpint (cpel_session_get_compare_origin (f->session), ==, 0);
+  g_assert_true (cpel_session_get_compare_paired (f->session));
+  g_assert_cmpuint (n_notified (f, "compare-offset"), ==, 1);
+  g_assert_cmpuint (n_notified (f, "compare-origin"), ==, 1);
+  g_assert_cmpuint (n_notified (f, "compare-paired"), ==, 0);
+  /* The same B again: nothing changes. */
+  cpel_session_set_compare_offset (f->session, 7);
+  reset_counts (f);
+  cpel_session_set_compare_file (f->session, c);
+  g_assert_cmpint (cpel_session_get_compare_offset (f->session), ==, 7);
+  g_assert_cmpuint (n_notified (f, "compare-file"), ==, 0);
+
+  cpel_session_set_compare_file (f->session, NULL);
+  g_assert_cmpint (cpel_session_get_compare_offset (f->session), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -859,6 +923,7 @@ main (int argc, char **argv)
   ADD ("/model/session/search", test_search, NULL);
   ADD ("/model/session/modes", test_modes, NULL);
   ADD ("/model/session/saved-view", test_saved_view, NULL);
+  ADD ("/model/session/compare", test_compare, NULL);
 #undef ADD
 
   return g_test_run ();
