@@ -112,6 +112,22 @@ test_dump_human_precision (void)
   g_unlink (path);
 }
 
+/* VPP elog: an event's text starts with its name (c2cpel's brief name):
+ * the label shows the text once, as elog_dump does. */
+static void
+test_dump_elog_labels (void)
+{
+  g_autofree char *path = cpel_test_fixture_file ("vpp-elog/tiny.elog");
+  g_auto(CliRun) r = { 0 };
+
+  cli_run (&r, "dump", path);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "  cli      session 7 open\n"));
+  g_assert_nonnull (strstr (r.out, "  port-0   poll_port rx_mask 0x5\n"));
+  g_assert_nonnull (strstr (r.out, "  default  tick\n"));
+  g_assert_null (strstr (r.out, "session: session"));
+}
+
 /* A Snabb timeline without engine.got_monotonic_time has
  * TSC ticks for times: dump and info say ticks, never µs; with a clock rate
  * given they are times again. */
@@ -594,6 +610,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/dump/clock-rate", test_dump_clock_rate);
   g_test_add_func ("/cli/dump/human-precision", test_dump_human_precision);
   g_test_add_func ("/cli/ticks", test_ticks);
+  g_test_add_func ("/cli/dump/elog-labels", test_dump_elog_labels);
   g_test_add_func ("/cli/dump/range", test_dump_range);
   g_test_add_func ("/cli/dump/escaping", test_dump_escaping);
   g_test_add_func ("/cli/dump/human-escaping", test_dump_human_escaping);
