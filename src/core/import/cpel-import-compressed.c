@@ -113,8 +113,8 @@ gunzip (const guint8  *data,
           if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NO_SPACE))
             continue;   /* room was too small for one step: the limit decides */
           g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
-                       _("The gzip data is damaged near offset %" G_GSIZE_FORMAT " of the file "
-                         "(%s)"), in_pos, local->message);
+                       _("The gzip data is damaged near offset %" PRIu64 " of the file (%s)"),
+                       (guint64) in_pos, local->message);
           return NULL;
         }
       if (r == G_CONVERTER_FINISHED)
@@ -132,7 +132,7 @@ gunzip (const guint8  *data,
       if (read == 0 && written == 0 && in_pos == size)
         {
           g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
-                       _("The gzip data ends early, at offset %" G_GSIZE_FORMAT), size);
+                       _("The gzip data ends early, at offset %" PRIu64), (guint64) size);
           return NULL;
         }
     }
@@ -183,8 +183,8 @@ unzstd (const guint8  *data,
       if (ZSTD_isError (last))
         {
           g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
-                       _("The zstd data is damaged near offset %" G_GSIZE_FORMAT " of the file "
-                         "(%s)"), in.pos, ZSTD_getErrorName (last));
+                       _("The zstd data is damaged near offset %" PRIu64 " of the file (%s)"),
+                       (guint64) in.pos, ZSTD_getErrorName (last));
           ZSTD_freeDCtx (z);
           return NULL;
         }
@@ -211,7 +211,7 @@ unzstd (const guint8  *data,
       if (ZSTD_isError (last) || (o.pos == 0 && last != 0))
         {
           g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
-                       _("The zstd data ends early, at offset %" G_GSIZE_FORMAT), size);
+                       _("The zstd data ends early, at offset %" PRIu64), (guint64) size);
           ZSTD_freeDCtx (z);
           return NULL;
         }
