@@ -1554,6 +1554,8 @@ test_open_filters (void)
   g_assert_cmpint (filter_shows (supported, "perf.data", octets), ==, HAVE_PERF);
   g_assert_true (filter_shows (supported, "x.elog", octets));
   g_assert_true (filter_shows (supported, "x.timeline", octets));
+  g_assert_true (filter_shows (supported, "x.elog.gz", octets));
+  g_assert_true (filter_shows (supported, "x.cpel.zst", octets));
   g_assert_false (filter_shows (supported, "channel0_0", octets));
   g_assert_false (filter_shows (supported, "notes.txt", "text/plain"));
   g_assert_true (filter_shows (all, "channel0_0", octets));
