@@ -8,7 +8,7 @@
 #  2. runs the core, model, render, cli and fuzz suites there under AddressSanitizer
 #     (with LeakSanitizer) and UndefinedBehaviorSanitizer, halting on the
 #     first error;
-#  3. runs each libFuzzer target (file, format, analysis, views, elf, index-cache), $JOBS
+#  3. runs each libFuzzer target (file, format, analysis, views, elf, index-cache, ctf-wire), $JOBS
 #     (default 2) at a time, from a scratch copy of its seed corpus
 #     (tests/fuzz/corpus/NAME; analysis uses corpus/file; plus the recorded
 #     VPP capture tests/fixtures/vpp-sample.cpel for both): a fixed number
@@ -41,7 +41,8 @@ builddir=${BUILDDIR:-_build-sanitize}
 fuzz_seconds=${FUZZ_SECONDS:-180}
 fuzz_seed=${FUZZ_SEED:-1}
 # inputs per target: about 60 s each on the 2-core CI machine
-declare -A fuzz_runs=([file]=400000 [format]=1200000 [analysis]=35000 [views]=100000 [elf]=300000 [index-cache]=30000)
+declare -A fuzz_runs=([file]=400000 [format]=1200000 [analysis]=35000 [views]=100000 [elf]=300000 [index-cache]=30000
+                        [ctf-wire]=200000)
 jobs=${JOBS:-2}
 
 fuzzing=false
@@ -112,7 +113,7 @@ GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none GSETTINGS_BACKEND=memory NO_AT_
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/cpel-fuzz-XXXXXX")
 failed=0
-targets=(file format analysis views elf index-cache)
+targets=(file format analysis views elf index-cache ctf-wire)
 
 start_target () {
   local name=$1 seeds=$1

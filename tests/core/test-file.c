@@ -790,7 +790,8 @@ test_not_a_file (void)
   file = cpel_file_new_for_path (dir, NULL, NULL, NULL, NULL, &error);
   g_assert_null (file);
   g_assert_error (error, CPEL_ERROR, CPEL_ERROR_IO);
-  g_assert_cmpstr (error->message, ==, "This is a folder, not a file");
+  /* with the CTF importer: "…: no CTF trace found in this folder" */
+  g_assert_true (g_str_has_prefix (error->message, "This is a folder, not a file"));
   g_clear_error (&error);
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 

@@ -207,7 +207,13 @@ cpel_import_detect (const char  *path,
       for (guint i = 0; importers[i] != NULL; i++)
         if (importers[i]->directory && importers[i]->probe (NULL, 0, path))
           return importers[i];
+#if HAVE_CTF
+      /* the one format that is a folder: the walk for it is bounded */
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO,
+                   _("This is a folder, not a file: no CTF trace found in this folder"));
+#else
       g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, _("This is a folder, not a file"));
+#endif
       return NULL;
     }
   if (!S_ISREG (st.st_mode))

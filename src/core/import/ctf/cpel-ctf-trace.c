@@ -2,28 +2,40 @@
 /* cpel-ctf-trace.c — CTF traces read with libbabeltrace2 (see the header) */
 #include "cpel-ctf-trace.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <string.h>
+#include <unistd.h>
 #include <inttypes.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
-#include <babeltrace2/babeltrace.h>
 
-#include "cpel-ctf-payload.h"
+#include "cpel-ctf-check.h"
+#include "cpel-ctf-wire.h"
 #include "cpel-error.h"
 
 #define CTF_MAX_DEPTH        8          /* folder levels searched for traces */
+#define CTF_MAX_WALK         8192       /* folder entries looked at for traces */
 #define CTF_MAX_TRACES       4096
 #define CTF_MAX_SIZE_ENTRIES 65536      /* folder entries looked at for a source's size */
 #define CTF_MAX_TEXT         (G_GUINT64_CONSTANT (1) << 34)   /* 16 GiB of event text */
+#define CTF_MAX_NAMES        (1u << 24) /* tracks, classes or notes */
+
+/* The reader's limits: its address space, CPU time, and the wall-clock
+ * time it may go without saying anything (CPEL_CTF_READER_TIMEOUT, in
+ * seconds, overrides the last: tests shorten it). */
+#define CTF_READER_MAX_MEMORY ((rlim_t) 1 << 30)
+#define CTF_READER_MAX_CPU_S  3600
+#define CTF_READER_TIMEOUT_S  8
 
 struct _CpelCtfTrace
 {
   GArray      *events;        /* CpelCtfEvent */
   GString     *text;
   GPtrArray   *track_labels;
-  GHashTable  *track_keys;    /* key string -> index + 1 */
   GPtrArray   *class_names;
-  GHashTable  *class_index;   /* name -> index + 1 */
   GPtrArray   *trace_dirs;
   GPtrArray   *notes;
   guint64      discarded_events;
@@ -46,15 +58,28 @@ cpel_ctf_sniff (const guint8 *data, gsize len)
   return len >= 10 && memcmp (data, "/* CTF 1.8", 10) == 0;
 }
 
+/* A regular file `metadata` in `dir` that starts as CTF metadata does, or
+ * too short to tell (a damaged trace's); any other file of that name is not
+ * a trace's. */
 static gboolean
 dir_has_metadata (const char *dir)
 {
   g_autofree char *m = g_build_filename (dir, "metadata", NULL);
-  return g_file_test (m, G_FILE_TEST_IS_REGULAR);
+  if (!g_file_test (m, G_FILE_TEST_IS_REGULAR))
+    return FALSE;
+  guint8 head[16];
+  FILE *f = g_fopen (m, "rb");
+  if (f == NULL)
+    return FALSE;
+  gsize n = fread (head, 1, sizeof head, f);
+  fclose (f);
+  return n < 4 || cpel_ctf_sniff (head, n);
 }
 
+/* The trace folders in `dir` and below: CTF_MAX_DEPTH levels, *budget
+ * folder entries looked at. */
 static void
-find_traces (const char *dir, guint depth, GPtrArray *out)
+find_traces (const char *dir, guint depth, guint *budget, GPtrArray *out)
 {
   if (out->len >= CTF_MAX_TRACES)
     return;
@@ -69,13 +94,14 @@ find_traces (const char *dir, guint depth, GPtrArray *out)
   if (d == NULL)
     return;
   const char *name;
-  while ((name = g_dir_read_name (d)) != NULL)
+  while (*budget > 0 && (name = g_dir_read_name (d)) != NULL)
     {
       g_autofree char *sub = g_build_filename (dir, name, NULL);
       GStatBuf st;
+      (*budget)--;
       /* never follow symbolic links: no loops */
       if (g_lstat (sub, &st) == 0 && S_ISDIR (st.st_mode))
-        find_traces (sub, depth + 1, out);
+        find_traces (sub, depth + 1, budget, out);
     }
 }
 
@@ -91,8 +117,10 @@ cpel_ctf_find_trace_dirs (const char *path, GError **error)
   g_return_val_if_fail (path != NULL, NULL);
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func (g_free);
 
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    find_traces (path, 0, out);
+  gboolean folder = g_file_test (path, G_FILE_TEST_IS_DIR);
+  guint budget = CTF_MAX_WALK;
+  if (folder)
+    find_traces (path, 0, &budget, out);
   else
     {
       /* a trace's metadata or any stream file: the folder holding it */
@@ -102,8 +130,14 @@ cpel_ctf_find_trace_dirs (const char *path, GError **error)
     }
   if (out->len == 0)
     {
-      g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID,
-                   _("%s: no CTF trace (a folder holding a “metadata” file) found there"), path);
+      if (folder)
+        g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID,
+                     _("%s: no CTF trace found in this folder (looked for a “metadata” file "
+                       "%u levels down, at %u entries)"), path, CTF_MAX_DEPTH, CTF_MAX_WALK);
+      else
+        g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID,
+                     _("%s: no CTF trace (a folder holding a “metadata” file) found there"),
+                     path);
       return NULL;
     }
   g_ptr_array_sort (out, cmp_str);
@@ -155,448 +189,427 @@ cpel_ctf_path_is_trace (const char *path)
   return dirs != NULL;
 }
 
-/* ---- the graph ------------------------------------------------------------ */
+/* ---- the reader, a child process ------------------------------------------ */
+
+/* The reader program: $CPEL_CTF_READER; else, for a program run from the
+ * build tree, the one built beside it; else the installed one. */
+static char *
+reader_path (void)
+{
+  const char *env = g_getenv ("CPEL_CTF_READER");
+  if (env != NULL && *env != '\0')
+    return g_strdup (env);
+#ifdef CPEL_CTF_READER_BUILD
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  if (exe != NULL && g_str_has_prefix (exe, CPEL_BUILD_ROOT "/")
+      && g_file_test (CPEL_CTF_READER_BUILD, G_FILE_TEST_IS_EXECUTABLE))
+    return g_strdup (CPEL_CTF_READER_BUILD);
+#endif
+  return g_strdup (CPEL_CTF_READER_INSTALLED);
+}
+
+/* The watchdog: the reader is stopped when it says nothing for this long. */
+static gint64
+reader_timeout_us (void)
+{
+  const char *env = g_getenv ("CPEL_CTF_READER_TIMEOUT");
+  if (env != NULL && *env != '\0')
+    {
+      double s = g_ascii_strtod (env, NULL);
+      if (s > 0 && s < 86400)
+        return (gint64) (s * G_USEC_PER_SEC);
+    }
+  return CTF_READER_TIMEOUT_S * G_USEC_PER_SEC;
+}
+
+static void
+reader_child_setup (gpointer data)
+{
+  struct rlimit mem = { CTF_READER_MAX_MEMORY, CTF_READER_MAX_MEMORY };
+  struct rlimit cpu = { CTF_READER_MAX_CPU_S, CTF_READER_MAX_CPU_S + 5 };
+  struct rlimit core = { 0, 0 };
+  (void) data;
+  (void) mem;
+#ifndef CPEL_CTF_READER_NO_AS_LIMIT
+  setrlimit (RLIMIT_AS, &mem);
+#endif
+  setrlimit (RLIMIT_CPU, &cpu);
+  setrlimit (RLIMIT_CORE, &core);
+}
+
+static const char *
+signal_name (int sig)
+{
+  switch (sig)
+    {
+    case SIGABRT: return "SIGABRT";
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGKILL: return "SIGKILL";
+    case SIGTERM: return "SIGTERM";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGXCPU: return "SIGXCPU";
+    default: return NULL;
+    }
+}
 
 typedef struct
 {
   CpelCtfTrace     *trace;
-  GCancellable     *cancellable;
+  GByteArray       *in;
+  gsize             in_off;
+  GString          *err_tail;    /* the end of the reader's standard error */
+  gboolean          magic_seen;
+  gboolean          done;        /* 'Z' or 'R' received */
+  GError           *failure;     /* the reader's own error ('R') */
   CpelProgressFunc  progress;
   gpointer          progress_data;
-  gboolean          cancelled;
-  GError           *error;
-  GHashTable       *streams;       /* const bt_stream * -> stream index + 1 */
-  guint             n_streams;
-  GHashTable       *trace_index;   /* const bt_trace * -> index + 1 */
-  GHashTable       *sized;         /* streams whose packets give their size */
-  guint             n_traces_seen;
-  guint64           bytes_total;
-  guint64           bytes_seen;
-  double            last_fraction;
-  GString          *scratch;
-  GString          *key;
-  guint             n_trace_dirs;
-} SinkState;
-
-static guint
-intern_class (CpelCtfTrace *t, const char *name)
-{
-  gpointer v = g_hash_table_lookup (t->class_index, name);
-  if (v != NULL)
-    return GPOINTER_TO_UINT (v) - 1;
-  char *copy = g_strdup (name);
-  g_ptr_array_add (t->class_names, copy);
-  g_hash_table_insert (t->class_index, copy, GUINT_TO_POINTER (t->class_names->len));
-  return t->class_names->len - 1;
-}
-
-static guint
-intern_track (CpelCtfTrace *t, const char *key, const char *label)
-{
-  gpointer v = g_hash_table_lookup (t->track_keys, key);
-  if (v != NULL)
-    return GPOINTER_TO_UINT (v) - 1;
-  g_ptr_array_add (t->track_labels, g_strdup (label));
-  g_hash_table_insert (t->track_keys, g_strdup (key), GUINT_TO_POINTER (t->track_labels->len));
-  return t->track_labels->len - 1;
-}
-
-static const bt_field *
-struct_member (const bt_field *f, const char *name)
-{
-  if (f == NULL || bt_field_get_class_type (f) != BT_FIELD_CLASS_TYPE_STRUCTURE)
-    return NULL;
-  return bt_field_structure_borrow_member_field_by_name_const (f, name);
-}
+} ReaderIn;
 
 static gboolean
-field_uint (const bt_field *f, guint64 *v)
+wire_fail (GError **error, const char *what)
 {
-  if (f == NULL)
-    return FALSE;
-  bt_field_class_type t = bt_field_get_class_type (f);
-  if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
-    *v = bt_field_integer_unsigned_get_value (f);
-  else if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
-    *v = (guint64) bt_field_integer_signed_get_value (f);
-  else
-    return FALSE;
-  return TRUE;
+  g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+               _("This CTF trace is damaged (the trace reader stopped: %s)"), what);
+  return FALSE;
 }
 
-static const char *
-field_string (const bt_field *f)
-{
-  if (f == NULL || bt_field_get_class_type (f) != BT_FIELD_CLASS_TYPE_STRING)
-    return NULL;
-  return bt_field_string_get_value (f);
-}
-
-/* "trace-dir/stream-file" of a stream (ctf.fs names streams by path). */
 static char *
-stream_short_name (const bt_stream *stream)
+wire_string (const guint8 *p, guint32 len)
 {
-  const char *name = bt_stream_get_name (stream);
-  if (name == NULL)
-    return g_strdup ("?");
-  g_autofree char *dir = g_path_get_dirname (name);
-  g_autofree char *dbase = g_path_get_basename (dir);
-  g_autofree char *base = g_path_get_basename (name);
-  return g_build_filename (dbase, base, NULL);
+  if (g_utf8_validate ((const char *) p, len, NULL))
+    return g_strndup ((const char *) p, len);
+  return g_utf8_make_valid ((const char *) p, len);
 }
 
-/* The trace's environment entry `name` when it is a string. */
-static const char *
-trace_env_string (const bt_trace *trace, const char *name)
-{
-  const bt_value *v = bt_trace_borrow_environment_entry_value_by_name_const (trace, name);
-  if (v == NULL || bt_value_get_type (v) != BT_VALUE_TYPE_STRING)
-    return NULL;
-  return bt_value_string_get (v);
-}
-
-static guint
-stream_index (SinkState *st, const bt_stream *stream)
-{
-  gpointer v = g_hash_table_lookup (st->streams, stream);
-  if (v != NULL)
-    return GPOINTER_TO_UINT (v) - 1;
-  g_hash_table_insert (st->streams, (gpointer) stream, GUINT_TO_POINTER (++st->n_streams));
-  return st->n_streams - 1;
-}
-
-static guint
-trace_index (SinkState *st, const bt_trace *trace)
-{
-  gpointer v = g_hash_table_lookup (st->trace_index, trace);
-  if (v != NULL)
-    return GPOINTER_TO_UINT (v) - 1;
-  g_hash_table_insert (st->trace_index, (gpointer) trace, GUINT_TO_POINTER (++st->n_traces_seen));
-  return st->n_traces_seen - 1;
-}
-
-static void
-report_progress (SinkState *st)
-{
-  if (st->progress == NULL || st->bytes_total == 0)
-    return;
-  double f = MIN (0.99, (double) st->bytes_seen / (double) st->bytes_total);
-  if (f >= st->last_fraction + 0.01)
-    {
-      st->last_fraction = f;
-      st->progress (f, st->progress_data);
-    }
-}
-
+/* One record from the reader, checked: every length, count and index. */
 static gboolean
-handle_event (SinkState *st, const bt_message *msg)
+wire_record (ReaderIn *r, char type, const guint8 *p, guint32 len, GError **error)
 {
-  CpelCtfTrace *t = st->trace;
-  const bt_event *ev = bt_message_event_borrow_event_const (msg);
-  const bt_event_class *ec = bt_event_borrow_class_const (ev);
-  const bt_stream *stream = bt_event_borrow_stream_const (ev);
-  const bt_trace *trace = bt_stream_borrow_trace_const (stream);
-  const char *cname = bt_event_class_get_name (ec);
-  g_autofree char *unnamed = NULL;
-  if (cname == NULL)
-    cname = unnamed = g_strdup_printf ("event %" PRIu64, bt_event_class_get_id (ec));
-
-  if (bt_message_event_borrow_stream_class_default_clock_class_const (msg) == NULL)
+  CpelCtfTrace *t = r->trace;
+  if (r->done)
+    return wire_fail (error, _("it wrote past its end"));
+  switch (type)
     {
-      g_set_error (&st->error, CPEL_ERROR, CPEL_ERROR_SOURCE_UNSUPPORTED,
-                   _("CTF: the events of stream “%s” have no clock: not supported"),
-                   bt_stream_get_name (stream) ? bt_stream_get_name (stream) : "?");
-      return FALSE;
-    }
-  const bt_clock_snapshot *cs = bt_message_event_borrow_default_clock_snapshot_const (msg);
-  int64_t ns = 0;
-  if (bt_clock_snapshot_get_ns_from_origin (cs, &ns) != BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
-    {
-      bt_current_thread_clear_error ();
-      g_set_error (&st->error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
-                   _("CTF: event %" PRIu64 " (%s): its time in ns from the clock's origin overflows 64 bits"),
-                   (guint64) t->events->len, cname);
-      return FALSE;
-    }
-
-  /* track */
-  const bt_packet *packet = bt_event_borrow_packet_const (ev);
-  const bt_field *pctx = packet ? bt_packet_borrow_context_field_const (packet) : NULL;
-  const bt_field *cctx = bt_event_borrow_common_context_field_const (ev);
-  guint64 cpu = 0, vtid = 0;
-  gboolean has_cpu = field_uint (struct_member (pctx, "cpu_id"), &cpu);
-  const char *thread_name = field_string (struct_member (pctx, "name"));
-  gboolean has_vtid = field_uint (struct_member (cctx, "vtid"), &vtid);
-  const char *procname = field_string (struct_member (cctx, "procname"));
-  guint sidx = stream_index (st, stream);
-  guint tidx = trace_index (st, trace);
-  const char *trace_name = bt_trace_get_name (trace);
-  GString *key = st->key, *label = st->scratch;
-  g_string_truncate (key, 0);
-  g_string_truncate (label, 0);
-  if (thread_name != NULL)
-    {
-      /* DPDK: one track per stream file (names repeat) */
-      g_string_printf (key, "s%u", sidx);
-      g_string_append (label, thread_name);
-      if (has_cpu && cpu != 0xFFFFFFFFu)
-        g_string_append_printf (label, " lcore %" PRIu64, cpu);
-    }
-  else if (has_vtid)
-    {
-      g_string_printf (key, "t%u/%" PRIu64, tidx, vtid);
-      if (procname == NULL)
-        procname = trace_env_string (trace, "procname");
-      if (procname == NULL || !*procname)
-        procname = trace_name && *trace_name ? trace_name : "thread";
-      g_string_append_printf (label, "%s [%" PRIu64 "]", procname, vtid);
-    }
-  else if (has_cpu)
-    {
-      g_string_printf (key, "c%u/%" PRIu64, tidx, cpu);
-      if (st->n_trace_dirs > 1)
-        {
-          /* several traces: say which (the folder holding the stream) */
-          g_autofree char *sname = stream_short_name (stream);
-          g_autofree char *tdir = g_path_get_dirname (sname);
-          g_string_append_printf (label, "%s CPU %" PRIu64, tdir, cpu);
-        }
-      else
-        g_string_append_printf (label, "CPU %" PRIu64, cpu);
-    }
-  else
-    {
-      const char *sname = bt_stream_get_name (stream);
-      g_autofree char *base = sname ? g_path_get_basename (sname) : g_strdup_printf ("stream %u", sidx);
-      g_string_printf (key, "s%u", sidx);
-      g_string_append (label, base);
-    }
-  if (!g_utf8_validate (label->str, label->len, NULL))
-    {
-      g_autofree char *valid = g_utf8_make_valid (label->str, label->len);
-      g_string_assign (label, valid);
-    }
-  guint track = intern_track (t, key->str, label->str);
-
-  /* text and datum */
-  CpelCtfFirstInt first = { FALSE, 0 };
-  gsize before = t->text->len;
-  const bt_field *payload = bt_event_borrow_payload_field_const (ev);
-  if (payload != NULL && bt_field_get_class_type (payload) == BT_FIELD_CLASS_TYPE_STRUCTURE)
-    cpel_ctf_payload_append_members (t->text, payload, &first, 0);
-  else if (payload != NULL)
-    cpel_ctf_payload_append_field (t->text, payload, &first, 0);
-  if (t->text->len > CTF_MAX_TEXT)
-    {
-      g_set_error (&st->error, CPEL_ERROR, CPEL_ERROR_TOO_LARGE,
-                   _("CTF: the events' text exceeds %" PRIu64 " bytes"), CTF_MAX_TEXT);
-      return FALSE;
-    }
-  CpelCtfEvent e = { ns, track, intern_class (t, cname), (guint32) first.value,
-                     (guint32) MIN (t->text->len - before, G_MAXUINT32), before };
-  g_array_append_val (t->events, e);
-  return TRUE;
-}
-
-static void
-note_discarded (SinkState *st, const bt_message *msg, gboolean packets)
-{
-  guint64 count = 0;
-  gboolean known;
-  const bt_stream *stream;
-  if (packets)
-    {
-      known = bt_message_discarded_packets_get_count (msg, &count) == BT_PROPERTY_AVAILABILITY_AVAILABLE;
-      stream = bt_message_discarded_packets_borrow_stream_const (msg);
-      if (known)
-        st->trace->discarded_packets += count;
-    }
-  else
-    {
-      known = bt_message_discarded_events_get_count (msg, &count) == BT_PROPERTY_AVAILABILITY_AVAILABLE;
-      stream = bt_message_discarded_events_borrow_stream_const (msg);
-      if (known)
-        st->trace->discarded_events += count;
-    }
-  g_autofree char *sname = stream_short_name (stream);
-  char *note;
-  if (known)
-    note = g_strdup_printf (packets ? _("%s: %" PRIu64 " packets discarded")
-                                    : _("%s: %" PRIu64 " events discarded"),
-                            sname, count);
-  else
-    note = g_strdup_printf (packets ? _("%s: packets discarded (how many is not known)")
-                                    : _("%s: events discarded (how many is not known)"),
-                            sname);
-  g_ptr_array_add (st->trace->notes, note);
-}
-
-static void
-note_clock (SinkState *st, const bt_stream *stream)
-{
-  if (st->trace->clock_name != NULL)
-    return;
-  const bt_stream_class *sc = bt_stream_borrow_class_const (stream);
-  const bt_clock_class *cc = bt_stream_class_borrow_default_clock_class_const (sc);
-  if (cc == NULL)
-    return;
-  const char *name = bt_clock_class_get_name (cc);
-  st->trace->clock_name = g_strdup (name ? name : "");
-  st->trace->clock_freq = bt_clock_class_get_frequency (cc);
-  st->trace->clock_unix = bt_clock_class_origin_is_unix_epoch (cc);
-}
-
-static guint64
-file_size (const char *path)
-{
-  GStatBuf sb;
-  if (path != NULL && g_stat (path, &sb) == 0 && S_ISREG (sb.st_mode))
-    return (guint64) sb.st_size;
-  return 0;
-}
-
-static bt_graph_simple_sink_component_consume_func_status
-sink_consume (bt_message_iterator *it, void *data)
-{
-  SinkState *st = data;
-  bt_message_array_const msgs;
-  uint64_t count = 0;
-  gboolean failed = FALSE;
-
-  switch (bt_message_iterator_next (it, &msgs, &count))
-    {
-    case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
-      return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
-    case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
-      return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_AGAIN;
-    case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
-      return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
-    case BT_MESSAGE_ITERATOR_NEXT_STATUS_ERROR:
-      return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+    case 'H':
+      return TRUE;
+    case 'P':
+      if (len != 4)
+        break;
+      {
+        guint32 m;
+        memcpy (&m, p, 4);
+        if (r->progress != NULL && m <= 1000000)
+          r->progress ((double) m / 1e6, r->progress_data);
+      }
+      return TRUE;
+    case 'T':
+    case 'C':
+    case 'N':
+      if (len > CPEL_CTF_WIRE_MAX_NAME)
+        break;
+      {
+        GPtrArray *a = type == 'T' ? t->track_labels : type == 'C' ? t->class_names : t->notes;
+        if (a->len >= CTF_MAX_NAMES)
+          return wire_fail (error, _("too many tracks or event classes"));
+        g_ptr_array_add (a, wire_string (p, len));
+      }
+      return TRUE;
+    case 'E':
+      {
+        guint32 n;
+        if (len < 4)
+          break;
+        memcpy (&n, p, 4);
+        if (n == 0 || (guint64) n * CPEL_CTF_WIRE_EVENT_SIZE > len - 4)
+          break;
+        const guint8 *text = p + 4 + (gsize) n * CPEL_CTF_WIRE_EVENT_SIZE;
+        guint64 text_len = len - 4 - (guint64) n * CPEL_CTF_WIRE_EVENT_SIZE, used = 0;
+        guint64 base = t->text->len;
+        if (base + text_len > CTF_MAX_TEXT)
+          return wire_fail (error, _("the events' text is too large"));
+        for (guint32 i = 0; i < n; i++)
+          {
+            const guint8 *q = p + 4 + (gsize) i * CPEL_CTF_WIRE_EVENT_SIZE;
+            CpelCtfEvent e;
+            memcpy (&e.ns, q, 8);
+            memcpy (&e.track, q + 8, 4);
+            memcpy (&e.cls, q + 12, 4);
+            memcpy (&e.datum, q + 16, 4);
+            memcpy (&e.text_len, q + 20, 4);
+            if (e.track >= t->track_labels->len || e.cls >= t->class_names->len
+                || e.text_len > text_len - used)
+              return wire_fail (error, _("it wrote an event that does not hold together"));
+            e.text_off = base + used;
+            used += e.text_len;
+            g_array_append_val (t->events, e);
+          }
+        if (used != text_len)
+          break;
+        g_string_append_len (t->text, (const char *) text, (gssize) text_len);
+      }
+      return TRUE;
+    case 'K':
+      if (len < 12 || len > 12 + CPEL_CTF_WIRE_MAX_NAME || t->clock_name != NULL)
+        break;
+      {
+        guint32 unix_epoch;
+        memcpy (&t->clock_freq, p, 8);
+        memcpy (&unix_epoch, p + 8, 4);
+        t->clock_unix = unix_epoch != 0;
+        t->clock_name = wire_string (p + 12, len - 12);
+      }
+      return TRUE;
+    case 'X':
+      if (len != 16)
+        break;
+      memcpy (&t->discarded_events, p, 8);
+      memcpy (&t->discarded_packets, p + 8, 8);
+      return TRUE;
+    case 'R':
+      if (len < 4 || len > 4 + CPEL_CTF_WIRE_MAX_NAME)
+        break;
+      {
+        guint32 code;
+        memcpy (&code, p, 4);
+        g_autofree char *msg = wire_string (p + 4, len - 4);
+        if (code > CPEL_ERROR_SOURCE_UNSUPPORTED)
+          code = CPEL_ERROR_SOURCE_DAMAGED;
+        r->failure = g_error_new_literal (CPEL_ERROR, (gint) code, msg);
+        r->done = TRUE;
+      }
+      return TRUE;
+    case 'Z':
+      if (len != 0)
+        break;
+      r->done = TRUE;
+      return TRUE;
     default:
       break;
     }
-  for (uint64_t i = 0; i < count; i++)
-    {
-      const bt_message *msg = msgs[i];
-      if (!failed)
-        switch (bt_message_get_type (msg))
-          {
-          case BT_MESSAGE_TYPE_EVENT:
-            if (!handle_event (st, msg))
-              failed = TRUE;
-            break;
-          case BT_MESSAGE_TYPE_STREAM_BEGINNING:
-            {
-              const bt_stream *s = bt_message_stream_beginning_borrow_stream_const (msg);
-              stream_index (st, s);
-              note_clock (st, s);
-            }
-            break;
-          case BT_MESSAGE_TYPE_STREAM_END:
-            {
-              /* its pointer may be reused by a later stream */
-              const bt_stream *s = bt_message_stream_end_borrow_stream_const (msg);
-              g_hash_table_remove (st->streams, s);
-              if (!g_hash_table_remove (st->sized, s))
-                st->bytes_seen += file_size (bt_stream_get_name (s));
-              report_progress (st);
-            }
-            break;
-          case BT_MESSAGE_TYPE_PACKET_BEGINNING:
-            {
-              const bt_packet *p = bt_message_packet_beginning_borrow_packet_const (msg);
-              const bt_field *ctx = bt_packet_borrow_context_field_const (p);
-              guint64 bits = 0;
-              /* streams whose packets have no size count at their end */
-              if (field_uint (struct_member (ctx, "packet_size"), &bits))
-                {
-                  st->bytes_seen += bits / 8;
-                  g_hash_table_add (st->sized, (gpointer) bt_packet_borrow_stream_const (p));
-                }
-              report_progress (st);
-            }
-            break;
-          case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
-            note_discarded (st, msg, FALSE);
-            break;
-          case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
-            note_discarded (st, msg, TRUE);
-            break;
-          default:
-            break;
-          }
-      bt_message_put_ref (msg);
-    }
-  if (failed)
-    return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
-  if (g_cancellable_is_cancelled (st->cancellable))
-    {
-      st->cancelled = TRUE;
-      return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
-    }
-  return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+  return wire_fail (error, _("it wrote a record that does not hold together"));
 }
 
-/* The causes of libbabeltrace2's current error, most specific last. */
-static char *
-take_bt_error (void)
-{
-  const bt_error *err = bt_current_thread_take_error ();
-  if (err == NULL)
-    return g_strdup (_("libbabeltrace2 failed without saying why"));
-  g_autoptr(GString) s = g_string_new (NULL);
-  guint64 n = bt_error_get_cause_count (err);
-  /* cause 0 is the most recent (outermost); the last is the root cause */
-  for (guint64 i = n; i > 0 && i > n - MIN (n, 3); i--)
-    {
-      const bt_error_cause *c = bt_error_borrow_cause_by_index (err, i - 1);
-      const char *m = bt_error_cause_get_message (c);
-      if (m == NULL || !*m)
-        continue;
-      if (s->len)
-        g_string_append (s, "; ");
-      g_string_append (s, m);
-    }
-  bt_error_release (err);
-  if (!g_utf8_validate (s->str, s->len, NULL))
-    return g_utf8_make_valid (s->str, s->len);
-  return g_string_free (g_steal_pointer (&s), FALSE);
-}
-
-/* The plugins, loaded once for the process (loading them scans the plugin
- * folder; they are never unloaded). */
+/* Consumes the complete records in r->in. */
 static gboolean
-find_plugins (const bt_plugin **ctf, const bt_plugin **utils)
+wire_parse (ReaderIn *r, GError **error)
 {
-  static gsize once = 0;
-  static const bt_plugin *plugins[2];
-  if (g_once_init_enter (&once))
+  if (!r->magic_seen)
     {
-      if (bt_plugin_find ("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &plugins[0]) != BT_PLUGIN_FIND_STATUS_OK
-          || bt_plugin_find ("utils", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &plugins[1]) != BT_PLUGIN_FIND_STATUS_OK)
-        bt_current_thread_clear_error ();
-      g_once_init_leave (&once, 1);
+      if (r->in->len < 8)
+        return TRUE;
+      if (memcmp (r->in->data, CPEL_CTF_WIRE_MAGIC, 8) != 0)
+        return wire_fail (error, _("it is not the reader this program expects"));
+      r->magic_seen = TRUE;
+      r->in_off = 8;
     }
-  *ctf = plugins[0];
-  *utils = plugins[1];
-  return plugins[0] != NULL && plugins[1] != NULL;
+  while (r->in->len - r->in_off >= 8)
+    {
+      const guint8 *h = r->in->data + r->in_off;
+      guint32 len;
+      memcpy (&len, h + 4, 4);
+      if (h[1] != 0 || h[2] != 0 || h[3] != 0 || len > CPEL_CTF_WIRE_MAX_RECORD)
+        return wire_fail (error, _("it wrote a record that does not hold together"));
+      if (r->in->len - r->in_off - 8 < len)
+        break;
+      if (!wire_record (r, (char) h[0], h + 8, len, error))
+        return FALSE;
+      r->in_off += 8 + (gsize) len;
+    }
+  if (r->in_off > 0 && r->in_off >= r->in->len / 2)
+    {
+      g_byte_array_remove_range (r->in, 0, (guint) r->in_off);
+      r->in_off = 0;
+    }
+  return TRUE;
 }
 
-static guint64
-trace_dir_bytes (const char *dir)
+CpelCtfTrace *
+cpel_ctf_trace_new_from_wire (const guint8 *data, gsize len, GError **error)
 {
-  guint64 total = 0;
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+
+  g_autoptr(CpelCtfTrace) self = g_new0 (CpelCtfTrace, 1);
+  self->events = g_array_new (FALSE, FALSE, sizeof (CpelCtfEvent));
+  self->text = g_string_new (NULL);
+  self->track_labels = g_ptr_array_new_with_free_func (g_free);
+  self->class_names = g_ptr_array_new_with_free_func (g_free);
+  self->trace_dirs = g_ptr_array_new_with_free_func (g_free);
+  self->notes = g_ptr_array_new_with_free_func (g_free);
+
+  ReaderIn r = { 0 };
+  r.trace = self;
+  r.in = g_byte_array_new ();
+  gboolean ok = TRUE;
+  /* in pieces, as from the pipe */
+  for (gsize off = 0; ok && off < len; off += 4096)
     {
-      if (strcmp (name, "metadata") == 0)
-        continue;
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-      total += file_size (p);
+      g_byte_array_append (r.in, data + off, (guint) MIN (4096, len - off));
+      ok = wire_parse (&r, error);
     }
-  return total;
+  g_byte_array_unref (r.in);
+  if (ok && r.failure != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&r.failure));
+      ok = FALSE;
+    }
+  else if (ok && !r.done)
+    ok = wire_fail (error, _("it wrote past its end"));
+  g_clear_error (&r.failure);
+  return ok ? g_steal_pointer (&self) : NULL;
+}
+
+/* Reads the traces `dirs` in a child process (see cpel-ctf-wire.h). */
+static gboolean
+read_in_child (CpelCtfTrace *self, GPtrArray *dirs, GCancellable *cancellable,
+               CpelProgressFunc progress, gpointer progress_data, GError **error)
+{
+  g_autofree char *reader = reader_path ();
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, reader);
+  for (guint i = 0; i < dirs->len; i++)
+    g_ptr_array_add (argv, dirs->pdata[i]);
+  g_ptr_array_add (argv, NULL);
+
+  GPid pid;
+  int out_fd = -1, err_fd = -1;
+  g_autoptr(GError) spawn_error = NULL;
+  if (!g_spawn_async_with_pipes (NULL, (char **) argv->pdata, NULL,
+                                 G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_CLOEXEC_PIPES,
+                                 reader_child_setup, NULL, &pid, NULL, &out_fd, &err_fd,
+                                 &spawn_error))
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO,
+                   _("CTF: the trace reader %s cannot be started: %s"), reader,
+                   spawn_error->message);
+      return FALSE;
+    }
+
+  ReaderIn r = { 0 };
+  r.trace = self;
+  r.in = g_byte_array_new ();
+  r.err_tail = g_string_new (NULL);
+  r.progress = progress;
+  r.progress_data = progress_data;
+
+  GPollFD fds[3] = { { out_fd, G_IO_IN, 0 }, { err_fd, G_IO_IN, 0 }, { -1, G_IO_IN, 0 } };
+  gboolean have_cancel = cancellable != NULL && g_cancellable_make_pollfd (cancellable, &fds[2]);
+  gint64 timeout = reader_timeout_us ();
+  gint64 last = g_get_monotonic_time ();
+  g_autofree char *stopped = NULL;     /* why the parent stopped the reader */
+  gboolean cancelled = FALSE, ok = TRUE;
+  GError *local = NULL;
+  guint8 buf[65536];
+
+  while (out_fd >= 0 || err_fd >= 0)
+    {
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          cancelled = TRUE;
+          break;
+        }
+      gint64 now = g_get_monotonic_time ();
+      if (out_fd >= 0 && now - last >= timeout)
+        {
+          stopped = g_strdup_printf (_("no progress for %g s"), (double) timeout / G_USEC_PER_SEC);
+          break;
+        }
+      fds[0].fd = out_fd;
+      fds[1].fd = err_fd;
+      fds[0].revents = fds[1].revents = fds[2].revents = 0;
+      gint wait_ms = out_fd >= 0 ? (gint) MIN ((timeout - (now - last)) / 1000 + 1, 1000) : 1000;
+      if (g_poll (fds, have_cancel ? 3 : 2, wait_ms) < 0 && errno != EINTR)
+        break;
+      if (fds[1].revents != 0)
+        {
+          gssize n = read (err_fd, buf, sizeof buf);
+          if (n > 0)
+            {
+              g_string_append_len (r.err_tail, (const char *) buf, n);
+              if (r.err_tail->len > 4096)
+                g_string_erase (r.err_tail, 0, (gssize) r.err_tail->len - 4096);
+            }
+          else if (n == 0 || errno != EINTR)
+            {
+              g_close (err_fd, NULL);
+              err_fd = -1;
+            }
+        }
+      if (fds[0].revents != 0)
+        {
+          gssize n = read (out_fd, buf, sizeof buf);
+          if (n > 0)
+            {
+              last = g_get_monotonic_time ();
+              g_byte_array_append (r.in, buf, (guint) n);
+              if (!wire_parse (&r, &local))
+                {
+                  ok = FALSE;
+                  break;
+                }
+            }
+          else if (n == 0 || errno != EINTR)
+            {
+              g_close (out_fd, NULL);
+              out_fd = -1;
+            }
+        }
+    }
+  if (have_cancel)
+    g_cancellable_release_fd (cancellable);
+
+  /* a reader still running is stopped; then its status */
+  int status = 0;
+  if (cancelled || stopped != NULL || !ok || out_fd >= 0)
+    kill (pid, SIGKILL);
+  while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  g_spawn_close_pid (pid);
+  if (out_fd >= 0)
+    g_close (out_fd, NULL);
+  if (err_fd >= 0)
+    g_close (err_fd, NULL);
+
+  if (cancelled)
+    {
+      g_clear_error (&local);
+      local = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Loading was cancelled"));
+    }
+  else if (local == NULL && stopped != NULL)
+    wire_fail (&local, stopped);
+  else if (local == NULL && r.failure != NULL)
+    local = g_steal_pointer (&r.failure);
+  else if (local == NULL && !r.done)
+    {
+      g_autofree char *why = NULL;
+      int sig = WIFSIGNALED (status) ? WTERMSIG (status) : 0;
+      if (strstr (r.err_tail->str, "failed to allocate") != NULL
+          || strstr (r.err_tail->str, "Cannot allocate memory") != NULL
+          || strstr (r.err_tail->str, "out of memory") != NULL)
+        why = g_strdup_printf (_("memory limit of %u MiB"), (guint) (CTF_READER_MAX_MEMORY >> 20));
+      else if (sig == SIGXCPU)
+        why = g_strdup_printf (_("CPU time limit of %u s"), (guint) CTF_READER_MAX_CPU_S);
+      else if (sig != 0 && signal_name (sig) != NULL)
+        why = g_strdup_printf (_("killed by signal %s"), signal_name (sig));
+      else if (sig != 0)
+        why = g_strdup_printf (_("killed by signal %d"), sig);
+      else if (WIFEXITED (status) && WEXITSTATUS (status) == 127)
+        why = g_strdup_printf (_("%s cannot be run"), reader);
+      else
+        why = g_strdup_printf (_("exit status %d"), WIFEXITED (status) ? WEXITSTATUS (status) : -1);
+      wire_fail (&local, why);
+    }
+  g_byte_array_unref (r.in);
+  g_string_free (r.err_tail, TRUE);
+  g_clear_error (&r.failure);
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 CpelCtfTrace *
@@ -611,144 +624,21 @@ cpel_ctf_trace_read (const char       *path,
   g_autoptr(GPtrArray) dirs = cpel_ctf_find_trace_dirs (path, error);
   if (dirs == NULL)
     return NULL;
+  /* CPEL_CTF_SKIP_CHECKS: the tests hand damaged traces to the reader */
+  for (guint i = 0; g_getenv ("CPEL_CTF_SKIP_CHECKS") == NULL && i < dirs->len; i++)
+    if (!cpel_ctf_check_trace_dir (dirs->pdata[i], error))
+      return NULL;
 
   g_autoptr(CpelCtfTrace) self = g_new0 (CpelCtfTrace, 1);
   self->events = g_array_new (FALSE, FALSE, sizeof (CpelCtfEvent));
   self->text = g_string_new (NULL);
   self->track_labels = g_ptr_array_new_with_free_func (g_free);
-  self->track_keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->class_names = g_ptr_array_new_with_free_func (g_free);
-  self->class_index = g_hash_table_new (g_str_hash, g_str_equal);
   self->trace_dirs = g_ptr_array_ref (dirs);
   self->notes = g_ptr_array_new_with_free_func (g_free);
 
-  const bt_plugin *ctf = NULL, *utils = NULL;
-  if (!find_plugins (&ctf, &utils))
-    {
-      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO,
-                   _("CTF: libbabeltrace2's “ctf” and “utils” plugins are not installed (Debian: libbabeltrace2-0)"));
-      return NULL;
-    }
-  const bt_component_class_source *fs_cls = bt_plugin_borrow_source_component_class_by_name_const (ctf, "fs");
-  const bt_component_class_filter *mux_cls = bt_plugin_borrow_filter_component_class_by_name_const (utils, "muxer");
-
-  SinkState st = { 0 };
-  st.trace = self;
-  st.cancellable = cancellable;
-  st.progress = progress;
-  st.progress_data = progress_data;
-  st.streams = g_hash_table_new (NULL, NULL);
-  st.trace_index = g_hash_table_new (NULL, NULL);
-  st.sized = g_hash_table_new (NULL, NULL);
-  st.scratch = g_string_new (NULL);
-  st.key = g_string_new (NULL);
-  st.n_trace_dirs = dirs->len;
-  for (guint i = 0; i < dirs->len; i++)
-    st.bytes_total += trace_dir_bytes (dirs->pdata[i]);
-
-  bt_graph *graph = bt_graph_create (0);
-  gboolean ok = graph != NULL && fs_cls != NULL && mux_cls != NULL;
-  const bt_component_filter *mux = NULL;
-  const bt_component_sink *sink = NULL;
-  GError *local = NULL;
-
-  if (ok && (bt_graph_add_filter_component (graph, mux_cls, "muxer", NULL, BT_LOGGING_LEVEL_NONE, &mux)
-             != BT_GRAPH_ADD_COMPONENT_STATUS_OK
-             || bt_graph_add_simple_sink_component (graph, "cpel", NULL, sink_consume, NULL, &st, &sink)
-                != BT_GRAPH_ADD_COMPONENT_STATUS_OK))
-    {
-      g_autofree char *why = take_bt_error ();
-      local = g_error_new (CPEL_ERROR, CPEL_ERROR_IO, _("CTF: libbabeltrace2 graph: %s"), why);
-      ok = FALSE;
-    }
-  for (guint i = 0; ok && i < dirs->len; i++)
-    {
-      const char *dir = dirs->pdata[i];
-      bt_value *params = bt_value_map_create ();
-      bt_value *inputs = NULL;
-      bt_value_map_insert_empty_array_entry (params, "inputs", &inputs);
-      bt_value_array_append_string_element (inputs, dir);
-      g_autofree char *cname = g_strdup_printf ("src%u", i);
-      const bt_component_source *src = NULL;
-      bt_graph_add_component_status rc =
-        bt_graph_add_source_component (graph, fs_cls, cname, params, BT_LOGGING_LEVEL_NONE, &src);
-      bt_value_put_ref (params);
-      if (rc != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
-        {
-          g_autofree char *why = take_bt_error ();
-          local = g_error_new (CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
-                               _("CTF trace %s cannot be read: %s"), dir, why);
-          ok = FALSE;
-          break;
-        }
-      guint64 n_out = bt_component_source_get_output_port_count (src);
-      for (guint64 p = 0; ok && p < n_out; p++)
-        {
-          const bt_port_output *out = bt_component_source_borrow_output_port_by_index_const (src, p);
-          guint64 n_in = bt_component_filter_get_input_port_count (mux);
-          const bt_port_input *in = bt_component_filter_borrow_input_port_by_index_const (mux, n_in - 1);
-          if (bt_graph_connect_ports (graph, out, in, NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
-            {
-              g_autofree char *why = take_bt_error ();
-              local = g_error_new (CPEL_ERROR, CPEL_ERROR_IO, _("CTF: libbabeltrace2 graph: %s"), why);
-              ok = FALSE;
-            }
-        }
-    }
-  if (ok)
-    {
-      const bt_port_output *out = bt_component_filter_borrow_output_port_by_index_const (mux, 0);
-      const bt_port_input *in = bt_component_sink_borrow_input_port_by_index_const (sink, 0);
-      if (bt_graph_connect_ports (graph, out, in, NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
-        {
-          g_autofree char *why = take_bt_error ();
-          local = g_error_new (CPEL_ERROR, CPEL_ERROR_IO, _("CTF: libbabeltrace2 graph: %s"), why);
-          ok = FALSE;
-        }
-    }
-  while (ok)
-    {
-      bt_graph_run_status rs = bt_graph_run (graph);
-      if (rs == BT_GRAPH_RUN_STATUS_OK)
-        break;
-      if (rs == BT_GRAPH_RUN_STATUS_AGAIN)
-        {
-          if (g_cancellable_set_error_if_cancelled (cancellable, &local))
-            ok = FALSE;
-          continue;
-        }
-      ok = FALSE;
-      if (st.cancelled)
-        {
-          bt_current_thread_clear_error ();
-          local = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Loading was cancelled"));
-        }
-      else if (st.error != NULL)
-        {
-          bt_current_thread_clear_error ();
-          local = g_steal_pointer (&st.error);
-        }
-      else
-        {
-          g_autofree char *why = take_bt_error ();
-          local = g_error_new (CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED, _("CTF: reading the trace failed: %s"), why);
-        }
-    }
-
-  bt_graph_put_ref (graph);
-  g_hash_table_unref (st.streams);
-  g_hash_table_unref (st.trace_index);
-  g_hash_table_unref (st.sized);
-  g_string_free (st.scratch, TRUE);
-  g_string_free (st.key, TRUE);
-  g_clear_error (&st.error);
-  if (!ok)
-    {
-      if (local == NULL)
-        local = g_error_new (CPEL_ERROR, CPEL_ERROR_IO, _("CTF: libbabeltrace2 is missing a component"));
-      g_propagate_error (error, local);
-      return NULL;
-    }
+  if (!read_in_child (self, dirs, cancellable, progress, progress_data, error))
+    return NULL;
   if (progress != NULL)
     progress (1.0, progress_data);
   return g_steal_pointer (&self);
@@ -763,8 +653,6 @@ cpel_ctf_trace_free (CpelCtfTrace *self)
   if (self->text != NULL)
     g_string_free (self->text, TRUE);
   g_clear_pointer (&self->track_labels, g_ptr_array_unref);
-  g_clear_pointer (&self->track_keys, g_hash_table_unref);
-  g_clear_pointer (&self->class_index, g_hash_table_unref);
   g_clear_pointer (&self->class_names, g_ptr_array_unref);
   g_clear_pointer (&self->trace_dirs, g_ptr_array_unref);
   g_clear_pointer (&self->notes, g_ptr_array_unref);

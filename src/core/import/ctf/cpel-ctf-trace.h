@@ -22,6 +22,16 @@
  *
  * Discarded events and packets are counted.  Do not write a TSDL parser:
  * libbabeltrace2 reads the metadata (a broken one is its error, passed on).
+ *
+ * libbabeltrace2 aborts, loops or exhausts memory on some damaged traces,
+ * so it never runs in this process: cpel_ctf_trace_read () checks what can
+ * be checked first (cpel-ctf-check.h), then runs the helper program
+ * cpel-ctf-reader (libexecdir; the one built beside the program in the
+ * build tree; $CPEL_CTF_READER) under RLIMIT_AS 1 GiB and RLIMIT_CPU, reads
+ * its output (cpel-ctf-wire.h) as untrusted input, stops it when it says
+ * nothing for 8 s ($CPEL_CTF_READER_TIMEOUT seconds) or on cancel, and a
+ * reader that dies or is stopped gives "This CTF trace is damaged (the trace
+ * reader stopped: killed by signal SIGABRT / no progress for 8 s / …)".
  */
 #pragma once
 
@@ -66,6 +76,11 @@ CpelCtfTrace *cpel_ctf_trace_read             (const char        *path,
                                                CpelProgressFunc   progress,
                                                gpointer           progress_data,
                                                GError           **error);
+/* The trace from the reader's output (cpel-ctf-wire.h), checked as
+ * untrusted input: for the fuzz target. */
+CpelCtfTrace *cpel_ctf_trace_new_from_wire    (const guint8 *data,
+                                               gsize         len,
+                                               GError      **error);
 void          cpel_ctf_trace_free             (CpelCtfTrace *self);
 
 guint64             cpel_ctf_trace_get_n_events   (CpelCtfTrace *self);

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test-cli-ctf.c — `cpel info` on a damaged CTF trace exits 1 with a plain
+ * message (libbabeltrace2 runs in a child: it loops forever on this one),
+ * and on a folder holding no trace says so. */
+#include <unistd.h>
+
+#include "cli-test-util.h"
+
+#define TRACE "fixtures/ctf/lttng-ust-2.13-pid/ust/pid/fixture_app-20993-20261126-091809"
+
+static void
+copy_tree (const char *from, const char *to)
+{
+  g_autoptr(GDir) d = g_dir_open (from, 0, NULL);
+  const char *name;
+  g_assert_nonnull (d);
+  g_assert_cmpint (g_mkdir_with_parents (to, 0755), ==, 0);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *a = g_build_filename (from, name, NULL);
+      g_autofree char *b = g_build_filename (to, name, NULL);
+      if (g_file_test (a, G_FILE_TEST_IS_DIR))
+        copy_tree (a, b);
+      else
+        {
+          g_autofree char *data = NULL;
+          gsize len = 0;
+          g_assert_true (g_file_get_contents (a, &data, &len, NULL));
+          g_assert_true (g_file_set_contents (b, data, (gssize) len, NULL));
+        }
+    }
+}
+
+static void
+test_truncated_metadata (void)
+{
+  g_autofree char *src = g_test_build_filename (G_TEST_DIST, TRACE, NULL);
+  char *tmp = cli_tmpdir_new ();     /* freed by cli_tmpdir_free */
+  g_autofree char *dir = g_build_filename (tmp, "trace", NULL);
+  g_autofree char *meta = g_build_filename (dir, "metadata", NULL);
+  g_auto(CliRun) r = { 0 };
+
+  copy_tree (src, dir);
+  g_assert_cmpint (truncate (meta, 412), ==, 0);
+  /* checked before the library reads it */
+  cli_run (&r, "info", dir);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "This CTF trace is damaged ("));
+  g_assert_nonnull (strstr (r.err, "412 bytes left in the file"));
+  /* handed to the library: the reader loops, the watchdog stops it */
+  g_setenv ("CPEL_CTF_SKIP_CHECKS", "1", TRUE);
+  g_setenv ("CPEL_CTF_READER_TIMEOUT", "1", TRUE);
+  cli_run (&r, "info", dir);
+  g_unsetenv ("CPEL_CTF_SKIP_CHECKS");
+  g_unsetenv ("CPEL_CTF_READER_TIMEOUT");
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "This CTF trace is damaged (the trace reader stopped: "
+                                   "no progress for 1 s)"));
+  g_assert_cmpuint (count_lines (r.err), ==, 1);
+  cli_tmpdir_free (tmp);
+}
+
+static void
+test_no_trace (void)
+{
+  char *tmp = cli_tmpdir_new ();     /* freed by cli_tmpdir_free */
+  g_autofree char *sub = g_build_filename (tmp, "a", "b", NULL);
+  g_autofree char *meta = g_build_filename (sub, "metadata", NULL);
+  g_auto(CliRun) r = { 0 };
+
+  /* a file named metadata that is not CTF's: no trace */
+  g_assert_cmpint (g_mkdir_with_parents (sub, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (meta, "key=value\n", -1, NULL));
+  cli_run (&r, "info", tmp);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "no CTF trace found in this folder"));
+  cli_tmpdir_free (tmp);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/cli/ctf/truncated-metadata", test_truncated_metadata);
+  g_test_add_func ("/cli/ctf/no-trace", test_no_trace);
+  return g_test_run ();
+}

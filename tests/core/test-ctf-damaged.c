@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test-ctf-damaged.c — damaged CTF traces never kill the process that opens
+ * them: libbabeltrace2 runs in a child (cpel-ctf-reader) under limits and a
+ * watchdog, and what can be checked is checked before it reads.  Recipes
+ * from a real LTTng trace (tests/fixtures/ctf/lttng-ust-2.13-pid): its
+ * metadata truncated at 412 bytes (libbabeltrace2 2.0.4 loops forever), a
+ * packet's content_size overwritten with 0xfffffffffffff000 (it aborts in
+ * msg-iter.c), an index entry past the end of its stream (it aborts in
+ * data-stream-file.c).  Each is opened through the import API twice: with
+ * the checks (a plain error naming the file and byte), and with them
+ * skipped (CPEL_CTF_SKIP_CHECKS) so that the reader meets the damage and is
+ * stopped: "the trace reader stopped: …".  The watchdog is shortened for
+ * the hanging recipe (CPEL_CTF_READER_TIMEOUT); the test waits on the
+ * child's end, never on a fixed time. */
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "cpel-core.h"
+#include "cpel-ctf-trace.h"
+#include "cpel-loader.h"
+
+#define TRACE "fixtures/ctf/lttng-ust-2.13-pid/ust/pid/fixture_app-20993-20261126-091809"
+
+static void
+copy_tree (const char *from, const char *to)
+{
+  g_autoptr(GDir) d = g_dir_open (from, 0, NULL);
+  const char *name;
+  g_assert_nonnull (d);
+  g_assert_cmpint (g_mkdir_with_parents (to, 0755), ==, 0);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *a = g_build_filename (from, name, NULL);
+      g_autofree char *b = g_build_filename (to, name, NULL);
+      if (g_file_test (a, G_FILE_TEST_IS_DIR))
+        copy_tree (a, b);
+      else
+        {
+          g_autofree char *data = NULL;
+          gsize len = 0;
+          g_assert_true (g_file_get_contents (a, &data, &len, NULL));
+          g_assert_true (g_file_set_contents (b, data, (gssize) len, NULL));
+        }
+    }
+}
+
+static void
+remove_tree (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      if (g_file_test (p, G_FILE_TEST_IS_DIR) && !g_file_test (p, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (p);
+      else
+        g_unlink (p);
+    }
+  g_rmdir (dir);
+}
+
+/* Overwrites 8 bytes at `off` of `file` in `dir`. */
+static void
+poke64 (const char *dir, const char *file, gsize off, guint64 v)
+{
+  g_autofree char *p = g_build_filename (dir, file, NULL);
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (p, &data, &len, NULL));
+  g_assert_cmpuint (len, >=, off + 8);
+  memcpy (data + off, &v, 8);
+  g_assert_true (g_file_set_contents (p, data, (gssize) len, NULL));
+}
+
+typedef enum { RECIPE_METADATA, RECIPE_PACKET, RECIPE_INDEX } Recipe;
+
+/* A copy of the fixture trace with the recipe's damage; NULL (skipped)
+ * without the fixture. */
+static char *
+make_recipe (Recipe recipe)
+{
+  g_autofree char *src = g_test_build_filename (G_TEST_DIST, TRACE, NULL);
+  g_assert_true (g_file_test (src, G_FILE_TEST_IS_DIR));
+  g_autofree char *tmp = g_dir_make_tmp ("cpel-ctf-damaged-XXXXXX", NULL);
+  char *dir = g_build_filename (tmp, "trace", NULL);
+  copy_tree (src, dir);
+  switch (recipe)
+    {
+    case RECIPE_METADATA:
+      {
+        g_autofree char *m = g_build_filename (dir, "metadata", NULL);
+        g_assert_cmpint (truncate (m, 412), ==, 0);
+      }
+      break;
+    case RECIPE_PACKET:
+      /* the first packet's context: content_size at byte 48 (LTTng's layout) */
+      poke64 (dir, "ch0_0", 48, GUINT64_TO_LE (G_GUINT64_CONSTANT (0xfffffffffffff000)));
+      break;
+    case RECIPE_INDEX:
+      /* the first index entry's offset, big-endian, at byte 16 */
+      poke64 (dir, "index/ch0_0.idx", 16, GUINT64_TO_BE (G_GUINT64_CONSTANT (1) << 30));
+      break;
+    }
+  return dir;
+}
+
+static void
+drop_recipe (const char *dir)
+{
+  g_autofree char *tmp = g_path_get_dirname (dir);
+  remove_tree (tmp);
+}
+
+static void
+assert_memory_bounded (void)
+{
+  struct rusage self, children;
+  g_assert_cmpint (getrusage (RUSAGE_SELF, &self), ==, 0);
+  g_assert_cmpint (getrusage (RUSAGE_CHILDREN, &children), ==, 0);
+  /* ru_maxrss in KiB: under 1 GiB, the test process and the reader */
+  g_assert_cmpint (self.ru_maxrss, <, 1 << 20);
+  g_assert_cmpint (children.ru_maxrss, <, 1 << 20);
+}
+
+/* Opens the recipe through the import API: an error, the process alive. */
+static void
+check_recipe (gconstpointer data, gboolean checked, const char *expect)
+{
+  Recipe recipe = GPOINTER_TO_INT (data);
+  g_autofree char *dir = make_recipe (recipe);
+  g_autoptr(GError) error = NULL;
+
+  if (checked)
+    g_unsetenv ("CPEL_CTF_SKIP_CHECKS");
+  else
+    g_setenv ("CPEL_CTF_SKIP_CHECKS", "1", TRUE);
+  g_setenv ("CPEL_CTF_READER_TIMEOUT", "2", TRUE);
+  g_autoptr(CpelFile) file = cpel_file_new_for_path (dir, NULL, NULL, NULL, NULL, &error);
+  g_unsetenv ("CPEL_CTF_SKIP_CHECKS");
+  g_unsetenv ("CPEL_CTF_READER_TIMEOUT");
+  g_assert_null (file);
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED);
+  g_test_message ("%s", error->message);
+  g_assert_true (g_str_has_prefix (error->message, "This CTF trace is damaged ("));
+  g_assert_nonnull (strstr (error->message, expect));
+  assert_memory_bounded ();
+  drop_recipe (dir);
+}
+
+static void
+test_checked_metadata (gconstpointer data)
+{
+  check_recipe (data, TRUE, "metadata, byte 0: a metadata packet of 4096 bytes, 412 bytes left");
+}
+
+static void
+test_checked_packet (gconstpointer data)
+{
+  check_recipe (data, TRUE, "ch0_0, byte 0: a packet's content of 18446744073709547520 bits");
+}
+
+static void
+test_checked_index (gconstpointer data)
+{
+  check_recipe (data, TRUE, "ch0_0.idx, byte 16: an index entry's packet at byte 1073741824");
+}
+
+static void
+test_isolated_metadata (gconstpointer data)
+{
+  /* libbabeltrace2 loops: the watchdog stops it */
+  check_recipe (data, FALSE, "the trace reader stopped: no progress for 2 s");
+}
+
+static void
+test_isolated_abort (gconstpointer data)
+{
+  /* libbabeltrace2 asserts: the reader dies, not this process */
+  check_recipe (data, FALSE, "the trace reader stopped: killed by signal SIGABRT");
+}
+
+/* A reader that would loop for a minute stops at once on cancel. */
+static void
+test_cancel (void)
+{
+  g_autofree char *dir = make_recipe (RECIPE_METADATA);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_setenv ("CPEL_CTF_SKIP_CHECKS", "1", TRUE);
+  g_setenv ("CPEL_CTF_READER_TIMEOUT", "600", TRUE);
+  g_cancellable_cancel (cancellable);
+  CpelCtfTrace *t = cpel_ctf_trace_read (dir, cancellable, NULL, NULL, &error);
+  g_unsetenv ("CPEL_CTF_SKIP_CHECKS");
+  g_unsetenv ("CPEL_CTF_READER_TIMEOUT");
+  g_assert_null (t);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  drop_recipe (dir);
+}
+
+/* A reader that is not there: a plain error, no hang. */
+static void
+test_no_reader (void)
+{
+  g_autofree char *src = g_test_build_filename (G_TEST_DIST, TRACE, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_setenv ("CPEL_CTF_READER", "/nonexistent/cpel-ctf-reader", TRUE);
+  CpelCtfTrace *t = cpel_ctf_trace_read (src, NULL, NULL, NULL, &error);
+  g_unsetenv ("CPEL_CTF_READER");
+  g_assert_null (t);
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, "cannot be started"));
+}
+
+/* Several unrelated traces in a folder (LTTng's clock from the Unix epoch,
+ * DPDK's from the machine's start): one plain sentence, the library's
+ * words as the detail. */
+static void
+test_unrelated (void)
+{
+  g_autofree char *a = g_test_build_filename (G_TEST_DIST, TRACE, NULL);
+  g_autofree char *b = g_test_build_filename (G_TEST_DIST, "fixtures/ctf/dpdk-22.11-lcores", NULL);
+  g_autofree char *tmp = g_dir_make_tmp ("cpel-ctf-unrelated-XXXXXX", NULL);
+  g_autofree char *t1 = g_build_filename (tmp, "one", NULL);
+  g_autofree char *t2 = g_build_filename (tmp, "two", NULL);
+  g_autoptr(GError) error = NULL;
+
+  copy_tree (a, t1);
+  copy_tree (b, t2);
+  CpelCtfTrace *t = cpel_ctf_trace_read (tmp, NULL, NULL, NULL, &error);
+  g_assert_null (t);
+  g_test_message ("%s", error->message);
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_INVALID);
+  g_assert_true (g_str_has_prefix (error->message,
+                                   "2 traces with unrelated clocks: open one of them ("));
+  g_assert_cmpuint (strlen (error->message), <, 400);
+  remove_tree (tmp);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_data_func ("/core/import/ctf/damaged/metadata-412/checked",
+                        GINT_TO_POINTER (RECIPE_METADATA), test_checked_metadata);
+  g_test_add_data_func ("/core/import/ctf/damaged/packet-content-size/checked",
+                        GINT_TO_POINTER (RECIPE_PACKET), test_checked_packet);
+  g_test_add_data_func ("/core/import/ctf/damaged/index-past-end/checked",
+                        GINT_TO_POINTER (RECIPE_INDEX), test_checked_index);
+  g_test_add_data_func ("/core/import/ctf/damaged/metadata-412/isolated",
+                        GINT_TO_POINTER (RECIPE_METADATA), test_isolated_metadata);
+  g_test_add_data_func ("/core/import/ctf/damaged/packet-content-size/isolated",
+                        GINT_TO_POINTER (RECIPE_PACKET), test_isolated_abort);
+  g_test_add_data_func ("/core/import/ctf/damaged/index-past-end/isolated",
+                        GINT_TO_POINTER (RECIPE_INDEX), test_isolated_abort);
+  g_test_add_func ("/core/import/ctf/damaged/cancel", test_cancel);
+  g_test_add_func ("/core/import/ctf/damaged/no-reader", test_no_reader);
+  g_test_add_func ("/core/import/ctf/damaged/unrelated", test_unrelated);
+  return g_test_run ();
+}
