@@ -124,6 +124,12 @@ check_same_events (const char *fixture, GBytes *(*compress) (const guint8 *, gsi
   cpel_test_assert_same_lines (want, got);
   cpel_test_assert_same_lines (want, got_bytes);
   g_assert_cmpstr (cpel_file_get_imported_from (opened), ==, cpel_file_get_imported_from (plain));
+  if (cpel_file_get_imported_from (opened) != NULL)
+    {
+      /* the compressed file is the source: its path, its size on disk */
+      g_assert_cmpstr (cpel_file_get_path (opened), ==, tmp);
+      g_assert_cmpuint (cpel_file_get_source_size (opened), ==, g_bytes_get_size (packed));
+    }
   g_clear_object (&opened);
   remove_tmp (tmp, dir);
 }

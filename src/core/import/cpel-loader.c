@@ -107,11 +107,15 @@ load_imported (const CpelImporter      *importer,
   CpelFile *file;
   guint guard_id = 0;
   GStatBuf st;
+  gboolean have_st = FALSE;
 
   hooks_step (hooks, CPEL_LOADER_STEP_IMPORT, importer);
   iopts.ticks_per_second = options ? options->ticks_per_second : 0;
   if (src->path != NULL && g_stat (src->path, &st) == 0)
-    iopts.date = (guint32) st.st_mtime;
+    {
+      iopts.date = (guint32) st.st_mtime;
+      have_st = TRUE;
+    }
   /* Guarded from the moment it is read: the importer reads the mapping, and
    * a file shrunk under it gives zeros, not SIGBUS (the texts read it later
    * too, under the same guard). */
@@ -142,6 +146,8 @@ load_imported (const CpelImporter      *importer,
   if (importer->directory)
     origin.source_size = importer->source_size != NULL && src->path != NULL
                          ? importer->source_size (src->path) : 0;
+  else if (have_st && !guard_source && S_ISREG (st.st_mode))
+    origin.source_size = (guint64) st.st_size;   /* compressed: the file's, not its content's */
   else
     origin.source_size = src->size;
   if (texts != NULL)
