@@ -421,6 +421,16 @@ cpel_application_startup (GApplication *application)
   CpelApplication *self = CPEL_APPLICATION (application);
   GtkApplication *app = GTK_APPLICATION (application);
 
+  /* Without a session bus the application has no D-Bus object path, and
+   * GTK 4.8's accessibility (AT-SPI) names its objects after that path:
+   * every accessibility event then is a GLib-GIO CRITICAL
+   * (g_dbus_connection_emit_signal: object_path != NULL), and looking for
+   * the accessibility bus through the session bus warns "Unable to acquire
+   * session bus".  AT-SPI cannot work without the session bus anyway: turn
+   * it off (before GTK starts; a GTK_A11Y the user set is kept). */
+  if (g_application_get_dbus_object_path (application) == NULL)
+    g_setenv ("GTK_A11Y", "none", FALSE);
+
   G_APPLICATION_CLASS (cpel_application_parent_class)->startup (application);
   /* No menu opens from the keyboard where no monitor shows it. */
   cpel_context_menu_install ();

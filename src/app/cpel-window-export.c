@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cpel-import.h"
+#include "cpel-import-compressed.h"
 
 #include <glib/gi18n.h>
 
@@ -343,6 +344,11 @@ cpel_window_new_open_filters (void)
           }
         g_list_store_append (filters, filter);
       }
+  /* compressed captures (gzip, zstd) open directly: among the supported */
+  for (guint k = 0; cpel_importer_compressed.patterns[k] != NULL; k++)
+    gtk_file_filter_add_pattern (supported, cpel_importer_compressed.patterns[k]);
+  gtk_file_filter_add_mime_type (supported, "application/gzip");
+  gtk_file_filter_add_mime_type (supported, "application/zstd");
   gtk_file_filter_set_name (all_filter, _("All Files"));
   gtk_file_filter_add_pattern (all_filter, "*");
   g_list_store_append (filters, all_filter);

@@ -375,6 +375,24 @@ cpel_line_printer_event (CpelLinePrinter *p,
   cpel_line_printer_event_suffix (p, ev, NULL);
 }
 
+/* An event's own text that starts with its type's name (VPP elog: the name
+ * is the text's first word) is the whole label, as cpel_file_append_label ()
+ * makes it. */
+static gboolean
+repeats_name (CpelLinePrinter *p,
+              const CpelEvent *ev)
+{
+  const char *name;
+  gsize len;
+
+  if (p->datum->len == 0 || ev->type >= cpel_file_get_n_types (p->file)
+      || !cpel_file_has_event_texts (p->file))
+    return FALSE;
+  name = cpel_file_get_type_name (p->file, ev->type);
+  len = strlen (name);
+  return len > 0 && p->datum->len >= len && memcmp (p->datum->str, name, len) == 0;
+}
+
 void
 cpel_line_printer_event_suffix (CpelLinePrinter *p,
                                 const CpelEvent *ev,
@@ -413,11 +431,19 @@ cpel_line_printer_event_suffix (CpelLinePrinter *p,
       out->buf[out->len++] = ' ';
       out->buf[out->len++] = ' ';
       track_out (p, ev);
-      type_out (p, ev);
-      if (p->datum->len > 0)
+      if (G_UNLIKELY (repeats_name (p, ev)))
         {
-          out_put (out, ": ", 2);
+          /* "state idle -> polling", not "state: state idle -> polling" (as the viewer) */
           escape_out_mode (out, p->datum->str, p->datum->len, FALSE);
+        }
+      else
+        {
+          type_out (p, ev);
+          if (p->datum->len > 0)
+            {
+              out_put (out, ": ", 2);
+              escape_out_mode (out, p->datum->str, p->datum->len, FALSE);
+            }
         }
     }
   if (suffix != NULL)

@@ -19,8 +19,9 @@ cpel_error_get_summary (const GError *error)
     case CPEL_ERROR_EMPTY:
       return _("The file is empty.");
     case CPEL_ERROR_NOT_CPEL:
+      return _("This is not a supported event log.");
     case CPEL_ERROR_VERSION:
-      return _("This is not a CPEL file.");
+      return _("This CPEL version is not supported.");
     case CPEL_ERROR_GIST:
       return _("This is an old Gist event log, not a CPEL file.");
     case CPEL_ERROR_TRUNCATED:

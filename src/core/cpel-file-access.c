@@ -413,9 +413,35 @@ cpel_file_append_label (CpelFile        *self,
   g_string_append (out, self->types[event->type].name);
   g_string_append (out, ": ");
   before = out->len;
-  cpel_file_append_datum (self, event, out);
+  if (G_UNLIKELY (self->text_offsets != NULL || self->lazy_texts != NULL)
+      && cpel_file_append_event_text (self, event->file_index, out))
+    {
+      _cpel_label_drop_repeated_name (out, before, self->types[event->type].name);
+      return;
+    }
+  cpel_format_append (self->types[event->type].datum_format, event->datum,
+                      cpel_file_get_event_strtab (self, event->section), &self->symtab, out);
   if (out->len == before)
     g_string_truncate (out, before - 2);
+}
+
+/* An event's own text that starts with its type's name (VPP elog: the name
+ * is the text's first word) is the whole label: "state idle -> polling",
+ * not "state: state idle -> polling".  `out` ends with "name: text", the
+ * text starting at `text_start`; an empty text leaves "name". */
+void
+_cpel_label_drop_repeated_name (GString    *out,
+                                gsize       text_start,
+                                const char *name)
+{
+  gsize name_len = strlen (name);
+
+  g_assert (text_start >= name_len + 2);
+  if (out->len == text_start)
+    g_string_truncate (out, text_start - 2);
+  else if (name_len > 0 && out->len - text_start >= name_len
+           && memcmp (out->str + text_start, name, name_len) == 0)
+    g_string_erase (out, text_start - name_len - 2, name_len + 2);
 }
 
 void

@@ -176,6 +176,7 @@ void     cpel_lod_export_stored  (CpelFile *self, guint slot, CpelLodStored *out
 /* Appends the event's full text (the texts extension, or made from the
  * imported source when asked); FALSE when the event has none.  Any thread. */
 gboolean cpel_file_append_event_text (const CpelFile *self, guint64 file_index, GString *out);
+void     _cpel_label_drop_repeated_name (GString *out, gsize text_start, const char *name);
 
 static inline guint32
 cpel_file_read32 (const CpelFile *self, const guint8 *p)

@@ -266,7 +266,8 @@ _cpel_query_build_label (CpelFile         *file,
 }
 
 /* As _cpel_query_build_label, with the event's full text (the texts
- * extension of imported files) in place of the formatted datum. */
+ * extension of imported files) in place of the formatted datum; a text that
+ * starts with the name is the label alone (as cpel_file_append_label). */
 void
 _cpel_query_build_event_label (CpelFile         *file,
                                guint             type,
@@ -286,8 +287,7 @@ _cpel_query_build_event_label (CpelFile         *file,
       _cpel_query_build_label (file, type, datum, strtab, out);
       return;
     }
-  if (out->len == before)
-    g_string_truncate (out, before - 2);
+  _cpel_label_drop_repeated_name (out, before, file->types[type].name);
 }
 
 gboolean

@@ -425,7 +425,7 @@ layout_line_of (PangoLayout *layout, const char *needle)
   return line;
 }
 
-/* A file that is not CPEL: the dialog's body says so plainly, the detail
+/* A file that is no event log: the dialog's body says so plainly, the detail
  * follows it; a long name in the heading is shortened in the middle and
  * never hyphenated. */
 static void
@@ -455,10 +455,10 @@ test_bad_file_plain (Fixture *f, gconstpointer data)
       app_test_open_and_wait (f->window, bad);
       dialog = find_message_dialog (f->window, "close");
       g_assert_nonnull (dialog);
-      g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, "This is not a CPEL file.");
+      g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, "This is not a supported event log.");
       g_assert_true (GTK_IS_LABEL (adw_message_dialog_get_extra_child (dialog)));
       g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (adw_message_dialog_get_extra_child (dialog))),
-                                "Section 1 of "));
+                                "the file starts with 81 3c 00 09"));
       g_assert_true (adw_message_dialog_get_heading_use_markup (dialog));
       g_assert_nonnull (strstr (adw_message_dialog_get_heading (dialog), "insert_hyphens=\"false\""));
       g_assert_false (adw_message_dialog_has_response (dialog, "clock-rate"));
@@ -1558,6 +1558,8 @@ test_open_filters (void)
   g_assert_cmpint (filter_shows (supported, "perf.data", octets), ==, HAVE_PERF);
   g_assert_true (filter_shows (supported, "x.elog", octets));
   g_assert_true (filter_shows (supported, "x.timeline", octets));
+  g_assert_true (filter_shows (supported, "x.elog.gz", octets));
+  g_assert_true (filter_shows (supported, "x.cpel.zst", octets));
   g_assert_false (filter_shows (supported, "channel0_0", octets));
   g_assert_false (filter_shows (supported, "notes.txt", "text/plain"));
   g_assert_true (filter_shows (all, "channel0_0", octets));

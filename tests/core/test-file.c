@@ -400,8 +400,8 @@ test_error_summary (void)
 {
   static const struct { int code; const char *summary; } cases[] = {
     { CPEL_ERROR_EMPTY,     "The file is empty." },
-    { CPEL_ERROR_NOT_CPEL,  "This is not a CPEL file." },
-    { CPEL_ERROR_VERSION,   "This is not a CPEL file." },
+    { CPEL_ERROR_NOT_CPEL,  "This is not a supported event log." },
+    { CPEL_ERROR_VERSION,   "This CPEL version is not supported." },
     { CPEL_ERROR_GIST,      "This is an old Gist event log, not a CPEL file." },
     { CPEL_ERROR_TRUNCATED, "This CPEL file is damaged." },
     { CPEL_ERROR_SECTION,   "This CPEL file is damaged." },
@@ -436,7 +436,7 @@ test_error_summary (void)
   /* a text file is not a CPEL file, however short */
   f = buf_new (FALSE);
   g_byte_array_append (f.b, (const guint8 *) "hi\n", 3);
-  expect_error (&f, CPEL_ERROR_VERSION, "offset 0");
+  expect_error (&f, CPEL_ERROR_NOT_CPEL, "offset 0");
 }
 
 static void
@@ -460,12 +460,13 @@ test_invalid (void)
   expect_error (&f, CPEL_ERROR_VERSION, "7");
 
   /* random bytes whose first byte reads as version 1: a first section of no
-   * known type running past the end is some other kind of file */
+   * known type is some other kind of file, said without a CPEL section's
+   * detail */
   f = file_new (FALSE, 9);
   put32 (&f, 0x77617320);
   put32 (&f, 0x7762e873);
   put32 (&f, 0);
-  expect_error (&f, CPEL_ERROR_NOT_CPEL, "offset 8");
+  expect_error (&f, CPEL_ERROR_NOT_CPEL, "none of the formats this program reads");
 
   /* 65535 sections in a tiny file */
   f = file_new (FALSE, 65535);

@@ -97,6 +97,10 @@ check_fixture (const char *name)
       g_assert_cmpstr (datum->str, ==, expect_text);
       /* the event name is c2cpel's brief name: a prefix of the text */
       g_assert_true (g_str_has_prefix (expect_text, cpel_file_get_type_name (file, ev.type)));
+      /* so the label is the text once, not "name: name …" (the viewer, cpel dump) */
+      g_string_truncate (datum, 0);
+      cpel_file_append_label (file, &ev, datum);
+      g_assert_cmpstr (datum->str, ==, expect_text);
     }
   g_assert_cmpuint (line - 1, ==, n_ref);
 }

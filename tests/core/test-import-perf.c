@@ -44,6 +44,39 @@ got_free (gpointer p)
   g_free (g);
 }
 
+/* A sample's IP reads as perf script prints it: `addr sym+0xoff (dso)`, or,
+ * where this machine lacks the symbols, `addr [unknown] (dso)` — never the
+ * bare address. */
+static void
+check_sample_ip (const char *datum, GPtrArray *texts, const Ref *f)
+{
+  const Ref *t = NULL;
+
+  for (guint j = 0; j < texts->len && t == NULL; j++)
+    {
+      const Ref *c = texts->pdata[j];
+      if (c->time_ns / 1000 == f->time_ns / 1000 && c->tid == f->tid
+          && strcmp (c->event, f->event) == 0)
+        t = c;
+    }
+  g_assert_nonnull (t);
+  const char *want = t->text + strspn (t->text, " ");
+  if (*want == '\0')
+    return;   /* a call chain follows on lines of its own */
+  const char *sp = strchr (want, ' ');
+  const char *par = strrchr (want, '(');
+  g_assert_nonnull (sp);
+  g_assert_nonnull (par);
+  g_autofree char *addr = g_strndup (want, (gsize) (sp - want));
+  g_autofree char *key = g_strdup_printf (" %s ", addr);
+  const char *at = strstr (datum, key);
+  g_assert_nonnull (at);
+  const char *got = at + strlen (key);
+  g_autofree char *unknown = g_strdup_printf ("[unknown] %s", par);
+  if (strcmp (got, sp + 1) != 0)
+    g_assert_cmpstr (got, ==, unknown);
+}
+
 static void
 check_fixture (const char *name, guint expected, gboolean tracepoints_have_cpu)
 {
@@ -156,6 +189,7 @@ check_fixture (const char *name, guint expected, gboolean tracepoints_have_cpu)
                 }
               g_assert_true (named);
               g_assert_cmpuint (g->num, ==, f->tid);
+              check_sample_ip (g->datum, texts, f);
             }
           found = TRUE;
         }

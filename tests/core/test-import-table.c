@@ -67,7 +67,7 @@ test_unsupported_list (void)
   expected = g_strdup_printf ("(%s)", list->str);
 
   g_assert_null (cpel_import_detect_bytes (junk, sizeof junk, &error));
-  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_VERSION);
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_NOT_CPEL);
   g_assert_nonnull (strstr (error->message, expected));
   g_assert_true ((strstr (error->message, "perf.data") != NULL) == HAVE_PERF);
   g_assert_true ((strstr (error->message, "CTF") != NULL) == HAVE_CTF);
@@ -93,8 +93,8 @@ test_detect (void)
   g_assert_cmpstr (imp->id, ==, "perf");
 #else
   g_assert_null (imp);
-  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_VERSION);
-  g_assert_nonnull (strstr (error->message, "Not a supported event log"));
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_NOT_CPEL);
+  g_assert_nonnull (strstr (error->message, "none of the formats this program reads"));
   g_clear_error (&error);
 #endif
 

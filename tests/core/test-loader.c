@@ -198,8 +198,8 @@ test_unsupported (void)
   g_assert_true (g_file_set_contents (path, "hello\n", -1, &error));
   steps = run (path, NULL, &w);
   g_assert_null (w.file);
-  g_assert_error (w.error, CPEL_ERROR, CPEL_ERROR_VERSION);
-  g_assert_nonnull (strstr (w.error->message, "Not a supported event log"));
+  g_assert_error (w.error, CPEL_ERROR, CPEL_ERROR_NOT_CPEL);
+  g_assert_nonnull (strstr (w.error->message, "none of the formats this program reads"));
   g_assert_cmpstr (steps, ==, "detect done");
   watch_clear (&w);
   remove_tmp (path);

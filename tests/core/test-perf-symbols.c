@@ -291,16 +291,16 @@ test_maps (void)
   const struct { guint32 pid; guint64 ip, time; const char *want; } cases[] = {
     { 10, base + 0x3c4, 150, " alias_target+0x0 (/lib/seed.so)" },
     { 10, base + 0x3c4, 99, "-" },                                  /* not mapped yet */
-    { 10, base + 0x3c4, 1000, " (/lib/gone.so)" },                  /* the newer mapping */
+    { 10, base + 0x3c4, 1000, " [unknown] (/lib/gone.so)" },        /* the newer mapping */
     { 10, base + 0x1000, 150, "-" },                                /* past its end */
     { 11, base + 0x3e9, 300, " _under+0x1 (/lib/seed.so)" },        /* the parent's, after fork */
     { 11, base + 0x3e9, 500, "-" },                                 /* gone with exec */
     { 12, base + 0x3e9, 300, "-" },                                 /* forked before the mapping */
-    { 13, base + 0x3c4, 0, " (/lib/seed.so)" },                     /* build id differs */
-    { 14, base + 0x103c0, 0, " (/lib/seed.so)" },                   /* offset 0x13c0: no segment */
+    { 13, base + 0x3c4, 0, " [unknown] (/lib/seed.so)" },        /* build id differs */
+    { 14, base + 0x103c0, 0, " [unknown] (/lib/seed.so)" },        /* offset 0x13c0: no segment */
     { 14, base + 0xf3c0, 0, "-" },                                  /* below the mapping */
-    { 14, base + 0x10000, 0, " (/lib/seed.so)" },                   /* offset 0x1000: data, no symbol */
-    { 14, base + 0x10, 0, " ([vdso])" },
+    { 14, base + 0x10000, 0, " [unknown] (/lib/seed.so)" },        /* offset 0x1000: data, no symbol */
+    { 14, base + 0x10, 0, " [unknown] ([vdso])" },
     { 99, base + 0x3c4, 0, "-" },                                   /* unknown process */
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -362,7 +362,7 @@ perf_script_symbols (const char *perf, const char *data, const char *out)
       g_autofree char *ip = g_match_info_fetch (m, 4);
       g_autofree char *rest = g_match_info_fetch (m, 5);
       guint64 t = g_ascii_strtoull (sec, NULL, 10) * 1000000000 + g_ascii_strtoull (ns, NULL, 10);
-      const char *r = g_str_has_prefix (rest, "[unknown] ") ? rest + strlen ("[unknown] ") : rest;
+      const char *r = rest;   /* "[unknown] (dso)" too: printed as perf prints it */
       g_hash_table_insert (h, g_strdup_printf ("%" G_GUINT64_FORMAT " %s", t, tid),
                            g_strdup_printf ("%s %s", ip, r));
     }

@@ -15,19 +15,56 @@
 #include <glib/gstdio.h>
 
 #include "cpel-error.h"
+#include "cpel-import-compressed.h"
 #include "cpel-mapguard.h"
 #include "cpel-output.h"
 #include "cpel-writer.h"
 
 /* ---- CPEL itself (loaded by the core, no import step) ---------------------- */
 
+/* The file's first section, from its first 16 bytes: holds sections, the
+ * first of a small type (CPEL's are 1–5; a later version might add a few),
+ * as cpel_file_parse_sections () tells CPEL from other files.  Only the
+ * file's start is known here, not its size. */
+static gboolean
+first_section_plausible (const guint8 *data)
+{
+  gboolean le = (data[0] & 0x80) != 0;
+  guint n_sections;
+  guint32 type;
+
+  n_sections = le ? (guint) (data[2] | data[3] << 8) : (guint) (data[2] << 8 | data[3]);
+  type = le ? (guint32) data[8] | (guint32) data[9] << 8 | (guint32) data[10] << 16
+                | (guint32) data[11] << 24
+            : (guint32) data[8] << 24 | (guint32) data[9] << 16 | (guint32) data[10] << 8
+                | (guint32) data[11];
+  return n_sections == 0 || (type >= 1 && type <= 0xff);
+}
+
+/* A CPEL header of any version but 0 (Gist): its pad byte 0, and a
+ * plausible first section when the file is long enough to tell. */
+static gboolean
+looks_like_cpel_header (const guint8 *data,
+                        gsize         size)
+{
+  if (size < 8 || (data[0] & 0x7f) == 0 || data[1] != 0)
+    return FALSE;
+  return size < 16 || first_section_plausible (data);
+}
+
 static gboolean
 probe_cpel (const guint8 *data,
             gsize         size,
             const char   *path)
 {
-  /* Version 1 in either byte order; an empty file is CPEL's to report. */
-  return size == 0 || (data[0] & 0x7f) == 1;
+  /* Version 1 in either byte order; an empty or short file is CPEL's to
+   * report.  Bytes whose first section is of no CPEL type are some other
+   * kind of file: "not a supported event log", not a section error. */
+  if (size == 0)
+    return TRUE;
+  if ((data[0] & 0x7f) != 1)
+    return FALSE;
+  return size < 16 || first_section_plausible (data);
 }
 
 static const CpelImporter cpel_importer_cpel = {
@@ -113,10 +150,14 @@ set_unsupported (GError      **error,
     g_set_error (error, CPEL_ERROR, CPEL_ERROR_GIST,
                  _("Not a supported event log (%s): it starts with %s at offset 0, like an old Gist "
                    "log"), list, found);
-  else
+  else if (looks_like_cpel_header (data, size))
     g_set_error (error, CPEL_ERROR, CPEL_ERROR_VERSION,
-                 _("Not a supported event log (%s): the file starts with %s at offset 0 "
-                   "(read as CPEL: unknown version %u)"), list, found, data[0] & 0x7f);
+                 _("This is a CPEL file of version %u (its header at offset 0 says so), which "
+                   "this program does not read: it reads version 1"), data[0] & 0x7f);
+  else
+    g_set_error (error, CPEL_ERROR, CPEL_ERROR_NOT_CPEL,
+                 _("It is none of the formats this program reads (%s): the file starts with %s "
+                   "at offset 0"), list, found);
 }
 
 const CpelImporter *
@@ -126,6 +167,9 @@ cpel_import_detect_bytes (const guint8  *data,
 {
   g_return_val_if_fail (data != NULL || size == 0, NULL);
 
+  /* decompressed and detected again by the loader */
+  if (cpel_importer_compressed.probe (data, size, NULL))
+    return &cpel_importer_compressed;
   for (guint i = 0; importers[i] != NULL; i++)
     if (!importers[i]->directory && importers[i]->probe (data, size, NULL))
       return importers[i];

@@ -11,6 +11,7 @@
 #endif
 
 #include "cpel-import.h"
+#include "cpel-import-compressed.h"
 #include "cpel-mapguard.h"
 
 /* What a load tells on its way: the step (with the format, once known) and
@@ -106,11 +107,15 @@ load_imported (const CpelImporter      *importer,
   CpelFile *file;
   guint guard_id = 0;
   GStatBuf st;
+  gboolean have_st = FALSE;
 
   hooks_step (hooks, CPEL_LOADER_STEP_IMPORT, importer);
   iopts.ticks_per_second = options ? options->ticks_per_second : 0;
   if (src->path != NULL && g_stat (src->path, &st) == 0)
-    iopts.date = (guint32) st.st_mtime;
+    {
+      iopts.date = (guint32) st.st_mtime;
+      have_st = TRUE;
+    }
   /* Guarded from the moment it is read: the importer reads the mapping, and
    * a file shrunk under it gives zeros, not SIGBUS (the texts read it later
    * too, under the same guard). */
@@ -141,6 +146,8 @@ load_imported (const CpelImporter      *importer,
   if (importer->directory)
     origin.source_size = importer->source_size != NULL && src->path != NULL
                          ? importer->source_size (src->path) : 0;
+  else if (have_st && !guard_source && S_ISREG (st.st_mode))
+    origin.source_size = (guint64) st.st_size;   /* compressed: the file's, not its content's */
   else
     origin.source_size = src->size;
   if (texts != NULL)
@@ -168,6 +175,50 @@ load_imported (const CpelImporter      *importer,
   return file;
 }
 
+/* A compressed capture: decompressed into memory (bounded), its content
+ * detected again and loaded as any file's (once: no compressed file inside
+ * a compressed one). */
+static CpelFile *
+load_compressed (const char             *path,
+                 const guint8           *data,
+                 gsize                   size,
+                 const CpelLoadOptions  *options,
+                 GCancellable           *cancellable,
+                 const LoadHooks        *hooks,
+                 GError                **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  const CpelImporter *importer;
+  const guint8 *inner;
+  gsize inner_size;
+
+  bytes = cpel_import_decompress (data, size, cpel_import_decompress_limit (), cancellable,
+                                  error);
+  if (bytes == NULL)
+    return NULL;
+  inner = g_bytes_get_data (bytes, &inner_size);
+  if (inner == NULL)
+    inner = (const guint8 *) "";
+  importer = cpel_import_detect_bytes (inner, inner_size, error);
+  if (importer == NULL)
+    return NULL;
+  if (importer == &cpel_importer_compressed)
+    {
+      g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_INVALID,
+                           _("This compressed file holds another compressed file: decompress "
+                             "it first"));
+      return NULL;
+    }
+  if (importer->import != NULL)
+    {
+      CpelImportSource src = { path, inner, inner_size, bytes };
+
+      return load_imported (importer, &src, FALSE, options, cancellable, hooks, error);
+    }
+  hooks_step (hooks, CPEL_LOADER_STEP_INDEX, importer);
+  return cpel_file_new_for_cpel_bytes (bytes, options, error);
+}
+
 static CpelFile *
 load_path (const char             *path,
            const CpelLoadOptions  *options,
@@ -184,7 +235,7 @@ load_path (const char             *path,
   importer = cpel_import_detect (path, error);
   if (importer == NULL)
     return NULL;
-  if (importer->import == NULL)
+  if (importer->import == NULL && importer != &cpel_importer_compressed)
     {
       hooks_step (hooks, CPEL_LOADER_STEP_INDEX, importer);
       return cpel_file_new_for_cpel_path (path, options, cancellable, hooks->progress,
@@ -203,6 +254,8 @@ load_path (const char             *path,
       else
         src.owner = owner = g_mapped_file_get_bytes (mapped);
     }
+  if (importer == &cpel_importer_compressed)
+    return load_compressed (path, src.data, src.size, options, cancellable, hooks, error);
   return load_imported (importer, &src, src.owner != NULL, options, cancellable, hooks, error);
 }
 
@@ -240,6 +293,12 @@ cpel_file_new_for_bytes (GBytes                 *bytes,
   importer = cpel_import_detect_bytes (data, size, error);
   if (importer == NULL)
     return NULL;
+  if (importer == &cpel_importer_compressed)
+    {
+      LoadHooks hooks = { NULL, NULL, NULL };
+
+      return load_compressed (NULL, data, size, options, NULL, &hooks, error);
+    }
   if (importer->import != NULL)
     {
       CpelImportSource src = { NULL, data, size, bytes };

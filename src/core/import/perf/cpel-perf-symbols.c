@@ -521,8 +521,11 @@ cpel_perf_symbols_append (CpelPerfSymbols *self, guint32 pid, gboolean kernel,
   guint64 off = 0;
   const char *dso = NULL;
   const char *sym = cpel_perf_symbols_lookup (self, pid, kernel, ip, time, &off, &dso);
+  /* as perf script: a kernel address is in [kernel.kallsyms] even without
+   * its symbols; what is not known reads "[unknown]" */
+  gboolean known = sym != NULL || dso != NULL;
   if (dso == NULL)
-    return FALSE;
+    dso = kernel ? "[kernel.kallsyms]" : "[unknown]";
   /* by hand: printf was most of the cost per sample */
   if (sym != NULL)
     {
@@ -540,8 +543,10 @@ cpel_perf_symbols_append (CpelPerfSymbols *self, guint32 pid, gboolean kernel,
       g_string_append_len (out, "+0x", 3);
       g_string_append_len (out, hexbuf + i, 16 - i);
     }
+  else
+    g_string_append_len (out, " [unknown]", 10);
   g_string_append_len (out, " (", 2);
   g_string_append (out, dso);
   g_string_append_c (out, ')');
-  return TRUE;
+  return known;
 }

@@ -64,9 +64,11 @@ void             cpel_perf_symbols_add_exec     (CpelPerfSymbols *self,
 /* Call once after the last add_*, before lookups. */
 void             cpel_perf_symbols_prepare      (CpelPerfSymbols *self);
 
-/* Appends ` sym+0xoff (dso)` (or ` (dso)` when only the mapping is known)
- * for `ip` of process `pid` at `time` to `out`; FALSE (nothing appended)
- * when nothing is known.  `kernel`: a kernel-mode sample. */
+/* Appends ` sym+0xoff (dso)` for `ip` of process `pid` at `time` to `out`,
+ * as perf script prints it: ` [unknown] (dso)` when only the mapping is
+ * known (a kernel address: [kernel.kallsyms]), ` [unknown] ([unknown])` when
+ * nothing is.  FALSE when neither symbol nor mapping is known.  `kernel`: a
+ * kernel-mode sample. */
 gboolean         cpel_perf_symbols_append       (CpelPerfSymbols *self,
                                                  guint32          pid,
                                                  gboolean         kernel,
