@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # The repository stands on its own: no tracked file refers to the folder
 # `shared` beside the checkout (by its relative path, a meson path built from
-# '..' and 'shared', or the old environment variable) or to an issue number
+# the parent folder and that name, or the old environment variable) or to an issue number
 # of a tracker the repository does not carry (a hash and a number, "issue"
 # and a number).  Not scanned: the recorded fixtures in tests/fixtures (data)
 # and .ci/run, which hides that folder from the suite.  Prints what it finds;
@@ -14,9 +14,10 @@ cd "$(dirname "$0")/.."
 
 # (the patterns are written so that this file does not match them)
 dots='\.\.'
+name=sha''red
 patterns=(
-  -e "$dots/shared"
-  -e "'$dots' */ *'shared'"
+  -e "$dots/$name"
+  -e "'$dots' */ *'$name'"
   -e 'CPEL_SHARED''_DIR'
   -e '(^|[^&])#[1-9][0-9]{1,2}\b'
   -e '\b[Ii]ssues? #?[0-9]+'
