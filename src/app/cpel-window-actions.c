@@ -14,6 +14,7 @@
 #include "cpel-anomalies-window.h"
 #include "cpel-event-types-window.h"
 #include "cpel-file-info-window.h"
+#include "cpel-import.h"
 #include "cpel-print.h"
 #include "cpel-stats-window.h"
 #include "cpel-tracks-window.h"
@@ -538,6 +539,18 @@ in_list (const char *const *names,
   return FALSE;
 }
 
+/* Whether an importer of this build reads folders (CTF traces) */
+gboolean
+_cpel_window_can_open_folders (void)
+{
+  const CpelImporter * const *importers = cpel_importers ();
+
+  for (guint i = 0; importers[i] != NULL; i++)
+    if (importers[i]->directory)
+      return TRUE;
+  return FALSE;
+}
+
 /* Whether win.NAME can be used now: after a file is shown, while loading,
  * a chase, the saved views changing.  The one place that says it. */
 gboolean
@@ -574,6 +587,8 @@ _cpel_window_action_enabled (CpelWindow *self,
     return has_views && cpel_views_get_n_views (self->views.views) > 0;
   if (in_list (compare_actions, name))
     return cpel_window_is_comparing (self);
+  if (g_str_equal (name, "win.open-folder"))
+    return _cpel_window_can_open_folders ();
   if (g_str_equal (name, "win.cancel-load"))
     return self->load_cancellable != NULL;
   if (g_str_equal (name, "win.reload"))

@@ -95,6 +95,7 @@ struct _CpelWindow
   GtkToggleButton      *details_button;
   GtkMenuButton        *menu_button;
   GMenu                *recent_submenu;
+  GMenu                *open_section;
   CpelSearchBar        *search_bar;
   GtkInfoBar           *reload_bar;
   GtkLabel             *reload_label;
@@ -183,6 +184,8 @@ void       _cpel_window_update_actions     (CpelWindow      *self);
 /* Whether win.NAME can be used now (what _cpel_window_update_actions sets). */
 gboolean   _cpel_window_action_enabled     (CpelWindow      *self,
                                             const char      *name);
+/* Whether an importer of this build reads folders (win.open-folder). */
+gboolean   _cpel_window_can_open_folders   (void);
 void       _cpel_window_add_timeline_keys  (CpelWindow      *self);
 /* The tool windows a new file opens again (see set_file). */
 GtkWindow *_cpel_window_new_event_types    (CpelWindow      *self);

@@ -681,6 +681,7 @@ cpel_window_class_init (CpelWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, search_button);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, details_button);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, menu_button);
+  gtk_widget_class_bind_template_child (widget_class, CpelWindow, open_section);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, recent_submenu);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, search_bar);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, reload_bar);
@@ -711,6 +712,9 @@ cpel_window_init (CpelWindow *self)
   GtkIconTheme *theme;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* A build without a folder format (CTF) offers no "Open Folder…" */
+  if (!_cpel_window_can_open_folders ())
+    g_menu_remove (self->open_section, 1);
   /* The view state the timeline and the tool windows share. */
   self->session = cpel_session_new ();
   cpel_timeline_set_session (self->timeline, self->session);
