@@ -21,12 +21,6 @@ static CpelApplication *app;
 
 typedef AppTestFixture Fixture;
 
-static void
-write_events (const char *path, guint n_tracks, guint64 n_events, TestEventFunc func)
-{
-  test_write_capture (path, n_tracks, n_events, func, NULL);
-}
-
 /* The anomaly file: 2 tracks, send every 1000 ns alternating tracks, datum
  * 100 + (i % 5) - 2 but 5000 at the planted indices; recv idle noise. */
 #define ANOM_EVENTS 4000
@@ -53,7 +47,7 @@ anomaly_event (guint64 i, TestEvent *ev, gpointer data)
 static void
 write_anomalies (const char *path)
 {
-  write_events (path, 2, ANOM_EVENTS, anomaly_event);
+  test_write_capture (path, 2, ANOM_EVENTS, anomaly_event, NULL);
 }
 
 static void

@@ -20,32 +20,6 @@ static CpelApplication *app;
 typedef AppTestFixture Fixture;
 
 static void
-write_events (const char *path, guint n_tracks, guint64 n_events, TestEventFunc func)
-{
-  test_write_capture (path, n_tracks, n_events, func, NULL);
-}
-
-/* The regular file: 3000 events 100 ns apart on 3 tracks, every 7th a recv. */
-#define REG_EVENTS 3000
-#define REG_TRACKS 3
-#define REG_STEP   100
-
-static void
-regular_event (guint64 i, TestEvent *ev, gpointer data)
-{
-  ev->t = i * REG_STEP;
-  ev->track = (guint32) (i % REG_TRACKS);
-  ev->code = i % 7 == 0 ? CODE_RECV : CODE_SEND;
-  ev->datum = (guint32) i;
-}
-
-static void
-write_regular (const char *path)
-{
-  write_events (path, REG_TRACKS, REG_EVENTS, regular_event);
-}
-
-static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
   if (app == NULL)
@@ -172,7 +146,7 @@ main (int argc, char *argv[])
 #define ADD(path, func, write) \
   g_test_add ("/app/print/" path, Fixture, (gconstpointer) (write), fixture_setup, func, \
               fixture_teardown)
-  ADD ("page", test_print, write_regular);
+  ADD ("page", test_print, app_test_write_regular);
 #undef ADD
   return app_test_run (&app);
 }

@@ -37,32 +37,6 @@ static CpelApplication *app;
 typedef AppTestFixture Fixture;
 
 static void
-write_events (const char *path, guint n_tracks, guint64 n_events, TestEventFunc func)
-{
-  test_write_capture (path, n_tracks, n_events, func, NULL);
-}
-
-/* The regular file: 3000 events 100 ns apart on 3 tracks, every 7th a recv. */
-#define REG_EVENTS 3000
-#define REG_TRACKS 3
-#define REG_STEP   100
-
-static void
-regular_event (guint64 i, TestEvent *ev, gpointer data)
-{
-  ev->t = i * REG_STEP;
-  ev->track = (guint32) (i % REG_TRACKS);
-  ev->code = i % 7 == 0 ? CODE_RECV : CODE_SEND;
-  ev->datum = (guint32) i;
-}
-
-static void
-write_regular (const char *path)
-{
-  write_events (path, REG_TRACKS, REG_EVENTS, regular_event);
-}
-
-static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
   if (app == NULL)
@@ -99,7 +73,7 @@ test_search_types (Fixture *f, gconstpointer data)
     g_autofree char *all_text = NULL;
     g_autofree char *sends_text = NULL;
 
-    for (guint64 i = 0; i < REG_EVENTS; i++)
+    for (guint64 i = 0; i < APP_TEST_REG_EVENTS; i++)
       {
         g_autofree char *label = g_strdup_printf (i % 7 == 0 ? "recv: len %u" : "send: %u", (guint) i);
 
@@ -159,11 +133,11 @@ test_search_types (Fixture *f, gconstpointer data)
       guint64 on_1 = 0, n_hl;
       g_autofree char *of = NULL;
 
-      for (guint64 i = 0; i < REG_EVENTS; i++)
+      for (guint64 i = 0; i < APP_TEST_REG_EVENTS; i++)
         {
           g_autofree char *label = g_strdup_printf (i % 7 == 0 ? "recv: len %u" : "send: %u", (guint) i);
 
-          on_1 += i % REG_TRACKS == 1 && strchr (label, '2') != NULL;
+          on_1 += i % APP_TEST_REG_TRACKS == 1 && strchr (label, '2') != NULL;
         }
       g_assert_cmpuint (on_1, >, 0);
       cpel_track_order_set_hidden (order, 1, TRUE);
@@ -207,7 +181,7 @@ main (int argc, char *argv[])
 #define ADD(path, func, write) \
   g_test_add ("/app/search-bar/" path, Fixture, (gconstpointer) (write), fixture_setup, func, \
               fixture_teardown)
-  ADD ("event-types", test_search_types, write_regular);
+  ADD ("event-types", test_search_types, app_test_write_regular);
 #undef ADD
   return app_test_run (&app);
 }

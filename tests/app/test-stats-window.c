@@ -37,32 +37,6 @@ static CpelApplication *app;
 typedef AppTestFixture Fixture;
 
 static void
-write_events (const char *path, guint n_tracks, guint64 n_events, TestEventFunc func)
-{
-  test_write_capture (path, n_tracks, n_events, func, NULL);
-}
-
-/* The regular file: 3000 events 100 ns apart on 3 tracks, every 7th a recv. */
-#define REG_EVENTS 3000
-#define REG_TRACKS 3
-#define REG_STEP   100
-
-static void
-regular_event (guint64 i, TestEvent *ev, gpointer data)
-{
-  ev->t = i * REG_STEP;
-  ev->track = (guint32) (i % REG_TRACKS);
-  ev->code = i % 7 == 0 ? CODE_RECV : CODE_SEND;
-  ev->datum = (guint32) i;
-}
-
-static void
-write_regular (const char *path)
-{
-  write_events (path, REG_TRACKS, REG_EVENTS, regular_event);
-}
-
-static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
   if (app == NULL)
@@ -109,21 +83,21 @@ typedef struct
  * not in `hidden_code`. */
 static void
 expect_regular (gint64 t0, gint64 t1, const gboolean *shown, guint32 hidden_code,
-                CodeExpect expect[4], guint64 per_track[REG_TRACKS])
+                CodeExpect expect[4], guint64 per_track[APP_TEST_REG_TRACKS])
 {
-  gint64 last[4][REG_TRACKS];
+  gint64 last[4][APP_TEST_REG_TRACKS];
 
   memset (expect, 0, 4 * sizeof (CodeExpect));
-  memset (per_track, 0, REG_TRACKS * sizeof (guint64));
+  memset (per_track, 0, APP_TEST_REG_TRACKS * sizeof (guint64));
   for (guint c = 0; c < 4; c++)
-    for (guint r = 0; r < REG_TRACKS; r++)
+    for (guint r = 0; r < APP_TEST_REG_TRACKS; r++)
       last[c][r] = -1;
-  for (guint64 i = 0; i < REG_EVENTS; i++)
+  for (guint64 i = 0; i < APP_TEST_REG_EVENTS; i++)
     {
       TestEvent ev;
       CodeExpect *e;
 
-      regular_event (i, &ev, NULL);
+      app_test_regular_event (i, &ev, NULL);
       if ((gint64) ev.t < t0 || (gint64) ev.t >= t1 || !shown[ev.track] || ev.code == hidden_code)
         continue;
       e = &expect[ev.code];
@@ -164,7 +138,7 @@ static void
 check_stats (CpelStatsWindow *stats, gint64 t0, gint64 t1, const gboolean *shown, guint32 hidden_code)
 {
   CodeExpect expect[4];
-  guint64 per_track[REG_TRACKS];
+  guint64 per_track[APP_TEST_REG_TRACKS];
   GListModel *codes = cpel_stats_window_get_rows (stats, CPEL_STATS_CSV_CODES);
   GListModel *tracks = cpel_stats_window_get_rows (stats, CPEL_STATS_CSV_TRACKS);
   CpelStats *s = cpel_stats_window_get_stats (stats);
@@ -205,7 +179,7 @@ check_stats (CpelStatsWindow *stats, gint64 t0, gint64 t1, const gboolean *shown
   g_assert_cmpuint (g_list_model_get_n_items (codes), ==, row);
 
   /* The tracks table: the shown tracks. */
-  for (guint r = 0; r < REG_TRACKS; r++)
+  for (guint r = 0; r < APP_TEST_REG_TRACKS; r++)
     {
       g_autofree char *id = g_strdup_printf ("%u", r);
       g_autofree char *label = g_strdup_printf ("thread %u", r);
@@ -225,8 +199,8 @@ static void
 test_stats (Fixture *f, gconstpointer data)
 {
   CpelTimeline *timeline = cpel_window_get_timeline (f->window);
-  gboolean all[REG_TRACKS] = { TRUE, TRUE, TRUE };
-  gboolean two[REG_TRACKS] = { TRUE, FALSE, TRUE };
+  gboolean all[APP_TEST_REG_TRACKS] = { TRUE, TRUE, TRUE };
+  gboolean two[APP_TEST_REG_TRACKS] = { TRUE, FALSE, TRUE };
   CpelStatsWindow *stats;
   g_autofree char *text = NULL;
   g_autofree char *csv_path = g_build_filename (f->dir, "stats.csv", NULL);
@@ -372,7 +346,7 @@ many_tracks_event (guint64 i, TestEvent *ev, gpointer data)
 static void
 write_many_tracks (const char *path)
 {
-  write_events (path, 60, 6000, many_tracks_event);
+  test_write_capture (path, 60, 6000, many_tracks_event, NULL);
 }
 
 /* A new sort order on a scrolled-down table starts at its top, without
@@ -424,7 +398,7 @@ main (int argc, char *argv[])
 #define ADD(path, func, write) \
   g_test_add ("/app/stats-window/" path, Fixture, (gconstpointer) (write), fixture_setup, func, \
               fixture_teardown)
-  ADD ("numbers", test_stats, write_regular);
+  ADD ("numbers", test_stats, app_test_write_regular);
   ADD ("sort-scrolled", test_stats_sort_scrolled, write_many_tracks);
 #undef ADD
   return app_test_run (&app);

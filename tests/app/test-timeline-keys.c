@@ -13,59 +13,7 @@
 #include "cpel-saved-view-row.h"
 #include "cpel-window.h"
 
-#define N_EVENTS 600
-#define STEP_NS  100
-#define DATUM_CHASED 0xabc
-
 static CpelApplication *app;
-
-/* Tracks in definition order: id, label; events follow PATTERN (track
- * index per i % 12): counts 200, 100, 250, 50.  The loader keeps tracks in
- * id order: slots 0..3 are ids 3, 5, 7, 12. */
-static const guint32 track_ids[] = { 7, 3, 12, 5 };
-static const char *track_labels[] = { "net 10", "net 2", "disk", "net 1" };
-static const guint pattern[12] = { 0, 0, 0, 2, 2, 2, 2, 2, 1, 1, 3, 0 };
-
-static void
-make_event (guint64 i, TestEvent *ev)
-{
-  guint t = pattern[i % 12];
-
-  ev->t = i * STEP_NS;
-  ev->track = track_ids[t];
-  /* recv only on ids 3 and 5 */
-  ev->code = (t == 1 || t == 3) && i % 2 == 0 ? CODE_RECV : CODE_SEND;
-  /* the chased datum only on ids 7 and 12 */
-  ev->datum = i % 50 == 0 && (t == 0 || t == 2) ? DATUM_CHASED : (guint32) (i % 1000);
-}
-
-static void
-write_file (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CpelWriter) w = cpel_writer_new (path, FALSE, 1700000000, &error);
-  guint table;
-
-  g_assert_no_error (error);
-  table = cpel_writer_add_string_table (w, "FileStrtab");
-  cpel_writer_begin_event_defs (w, table);
-  cpel_writer_add_event_def (w, CODE_SEND, "send", "%d");
-  cpel_writer_add_event_def (w, CODE_RECV, "recv", "len %d");
-  cpel_writer_add_event_def (w, CODE_IDLE, "idle", NULL);
-  cpel_writer_begin_track_defs (w, table);
-  for (guint i = 0; i < G_N_ELEMENTS (track_ids); i++)
-    cpel_writer_add_track_def (w, track_ids[i], track_labels[i]);
-  cpel_writer_begin_events (w, table, 1000000000u, N_EVENTS);
-  for (guint64 i = 0; i < N_EVENTS; i++)
-    {
-      TestEvent ev;
-
-      make_event (i, &ev);
-      cpel_writer_add_event (w, ev.t, ev.track, ev.code, ev.datum);
-    }
-  g_assert_true (cpel_writer_finish (w, &error));
-  g_assert_no_error (error);
-}
 
 typedef AppTestFixture Fixture;
 
@@ -74,7 +22,8 @@ fixture_setup (Fixture *f, gconstpointer data)
 {
   if (app == NULL)
     return;
-  app_test_fixture_setup (f, app, "cpelview-g2", write_file, 1000, 640, TRUE);
+  app_test_fixture_setup (f, app, "cpelview-timeline-keys", app_test_write_four_tracks,
+                          1000, 640, TRUE);
 }
 
 static void
@@ -801,7 +750,7 @@ test_keys (Fixture *f, gconstpointer data)
   g_clear_pointer (&rows, g_free);
   rows = row_ids (f->window);
   g_assert_cmpstr (rows, ==, "3,5,7,12");
-  select_first (f->window, 12, FALSE, DATUM_CHASED);
+  select_first (f->window, 12, FALSE, APP_TEST_FOUR_DATUM);
   app_test_xdo ("key", "shift+h", NULL);
   wait_chase (f->window);
   g_clear_pointer (&rows, g_free);

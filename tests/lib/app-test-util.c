@@ -489,3 +489,67 @@ app_test_timeline_span (CpelTimeline *timeline)
   cpel_timeline_get_range (timeline, &t0, &t1);
   return t1 - t0;
 }
+
+/* ---- the four-track capture -------------------------------------------- */
+
+static const guint32 four_track_ids[] = { 7, 3, 12, 5 };
+static const char *four_track_labels[] = { "net 10", "net 2", "disk", "net 1" };
+static const guint four_pattern[12] = { 0, 0, 0, 2, 2, 2, 2, 2, 1, 1, 3, 0 };
+
+void
+app_test_four_tracks_event (guint64 i, TestEvent *ev)
+{
+  guint t = four_pattern[i % 12];
+
+  ev->t = i * APP_TEST_FOUR_STEP_NS;
+  ev->track = four_track_ids[t];
+  /* recv only on ids 3 and 5 */
+  ev->code = (t == 1 || t == 3) && i % 2 == 0 ? CODE_RECV : CODE_SEND;
+  /* the chased datum only on ids 7 and 12 */
+  ev->datum = i % 50 == 0 && (t == 0 || t == 2) ? APP_TEST_FOUR_DATUM : (guint32) (i % 1000);
+}
+
+void
+app_test_write_four_tracks (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelWriter) w = cpel_writer_new (path, FALSE, 1700000000, &error);
+  guint table;
+
+  g_assert_no_error (error);
+  table = cpel_writer_add_string_table (w, "FileStrtab");
+  cpel_writer_begin_event_defs (w, table);
+  cpel_writer_add_event_def (w, CODE_SEND, "send", "%d");
+  cpel_writer_add_event_def (w, CODE_RECV, "recv", "len %d");
+  cpel_writer_add_event_def (w, CODE_IDLE, "idle", NULL);
+  cpel_writer_begin_track_defs (w, table);
+  for (guint i = 0; i < G_N_ELEMENTS (four_track_ids); i++)
+    cpel_writer_add_track_def (w, four_track_ids[i], four_track_labels[i]);
+  cpel_writer_begin_events (w, table, 1000000000u, APP_TEST_FOUR_N_EVENTS);
+  for (guint64 i = 0; i < APP_TEST_FOUR_N_EVENTS; i++)
+    {
+      TestEvent ev;
+
+      app_test_four_tracks_event (i, &ev);
+      cpel_writer_add_event (w, ev.t, ev.track, ev.code, ev.datum);
+    }
+  g_assert_true (cpel_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+/* ---- the regular capture ----------------------------------------------- */
+
+void
+app_test_regular_event (guint64 i, TestEvent *ev, gpointer data)
+{
+  ev->t = i * APP_TEST_REG_STEP;
+  ev->track = (guint32) (i % APP_TEST_REG_TRACKS);
+  ev->code = i % 7 == 0 ? CODE_RECV : CODE_SEND;
+  ev->datum = (guint32) i;
+}
+
+void
+app_test_write_regular (const char *path)
+{
+  test_write_capture (path, APP_TEST_REG_TRACKS, APP_TEST_REG_EVENTS, app_test_regular_event, NULL);
+}

@@ -46,6 +46,39 @@ int app_test_run (CpelApplication **app);
  * a running viewer), registered, opening files. */
 CpelApplication *app_test_new_application (void);
 
+/* ---- the regular capture ----------------------------------------------- */
+
+/* APP_TEST_REG_EVENTS events APP_TEST_REG_STEP ns apart on
+ * APP_TEST_REG_TRACKS tracks in turn; every 7th a recv, the others send;
+ * the datum is the event's index. */
+#define APP_TEST_REG_EVENTS 3000
+#define APP_TEST_REG_TRACKS 3
+#define APP_TEST_REG_STEP   100
+
+/* Event `i` of the regular capture (a TestEventFunc). */
+void app_test_regular_event (guint64 i, TestEvent *ev, gpointer data);
+
+/* Writes the regular capture to `path` (an AppTestWriteFunc). */
+void app_test_write_regular (const char *path);
+
+/* ---- the four-track capture -------------------------------------------- */
+
+/* Four tracks defined in the order ids 7, 3, 12, 5 ("net 10", "net 2",
+ * "disk", "net 1"); APP_TEST_FOUR_N_EVENTS events APP_TEST_FOUR_STEP_NS
+ * apart, their track following a 12-step pattern: counts 200, 100, 250, 50.
+ * The loader keeps tracks in id order: slots 0..3 are ids 3, 5, 7, 12.
+ * recv (every other event) only on ids 3 and 5; the datum
+ * APP_TEST_FOUR_DATUM every 50th event on ids 7 and 12. */
+#define APP_TEST_FOUR_N_EVENTS 600
+#define APP_TEST_FOUR_STEP_NS  100
+#define APP_TEST_FOUR_DATUM    0xabc
+
+/* Event `i` of the four-track capture. */
+void app_test_four_tracks_event (guint64 i, TestEvent *ev);
+
+/* Writes the four-track capture to `path` (an AppTestWriteFunc). */
+void app_test_write_four_tracks (const char *path);
+
 /* ---- the shared fixture ------------------------------------------------- */
 
 /* Writes a test capture to `path` (e.g. with test_write_capture). */
