@@ -3,14 +3,13 @@
  * helpers shared by its parts:
  *
  *   cpel-compare-pane.c        the widget: files, filters, matches, the
- *                              range and its history, alignment, drawing
+ *                              range (its history is the session's), alignment, drawing
  *   cpel-compare-pane-input.c  wheel, keys, pointer, measuring drags,
  *                              clicks, the context menu and compare.* actions
  */
 #pragma once
 
 #include "cpel-compare-pane.h"
-#include "cpel-range-history.h"
 
 G_BEGIN_DECLS
 
@@ -35,7 +34,6 @@ struct _CpelComparePane
   double           pointer_x;
   double           pointer_y;
   GtkWidget       *context_menu;
-  CpelRangeHistory *history;   /* Back and Forward */
   /* a measurement being dragged across the ruler */
   double           drag_x;
   gboolean         measuring;

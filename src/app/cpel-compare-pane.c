@@ -14,9 +14,6 @@
 #include <math.h>
 #include <string.h>
 
-#define HISTORY_MAX 100
-#define HISTORY_COALESCE_US (500 * 1000)
-
 enum
 {
   PROP_0,
@@ -68,20 +65,12 @@ apply_range (CpelComparePane *self,
   /* not narrower than 10 ns */
   if (t1 - t0 < 10)
     t1 = t0 + 10;
-  if (t0 == self->view.a.t0 && t1 == self->view.a.t1)
-    return;
-  if (history != 0 && self->a != NULL)
-    {
-      /* the range before a change goes into the history (continuous
-       * changes, the wheel's, coalesced into one step) */
-      CpelRange current = { self->view.a.t0, self->view.a.t1 };
-
-      cpel_range_history_remember (self->history, &current, history == 2, g_get_monotonic_time ());
-    }
-  self->view.a.t0 = t0;
-  self->view.a.t1 = t1;
-  _cpel_compare_pane_changed (self, TRUE);
-  _cpel_compare_pane_update_actions (self);
+  /* the session remembers the range before a change (continuous changes,
+   * the wheel's, coalesced into one step); on_session_range follows */
+  cpel_session_set_compare_range (self->session, &(CpelRange) { t0, t1 },
+                                  history == 0 || self->a == NULL ? CPEL_SESSION_FORGET
+                                  : history == 2 ? CPEL_SESSION_CONTINUOUS
+                                  : CPEL_SESSION_STEP);
 }
 
 void
@@ -93,32 +82,18 @@ cpel_compare_pane_set_range (CpelComparePane *self,
   apply_range (self, t0, t1, 1);
 }
 
-/* Back (`forward` FALSE) or Forward through the zoom history. */
-static gboolean
-history_step (CpelComparePane *self,
-              gboolean         forward)
-{
-  CpelRange range, current = { self->view.a.t0, self->view.a.t1 };
-
-  if (!(forward ? cpel_range_history_forward : cpel_range_history_back) (self->history, &current, &range))
-    return FALSE;
-  apply_range (self, range.t0, range.t1, 0);
-  _cpel_compare_pane_update_actions (self);
-  return TRUE;
-}
-
 gboolean
 cpel_compare_pane_go_back (CpelComparePane *self)
 {
   g_return_val_if_fail (CPEL_IS_COMPARE_PANE (self), FALSE);
-  return history_step (self, FALSE);
+  return cpel_session_compare_go_back (self->session);
 }
 
 gboolean
 cpel_compare_pane_go_forward (CpelComparePane *self)
 {
   g_return_val_if_fail (CPEL_IS_COMPARE_PANE (self), FALSE);
-  return history_step (self, TRUE);
+  return cpel_session_compare_go_forward (self->session);
 }
 
 void
@@ -183,18 +158,14 @@ cpel_compare_pane_set_measure (CpelComparePane *self,
                                gint64           t1)
 {
   g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
-  self->view.a.has_measure = TRUE;
-  self->view.a.measure_t0 = MIN (t0, t1);
-  self->view.a.measure_t1 = MAX (t0, t1);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  cpel_session_set_compare_measure (self->session, &(CpelRange) { t0, t1 });
 }
 
 void
 cpel_compare_pane_clear_measure (CpelComparePane *self)
 {
   g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
-  self->view.a.has_measure = FALSE;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  cpel_session_set_compare_measure (self->session, NULL);
 }
 
 void
@@ -205,9 +176,9 @@ _cpel_compare_pane_update_actions (CpelComparePane *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.reset-alignment",
                                  self->view.offset_b != 0 || self->view.a.ruler_origin != 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.back",
-                                 cpel_range_history_can_back (self->history));
+                                 cpel_session_compare_can_go_back (self->session));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.forward",
-                                 cpel_range_history_can_forward (self->history));
+                                 cpel_session_compare_can_go_forward (self->session));
 }
 
 gboolean
@@ -249,6 +220,34 @@ on_session_alignment (CpelComparePane *self)
   _cpel_compare_pane_changed (self, FALSE);
   _cpel_compare_pane_update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OFFSET]);
+}
+
+/* The session's compare range changed (a zoom, Back, Forward): the view
+ * follows. */
+static void
+on_session_range (CpelComparePane *self)
+{
+  const CpelRange *range = cpel_session_get_compare_range (self->session);
+
+  if (self->view.a.t0 == range->t0 && self->view.a.t1 == range->t1)
+    return;
+  self->view.a.t0 = range->t0;
+  self->view.a.t1 = range->t1;
+  _cpel_compare_pane_changed (self, TRUE);
+}
+
+static void
+on_session_measure (CpelComparePane *self)
+{
+  const CpelRange *measure = cpel_session_get_compare_measure (self->session);
+
+  self->view.a.has_measure = measure != NULL;
+  if (measure != NULL)
+    {
+      self->view.a.measure_t0 = measure->t0;
+      self->view.a.measure_t1 = measure->t1;
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void
@@ -294,8 +293,19 @@ cpel_compare_pane_set_session (CpelComparePane *self,
                             G_CALLBACK (on_session_alignment), self);
   g_signal_connect_swapped (session, "notify::compare-paired",
                             G_CALLBACK (on_session_paired), self);
+  g_signal_connect_swapped (session, "notify::compare-range",
+                            G_CALLBACK (on_session_range), self);
+  g_signal_connect_swapped (session, "notify::compare-measure",
+                            G_CALLBACK (on_session_measure), self);
+  g_signal_connect_swapped (session, "notify::compare-can-go-back",
+                            G_CALLBACK (_cpel_compare_pane_update_actions), self);
+  g_signal_connect_swapped (session, "notify::compare-can-go-forward",
+                            G_CALLBACK (_cpel_compare_pane_update_actions), self);
   on_session_alignment (self);
   on_session_paired (self);
+  on_session_range (self);
+  on_session_measure (self);
+  _cpel_compare_pane_update_actions (self);
 }
 
 static void
@@ -368,8 +378,10 @@ cpel_compare_pane_set_files (CpelComparePane *self,
   self->name_a = g_strdup (name_a);
   self->name_b = g_strdup (name_b);
   cpel_compare_view_init (&self->view, a, b, &self->light);
-  /* other captures (or swapped): the old ranges mean other times */
-  cpel_range_history_clear (self->history);
+  /* other captures (or swapped): the old ranges mean other times; the
+   * session starts from the view's range (on_session_range: no change) */
+  cpel_session_reset_compare_view (self->session,
+                                   &(CpelRange) { self->view.a.t0, self->view.a.t1 });
   for (guint i = 0; i < 2; i++)
     {
       g_clear_pointer (&self->hidden[i], g_free);
@@ -617,7 +629,6 @@ cpel_compare_pane_finalize (GObject *object)
 
   g_free (self->name_a);
   g_free (self->name_b);
-  cpel_range_history_free (self->history);
   for (guint i = 0; i < 2; i++)
     {
       g_free (self->hidden[i]);
@@ -672,7 +683,6 @@ cpel_compare_pane_init (CpelComparePane *self)
 {
   cpel_palette_init_light (&self->light);
   cpel_palette_init_dark (&self->dark);
-  self->history = cpel_range_history_new (HISTORY_MAX, HISTORY_COALESCE_US);
   cpel_compare_view_init (&self->view, NULL, NULL, &self->light);
   cpel_compare_pane_set_session (self, NULL);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);

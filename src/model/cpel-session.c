@@ -15,6 +15,13 @@ struct _CpelSession
   gint64             compare_offset;
   gint64             compare_origin;
   gboolean           compare_paired;
+  /* the compare view's range (A's time), its history and measurement */
+  CpelRange          compare_range;
+  CpelRangeHistory  *compare_history;
+  gboolean           compare_can_back;   /* as last notified */
+  gboolean           compare_can_forward;
+  gboolean           compare_has_measure;
+  CpelRange          compare_measure;
   CpelRange          range;
   CpelRangeLimits    limits;
   CpelRangeHistory  *history;
@@ -60,6 +67,10 @@ enum
   PROP_COLOR_MODE,
   PROP_SUMMARY,
   PROP_VIEWS,
+  PROP_COMPARE_RANGE,
+  PROP_COMPARE_CAN_GO_BACK,
+  PROP_COMPARE_CAN_GO_FORWARD,
+  PROP_COMPARE_MEASURE,
   N_PROPS
 };
 
@@ -100,6 +111,25 @@ update_history_state (CpelSession *self)
     {
       self->can_forward = forward;
       notify (self, PROP_CAN_GO_FORWARD);
+    }
+}
+
+/* The same for the compare view's history. */
+static void
+update_compare_history_state (CpelSession *self)
+{
+  gboolean back = cpel_range_history_can_back (self->compare_history);
+  gboolean forward = cpel_range_history_can_forward (self->compare_history);
+
+  if (back != self->compare_can_back)
+    {
+      self->compare_can_back = back;
+      notify (self, PROP_COMPARE_CAN_GO_BACK);
+    }
+  if (forward != self->compare_can_forward)
+    {
+      self->compare_can_forward = forward;
+      notify (self, PROP_COMPARE_CAN_GO_FORWARD);
     }
 }
 
@@ -205,9 +235,11 @@ cpel_session_set_compare_file (CpelSession *self,
   g_return_if_fail (file == NULL || CPEL_IS_FILE (file));
   if (!g_set_object (&self->compare_file, file))
     return;
-  /* another capture: its alignment means nothing (pairing is kept) */
+  /* another capture: its alignment, range, history and measurement mean
+   * nothing (pairing is kept) */
   g_object_freeze_notify (G_OBJECT (self));
   cpel_session_set_compare_alignment (self, 0, 0);
+  cpel_session_reset_compare_view (self, &(CpelRange) { 0, 1 });
   notify (self, PROP_COMPARE_FILE);
   g_object_thaw_notify (G_OBJECT (self));
 }
@@ -282,6 +314,131 @@ cpel_session_get_compare_file (CpelSession *self)
 {
   g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
   return self->compare_file;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The compare view's range, history and measurement                         */
+
+const CpelRange *
+cpel_session_get_compare_range (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  return &self->compare_range;
+}
+
+void
+cpel_session_reset_compare_view (CpelSession     *self,
+                                 const CpelRange *range)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  g_return_if_fail (range != NULL);
+
+  g_object_freeze_notify (G_OBJECT (self));
+  cpel_range_history_clear (self->compare_history);
+  update_compare_history_state (self);
+  cpel_session_set_compare_range (self, range, CPEL_SESSION_FORGET);
+  cpel_session_set_compare_measure (self, NULL);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+gboolean
+cpel_session_set_compare_range (CpelSession         *self,
+                                const CpelRange     *range,
+                                CpelSessionRemember  remember)
+{
+  CpelRange next;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (range != NULL, FALSE);
+  g_return_val_if_fail (remember <= CPEL_SESSION_CONTINUOUS, FALSE);
+
+  next = *range;
+  if (next.t1 <= next.t0)
+    next.t1 = next.t0 == G_MAXINT64 ? G_MAXINT64 : next.t0 + 1;
+  if (cpel_range_equal (&next, &self->compare_range))
+    return FALSE;
+  if (remember != CPEL_SESSION_FORGET && self->compare_file != NULL)
+    cpel_range_history_remember (self->compare_history, &self->compare_range,
+                                 remember == CPEL_SESSION_CONTINUOUS,
+                                 g_get_monotonic_time ());
+  self->compare_range = next;
+  notify (self, PROP_COMPARE_RANGE);
+  update_compare_history_state (self);
+  return TRUE;
+}
+
+static gboolean
+compare_history_step (CpelSession *self,
+                      gboolean     forward)
+{
+  CpelRange range;
+
+  if (!(forward ? cpel_range_history_forward
+                : cpel_range_history_back) (self->compare_history, &self->compare_range, &range))
+    return FALSE;
+  if (!cpel_range_equal (&range, &self->compare_range))
+    {
+      self->compare_range = range;
+      notify (self, PROP_COMPARE_RANGE);
+    }
+  update_compare_history_state (self);
+  return TRUE;
+}
+
+gboolean
+cpel_session_compare_go_back (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  return compare_history_step (self, FALSE);
+}
+
+gboolean
+cpel_session_compare_go_forward (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  return compare_history_step (self, TRUE);
+}
+
+gboolean
+cpel_session_compare_can_go_back (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  return self->compare_can_back;
+}
+
+gboolean
+cpel_session_compare_can_go_forward (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  return self->compare_can_forward;
+}
+
+void
+cpel_session_set_compare_measure (CpelSession     *self,
+                                  const CpelRange *measure)
+{
+  CpelRange next = { 0, 0 };
+
+  g_return_if_fail (CPEL_IS_SESSION (self));
+
+  if (measure != NULL)
+    {
+      next.t0 = MIN (measure->t0, measure->t1);
+      next.t1 = MAX (measure->t0, measure->t1);
+    }
+  if ((measure != NULL) == self->compare_has_measure
+      && (measure == NULL || cpel_range_equal (&next, &self->compare_measure)))
+    return;
+  self->compare_has_measure = measure != NULL;
+  self->compare_measure = next;
+  notify (self, PROP_COMPARE_MEASURE);
+}
+
+const CpelRange *
+cpel_session_get_compare_measure (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  return self->compare_has_measure ? &self->compare_measure : NULL;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1197,6 +1354,7 @@ cpel_session_finalize (GObject *object)
   CpelSession *self = CPEL_SESSION (object);
 
   g_clear_pointer (&self->history, cpel_range_history_free);
+  g_clear_pointer (&self->compare_history, cpel_range_history_free);
   g_clear_pointer (&self->hidden_types, g_free);
 
   G_OBJECT_CLASS (cpel_session_parent_class)->finalize (object);
@@ -1265,6 +1423,18 @@ cpel_session_get_property (GObject    *object,
     case PROP_VIEWS:
       g_value_set_object (value, self->views);
       break;
+    case PROP_COMPARE_RANGE:
+      g_value_set_boxed (value, &self->compare_range);
+      break;
+    case PROP_COMPARE_CAN_GO_BACK:
+      g_value_set_boolean (value, self->compare_can_back);
+      break;
+    case PROP_COMPARE_CAN_GO_FORWARD:
+      g_value_set_boolean (value, self->compare_can_forward);
+      break;
+    case PROP_COMPARE_MEASURE:
+      g_value_set_boxed (value, cpel_session_get_compare_measure (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1323,6 +1493,13 @@ cpel_session_set_property (GObject      *object,
     case PROP_VIEWS:
       cpel_session_set_views (self, g_value_get_object (value));
       break;
+    case PROP_COMPARE_RANGE:
+      if (g_value_get_boxed (value) != NULL)
+        cpel_session_set_compare_range (self, g_value_get_boxed (value), CPEL_SESSION_STEP);
+      break;
+    case PROP_COMPARE_MEASURE:
+      cpel_session_set_compare_measure (self, g_value_get_boxed (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1375,6 +1552,14 @@ cpel_session_class_init (CpelSessionClass *klass)
     g_param_spec_boolean ("summary", NULL, NULL, FALSE, rw);
   properties[PROP_VIEWS] =
     g_param_spec_object ("views", NULL, NULL, CPEL_TYPE_VIEWS, rw);
+  properties[PROP_COMPARE_RANGE] =
+    g_param_spec_boxed ("compare-range", NULL, NULL, CPEL_TYPE_RANGE, rw);
+  properties[PROP_COMPARE_CAN_GO_BACK] =
+    g_param_spec_boolean ("compare-can-go-back", NULL, NULL, FALSE, ro);
+  properties[PROP_COMPARE_CAN_GO_FORWARD] =
+    g_param_spec_boolean ("compare-can-go-forward", NULL, NULL, FALSE, ro);
+  properties[PROP_COMPARE_MEASURE] =
+    g_param_spec_boxed ("compare-measure", NULL, NULL, CPEL_TYPE_RANGE, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[TRACKS_CHANGED] =
@@ -1401,4 +1586,7 @@ cpel_session_init (CpelSession *self)
                                           CPEL_SESSION_HISTORY_COALESCE);
   cpel_range_limits_init (&self->limits, 0);
   cpel_range_fit (&self->range, &self->limits);
+  self->compare_history = cpel_range_history_new (CPEL_SESSION_HISTORY_MAX,
+                                                  CPEL_SESSION_HISTORY_COALESCE);
+  self->compare_range = (CpelRange) { 0, 1 };
 }

@@ -9,7 +9,8 @@
  * notifications; nothing here needs a display.
  *
  * Properties (notified only on a real change): "file", "compare-file",
- * "compare-offset", "compare-origin", "compare-paired",
+ * "compare-offset", "compare-origin", "compare-paired", "compare-range",
+ * "compare-can-go-back", "compare-can-go-forward", "compare-measure",
  * "range" (CpelRange), "can-go-back", "can-go-forward", "track-order",
  * "has-selection", "measure" (CpelRange or NULL), "chasing", "color-mode",
  * "summary", "views" (the capture's saved views).  Signals: "tracks-changed" (the rows shown changed),
@@ -73,6 +74,25 @@ gint64          cpel_session_get_compare_origin (CpelSession       *self);
 void            cpel_session_set_compare_paired (CpelSession       *self,
                                                  gboolean           paired);
 gboolean        cpel_session_get_compare_paired (CpelSession       *self);
+/* The compare view's range in A's time (not clamped: the view knows both
+ * captures' limits; an empty range becomes 1 ns), remembered for its own
+ * Back and Forward; another compare file clears the history and the
+ * measurement.  TRUE when the range changed. */
+const CpelRange *cpel_session_get_compare_range (CpelSession       *self);
+gboolean        cpel_session_set_compare_range  (CpelSession       *self,
+                                                 const CpelRange   *range,
+                                                 CpelSessionRemember remember);
+/* Other captures in the compare view: `range`, no history, no measurement. */
+void            cpel_session_reset_compare_view (CpelSession       *self,
+                                                 const CpelRange   *range);
+gboolean        cpel_session_compare_go_back    (CpelSession       *self);
+gboolean        cpel_session_compare_go_forward (CpelSession       *self);
+gboolean        cpel_session_compare_can_go_back (CpelSession      *self);
+gboolean        cpel_session_compare_can_go_forward (CpelSession   *self);
+/* The compare view's measurement (A's time, ordered), NULL: none. */
+void            cpel_session_set_compare_measure (CpelSession      *self,
+                                                  const CpelRange  *measure);
+const CpelRange *cpel_session_get_compare_measure (CpelSession     *self);
 
 /* Visible range [t0, t1) and the capture's limits. */
 const CpelRange *cpel_session_get_range         (CpelSession       *self);

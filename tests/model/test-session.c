@@ -902,6 +902,68 @@ test_compare (Fixture *f, gconstpointer data)
   g_assert_cmpint (cpel_session_get_compare_offset (f->session), ==, 0);
 }
 
+/* The compare view's range (not clamped: A's time, the view knows both
+ * captures), its own Back and Forward, its measurement; another compare
+ * file starts afresh. */
+static void
+test_compare_view (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CpelFile) b = file_new ();
+  const CpelRange *range;
+
+  cpel_session_set_compare_file (f->session, b);
+  cpel_session_reset_compare_view (f->session, &(CpelRange) { -50, 700 });
+  reset_counts (f);
+  g_assert_false (cpel_session_compare_can_go_back (f->session));
+
+  /* an empty range is 1 ns; the main range is not touched */
+  cpel_session_set_compare_range (f->session, &(CpelRange) { -20, -40 }, CPEL_SESSION_STEP);
+  range = cpel_session_get_compare_range (f->session);
+  g_assert_cmpint (range->t0, ==, -20);
+  g_assert_cmpint (range->t1, ==, -19);
+  g_assert_cmpuint (n_notified (f, "range"), ==, 0);
+  g_assert_true (cpel_session_compare_can_go_back (f->session));
+  g_assert_cmpuint (n_notified (f, "compare-can-go-back"), ==, 1);
+  g_assert_false (cpel_session_can_go_back (f->session));
+
+  /* continuous changes in a row are one step */
+  cpel_session_set_compare_range (f->session, &(CpelRange) { 10, 20 }, CPEL_SESSION_CONTINUOUS);
+  cpel_session_set_compare_range (f->session, &(CpelRange) { 11, 21 }, CPEL_SESSION_CONTINUOUS);
+  g_assert_false (cpel_session_set_compare_range (f->session, &(CpelRange) { 11, 21 },
+                                                  CPEL_SESSION_STEP));
+  g_assert_cmpuint (n_notified (f, "compare-range"), ==, 3);
+  g_assert_true (cpel_session_compare_go_back (f->session));
+  range = cpel_session_get_compare_range (f->session);
+  g_assert_cmpint (range->t0, ==, -20);
+  g_assert_true (cpel_session_compare_go_back (f->session));
+  range = cpel_session_get_compare_range (f->session);
+  g_assert_cmpint (range->t0, ==, -50);
+  g_assert_cmpint (range->t1, ==, 700);
+  g_assert_false (cpel_session_compare_go_back (f->session));
+  g_assert_true (cpel_session_compare_can_go_forward (f->session));
+  g_assert_true (cpel_session_compare_go_forward (f->session));
+  g_assert_true (cpel_session_compare_go_forward (f->session));
+  range = cpel_session_get_compare_range (f->session);
+  g_assert_cmpint (range->t0, ==, 11);
+  g_assert_false (cpel_session_compare_can_go_forward (f->session));
+
+  /* the measurement: ordered, notified on a real change */
+  g_assert_null (cpel_session_get_compare_measure (f->session));
+  cpel_session_set_compare_measure (f->session, &(CpelRange) { 90, 30 });
+  cpel_session_set_compare_measure (f->session, &(CpelRange) { 30, 90 });
+  g_assert_cmpuint (n_notified (f, "compare-measure"), ==, 1);
+  g_assert_cmpint (cpel_session_get_compare_measure (f->session)->t0, ==, 30);
+  g_assert_cmpint (cpel_session_get_compare_measure (f->session)->t1, ==, 90);
+  g_assert_null (cpel_session_get_measure (f->session, NULL, NULL) ? "main" : NULL);
+
+  /* another B: no history, no measurement */
+  cpel_session_set_compare_file (f->session, NULL);
+  g_assert_false (cpel_session_compare_can_go_back (f->session));
+  g_assert_false (cpel_session_compare_can_go_forward (f->session));
+  g_assert_null (cpel_session_get_compare_measure (f->session));
+  g_assert_cmpuint (n_notified (f, "compare-measure"), ==, 2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -924,6 +986,7 @@ main (int argc, char **argv)
   ADD ("/model/session/modes", test_modes, NULL);
   ADD ("/model/session/saved-view", test_saved_view, NULL);
   ADD ("/model/session/compare", test_compare, NULL);
+  ADD ("/model/session/compare-view", test_compare_view, NULL);
 #undef ADD
 
   return g_test_run ();
