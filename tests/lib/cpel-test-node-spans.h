@@ -18,7 +18,8 @@ typedef struct
 } CpelTestNodeSpan;
 
 /* The events of `spans` in time order (an end before a begin of the same
- * time, but after the begin of its own span of 0 ns), 1 tick = 1 ns, in a little-endian CPEL file in memory. */
+ * time, but after the begin of its own span of 0 ns), 1 tick = 1 ns, in a
+ * little-endian CPEL file in memory. */
 GBytes *cpel_test_node_spans_bytes (const CpelTestNodeSpan *spans,
                                     guint                   n);
 /* The same, written to `path`; fails the test on an error. */
