@@ -135,8 +135,10 @@ test_list (void)
   cli_run (&r, "spans", "--list", "--filter", "ip4-* dur>998ns", path);
   g_assert_cmpint (r.status, ==, 0);
   g_free (want);
-  want = g_strdup_printf ("%" G_GINT64_FORMAT "  %" G_GINT64_FORMAT "   999  vpp_wk_1  ip4-lookup\n"
-                          "%" G_GINT64_FORMAT "  %" G_GINT64_FORMAT "  1000  vpp_wk_1  ip4-lookup\n",
+  want = g_strdup_printf ("%" G_GINT64_FORMAT "  %" G_GINT64_FORMAT
+                          "   999  vpp_wk_1  ip4-lookup\n"
+                          "%" G_GINT64_FORMAT "  %" G_GINT64_FORMAT
+                          "  1000  vpp_wk_1  ip4-lookup\n",
                           t999, t999 + 999, t1000, t1000 + 1000);
   g_assert_cmpstr (r.out, ==, want);
   cli_run (&r, "spans", "--list", "--filter", "dur>=1us", "--span", "ip4-lookup", "--tsv", path);
