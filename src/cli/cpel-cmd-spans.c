@@ -6,30 +6,6 @@
 
 #include <glib/gi18n.h>
 
-/* The built-in rules (unless --no-builtin) and those of each --rules FILE. */
-static CpelSpanRules *
-load_rules (const char  *command,
-            char       **files,
-            gboolean     no_builtin,
-            int         *status)
-{
-  g_autoptr(CpelSpanRules) rules = no_builtin ? cpel_span_rules_new ()
-                                              : cpel_span_rules_new_builtin ();
-
-  for (guint i = 0; files != NULL && files[i] != NULL; i++)
-    {
-      g_autoptr(GError) error = NULL;
-
-      if (!cpel_span_rules_add_file (rules, files[i], &error))
-        {
-          g_printerr ("cpel %s: %s\n", command, error->message);
-          *status = CPEL_EXIT_INVALID;
-          return NULL;
-        }
-    }
-  return g_steal_pointer (&rules);
-}
-
 /* NAME as a glob that matches it only. */
 static char *
 glob_escape (const char *name)
@@ -198,7 +174,6 @@ run (const char *command,
   g_autofree char *text = NULL;
   CpelSpansOptions options = { 0 };
   CpelSpanTable table = states ? CPEL_SPAN_TABLE_STATES : CPEL_SPAN_TABLE_SPANS;
-  int status = CPEL_EXIT_OK;
 
   if (states)
     context = cpel_cli_context_new ("states", _("FILE"),
@@ -236,9 +211,9 @@ run (const char *command,
   if (options.t1 <= options.t0)
     return cpel_cli_usage_error (command, _("The end of the range must come after its start"));
 
-  rules = load_rules (command, rule_files, no_builtin, &status);
+  rules = cpel_cli_load_span_rules (command, rule_files, no_builtin);
   if (rules == NULL)
-    return status;
+    return CPEL_EXIT_INVALID;
 
   file = cpel_cli_open_stream (argv[1], common.clock_rate, &error);
   if (file == NULL)

@@ -174,6 +174,75 @@ test_list (void)
   g_assert_cmpint (r.status, ==, 2);
 }
 
+static char *
+write_planted (gboolean b)
+{
+  g_autoptr(GArray) spans = cpel_test_node_spans_planted (b);
+  char *path = g_build_filename (tmpdir, b ? "planted-b.cpel" : "planted-a.cpel", NULL);
+
+  cpel_test_node_spans_write (path, (const CpelTestNodeSpan *) spans->data, spans->len);
+  return path;
+}
+
+static char *
+write_text (const char *name,
+            const char *contents)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = g_build_filename (tmpdir, name, NULL);
+
+  g_assert_true (g_file_set_contents (path, contents, -1, &error));
+  g_assert_no_error (error);
+  return path;
+}
+
+/* One node made slower in B: the CSV exactly, biggest change of the mean
+ * first. */
+static void
+test_diff (void)
+{
+  g_autofree char *a = write_planted (FALSE);
+  g_autofree char *b = write_planted (TRUE);
+  g_autofree char *rules = write_text ("lookup.rules",
+                                       "span lookup begin event=ip4-lookup-call "
+                                       "end event=ip4-lookup-return\n");
+  g_auto(CliRun) r = { 0 };
+
+  cli_run (&r, "diff", "--by", "spans", "--csv", a, b);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpstr (r.out, ==,
+    "span,count_a,count_b,count_delta,mean_ns_a,mean_ns_b,mean_delta_pct,"
+    "p99_ns_a,p99_ns_b,p99_delta_pct\r\n"
+    "l2-input,10,10,0,200,150,-25.0,200,150,-25.0\r\n"
+    "ip4-lookup,100,100,0,1000,1100,10.0,1000,2000,100.0\r\n"
+    "arp-input,1,1,0,16,17,6.3,16,17,6.3\r\n"
+    "dpdk-input,50,50,0,300,303,1.0,300,303,1.0\r\n"
+    "ethernet-input,100,100,0,500,500,0.0,500,500,0.0\r\n"
+    "ip4-rewrite,0,10,10,,400,,,400,\r\n"
+    "ip6-lookup,5,0,-5,123,,,123,,\r\n");
+
+  /* --rules for both, without the built-in ones */
+  cli_run (&r, "diff", "--by", "spans", "--csv", "--no-builtin", "--rules", rules, a, b);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==,
+    "span,count_a,count_b,count_delta,mean_ns_a,mean_ns_b,mean_delta_pct,"
+    "p99_ns_a,p99_ns_b,p99_delta_pct\r\n"
+    "lookup,100,100,0,1000,1100,10.0,1000,2000,100.0\r\n");
+
+  /* the table: the regression in one line */
+  cli_run (&r, "diff", "--by", "spans", a, b);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "A: planted-a.cpel\nB: planted-b.cpel\n\nSpan "));
+  g_assert_nonnull (strstr (r.out, "\nip4-lookup          100      100    0  1.000 µs  1.100 µs  "
+                                   "+10.0 %  1.000 µs  2.000 µs  +100.0 %\n"));
+
+  cli_run (&r, "diff", "--rules", rules, a, b);
+  g_assert_cmpint (r.status, ==, 2);
+  cli_run (&r, "diff", "--by", "nodes", a, b);
+  g_assert_cmpint (r.status, ==, 2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -184,6 +253,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/latency/uniform-table", test_uniform_table);
   g_test_add_func ("/cli/latency/hist", test_hist);
   g_test_add_func ("/cli/latency/list", test_list);
+  g_test_add_func ("/cli/latency/diff", test_diff);
   status = g_test_run ();
   cli_tmpdir_free (tmpdir);
   return status;

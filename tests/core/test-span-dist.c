@@ -330,6 +330,68 @@ test_list (void)
   g_assert_cmpuint (cpel_span_list_get_n (all), ==, 1003);
 }
 
+static void
+test_pct (void)
+{
+  struct { gint64 a, b; gboolean ok; gint64 pct10; const char *text; } cases[] = {
+    { 8, 9, TRUE, 125, "12.5" },
+    { 16, 17, TRUE, 63, "6.3" },       /* 6.25: halves away from zero */
+    { 17, 16, TRUE, -59, "-5.9" },
+    { 1000, 1000, TRUE, 0, "0.0" },
+    { 3, 4, TRUE, 333, "33.3" },
+    { 2000, 1999, TRUE, -1, "-0.1" },  /* -0.05 */
+    { 20000, 19999, TRUE, 0, "0.0" },  /* -0.005: never "-0.0" */
+    { 1, 0, TRUE, -1000, "-100.0" },
+    { 0, 5, FALSE, 0, "" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gint64 p = 0;
+      gboolean ok = cpel_span_diff_pct10 (cases[i].a, cases[i].b, &p);
+      g_autofree char *text = cpel_span_diff_format_pct (ok, p);
+
+      g_assert_cmpint (ok, ==, cases[i].ok);
+      if (ok)
+        g_assert_cmpint (p, ==, cases[i].pct10);
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+}
+
+/* The planted regression: every figure of every row. */
+static void
+test_diff_planted (void)
+{
+  g_autoptr(GArray) sa = cpel_test_node_spans_planted (FALSE);
+  g_autoptr(GArray) sb = cpel_test_node_spans_planted (TRUE);
+  g_autoptr(CpelFile) a = file_of (sa);
+  g_autoptr(CpelFile) b = file_of (sb);
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelSpanDiff) diff = cpel_span_diff_compute (a, b, rules, NULL, NULL, &error);
+  g_autofree char *csv = NULL;
+  const CpelSpanDiffRow *r;
+
+  g_assert_no_error (error);
+  csv = cpel_span_diff_to_csv (diff);
+  g_assert_cmpstr (csv, ==,
+    "span,count_a,count_b,count_delta,mean_ns_a,mean_ns_b,mean_delta_pct,"
+    "p99_ns_a,p99_ns_b,p99_delta_pct\r\n"
+    "l2-input,10,10,0,200,150,-25.0,200,150,-25.0\r\n"
+    "ip4-lookup,100,100,0,1000,1100,10.0,1000,2000,100.0\r\n"
+    "arp-input,1,1,0,16,17,6.3,16,17,6.3\r\n"
+    "dpdk-input,50,50,0,300,303,1.0,300,303,1.0\r\n"
+    "ethernet-input,100,100,0,500,500,0.0,500,500,0.0\r\n"
+    "ip4-rewrite,0,10,10,,400,,,400,\r\n"
+    "ip6-lookup,5,0,-5,123,,,123,,\r\n");
+  r = cpel_span_diff_lookup (diff, "ip4-lookup");
+  g_assert_nonnull (r);
+  g_assert_cmpint (r->p50_ns_a, ==, 1000);
+  g_assert_cmpint (r->p50_ns_b, ==, 1000);
+  g_assert_cmpint (r->max_ns_b, ==, 2000);
+  g_assert_null (cpel_span_diff_lookup (diff, "nothing"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -340,5 +402,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/span-dist/histogram", test_histogram);
   g_test_add_func ("/core/span-dist/histogram-flat", test_histogram_flat);
   g_test_add_func ("/core/span-dist/list", test_list);
+  g_test_add_func ("/core/span-dist/diff-pct", test_pct);
+  g_test_add_func ("/core/span-dist/diff-planted", test_diff_planted);
   return g_test_run ();
 }

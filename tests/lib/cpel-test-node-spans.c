@@ -117,3 +117,36 @@ cpel_test_node_spans_append (GArray       *out,
     }
   return t;
 }
+
+static gint64
+append_n (GArray     *out,
+          guint32     track,
+          const char *node,
+          gint64      t,
+          guint       n,
+          gint64      d)
+{
+  for (guint i = 0; i < n; i++)
+    t = cpel_test_node_spans_append (out, track, node, t, 50, &d, 1);
+  return t;
+}
+
+GArray *
+cpel_test_node_spans_planted (gboolean b)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (CpelTestNodeSpan));
+  gint64 t = 0;
+
+  t = append_n (out, 1, "l2-input", t, 10, b ? 150 : 200);
+  t = append_n (out, 1, "arp-input", t, 1, b ? 17 : 16);
+  t = append_n (out, 1, "dpdk-input", t, 50, b ? 303 : 300);
+  t = append_n (out, 1, "ethernet-input", t, 100, 500);
+  if (b)
+    append_n (out, 1, "ip4-rewrite", t, 10, 400);
+  else
+    append_n (out, 1, "ip6-lookup", t, 5, 123);
+  t = append_n (out, 2, "ip4-lookup", 0, b ? 90 : 100, 1000);
+  if (b)
+    append_n (out, 2, "ip4-lookup", t, 10, 2000);
+  return out;
+}

@@ -37,4 +37,16 @@ gint64  cpel_test_node_spans_append (GArray       *out,
                                      const gint64 *durations,
                                      guint         n);
 
+/* Two dispatch captures with a planted regression, A (b FALSE) and B:
+ *   node            A                     B
+ *   l2-input        10 x 200 ns           10 x 150 ns           faster
+ *   ip4-lookup      100 x 1000 ns         90 x 1000, 10 x 2000  slower (track 2)
+ *   arp-input       1 x 16 ns             1 x 17 ns
+ *   dpdk-input      50 x 300 ns           50 x 303 ns
+ *   ethernet-input  100 x 500 ns          100 x 500 ns
+ *   ip4-rewrite     -                     10 x 400 ns
+ *   ip6-lookup      5 x 123 ns            -
+ * Returns an array of CpelTestNodeSpan. */
+GArray *cpel_test_node_spans_planted (gboolean b);
+
 G_END_DECLS
