@@ -835,3 +835,250 @@ cpel_span_list_to_text (CpelSpanList *list,
     cpel_text_table_write (&t, out);
   return g_string_free (out, FALSE);
 }
+
+/* ---- duration anomalies --------------------------------------------------- */
+
+typedef struct
+{
+  guint64  n;
+  double   mean;
+  double   m2;
+  double   sigma;
+  GArray  *durations;   /* ABOVE: gint64 */
+  gint64   threshold;   /* ABOVE: the percentile */
+} TrackAcc;
+
+struct _CpelSpanAnomalies
+{
+  CpelFile              *file;
+  CpelSpanNames         *names;
+  GArray                *items;      /* CpelSpanAnomaly */
+  TrackAcc              *tracks;     /* per slot */
+  guint                  n_tracks;
+  guint64                n_spans;
+  CpelSpanAnomalyMethod  method;
+  double                 k;
+};
+
+typedef struct
+{
+  CpelSpanAnomalies *an;
+  const char        *name;
+  CpelSpanNames     *names;
+  GArray            *cache;
+} AnomalyRun;
+
+static gboolean
+anomaly_want (gpointer    data,
+              const char *name)
+{
+  AnomalyRun *run = data;
+
+  return strcmp (run->name, name) == 0;
+}
+
+static void
+anomaly_count_sink (gpointer        data,
+                    guint           slot,
+                    const CpelSpan *span,
+                    gint64          tb,
+                    gint64          te)
+{
+  AnomalyRun *run = data;
+  TrackAcc *acc;
+  gint64 d = MAX (te - tb, 0);
+  double delta;
+
+  if (!finished_span (span)
+      || !name_wanted (run->cache, run->names, span->name, anomaly_want, run))
+    return;
+  acc = &run->an->tracks[slot];
+  run->an->n_spans++;
+  acc->n++;
+  delta = (double) d - acc->mean;
+  acc->mean += delta / (double) acc->n;
+  acc->m2 += delta * ((double) d - acc->mean);
+  if (run->an->method == CPEL_SPAN_ANOMALY_ABOVE)
+    {
+      if (acc->durations == NULL)
+        acc->durations = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_array_append_val (acc->durations, d);
+    }
+}
+
+static void
+anomaly_find_sink (gpointer        data,
+                   guint           slot,
+                   const CpelSpan *span,
+                   gint64          tb,
+                   gint64          te)
+{
+  AnomalyRun *run = data;
+  CpelSpanAnomalies *an = run->an;
+  const TrackAcc *acc;
+  gint64 d = MAX (te - tb, 0);
+  gboolean unusual;
+  CpelSpanAnomaly a;
+
+  if (!finished_span (span)
+      || !name_wanted (run->cache, run->names, span->name, anomaly_want, run))
+    return;
+  acc = &an->tracks[slot];
+  if (an->method == CPEL_SPAN_ANOMALY_SIGMA)
+    unusual = acc->n >= 2 && acc->sigma > 0 && fabs ((double) d - acc->mean) > an->k * acc->sigma;
+  else
+    unusual = d > acc->threshold;
+  if (!unusual)
+    return;
+  a.span.begin_ns = tb;
+  a.span.end_ns = te;
+  a.span.slot = slot;
+  a.span.begin = span->begin;
+  a.span.name = cpel_span_names_get (run->names, span->name);
+  a.duration_ns = d;
+  a.z = acc->sigma > 0 ? ((double) d - acc->mean) / acc->sigma : 0;
+  g_array_append_val (an->items, a);
+}
+
+static gint
+anomaly_cmp (gconstpointer pa,
+             gconstpointer pb)
+{
+  const CpelSpanAnomaly *a = pa, *b = pb;
+
+  if (a->span.begin_ns != b->span.begin_ns)
+    return a->span.begin_ns < b->span.begin_ns ? -1 : 1;
+  if (a->span.slot != b->span.slot)
+    return a->span.slot < b->span.slot ? -1 : 1;
+  if (a->span.begin != b->span.begin)
+    return a->span.begin < b->span.begin ? -1 : 1;
+  return a->span.end_ns < b->span.end_ns ? -1 : a->span.end_ns > b->span.end_ns;
+}
+
+CpelSpanAnomalies *
+cpel_span_anomalies_find (CpelFile               *file,
+                          CpelSpanRules          *rules,
+                          const CpelSpansOptions *options,
+                          const char             *name,
+                          CpelSpanAnomalyMethod   method,
+                          double                  k_or_p,
+                          GCancellable           *cancellable,
+                          GError                **error)
+{
+  g_autoptr(CpelSpanAnomalies) an = g_new0 (CpelSpanAnomalies, 1);
+  g_autoptr(CpelSpanNames) names1 = cpel_span_names_new ();
+  g_autoptr(GArray) cache = g_array_new (FALSE, FALSE, sizeof (gint8));
+  AnomalyRun run;
+  guint64 per_100k;
+
+  g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
+  g_return_val_if_fail (rules != NULL && name != NULL, NULL);
+  g_return_val_if_fail (method == CPEL_SPAN_ANOMALY_SIGMA ? k_or_p > 0
+                                                          : k_or_p > 0 && k_or_p < 100, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  an->file = g_object_ref (file);
+  an->method = method;
+  an->k = k_or_p;
+  an->n_tracks = cpel_file_get_n_tracks (file);
+  an->tracks = g_new0 (TrackAcc, MAX (an->n_tracks, 1));
+  an->items = g_array_new (FALSE, FALSE, sizeof (CpelSpanAnomaly));
+  run.an = an;
+  run.name = name;
+  run.names = names1;
+  run.cache = cache;
+  if (!cpel_spans_run (file, rules, options, names1, anomaly_count_sink, &run, cancellable,
+                       error))
+    return NULL;
+  /* the percentile in thousandths of a percent: ceil (p n / 100) exactly */
+  per_100k = (guint64) llround (k_or_p * 1000);
+  for (guint s = 0; s < an->n_tracks; s++)
+    {
+      TrackAcc *acc = &an->tracks[s];
+
+      if (acc->n == 0)
+        continue;
+      acc->sigma = sqrt (acc->m2 / (double) acc->n);
+      if (acc->durations != NULL)
+        {
+          guint64 n = acc->durations->len;
+          guint64 rank = (guint64) (((unsigned __int128) n * per_100k + 99999) / 100000);
+          gint64 *v = (gint64 *) acc->durations->data;
+
+          rank = CLAMP (rank, 1, n);
+          acc->threshold = cpel_spans_select_kth (v, 0, (gint64) n - 1, (gint64) rank - 1);
+          g_clear_pointer (&acc->durations, g_array_unref);
+        }
+    }
+  an->names = cpel_span_names_new ();
+  g_array_set_size (cache, 0);
+  run.names = an->names;
+  if (!cpel_spans_run (file, rules, options, an->names, anomaly_find_sink, &run, cancellable,
+                       error))
+    return NULL;
+  g_array_sort (an->items, anomaly_cmp);
+  return g_steal_pointer (&an);
+}
+
+void
+cpel_span_anomalies_free (CpelSpanAnomalies *anomalies)
+{
+  if (anomalies == NULL)
+    return;
+  if (anomalies->tracks != NULL)
+    for (guint s = 0; s < anomalies->n_tracks; s++)
+      g_clear_pointer (&anomalies->tracks[s].durations, g_array_unref);
+  g_free (anomalies->tracks);
+  g_clear_pointer (&anomalies->items, g_array_unref);
+  g_clear_pointer (&anomalies->names, cpel_span_names_free);
+  g_clear_object (&anomalies->file);
+  g_free (anomalies);
+}
+
+guint64
+cpel_span_anomalies_get_n (CpelSpanAnomalies *anomalies)
+{
+  g_return_val_if_fail (anomalies != NULL, 0);
+  return anomalies->items->len;
+}
+
+const CpelSpanAnomaly *
+cpel_span_anomalies_get (CpelSpanAnomalies *anomalies,
+                         guint64            i)
+{
+  g_return_val_if_fail (anomalies != NULL, NULL);
+  g_return_val_if_fail (i < anomalies->items->len, NULL);
+  return &g_array_index (anomalies->items, CpelSpanAnomaly, i);
+}
+
+guint64
+cpel_span_anomalies_get_n_spans (CpelSpanAnomalies *anomalies)
+{
+  g_return_val_if_fail (anomalies != NULL, 0);
+  return anomalies->n_spans;
+}
+
+gboolean
+cpel_span_anomalies_get_track (CpelSpanAnomalies *anomalies,
+                               guint              slot,
+                               guint64           *n,
+                               double            *mean,
+                               double            *sigma,
+                               gint64            *percentile_ns)
+{
+  const TrackAcc *acc;
+
+  g_return_val_if_fail (anomalies != NULL, FALSE);
+  if (slot >= anomalies->n_tracks || anomalies->tracks[slot].n == 0)
+    return FALSE;
+  acc = &anomalies->tracks[slot];
+  if (n != NULL)
+    *n = acc->n;
+  if (mean != NULL)
+    *mean = acc->mean;
+  if (sigma != NULL)
+    *sigma = acc->sigma;
+  if (percentile_ns != NULL)
+    *percentile_ns = acc->threshold;
+  return TRUE;
+}

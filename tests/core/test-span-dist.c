@@ -392,6 +392,94 @@ test_diff_planted (void)
   g_assert_null (cpel_span_diff_lookup (diff, "nothing"));
 }
 
+static void
+test_anomalies (void)
+{
+  g_autoptr(GArray) spans = uniform_1000 (1, "ip4-lookup", 0);
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelSpanAnomalies) above = NULL;
+  g_autoptr(CpelSpanAnomalies) sigma = NULL;
+  g_autoptr(CpelSpanAnomalies) flat = NULL;
+  g_autoptr(CpelSpanAnomalies) above_999 = NULL;
+  gint64 d4[4] = { 5000, 5000, 5000, 5000 };
+  guint64 n = 0, low = 0, high = 0;
+  double mean = 0, sd = 0;
+  gint64 p = 0;
+
+  /* track 2: equal durations, sigma 0, nothing above its p99 */
+  cpel_test_node_spans_append (spans, 2, "ip4-lookup", 0, 1, d4, 4);
+  file = file_of (spans);
+
+  above = cpel_span_anomalies_find (file, rules, NULL, "ip4-lookup", CPEL_SPAN_ANOMALY_ABOVE,
+                                    99, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_span_anomalies_get_n_spans (above), ==, 1004);
+  /* 991..1000 on track 1 */
+  g_assert_cmpuint (cpel_span_anomalies_get_n (above), ==, 10);
+  for (guint64 i = 0; i < 10; i++)
+    {
+      const CpelSpanAnomaly *a = cpel_span_anomalies_get (above, i);
+
+      g_assert_cmpint (a->duration_ns, >, 990);
+      g_assert_cmpint (a->duration_ns, ==, a->span.end_ns - a->span.begin_ns);
+      g_assert_cmpuint (a->span.slot, ==, 0);
+      g_assert_cmpstr (a->span.name, ==, "ip4-lookup");
+      if (i > 0)
+        g_assert_cmpint (a->span.begin_ns, >,
+                         cpel_span_anomalies_get (above, i - 1)->span.begin_ns);
+    }
+  g_assert_true (cpel_span_anomalies_get_track (above, 0, &n, &mean, &sd, &p));
+  g_assert_cmpuint (n, ==, 1000);
+  g_assert_cmpint (p, ==, 990);
+  g_assert_cmpfloat_with_epsilon (mean, 500.5, 1e-9);
+  g_assert_true (cpel_span_anomalies_get_track (above, 1, &n, NULL, &sd, &p));
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpint (p, ==, 5000);
+  g_assert_cmpfloat (sd, ==, 0);
+
+  /* p99.9: the 999th of 1000 */
+  above_999 = cpel_span_anomalies_find (file, rules, NULL, "ip4-lookup",
+                                        CPEL_SPAN_ANOMALY_ABOVE, 99.9, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_span_anomalies_get_n (above_999), ==, 1);
+  g_assert_cmpint (cpel_span_anomalies_get (above_999, 0)->duration_ns, ==, 1000);
+
+  /* sigma = sqrt ((1000^2 - 1) / 12) = 288.67: |d - 500.5| > 1.7 sigma
+   * (490.74) for 1..9 and 992..1000 */
+  sigma = cpel_span_anomalies_find (file, rules, NULL, "ip4-lookup", CPEL_SPAN_ANOMALY_SIGMA,
+                                    1.7, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_span_anomalies_get_n (sigma), ==, 18);
+  for (guint64 i = 0; i < 18; i++)
+    {
+      const CpelSpanAnomaly *a = cpel_span_anomalies_get (sigma, i);
+
+      if (a->duration_ns <= 9)
+        {
+          low++;
+          g_assert_cmpfloat (a->z, <, -1.7);
+        }
+      else
+        {
+          high++;
+          g_assert_cmpint (a->duration_ns, >=, 992);
+          g_assert_cmpfloat (a->z, >, 1.7);
+        }
+    }
+  g_assert_cmpuint (low, ==, 9);
+  g_assert_cmpuint (high, ==, 9);
+
+  /* a name without spans */
+  flat = cpel_span_anomalies_find (file, rules, NULL, "ip6-lookup", CPEL_SPAN_ANOMALY_SIGMA,
+                                   2.5, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_span_anomalies_get_n (flat), ==, 0);
+  g_assert_cmpuint (cpel_span_anomalies_get_n_spans (flat), ==, 0);
+  g_assert_false (cpel_span_anomalies_get_track (flat, 0, NULL, NULL, NULL, NULL));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -404,5 +492,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/span-dist/list", test_list);
   g_test_add_func ("/core/span-dist/diff-pct", test_pct);
   g_test_add_func ("/core/span-dist/diff-planted", test_diff_planted);
+  g_test_add_func ("/core/span-dist/anomalies", test_anomalies);
   return g_test_run ();
 }
