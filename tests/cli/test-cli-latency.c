@@ -243,6 +243,52 @@ test_diff (void)
   g_assert_cmpint (r.status, ==, 2);
 }
 
+static void
+test_anomaly (void)
+{
+  g_autofree char *path = write_uniform ("anomaly.cpel");
+  g_autofree char *a = write_planted (FALSE);
+  g_auto(CliRun) r = { 0 };
+  gint64 t1000 = uniform_begin (1000);
+  g_autofree char *line = NULL;
+
+  /* above p99 (990 ns): 991..1000 */
+  cli_run (&r, "anomaly", "--span", "ip4-lookup", "--above", "p99", path);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpuint (count_lines (r.out), ==, 11);
+  g_assert_true (g_str_has_suffix (r.out, "\n10 anomalies among 1\u202f000 spans\n"));
+  g_assert_nonnull (strstr (r.out, "ip4-lookup-call: 0  [span ip4-lookup, duration 1.000 µs, "
+                                   "z +1.73]\n"));
+
+  /* the TSV: dump's columns, then span, duration and z */
+  cli_run (&r, "anomaly", "--span", "ip4-lookup", "--above", "99.9", "--tsv", path);
+  g_assert_cmpint (r.status, ==, 0);
+  line = g_strdup_printf ("time_ns\ttrack\ttrack_label\tcode\tevent\tdatum\tspan\tduration_ns\tz\n"
+                          "%" G_GINT64_FORMAT "\t1\tvpp_wk_1\t2\tip4-lookup-call\t"
+                          "0\tip4-lookup\t1000\t+1.7303\n", t1000);
+  g_assert_cmpstr (r.out, ==, line);
+
+  /* sigma: |d - 500.5| > 1.7 * 288.67 for 1..9 and 992..1000 */
+  cli_run (&r, "anomaly", "--span", "ip4-lookup", "--sigma", "1.7", path);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_suffix (r.out, "\n18 anomalies among 1\u202f000 spans\n"));
+
+  /* equal durations: none */
+  cli_run (&r, "anomaly", "--span", "ethernet-input", a);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, "0 anomalies among 100 spans\n");
+
+  cli_run (&r, "anomaly", "--span", "ip4-lookup", "--above", "p100", path);
+  g_assert_cmpint (r.status, ==, 2);
+  cli_run (&r, "anomaly", "--span", "ip4-lookup", "--above", "p99", "--sigma", "2", path);
+  g_assert_cmpint (r.status, ==, 2);
+  cli_run (&r, "anomaly", "--span", "ip4-lookup", "--code", "1", path);
+  g_assert_cmpint (r.status, ==, 2);
+  cli_run (&r, "anomaly", "--above", "p99", "--code", "1", path);
+  g_assert_cmpint (r.status, ==, 2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -254,6 +300,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/latency/hist", test_hist);
   g_test_add_func ("/cli/latency/list", test_list);
   g_test_add_func ("/cli/latency/diff", test_diff);
+  g_test_add_func ("/cli/latency/anomaly", test_anomaly);
   status = g_test_run ();
   cli_tmpdir_free (tmpdir);
   return status;
