@@ -503,3 +503,24 @@ cpel_cli_flush_stdout (void)
     }
   return TRUE;
 }
+
+CpelSpanRules *
+cpel_cli_load_span_rules (const char  *command,
+                          char       **files,
+                          gboolean     no_builtin)
+{
+  g_autoptr(CpelSpanRules) rules = no_builtin ? cpel_span_rules_new ()
+                                              : cpel_span_rules_new_builtin ();
+
+  for (guint i = 0; files != NULL && files[i] != NULL; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!cpel_span_rules_add_file (rules, files[i], &error))
+        {
+          g_printerr ("cpel %s: %s\n", command, error->message);
+          return NULL;
+        }
+    }
+  return g_steal_pointer (&rules);
+}

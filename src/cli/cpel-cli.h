@@ -145,6 +145,13 @@ CpelFile       *cpel_cli_open_summary  (const char      *path,
                                         guint64          clock_rate,
                                         GError         **error);
 
+/* The built-in span rules (unless no_builtin) and those of each FILE of
+ * `files` (NULL-terminated, may be NULL); NULL after printing the error
+ * ("cpel COMMAND: …"; exit status CPEL_EXIT_INVALID). */
+CpelSpanRules  *cpel_cli_load_span_rules (const char    *command,
+                                          char         **files,
+                                          gboolean       no_builtin);
+
 /* After using `file`: when it shrank on disk meanwhile (its data then reads
  * as zeros), says so on stderr ("cpel: PATH: ...") and returns TRUE. */
 gboolean        cpel_cli_report_damage (CpelFile        *file,

@@ -29,14 +29,24 @@ cpel_cmd_diff (int argc, char **argv)
 {
   g_auto(CpelCliCommon) common = { 0 };
   g_autofree char *by = NULL;
-  gboolean csv = FALSE;
+  gboolean csv = FALSE, no_builtin = FALSE;
+  g_auto(GStrv) rule_files = NULL;
   const GOptionEntry entries[] = {
     { "by", 0, 0, G_OPTION_ARG_STRING, &by,
-      N_("Match events by name (events, the default) or tracks by label (tracks)"), N_("TABLE") },
+      N_("Match events by name (events, the default), tracks by label (tracks) or span "
+         "durations by span name (spans)"), N_("TABLE") },
     { "csv", 0, 0, G_OPTION_ARG_NONE, &csv,
       N_("Comma-separated values (RFC 4180)"), NULL },
+    { "rules", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rule_files,
+      N_("With --by spans: rules from FILE too, for both (doc/spans.md); may be repeated"),
+      N_("FILE") },
+    { "no-builtin", 0, 0, G_OPTION_ARG_NONE, &no_builtin,
+      N_("With --by spans: leave out the built-in rules"), NULL },
     { NULL }
   };
+  g_autoptr(CpelSpanRules) rules = NULL;
+  g_autoptr(CpelSpanDiff) span_diff = NULL;
+  gboolean spans = FALSE;
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(CpelFile) a = NULL;
@@ -52,25 +62,38 @@ cpel_cmd_diff (int argc, char **argv)
   gboolean damaged;
 
   context = cpel_cli_context_new ("diff", _("A B"),
-                                  _("The differences between two captures: per event name the number of events\n"
-                                    "and the mean interval between consecutive events of the name on a track, in\n"
-                                    "A and in B; per track label the number of events.  Events are matched by\n"
-                                    "name (their codes may differ), tracks by label; biggest changes first.\n"
-                                    "--from and --to apply to both, each from its own first event."),
-                                  entries, CPEL_CLI_OPTION_CLOCK_RATE | CPEL_CLI_OPTION_RANGE, &common);
+    _("The differences between two captures: per event name the number of events\n"
+      "and the mean interval between consecutive events of the name on a track, in\n"
+      "A and in B; per track label the number of events.  Events are matched by\n"
+      "name (their codes may differ), tracks by label; biggest changes first.\n"
+      "--by spans: per span name the count, mean and p99 of the durations.\n"
+      "--from and --to apply to both, each from its own first event."),
+    entries, CPEL_CLI_OPTION_CLOCK_RATE | CPEL_CLI_OPTION_RANGE, &common);
   if (!cpel_cli_parse (context, "diff", &argc, &argv))
     return CPEL_EXIT_USAGE;
   if (argc != 3)
     return cpel_cli_usage_error ("diff", argc < 3 ? _("Give two files, A and B") : _("Too many arguments"));
-  if (by != NULL && strcmp (by, "events") != 0 && strcmp (by, "tracks") != 0)
-    return cpel_cli_usage_error ("diff", _("--by takes “events” or “tracks”, not “%s”"), by);
+  if (by != NULL && strcmp (by, "events") != 0 && strcmp (by, "tracks") != 0
+      && strcmp (by, "spans") != 0)
+    return cpel_cli_usage_error ("diff", _("--by takes “events”, “tracks” or “spans”, "
+                                           "not “%s”"), by);
   if (by != NULL && strcmp (by, "tracks") == 0)
     table = CPEL_DIFF_BY_TRACKS;
+  spans = by != NULL && strcmp (by, "spans") == 0;
+  if (!spans && (rule_files != NULL || no_builtin))
+    return cpel_cli_usage_error ("diff", _("--rules and --no-builtin go with --by spans"));
   options.to = G_MAXINT64;
   if (!cpel_cli_parse_range (common.from_text, common.to_text, &options.from, &options.to, &error))
     return cpel_cli_usage_error ("diff", "%s", error->message);
   if (options.to <= options.from)
     return cpel_cli_usage_error ("diff", _("The end of the range must come after its start"));
+
+  if (spans)
+    {
+      rules = cpel_cli_load_span_rules ("diff", rule_files, no_builtin);
+      if (rules == NULL)
+        return CPEL_EXIT_INVALID;
+    }
 
   /* the two are opened (and indexed) at the same time */
   open_b.path = argv[2];
@@ -94,11 +117,21 @@ cpel_cmd_diff (int argc, char **argv)
       return CPEL_EXIT_INVALID;
     }
 
-  diff = cpel_diff_compute (a, b, &options, NULL, &error);
-  if (diff == NULL)
+  if (spans)
+    {
+      CpelSpansOptions so = { 0 };
+
+      /* each from its own first event: times are relative to it already */
+      so.t0 = options.from;
+      so.t1 = options.to;
+      span_diff = cpel_span_diff_compute (a, b, rules, &so, NULL, &error);
+      if (span_diff == NULL)
+        return cpel_cli_file_error (argv[1], error);
+    }
+  else if ((diff = cpel_diff_compute (a, b, &options, NULL, &error)) == NULL)
     return cpel_cli_file_error (argv[1], error);
   if (csv)
-    text = cpel_diff_to_csv (diff, table);
+    text = spans ? cpel_span_diff_to_csv (span_diff) : cpel_diff_to_csv (diff, table);
   else
     {
       name_a = g_path_get_basename (argv[1]);
@@ -116,7 +149,10 @@ cpel_cmd_diff (int argc, char **argv)
         g_autofree char *shown_a = cpel_cli_escape (name_a);
         g_autofree char *shown_b = cpel_cli_escape (name_b);
 
-        text = cpel_diff_to_text (diff, table, shown_a, shown_b);
+        if (spans)
+          text = cpel_span_diff_to_text (span_diff, shown_a, shown_b);
+        else
+          text = cpel_diff_to_text (diff, table, shown_a, shown_b);
       }
     }
   fputs (text, stdout);

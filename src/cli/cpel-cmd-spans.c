@@ -6,28 +6,109 @@
 
 #include <glib/gi18n.h>
 
-/* The built-in rules (unless --no-builtin) and those of each --rules FILE. */
-static CpelSpanRules *
-load_rules (const char  *command,
-            char       **files,
-            gboolean     no_builtin,
-            int         *status)
+/* NAME as a glob that matches it only. */
+static char *
+glob_escape (const char *name)
 {
-  g_autoptr(CpelSpanRules) rules = no_builtin ? cpel_span_rules_new ()
-                                              : cpel_span_rules_new_builtin ();
+  GString *out = g_string_new (NULL);
 
-  for (guint i = 0; files != NULL && files[i] != NULL; i++)
+  for (const char *p = name; *p; p++)
     {
-      g_autoptr(GError) error = NULL;
-
-      if (!cpel_span_rules_add_file (rules, files[i], &error))
-        {
-          g_printerr ("cpel %s: %s\n", command, error->message);
-          *status = CPEL_EXIT_INVALID;
-          return NULL;
-        }
+      if (*p == '*' || *p == '?' || *p == '\\')
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *p);
     }
-  return g_steal_pointer (&rules);
+  return g_string_free (out, FALSE);
+}
+
+typedef struct
+{
+  gboolean  hist, log, list, tsv;
+  char     *bins_text;
+  char     *span;
+  char     *min_text;
+  char     *top_text;
+  char     *filter_text;
+  guint     bins;
+  guint64   top;
+  CpelSpanFilter *filter;
+} Latency;
+
+static void
+latency_clear (Latency *l)
+{
+  g_free (l->bins_text);
+  g_free (l->span);
+  g_free (l->min_text);
+  g_free (l->top_text);
+  g_free (l->filter_text);
+  g_clear_pointer (&l->filter, cpel_span_filter_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Latency, latency_clear)
+
+/* The options of --hist and --list checked and parsed; a usage error's
+ * status, or -1. */
+static int
+latency_check (Latency    *l,
+               gboolean    csv,
+               const char *by)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (l->hist && l->list)
+    return cpel_cli_usage_error ("spans", _("Give --hist or --list, not both"));
+  if (!l->hist && (l->bins_text != NULL || l->log))
+    return cpel_cli_usage_error ("spans", _("--bins and --log go with --hist"));
+  if (!l->list && (l->min_text != NULL || l->top_text != NULL || l->tsv
+                   || l->filter_text != NULL))
+    return cpel_cli_usage_error ("spans", _("--min, --top, --tsv and --filter go with --list"));
+  if (!l->hist && !l->list && l->span != NULL)
+    return cpel_cli_usage_error ("spans", _("--span goes with --hist or --list"));
+  if ((l->hist || l->list) && by != NULL)
+    return cpel_cli_usage_error ("spans", _("--by goes without --hist and --list"));
+  if (l->list && csv)
+    return cpel_cli_usage_error ("spans", _("--list prints --tsv, not --csv"));
+  l->bins = 20;
+  if (l->bins_text != NULL)
+    {
+      guint64 n = 0;
+
+      if (!cpel_cli_parse_count (l->bins_text, &n) || n < 1 || n > CPEL_SPAN_HIST_MAX_BINS)
+        return cpel_cli_usage_error ("spans", _("--bins takes a number from 1 to %u, not “%s”"),
+                                     CPEL_SPAN_HIST_MAX_BINS, l->bins_text);
+      l->bins = (guint) n;
+    }
+  if (!l->list)
+    return -1;
+  if (l->top_text != NULL && (!cpel_cli_parse_count (l->top_text, &l->top) || l->top == 0))
+    return cpel_cli_usage_error ("spans", _("--top takes a number greater than 0, not “%s”"),
+                                 l->top_text);
+  if (l->filter_text != NULL)
+    {
+      l->filter = cpel_span_filter_parse (l->filter_text, NULL, &error);
+      if (l->filter == NULL)
+        return cpel_cli_usage_error ("spans", "--filter: %s", error->message);
+    }
+  else
+    l->filter = cpel_span_filter_parse ("", NULL, NULL);
+  if (l->min_text != NULL)
+    {
+      gint64 min = 0;
+
+      if (!cpel_span_duration_parse (l->min_text, &min))
+        return cpel_cli_usage_error ("spans", _("--min takes a duration such as 250ns, 5us, "
+                                                "1ms or 2s, not “%s”"), l->min_text);
+      l->filter->min_ns = MAX (l->filter->min_ns, min);
+    }
+  if (l->span != NULL)
+    {
+      if (l->filter->name != NULL)
+        return cpel_cli_usage_error ("spans", _("Give the span name with --span or in "
+                                                "--filter, not both"));
+      l->filter->name = glob_escape (l->span);
+    }
+  return -1;
 }
 
 static int
@@ -40,6 +121,7 @@ run (const char *command,
   g_autofree char *by = NULL;
   g_auto(GStrv) rule_files = NULL;
   gboolean csv = FALSE, no_builtin = FALSE, unfinished = FALSE;
+  g_auto(Latency) lat = { 0 };
   const GOptionEntry span_entries[] = {
     { "csv", 0, 0, G_OPTION_ARG_NONE, &csv,
       N_("Comma-separated values (RFC 4180)"), NULL },
@@ -51,6 +133,25 @@ run (const char *command,
       N_("Leave out the built-in rules (VPP, Snabb, DPDK)"), NULL },
     { "unfinished", 0, 0, G_OPTION_ARG_NONE, &unfinished,
       N_("Count orphans too, with their durations to the range's edges"), NULL },
+    { "hist", 0, 0, G_OPTION_ARG_NONE, &lat.hist,
+      N_("Histograms of the durations per span name: span,bin_lo_ns,bin_hi_ns,count"), NULL },
+    { "bins", 0, 0, G_OPTION_ARG_STRING, &lat.bins_text,
+      N_("With --hist: at most N bins per span name (default 20)"), N_("N") },
+    { "log", 0, 0, G_OPTION_ARG_NONE, &lat.log,
+      N_("With --hist: bins of equal ratio (a log axis) instead of equal width"), NULL },
+    { "span", 0, 0, G_OPTION_ARG_STRING, &lat.span,
+      N_("With --hist or --list: the span name NAME only"), N_("NAME") },
+    { "list", 0, 0, G_OPTION_ARG_NONE, &lat.list,
+      N_("One span per line: begin_ns end_ns duration_ns track span"), NULL },
+    { "min", 0, 0, G_OPTION_ARG_STRING, &lat.min_text,
+      N_("With --list: spans of at least D (250ns, 5us, 1ms, 2s)"), N_("D") },
+    { "top", 0, 0, G_OPTION_ARG_STRING, &lat.top_text,
+      N_("With --list: the N longest, longest first"), N_("N") },
+    { "filter", 0, 0, G_OPTION_ARG_STRING, &lat.filter_text,
+      N_("With --list: a span name (glob) and duration conditions, e.g. "
+         "'ip4-lookup dur>5us'"), N_("EXPR") },
+    { "tsv", 't', 0, G_OPTION_ARG_NONE, &lat.tsv,
+      N_("With --list: tab-separated values with a header line"), NULL },
     { NULL }
   };
   const GOptionEntry state_entries[] = {
@@ -73,7 +174,6 @@ run (const char *command,
   g_autofree char *text = NULL;
   CpelSpansOptions options = { 0 };
   CpelSpanTable table = states ? CPEL_SPAN_TABLE_STATES : CPEL_SPAN_TABLE_SPANS;
-  int status = CPEL_EXIT_OK;
 
   if (states)
     context = cpel_cli_context_new ("states", _("FILE"),
@@ -85,7 +185,8 @@ run (const char *command,
     context = cpel_cli_context_new ("spans", _("FILE"),
                                     _("Durations: spans from begin and end events by rules (built-in\n"
                                       "for VPP, Snabb and DPDK; more with --rules), per span name or per\n"
-                                      "track and span: count, total, min, percentiles, max, mean, orphans."),
+                                      "track and span: count, total, min, percentiles, max, mean, orphans.\n"
+                                      "--hist: their histograms; --list: the spans themselves."),
                                     span_entries, CPEL_CLI_OPTIONS_VIEW, &common);
   if (!cpel_cli_parse (context, command, &argc, &argv))
     return CPEL_EXIT_USAGE;
@@ -95,15 +196,24 @@ run (const char *command,
     return cpel_cli_usage_error (command, _("--by takes “spans” or “tracks”, not “%s”"), by);
   if (by != NULL && strcmp (by, "tracks") == 0)
     table = CPEL_SPAN_TABLE_TRACKS;
+  if (!states)
+    {
+      int bad = latency_check (&lat, csv, by);
+
+      if (bad >= 0)
+        return bad;
+      if ((lat.hist || lat.list) && unfinished)
+        return cpel_cli_usage_error (command, _("--unfinished goes without --hist and --list"));
+    }
   options.t1 = G_MAXINT64;
   if (!cpel_cli_parse_range (common.from_text, common.to_text, &options.t0, &options.t1, &error))
     return cpel_cli_usage_error (command, "%s", error->message);
   if (options.t1 <= options.t0)
     return cpel_cli_usage_error (command, _("The end of the range must come after its start"));
 
-  rules = load_rules (command, rule_files, no_builtin, &status);
+  rules = cpel_cli_load_span_rules (command, rule_files, no_builtin);
   if (rules == NULL)
-    return status;
+    return CPEL_EXIT_INVALID;
 
   file = cpel_cli_open_stream (argv[1], common.clock_rate, &error);
   if (file == NULL)
@@ -123,10 +233,30 @@ run (const char *command,
       options.n_slots = slots->len;
     }
 
-  summary = cpel_span_summary_compute (file, rules, &options, unfinished, NULL, &error);
-  if (summary == NULL)
+  if (lat.hist)
+    {
+      g_autoptr(CpelSpanHistograms) hists = NULL;
+
+      hists = cpel_span_histograms_compute (file, rules, &options, lat.span, lat.bins,
+                                            lat.log ? CPEL_SPAN_HIST_LOG : CPEL_SPAN_HIST_LINEAR,
+                                            NULL, &error);
+      if (hists == NULL)
+        return cpel_cli_file_error (argv[1], error);
+      text = csv ? cpel_span_histograms_to_csv (hists) : cpel_span_histograms_to_text (hists);
+    }
+  else if (lat.list)
+    {
+      g_autoptr(CpelSpanList) list = NULL;
+
+      list = cpel_span_list_compute (file, rules, &options, lat.filter, lat.top, NULL, &error);
+      if (list == NULL)
+        return cpel_cli_file_error (argv[1], error);
+      text = cpel_span_list_to_text (list, lat.tsv);
+    }
+  else if ((summary = cpel_span_summary_compute (file, rules, &options, unfinished, NULL,
+                                                 &error)) == NULL)
     return cpel_cli_file_error (argv[1], error);
-  if (csv)
+  else if (csv)
     text = cpel_span_summary_to_csv (summary, table);
   else
     text = cpel_span_summary_to_text (summary, table);

@@ -13,6 +13,8 @@
 #include "cpel-format.h"
 #include "cpel-saved-view.h"
 #include "cpel-search.h"
+#include "cpel-span-diff.h"
+#include "cpel-span-dist.h"
 #include "cpel-span-rules.h"
 #include "cpel-spans.h"
 #include "cpel-stats.h"

@@ -18,6 +18,7 @@
 
 #include "cpel-file-private.h"
 #include "cpel-span-rules-private.h"
+#include "cpel-spans-private.h"
 #include "cpel-stats.h"
 #include "cpel-stats-private.h"
 #include "cpel-time.h"
@@ -925,6 +926,68 @@ drive (CpelFile               *file,
   return ok;
 }
 
+/* ---- the driver for other analyses ---------------------------------------- */
+
+struct _CpelSpanNames
+{
+  Names names;
+};
+
+CpelSpanNames *
+cpel_span_names_new (void)
+{
+  CpelSpanNames *n = g_new0 (CpelSpanNames, 1);
+
+  names_init (&n->names);
+  return n;
+}
+
+void
+cpel_span_names_free (CpelSpanNames *names)
+{
+  if (names == NULL)
+    return;
+  names_clear (&names->names);
+  g_free (names);
+}
+
+guint
+cpel_span_names_get_n (CpelSpanNames *names)
+{
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&names->names.lock);
+
+  return names->names.names->len;
+}
+
+const char *
+cpel_span_names_get (CpelSpanNames *names,
+                     guint32        id)
+{
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&names->names.lock);
+
+  g_return_val_if_fail (id < names->names.names->len, NULL);
+  return g_ptr_array_index (names->names.names, id);
+}
+
+gboolean
+cpel_spans_run (CpelFile               *file,
+                CpelSpanRules          *rules,
+                const CpelSpansOptions *options,
+                CpelSpanNames          *names,
+                CpelSpanSinkFunc        sink,
+                gpointer                data,
+                GCancellable           *cancellable,
+                GError                **error)
+{
+  g_return_val_if_fail (CPEL_IS_FILE (file), FALSE);
+  g_return_val_if_fail (rules != NULL && names != NULL && sink != NULL, FALSE);
+
+  if (options != NULL && !cpel_file_check_slots (file, options->slots, options->n_slots, error))
+    return FALSE;
+  return drive (file, rules, options, TRUE, FALSE, &names->names, sink, data, cancellable,
+                error);
+}
+
 /* ---- the store ----------------------------------------------------------- */
 
 typedef struct
@@ -1313,11 +1376,11 @@ u64_equal (gconstpointer a,
 /* The k-th smallest (0-based) of v[lo..hi] (quickselect, median of three,
  * three-way partition): v[lo..hi] is reordered so that every value before
  * k is <= v[k] and every value after it >= v[k]. */
-static gint64
-select_kth (gint64 *v,
-            gint64  lo,
-            gint64  hi,
-            gint64  k)
+gint64
+cpel_spans_select_kth (gint64 *v,
+                       gint64  lo,
+                       gint64  hi,
+                       gint64  k)
 {
   while (hi > lo)
     {
@@ -1475,9 +1538,9 @@ cpel_span_summary_compute (CpelFile               *file,
           gint64 k99 = (gint64) rank_of (a->durations->len, 99);
 
           /* each selection leaves the larger values after its rank */
-          r.p50_ns = select_kth (v, 0, last, k50);
-          r.p90_ns = select_kth (v, k50, last, k90);
-          r.p99_ns = select_kth (v, k90, last, k99);
+          r.p50_ns = cpel_spans_select_kth (v, 0, last, k50);
+          r.p90_ns = cpel_spans_select_kth (v, k50, last, k90);
+          r.p99_ns = cpel_spans_select_kth (v, k90, last, k99);
         }
       g_clear_pointer (&a->durations, g_array_unref);
       g_array_append_val (s->rows[CPEL_SPAN_TABLE_SPANS], r);
