@@ -111,6 +111,18 @@ latency_check (Latency    *l,
   return -1;
 }
 
+/* A CPU's track, as the perf and CTF importers label them: `CPU n`, or
+ * `TRACE CPU n` with several CTF traces. */
+static gboolean
+is_cpu_track (const char *label)
+{
+  const char *p = strrchr (label, ' ');
+
+  if (p == NULL || p[1] == '\0' || strspn (p + 1, "0123456789") != strlen (p + 1))
+    return FALSE;
+  return p - label >= 3 && memcmp (p - 3, "CPU", 3) == 0 && (p - label == 3 || p[-4] == ' ');
+}
+
 static int
 run (const char *command,
      int         argc,
@@ -157,6 +169,9 @@ run (const char *command,
   const GOptionEntry state_entries[] = {
     { "csv", 0, 0, G_OPTION_ARG_NONE, &csv,
       N_("Comma-separated values (RFC 4180)"), NULL },
+    { "by", 0, 0, G_OPTION_ARG_STRING, &by,
+      N_("The tracks: threads (every track but the CPUs', the default) or cpus "
+         "(the threads each CPU ran)"), N_("TRACKS") },
     { "rules", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rule_files,
       N_("Rules from FILE too (doc/spans.md); may be repeated"), N_("FILE") },
     { "no-builtin", 0, 0, G_OPTION_ARG_NONE, &no_builtin,
@@ -192,7 +207,9 @@ run (const char *command,
     return CPEL_EXIT_USAGE;
   if (argc != 2)
     return cpel_cli_usage_error (command, argc < 2 ? _("Missing FILE") : _("Too many arguments"));
-  if (by != NULL && strcmp (by, "spans") != 0 && strcmp (by, "tracks") != 0)
+  if (states && by != NULL && strcmp (by, "threads") != 0 && strcmp (by, "cpus") != 0)
+    return cpel_cli_usage_error (command, _("--by takes “threads” or “cpus”, not “%s”"), by);
+  if (!states && by != NULL && strcmp (by, "spans") != 0 && strcmp (by, "tracks") != 0)
     return cpel_cli_usage_error (command, _("--by takes “spans” or “tracks”, not “%s”"), by);
   if (by != NULL && strcmp (by, "tracks") == 0)
     table = CPEL_SPAN_TABLE_TRACKS;
@@ -205,6 +222,8 @@ run (const char *command,
       if ((lat.hist || lat.list) && unfinished)
         return cpel_cli_usage_error (command, _("--unfinished goes without --hist and --list"));
     }
+  if (by != NULL && strcmp (by, "cpus") == 0)
+    table = CPEL_SPAN_TABLE_CPUS;
   options.t1 = G_MAXINT64;
   if (!cpel_cli_parse_range (common.from_text, common.to_text, &options.t0, &options.t1, &error))
     return cpel_cli_usage_error (command, "%s", error->message);
@@ -231,6 +250,32 @@ run (const char *command,
         return cpel_cli_usage_error (command, "%s", error->message);
       options.slots = (const guint *) slots->data;
       options.n_slots = slots->len;
+    }
+  if (states)
+    {
+      /* threads: every track but the CPUs'; cpus: the CPUs' */
+      GArray *chosen = g_array_new (FALSE, FALSE, sizeof (guint));
+      guint n = slots != NULL ? slots->len : cpel_file_get_n_tracks (file);
+
+      for (guint k = 0; k < n; k++)
+        {
+          guint slot = slots != NULL ? g_array_index (slots, guint, k) : k;
+
+          if (is_cpu_track (cpel_file_get_track_label (file, slot))
+              == (table == CPEL_SPAN_TABLE_CPUS))
+            g_array_append_val (chosen, slot);
+        }
+      g_clear_pointer (&slots, g_array_unref);
+      slots = chosen;
+      options.slots = (const guint *) slots->data;
+      options.n_slots = slots->len;
+      if (slots->len == 0)
+        {
+          /* no such track: the table's header only */
+          cpel_span_rules_unref (rules);
+          rules = cpel_span_rules_new ();
+          options.slots = NULL;
+        }
     }
 
   if (lat.hist)

@@ -40,6 +40,7 @@ typedef struct
   char            *key;           /* key FIELD, or NULL */
   gboolean         restart;
   gboolean         toggle;        /* begin and end are the same match */
+  char           **from;          /* state: `from GLOB…`, the states it may follow; or NULL */
   guint            line;
 } CpelSpanRule;
 

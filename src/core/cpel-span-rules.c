@@ -17,6 +17,12 @@
 
 G_DEFINE_QUARK (cpel-span-rules-error-quark, cpel_span_rules_error)
 
+#define OUT(name, state) \
+  "state " name " on \"event=sched_switch: out\" field.prev_state=" state "\n"
+#define WAKE(event) \
+  "state Runnable on event=" event \
+  " from Sleeping Uninterruptible* Stopped Idle Parked Off*\n"
+
 static const char builtin_text[] =
   "# VPP (elog and CPEL): vlib's dispatch tracing, per thread track\n"
   "span * begin event=*-call end event=*-return restart\n"
@@ -35,9 +41,26 @@ static const char builtin_text[] =
   "# DPDK trace: a service's run on an lcore\n"
   "span lib.eal.service.run begin event=lib.eal.service.run.begin "
   "end event=lib.eal.service.run.end key id restart\n"
-  "# Linux (perf.data): a thread runs from its sched_switch in to its next out\n"
+  "# Linux scheduling (perf.data, CTF): a thread runs from its sched_switch in to its\n"
+  "# next out; then it is in the state prev_state names (R and R+: preempted)\n"
   "state Running on \"event=sched_switch: in\"\n"
-  "state \"Off CPU\" on \"event=sched_switch: out\"\n";
+  OUT ("\"Runnable (Preempted)\"", "R*")
+  OUT ("Sleeping", "S")
+  OUT ("\"Uninterruptible Sleep\"", "D")
+  OUT ("Stopped", "T")
+  OUT ("Stopped", "t")
+  OUT ("Dead", "X")
+  OUT ("Dead", "Z")
+  OUT ("Idle", "I")
+  OUT ("Parked", "P")
+  OUT ("\"Off CPU\"", "\\?")
+  "# a wake-up makes a blocked thread runnable (sched_waking comes first; a\n"
+  "# sched_wakeup after it finds the thread runnable already)\n"
+  WAKE ("sched_waking")
+  WAKE ("sched_wakeup")
+  "state Runnable on event=sched_wakeup_new\n"
+  "# which thread runs on a CPU (on the CPU's track)\n"
+  "state * on \"event=sched_switch: next\" text=*\n";
 
 const char *
 cpel_span_rules_get_builtin_text (void)
@@ -306,6 +329,7 @@ rule_free (gpointer data)
   match_clear (&r->begin);
   match_clear (&r->end);
   g_free (r->key);
+  g_strfreev (r->from);
   g_free (r);
 }
 
@@ -619,7 +643,7 @@ parse_rule (Ctx          *ctx,
 
   if (r->kind == CPEL_SPAN_RULE_STATE)
     {
-      static const char *stops[] = { NULL };
+      static const char *stops[] = { "from", NULL };
       const Word *prev = &g_array_index (words, Word, i - 1);
 
       if (i >= words->len || strcmp (g_array_index (words, Word, i).text, "on") != 0)
@@ -630,6 +654,19 @@ parse_rule (Ctx          *ctx,
       if (!parse_match (ctx, words, &i, stops, g_array_index (words, Word, i - 1).column,
                         "on", &r->begin))
         return FALSE;
+      if (i < words->len)
+        {
+          const Word *wf = &g_array_index (words, Word, i);
+          GPtrArray *from = g_ptr_array_new ();
+
+          /* `from GLOB…`: only when the track's state is one of these */
+          for (i++; i < words->len; i++)
+            g_ptr_array_add (from, g_strdup (g_array_index (words, Word, i).text));
+          g_ptr_array_add (from, NULL);
+          r->from = (char **) g_ptr_array_free (from, FALSE);
+          if (r->from[0] == NULL)
+            return fail (ctx, wf->column + 4, _("“from” needs at least one state"));
+        }
     }
   else
     {
@@ -923,6 +960,12 @@ append_rule (GString            *out,
   append_word (out, r->name);
   append_word (out, r->kind == CPEL_SPAN_RULE_SPAN ? "begin" : "on");
   append_match (out, &r->begin);
+  if (r->from != NULL)
+    {
+      append_word (out, "from");
+      for (guint k = 0; r->from[k] != NULL; k++)
+        append_word (out, r->from[k]);
+    }
   if (r->kind == CPEL_SPAN_RULE_SPAN)
     {
       append_word (out, "end");

@@ -378,6 +378,27 @@ event_text (Engine          *e,
   return e->text->str;
 }
 
+/* A `from` state rule: whether the track's state is one it may follow. */
+static gboolean
+state_follows (Engine             *e,
+               const TrackState   *ts,
+               const CpelSpanRule *rule)
+{
+  const char *cur;
+
+  if (!ts->has_state)
+    return FALSE;
+  {
+    g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&e->names->lock);
+
+    cur = g_ptr_array_index (e->names->names, ts->state_name);
+  }
+  for (guint k = 0; rule->from[k] != NULL; k++)
+    if (cpel_span_glob_match (rule->from[k], cur, strlen (cur), NULL, NULL))
+      return TRUE;
+  return FALSE;
+}
+
 static void
 engine_event (Engine          *e,
               TrackState      *ts,
@@ -424,9 +445,11 @@ engine_event (Engine          *e,
 
       if (rule->kind == CPEL_SPAN_RULE_STATE)
         {
-          guint32 name = hit->name_begin >= 0 ? (guint32) hit->name_begin
-                                              : span_name (e, rule, cap_b);
+          guint32 name;
 
+          if (rule->from != NULL && !state_follows (e, ts, rule))
+            continue;
+          name = hit->name_begin >= 0 ? (guint32) hit->name_begin : span_name (e, rule, cap_b);
           if (ts->has_state)
             emit (e, slot, ts->state_begin, idx, ts->state_name, 0, CPEL_SPAN_STATE,
                   ts->state_t, ev->time_ns);
@@ -1574,8 +1597,8 @@ cpel_span_summary_get_n_rows (CpelSpanSummary *summary,
                               CpelSpanTable    table)
 {
   g_return_val_if_fail (summary != NULL, 0);
-  g_return_val_if_fail (table <= CPEL_SPAN_TABLE_STATES, 0);
-  return summary->rows[table]->len;
+  g_return_val_if_fail (table <= CPEL_SPAN_TABLE_CPUS, 0);
+  return summary->rows[MIN (table, CPEL_SPAN_TABLE_STATES)]->len;
 }
 
 const CpelSpanRow *
@@ -1584,7 +1607,8 @@ cpel_span_summary_get_row (CpelSpanSummary *summary,
                            guint            i)
 {
   g_return_val_if_fail (summary != NULL, NULL);
-  g_return_val_if_fail (table <= CPEL_SPAN_TABLE_STATES, NULL);
+  g_return_val_if_fail (table <= CPEL_SPAN_TABLE_CPUS, NULL);
+  table = MIN (table, CPEL_SPAN_TABLE_STATES);
   g_return_val_if_fail (i < summary->rows[table]->len, NULL);
   return &g_array_index (summary->rows[table], CpelSpanRow, i);
 }
@@ -1615,17 +1639,23 @@ cpel_span_summary_to_csv (CpelSpanSummary *summary,
 {
   GString *out;
   GArray *rows;
+  gboolean cpus;
 
   g_return_val_if_fail (summary != NULL, NULL);
-  g_return_val_if_fail (table <= CPEL_SPAN_TABLE_STATES, NULL);
+  g_return_val_if_fail (table <= CPEL_SPAN_TABLE_CPUS, NULL);
   out = g_string_new (NULL);
-  rows = summary->rows[table];
+  rows = summary->rows[MIN (table, CPEL_SPAN_TABLE_STATES)];
+  cpus = table == CPEL_SPAN_TABLE_CPUS;
+  if (cpus)
+    table = CPEL_SPAN_TABLE_STATES;
   if (table == CPEL_SPAN_TABLE_SPANS)
     g_string_append (out, "span,count,total_ns,min_ns,p50_ns,p90_ns,p99_ns,max_ns,mean_ns,"
                           "orphan_begins,orphan_ends\r\n");
   else if (table == CPEL_SPAN_TABLE_TRACKS)
     g_string_append (out, "track,span,count,total_ns,min_ns,mean_ns,max_ns,"
                           "orphan_begins,orphan_ends\r\n");
+  else if (cpus)
+    g_string_append (out, "cpu,thread,count,total_ns,min_ns,mean_ns,max_ns\r\n");
   else
     g_string_append (out, "track,state,count,total_ns,min_ns,mean_ns,max_ns\r\n");
   for (guint i = 0; i < rows->len; i++)
@@ -1677,11 +1707,15 @@ cpel_span_summary_to_text (CpelSpanSummary *summary,
   GString *out;
   GArray *rows;
   CpelTextTable t;
+  gboolean cpus;
 
   g_return_val_if_fail (summary != NULL, NULL);
-  g_return_val_if_fail (table <= CPEL_SPAN_TABLE_STATES, NULL);
+  g_return_val_if_fail (table <= CPEL_SPAN_TABLE_CPUS, NULL);
   out = g_string_new (NULL);
-  rows = summary->rows[table];
+  rows = summary->rows[MIN (table, CPEL_SPAN_TABLE_STATES)];
+  cpus = table == CPEL_SPAN_TABLE_CPUS;
+  if (cpus)
+    table = CPEL_SPAN_TABLE_STATES;
   if (table == CPEL_SPAN_TABLE_SPANS)
     {
       cpel_text_table_init (&t, "lrrrrrrrrrr");
@@ -1690,9 +1724,9 @@ cpel_span_summary_to_text (CpelSpanSummary *summary,
   else
     {
       cpel_text_table_init (&t, table == CPEL_SPAN_TABLE_TRACKS ? "llrrrrrrr" : "llrrrrr");
-      cpel_text_table_add (&t, g_strdup (_("Track")));
+      cpel_text_table_add (&t, g_strdup (cpus ? _("CPU") : _("Track")));
       cpel_text_table_add (&t, g_strdup (table == CPEL_SPAN_TABLE_TRACKS ? _("Span")
-                                                                           : _("State")));
+                                         : cpus ? _("Thread") : _("State")));
     }
   cpel_text_table_add (&t, g_strdup (_("Count")));
   cpel_text_table_add (&t, g_strdup (_("Total")));

@@ -119,6 +119,7 @@ typedef enum
   CPEL_SPAN_TABLE_SPANS,    /* per span name */
   CPEL_SPAN_TABLE_TRACKS,   /* per track and span name */
   CPEL_SPAN_TABLE_STATES,   /* per track and state */
+  CPEL_SPAN_TABLE_CPUS,     /* the states' rows, headed as CPUs' threads (cpel states --by cpus) */
 } CpelSpanTable;
 
 typedef struct _CpelSpanSummary CpelSpanSummary;
@@ -147,6 +148,7 @@ const CpelSpanRow *cpel_span_summary_get_row  (CpelSpanSummary *summary, CpelSpa
  *           orphan_begins,orphan_ends
  *   tracks: track,span,count,total_ns,min_ns,mean_ns,max_ns,orphan_begins,orphan_ends
  *   states: track,state,count,total_ns,min_ns,mean_ns,max_ns
+ *   cpus:   cpu,thread,count,total_ns,min_ns,mean_ns,max_ns
  * Durations in integer ns; empty when count is 0. */
 char            *cpel_span_summary_to_csv   (CpelSpanSummary *summary, CpelSpanTable table);
 /* An aligned table with units (translated headings). */

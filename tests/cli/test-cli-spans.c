@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test-cli-spans.c — `cpel spans`, `cpel states`, `cpel rules check` */
+#include "config.h"
+
+#include <string.h>
+
 #include "cpel-core.h"
 #include "cpel-test-util.h"
 #include "cli-test-util.h"
@@ -138,6 +142,101 @@ test_rules_file (void)
   g_assert_cmpint (r.status, ==, 2);
 }
 
+#if HAVE_PERF
+/* Parses `cpel states --csv` rows: "a,b,count,total_ns,…" (no quoted
+ * fields in these files) into `sums`: key "b" (cpus) or "a" (Running rows
+ * of threads) -> count and total. */
+static void
+add_rows (GHashTable *sums,
+          const char *csv,
+          gboolean    cpus)
+{
+  g_auto(GStrv) lines = g_strsplit (csv, "\r\n", -1);
+
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], ",", -1);
+      guint64 *v;
+
+      g_assert_cmpuint (g_strv_length (f), ==, 7);
+      if (cpus ? g_str_has_suffix (f[1], " [0]") : strcmp (f[1], "Running") != 0)
+        continue;
+      v = g_hash_table_lookup (sums, cpus ? f[1] : f[0]);
+      if (v == NULL)
+        {
+          v = g_new0 (guint64, 2);
+          g_hash_table_insert (sums, g_strdup (cpus ? f[1] : f[0]), v);
+        }
+      v[0] += g_ascii_strtoull (f[2], NULL, 10);
+      v[1] += g_ascii_strtoull (f[3], NULL, 10);
+    }
+}
+
+/* perf.data of perf record -e sched:sched_switch -e sched:sched_wakeup -a:
+ * --by cpus lists the CPUs' tracks only, per CPU and thread; summed over
+ * the CPUs, each thread's runs are its Running state's (no switch was
+ * lost in this recording). */
+static void
+test_states_by_cpus (void)
+{
+  g_autofree char *path = cpel_test_fixture_file ("perf/sched-wakeup.perf.data");
+  g_autoptr(GHashTable) by_cpu = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GHashTable) by_thread = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                           g_free);
+  g_auto(CliRun) r = { 0 };
+  GHashTableIter it;
+  gpointer k, v;
+
+  cli_run (&r, "states", "--by", "cpus", "--csv", path);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_true (g_str_has_prefix (r.out, "cpu,thread,count,total_ns,min_ns,mean_ns,max_ns\r\n"
+                                          "CPU 0,bash [18887],1,1299210,1299210,1299210,"
+                                          "1299210\r\n"));
+  g_assert_nonnull (strstr (r.out, "\r\nCPU 1,swapper/1 [0],12,60314897,776049,5026241,"
+                                   "12637237\r\n"));
+  g_assert_null (strstr (r.out, "Running"));
+  add_rows (by_cpu, r.out, TRUE);
+
+  cli_run (&r, "states", "--csv", path);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_null (strstr (r.out, "\r\nCPU "));
+  g_assert_nonnull (strstr (r.out, "\r\nbash [18883],Runnable (Preempted),3,1955974,"));
+  g_assert_nonnull (strstr (r.out, "\r\nbash [18883],Sleeping,3,13510550,"));
+  add_rows (by_thread, r.out, FALSE);
+  g_assert_cmpuint (g_hash_table_size (by_cpu), ==, 24);
+  g_assert_cmpuint (g_hash_table_size (by_thread), ==, g_hash_table_size (by_cpu));
+  g_hash_table_iter_init (&it, by_cpu);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    {
+      guint64 *t = g_hash_table_lookup (by_thread, k);
+
+      g_assert_nonnull (t);
+      g_assert_cmpuint (t[0], ==, ((guint64 *) v)[0]);
+      g_assert_cmpuint (t[1], ==, ((guint64 *) v)[1]);
+    }
+
+  /* the aligned table's headings */
+  cli_run (&r, "states", "--by", "cpus", path);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "CPU "));
+  g_assert_nonnull (strstr (r.out, " Thread "));
+
+  /* --tracks narrows both; a file without CPU tracks: the header only */
+  cli_run (&r, "states", "--by", "cpus", "--csv", "--tracks", "^CPU 1$", path);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_null (strstr (r.out, "\r\nCPU 0,"));
+  g_assert_nonnull (strstr (r.out, "\r\nCPU 1,"));
+  cli_run (&r, "states", "--by", "cpus", "--csv", "--tracks", "^bash", path);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, "cpu,thread,count,total_ns,min_ns,mean_ns,max_ns\r\n");
+
+  cli_run (&r, "states", "--by", "tracks", path);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "“threads” or “cpus”"));
+}
+#endif
+
 int
 main (int argc, char **argv)
 {
@@ -147,6 +246,9 @@ main (int argc, char **argv)
   tmpdir = cli_tmpdir_new ();
   g_test_add_func ("/cli/spans/vpp-csv", test_vpp_csv);
   g_test_add_func ("/cli/spans/rules-file", test_rules_file);
+#if HAVE_PERF
+  g_test_add_func ("/cli/spans/states-by-cpus", test_states_by_cpus);
+#endif
   status = g_test_run ();
   cli_tmpdir_free (tmpdir);
   return status;

@@ -117,8 +117,9 @@ check_fixture (const char *name, guint expected, gboolean tracepoints_have_cpu)
   guint64 marks = 0;
   while (cpel_merge_next (merge, &ev, &idx))
     {
-      /* the switch-in/out marks on thread tracks: tested below */
-      if (g_str_has_prefix (cpel_file_get_type_name (file, ev.type), "sched_switch: "))
+      /* the marks (switch in/out/next, wake-ups; perf's own names are
+       * `sched:…`): tested below */
+      if (g_str_has_prefix (cpel_file_get_type_name (file, ev.type), "sched_"))
         {
           marks++;
           continue;
@@ -264,8 +265,11 @@ test_datum_and_header (void)
   g_assert_cmpuint (got_in, ==, 73);
   /* the marks sit on the threads' tracks, at the switch's time */
   g_autoptr(CpelMerge) again = cpel_merge_new (file, NULL, 0, 0);
-  gint64 last_switch = -1;
-  guint32 last_next = 0;
+  gint64 last_switch = -1, last_wake_time = -1;
+  guint32 last_next = 0, last_wakee = 0;
+  guint last_slot = 0;
+  guint64 n_out = 0, n_next = 0, n_wake = 0;
+  g_autofree char *last_text = NULL;
   while (cpel_merge_next (again, &ev, &idx))
     {
       const char *tn = cpel_file_get_type_name (file, ev.type);
@@ -280,7 +284,60 @@ test_datum_and_header (void)
           g_assert_true (g_str_has_suffix (cpel_file_get_track_label (file, ev.track_slot), want));
           g_assert_cmpint (ev.time_ns, ==, last_switch);
         }
+      else if (strcmp (tn, "sched_switch: out") == 0)
+        {
+          /* the CPU and prev_state, as the switch's text has them */
+          g_string_truncate (s, 0);
+          cpel_file_append_datum (file, &ev, s);
+          g_assert_cmpint (ev.time_ns, ==, last_switch);
+          g_assert_nonnull (strstr (last_text, s->str + strlen ("CPU 0, ")));
+          g_assert_true (g_str_has_prefix (s->str, "CPU "));
+          n_out++;
+        }
+      else if (strcmp (tn, "sched_switch: next") == 0)
+        {
+          /* on the switch's CPU track: the next thread, `comm [tid]` */
+          g_string_truncate (s, 0);
+          cpel_file_append_datum (file, &ev, s);
+          g_assert_cmpint (ev.time_ns, ==, last_switch);
+          g_assert_cmpuint (ev.datum, ==, last_next);
+          g_assert_cmpuint (ev.track_slot, ==, last_slot);
+          g_autofree char *want = g_strdup_printf (" [%u]", last_next);
+          g_assert_true (g_str_has_suffix (s->str, want));
+          if (last_next == 0)
+            g_assert_true (g_str_has_prefix (s->str, "swapper/"));
+          n_next++;
+        }
+      else if (strcmp (tn, "sched:sched_wakeup") == 0)
+        {
+          g_string_truncate (s, 0);
+          cpel_file_append_datum (file, &ev, s);
+          last_wake_time = ev.time_ns;
+          last_wakee = (guint32) g_ascii_strtoull (strstr (s->str, " pid=") + 5, NULL, 10);
+        }
+      else if (strcmp (tn, "sched_wakeup") == 0)
+        {
+          /* on the woken thread's track, the waker in the text */
+          g_autofree char *want = g_strdup_printf (" [%u]", last_wakee);
+          g_assert_true (g_str_has_suffix (cpel_file_get_track_label (file, ev.track_slot), want));
+          g_assert_cmpint (ev.time_ns, ==, last_wake_time);
+          g_string_truncate (s, 0);
+          cpel_file_append_datum (file, &ev, s);
+          g_assert_true (g_str_has_prefix (s->str, "waker=\""));
+          n_wake++;
+        }
+      if (strcmp (tn, "sched:sched_switch") == 0)
+        {
+          g_string_truncate (s, 0);
+          cpel_file_append_datum (file, &ev, s);
+          g_free (last_text);
+          last_text = g_strdup (s->str);
+          last_slot = ev.track_slot;
+        }
     }
+  g_assert_cmpuint (n_out, ==, outs);
+  g_assert_cmpuint (n_next, ==, 100);
+  g_assert_cmpuint (n_wake, >, 0);
   g_assert_cmpstr (cpel_file_get_source_value (file, "Host"), ==, "vm");
   g_assert_cmpstr (cpel_file_get_source_value (file, "perf version"), ==, "6.1.187");
   /* tracepoints only: their texts are their fields, no address is named */

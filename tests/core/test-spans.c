@@ -392,6 +392,121 @@ test_states (void)
   g_assert_cmpuint (cpel_span_summary_get_n_rows (sum, CPEL_SPAN_TABLE_SPANS), ==, 0);
 }
 
+/* Linux thread states from the perf importer's marks (cpel-import-perf.c)
+ * and the built-in rules: every prev_state, wake-ups only of a blocked
+ * thread (sched_waking, then sched_wakeup finding it runnable), a first
+ * wake-up with no state, sched_wakeup_new, and a CPU's threads. */
+#define SW_IN  "sched_switch: in"
+#define SW_OUT "sched_switch: out"
+static void
+test_sched_states (void)
+{
+  const Ev evs[] = {
+    /* thread track 1 */
+    { 0, 1, "sched_wakeup_new", "waker=\"sh [7]\", CPU 0" },
+    { 5, 1, SW_IN, "CPU 0" },
+    { 20, 1, SW_OUT, "CPU 0, prev_state=S" },
+    { 30, 1, "sched_waking", "waker=\"B [2]\", CPU 1" },
+    { 31, 1, "sched_wakeup", "waker=\"B [2]\", CPU 1" },
+    { 40, 1, SW_IN, "CPU 0" },
+    { 45, 1, "sched_waking", "waker=\"B [2]\", CPU 1" },   /* running: no change */
+    { 50, 1, SW_OUT, "CPU 0, prev_state=R+" },
+    { 52, 1, "sched_wakeup", "waker=\"B [2]\", CPU 1" },   /* runnable: no change */
+    { 60, 1, SW_IN, "CPU 0" },
+    { 70, 1, SW_OUT, "CPU 0, prev_state=D" },
+    { 80, 1, "sched_wakeup", "waker=\"B [2]\", CPU 1" },
+    { 90, 1, SW_IN, "CPU 0" },
+    { 95, 1, SW_OUT, "CPU 0, prev_state=T" },
+    { 99, 1, "sched_waking", "waker=\"B [2]\", CPU 1" },
+    { 100, 1, SW_IN, "CPU 0" },
+    { 105, 1, SW_OUT, "CPU 0, prev_state=R" },
+    { 106, 1, SW_IN, "CPU 0" },
+    { 110, 1, SW_OUT, "CPU 0, prev_state=X" },
+    /* thread track 2: a wake-up before any state changes nothing */
+    { 3, 2, "sched_waking", "waker=\"A [1]\", CPU 0" },
+    { 10, 2, SW_IN, "CPU 1" },
+    { 12, 2, SW_OUT, "CPU 1, prev_state=P" },
+    { 14, 2, "sched_waking", "waker=\"A [1]\", CPU 0" },
+    { 16, 2, SW_IN, "CPU 1" },
+    { 20, 2, SW_OUT, "CPU 1, prev_state=?" },
+    { 22, 2, "sched_wakeup", "waker=\"A [1]\", CPU 0" },
+    { 24, 2, SW_IN, "CPU 1" },
+    { 30, 2, SW_OUT, "CPU 1, prev_state=I" },
+    { 33, 2, "sched_waking", "waker=\"A [1]\", CPU 0" },
+    { 35, 2, SW_IN, "CPU 1" },
+    { 40, 2, SW_OUT, "CPU 1, prev_state=t" },
+    { 41, 2, SW_IN, "CPU 1" },
+    { 42, 2, SW_OUT, "CPU 1, prev_state=Z" },
+    /* a CPU's track: the threads it ran */
+    { 5, 3, "sched_switch: next", "A [1]" },
+    { 20, 3, "sched_switch: next", "swapper/0 [0]" },
+    { 40, 3, "sched_switch: next", "A [1]" },
+  };
+  g_autoptr(CpelFile) file = make_file (evs, G_N_ELEMENTS (evs));
+  g_autofree char *s = spans_string (file, NULL, TRUE, NULL);
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelSpanSummary) sum = cpel_span_summary_compute (file, rules, NULL, FALSE, NULL,
+                                                               &error);
+  g_autofree char *csv = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (s, ==,
+                   "0:Runnable[0,5] 0:Running[5,20] 0:Sleeping[20,30] 0:Runnable[30,40] "
+                   "0:Running[40,50] 0:Runnable (Preempted)[50,60] 0:Running[60,70] "
+                   "0:Uninterruptible Sleep[70,80] 0:Runnable[80,90] 0:Running[90,95] "
+                   "0:Stopped[95,99] 0:Runnable[99,100] 0:Running[100,105] "
+                   "0:Runnable (Preempted)[105,106] 0:Running[106,110] 0:Dead[110,110]> "
+                   "1:Running[10,12] 1:Parked[12,14] 1:Runnable[14,16] 1:Running[16,20] "
+                   "1:Off CPU[20,22] 1:Runnable[22,24] 1:Running[24,30] 1:Idle[30,33] "
+                   "1:Runnable[33,35] 1:Running[35,40] 1:Stopped[40,41] 1:Running[41,42] "
+                   "1:Dead[42,110]> "
+                   "2:A [1][5,20] 2:swapper/0 [0][20,40] 2:A [1][40,110]>");
+  csv = cpel_span_summary_to_csv (sum, CPEL_SPAN_TABLE_CPUS);
+  g_assert_cmpstr (csv, ==, "cpu,thread,count,total_ns,min_ns,mean_ns,max_ns\r\n"
+                            "track 1,Dead,0,0,,,\r\n"
+                            "track 1,Runnable,4,26,1,7,10\r\n"
+                            "track 1,Runnable (Preempted),2,11,1,6,10\r\n"
+                            "track 1,Running,6,49,4,8,15\r\n"
+                            "track 1,Sleeping,1,10,10,10,10\r\n"
+                            "track 1,Stopped,1,4,4,4,4\r\n"
+                            "track 1,Uninterruptible Sleep,1,10,10,10,10\r\n"
+                            "track 2,Dead,0,0,,,\r\n"
+                            "track 2,Idle,1,3,3,3,3\r\n"
+                            "track 2,Off CPU,1,2,2,2,2\r\n"
+                            "track 2,Parked,1,2,2,2,2\r\n"
+                            "track 2,Runnable,3,6,2,2,2\r\n"
+                            "track 2,Running,5,18,1,4,6\r\n"
+                            "track 2,Stopped,1,1,1,1,1\r\n"
+                            "track 3,A [1],1,15,15,15,15\r\n"
+                            "track 3,swapper/0 [0],1,20,20,20,20\r\n");
+}
+
+/* `from`: a state rule applies only while the track's state matches. */
+static void
+test_state_from (void)
+{
+  const Ev evs[] = {
+    { 0, 1, "w", NULL }, { 5, 1, "a", NULL }, { 10, 1, "w", NULL }, { 15, 1, "b", NULL },
+    { 20, 1, "w", NULL }, { 30, 1, "a", NULL },
+  };
+  const char *rules = "state A on event=a\nstate B on event=b\nstate W on event=w from B*\n";
+  g_autoptr(CpelFile) file = make_file (evs, G_N_ELEMENTS (evs));
+  g_autofree char *s = spans_string (file, rules, FALSE, NULL);
+  g_autoptr(CpelSpanRules) r = rules_of (rules, FALSE);
+  g_autofree char *text = cpel_span_rules_to_text (r);
+  g_autoptr(CpelSpanRules) bad = cpel_span_rules_new ();
+  g_autoptr(GError) error = NULL;
+
+  /* the first w (no state) and the second (in A) change nothing */
+  g_assert_cmpstr (s, ==, "0:A[5,15] 0:B[15,20] 0:W[20,30] 0:A[30,30]>");
+  g_assert_cmpstr (text, ==, "state A on event=a\nstate B on event=b\n"
+                             "state W on event=w from B*\n");
+  g_assert_false (cpel_span_rules_add_text (bad, "state W on event=w from", -1, "t", &error));
+  g_assert_error (error, CPEL_SPAN_RULES_ERROR, CPEL_SPAN_RULES_ERROR_SYNTAX);
+  g_assert_nonnull (strstr (error->message, "t:1:24:"));
+}
+
 static void
 test_percentiles (void)
 {
@@ -1309,6 +1424,8 @@ main (int argc, char **argv)
   g_test_add_func ("/core/spans/captured-names", test_captured_names);
   g_test_add_func ("/core/spans/builtin-texts", test_builtin_texts);
   g_test_add_func ("/core/spans/states", test_states);
+  g_test_add_func ("/core/spans/state-from", test_state_from);
+  g_test_add_func ("/core/spans/sched-states", test_sched_states);
   g_test_add_func ("/core/spans/percentiles", test_percentiles);
   g_test_add_func ("/core/spans/percentiles-random", test_percentiles_random);
   g_test_add_func ("/core/spans/range", test_range);

@@ -12,8 +12,14 @@
  * time in ns (the loader counts from the earliest).  LOST and LOST_SAMPLES
  * records are counted.  Each sched_switch also marks, on the threads'
  * tracks, when they ran: `sched_switch: in` on the next thread's track and
- * `sched_switch: out` on the previous one's (datum and text: the CPU) — the
- * timeline draws events, not spans, so a run is from an in to the next out.
+ * `sched_switch: out` on the previous one's (datum: the CPU; text `CPU n,
+ * prev_state=S`, the state as one letter: R, R+, S, D, T, t, X, Z, P, I or
+ * ? for another), and on the CPU's track `sched_switch: next` (text: the
+ * next thread, `comm [tid]`).  A wake-up (sched_waking, sched_wakeup,
+ * sched_wakeup_new) marks the woken thread's track with an event of its name
+ * (datum: the waker's tid; text `waker="comm [tid]", CPU n`).  The built-in
+ * state rules (cpel-span-rules.c) turn these into thread states and the
+ * threads each CPU ran.
  */
 #include "cpel-import.h"
 
@@ -57,6 +63,9 @@ typedef struct
   guint64            n_samples;
   guint64            n_switch_marks;  /* switch in / out events on thread tracks */
   guint              switch_attr;     /* the sched:sched_switch attr, or G_MAXUINT */
+  guint              wake_attr[3];    /* sched_waking, sched_wakeup, sched_wakeup_new */
+  guint64            n_wake_marks[3]; /* wake-up marks on the woken threads' tracks */
+  guint64            n_cpu_marks;     /* sched_switch: next, on CPU tracks */
   GString           *comm;
   /* direct-mapped cache of `tracks` (key -> value + 1): a hash lookup per
    * sample was a tenth of the import */
@@ -132,6 +141,20 @@ switch_pids (PerfImport *pi, const CpelPerfRecord *r, gint64 *prev, gint64 *next
          && cpel_perf_data_tracepoint_int (pi->pd, r->attr, r->raw, r->raw_size, "next_pid", next);
 }
 
+/* sched_waking / sched_wakeup / sched_wakeup_new: 0..2 and the woken tid,
+ * or -1. */
+static gint
+wake_kind (PerfImport *pi, const CpelPerfRecord *r, gint64 *pid)
+{
+  if (r->raw == NULL)
+    return -1;
+  for (gint k = 0; k < 3; k++)
+    if (r->attr == pi->wake_attr[k])
+      return cpel_perf_data_tracepoint_int (pi->pd, r->attr, r->raw, r->raw_size, "pid", pid)
+             && *pid > 0 ? k : -1;
+  return -1;
+}
+
 /* A thread seen only in sched_switch fields is named by them. */
 static void
 name_from_switch (PerfImport *pi, const CpelPerfRecord *r, const char *field, guint32 tid)
@@ -169,6 +192,18 @@ first_pass (const CpelPerfRecord *r, gpointer data, GError **error)
               pi->n_switch_marks++;
               track_seen (pi, THREAD_KEY | ((guint32) next & (THREAD_KEY - 1)));
               name_from_switch (pi, r, "next_comm", (guint32) next);
+            }
+          if (r->has_cpu)
+            pi->n_cpu_marks++;
+        }
+      else
+        {
+          gint k = wake_kind (pi, r, &next);
+          if (k >= 0)
+            {
+              pi->n_wake_marks[k]++;
+              track_seen (pi, THREAD_KEY | ((guint32) next & (THREAD_KEY - 1)));
+              name_from_switch (pi, r, "comm", (guint32) next);
             }
         }
       track_seen (pi, sample_key (r));
@@ -281,6 +316,48 @@ append_uint (GString *s, guint32 v)
   g_string_append_len (s, buf + i, 10 - i);
 }
 
+/* `comm [tid]` as the thread's track is labelled; `field` of the record
+ * names a thread without a track (the idle task, `swapper/0 [0]`). */
+static void
+append_thread (PerfImport *pi, const CpelPerfRecord *r, const char *field, guint32 tid,
+               GString *s)
+{
+  const char *comm = tid > 0 ? thread_name (pi, tid) : NULL;
+  if (comm == NULL && field != NULL
+      && cpel_perf_data_tracepoint_str (pi->pd, r->attr, r->raw, r->raw_size, field, pi->comm))
+    comm = pi->comm->str;
+  g_string_append (s, comm != NULL ? comm : ":");
+  g_string_append (s, " [");
+  append_uint (s, tid);
+  g_string_append_c (s, ']');
+}
+
+/* perf script's prev_state (`S`, `R+`, `D|K`, …) as one letter: R, R+, S,
+ * D, T, t, X (x too), Z, P, I, or ? for another. */
+static const char *
+state_letter (const char *text, gsize len)
+{
+  const char *p = g_strstr_len (text, (gssize) len, "prev_state=");
+  if (p == NULL)
+    return "?";
+  p += strlen ("prev_state=");
+  switch (*p)
+    {
+    case 'R':
+      return p[1] == '+' ? "R+" : "R";
+    case 'S': return "S";
+    case 'D': return "D";
+    case 'T': return "T";
+    case 't': return "t";
+    case 'X':
+    case 'x': return "X";
+    case 'Z': return "Z";
+    case 'P': return "P";
+    case 'I': return "I";
+    default:  return "?";
+    }
+}
+
 static gboolean
 second_pass (const CpelPerfRecord *r, gpointer data, GError **error)
 {
@@ -323,7 +400,8 @@ second_pass (const CpelPerfRecord *r, gpointer data, GError **error)
   if (switch_pids (pi, r, &prev, &next))
     {
       guint32 n_attrs = cpel_perf_data_get_n_attrs (pi->pd);
-      char cpu[32];
+      guint64 time = r->has_time ? r->time : 0;
+      char cpu[64];
       gsize len = 0;
       if (r->has_cpu)
         len = (gsize) g_snprintf (cpu, sizeof cpu, "CPU %u", r->cpu);
@@ -331,12 +409,39 @@ second_pass (const CpelPerfRecord *r, gpointer data, GError **error)
       if (prev > 0)
         {
           guint32 t = track_id (pi, THREAD_KEY | ((guint32) prev & (THREAD_KEY - 1)));
-          cpel_import_builder_add_event (pi->b, r->has_time ? r->time : 0, t, n_attrs + 1, r->cpu, cpu, (gssize) len);
+          char out[96];
+          gsize olen = (gsize) g_snprintf (out, sizeof out, "%s%sprev_state=%s", cpu,
+                                           len > 0 ? ", " : "", state_letter (s->str, s->len));
+          cpel_import_builder_add_event (pi->b, time, t, n_attrs + 1, r->cpu, out, (gssize) olen);
         }
       if (next > 0)
         {
           guint32 t = track_id (pi, THREAD_KEY | ((guint32) next & (THREAD_KEY - 1)));
-          cpel_import_builder_add_event (pi->b, r->has_time ? r->time : 0, t, n_attrs, r->cpu, cpu, (gssize) len);
+          cpel_import_builder_add_event (pi->b, time, t, n_attrs, r->cpu, cpu, (gssize) len);
+        }
+      if (r->has_cpu)
+        {
+          g_string_truncate (s, 0);
+          append_thread (pi, r, "next_comm", (guint32) MAX (next, 0), s);
+          cpel_import_builder_add_event (pi->b, time, track, n_attrs + 2, (guint32) MAX (next, 0),
+                                         s->str, (gssize) s->len);
+        }
+    }
+  else
+    {
+      gint k = wake_kind (pi, r, &next);
+      if (k >= 0)
+        {
+          guint32 n_attrs = cpel_perf_data_get_n_attrs (pi->pd);
+          guint32 t = track_id (pi, THREAD_KEY | ((guint32) next & (THREAD_KEY - 1)));
+          g_string_truncate (s, 0);
+          g_string_append (s, "waker=\"");
+          append_thread (pi, r, NULL, r->tid, s);
+          g_string_append_c (s, '"');
+          if (r->has_cpu)
+            g_string_append_printf (s, ", CPU %u", r->cpu);
+          cpel_import_builder_add_event (pi->b, r->has_time ? r->time : 0, t, n_attrs + 3 + (guint) k,
+                                         r->tid, s->str, (gssize) s->len);
         }
     }
   if ((++pi->done & 0xffff) == 0 && !cpel_import_check_cancel (pi->b, error))
@@ -538,11 +643,22 @@ import_perf (const CpelImportSource  *src,
   pi.text = g_string_sized_new (256);
   pi.comm = g_string_new (NULL);
   pi.switch_attr = G_MAXUINT;
+  static const char *const wake_names[3] = {
+    "sched:sched_waking", "sched:sched_wakeup", "sched:sched_wakeup_new"
+  };
+  for (guint k = 0; k < 3; k++)
+    pi.wake_attr[k] = G_MAXUINT;
   pi.syms = cpel_perf_symbols_new ();
   for (guint i = 0; i < cpel_perf_data_get_n_attrs (pd); i++)
-    if (cpel_perf_data_attr_is_tracepoint (pd, i)
-        && strcmp (cpel_perf_data_get_attr_name (pd, i), "sched:sched_switch") == 0)
-      pi.switch_attr = i;
+    if (cpel_perf_data_attr_is_tracepoint (pd, i))
+      {
+        const char *name = cpel_perf_data_get_attr_name (pd, i);
+        if (strcmp (name, "sched:sched_switch") == 0)
+          pi.switch_attr = i;
+        for (guint k = 0; k < 3; k++)
+          if (strcmp (name, wake_names[k]) == 0)
+            pi.wake_attr[k] = i;
+      }
   gboolean ok = cpel_perf_data_read_records (pd, first_pass, &pi, cancellable, first_progress, b, error);
 
   if (ok)
@@ -589,7 +705,16 @@ import_perf (const CpelImportSource  *src,
           cpel_import_builder_add_type (b, n, "sched_switch: in", "CPU %d");
           cpel_import_builder_add_type (b, n + 1, "sched_switch: out", "CPU %d");
         }
-      ok = cpel_import_builder_begin_events (b, pi.n_samples + pi.n_switch_marks, error)
+      if (pi.n_cpu_marks > 0)
+        cpel_import_builder_add_type (pi.b, cpel_perf_data_get_n_attrs (pd) + 2,
+                                      "sched_switch: next", "%d");
+      for (guint k = 0; k < 3; k++)
+        if (pi.n_wake_marks[k] > 0)
+          cpel_import_builder_add_type (pi.b, cpel_perf_data_get_n_attrs (pd) + 3 + k,
+                                        wake_names[k] + strlen ("sched:"), "%d");
+      guint64 n_marks = pi.n_switch_marks + pi.n_cpu_marks + pi.n_wake_marks[0]
+                        + pi.n_wake_marks[1] + pi.n_wake_marks[2];
+      ok = cpel_import_builder_begin_events (b, pi.n_samples + n_marks, error)
            && cpel_perf_data_read_records (pd, second_pass, &pi, cancellable, second_progress, b, error);
       guint found, not_found;
       cpel_perf_symbols_get_file_counts (pi.syms, &found, &not_found);
