@@ -19,6 +19,7 @@
 #include "cpel-snabb-follow.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <math.h>
 #include <string.h>
@@ -136,7 +137,7 @@ map_ring (CpelSnabbFollower *f,
     {
       close (fd);
       g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
-                   _("Snabb timeline: the header is truncated at offset %" G_GINT64_FORMAT
+                   _("Snabb timeline: the header is truncated at offset %" PRId64
                      " (64 bytes needed)"), (gint64) st.st_size);
       return FALSE;
     }
@@ -181,8 +182,8 @@ map_ring (CpelSnabbFollower *f,
     {
       g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
                    _("Snabb timeline: the header (offset 12) announces %u entry bytes and %u "
-                     "string bytes, which do not fit a ring in the file's %" G_GSIZE_FORMAT
-                     " bytes"), log_bytes, strings_bytes, f->map_size);
+                     "string bytes, which do not fit a ring in the file's %" PRIu64
+                     " bytes"), log_bytes, strings_bytes, (guint64) f->map_size);
       goto fail;
     }
   f->n_slots = log_bytes / ENTRY_SIZE;
