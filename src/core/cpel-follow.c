@@ -416,11 +416,12 @@ unchanged (CpelFollower *f,
   if (st.st_dev != f->dev || st.st_ino != f->ino)
     return FALSE;
   *size = (guint64) st.st_size;
+  if (f->check_len == 0)
+    return TRUE;   /* nothing read yet: a file still shorter than its header is not rewritten */
   if (*size < f->offset)
     return FALSE;
-  if (f->check_len > 0
-      && (!read_at (f, now, f->check_len, f->offset - f->check_len)
-          || memcmp (now, f->check, f->check_len) != 0))
+  if (!read_at (f, now, f->check_len, f->offset - f->check_len)
+      || memcmp (now, f->check, f->check_len) != 0)
     return FALSE;
   return TRUE;
 }

@@ -91,6 +91,19 @@ slot_tsc (const CpelSnabbFollower *f,
   return bits_f64 (__atomic_load_n (p, order));
 }
 
+/* Forgets the messages read (a new ring may have others). */
+static void
+clear_messages (CpelSnabbFollower *f)
+{
+  for (guint32 id = 0; id < f->n_msgs; id++)
+    cpel_snabb_message_clear (&f->msgs[id]);
+  if (f->n_msgs > 0)
+    {
+      memset (f->msgs, 0, sizeof *f->msgs * f->n_msgs);
+      memset (f->msg_tried, 0, f->n_msgs);
+    }
+}
+
 static void
 unmap (CpelSnabbFollower *f)
 {
@@ -104,8 +117,7 @@ unmap (CpelSnabbFollower *f)
   if (f->fd >= 0)
     close (f->fd);
   f->fd = -1;
-  for (guint32 id = 0; id < f->n_msgs; id++)
-    cpel_snabb_message_clear (&f->msgs[id]);
+  clear_messages (f);
   g_clear_pointer (&f->msgs, g_free);
   g_clear_pointer (&f->msg_tried, g_free);
   f->n_msgs = 0;
@@ -260,6 +272,7 @@ sync_ring (CpelSnabbFollower *f)
 
   f->last_tsc = 0;
   f->synced = TRUE;
+  clear_messages (f);
   if (!(t0 > 0))
     {
       /* empty: entries will come from slot 0 */
