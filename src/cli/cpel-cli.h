@@ -34,6 +34,11 @@ int  cpel_cmd_spans  (int argc, char **argv);
 int  cpel_cmd_states (int argc, char **argv);
 int  cpel_cmd_rules  (int argc, char **argv);
 
+/* `cpel dump --follow SOURCE` (cpel-cmd-follow.c): returns the exit status. */
+int  cpel_cli_follow (const char *source,
+                      gboolean    tsv,
+                      guint64     clock_rate);
+
 /* ---- cpel-cli-common.c ---- */
 
 /* The options several commands share, defined once with one help text. */

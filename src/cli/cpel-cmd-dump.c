@@ -8,11 +8,14 @@ int
 cpel_cmd_dump (int argc, char **argv)
 {
   g_auto(CpelCliCommon) common = { 0 };
-  gboolean tsv = FALSE;
+  gboolean tsv = FALSE, follow = FALSE;
   gint64 from = G_MININT64, to = G_MAXINT64;
   const GOptionEntry entries[] = {
     { "tsv", 't', 0, G_OPTION_ARG_NONE, &tsv,
       N_("Tab-separated values: time_ns, track, track_label, code, event, datum"), NULL },
+    { "follow", 'f', 0, G_OPTION_ARG_NONE, &follow,
+      N_("Print new events as they are written, until interrupted (a Snabb ring, snabb:PID, "
+         "a growing CPEL file)"), NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -32,6 +35,12 @@ cpel_cmd_dump (int argc, char **argv)
     return cpel_cli_usage_error ("dump", argc < 2 ? _("Missing FILE") : _("Too many arguments"));
   if (!cpel_cli_parse_range (common.from_text, common.to_text, &from, &to, &error))
     return cpel_cli_usage_error ("dump", "%s", error->message);
+  if (follow)
+    {
+      if (common.from_text != NULL || common.to_text != NULL)
+        return cpel_cli_usage_error ("dump", _("--follow takes neither --from nor --to"));
+      return cpel_cli_follow (argv[1], tsv, common.clock_rate);
+    }
 
   file = cpel_cli_open_stream (argv[1], common.clock_rate, &error);
   if (file == NULL)

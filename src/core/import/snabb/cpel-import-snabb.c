@@ -21,11 +21,11 @@
 #include <glib/gi18n-lib.h>
 
 #include "cpel-error.h"
+#include "cpel-snabb-message.h"
 
 #define HEADER_SIZE 64
 #define ENTRY_SIZE  64
 #define MSGID_FULL  0xFFFF
-#define MAX_ARGS    6
 
 static const guint8 snabb_magic[8] = { 0x01, 0x00, 0x1d, 0x44, 0x23, 0x72, 0xff, 0xa3 };
 
@@ -63,131 +63,6 @@ lef64 (const guint8 *p)
 
 typedef struct
 {
-  gboolean  valid;
-  char     *name;        /* category.event */
-  char     *track;       /* category + attribute values */
-  guint32   track_id;
-  char     *arg_names[MAX_ARGS];
-  guint     n_args;
-  guint     level, rate;
-  gboolean  is_mono;     /* engine.got_monotonic_time */
-} Message;
-
-static void
-message_clear (Message *m)
-{
-  g_free (m->name);
-  g_free (m->track);
-  for (guint i = 0; i < m->n_args; i++)
-    g_free (m->arg_names[i]);
-}
-
-/* "<level>,<rate>|<category>.<event>[ key=value…]: <arg names>[\n…]" */
-static gboolean
-parse_message (const char *s,
-               gsize       len,
-               Message    *m)
-{
-  g_autofree char *line = NULL;
-  g_auto(GStrv) words = NULL, names = NULL;
-  char *bar, *colon, *spec;
-  GString *track;
-  const char *nl = memchr (s, '\n', len);
-
-  line = g_strndup (s, nl ? (gsize) (nl - s) : len);
-  bar = strchr (line, '|');
-  colon = strrchr (line, ':');
-  if (bar == NULL || colon == NULL || colon < bar)
-    return FALSE;
-  *bar = '\0';
-  *colon = '\0';
-  if (sscanf (line, "%u,%u", &m->level, &m->rate) != 2)
-    m->level = m->rate = 0;
-  spec = bar + 1;
-  words = g_strsplit (g_strstrip (spec), " ", -1);
-  if (words[0] == NULL || words[0][0] == '\0')
-    return FALSE;
-  m->name = g_strdup (words[0]);
-  track = g_string_new (NULL);
-  {
-    const char *dot = strchr (words[0], '.');
-    g_string_append_len (track, words[0], dot ? dot - words[0] : (gssize) strlen (words[0]));
-  }
-  for (guint i = 1; words[i] != NULL; i++)
-    {
-      const char *eq = strchr (words[i], '=');
-      if (words[i][0] == '\0')
-        continue;
-      g_string_append_c (track, ' ');
-      g_string_append (track, eq ? eq + 1 : words[i]);
-    }
-  m->track = g_string_free (track, FALSE);
-  names = g_strsplit (colon + 1, " ", -1);
-  for (guint i = 0; names[i] != NULL && m->n_args < MAX_ARGS; i++)
-    if (names[i][0] != '\0')
-      m->arg_names[m->n_args++] = g_strdup (names[i]);
-  m->valid = TRUE;
-  return TRUE;
-}
-
-/* Shortest text that reads back as the same double; integral values as integers. */
-static void
-append_number (GString *out,
-               double   x)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (x == floor (x) && fabs (x) < 9.2e18)
-    {
-      /* as "%" PRId64, without printf */
-      gint64 v = (gint64) x;
-      guint64 u = v < 0 ? -(guint64) v : (guint64) v;
-      char digits[24], *d = digits + sizeof digits;
-
-      do
-        *--d = (char) ('0' + u % 10);
-      while ((u /= 10) != 0);
-      if (v < 0)
-        *--d = '-';
-      g_string_append_len (out, d, digits + sizeof digits - d);
-      return;
-    }
-  if (!isfinite (x))
-    {
-      g_string_append (out, isnan (x) ? "nan" : x > 0 ? "inf" : "-inf");
-      return;
-    }
-  /* The shortest "%.Ng" that reads back.  For a normal double whose
-   * shortest has N <= 15 digits, "%.15g" prints the same (x is within half
-   * an ulp, 2^-53 relative, of that decimal: rounding to 15 digits gives it
-   * back, zeros stripped); else 16 or 17.  Subnormals have fewer bits: the
-   * plain search. */
-  if (fabs (x) >= DBL_MIN)
-    {
-      static const char * const formats[] = { "%.15g", "%.16g", "%.17g" };
-
-      for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
-        {
-          g_ascii_formatd (buf, sizeof buf, formats[i], x);
-          if (g_ascii_strtod (buf, NULL) == x)
-            break;
-        }
-    }
-  else
-    for (int prec = 1; prec <= 17; prec++)
-      {
-        char format[8];
-
-        g_snprintf (format, sizeof format, "%%.%dg", prec);
-        g_ascii_formatd (buf, sizeof buf, format, x);
-        if (g_ascii_strtod (buf, NULL) == x)
-          break;
-      }
-  g_string_append (out, buf);
-}
-
-typedef struct
-{
   double  tsc;
   guint32 slot;
 } Entry;
@@ -220,7 +95,7 @@ round_ns (double x)
 /* What an entry's text needs, kept for texts made when asked. */
 typedef struct
 {
-  Message  *msgs;
+  CpelSnabbMessage  *msgs;
   guint32   n_msgs;
   gsize     log_offset;   /* of slot 0 in the source */
   guint32   n_slots;
@@ -232,7 +107,7 @@ snabb_texts_free (gpointer state)
   SnabbTexts *t = state;
 
   for (guint32 id = 0; id < t->n_msgs; id++)
-    message_clear (&t->msgs[id]);
+    cpel_snabb_message_clear (&t->msgs[id]);
   g_free (t->msgs);
   g_free (t);
 }
@@ -248,7 +123,7 @@ snabb_format_text (gconstpointer  state,
   const SnabbTexts *t = state;
   const guint8 *e;
   guint16 msgid;
-  const Message *m;
+  const CpelSnabbMessage *m;
 
   if (ref >= t->n_slots || t->log_offset + (ref + 1) * ENTRY_SIZE > size)
     return;
@@ -268,7 +143,7 @@ snabb_format_text (gconstpointer  state,
         g_string_append_c (out, ' ');
       g_string_append (out, m->arg_names[k]);
       g_string_append_c (out, '=');
-      append_number (out, lef64 (e + 16 + 8 * k));
+      cpel_snabb_append_number (out, lef64 (e + 16 + 8 * k));
     }
 }
 
@@ -296,7 +171,7 @@ import_snabb (const CpelImportSource  *src,
   guint16 major, minor;
   guint32 log_bytes, strings_bytes, n_slots, n_msgs, n_used = 0, n_tracks;
   const guint8 *log, *strings;
-  Message *msgs = NULL;
+  CpelSnabbMessage *msgs = NULL;
   g_autoptr(GHashTable) track_ids = NULL;
   g_autofree guint32 *slots = NULL;   /* the entries' slots in time order */
   gboolean any_full = FALSE;
@@ -357,7 +232,7 @@ import_snabb (const CpelImportSource  *src,
   /* Messages: one may start at each 16-byte boundary after a NUL. */
   n_msgs = strings_bytes / 16 + (strings_bytes % 16 != 0);
   n_msgs = MIN (n_msgs, MSGID_FULL);
-  msgs = g_new0 (Message, (gsize) n_msgs + 1);
+  msgs = g_new0 (CpelSnabbMessage, (gsize) n_msgs + 1);
   track_ids = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint32 id = 0; id < n_msgs; id++)
     {
@@ -367,7 +242,7 @@ import_snabb (const CpelImportSource  *src,
       if (s[0] == 0 || (off > 0 && s[-1] != 0))
         continue;
       nul = memchr (s, 0, strings_bytes - off);
-      if (!parse_message ((const char *) s, nul ? (gsize) (nul - s) : strings_bytes - off, &msgs[id]))
+      if (!cpel_snabb_message_parse ((const char *) s, nul ? (gsize) (nul - s) : strings_bytes - off, &msgs[id]))
         continue;
       msgs[id].is_mono = strcmp (msgs[id].name, "engine.got_monotonic_time") == 0;
       if (msgs[id].is_mono && mono_msg_first == G_MAXUINT32)
@@ -603,7 +478,7 @@ import_snabb (const CpelImportSource  *src,
     {
       const guint8 *e = log + (gsize) slots[i] * ENTRY_SIZE;
       guint16 msgid = le16 (e + 8);
-      const Message *m = msgid == MSGID_FULL ? NULL : &msgs[msgid];
+      const CpelSnabbMessage *m = msgid == MSGID_FULL ? NULL : &msgs[msgid];
       double d = lef64 (e) - tsc0;
       double a0 = lef64 (e + 16);
       guint64 ns;
@@ -628,7 +503,7 @@ out:
   if (msgs_owned)
     {
       for (guint32 id = 0; id < n_msgs; id++)
-        message_clear (&msgs[id]);
+        cpel_snabb_message_clear (&msgs[id]);
       g_free (msgs);
     }
   return ok;

@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-cmd-follow.c — `cpel dump --follow`: events as they are written
+ *
+ * Like `tail -f`: the source is read every POLL_MS from a GLib main loop;
+ * what is new is printed as `dump` prints it and stdout flushed.  A gap
+ * (entries the writer overwrote before they were read) is a line on stderr,
+ * "lost at least N events"; a new ring or a rewritten file is said there
+ * too.  SIGINT and SIGTERM end it with status 0, and so does the source's
+ * removal (a Snabb ring is unlinked when Snabb exits).
+ *
+ * Sources: a Snabb timeline ring (a file, or `snabb:PID`: the ring of that
+ * process under $SNABB_SHM_ROOT or /var/run/snabb), or a CPEL file that
+ * grows (sections appended).
+ */
+#include "cpel-cli.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include <glib-unix.h>
+#include <glib/gi18n.h>
+
+#include "cpel-follow.h"
+#include "cpel-snabb-follow.h"
+
+#define POLL_MS        20
+#define BATCH          4096
+#define BATCHES_MAX    64      /* per tick: then stdout is flushed and the loop runs */
+#define TRACK_PAD_MAX  28
+
+typedef struct
+{
+  const char        *source;
+  gboolean           tsv;
+  guint64            clock_rate;
+  GMainLoop         *loop;
+  int                status;
+  GString           *out;
+  guint              track_width;
+  guint              timeout_id;
+
+  /* Snabb */
+  CpelSnabbFollower *snabb;
+  CpelSnabbEntry    *entries;
+  GHashTable        *track_ids;     /* label -> id + 1 */
+  gboolean           have_t0;
+  double             tsc0;
+  GString           *text;
+
+  /* CPEL */
+  CpelFollower  *cpel;
+} Follow;
+
+static void
+put_line (Follow     *f,
+          gint64      time,
+          guint32     track,
+          const char *track_label,
+          guint32     code,
+          const char *event,
+          const char *datum)
+{
+  if (f->tsv)
+    {
+      g_string_append_printf (f->out, "%" PRId64 "\t%u\t", time, track);
+      cpel_cli_escape_append (f->out, track_label, strlen (track_label));
+      g_string_append_printf (f->out, "\t%u\t", code);
+      cpel_cli_escape_append (f->out, event, strlen (event));
+      g_string_append_c (f->out, '\t');
+      cpel_cli_escape_append (f->out, datum, strlen (datum));
+      g_string_append_c (f->out, '\n');
+    }
+  else
+    {
+      char buf[64];
+      g_autofree char *label = cpel_cli_escape (track_label);
+      g_autofree char *name = cpel_cli_escape (event);
+      g_autofree char *text = cpel_cli_escape (datum);
+      guint width = (guint) g_utf8_strlen (label, -1);
+
+      cpel_time_format_exact_to (time, 1000000000,
+                                 f->clock_rate || f->cpel ? CPEL_TIME_KIND_NS
+                                                          : CPEL_TIME_KIND_TICKS,
+                                 buf, sizeof buf);
+      if (width > f->track_width)
+        f->track_width = MIN (width, TRACK_PAD_MAX);
+      g_string_append_printf (f->out, "%14s  %s%*s  %s%s%s\n", buf, label,
+                              width < f->track_width ? (int) (f->track_width - width) : 0, "",
+                              name, *text ? ": " : "", text);
+    }
+}
+
+static gboolean
+flush_out (Follow *f)
+{
+  if (f->out->len > 0)
+    {
+      if (fwrite (f->out->str, 1, f->out->len, stdout) != f->out->len)
+        return FALSE;
+      g_string_truncate (f->out, 0);
+    }
+  return fflush (stdout) == 0;
+}
+
+static void
+say (Follow     *f,
+     const char *message)
+{
+  /* what came before it first, so that the gap is where it belongs */
+  flush_out (f);
+  g_printerr ("cpel: %s\n", message);
+}
+
+/* ---- Snabb ---- */
+
+static void
+snabb_entry (Follow               *f,
+             const CpelSnabbEntry *e)
+{
+  const CpelSnabbMessage *m = cpel_snabb_follower_message (f->snabb, e->msgid);
+  const char *label = m != NULL ? m->track : _("unknown");
+  g_autofree char *name = NULL;
+  gpointer id;
+  double d;
+  gint64 time;
+
+  if (!f->have_t0)
+    {
+      f->tsc0 = e->tsc;
+      f->have_t0 = TRUE;
+    }
+  d = e->tsc - f->tsc0;
+  if (f->clock_rate)
+    d = d * 1e9 / (double) f->clock_rate;
+  time = (gint64) d;
+  id = g_hash_table_lookup (f->track_ids, label);
+  if (id == NULL)
+    {
+      id = GUINT_TO_POINTER (g_hash_table_size (f->track_ids) + 1);
+      g_hash_table_insert (f->track_ids, g_strdup (label), id);
+    }
+  g_string_truncate (f->text, 0);
+  if (m != NULL)
+    for (guint k = 0; k < m->n_args; k++)
+      {
+        if (k > 0)
+          g_string_append_c (f->text, ' ');
+        g_string_append (f->text, m->arg_names[k]);
+        g_string_append_c (f->text, '=');
+        cpel_snabb_append_number (f->text, e->args[k]);
+      }
+  else
+    name = g_strdup_printf (_("message %u"), e->msgid);
+  put_line (f, time, GPOINTER_TO_UINT (id) - 1, label, e->msgid, m ? m->name : name,
+            f->text->str);
+}
+
+static gboolean
+snabb_tick (Follow *f)
+{
+  for (guint b = 0; b < BATCHES_MAX; b++)
+    {
+      CpelSnabbPollInfo info;
+      gsize n = cpel_snabb_follower_poll (f->snabb, f->entries, BATCH, &info);
+
+      if (info.new_ring)
+        {
+          say (f, _("new ring: the writer started again"));
+          f->have_t0 = FALSE;
+        }
+      if (info.lost > 0)
+        {
+          g_autofree char *s = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                             "lost at least %" PRIu64
+                                                             " event",
+                                                             "lost at least %" PRIu64
+                                                             " events", info.lost), info.lost);
+          say (f, s);
+        }
+      for (gsize i = 0; i < n; i++)
+        snabb_entry (f, &f->entries[i]);
+      if (info.gone)
+        {
+          say (f, _("the ring file was removed: the writer has exited"));
+          return FALSE;
+        }
+      if (n < BATCH)
+        break;
+    }
+  return TRUE;
+}
+
+/* ---- CPEL ---- */
+
+static gboolean
+cpel_tick (Follow *f)
+{
+  for (guint b = 0; b < BATCHES_MAX; b++)
+    {
+      CpelFollowInfo info;
+      g_autoptr(GError) error = NULL;
+      gsize n = cpel_follower_poll (f->cpel, BATCH, &info, &error);
+
+      if (error != NULL)
+        {
+          flush_out (f);
+          cpel_cli_file_error (f->source, error);
+          f->status = CPEL_EXIT_INVALID;
+          return FALSE;
+        }
+      if (info.rewritten)
+        say (f, _("the file was rewritten: reading it again from the start"));
+      for (gsize i = 0; i < n; i++)
+        {
+          const CpelFollowEvent *ev = cpel_follower_event (f->cpel, i);
+
+          put_line (f, ev->time_ns, ev->track_id, ev->track_label, ev->code, ev->name,
+                    ev->datum);
+        }
+      if (info.gone)
+        {
+          say (f, _("the file was removed"));
+          return FALSE;
+        }
+      if (n < BATCH)
+        break;
+    }
+  return TRUE;
+}
+
+static gboolean
+on_tick (gpointer data)
+{
+  Follow *f = data;
+  gboolean go_on = f->snabb != NULL ? snabb_tick (f) : cpel_tick (f);
+
+  if (!flush_out (f))
+    {
+      g_printerr ("cpel: %s\n", _("Could not write to standard output"));
+      f->status = CPEL_EXIT_INVALID;
+      go_on = FALSE;
+    }
+  if (!go_on)
+    {
+      g_main_loop_quit (f->loop);
+      f->timeout_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_signal (gpointer data)
+{
+  Follow *f = data;
+
+  g_main_loop_quit (f->loop);
+  return G_SOURCE_CONTINUE;
+}
+
+/* snabb:PID -> the ring of that process; NULL with an error when none is there. */
+static char *
+snabb_ring_of (const char *pid,
+               GError    **error)
+{
+  const char *root = g_getenv ("SNABB_SHM_ROOT");
+  static const char * const names[] = { "events.timeline", "engine/timeline" };
+  g_autofree char *dir = NULL;
+
+  if (*pid == '\0' || strspn (pid, "0123456789") != strlen (pid))
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID,
+                   _("“snabb:” must be followed by a process id"));
+      return NULL;
+    }
+  dir = g_build_filename (root != NULL && *root ? root : "/var/run/snabb", pid, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      char *path = g_build_filename (dir, names[i], NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        return path;
+      g_free (path);
+    }
+  g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO,
+               _("No timeline of Snabb process %s in %s (is SNABB_TIMELINE_ENABLE set?)"),
+               pid, dir);
+  return NULL;
+}
+
+static gboolean
+is_snabb_ring (const char *path)
+{
+  static const guint8 magic[8] = { 0x01, 0x00, 0x1d, 0x44, 0x23, 0x72, 0xff, 0xa3 };
+  guint8 head[8];
+  gboolean yes = FALSE;
+  FILE *fp = fopen (path, "rb");
+
+  if (fp != NULL)
+    {
+      yes = fread (head, 1, 8, fp) == 8 && memcmp (head, magic, 8) == 0;
+      fclose (fp);
+    }
+  return yes;
+}
+
+int
+cpel_cli_follow (const char *source,
+                 gboolean    tsv,
+                 guint64     clock_rate)
+{
+  Follow f = { .source = source, .tsv = tsv, .clock_rate = clock_rate };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  guint sig_int, sig_term;
+
+  if (strcmp (source, "-") == 0)
+    return cpel_cli_usage_error ("dump", _("--follow does not read standard input yet"));
+  if (g_str_has_prefix (source, "snabb:"))
+    {
+      path = snabb_ring_of (source + 6, &error);
+      if (path == NULL)
+        return cpel_cli_file_error (source, error);
+    }
+  else
+    path = g_strdup (source);
+
+  if (is_snabb_ring (path))
+    {
+      f.snabb = cpel_snabb_follower_new (path, &error);
+      if (f.snabb == NULL)
+        return cpel_cli_file_error (source, error);
+      f.entries = g_new (CpelSnabbEntry, BATCH);
+      f.track_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      f.text = g_string_new (NULL);
+    }
+  else
+    {
+      f.cpel = cpel_follower_new (path, clock_rate, &error);
+      if (f.cpel == NULL)
+        return cpel_cli_file_error (source, error);
+    }
+
+  f.out = g_string_new (NULL);
+  f.loop = g_main_loop_new (NULL, FALSE);
+  if (tsv)
+    g_string_append (f.out, "time_ns\ttrack\ttrack_label\tcode\tevent\tdatum\n");
+  sig_int = g_unix_signal_add (SIGINT, on_signal, &f);
+  sig_term = g_unix_signal_add (SIGTERM, on_signal, &f);
+  if (on_tick (&f))
+    {
+      f.timeout_id = g_timeout_add (POLL_MS, on_tick, &f);
+      g_main_loop_run (f.loop);
+    }
+  if (f.timeout_id != 0)
+    g_source_remove (f.timeout_id);
+  g_source_remove (sig_int);
+  g_source_remove (sig_term);
+  g_main_context_iteration (NULL, FALSE);
+  if (!flush_out (&f) && f.status == CPEL_EXIT_OK)
+    f.status = CPEL_EXIT_INVALID;
+
+  g_main_loop_unref (f.loop);
+  g_string_free (f.out, TRUE);
+  g_clear_pointer (&f.snabb, cpel_snabb_follower_free);
+  g_clear_pointer (&f.cpel, cpel_follower_free);
+  g_clear_pointer (&f.track_ids, g_hash_table_unref);
+  if (f.text != NULL)
+    g_string_free (f.text, TRUE);
+  g_free (f.entries);
+  return f.status;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-follow.h — reading a CPEL file while sections are appended to it
+ *
+ * The follower reads the file's sections in order (doc/cpel-format.md) as
+ * they become complete: string tables, event and track definitions are
+ * kept, and each events section's records are returned as events, in file
+ * order, formatted as the viewer labels them.  The header's section count
+ * is not trusted (a writer that appends may update it last, or never); a
+ * section is read once all its bytes are there.  A file replaced, shortened
+ * or changed before the point already read is a rewritten file: it is read
+ * again from the start.  Reads are pread()s, one section at a time, each
+ * at most CPEL_FOLLOW_SECTION_MAX bytes.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define CPEL_FOLLOW_SECTION_MAX (256u << 20)
+
+typedef struct _CpelFollower CpelFollower;
+
+/* One event, valid until the next poll. */
+typedef struct
+{
+  gint64      time_ns;      /* from the first event read */
+  guint32     track_id;
+  guint32     code;
+  guint32     datum_value;
+  const char *track_label;
+  const char *name;         /* the event type's name */
+  const char *datum;        /* the datum formatted */
+} CpelFollowEvent;
+
+typedef struct
+{
+  gboolean rewritten;   /* the file was rewritten: events from its start again */
+  gboolean gone;        /* the file was removed */
+} CpelFollowInfo;
+
+/* Opens a CPEL file (it may be empty yet, or hold only its header).
+ * clock_rate, when not 0, replaces every events section's rate. */
+CpelFollower          *cpel_follower_new    (const char      *path,
+                                             guint64          clock_rate,
+                                             GError         **error);
+void                   cpel_follower_free   (CpelFollower    *follower);
+/* Reads what was appended; returns the number of events (at most max),
+ * then read with cpel_follower_event ().  0 and an error (CPEL_ERROR, with
+ * the byte offset) for a damaged file. */
+gsize                  cpel_follower_poll   (CpelFollower    *follower,
+                                             gsize            max,
+                                             CpelFollowInfo  *info,
+                                             GError         **error);
+const CpelFollowEvent *cpel_follower_event  (CpelFollower    *follower,
+                                             gsize            i);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelFollower, cpel_follower_free)
+
+G_END_DECLS
