@@ -11,7 +11,11 @@
  * skipped (CPEL_CTF_SKIP_CHECKS) so that the reader meets the damage and is
  * stopped: "the trace reader stopped: …".  The watchdog is shortened for
  * the hanging recipe (CPEL_CTF_READER_TIMEOUT); the test waits on the
- * child's end, never on a fixed time. */
+ * child's end, never on a fixed time.  Two recipes no check can see (the
+ * library alone reads event payloads): the length of a dynamic array (a
+ * sequence) made 2^28 (it allocates GBs, 3.3 GB in 20 s once) or over
+ * G_MAXINT (it crashes); the reader's memory limit or its signal stops
+ * them, the memory of this process and its children stays under 1 GiB. */
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -76,7 +80,42 @@ poke64 (const char *dir, const char *file, gsize off, guint64 v)
   g_assert_true (g_file_set_contents (p, data, (gssize) len, NULL));
 }
 
-typedef enum { RECIPE_METADATA, RECIPE_PACKET, RECIPE_INDEX } Recipe;
+/* Overwrites 4 bytes at `off` of `file` in `dir`. */
+static void
+poke32 (const char *dir, const char *file, gsize off, guint32 v)
+{
+  g_autofree char *p = g_build_filename (dir, file, NULL);
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (p, &data, &len, NULL));
+  g_assert_cmpuint (len, >=, off + 4);
+  memcpy (data + off, &v, 4);
+  g_assert_true (g_file_set_contents (p, data, (gssize) len, NULL));
+}
+
+typedef enum
+{
+  RECIPE_METADATA, RECIPE_PACKET, RECIPE_INDEX, RECIPE_ARRAY, RECIPE_ARRAY_NEGATIVE
+} Recipe;
+
+/* The first fixture_app:queue_sample event of ch0_1: its payload's
+ * depths[4] (0, 0, 0, 65535), then the u32 length of the dynamic array
+ * hist (1), then hist (1). */
+static const guint8 queue_sample[] = { 0, 0, 0, 0, 0, 0, 0xff, 0xff, 1, 0, 0, 0, 1 };
+
+/* The byte offset of hist's length in ch0_1, found by its event's bytes. */
+static gsize
+array_length_offset (const char *dir)
+{
+  g_autofree char *p = g_build_filename (dir, "ch0_1", NULL);
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (p, &data, &len, NULL));
+  for (gsize i = 0; i + sizeof queue_sample <= len; i++)
+    if (memcmp (data + i, queue_sample, sizeof queue_sample) == 0)
+      return i + 8;
+  g_assert_not_reached ();
+}
 
 /* A copy of the fixture trace with the recipe's damage; NULL (skipped)
  * without the fixture. */
@@ -103,6 +142,14 @@ make_recipe (Recipe recipe)
     case RECIPE_INDEX:
       /* the first index entry's offset, big-endian, at byte 16 */
       poke64 (dir, "index/ch0_0.idx", 16, GUINT64_TO_BE (G_GUINT64_CONSTANT (1) << 30));
+      break;
+    case RECIPE_ARRAY:
+      /* 2^28 elements: libbabeltrace2 2.0.4 allocates its fields, GBs */
+      poke32 (dir, "ch0_1", array_length_offset (dir), GUINT32_TO_LE (1u << 28));
+      break;
+    case RECIPE_ARRAY_NEGATIVE:
+      /* over G_MAXINT: a GLib critical, then a NULL dereference */
+      poke32 (dir, "ch0_1", array_length_offset (dir), GUINT32_TO_LE (0xfffffff0u));
       break;
     }
   return dir;
@@ -183,6 +230,20 @@ test_isolated_abort (gconstpointer data)
   check_recipe (data, FALSE, "the trace reader stopped: killed by signal SIGABRT");
 }
 
+static void
+test_array_runaway (gconstpointer data)
+{
+  /* nothing before the library can tell: the reader's memory limit stops it
+   * (RLIMIT_AS, or the parent watching its resident memory) */
+  check_recipe (data, TRUE, "the trace reader stopped: memory limit of ");
+}
+
+static void
+test_array_negative (gconstpointer data)
+{
+  check_recipe (data, TRUE, "the trace reader stopped: killed by signal SIGSEGV");
+}
+
 /* A reader that would loop for a minute stops at once on cancel. */
 static void
 test_cancel (void)
@@ -258,6 +319,10 @@ main (int argc, char **argv)
                         GINT_TO_POINTER (RECIPE_PACKET), test_isolated_abort);
   g_test_add_data_func ("/core/import/ctf/damaged/index-past-end/isolated",
                         GINT_TO_POINTER (RECIPE_INDEX), test_isolated_abort);
+  g_test_add_data_func ("/core/import/ctf/damaged/array-length/runaway",
+                        GINT_TO_POINTER (RECIPE_ARRAY), test_array_runaway);
+  g_test_add_data_func ("/core/import/ctf/damaged/array-length/negative",
+                        GINT_TO_POINTER (RECIPE_ARRAY_NEGATIVE), test_array_negative);
   g_test_add_func ("/core/import/ctf/damaged/cancel", test_cancel);
   g_test_add_func ("/core/import/ctf/damaged/no-reader", test_no_reader);
   g_test_add_func ("/core/import/ctf/damaged/unrelated", test_unrelated);
