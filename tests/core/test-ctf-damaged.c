@@ -24,6 +24,7 @@
 
 #include "cpel-core.h"
 #include "cpel-ctf-trace.h"
+#include "cpel-ctf-writer.h"
 #include "cpel-loader.h"
 
 #define TRACE "fixtures/ctf/lttng-ust-2.13-pid/ust/pid/fixture_app-20993-20261126-091809"
@@ -244,6 +245,46 @@ test_array_negative (gconstpointer data)
   check_recipe (data, TRUE, "the trace reader stopped: killed by signal SIGSEGV");
 }
 
+static void
+count_progress (double fraction, gpointer data)
+{
+  guint *calls = data;
+  (void) fraction;
+  (*calls)++;
+}
+
+/* The watchdog stops a reader that says nothing, not one that takes long:
+ * a valid trace whose reading takes several times the watchdog's timeout
+ * (a million events, read in 1.5 to 5 s here, under a 1 s watchdog) is
+ * read in full, the reader's heartbeats and progress keeping it alive. */
+static void
+test_slow_valid (void)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("cpel-ctf-slow-XXXXXX", NULL);
+  g_autofree char *dir = g_build_filename (tmp, "trace", NULL);
+  g_autoptr(GError) error = NULL;
+  const double timeout_s = 1;
+  guint calls = 0;
+
+  cpel_test_ctf_write (dir, 1000000);
+  g_setenv ("CPEL_CTF_READER_TIMEOUT", "1", TRUE);
+  gint64 start = g_get_monotonic_time ();
+  CpelCtfTrace *t = cpel_ctf_trace_read (dir, NULL, count_progress, &calls, &error);
+  double took = (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
+  g_unsetenv ("CPEL_CTF_READER_TIMEOUT");
+  g_test_message ("read in %.2f s under a %.2f s watchdog, %u progress calls",
+                  took, timeout_s, calls);
+  g_assert_no_error (error);
+  g_assert_nonnull (t);
+  g_assert_cmpuint (cpel_ctf_trace_get_n_events (t), ==, 1000000);
+  g_assert_cmpuint (calls, >, 1);
+  cpel_ctf_trace_free (t);
+  remove_tree (tmp);
+  if (took < 2 * timeout_s)
+    g_test_incomplete ("the trace was read faster than twice the watchdog's timeout: "
+                       "a bigger one is needed on this machine");
+}
+
 /* A reader that would loop for a minute stops at once on cancel. */
 static void
 test_cancel (void)
@@ -324,6 +365,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/core/import/ctf/damaged/array-length/negative",
                         GINT_TO_POINTER (RECIPE_ARRAY_NEGATIVE), test_array_negative);
   g_test_add_func ("/core/import/ctf/damaged/cancel", test_cancel);
+  g_test_add_func ("/core/import/ctf/watchdog/slow-valid", test_slow_valid);
   g_test_add_func ("/core/import/ctf/damaged/no-reader", test_no_reader);
   g_test_add_func ("/core/import/ctf/damaged/unrelated", test_unrelated);
   return g_test_run ();

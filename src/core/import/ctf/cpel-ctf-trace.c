@@ -622,7 +622,9 @@ read_in_child (CpelCtfTrace *self, GPtrArray *dirs, GCancellable *cancellable,
       int sig = WIFSIGNALED (status) ? WTERMSIG (status) : 0;
       if (strstr (r.err_tail->str, "failed to allocate") != NULL
           || strstr (r.err_tail->str, "Cannot allocate memory") != NULL
-          || strstr (r.err_tail->str, "out of memory") != NULL)
+          || strstr (r.err_tail->str, "out of memory") != NULL
+          /* AddressSanitizer's allocator, which has no RLIMIT_AS */
+          || strstr (r.err_tail->str, "allocation-size-too-big") != NULL)
         why = g_strdup_printf (_("memory limit of %u MiB"), (guint) (CTF_READER_MAX_MEMORY >> 20));
       else if (sig == SIGXCPU)
         why = g_strdup_printf (_("CPU time limit of %u s"), (guint) CTF_READER_MAX_CPU_S);
