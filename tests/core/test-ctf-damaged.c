@@ -11,7 +11,11 @@
  * skipped (CPEL_CTF_SKIP_CHECKS) so that the reader meets the damage and is
  * stopped: "the trace reader stopped: …".  The watchdog is shortened for
  * the hanging recipe (CPEL_CTF_READER_TIMEOUT); the test waits on the
- * child's end, never on a fixed time. */
+ * child's end, never on a fixed time.  Two recipes no check can see (the
+ * library alone reads event payloads): the length of a dynamic array (a
+ * sequence) made 2^28 (it allocates GBs, 3.3 GB in 20 s once) or over
+ * G_MAXINT (it crashes); the reader's memory limit or its signal stops
+ * them, the memory of this process and its children stays under 1 GiB. */
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -20,6 +24,7 @@
 
 #include "cpel-core.h"
 #include "cpel-ctf-trace.h"
+#include "cpel-ctf-writer.h"
 #include "cpel-loader.h"
 
 #define TRACE "fixtures/ctf/lttng-ust-2.13-pid/ust/pid/fixture_app-20993-20261126-091809"
@@ -76,7 +81,42 @@ poke64 (const char *dir, const char *file, gsize off, guint64 v)
   g_assert_true (g_file_set_contents (p, data, (gssize) len, NULL));
 }
 
-typedef enum { RECIPE_METADATA, RECIPE_PACKET, RECIPE_INDEX } Recipe;
+/* Overwrites 4 bytes at `off` of `file` in `dir`. */
+static void
+poke32 (const char *dir, const char *file, gsize off, guint32 v)
+{
+  g_autofree char *p = g_build_filename (dir, file, NULL);
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (p, &data, &len, NULL));
+  g_assert_cmpuint (len, >=, off + 4);
+  memcpy (data + off, &v, 4);
+  g_assert_true (g_file_set_contents (p, data, (gssize) len, NULL));
+}
+
+typedef enum
+{
+  RECIPE_METADATA, RECIPE_PACKET, RECIPE_INDEX, RECIPE_ARRAY, RECIPE_ARRAY_NEGATIVE
+} Recipe;
+
+/* The first fixture_app:queue_sample event of ch0_1: its payload's
+ * depths[4] (0, 0, 0, 65535), then the u32 length of the dynamic array
+ * hist (1), then hist (1). */
+static const guint8 queue_sample[] = { 0, 0, 0, 0, 0, 0, 0xff, 0xff, 1, 0, 0, 0, 1 };
+
+/* The byte offset of hist's length in ch0_1, found by its event's bytes. */
+static gsize
+array_length_offset (const char *dir)
+{
+  g_autofree char *p = g_build_filename (dir, "ch0_1", NULL);
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (p, &data, &len, NULL));
+  for (gsize i = 0; i + sizeof queue_sample <= len; i++)
+    if (memcmp (data + i, queue_sample, sizeof queue_sample) == 0)
+      return i + 8;
+  g_assert_not_reached ();
+}
 
 /* A copy of the fixture trace with the recipe's damage; NULL (skipped)
  * without the fixture. */
@@ -103,6 +143,14 @@ make_recipe (Recipe recipe)
     case RECIPE_INDEX:
       /* the first index entry's offset, big-endian, at byte 16 */
       poke64 (dir, "index/ch0_0.idx", 16, GUINT64_TO_BE (G_GUINT64_CONSTANT (1) << 30));
+      break;
+    case RECIPE_ARRAY:
+      /* 2^28 elements: libbabeltrace2 2.0.4 allocates its fields, GBs */
+      poke32 (dir, "ch0_1", array_length_offset (dir), GUINT32_TO_LE (1u << 28));
+      break;
+    case RECIPE_ARRAY_NEGATIVE:
+      /* over G_MAXINT: a GLib critical, then a NULL dereference */
+      poke32 (dir, "ch0_1", array_length_offset (dir), GUINT32_TO_LE (0xfffffff0u));
       break;
     }
   return dir;
@@ -138,7 +186,10 @@ check_recipe (gconstpointer data, gboolean checked, const char *expect)
     g_unsetenv ("CPEL_CTF_SKIP_CHECKS");
   else
     g_setenv ("CPEL_CTF_SKIP_CHECKS", "1", TRUE);
-  g_setenv ("CPEL_CTF_READER_TIMEOUT", "2", TRUE);
+  /* the watchdog shortened, except for the runaway memory: the memory
+   * limit's to stop (under AddressSanitizer it grows slower) */
+  if (recipe != RECIPE_ARRAY)
+    g_setenv ("CPEL_CTF_READER_TIMEOUT", "2", TRUE);
   g_autoptr(CpelFile) file = cpel_file_new_for_path (dir, NULL, NULL, NULL, NULL, &error);
   g_unsetenv ("CPEL_CTF_SKIP_CHECKS");
   g_unsetenv ("CPEL_CTF_READER_TIMEOUT");
@@ -181,6 +232,62 @@ test_isolated_abort (gconstpointer data)
 {
   /* libbabeltrace2 asserts: the reader dies, not this process */
   check_recipe (data, FALSE, "the trace reader stopped: killed by signal SIGABRT");
+}
+
+static void
+test_array_runaway (gconstpointer data)
+{
+  /* nothing before the library can tell: the reader's memory limit stops it
+   * (RLIMIT_AS, or the parent watching its resident memory) */
+  check_recipe (data, TRUE, "the trace reader stopped: memory limit of ");
+}
+
+static void
+test_array_negative (gconstpointer data)
+{
+  /* killed by SIGSEGV; under AddressSanitizer, which catches the signal,
+   * "exit status 1" */
+  check_recipe (data, TRUE, "the trace reader stopped: ");
+}
+
+static void
+count_progress (double fraction, gpointer data)
+{
+  guint *calls = data;
+  (void) fraction;
+  (*calls)++;
+}
+
+/* The watchdog stops a reader that says nothing, not one that takes long:
+ * a valid trace whose reading takes several times the watchdog's timeout
+ * (a million events, read in 1.5 to 5 s here, under a 1 s watchdog) is
+ * read in full, the reader's heartbeats and progress keeping it alive. */
+static void
+test_slow_valid (void)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("cpel-ctf-slow-XXXXXX", NULL);
+  g_autofree char *dir = g_build_filename (tmp, "trace", NULL);
+  g_autoptr(GError) error = NULL;
+  const double timeout_s = 1;
+  guint calls = 0;
+
+  cpel_test_ctf_write (dir, 1000000);
+  g_setenv ("CPEL_CTF_READER_TIMEOUT", "1", TRUE);
+  gint64 start = g_get_monotonic_time ();
+  CpelCtfTrace *t = cpel_ctf_trace_read (dir, NULL, count_progress, &calls, &error);
+  double took = (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
+  g_unsetenv ("CPEL_CTF_READER_TIMEOUT");
+  g_test_message ("read in %.2f s under a %.2f s watchdog, %u progress calls",
+                  took, timeout_s, calls);
+  g_assert_no_error (error);
+  g_assert_nonnull (t);
+  g_assert_cmpuint (cpel_ctf_trace_get_n_events (t), ==, 1000000);
+  g_assert_cmpuint (calls, >, 1);
+  cpel_ctf_trace_free (t);
+  remove_tree (tmp);
+  if (took < 2 * timeout_s)
+    g_test_incomplete ("the trace was read faster than twice the watchdog's timeout: "
+                       "a bigger one is needed on this machine");
 }
 
 /* A reader that would loop for a minute stops at once on cancel. */
@@ -258,7 +365,12 @@ main (int argc, char **argv)
                         GINT_TO_POINTER (RECIPE_PACKET), test_isolated_abort);
   g_test_add_data_func ("/core/import/ctf/damaged/index-past-end/isolated",
                         GINT_TO_POINTER (RECIPE_INDEX), test_isolated_abort);
+  g_test_add_data_func ("/core/import/ctf/damaged/array-length/runaway",
+                        GINT_TO_POINTER (RECIPE_ARRAY), test_array_runaway);
+  g_test_add_data_func ("/core/import/ctf/damaged/array-length/negative",
+                        GINT_TO_POINTER (RECIPE_ARRAY_NEGATIVE), test_array_negative);
   g_test_add_func ("/core/import/ctf/damaged/cancel", test_cancel);
+  g_test_add_func ("/core/import/ctf/watchdog/slow-valid", test_slow_valid);
   g_test_add_func ("/core/import/ctf/damaged/no-reader", test_no_reader);
   g_test_add_func ("/core/import/ctf/damaged/unrelated", test_unrelated);
   return g_test_run ();

@@ -635,6 +635,8 @@ read_traces (char **dirs, guint n_dirs, ReaderTrace *self, GError **error)
                    _("CTF: libbabeltrace2's “ctf” and “utils” plugins are not installed (Debian: libbabeltrace2-0)"));
       return FALSE;
     }
+  /* alive: loading the plugins took a while */
+  flush_events (self, FALSE);
   const bt_component_class_source *fs_cls = bt_plugin_borrow_source_component_class_by_name_const (ctf, "fs");
   const bt_component_class_filter *mux_cls = bt_plugin_borrow_filter_component_class_by_name_const (utils, "muxer");
 

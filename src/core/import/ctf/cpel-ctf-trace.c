@@ -3,6 +3,8 @@
 #include "cpel-ctf-trace.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,6 +31,12 @@
 #define CTF_READER_MAX_MEMORY ((rlim_t) 1 << 30)
 #define CTF_READER_MAX_CPU_S  3600
 #define CTF_READER_TIMEOUT_S  8
+/* The reader's resident memory, watched by the parent every
+ * CTF_READER_POLL_MS: RLIMIT_AS is not set under AddressSanitizer (its
+ * shadow is reserved address space), and a runaway allocation is stopped
+ * this way there too, before the machine feels it. */
+#define CTF_READER_MAX_RSS    ((guint64) 768 << 20)
+#define CTF_READER_POLL_MS    100
 
 struct _CpelCtfTrace
 {
@@ -235,6 +243,26 @@ reader_child_setup (gpointer data)
 #endif
   setrlimit (RLIMIT_CPU, &cpu);
   setrlimit (RLIMIT_CORE, &core);
+}
+
+/* The reader's resident memory in bytes; 0 when it cannot be told. */
+static guint64
+reader_rss (GPid pid)
+{
+  char path[64], text[128];
+  guint64 size = 0, resident = 0;
+  g_snprintf (path, sizeof path, "/proc/%d/statm", (int) pid);
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  ssize_t n = read (fd, text, sizeof text - 1);
+  close (fd);
+  if (n <= 0)
+    return 0;
+  text[n] = '\0';
+  if (sscanf (text, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT, &size, &resident) != 2)
+    return 0;
+  return resident * (guint64) sysconf (_SC_PAGESIZE);
 }
 
 static const char *
@@ -511,17 +539,31 @@ read_in_child (CpelCtfTrace *self, GPtrArray *dirs, GCancellable *cancellable,
           break;
         }
       gint64 now = g_get_monotonic_time ();
-      if (out_fd >= 0 && now - last >= timeout)
+      if (out_fd >= 0 && reader_rss (pid) > CTF_READER_MAX_RSS)
         {
-          stopped = g_strdup_printf (_("no progress for %g s"), (double) timeout / G_USEC_PER_SEC);
+          stopped = g_strdup_printf (_("memory limit of %u MiB"),
+                                     (guint) (CTF_READER_MAX_RSS >> 20));
           break;
         }
       fds[0].fd = out_fd;
       fds[1].fd = err_fd;
       fds[0].revents = fds[1].revents = fds[2].revents = 0;
-      gint wait_ms = out_fd >= 0 ? (gint) MIN ((timeout - (now - last)) / 1000 + 1, 1000) : 1000;
+      gint wait_ms = out_fd >= 0 ? (gint) CLAMP ((timeout - (now - last)) / 1000 + 1,
+                                                 0, CTF_READER_POLL_MS) : 1000;
       if (g_poll (fds, have_cancel ? 3 : 2, wait_ms) < 0 && errno != EINTR)
         break;
+      /* silent for the timeout: judged after a poll that found nothing to
+       * read, so that a parent that was not scheduled for a while (a loaded
+       * machine) does not take its own delay for the reader's */
+      if (out_fd >= 0 && fds[0].revents == 0 && g_get_monotonic_time () - last >= timeout)
+        {
+          /* (a reader that has said its last record and lingers — the leak
+           * check of a sanitizer build — is stopped without blame) */
+          if (!r.done)
+            stopped = g_strdup_printf (_("no progress for %g s"),
+                                       (double) timeout / G_USEC_PER_SEC);
+          break;
+        }
       if (fds[1].revents != 0)
         {
           gssize n = read (err_fd, buf, sizeof buf);
@@ -587,7 +629,9 @@ read_in_child (CpelCtfTrace *self, GPtrArray *dirs, GCancellable *cancellable,
       int sig = WIFSIGNALED (status) ? WTERMSIG (status) : 0;
       if (strstr (r.err_tail->str, "failed to allocate") != NULL
           || strstr (r.err_tail->str, "Cannot allocate memory") != NULL
-          || strstr (r.err_tail->str, "out of memory") != NULL)
+          || strstr (r.err_tail->str, "out of memory") != NULL
+          /* AddressSanitizer's allocator, which has no RLIMIT_AS */
+          || strstr (r.err_tail->str, "allocation-size-too-big") != NULL)
         why = g_strdup_printf (_("memory limit of %u MiB"), (guint) (CTF_READER_MAX_MEMORY >> 20));
       else if (sig == SIGXCPU)
         why = g_strdup_printf (_("CPU time limit of %u s"), (guint) CTF_READER_MAX_CPU_S);

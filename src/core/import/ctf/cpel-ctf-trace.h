@@ -28,8 +28,10 @@
  * be checked first (cpel-ctf-check.h), then runs the helper program
  * cpel-ctf-reader (libexecdir; the one built beside the program in the
  * build tree; $CPEL_CTF_READER) under RLIMIT_AS 1 GiB and RLIMIT_CPU, reads
- * its output (cpel-ctf-wire.h) as untrusted input, stops it when it says
- * nothing for 8 s ($CPEL_CTF_READER_TIMEOUT seconds) or on cancel, and a
+ * its output (cpel-ctf-wire.h) as untrusted input, stops it when its
+ * resident memory passes 768 MiB (watched every 100 ms: the limit that
+ * holds under AddressSanitizer too), when it says nothing for 8 s
+ * ($CPEL_CTF_READER_TIMEOUT seconds) or on cancel, and a
  * reader that dies or is stopped gives "This CTF trace is damaged (the trace
  * reader stopped: killed by signal SIGABRT / no progress for 8 s / …)".
  */

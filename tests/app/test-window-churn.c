@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test-window-churn.c — the viewer survives a capture that changes on disk
+ * while it is loaded and drawn
+ *
+ * For each format (a generated CPEL file; the recorded VPP elog, Snabb
+ * timeline, perf.data and LTTng CTF trace of tests/fixtures) a new window
+ * opens a copy, RUNS times, while a thread (tests/churn-mutator.h) overwrites
+ * it in place, cuts and restores it, copies another capture over it: on
+ * even runs from before the open until the window has loaded and drawn, on
+ * odd runs from the end of the load over the next frames (the timeline
+ * reading a mapping that changes, the file monitor firing).  After each
+ * run the window is there, not loading, and shows the capture or an error
+ * (a message dialog over it).
+ * RUNS is 25, a window each (about 1 min on a loaded 2-core machine;
+ * $CPEL_CHURN_RUNS overrides it, 50 held too).  Waits are on conditions
+ * (the loading property, frames drawn, the mutator's steps).
+ */
+#include "app-test-util.h"
+#include "churn-mutator.h"
+#include "config.h"
+#include "cpel-gen.h"
+
+static CpelApplication *app;
+
+typedef struct
+{
+  const char *name;
+  const char *file;       /* under the fixtures, or NULL: generated */
+  const char *other;      /* under the fixtures, or NULL: the file itself */
+  const char *trace;      /* CTF: the folder opened, `file` the stream changed */
+} Format;
+
+static const Format formats[] = {
+  { "cpel", NULL, NULL, NULL },
+  { "elog", "vpp-sample.elog", "vpp-elog/ring256-wrapped.elog", NULL },
+  { "snabb", "snabb-timeline/engine-pipeline.timeline", "snabb-timeline/ring64-wrapped.timeline",
+    NULL },
+#if HAVE_PERF
+  { "perf", "perf/sched-wakeup.perf.data", "perf/gzip-callgraph.perf.data", NULL },
+#endif
+#if HAVE_CTF
+  { "ctf", "ctf/lttng-ust-2.13-pid/ust/pid/fixture_app-20993-20261126-091809/ch0_1",
+    NULL, "ctf/lttng-ust-2.13-pid/ust/pid/fixture_app-20993-20261126-091809" },
+#endif
+};
+
+static guint
+n_runs (void)
+{
+  const char *env = g_getenv ("CPEL_CHURN_RUNS");
+  guint64 n = env != NULL ? g_ascii_strtoull (env, NULL, 10) : 0;
+  return n > 0 && n < 100000 ? (guint) n : 25;
+}
+
+static GBytes *
+read_bytes (const char *path)
+{
+  char *data = NULL;
+  gsize len = 0;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  g_assert_cmpuint (len, >, 0);
+  return g_bytes_new_take (data, len);
+}
+
+static void
+copy_file (const char *from, const char *to)
+{
+  g_autoptr(GBytes) b = read_bytes (from);
+  g_assert_true (g_file_set_contents (to, g_bytes_get_data (b, NULL),
+                                      (gssize) g_bytes_get_size (b), NULL));
+}
+
+static void
+copy_tree (const char *from, const char *to)
+{
+  g_autoptr(GDir) d = g_dir_open (from, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (d);
+  g_assert_cmpint (g_mkdir_with_parents (to, 0755), ==, 0);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *a = g_build_filename (from, name, NULL);
+      g_autofree char *b = g_build_filename (to, name, NULL);
+      if (g_file_test (a, G_FILE_TEST_IS_DIR))
+        copy_tree (a, b);
+      else
+        copy_file (a, b);
+    }
+}
+
+/* Waits until the mutator has made at least one more change. */
+static void
+wait_step (Mutator *m)
+{
+  g_mutex_lock (&m->lock);
+  guint before = m->steps;
+  while (m->steps == before)
+    g_cond_wait (&m->cond, &m->lock);
+  g_mutex_unlock (&m->lock);
+}
+
+/* The message dialog over `window` (a load's error), or NULL. */
+static GtkWindow *
+error_dialog (CpelWindow *window)
+{
+  g_autoptr(GList) tops = gtk_window_list_toplevels ();
+  for (GList *l = tops; l != NULL; l = l->next)
+    if (ADW_IS_MESSAGE_DIALOG (l->data)
+        && gtk_window_get_transient_for (l->data) == GTK_WINDOW (window))
+      return l->data;
+  return NULL;
+}
+
+static void
+test_churn (gconstpointer data)
+{
+  const Format *f = data;
+  g_autofree char *tmp = NULL, *path = NULL, *open_path = NULL, *other_path = NULL;
+  Mutator m = { 0 };
+  guint runs = n_runs (), shown = 0, errors = 0;
+
+  if (app == NULL)
+    {
+      app_test_skip_no_display ();
+      return;
+    }
+  tmp = g_dir_make_tmp ("cpelview-churn-XXXXXX", NULL);
+  g_assert_nonnull (tmp);
+  if (f->file == NULL)
+    {
+      g_autoptr(GError) error = NULL;
+      CpelGenOptions big = { 20000, 8, 1, FALSE, FALSE, FALSE, FALSE };
+      CpelGenOptions small = { 5000, 3, 2, FALSE, FALSE, FALSE, FALSE };
+      path = g_build_filename (tmp, "churn.cpel", NULL);
+      other_path = g_build_filename (tmp, "other.cpel", NULL);
+      g_assert_true (cpel_gen_write (path, &big, &error));
+      g_assert_true (cpel_gen_write (other_path, &small, &error));
+      g_assert_no_error (error);
+      open_path = g_strdup (path);
+    }
+  else if (f->trace != NULL)
+    {
+      g_autofree char *src = cpel_test_fixture_dir (f->trace);
+      g_autofree char *base = g_path_get_basename (f->file);
+      open_path = g_build_filename (tmp, "trace", NULL);
+      copy_tree (src, open_path);
+      path = g_build_filename (open_path, base, NULL);
+    }
+  else
+    {
+      g_autofree char *src = cpel_test_fixture_file (f->file);
+      g_autofree char *base = g_path_get_basename (f->file);
+      path = g_build_filename (tmp, base, NULL);
+      copy_file (src, path);
+      open_path = g_strdup (path);
+    }
+  if (other_path == NULL && f->other != NULL)
+    other_path = cpel_test_fixture_file (f->other);
+
+  m.path = path;
+  m.orig = read_bytes (path);
+  m.other = other_path != NULL ? read_bytes (other_path) : g_bytes_ref (m.orig);
+  m.rand = g_rand_new_with_seed (0x5eed);
+  g_mutex_init (&m.lock);
+  g_cond_init (&m.cond);
+
+  g_autoptr(GFile) location = g_file_new_for_path (open_path);
+  for (guint i = 0; i < runs; i++)
+    {
+      gboolean early = i % 2 == 0, done = FALSE;
+      /* a window of its own: a window showing a capture opens another in a
+       * new one */
+      CpelWindow *window = cpel_window_new (app);
+      g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+      gtk_window_set_default_size (GTK_WINDOW (window), 900, 500);
+      gtk_window_present (GTK_WINDOW (window));
+      app_test_wait_drawn (GTK_WIDGET (window));
+
+      g_atomic_int_set (&m.stop, 0);
+      m.go = FALSE;
+      GThread *thread = g_thread_new ("mutator", mutate_thread, &m);
+      if (early)
+        {
+          mutator_go (&m);
+          wait_step (&m);
+        }
+      gulong id = g_signal_connect (window, "notify::loading",
+                                    G_CALLBACK (app_test_on_notify_flag), &done);
+      cpel_window_open (window, location, 0);
+      while (cpel_window_is_loading (window))
+        {
+          done = FALSE;
+          g_assert_true (app_test_wait_flag (&done, 120000));
+        }
+      g_signal_handler_disconnect (window, id);
+      if (!early)
+        {
+          mutator_go (&m);
+          wait_step (&m);
+        }
+      /* frames drawn while the file changes */
+      app_test_wait_frames (GTK_WIDGET (window), 3);
+      g_atomic_int_set (&m.stop, 1);
+      g_thread_join (thread);
+
+      /* alive, idle, and showing the capture or why not (a message dialog
+       * over the window) */
+      g_assert_nonnull (window);
+      g_assert_false (cpel_window_is_loading (window));
+      GtkWindow *dialog = error_dialog (window);
+      if (cpel_window_get_file (window) != NULL)
+        shown++;
+      else
+        {
+          g_assert_nonnull (dialog);
+          errors++;
+        }
+      if (dialog != NULL)
+        gtk_window_destroy (dialog);
+      gtk_window_destroy (GTK_WINDOW (window));
+      app_test_drain ();
+      g_assert_null (window);
+    }
+  g_test_message ("%s: %u opens, %u changes to the file; the capture shown after %u, "
+                  "an error after %u", f->name, runs, m.steps, shown, errors);
+  g_assert_cmpuint (m.steps, >=, runs);
+
+  /* the file restored: it opens */
+  CpelWindow *window = cpel_window_new (app);
+  gtk_window_present (GTK_WINDOW (window));
+  app_test_open_and_wait (window, open_path);
+  g_assert_nonnull (cpel_window_get_file (window));
+  gtk_window_destroy (GTK_WINDOW (window));
+  app_test_drain ();
+
+  g_mutex_clear (&m.lock);
+  g_cond_clear (&m.cond);
+  g_rand_free (m.rand);
+  g_bytes_unref (m.orig);
+  g_bytes_unref (m.other);
+  app_test_remove_tree (tmp);
+}
+
+int
+main (int argc, char *argv[])
+{
+  if (!app_test_init (&argc, &argv))
+    return app_test_run_no_display ("/app/window/churn");
+  app = app_test_new_application ();
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      g_autofree char *p = g_strdup_printf ("/app/window/churn/%s", formats[i].name);
+      g_test_add_data_func (p, &formats[i], test_churn);
+    }
+  return app_test_run (&app);
+}
