@@ -31,6 +31,7 @@
 #include "cpel-mapguard.h"
 
 #ifdef G_OS_UNIX
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -425,6 +426,7 @@ cpel_index_cache_try_load (CpelFile              *self,
   self->cache_wanted = TRUE;
   self->cache_verify_later = options->cache_verify_later;
   self->cache_store_later = options->cache_store_later;
+  cpel_index_cache_remove_stale_tmps (self->cache_dir);
   if (options->defer_index)
     return FALSE;   /* read by cpel_index_cache_try_fill () if the index is needed */
   return map_and_adopt (self);
@@ -519,14 +521,29 @@ create_tmp (CpelFile *self,
   g_autofree char *tmp = NULL;
   int fd;
 
+  g_autofree char *name = NULL;
+
   if (g_mkdir_with_parents (self->cache_dir, 0700) != 0)
     return -1;
+  cpel_index_cache_remove_stale_tmps (self->cache_dir);
   if (size > self->cache_max_bytes || !enough_space (self->cache_dir, size))
     return -1;
-  tmp = g_build_filename (self->cache_dir, CPEL_INDEX_CACHE_TMP_PREFIX "XXXXXX" CPEL_INDEX_CACHE_TMP_SUFFIX, NULL);
+#ifdef G_OS_UNIX
+  name = g_strdup_printf (CPEL_INDEX_CACHE_TMP_PREFIX "%ld-XXXXXX" CPEL_INDEX_CACHE_TMP_SUFFIX,
+                          (long) getpid ());
+#else
+  name = g_strdup (CPEL_INDEX_CACHE_TMP_PREFIX "XXXXXX" CPEL_INDEX_CACHE_TMP_SUFFIX);
+#endif
+  tmp = g_build_filename (self->cache_dir, name, NULL);
   fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0600);
   if (fd < 0)
     return -1;
+#ifdef G_OS_UNIX
+  /* held while the file is open: no one takes it for a dead writer's (a
+   * cleaner that locked it first still sees our pid running) */
+  while (flock (fd, LOCK_EX) != 0 && errno == EINTR)
+    ;
+#endif
   *tmp_path = g_steal_pointer (&tmp);
   return fd;
 }
@@ -565,32 +582,6 @@ cpel_index_cache_begin (CpelFile *self,
 #endif
 }
 
-static gboolean
-pwrite_all (int           fd,
-            const guint8 *p,
-            guint64       n,
-            guint64       offset,
-            GCancellable *cancellable)
-{
-  while (n > 0)
-    {
-      gssize w;
-
-      if (g_cancellable_is_cancelled (cancellable))
-        return FALSE;
-      w = pwrite (fd, p, (gsize) MIN (n, WRITE_MAX), (off_t) offset);
-
-      if (w < 0 && errno == EINTR)
-        continue;
-      if (w <= 0)
-        return FALSE;
-      p += w;
-      n -= (guint64) w;
-      offset += (guint64) w;
-    }
-  return TRUE;
-}
-
 /* Closes the temporary file `tmp` and renames it to `path` when all went
  * well (`ok`), else removes it. */
 static gboolean
@@ -616,6 +607,7 @@ store_in_place (CpelFile *self)
   CpelIndexCacheHeader h;
   g_autoptr(GByteArray) meta = NULL;
   g_autofree char *path = NULL;
+  CpelIndexCacheWriter w;
   gboolean ok;
 
   if (!cpel_index_cache_compute_key (self, self->cache_tps, &key))
@@ -623,8 +615,10 @@ store_in_place (CpelFile *self)
   meta = make_head (self, &key, self->index_times_offset, &h);
   g_assert (h.file_size == self->index_times_offset + 12 * self->n_events);
   path = cpel_index_cache_path_for (self->cache_dir, &key);
-  ok = pwrite_all (self->index_fd, meta->data, meta->len, sizeof h, NULL)
-       && pwrite_all (self->index_fd, (const guint8 *) &h, sizeof h, 0, NULL);
+  cpel_index_cache_writer_init (&w, self->index_fd);
+  w.chunk = 0;   /* the index is written back by the kernel from the mapping */
+  ok = cpel_index_cache_writer_write (&w, (const guint8 *) &h, sizeof h, 0, NULL)
+       && cpel_index_cache_writer_write (&w, meta->data, meta->len, sizeof h, NULL);
   ok = commit_tmp (self->index_fd, self->index_tmp, path, ok);
   self->index_fd = -1;
 #ifdef G_OS_UNIX
@@ -643,6 +637,7 @@ store (CpelFile     *self,
   g_autofree char *path = NULL;
   g_autofree char *tmp = NULL;
   static const guint8 zeros[CPEL_INDEX_CACHE_ALIGN];
+  CpelIndexCacheWriter w;
   gboolean ok;
   int fd;
 
@@ -655,11 +650,19 @@ store (CpelFile     *self,
   if (fd < 0)
     return FALSE;
   path = cpel_index_cache_path_for (self->cache_dir, &key);
-  ok = pwrite_all (fd, (const guint8 *) &h, sizeof h, 0, cancellable)
-       && pwrite_all (fd, meta->data, meta->len, sizeof h, cancellable)
-       && pwrite_all (fd, zeros, h.times_offset - sizeof h - meta->len, sizeof h + meta->len, cancellable)
-       && pwrite_all (fd, (const guint8 *) self->times, 8 * self->n_events, h.times_offset, cancellable)
-       && pwrite_all (fd, (const guint8 *) self->recs, 4 * self->n_events, h.recs_offset, cancellable);
+  g_assert (h.times_offset - sizeof h - meta->len <= sizeof zeros);
+  cpel_index_cache_writer_init (&w, fd);
+  ok = cpel_index_cache_writer_write (&w, (const guint8 *) &h, sizeof h, 0, cancellable)
+       && cpel_index_cache_writer_write (&w, meta->data, meta->len, sizeof h, cancellable)
+       && cpel_index_cache_writer_write (&w, zeros, h.times_offset - sizeof h - meta->len,
+                                         sizeof h + meta->len, cancellable)
+       && cpel_index_cache_writer_write (&w, (const guint8 *) self->times, 8 * self->n_events,
+                                         h.times_offset, cancellable)
+       && cpel_index_cache_writer_write (&w, (const guint8 *) self->recs, 4 * self->n_events,
+                                         h.recs_offset, cancellable);
+  if (ok)
+    cpel_index_cache_writer_finish (&w);
+  self->cache_write_chunks = w.n_chunks;
   return commit_tmp (fd, tmp, path, ok);
 }
 
@@ -686,27 +689,50 @@ store_now (CpelFile     *self,
 void
 cpel_index_cache_store (CpelFile *self)
 {
-  if (!store_wanted (self))
-    return;
-  /* built in memory to be written later (cpel_file_store_index ()) */
-  if (self->cache_store_later && self->index_home == CPEL_INDEX_HOME_MEMORY)
-    {
-      g_atomic_int_set (&self->cache_store_pending, TRUE);
-      return;
-    }
-  store_now (self, NULL);
+  /* never here: the loader (or the viewer, after its first frame) calls
+   * cpel_file_store_index () */
+  if (store_wanted (self))
+    g_atomic_int_set (&self->cache_store_pending, TRUE);
+}
+
+typedef struct
+{
+  CpelFile     *self;
+  GCancellable *cancellable;
+} StoreJob;
+
+static void
+store_job_run (gpointer data)
+{
+  StoreJob *job = data;
+
+  store_now (job->self, job->cancellable);
 }
 
 gboolean
 cpel_file_store_index (CpelFile     *self,
                        GCancellable *cancellable)
 {
+  StoreJob job = { self, cancellable };
+
   g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);
 
   if (!g_atomic_int_compare_and_exchange (&self->cache_store_pending, TRUE, FALSE))
     return FALSE;
-  store_now (self, cancellable);
+  cpel_index_cache_run_idle (store_job_run, &job, &self->cache_writer_policy,
+                             &self->cache_writer_ioprio);
   return g_atomic_int_get (&self->cache_write) == CPEL_INDEX_CACHE_WRITTEN;
+}
+
+void
+cpel_index_cache_get_writer (CpelFile *self,
+                             int      *policy,
+                             int      *ioprio,
+                             guint    *n_chunks)
+{
+  *policy = self->cache_writer_policy;
+  *ioprio = self->cache_writer_ioprio;
+  *n_chunks = self->cache_write_chunks;
 }
 
 gboolean
