@@ -378,6 +378,8 @@ cpel_application_quit (CpelApplication *self)
       if (cpel_index_stores_in_progress () > 0)
         {
           self->quitting = TRUE;
+          /* the user waits: the write leaves its idle priority */
+          cpel_index_cache_hurry ();
           keep = gtk_application_get_active_window (GTK_APPLICATION (self));
           close_windows (self, keep);
           if (CPEL_IS_WINDOW (keep))

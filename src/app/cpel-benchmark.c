@@ -325,7 +325,10 @@ finish (Bench *bench)
     /* the index cache being written is completed first (the next run of the
      * same file starts warm), then the figures are printed, with the wait */
     if (cpel_index_stores_in_progress () > 0)
-      g_printerr ("benchmark: %s\n", "waiting for the index cache to be written");
+      {
+        g_printerr ("benchmark: %s\n", "waiting for the index cache to be written");
+        cpel_index_cache_hurry ();
+      }
     ending->json = g_steal_pointer (&json);
     ending->app = g_object_ref (app);
     ending->since_us = g_get_monotonic_time ();

@@ -305,10 +305,13 @@ typedef struct
   guint64 started;    /* [settled, started) its write-back started */
   guint64 end;        /* the end of what was written */
   guint   n_chunks;
+  gboolean may_stop;  /* stop (FALSE, `stopped`) once cpel_index_cache_hurry () is called */
+  gboolean stopped;
 } CpelIndexCacheWriter;
 
 void     cpel_index_cache_writer_init   (CpelIndexCacheWriter *w, int fd);
-/* pwrite ()s in file order, in chunks; FALSE when it failed or was cancelled. */
+/* pwrite ()s in file order, in chunks; FALSE when it failed, was cancelled
+ * or stopped (may_stop: then w->end is where to go on). */
 gboolean cpel_index_cache_writer_write  (CpelIndexCacheWriter *w, const guint8 *p, guint64 n,
                                          guint64 offset, GCancellable *cancellable);
 /* The last chunk written back and dropped. */
@@ -318,6 +321,9 @@ void     cpel_index_cache_writer_finish (CpelIndexCacheWriter *w);
  * policy and I/O priority (as cpel_index_cache_run_idle () gives them) and
  * the chunks it wrote (tests). */
 void     cpel_index_cache_get_writer (CpelFile *self, int *policy, int *ioprio, guint *n_chunks);
+
+/* Whether cpel_index_cache_hurry () was called. */
+gboolean cpel_index_cache_is_hurried (void);
 
 typedef void (*CpelIndexCacheIdleFunc) (gpointer data);
 /* Runs func (data) in a thread of its own at the lowest CPU priority

@@ -11,7 +11,11 @@
  * written and waited for one chunk later, then its pages are dropped from
  * the page cache (they are not read again), so that dirty pages never pile
  * up.  A thread of its own, not a pool thread: an unprivileged thread
- * cannot leave SCHED_IDLE again.  Linux only; elsewhere a plain write.
+ * cannot leave SCHED_IDLE again.  On a busy machine such a thread gets
+ * almost no CPU: when someone waits for the write (an application
+ * quitting: cpel_index_cache_hurry ()), the idle thread stops after its
+ * piece and the caller's thread writes the rest.  Linux only; elsewhere a
+ * plain write.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1   /* SCHED_IDLE, sync_file_range */
@@ -38,6 +42,19 @@
 #define WRITE_MAX ((guint64) 1 << 30)
 
 static guint64 write_chunk = CPEL_INDEX_CACHE_WRITE_CHUNK;
+static gint hurried;
+
+void
+cpel_index_cache_hurry (void)
+{
+  g_atomic_int_set (&hurried, TRUE);
+}
+
+gboolean
+cpel_index_cache_is_hurried (void)
+{
+  return g_atomic_int_get (&hurried);
+}
 
 void
 cpel_index_cache_set_write_chunk (guint64 bytes)
@@ -118,6 +135,11 @@ cpel_index_cache_writer_write (CpelIndexCacheWriter *w,
 
       if (g_cancellable_is_cancelled (cancellable))
         return FALSE;
+      if (w->may_stop && g_atomic_int_get (&hurried))
+        {
+          w->stopped = TRUE;
+          return FALSE;
+        }
       r = pwrite (w->fd, p, (gsize) MIN (n, piece), (off_t) offset);
       if (r < 0 && errno == EINTR)
         continue;
@@ -126,6 +148,7 @@ cpel_index_cache_writer_write (CpelIndexCacheWriter *w,
       p += r;
       n -= (guint64) r;
       offset += (guint64) r;
+      w->end = MAX (w->end, offset);
       wrote_up_to (w, offset, FALSE);
     }
   w->end = MAX (w->end, offset);

@@ -294,6 +294,53 @@ test_own_tmp (Fixture       *f,
   g_assert_true (cpel_file_store_index (file, NULL));
 }
 
+/* Hurried (an application quitting waits for it): the write runs in the
+ * caller's thread at its priority, and gives the same file. */
+static void
+test_hurry_subprocess (void)
+{
+  Fixture fx = { 0 }, *f = &fx;
+  g_autofree char *other = NULL;
+  g_autoptr(GBytes) idle = NULL, hurried = NULL;
+  int policy, ioprio;
+  guint n_chunks;
+
+  fixture_setup (f, NULL);
+  other = g_build_filename (f->dir, "other", NULL);
+  g_assert_cmpint (g_mkdir (other, 0700), ==, 0);
+  {
+    g_autoptr(CpelFile) file = open_later (f->path, f->cache_dir);
+
+    g_assert_true (cpel_file_store_index (file, NULL));
+    cpel_index_cache_get_writer (file, &policy, &ioprio, &n_chunks);
+#ifdef __linux__
+    g_assert_cmpint (policy, ==, SCHED_IDLE);
+#endif
+  }
+  cpel_index_cache_hurry ();
+  {
+    g_autoptr(CpelFile) file = open_later (f->path, other);
+
+    g_assert_true (cpel_file_store_index (file, NULL));
+    cpel_index_cache_get_writer (file, &policy, &ioprio, &n_chunks);
+    g_assert_cmpint (policy, ==, -1);   /* no idle thread */
+    g_assert_cmpuint (n_chunks, >, 0);  /* in chunks all the same */
+  }
+  idle = read_cache (f->cache_dir);
+  hurried = read_cache (other);
+  g_assert_true (g_bytes_equal (idle, hurried));
+  remove_dir (other);
+  fixture_teardown (f, NULL);
+}
+
+static void
+test_hurry (void)
+{
+  g_test_trap_subprocess ("/core/index-cache-writer/hurry/subprocess", 0,
+                          G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -307,5 +354,7 @@ main (int   argc,
   ADD ("chunks", test_chunks);
   ADD ("stale", test_stale);
   ADD ("own-tmp", test_own_tmp);
+  g_test_add_func ("/core/index-cache-writer/hurry", test_hurry);
+  g_test_add_func ("/core/index-cache-writer/hurry/subprocess", test_hurry_subprocess);
   return g_test_run ();
 }
