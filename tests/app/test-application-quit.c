@@ -41,7 +41,8 @@ quit_soon (gpointer data)
       GtkWindow *window = gtk_application_get_windows (GTK_APPLICATION (app))->data;
 
       if (CPEL_IS_WINDOW (window))
-        run->note = g_strdup (cpel_toaster_get_text (cpel_window_get_toaster (CPEL_WINDOW (window))));
+        run->note = g_strdup (cpel_toaster_get_text (
+                                cpel_window_get_toaster (CPEL_WINDOW (window))));
     }
   return G_SOURCE_REMOVE;
 }
