@@ -15,6 +15,7 @@
 #include "cpel-context-menu.h"
 #include "cpel-headless-export.h"
 #include "cpel-settings.h"
+#include "cpel-toaster.h"
 #include "cpel-window.h"
 #include "cpelview-resources.h"
 
@@ -33,6 +34,7 @@ struct _CpelApplication
   char           *view_name;        /* --view: saved view to open at */
   gboolean        compare;          /* --compare A B: the pending two, compared */
   guint64         clock_rate;       /* --clock-rate: read the files with it; 0 = their own */
+  gboolean        quitting;         /* app.quit waits for the index cache to be written */
 };
 
 G_DEFINE_FINAL_TYPE (CpelApplication, cpel_application, ADW_TYPE_APPLICATION)
@@ -326,19 +328,79 @@ cpel_application_activate (GApplication *application)
 /* ------------------------------------------------------------------------ */
 /* App actions                                                                */
 
+/* Closes each window (so that it saves its state) but `keep`. */
+static void
+close_windows (CpelApplication *self,
+               GtkWindow       *keep)
+{
+  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (self)));
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (l->data != keep)
+      gtk_window_close (l->data);
+  g_list_free (windows);
+}
+
+static void
+on_stores_done (GObject      *source,
+                GAsyncResult *result,
+                gpointer      data)
+{
+  g_autoptr(CpelApplication) self = data;
+
+  cpel_index_stores_wait_finish (result, NULL);
+  if (!self->quitting)
+    return;   /* quit already */
+  close_windows (self, NULL);
+  g_application_quit (G_APPLICATION (self));
+}
+
+/* Quits once the index cache being written is complete (the next open of
+ * a big capture then starts warm): every window but the active one closes
+ * at once, the active one says why it stays.  Quitting again while
+ * waiting quits at once (the temporary file left is removed at the next
+ * open). */
+void
+cpel_application_quit (CpelApplication *self)
+{
+  GList *windows;
+  GtkWindow *keep;
+
+  g_return_if_fail (CPEL_IS_APPLICATION (self));
+
+  if (!self->quitting)
+    {
+      /* what a window has still to write goes now */
+      windows = gtk_application_get_windows (GTK_APPLICATION (self));
+      for (GList *l = windows; l != NULL; l = l->next)
+        if (CPEL_IS_WINDOW (l->data) && cpel_window_get_file (l->data) != NULL)
+          cpel_store_index_async (cpel_window_get_file (l->data));
+      if (cpel_index_stores_in_progress () > 0)
+        {
+          self->quitting = TRUE;
+          /* the user waits: the write leaves its idle priority */
+          cpel_index_cache_hurry ();
+          keep = gtk_application_get_active_window (GTK_APPLICATION (self));
+          close_windows (self, keep);
+          if (CPEL_IS_WINDOW (keep))
+            cpel_toaster_show_full (cpel_window_get_toaster (CPEL_WINDOW (keep)),
+                                    _("Quitting once the index cache is written…"), 0,
+                                    NULL, NULL, NULL);
+          cpel_index_stores_wait_async (NULL, on_stores_done, g_object_ref (self));
+          return;
+        }
+    }
+  self->quitting = FALSE;
+  close_windows (self, NULL);
+  g_application_quit (G_APPLICATION (self));
+}
+
 static void
 action_quit (GSimpleAction *action,
              GVariant      *parameter,
              gpointer       data)
 {
-  CpelApplication *self = data;
-  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (self)));
-
-  /* Close each window so that it saves its state. */
-  for (GList *l = windows; l != NULL; l = l->next)
-    gtk_window_close (l->data);
-  g_list_free (windows);
-  g_application_quit (G_APPLICATION (self));
+  cpel_application_quit (data);
 }
 
 static void

@@ -20,5 +20,8 @@ void             cpel_application_add_recent   (CpelApplication *self,
                                                 GFile           *file);
 /* A new, not yet presented window. */
 GtkWindow       *cpel_application_new_window   (CpelApplication *self);
+/* app.quit: quits once the index cache being written is complete (the
+ * active window says so meanwhile); called again while waiting: at once. */
+void             cpel_application_quit         (CpelApplication *self);
 
 G_END_DECLS

@@ -270,7 +270,62 @@ typedef struct
   GApplication        *app;
   GAsyncReadyCallback  callback;
   gpointer             user_data;
+  gboolean             store;     /* it writes the cache: counted in n_stores */
 } HeldCall;
+
+/* Writes of the index cache under way (the UI thread's), and the tasks of
+ * cpel_index_stores_wait_async () waiting for them to end. */
+static guint n_stores;
+static GQueue stores_waiting = G_QUEUE_INIT;
+
+static void
+store_started (HeldCall *held)
+{
+  held->store = TRUE;
+  n_stores++;
+}
+
+static void
+store_ended (void)
+{
+  g_assert (n_stores > 0);
+  if (--n_stores > 0)
+    return;
+  while (!g_queue_is_empty (&stores_waiting))
+    {
+      g_autoptr(GTask) task = g_queue_pop_head (&stores_waiting);
+
+      g_task_return_boolean (task, TRUE);
+    }
+}
+
+guint
+cpel_index_stores_in_progress (void)
+{
+  return n_stores;
+}
+
+void
+cpel_index_stores_wait_async (GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, cpel_index_stores_wait_async);
+  if (n_stores == 0)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_queue_push_tail (&stores_waiting, g_steal_pointer (&task));
+}
+
+gboolean
+cpel_index_stores_wait_finish (GAsyncResult  *result,
+                               GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
 
 static HeldCall *
 held_call_new (GAsyncReadyCallback callback,
@@ -295,6 +350,8 @@ on_held_call_done (GObject      *source,
 
   if (held->callback != NULL)
     held->callback (source, result, held->user_data);
+  if (held->store)
+    store_ended ();
   if (held->app != NULL)
     {
       g_application_release (held->app);
@@ -309,7 +366,12 @@ cpel_store_index_async (CpelFile *file)
   g_return_if_fail (CPEL_IS_FILE (file));
 
   if (cpel_file_index_store_is_pending (file))
-    cpel_loader_store_cache_async (file, NULL, on_held_call_done, held_call_new (NULL, NULL));
+    {
+      HeldCall *held = held_call_new (NULL, NULL);
+
+      store_started (held);
+      cpel_loader_store_cache_async (file, NULL, on_held_call_done, held);
+    }
 }
 
 void
@@ -318,8 +380,13 @@ cpel_run_deferred_cache_async (CpelFile            *file,
                                GAsyncReadyCallback  callback,
                                gpointer             user_data)
 {
+  HeldCall *held;
+
   g_return_if_fail (CPEL_IS_FILE (file));
 
-  cpel_loader_run_deferred_cache_async (file, cancellable, on_held_call_done,
-                                        held_call_new (callback, user_data));
+  held = held_call_new (callback, user_data);
+  /* the step writes the cache (rather than check one read from it) */
+  if (cpel_file_index_store_is_pending (file))
+    store_started (held);
+  cpel_loader_run_deferred_cache_async (file, cancellable, on_held_call_done, held);
 }

@@ -61,4 +61,15 @@ void              cpel_run_deferred_cache_async (CpelFile            *file,
                                                  GAsyncReadyCallback  callback,
                                                  gpointer             user_data);
 
+/* The writes of the index cache under way in this process (started by the
+ * two above). */
+guint             cpel_index_stores_in_progress (void);
+/* Finishes once no write of the index cache is under way (at once when
+ * none is): quitting waits for it, so that the cache is complete. */
+void              cpel_index_stores_wait_async  (GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
+gboolean          cpel_index_stores_wait_finish (GAsyncResult        *result,
+                                                 GError             **error);
+
 G_END_DECLS

@@ -453,6 +453,9 @@ cpel_cli_open_stream (const char  *path,
       && !cpel_file_check_nearly_ordered (file, NULL)
       && !cpel_file_ensure_index (file, NULL, error))
     return NULL;
+  /* an index built here goes to the cache (a step of its own: the file
+   * never writes it by itself) */
+  cpel_file_store_index (file, NULL);
   return g_steal_pointer (&file);
 }
 

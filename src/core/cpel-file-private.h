@@ -139,6 +139,9 @@ struct _CpelFile
   gboolean          cache_store_later;  /* CpelLoadOptions.cache_store_later */
   gint              cache_store_pending; /* built in memory, cpel_file_store_index () to write it (atomic) */
   gint              cache_deferred_claimed; /* cpel_file_claim_deferred_cache () (atomic) */
+  int               cache_writer_policy; /* the last store's thread (-1: none yet) */
+  int               cache_writer_ioprio;
+  guint             cache_write_chunks;
   struct _CpelLodStored *cache_lod; /* n_tracks summaries from the cache (cum into it), or NULL */
   const guint64    *cache_overview; /* CPEL_INDEX_CACHE_OVERVIEW_BUCKETS counts in the cache, or NULL */
   guint64          *overview_counts; /* the same counted from an index built here, or NULL */
@@ -363,8 +366,10 @@ void     cpel_index_cache_count_overview (CpelFile *self);
  * *times_offset (its place whatever the summaries' size), and returns its
  * descriptor; else -1.  *tmp_path: its name (g_free). */
 int      cpel_index_cache_begin    (CpelFile *self, guint64 *times_offset, char **tmp_path);
-/* After the whole index was built: writes the cache file when wanted (for
- * an index built in it: its head, then the rename). */
+/* After the whole index was built: when the cache is wanted, marks it to
+ * be written by cpel_file_store_index () (for an index built in the cache
+ * file: its head, then the rename), which the loader or the viewer calls
+ * as a step of its own. */
 void     cpel_index_cache_store    (CpelFile *self);
 /* In finalize: drops the cache mapping (times / recs with it). */
 void     cpel_index_cache_release  (CpelFile *self);

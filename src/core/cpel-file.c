@@ -81,6 +81,8 @@ cpel_file_init (CpelFile *self)
   g_mutex_init (&self->index_lock);
   g_mutex_init (&self->render_cache_lock);
   self->index_fd = -1;
+  self->cache_writer_policy = -1;
+  self->cache_writer_ioprio = -1;
 }
 
 void

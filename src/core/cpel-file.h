@@ -61,7 +61,10 @@ typedef struct
    * cpel_file_store_index (), called later (a viewer: after its first
    * frame), instead of being built in the cache file (whose first writes
    * cost the build about as much again).  Bigger ones are built in the
-   * cache file as usual. */
+   * cache file as usual, and their cache too is completed (its head, the
+   * rename) by cpel_file_store_index ().  Without it, cpel_file_new_for_path ()
+   * stores the cache as its last step (CPEL_LOADER_STEP_STORE); a CpelFile
+   * itself never writes the cache. */
   gboolean    cache_store_later;
 } CpelLoadOptions;
 
@@ -201,11 +204,12 @@ int           cpel_file_get_cache_load     (CpelFile *self);   /* CpelIndexCache
  * caller should tell the user to reload.  Thread-safe; for a worker. */
 gboolean      cpel_file_verify_index       (CpelFile     *self,
                                             GCancellable *cancellable);
-/* Writes the index built with CpelLoadOptions.cache_store_later to the
- * cache, once (later calls return FALSE at once); see
- * cpel_file_get_cache_write ().  FALSE when there was nothing to write, when
- * cancelled (nothing is left behind) or when it could not be written.
- * Thread-safe against readers of the file; for a worker. */
+/* Writes the index built here to the cache, once (later calls return FALSE
+ * at once); see cpel_file_get_cache_write ().  FALSE when there was nothing
+ * to write, when cancelled (nothing is left behind) or when it could not be
+ * written.  The write runs in a thread of its own at the lowest CPU and I/O
+ * priority, in bounded chunks, and this waits for it.  Thread-safe against
+ * readers of the file; for a worker. */
 gboolean      cpel_file_store_index        (CpelFile     *self,
                                             GCancellable *cancellable);
 /* TRUE while cpel_file_store_index () has an index to write. */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-index-cache-dir.c — the cache dir as a whole: what it holds
- * (usage), emptying it (clear) and keeping it under its cap (trim: the
- * least recently used cache files first, temporary files of writers that
- * died).  The cache files themselves: cpel-index-cache.c.
+ * (usage), emptying it (clear), keeping it under its cap (trim: the
+ * least recently used cache files first) and removing the temporary files
+ * of writers that died (each writer holds a lock on its temporary file, whose
+ * name carries its pid).  The cache files themselves: cpel-index-cache.c.
  */
 #include <glib/gstdio.h>
 #include <errno.h>
@@ -10,7 +11,11 @@
 #include "cpel-index-cache-private.h"
 
 #ifdef G_OS_UNIX
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #endif
 
 typedef struct
@@ -29,7 +34,54 @@ entry_clear (gpointer p)
 static gboolean
 is_tmp_name (const char *name)
 {
-  return g_str_has_prefix (name, CPEL_INDEX_CACHE_TMP_PREFIX) && g_str_has_suffix (name, CPEL_INDEX_CACHE_TMP_SUFFIX);
+  return g_str_has_prefix (name, CPEL_INDEX_CACHE_TMP_PREFIX)
+         && g_str_has_suffix (name, CPEL_INDEX_CACHE_TMP_SUFFIX);
+}
+
+/* The writer's pid in a temporary file's name (".cpelidx-PID-XXXXXX.tmp"),
+ * or 0 (a name from before pids were in it). */
+static guint64
+tmp_name_pid (const char *name)
+{
+  const char *p = name + strlen (CPEL_INDEX_CACHE_TMP_PREFIX);
+  char *end = NULL;
+  guint64 pid;
+
+  if (!g_ascii_isdigit (*p))
+    return 0;
+  pid = g_ascii_strtoull (p, &end, 10);
+  return end != NULL && *end == '-' && pid <= G_MAXINT ? pid : 0;
+}
+
+/* Whether the temporary file `path` (named `name`, modified at `mtime`) was
+ * left by a writer that is gone: nobody holds its lock (its writer holds one
+ * as long as the file is open) and the process its name names is not
+ * running, or it is older than CPEL_INDEX_CACHE_TMP_MAX_AGE_S (a pid used
+ * again, another pid namespace, a name without a pid). */
+static gboolean
+tmp_is_stale (const char *path,
+              const char *name,
+              gint64      mtime,
+              gint64      now)
+{
+#ifdef G_OS_UNIX
+  guint64 pid;
+  gboolean locked;
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+
+  if (fd < 0)
+    return FALSE;
+  locked = flock (fd, LOCK_EX | LOCK_NB) != 0;
+  close (fd);   /* our lock, if we got it, goes with it */
+  if (locked)
+    return FALSE;
+  if (now - mtime > CPEL_INDEX_CACHE_TMP_MAX_AGE_S)
+    return TRUE;
+  pid = tmp_name_pid (name);
+  return pid != 0 && kill ((pid_t) pid, 0) != 0 && errno == ESRCH;
+#else
+  return now - mtime > CPEL_INDEX_CACHE_TMP_MAX_AGE_S;
+#endif
 }
 
 /* The cache files (and, with `tmps`, the temporary files) in dir. */
@@ -128,6 +180,31 @@ cpel_index_cache_clear (const char  *dir,
   return TRUE;
 }
 
+guint
+cpel_index_cache_remove_stale_tmps (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  gint64 now = g_get_real_time () / G_USEC_PER_SEC;
+  const char *name;
+  guint n = 0;
+
+  if (d == NULL)
+    return 0;
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      GStatBuf st;
+
+      if (!is_tmp_name (name))
+        continue;
+      path = g_build_filename (dir, name, NULL);
+      if (g_lstat (path, &st) == 0 && S_ISREG (st.st_mode)
+          && tmp_is_stale (path, name, (gint64) st.st_mtime, now) && g_unlink (path) == 0)
+        n++;
+    }
+  return n;
+}
+
 static int
 compare_mtime (gconstpointer a,
                gconstpointer b)
@@ -156,7 +233,7 @@ cpel_index_cache_trim (const char *dir,
 
       if (is_tmp_name (base))
         {
-          if (now - e->mtime > CPEL_INDEX_CACHE_TMP_MAX_AGE_S)
+          if (tmp_is_stale (e->path, base, e->mtime, now))
             g_unlink (e->path);
           g_array_remove_index_fast (entries, i);
           continue;

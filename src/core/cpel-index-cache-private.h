@@ -59,10 +59,17 @@ G_BEGIN_DECLS
 /* Buckets of the stored overview (= the viewer's CPEL_OVERVIEW_DEFAULT_BUCKETS) */
 #define CPEL_INDEX_CACHE_OVERVIEW_BUCKETS 4096
 
-/* A writer's temporary file in the cache dir, renamed when complete. */
+/* A writer's temporary file in the cache dir, renamed when complete:
+ * ".cpelidx-PID-XXXXXX.tmp", locked (flock) by its writer while open. */
 #define CPEL_INDEX_CACHE_TMP_PREFIX    ".cpelidx-"
 #define CPEL_INDEX_CACHE_TMP_SUFFIX    ".tmp"
-#define CPEL_INDEX_CACHE_TMP_MAX_AGE_S 3600   /* a writer that died */
+#define CPEL_INDEX_CACHE_TMP_MAX_AGE_S 3600   /* unlocked and this old: stale whatever its pid */
+
+/* Removes the temporary files in `dir` of writers that are gone (no lock on
+ * the file, and its pid not running or the file older than
+ * CPEL_INDEX_CACHE_TMP_MAX_AGE_S); done whenever a load opens the cache dir.
+ * Returns how many. */
+guint    cpel_index_cache_remove_stale_tmps (const char *dir);
 
 typedef struct
 {
@@ -279,5 +286,51 @@ CpelFile *cpel_file_new_for_bytes_with_cache_full (GBytes *bytes, GBytes *cache,
                                                    gboolean verify_later,
                                                    CpelIndexCacheLoad *result,
                                                    GError **error);
+
+/* ---- writing (cpel-index-cache-writer.c) ---- */
+
+/* Bytes the writer writes before it starts their write-back (and settles the
+ * chunk before: waits for it and drops it from the page cache) */
+#define CPEL_INDEX_CACHE_WRITE_CHUNK (G_GUINT64_CONSTANT (8) << 20)
+
+/* The chunk of the writers to come (tests, benchmarks); 0: one plain write,
+ * no write-back of our own. */
+void     cpel_index_cache_set_write_chunk (guint64 bytes);
+
+typedef struct
+{
+  int     fd;
+  guint64 chunk;
+  guint64 settled;    /* [0, settled) written back and dropped */
+  guint64 started;    /* [settled, started) its write-back started */
+  guint64 end;        /* the end of what was written */
+  guint   n_chunks;
+  gboolean may_stop;  /* stop (FALSE, `stopped`) once cpel_index_cache_hurry () is called */
+  gboolean stopped;
+} CpelIndexCacheWriter;
+
+void     cpel_index_cache_writer_init   (CpelIndexCacheWriter *w, int fd);
+/* pwrite ()s in file order, in chunks; FALSE when it failed, was cancelled
+ * or stopped (may_stop: then w->end is where to go on). */
+gboolean cpel_index_cache_writer_write  (CpelIndexCacheWriter *w, const guint8 *p, guint64 n,
+                                         guint64 offset, GCancellable *cancellable);
+/* The last chunk written back and dropped. */
+void     cpel_index_cache_writer_finish (CpelIndexCacheWriter *w);
+
+/* What the last cpel_file_store_index () of `self` ran with: its thread's
+ * policy and I/O priority (as cpel_index_cache_run_idle () gives them) and
+ * the chunks it wrote (tests). */
+void     cpel_index_cache_get_writer (CpelFile *self, int *policy, int *ioprio, guint *n_chunks);
+
+/* Whether cpel_index_cache_hurry () was called. */
+gboolean cpel_index_cache_is_hurried (void);
+
+typedef void (*CpelIndexCacheIdleFunc) (gpointer data);
+/* Runs func (data) in a thread of its own at the lowest CPU priority
+ * (SCHED_IDLE) and the idle I/O class, and waits for it; *policy and
+ * *ioprio: what that thread had (sched_getscheduler (), ioprio_get ();
+ * -1 where unknown). */
+void     cpel_index_cache_run_idle (CpelIndexCacheIdleFunc func, gpointer data,
+                                    int *policy, int *ioprio);
 
 G_END_DECLS

@@ -31,6 +31,7 @@
 #include "cpel-mapguard.h"
 
 #ifdef G_OS_UNIX
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -425,6 +426,7 @@ cpel_index_cache_try_load (CpelFile              *self,
   self->cache_wanted = TRUE;
   self->cache_verify_later = options->cache_verify_later;
   self->cache_store_later = options->cache_store_later;
+  cpel_index_cache_remove_stale_tmps (self->cache_dir);
   if (options->defer_index)
     return FALSE;   /* read by cpel_index_cache_try_fill () if the index is needed */
   return map_and_adopt (self);
@@ -519,14 +521,29 @@ create_tmp (CpelFile *self,
   g_autofree char *tmp = NULL;
   int fd;
 
+  g_autofree char *name = NULL;
+
   if (g_mkdir_with_parents (self->cache_dir, 0700) != 0)
     return -1;
+  cpel_index_cache_remove_stale_tmps (self->cache_dir);
   if (size > self->cache_max_bytes || !enough_space (self->cache_dir, size))
     return -1;
-  tmp = g_build_filename (self->cache_dir, CPEL_INDEX_CACHE_TMP_PREFIX "XXXXXX" CPEL_INDEX_CACHE_TMP_SUFFIX, NULL);
+#ifdef G_OS_UNIX
+  name = g_strdup_printf (CPEL_INDEX_CACHE_TMP_PREFIX "%ld-XXXXXX" CPEL_INDEX_CACHE_TMP_SUFFIX,
+                          (long) getpid ());
+#else
+  name = g_strdup (CPEL_INDEX_CACHE_TMP_PREFIX "XXXXXX" CPEL_INDEX_CACHE_TMP_SUFFIX);
+#endif
+  tmp = g_build_filename (self->cache_dir, name, NULL);
   fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0600);
   if (fd < 0)
     return -1;
+#ifdef G_OS_UNIX
+  /* held while the file is open: no one takes it for a dead writer's (a
+   * cleaner that locked it first still sees our pid running) */
+  while (flock (fd, LOCK_EX) != 0 && errno == EINTR)
+    ;
+#endif
   *tmp_path = g_steal_pointer (&tmp);
   return fd;
 }
@@ -565,32 +582,6 @@ cpel_index_cache_begin (CpelFile *self,
 #endif
 }
 
-static gboolean
-pwrite_all (int           fd,
-            const guint8 *p,
-            guint64       n,
-            guint64       offset,
-            GCancellable *cancellable)
-{
-  while (n > 0)
-    {
-      gssize w;
-
-      if (g_cancellable_is_cancelled (cancellable))
-        return FALSE;
-      w = pwrite (fd, p, (gsize) MIN (n, WRITE_MAX), (off_t) offset);
-
-      if (w < 0 && errno == EINTR)
-        continue;
-      if (w <= 0)
-        return FALSE;
-      p += w;
-      n -= (guint64) w;
-      offset += (guint64) w;
-    }
-  return TRUE;
-}
-
 /* Closes the temporary file `tmp` and renames it to `path` when all went
  * well (`ok`), else removes it. */
 static gboolean
@@ -616,6 +607,7 @@ store_in_place (CpelFile *self)
   CpelIndexCacheHeader h;
   g_autoptr(GByteArray) meta = NULL;
   g_autofree char *path = NULL;
+  CpelIndexCacheWriter w;
   gboolean ok;
 
   if (!cpel_index_cache_compute_key (self, self->cache_tps, &key))
@@ -623,8 +615,10 @@ store_in_place (CpelFile *self)
   meta = make_head (self, &key, self->index_times_offset, &h);
   g_assert (h.file_size == self->index_times_offset + 12 * self->n_events);
   path = cpel_index_cache_path_for (self->cache_dir, &key);
-  ok = pwrite_all (self->index_fd, meta->data, meta->len, sizeof h, NULL)
-       && pwrite_all (self->index_fd, (const guint8 *) &h, sizeof h, 0, NULL);
+  cpel_index_cache_writer_init (&w, self->index_fd);
+  w.chunk = 0;   /* the index is written back by the kernel from the mapping */
+  ok = cpel_index_cache_writer_write (&w, (const guint8 *) &h, sizeof h, 0, NULL)
+       && cpel_index_cache_writer_write (&w, meta->data, meta->len, sizeof h, NULL);
   ok = commit_tmp (self->index_fd, self->index_tmp, path, ok);
   self->index_fd = -1;
 #ifdef G_OS_UNIX
@@ -633,34 +627,126 @@ store_in_place (CpelFile *self)
   return ok;
 }
 
-static gboolean
-store (CpelFile     *self,
-       GCancellable *cancellable)
+/* A cache write in steps: prepared (head made, temporary file created),
+ * then its parts written in file order from where the last step stopped
+ * (the idle thread stops when cpel_index_cache_hurry () is called: the
+ * caller's thread goes on), then committed. */
+typedef struct
 {
-  CpelIndexCacheKey key;
-  CpelIndexCacheHeader h;
-  g_autoptr(GByteArray) meta = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *tmp = NULL;
+  CpelFile             *self;
+  GCancellable         *cancellable;
+  gboolean              prepared;
+  gboolean              done;
+  gboolean              ok;
+  CpelIndexCacheHeader  h;
+  GByteArray           *meta;
+  char                 *path;
+  char                 *tmp;
+  CpelIndexCacheWriter  w;
+  struct
+  {
+    const guint8 *p;
+    guint64       n;
+    guint64       offset;
+  }                     parts[5];
+  guint                 n_parts;
+  guint                 part;     /* the part being written */
+} StoreJob;
+
+static void
+store_job_clear (StoreJob *job)
+{
+  g_clear_pointer (&job->meta, g_byte_array_unref);
+  g_clear_pointer (&job->path, g_free);
+  g_clear_pointer (&job->tmp, g_free);
+}
+
+static void
+add_part (StoreJob     *job,
+          const guint8 *p,
+          guint64       n,
+          guint64       offset)
+{
+  g_assert (job->n_parts < G_N_ELEMENTS (job->parts));
+  job->parts[job->n_parts].p = p;
+  job->parts[job->n_parts].n = n;
+  job->parts[job->n_parts].offset = offset;
+  job->n_parts++;
+}
+
+static gboolean
+store_prepare (StoreJob *job)
+{
   static const guint8 zeros[CPEL_INDEX_CACHE_ALIGN];
-  gboolean ok;
+  CpelFile *self = job->self;
+  CpelIndexCacheKey key;
+  CpelIndexCacheHeader *h = &job->h;
   int fd;
 
-  if (self->index_fd >= 0)
-    return store_in_place (self);
   if (!cpel_index_cache_compute_key (self, self->cache_tps, &key))
     return FALSE;
-  meta = make_head (self, &key, 0, &h);
-  fd = create_tmp (self, h.file_size, &tmp);
+  job->meta = make_head (self, &key, 0, h);
+  fd = create_tmp (self, h->file_size, &job->tmp);
   if (fd < 0)
     return FALSE;
-  path = cpel_index_cache_path_for (self->cache_dir, &key);
-  ok = pwrite_all (fd, (const guint8 *) &h, sizeof h, 0, cancellable)
-       && pwrite_all (fd, meta->data, meta->len, sizeof h, cancellable)
-       && pwrite_all (fd, zeros, h.times_offset - sizeof h - meta->len, sizeof h + meta->len, cancellable)
-       && pwrite_all (fd, (const guint8 *) self->times, 8 * self->n_events, h.times_offset, cancellable)
-       && pwrite_all (fd, (const guint8 *) self->recs, 4 * self->n_events, h.recs_offset, cancellable);
-  return commit_tmp (fd, tmp, path, ok);
+  job->path = cpel_index_cache_path_for (self->cache_dir, &key);
+  g_assert (h->times_offset - sizeof *h - job->meta->len <= sizeof zeros);
+  cpel_index_cache_writer_init (&job->w, fd);
+  add_part (job, (const guint8 *) h, sizeof *h, 0);
+  add_part (job, job->meta->data, job->meta->len, sizeof *h);
+  add_part (job, zeros, h->times_offset - sizeof *h - job->meta->len,
+            sizeof *h + job->meta->len);
+  add_part (job, (const guint8 *) self->times, 8 * self->n_events, h->times_offset);
+  add_part (job, (const guint8 *) self->recs, 4 * self->n_events, h->recs_offset);
+  return TRUE;
+}
+
+/* One step of the job, in the idle thread (`may_stop`: it stops, job->done
+ * still FALSE, when hurried) or in the caller's. */
+static void
+store_step (StoreJob *job,
+            gboolean  may_stop)
+{
+  CpelFile *self = job->self;
+
+  if (!job->prepared)
+    {
+      job->prepared = TRUE;
+      if (self->index_fd >= 0)
+        {
+          job->ok = store_in_place (self);
+          job->done = TRUE;
+          return;
+        }
+      job->ok = store_prepare (job);
+      if (!job->ok)
+        {
+          job->done = TRUE;
+          return;
+        }
+    }
+  job->w.may_stop = may_stop;
+  while (job->ok && job->part < job->n_parts)
+    {
+      guint64 from = job->parts[job->part].offset;
+      guint64 at = MAX (job->w.end, from) - from;   /* written of this part */
+      const guint8 *p = job->parts[job->part].p + at;
+
+      job->ok = cpel_index_cache_writer_write (&job->w, p, job->parts[job->part].n - at,
+                                               from + at, job->cancellable);
+      if (!job->ok && job->w.stopped)
+        {
+          job->ok = TRUE;   /* to be gone on with */
+          job->w.stopped = FALSE;
+          return;
+        }
+      job->part++;
+    }
+  if (job->ok)
+    cpel_index_cache_writer_finish (&job->w);
+  self->cache_write_chunks = job->w.n_chunks;
+  job->ok = commit_tmp (job->w.fd, job->tmp, job->path, job->ok);
+  job->done = TRUE;
 }
 
 static gboolean
@@ -671,10 +757,11 @@ store_wanted (CpelFile *self)
 }
 
 static void
-store_now (CpelFile     *self,
-           GCancellable *cancellable)
+store_ended (CpelFile     *self,
+             gboolean      ok,
+             GCancellable *cancellable)
 {
-  if (store (self, cancellable))
+  if (ok)
     {
       g_atomic_int_set (&self->cache_write, CPEL_INDEX_CACHE_WRITTEN);
       cpel_index_cache_trim (self->cache_dir, self->cache_max_bytes);
@@ -686,27 +773,51 @@ store_now (CpelFile     *self,
 void
 cpel_index_cache_store (CpelFile *self)
 {
-  if (!store_wanted (self))
-    return;
-  /* built in memory to be written later (cpel_file_store_index ()) */
-  if (self->cache_store_later && self->index_home == CPEL_INDEX_HOME_MEMORY)
-    {
-      g_atomic_int_set (&self->cache_store_pending, TRUE);
-      return;
-    }
-  store_now (self, NULL);
+  /* never here: the loader (or the viewer, after its first frame) calls
+   * cpel_file_store_index () */
+  if (store_wanted (self))
+    g_atomic_int_set (&self->cache_store_pending, TRUE);
+}
+
+static void
+store_job_run (gpointer data)
+{
+  store_step (data, TRUE);
 }
 
 gboolean
 cpel_file_store_index (CpelFile     *self,
                        GCancellable *cancellable)
 {
+  StoreJob job = { 0 };
+
   g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);
 
   if (!g_atomic_int_compare_and_exchange (&self->cache_store_pending, TRUE, FALSE))
     return FALSE;
-  store_now (self, cancellable);
+  job.self = self;
+  job.cancellable = cancellable;
+  job.ok = TRUE;
+  if (!cpel_index_cache_is_hurried ())
+    cpel_index_cache_run_idle (store_job_run, &job, &self->cache_writer_policy,
+                               &self->cache_writer_ioprio);
+  /* hurried (someone waits for it): the rest at this thread's priority */
+  while (!job.done)
+    store_step (&job, FALSE);
+  store_job_clear (&job);
+  store_ended (self, job.ok, cancellable);
   return g_atomic_int_get (&self->cache_write) == CPEL_INDEX_CACHE_WRITTEN;
+}
+
+void
+cpel_index_cache_get_writer (CpelFile *self,
+                             int      *policy,
+                             int      *ioprio,
+                             guint    *n_chunks)
+{
+  *policy = self->cache_writer_policy;
+  *ioprio = self->cache_writer_ioprio;
+  *n_chunks = self->cache_write_chunks;
 }
 
 gboolean

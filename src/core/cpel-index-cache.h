@@ -68,4 +68,9 @@ gboolean   cpel_index_cache_clear     (const char  *dir,
 void       cpel_index_cache_trim      (const char  *dir,
                                        guint64      max_bytes);
 
+/* From now on, the cache writes under way and to come finish at their
+ * caller's priority rather than the lowest: someone waits for them (an
+ * application quitting).  For the whole process; not undone. */
+void       cpel_index_cache_hurry     (void);
+
 G_END_DECLS

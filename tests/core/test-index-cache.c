@@ -373,6 +373,10 @@ test_deferred (Fixture       *f,
       g_assert_true (cpel_file_ensure_index (file, NULL, NULL));
       g_assert_cmpint (cpel_file_get_cache_load (file), ==,
                        round == 0 ? CPEL_INDEX_CACHE_MISSING : CPEL_INDEX_CACHE_USED);
+      /* the file never writes the cache by itself: its user stores it */
+      g_assert_cmpint (cpel_file_get_cache_write (file), ==, CPEL_INDEX_CACHE_NOT_WRITTEN);
+      g_assert_true (cpel_file_index_store_is_pending (file) == (round == 0));
+      g_assert_true (cpel_file_store_index (file, NULL) == (round == 0));
       g_assert_cmpint (cpel_file_get_cache_write (file), ==,
                        round == 0 ? CPEL_INDEX_CACHE_WRITTEN : CPEL_INDEX_CACHE_NOT_WRITTEN);
       assert_same_index (file, ref);
@@ -1564,18 +1568,32 @@ test_store_later (Fixture       *f,
     g_assert_true (cpel_file_verify_index (file, NULL));
     assert_same_index (file, ref);
   }
-  /* too big for memory (CPEL_INDEX_FILE_MIN_MB=0): built in the cache file
-   * and stored with the load, as without the option */
+  /* too big for memory (CPEL_INDEX_FILE_MIN_MB=0): built in the cache
+   * file's temporary file, completed (head, rename) by the store too */
   g_assert_true (cpel_index_cache_clear (f->cache_dir, NULL, NULL, NULL));
   g_setenv ("CPEL_INDEX_FILE_MIN_MB", "0", TRUE);
   {
     g_autoptr(CpelFile) file = open_store_later (f);
+    g_autofree char *cpath = cache_path_of (f, ref);
 
     g_assert_cmpint (file->index_home, ==, CPEL_INDEX_HOME_CACHE_FILE);
-    g_assert_false (cpel_file_index_store_is_pending (file));
+    g_assert_true (cpel_file_index_store_is_pending (file));
+    g_assert_cmpint (cpel_file_get_cache_write (file), ==, CPEL_INDEX_CACHE_NOT_WRITTEN);
+    g_assert_false (g_file_test (cpath, G_FILE_TEST_EXISTS));
+    g_assert_true (cpel_file_store_index (file, NULL));
     g_assert_cmpint (cpel_file_get_cache_write (file), ==, CPEL_INDEX_CACHE_WRITTEN);
+    g_assert_true (g_file_test (cpath, G_FILE_TEST_IS_REGULAR));
+    g_assert_cmpuint (count_dir (f->cache_dir), ==, 1);
     assert_same_index (file, ref);
   }
+  /* not stored: its temporary file goes with it */
+  g_assert_true (cpel_index_cache_clear (f->cache_dir, NULL, NULL, NULL));
+  {
+    g_autoptr(CpelFile) file = open_store_later (f);
+
+    g_assert_cmpuint (count_dir (f->cache_dir), ==, 1);
+  }
+  g_assert_cmpuint (count_dir (f->cache_dir), ==, 0);
   g_unsetenv ("CPEL_INDEX_FILE_MIN_MB");
   /* no cache wanted: nothing pending */
   {

@@ -237,9 +237,20 @@ load_path (const char             *path,
     return NULL;
   if (importer->import == NULL && importer != &cpel_importer_compressed)
     {
+      CpelFile *file;
+
       hooks_step (hooks, CPEL_LOADER_STEP_INDEX, importer);
-      return cpel_file_new_for_cpel_path (path, options, cancellable, hooks->progress,
+      file = cpel_file_new_for_cpel_path (path, options, cancellable, hooks->progress,
                                           hooks->data, error);
+      /* the index cache, a step of its own (a viewer takes it after its
+       * first frame: cache_store_later) */
+      if (file != NULL && cpel_file_index_store_is_pending (file)
+          && !(options != NULL && options->cache_store_later))
+        {
+          hooks_step (hooks, CPEL_LOADER_STEP_STORE, importer);
+          cpel_file_store_index (file, cancellable);
+        }
+      return file;
     }
 
   if (!importer->directory)
@@ -316,6 +327,7 @@ G_DEFINE_ENUM_TYPE (CpelLoaderStep, cpel_loader_step,
   G_DEFINE_ENUM_VALUE (CPEL_LOADER_STEP_DETECT, "detect"),
   G_DEFINE_ENUM_VALUE (CPEL_LOADER_STEP_IMPORT, "import"),
   G_DEFINE_ENUM_VALUE (CPEL_LOADER_STEP_INDEX, "index"),
+  G_DEFINE_ENUM_VALUE (CPEL_LOADER_STEP_STORE, "store"),
   G_DEFINE_ENUM_VALUE (CPEL_LOADER_STEP_DONE, "done"))
 
 struct _CpelLoader

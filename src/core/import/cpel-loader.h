@@ -9,7 +9,7 @@
  * source when asked.
  *
  * CpelLoader does the same in a worker thread, one step after the other
- * (detect, import, index), its step and progress as properties notified in
+ * (detect, import, index, store the index cache), its step and progress as properties notified in
  * the thread that started it, cancellable at any point.
  */
 #pragma once
@@ -38,6 +38,7 @@ typedef enum
   CPEL_LOADER_STEP_DETECT,   /* which format: the first bytes (or a folder) read */
   CPEL_LOADER_STEP_IMPORT,   /* another format made into CPEL in memory (not for CPEL) */
   CPEL_LOADER_STEP_INDEX,    /* the CPEL checked and indexed (or its index read from the cache) */
+  CPEL_LOADER_STEP_STORE,    /* the index written to the cache (unless cache_store_later) */
   CPEL_LOADER_STEP_DONE,     /* finished: loaded, failed or cancelled */
 } CpelLoaderStep;
 
