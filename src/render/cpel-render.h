@@ -352,6 +352,9 @@ typedef struct
   const guint     *rows_b;      /* B's tracks (NULL: every track) */
   guint            n_rows_b;
   gboolean         paired;      /* tracks of the same label next to each other */
+  /* Spans and states drawn (not comparing): derived from `file` by these
+   * rules (NULL: none). */
+  CpelSpanRules   *span_rules;
 } CpelExportOptions;
 
 /* Defaults: PNG, CPEL_EXPORT_DEFAULT_WIDTH, automatic height, scale 1,

@@ -24,7 +24,7 @@
 #define SPAN_LANE_MIN   4.0    /* px: a lane is at least this tall */
 #define SPAN_SAMPLES    4      /* sample times per column in a dense row */
 #define SPAN_SCAN_MAX   256    /* spans read back from t0 for those open at t0 */
-#define SPAN_FADE       14.0   /* px: an orphan's fading end */
+#define SPAN_FADE       28.0   /* px: an orphan's fading end */
 #define SPAN_LABEL_MIN  24.0   /* px: a bar narrower has no label */
 
 /* ---- colours ------------------------------------------------------------- */
@@ -242,35 +242,52 @@ states_lower_bound (CpelSpans *spans, guint slot, const CpelSpan *a, guint64 n, 
 
 /* ---- drawing ------------------------------------------------------------- */
 
+/* A gradient over [a, b) from alpha `from` to `to` (of c), drawn over
+ * [x0, x1) of it. */
+static void
+fade_rect (cairo_t *cr, const CpelRGBA *c, double a, double b, double from, double to,
+           double x0, double x1, double y, double h)
+{
+  cairo_pattern_t *p;
+
+  x0 = MAX (x0, a);
+  x1 = MIN (x1, b);
+  if (x1 <= x0)
+    return;
+  p = cairo_pattern_create_linear (a, 0, b, 0);
+  cairo_pattern_add_color_stop_rgba (p, 0, c->r, c->g, c->b, c->a * from);
+  cairo_pattern_add_color_stop_rgba (p, 1, c->r, c->g, c->b, c->a * to);
+  cairo_set_source (cr, p);
+  cairo_rectangle (cr, x0, y, x1 - x0, h);
+  cairo_fill (cr);
+  cairo_pattern_destroy (p);
+}
+
+/* An orphan fades out towards the end it lacks (bx0, bx1: its drawn ends;
+ * [x0, x1): the part drawn).  Each fade is a gradient of its own few
+ * pixels: one across a span thousands of pixels wide loses its stops. */
 static void
 fill_orphan (CpelRenderCtx *ctx, const CpelSpan *s, double x0, double x1, double y, double h,
              double bx0, double bx1, const CpelRGBA *c)
 {
   cairo_t *cr = ctx->cr;
-  double w = x1 - x0;
-  double f = MIN (SPAN_FADE, w * 0.6);
-  cairo_pattern_t *p;
+  gboolean left = (s->flags & CPEL_SPAN_NO_BEGIN) != 0;
+  gboolean right = (s->flags & (CPEL_SPAN_NO_END | CPEL_SPAN_INTERRUPTED)) != 0;
+  double f = MIN (SPAN_FADE, (bx1 - bx0) * (left && right ? 0.3 : 0.6));
+  double s0 = left ? bx0 + f : bx0, s1 = right ? bx1 - f : bx1;
 
-  /* fading towards the end the span lacks (bx0, bx1: its drawn ends) */
-  if ((s->flags & CPEL_SPAN_NO_BEGIN) && (s->flags & (CPEL_SPAN_NO_END | CPEL_SPAN_INTERRUPTED)))
-    f = MIN (f, w * 0.3);
-  p = cairo_pattern_create_linear (bx0, 0, bx1, 0);
-  cairo_pattern_add_color_stop_rgba (p, 0, c->r, c->g, c->b,
-                                     (s->flags & CPEL_SPAN_NO_BEGIN) ? 0.15 : c->a);
-  if (bx1 - bx0 > 0)
+  if (left)
+    fade_rect (cr, c, bx0, bx0 + f, 0.0, 1.0, x0, x1, y, h);
+  if (right)
+    fade_rect (cr, c, bx1 - f, bx1, 1.0, 0.0, x0, x1, y, h);
+  s0 = MAX (s0, x0);
+  s1 = MIN (s1, x1);
+  if (s1 > s0)
     {
-      double fr = MIN (f / (bx1 - bx0), 0.5);
-
-      cairo_pattern_add_color_stop_rgba (p, fr, c->r, c->g, c->b, c->a);
-      cairo_pattern_add_color_stop_rgba (p, 1 - fr, c->r, c->g, c->b, c->a);
+      cpel_render_set_color (cr, c);
+      cairo_rectangle (cr, s0, y, s1 - s0, h);
+      cairo_fill (cr);
     }
-  cairo_pattern_add_color_stop_rgba (p, 1, c->r, c->g, c->b,
-                                     (s->flags & (CPEL_SPAN_NO_END | CPEL_SPAN_INTERRUPTED))
-                                     ? 0.15 : c->a);
-  cairo_set_source (cr, p);
-  cairo_rectangle (cr, x0, y, w, h);
-  cairo_fill (cr);
-  cairo_pattern_destroy (p);
 }
 
 static void
@@ -282,7 +299,9 @@ span_label (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const CpelSpan *s,
   gint64 d = cpel_spans_end_ns (spans, slot, s) - cpel_spans_begin_ns (spans, slot, s);
   CpelTimeKind kind = cpel_file_get_time_kind (ctx->file);
   g_autofree char *dur = cpel_time_format_kind (d, kind);
-  g_autofree char *text = g_strdup_printf ("%s %s", name, dur);
+  /* an orphan lasted at least what is drawn */
+  g_autofree char *text = g_strdup_printf ((s->flags & (CPEL_SPAN_NO_BEGIN | CPEL_SPAN_NO_END))
+                                           ? "%s ≥%s" : "%s %s", name, dur);
   double room = x1 - x0 - 6, w;
   PangoLayout *layout;
   CpelRGBA fg;
@@ -386,7 +405,10 @@ draw_sparse (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr
           cairo_rectangle (cr, x0, y, px, sr->lane_h);
           cairo_fill (cr);
         }
-      span_label (ctx, spans, slot, s, MAX (x0, xl), MIN (x1, xr), y, sr->lane_h, &c);
+      span_label (ctx, spans, slot, s,
+                  MAX (x0 + ((s->flags & CPEL_SPAN_NO_BEGIN) ? MIN (SPAN_FADE, (x1 - x0) / 3) : 0),
+                       xl),
+                  MIN (x1, xr), y, sr->lane_h, &c);
       if (is_selected (view, slot, FALSE, k))
         {
           sel = TRUE;
