@@ -4,7 +4,8 @@
  * A row with spans shows them as bars under its events, nested spans
  * stacked by depth in lanes from the top (more depths than lanes of
  * SPAN_LANE_MIN px fit: the last lane is a grey "+n" band for the deeper
- * ones), each labelled "name duration" when it is wide enough.  A row with
+ * ones), each labelled "name duration" when it is wide enough (the events
+ * of such a row keep their ticks, their labels give way).  A row with
  * states shows them as a band at its bottom.  Orphans (no begin, no end,
  * interrupted) fade out towards the end they lack.
  *
@@ -59,8 +60,10 @@ cpel_palette_get_span_color (const CpelPalette *palette,
   g_return_if_fail (palette != NULL);
   g_return_if_fail (color != NULL);
 
+  /* the multiplier and shift keep VPP's dispatch nodes, its main thread's
+   * spans and Snabb's apart */
   h = g_str_hash (name != NULL ? name : "");
-  h = (h * 0x9E3779B1u) >> 16;
+  h = (h * 0x27D4EB2Fu) >> 22;
   if (palette->dark)
     rgb_hex (color, span_colors_dark[h % G_N_ELEMENTS (span_colors_dark)]);
   else
