@@ -16,8 +16,18 @@ typedef enum
   FIELD_DATUM_DEC,
   FIELD_DECODED,
   FIELD_DELTA,
+  /* a span's */
+  FIELD_SPAN_BEGIN,
+  FIELD_SPAN_END,
+  FIELD_SPAN_DURATION,
+  FIELD_SPAN_DEPTH,
+  FIELD_SPAN_FLAGS,
+  FIELD_SPAN_BEGIN_EVENT,
+  FIELD_SPAN_END_EVENT,
   N_FIELDS
 } Field;
+
+#define FIRST_SPAN_FIELD FIELD_SPAN_BEGIN
 
 static const struct
 {
@@ -32,6 +42,13 @@ static const struct
   [FIELD_DATUM_DEC] = { "datum-dec", N_("Datum (decimal)") },
   [FIELD_DECODED]   = { "decoded",   N_("Decoded datum") },
   [FIELD_DELTA]     = { "delta",     N_("Since previous on track") },
+  [FIELD_SPAN_BEGIN] = { "begin",    N_("Begin") },
+  [FIELD_SPAN_END]   = { "end",      N_("End") },
+  [FIELD_SPAN_DURATION] = { "duration", N_("Duration") },
+  [FIELD_SPAN_DEPTH] = { "depth",    N_("Depth") },
+  [FIELD_SPAN_FLAGS] = { "flags",    N_("Completeness") },
+  [FIELD_SPAN_BEGIN_EVENT] = { "begin-event", N_("Begin event") },
+  [FIELD_SPAN_END_EVENT]   = { "end-event",   N_("End event") },
 };
 
 struct _CpelDetails
@@ -43,6 +60,7 @@ struct _CpelDetails
   GtkLabel  *label_label;   /* the whole label "event: datum", body text */
   GtkGrid   *grid;
   GtkLabel  *values[N_FIELDS];
+  GtkWidget *titles[N_FIELDS];
 };
 
 G_DEFINE_FINAL_TYPE (CpelDetails, cpel_details, GTK_TYPE_WIDGET)
@@ -59,6 +77,137 @@ set_value (CpelDetails *self,
            const char  *text)
 {
   gtk_label_set_text (self->values[field], text);
+}
+
+/* Event fields or span fields (the track is both's). */
+static void
+show_fields (CpelDetails *self,
+             gboolean     span)
+{
+  for (guint i = 0; i < N_FIELDS; i++)
+    {
+      gboolean show = i == FIELD_TRACK || (i >= FIRST_SPAN_FIELD) == span;
+
+      gtk_widget_set_visible (self->titles[i], show);
+      gtk_widget_set_visible (GTK_WIDGET (self->values[i]), show);
+    }
+}
+
+static char *
+format_time (CpelFile *file,
+             gint64    t)
+{
+  g_autofree char *time = cpel_time_format_kind (t, cpel_file_get_time_kind (file));
+  g_autofree char *exact = cpel_format_count ((guint64) MAX (t, 0));
+
+  if (cpel_file_get_time_kind (file) == CPEL_TIME_KIND_TICKS)
+    return g_strdup_printf (_("%s (%s ticks)"), time, exact);
+  return g_strdup_printf (_("%s (%s ns)"), time, exact);
+}
+
+static char *
+event_text (CpelFile *file,
+            guint     slot,
+            guint64   index)
+{
+  GString *text = g_string_new (NULL);
+  CpelEvent event;
+
+  cpel_file_get_track_event (file, slot, index, &event);
+  cpel_file_append_label (file, &event, text);
+  return g_string_free (text, FALSE);
+}
+
+void
+cpel_details_set_span (CpelDetails *self,
+                       CpelFile    *file,
+                       CpelSpans   *spans,
+                       guint        slot,
+                       gboolean     state,
+                       guint64      index)
+{
+  const CpelSpan *a, *span;
+  guint64 n = 0;
+  gint64 begin, end;
+  const char *label;
+  g_autofree char *s = NULL;
+  g_autoptr(GString) flags = g_string_new (NULL);
+
+  g_return_if_fail (CPEL_IS_DETAILS (self));
+
+  if (file == NULL || spans == NULL || slot >= cpel_file_get_n_tracks (file))
+    {
+      cpel_details_clear (self);
+      return;
+    }
+  a = state ? cpel_spans_get_track_states (spans, slot, &n)
+            : cpel_spans_get_track_spans (spans, slot, &n);
+  if (a == NULL || index >= n)
+    {
+      cpel_details_clear (self);
+      return;
+    }
+  span = &a[index];
+  begin = cpel_spans_begin_ns (spans, slot, span);
+  end = cpel_spans_end_ns (spans, slot, span);
+
+  gtk_label_set_text (self->title_label, cpel_spans_get_name (spans, span->name));
+  gtk_label_set_text (self->label_label, state ? _("Thread state") : _("Span"));
+
+  label = cpel_file_get_track_label (file, slot);
+  s = g_strdup_printf (_("%s (id %u)"), label != NULL && *label ? label : "—",
+                       cpel_file_get_track_id (file, slot));
+  set_value (self, FIELD_TRACK, s);
+  g_clear_pointer (&s, g_free);
+
+  s = format_time (file, begin);
+  set_value (self, FIELD_SPAN_BEGIN, s);
+  g_clear_pointer (&s, g_free);
+  s = format_time (file, end);
+  set_value (self, FIELD_SPAN_END, s);
+  g_clear_pointer (&s, g_free);
+  s = cpel_time_format_kind (end - begin, cpel_file_get_time_kind (file));
+  set_value (self, FIELD_SPAN_DURATION, s);
+  g_clear_pointer (&s, g_free);
+  s = g_strdup_printf ("%u", span->depth);
+  set_value (self, FIELD_SPAN_DEPTH, s);
+  g_clear_pointer (&s, g_free);
+
+  if (span->flags & CPEL_SPAN_NO_BEGIN)
+    g_string_append (flags, _("No begin: the capture started inside it"));
+  if (span->flags & CPEL_SPAN_NO_END)
+    {
+      if (flags->len > 0)
+        g_string_append_c (flags, '\n');
+      g_string_append (flags, _("No end: the capture ended inside it"));
+    }
+  if (span->flags & CPEL_SPAN_INTERRUPTED)
+    {
+      if (flags->len > 0)
+        g_string_append_c (flags, '\n');
+      g_string_append (flags, _("Interrupted by the next begin"));
+    }
+  set_value (self, FIELD_SPAN_FLAGS, flags->len > 0 ? flags->str : _("Complete"));
+
+  if (span->flags & CPEL_SPAN_NO_BEGIN)
+    set_value (self, FIELD_SPAN_BEGIN_EVENT, "—");
+  else
+    {
+      s = event_text (file, slot, span->begin);
+      set_value (self, FIELD_SPAN_BEGIN_EVENT, s);
+      g_clear_pointer (&s, g_free);
+    }
+  if (span->flags & CPEL_SPAN_NO_END)
+    set_value (self, FIELD_SPAN_END_EVENT, "—");
+  else
+    {
+      s = event_text (file, slot, span->end);
+      set_value (self, FIELD_SPAN_END_EVENT, s);
+      g_clear_pointer (&s, g_free);
+    }
+
+  show_fields (self, TRUE);
+  gtk_stack_set_visible_child_name (self->stack, "event");
 }
 
 void
@@ -153,6 +302,7 @@ cpel_details_set_event (CpelDetails *self,
   else
     set_value (self, FIELD_DELTA, _("First event on the track"));
 
+  show_fields (self, FALSE);
   gtk_stack_set_visible_child_name (self->stack, "event");
 }
 
@@ -246,5 +396,7 @@ cpel_details_init (CpelDetails *self)
                                       GTK_ACCESSIBLE_RELATION_LABELLED_BY, title, NULL,
                                       -1);
       self->values[i] = GTK_LABEL (value);
+      self->titles[i] = title;
     }
+  show_fields (self, FALSE);
 }

@@ -17,10 +17,20 @@ void        cpel_details_set_event (CpelDetails *self,
                                     CpelFile    *file,
                                     guint        slot,
                                     guint64      index);
+/* Show a span (a state, when `state`) of track `slot`: its name, begin,
+ * end, duration, depth, completeness and its begin and end events. */
+void        cpel_details_set_span  (CpelDetails *self,
+                                    CpelFile    *file,
+                                    CpelSpans   *spans,
+                                    guint        slot,
+                                    gboolean     state,
+                                    guint64      index);
 void        cpel_details_clear     (CpelDetails *self);
 /* The value shown for a field (tests): "headline" (the event's name),
  * "label" (the whole label, body text), "time", "track", "code", "event",
- * "datum-hex", "datum-dec", "decoded", "delta"; NULL when unknown. */
+ * "datum-hex", "datum-dec", "decoded", "delta"; a span's "begin", "end",
+ * "duration", "depth", "flags", "begin-event", "end-event"; NULL when
+ * unknown. */
 const char *cpel_details_get_value (CpelDetails *self,
                                     const char  *field);
 

@@ -16,6 +16,7 @@ cpel_export_headless (const char               *file_path,
   g_autoptr(GError) error = NULL;
   CpelExportOptions export;
   CpelLoadOptions load_options = { 0 };
+  g_autoptr(CpelSpanRules) span_rules = NULL;
 
   /* 0: the default size (cpel_render_export_file) */
   if ((options->width != 0 && (options->width < 16 || options->width > 16384))
@@ -65,6 +66,9 @@ cpel_export_headless (const char               *file_path,
       return 1;
     }
 
+  /* as the viewer shows it: with the built-in spans */
+  span_rules = cpel_span_rules_new_builtin ();
+  export.span_rules = span_rules;
   if (!cpel_render_export_file (file, &export, out_path, &error))
     {
       g_printerr ("%s: %s\n", out_path, error->message);

@@ -252,6 +252,10 @@ print_job_new (CpelWindow *window)
   job->view.hidden_types = job->hidden;
   job->view.matches = job->matches;
   job->view.overview = NULL;
+  /* The session's spans may go while the job draws its pages (another
+   * file, other rules): not printed. */
+  job->view.spans = NULL;
+  job->view.has_span_selection = FALSE;
   cpel_palette_init_light (&job->palette);
   job->view.palette = &job->palette;
 

@@ -244,7 +244,8 @@ on_drag_end (GtkGestureDrag *gesture,
       /* A click. */
       if (mode == DRAG_PAN || mode == DRAG_SCROLL || mode == DRAG_REORDER)
         {
-          if (!cpel_timeline_select_at (self, self->drag_x, self->drag_y))
+          if (!cpel_timeline_select_at (self, self->drag_x, self->drag_y)
+              && !cpel_timeline_select_span_at (self, self->drag_x, self->drag_y))
             cpel_session_unselect (self->session);
           cpel_timeline_clear_measure (self);
         }

@@ -126,3 +126,20 @@ cpel_timeline_select_at (CpelTimeline *self,
   return TRUE;
 }
 
+
+gboolean
+cpel_timeline_select_span_at (CpelTimeline *self,
+                              double        x,
+                              double        y)
+{
+  CpelSessionSpanRef ref;
+
+  g_return_val_if_fail (CPEL_IS_TIMELINE (self), FALSE);
+  if (self->file == NULL || self->view.spans == NULL)
+    return FALSE;
+  if (!cpel_view_span_hit_test (&self->view, gtk_widget_get_width (GTK_WIDGET (self)),
+                                x, y, &ref.slot, &ref.state, &ref.index))
+    return FALSE;
+  cpel_session_select_span (self->session, &ref);
+  return cpel_session_get_span_selection (self->session, NULL) != NULL;
+}

@@ -224,6 +224,20 @@ sync_view (CpelTimeline *self)
   self->view.color_mode = mode;
   self->view.summary = cpel_session_get_summary (self->session);
   self->view.matches = cpel_session_get_matches (self->session);
+  self->view.spans = cpel_session_get_show_spans (self->session)
+                     ? cpel_session_get_spans (self->session) : NULL;
+  {
+    CpelSessionSpanRef ref;
+
+    self->view.has_span_selection =
+      cpel_session_get_span_selection (self->session, &ref) != NULL;
+    if (self->view.has_span_selection)
+      {
+        self->view.selected_span_slot = ref.slot;
+        self->view.selected_span_state = ref.state;
+        self->view.selected_span_index = ref.index;
+      }
+  }
 }
 
 static void
@@ -313,6 +327,16 @@ on_session_color_mode (CpelTimeline *self)
   g_object_notify_by_pspec (G_OBJECT (self), _cpel_timeline_properties[PROP_COLOR_MODE]);
 }
 
+/* The spans came (or went), or are shown or hidden. */
+static void
+on_session_spans (CpelTimeline *self)
+{
+  if (cpel_session_get_file (self->session) != self->file)
+    return;
+  sync_view (self);
+  _cpel_timeline_view_changed (self);
+}
+
 static void
 on_session_summary (CpelTimeline *self)
 {
@@ -376,6 +400,8 @@ cpel_timeline_set_session (CpelTimeline *self,
     { "notify::measure", G_CALLBACK (on_session_measure) },
     { "notify::color-mode", G_CALLBACK (on_session_color_mode) },
     { "notify::summary", G_CALLBACK (on_session_summary) },
+    { "notify::spans", G_CALLBACK (on_session_spans) },
+    { "notify::show-spans", G_CALLBACK (on_session_spans) },
     { "tracks-changed", G_CALLBACK (on_session_tracks) },
     { "types-changed", G_CALLBACK (on_session_types) },
     { "matches-changed", G_CALLBACK (on_session_types) },

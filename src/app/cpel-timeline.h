@@ -76,6 +76,11 @@ gboolean        cpel_timeline_select_at         (CpelTimeline      *self,
                                                  double             x,
                                                  double             y);
 
+/* Select the span or state drawn at (x, y) (where no event is near). */
+gboolean        cpel_timeline_select_span_at    (CpelTimeline      *self,
+                                                 double             x,
+                                                 double             y);
+
 /* Pointer and measurement (for the status line). */
 gboolean        cpel_timeline_get_cursor_time   (CpelTimeline      *self,
                                                  gint64            *t);

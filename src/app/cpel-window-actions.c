@@ -469,6 +469,7 @@ _cpel_window_class_actions_init (CpelWindowClass *klass)
    * them too). */
   gtk_widget_class_install_property_action (widget_class, "win.color-mode", "color-mode");
   gtk_widget_class_install_property_action (widget_class, "win.summary-mode", "summary-mode");
+  gtk_widget_class_install_property_action (widget_class, "win.show-spans", "show-spans");
   gtk_widget_class_install_action (widget_class, "win.row-height", "s", action_row_height);
   gtk_widget_class_install_action (widget_class, "win.sort-tracks", "s", action_sort_tracks);
 
@@ -512,6 +513,8 @@ _cpel_window_add_timeline_keys (CpelWindow *self)
     { GDK_KEY_H, GDK_SHIFT_MASK, "win.chase-datum" },
     { GDK_KEY_h, GDK_CONTROL_MASK, "win.chase-track" },
     { GDK_KEY_u, 0, "win.no-chase" },
+    /* b spans and states shown or not. */
+    { GDK_KEY_b, 0, "win.show-spans" },
     /* Enter / Shift+Enter step through search matches, as in the search bar. */
     { GDK_KEY_Return, 0, "win.search-next" },
     { GDK_KEY_KP_Enter, 0, "win.search-next" },

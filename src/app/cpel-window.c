@@ -22,6 +22,7 @@ enum
   PROP_SHOW_DETAILS,
   PROP_COLOR_MODE,
   PROP_SUMMARY_MODE,
+  PROP_SHOW_SPANS,
   N_PROPS
 };
 
@@ -137,8 +138,13 @@ update_details (CpelWindow *self)
   guint slot;
   guint64 index;
 
+  CpelSessionSpanRef ref;
+
   if (self->file != NULL && cpel_session_get_selection (self->session, &slot, &index))
     cpel_details_set_event (self->details, self->file, slot, index);
+  else if (self->file != NULL && cpel_session_get_span_selection (self->session, &ref) != NULL)
+    cpel_details_set_span (self->details, self->file, cpel_session_get_spans (self->session),
+                           ref.slot, ref.state, ref.index);
   else
     cpel_details_clear (self->details);
 }
@@ -492,6 +498,12 @@ on_summary_changed (CpelWindow *self)
 }
 
 static void
+on_show_spans_changed (CpelWindow *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_SPANS]);
+}
+
+static void
 on_search_mode_changed (CpelWindow *self)
 {
   /* Closing the search bar gives the keyboard back to the timeline. */
@@ -605,6 +617,10 @@ cpel_window_get_property (GObject    *object,
       g_value_set_boolean (value,
                            self->session != NULL && cpel_session_get_summary (self->session));
       break;
+    case PROP_SHOW_SPANS:
+      g_value_set_boolean (value,
+                           self->session == NULL || cpel_session_get_show_spans (self->session));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -631,6 +647,10 @@ cpel_window_set_property (GObject      *object,
     case PROP_SUMMARY_MODE:
       if (self->session != NULL)
         cpel_session_set_summary (self->session, g_value_get_boolean (value));
+      break;
+    case PROP_SHOW_SPANS:
+      if (self->session != NULL)
+        cpel_session_set_show_spans (self->session, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -666,6 +686,10 @@ cpel_window_class_init (CpelWindowClass *klass)
                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   properties[PROP_SUMMARY_MODE] =
     g_param_spec_boolean ("summary-mode", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* Spans and states drawn in the rows (win.show-spans). */
+  properties[PROP_SHOW_SPANS] =
+    g_param_spec_boolean ("show-spans", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -754,6 +778,8 @@ cpel_window_init (CpelWindow *self)
                             G_CALLBACK (on_color_mode_changed), self);
   g_signal_connect_swapped (self->session, "notify::summary",
                             G_CALLBACK (on_summary_changed), self);
+  g_signal_connect_swapped (self->session, "notify::show-spans",
+                            G_CALLBACK (on_show_spans_changed), self);
 
   _cpel_window_dnd_init (self);
 

@@ -40,6 +40,13 @@ struct _CpelSession
   gint64             measure_t1;
   CpelColorMode      color_mode;
   gboolean           summary;
+  /* spans: derived from `file` by `span_rules` in a worker thread */
+  CpelSpanRules     *span_rules;
+  CpelSpans         *spans;          /* NULL until derived */
+  GCancellable      *spans_cancel;   /* the derivation running, or NULL */
+  gboolean           show_spans;
+  gboolean           has_span_selection;
+  CpelSessionSpanRef selected_span;
 };
 
 G_DEFINE_FINAL_TYPE (CpelSession, cpel_session, G_TYPE_OBJECT)
@@ -71,6 +78,10 @@ enum
   PROP_COMPARE_CAN_GO_BACK,
   PROP_COMPARE_CAN_GO_FORWARD,
   PROP_COMPARE_MEASURE,
+  PROP_SPAN_RULES,
+  PROP_SPANS,
+  PROP_SPANS_PENDING,
+  PROP_SHOW_SPANS,
   N_PROPS
 };
 
@@ -143,6 +154,8 @@ set_has_selection (CpelSession *self,
   notify (self, PROP_HAS_SELECTION);
 }
 
+static void spans_restart (CpelSession *self);
+
 static void
 on_order_changed (CpelTrackOrder *order,
                   CpelSession    *self)
@@ -209,6 +222,7 @@ cpel_session_set_file (CpelSession *self,
   if (was_chasing)
     notify (self, PROP_CHASING);
   update_history_state (self);
+  spans_restart (self);
   g_object_thaw_notify (G_OBJECT (self));
 
   g_signal_emit (self, signals[TRACKS_CHANGED], 0);
@@ -762,6 +776,7 @@ cpel_session_select (CpelSession *self,
 
   if (self->has_selection && self->selected_slot == slot && self->selected_index == index)
     return;
+  self->has_span_selection = FALSE;
   self->selected_slot = slot;
   self->selected_index = index;
   set_has_selection (self, TRUE);
@@ -772,10 +787,225 @@ void
 cpel_session_unselect (CpelSession *self)
 {
   g_return_if_fail (CPEL_IS_SESSION (self));
-  if (!self->has_selection)
+  if (!self->has_selection && !self->has_span_selection)
     return;
+  self->has_span_selection = FALSE;
   set_has_selection (self, FALSE);
   g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Spans                                                                      */
+
+typedef struct
+{
+  CpelFile      *file;
+  CpelSpanRules *rules;
+} DeriveData;
+
+static void
+derive_data_free (gpointer data)
+{
+  DeriveData *d = data;
+
+  g_clear_object (&d->file);
+  g_clear_pointer (&d->rules, cpel_span_rules_unref);
+  g_free (d);
+}
+
+static void
+derive_thread (GTask        *task,
+               gpointer      source,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  DeriveData *d = task_data;
+  GError *error = NULL;
+  CpelSpans *spans = cpel_spans_derive (d->file, d->rules, NULL, cancellable, &error);
+
+  if (spans == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, spans, (GDestroyNotify) cpel_spans_free);
+}
+
+/* The task holds no reference to the session (a window closed while its
+ * spans are derived goes at once): the callback gets a weak one. */
+static void
+derive_done (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  GWeakRef *weak = user_data;
+  g_autoptr(CpelSession) self = g_weak_ref_get (weak);
+  GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  CpelSpans *spans = g_task_propagate_pointer (G_TASK (result), &error);
+
+  g_weak_ref_clear (weak);
+  g_free (weak);
+  /* A derivation cancelled (another file or rules since, or the session
+   * gone) is forgotten: its successor has started already. */
+  if (self == NULL || cancellable != self->spans_cancel)
+    {
+      g_clear_pointer (&spans, cpel_spans_free);
+      return;
+    }
+  g_clear_object (&self->spans_cancel);
+  if (spans == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_warning ("Could not derive the spans: %s", error->message);
+  g_object_freeze_notify (G_OBJECT (self));
+  self->spans = spans;
+  if (spans != NULL)
+    notify (self, PROP_SPANS);
+  notify (self, PROP_SPANS_PENDING);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* Drop the spans (and the selected span), cancel a derivation and start
+ * one for the current file and rules. */
+static void
+spans_restart (CpelSession *self)
+{
+  gboolean had_spans = self->spans != NULL;
+  gboolean was_pending = self->spans_cancel != NULL;
+  gboolean had_span_selection = self->has_span_selection;
+  g_autoptr(GTask) task = NULL;
+  DeriveData *d;
+
+  if (self->spans_cancel != NULL)
+    g_cancellable_cancel (self->spans_cancel);
+  g_clear_object (&self->spans_cancel);
+  g_clear_pointer (&self->spans, cpel_spans_free);
+  self->has_span_selection = FALSE;
+
+  if (self->file != NULL && self->span_rules != NULL)
+    {
+      GWeakRef *weak = g_new0 (GWeakRef, 1);
+
+      g_weak_ref_init (weak, self);
+      self->spans_cancel = g_cancellable_new ();
+      task = g_task_new (NULL, self->spans_cancel, derive_done, weak);
+      g_task_set_source_tag (task, spans_restart);
+      d = g_new0 (DeriveData, 1);
+      d->file = g_object_ref (self->file);
+      d->rules = cpel_span_rules_ref (self->span_rules);
+      g_task_set_task_data (task, d, derive_data_free);
+      g_task_set_return_on_cancel (task, FALSE);
+      g_task_run_in_thread (task, derive_thread);
+    }
+
+  if (had_spans)
+    notify (self, PROP_SPANS);
+  if (was_pending != (self->spans_cancel != NULL))
+    notify (self, PROP_SPANS_PENDING);
+  if (had_span_selection)
+    g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+}
+
+void
+cpel_session_set_span_rules (CpelSession   *self,
+                             CpelSpanRules *rules)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+
+  if (self->span_rules == rules)
+    return;
+  if (rules != NULL)
+    cpel_span_rules_ref (rules);
+  g_clear_pointer (&self->span_rules, cpel_span_rules_unref);
+  self->span_rules = rules;
+  g_object_freeze_notify (G_OBJECT (self));
+  notify (self, PROP_SPAN_RULES);
+  spans_restart (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+CpelSpanRules *
+cpel_session_get_span_rules (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  return self->span_rules;
+}
+
+CpelSpans *
+cpel_session_get_spans (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  return self->spans;
+}
+
+gboolean
+cpel_session_get_spans_pending (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  return self->spans_cancel != NULL;
+}
+
+void
+cpel_session_set_show_spans (CpelSession *self,
+                             gboolean     show)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  show = !!show;
+  if (self->show_spans == show)
+    return;
+  self->show_spans = show;
+  notify (self, PROP_SHOW_SPANS);
+}
+
+gboolean
+cpel_session_get_show_spans (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  return self->show_spans;
+}
+
+const CpelSpan *
+cpel_session_get_span (CpelSession              *self,
+                       const CpelSessionSpanRef *ref)
+{
+  const CpelSpan *a;
+  guint64 n = 0;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  g_return_val_if_fail (ref != NULL, NULL);
+  if (self->spans == NULL || self->file == NULL
+      || ref->slot >= cpel_file_get_n_tracks (self->file))
+    return NULL;
+  a = ref->state ? cpel_spans_get_track_states (self->spans, ref->slot, &n)
+                 : cpel_spans_get_track_spans (self->spans, ref->slot, &n);
+  return a != NULL && ref->index < n ? &a[ref->index] : NULL;
+}
+
+void
+cpel_session_select_span (CpelSession              *self,
+                          const CpelSessionSpanRef *ref)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  g_return_if_fail (ref != NULL);
+  if (cpel_session_get_span (self, ref) == NULL)
+    return;
+  if (self->has_span_selection && self->selected_span.slot == ref->slot
+      && self->selected_span.state == !!ref->state && self->selected_span.index == ref->index)
+    return;
+  self->has_span_selection = TRUE;
+  self->selected_span = *ref;
+  self->selected_span.state = !!ref->state;
+  set_has_selection (self, FALSE);
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+}
+
+const CpelSpan *
+cpel_session_get_span_selection (CpelSession        *self,
+                                 CpelSessionSpanRef *ref)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  if (!self->has_span_selection)
+    return NULL;
+  if (ref != NULL)
+    *ref = self->selected_span;
+  return cpel_session_get_span (self, &self->selected_span);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1344,6 +1574,11 @@ cpel_session_dispose (GObject *object)
   g_clear_object (&self->views);
   g_clear_object (&self->file);
   g_clear_object (&self->compare_file);
+  if (self->spans_cancel != NULL)
+    g_cancellable_cancel (self->spans_cancel);
+  g_clear_object (&self->spans_cancel);
+  g_clear_pointer (&self->spans, cpel_spans_free);
+  g_clear_pointer (&self->span_rules, cpel_span_rules_unref);
 
   G_OBJECT_CLASS (cpel_session_parent_class)->dispose (object);
 }
@@ -1435,6 +1670,18 @@ cpel_session_get_property (GObject    *object,
     case PROP_COMPARE_MEASURE:
       g_value_set_boxed (value, cpel_session_get_compare_measure (self));
       break;
+    case PROP_SPAN_RULES:
+      g_value_set_pointer (value, self->span_rules);
+      break;
+    case PROP_SPANS:
+      g_value_set_pointer (value, self->spans);
+      break;
+    case PROP_SPANS_PENDING:
+      g_value_set_boolean (value, self->spans_cancel != NULL);
+      break;
+    case PROP_SHOW_SPANS:
+      g_value_set_boolean (value, self->show_spans);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1500,6 +1747,12 @@ cpel_session_set_property (GObject      *object,
     case PROP_COMPARE_MEASURE:
       cpel_session_set_compare_measure (self, g_value_get_boxed (value));
       break;
+    case PROP_SPAN_RULES:
+      cpel_session_set_span_rules (self, g_value_get_pointer (value));
+      break;
+    case PROP_SHOW_SPANS:
+      cpel_session_set_show_spans (self, g_value_get_boolean (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1560,6 +1813,18 @@ cpel_session_class_init (CpelSessionClass *klass)
     g_param_spec_boolean ("compare-can-go-forward", NULL, NULL, FALSE, ro);
   properties[PROP_COMPARE_MEASURE] =
     g_param_spec_boxed ("compare-measure", NULL, NULL, CPEL_TYPE_RANGE, rw);
+  /* CpelSpanRules (a reference is taken); the built-in rules by default;
+   * NULL: no spans. */
+  properties[PROP_SPAN_RULES] =
+    g_param_spec_pointer ("span-rules", NULL, NULL, rw);
+  /* CpelSpans of the file by the rules; NULL while they are derived.
+   * Notified when they are ready (and when dropped). */
+  properties[PROP_SPANS] =
+    g_param_spec_pointer ("spans", NULL, NULL, ro);
+  properties[PROP_SPANS_PENDING] =
+    g_param_spec_boolean ("spans-pending", NULL, NULL, FALSE, ro);
+  properties[PROP_SHOW_SPANS] =
+    g_param_spec_boolean ("show-spans", NULL, NULL, TRUE, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[TRACKS_CHANGED] =
@@ -1589,4 +1854,6 @@ cpel_session_init (CpelSession *self)
   self->compare_history = cpel_range_history_new (CPEL_SESSION_HISTORY_MAX,
                                                   CPEL_SESSION_HISTORY_COALESCE);
   self->compare_range = (CpelRange) { 0, 1 };
+  self->span_rules = cpel_span_rules_new_builtin ();
+  self->show_spans = TRUE;
 }

@@ -13,7 +13,9 @@
  * "compare-can-go-back", "compare-can-go-forward", "compare-measure",
  * "range" (CpelRange), "can-go-back", "can-go-forward", "track-order",
  * "has-selection", "measure" (CpelRange or NULL), "chasing", "color-mode",
- * "summary", "views" (the capture's saved views).  Signals: "tracks-changed" (the rows shown changed),
+ * "summary", "views" (the capture's saved views), "span-rules", "spans" (the
+ * file's spans, derived off the main thread), "spans-pending",
+ * "show-spans".  Signals: "tracks-changed" (the rows shown changed),
  * "types-changed" (the hidden event types changed), "matches-changed" (the
  * search matches highlighted), "selection-changed"
  * (another event or none), "reveal-track" (guint slot, gboolean centre:
@@ -262,5 +264,43 @@ CpelSavedView  *cpel_session_capture_view       (CpelSession       *self,
                                                  const char        *name);
 void            cpel_session_apply_view         (CpelSession       *self,
                                                  const CpelSavedView *view);
+
+/* Spans and states (cpel-spans.h): the session derives them from its file
+ * by its rules (the built-in ones by default) in a worker thread, again
+ * whenever the file or the rules change (a derivation running is
+ * cancelled).  "spans" is notified when they are ready, and when they are
+ * dropped (a new file or rules): NULL meanwhile ("spans-pending" TRUE).
+ * Rules NULL: no spans (nothing derived).  A derivation holds a reference
+ * to the file until it has seen it is cancelled, not to the session. */
+void            cpel_session_set_span_rules     (CpelSession       *self,
+                                                 CpelSpanRules     *rules);
+CpelSpanRules  *cpel_session_get_span_rules     (CpelSession       *self);
+CpelSpans      *cpel_session_get_spans          (CpelSession       *self);
+gboolean        cpel_session_get_spans_pending  (CpelSession       *self);
+/* Whether views draw the spans (default TRUE). */
+void            cpel_session_set_show_spans     (CpelSession       *self,
+                                                 gboolean           show);
+gboolean        cpel_session_get_show_spans     (CpelSession       *self);
+
+/* A span (state) of the session's spans: index into the track's spans
+ * (states, when `state`). */
+typedef struct
+{
+  guint    slot;
+  gboolean state;
+  guint64  index;
+} CpelSessionSpanRef;
+
+/* The span `ref` names, or NULL (no such span, no spans yet). */
+const CpelSpan *cpel_session_get_span           (CpelSession       *self,
+                                                 const CpelSessionSpanRef *ref);
+/* Select a span instead of an event ("selection-changed"; "has-selection"
+ * becomes FALSE: it is about events).  cpel_session_select () and
+ * cpel_session_unselect () drop it, as new spans do. */
+void            cpel_session_select_span        (CpelSession       *self,
+                                                 const CpelSessionSpanRef *ref);
+/* The selected span (and its reference), or NULL. */
+const CpelSpan *cpel_session_get_span_selection (CpelSession       *self,
+                                                 CpelSessionSpanRef *ref);
 
 G_END_DECLS

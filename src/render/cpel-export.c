@@ -382,6 +382,17 @@ cpel_render_export_file (CpelFile                *file,
   if (height == 0)
     height = (int) CLAMP (view.ruler_height + view.n_rows * view.row_height,
                           view.ruler_height + view.row_height, CPEL_EXPORT_MAX_AUTO_HEIGHT);
+  if (options->span_rules != NULL)
+    {
+      g_autoptr(CpelSpans) spans = cpel_spans_derive (file, options->span_rules, NULL, NULL,
+                                                      error);
+
+      if (spans == NULL)
+        return FALSE;
+      view.spans = spans;
+      return cpel_render_export (&view, options->format, width, height, scale, path,
+                                 options->overwrite, error);
+    }
   return cpel_render_export (&view, options->format, width, height, scale, path,
                              options->overwrite, error);
 }

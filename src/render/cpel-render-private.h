@@ -147,6 +147,8 @@ void         cpel_render_cursor            (CpelRenderCtx *ctx);
 void         cpel_render_ruler_grid        (CpelRenderCtx *ctx);
 void         cpel_render_rows_background   (CpelRenderCtx *ctx);
 void         cpel_render_rows_events       (CpelRenderCtx *ctx);
+/* view->spans in their rows, under the events (cpel-tracks-spans.c). */
+void         cpel_render_rows_spans        (CpelRenderCtx *ctx);
 void         cpel_render_label_column      (CpelRenderCtx *ctx);
 
 /* Ruler unit helpers (cpel-ruler.c). */

@@ -128,6 +128,7 @@ cpel_render_view (cairo_t *cr, double width, double height, const CpelView *view
     {
       cpel_render_rows_background (&ctx);
       cpel_render_ruler_grid (&ctx);
+      cpel_render_rows_spans (&ctx);
       cpel_render_rows_events (&ctx);
       cpel_render_label_column (&ctx);
     }

@@ -101,6 +101,16 @@ void cpel_palette_get_type_color (const CpelPalette *palette, CpelFile *file, gu
  * (neighbouring tracks apart). */
 void cpel_palette_get_track_color (const CpelPalette *palette, guint slot, CpelRGBA *color);
 
+/* A span's colour by its name (the same name, the same colour), and a
+ * thread state's: Running green, Runnable (Preempted) orange, Sleeping
+ * blue, Uninterruptible red, Stopped violet, Dead, Off CPU, Idle and
+ * Unknown greys (by the start of the name, any case); other states by
+ * name.  Each palette has its own, light and dark. */
+void cpel_palette_get_span_color  (const CpelPalette *palette, const char *name,
+                                   CpelRGBA *color);
+void cpel_palette_get_state_color (const CpelPalette *palette, const char *name,
+                                   CpelRGBA *color);
+
 /* How event ticks and density are coloured (g2's `c`): CpelColorMode, in
  * cpel-color-mode.h (src/model). */
 
@@ -191,6 +201,14 @@ typedef struct
   /* The ruler and the grid read time minus ruler_origin (negative before
    * it): comparing two captures, the aligned point reads 0.  Default 0. */
   gint64             ruler_origin;
+  /* Spans and states drawn in their tracks' rows, under the events (NULL:
+   * none; cpel-spans.h); the selected one outlined: index into its track's
+   * spans, or states when selected_span_state. */
+  CpelSpans         *spans;
+  gboolean           has_span_selection;
+  guint              selected_span_slot;
+  gboolean           selected_span_state;
+  guint64            selected_span_index;
 } CpelView;
 
 /* Average device-pixel spacing of a row's visible events from which they are
@@ -211,6 +229,12 @@ int      cpel_view_row_at_y     (const CpelView *view, double y);
 #define CPEL_VIEW_HIT_RADIUS 6.0   /* what a click picks from, in px */
 gboolean cpel_view_hit_test     (const CpelView *view, double width, double x, double y,
                                  double radius, guint *slot, guint64 *index);
+
+/* The span or state drawn at (x, y) (view->spans): its slot, whether it is
+ * a state, its index in the track's spans (states).  Spans drawn per column
+ * (too many in the range) are not picked. */
+gboolean cpel_view_span_hit_test (const CpelView *view, double width, double x, double y,
+                                  guint *slot, gboolean *state, guint64 *index);
 
 /* Number of rows (n_rows, or the file's track count when rows is NULL). */
 guint    cpel_view_get_n_rows   (const CpelView *view);
@@ -328,6 +352,9 @@ typedef struct
   const guint     *rows_b;      /* B's tracks (NULL: every track) */
   guint            n_rows_b;
   gboolean         paired;      /* tracks of the same label next to each other */
+  /* Spans and states drawn (not comparing): derived from `file` by these
+   * rules (NULL: none). */
+  CpelSpanRules   *span_rules;
 } CpelExportOptions;
 
 /* Defaults: PNG, CPEL_EXPORT_DEFAULT_WIDTH, automatic height, scale 1,

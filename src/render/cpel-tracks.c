@@ -687,7 +687,7 @@ batch_event (CpelRenderCtx *ctx, Batch *batch, RowInfo *row, guint64 i, double x
   /* Summary mode: ticks only.  The selected event's label is drawn over
    * everything by draw_selected: not here as well, where its ellipsis could
    * peek out from under it. */
-  if (!ctx->view->summary
+  if (!ctx->view->summary && !row->span_row
       && !(row_selected (ctx, row->slot) && i == ctx->view->selected_index)
       && prepare_label (ctx, row, i, snap (ctx, x), x_next - snap (ctx, x), FALSE, &label))
     {
@@ -982,6 +982,13 @@ cpel_render_rows_events (CpelRenderCtx *ctx)
         continue;
       if (ctx->color_mode == CPEL_COLOR_BY_TRACK)
         cpel_palette_get_track_color (ctx->pal, row->slot, &row->track_color);
+      if (view->spans != NULL)
+        {
+          guint64 n_spans = 0;
+
+          row->span_row = cpel_spans_get_track_spans (view->spans, row->slot, &n_spans) != NULL
+                          && n_spans > 0;
+        }
       row->times = cpel_file_get_track_times (ctx->file, row->slot, &row->n);
       if (row->n == 0 || row->times == NULL)
         {

@@ -1,0 +1,674 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-tracks-spans.c — spans and states in their tracks' rows
+ *
+ * A row with spans shows them as bars under its events, nested spans
+ * stacked by depth in lanes from the top (more depths than lanes of
+ * SPAN_LANE_MIN px fit: the last lane is a grey "+n" band for the deeper
+ * ones), each labelled "name duration" when it is wide enough (the events
+ * of such a row keep their ticks, their labels give way).  A row with
+ * states shows them as a band at its bottom.  Orphans (no begin, no end,
+ * interrupted) fade out towards the end they lack.
+ *
+ * The cost stays O(pixels): only the spans of the visible range are read
+ * (a lower bound on t0, plus the spans still open at t0: back from it to
+ * the first span of depth 0, which no earlier span can cover); a row with
+ * more of them than half its pixel columns is drawn per column, as the
+ * share of SPAN_SAMPLES sample times a span covers, from binary searches;
+ * states narrower than a pixel are drawn as the state at each column's
+ * middle.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "cpel-tracks-private.h"
+
+#define SPAN_LANE_MIN   4.0    /* px: a lane is at least this tall */
+#define SPAN_SAMPLES    4      /* sample times per column in a dense row */
+#define SPAN_SCAN_MAX   256    /* spans read back from t0 for those open at t0 */
+#define SPAN_FADE       28.0   /* px: an orphan's fading end */
+#define SPAN_LABEL_MIN  24.0   /* px: a bar narrower has no label */
+
+/* ---- colours ------------------------------------------------------------- */
+
+static void
+rgb_hex (CpelRGBA *c, guint32 rgb)
+{
+  c->r = ((rgb >> 16) & 0xff) / 255.0;
+  c->g = ((rgb >> 8) & 0xff) / 255.0;
+  c->b = (rgb & 0xff) / 255.0;
+  c->a = 1.0;
+}
+
+/* Soft colours that event ticks and dark text read on (light), and darker
+ * ones that light text reads on (dark); neighbours apart. */
+static const guint32 span_colors_light[] = {
+  0x99c1f1, 0xf9c890, 0xa3e4b8, 0xdcb6ef, 0xf7a8a8, 0xb5e8e0,
+  0xf5dc8c, 0xc8c0f0, 0xd6e6a0, 0xf0b8d8, 0xb8d4e8, 0xe8c8a8,
+};
+static const guint32 span_colors_dark[] = {
+  0x1c4f8c, 0x8a4b0c, 0x1f6b3c, 0x5d3278, 0x8a2a2a, 0x1c6660,
+  0x7a6212, 0x433b86, 0x56661c, 0x7a2a5a, 0x2f5a78, 0x6b4a2a,
+};
+
+void
+cpel_palette_get_span_color (const CpelPalette *palette,
+                             const char        *name,
+                             CpelRGBA          *color)
+{
+  guint h;
+
+  g_return_if_fail (palette != NULL);
+  g_return_if_fail (color != NULL);
+
+  /* the multiplier and shift keep VPP's dispatch nodes, its main thread's
+   * spans and Snabb's apart */
+  h = g_str_hash (name != NULL ? name : "");
+  h = (h * 0x27D4EB2Fu) >> 22;
+  if (palette->dark)
+    rgb_hex (color, span_colors_dark[h % G_N_ELEMENTS (span_colors_dark)]);
+  else
+    rgb_hex (color, span_colors_light[h % G_N_ELEMENTS (span_colors_light)]);
+}
+
+/* Thread states by name: light, dark. */
+static const struct
+{
+  const char *prefix;
+  guint32     light, dark;
+} state_colors[] = {
+  { "Running", 0x33b864, 0x2ec27e },
+  { "Runnable", 0xf5a623, 0xe5a50a },
+  { "Preempted", 0xf5a623, 0xe5a50a },
+  { "Sleeping", 0x8fb8ee, 0x3f6fb0 },
+  { "Uninterruptible", 0xe0343e, 0xe64553 },
+  { "Stopped", 0xa865c9, 0x9a5fc0 },
+  { "Dead", 0x5e5c64, 0x9a9996 },
+  { "Off CPU", 0xc0bfbc, 0x5e5c64 },
+  { "Idle", 0xdeddda, 0x48464e },
+  { "Unknown", 0xe8e7e5, 0x38363c },
+};
+
+void
+cpel_palette_get_state_color (const CpelPalette *palette,
+                              const char        *name,
+                              CpelRGBA          *color)
+{
+  g_return_if_fail (palette != NULL);
+  g_return_if_fail (color != NULL);
+
+  for (guint i = 0; name != NULL && i < G_N_ELEMENTS (state_colors); i++)
+    if (g_ascii_strncasecmp (name, state_colors[i].prefix,
+                             strlen (state_colors[i].prefix)) == 0)
+      {
+        rgb_hex (color, palette->dark ? state_colors[i].dark : state_colors[i].light);
+        return;
+      }
+  /* other states: by name, from the event colours */
+  *color = palette->type_colors[((g_str_hash (name != NULL ? name : "") * 0x9E3779B1u) >> 28)
+                                % CPEL_PALETTE_N_TYPE_COLORS];
+}
+
+static void
+text_on (const CpelRGBA *fill, CpelRGBA *text)
+{
+  double luma = 0.2126 * fill->r + 0.7152 * fill->g + 0.0722 * fill->b;
+
+  text->r = text->g = text->b = luma > 0.5 ? 0.0 : 1.0;
+  text->a = luma > 0.5 ? 0.85 : 0.95;
+}
+
+/* ---- geometry, shared by drawing and hit testing -------------------------- */
+
+typedef struct
+{
+  const CpelSpan *a;
+  guint64         n;
+  guint64         first;      /* the first span that may show (open at t0 or later) */
+  guint64         hi;         /* spans beginning before t1: [first, hi) */
+  gboolean        dense;      /* drawn per column */
+  guint           max_depth;  /* deepest span shown (not dense) */
+  guint           n_lanes;
+  gboolean        overflow;   /* the last lane is the "+n" band */
+  double          top;        /* the span area */
+  double          height;
+  double          lane_h;
+  double          state_top;  /* the state band (state_h 0: none) */
+  double          state_h;
+} SpanRow;
+
+static gboolean
+span_row_layout (const CpelView *view,
+                 double          pixels,
+                 guint           slot,
+                 double          y,
+                 SpanRow        *sr)
+{
+  CpelSpans *spans = view->spans;
+  guint64 n_states = 0, lo, k;
+  double h = view->row_height;
+
+  memset (sr, 0, sizeof *sr);
+  if (spans == NULL || slot == G_MAXUINT)
+    return FALSE;
+  sr->a = cpel_spans_get_track_spans (spans, slot, &sr->n);
+  if (sr->a == NULL)
+    sr->n = 0;
+  if (cpel_spans_get_track_states (spans, slot, &n_states) == NULL)
+    n_states = 0;
+  if (sr->n == 0 && n_states == 0)
+    return FALSE;
+
+  if (n_states > 0)
+    {
+      sr->state_h = CLAMP (floor (h * 0.22), 3.0, 6.0);
+      if (sr->n == 0)
+        sr->state_h = MAX (h - 2.0, 1.0) / 2;
+      sr->state_top = y + h - 1.0 - sr->state_h;
+    }
+  sr->top = y + 1.0;
+  sr->height = h - 2.0 - (sr->state_h > 0 ? sr->state_h + 1.0 : 0.0);
+  if (sr->n == 0 || sr->height < 1.0)
+    {
+      sr->n = 0;
+      return TRUE;
+    }
+
+  lo = cpel_spans_track_lower_bound (spans, slot, view->t0);
+  sr->hi = cpel_spans_track_lower_bound (spans, slot, view->t1);
+  /* back to the first span of depth 0: no span before it is open at t0 */
+  sr->first = lo;
+  for (k = 0; k < SPAN_SCAN_MAX && sr->first > 0; k++)
+    {
+      sr->first--;
+      if (sr->a[sr->first].depth == 0)
+        break;
+    }
+  sr->dense = (double) (sr->hi - sr->first) * 2 > pixels;
+  if (!sr->dense)
+    for (k = sr->first; k < sr->hi; k++)
+      if (cpel_spans_end_ns (spans, slot, &sr->a[k]) >= view->t0)
+        sr->max_depth = MAX (sr->max_depth, sr->a[k].depth);
+
+  {
+    guint max_lanes = MAX ((guint) floor (sr->height / SPAN_LANE_MIN), 1);
+    guint want = sr->dense ? 1 : sr->max_depth + 1;
+
+    sr->overflow = want > max_lanes;
+    sr->n_lanes = MIN (want, max_lanes);
+    sr->lane_h = sr->height / sr->n_lanes;
+  }
+  return TRUE;
+}
+
+static guint
+span_lane (const SpanRow *sr, const CpelSpan *s)
+{
+  return MIN ((guint) s->depth, sr->n_lanes - 1);
+}
+
+/* The span covering t (innermost first), reading back from the last span
+ * beginning at or before t to one of depth 0; G_MAXUINT64 when none. */
+static guint64
+span_at (CpelSpans *spans, guint slot, const SpanRow *sr, gint64 t)
+{
+  guint64 k = cpel_spans_track_lower_bound (spans, slot, t == G_MAXINT64 ? t : t + 1);
+
+  for (guint i = 0; i < SPAN_SCAN_MAX && k > 0; i++)
+    {
+      const CpelSpan *s = &sr->a[--k];
+
+      if (cpel_spans_end_ns (spans, slot, s) > t)
+        return k;
+      if (s->depth == 0)
+        break;
+    }
+  return G_MAXUINT64;
+}
+
+/* The first state beginning at or after t (n when none); O(log n). */
+static guint64
+states_lower_bound (CpelSpans *spans, guint slot, const CpelSpan *a, guint64 n, gint64 t)
+{
+  guint64 lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (cpel_spans_begin_ns (spans, slot, &a[mid]) < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* ---- drawing ------------------------------------------------------------- */
+
+/* A gradient over [a, b) from alpha `from` to `to` (of c), drawn over
+ * [x0, x1) of it. */
+static void
+fade_rect (cairo_t *cr, const CpelRGBA *c, double a, double b, double from, double to,
+           double x0, double x1, double y, double h)
+{
+  cairo_pattern_t *p;
+
+  x0 = MAX (x0, a);
+  x1 = MIN (x1, b);
+  if (x1 <= x0)
+    return;
+  p = cairo_pattern_create_linear (a, 0, b, 0);
+  cairo_pattern_add_color_stop_rgba (p, 0, c->r, c->g, c->b, c->a * from);
+  cairo_pattern_add_color_stop_rgba (p, 1, c->r, c->g, c->b, c->a * to);
+  cairo_set_source (cr, p);
+  cairo_rectangle (cr, x0, y, x1 - x0, h);
+  cairo_fill (cr);
+  cairo_pattern_destroy (p);
+}
+
+/* An orphan fades out towards the end it lacks (bx0, bx1: its drawn ends;
+ * [x0, x1): the part drawn).  Each fade is a gradient of its own few
+ * pixels: one across a span thousands of pixels wide loses its stops. */
+static void
+fill_orphan (CpelRenderCtx *ctx, const CpelSpan *s, double x0, double x1, double y, double h,
+             double bx0, double bx1, const CpelRGBA *c)
+{
+  cairo_t *cr = ctx->cr;
+  gboolean left = (s->flags & CPEL_SPAN_NO_BEGIN) != 0;
+  gboolean right = (s->flags & (CPEL_SPAN_NO_END | CPEL_SPAN_INTERRUPTED)) != 0;
+  double f = MIN (SPAN_FADE, (bx1 - bx0) * (left && right ? 0.3 : 0.6));
+  double s0 = left ? bx0 + f : bx0, s1 = right ? bx1 - f : bx1;
+
+  if (left)
+    fade_rect (cr, c, bx0, bx0 + f, 0.0, 1.0, x0, x1, y, h);
+  if (right)
+    fade_rect (cr, c, bx1 - f, bx1, 1.0, 0.0, x0, x1, y, h);
+  s0 = MAX (s0, x0);
+  s1 = MIN (s1, x1);
+  if (s1 > s0)
+    {
+      cpel_render_set_color (cr, c);
+      cairo_rectangle (cr, s0, y, s1 - s0, h);
+      cairo_fill (cr);
+    }
+}
+
+static void
+span_label (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const CpelSpan *s,
+            double x0, double x1, double y, double h, const CpelRGBA *fill)
+{
+  cairo_t *cr = ctx->cr;
+  const char *name = cpel_spans_get_name (spans, s->name);
+  gint64 d = cpel_spans_end_ns (spans, slot, s) - cpel_spans_begin_ns (spans, slot, s);
+  CpelTimeKind kind = cpel_file_get_time_kind (ctx->file);
+  g_autofree char *dur = cpel_time_format_kind (d, kind);
+  /* an orphan lasted at least what is drawn */
+  g_autofree char *text = g_strdup_printf ((s->flags & (CPEL_SPAN_NO_BEGIN | CPEL_SPAN_NO_END))
+                                           ? "%s ≥%s" : "%s %s", name, dur);
+  double room = x1 - x0 - 6, w;
+  PangoLayout *layout;
+  CpelRGBA fg;
+
+  if (room < SPAN_LABEL_MIN - 6 || h < ctx->text_height - 3)
+    return;
+  layout = cpel_render_ctx_text (ctx, text, -1, 0);
+  w = cpel_render_layout_width (layout);
+  if (w > room)
+    {
+      layout = cpel_render_ctx_text (ctx, name, -1, room);
+      w = cpel_render_layout_width (layout);
+      if (w > room || pango_layout_is_ellipsized (layout)
+          || g_utf8_strlen (name, -1) <= 1)
+        {
+          /* an ellipsized name when at least a few characters show */
+          if (room < 4 * ctx->char_width)
+            return;
+          w = room;
+        }
+    }
+  text_on (fill, &fg);
+  cairo_save (cr);
+  cairo_rectangle (cr, x0, y, x1 - x0, h);
+  cairo_clip (cr);
+  cpel_render_set_color (cr, &fg);
+  cairo_move_to (cr, x0 + 3, y + (h - ctx->text_height) / 2);
+  pango_cairo_show_layout (cr, layout);
+  cairo_restore (cr);
+}
+
+static gboolean
+is_selected (const CpelView *view, guint slot, gboolean state, guint64 k)
+{
+  return view->has_span_selection && view->selected_span_slot == slot
+         && !!view->selected_span_state == !!state && view->selected_span_index == k;
+}
+
+static void
+outline (CpelRenderCtx *ctx, double x0, double x1, double y, double h)
+{
+  cairo_t *cr = ctx->cr;
+
+  cairo_save (cr);
+  cpel_render_set_color (cr, &ctx->pal->selection);
+  cairo_set_line_width (cr, 2.0);
+  cairo_rectangle (cr, x0 + 1, y + 1, MAX (x1 - x0 - 2, 0.5), MAX (h - 2, 0.5));
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+static void
+draw_sparse (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr)
+{
+  const CpelView *view = ctx->view;
+  cairo_t *cr = ctx->cr;
+  double xl = ctx->x0, xr = ctx->x0 + ctx->tw, px = 1.0 / ctx->scale;
+  double sel_x0 = 0, sel_x1 = 0, sel_y = 0;
+  gboolean sel = FALSE;
+  guint64 more = 0;
+
+  for (guint64 k = sr->first; k < sr->hi; k++)
+    {
+      const CpelSpan *s = &sr->a[k];
+      gint64 b = cpel_spans_begin_ns (spans, slot, s);
+      gint64 e = cpel_spans_end_ns (spans, slot, s);
+      double bx0, bx1, x0, x1, y;
+      guint lane;
+      CpelRGBA c;
+
+      if (e < view->t0 || (e == view->t0 && b < e))
+        continue;
+      bx0 = cpel_view_time_to_x (view, ctx->width, b);
+      bx1 = cpel_view_time_to_x (view, ctx->width, e);
+      x0 = MAX (bx0, xl - SPAN_FADE);
+      x1 = MIN (MAX (bx1, bx0 + px), xr + SPAN_FADE);
+      lane = span_lane (sr, s);
+      y = sr->top + lane * sr->lane_h;
+      if (sr->overflow && lane == sr->n_lanes - 1)
+        {
+          /* the "+n" band: the deeper spans in one grey lane */
+          more = MAX (more, (guint64) s->depth - lane + 1);
+          cpel_render_set_color_alpha (cr, &ctx->pal->dim, 0.45);
+          cairo_rectangle (cr, x0, y, x1 - x0, sr->lane_h);
+          cairo_fill (cr);
+          continue;
+        }
+      cpel_palette_get_span_color (ctx->pal, cpel_spans_get_name (spans, s->name), &c);
+      if (s->flags & CPEL_SPAN_ORPHAN)
+        fill_orphan (ctx, s, x0, x1, y, sr->lane_h, bx0, MAX (bx1, bx0 + px), &c);
+      else
+        {
+          cpel_render_set_color (cr, &c);
+          cairo_rectangle (cr, x0, y, x1 - x0, sr->lane_h);
+          cairo_fill (cr);
+        }
+      /* a line between spans back to back */
+      if (x1 - x0 > 4 && bx0 >= xl)
+        {
+          cpel_render_set_color_alpha (cr, &ctx->pal->background, 0.9);
+          cairo_rectangle (cr, x0, y, px, sr->lane_h);
+          cairo_fill (cr);
+        }
+      span_label (ctx, spans, slot, s,
+                  MAX (x0 + ((s->flags & CPEL_SPAN_NO_BEGIN) ? MIN (SPAN_FADE, (x1 - x0) / 3) : 0),
+                       xl),
+                  MIN (x1, xr), y, sr->lane_h, &c);
+      if (is_selected (view, slot, FALSE, k))
+        {
+          sel = TRUE;
+          sel_x0 = x0;
+          sel_x1 = x1;
+          sel_y = y;
+        }
+    }
+  if (more > 0 && sr->lane_h >= 3)
+    {
+      g_autofree char *text = g_strdup_printf ("+%" G_GUINT64_FORMAT, more);
+      PangoLayout *layout = cpel_render_ctx_text (ctx, text, -1, 0);
+      double w = cpel_render_layout_width (layout) + 6;
+      double y = sr->top + (sr->n_lanes - 1) * sr->lane_h + sr->lane_h / 2;
+      double hh = MIN (ctx->text_height, sr->height);
+
+      cpel_render_rounded_rect (cr, xl + 2, y - hh / 2, w, hh, 3);
+      cpel_render_set_color_alpha (cr, &ctx->pal->label_bg, 0.9);
+      cairo_fill (cr);
+      cpel_render_set_color (cr, &ctx->pal->dim);
+      cairo_move_to (cr, xl + 5, y - ctx->text_height / 2);
+      pango_cairo_show_layout (cr, layout);
+    }
+  if (sel)
+    outline (ctx, sel_x0, sel_x1, sel_y, sr->lane_h);
+}
+
+/* Per device column: the share of its sample times a span covers, in the
+ * colour of the first covering span. */
+static void
+draw_dense (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr)
+{
+  const CpelView *view = ctx->view;
+  cairo_t *cr = ctx->cr;
+  guint nc = ctx->n_columns;
+  double cw = ctx->tw / nc;
+  guint run_start = 0, run_name = G_MAXUINT, run_level = 0;
+
+  for (guint c = 0; c <= nc; c++)
+    {
+      guint name = G_MAXUINT, level = 0;
+
+      if (c < nc)
+        {
+          gint64 c0 = cpel_render_column_time (view->t0, view->t1, c, nc);
+          gint64 c1 = cpel_render_column_time (view->t0, view->t1, c + 1, nc);
+
+          for (guint j = 0; j < SPAN_SAMPLES; j++)
+            {
+              gint64 t = c0 + (gint64) (((double) j + 0.5) * (double) (c1 - c0) / SPAN_SAMPLES);
+              guint64 k = span_at (spans, slot, sr, t);
+
+              if (k == G_MAXUINT64)
+                continue;
+              level++;
+              if (name == G_MAXUINT)
+                name = sr->a[k].name;
+            }
+          if (level == 0)
+            name = G_MAXUINT;
+        }
+      if (c == nc || name != run_name || level != run_level)
+        {
+          if (run_level > 0 && c > run_start)
+            {
+              CpelRGBA col;
+
+              cpel_palette_get_span_color (ctx->pal, cpel_spans_get_name (spans, run_name),
+                                           &col);
+              cpel_render_set_color_alpha (cr, &col, (double) run_level / SPAN_SAMPLES);
+              cairo_rectangle (cr, ctx->x0 + run_start * cw, sr->top, (c - run_start) * cw,
+                               sr->height);
+              cairo_fill (cr);
+            }
+          run_start = c;
+          run_name = name;
+          run_level = level;
+        }
+    }
+}
+
+static void
+draw_states (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr)
+{
+  const CpelView *view = ctx->view;
+  cairo_t *cr = ctx->cr;
+  guint64 n = 0, i;
+  const CpelSpan *a = cpel_spans_get_track_states (spans, slot, &n);
+  guint nc = ctx->n_columns;
+  double px = 1.0 / ctx->scale, xr = ctx->x0 + ctx->tw;
+
+  if (a == NULL || n == 0 || sr->state_h <= 0)
+    return;
+  i = states_lower_bound (spans, slot, a, n, view->t0);
+  if (i > 0)
+    i--;
+  while (i < n)
+    {
+      const CpelSpan *s = &a[i];
+      gint64 b = cpel_spans_begin_ns (spans, slot, s);
+      gint64 e = cpel_spans_end_ns (spans, slot, s);
+      double x0, x1;
+      CpelRGBA col;
+
+      if (b >= view->t1)
+        break;
+      x0 = MAX (cpel_view_time_to_x (view, ctx->width, b), ctx->x0);
+      x1 = MIN (cpel_view_time_to_x (view, ctx->width, e), xr);
+      if (e <= view->t0)
+        {
+          i++;
+          continue;
+        }
+      if (x1 - x0 >= px)
+        {
+          cpel_palette_get_state_color (ctx->pal, cpel_spans_get_name (spans, s->name), &col);
+          cpel_render_set_color (cr, &col);
+          cairo_rectangle (cr, x0, sr->state_top, x1 - x0, sr->state_h);
+          cairo_fill (cr);
+          if (is_selected (view, slot, TRUE, i))
+            outline (ctx, x0, MAX (x1, x0 + 4), sr->state_top - 1, sr->state_h + 2);
+          i++;
+        }
+      else
+        {
+          /* narrower than a pixel: the column shows the state at its middle */
+          gint64 col_i = cpel_render_time_column (view->t0, view->t1, nc, MAX (b, view->t0));
+          gint64 c0, c1, mid;
+          guint64 j, next;
+
+          if (col_i < 0)
+            col_i = 0;
+          if ((guint64) col_i >= nc)
+            break;
+          c0 = cpel_render_column_time (view->t0, view->t1, col_i, nc);
+          c1 = cpel_render_column_time (view->t0, view->t1, col_i + 1, nc);
+          mid = c0 + (c1 - c0) / 2;
+          j = states_lower_bound (spans, slot, a, n, mid + 1);
+          j = j > 0 ? j - 1 : 0;
+          cpel_palette_get_state_color (ctx->pal, cpel_spans_get_name (spans, a[j].name), &col);
+          cpel_render_set_color (cr, &col);
+          cairo_rectangle (cr, ctx->x0 + (double) col_i * ctx->tw / nc, sr->state_top,
+                           ctx->tw / nc, sr->state_h);
+          cairo_fill (cr);
+          /* on from the state at the next column's start */
+          next = states_lower_bound (spans, slot, a, n, c1 + 1);
+          next = next > 0 ? next - 1 : 0;
+          i = MAX (i + 1, next);
+        }
+    }
+}
+
+void
+cpel_render_rows_spans (CpelRenderCtx *ctx)
+{
+  const CpelView *view = ctx->view;
+  cairo_t *cr = ctx->cr;
+  CpelSpans *spans = view->spans;
+
+  if (spans == NULL || ctx->file == NULL || ctx->tw <= 0 || ctx->n_columns == 0)
+    return;
+  cairo_save (cr);
+  cairo_rectangle (cr, ctx->x0, view->ruler_height, ctx->tw, ctx->height - view->ruler_height);
+  cairo_clip (cr);
+  for (guint r = ctx->first_row; r < ctx->end_row; r++)
+    {
+      guint slot = cpel_view_get_row_slot (view, r);
+      SpanRow sr;
+
+      if (!span_row_layout (view, ctx->tw, slot, cpel_view_get_row_y (view, r), &sr))
+        continue;
+      if (sr.n > 0)
+        {
+          if (sr.dense)
+            draw_dense (ctx, spans, slot, &sr);
+          else
+            draw_sparse (ctx, spans, slot, &sr);
+        }
+      draw_states (ctx, spans, slot, &sr);
+    }
+  cairo_restore (cr);
+}
+
+gboolean
+cpel_view_span_hit_test (const CpelView *view,
+                         double          width,
+                         double          x,
+                         double          y,
+                         guint          *slot_out,
+                         gboolean       *state_out,
+                         guint64        *index_out)
+{
+  CpelSpans *spans;
+  SpanRow sr;
+  gint64 t, slack;
+  int r;
+  guint slot;
+
+  g_return_val_if_fail (view != NULL, FALSE);
+
+  spans = view->spans;
+  if (spans == NULL || view->file == NULL || x < view->label_width || x >= width)
+    return FALSE;
+  r = cpel_view_row_at_y (view, y);
+  if (r < 0)
+    return FALSE;
+  slot = cpel_view_get_row_slot (view, (guint) r);
+  if (!span_row_layout (view, width - view->label_width, slot,
+                        cpel_view_get_row_y (view, (guint) r), &sr))
+    return FALSE;
+  t = cpel_view_x_to_time (view, width, x);
+  /* half a pixel either way: a span narrower than a pixel is drawn one wide */
+  slack = (gint64) ceil ((double) (view->t1 - view->t0) / MAX (width - view->label_width, 1)
+                         / 2);
+
+  if (sr.state_h > 0 && y >= sr.state_top - 1 && y < sr.state_top + sr.state_h + 1)
+    {
+      guint64 n = 0, k;
+      const CpelSpan *a = cpel_spans_get_track_states (spans, slot, &n);
+
+      if (a == NULL)
+        return FALSE;
+      k = states_lower_bound (spans, slot, a, n, t + 1);
+      if (k == 0)
+        return FALSE;
+      k--;
+      if (cpel_spans_end_ns (spans, slot, &a[k]) <= t)
+        return FALSE;
+      *slot_out = slot;
+      *state_out = TRUE;
+      *index_out = k;
+      return TRUE;
+    }
+  if (sr.n == 0 || sr.dense || y < sr.top || y >= sr.top + sr.height)
+    return FALSE;
+  {
+    guint lane = MIN ((guint) floor ((y - sr.top) / sr.lane_h), sr.n_lanes - 1);
+    guint64 k = cpel_spans_track_lower_bound (spans, slot, t + slack + 1);
+
+    if (sr.overflow && lane == sr.n_lanes - 1)
+      return FALSE;
+    for (guint i = 0; i < SPAN_SCAN_MAX && k > 0; i++)
+      {
+        const CpelSpan *s = &sr.a[--k];
+        gint64 e = cpel_spans_end_ns (spans, slot, s);
+
+        if (span_lane (&sr, s) == lane && e >= t - slack
+            && cpel_spans_begin_ns (spans, slot, s) <= t + slack)
+          {
+            *slot_out = slot;
+            *state_out = FALSE;
+            *index_out = k;
+            return TRUE;
+          }
+        if (s->depth == 0 && e < t - slack)
+          break;
+      }
+  }
+  return FALSE;
+}

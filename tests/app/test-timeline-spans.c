@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test-timeline-spans.c — spans in the viewer: a VPP dispatch capture
+ * opened, its span drawn, selected by a click where no event is, the
+ * details pane showing it; shown or not (win.show-spans); exported */
+#include "config.h"
+
+#include "app-test-util.h"
+
+#include <glib/gstdio.h>
+
+#include "cpel-window.h"
+
+static CpelApplication *app;
+
+typedef AppTestFixture Fixture;
+
+/* Track "vpp_main": start at 0, ip4-lookup [10 µs, 22 µs), end at 40 µs. */
+static void
+write_vpp (const char *path)
+{
+  static const struct { guint64 t; guint32 code; } events[] = {
+    { 0, 1 }, { 10000, 2 }, { 22000, 3 }, { 40000, 4 },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelWriter) w = cpel_writer_new (path, TRUE, 0, &error);
+  guint table;
+
+  g_assert_no_error (error);
+  table = cpel_writer_add_string_table (w, "FileStrtab");
+  cpel_writer_begin_event_defs (w, table);
+  cpel_writer_add_event_def (w, 1, "start", NULL);
+  cpel_writer_add_event_def (w, 2, "ip4-lookup-call", NULL);
+  cpel_writer_add_event_def (w, 3, "ip4-lookup-return", NULL);
+  cpel_writer_add_event_def (w, 4, "end", NULL);
+  cpel_writer_begin_track_defs (w, table);
+  cpel_writer_add_track_def (w, 1, "vpp_main");
+  cpel_writer_begin_events (w, table, 1000000000u, G_N_ELEMENTS (events));
+  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
+    cpel_writer_add_event (w, events[i].t, 1, events[i].code, 0);
+  g_assert_true (cpel_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  if (app == NULL)
+    return;
+  app_test_fixture_setup (f, app, "cpelview-spans", write_vpp, 1100, 700, TRUE);
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  if (app == NULL)
+    return;
+  app_test_fixture_teardown (f, app);
+}
+
+#define SKIP_WITHOUT_DISPLAY() \
+  G_STMT_START { if (app == NULL) { app_test_skip_no_display (); return; } } G_STMT_END
+
+/* Waits for the session's spans (derived in a worker thread). */
+static void
+wait_spans (CpelSession *session)
+{
+  gboolean ready = cpel_session_get_spans (session) != NULL;
+  gulong id = g_signal_connect (session, "notify::spans",
+                                G_CALLBACK (app_test_on_notify_flag), &ready);
+
+  g_assert_true (app_test_wait_flag (&ready, 30000));
+  g_signal_handler_disconnect (session, id);
+  g_assert_nonnull (cpel_session_get_spans (session));
+}
+
+/* Clicks at (x, y) of the timeline: real input when there is, else the
+ * click's own path. */
+static void
+click (CpelTimeline *timeline, double x, double y)
+{
+  if (app_test_can_send_input ())
+    {
+      app_test_pointer_to (GTK_WIDGET (timeline), x, y);
+      app_test_xdo ("click", "1", NULL);
+    }
+  else if (!cpel_timeline_select_at (timeline, x, y)
+           && !cpel_timeline_select_span_at (timeline, x, y))
+    cpel_session_unselect (cpel_timeline_get_session (timeline));
+}
+
+static void
+test_select (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline;
+  CpelSession *session;
+  CpelDetails *details;
+  const CpelView *view;
+  const CpelSpan *span;
+  CpelSessionSpanRef ref;
+  g_autofree char *duration = NULL;
+  double x, y, width;
+
+  SKIP_WITHOUT_DISPLAY ();
+  timeline = cpel_window_get_timeline (f->window);
+  session = cpel_timeline_get_session (timeline);
+  details = cpel_window_get_details (f->window);
+  wait_spans (session);
+  app_test_wait_drawn (GTK_WIDGET (timeline));
+
+  view = cpel_timeline_get_view (timeline);
+  g_assert_true (view->spans == cpel_session_get_spans (session));
+  width = gtk_widget_get_width (GTK_WIDGET (timeline));
+  /* the span's middle, 6 µs from either event */
+  x = cpel_view_time_to_x (view, width, 16000);
+  y = cpel_view_get_row_y (view, 0) + view->row_height / 2 - 2;
+
+  click (timeline, x, y);
+  span = cpel_session_get_span_selection (session, &ref);
+  g_assert_nonnull (span);
+  g_assert_false (cpel_session_get_selection (session, NULL, NULL));
+  g_assert_cmpuint (ref.slot, ==, 0);
+  g_assert_false (ref.state);
+  g_assert_cmpstr (cpel_spans_get_name (cpel_session_get_spans (session), span->name), ==,
+                   "ip4-lookup");
+
+  duration = cpel_time_format_kind (12000, CPEL_TIME_KIND_NS);
+  g_assert_cmpstr (cpel_details_get_value (details, "headline"), ==, "ip4-lookup");
+  g_assert_cmpstr (cpel_details_get_value (details, "duration"), ==, duration);
+  g_assert_cmpstr (cpel_details_get_value (details, "depth"), ==, "0");
+  g_assert_cmpstr (cpel_details_get_value (details, "begin-event"), ==, "ip4-lookup-call");
+  g_assert_cmpstr (cpel_details_get_value (details, "end-event"), ==, "ip4-lookup-return");
+  g_assert_nonnull (strstr (cpel_details_get_value (details, "begin"), "10\u202f000 ns"));
+
+  /* a click on an event selects the event, the span's details go */
+  click (timeline, cpel_view_time_to_x (view, width, 10000), y);
+  g_assert_null (cpel_session_get_span_selection (session, NULL));
+  g_assert_true (cpel_session_get_selection (session, NULL, NULL));
+  g_assert_cmpstr (cpel_details_get_value (details, "headline"), ==, "ip4-lookup-call");
+
+  /* spans hidden: none drawn, none to click */
+  g_assert_true (cpel_session_get_show_spans (session));
+  app_test_activate_action (GTK_WIDGET (f->window), "show-spans", NULL);
+  g_assert_false (cpel_session_get_show_spans (session));
+  g_assert_null (cpel_timeline_get_view (timeline)->spans);
+  g_assert_false (cpel_timeline_select_span_at (timeline, x, y));
+  app_test_activate_action (GTK_WIDGET (f->window), "show-spans", NULL);
+  g_assert_true (cpel_session_get_show_spans (session));
+  g_assert_true (cpel_timeline_select_span_at (timeline, x, y));
+}
+
+/* Export View draws the spans: the span's pixels differ with them hidden. */
+static void
+test_export (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline;
+  CpelSession *session;
+  const CpelView *view;
+  g_autofree char *with_path = NULL;
+  g_autofree char *without_path = NULL;
+  g_autoptr(GError) error = NULL;
+  cairo_surface_t *with, *without;
+  double x, y, width, a[3], b[3];
+
+  SKIP_WITHOUT_DISPLAY ();
+  timeline = cpel_window_get_timeline (f->window);
+  session = cpel_timeline_get_session (timeline);
+  wait_spans (session);
+  view = cpel_timeline_get_view (timeline);
+  width = gtk_widget_get_width (GTK_WIDGET (timeline));
+  x = cpel_view_time_to_x (view, width, 16000);
+  y = cpel_view_get_row_y (view, 0) + 4;
+
+  with_path = g_build_filename (f->dir, "with.png", NULL);
+  without_path = g_build_filename (f->dir, "without.png", NULL);
+  g_assert_true (cpel_window_export (f->window, with_path, 1, FALSE, &error));
+  g_assert_no_error (error);
+  cpel_session_set_show_spans (session, FALSE);
+  g_assert_true (cpel_window_export (f->window, without_path, 1, FALSE, &error));
+  g_assert_no_error (error);
+  with = cairo_image_surface_create_from_png (with_path);
+  without = cairo_image_surface_create_from_png (without_path);
+  test_pixel (with, (int) x, (int) y, a);
+  test_pixel (without, (int) x, (int) y, b);
+  g_assert_cmpfloat (fabs (a[0] - b[0]) + fabs (a[1] - b[1]) + fabs (a[2] - b[2]), >, 0.1);
+  cairo_surface_destroy (with);
+  cairo_surface_destroy (without);
+}
+
+int
+main (int argc, char **argv)
+{
+  if (!app_test_init (&argc, &argv))
+    return app_test_run_no_display ("/app/timeline/spans");
+
+  app = app_test_new_application ();
+  g_test_add ("/app/timeline/spans/select", Fixture, NULL, fixture_setup, test_select,
+              fixture_teardown);
+  g_test_add ("/app/timeline/spans/export", Fixture, NULL, fixture_setup, test_export,
+              fixture_teardown);
+  return app_test_run (&app);
+}
