@@ -579,6 +579,66 @@ test_skewed (void)
                             "ip4-lookup,100000,1000001,10\r\n");
 }
 
+/* Percentiles over ranges: exactly those of the spans that lie wholly in
+ * the range (a span the range cuts is an orphan), checked against a
+ * sorted copy for ranges picked at random (fixed seed). */
+static void
+test_ranges (void)
+{
+  g_autoptr(GArray) spans = uniform_1000 (1, "ip4-lookup", 0);
+  g_autoptr(CpelFile) file = file_of (spans);
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  const CpelTestNodeSpan *all = (const CpelTestNodeSpan *) spans->data;
+  gint64 end = all[spans->len - 1].begin_ns + all[spans->len - 1].duration_ns;
+  guint checked = 0;
+
+  for (guint round = 0; round < 40; round++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CpelSpanSummary) s = NULL;
+      g_autoptr(CpelSpanHistograms) h = NULL;
+      g_autoptr(GArray) in = g_array_new (FALSE, FALSE, sizeof (gint64));
+      CpelSpansOptions o = { 0 };
+      const CpelSpanRow *r;
+      guint64 n, sum = 0;
+
+      o.t0 = g_rand_int_range (rand, 0, (gint32) end);
+      o.t1 = o.t0 + 1 + g_rand_int_range (rand, 0, (gint32) (end - o.t0));
+      for (guint i = 0; i < spans->len; i++)
+        if (all[i].begin_ns >= o.t0 && all[i].begin_ns + all[i].duration_ns < o.t1)
+          g_array_append_val (in, all[i].duration_ns);
+      g_array_sort (in, i64_cmp);
+      n = in->len;
+      s = cpel_span_summary_compute (file, rules, &o, FALSE, NULL, &error);
+      g_assert_no_error (error);
+      if (n == 0)
+        {
+          g_assert_true (cpel_span_summary_get_n_rows (s, CPEL_SPAN_TABLE_SPANS) == 0
+                         || cpel_span_summary_get_row (s, CPEL_SPAN_TABLE_SPANS, 0)->count == 0);
+          continue;
+        }
+      checked++;
+      r = cpel_span_summary_get_row (s, CPEL_SPAN_TABLE_SPANS, 0);
+      g_assert_cmpuint (r->count, ==, n);
+      g_assert_cmpint (r->min_ns, ==, g_array_index (in, gint64, 0));
+      g_assert_cmpint (r->p50_ns, ==, g_array_index (in, gint64, (n * 50 + 99) / 100 - 1));
+      g_assert_cmpint (r->p90_ns, ==, g_array_index (in, gint64, (n * 90 + 99) / 100 - 1));
+      g_assert_cmpint (r->p99_ns, ==, g_array_index (in, gint64, (n * 99 + 99) / 100 - 1));
+      g_assert_cmpint (r->max_ns, ==, g_array_index (in, gint64, n - 1));
+
+      /* the histogram of the range: every span of it in one bin */
+      h = cpel_span_histograms_compute (file, rules, &o, "ip4-lookup", 7, round % 2,
+                                        NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (cpel_span_histograms_get_n (h), ==, 1);
+      for (guint b = 0; b < cpel_span_histograms_get (h, 0)->n_bins; b++)
+        sum += cpel_span_histograms_get (h, 0)->counts[b];
+      g_assert_cmpuint (sum, ==, n);
+    }
+  g_assert_cmpuint (checked, >=, 30);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -588,6 +648,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/span-dist/durations", test_durations);
   g_test_add_func ("/core/span-dist/uniform-summary", test_uniform_summary);
   g_test_add_func ("/core/span-dist/skewed", test_skewed);
+  g_test_add_func ("/core/span-dist/ranges", test_ranges);
   g_test_add_func ("/core/span-dist/histogram", test_histogram);
   g_test_add_func ("/core/span-dist/histogram-flat", test_histogram_flat);
   g_test_add_func ("/core/span-dist/list", test_list);
