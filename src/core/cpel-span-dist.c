@@ -76,6 +76,30 @@ filter_error (GError    **error,
   return FALSE;
 }
 
+CpelSpanFilter *
+cpel_span_filter_new (const char *name,
+                      gint64      min_ns,
+                      gint64      max_ns)
+{
+  CpelSpanFilter *f = g_new0 (CpelSpanFilter, 1);
+
+  f->min_ns = min_ns;
+  f->max_ns = max_ns;
+  if (name != NULL)
+    {
+      GString *glob = g_string_new (NULL);
+
+      for (const char *p = name; *p; p++)
+        {
+          if (*p == '*' || *p == '?' || *p == '\\')
+            g_string_append_c (glob, '\\');
+          g_string_append_c (glob, *p);
+        }
+      f->name = g_string_free (glob, FALSE);
+    }
+  return f;
+}
+
 void
 cpel_span_filter_free (CpelSpanFilter *filter)
 {
@@ -516,6 +540,19 @@ cpel_span_histograms_get (CpelSpanHistograms *hists,
   g_return_val_if_fail (hists != NULL, NULL);
   g_return_val_if_fail (i < hists->hists->len, NULL);
   return &g_array_index (hists->hists, Hist, i).h;
+}
+
+CpelSpanFilter *
+cpel_span_histogram_selection (const CpelSpanHistogram *h,
+                               guint                    first,
+                               guint                    last)
+{
+  g_return_val_if_fail (h != NULL, NULL);
+  g_return_val_if_fail (first <= last && last < h->n_bins, NULL);
+  /* the last edge may be 2^63 - 1 itself (a bin that holds it) */
+  return cpel_span_filter_new (h->name, h->edges[first],
+                               h->edges[last + 1] == G_MAXINT64 && last + 1 == h->n_bins
+                               ? G_MAXINT64 : h->edges[last + 1] - 1);
 }
 
 char *

@@ -639,6 +639,50 @@ test_ranges (void)
   g_assert_cmpuint (checked, >=, 30);
 }
 
+/* Dragging over bins 3..5 selects exactly the spans they count. */
+static void
+test_histogram_selection (void)
+{
+  g_autoptr(GArray) spans = uniform_1000 (1, "ip4-lookup", 0);
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelSpanHistograms) hs = NULL;
+  g_autoptr(CpelSpanFilter) sel = NULL;
+  g_autoptr(CpelSpanFilter) starry = cpel_span_filter_new ("a*b?\\", 0, G_MAXINT64);
+  g_autoptr(CpelSpanList) list = NULL;
+  const CpelSpanHistogram *h;
+  gint64 d2[2] = { 400, 450 };
+
+  /* another node of the same durations: not selected */
+  cpel_test_node_spans_append (spans, 2, "ip4-rewrite", 0, 5, d2, 2);
+  file = file_of (spans);
+  hs = cpel_span_histograms_compute (file, rules, NULL, NULL, 10, CPEL_SPAN_HIST_LINEAR, NULL,
+                                     &error);
+  g_assert_no_error (error);
+  h = one_hist (hs, "ip4-lookup");
+  sel = cpel_span_histogram_selection (h, 3, 5);
+  g_assert_cmpint (sel->min_ns, ==, 301);
+  g_assert_cmpint (sel->max_ns, ==, 600);
+  list = cpel_span_list_compute (file, rules, NULL, sel, 0, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_span_list_get_n (list), ==,
+                    h->counts[3] + h->counts[4] + h->counts[5]);
+  g_assert_cmpuint (cpel_span_list_get_n (list), ==, 300);
+  for (guint64 i = 0; i < cpel_span_list_get_n (list); i++)
+    {
+      const CpelSpanItem *it = cpel_span_list_get (list, i);
+
+      g_assert_cmpstr (it->name, ==, "ip4-lookup");
+      g_assert_cmpint (it->end_ns - it->begin_ns, >=, 301);
+      g_assert_cmpint (it->end_ns - it->begin_ns, <=, 600);
+    }
+
+  /* names are matched exactly, glob characters and all */
+  g_assert_true (cpel_span_filter_match_name (starry, "a*b?\\"));
+  g_assert_false (cpel_span_filter_match_name (starry, "axxbc\\"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -651,6 +695,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/span-dist/ranges", test_ranges);
   g_test_add_func ("/core/span-dist/histogram", test_histogram);
   g_test_add_func ("/core/span-dist/histogram-flat", test_histogram_flat);
+  g_test_add_func ("/core/span-dist/histogram-selection", test_histogram_selection);
   g_test_add_func ("/core/span-dist/list", test_list);
   g_test_add_func ("/core/span-dist/diff-pct", test_pct);
   g_test_add_func ("/core/span-dist/diff-planted", test_diff_planted);
