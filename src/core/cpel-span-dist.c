@@ -190,7 +190,7 @@ cpel_span_filter_parse (const char *text,
             f->max_ns = MIN (f->max_ns, d);
           continue;
         }
-      if (*p == '<' || *p == '>' || (*p == '=' && name->len == 0))
+      if (*p == '<' || *p == '>' || *p == '=')
         {
           filter_error (error, column, text, p,
                         _("a condition starts with “dur”, as in dur>5us"));

@@ -121,6 +121,7 @@ test_filter (void)
                        "column 5: “-5us” is not a duration (such as 250ns, 5us, 1ms or 2s)");
   assert_filter_error ("dur!=5us", 4, "column 4: expected <, <=, >, >= or = after “dur”");
   assert_filter_error ("ip4 >5us", 5, "column 5: a condition starts with “dur”, as in dur>5us");
+  assert_filter_error ("ip4 =5us", 5, "column 5: a condition starts with “dur”, as in dur>5us");
   assert_filter_error ("é \"open dur>1us", 3, "column 3: the quote is not closed");
   assert_filter_error ("a\xff", 2, "column 2: not valid UTF-8");
 
