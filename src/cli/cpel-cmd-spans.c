@@ -6,21 +6,6 @@
 
 #include <glib/gi18n.h>
 
-/* NAME as a glob that matches it only. */
-static char *
-glob_escape (const char *name)
-{
-  GString *out = g_string_new (NULL);
-
-  for (const char *p = name; *p; p++)
-    {
-      if (*p == '*' || *p == '?' || *p == '\\')
-        g_string_append_c (out, '\\');
-      g_string_append_c (out, *p);
-    }
-  return g_string_free (out, FALSE);
-}
-
 typedef struct
 {
   gboolean  hist, log, list, tsv;
@@ -106,7 +91,9 @@ latency_check (Latency    *l,
       if (l->filter->name != NULL)
         return cpel_cli_usage_error ("spans", _("Give the span name with --span or in "
                                                 "--filter, not both"));
-      l->filter->name = glob_escape (l->span);
+      g_autoptr(CpelSpanFilter) named = cpel_span_filter_new (l->span, 0, G_MAXINT64);
+
+      l->filter->name = g_steal_pointer (&named->name);
     }
   return -1;
 }

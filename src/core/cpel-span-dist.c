@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "cpel-durations-private.h"
 #include "cpel-error.h"
 #include "cpel-span-rules-private.h"
 #include "cpel-spans-private.h"
@@ -73,6 +74,30 @@ filter_error (GError    **error,
   /* TRANSLATORS: an error in a duration filter such as “ip4-lookup dur>5us” */
   g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID, _("column %u: %s"), col, message);
   return FALSE;
+}
+
+CpelSpanFilter *
+cpel_span_filter_new (const char *name,
+                      gint64      min_ns,
+                      gint64      max_ns)
+{
+  CpelSpanFilter *f = g_new0 (CpelSpanFilter, 1);
+
+  f->min_ns = min_ns;
+  f->max_ns = max_ns;
+  if (name != NULL)
+    {
+      GString *glob = g_string_new (NULL);
+
+      for (const char *p = name; *p; p++)
+        {
+          if (*p == '*' || *p == '?' || *p == '\\')
+            g_string_append_c (glob, '\\');
+          g_string_append_c (glob, *p);
+        }
+      f->name = g_string_free (glob, FALSE);
+    }
+  return f;
 }
 
 void
@@ -165,7 +190,7 @@ cpel_span_filter_parse (const char *text,
             f->max_ns = MIN (f->max_ns, d);
           continue;
         }
-      if (*p == '<' || *p == '>' || (*p == '=' && name->len == 0))
+      if (*p == '<' || *p == '>' || *p == '=')
         {
           filter_error (error, column, text, p,
                         _("a condition starts with “dur”, as in dur>5us"));
@@ -273,7 +298,7 @@ typedef struct
   CpelSpanNames *names;
   const char    *name;
   GArray        *cache;      /* gint8 per name id */
-  GPtrArray     *durations;  /* per name id: GArray of gint64, or NULL */
+  GPtrArray     *durations;  /* per name id: CpelDurations, or NULL */
 } HistRun;
 
 static gboolean
@@ -293,7 +318,7 @@ hist_sink (gpointer        data,
            gint64          te)
 {
   HistRun *run = data;
-  GArray *a;
+  CpelDurations *a;
   gint64 d = MAX (te - tb, 0);
 
   (void) slot;
@@ -304,17 +329,21 @@ hist_sink (gpointer        data,
   a = g_ptr_array_index (run->durations, span->name);
   if (a == NULL)
     {
-      a = g_array_new (FALSE, FALSE, sizeof (gint64));
+      a = g_new (CpelDurations, 1);
+      cpel_durations_init (a);
       g_ptr_array_index (run->durations, span->name) = a;
     }
-  g_array_append_val (a, d);
+  cpel_durations_append (a, d);
 }
 
 static void
-free_array_or_null (gpointer p)
+durations_free (gpointer p)
 {
   if (p != NULL)
-    g_array_unref (p);
+    {
+      cpel_durations_clear (p);
+      g_free (p);
+    }
 }
 
 /* The edges of [lo, hi) in n bins on the axis. */
@@ -413,7 +442,7 @@ cpel_span_histograms_compute (CpelFile               *file,
 {
   g_autoptr(CpelSpanHistograms) hs = g_new0 (CpelSpanHistograms, 1);
   g_autoptr(GArray) cache = g_array_new (FALSE, FALSE, sizeof (gint8));
-  g_autoptr(GPtrArray) durations = g_ptr_array_new_with_free_func (free_array_or_null);
+  g_autoptr(GPtrArray) durations = g_ptr_array_new_with_free_func (durations_free);
   HistRun run;
 
   g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
@@ -431,22 +460,22 @@ cpel_span_histograms_compute (CpelFile               *file,
     return NULL;
   for (guint id = 0; id < durations->len; id++)
     {
-      GArray *a = g_ptr_array_index (durations, id);
-      const gint64 *v;
+      CpelDurations *a = g_ptr_array_index (durations, id);
       unsigned __int128 total = 0;
       Hist h = { { 0 } };
 
-      if (a == NULL || a->len == 0)
+      if (a == NULL || a->n == 0)
         continue;
-      v = (const gint64 *) a->data;
       h.h.name = cpel_span_names_get (hs->names, id);
-      h.h.count = a->len;
-      h.h.min_ns = h.h.max_ns = v[0];
-      for (guint i = 0; i < a->len; i++)
+      h.h.count = a->n;
+      h.h.min_ns = h.h.max_ns = *cpel_durations_at (a, 0);
+      for (guint64 i = 0; i < a->n; i++)
         {
-          h.h.min_ns = MIN (h.h.min_ns, v[i]);
-          h.h.max_ns = MAX (h.h.max_ns, v[i]);
-          total += (guint64) v[i];
+          gint64 v = *cpel_durations_at (a, i);
+
+          h.h.min_ns = MIN (h.h.min_ns, v);
+          h.h.max_ns = MAX (h.h.max_ns, v);
+          total += (guint64) v;
         }
       h.h.total_ns = total > G_MAXUINT64 ? G_MAXUINT64 : (guint64) total;
       h.edges = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -458,20 +487,21 @@ cpel_span_histograms_compute (CpelFile               *file,
       h.totals = g_array_sized_new (FALSE, TRUE, sizeof (guint64), h.h.n_bins);
       g_array_set_size (h.counts, h.h.n_bins);
       g_array_set_size (h.totals, h.h.n_bins);
-      for (guint i = 0; i < a->len; i++)
+      for (guint64 i = 0; i < a->n; i++)
         {
-          guint b = bin_of ((const gint64 *) h.edges->data, h.h.n_bins, v[i]);
+          gint64 v = *cpel_durations_at (a, i);
+          guint b = bin_of ((const gint64 *) h.edges->data, h.h.n_bins, v);
           guint64 *t = &g_array_index (h.totals, guint64, b);
 
           g_array_index (h.counts, guint64, b)++;
-          *t = *t > G_MAXUINT64 - (guint64) v[i] ? G_MAXUINT64 : *t + (guint64) v[i];
+          *t = *t > G_MAXUINT64 - (guint64) v ? G_MAXUINT64 : *t + (guint64) v;
         }
       h.h.edges = (const gint64 *) h.edges->data;
       h.h.counts = (const guint64 *) h.counts->data;
       h.h.totals = (const guint64 *) h.totals->data;
       g_array_append_val (hs->hists, h);
       g_ptr_array_index (durations, id) = NULL;
-      g_array_unref (a);
+      durations_free (a);
     }
   g_array_sort (hs->hists, hist_cmp);
   return g_steal_pointer (&hs);
@@ -510,6 +540,19 @@ cpel_span_histograms_get (CpelSpanHistograms *hists,
   g_return_val_if_fail (hists != NULL, NULL);
   g_return_val_if_fail (i < hists->hists->len, NULL);
   return &g_array_index (hists->hists, Hist, i).h;
+}
+
+CpelSpanFilter *
+cpel_span_histogram_selection (const CpelSpanHistogram *h,
+                               guint                    first,
+                               guint                    last)
+{
+  g_return_val_if_fail (h != NULL, NULL);
+  g_return_val_if_fail (first <= last && last < h->n_bins, NULL);
+  /* the last edge may be 2^63 - 1 itself (a bin that holds it) */
+  return cpel_span_filter_new (h->name, h->edges[first],
+                               h->edges[last + 1] == G_MAXINT64 && last + 1 == h->n_bins
+                               ? G_MAXINT64 : h->edges[last + 1] - 1);
 }
 
 char *
@@ -844,7 +887,7 @@ typedef struct
   double   mean;
   double   m2;
   double   sigma;
-  GArray  *durations;   /* ABOVE: gint64 */
+  CpelDurations *durations;   /* ABOVE */
   gint64   threshold;   /* ABOVE: the percentile */
 } TrackAcc;
 
@@ -901,8 +944,11 @@ anomaly_count_sink (gpointer        data,
   if (run->an->method == CPEL_SPAN_ANOMALY_ABOVE)
     {
       if (acc->durations == NULL)
-        acc->durations = g_array_new (FALSE, FALSE, sizeof (gint64));
-      g_array_append_val (acc->durations, d);
+        {
+          acc->durations = g_new (CpelDurations, 1);
+          cpel_durations_init (acc->durations);
+        }
+      cpel_durations_append (acc->durations, d);
     }
 }
 
@@ -1001,13 +1047,12 @@ cpel_span_anomalies_find (CpelFile               *file,
       acc->sigma = sqrt (acc->m2 / (double) acc->n);
       if (acc->durations != NULL)
         {
-          guint64 n = acc->durations->len;
+          guint64 n = acc->durations->n;
           guint64 rank = (guint64) (((unsigned __int128) n * per_100k + 99999) / 100000);
-          gint64 *v = (gint64 *) acc->durations->data;
 
           rank = CLAMP (rank, 1, n);
-          acc->threshold = cpel_spans_select_kth (v, 0, (gint64) n - 1, (gint64) rank - 1);
-          g_clear_pointer (&acc->durations, g_array_unref);
+          acc->threshold = cpel_durations_select (acc->durations, 0, n - 1, rank - 1);
+          g_clear_pointer (&acc->durations, durations_free);
         }
     }
   an->names = cpel_span_names_new ();
@@ -1027,7 +1072,7 @@ cpel_span_anomalies_free (CpelSpanAnomalies *anomalies)
     return;
   if (anomalies->tracks != NULL)
     for (guint s = 0; s < anomalies->n_tracks; s++)
-      g_clear_pointer (&anomalies->tracks[s].durations, g_array_unref);
+      g_clear_pointer (&anomalies->tracks[s].durations, durations_free);
   g_free (anomalies->tracks);
   g_clear_pointer (&anomalies->items, g_array_unref);
   g_clear_pointer (&anomalies->names, cpel_span_names_free);

@@ -43,6 +43,11 @@ typedef struct
 CpelSpanFilter  *cpel_span_filter_parse     (const char *text,
                                              guint      *column,
                                              GError    **error);
+/* A filter of the spans named exactly `name` (NULL: any; its glob
+ * characters are escaped) with durations in [min_ns, max_ns]. */
+CpelSpanFilter  *cpel_span_filter_new       (const char *name,
+                                             gint64      min_ns,
+                                             gint64      max_ns);
 void             cpel_span_filter_free      (CpelSpanFilter *filter);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelSpanFilter, cpel_span_filter_free)
 gboolean         cpel_span_filter_match_name (const CpelSpanFilter *filter,
@@ -100,6 +105,12 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelSpanHistograms, cpel_span_histograms_free)
 /* In `cpel spans`' order: total_ns descending, then name bytewise. */
 guint            cpel_span_histograms_get_n (CpelSpanHistograms *hists);
 const CpelSpanHistogram *cpel_span_histograms_get (CpelSpanHistograms *hists, guint i);
+/* The spans of bins first..last of `h` (a selection dragged over a
+ * histogram) as a filter for cpel_span_list_compute (): exactly the spans
+ * those bins count. */
+CpelSpanFilter  *cpel_span_histogram_selection (const CpelSpanHistogram *h,
+                                                guint                    first,
+                                                guint                    last);
 /* RFC 4180 CSV, CRLF: span,bin_lo_ns,bin_hi_ns,count (bin_hi_ns excluded). */
 char            *cpel_span_histograms_to_csv (CpelSpanHistograms *hists);
 /* An aligned table with units (translated headings). */

@@ -37,7 +37,4 @@ gboolean       cpel_spans_run        (CpelFile               *file,
                                       GCancellable           *cancellable,
                                       GError                **error);
 
-/* The k-th smallest (0-based) of v[lo..hi], v reordered (quickselect). */
-gint64         cpel_spans_select_kth (gint64 *v, gint64 lo, gint64 hi, gint64 k);
-
 G_END_DECLS

@@ -16,6 +16,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "cpel-durations-private.h"
 #include "cpel-file-private.h"
 #include "cpel-span-rules-private.h"
 #include "cpel-spans-private.h"
@@ -1295,8 +1296,15 @@ typedef struct
   gint64             min, max;
   guint64            orphan_begins;
   guint64            orphan_ends;
-  GArray            *durations;   /* gint64, per name only */
+  CpelDurations     *durations;   /* per name only */
 } Acc;
+
+static void
+durations_free (CpelDurations *d)
+{
+  cpel_durations_clear (d);
+  g_free (d);
+}
 
 struct _CpelSpanSummary
 {
@@ -1339,8 +1347,11 @@ acc_add (Acc            *a,
   if (keep)
     {
       if (a->durations == NULL)
-        a->durations = g_array_new (FALSE, FALSE, sizeof (gint64));
-      g_array_append_val (a->durations, d);
+        {
+          a->durations = g_new (CpelDurations, 1);
+          cpel_durations_init (a->durations);
+        }
+      cpel_durations_append (a->durations, d);
     }
 }
 
@@ -1396,57 +1407,15 @@ u64_equal (gconstpointer a,
   return *(const guint64 *) a == *(const guint64 *) b;
 }
 
-/* The k-th smallest (0-based) of v[lo..hi] (quickselect, median of three,
- * three-way partition): v[lo..hi] is reordered so that every value before
- * k is <= v[k] and every value after it >= v[k]. */
-gint64
-cpel_spans_select_kth (gint64 *v,
-                       gint64  lo,
-                       gint64  hi,
-                       gint64  k)
-{
-  while (hi > lo)
-    {
-      gint64 a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];
-      gint64 pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
-      gint64 lt = lo, i = lo, gt = hi;
-
-      while (i <= gt)
-        {
-          gint64 x = v[i];
-
-          if (x < pivot)
-            {
-              v[i++] = v[lt];
-              v[lt++] = x;
-            }
-          else if (x > pivot)
-            {
-              v[i] = v[gt];
-              v[gt--] = x;
-            }
-          else
-            i++;
-        }
-      if (k < lt)
-        hi = lt - 1;
-      else if (k > gt)
-        lo = gt + 1;
-      else
-        return pivot;
-    }
-  return v[k];
-}
-
 /* Nearest rank: the smallest d with at least p % of the values <= d, the
  * ceil(p n / 100)-th smallest. */
-static gsize
-rank_of (gsize n,
-         guint p)
+static guint64
+rank_of (guint64 n,
+         guint   p)
 {
-  guint64 rank = ((guint64) n * p + 99) / 100;
+  guint64 rank = (guint64) (((unsigned __int128) n * p + 99) / 100);
 
-  return rank == 0 ? 0 : (gsize) rank - 1;
+  return rank == 0 ? 0 : rank - 1;
 }
 
 static void
@@ -1552,20 +1521,20 @@ cpel_span_summary_compute (CpelFile               *file,
       r.slot = G_MAXUINT;
       r.name = g_ptr_array_index (s->names.names, n);
       row_fill (&r, a);
-      if (a->durations != NULL && a->durations->len > 0)
+      if (a->durations != NULL && a->durations->n > 0)
         {
-          gint64 *v = (gint64 *) a->durations->data;
-          gint64 last = (gint64) a->durations->len - 1;
-          gint64 k50 = (gint64) rank_of (a->durations->len, 50);
-          gint64 k90 = (gint64) rank_of (a->durations->len, 90);
-          gint64 k99 = (gint64) rank_of (a->durations->len, 99);
+          CpelDurations *v = a->durations;
+          guint64 last = v->n - 1;
+          guint64 k50 = rank_of (v->n, 50);
+          guint64 k90 = rank_of (v->n, 90);
+          guint64 k99 = rank_of (v->n, 99);
 
           /* each selection leaves the larger values after its rank */
-          r.p50_ns = cpel_spans_select_kth (v, 0, last, k50);
-          r.p90_ns = cpel_spans_select_kth (v, k50, last, k90);
-          r.p99_ns = cpel_spans_select_kth (v, k90, last, k99);
+          r.p50_ns = cpel_durations_select (v, 0, last, k50);
+          r.p90_ns = cpel_durations_select (v, k50, last, k90);
+          r.p99_ns = cpel_durations_select (v, k90, last, k99);
         }
-      g_clear_pointer (&a->durations, g_array_unref);
+      g_clear_pointer (&a->durations, durations_free);
       g_array_append_val (s->rows[CPEL_SPAN_TABLE_SPANS], r);
     }
   g_array_sort (s->rows[CPEL_SPAN_TABLE_SPANS], row_cmp_spans);
@@ -1581,7 +1550,7 @@ cpel_span_summary_free (CpelSpanSummary *s)
     return;
   if (s->by_name != NULL)
     for (guint n = 0; n < s->by_name->len; n++)
-      g_clear_pointer (&g_array_index (s->by_name, Acc, n).durations, g_array_unref);
+      g_clear_pointer (&g_array_index (s->by_name, Acc, n).durations, durations_free);
   g_clear_pointer (&s->by_name, g_array_unref);
   g_clear_pointer (&s->by_track, g_hash_table_unref);
   g_clear_pointer (&s->by_state, g_hash_table_unref);

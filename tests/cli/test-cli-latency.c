@@ -57,6 +57,41 @@ test_uniform_table (void)
     "ip4-lookup,1000,500500,1,500,900,990,1000,501,0,0\r\n");
 }
 
+/* 900 x 1 us, 90 x 10 us, 10 x 1 ms interleaved: p50 = p90 = 1 us (the
+ * 900th), p99 = 10 us (the 990th), max 1 ms. */
+static void
+test_skewed (void)
+{
+  g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (CpelTestNodeSpan));
+  g_autofree char *path = g_build_filename (tmpdir, "skewed.cpel", NULL);
+  g_auto(CliRun) r = { 0 };
+  gint64 d[1000];
+
+  for (guint i = 0; i < 1000; i++)
+    d[i] = i % 100 == 7 ? 1000000 : i % 10 == 3 && i % 100 != 93 ? 10000 : 1000;
+  cpel_test_node_spans_append (spans, 1, "ip4-lookup", 0, 100, d, 1000);
+  cpel_test_node_spans_write (path, (const CpelTestNodeSpan *) spans->data, spans->len);
+
+  cli_run (&r, "spans", "--csv", path);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==,
+    "span,count,total_ns,min_ns,p50_ns,p90_ns,p99_ns,max_ns,mean_ns,orphan_begins,orphan_ends\r\n"
+    "ip4-lookup,1000,11800000,1000,1000,1000,10000,1000000,11800,0,0\r\n");
+  cli_run (&r, "spans", "--hist", "--log", "--bins", "3", "--csv", path);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, "span,bin_lo_ns,bin_hi_ns,count\r\n"
+                              "ip4-lookup,1000,10000,900\r\n"
+                              "ip4-lookup,10000,100000,90\r\n"
+                              "ip4-lookup,100000,1000001,10\r\n");
+  /* the slow ones: 10 of 1 ms, every 100 spans */
+  cli_run (&r, "spans", "--list", "--min", "1ms", path);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpuint (count_lines (r.out), ==, 10);
+  cli_run (&r, "anomaly", "--span", "ip4-lookup", "--above", "p99", path);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_suffix (r.out, "\n10 anomalies among 1\u202f000 spans\n"));
+}
+
 static void
 test_hist (void)
 {
@@ -297,6 +332,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   tmpdir = cli_tmpdir_new ();
   g_test_add_func ("/cli/latency/uniform-table", test_uniform_table);
+  g_test_add_func ("/cli/latency/skewed", test_skewed);
   g_test_add_func ("/cli/latency/hist", test_hist);
   g_test_add_func ("/cli/latency/list", test_list);
   g_test_add_func ("/cli/latency/diff", test_diff);

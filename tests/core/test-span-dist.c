@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test-span-dist.c — duration filters, histograms, span lists and duration
  * anomalies over synthetic distributions with known figures */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpel-core.h"
+#include "cpel-durations-private.h"
 #include "cpel-test-node-spans.h"
 #include "cpel-test-util.h"
 
@@ -119,6 +121,7 @@ test_filter (void)
                        "column 5: “-5us” is not a duration (such as 250ns, 5us, 1ms or 2s)");
   assert_filter_error ("dur!=5us", 4, "column 4: expected <, <=, >, >= or = after “dur”");
   assert_filter_error ("ip4 >5us", 5, "column 5: a condition starts with “dur”, as in dur>5us");
+  assert_filter_error ("ip4 =5us", 5, "column 5: a condition starts with “dur”, as in dur>5us");
   assert_filter_error ("é \"open dur>1us", 3, "column 3: the quote is not closed");
   assert_filter_error ("a\xff", 2, "column 2: not valid UTF-8");
 
@@ -480,15 +483,220 @@ test_anomalies (void)
   g_assert_false (cpel_span_anomalies_get_track (flat, 0, NULL, NULL, NULL, NULL));
 }
 
+static gint
+i64_cmp (gconstpointer a,
+         gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Chunked durations: selection exact across chunk boundaries (many equal
+ * values too), 8 bytes a value plus less than a chunk. */
+static void
+test_durations (void)
+{
+  const guint64 n = 3 * CPEL_DURATIONS_CHUNK + 17;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (27);
+  g_autofree gint64 *sorted = g_new (gint64, n);
+  CpelDurations d;
+  guint64 ks[] = { 0, 1, 4095, 4096, 4097, 6000, 8191, 8192, 12000, n - 2, n - 1 };
+
+  cpel_durations_init (&d);
+  g_assert_cmpuint (cpel_durations_bytes (&d), ==, 0);
+  for (guint64 i = 0; i < n; i++)
+    {
+      /* a few distinct values often repeated, and some spread */
+      gint64 v = (i % 3 == 0) ? g_rand_int_range (rand, 0, 50)
+                              : g_rand_int_range (rand, 0, 1000000);
+
+      sorted[i] = v;
+      cpel_durations_append (&d, v);
+    }
+  g_assert_cmpuint (d.n, ==, n);
+  g_assert_cmpuint (cpel_durations_bytes (&d), <=,
+                    n * 8 + CPEL_DURATIONS_CHUNK * 8 + 8 * 8);
+  qsort (sorted, n, sizeof (gint64), i64_cmp);
+  for (guint i = 0; i < G_N_ELEMENTS (ks); i++)
+    g_assert_cmpint (cpel_durations_select (&d, 0, n - 1, ks[i]), ==, sorted[ks[i]]);
+  /* as the summary does: each from the previous rank on */
+  {
+    guint64 k50 = n / 2, k90 = n * 9 / 10, k99 = n * 99 / 100;
+
+    g_assert_cmpint (cpel_durations_select (&d, 0, n - 1, k50), ==, sorted[k50]);
+    g_assert_cmpint (cpel_durations_select (&d, k50, n - 1, k90), ==, sorted[k90]);
+    g_assert_cmpint (cpel_durations_select (&d, k90, n - 1, k99), ==, sorted[k99]);
+  }
+  cpel_durations_clear (&d);
+
+  /* a few values: the first chunk stays small */
+  cpel_durations_append (&d, 5);
+  cpel_durations_append (&d, 3);
+  g_assert_cmpuint (cpel_durations_bytes (&d), <=, 16 * 8 + 4 * 8);
+  g_assert_cmpint (cpel_durations_select (&d, 0, 1, 0), ==, 3);
+  cpel_durations_clear (&d);
+}
+
+/* A skewed distribution: 900 x 1 us, 90 x 10 us, 10 x 1 ms. Nearest rank:
+ * p50 and p90 (the 900th) 1 us, p99 (the 990th) 10 us, max 1 ms. */
+static void
+test_skewed (void)
+{
+  g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (CpelTestNodeSpan));
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelSpanSummary) s = NULL;
+  g_autoptr(CpelSpanHistograms) h = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree gint64 *d = g_new (gint64, 1000);
+  const CpelSpanRow *r;
+
+  /* interleaved: the slow ones spread over the capture */
+  for (guint i = 0; i < 1000; i++)
+    d[i] = i % 100 == 7 ? 1000000 : i % 10 == 3 && i % 100 != 93 ? 10000 : 1000;
+  cpel_test_node_spans_append (spans, 4, "ip4-lookup", 0, 100, d, 1000);
+  file = file_of (spans);
+  s = cpel_span_summary_compute (file, rules, NULL, FALSE, NULL, &error);
+  g_assert_no_error (error);
+  r = cpel_span_summary_get_row (s, CPEL_SPAN_TABLE_SPANS, 0);
+  g_assert_cmpuint (r->count, ==, 1000);
+  g_assert_cmpint (r->min_ns, ==, 1000);
+  g_assert_cmpint (r->p50_ns, ==, 1000);
+  g_assert_cmpint (r->p90_ns, ==, 1000);
+  g_assert_cmpint (r->p99_ns, ==, 10000);
+  g_assert_cmpint (r->max_ns, ==, 1000000);
+  g_assert_cmpuint (r->total_ns, ==, 900 * 1000 + 90 * 10000 + 10 * 1000000);
+
+  h = cpel_span_histograms_compute (file, rules, NULL, "ip4-lookup", 3, CPEL_SPAN_HIST_LOG,
+                                    NULL, &error);
+  g_assert_no_error (error);
+  csv = cpel_span_histograms_to_csv (h);
+  /* 1000 * 1000.001^(i/3): 10000, 100000 */
+  g_assert_cmpstr (csv, ==, "span,bin_lo_ns,bin_hi_ns,count\r\n"
+                            "ip4-lookup,1000,10000,900\r\n"
+                            "ip4-lookup,10000,100000,90\r\n"
+                            "ip4-lookup,100000,1000001,10\r\n");
+}
+
+/* Percentiles over ranges: exactly those of the spans that lie wholly in
+ * the range (a span the range cuts is an orphan), checked against a
+ * sorted copy for ranges picked at random (fixed seed). */
+static void
+test_ranges (void)
+{
+  g_autoptr(GArray) spans = uniform_1000 (1, "ip4-lookup", 0);
+  g_autoptr(CpelFile) file = file_of (spans);
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  const CpelTestNodeSpan *all = (const CpelTestNodeSpan *) spans->data;
+  gint64 end = all[spans->len - 1].begin_ns + all[spans->len - 1].duration_ns;
+  guint checked = 0;
+
+  for (guint round = 0; round < 40; round++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CpelSpanSummary) s = NULL;
+      g_autoptr(CpelSpanHistograms) h = NULL;
+      g_autoptr(GArray) in = g_array_new (FALSE, FALSE, sizeof (gint64));
+      CpelSpansOptions o = { 0 };
+      const CpelSpanRow *r;
+      guint64 n, sum = 0;
+
+      o.t0 = g_rand_int_range (rand, 0, (gint32) end);
+      o.t1 = o.t0 + 1 + g_rand_int_range (rand, 0, (gint32) (end - o.t0));
+      for (guint i = 0; i < spans->len; i++)
+        if (all[i].begin_ns >= o.t0 && all[i].begin_ns + all[i].duration_ns < o.t1)
+          g_array_append_val (in, all[i].duration_ns);
+      g_array_sort (in, i64_cmp);
+      n = in->len;
+      s = cpel_span_summary_compute (file, rules, &o, FALSE, NULL, &error);
+      g_assert_no_error (error);
+      if (n == 0)
+        {
+          g_assert_true (cpel_span_summary_get_n_rows (s, CPEL_SPAN_TABLE_SPANS) == 0
+                         || cpel_span_summary_get_row (s, CPEL_SPAN_TABLE_SPANS, 0)->count == 0);
+          continue;
+        }
+      checked++;
+      r = cpel_span_summary_get_row (s, CPEL_SPAN_TABLE_SPANS, 0);
+      g_assert_cmpuint (r->count, ==, n);
+      g_assert_cmpint (r->min_ns, ==, g_array_index (in, gint64, 0));
+      g_assert_cmpint (r->p50_ns, ==, g_array_index (in, gint64, (n * 50 + 99) / 100 - 1));
+      g_assert_cmpint (r->p90_ns, ==, g_array_index (in, gint64, (n * 90 + 99) / 100 - 1));
+      g_assert_cmpint (r->p99_ns, ==, g_array_index (in, gint64, (n * 99 + 99) / 100 - 1));
+      g_assert_cmpint (r->max_ns, ==, g_array_index (in, gint64, n - 1));
+
+      /* the histogram of the range: every span of it in one bin */
+      h = cpel_span_histograms_compute (file, rules, &o, "ip4-lookup", 7, round % 2,
+                                        NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (cpel_span_histograms_get_n (h), ==, 1);
+      for (guint b = 0; b < cpel_span_histograms_get (h, 0)->n_bins; b++)
+        sum += cpel_span_histograms_get (h, 0)->counts[b];
+      g_assert_cmpuint (sum, ==, n);
+    }
+  g_assert_cmpuint (checked, >=, 30);
+}
+
+/* Dragging over bins 3..5 selects exactly the spans they count. */
+static void
+test_histogram_selection (void)
+{
+  g_autoptr(GArray) spans = uniform_1000 (1, "ip4-lookup", 0);
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelSpanHistograms) hs = NULL;
+  g_autoptr(CpelSpanFilter) sel = NULL;
+  g_autoptr(CpelSpanFilter) starry = cpel_span_filter_new ("a*b?\\", 0, G_MAXINT64);
+  g_autoptr(CpelSpanList) list = NULL;
+  const CpelSpanHistogram *h;
+  gint64 d2[2] = { 400, 450 };
+
+  /* another node of the same durations: not selected */
+  cpel_test_node_spans_append (spans, 2, "ip4-rewrite", 0, 5, d2, 2);
+  file = file_of (spans);
+  hs = cpel_span_histograms_compute (file, rules, NULL, NULL, 10, CPEL_SPAN_HIST_LINEAR, NULL,
+                                     &error);
+  g_assert_no_error (error);
+  h = one_hist (hs, "ip4-lookup");
+  sel = cpel_span_histogram_selection (h, 3, 5);
+  g_assert_cmpint (sel->min_ns, ==, 301);
+  g_assert_cmpint (sel->max_ns, ==, 600);
+  list = cpel_span_list_compute (file, rules, NULL, sel, 0, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_span_list_get_n (list), ==,
+                    h->counts[3] + h->counts[4] + h->counts[5]);
+  g_assert_cmpuint (cpel_span_list_get_n (list), ==, 300);
+  for (guint64 i = 0; i < cpel_span_list_get_n (list); i++)
+    {
+      const CpelSpanItem *it = cpel_span_list_get (list, i);
+
+      g_assert_cmpstr (it->name, ==, "ip4-lookup");
+      g_assert_cmpint (it->end_ns - it->begin_ns, >=, 301);
+      g_assert_cmpint (it->end_ns - it->begin_ns, <=, 600);
+    }
+
+  /* names are matched exactly, glob characters and all */
+  g_assert_true (cpel_span_filter_match_name (starry, "a*b?\\"));
+  g_assert_false (cpel_span_filter_match_name (starry, "axxbc\\"));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/core/span-dist/duration", test_duration);
   g_test_add_func ("/core/span-dist/filter", test_filter);
+  g_test_add_func ("/core/span-dist/durations", test_durations);
   g_test_add_func ("/core/span-dist/uniform-summary", test_uniform_summary);
+  g_test_add_func ("/core/span-dist/skewed", test_skewed);
+  g_test_add_func ("/core/span-dist/ranges", test_ranges);
   g_test_add_func ("/core/span-dist/histogram", test_histogram);
   g_test_add_func ("/core/span-dist/histogram-flat", test_histogram_flat);
+  g_test_add_func ("/core/span-dist/histogram-selection", test_histogram_selection);
   g_test_add_func ("/core/span-dist/list", test_list);
   g_test_add_func ("/core/span-dist/diff-pct", test_pct);
   g_test_add_func ("/core/span-dist/diff-planted", test_diff_planted);
