@@ -315,7 +315,7 @@ test_datum_and_header (void)
           last_wake_time = ev.time_ns;
           last_wakee = (guint32) g_ascii_strtoull (strstr (s->str, " pid=") + 5, NULL, 10);
         }
-      else if (strcmp (tn, "sched_wakeup") == 0)
+      else if (strcmp (tn, "sched_wakeup: woken") == 0)
         {
           /* on the woken thread's track, the waker in the text */
           g_autofree char *want = g_strdup_printf (" [%u]", last_wakee);
