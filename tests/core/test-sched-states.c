@@ -308,6 +308,7 @@ test_timehist (void)
   g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
   g_autoptr(GHashTable) cpus = NULL;
   g_autoptr(GHashTable) orphans = NULL;
+  g_autoptr(GHashTable) running = g_hash_table_new (NULL, NULL);
   guint checked = 0, tiled = 0;
   guint64 n_no_in = 0, n_no_out = 0, n_dead = 0;
   int status = 0;
@@ -353,61 +354,68 @@ test_timehist (void)
   orphans = orphan_switches (perf, data);
   sum = cpel_span_summary_compute (file, rules, NULL, FALSE, NULL, &error);
   g_assert_no_error (error);
+  /* the Running row of each thread track (none when it never ran) */
   for (guint i = 0; i < cpel_span_summary_get_n_rows (sum, CPEL_SPAN_TABLE_STATES); i++)
     {
       const CpelSpanRow *r = cpel_span_summary_get_row (sum, CPEL_SPAN_TABLE_STATES, i);
-      const char *b = strrchr (r->track, '[');
+
+      if (strcmp (r->name, "Running") == 0)
+        g_hash_table_insert (running, GUINT_TO_POINTER (r->slot), (gpointer) r);
+    }
+  for (guint slot = 0; slot < cpel_file_get_n_tracks (file); slot++)
+    {
+      const char *label = cpel_file_get_track_label (file, slot);
+      const char *b = strrchr (label, '[');
+      const CpelSpanRow *r = g_hash_table_lookup (running, GUINT_TO_POINTER (slot));
+      guint64 count = r ? r->count : 0, total = r ? r->total_ns : 0;
+      guint64 max = r ? (guint64) r->max_ns : 0;
       guint tid;
       Want *w;
       Lost lost;
 
-      if (strcmp (r->name, "Running") != 0 || b == NULL)
+      if (b == NULL || g_str_has_prefix (label, "CPU "))
         continue;
       tid = (guint) g_ascii_strtoull (b + 1, NULL, 10);
       w = g_hash_table_lookup (want, GUINT_TO_POINTER (tid));
-      lost = lost_switches (file, cpus, orphans, tid, r->slot);
+      lost = lost_switches (file, cpus, orphans, tid, slot);
       if (w == NULL)
         {
           /* perf lists every thread that was switched out */
-          if (r->count != lost.no_out + lost.dead)
+          if (count != lost.no_out + lost.dead || lost.no_in > 0)
             g_error ("%s: Running %" G_GUINT64_FORMAT " times, not in perf sched timehist",
-                     r->track, r->count);
+                     label, count);
           continue;
         }
       g_hash_table_add (seen, GUINT_TO_POINTER (tid));
-      if (r->count - lost.no_out - lost.dead + lost.no_in != w->count)
+      if (count - lost.no_out - lost.dead + lost.no_in != w->count)
         g_error ("%s: Running %" G_GUINT64_FORMAT " times (%" G_GUINT64_FORMAT " without a "
                  "recorded out, %" G_GUINT64_FORMAT " outs without an in), perf sched "
-                 "timehist: %" G_GUINT64_FORMAT, r->track, r->count, lost.no_out, lost.no_in,
+                 "timehist: %" G_GUINT64_FORMAT, label, count, lost.no_out, lost.no_in,
                  w->count);
-      if ((guint64) ((gint64) (r->total_ns - lost.no_out_ns - lost.dead_ns + lost.no_in_ns)
+      if ((guint64) ((gint64) (total - lost.no_out_ns - lost.dead_ns + lost.no_in_ns)
                      + lost.moved_ns) / 1000 != w->total_us)
         g_error ("%s: Running %" G_GUINT64_FORMAT " ns in all (%" G_GUINT64_FORMAT " ns of "
                  "runs without a recorded out, %" G_GUINT64_FORMAT " ns of runs without "
-                 "a recorded in, %" G_GUINT64_FORMAT " ns of last runs), perf sched timehist: %"
-                 G_GUINT64_FORMAT " us", r->track, r->total_ns, lost.no_out_ns, lost.no_in_ns,
-                 lost.dead_ns, w->total_us);
+                 "a recorded in, %" G_GUINT64_FORMAT " ns of last runs, %" G_GINT64_FORMAT
+                 " ns moved), perf sched timehist: %" G_GUINT64_FORMAT " us", label, total,
+                 lost.no_out_ns, lost.no_in_ns, lost.dead_ns, lost.moved_ns, w->total_us);
       if (lost.no_out == 0 && lost.dead == 0 && lost.moved == 0)
-        g_assert_cmpuint (MAX ((guint64) r->max_ns, lost.no_in_max) / 1000, ==, w->max_us);
+        g_assert_cmpuint (MAX (max, lost.no_in_max) / 1000, ==, w->max_us);
       n_no_in += lost.no_in;
       n_no_out += lost.no_out;
       n_dead += lost.dead;
       checked++;
     }
-  /* every thread perf ran (a run it saw end) is ours too */
+  /* every thread perf lists has a track here */
   {
     GHashTableIter it;
     gpointer k, v;
 
     g_hash_table_iter_init (&it, want);
     while (g_hash_table_iter_next (&it, &k, &v))
-      {
-        Want *w = v;
-
-        if (!g_hash_table_contains (seen, k) && w->count > 0)
-          g_error ("thread %u: perf sched timehist ran it %" G_GUINT64_FORMAT " times, "
-                   "no Running state here", GPOINTER_TO_UINT (k), w->count);
-      }
+      if (!g_hash_table_contains (seen, k))
+        g_error ("thread %u: in perf sched timehist (%" G_GUINT64_FORMAT " sched-ins), "
+                 "no track here", GPOINTER_TO_UINT (k), ((Want *) v)->count);
   }
   g_assert_cmpuint (checked, >, 3);
   g_test_message ("%u threads compared; switches without a recorded in: %" G_GUINT64_FORMAT
