@@ -326,6 +326,8 @@ append_thread (PerfImport *pi, const CpelPerfRecord *r, const char *field, guint
   if (comm == NULL && field != NULL
       && cpel_perf_data_tracepoint_str (pi->pd, r->attr, r->raw, r->raw_size, field, pi->comm))
     comm = pi->comm->str;
+  if (comm == NULL && tid == 0)
+    comm = "swapper";   /* the idle task, as perf script names it */
   g_string_append (s, comm != NULL ? comm : ":");
   g_string_append (s, " [");
   append_uint (s, tid);
