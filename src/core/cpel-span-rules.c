@@ -20,8 +20,8 @@ G_DEFINE_QUARK (cpel-span-rules-error-quark, cpel_span_rules_error)
 #define OUT(name, state) \
   "state " name " on \"event=sched_switch: out\" field.prev_state=" state "\n"
 #define WAKE(event) \
-  "state Runnable on event=" event \
-  " from Sleeping Uninterruptible* Stopped Idle Parked Off*\n"
+  "state Runnable on \"event=" event ": woken\"" \
+  " from Sleeping Uninterr* Stopped Idle Parked Off*\n"
 
 static const char builtin_text[] =
   "# VPP (elog and CPEL): vlib's dispatch tracing, per thread track\n"
@@ -58,7 +58,7 @@ static const char builtin_text[] =
   "# sched_wakeup after it finds the thread runnable already)\n"
   WAKE ("sched_waking")
   WAKE ("sched_wakeup")
-  "state Runnable on event=sched_wakeup_new\n"
+  "state Runnable on \"event=sched_wakeup_new: woken\"\n"
   "# which thread runs on a CPU (on the CPU's track)\n"
   "state * on \"event=sched_switch: next\" text=*\n";
 

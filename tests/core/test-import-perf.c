@@ -268,7 +268,7 @@ test_datum_and_header (void)
   gint64 last_switch = -1, last_wake_time = -1;
   guint32 last_next = 0, last_wakee = 0;
   guint last_slot = 0;
-  guint64 n_out = 0, n_next = 0, n_wake = 0;
+  guint64 n_out = 0, n_next = 0, n_wake = 0, n_idle_waker = 0;
   g_autofree char *last_text = NULL;
   while (cpel_merge_next (again, &ev, &idx))
     {
@@ -315,7 +315,7 @@ test_datum_and_header (void)
           last_wake_time = ev.time_ns;
           last_wakee = (guint32) g_ascii_strtoull (strstr (s->str, " pid=") + 5, NULL, 10);
         }
-      else if (strcmp (tn, "sched_wakeup") == 0)
+      else if (strcmp (tn, "sched_wakeup: woken") == 0)
         {
           /* on the woken thread's track, the waker in the text */
           g_autofree char *want = g_strdup_printf (" [%u]", last_wakee);
@@ -324,7 +324,13 @@ test_datum_and_header (void)
           g_string_truncate (s, 0);
           cpel_file_append_datum (file, &ev, s);
           g_assert_true (g_str_has_prefix (s->str, "waker=\""));
+          /* the waker: the sample's thread (the idle task's: swapper) */
+          g_autofree char *waker = g_strdup_printf (" [%u]\", CPU ", ev.datum);
+          g_assert_nonnull (strstr (s->str, waker));
+          if (ev.datum == 0)
+            g_assert_true (g_str_has_prefix (s->str, "waker=\"swapper [0]\""));
           n_wake++;
+          n_idle_waker += ev.datum == 0;
         }
       if (strcmp (tn, "sched:sched_switch") == 0)
         {
@@ -338,6 +344,7 @@ test_datum_and_header (void)
   g_assert_cmpuint (n_out, ==, outs);
   g_assert_cmpuint (n_next, ==, 100);
   g_assert_cmpuint (n_wake, >, 0);
+  g_assert_cmpuint (n_idle_waker, >, 0);
   g_assert_cmpstr (cpel_file_get_source_value (file, "Host"), ==, "vm");
   g_assert_cmpstr (cpel_file_get_source_value (file, "perf version"), ==, "6.1.187");
   /* tracepoints only: their texts are their fields, no address is named */

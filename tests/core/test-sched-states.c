@@ -93,6 +93,8 @@ typedef struct
   guint64 no_out_ns;
   guint64 dead;      /* runs ended by a switch perf recorded in no thread */
   guint64 dead_ns;
+  guint64 moved;     /* runs whose CPU switched in between (a switch lost) */
+  gint64  moved_ns;  /* timehist's time for them less ours */
 } Lost;
 
 /* Per CPU number: the times of its switches (its track's `sched_switch:
@@ -226,23 +228,35 @@ lost_switches (CpelFile   *file,
                   l.dead_ns += (guint64) (ev.time_ns - since);
                 }
             }
-          else if (!running)
+          else
             {
-              GArray *times;
-              guint64 d = 0;
+              /* timehist: a run since the CPU's switch before (0 ms when
+               * none); ours: since the thread's switch-in, the same time
+               * unless a switch of that CPU was lost in between */
+              GArray *times = g_hash_table_lookup (cpus, GUINT_TO_POINTER (
+                                (guint) g_ascii_strtoull (text->str + 4, NULL, 10)));
+              gint64 cpu_prev = -1;
 
-              times = g_hash_table_lookup (cpus, GUINT_TO_POINTER (
-                                             (guint) g_ascii_strtoull (text->str + 4, NULL, 10)));
               g_assert_nonnull (times);
               for (guint k = times->len; k > 0; k--)
                 if (g_array_index (times, gint64, k - 1) < ev.time_ns)
                   {
-                    d = (guint64) (ev.time_ns - g_array_index (times, gint64, k - 1));
+                    cpu_prev = g_array_index (times, gint64, k - 1);
                     break;
                   }
-              l.no_in++;
-              l.no_in_ns += d;
-              l.no_in_max = MAX (l.no_in_max, d);
+              if (!running)
+                {
+                  guint64 d = cpu_prev >= 0 ? (guint64) (ev.time_ns - cpu_prev) : 0;
+
+                  l.no_in++;
+                  l.no_in_ns += d;
+                  l.no_in_max = MAX (l.no_in_max, d);
+                }
+              else if (cpu_prev != since)
+                {
+                  l.moved++;
+                  l.moved_ns += (cpu_prev >= 0 ? ev.time_ns - cpu_prev : 0) - (ev.time_ns - since);
+                }
             }
           running = FALSE;
         }
@@ -294,6 +308,7 @@ test_timehist (void)
   g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
   g_autoptr(GHashTable) cpus = NULL;
   g_autoptr(GHashTable) orphans = NULL;
+  g_autoptr(GHashTable) running = g_hash_table_new (NULL, NULL);
   guint checked = 0, tiled = 0;
   guint64 n_no_in = 0, n_no_out = 0, n_dead = 0;
   int status = 0;
@@ -339,60 +354,68 @@ test_timehist (void)
   orphans = orphan_switches (perf, data);
   sum = cpel_span_summary_compute (file, rules, NULL, FALSE, NULL, &error);
   g_assert_no_error (error);
+  /* the Running row of each thread track (none when it never ran) */
   for (guint i = 0; i < cpel_span_summary_get_n_rows (sum, CPEL_SPAN_TABLE_STATES); i++)
     {
       const CpelSpanRow *r = cpel_span_summary_get_row (sum, CPEL_SPAN_TABLE_STATES, i);
-      const char *b = strrchr (r->track, '[');
+
+      if (strcmp (r->name, "Running") == 0)
+        g_hash_table_insert (running, GUINT_TO_POINTER (r->slot), (gpointer) r);
+    }
+  for (guint slot = 0; slot < cpel_file_get_n_tracks (file); slot++)
+    {
+      const char *label = cpel_file_get_track_label (file, slot);
+      const char *b = strrchr (label, '[');
+      const CpelSpanRow *r = g_hash_table_lookup (running, GUINT_TO_POINTER (slot));
+      guint64 count = r ? r->count : 0, total = r ? r->total_ns : 0;
+      guint64 max = r ? (guint64) r->max_ns : 0;
       guint tid;
       Want *w;
       Lost lost;
 
-      if (strcmp (r->name, "Running") != 0 || b == NULL)
+      if (b == NULL || g_str_has_prefix (label, "CPU "))
         continue;
       tid = (guint) g_ascii_strtoull (b + 1, NULL, 10);
       w = g_hash_table_lookup (want, GUINT_TO_POINTER (tid));
-      lost = lost_switches (file, cpus, orphans, tid, r->slot);
+      lost = lost_switches (file, cpus, orphans, tid, slot);
       if (w == NULL)
         {
           /* perf lists every thread that was switched out */
-          if (r->count != lost.no_out + lost.dead)
+          if (count != lost.no_out + lost.dead || lost.no_in > 0)
             g_error ("%s: Running %" G_GUINT64_FORMAT " times, not in perf sched timehist",
-                     r->track, r->count);
+                     label, count);
           continue;
         }
       g_hash_table_add (seen, GUINT_TO_POINTER (tid));
-      if (r->count - lost.no_out - lost.dead + lost.no_in != w->count)
+      if (count - lost.no_out - lost.dead + lost.no_in != w->count)
         g_error ("%s: Running %" G_GUINT64_FORMAT " times (%" G_GUINT64_FORMAT " without a "
                  "recorded out, %" G_GUINT64_FORMAT " outs without an in), perf sched "
-                 "timehist: %" G_GUINT64_FORMAT, r->track, r->count, lost.no_out, lost.no_in,
+                 "timehist: %" G_GUINT64_FORMAT, label, count, lost.no_out, lost.no_in,
                  w->count);
-      if ((r->total_ns - lost.no_out_ns - lost.dead_ns + lost.no_in_ns) / 1000 != w->total_us)
+      if ((guint64) ((gint64) (total - lost.no_out_ns - lost.dead_ns + lost.no_in_ns)
+                     + lost.moved_ns) / 1000 != w->total_us)
         g_error ("%s: Running %" G_GUINT64_FORMAT " ns in all (%" G_GUINT64_FORMAT " ns of "
                  "runs without a recorded out, %" G_GUINT64_FORMAT " ns of runs without "
-                 "a recorded in, %" G_GUINT64_FORMAT " ns of last runs), perf sched timehist: %"
-                 G_GUINT64_FORMAT " us", r->track, r->total_ns, lost.no_out_ns, lost.no_in_ns,
-                 lost.dead_ns, w->total_us);
-      if (lost.no_out == 0 && lost.dead == 0)
-        g_assert_cmpuint (MAX ((guint64) r->max_ns, lost.no_in_max) / 1000, ==, w->max_us);
+                 "a recorded in, %" G_GUINT64_FORMAT " ns of last runs, %" G_GINT64_FORMAT
+                 " ns moved), perf sched timehist: %" G_GUINT64_FORMAT " us", label, total,
+                 lost.no_out_ns, lost.no_in_ns, lost.dead_ns, lost.moved_ns, w->total_us);
+      if (lost.no_out == 0 && lost.dead == 0 && lost.moved == 0)
+        g_assert_cmpuint (MAX (max, lost.no_in_max) / 1000, ==, w->max_us);
       n_no_in += lost.no_in;
       n_no_out += lost.no_out;
       n_dead += lost.dead;
       checked++;
     }
-  /* every thread perf ran (a run it saw end) is ours too */
+  /* every thread perf lists has a track here */
   {
     GHashTableIter it;
     gpointer k, v;
 
     g_hash_table_iter_init (&it, want);
     while (g_hash_table_iter_next (&it, &k, &v))
-      {
-        Want *w = v;
-
-        if (!g_hash_table_contains (seen, k) && w->count > 0)
-          g_error ("thread %u: perf sched timehist ran it %" G_GUINT64_FORMAT " times, "
-                   "no Running state here", GPOINTER_TO_UINT (k), w->count);
-      }
+      if (!g_hash_table_contains (seen, k))
+        g_error ("thread %u: in perf sched timehist (%" G_GUINT64_FORMAT " sched-ins), "
+                 "no track here", GPOINTER_TO_UINT (k), ((Want *) v)->count);
   }
   g_assert_cmpuint (checked, >, 3);
   g_test_message ("%u threads compared; switches without a recorded in: %" G_GUINT64_FORMAT

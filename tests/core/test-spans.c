@@ -403,36 +403,36 @@ test_sched_states (void)
 {
   const Ev evs[] = {
     /* thread track 1 */
-    { 0, 1, "sched_wakeup_new", "waker=\"sh [7]\", CPU 0" },
+    { 0, 1, "sched_wakeup_new: woken", "waker=\"sh [7]\", CPU 0" },
     { 5, 1, SW_IN, "CPU 0" },
     { 20, 1, SW_OUT, "CPU 0, prev_state=S" },
-    { 30, 1, "sched_waking", "waker=\"B [2]\", CPU 1" },
-    { 31, 1, "sched_wakeup", "waker=\"B [2]\", CPU 1" },
+    { 30, 1, "sched_waking: woken", "waker=\"B [2]\", CPU 1" },
+    { 31, 1, "sched_wakeup: woken", "waker=\"B [2]\", CPU 1" },
     { 40, 1, SW_IN, "CPU 0" },
-    { 45, 1, "sched_waking", "waker=\"B [2]\", CPU 1" },   /* running: no change */
+    { 45, 1, "sched_waking: woken", "waker=\"B [2]\", CPU 1" },   /* running: no change */
     { 50, 1, SW_OUT, "CPU 0, prev_state=R+" },
-    { 52, 1, "sched_wakeup", "waker=\"B [2]\", CPU 1" },   /* runnable: no change */
+    { 52, 1, "sched_wakeup: woken", "waker=\"B [2]\", CPU 1" },   /* runnable: no change */
     { 60, 1, SW_IN, "CPU 0" },
     { 70, 1, SW_OUT, "CPU 0, prev_state=D" },
-    { 80, 1, "sched_wakeup", "waker=\"B [2]\", CPU 1" },
+    { 80, 1, "sched_wakeup: woken", "waker=\"B [2]\", CPU 1" },
     { 90, 1, SW_IN, "CPU 0" },
     { 95, 1, SW_OUT, "CPU 0, prev_state=T" },
-    { 99, 1, "sched_waking", "waker=\"B [2]\", CPU 1" },
+    { 99, 1, "sched_waking: woken", "waker=\"B [2]\", CPU 1" },
     { 100, 1, SW_IN, "CPU 0" },
     { 105, 1, SW_OUT, "CPU 0, prev_state=R" },
     { 106, 1, SW_IN, "CPU 0" },
     { 110, 1, SW_OUT, "CPU 0, prev_state=X" },
     /* thread track 2: a wake-up before any state changes nothing */
-    { 3, 2, "sched_waking", "waker=\"A [1]\", CPU 0" },
+    { 3, 2, "sched_waking: woken", "waker=\"A [1]\", CPU 0" },
     { 10, 2, SW_IN, "CPU 1" },
     { 12, 2, SW_OUT, "CPU 1, prev_state=P" },
-    { 14, 2, "sched_waking", "waker=\"A [1]\", CPU 0" },
+    { 14, 2, "sched_waking: woken", "waker=\"A [1]\", CPU 0" },
     { 16, 2, SW_IN, "CPU 1" },
     { 20, 2, SW_OUT, "CPU 1, prev_state=?" },
-    { 22, 2, "sched_wakeup", "waker=\"A [1]\", CPU 0" },
+    { 22, 2, "sched_wakeup: woken", "waker=\"A [1]\", CPU 0" },
     { 24, 2, SW_IN, "CPU 1" },
     { 30, 2, SW_OUT, "CPU 1, prev_state=I" },
-    { 33, 2, "sched_waking", "waker=\"A [1]\", CPU 0" },
+    { 33, 2, "sched_waking: woken", "waker=\"A [1]\", CPU 0" },
     { 35, 2, SW_IN, "CPU 1" },
     { 40, 2, SW_OUT, "CPU 1, prev_state=t" },
     { 41, 2, SW_IN, "CPU 1" },
@@ -1410,6 +1410,229 @@ test_perf_running (void)
 }
 #endif
 
+#if HAVE_CTF
+/* "tid|state" (or "CPU n|tid" for the CPUs' threads) -> count, total,
+ * min, max of a summary's states table */
+static GHashTable *
+states_by_tid (CpelSpanSummary *sum)
+{
+  GHashTable *h = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  for (guint i = 0; i < cpel_span_summary_get_n_rows (sum, CPEL_SPAN_TABLE_STATES); i++)
+    {
+      const CpelSpanRow *r = cpel_span_summary_get_row (sum, CPEL_SPAN_TABLE_STATES, i);
+      const char *tb = strrchr (r->track, '[');
+      const char *nb = strrchr (r->name, '[');
+      gint64 *v = g_new (gint64, 4);
+      char *key;
+
+      if (g_str_has_prefix (r->track, "CPU "))
+        key = g_strdup_printf ("%s|%s", r->track, nb ? nb : r->name);
+      else
+        key = g_strdup_printf ("%s|%s", tb ? tb : r->track, r->name);
+      v[0] = (gint64) r->count;
+      v[1] = (gint64) r->total_ns;
+      v[2] = r->min_ns;
+      v[3] = r->max_ns;
+      g_assert_false (g_hash_table_contains (h, key));
+      g_hash_table_insert (h, key, v);
+    }
+  return h;
+}
+
+static void
+assert_tiled (CpelSpans *spans,
+              guint      slot)
+{
+  guint64 n = 0;
+  const CpelSpan *a = cpel_spans_get_track_states (spans, slot, &n);
+
+  for (guint64 i = 0; i + 1 < n; i++)
+    {
+      g_assert_cmpuint (a[i].flags, ==, CPEL_SPAN_STATE);
+      g_assert_cmpint (cpel_spans_end_ns (spans, slot, &a[i]), ==,
+                       cpel_spans_begin_ns (spans, slot, &a[i + 1]));
+    }
+  if (n > 0)
+    g_assert_cmpuint (a[n - 1].flags, ==, CPEL_SPAN_STATE | CPEL_SPAN_NO_END);
+}
+
+#if HAVE_PERF
+/* perf data convert --to-ctf of the sched_switch / sched_wakeup fixture:
+ * the same states per thread and per CPU as the perf.data itself (the
+ * tracks named by tid: CTF names a thread by its first comm, perf.data by
+ * its last). */
+static void
+test_perf_ctf_states (void)
+{
+  g_autofree char *perf_path = cpel_test_fixture_file ("perf/sched-wakeup.perf.data");
+  g_autofree char *ctf_path = cpel_test_fixture_dir ("ctf/perf-ctf-sched-wakeup");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) pf = cpel_file_new_for_path (perf_path, NULL, NULL, NULL, NULL, &error);
+  g_autoptr(CpelFile) cf = NULL;
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
+  g_autoptr(CpelSpanSummary) ps = NULL;
+  g_autoptr(CpelSpanSummary) cs = NULL;
+  g_autoptr(GHashTable) p = NULL;
+  g_autoptr(GHashTable) c = NULL;
+  GHashTableIter it;
+  gpointer k, v;
+  guint woken = 0;
+
+  g_assert_no_error (error);
+  cf = cpel_file_new_for_path (ctf_path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  ps = cpel_span_summary_compute (pf, rules, NULL, TRUE, NULL, &error);
+  g_assert_no_error (error);
+  cs = cpel_span_summary_compute (cf, rules, NULL, TRUE, NULL, &error);
+  g_assert_no_error (error);
+  p = states_by_tid (ps);
+  c = states_by_tid (cs);
+  g_assert_cmpuint (g_hash_table_size (p), >, 50);
+  g_assert_cmpuint (g_hash_table_size (c), ==, g_hash_table_size (p));
+  g_hash_table_iter_init (&it, p);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    {
+      gint64 *w = g_hash_table_lookup (c, k);
+
+      if (w == NULL)
+        g_error ("%s: in the perf.data only", (const char *) k);
+      g_assert_cmpmem (w, 4 * sizeof (gint64), v, 4 * sizeof (gint64));
+      woken += g_str_has_suffix (k, "|Runnable");
+    }
+  g_assert_cmpuint (woken, >, 5);
+}
+#endif
+
+/* An LTTng kernel trace (LTTng-modules 2.10, sched_* events, four CPUs):
+ * per thread, Running against pairing the listing's sched_switch lines
+ * (next_tid in, prev_tid out, per thread); every prev_state it holds
+ * (0, 1, 2, 128, 258, 1026, 4096) gives a state; the states tile. */
+static void
+test_lttng_states (void)
+{
+  g_autofree char *dir = cpel_test_fixture_dir ("ctf/public/lttng-tracefile-rotation");
+  g_autofree char *ref = cpel_test_fixture_file (
+    "ctf/public/lttng-tracefile-rotation.babeltrace2.txt.gz");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = cpel_file_new_for_path (dir, NULL, NULL, NULL, NULL, &error);
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
+  g_autoptr(CpelSpanSummary) sum = NULL;
+  g_autoptr(CpelSpans) spans = NULL;
+  g_autoptr(GHashTable) got = NULL;
+  g_autoptr(GHashTable) since = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GHashTable) want = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GRegex) re = g_regex_new ("^\\[(\\d\\d):(\\d\\d):(\\d\\d)\\.(\\d{9})\\].* "
+                                      "sched_switch: .* prev_tid = (\\d+), .* next_tid = (\\d+),",
+                                      0, 0, NULL);
+  g_autofree char *gz = NULL;
+  gsize gz_len = 0;
+  g_auto(GStrv) lines = NULL;
+  static const char *const names[] = { "Running", "Sleeping", "Uninterruptible Sleep", "Idle",
+                                       "Runnable (Preempted)", "Runnable" };
+  guint checked = 0;
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (ref, &gz, &gz_len, &error));
+  {
+    g_autoptr(GInputStream) raw = g_memory_input_stream_new_from_data (gz, (gssize) gz_len, NULL);
+    g_autoptr(GZlibDecompressor) z = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+    g_autoptr(GInputStream) in = g_converter_input_stream_new (raw, G_CONVERTER (z));
+    g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+    g_autoptr(GBytes) bytes = NULL;
+    g_autofree char *text = NULL;
+
+    g_output_stream_splice (out, in, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, &error);
+    g_assert_no_error (error);
+    bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+    text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+    lines = g_strsplit (text, "\n", -1);
+  }
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(GMatchInfo) m = NULL;
+      gint64 t = 0;
+      guint prev, next;
+
+      if (!g_regex_match (re, lines[i], 0, &m))
+        continue;
+      for (guint g = 1; g <= 3; g++)
+        {
+          g_autofree char *f = g_match_info_fetch (m, (gint) g);
+
+          t = t * 60 + g_ascii_strtoll (f, NULL, 10);
+        }
+      {
+        g_autofree char *ns = g_match_info_fetch (m, 4);
+        g_autofree char *ps = g_match_info_fetch (m, 5);
+        g_autofree char *nx = g_match_info_fetch (m, 6);
+
+        t = t * 1000000000 + g_ascii_strtoll (ns, NULL, 10);
+        prev = (guint) g_ascii_strtoull (ps, NULL, 10);
+        next = (guint) g_ascii_strtoull (nx, NULL, 10);
+      }
+      if (prev != 0 && g_hash_table_contains (since, GUINT_TO_POINTER (prev)))
+        {
+          gint64 d = t - *(gint64 *) g_hash_table_lookup (since, GUINT_TO_POINTER (prev));
+          gint64 *w = g_hash_table_lookup (want, GUINT_TO_POINTER (prev));
+
+          if (w == NULL)
+            {
+              w = g_new0 (gint64, 3);
+              g_hash_table_insert (want, GUINT_TO_POINTER (prev), w);
+            }
+          w[0]++;
+          w[1] += d;
+          w[2] = MAX (w[2], d);
+          g_hash_table_remove (since, GUINT_TO_POINTER (prev));
+        }
+      if (next != 0)
+        g_hash_table_insert (since, GUINT_TO_POINTER (next), g_memdup2 (&t, sizeof t));
+    }
+  g_assert_cmpuint (g_hash_table_size (want), >, 100);
+
+  sum = cpel_span_summary_compute (file, rules, NULL, FALSE, NULL, &error);
+  g_assert_no_error (error);
+  got = states_by_tid (sum);
+  {
+    GHashTableIter it;
+    gpointer k, v;
+
+    g_hash_table_iter_init (&it, want);
+    while (g_hash_table_iter_next (&it, &k, &v))
+      {
+        g_autofree char *key = g_strdup_printf ("[%u]|Running", GPOINTER_TO_UINT (k));
+        gint64 *w = v, *r = g_hash_table_lookup (got, key);
+
+        g_assert_nonnull (r);
+        g_assert_cmpint (r[0], ==, w[0]);
+        g_assert_cmpint (r[1], ==, w[1]);
+        g_assert_cmpint (r[3], ==, w[2]);
+        checked++;
+      }
+  }
+  g_assert_cmpuint (checked, ==, g_hash_table_size (want));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      GHashTableIter it;
+      gpointer k, v;
+      gint64 n = 0;
+
+      g_hash_table_iter_init (&it, got);
+      while (g_hash_table_iter_next (&it, &k, &v))
+        if (g_str_has_suffix (k, names[i]) && ((const char *) k)[strlen (k) - strlen (names[i]) - 1]
+                                              == '|')
+          n += ((gint64 *) v)[0];
+      if (n == 0)
+        g_error ("no %s state", names[i]);
+    }
+  spans = cpel_spans_derive (file, rules, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (guint slot = 0; slot < cpel_file_get_n_tracks (file); slot++)
+    assert_tiled (spans, slot);
+}
+#endif
+
 int
 main (int argc, char **argv)
 {
@@ -1440,6 +1663,12 @@ main (int argc, char **argv)
   g_test_add_func ("/core/spans/snabb-breaths", test_snabb_breaths);
 #if HAVE_PERF
   g_test_add_func ("/core/spans/perf-running", test_perf_running);
+#endif
+#if HAVE_CTF
+  g_test_add_func ("/core/spans/lttng-states", test_lttng_states);
+#if HAVE_PERF
+  g_test_add_func ("/core/spans/perf-ctf-states", test_perf_ctf_states);
+#endif
 #endif
   return g_test_run ();
 }

@@ -300,6 +300,149 @@ report_progress (SinkState *st)
     }
 }
 
+/* ---- scheduling marks ------------------------------------------------------ */
+
+/* As the perf.data importer marks them (cpel-import-perf.c), so that the
+ * built-in state rules give the threads' states and the CPUs' threads: for a
+ * sched_switch (LTTng: `sched_switch`, perf-CTF: `sched:sched_switch`),
+ * `sched_switch: in` on the next thread's track (`comm [tid]`), `sched_switch:
+ * out` on the previous one's (text `CPU n, prev_state=L`) and `sched_switch:
+ * next` on the CPU's track (text `comm [tid]`); for a wake-up, `NAME:
+ * woken` on the woken thread's track (text `waker="comm [tid]", CPU n`
+ * when the event says who ran: perf-CTF's perf_tid, LTTng's tid context). */
+
+static gboolean
+sched_name (const char *cname, const char *want)
+{
+  const char *colon = strrchr (cname, ':');
+  return strcmp (colon != NULL ? colon + 1 : cname, want) == 0;
+}
+
+/* The kernel's prev_state as perf prints it, one letter.  The encoding of
+ * Linux 4.14 and later (TASK_REPORT: S 1, D 2, T 4, t 8, X 16, Z 32, P 64,
+ * I 128, preempted 256), and of older kernels where they differ (TASK_IDLE
+ * = NOLOAD 1024 | D; preempted = TASK_STATE_MAX, a power of two from 2048). */
+static const char *
+sched_state_letter (guint64 v)
+{
+  if (v == 0)
+    return "R";
+  if ((v & 1026) == 1026)
+    return "I";
+  if (v & 1) return "S";
+  if (v & 2) return "D";
+  if (v & 4) return "T";
+  if (v & 8) return "t";
+  if (v & 16) return "X";
+  if (v & 32) return "Z";
+  if (v == 64) return "P";
+  if (v == 128) return "I";
+  if (v == 256 || (v >= 2048 && (v & (v - 1)) == 0))
+    return "R+";
+  return "?";
+}
+
+static void
+push_mark (ReaderTrace *t, gint64 ns, guint track, const char *cls, guint32 datum,
+           const char *text)
+{
+  gsize before = t->text->len;
+  g_string_append (t->text, text);
+  ReaderEvent e = { ns, track, intern_class (t, cls), datum,
+                    (guint32) MIN (t->text->len - before, G_MAXUINT32), before };
+  g_array_append_val (t->events, e);
+}
+
+static guint
+thread_track (SinkState *st, guint tidx, guint64 tid, const char *comm)
+{
+  g_string_printf (st->key, "t%u/%" PRIu64, tidx, tid);
+  g_string_printf (st->scratch, "%s [%" PRIu64 "]", comm != NULL ? comm : ":", tid);
+  if (!g_utf8_validate (st->scratch->str, st->scratch->len, NULL))
+    {
+      g_autofree char *valid = g_utf8_make_valid (st->scratch->str, st->scratch->len);
+      g_string_assign (st->scratch, valid);
+    }
+  return intern_track (st->trace, st->key->str, st->scratch->str);
+}
+
+static void
+sched_marks (SinkState *st, const char *cname, const bt_field *payload, const bt_field *cctx,
+             gint64 ns, guint track, gboolean cpu_track, gboolean has_cpu, guint64 cpu,
+             guint tidx)
+{
+  ReaderTrace *t = st->trace;
+  char where[32] = "";
+  if (has_cpu)
+    g_snprintf (where, sizeof where, "CPU %" PRIu64, cpu);
+  if (sched_name (cname, "sched_switch"))
+    {
+      guint64 prev, next, state = 0;
+      const char *pc = field_string (struct_member (payload, "prev_comm"));
+      const char *nc = field_string (struct_member (payload, "next_comm"));
+      if (!(field_uint (struct_member (payload, "prev_tid"), &prev)
+            || field_uint (struct_member (payload, "prev_pid"), &prev))
+          || !(field_uint (struct_member (payload, "next_tid"), &next)
+               || field_uint (struct_member (payload, "next_pid"), &next)))
+        return;
+      field_uint (struct_member (payload, "prev_state"), &state);
+      if (prev > 0 && prev < G_MAXUINT32)
+        {
+          g_autofree char *text = g_strdup_printf ("%s%sprev_state=%s", where,
+                                                   has_cpu ? ", " : "", sched_state_letter (state));
+          push_mark (t, ns, thread_track (st, tidx, prev, pc), "sched_switch: out",
+                     (guint32) cpu, text);
+        }
+      guint nt = G_MAXUINT;
+      if (next > 0 && next < G_MAXUINT32)
+        {
+          nt = thread_track (st, tidx, next, nc);
+          push_mark (t, ns, nt, "sched_switch: in", (guint32) cpu, where);
+        }
+      if (cpu_track && next < G_MAXUINT32)
+        {
+          /* the thread as its track is labelled (its first comm) */
+          g_autofree char *text = nt != G_MAXUINT
+            ? g_strdup (g_ptr_array_index (t->track_labels, nt))
+            : g_strdup_printf ("%s [%" PRIu64 "]", nc != NULL ? nc : ":", next);
+          push_mark (t, ns, track, "sched_switch: next", (guint32) next, text);
+        }
+      return;
+    }
+  static const char *const wakes[] = { "sched_waking", "sched_wakeup", "sched_wakeup_new" };
+  for (guint k = 0; k < G_N_ELEMENTS (wakes); k++)
+    if (sched_name (cname, wakes[k]))
+      {
+        guint64 tid, waker;
+        if (!(field_uint (struct_member (payload, "tid"), &tid)
+              || field_uint (struct_member (payload, "pid"), &tid))
+            || tid == 0 || tid >= G_MAXUINT32)
+          return;
+        guint wt = thread_track (st, tidx, tid, field_string (struct_member (payload, "comm")));
+        g_autoptr(GString) text = g_string_new (NULL);
+        gboolean has_waker = field_uint (struct_member (payload, "perf_tid"), &waker)
+                             || field_uint (struct_member (cctx, "tid"), &waker)
+                             || field_uint (struct_member (cctx, "vtid"), &waker);
+        if (has_waker)
+          {
+            /* the waker's name: its track's label when it has one */
+            g_string_printf (st->key, "t%u/%" PRIu64, tidx, waker);
+            gpointer v = g_hash_table_lookup (t->track_keys, st->key->str);
+            if (v != NULL)
+              g_string_append_printf (text, "waker=\"%s\"",
+                                      (const char *) g_ptr_array_index (t->track_labels,
+                                                                        GPOINTER_TO_UINT (v) - 1));
+            else
+              g_string_append_printf (text, "waker=\": [%" PRIu64 "]\"", waker);
+          }
+        if (has_cpu)
+          g_string_append_printf (text, "%s%s", has_waker ? ", " : "", where);
+        g_autofree char *mark = g_strconcat (wakes[k], ": woken", NULL);
+        push_mark (t, ns, wt, mark, has_waker ? (guint32) waker : 0, text->str);
+        return;
+      }
+}
+
 static gboolean
 handle_event (SinkState *st, const bt_message *msg)
 {
@@ -344,6 +487,7 @@ handle_event (SinkState *st, const bt_message *msg)
   guint tidx = trace_index (st, trace);
   const char *trace_name = bt_trace_get_name (trace);
   GString *key = st->key, *label = st->scratch;
+  gboolean cpu_track = FALSE;
   g_string_truncate (key, 0);
   g_string_truncate (label, 0);
   if (thread_name != NULL)
@@ -365,6 +509,7 @@ handle_event (SinkState *st, const bt_message *msg)
     }
   else if (has_cpu)
     {
+      cpu_track = TRUE;
       g_string_printf (key, "c%u/%" PRIu64, tidx, cpu);
       if (st->n_trace_dirs > 1)
         {
@@ -407,6 +552,7 @@ handle_event (SinkState *st, const bt_message *msg)
   ReaderEvent e = { ns, track, intern_class (t, cname), (guint32) first.value,
                      (guint32) MIN (t->text->len - before, G_MAXUINT32), before };
   g_array_append_val (t->events, e);
+  sched_marks (st, cname, payload, cctx, ns, track, cpu_track, has_cpu, cpu, tidx);
   return TRUE;
 }
 

@@ -18,7 +18,12 @@
  *    quoted and escaped, `[ [0] = …, … ]` arrays, `{ … }` structures,
  *    `( "LABEL" : container = N )` enumerations);
  *  - datum: the first integer field of the payload;
- *  - time: ns from the clock's origin.
+ *  - time: ns from the clock's origin;
+ *  - scheduling marks (cpel-ctf-reader.c, doc/spans.md): for each
+ *    sched_switch and wake-up of a kernel trace (LTTng, perf-CTF), events
+ *    `sched_switch: in` / `out`, `sched_waking: woken`, … on thread tracks
+ *    `comm [tid]` and `sched_switch: next` on the CPU's track, from which
+ *    the built-in state rules derive the threads' states.
  *
  * Discarded events and packets are counted.  Do not write a TSDL parser:
  * libbabeltrace2 reads the metadata (a broken one is its error, passed on).

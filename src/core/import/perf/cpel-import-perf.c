@@ -16,7 +16,7 @@
  * prev_state=S`, the state as one letter: R, R+, S, D, T, t, X, Z, P, I or
  * ? for another), and on the CPU's track `sched_switch: next` (text: the
  * next thread, `comm [tid]`).  A wake-up (sched_waking, sched_wakeup,
- * sched_wakeup_new) marks the woken thread's track with an event of its name
+ * sched_wakeup_new) marks the woken thread's track with `NAME: woken`
  * (datum: the waker's tid; text `waker="comm [tid]", CPU n`).  The built-in
  * state rules (cpel-span-rules.c) turn these into thread states and the
  * threads each CPU ran.
@@ -326,6 +326,8 @@ append_thread (PerfImport *pi, const CpelPerfRecord *r, const char *field, guint
   if (comm == NULL && field != NULL
       && cpel_perf_data_tracepoint_str (pi->pd, r->attr, r->raw, r->raw_size, field, pi->comm))
     comm = pi->comm->str;
+  if (comm == NULL && tid == 0)
+    comm = "swapper";   /* the idle task, as perf script names it */
   g_string_append (s, comm != NULL ? comm : ":");
   g_string_append (s, " [");
   append_uint (s, tid);
@@ -710,8 +712,12 @@ import_perf (const CpelImportSource  *src,
                                       "sched_switch: next", "%d");
       for (guint k = 0; k < 3; k++)
         if (pi.n_wake_marks[k] > 0)
-          cpel_import_builder_add_type (pi.b, cpel_perf_data_get_n_attrs (pd) + 3 + k,
-                                        wake_names[k] + strlen ("sched:"), "%d");
+          {
+            g_autofree char *mark = g_strconcat (wake_names[k] + strlen ("sched:"), ": woken",
+                                                 NULL);
+            cpel_import_builder_add_type (pi.b, cpel_perf_data_get_n_attrs (pd) + 3 + k, mark,
+                                          "%d");
+          }
       guint64 n_marks = pi.n_switch_marks + pi.n_cpu_marks + pi.n_wake_marks[0]
                         + pi.n_wake_marks[1] + pi.n_wake_marks[2];
       ok = cpel_import_builder_begin_events (b, pi.n_samples + n_marks, error)
