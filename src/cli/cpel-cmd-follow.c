@@ -79,9 +79,11 @@ put_line (Follow     *f,
       g_autofree char *text = cpel_cli_escape (datum);
       guint width = (guint) g_utf8_strlen (label, -1);
 
-      cpel_time_format_exact_to (time, 1000000000,
-                                 f->clock_rate || f->cpel ? CPEL_TIME_KIND_NS
-                                                          : CPEL_TIME_KIND_TICKS,
+      gboolean ticks = f->clock_rate == 0 && f->cpel == NULL;
+
+      /* one unit for the whole run: seconds, or plain ticks */
+      cpel_time_format_exact_to (time, ticks ? 1 : 1000000000,
+                                 ticks ? CPEL_TIME_KIND_TICKS : CPEL_TIME_KIND_NS,
                                  buf, sizeof buf);
       if (width > f->track_width)
         f->track_width = MIN (width, TRACK_PAD_MAX);

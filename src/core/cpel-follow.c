@@ -174,6 +174,19 @@ cpel_follower_new (const char *path,
       cpel_follower_free (f);
       return NULL;
     }
+  {
+    guint8 first;
+
+    /* a file that is there already must start as CPEL does (version 1) */
+    if (read_at (f, &first, 1, 0) && (first & 0x7f) != 1)
+      {
+        g_set_error (error, CPEL_ERROR, CPEL_ERROR_NOT_CPEL,
+                     _("Only a Snabb timeline or a CPEL file can be followed; this file "
+                       "starts with byte 0x%02x"), first);
+        cpel_follower_free (f);
+        return NULL;
+      }
+  }
   return f;
 }
 

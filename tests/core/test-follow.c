@@ -191,6 +191,11 @@ test_damaged (Fixture      *fx,
   g_assert_true (g_file_set_contents (fx->path, "\x02\0\0\0\0\0\0\0", 8, NULL));
   g_assert_cmpuint (cpel_follower_poll (fx->follower, 100, &info, &error), ==, 0);
   g_assert_error (error, CPEL_ERROR, CPEL_ERROR_VERSION);
+  g_clear_error (&error);
+
+  /* not CPEL from the start: refused when opened */
+  g_assert_null (cpel_follower_new (fx->path, 0, &error));
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_NOT_CPEL);
 }
 
 int
