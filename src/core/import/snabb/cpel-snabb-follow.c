@@ -325,21 +325,26 @@ resync_lapped (CpelSnabbFollower *f,
 }
 
 /* Is the file at the path still ours, unchanged?  FALSE when it was
- * removed (*gone) or replaced, shrunk or given a new header (a new ring). */
+ * removed (*gone) or replaced by another file (*replaced: the old one is
+ * still mapped, whole), shrunk or given a new header (a new ring). */
 static gboolean
 check_file (CpelSnabbFollower *f,
-            gboolean          *gone)
+            gboolean          *gone,
+            gboolean          *replaced)
 {
   struct stat st, fst;
 
-  *gone = FALSE;
+  *gone = *replaced = FALSE;
   if (g_stat (f->path, &st) != 0)
     {
       *gone = TRUE;
       return FALSE;
     }
   if (st.st_dev != f->dev || st.st_ino != f->ino)
-    return FALSE;
+    {
+      *replaced = TRUE;
+      return FALSE;
+    }
   if (fstat (f->fd, &fst) != 0 || fst.st_nlink == 0)
     {
       *gone = TRUE;
@@ -462,7 +467,7 @@ cpel_snabb_follower_poll (CpelSnabbFollower *f,
                           CpelSnabbPollInfo *info)
 {
   gsize count = 0;
-  gboolean same, gone;
+  gboolean gone = FALSE, replaced = FALSE;
 
   g_return_val_if_fail (f != NULL, 0);
   g_return_val_if_fail (out != NULL || max == 0, 0);
@@ -476,36 +481,36 @@ cpel_snabb_follower_poll (CpelSnabbFollower *f,
       info->new_ring = TRUE;
       f->pending_new_ring = FALSE;
     }
-  same = f->map != NULL && check_file (f, &gone);
-  if (f->map != NULL && same)
-    count = read_entries (f, out, max, info);
-  else if (f->map != NULL && gone)
+  if (f->map != NULL)
     {
-      /* the mapping stays readable: what is left in it, then gone */
-      count = read_entries (f, out, max, info);
-      if (count == 0 && !f->pending_new_ring)
+      gboolean same = check_file (f, &gone, &replaced);
+
+      /* a file removed or replaced stays mapped, whole: what is left in it first */
+      if (same || gone || replaced)
+        count = read_entries (f, out, max, info);
+      if (same || count > 0)
+        goto done;
+      unmap (f);
+    }
+  if (gone)
+    {
+      info->gone = TRUE;
+      goto done;
+    }
+  /* replaced, shrunk, rewritten, or not open: a new ring once it reads */
+  if (g_file_test (f->path, G_FILE_TEST_EXISTS))
+    {
+      if (map_ring (f, NULL))
         {
-          info->gone = TRUE;
-          unmap (f);
+          f->n_rings++;
+          info->new_ring = TRUE;
+          count = read_entries (f, out, max, info);
         }
     }
   else
-    {
-      /* replaced, shrunk, rewritten, or not open: a new ring when it reads */
-      if (f->map != NULL)
-        unmap (f);
-      if (g_file_test (f->path, G_FILE_TEST_EXISTS))
-        {
-          if (map_ring (f, NULL))
-            {
-              f->n_rings++;
-              info->new_ring = TRUE;
-              count = read_entries (f, out, max, info);
-            }
-        }
-      else
-        info->gone = TRUE;
-    }
+    info->gone = TRUE;
+
+done:
   f->n_read += count;
   return count;
 }
