@@ -2,6 +2,8 @@
 /* test-snabb-follow.c — the Snabb ring follower against a live writer
  * (tests/snabb-ring-writer.h): every entry once, in order, whole; wrap;
  * laps counted as at most what was lost; a new ring; a removed file. */
+#include <unistd.h>
+
 #include <glib.h>
 #include <glib/gstdio.h>
 
@@ -323,6 +325,37 @@ test_new_ring_and_gone (void)
   remove_ring (path);
 }
 
+/* The file shrinks under the mapping: reads past its end come back as
+ * zeros (cpel-mapguard.h), nothing is invented, and a ring written again
+ * at the path is a new ring. */
+static void
+test_shrunk (void)
+{
+  g_autofree char *path = ring_path ("events.timeline");
+  SnabbRing *r = snabb_ring_create (path, 4096);   /* 256 KiB: the strings on a later page */
+  g_autoptr(CpelSnabbFollower) f = cpel_snabb_follower_new (path, NULL);
+  Seen seen = { 0 };
+
+  snabb_ring_write (r, 10);
+  poll_until (f, &seen, 9);
+  snabb_ring_free (r);
+  g_assert_cmpint (truncate (path, 64), ==, 0);
+  /* the string table is past the end now: a fault, repaired with zeros */
+  g_assert_null (cpel_snabb_follower_message (f, 0));
+  g_assert_cmpuint (poll_check (f, &seen), ==, 0);
+  g_assert_false (seen.gone);
+  g_assert_cmpuint (poll_check (f, &seen), ==, 0);
+
+  r = snabb_ring_create (path, 16);
+  snabb_ring_write (r, 2);
+  while (seen.n_new_rings == 0)
+    poll_check (f, &seen);
+  poll_until (f, &seen, 1);
+  g_assert_cmpuint (seen.n_seen, ==, 12);
+  snabb_ring_free (r);
+  remove_ring (path);
+}
+
 static void
 test_not_a_ring (void)
 {
@@ -351,6 +384,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/import/snabb/follow/race-paced", test_race_paced);
   g_test_add_func ("/core/import/snabb/follow/race-free", test_race_free);
   g_test_add_func ("/core/import/snabb/follow/new-ring-and-gone", test_new_ring_and_gone);
+  g_test_add_func ("/core/import/snabb/follow/shrunk", test_shrunk);
   g_test_add_func ("/core/import/snabb/follow/not-a-ring", test_not_a_ring);
   return g_test_run ();
 }
