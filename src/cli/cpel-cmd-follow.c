@@ -359,7 +359,6 @@ cpel_cli_follow (const char *source,
     g_source_remove (f.timeout_id);
   g_source_remove (sig_int);
   g_source_remove (sig_term);
-  g_main_context_iteration (NULL, FALSE);
   if (!flush_out (&f) && f.status == CPEL_EXIT_OK)
     f.status = CPEL_EXIT_INVALID;
 
