@@ -18,6 +18,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include <glib-unix.h>
 #include <glib/gi18n.h>
 
@@ -319,8 +321,9 @@ cpel_tick (Follow *f)
         }
       if (info.gone)
         {
-          say (f, _("the file was removed"));
-          return FALSE;
+          if (strcmp (f->source, "-") != 0)
+            say (f, _("the file was removed"));
+          return FALSE;   /* standard input ended: like cat, silently */
         }
       if (n < BATCH)
         break;
@@ -415,8 +418,8 @@ cpel_cli_follow (const char *source,
   guint sig_int, sig_term;
 
   if (strcmp (source, "-") == 0)
-    return cpel_cli_usage_error ("dump", _("--follow does not read standard input yet"));
-  if (g_str_has_prefix (source, "snabb:"))
+    f.cpel = cpel_follower_new_for_fd (STDIN_FILENO, clock_rate);   /* a CPEL stream */
+  else if (g_str_has_prefix (source, "snabb:"))
     {
       path = snabb_ring_of (source + 6, &error);
       if (path == NULL)
@@ -425,7 +428,7 @@ cpel_cli_follow (const char *source,
   else
     path = g_strdup (source);
 
-  if (is_snabb_ring (path))
+  if (path != NULL && is_snabb_ring (path))
     {
       f.snabb = cpel_snabb_follower_new (path, &error);
       if (f.snabb == NULL)
@@ -435,7 +438,7 @@ cpel_cli_follow (const char *source,
       f.types = g_new0 (SnabbType *, G_MAXUINT16 + 1);
       f.text = g_string_new (NULL);
     }
-  else
+  else if (path != NULL)
     {
       f.cpel = cpel_follower_new (path, clock_rate, &error);
       if (f.cpel == NULL)

@@ -286,6 +286,57 @@ test_cpel_growing (void)
   cli_tmpdir_free (dir);
 }
 
+/* `-`: a CPEL stream on standard input, sections in pieces; its end ends
+ * the command (status 0). */
+static void
+test_cpel_stdin (void)
+{
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GByteArray) a = cpel_start ();
+  g_autoptr(GByteArray) more = g_byte_array_new ();
+  Follow f = { 0 };
+  GOutputStream *in;
+  g_autofree char *header = NULL;
+  const char *lines[] = {
+    "0\t5\tworker 5\t1\trx\t100 pkts",
+    "1000\t5\tworker 5\t1\trx\t200 pkts",
+    "1100\t5\tworker 5\t1\trx\t210 pkts",
+  };
+
+  g_subprocess_launcher_setenv (launcher, "LANGUAGE", "C", TRUE);
+  f.proc = g_subprocess_launcher_spawn (launcher, &error, cli_path (), "dump", "--follow",
+                                        "--tsv", "-", NULL);
+  g_assert_no_error (error);
+  f.out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (f.proc));
+  in = g_subprocess_get_stdin_pipe (f.proc);
+
+  put_events (a, 1000, 1);
+  g_assert_true (g_output_stream_write_all (in, a->data, a->len, NULL, NULL, &error));
+  g_assert_true (g_output_stream_flush (in, NULL, &error));
+  header = next_line (f.out);
+  g_assert_cmpstr (header, ==, "time_ns\ttrack\ttrack_label\tcode\tevent\tdatum");
+  {
+    g_autofree char *line = next_line (f.out);
+    g_assert_cmpstr (line, ==, lines[0]);
+  }
+  /* a section in two writes */
+  put_events (more, 2000, 2);
+  g_assert_true (g_output_stream_write_all (in, more->data, 40, NULL, NULL, &error));
+  g_assert_true (g_output_stream_flush (in, NULL, &error));
+  g_assert_true (g_output_stream_write_all (in, more->data + 40, more->len - 40, NULL, NULL,
+                                            &error));
+  g_assert_true (g_output_stream_close (in, NULL, &error));
+  g_assert_no_error (error);
+  for (guint i = 1; i < 3; i++)
+    {
+      g_autofree char *line = next_line (f.out);
+      g_assert_cmpstr (line, ==, lines[i]);
+    }
+  follow_stop (&f, 0);   /* the end of the input ends it */
+}
+
 int
 main (int argc, char **argv)
 {
@@ -293,5 +344,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/dump/follow/snabb", test_snabb);
   g_test_add_func ("/cli/dump/follow/snabb-pid-removed", test_snabb_pid_removed);
   g_test_add_func ("/cli/dump/follow/cpel-growing", test_cpel_growing);
+  g_test_add_func ("/cli/dump/follow/cpel-stdin", test_cpel_stdin);
   return g_test_run ();
 }
