@@ -9,9 +9,9 @@
 #     (with LeakSanitizer) and UndefinedBehaviorSanitizer, halting on the
 #     first error;
 #  3. runs each libFuzzer target (file, format, analysis, views, elf, index-cache, ctf-wire,
-#     span-rules, ctf-trace: a CTF stream file read through the reader child), $JOBS
+#     span-rules, ctf-trace: a CTF stream file read through the reader child, follow), $JOBS
 #     (default 2) at a time, from a scratch copy of its seed corpus
-#     (tests/fuzz/corpus/NAME; analysis uses corpus/file; plus the recorded
+#     (tests/fuzz/corpus/NAME; analysis and follow use corpus/file; plus the recorded
 #     VPP capture tests/fixtures/vpp-sample.cpel for both): a fixed number
 #     of inputs (about a minute each here) from the fixed seed $FUZZ_SEED
 #     (default 1), so that CI fails on what a change broke, the same on
@@ -43,7 +43,7 @@ fuzz_seconds=${FUZZ_SECONDS:-180}
 fuzz_seed=${FUZZ_SEED:-1}
 # inputs per target: about 60 s each on the 2-core CI machine
 declare -A fuzz_runs=([file]=400000 [format]=1200000 [analysis]=35000 [views]=100000 [elf]=300000 [index-cache]=30000
-                        [ctf-wire]=200000 [span-rules]=300000 [ctf-trace]=200)
+                        [ctf-wire]=200000 [span-rules]=300000 [ctf-trace]=200 [follow]=10000)
 jobs=${JOBS:-2}
 
 fuzzing=false
@@ -114,11 +114,11 @@ GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none GSETTINGS_BACKEND=memory NO_AT_
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/cpel-fuzz-XXXXXX")
 failed=0
-targets=(file format analysis views elf index-cache ctf-wire span-rules ctf-trace)
+targets=(file format analysis views elf index-cache ctf-wire span-rules ctf-trace follow)
 
 start_target () {
   local name=$1 seeds=$1
-  [ "$name" = analysis ] && seeds=file
+  { [ "$name" = analysis ] || [ "$name" = follow ]; } && seeds=file
   mkdir -p "$work/$name/corpus" "$work/$name/artifacts"
   cp tests/fuzz/corpus/"$seeds"/* "$work/$name/corpus/"
   if [ "$seeds" = file ]; then

@@ -120,13 +120,13 @@ snabb_ring_write (SnabbRing *r,
       guint8 *e = r->map + 64 + (gsize) r->cursor * 64;
       guint64 word1 = snabb_ring_msgid (seq) | (guint64) (seq % 4) << 16;
 
-      /* the previous entry's TSC is visible before any of this one's bytes */
-      __atomic_thread_fence (__ATOMIC_RELEASE);
-      snabb_ring_store (e + 16, snabb_ring_f64_bits ((double) seq), __ATOMIC_RELAXED);
-      snabb_ring_store (e + 8, word1, __ATOMIC_RELAXED);
+      /* release stores: the previous entry's TSC is visible before any of
+       * this one's bytes (plain stores on x86, as Snabb's) */
+      snabb_ring_store (e + 16, snabb_ring_f64_bits ((double) seq), __ATOMIC_RELEASE);
+      snabb_ring_store (e + 8, word1, __ATOMIC_RELEASE);
       for (guint i = 1; i < 6; i++)
         snabb_ring_store (e + 16 + 8 * i, snabb_ring_f64_bits (snabb_ring_check (seq, i)),
-                          __ATOMIC_RELAXED);
+                          __ATOMIC_RELEASE);
       snabb_ring_store (e, snabb_ring_f64_bits (snabb_ring_tsc (seq)), __ATOMIC_RELEASE);
       r->cursor = r->cursor + 1 == r->n_slots ? 0 : r->cursor + 1;
       __atomic_store_n (&r->seq, seq + 1, __ATOMIC_RELEASE);

@@ -18,6 +18,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include <glib-unix.h>
 #include <glib/gi18n.h>
 
@@ -28,6 +30,28 @@
 #define BATCH          4096
 #define BATCHES_MAX    64      /* per tick: then stdout is flushed and the loop runs */
 #define TRACK_PAD_MAX  28
+
+/* What every line of a message shares, escaped once for the output format. */
+typedef struct
+{
+  char    *tsv_mid;     /* "\tTRACK\tLABEL\tCODE\tEVENT\t" */
+  char    *label;       /* text lines: the track label */
+  guint    label_width;
+  char    *name;        /* text lines: the event */
+  char    *arg_eq[CPEL_SNABB_MAX_ARGS];   /* "NAME=" */
+  guint    n_args;
+} SnabbType;
+
+static void
+snabb_type_free (SnabbType *t)
+{
+  g_free (t->tsv_mid);
+  g_free (t->label);
+  g_free (t->name);
+  for (guint k = 0; k < t->n_args; k++)
+    g_free (t->arg_eq[k]);
+  g_free (t);
+}
 
 typedef struct
 {
@@ -44,6 +68,7 @@ typedef struct
   CpelSnabbFollower *snabb;
   CpelSnabbEntry    *entries;
   GHashTable        *track_ids;     /* label -> id + 1 */
+  SnabbType        **types;         /* by message id, made when first seen */
   gboolean           have_t0;
   double             tsc0;
   GString           *text;
@@ -79,9 +104,11 @@ put_line (Follow     *f,
       g_autofree char *text = cpel_cli_escape (datum);
       guint width = (guint) g_utf8_strlen (label, -1);
 
-      cpel_time_format_exact_to (time, 1000000000,
-                                 f->clock_rate || f->cpel ? CPEL_TIME_KIND_NS
-                                                          : CPEL_TIME_KIND_TICKS,
+      gboolean ticks = f->clock_rate == 0 && f->cpel == NULL;
+
+      /* one unit for the whole run: seconds, or plain ticks */
+      cpel_time_format_exact_to (time, ticks ? 1 : 1000000000,
+                                 ticks ? CPEL_TIME_KIND_TICKS : CPEL_TIME_KIND_NS,
                                  buf, sizeof buf);
       if (width > f->track_width)
         f->track_width = MIN (width, TRACK_PAD_MAX);
@@ -114,14 +141,74 @@ say (Follow     *f,
 
 /* ---- Snabb ---- */
 
+static char *
+escape_mode (const char *s,
+             gboolean    tsv)
+{
+  GString *out;
+
+  if (!tsv)
+    return cpel_cli_escape (s);
+  out = g_string_new (NULL);
+  cpel_cli_escape_append (out, s, strlen (s));
+  return g_string_free (out, FALSE);
+}
+
+static void
+snabb_types_clear (Follow *f)
+{
+  for (guint id = 0; id <= G_MAXUINT16; id++)
+    g_clear_pointer (&f->types[id], snabb_type_free);
+}
+
+static SnabbType *
+snabb_type (Follow  *f,
+            guint16  msgid)
+{
+  const CpelSnabbMessage *m;
+  const char *label;
+  g_autofree char *unknown = NULL, *esc_label = NULL, *esc_name = NULL;
+  SnabbType *t = f->types[msgid];
+  gpointer id;
+
+  if (t != NULL)
+    return t;
+  m = cpel_snabb_follower_message (f->snabb, msgid);
+  label = m != NULL ? m->track : _("unknown");
+  if (m == NULL)
+    unknown = g_strdup_printf (_("message %u"), msgid);
+  id = g_hash_table_lookup (f->track_ids, label);
+  if (id == NULL)
+    {
+      id = GUINT_TO_POINTER (g_hash_table_size (f->track_ids) + 1);
+      g_hash_table_insert (f->track_ids, g_strdup (label), id);
+    }
+  t = g_new0 (SnabbType, 1);
+  esc_label = escape_mode (label, f->tsv);
+  esc_name = escape_mode (m != NULL ? m->name : unknown, f->tsv);
+  t->tsv_mid = g_strdup_printf ("\t%u\t%s\t%u\t%s\t", GPOINTER_TO_UINT (id) - 1, esc_label,
+                                msgid, esc_name);
+  t->label_width = (guint) g_utf8_strlen (esc_label, -1);
+  t->label = g_steal_pointer (&esc_label);
+  t->name = g_steal_pointer (&esc_name);
+  if (m != NULL)
+    for (guint k = 0; k < m->n_args; k++)
+      {
+        g_autofree char *eq = g_strconcat (m->arg_names[k], "=", NULL);
+
+        t->arg_eq[t->n_args++] = escape_mode (eq, f->tsv);
+      }
+  if (m != NULL)
+    f->types[msgid] = t;   /* a message not (yet) in the table is looked up again */
+  return t;
+}
+
+/* One entry's line; what its message shares is made once (snabb_type). */
 static void
 snabb_entry (Follow               *f,
              const CpelSnabbEntry *e)
 {
-  const CpelSnabbMessage *m = cpel_snabb_follower_message (f->snabb, e->msgid);
-  const char *label = m != NULL ? m->track : _("unknown");
-  g_autofree char *name = NULL;
-  gpointer id;
+  SnabbType *t = snabb_type (f, e->msgid);
   double d;
   gint64 time;
 
@@ -134,26 +221,39 @@ snabb_entry (Follow               *f,
   if (f->clock_rate)
     d = d * 1e9 / (double) f->clock_rate;
   time = (gint64) d;
-  id = g_hash_table_lookup (f->track_ids, label);
-  if (id == NULL)
-    {
-      id = GUINT_TO_POINTER (g_hash_table_size (f->track_ids) + 1);
-      g_hash_table_insert (f->track_ids, g_strdup (label), id);
-    }
+
+  /* the text: NAME=value …, numbers need no escaping */
   g_string_truncate (f->text, 0);
-  if (m != NULL)
-    for (guint k = 0; k < m->n_args; k++)
-      {
-        if (k > 0)
-          g_string_append_c (f->text, ' ');
-        g_string_append (f->text, m->arg_names[k]);
-        g_string_append_c (f->text, '=');
-        cpel_snabb_append_number (f->text, e->args[k]);
-      }
+  for (guint k = 0; k < t->n_args; k++)
+    {
+      if (k > 0)
+        g_string_append_c (f->text, ' ');
+      g_string_append (f->text, t->arg_eq[k]);
+      cpel_snabb_append_number (f->text, e->args[k]);
+    }
+  if (f->tsv)
+    {
+      g_string_append_printf (f->out, "%" PRId64, time);
+      g_string_append (f->out, t->tsv_mid);
+      g_string_append_len (f->out, f->text->str, f->text->len);
+      g_string_append_c (f->out, '\n');
+    }
   else
-    name = g_strdup_printf (_("message %u"), e->msgid);
-  put_line (f, time, GPOINTER_TO_UINT (id) - 1, label, e->msgid, m ? m->name : name,
-            f->text->str);
+    {
+      char buf[64];
+
+      cpel_time_format_exact_to (time, f->clock_rate ? 1000000000 : 1,
+                                 f->clock_rate ? CPEL_TIME_KIND_NS : CPEL_TIME_KIND_TICKS,
+                                 buf, sizeof buf);
+      if (t->label_width > f->track_width)
+        f->track_width = MIN (t->label_width, TRACK_PAD_MAX);
+      g_string_append_printf (f->out, "%14s  %s%*s  %s%s%s\n", buf, t->label,
+                              t->label_width < f->track_width
+                              ? (int) (f->track_width - t->label_width) : 0, "",
+                              t->name, f->text->len ? ": " : "", f->text->str);
+    }
+  if (f->types[e->msgid] != t)
+    snabb_type_free (t);
 }
 
 static gboolean
@@ -168,6 +268,7 @@ snabb_tick (Follow *f)
         {
           say (f, _("new ring: the writer started again"));
           f->have_t0 = FALSE;
+          snabb_types_clear (f);   /* its messages may be others */
         }
       if (info.lost > 0)
         {
@@ -220,8 +321,9 @@ cpel_tick (Follow *f)
         }
       if (info.gone)
         {
-          say (f, _("the file was removed"));
-          return FALSE;
+          if (strcmp (f->source, "-") != 0)
+            say (f, _("the file was removed"));
+          return FALSE;   /* standard input ended: like cat, silently */
         }
       if (n < BATCH)
         break;
@@ -316,8 +418,8 @@ cpel_cli_follow (const char *source,
   guint sig_int, sig_term;
 
   if (strcmp (source, "-") == 0)
-    return cpel_cli_usage_error ("dump", _("--follow does not read standard input yet"));
-  if (g_str_has_prefix (source, "snabb:"))
+    f.cpel = cpel_follower_new_for_fd (STDIN_FILENO, clock_rate);   /* a CPEL stream */
+  else if (g_str_has_prefix (source, "snabb:"))
     {
       path = snabb_ring_of (source + 6, &error);
       if (path == NULL)
@@ -326,16 +428,17 @@ cpel_cli_follow (const char *source,
   else
     path = g_strdup (source);
 
-  if (is_snabb_ring (path))
+  if (path != NULL && is_snabb_ring (path))
     {
       f.snabb = cpel_snabb_follower_new (path, &error);
       if (f.snabb == NULL)
         return cpel_cli_file_error (source, error);
       f.entries = g_new (CpelSnabbEntry, BATCH);
       f.track_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      f.types = g_new0 (SnabbType *, G_MAXUINT16 + 1);
       f.text = g_string_new (NULL);
     }
-  else
+  else if (path != NULL)
     {
       f.cpel = cpel_follower_new (path, clock_rate, &error);
       if (f.cpel == NULL)
@@ -357,7 +460,6 @@ cpel_cli_follow (const char *source,
     g_source_remove (f.timeout_id);
   g_source_remove (sig_int);
   g_source_remove (sig_term);
-  g_main_context_iteration (NULL, FALSE);
   if (!flush_out (&f) && f.status == CPEL_EXIT_OK)
     f.status = CPEL_EXIT_INVALID;
 
@@ -366,6 +468,9 @@ cpel_cli_follow (const char *source,
   g_clear_pointer (&f.snabb, cpel_snabb_follower_free);
   g_clear_pointer (&f.cpel, cpel_follower_free);
   g_clear_pointer (&f.track_ids, g_hash_table_unref);
+  if (f.types != NULL)
+    snabb_types_clear (&f);
+  g_free (f.types);
   if (f.text != NULL)
     g_string_free (f.text, TRUE);
   g_free (f.entries);

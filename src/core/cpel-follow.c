@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -21,6 +22,8 @@
 #define PREFIX_SIZE   64      /* string table name in sections 2–5 */
 #define RECORD_SIZE   20
 #define CHECK_SIZE    64      /* bytes before the read point compared at each poll */
+#define STREAM_CHUNK  65536
+#define STREAM_READ_MAX (16u << 20)   /* per poll */
 
 typedef struct
 {
@@ -30,9 +33,12 @@ typedef struct
 
 struct _CpelFollower
 {
-  char        *path;
+  char        *path;          /* NULL: a stream (a pipe), read as it comes */
   guint64      clock_rate;
   int          fd;
+  GByteArray  *sbuf;          /* stream: the bytes from sbuf_start not yet consumed */
+  guint64      sbuf_start;
+  gboolean     eof;
   dev_t        dev;
   ino_t        ino;
 
@@ -104,6 +110,14 @@ read_at (CpelFollower *f,
 {
   gsize done = 0;
 
+  if (f->path == NULL)
+    {
+      if (offset < f->sbuf_start || offset + len > f->sbuf_start + f->sbuf->len)
+        return FALSE;
+      memcpy (buf, f->sbuf->data + (offset - f->sbuf_start), len);
+      return TRUE;
+    }
+
   while (done < len)
     {
       gssize r = pread (f->fd, buf + done, len - done, (off_t) (offset + done));
@@ -174,7 +188,79 @@ cpel_follower_new (const char *path,
       cpel_follower_free (f);
       return NULL;
     }
+  {
+    guint8 first;
+
+    /* a file that is there already must start as CPEL does (version 1) */
+    if (read_at (f, &first, 1, 0) && (first & 0x7f) != 1)
+      {
+        g_set_error (error, CPEL_ERROR, CPEL_ERROR_NOT_CPEL,
+                     _("Only a Snabb timeline or a CPEL file can be followed; this file "
+                       "starts with byte 0x%02x"), first);
+        cpel_follower_free (f);
+        return NULL;
+      }
+  }
   return f;
+}
+
+CpelFollower *
+cpel_follower_new_for_fd (int     fd,
+                          guint64 clock_rate)
+{
+  CpelFollower *f;
+
+  g_return_val_if_fail (fd >= 0, NULL);
+
+  f = g_new0 (CpelFollower, 1);
+  f->clock_rate = clock_rate;
+  f->fd = -1;   /* not ours */
+  f->sbuf = g_byte_array_new ();
+  f->strtabs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  f->strtab_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  f->event_defs = g_hash_table_new_full (NULL, NULL, NULL, event_def_free);
+  f->track_labels = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  f->events = g_array_new (FALSE, FALSE, sizeof (CpelFollowEvent));
+  f->texts = g_string_chunk_new (4096);
+  f->scratch = g_string_new (NULL);
+  reset (f);
+  f->fd = fd;
+  return f;
+}
+
+/* Reads what the stream has now, without waiting; at most STREAM_READ_MAX
+ * bytes a poll, and never more buffered than a section and its header.
+ * Returns the stream offset up to which bytes are there. */
+static guint64
+stream_fill (CpelFollower *f,
+             GError      **error)
+{
+  gsize got = 0;
+
+  while (!f->eof && got < STREAM_READ_MAX
+         && f->sbuf->len < (gsize) CPEL_FOLLOW_SECTION_MAX + 2 * STREAM_CHUNK)
+    {
+      struct pollfd pfd = { .fd = f->fd, .events = POLLIN };
+      guint8 chunk[STREAM_CHUNK];
+      gssize r;
+
+      if (poll (&pfd, 1, 0) <= 0)
+        break;   /* nothing more now */
+      r = read (f->fd, chunk, sizeof chunk);
+      if (r < 0 && (errno == EINTR || errno == EAGAIN))
+        continue;
+      if (r < 0)
+        {
+          g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, "%s", g_strerror (errno));
+          f->eof = TRUE;
+          break;
+        }
+      if (r == 0)
+        f->eof = TRUE;
+      g_byte_array_append (f->sbuf, chunk, (guint) r);
+      got += (gsize) r;
+    }
+  return f->sbuf_start + f->sbuf->len;
 }
 
 void
@@ -182,8 +268,10 @@ cpel_follower_free (CpelFollower *f)
 {
   if (f == NULL)
     return;
-  if (f->fd >= 0)
+  if (f->fd >= 0 && f->path != NULL)
     close (f->fd);
+  if (f->sbuf != NULL)
+    g_byte_array_unref (f->sbuf);
   g_clear_pointer (&f->records, g_bytes_unref);
   g_clear_pointer (&f->rec_strtab, g_bytes_unref);
   g_ptr_array_unref (f->strtabs);
@@ -442,7 +530,13 @@ cpel_follower_poll (CpelFollower   *f,
   g_array_set_size (f->events, 0);
   g_string_chunk_clear (f->texts);
 
-  if (!unchanged (f, &size, &gone))
+  if (f->path == NULL)
+    {
+      size = stream_fill (f, error);
+      if (error != NULL && *error != NULL)
+        return 0;
+    }
+  else if (!unchanged (f, &size, &gone))
     {
       if (gone)
         {
@@ -501,11 +595,20 @@ cpel_follower_poll (CpelFollower   *f,
       if (!take_section (f, type, bytes, f->offset, error))
         return 0;
       f->offset += 8 + (guint64) len;
+      if (f->path == NULL)
+        {
+          /* a stream: what was consumed is dropped */
+          g_byte_array_remove_range (f->sbuf, 0, (guint) (f->offset - f->sbuf_start));
+          f->sbuf_start = f->offset;
+          continue;
+        }
       /* remember the bytes before the read point to notice a rewrite */
       f->check_len = (guint) MIN (f->offset, CHECK_SIZE);
       if (!read_at (f, f->check, f->check_len, f->offset - f->check_len))
         f->check_len = 0;
     }
+  if (f->path == NULL && f->eof && f->events->len == 0 && f->rec_next >= f->rec_n)
+    info->gone = TRUE;   /* the end of the stream */
   return f->events->len;
 }
 

@@ -36,7 +36,7 @@ typedef struct
 typedef struct
 {
   gboolean rewritten;   /* the file was rewritten: events from its start again */
-  gboolean gone;        /* the file was removed */
+  gboolean gone;        /* the file was removed; a stream ended */
 } CpelFollowInfo;
 
 /* Opens a CPEL file (it may be empty yet, or hold only its header).
@@ -44,6 +44,11 @@ typedef struct
 CpelFollower          *cpel_follower_new    (const char      *path,
                                              guint64          clock_rate,
                                              GError         **error);
+/* Follows a stream (a pipe, standard input): the bytes are read as they
+ * come, without waiting, and the end of the stream is info->gone.  The fd
+ * stays the caller's. */
+CpelFollower          *cpel_follower_new_for_fd (int          fd,
+                                                 guint64      clock_rate);
 void                   cpel_follower_free   (CpelFollower    *follower);
 /* Reads what was appended; returns the number of events (at most max),
  * then read with cpel_follower_event ().  0 and an error (CPEL_ERROR, with

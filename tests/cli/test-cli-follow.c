@@ -23,7 +23,8 @@ typedef struct
 static void
 follow_start (Follow     *f,
               const char *source,
-              const char *shm_root)
+              const char *shm_root,
+              gboolean    tsv)
 {
   g_autoptr(GSubprocessLauncher) launcher =
     g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
@@ -34,7 +35,7 @@ follow_start (Follow     *f,
   if (shm_root != NULL)
     g_subprocess_launcher_setenv (launcher, "SNABB_SHM_ROOT", shm_root, TRUE);
   f->proc = g_subprocess_launcher_spawn (launcher, &error, cli_path (), "dump", "--follow",
-                                         "--tsv", source, NULL);
+                                         tsv ? "--tsv" : source, tsv ? source : NULL, NULL);
   g_assert_no_error (error);
   f->out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (f->proc));
   f->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (f->proc));
@@ -149,7 +150,7 @@ test_snabb (void)
   guint64 seq, lost;
 
   snabb_ring_write (r, 10);
-  follow_start (&f, path, NULL);
+  follow_start (&f, path, NULL, TRUE);
   header = next_line (f.out);
   g_assert_cmpstr (header, ==, "time_ns\ttrack\ttrack_label\tcode\tevent\tdatum");
   expect_entries (&f, 0, 10, 0);
@@ -195,15 +196,27 @@ test_snabb_pid_removed (void)
   g_autofree char *path = g_build_filename (pid_dir, "events.timeline", NULL);
   SnabbRing *r;
   Follow f = { 0 };
-  g_autofree char *header = NULL, *err = NULL;
+  g_autofree char *err = NULL;
   g_auto(CliRun) run = { 0 };
 
   g_assert_cmpint (g_mkdir (pid_dir, 0700), ==, 0);
   r = snabb_ring_create (path, 16);
   snabb_ring_write (r, 3);
-  follow_start (&f, "snabb:4242", dir);
-  header = next_line (f.out);
-  expect_entries (&f, 0, 3, 0);
+  follow_start (&f, "snabb:4242", dir, FALSE);
+  {
+    /* text lines: ticks (no clock rate), track label padded, "event: text" */
+    const char *want[] = {
+      "       0 ticks  test  test.seq: seq=0 c1=40520 c2=81023 c3=121526 c4=162029 c5=202532",
+      "       3 ticks  test 7  test.odd: seq=1 c1=",
+      "       6 ticks  test    test.seq: seq=2 c1=",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+      {
+        g_autofree char *line = next_line (f.out);
+        g_assert_true (g_str_has_prefix (line, want[i]));
+      }
+  }
   g_unlink (path);
   err = next_line (f.err);
   g_assert_cmpstr (err, ==, "cpel: the ring file was removed: the writer has exited");
@@ -237,7 +250,7 @@ test_cpel_growing (void)
 
   put_events (a, 1000, 2);
   g_assert_true (g_file_set_contents (path, (const char *) a->data, a->len, NULL));
-  follow_start (&f, path, NULL);
+  follow_start (&f, path, NULL, TRUE);
   header = next_line (f.out);
   for (guint i = 0; i < 2; i++)
     {
@@ -273,6 +286,57 @@ test_cpel_growing (void)
   cli_tmpdir_free (dir);
 }
 
+/* `-`: a CPEL stream on standard input, sections in pieces; its end ends
+ * the command (status 0). */
+static void
+test_cpel_stdin (void)
+{
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GByteArray) a = cpel_start ();
+  g_autoptr(GByteArray) more = g_byte_array_new ();
+  Follow f = { 0 };
+  GOutputStream *in;
+  g_autofree char *header = NULL;
+  const char *lines[] = {
+    "0\t5\tworker 5\t1\trx\t100 pkts",
+    "1000\t5\tworker 5\t1\trx\t200 pkts",
+    "1100\t5\tworker 5\t1\trx\t210 pkts",
+  };
+
+  g_subprocess_launcher_setenv (launcher, "LANGUAGE", "C", TRUE);
+  f.proc = g_subprocess_launcher_spawn (launcher, &error, cli_path (), "dump", "--follow",
+                                        "--tsv", "-", NULL);
+  g_assert_no_error (error);
+  f.out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (f.proc));
+  in = g_subprocess_get_stdin_pipe (f.proc);
+
+  put_events (a, 1000, 1);
+  g_assert_true (g_output_stream_write_all (in, a->data, a->len, NULL, NULL, &error));
+  g_assert_true (g_output_stream_flush (in, NULL, &error));
+  header = next_line (f.out);
+  g_assert_cmpstr (header, ==, "time_ns\ttrack\ttrack_label\tcode\tevent\tdatum");
+  {
+    g_autofree char *line = next_line (f.out);
+    g_assert_cmpstr (line, ==, lines[0]);
+  }
+  /* a section in two writes */
+  put_events (more, 2000, 2);
+  g_assert_true (g_output_stream_write_all (in, more->data, 40, NULL, NULL, &error));
+  g_assert_true (g_output_stream_flush (in, NULL, &error));
+  g_assert_true (g_output_stream_write_all (in, more->data + 40, more->len - 40, NULL, NULL,
+                                            &error));
+  g_assert_true (g_output_stream_close (in, NULL, &error));
+  g_assert_no_error (error);
+  for (guint i = 1; i < 3; i++)
+    {
+      g_autofree char *line = next_line (f.out);
+      g_assert_cmpstr (line, ==, lines[i]);
+    }
+  follow_stop (&f, 0);   /* the end of the input ends it */
+}
+
 int
 main (int argc, char **argv)
 {
@@ -280,5 +344,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/dump/follow/snabb", test_snabb);
   g_test_add_func ("/cli/dump/follow/snabb-pid-removed", test_snabb_pid_removed);
   g_test_add_func ("/cli/dump/follow/cpel-growing", test_cpel_growing);
+  g_test_add_func ("/cli/dump/follow/cpel-stdin", test_cpel_stdin);
   return g_test_run ();
 }

@@ -191,6 +191,47 @@ test_damaged (Fixture      *fx,
   g_assert_true (g_file_set_contents (fx->path, "\x02\0\0\0\0\0\0\0", 8, NULL));
   g_assert_cmpuint (cpel_follower_poll (fx->follower, 100, &info, &error), ==, 0);
   g_assert_error (error, CPEL_ERROR, CPEL_ERROR_VERSION);
+  g_clear_error (&error);
+
+  /* not CPEL from the start: refused when opened */
+  g_assert_null (cpel_follower_new (fx->path, 0, &error));
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_NOT_CPEL);
+}
+
+/* A stream (a pipe): bytes taken as they come, a section once whole, the
+ * end of the stream is gone. */
+static void
+test_stream (void)
+{
+  g_autoptr(GByteArray) a = cpel_start ();
+  g_autoptr(CpelFollower) f = NULL;
+  g_autoptr(GError) error = NULL;
+  CpelFollowInfo info;
+  int fds[2];
+  gsize half;
+
+  g_assert_cmpint (pipe (fds), ==, 0);
+  f = cpel_follower_new_for_fd (fds[0], 0);
+  g_assert_cmpuint (cpel_follower_poll (f, 10, &info, &error), ==, 0);
+  g_assert_no_error (error);
+  g_assert_false (info.gone);
+
+  put_events (a, 1000, 2);
+  half = a->len - 10;
+  g_assert_cmpint (write (fds[1], a->data, half), ==, (gssize) half);
+  g_assert_cmpuint (cpel_follower_poll (f, 10, &info, &error), ==, 0);   /* not whole */
+  g_assert_cmpint (write (fds[1], a->data + half, 10), ==, 10);
+  g_assert_cmpuint (cpel_follower_poll (f, 1, &info, &error), ==, 1);   /* at most max */
+  g_assert_cmpstr (cpel_follower_event (f, 0)->datum, ==, "100 pkts");
+  g_assert_cmpuint (cpel_follower_poll (f, 10, &info, &error), ==, 1);
+  g_assert_cmpstr (cpel_follower_event (f, 0)->datum, ==, "110 pkts");
+  g_assert_cmpint (cpel_follower_event (f, 0)->time_ns, ==, 100);
+  g_assert_no_error (error);
+
+  close (fds[1]);
+  g_assert_cmpuint (cpel_follower_poll (f, 10, &info, &error), ==, 0);
+  g_assert_true (info.gone);
+  close (fds[0]);
 }
 
 int
@@ -203,5 +244,6 @@ main (int argc, char **argv)
               fixture_tear_down);
   g_test_add ("/core/follow/damaged", Fixture, NULL, fixture_set_up, test_damaged,
               fixture_tear_down);
+  g_test_add_func ("/core/follow/stream", test_stream);
   return g_test_run ();
 }

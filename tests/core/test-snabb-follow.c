@@ -2,6 +2,8 @@
 /* test-snabb-follow.c — the Snabb ring follower against a live writer
  * (tests/snabb-ring-writer.h): every entry once, in order, whole; wrap;
  * laps counted as at most what was lost; a new ring; a removed file. */
+#include <unistd.h>
+
 #include <glib.h>
 #include <glib/gstdio.h>
 
@@ -196,8 +198,9 @@ test_lapped (void)
 typedef struct
 {
   SnabbRing *ring;
-  guint64    total;
+  guint64    total;        /* 0: until stop is set */
   guint64   *reader_seq;   /* NULL: free-running; else stay within half a ring of it */
+  gint       stop;
 } WriterArgs;
 
 static gpointer
@@ -205,9 +208,9 @@ writer_thread (gpointer data)
 {
   WriterArgs *a = data;
 
-  while (snabb_ring_written (a->ring) < a->total)
+  while (a->total == 0 ? !g_atomic_int_get (&a->stop) : snabb_ring_written (a->ring) < a->total)
     {
-      guint64 chunk = MIN (a->total - snabb_ring_written (a->ring), 7);
+      guint64 chunk = a->total == 0 ? 7 : MIN (a->total - snabb_ring_written (a->ring), 7);
 
       if (a->reader_seq != NULL)
         while (snabb_ring_written (a->ring) + chunk
@@ -227,7 +230,7 @@ test_race_paced (void)
   SnabbRing *r = snabb_ring_create (path, 256);
   g_autoptr(CpelSnabbFollower) f = cpel_snabb_follower_new (path, NULL);
   guint64 reader_seq = 0;
-  WriterArgs args = { r, 200000, &reader_seq };
+  WriterArgs args = { r, 200000, &reader_seq, 0 };
   GThread *writer;
   Seen seen = { 0 };
 
@@ -245,28 +248,34 @@ test_race_paced (void)
   remove_ring (path);
 }
 
-/* A free-running writer on a small ring: laps happen; each loss reported
- * is at most the real one, nothing torn, duplicated or out of order. */
+/* A free-running writer on a small ring, until the reader has read 20000
+ * entries: laps happen; each loss reported is at most the real one,
+ * nothing torn, duplicated or out of order. */
 static void
 test_race_free (void)
 {
   g_autofree char *path = ring_path ("events.timeline");
   SnabbRing *r = snabb_ring_create (path, 64);
   g_autoptr(CpelSnabbFollower) f = cpel_snabb_follower_new (path, NULL);
-  WriterArgs args = { r, 300000, NULL };
+  WriterArgs args = { r, 0, NULL, 0 };
   GThread *writer;
   Seen seen = { 0 };
-  guint64 n_reread = 0;
+  guint64 n_reread = 0, total;
 
   writer = g_thread_new ("writer", writer_thread, &args);
-  poll_until (f, &seen, args.total - 1);
+  while (seen.n_seen < 20000)
+    poll_check (f, &seen);
+  g_atomic_int_set (&args.stop, 1);
   g_thread_join (writer);
+  total = snabb_ring_written (r);
+  poll_until (f, &seen, total - 1);
   g_assert_cmpuint (seen.lost_reported, <=, seen.lost_real);
-  g_assert_cmpuint (seen.n_seen + seen.lost_real, ==, args.total);
+  g_assert_cmpuint (seen.n_seen + seen.lost_real, ==, total);
   cpel_snabb_follower_counts (f, NULL, NULL, &n_reread, NULL);
-  g_test_message ("seen %" G_GUINT64_FORMAT ", lost %" G_GUINT64_FORMAT " (reported at least %"
-                  G_GUINT64_FORMAT ") in %u gaps, %" G_GUINT64_FORMAT " slots read again",
-                  seen.n_seen, seen.lost_real, seen.lost_reported, seen.n_gaps, n_reread);
+  g_test_message ("written %" G_GUINT64_FORMAT ", seen %" G_GUINT64_FORMAT ", lost %"
+                  G_GUINT64_FORMAT " (reported at least %" G_GUINT64_FORMAT ") in %u gaps, %"
+                  G_GUINT64_FORMAT " slots read again", total, seen.n_seen, seen.lost_real,
+                  seen.lost_reported, seen.n_gaps, n_reread);
   snabb_ring_free (r);
   remove_ring (path);
 }
@@ -283,13 +292,16 @@ test_new_ring_and_gone (void)
 
   snabb_ring_write (r, 20);
   poll_until (f, &seen, 19);
+  /* three more, then the file replaced: those three first, then the new ring */
+  snabb_ring_write (r, 3);
   snabb_ring_free (r);
   r = snabb_ring_create (path, 48);
   snabb_ring_write (r, 5);
   while (seen.n_new_rings == 0)
     poll_check (f, &seen);
+  g_assert_cmpuint (seen.n_seen, >=, 23);
   poll_until (f, &seen, 4);
-  g_assert_cmpuint (seen.n_seen, ==, 25);
+  g_assert_cmpuint (seen.n_seen, ==, 28);
   cpel_snabb_follower_counts (f, NULL, NULL, NULL, &rings);
   g_assert_cmpuint (rings, ==, 2);
 
@@ -309,6 +321,37 @@ test_new_ring_and_gone (void)
   while (!seen.gone)
     poll_check (f, &seen);
   g_assert_cmpuint (seen.next_seq, ==, 7);
+  snabb_ring_free (r);
+  remove_ring (path);
+}
+
+/* The file shrinks under the mapping: reads past its end come back as
+ * zeros (cpel-mapguard.h), nothing is invented, and a ring written again
+ * at the path is a new ring. */
+static void
+test_shrunk (void)
+{
+  g_autofree char *path = ring_path ("events.timeline");
+  SnabbRing *r = snabb_ring_create (path, 4096);   /* 256 KiB: the strings on a later page */
+  g_autoptr(CpelSnabbFollower) f = cpel_snabb_follower_new (path, NULL);
+  Seen seen = { 0 };
+
+  snabb_ring_write (r, 10);
+  poll_until (f, &seen, 9);
+  snabb_ring_free (r);
+  g_assert_cmpint (truncate (path, 64), ==, 0);
+  /* the string table is past the end now: a fault, repaired with zeros */
+  g_assert_null (cpel_snabb_follower_message (f, 0));
+  g_assert_cmpuint (poll_check (f, &seen), ==, 0);
+  g_assert_false (seen.gone);
+  g_assert_cmpuint (poll_check (f, &seen), ==, 0);
+
+  r = snabb_ring_create (path, 16);
+  snabb_ring_write (r, 2);
+  while (seen.n_new_rings == 0)
+    poll_check (f, &seen);
+  poll_until (f, &seen, 1);
+  g_assert_cmpuint (seen.n_seen, ==, 12);
   snabb_ring_free (r);
   remove_ring (path);
 }
@@ -341,6 +384,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/import/snabb/follow/race-paced", test_race_paced);
   g_test_add_func ("/core/import/snabb/follow/race-free", test_race_free);
   g_test_add_func ("/core/import/snabb/follow/new-ring-and-gone", test_new_ring_and_gone);
+  g_test_add_func ("/core/import/snabb/follow/shrunk", test_shrunk);
   g_test_add_func ("/core/import/snabb/follow/not-a-ring", test_not_a_ring);
   return g_test_run ();
 }

@@ -37,6 +37,7 @@
 #define ENTRY_SIZE   64
 #define KEY_SIZE     24      /* magic, version, sizes: a ring is the same while they are */
 #define MAX_REREADS  64
+#define MAX_LAPS     64      /* per poll: a writer that keeps lapping the reader */
 #define STRINGS_MAX  (16u * 0xFFFFu)
 
 static const guint8 snabb_magic[8] = { 0x01, 0x00, 0x1d, 0x44, 0x23, 0x72, 0xff, 0xa3 };
@@ -54,7 +55,6 @@ struct _CpelSnabbFollower
   guint32           n_slots;
   guint32           strings_bytes;
 
-  gboolean          synced;
   guint32           next;
   guint32           guard;
   double            guard_tsc;
@@ -123,7 +123,11 @@ unmap (CpelSnabbFollower *f)
   f->n_msgs = 0;
 }
 
-/* Opens and maps the file at f->path and checks its header. */
+static void sync_ring (CpelSnabbFollower *f);
+
+/* Opens and maps the file at f->path, checks its header and finds where
+ * reading starts (what is in the ring then is read; anything the writer
+ * overwrites from now on before it is read is counted as lost). */
 static gboolean
 map_ring (CpelSnabbFollower *f,
           GError           **error)
@@ -203,7 +207,7 @@ map_ring (CpelSnabbFollower *f,
   f->n_msgs = f->strings_bytes / 16 + 1;
   f->msgs = g_new0 (CpelSnabbMessage, f->n_msgs);
   f->msg_tried = g_new0 (guint8, f->n_msgs);
-  f->synced = FALSE;
+  sync_ring (f);
   return TRUE;
 
 fail:
@@ -271,7 +275,6 @@ sync_ring (CpelSnabbFollower *f)
   double t0 = slot_tsc (f, 0, __ATOMIC_ACQUIRE);
 
   f->last_tsc = 0;
-  f->synced = TRUE;
   clear_messages (f);
   if (!(t0 > 0))
     {
@@ -322,21 +325,26 @@ resync_lapped (CpelSnabbFollower *f,
 }
 
 /* Is the file at the path still ours, unchanged?  FALSE when it was
- * removed (*gone) or replaced, shrunk or given a new header (a new ring). */
+ * removed (*gone) or replaced by another file (*replaced: the old one is
+ * still mapped, whole), shrunk or given a new header (a new ring). */
 static gboolean
 check_file (CpelSnabbFollower *f,
-            gboolean          *gone)
+            gboolean          *gone,
+            gboolean          *replaced)
 {
   struct stat st, fst;
 
-  *gone = FALSE;
+  *gone = *replaced = FALSE;
   if (g_stat (f->path, &st) != 0)
     {
       *gone = TRUE;
       return FALSE;
     }
   if (st.st_dev != f->dev || st.st_ino != f->ino)
-    return FALSE;
+    {
+      *replaced = TRUE;
+      return FALSE;
+    }
   if (fstat (f->fd, &fst) != 0 || fst.st_nlink == 0)
     {
       *gone = TRUE;
@@ -357,9 +365,8 @@ read_entries (CpelSnabbFollower *f,
 {
   gsize count = 0;
   guint32 n = f->n_slots;
+  guint laps = 0;
 
-  if (!f->synced)
-    sync_ring (f);
   while (count < max)
     {
       const guint8 *e = f->map + HEADER_SIZE + (gsize) f->next * ENTRY_SIZE;
@@ -370,6 +377,8 @@ read_entries (CpelSnabbFollower *f,
 
       for (tries = 0; ; tries++)
         {
+          double lap_tsc = 0;
+
           t1 = slot_tsc (f, f->next, __ATOMIC_ACQUIRE);
           if (!(t1 > f->last_tsc) || !isfinite (t1))
             {
@@ -378,42 +387,58 @@ read_entries (CpelSnabbFollower *f,
               g = slot_tsc (f, f->guard, __ATOMIC_ACQUIRE);
               if (g < f->guard_tsc || (g != f->guard_tsc && !(g > 0)))
                 {
-                  f->synced = FALSE;
+                  sync_ring (f);
                   f->pending_new_ring = TRUE;
                   f->n_rings++;
                 }
               return count;
             }
-          for (guint i = 1; i < 8; i++)
-            copy[i] = __atomic_load_n (&words[i], __ATOMIC_RELAXED);
-          __atomic_thread_fence (__ATOMIC_ACQUIRE);
-          t2 = slot_tsc (f, f->next, __ATOMIC_RELAXED);
-          g = slot_tsc (f, f->guard, __ATOMIC_RELAXED);
-          if (g != f->guard_tsc && !(isnan (g) && isnan (f->guard_tsc)))
+          if (!(t1 > f->guard_tsc))
             {
-              if (!(g > f->guard_tsc))
-                {
-                  /* the guard went back in time: the ring was started again */
-                  f->synced = FALSE;
-                  f->pending_new_ring = TRUE;
-                  f->n_rings++;
-                  return count;
-                }
-              resync_lapped (f, g);
-              if (count > 0)
-                return count;   /* the loss goes before the next poll's entries */
-              info->lost += f->pending_lost;
-              f->pending_lost = 0;
-              e = f->map + HEADER_SIZE + (gsize) f->next * ENTRY_SIZE;
-              words = (const guint64 *) e;
-              tries = 0;
-              continue;
+              /* the guard holds a newer entry than the slot after it: the
+               * writer went past the guard (since a resync) */
+              lap_tsc = f->guard_tsc;
             }
-          if (t2 == t1)
-            break;
-          f->n_reread++;
-          if (tries >= MAX_REREADS)
-            return count;   /* the writer keeps rewriting it: next poll */
+          else
+            {
+              /* acquire loads: the TSC and the guard below are read after
+               * them (plain loads on x86, as the writer's stores are) */
+              for (guint i = 1; i < 8; i++)
+                copy[i] = __atomic_load_n (&words[i], __ATOMIC_ACQUIRE);
+              t2 = slot_tsc (f, f->next, __ATOMIC_RELAXED);
+              g = slot_tsc (f, f->guard, __ATOMIC_RELAXED);
+              if (g != f->guard_tsc && !(isnan (g) && isnan (f->guard_tsc)))
+                {
+                  if (!(g > f->guard_tsc))
+                    {
+                      /* the guard went back in time: the ring was started again */
+                      sync_ring (f);
+                      f->pending_new_ring = TRUE;
+                      f->n_rings++;
+                      return count;
+                    }
+                  lap_tsc = g;
+                }
+              else if (t2 == t1)
+                break;   /* whole */
+              else
+                {
+                  f->n_reread++;
+                  if (tries >= MAX_REREADS)
+                    return count;   /* the writer keeps rewriting it: next poll */
+                  continue;
+                }
+            }
+
+          /* lapped: nothing of this slot is used */
+          resync_lapped (f, lap_tsc);
+          if (count > 0 || ++laps > MAX_LAPS)
+            return count;   /* the loss goes before the next poll's entries */
+          info->lost += f->pending_lost;
+          f->pending_lost = 0;
+          e = f->map + HEADER_SIZE + (gsize) f->next * ENTRY_SIZE;
+          words = (const guint64 *) e;
+          tries = 0;
         }
 
       {
@@ -442,7 +467,7 @@ cpel_snabb_follower_poll (CpelSnabbFollower *f,
                           CpelSnabbPollInfo *info)
 {
   gsize count = 0;
-  gboolean same, gone;
+  gboolean gone = FALSE, replaced = FALSE;
 
   g_return_val_if_fail (f != NULL, 0);
   g_return_val_if_fail (out != NULL || max == 0, 0);
@@ -456,36 +481,36 @@ cpel_snabb_follower_poll (CpelSnabbFollower *f,
       info->new_ring = TRUE;
       f->pending_new_ring = FALSE;
     }
-  same = f->map != NULL && check_file (f, &gone);
-  if (f->map != NULL && same)
-    count = read_entries (f, out, max, info);
-  else if (f->map != NULL && gone)
+  if (f->map != NULL)
     {
-      /* the mapping stays readable: what is left in it, then gone */
-      count = read_entries (f, out, max, info);
-      if (count == 0 && !f->pending_new_ring)
+      gboolean same = check_file (f, &gone, &replaced);
+
+      /* a file removed or replaced stays mapped, whole: what is left in it first */
+      if (same || gone || replaced)
+        count = read_entries (f, out, max, info);
+      if (same || count > 0)
+        goto done;
+      unmap (f);
+    }
+  if (gone)
+    {
+      info->gone = TRUE;
+      goto done;
+    }
+  /* replaced, shrunk, rewritten, or not open: a new ring once it reads */
+  if (g_file_test (f->path, G_FILE_TEST_EXISTS))
+    {
+      if (map_ring (f, NULL))
         {
-          info->gone = TRUE;
-          unmap (f);
+          f->n_rings++;
+          info->new_ring = TRUE;
+          count = read_entries (f, out, max, info);
         }
     }
   else
-    {
-      /* replaced, shrunk, rewritten, or not open: a new ring when it reads */
-      if (f->map != NULL)
-        unmap (f);
-      if (g_file_test (f->path, G_FILE_TEST_EXISTS))
-        {
-          if (map_ring (f, NULL))
-            {
-              f->n_rings++;
-              info->new_ring = TRUE;
-              count = read_entries (f, out, max, info);
-            }
-        }
-      else
-        info->gone = TRUE;
-    }
+    info->gone = TRUE;
+
+done:
   f->n_read += count;
   return count;
 }

@@ -5,10 +5,11 @@
  * sequence numbers.  The follower finds the newest entry where the TSC
  * drops, then returns, at each poll, the entries written since the last
  * one, in order.  An entry is copied between two reads of its TSC and
- * accepted only if the slot before it (the guard) still holds what it held:
- * the writer stores arguments first and the TSC last, one slot after the
- * other, so it can be rewriting a slot only after it rewrote the one before.
- * A changed guard means the writer lapped the reader: the entries lost are
+ * accepted only if it is newer than the slot before it (the guard) and the
+ * guard still holds what it held: the writer stores arguments first and
+ * the TSC last, one slot after the other, so it can be rewriting a slot
+ * only after it rewrote the one before.  A changed guard (or one newer
+ * than the slot after it) means the writer lapped the reader: the entries lost are
  * counted as "at least N" (N the fewest that can have been overwritten,
  * never more than were) and reading resumes at the oldest entry that is
  * safe to read.  A slot whose TSC changed while it was read is read again.
