@@ -43,7 +43,7 @@ fuzz_seconds=${FUZZ_SECONDS:-180}
 fuzz_seed=${FUZZ_SEED:-1}
 # inputs per target: about 60 s each on the 2-core CI machine
 declare -A fuzz_runs=([file]=400000 [format]=1200000 [analysis]=35000 [views]=100000 [elf]=300000 [index-cache]=30000
-                        [ctf-wire]=200000 [span-rules]=300000 [ctf-trace]=200 [follow]=10000)
+                        [ctf-wire]=200000 [span-rules]=300000 [ctf-trace]=500 [follow]=10000)
 jobs=${JOBS:-2}
 
 fuzzing=false

@@ -13,7 +13,16 @@
  * Waits are on conditions (the loading property, frames, progress), never
  * on the clock; the longest gap between two frames is reported, not
  * asserted (timings belong to benchmarks).
+ * /app/window/ctf-loading/damaged: copies of the recorded LTTng trace that
+ * libbabeltrace2 2.0.4 loops on (metadata cut at 412 bytes), aborts on (a
+ * packet's content_size 0xfffffffffffff000) or eats memory on (a dynamic
+ * array's length 2^28), handed to the reader with the checks skipped: the
+ * window stays, empty, an error dialog over it says the trace reader
+ * stopped, and no process went near 1 GiB resident.
  */
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include "app-test-util.h"
 #include "cpel-ctf-writer.h"
 
@@ -174,6 +183,120 @@ test_cancel (Fixture *f, gconstpointer data)
   app_test_wait_drawn (GTK_WIDGET (f->window));
 }
 
+#define LTTNG "ctf/lttng-ust-2.13-pid/ust/pid/fixture_app-20993-20261126-091809"
+
+static void
+copy_tree (const char *from, const char *to)
+{
+  g_autoptr(GDir) d = g_dir_open (from, 0, NULL);
+  const char *name;
+  g_assert_nonnull (d);
+  g_assert_cmpint (g_mkdir_with_parents (to, 0755), ==, 0);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *a = g_build_filename (from, name, NULL);
+      g_autofree char *b = g_build_filename (to, name, NULL);
+      g_autofree char *data = NULL;
+      gsize len = 0;
+      if (g_file_test (a, G_FILE_TEST_IS_DIR))
+        {
+          copy_tree (a, b);
+          continue;
+        }
+      g_assert_true (g_file_get_contents (a, &data, &len, NULL));
+      g_assert_true (g_file_set_contents (b, data, (gssize) len, NULL));
+    }
+}
+
+/* Overwrites `n` bytes at `off` of `file` in `dir` (`off` < 0: at the end
+ * of the first occurrence of `after`, `n_after` bytes). */
+static void
+poke (const char *dir, const char *file, gssize off, const guint8 *after, gsize n_after,
+      const void *v, gsize n)
+{
+  g_autofree char *p = g_build_filename (dir, file, NULL);
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (p, &data, &len, NULL));
+  for (gsize i = 0; off < 0 && i + n_after <= len; i++)
+    if (memcmp (data + i, after, n_after) == 0)
+      off = (gssize) (i + n_after);
+  g_assert_cmpint (off, >=, 0);
+  g_assert_cmpuint ((gsize) off + n, <=, len);
+  memcpy (data + off, v, n);
+  g_assert_true (g_file_set_contents (p, data, (gssize) len, NULL));
+}
+
+static void
+test_damaged (void)
+{
+  /* depths[4] = 0, 0, 0, 65535 of the first queue_sample event of ch0_1:
+   * hist's u32 length follows */
+  static const guint8 depths[] = { 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+  const guint64 content = GUINT64_TO_LE (G_GUINT64_CONSTANT (0xfffffffffffff000));
+  const guint32 length = GUINT32_TO_LE (1u << 28);
+
+  if (app == NULL)
+    {
+      app_test_skip_no_display ();
+      return;
+    }
+  g_autofree char *src = cpel_test_fixture_dir (LTTNG);
+  g_autofree char *tmp = g_dir_make_tmp ("cpelview-ctf-damaged-XXXXXX", NULL);
+  g_setenv ("CPEL_CTF_SKIP_CHECKS", "1", TRUE);
+  g_setenv ("CPEL_CTF_READER_TIMEOUT", "2", TRUE);
+  for (guint recipe = 0; recipe < 3; recipe++)
+    {
+      g_autofree char *name = g_strdup_printf ("trace%u", recipe);
+      g_autofree char *dir = g_build_filename (tmp, name, NULL);
+      copy_tree (src, dir);
+      if (recipe == 0)
+        {
+          g_autofree char *meta = g_build_filename (dir, "metadata", NULL);
+          g_assert_cmpint (truncate (meta, 412), ==, 0);
+        }
+      else if (recipe == 1)
+        poke (dir, "ch0_0", 48, NULL, 0, &content, sizeof content);
+      else
+        poke (dir, "ch0_1", -1, depths, sizeof depths, &length, sizeof length);
+
+      CpelWindow *window = cpel_window_new (app);
+      g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+      gtk_window_present (GTK_WINDOW (window));
+      app_test_open_and_wait (window, dir);
+      g_assert_nonnull (window);
+      g_assert_null (cpel_window_get_file (window));
+
+      /* the error dialog over the window, the reader's end in its detail */
+      g_autoptr(GList) tops = gtk_window_list_toplevels ();
+      AdwMessageDialog *dialog = NULL;
+      for (GList *l = tops; l != NULL; l = l->next)
+        if (ADW_IS_MESSAGE_DIALOG (l->data)
+            && gtk_window_get_transient_for (l->data) == GTK_WINDOW (window))
+          dialog = l->data;
+      g_assert_nonnull (dialog);
+      GtkWidget *detail = adw_message_dialog_get_extra_child (dialog);
+      g_assert_true (GTK_IS_LABEL (detail));
+      const char *text = gtk_label_get_text (GTK_LABEL (detail));
+      g_test_message ("%s", text);
+      g_assert_nonnull (strstr (text, "This CTF trace is damaged (the trace reader stopped: "));
+      gtk_window_destroy (GTK_WINDOW (dialog));
+      gtk_window_destroy (GTK_WINDOW (window));
+      app_test_drain ();
+    }
+  g_unsetenv ("CPEL_CTF_SKIP_CHECKS");
+  g_unsetenv ("CPEL_CTF_READER_TIMEOUT");
+  app_test_remove_tree (tmp);
+  /* the viewer and its readers stayed under 1 GiB resident (KiB) */
+  struct rusage self, children;
+  g_assert_cmpint (getrusage (RUSAGE_SELF, &self), ==, 0);
+  g_assert_cmpint (getrusage (RUSAGE_CHILDREN, &children), ==, 0);
+  g_test_message ("peak resident memory: viewer %ld MiB, readers %ld MiB",
+                  self.ru_maxrss >> 10, children.ru_maxrss >> 10);
+  g_assert_cmpint (self.ru_maxrss, <, 1 << 20);
+  g_assert_cmpint (children.ru_maxrss, <, 1 << 20);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -182,5 +305,6 @@ main (int argc, char *argv[])
   app = app_test_new_application ();
   g_test_add ("/app/window/ctf-loading/responsive", Fixture, NULL, fixture_setup, test_responsive, fixture_teardown);
   g_test_add ("/app/window/ctf-loading/cancel", Fixture, NULL, fixture_setup, test_cancel, fixture_teardown);
+  g_test_add_func ("/app/window/ctf-loading/damaged", test_damaged);
   return app_test_run (&app);
 }

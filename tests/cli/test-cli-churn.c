@@ -10,7 +10,8 @@
  * of the format copied over it as cp does (truncated, written in pieces,
  * then the original copied back).  The mutator is started before each run
  * and stops when the run has exited (it is never timed): every run must
- * exit 0, or 1 with a message — no signal (SIGSEGV, SIGBUS, SIGABRT).
+ * exit 0, or 1 with a message of one plain line — no signal (SIGSEGV,
+ * SIGBUS, SIGABRT).
  *
  * RUNS is 50 ($CPEL_CHURN_RUNS overrides it).  The mapping guard, pass B's
  * bounds and the isolated CTF reader are what this checks. */
@@ -42,6 +43,9 @@ static const Format formats[] = {
 #endif
 #if HAVE_CTF
   { "ctf", "ctf/lttng-ust-2.13-pid/ust/pid/fixture_app-20993-20261126-091809/ch0_1",
+    NULL, "ctf/lttng-ust-2.13-pid/ust/pid/fixture_app-20993-20261126-091809", "request" },
+  /* the same trace, its metadata changed */
+  { "ctf-metadata", "ctf/lttng-ust-2.13-pid/ust/pid/fixture_app-20993-20261126-091809/metadata",
     NULL, "ctf/lttng-ust-2.13-pid/ust/pid/fixture_app-20993-20261126-091809", "request" },
 #endif
 };
@@ -127,6 +131,8 @@ run_churned (Mutator *m, const char * const *args, gboolean early, GString *err_
 
   g_subprocess_launcher_setenv (l, "LC_ALL", "C.UTF-8", TRUE);
   g_subprocess_launcher_setenv (l, "LANGUAGE", "C", TRUE);
+  /* libbabeltrace2 loops on some changed metadata: stopped sooner */
+  g_subprocess_launcher_setenv (l, "CPEL_CTF_READER_TIMEOUT", "2", TRUE);
   g_ptr_array_add (argv, (gpointer) cli_path ());
   for (; *args != NULL; args++)
     g_ptr_array_add (argv, (gpointer) *args);
@@ -230,7 +236,9 @@ test_churn (gconstpointer data)
           continue;
         }
       int code = WEXITSTATUS (status);
-      if (code != 0 && (code != 1 || err->len == 0))
+      /* 1 with one plain line: not the trace library's internals */
+      if (code != 0 && (code != 1 || count_lines (err->str) != 1
+                        || strstr (err->str, "comp-addr=") != NULL))
         {
           g_test_message ("cpel %s: exit status %d; stderr: %s",
                           i % 2 == 0 ? "dump" : "search", code, err->str);

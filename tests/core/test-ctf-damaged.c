@@ -290,6 +290,34 @@ test_slow_valid (void)
                        "a bigger one is needed on this machine");
 }
 
+/* The walk for traces is bounded (`cpel info /` once walked the whole file
+ * system): a trace 3 folders down is found, the same trace 9 down is not,
+ * and the message says where it looked. */
+static void
+test_walk_depth (void)
+{
+  g_autofree char *src = g_test_build_filename (G_TEST_DIST, TRACE, NULL);
+  g_autofree char *tmp = g_dir_make_tmp ("cpel-ctf-walk-XXXXXX", NULL);
+  g_autofree char *near = g_build_filename (tmp, "near", "a", "b", "trace", NULL);
+  g_autofree char *far = g_build_filename (tmp, "far", "a", "b", "c", "d", "e", "f", "g", "h",
+                                           "trace", NULL);
+  g_autofree char *near_top = g_build_filename (tmp, "near", NULL);
+  g_autofree char *far_top = g_build_filename (tmp, "far", NULL);
+  g_autoptr(GError) error = NULL;
+
+  copy_tree (src, near);
+  copy_tree (src, far);
+  g_autoptr(GPtrArray) found = cpel_ctf_find_trace_dirs (near_top, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (found->len, ==, 1);
+  g_assert_cmpstr (found->pdata[0], ==, near);
+  g_autoptr(GPtrArray) none = cpel_ctf_find_trace_dirs (far_top, &error);
+  g_assert_null (none);
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "no CTF trace found in this folder (looked for a "));
+  remove_tree (tmp);
+}
+
 /* A reader that would loop for a minute stops at once on cancel. */
 static void
 test_cancel (void)
@@ -371,6 +399,7 @@ main (int argc, char **argv)
                         GINT_TO_POINTER (RECIPE_ARRAY_NEGATIVE), test_array_negative);
   g_test_add_func ("/core/import/ctf/damaged/cancel", test_cancel);
   g_test_add_func ("/core/import/ctf/watchdog/slow-valid", test_slow_valid);
+  g_test_add_func ("/core/import/ctf/walk/depth", test_walk_depth);
   g_test_add_func ("/core/import/ctf/damaged/no-reader", test_no_reader);
   g_test_add_func ("/core/import/ctf/damaged/unrelated", test_unrelated);
   return g_test_run ();

@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 
 #include "cpel-error.h"
+#include "cpel-mapguard.h"
 
 #define META_HEADER_BYTES   37u
 #define INDEX_HEADER_BYTES  16u
@@ -41,15 +42,60 @@ damaged (GError **error, const char *file, guint64 offset, const char *what)
   return FALSE;
 }
 
-static gboolean
-check_metadata (const char *dir, GError **error)
+/* A file mapped and guarded (cpel-mapguard.h): one that shrinks while it
+ * is checked reads zeros from there on instead of raising SIGBUS, and the
+ * check then says the file changed. */
+typedef struct
 {
-  g_autofree char *path = g_build_filename (dir, "metadata", NULL);
-  g_autoptr(GMappedFile) map = g_mapped_file_new (path, FALSE, NULL);
-  if (map == NULL)
-    return TRUE;      /* the reader says why */
-  const guint8 *p = (const guint8 *) g_mapped_file_get_contents (map);
-  guint64 size = g_mapped_file_get_length (map);
+  GMappedFile  *map;
+  guint         guard;
+  const guint8 *p;
+  guint64       size;
+} Mapped;
+
+static gboolean
+mapped_open (Mapped *m, const char *path)
+{
+  m->map = g_mapped_file_new (path, FALSE, NULL);
+  if (m->map == NULL)
+    return FALSE;
+  m->p = (const guint8 *) g_mapped_file_get_contents (m->map);
+  m->size = g_mapped_file_get_length (m->map);
+  if (m->size > 0)
+    m->guard = cpel_mapguard_register (m->p, m->size);
+  return TRUE;
+}
+
+static void
+mapped_close (Mapped *m)
+{
+  cpel_mapguard_unregister (m->guard);
+  m->guard = 0;
+  g_clear_pointer (&m->map, g_mapped_file_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Mapped, mapped_close)
+
+/* The check's verdict `ok` (its error in `local`), unless the file shrank
+ * under it: then that. */
+static gboolean
+mapped_verdict (Mapped *m, const char *path, gboolean ok, GError *local, GError **error)
+{
+  if (cpel_mapguard_is_damaged (m->guard))
+    {
+      g_clear_error (&local);
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, "%s: %s", path,
+                   _("The file changed on disk while it was read"));
+      return FALSE;
+    }
+  if (local != NULL)
+    g_propagate_error (error, local);
+  return ok;
+}
+
+static gboolean
+check_metadata_bytes (const char *path, const guint8 *p, guint64 size, GError **error)
+{
   if (size < 4)
     return TRUE;
   gboolean be;
@@ -129,17 +175,21 @@ check_stream_packet (FILE *f, const char *stream, guint64 off, guint64 packet_bi
 }
 
 static gboolean
-check_index (const char *dir, const char *name, GError **error)
+check_metadata (const char *dir, GError **error)
 {
-  g_autofree char *path = g_build_filename (dir, "index", name, NULL);
-  g_autofree char *sname = g_strndup (name, strlen (name) - 4);
-  g_autofree char *stream = g_build_filename (dir, sname, NULL);
-  guint64 stream_size = file_bytes (stream);
-  g_autoptr(GMappedFile) map = g_mapped_file_new (path, FALSE, NULL);
-  if (map == NULL || !g_file_test (stream, G_FILE_TEST_IS_REGULAR))
-    return TRUE;
-  const guint8 *p = (const guint8 *) g_mapped_file_get_contents (map);
-  guint64 size = g_mapped_file_get_length (map);
+  g_autofree char *path = g_build_filename (dir, "metadata", NULL);
+  g_auto(Mapped) m = { 0 };
+  GError *local = NULL;
+  if (!mapped_open (&m, path))
+    return TRUE;      /* the reader says why */
+  gboolean ok = check_metadata_bytes (path, m.p, m.size, &local);
+  return mapped_verdict (&m, path, ok, local, error);
+}
+
+static gboolean
+check_index_bytes (const char *path, const char *stream, const char *sname,
+                   guint64 stream_size, const guint8 *p, guint64 size, GError **error)
+{
   if (size < INDEX_HEADER_BYTES || rd32 (p, TRUE) != INDEX_MAGIC)
     return TRUE;      /* not an index libbabeltrace2 uses */
   guint32 entry = rd32 (p + 12, TRUE);
@@ -172,6 +222,21 @@ check_index (const char *dir, const char *name, GError **error)
   if (f != NULL)
     fclose (f);
   return ok;
+}
+
+static gboolean
+check_index (const char *dir, const char *name, GError **error)
+{
+  g_autofree char *path = g_build_filename (dir, "index", name, NULL);
+  g_autofree char *sname = g_strndup (name, strlen (name) - 4);
+  g_autofree char *stream = g_build_filename (dir, sname, NULL);
+  guint64 stream_size = file_bytes (stream);
+  g_auto(Mapped) m = { 0 };
+  GError *local = NULL;
+  if (!g_file_test (stream, G_FILE_TEST_IS_REGULAR) || !mapped_open (&m, path))
+    return TRUE;
+  gboolean ok = check_index_bytes (path, stream, sname, stream_size, m.p, m.size, &local);
+  return mapped_verdict (&m, path, ok, local, error);
 }
 
 gboolean

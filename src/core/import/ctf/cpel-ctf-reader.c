@@ -718,6 +718,10 @@ take_bt_error_full (char **clock_cause)
       const char *m = bt_error_cause_get_message (c);
       if (m == NULL || !*m)
         continue;
+      /* the graph's own wrapper ("Component initialization method failed:
+       * status=ERROR, comp-addr=0x…, …") says nothing to a user */
+      if (strstr (m, "comp-addr=") != NULL && n > 1)
+        continue;
       if (s->len)
         g_string_append (s, "; ");
       g_string_append (s, m);
