@@ -160,7 +160,8 @@ fill_file (CpelFileInfoWindow *self)
   set_value_take (self->events_row, cpel_format_count (cpel_file_get_n_events (file)));
   set_value_take (self->tracks_row, cpel_format_count (cpel_file_get_n_tracks (file)));
   set_value_take (self->types_row, cpel_format_count (cpel_file_get_n_types (file)));
-  set_value_take (self->duration_row, cpel_time_format (cpel_file_get_duration (file)));
+  set_value_take (self->duration_row, cpel_time_format_kind (cpel_file_get_duration (file),
+                                                             cpel_file_get_time_kind (file)));
 }
 
 /* Imported (or converted) files: the source format, its clock and header. */

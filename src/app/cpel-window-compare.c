@@ -247,7 +247,7 @@ cpel_window_close_compare (CpelWindow *self)
   if (self->compare.pane != NULL
       && gtk_stack_get_visible_child (self->main_stack) == GTK_WIDGET (self->compare.pane))
     {
-      gtk_stack_set_visible_child_full (self->main_stack, self->file != NULL ? "view" : "empty",
+      gtk_stack_set_visible_child_full (self->main_stack, _cpel_window_view_page (self),
                                         GTK_STACK_TRANSITION_TYPE_NONE);
       if (self->timeline != NULL)
         gtk_widget_grab_focus (GTK_WIDGET (self->timeline));

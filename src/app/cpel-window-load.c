@@ -27,7 +27,7 @@ stop_loading (CpelWindow *self)
   /* B read before A (cpelview --compare): the compare view A's new file
    * opened stays */
   if (!cpel_window_is_comparing (self))
-    gtk_stack_set_visible_child_name (self->main_stack, self->file != NULL ? "view" : "empty");
+    gtk_stack_set_visible_child_name (self->main_stack, _cpel_window_view_page (self));
   _cpel_window_update_actions (self);
   _cpel_window_notify_loading (self);
 }

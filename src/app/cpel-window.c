@@ -315,6 +315,45 @@ _cpel_window_present_tool (CpelWindow  *self,
   gtk_window_present (*slot);
 }
 
+const char *
+_cpel_window_view_page (CpelWindow *self)
+{
+  if (self->file == NULL)
+    return "empty";
+  return cpel_file_get_n_events (self->file) == 0 ? "no-events" : "view";
+}
+
+/* A capture without events: a page that says so (and why, when its source
+ * tells), not empty rows on a ruler of no span. */
+static void
+update_no_events_page (CpelWindow *self)
+{
+  const char *reason;
+
+  if (self->file == NULL || cpel_file_get_n_events (self->file) > 0)
+    return;
+  reason = cpel_file_get_source_value (self->file, "empty-reason");
+  adw_status_page_set_description (self->no_events_page,
+                                   reason != NULL && *reason != '\0'
+                                   ? reason
+                                   : _("The file was read without errors, but it holds no "
+                                       "events to show."));
+}
+
+void
+_cpel_window_on_ticks_bar_response (CpelWindow *self,
+                                    int         response)
+{
+  gtk_info_bar_set_revealed (self->ticks_bar, FALSE);
+}
+
+gboolean
+cpel_window_is_ticks_bar_shown (CpelWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (self), FALSE);
+  return gtk_info_bar_get_revealed (self->ticks_bar);
+}
+
 void
 cpel_window_set_file (CpelWindow   *self,
                       CpelFile     *file,
@@ -351,7 +390,12 @@ cpel_window_set_file (CpelWindow   *self,
   /* No crossfade into the capture: its first frame is the whole capture,
    * not a blend with the page before that lasts another 200 ms (and costs
    * every frame in between twice). */
-  gtk_stack_set_visible_child_full (self->main_stack, "view", GTK_STACK_TRANSITION_TYPE_NONE);
+  update_no_events_page (self);
+  /* Times in ticks of an unknown rate: said above them, with the way out. */
+  gtk_info_bar_set_revealed (self->ticks_bar,
+                             cpel_file_get_time_kind (file) == CPEL_TIME_KIND_TICKS);
+  gtk_stack_set_visible_child_full (self->main_stack, _cpel_window_view_page (self),
+                                    GTK_STACK_TRANSITION_TYPE_NONE);
   _cpel_window_update_title (self);
   update_range_label (self);
   update_pointer_labels (self);
@@ -689,6 +733,10 @@ cpel_window_class_init (CpelWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, reload_button);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, load_progress);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, main_stack);
+  gtk_widget_class_bind_template_child (widget_class, CpelWindow, ticks_bar);
+  gtk_widget_class_bind_template_child (widget_class, CpelWindow, ticks_label);
+  gtk_widget_class_bind_template_child (widget_class, CpelWindow, no_events_button);
+  gtk_widget_class_bind_template_child (widget_class, CpelWindow, no_events_page);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, empty_page);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, loading_page);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, loading_progress);
@@ -702,6 +750,7 @@ cpel_window_class_init (CpelWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, measure_label);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, modes_label);
   gtk_widget_class_bind_template_callback (widget_class, _cpel_window_on_reload_bar_response);
+  gtk_widget_class_bind_template_callback (widget_class, _cpel_window_on_ticks_bar_response);
 
   _cpel_window_class_actions_init (klass);
 }
@@ -764,6 +813,12 @@ cpel_window_init (CpelWindow *self)
   /* A development build says so (the header bar's stripes). */
   if (g_str_equal (PROFILE, "development"))
     gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
+
+  /* texts too long for a line of the template */
+  gtk_label_set_text (self->ticks_label, _("Times are clock ticks: this capture does not say "
+                                           "how fast its clock runs."));
+  adw_status_page_set_title (self->no_events_page, _("This capture has no events"));
+  gtk_button_set_label (self->no_events_button, _("File _Information"));
 
   gtk_stack_set_visible_child_name (self->main_stack, "empty");
   _cpel_window_update_actions (self);

@@ -260,6 +260,13 @@ const char   *cpel_file_get_source_value   (CpelFile *self, const char *key);
  * "unknown") and no rate was given on opening: the times are ticks, read as
  * one tick = one ns, to be shown as ticks (cpel_time_format_kind). */
 CpelTimeKind  cpel_file_get_time_kind      (CpelFile *self);
+/* Whether the times count ticks of a clock whose rate a reader may set
+ * ("Read with Different Clock Rate…", --clock-rate): a CPEL file's own
+ * sections, a source whose rate was given or is unknown (Snabb without
+ * engine.got_monotonic_time).  FALSE for sources whose times are seconds
+ * or ns already (elog, perf, CTF, and files converted from them) and for a
+ * rate the source gives (Snabb's derived TSC rate). */
+gboolean      cpel_file_has_clock_rate     (CpelFile *self);
 /* The source format's header: key, value, key, value, …, NULL (g_strfreev). */
 char        **cpel_file_dup_source_header  (CpelFile *self);
 /* TRUE when events carry their full text (the datum shown is that text). */

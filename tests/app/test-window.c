@@ -324,6 +324,19 @@ file_shown (const char *given)
   return found;
 }
 
+/* The window that shows the file at `path`. */
+static CpelWindow *
+window_showing (const char *path)
+{
+  CpelWindow *found = NULL;
+
+  for (GList *l = gtk_window_list_toplevels (); l != NULL; l = g_list_delete_link (l, l))
+    if (found == NULL && CPEL_IS_WINDOW (l->data) && cpel_window_get_file (l->data) != NULL
+        && g_strcmp0 (cpel_file_get_path (cpel_window_get_file (l->data)), path) == 0)
+      found = l->data;
+  return found;
+}
+
 /* A VPP elog and a Snabb timeline open like CPEL (by content, whatever the
  * name); an elog without events opens too (an empty view, no error). */
 static void
@@ -363,6 +376,38 @@ test_imported (Fixture *f, gconstpointer data)
   g_assert_nonnull (file);
   g_assert_cmpstr (cpel_file_get_imported_from (file), ==, "elog");
   g_assert_cmpuint (cpel_file_get_n_events (file), ==, 0);
+  /* No rows on a made-up ruler: a page that says there are no events, and
+   * why (the elog's header tells). */
+  {
+    CpelWindow *window = window_showing (empty);
+    GtkWidget *stack = app_test_find_widget (GTK_WIDGET (window), is_main_stack, NULL);
+    GtkWidget *page;
+
+    g_assert_nonnull (stack);
+    g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "no-events");
+    page = gtk_stack_get_visible_child (GTK_STACK (stack));
+    g_assert_true (ADW_IS_STATUS_PAGE (page));
+    g_assert_cmpstr (adw_status_page_get_title (ADW_STATUS_PAGE (page)), ==,
+                     "This capture has no events");
+    g_assert_cmpstr (adw_status_page_get_description (ADW_STATUS_PAGE (page)), ==,
+                     "The log’s ring (room for 64 events) was empty when it was saved.");
+    g_assert_true (action_enabled (window, "file-info"));
+    /* the file gets events (reloaded): the window shows its view */
+    {
+      g_autofree char *path = cpel_test_fixture_file (fixtures[0]);
+      g_autofree char *contents = NULL;
+      gsize len;
+      CpelFile *before = cpel_window_get_file (window);
+
+      g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+      g_assert_true (g_file_set_contents (empty, contents, len, NULL));
+      app_test_activate_action (GTK_WIDGET (window), "reload", NULL);
+      while (cpel_window_get_file (window) == before || cpel_window_is_loading (window))
+        g_main_context_iteration (NULL, TRUE);
+      g_assert_cmpuint (cpel_file_get_n_events (cpel_window_get_file (window)), ==, 1065);
+      g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "view");
+    }
+  }
 }
 
 static void
@@ -553,6 +598,56 @@ test_clock_rate (Fixture *f, gconstpointer data)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpuint (cpel_window_get_clock_rate (f->window), ==, 500000000);
   g_assert_cmpint (cpel_file_get_duration (cpel_window_get_file (f->window)), ==, 5200);
+}
+
+/* A Snabb timeline without engine.got_monotonic_time counts TSC ticks of
+ * an unknown rate: the status line says ticks, a bar says why and offers
+ * "Set Clock Rate…", which reads the file again with the rate given.  An
+ * elog's times are seconds already: no bar, no clock rate to set. */
+static void
+test_ticks (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = cpel_test_fixture_file ("snabb-timeline/ring64-wrapped.timeline");
+  g_autofree char *elog = cpel_test_fixture_file ("vpp-elog/workers.elog");
+  const char *range;
+  AdwMessageDialog *dialog;
+  GtkEditable *entry;
+  CpelWindow *other;
+
+  SKIP_WITHOUT_DISPLAY ();
+  app_test_open_and_wait (f->window, path);
+  g_assert_nonnull (cpel_window_get_file (f->window));
+  g_assert_true (cpel_window_is_ticks_bar_shown (f->window));
+  range = cpel_window_get_range_text (f->window);
+  g_test_message ("range: %s", range);
+  g_assert_nonnull (strstr (range, "ticks"));
+  g_assert_null (strstr (range, "µs"));
+  g_assert_null (strstr (range, " ns"));
+  g_assert_true (action_enabled (f->window, "set-clock-rate"));
+
+  app_test_activate_action (GTK_WIDGET (f->window), "set-clock-rate", NULL);
+  dialog = find_message_dialog (f->window, "open");
+  g_assert_nonnull (dialog);
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Read with Different Clock Rate");
+  entry = GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog));
+  /* ticks read as ns: no rate of 10^9 offered */
+  g_assert_cmpstr (gtk_editable_get_text (entry), ==, "");
+  gtk_editable_set_text (entry, "2GHz");
+  adw_message_dialog_response (dialog, "open");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  while (cpel_window_get_clock_rate (f->window) != 2000000000 || cpel_window_is_loading (f->window))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (cpel_window_is_ticks_bar_shown (f->window));
+  range = cpel_window_get_range_text (f->window);
+  g_assert_null (strstr (range, "ticks"));
+
+  /* an elog (times in seconds): no bar, nothing to set */
+  app_test_open_and_wait (f->window, elog);
+  other = window_showing (elog);
+  g_assert_nonnull (other);
+  g_assert_false (cpel_window_is_ticks_bar_shown (other));
+  g_assert_false (action_enabled (other, "set-clock-rate"));
+  gtk_window_destroy (GTK_WINDOW (other));
 }
 
 /* A file name is not markup anywhere (a warning would abort the test). */
@@ -1710,6 +1805,7 @@ main (int argc, char *argv[])
   ADD ("markup-name", test_markup_name, TRUE);
   ADD ("bad-file-plain", test_bad_file_plain, TRUE);
   ADD ("clock-rate", test_clock_rate, TRUE);
+  ADD ("ticks", test_ticks, TRUE);
   ADD ("warnings-toast", test_warnings_toast, TRUE);
   ADD ("toast-quick", test_toast_quick, TRUE);
   ADD ("file-info", test_file_info, FALSE);
