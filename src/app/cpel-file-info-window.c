@@ -143,7 +143,20 @@ fill_file (CpelFileInfoWindow *self)
       cpel_file_info_row_set_value (self->byte_order_row, cpel_file_is_little_endian (file)
                                                           ? _("Little-endian") : _("Big-endian"));
     }
-  if (cpel_file_get_date (file) != 0)
+  if (cpel_file_get_imported_from (file) != NULL)
+    {
+      /* The capture's start as its source says it, never the file's mtime. */
+      gint64 start_ns;
+      g_autoptr(GDateTime) date = NULL;
+
+      if (cpel_file_get_capture_start (file, &start_ns))
+        date = g_date_time_new_from_unix_local (start_ns / 1000000000);
+      set_value_take (self->date_row, date != NULL
+                                      ? g_date_time_format (date, "%Y-%m-%d %H:%M:%S %Z")
+                                      : g_strdup (_("unknown")));
+      gtk_widget_set_visible (GTK_WIDGET (self->date_row), TRUE);
+    }
+  else if (cpel_file_get_date (file) != 0)
     {
       g_autoptr(GDateTime) date = g_date_time_new_from_unix_local (cpel_file_get_date (file));
 

@@ -450,6 +450,23 @@ cpel_file_get_time_kind (CpelFile *self)
 }
 
 gboolean
+cpel_file_get_capture_start (CpelFile *self,
+                             gint64   *unix_ns)
+{
+  const char *start;
+  guint64 ns;
+
+  g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);
+
+  start = cpel_file_get_source_value (self, "start-unix-ns");
+  if (start == NULL || !g_ascii_string_to_unsigned (start, 10, 0, G_MAXINT64, &ns, NULL))
+    return FALSE;
+  if (unix_ns != NULL)
+    *unix_ns = (gint64) ns;
+  return TRUE;
+}
+
+gboolean
 cpel_file_has_clock_rate (CpelFile *self)
 {
   const char *clock;
