@@ -253,6 +253,15 @@ show_load_error (CpelWindow *self,
   dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), NULL, NULL));
   adw_message_dialog_set_heading_use_markup (dialog, TRUE);
   adw_message_dialog_set_heading (dialog, heading);
+  /* The window's title (a window list's, a screen reader's) is the heading
+   * as plain text: the whole name, without the joiners that keep it on one
+   * line of the heading. */
+  {
+    g_autofree char *quoted = g_strdup_printf ("“%s”", name);
+    g_autofree char *title = g_strdup_printf (_("Could Not Open %s"), quoted);
+
+    gtk_window_set_title (GTK_WINDOW (dialog), title);
+  }
   if (summary != NULL)
     {
       GtkWidget *detail = gtk_label_new (error->message);

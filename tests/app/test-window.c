@@ -533,6 +533,16 @@ test_bad_file_plain (Fixture *f, gconstpointer data)
         }
       g_assert_cmpstr (name->str, ==, names[i].shown);
       g_string_free (name, TRUE);
+      /* The dialog's window title (what a window list or a screen reader
+       * says) is plain text: the whole name, no markup, no invisible word
+       * joiners between its letters. */
+      {
+        const char *title = gtk_window_get_title (GTK_WINDOW (dialog));
+        g_autofree char *expected = g_strdup_printf ("Could Not Open “%s”", names[i].file);
+
+        g_assert_cmpstr (title, ==, expected);
+        g_assert_null (g_utf8_strchr (title, -1, 0x2060));
+      }
       adw_message_dialog_response (dialog, "close");
       gtk_window_destroy (GTK_WINDOW (dialog));
     }
