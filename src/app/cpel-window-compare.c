@@ -4,7 +4,7 @@
  * B is read by cpel_load_file_async() like any file; the compare view is a
  * CpelComparePane added to the window's main stack as page "compare" the
  * first time.  A file that cannot be read leaves A shown and says which
- * (a toast naming B).  Closing B returns to the single view ("view").
+ * (a dialog naming B, as the main view's).  Closing B returns to the single view ("view").
  */
 #include "cpel-window-private.h"
 
@@ -185,15 +185,9 @@ on_b_loaded (GObject      *source,
   g_clear_object (&self->compare.cancellable);
   if (file == NULL)
     {
+      /* as the main view's: what is wrong, then the detail, until closed */
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          g_autofree char *name = _cpel_window_display_name (data->location);
-          /* TRANSLATORS: comparing failed: “b.cpel”: This is not a CPEL file. */
-          g_autofree char *text = g_strdup_printf (_("Could not compare with “%s”: %s"),
-                                                   name, error->message);
-
-          cpel_toaster_show (self->toaster, text);
-        }
+        _cpel_window_show_load_error (self, data->location, error, TRUE);
       _cpel_window_update_actions (self);
       compare_load_free (data);
       return;

@@ -204,6 +204,13 @@ GtkWindow *_cpel_window_new_tracks         (CpelWindow      *self);
 /* cpel-window-load.c */
 void       _cpel_window_load_dispose     (CpelWindow  *self);
 void       _cpel_window_cancel_load      (CpelWindow  *self);
+/* A file could not be read: a dialog "Could Not Open “name”" (`compare`:
+ * "Could Not Compare With “name”") saying plainly what is wrong, the
+ * technical detail below it. */
+void       _cpel_window_show_load_error  (CpelWindow  *self,
+                                          GFile       *location,
+                                          GError      *error,
+                                          gboolean     compare);
 
 /* cpel-window-export.c */
 void       _cpel_window_choose_open      (CpelWindow  *self);

@@ -238,18 +238,46 @@ test_offset_enter (Fixture *f, gconstpointer data)
   g_assert_cmpint (cpel_compare_pane_get_view (pane)->offset_b, ==, -1500000);
 }
 
-/* B unreadable: A stays, a message names B. */
+/* The message dialog transient for `parent` with a "close" response, or NULL. */
+static AdwMessageDialog *
+find_error_dialog (CpelWindow *parent)
+{
+  AdwMessageDialog *found = NULL;
+
+  for (GList *l = gtk_window_list_toplevels (); l != NULL; l = g_list_delete_link (l, l))
+    if (found == NULL && ADW_IS_MESSAGE_DIALOG (l->data) && gtk_widget_get_visible (l->data)
+        && gtk_window_get_transient_for (l->data) == GTK_WINDOW (parent)
+        && adw_message_dialog_has_response (l->data, "close"))
+      found = l->data;
+  return found;
+}
+
+/* B unreadable: A stays; a dialog names B and says what is wrong as the
+ * main view's does (a plain sentence, then the detail, whole, until it is
+ * closed), not a toast that cuts the reason off. */
 static void
 test_bad_b (Fixture *f, gconstpointer data)
 {
   g_autoptr(GFile) bad = g_file_new_for_path (f->bad);
-  CpelToaster *toaster = cpel_window_get_toaster (f->window);
   CpelFile *a = cpel_window_get_file (f->window);
+  AdwMessageDialog *dialog;
+  GtkWidget *detail;
 
   cpel_window_compare_with (f->window, bad);
-  app_test_wait_until (cpel_toaster_get_text (toaster) != NULL
-                       && strstr (cpel_toaster_get_text (toaster), "bad.cpel") != NULL, 60);
-  g_assert_true (g_str_has_prefix (cpel_toaster_get_text (toaster), "Could not compare with “bad.cpel”: "));
+  app_test_wait_until (find_error_dialog (f->window) != NULL, 60);
+  dialog = find_error_dialog (f->window);
+  g_assert_nonnull (dialog);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (dialog)), ==,
+                   "Could Not Compare With “bad.cpel”");
+  g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, "This is not a supported event log.");
+  detail = adw_message_dialog_get_extra_child (dialog);
+  g_assert_true (GTK_IS_LABEL (detail));
+  g_assert_true (gtk_label_get_selectable (GTK_LABEL (detail)));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (detail)), "the file starts with"));
+  g_assert_false (adw_message_dialog_has_response (dialog, "clock-rate"));
+  g_assert_null (cpel_toaster_get_text (cpel_window_get_toaster (f->window)));
+  adw_message_dialog_response (dialog, "close");
+  gtk_window_destroy (GTK_WINDOW (dialog));
   g_assert_false (cpel_window_is_comparing (f->window));
   g_assert_true (cpel_window_get_file (f->window) == a);
 }
