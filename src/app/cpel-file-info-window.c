@@ -107,7 +107,10 @@ fill_file (CpelFileInfoWindow *self)
   if (self->location != NULL)
     {
       set_value_take (self->location_row, g_file_get_parse_name (self->location));
-      gtk_widget_set_visible (GTK_WIDGET (self->clock_rate_button), TRUE);
+      /* only for times in ticks of a rate that may be given (not elog,
+       * perf or CTF, whose times are seconds or ns already) */
+      gtk_widget_set_visible (GTK_WIDGET (self->clock_rate_button),
+                              cpel_file_has_clock_rate (file));
       gtk_widget_set_visible (GTK_WIDGET (self->location_row), TRUE);
     }
   {
@@ -321,7 +324,22 @@ cpel_file_info_window_constructed (GObject *object)
   g_return_if_fail (CPEL_IS_FILE (self->file));
   fill_file (self);
   fill_source (self);
-  fill_sections (self);
+  if (cpel_file_get_imported_from (self->file) == NULL)
+    fill_sections (self);
+  else
+    {
+      /* An imported capture is described by its source (the Source group:
+       * the importer's account of the format's header), not by the CPEL
+       * sections made in memory to hold it; the clock rate goes with the
+       * source. */
+      GtkWidget *button = GTK_WIDGET (self->clock_rate_button);
+
+      g_object_ref (button);
+      adw_preferences_group_set_header_suffix (self->sections_group, NULL);
+      adw_preferences_group_set_header_suffix (self->source_group, button);
+      g_object_unref (button);
+      gtk_widget_set_visible (GTK_WIDGET (self->sections_group), FALSE);
+    }
   fill_warnings (self);
 }
 

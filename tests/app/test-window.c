@@ -725,6 +725,22 @@ shows_group (GtkWidget *widget, const char *title)
   return FALSE;
 }
 
+/* The button labelled `label` under `widget`, or NULL. */
+static GtkWidget *
+find_button (GtkWidget *widget, const char *label)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_button (c, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* File Information lists the sections; an event section's clock reads in
  * MHz when whole (not ten digits and "ticks/s" that wrap). */
 static void
@@ -741,6 +757,9 @@ test_file_info (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (text->str, "Type 5 at offset "));
   g_assert_nonnull (strstr (text->str, " · clock 1000 MHz"));
   g_assert_null (strstr (text->str, "ticks/s"));
+  /* a CPEL file's ticks: its rate may be given */
+  g_assert_true (gtk_widget_get_visible (find_button (GTK_WIDGET (info),
+                                                      "Read with Different Clock Rate…")));
 
   /* The fixed rows: where the file is, what it holds; no warnings. */
   {
@@ -771,6 +790,66 @@ test_file_info (Fixture *f, gconstpointer data)
     g_assert_false (shows_group (GTK_WIDGET (info), "Warnings"));
   }
   gtk_window_destroy (info);
+}
+
+/* File Information of an imported capture: its source's account (format,
+ * clock, header), not the CPEL sections made in memory to hold it ("String
+ * table “ImportStrtab”", "Type 1129316353"); "Read with Different Clock
+ * Rate…" only where the times are ticks of a rate that may be given (a
+ * Snabb timeline without its rate, a CPEL file), never for an elog's
+ * seconds; its Date is the elog's start, not the file's mtime. */
+static void
+test_file_info_imported (Fixture *f, gconstpointer data)
+{
+  static const struct { const char *file; gboolean clock_rate; } cases[] = {
+    { "vpp-elog/workers.elog", FALSE },
+    { "snabb-timeline/ring64-wrapped.timeline", TRUE },
+    { "snabb-timeline/engine-pipeline.timeline", FALSE },
+  };
+
+  SKIP_WITHOUT_DISPLAY ();
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = cpel_test_fixture_file (cases[i].file);
+      g_autoptr(GString) text = g_string_new (NULL);
+      CpelWindow *window;
+      GtkWindow *info;
+      GtkWidget *button;
+
+      app_test_open_and_wait (f->window, path);
+      window = window_showing (path);
+      g_assert_nonnull (window);
+      app_test_activate_action (GTK_WIDGET (window), "file-info", NULL);
+      app_test_wait_until (app_test_find_toplevel ("File Information", NULL) != NULL, 30);
+      info = app_test_find_toplevel ("File Information", NULL);
+      g_assert_nonnull (info);
+      collect_subtitles (GTK_WIDGET (info), text);
+      g_test_message ("%s:\n%s", cases[i].file, text->str);
+      g_assert_null (strstr (text->str, "Type 1129316353"));
+      g_assert_null (strstr (text->str, " at offset "));
+      g_assert_false (shows_group (GTK_WIDGET (info), "Sections"));
+      g_assert_true (shows_group (GTK_WIDGET (info), "Source"));
+      button = find_button (GTK_WIDGET (info), "Read with Different Clock Rate…");
+      g_assert_nonnull (button);
+      g_assert_cmpint (gtk_widget_get_visible (button), ==, cases[i].clock_rate);
+      if (i == 0)
+        {
+          CpelFileInfoRow *row = find_info_row (GTK_WIDGET (info), "Date");
+          g_autoptr(GDateTime) when = NULL;
+          gint64 start;
+
+          g_assert_true (cpel_file_get_capture_start (cpel_window_get_file (window), &start));
+          when = g_date_time_new_from_unix_local (start / 1000000000);
+          g_assert_nonnull (row);
+          g_assert_cmpstr (cpel_file_info_row_get_value (row), ==,
+                           g_date_time_format (when, "%Y-%m-%d %H:%M:%S %Z"));
+        }
+      gtk_window_destroy (info);
+      if (window != f->window)
+        gtk_window_destroy (GTK_WINDOW (window));
+      else
+        app_test_drain ();
+    }
 }
 
 /* The first selectable label under `widget`. */
@@ -1820,6 +1899,7 @@ main (int argc, char *argv[])
   ADD ("toast-quick", test_toast_quick, TRUE);
   ADD ("file-info", test_file_info, FALSE);
   ADD ("file-info-value-menu", test_file_info_value_menu, FALSE);
+  ADD ("file-info-imported", test_file_info_imported, TRUE);
   ADD ("search", test_search, FALSE);
   ADD ("details", test_details, FALSE);
   ADD ("status", test_status, FALSE);
