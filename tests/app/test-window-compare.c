@@ -877,6 +877,23 @@ test_statistics (Fixture *f, gconstpointer data)
   file_b = cpel_compare_pane_get_file_b (CPEL_COMPARE_PANE (cpel_window_get_compare_pane (f->window)));
   want = cpel_diff_compute (file_a, file_b, NULL, NULL, &error);
   g_assert_no_error (error);
+  /* the Event Codes and Tracks pages count A only, and say so */
+  {
+    AdwViewStack *pages = ADW_VIEW_STACK (gtk_widget_get_template_child (GTK_WIDGET (stats),
+                                                                        CPEL_TYPE_STATS_WINDOW,
+                                                                        "view_stack"));
+    GtkLabel *range = GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (stats),
+                                                               CPEL_TYPE_STATS_WINDOW,
+                                                               "range_label"));
+    g_autofree char *page = g_strdup (adw_view_stack_get_visible_child_name (pages));
+
+    adw_view_stack_set_visible_child_name (pages, "codes");
+    app_test_wait_until (g_str_has_prefix (gtk_label_get_text (range), "A only ("), 30);
+    g_test_message ("codes page: %s", gtk_label_get_text (range));
+    adw_view_stack_set_visible_child_name (pages, "tracks");
+    g_assert_true (g_str_has_prefix (gtk_label_get_text (range), "A only ("));
+    adw_view_stack_set_visible_child_name (pages, page);
+  }
 
   rows = cpel_stats_window_get_compare_rows (stats, CPEL_DIFF_BY_EVENTS);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, cpel_diff_get_n_rows (want, CPEL_DIFF_BY_EVENTS));
