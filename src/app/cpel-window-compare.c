@@ -139,6 +139,10 @@ show_compare (CpelWindow *self)
                                G_CALLBACK (on_page_changed), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (self->timeline, "view-changed",
                                G_CALLBACK (apply_filters), self, G_CONNECT_SWAPPED);
+      /* the details pane shows the compare view's selected event */
+      g_signal_connect_object (self->compare.pane, "notify::selection",
+                               G_CALLBACK (_cpel_window_update_details), self,
+                               G_CONNECT_SWAPPED);
     }
   name_a = _cpel_window_name_a (self);
   name_b = _cpel_window_display_name (self->compare.location_b);

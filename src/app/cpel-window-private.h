@@ -188,6 +188,10 @@ void       _cpel_window_set_show_details (CpelWindow  *self,
 void       _cpel_window_on_ticks_bar_response (CpelWindow *self,
                                                int         response);
 
+/* The details pane anew: the single view's selection or the compare
+ * pane's. */
+void       _cpel_window_update_details   (CpelWindow  *self);
+
 /* cpel-window-actions.c */
 void       _cpel_window_class_actions_init (CpelWindowClass *klass);
 void       _cpel_window_update_actions     (CpelWindow      *self);

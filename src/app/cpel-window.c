@@ -131,16 +131,57 @@ update_pointer_labels (CpelWindow *self)
     gtk_label_set_text (self->measure_label, "");
 }
 
+/* The details pane shows the single view's selected event, or while
+ * comparing the compare pane's (its side selected last). */
 static void
 update_details (CpelWindow *self)
 {
   guint slot;
   guint64 index;
 
-  if (self->file != NULL && cpel_session_get_selection (self->session, &slot, &index))
+  if (cpel_window_is_comparing (self))
+    {
+      CpelCompareSide side;
+
+      if (cpel_compare_pane_get_selection (self->compare.pane, &side, &slot, &index))
+        cpel_details_set_event (self->details,
+                                side == CPEL_COMPARE_A
+                                ? cpel_compare_pane_get_file_a (self->compare.pane)
+                                : cpel_compare_pane_get_file_b (self->compare.pane),
+                                slot, index);
+      else
+        cpel_details_clear (self->details);
+    }
+  else if (self->file != NULL && cpel_session_get_selection (self->session, &slot, &index))
     cpel_details_set_event (self->details, self->file, slot, index);
   else
     cpel_details_clear (self->details);
+}
+
+void
+_cpel_window_update_details (CpelWindow *self)
+{
+  update_details (self);
+}
+
+/* The details pane beside the view or the compare view (not beside the
+ * empty, loading or no-events pages). */
+static void
+update_details_revealed (CpelWindow *self)
+{
+  const char *page = gtk_stack_get_visible_child_name (self->main_stack);
+
+  gtk_revealer_set_reveal_child (self->details_revealer,
+                                 self->show_details
+                                 && (g_strcmp0 (page, "view") == 0
+                                     || g_strcmp0 (page, "compare") == 0));
+}
+
+static void
+on_main_page_changed (CpelWindow *self)
+{
+  update_details_revealed (self);
+  update_details (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -477,7 +518,7 @@ _cpel_window_set_show_details (CpelWindow *self,
   gboolean changed = self->show_details != !!show;
 
   self->show_details = !!show;
-  gtk_revealer_set_reveal_child (self->details_revealer, show);
+  update_details_revealed (self);
   cpel_settings_set_boolean (_cpel_window_get_settings (self), "details-visible", show);
   if (changed)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_DETAILS]);
@@ -796,6 +837,8 @@ cpel_window_init (CpelWindow *self)
                             G_CALLBACK (update_pointer_labels), self);
   g_signal_connect_swapped (self->timeline, "selection-changed",
                             G_CALLBACK (update_details), self);
+  g_signal_connect_swapped (self->main_stack, "notify::visible-child",
+                            G_CALLBACK (on_main_page_changed), self);
 
   /* win.color-mode and win.summary-mode follow the session (the timeline's
    * keys change it). */

@@ -282,6 +282,55 @@ test_bad_b (Fixture *f, gconstpointer data)
   g_assert_true (cpel_window_get_file (f->window) == a);
 }
 
+/* F9 in the compare view: the details pane shows beside it, with the event
+ * selected last in either pane; none selected, "nothing selected"; back in
+ * the single view, A's own selection. */
+static void
+test_details (Fixture *f, gconstpointer data)
+{
+  CpelComparePane *pane;
+  CpelDetails *details = cpel_window_get_details (f->window);
+  CpelFile *file_b;
+  g_autofree char *track_b = NULL;
+
+  compare_and_wait (f, f->b);
+  pane = CPEL_COMPARE_PANE (cpel_window_get_compare_pane (f->window));
+  file_b = cpel_compare_pane_get_file_b (pane);
+  g_object_set (f->window, "show-details", TRUE, NULL);
+  app_test_wait_until (gtk_widget_get_mapped (GTK_WIDGET (details)), 30);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (details)));
+  g_assert_true (gtk_widget_get_mapped (cpel_window_get_compare_pane (f->window)));
+  g_assert_cmpstr (cpel_details_get_value (details, "code"), ==, "");
+
+  /* B's second event of its first track */
+  cpel_compare_pane_select (pane, CPEL_COMPARE_B, 0, 1);
+  track_b = g_strdup_printf ("%s (id %u)", cpel_file_get_track_label (file_b, 0),
+                             cpel_file_get_track_id (file_b, 0));
+  g_assert_cmpstr (cpel_details_get_value (details, "track"), ==, track_b);
+  g_assert_cmpstr (cpel_details_get_value (details, "code"), !=, "");
+  /* then A's: A's shown; A unselected: B's again */
+  cpel_compare_pane_select (pane, CPEL_COMPARE_A, 1, 0);
+  {
+    CpelFile *file_a = cpel_compare_pane_get_file_a (pane);
+    g_autofree char *track_a = g_strdup_printf ("%s (id %u)",
+                                                cpel_file_get_track_label (file_a, 1),
+                                                cpel_file_get_track_id (file_a, 1));
+
+    g_assert_cmpstr (cpel_details_get_value (details, "track"), ==, track_a);
+  }
+  cpel_compare_pane_select (pane, CPEL_COMPARE_A, G_MAXUINT, 0);
+  g_assert_cmpstr (cpel_details_get_value (details, "track"), ==, track_b);
+  cpel_compare_pane_select (pane, CPEL_COMPARE_B, G_MAXUINT, 0);
+  g_assert_cmpstr (cpel_details_get_value (details, "code"), ==, "");
+
+  /* back to A alone: its own (no) selection */
+  cpel_window_close_compare (f->window);
+  g_assert_false (cpel_window_is_comparing (f->window));
+  g_assert_cmpstr (cpel_details_get_value (details, "code"), ==, "");
+  g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (gtk_widget_get_ancestor (
+    GTK_WIDGET (details), GTK_TYPE_REVEALER))));
+}
+
 /* The header bar's subtitle (the window's AdwWindowTitle). */
 static const char *
 subtitle_of (CpelWindow *window)
@@ -1098,6 +1147,8 @@ main (int argc, char *argv[])
   g_test_add ("/app/window/compare/history-measure-cursor", Fixture, NULL, fixture_setup, test_history_measure_cursor, fixture_teardown);
   g_test_add ("/app/window/compare/print", Fixture, NULL, fixture_setup, test_print, fixture_teardown);
   g_test_add ("/app/window/compare/bad-b", Fixture, NULL, fixture_setup, test_bad_b, fixture_teardown);
+  g_test_add ("/app/window/compare/details", Fixture, NULL, fixture_setup, test_details,
+              fixture_teardown);
   g_test_add ("/app/window/compare/statistics", Fixture, NULL, fixture_setup, test_statistics, fixture_teardown);
   g_test_add ("/app/window/compare/offset-enter", Fixture, NULL, fixture_setup, test_offset_enter, fixture_teardown);
   return g_test_run ();
