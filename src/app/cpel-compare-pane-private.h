@@ -24,6 +24,7 @@ struct _CpelComparePane
   char            *name_a;
   char            *name_b;
   CpelCompareView  view;
+  CpelCompareSide  last_selected;   /* the side selected last (the details pane's) */
   CpelSearchResult *matches_a;
   CpelSearchResult *matches_b;
   /* each side's filters (the views point at them) */

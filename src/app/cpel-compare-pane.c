@@ -24,6 +24,7 @@ enum
   PROP_OFFSET,
   PROP_T0,
   PROP_T1,
+  PROP_SELECTION,
   N_PROPS
 };
 
@@ -434,8 +435,41 @@ cpel_compare_pane_select (CpelComparePane *self,
                      && index < cpel_file_get_track_n_events (v->file, slot);
   v->selected_slot = slot;
   v->selected_index = index;
+  if (v->has_selection)
+    self->last_selected = side;
   _cpel_compare_pane_changed (self, FALSE);
   _cpel_compare_pane_update_actions (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTION]);
+}
+
+gboolean
+cpel_compare_pane_get_selection (CpelComparePane *self,
+                                 CpelCompareSide *side,
+                                 guint           *slot,
+                                 guint64         *index)
+{
+  const CpelView *v;
+  CpelCompareSide s;
+
+  g_return_val_if_fail (CPEL_IS_COMPARE_PANE (self), FALSE);
+
+  s = self->last_selected;
+  v = s == CPEL_COMPARE_A ? &self->view.a : &self->view.b;
+  if (!v->has_selection)
+    {
+      /* the side selected last has none now: the other's */
+      s = s == CPEL_COMPARE_A ? CPEL_COMPARE_B : CPEL_COMPARE_A;
+      v = s == CPEL_COMPARE_A ? &self->view.a : &self->view.b;
+    }
+  if (!v->has_selection || v->file == NULL)
+    return FALSE;
+  if (side != NULL)
+    *side = s;
+  if (slot != NULL)
+    *slot = v->selected_slot;
+  if (index != NULL)
+    *index = v->selected_index;
+  return TRUE;
 }
 
 gboolean
@@ -481,6 +515,8 @@ cpel_compare_pane_set_filters (CpelComparePane *self,
       for (guint r = 0; r < n_rows && !shown; r++)
         shown = rows[r] == v->selected_slot;
       v->has_selection = shown;
+      if (!shown)
+        g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTION]);
     }
   _cpel_compare_pane_changed (self, FALSE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILTERS]);
@@ -581,6 +617,9 @@ cpel_compare_pane_get_property (GObject    *object,
     case PROP_T1:
       g_value_set_int64 (value, self->view.a.t1);
       break;
+    case PROP_SELECTION:
+      g_value_set_boolean (value, cpel_compare_pane_get_selection (self, NULL, NULL, NULL));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -674,6 +713,10 @@ cpel_compare_pane_class_init (CpelComparePaneClass *klass)
   properties[PROP_T1] =
     g_param_spec_int64 ("t1", NULL, NULL, G_MININT64, G_MAXINT64, 1,
                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* whether an event is selected; notified on every selection change */
+  properties[PROP_SELECTION] =
+    g_param_spec_boolean ("selection", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_set_css_name (widget_class, "comparepane");
 }

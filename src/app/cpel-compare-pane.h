@@ -58,6 +58,13 @@ void                   cpel_compare_pane_select     (CpelComparePane *self,
                                                      CpelCompareSide  side,
                                                      guint            slot,
                                                      guint64          index);
+/* The event the details pane shows: the side selected last (else the
+ * other side's selection); FALSE when neither side has one.  Property
+ * "selection" is notified on every change. */
+gboolean               cpel_compare_pane_get_selection (CpelComparePane *self,
+                                                        CpelCompareSide *side,
+                                                        guint           *slot,
+                                                        guint64         *index);
 /* What a side shows: its hidden event types (n_types flags, NULL: none) and
  * its rows (slots in order, NULL: every track); both taken.  TRUE when
  * that changed anything. */

@@ -317,7 +317,6 @@ cpel_compare_search_step (CpelCompareSearch *self,
     pos = 0;
   side->current = pos;
   ref = cpel_search_result_get (side->visible, (guint64) pos);
-  cpel_compare_pane_select (self->pane, lead, ref->slot, ref->index);
   t = match_time (self, lead, (guint64) pos, NULL);
 
   /* the other pane: its first match at or after the same aligned time */
@@ -343,6 +342,8 @@ cpel_compare_search_step (CpelCompareSearch *self,
     if (o->current < 0)
       cpel_compare_pane_select (self->pane, other, G_MAXUINT, 0);
   }
+  /* the lead's match last: the one the details pane shows */
+  cpel_compare_pane_select (self->pane, lead, ref->slot, ref->index);
   cpel_compare_pane_center (self->pane, t);
   return TRUE;
 }

@@ -107,7 +107,10 @@ fill_file (CpelFileInfoWindow *self)
   if (self->location != NULL)
     {
       set_value_take (self->location_row, g_file_get_parse_name (self->location));
-      gtk_widget_set_visible (GTK_WIDGET (self->clock_rate_button), TRUE);
+      /* only for times in ticks of a rate that may be given (not elog,
+       * perf or CTF, whose times are seconds or ns already) */
+      gtk_widget_set_visible (GTK_WIDGET (self->clock_rate_button),
+                              cpel_file_has_clock_rate (file));
       gtk_widget_set_visible (GTK_WIDGET (self->location_row), TRUE);
     }
   {
@@ -143,7 +146,20 @@ fill_file (CpelFileInfoWindow *self)
       cpel_file_info_row_set_value (self->byte_order_row, cpel_file_is_little_endian (file)
                                                           ? _("Little-endian") : _("Big-endian"));
     }
-  if (cpel_file_get_date (file) != 0)
+  if (cpel_file_get_imported_from (file) != NULL)
+    {
+      /* The capture's start as its source says it, never the file's mtime. */
+      gint64 start_ns;
+      g_autoptr(GDateTime) date = NULL;
+
+      if (cpel_file_get_capture_start (file, &start_ns))
+        date = g_date_time_new_from_unix_local (start_ns / 1000000000);
+      set_value_take (self->date_row, date != NULL
+                                      ? g_date_time_format (date, "%Y-%m-%d %H:%M:%S %Z")
+                                      : g_strdup (_("unknown")));
+      gtk_widget_set_visible (GTK_WIDGET (self->date_row), TRUE);
+    }
+  else if (cpel_file_get_date (file) != 0)
     {
       g_autoptr(GDateTime) date = g_date_time_new_from_unix_local (cpel_file_get_date (file));
 
@@ -160,7 +176,8 @@ fill_file (CpelFileInfoWindow *self)
   set_value_take (self->events_row, cpel_format_count (cpel_file_get_n_events (file)));
   set_value_take (self->tracks_row, cpel_format_count (cpel_file_get_n_tracks (file)));
   set_value_take (self->types_row, cpel_format_count (cpel_file_get_n_types (file)));
-  set_value_take (self->duration_row, cpel_time_format (cpel_file_get_duration (file)));
+  set_value_take (self->duration_row, cpel_time_format_kind (cpel_file_get_duration (file),
+                                                             cpel_file_get_time_kind (file)));
 }
 
 /* Imported (or converted) files: the source format, its clock and header. */
@@ -307,7 +324,22 @@ cpel_file_info_window_constructed (GObject *object)
   g_return_if_fail (CPEL_IS_FILE (self->file));
   fill_file (self);
   fill_source (self);
-  fill_sections (self);
+  if (cpel_file_get_imported_from (self->file) == NULL)
+    fill_sections (self);
+  else
+    {
+      /* An imported capture is described by its source (the Source group:
+       * the importer's account of the format's header), not by the CPEL
+       * sections made in memory to hold it; the clock rate goes with the
+       * source. */
+      GtkWidget *button = GTK_WIDGET (self->clock_rate_button);
+
+      g_object_ref (button);
+      adw_preferences_group_set_header_suffix (self->sections_group, NULL);
+      adw_preferences_group_set_header_suffix (self->source_group, button);
+      g_object_unref (button);
+      gtk_widget_set_visible (GTK_WIDGET (self->sections_group), FALSE);
+    }
   fill_warnings (self);
 }
 

@@ -211,6 +211,17 @@ update_texts (CpelStatsWindow *self)
     subtitle = g_strdup_printf (_("Visible range %s – %s (%s)"),
                                 cpel_time_format_range_end (t0, t1, a, sizeof a),
                                 cpel_time_format_range_end (t1, t0, b, sizeof b), span);
+  /* comparing: these pages count A's events only, which they say (B's are
+   * on the Compare pages) */
+  if (self->diff != NULL && self->name_a != NULL)
+    {
+      /* TRANSLATORS: statistics window while comparing, Event Codes and
+       * Tracks pages: "A only (a.cpel) · Visible range 0 ns – 2 ms (2 ms)" */
+      char *only_a = g_strdup_printf (_("A only (%s) · %s"), self->name_a, subtitle);
+
+      g_free (subtitle);
+      subtitle = only_a;
+    }
   gtk_label_set_text (self->range_label, subtitle);
 
   events = g_strdup_printf (ngettext ("%s event", "%s events", total), total_text);

@@ -135,6 +135,30 @@ action_print (GtkWidget  *widget,
 /* ------------------------------------------------------------------------ */
 /* Tool windows                                                               */
 
+/* The times are ticks: read the file again with a rate the user gives
+ * (the first event section's filled in). */
+static void
+action_set_clock_rate (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  CpelWindow *self = CPEL_WINDOW (widget);
+  guint64 suggested = 0;
+
+  if (self->file == NULL || self->location == NULL)
+    return;
+  /* ticks read as ns: their "rate" of 10^9 is no suggestion */
+  for (guint i = 0; cpel_file_get_time_kind (self->file) == CPEL_TIME_KIND_NS
+                    && i < cpel_file_get_n_sections (self->file) && suggested == 0; i++)
+    {
+      const CpelSectionInfo *info = cpel_file_get_section (self->file, i);
+
+      if (info != NULL && info->type == CPEL_SECTION_EVENTS)
+        suggested = info->ticks_per_second;
+    }
+  cpel_window_ask_clock_rate (self, self->location, suggested);
+}
+
 static void
 action_file_info (GtkWidget  *widget,
                   const char *action_name,
@@ -451,6 +475,8 @@ _cpel_window_class_actions_init (CpelWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.print", NULL, action_print);
 
   gtk_widget_class_install_action (widget_class, "win.file-info", NULL, action_file_info);
+  gtk_widget_class_install_action (widget_class, "win.set-clock-rate", NULL,
+                                   action_set_clock_rate);
   gtk_widget_class_install_action (widget_class, "win.event-types", NULL, action_event_types);
   gtk_widget_class_install_action (widget_class, "win.tracks", NULL, action_tracks);
   gtk_widget_class_install_action (widget_class, "win.statistics", NULL, action_statistics);
@@ -596,6 +622,8 @@ _cpel_window_action_enabled (CpelWindow *self,
     return self->load_cancellable != NULL;
   if (g_str_equal (name, "win.reload"))
     return has_file && self->location != NULL;
+  if (g_str_equal (name, "win.set-clock-rate"))
+    return has_file && self->location != NULL && cpel_file_has_clock_rate (self->file);
   if (g_str_equal (name, "win.no-chase"))
     return cpel_session_get_chasing (self->session);
   return TRUE;

@@ -4,7 +4,7 @@
  * B is read by cpel_load_file_async() like any file; the compare view is a
  * CpelComparePane added to the window's main stack as page "compare" the
  * first time.  A file that cannot be read leaves A shown and says which
- * (a toast naming B).  Closing B returns to the single view ("view").
+ * (a dialog naming B, as the main view's).  Closing B returns to the single view ("view").
  */
 #include "cpel-window-private.h"
 
@@ -139,6 +139,10 @@ show_compare (CpelWindow *self)
                                G_CALLBACK (on_page_changed), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (self->timeline, "view-changed",
                                G_CALLBACK (apply_filters), self, G_CONNECT_SWAPPED);
+      /* the details pane shows the compare view's selected event */
+      g_signal_connect_object (self->compare.pane, "notify::selection",
+                               G_CALLBACK (_cpel_window_update_details), self,
+                               G_CONNECT_SWAPPED);
     }
   name_a = _cpel_window_name_a (self);
   name_b = _cpel_window_display_name (self->compare.location_b);
@@ -185,15 +189,9 @@ on_b_loaded (GObject      *source,
   g_clear_object (&self->compare.cancellable);
   if (file == NULL)
     {
+      /* as the main view's: what is wrong, then the detail, until closed */
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          g_autofree char *name = _cpel_window_display_name (data->location);
-          /* TRANSLATORS: comparing failed: “b.cpel”: This is not a CPEL file. */
-          g_autofree char *text = g_strdup_printf (_("Could not compare with “%s”: %s"),
-                                                   name, error->message);
-
-          cpel_toaster_show (self->toaster, text);
-        }
+        _cpel_window_show_load_error (self, data->location, error, TRUE);
       _cpel_window_update_actions (self);
       compare_load_free (data);
       return;
@@ -247,7 +245,7 @@ cpel_window_close_compare (CpelWindow *self)
   if (self->compare.pane != NULL
       && gtk_stack_get_visible_child (self->main_stack) == GTK_WIDGET (self->compare.pane))
     {
-      gtk_stack_set_visible_child_full (self->main_stack, self->file != NULL ? "view" : "empty",
+      gtk_stack_set_visible_child_full (self->main_stack, _cpel_window_view_page (self),
                                         GTK_STACK_TRANSITION_TYPE_NONE);
       if (self->timeline != NULL)
         gtk_widget_grab_focus (GTK_WIDGET (self->timeline));

@@ -27,7 +27,7 @@ stop_loading (CpelWindow *self)
   /* B read before A (cpelview --compare): the compare view A's new file
    * opened stays */
   if (!cpel_window_is_comparing (self))
-    gtk_stack_set_visible_child_name (self->main_stack, self->file != NULL ? "view" : "empty");
+    gtk_stack_set_visible_child_name (self->main_stack, _cpel_window_view_page (self));
   _cpel_window_update_actions (self);
   _cpel_window_notify_loading (self);
 }
@@ -236,10 +236,22 @@ on_error_response (AdwMessageDialog *dialog,
  * is wrong ("This is not a CPEL file."), the technical detail (with its
  * offset) follows as smaller, selectable text.  A file without a clock
  * rate can be opened with one given here. */
-static void
-show_load_error (CpelWindow *self,
-                 GFile      *location,
-                 GError     *error)
+static char *
+error_heading (const char *name,
+               gboolean    compare)
+{
+  if (compare)
+    /* TRANSLATORS: dialog heading; %s is a file name in quotes (markup) */
+    return g_strdup_printf (_("Could Not Compare With %s"), name);
+  /* TRANSLATORS: dialog heading; %s is a file name in quotes (markup) */
+  return g_strdup_printf (_("Could Not Open %s"), name);
+}
+
+void
+_cpel_window_show_load_error (CpelWindow *self,
+                              GFile      *location,
+                              GError     *error,
+                              gboolean    compare)
 {
   g_autofree char *name = _cpel_window_display_name (location);
   g_autofree char *name_markup = _cpel_window_heading_name_markup (name);
@@ -248,11 +260,19 @@ show_load_error (CpelWindow *self,
   AdwMessageDialog *dialog;
   ErrorResponse *r;
 
-  /* TRANSLATORS: dialog heading; %s is a file name in quotes (markup) */
-  heading = g_strdup_printf (_("Could Not Open %s"), name_markup);
+  heading = error_heading (name_markup, compare);
   dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), NULL, NULL));
   adw_message_dialog_set_heading_use_markup (dialog, TRUE);
   adw_message_dialog_set_heading (dialog, heading);
+  /* The window's title (a window list's, a screen reader's) is the heading
+   * as plain text: the whole name, without the joiners that keep it on one
+   * line of the heading. */
+  {
+    g_autofree char *quoted = g_strdup_printf ("“%s”", name);
+    g_autofree char *title = error_heading (quoted, compare);
+
+    gtk_window_set_title (GTK_WINDOW (dialog), title);
+  }
   if (summary != NULL)
     {
       GtkWidget *detail = gtk_label_new (error->message);
@@ -273,7 +293,7 @@ show_load_error (CpelWindow *self,
   adw_message_dialog_add_response (dialog, "close", _("_Close"));
   adw_message_dialog_set_default_response (dialog, "close");
   adw_message_dialog_set_close_response (dialog, "close");
-  if (g_error_matches (error, CPEL_ERROR, CPEL_ERROR_CLOCK))
+  if (!compare && g_error_matches (error, CPEL_ERROR, CPEL_ERROR_CLOCK))
     {
       adw_message_dialog_add_response (dialog, "clock-rate", _("Open with _Clock Rate…"));
       adw_message_dialog_set_response_appearance (dialog, "clock-rate", ADW_RESPONSE_SUGGESTED);
@@ -305,7 +325,7 @@ on_loaded (GObject      *source,
       if (current)
         stop_loading (self);
       if (current && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_load_error (self, data->location, error);
+        _cpel_window_show_load_error (self, data->location, error, FALSE);
       load_data_free (data);
       return;
     }

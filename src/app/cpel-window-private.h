@@ -100,10 +100,14 @@ struct _CpelWindow
   GtkInfoBar           *reload_bar;
   GtkLabel             *reload_label;
   GtkWidget            *reload_button;
+  GtkInfoBar           *ticks_bar;         /* the times are ticks: "Set Clock Rate…" */
+  GtkLabel             *ticks_label;
   GtkProgressBar       *load_progress;
   GtkStack             *main_stack;
   AdwStatusPage        *empty_page;
   AdwStatusPage        *loading_page;
+  AdwStatusPage        *no_events_page;    /* a capture without events */
+  GtkButton            *no_events_button;
   GtkProgressBar       *loading_progress;
   CpelOverviewStrip    *overview;
   CpelTimeline         *timeline;
@@ -160,6 +164,9 @@ void       cpel_window_set_file          (CpelWindow   *self,
                                           GFile        *location);
 GSettings *_cpel_window_get_settings     (CpelWindow  *self);
 char      *_cpel_window_display_name     (GFile       *location);
+/* The main stack's page for the file shown: "empty" without one,
+ * "no-events" for a capture without events, else "view". */
+const char *_cpel_window_view_page       (CpelWindow  *self);
 /* A's name (the file's, else its path, else "Untitled"). */
 char      *_cpel_window_name_a           (CpelWindow  *self);
 /* Title and subtitle: the capture shown, or both while comparing. */
@@ -178,6 +185,13 @@ void       _cpel_window_notify_loading   (CpelWindow  *self);
 void       _cpel_window_set_show_details (CpelWindow  *self,
                                           gboolean     show);
 
+void       _cpel_window_on_ticks_bar_response (CpelWindow *self,
+                                               int         response);
+
+/* The details pane anew: the single view's selection or the compare
+ * pane's. */
+void       _cpel_window_update_details   (CpelWindow  *self);
+
 /* cpel-window-actions.c */
 void       _cpel_window_class_actions_init (CpelWindowClass *klass);
 void       _cpel_window_update_actions     (CpelWindow      *self);
@@ -194,6 +208,13 @@ GtkWindow *_cpel_window_new_tracks         (CpelWindow      *self);
 /* cpel-window-load.c */
 void       _cpel_window_load_dispose     (CpelWindow  *self);
 void       _cpel_window_cancel_load      (CpelWindow  *self);
+/* A file could not be read: a dialog "Could Not Open “name”" (`compare`:
+ * "Could Not Compare With “name”") saying plainly what is wrong, the
+ * technical detail below it. */
+void       _cpel_window_show_load_error  (CpelWindow  *self,
+                                          GFile       *location,
+                                          GError      *error,
+                                          gboolean     compare);
 
 /* cpel-window-export.c */
 void       _cpel_window_choose_open      (CpelWindow  *self);

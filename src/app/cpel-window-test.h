@@ -81,6 +81,9 @@ const char    *cpel_window_get_reload_message  (CpelWindow *self);
  * the file (tests wait for it to pass). */
 gboolean       cpel_window_is_watch_pending    (CpelWindow *self);
 
+/* The bar saying that the times are clock ticks ("Set Clock Rate…"). */
+gboolean       cpel_window_is_ticks_bar_shown  (CpelWindow *self);
+
 /* B once read (NULL while it is read, or without one). */
 CpelFile      *cpel_window_get_compare_file (CpelWindow     *self);
 /* Back to the single view of A (win.close-compare). */

@@ -132,21 +132,61 @@ update_pointer_labels (CpelWindow *self)
     gtk_label_set_text (self->measure_label, "");
 }
 
+/* The details pane shows the single view's selected event, or while
+ * comparing the compare pane's (its side selected last). */
 static void
 update_details (CpelWindow *self)
 {
   guint slot;
   guint64 index;
-
   CpelSessionSpanRef ref;
 
-  if (self->file != NULL && cpel_session_get_selection (self->session, &slot, &index))
+  if (cpel_window_is_comparing (self))
+    {
+      CpelCompareSide side;
+
+      if (cpel_compare_pane_get_selection (self->compare.pane, &side, &slot, &index))
+        cpel_details_set_event (self->details,
+                                side == CPEL_COMPARE_A
+                                ? cpel_compare_pane_get_file_a (self->compare.pane)
+                                : cpel_compare_pane_get_file_b (self->compare.pane),
+                                slot, index);
+      else
+        cpel_details_clear (self->details);
+    }
+  else if (self->file != NULL && cpel_session_get_selection (self->session, &slot, &index))
     cpel_details_set_event (self->details, self->file, slot, index);
   else if (self->file != NULL && cpel_session_get_span_selection (self->session, &ref) != NULL)
     cpel_details_set_span (self->details, self->file, cpel_session_get_spans (self->session),
                            ref.slot, ref.state, ref.index);
   else
     cpel_details_clear (self->details);
+}
+
+void
+_cpel_window_update_details (CpelWindow *self)
+{
+  update_details (self);
+}
+
+/* The details pane beside the view or the compare view (not beside the
+ * empty, loading or no-events pages). */
+static void
+update_details_revealed (CpelWindow *self)
+{
+  const char *page = gtk_stack_get_visible_child_name (self->main_stack);
+
+  gtk_revealer_set_reveal_child (self->details_revealer,
+                                 self->show_details
+                                 && (g_strcmp0 (page, "view") == 0
+                                     || g_strcmp0 (page, "compare") == 0));
+}
+
+static void
+on_main_page_changed (CpelWindow *self)
+{
+  update_details_revealed (self);
+  update_details (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -321,6 +361,45 @@ _cpel_window_present_tool (CpelWindow  *self,
   gtk_window_present (*slot);
 }
 
+const char *
+_cpel_window_view_page (CpelWindow *self)
+{
+  if (self->file == NULL)
+    return "empty";
+  return cpel_file_get_n_events (self->file) == 0 ? "no-events" : "view";
+}
+
+/* A capture without events: a page that says so (and why, when its source
+ * tells), not empty rows on a ruler of no span. */
+static void
+update_no_events_page (CpelWindow *self)
+{
+  const char *reason;
+
+  if (self->file == NULL || cpel_file_get_n_events (self->file) > 0)
+    return;
+  reason = cpel_file_get_source_value (self->file, "empty-reason");
+  adw_status_page_set_description (self->no_events_page,
+                                   reason != NULL && *reason != '\0'
+                                   ? reason
+                                   : _("The file was read without errors, but it holds no "
+                                       "events to show."));
+}
+
+void
+_cpel_window_on_ticks_bar_response (CpelWindow *self,
+                                    int         response)
+{
+  gtk_info_bar_set_revealed (self->ticks_bar, FALSE);
+}
+
+gboolean
+cpel_window_is_ticks_bar_shown (CpelWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (self), FALSE);
+  return gtk_info_bar_get_revealed (self->ticks_bar);
+}
+
 void
 cpel_window_set_file (CpelWindow   *self,
                       CpelFile     *file,
@@ -357,7 +436,12 @@ cpel_window_set_file (CpelWindow   *self,
   /* No crossfade into the capture: its first frame is the whole capture,
    * not a blend with the page before that lasts another 200 ms (and costs
    * every frame in between twice). */
-  gtk_stack_set_visible_child_full (self->main_stack, "view", GTK_STACK_TRANSITION_TYPE_NONE);
+  update_no_events_page (self);
+  /* Times in ticks of an unknown rate: said above them, with the way out. */
+  gtk_info_bar_set_revealed (self->ticks_bar,
+                             cpel_file_get_time_kind (file) == CPEL_TIME_KIND_TICKS);
+  gtk_stack_set_visible_child_full (self->main_stack, _cpel_window_view_page (self),
+                                    GTK_STACK_TRANSITION_TYPE_NONE);
   _cpel_window_update_title (self);
   update_range_label (self);
   update_pointer_labels (self);
@@ -439,7 +523,7 @@ _cpel_window_set_show_details (CpelWindow *self,
   gboolean changed = self->show_details != !!show;
 
   self->show_details = !!show;
-  gtk_revealer_set_reveal_child (self->details_revealer, show);
+  update_details_revealed (self);
   cpel_settings_set_boolean (_cpel_window_get_settings (self), "details-visible", show);
   if (changed)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_DETAILS]);
@@ -713,6 +797,10 @@ cpel_window_class_init (CpelWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, reload_button);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, load_progress);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, main_stack);
+  gtk_widget_class_bind_template_child (widget_class, CpelWindow, ticks_bar);
+  gtk_widget_class_bind_template_child (widget_class, CpelWindow, ticks_label);
+  gtk_widget_class_bind_template_child (widget_class, CpelWindow, no_events_button);
+  gtk_widget_class_bind_template_child (widget_class, CpelWindow, no_events_page);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, empty_page);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, loading_page);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, loading_progress);
@@ -726,6 +814,7 @@ cpel_window_class_init (CpelWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, measure_label);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, modes_label);
   gtk_widget_class_bind_template_callback (widget_class, _cpel_window_on_reload_bar_response);
+  gtk_widget_class_bind_template_callback (widget_class, _cpel_window_on_ticks_bar_response);
 
   _cpel_window_class_actions_init (klass);
 }
@@ -771,6 +860,8 @@ cpel_window_init (CpelWindow *self)
                             G_CALLBACK (update_pointer_labels), self);
   g_signal_connect_swapped (self->timeline, "selection-changed",
                             G_CALLBACK (update_details), self);
+  g_signal_connect_swapped (self->main_stack, "notify::visible-child",
+                            G_CALLBACK (on_main_page_changed), self);
 
   /* win.color-mode and win.summary-mode follow the session (the timeline's
    * keys change it). */
@@ -790,6 +881,12 @@ cpel_window_init (CpelWindow *self)
   /* A development build says so (the header bar's stripes). */
   if (g_str_equal (PROFILE, "development"))
     gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
+
+  /* texts too long for a line of the template */
+  gtk_label_set_text (self->ticks_label, _("Times are clock ticks: this capture does not say "
+                                           "how fast its clock runs."));
+  adw_status_page_set_title (self->no_events_page, _("This capture has no events"));
+  gtk_button_set_label (self->no_events_button, _("File _Information"));
 
   gtk_stack_set_visible_child_name (self->main_stack, "empty");
   _cpel_window_update_actions (self);

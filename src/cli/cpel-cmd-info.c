@@ -243,27 +243,24 @@ cpel_cmd_info (int argc, char **argv)
   else
     print_field (_("Format"), "%s %u, %s", _("CPEL version"), cpel_file_get_version (file),
                  cpel_file_is_little_endian (file) ? _("little-endian") : _("big-endian"));
-  /* An imported capture's date is its file's modification time: said so,
-   * under the capture's own start when the source gives one. */
-  {
-    const char *start = cpel_file_get_source_value (file, "start-unix-ns");
-    guint64 start_ns;
+  /* An imported capture's date is its start as its source says it, to the
+   * ns; "unknown" when the source does not say (never the file's mtime). */
+  if (cpel_file_get_imported_from (file) != NULL)
+    {
+      gint64 start_ns;
+      g_autoptr(GDateTime) when = NULL;
+      g_autofree char *day = NULL;
 
-    if (start != NULL && g_ascii_string_to_unsigned (start, 10, 0, G_MAXINT64, &start_ns, NULL))
-      {
-        g_autoptr(GDateTime) when = NULL;
-        g_autofree char *day = NULL;
-
-        when = g_date_time_new_from_unix_utc ((gint64) (start_ns / 1000000000));
-        day = when != NULL ? g_date_time_format (when, "%Y-%m-%d %H:%M:%S") : NULL;
-        if (day != NULL)
-          print_field (_("Capture start"), "%s.%09u UTC", day, (guint) (start_ns % 1000000000));
-      }
-    if (cpel_file_get_imported_from (file) != NULL)
-      print_field (_("Date"), _("%s (the file's modification time)"), date_text);
-    else
-      print_field (_("Date"), "%s (%u)", date_text, cpel_file_get_date (file));
-  }
+      if (cpel_file_get_capture_start (file, &start_ns))
+        when = g_date_time_new_from_unix_utc (start_ns / 1000000000);
+      day = when != NULL ? g_date_time_format (when, "%Y-%m-%d %H:%M:%S") : NULL;
+      if (day != NULL)
+        print_field (_("Date"), "%s.%09u UTC", day, (guint) (start_ns % 1000000000));
+      else
+        print_field (_("Date"), "%s", _("unknown (the source does not say when it was captured)"));
+    }
+  else
+    print_field (_("Date"), "%s (%u)", date_text, cpel_file_get_date (file));
   print_field (_("Events"), "%" G_GUINT64_FORMAT, cpel_file_get_n_events (file));
   print_field (_("Tracks"), "%u", cpel_file_get_n_tracks (file));
   if (cpel_file_get_time_kind (file) == CPEL_TIME_KIND_TICKS)

@@ -451,6 +451,36 @@ cpel_file_get_time_kind (CpelFile *self)
   return CPEL_TIME_KIND_TICKS;
 }
 
+gboolean
+cpel_file_get_capture_start (CpelFile *self,
+                             gint64   *unix_ns)
+{
+  const char *start;
+  guint64 ns;
+
+  g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);
+
+  start = cpel_file_get_source_value (self, "start-unix-ns");
+  if (start == NULL || !g_ascii_string_to_unsigned (start, 10, 0, G_MAXINT64, &ns, NULL))
+    return FALSE;
+  if (unix_ns != NULL)
+    *unix_ns = (gint64) ns;
+  return TRUE;
+}
+
+gboolean
+cpel_file_has_clock_rate (CpelFile *self)
+{
+  const char *clock;
+
+  g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);
+
+  /* CPEL's own ticks, or a source's rate that was given or is unknown (an
+   * importer ignores a rate for times in seconds or a rate it derived) */
+  clock = cpel_file_get_source_value (self, "clock");
+  return clock == NULL || g_str_equal (clock, "user") || g_str_equal (clock, "unknown");
+}
+
 const char *
 cpel_file_get_source_format (CpelFile *self)
 {
@@ -467,7 +497,8 @@ static gboolean
 is_reserved_key (const char *key)
 {
   static const char * const reserved[] = {
-    "format-id", "format", "clock", "clock-description", "lost-events", "start-unix-ns", NULL
+    "format-id", "format", "clock", "clock-description", "lost-events", "start-unix-ns",
+    "empty-reason", NULL
   };
 
   return g_strv_contains (reserved, key);

@@ -264,6 +264,19 @@ const char   *cpel_file_get_source_value   (CpelFile *self, const char *key);
  * "unknown") and no rate was given on opening: the times are ticks, read as
  * one tick = one ns, to be shown as ticks (cpel_time_format_kind). */
 CpelTimeKind  cpel_file_get_time_kind      (CpelFile *self);
+/* Whether the times count ticks of a clock whose rate a reader may set
+ * ("Read with Different Clock Rate…", --clock-rate): a CPEL file's own
+ * sections, a source whose rate was given or is unknown (Snabb without
+ * engine.got_monotonic_time).  FALSE for sources whose times are seconds
+ * or ns already (elog, perf, CTF, and files converted from them) and for a
+ * rate the source gives (Snabb's derived TSC rate). */
+gboolean      cpel_file_has_clock_rate     (CpelFile *self);
+/* When the capture started, in ns since 1970 UTC, as its source says (an
+ * elog's wall-clock start, a perf.data recording with a wall-clock
+ * reference, a CTF clock counting from the Unix epoch); FALSE when it does
+ * not say (never the file's modification time). */
+gboolean      cpel_file_get_capture_start  (CpelFile *self,
+                                            gint64   *unix_ns);
 /* The source format's header: key, value, key, value, …, NULL (g_strfreev). */
 char        **cpel_file_dup_source_header  (CpelFile *self);
 /* TRUE when events carry their full text (the datum shown is that text). */

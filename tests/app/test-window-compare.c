@@ -238,20 +238,97 @@ test_offset_enter (Fixture *f, gconstpointer data)
   g_assert_cmpint (cpel_compare_pane_get_view (pane)->offset_b, ==, -1500000);
 }
 
-/* B unreadable: A stays, a message names B. */
+/* The message dialog transient for `parent` with a "close" response, or NULL. */
+static AdwMessageDialog *
+find_error_dialog (CpelWindow *parent)
+{
+  AdwMessageDialog *found = NULL;
+
+  for (GList *l = gtk_window_list_toplevels (); l != NULL; l = g_list_delete_link (l, l))
+    if (found == NULL && ADW_IS_MESSAGE_DIALOG (l->data) && gtk_widget_get_visible (l->data)
+        && gtk_window_get_transient_for (l->data) == GTK_WINDOW (parent)
+        && adw_message_dialog_has_response (l->data, "close"))
+      found = l->data;
+  return found;
+}
+
+/* B unreadable: A stays; a dialog names B and says what is wrong as the
+ * main view's does (a plain sentence, then the detail, whole, until it is
+ * closed), not a toast that cuts the reason off. */
 static void
 test_bad_b (Fixture *f, gconstpointer data)
 {
   g_autoptr(GFile) bad = g_file_new_for_path (f->bad);
-  CpelToaster *toaster = cpel_window_get_toaster (f->window);
   CpelFile *a = cpel_window_get_file (f->window);
+  AdwMessageDialog *dialog;
+  GtkWidget *detail;
 
   cpel_window_compare_with (f->window, bad);
-  app_test_wait_until (cpel_toaster_get_text (toaster) != NULL
-                       && strstr (cpel_toaster_get_text (toaster), "bad.cpel") != NULL, 60);
-  g_assert_true (g_str_has_prefix (cpel_toaster_get_text (toaster), "Could not compare with “bad.cpel”: "));
+  app_test_wait_until (find_error_dialog (f->window) != NULL, 60);
+  dialog = find_error_dialog (f->window);
+  g_assert_nonnull (dialog);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (dialog)), ==,
+                   "Could Not Compare With “bad.cpel”");
+  g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, "This is not a supported event log.");
+  detail = adw_message_dialog_get_extra_child (dialog);
+  g_assert_true (GTK_IS_LABEL (detail));
+  g_assert_true (gtk_label_get_selectable (GTK_LABEL (detail)));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (detail)), "the file starts with"));
+  g_assert_false (adw_message_dialog_has_response (dialog, "clock-rate"));
+  g_assert_null (cpel_toaster_get_text (cpel_window_get_toaster (f->window)));
+  adw_message_dialog_response (dialog, "close");
+  gtk_window_destroy (GTK_WINDOW (dialog));
   g_assert_false (cpel_window_is_comparing (f->window));
   g_assert_true (cpel_window_get_file (f->window) == a);
+}
+
+/* F9 in the compare view: the details pane shows beside it, with the event
+ * selected last in either pane; none selected, "nothing selected"; back in
+ * the single view, A's own selection. */
+static void
+test_details (Fixture *f, gconstpointer data)
+{
+  CpelComparePane *pane;
+  CpelDetails *details = cpel_window_get_details (f->window);
+  CpelFile *file_b;
+  g_autofree char *track_b = NULL;
+
+  compare_and_wait (f, f->b);
+  pane = CPEL_COMPARE_PANE (cpel_window_get_compare_pane (f->window));
+  file_b = cpel_compare_pane_get_file_b (pane);
+  g_object_set (f->window, "show-details", TRUE, NULL);
+  app_test_wait_until (gtk_widget_get_mapped (GTK_WIDGET (details)), 30);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (details)));
+  g_assert_true (gtk_widget_get_mapped (cpel_window_get_compare_pane (f->window)));
+  g_assert_cmpstr (cpel_details_get_value (details, "code"), ==, "");
+
+  /* B's second event of its first track */
+  cpel_compare_pane_select (pane, CPEL_COMPARE_B, 0, 1);
+  track_b = g_strdup_printf ("%s (id %u)", cpel_file_get_track_label (file_b, 0),
+                             cpel_file_get_track_id (file_b, 0));
+  g_assert_cmpstr (cpel_details_get_value (details, "track"), ==, track_b);
+  g_assert_cmpstr (cpel_details_get_value (details, "code"), !=, "");
+  /* then A's: A's shown; A unselected: B's again */
+  cpel_compare_pane_select (pane, CPEL_COMPARE_A, 1, 0);
+  {
+    CpelFile *file_a = cpel_compare_pane_get_file_a (pane);
+    g_autofree char *track_a = g_strdup_printf ("%s (id %u)",
+                                                cpel_file_get_track_label (file_a, 1),
+                                                cpel_file_get_track_id (file_a, 1));
+
+    g_assert_cmpstr (cpel_details_get_value (details, "track"), ==, track_a);
+  }
+  cpel_compare_pane_select (pane, CPEL_COMPARE_A, G_MAXUINT, 0);
+  g_assert_cmpstr (cpel_details_get_value (details, "track"), ==, track_b);
+  cpel_compare_pane_select (pane, CPEL_COMPARE_B, G_MAXUINT, 0);
+  g_assert_cmpstr (cpel_details_get_value (details, "code"), ==, "");
+
+  /* back to A alone: its own (no) selection */
+  cpel_window_close_compare (f->window);
+  g_assert_false (cpel_window_is_comparing (f->window));
+  g_assert_cmpstr (cpel_details_get_value (details, "code"), ==, "");
+  g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (gtk_widget_get_ancestor (
+    GTK_WIDGET (details), GTK_TYPE_REVEALER))));
 }
 
 /* The header bar's subtitle (the window's AdwWindowTitle). */
@@ -849,6 +926,23 @@ test_statistics (Fixture *f, gconstpointer data)
   file_b = cpel_compare_pane_get_file_b (CPEL_COMPARE_PANE (cpel_window_get_compare_pane (f->window)));
   want = cpel_diff_compute (file_a, file_b, NULL, NULL, &error);
   g_assert_no_error (error);
+  /* the Event Codes and Tracks pages count A only, and say so */
+  {
+    AdwViewStack *pages = ADW_VIEW_STACK (gtk_widget_get_template_child (GTK_WIDGET (stats),
+                                                                        CPEL_TYPE_STATS_WINDOW,
+                                                                        "view_stack"));
+    GtkLabel *range = GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (stats),
+                                                               CPEL_TYPE_STATS_WINDOW,
+                                                               "range_label"));
+    g_autofree char *page = g_strdup (adw_view_stack_get_visible_child_name (pages));
+
+    adw_view_stack_set_visible_child_name (pages, "codes");
+    app_test_wait_until (g_str_has_prefix (gtk_label_get_text (range), "A only ("), 30);
+    g_test_message ("codes page: %s", gtk_label_get_text (range));
+    adw_view_stack_set_visible_child_name (pages, "tracks");
+    g_assert_true (g_str_has_prefix (gtk_label_get_text (range), "A only ("));
+    adw_view_stack_set_visible_child_name (pages, page);
+  }
 
   rows = cpel_stats_window_get_compare_rows (stats, CPEL_DIFF_BY_EVENTS);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, cpel_diff_get_n_rows (want, CPEL_DIFF_BY_EVENTS));
@@ -1053,6 +1147,8 @@ main (int argc, char *argv[])
   g_test_add ("/app/window/compare/history-measure-cursor", Fixture, NULL, fixture_setup, test_history_measure_cursor, fixture_teardown);
   g_test_add ("/app/window/compare/print", Fixture, NULL, fixture_setup, test_print, fixture_teardown);
   g_test_add ("/app/window/compare/bad-b", Fixture, NULL, fixture_setup, test_bad_b, fixture_teardown);
+  g_test_add ("/app/window/compare/details", Fixture, NULL, fixture_setup, test_details,
+              fixture_teardown);
   g_test_add ("/app/window/compare/statistics", Fixture, NULL, fixture_setup, test_statistics, fixture_teardown);
   g_test_add ("/app/window/compare/offset-enter", Fixture, NULL, fixture_setup, test_offset_enter, fixture_teardown);
   return g_test_run ();

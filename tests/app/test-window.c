@@ -324,6 +324,19 @@ file_shown (const char *given)
   return found;
 }
 
+/* The window that shows the file at `path`. */
+static CpelWindow *
+window_showing (const char *path)
+{
+  CpelWindow *found = NULL;
+
+  for (GList *l = gtk_window_list_toplevels (); l != NULL; l = g_list_delete_link (l, l))
+    if (found == NULL && CPEL_IS_WINDOW (l->data) && cpel_window_get_file (l->data) != NULL
+        && g_strcmp0 (cpel_file_get_path (cpel_window_get_file (l->data)), path) == 0)
+      found = l->data;
+  return found;
+}
+
 /* A VPP elog and a Snabb timeline open like CPEL (by content, whatever the
  * name); an elog without events opens too (an empty view, no error). */
 static void
@@ -363,6 +376,38 @@ test_imported (Fixture *f, gconstpointer data)
   g_assert_nonnull (file);
   g_assert_cmpstr (cpel_file_get_imported_from (file), ==, "elog");
   g_assert_cmpuint (cpel_file_get_n_events (file), ==, 0);
+  /* No rows on a made-up ruler: a page that says there are no events, and
+   * why (the elog's header tells). */
+  {
+    CpelWindow *window = window_showing (empty);
+    GtkWidget *stack = app_test_find_widget (GTK_WIDGET (window), is_main_stack, NULL);
+    GtkWidget *page;
+
+    g_assert_nonnull (stack);
+    g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "no-events");
+    page = gtk_stack_get_visible_child (GTK_STACK (stack));
+    g_assert_true (ADW_IS_STATUS_PAGE (page));
+    g_assert_cmpstr (adw_status_page_get_title (ADW_STATUS_PAGE (page)), ==,
+                     "This capture has no events");
+    g_assert_cmpstr (adw_status_page_get_description (ADW_STATUS_PAGE (page)), ==,
+                     "The log’s ring (room for 64 events) was empty when it was saved.");
+    g_assert_true (action_enabled (window, "file-info"));
+    /* the file gets events (reloaded): the window shows its view */
+    {
+      g_autofree char *path = cpel_test_fixture_file (fixtures[0]);
+      g_autofree char *contents = NULL;
+      gsize len;
+      CpelFile *before = cpel_window_get_file (window);
+
+      g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+      g_assert_true (g_file_set_contents (empty, contents, len, NULL));
+      app_test_activate_action (GTK_WIDGET (window), "reload", NULL);
+      while (cpel_window_get_file (window) == before || cpel_window_is_loading (window))
+        g_main_context_iteration (NULL, TRUE);
+      g_assert_cmpuint (cpel_file_get_n_events (cpel_window_get_file (window)), ==, 1065);
+      g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "view");
+    }
+  }
 }
 
 static void
@@ -488,6 +533,16 @@ test_bad_file_plain (Fixture *f, gconstpointer data)
         }
       g_assert_cmpstr (name->str, ==, names[i].shown);
       g_string_free (name, TRUE);
+      /* The dialog's window title (what a window list or a screen reader
+       * says) is plain text: the whole name, no markup, no invisible word
+       * joiners between its letters. */
+      {
+        const char *title = gtk_window_get_title (GTK_WINDOW (dialog));
+        g_autofree char *expected = g_strdup_printf ("Could Not Open “%s”", names[i].file);
+
+        g_assert_cmpstr (title, ==, expected);
+        g_assert_null (g_utf8_strchr (title, -1, 0x2060));
+      }
       adw_message_dialog_response (dialog, "close");
       gtk_window_destroy (GTK_WINDOW (dialog));
     }
@@ -555,6 +610,56 @@ test_clock_rate (Fixture *f, gconstpointer data)
   g_assert_cmpint (cpel_file_get_duration (cpel_window_get_file (f->window)), ==, 5200);
 }
 
+/* A Snabb timeline without engine.got_monotonic_time counts TSC ticks of
+ * an unknown rate: the status line says ticks, a bar says why and offers
+ * "Set Clock Rate…", which reads the file again with the rate given.  An
+ * elog's times are seconds already: no bar, no clock rate to set. */
+static void
+test_ticks (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = cpel_test_fixture_file ("snabb-timeline/ring64-wrapped.timeline");
+  g_autofree char *elog = cpel_test_fixture_file ("vpp-elog/workers.elog");
+  const char *range;
+  AdwMessageDialog *dialog;
+  GtkEditable *entry;
+  CpelWindow *other;
+
+  SKIP_WITHOUT_DISPLAY ();
+  app_test_open_and_wait (f->window, path);
+  g_assert_nonnull (cpel_window_get_file (f->window));
+  g_assert_true (cpel_window_is_ticks_bar_shown (f->window));
+  range = cpel_window_get_range_text (f->window);
+  g_test_message ("range: %s", range);
+  g_assert_nonnull (strstr (range, "ticks"));
+  g_assert_null (strstr (range, "µs"));
+  g_assert_null (strstr (range, " ns"));
+  g_assert_true (action_enabled (f->window, "set-clock-rate"));
+
+  app_test_activate_action (GTK_WIDGET (f->window), "set-clock-rate", NULL);
+  dialog = find_message_dialog (f->window, "open");
+  g_assert_nonnull (dialog);
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Read with Different Clock Rate");
+  entry = GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog));
+  /* ticks read as ns: no rate of 10^9 offered */
+  g_assert_cmpstr (gtk_editable_get_text (entry), ==, "");
+  gtk_editable_set_text (entry, "2GHz");
+  adw_message_dialog_response (dialog, "open");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  while (cpel_window_get_clock_rate (f->window) != 2000000000 || cpel_window_is_loading (f->window))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (cpel_window_is_ticks_bar_shown (f->window));
+  range = cpel_window_get_range_text (f->window);
+  g_assert_null (strstr (range, "ticks"));
+
+  /* an elog (times in seconds): no bar, nothing to set */
+  app_test_open_and_wait (f->window, elog);
+  other = window_showing (elog);
+  g_assert_nonnull (other);
+  g_assert_false (cpel_window_is_ticks_bar_shown (other));
+  g_assert_false (action_enabled (other, "set-clock-rate"));
+  gtk_window_destroy (GTK_WINDOW (other));
+}
+
 /* A file name is not markup anywhere (a warning would abort the test). */
 static void
 test_markup_name (Fixture *f, gconstpointer data)
@@ -620,6 +725,23 @@ shows_group (GtkWidget *widget, const char *title)
   return FALSE;
 }
 
+/* The button labelled `label` under `widget`, or NULL. */
+static GtkWidget *
+find_button (GtkWidget *widget, const char *label)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_button (c, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* File Information lists the sections; an event section's clock reads in
  * MHz when whole (not ten digits and "ticks/s" that wrap). */
 static void
@@ -636,6 +758,9 @@ test_file_info (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (text->str, "Type 5 at offset "));
   g_assert_nonnull (strstr (text->str, " · clock 1000 MHz"));
   g_assert_null (strstr (text->str, "ticks/s"));
+  /* a CPEL file's ticks: its rate may be given */
+  g_assert_true (gtk_widget_get_visible (find_button (GTK_WIDGET (info),
+                                                      "Read with Different Clock Rate…")));
 
   /* The fixed rows: where the file is, what it holds; no warnings. */
   {
@@ -666,6 +791,66 @@ test_file_info (Fixture *f, gconstpointer data)
     g_assert_false (shows_group (GTK_WIDGET (info), "Warnings"));
   }
   gtk_window_destroy (info);
+}
+
+/* File Information of an imported capture: its source's account (format,
+ * clock, header), not the CPEL sections made in memory to hold it ("String
+ * table “ImportStrtab”", "Type 1129316353"); "Read with Different Clock
+ * Rate…" only where the times are ticks of a rate that may be given (a
+ * Snabb timeline without its rate, a CPEL file), never for an elog's
+ * seconds; its Date is the elog's start, not the file's mtime. */
+static void
+test_file_info_imported (Fixture *f, gconstpointer data)
+{
+  static const struct { const char *file; gboolean clock_rate; } cases[] = {
+    { "vpp-elog/workers.elog", FALSE },
+    { "snabb-timeline/ring64-wrapped.timeline", TRUE },
+    { "snabb-timeline/engine-pipeline.timeline", FALSE },
+  };
+
+  SKIP_WITHOUT_DISPLAY ();
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = cpel_test_fixture_file (cases[i].file);
+      g_autoptr(GString) text = g_string_new (NULL);
+      CpelWindow *window;
+      GtkWindow *info;
+      GtkWidget *button;
+
+      app_test_open_and_wait (f->window, path);
+      window = window_showing (path);
+      g_assert_nonnull (window);
+      app_test_activate_action (GTK_WIDGET (window), "file-info", NULL);
+      app_test_wait_until (app_test_find_toplevel ("File Information", NULL) != NULL, 30);
+      info = app_test_find_toplevel ("File Information", NULL);
+      g_assert_nonnull (info);
+      collect_subtitles (GTK_WIDGET (info), text);
+      g_test_message ("%s:\n%s", cases[i].file, text->str);
+      g_assert_null (strstr (text->str, "Type 1129316353"));
+      g_assert_null (strstr (text->str, " at offset "));
+      g_assert_false (shows_group (GTK_WIDGET (info), "Sections"));
+      g_assert_true (shows_group (GTK_WIDGET (info), "Source"));
+      button = find_button (GTK_WIDGET (info), "Read with Different Clock Rate…");
+      g_assert_nonnull (button);
+      g_assert_cmpint (gtk_widget_get_visible (button), ==, cases[i].clock_rate);
+      if (i == 0)
+        {
+          CpelFileInfoRow *row = find_info_row (GTK_WIDGET (info), "Date");
+          g_autoptr(GDateTime) when = NULL;
+          gint64 start;
+
+          g_assert_true (cpel_file_get_capture_start (cpel_window_get_file (window), &start));
+          when = g_date_time_new_from_unix_local (start / 1000000000);
+          g_assert_nonnull (row);
+          g_assert_cmpstr (cpel_file_info_row_get_value (row), ==,
+                           g_date_time_format (when, "%Y-%m-%d %H:%M:%S %Z"));
+        }
+      gtk_window_destroy (info);
+      if (window != f->window)
+        gtk_window_destroy (GTK_WINDOW (window));
+      else
+        app_test_drain ();
+    }
 }
 
 /* The first selectable label under `widget`. */
@@ -1710,10 +1895,12 @@ main (int argc, char *argv[])
   ADD ("markup-name", test_markup_name, TRUE);
   ADD ("bad-file-plain", test_bad_file_plain, TRUE);
   ADD ("clock-rate", test_clock_rate, TRUE);
+  ADD ("ticks", test_ticks, TRUE);
   ADD ("warnings-toast", test_warnings_toast, TRUE);
   ADD ("toast-quick", test_toast_quick, TRUE);
   ADD ("file-info", test_file_info, FALSE);
   ADD ("file-info-value-menu", test_file_info_value_menu, FALSE);
+  ADD ("file-info-imported", test_file_info_imported, TRUE);
   ADD ("search", test_search, FALSE);
   ADD ("details", test_details, FALSE);
   ADD ("status", test_status, FALSE);

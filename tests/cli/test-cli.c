@@ -317,9 +317,8 @@ test_info_sample (void)
   g_assert_true (g_regex_match_simple ("^Diagnostics: +none$", r.out, G_REGEX_MULTILINE, 0));
 }
 
-/* An imported capture's start comes from its source (the
- * elog's wall-clock start); its "Date" is said to be the file's
- * modification time. */
+/* An imported capture's Date is its start as its source says it (the
+ * elog's wall-clock start), never the file's modification time. */
 static void
 test_info_capture_start (void)
 {
@@ -328,12 +327,42 @@ test_info_capture_start (void)
 
   cli_run (&r, "info", sample);
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_true (g_regex_match_simple ("^Capture start: 2016-02-04 21:23:40\\.775990016 UTC$",
+  g_assert_true (g_regex_match_simple ("^Date: +2016-02-04 21:23:40\\.775990016 UTC$",
                                        r.out, G_REGEX_MULTILINE, 0));
-  g_assert_true (g_regex_match_simple ("^Date: .* UTC \\(the file's modification time\\)$",
-                                       r.out, G_REGEX_MULTILINE, 0));
+  g_assert_null (strstr (r.out, "modification time"));
   g_assert_null (strstr (r.out, "Start read from"));
   g_assert_null (strstr (r.out, "start-unix-ns"));
+
+  /* a source that does not say: unknown (a Snabb timeline, a perf.data
+   * file on perf's default clock); a perf.data file with a wall-clock
+   * reference (-k mono) and a CTF clock from the Unix epoch: their first
+   * event's wall-clock time */
+  {
+    const struct { const char *file; const char *date; } cases[] = {
+      { "snabb-timeline/ring64-wrapped.timeline", "unknown \\(" },
+#if HAVE_PERF
+      { "perf/sched-wakeup.perf.data", "unknown \\(" },
+      { "perf/zstd-mono.perf.data", "2026-11-26 09:16:24\\.824478754 UTC$" },
+#endif
+#if HAVE_CTF
+      { "ctf/lttng-ust-2.13-pid/ust/pid/fixture_app-20993-20261126-091809/metadata",
+        "2026-11-26 09:18:09\\.697457412 UTC$" },
+#endif
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        g_autofree char *path = cpel_test_fixture_file (cases[i].file);
+        g_autofree char *pattern = g_strconcat ("^Date: +", cases[i].date, NULL);
+        g_auto(CliRun) run = { 0 };
+
+        cli_run (&run, "info", path);
+        g_assert_cmpint (run.status, ==, 0);
+        if (!g_regex_match_simple (pattern, run.out, G_REGEX_MULTILINE, 0))
+          g_error ("%s: no line /%s/ in:\n%s", cases[i].file, pattern, run.out);
+        g_assert_null (strstr (run.out, "modification time"));
+      }
+  }
 }
 
 /* A clock given per µs is reported in the diagnostics. */

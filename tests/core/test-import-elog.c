@@ -188,6 +188,9 @@ test_fixture_header (void)
     g_assert_cmpstr (day, ==, "2026-11-26");
   }
   g_assert_cmpstr (cpel_file_get_source_value (file, "clock"), ==, "exact");
+  /* times in seconds: no clock rate to set; events: no reason for none */
+  g_assert_false (cpel_file_has_clock_rate (file));
+  g_assert_null (cpel_file_get_source_value (file, "empty-reason"));
 }
 
 /* c2cpel mode: the fixtures byte for byte, except the file date. */

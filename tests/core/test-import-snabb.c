@@ -67,6 +67,10 @@ check_fixture (const char *name, const char *clock)
   g_assert_cmpstr (cpel_file_get_imported_from (file), ==, "snabb");
   g_assert_cmpstr (cpel_file_get_source_value (file, "clock"), ==, clock);
   g_assert_cmpuint (cpel_file_get_n_events (file), ==, n_ref);
+  /* a rate to set only when the file gives none (a derived one wins) */
+  g_assert_cmpint (cpel_file_has_clock_rate (file), ==, g_str_equal (clock, "unknown"));
+  g_assert_cmpint (cpel_file_get_time_kind (file), ==,
+                   g_str_equal (clock, "unknown") ? CPEL_TIME_KIND_TICKS : CPEL_TIME_KIND_NS);
 
   merge = cpel_merge_new (file, NULL, 0, 0);
   for (guint k = 0; lines[k]; k++)

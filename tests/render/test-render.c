@@ -1127,6 +1127,64 @@ test_selection_neighbours (void)
   cairo_surface_destroy (plain);
 }
 
+/* The view drawn at `scale` device pixels per logical one; the surface's
+ * pixels read at device scale 1. */
+static cairo_surface_t *
+test_render_scaled (const CpelView *view, int width, int height, double scale)
+{
+  cairo_surface_t *s;
+  cairo_t *cr;
+
+  if (scale == 1.0)
+    return test_render (view, width, height);
+  s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) (width * scale),
+                                  (int) (height * scale));
+  cairo_surface_set_device_scale (s, scale, scale);
+  cr = cairo_create (s);
+  cpel_render_view (cr, width, height, view);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  cairo_surface_set_device_scale (s, 1, 1);
+  return s;
+}
+
+/* The selected event's label box stays inside its row at every row height
+ * the viewer offers, the row's top line included: the row above (another
+ * track) is drawn exactly as without the selection. */
+static void
+test_selection_row_above (void)
+{
+  g_autoptr(CpelFile) file = test_file_new (2, crowded, G_N_ELEMENTS (crowded));
+  static const double heights[] = { 12, 14, 16, 18, 20, 24, 32, 48 };
+  static const double scales[] = { 1.0, 2.0 };
+
+  for (guint s = 0; s < G_N_ELEMENTS (scales); s++)
+    for (guint h = 0; h < G_N_ELEMENTS (heights); h++)
+      for (guint64 sel_index = 0; sel_index < 3; sel_index++)
+        {
+          CpelView view;
+          cairo_surface_t *plain, *sel;
+          int y1;
+
+          view_for (&view, file, 0, 2000);
+          view.row_height = heights[h];
+          y1 = (int) ((view.ruler_height + view.row_height) * scales[s]);
+          plain = test_render_scaled (&view, W, H, scales[s]);
+          view.has_selection = TRUE;
+          view.selected_slot = 1;
+          view.selected_index = sel_index;
+          sel = test_render_scaled (&view, W, H, scales[s]);
+          for (int x = (int) (160 * scales[s]); x < (int) (W * scales[s]); x++)
+            for (int y = (int) (view.ruler_height * scales[s]); y < y1; y++)
+              if (test_luma (sel, x, y) != test_luma (plain, x, y))
+                g_error ("row height %g, scale %g, event %" G_GUINT64_FORMAT ": the selection "
+                         "draws over the row above at %d,%d (its row starts at y %d)",
+                         heights[h], scales[s], sel_index, x, y, y1);
+          cairo_surface_destroy (sel);
+          cairo_surface_destroy (plain);
+        }
+}
+
 /* A label of nothing but blanks draws no box (not an empty "…" one); runs
  * of blanks inside a label read as one space. */
 static void
@@ -1606,6 +1664,7 @@ main (int argc, char **argv)
   g_test_add_func ("/render/density/bursts", test_density_bursts);
   g_test_add_func ("/render/density/cache", test_density_cache);
   g_test_add_func ("/render/labels/fit", test_labels_fit);
+  g_test_add_func ("/render/selection/row-above", test_selection_row_above);
   g_test_add_func ("/render/labels/ellipsized", test_labels_ellipsized);
   g_test_add_func ("/render/ruler/step", test_ruler_step);
   g_test_add_func ("/render/ruler/format", test_ruler_format);

@@ -107,6 +107,20 @@ import_ctf (const CpelImportSource  *src,
   gint64 min = 0;
   for (guint64 i = 0; i < n; i++)
     min = MIN (min, ev[i].ns);
+  /* the capture's start (a reserved key): a clock counting from 1970 dates it */
+  if (n > 0 && cpel_ctf_trace_get_clock_is_unix_epoch (t))
+    {
+      gint64 first = G_MAXINT64;
+
+      for (guint64 i = 0; i < n; i++)
+        first = MIN (first, ev[i].ns);
+      if (first >= 0)
+        {
+          g_autofree char *s = g_strdup_printf ("%" G_GINT64_FORMAT, first);
+
+          cpel_import_builder_add_info (b, "start-unix-ns", s);
+        }
+    }
   if (!cpel_import_builder_begin_events (b, n, error))
     return FALSE;
   for (guint64 i = 0; i < n; i++)

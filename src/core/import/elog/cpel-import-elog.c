@@ -762,6 +762,20 @@ elog_describe (const Elog        *e,
                                           : _("2017-03-30 14:45:08 UTC (VPP since April 2017)"));
   s = format_wall (from_1970 ? 0 : ELOG_EPOCH_2017, e->save_os);
   cpel_import_builder_add_info (b, N_("Saved (wall clock)"), s);
+  g_clear_pointer (&s, g_free);
+  /* Why there is nothing to show (a reserved key: the viewer's empty page) */
+  if (e->n_events == 0 && e->ring_size == 0)
+    cpel_import_builder_add_info (b, "empty-reason",
+                                  _("The log’s header gives a ring size of 0: it had no "
+                                    "room for events."));
+  else if (e->n_events == 0)
+    {
+      s = g_strdup_printf (ngettext ("The log’s ring (room for %u event) was empty when "
+                                     "it was saved.",
+                                     "The log’s ring (room for %u events) was empty when "
+                                     "it was saved.", e->ring_size), e->ring_size);
+      cpel_import_builder_add_info (b, "empty-reason", s);
+    }
 }
 
 /* ---- import ------------------------------------------------------------------------ */

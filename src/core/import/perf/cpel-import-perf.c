@@ -79,6 +79,8 @@ typedef struct
   guint64            n_kernel_ips;    /* kernel-mode samples with an IP */
   guint64            kernel_text;     /* _text when recorded (kernel MMAP pgoff), or 0 */
   const char        *kernel_ref;      /* "_text" / "_stext" */
+  guint64            first_time;     /* the earliest sample's time (has_first) */
+  gboolean           has_first;
 } PerfImport;
 
 static Thread *
@@ -396,6 +398,11 @@ second_pass (const CpelPerfRecord *r, gpointer data, GError **error)
         }
     }
   guint32 track = track_id (pi, sample_key (r));
+  if (r->has_time && (!pi->has_first || r->time < pi->first_time))
+    {
+      pi->first_time = r->time;
+      pi->has_first = TRUE;
+    }
   cpel_import_builder_add_event (pi->b, r->has_time ? r->time : 0, track,
                                  r->attr, datum, s->str, (gssize) s->len);
   gint64 prev, next;
@@ -526,6 +533,34 @@ add_header_info (PerfImport *pi)
                                               when, tod % 1000000000, clk / 1000000000, clk % 1000000000);
       cpel_import_builder_add_info (b, _("Wall-clock reference"), ref);
     }
+}
+
+/* The capture's start in ns since 1970 (a reserved key, `cpel info`'s and
+ * File Information's Date): the first sample on a CLOCK_REALTIME
+ * recording, or through the wall-clock reference perf record -k writes;
+ * perf's default clock (ns since boot) tells no date. */
+static void
+add_start (CpelPerfData      *pd,
+           guint64            first,
+           CpelImportBuilder *b)
+{
+  guint64 tod, clk, start;
+  g_autofree char *s = NULL;
+
+  if (cpel_perf_data_get_clockid (pd) == 0)
+    start = first;
+  else if (cpel_perf_data_get_clock_data (pd, NULL, &tod, &clk))
+    {
+      if (first >= clk ? __builtin_add_overflow (tod, first - clk, &start)
+                       : __builtin_sub_overflow (tod, clk - first, &start))
+        return;
+    }
+  else
+    return;
+  if (start > G_MAXINT64)
+    return;
+  s = g_strdup_printf ("%" PRIu64, start);
+  cpel_import_builder_add_info (b, "start-unix-ns", s);
 }
 
 /* The running kernel's GNU build id from /sys/kernel/notes (FALSE when
@@ -722,6 +757,8 @@ import_perf (const CpelImportSource  *src,
                         + pi.n_wake_marks[1] + pi.n_wake_marks[2];
       ok = cpel_import_builder_begin_events (b, pi.n_samples + n_marks, error)
            && cpel_perf_data_read_records (pd, second_pass, &pi, cancellable, second_progress, b, error);
+      if (ok && pi.has_first)
+        add_start (pd, pi.first_time, b);
       guint found, not_found;
       cpel_perf_symbols_get_file_counts (pi.syms, &found, &not_found);
       if (ok && found + not_found > 0)

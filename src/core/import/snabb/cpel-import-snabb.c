@@ -400,8 +400,8 @@ import_snabb (const CpelImportSource  *src,
   else
     cpel_import_builder_set_clock (b, CPEL_IMPORT_CLOCK_UNKNOWN,
                                    _("TSC rate unknown (no engine.got_monotonic_time events): "
-                                     "ticks are shown as nanoseconds; give the rate with "
-                                     "--clock-rate or “Read with a different clock rate”"));
+                                     "times are shown as ticks; give the rate with "
+                                     "--clock-rate or “Set Clock Rate…”"));
 
   /* Header information. */
   {
