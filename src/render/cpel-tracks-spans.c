@@ -494,6 +494,95 @@ draw_dense (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr)
 }
 
 static void
+legend_add (CpelRenderCtx *ctx, guint name)
+{
+  for (guint i = 0; i < ctx->n_legend; i++)
+    if (ctx->legend[i] == name)
+      return;
+  if (ctx->n_legend < CPEL_RENDER_LEGEND_MAX)
+    ctx->legend[ctx->n_legend++] = name;
+}
+
+/* Where a state's name comes in the legend: the known ones in their
+ * table's order, then the others. */
+static guint
+legend_rank (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (state_colors); i++)
+    if (g_ascii_strncasecmp (name, state_colors[i].prefix, strlen (state_colors[i].prefix)) == 0)
+      return i;
+  return G_N_ELEMENTS (state_colors);
+}
+
+/* "■ Running  ■ Off CPU …" in a box at the timeline's lower right. */
+void
+cpel_render_spans_legend (CpelRenderCtx *ctx)
+{
+  cairo_t *cr = ctx->cr;
+  CpelSpans *spans = ctx->view->spans;
+  double sw = 10, gap = 12, pad = 6, w = pad, h = ctx->text_height + 2 * 3, x, y;
+  double widths[CPEL_RENDER_LEGEND_MAX];
+  struct { guint *names; guint n; } l = { ctx->legend, ctx->n_legend }, *legend = &l;
+
+  if (spans == NULL || legend->n == 0)
+    return;
+  /* insertion sort by rank, then name */
+  for (guint i = 1; i < legend->n; i++)
+    for (guint j = i; j > 0; j--)
+      {
+        const char *a = cpel_spans_get_name (spans, legend->names[j - 1]);
+        const char *b = cpel_spans_get_name (spans, legend->names[j]);
+        guint ra = legend_rank (a), rb = legend_rank (b);
+        guint t;
+
+        if (ra < rb || (ra == rb && strcmp (a, b) <= 0))
+          break;
+        t = legend->names[j - 1];
+        legend->names[j - 1] = legend->names[j];
+        legend->names[j] = t;
+      }
+  for (guint i = 0; i < legend->n; i++)
+    {
+      PangoLayout *layout = cpel_render_ctx_text (ctx, cpel_spans_get_name (spans,
+                                                                            legend->names[i]),
+                                                  -1, 160);
+
+      widths[i] = cpel_render_layout_width (layout);
+      w += sw + 4 + widths[i] + (i + 1 < legend->n ? gap : pad);
+    }
+  x = ctx->x0 + ctx->tw - w - 8;
+  y = ctx->height - h - 8;
+  if (x < ctx->x0 || y < ctx->view->ruler_height)
+    return;
+  cairo_save (cr);
+  cpel_render_rounded_rect (cr, x, y, w, h, 4);
+  cpel_render_set_color_alpha (cr, &ctx->pal->label_bg, 0.92);
+  cairo_fill_preserve (cr);
+  cpel_render_set_color (cr, &ctx->pal->grid);
+  cairo_set_line_width (cr, 1.0);
+  cairo_stroke (cr);
+  x += pad;
+  for (guint i = 0; i < legend->n; i++)
+    {
+      const char *name = cpel_spans_get_name (spans, legend->names[i]);
+      PangoLayout *layout;
+      CpelRGBA c;
+
+      cpel_palette_get_state_color (ctx->pal, name, &c);
+      cpel_render_set_color (cr, &c);
+      cairo_rectangle (cr, x, y + (h - sw) / 2, sw, sw);
+      cairo_fill (cr);
+      x += sw + 4;
+      layout = cpel_render_ctx_text (ctx, name, -1, 160);
+      cpel_render_set_color (cr, &ctx->pal->foreground);
+      cairo_move_to (cr, x, y + 3);
+      pango_cairo_show_layout (cr, layout);
+      x += widths[i] + gap;
+    }
+  cairo_restore (cr);
+}
+
+static void
 draw_states (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr)
 {
   const CpelView *view = ctx->view;
@@ -528,6 +617,7 @@ draw_states (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr
       if (x1 - x0 >= px)
         {
           cpel_palette_get_state_color (ctx->pal, cpel_spans_get_name (spans, s->name), &col);
+          legend_add (ctx, s->name);
           cpel_render_set_color (cr, &col);
           cairo_rectangle (cr, x0, sr->state_top, x1 - x0, sr->state_h);
           cairo_fill (cr);
@@ -552,6 +642,7 @@ draw_states (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr
           j = states_lower_bound (spans, slot, a, n, mid + 1);
           j = j > 0 ? j - 1 : 0;
           cpel_palette_get_state_color (ctx->pal, cpel_spans_get_name (spans, a[j].name), &col);
+          legend_add (ctx, a[j].name);
           cpel_render_set_color (cr, &col);
           cairo_rectangle (cr, ctx->x0 + (double) col_i * ctx->tw / nc, sr->state_top,
                            ctx->tw / nc, sr->state_h);

@@ -180,6 +180,19 @@ test_states (Fixture *f, gconstpointer data)
   test_assert_color (s, x_of (5000), 70, &running);
   test_assert_color (s, x_of (7000), 70, &sleeping);
   test_assert_not_color (s, x_of (5000), 56, &running);
+  /* a legend at the lower right, below track 1: the states' colours */
+  {
+    gboolean found_running = FALSE, found_sleeping = FALSE;
+
+    for (int y = 78; y < HEIGHT; y++)
+      for (int x = WIDTH / 2; x < WIDTH; x++)
+        {
+          found_running |= test_color_distance (s, x, y, &running) < 0.02;
+          found_sleeping |= test_color_distance (s, x, y, &sleeping) < 0.02;
+        }
+    g_assert_true (found_running);
+    g_assert_true (found_sleeping);
+  }
   cairo_surface_destroy (s);
 }
 
