@@ -353,6 +353,15 @@ outline (CpelRenderCtx *ctx, double x0, double x1, double y, double h)
   cairo_set_line_width (cr, 2.0);
   cairo_rectangle (cr, x0 + 1, y + 1, MAX (x1 - x0 - 2, 0.5), MAX (h - 2, 0.5));
   cairo_stroke (cr);
+  /* and a hairline inside in the text colour: the selection's blue alone
+   * hardly shows on a blue span */
+  if (x1 - x0 > 6 && h > 6)
+    {
+      cpel_render_set_color (cr, &ctx->pal->foreground);
+      cairo_set_line_width (cr, 1.0);
+      cairo_rectangle (cr, x0 + 2.5, y + 2.5, x1 - x0 - 5, h - 5);
+      cairo_stroke (cr);
+    }
   cairo_restore (cr);
 }
 
