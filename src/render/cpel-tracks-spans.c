@@ -434,15 +434,20 @@ draw_sparse (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr
       g_autofree char *text = g_strdup_printf ("+%" G_GUINT64_FORMAT, more);
       PangoLayout *layout = cpel_render_ctx_text (ctx, text, -1, 0);
       double w = cpel_render_layout_width (layout) + 6;
-      double y = sr->top + (sr->n_lanes - 1) * sr->lane_h + sr->lane_h / 2;
       double hh = MIN (ctx->text_height, sr->height);
+      /* a pill on the band at the row's left, kept inside the row */
+      double y = MAX (sr->top + sr->height - hh, sr->top);
 
-      cpel_render_rounded_rect (cr, xl + 2, y - hh / 2, w, hh, 3);
-      cpel_render_set_color_alpha (cr, &ctx->pal->label_bg, 0.9);
+      cairo_save (cr);
+      cairo_rectangle (cr, xl, sr->top, ctx->tw, sr->height);
+      cairo_clip (cr);
+      cpel_render_rounded_rect (cr, xl + 2, y, w, hh, 3);
+      cpel_render_set_color_alpha (cr, &ctx->pal->label_bg, 0.85);
       cairo_fill (cr);
-      cpel_render_set_color (cr, &ctx->pal->dim);
-      cairo_move_to (cr, xl + 5, y - ctx->text_height / 2);
+      cpel_render_set_color (cr, &ctx->pal->foreground);
+      cairo_move_to (cr, xl + 5, y + (hh - ctx->text_height) / 2);
       pango_cairo_show_layout (cr, layout);
+      cairo_restore (cr);
     }
   if (sel)
     outline (ctx, sel_x0, sel_x1, sel_y, sr->lane_h);

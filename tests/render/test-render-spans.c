@@ -302,6 +302,50 @@ test_hit (Fixture *f, gconstpointer data)
   cairo_surface_destroy (s);
 }
 
+/* Deeper than the row has lanes for (5 of 4.4 px in 22): four lanes, then
+ * a grey "+n" band. */
+static void
+nested_func (guint64 i, TestEvent *e, gpointer data)
+{
+  /* sends of 1 at 0, 100, …, 700; recvs of len 1 at 9300, …, 10000 */
+  e->track = 0;
+  e->datum = 1;
+  e->code = i < 8 ? CODE_SEND : CODE_RECV;
+  e->t = i < 8 ? 100 * i : 9300 + 100 * (i - 8);
+}
+
+static void
+test_overflow (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CpelFile) file = test_file_new_func (1, 16, nested_func, NULL);
+  g_autoptr(GError) error = NULL;
+  CpelSpans *spans = cpel_spans_derive (file, f->rules, NULL, NULL, &error);
+  CpelView view;
+  CpelRGBA io;
+  cairo_surface_t *s;
+  double px[3];
+
+  g_assert_no_error (error);
+  cpel_view_init (&view, file, &f->light);
+  view.label_width = 100;
+  view.ruler_height = 28;
+  view.row_height = 24;
+  view.t0 = 0;
+  view.t1 = 10000;
+  view.spans = spans;
+  span_color (f, &f->light, "io", &io);
+  s = test_render (&view, WIDTH, 60);
+  /* lanes 0..3 the spans' colour, the band (y 46.6..51) grey */
+  test_assert_color (s, x_of (5000), 31, &io);
+  test_assert_color (s, x_of (5000), 44, &io);
+  test_assert_not_color (s, x_of (5000), 49, &io);
+  test_pixel (s, x_of (5000), 49, px);
+  g_assert_cmpfloat (fabs (px[0] - px[1]) + fabs (px[1] - px[2]), <, 0.02);
+  g_assert_cmpfloat (px[0], <, 0.9);
+  cairo_surface_destroy (s);
+  cpel_spans_free (spans);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -312,5 +356,6 @@ main (int argc, char **argv)
   ADD ("/render/spans/outside", test_outside);
   ADD ("/render/spans/dark", test_dark);
   ADD ("/render/spans/hit", test_hit);
+  ADD ("/render/spans/overflow", test_overflow);
   return g_test_run ();
 }
