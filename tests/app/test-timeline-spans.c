@@ -126,6 +126,7 @@ test_select (Fixture *f, gconstpointer data)
   duration = cpel_time_format_kind (12000, CPEL_TIME_KIND_NS);
   g_assert_cmpstr (cpel_details_get_value (details, "headline"), ==, "ip4-lookup");
   g_assert_cmpstr (cpel_details_get_value (details, "duration"), ==, duration);
+  g_assert_cmpstr (cpel_details_get_value (details, "self"), ==, duration);
   g_assert_cmpstr (cpel_details_get_value (details, "depth"), ==, "0");
   g_assert_cmpstr (cpel_details_get_value (details, "begin-event"), ==, "ip4-lookup-call");
   g_assert_cmpstr (cpel_details_get_value (details, "end-event"), ==, "ip4-lookup-return");
