@@ -206,13 +206,43 @@ span_lane (const SpanRow *sr, const CpelSpan *s)
   return MIN ((guint) s->depth, sr->n_lanes - 1);
 }
 
-/* The span covering t (innermost first), reading back from the last span
- * beginning at or before t to one of depth 0; G_MAXUINT64 when none. */
+/* The first span from `lo` on beginning at or after t, galloping from lo
+ * (the spans before lo begin before t): a few nearby reads when the answer
+ * is close, as it is for the next sample of a frame. */
 static guint64
-span_at (CpelSpans *spans, guint slot, const SpanRow *sr, gint64 t)
+gallop_lower_bound (CpelSpans *spans, guint slot, const SpanRow *sr, guint64 lo, gint64 t)
 {
-  guint64 k = cpel_spans_track_lower_bound (spans, slot, t == G_MAXINT64 ? t : t + 1);
+  guint64 hi = lo, step = 1;
 
+  while (hi < sr->n && cpel_spans_begin_ns (spans, slot, &sr->a[hi]) < t)
+    {
+      lo = hi + 1;
+      hi = lo + step;
+      step *= 2;
+    }
+  hi = MIN (hi, sr->n);
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (cpel_spans_begin_ns (spans, slot, &sr->a[mid]) < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The span covering t (innermost first), reading back from the last span
+ * beginning at or before t to one of depth 0; G_MAXUINT64 when none.
+ * *hint: a lower bound of where the last span beginning at or before t
+ * is found (0, or the value left by a call for an earlier time). */
+static guint64
+span_at (CpelSpans *spans, guint slot, const SpanRow *sr, gint64 t, guint64 *hint)
+{
+  guint64 k = gallop_lower_bound (spans, slot, sr, *hint, t == G_MAXINT64 ? t : t + 1);
+
+  *hint = k;
   for (guint i = 0; i < SPAN_SCAN_MAX && k > 0; i++)
     {
       const CpelSpan *s = &sr->a[--k];
@@ -454,57 +484,77 @@ draw_sparse (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr
 }
 
 /* Per device column: the share of its sample times a span covers, in the
- * colour of the first covering span. */
+ * colour of the first covering span; into an image a pixel high, drawn
+ * stretched over the span area in one paint (a fill per column costs
+ * cairo microseconds each). */
 static void
 draw_dense (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr)
 {
   const CpelView *view = ctx->view;
   cairo_t *cr = ctx->cr;
   guint nc = ctx->n_columns;
-  double cw = ctx->tw / nc;
-  guint run_start = 0, run_name = G_MAXUINT, run_level = 0;
+  cairo_surface_t *image;
+  cairo_pattern_t *pattern;
+  cairo_matrix_t m;
+  guint32 *line;
+  guint last_name = G_MAXUINT;
+  CpelRGBA col = { 0 };
+  guint64 hint = sr->first;
 
-  for (guint c = 0; c <= nc; c++)
+  image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) nc, 1);
+  if (cairo_surface_status (image) != CAIRO_STATUS_SUCCESS)
     {
-      guint name = G_MAXUINT, level = 0;
-
-      if (c < nc)
-        {
-          gint64 c0 = cpel_render_column_time (view->t0, view->t1, c, nc);
-          gint64 c1 = cpel_render_column_time (view->t0, view->t1, c + 1, nc);
-
-          for (guint j = 0; j < SPAN_SAMPLES; j++)
-            {
-              gint64 t = c0 + (gint64) (((double) j + 0.5) * (double) (c1 - c0) / SPAN_SAMPLES);
-              guint64 k = span_at (spans, slot, sr, t);
-
-              if (k == G_MAXUINT64)
-                continue;
-              level++;
-              if (name == G_MAXUINT)
-                name = sr->a[k].name;
-            }
-          if (level == 0)
-            name = G_MAXUINT;
-        }
-      if (c == nc || name != run_name || level != run_level)
-        {
-          if (run_level > 0 && c > run_start)
-            {
-              CpelRGBA col;
-
-              cpel_palette_get_span_color (ctx->pal, cpel_spans_get_name (spans, run_name),
-                                           &col);
-              cpel_render_set_color_alpha (cr, &col, (double) run_level / SPAN_SAMPLES);
-              cairo_rectangle (cr, ctx->x0 + run_start * cw, sr->top, (c - run_start) * cw,
-                               sr->height);
-              cairo_fill (cr);
-            }
-          run_start = c;
-          run_name = name;
-          run_level = level;
-        }
+      cairo_surface_destroy (image);
+      return;
     }
+  cairo_surface_flush (image);
+  line = (guint32 *) (gpointer) cairo_image_surface_get_data (image);
+  for (guint c = 0; c < nc; c++)
+    {
+      gint64 c0 = cpel_render_column_time (view->t0, view->t1, c, nc);
+      gint64 c1 = cpel_render_column_time (view->t0, view->t1, c + 1, nc);
+      guint name = G_MAXUINT, level = 0;
+      double a;
+
+      for (guint j = 0; j < SPAN_SAMPLES; j++)
+        {
+          gint64 t = c0 + (gint64) (((double) j + 0.5) * (double) (c1 - c0) / SPAN_SAMPLES);
+          guint64 k = span_at (spans, slot, sr, t, &hint);
+
+          if (k == G_MAXUINT64)
+            continue;
+          level++;
+          if (name == G_MAXUINT)
+            name = sr->a[k].name;
+        }
+      if (level == 0)
+        {
+          line[c] = 0;
+          continue;
+        }
+      if (name != last_name)
+        {
+          cpel_palette_get_span_color (ctx->pal, cpel_spans_get_name (spans, name), &col);
+          last_name = name;
+        }
+      a = (double) level / SPAN_SAMPLES;
+      line[c] = (guint32) (a * 255 + 0.5) << 24 | (guint32) (col.r * a * 255 + 0.5) << 16
+                | (guint32) (col.g * a * 255 + 0.5) << 8 | (guint32) (col.b * a * 255 + 0.5);
+    }
+  cairo_surface_mark_dirty (image);
+
+  pattern = cairo_pattern_create_for_surface (image);
+  cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
+  cairo_pattern_set_extend (pattern, CAIRO_EXTEND_PAD);
+  /* user (x0 + c / scale, top + f * height) -> pattern (c, f) */
+  cairo_matrix_init (&m, ctx->scale, 0, 0, 1.0 / sr->height, -ctx->x0 * ctx->scale,
+                     -sr->top / sr->height);
+  cairo_pattern_set_matrix (pattern, &m);
+  cairo_set_source (cr, pattern);
+  cairo_rectangle (cr, ctx->x0, sr->top, ctx->tw, sr->height);
+  cairo_fill (cr);
+  cairo_pattern_destroy (pattern);
+  cairo_surface_destroy (image);
 }
 
 static void
