@@ -83,14 +83,19 @@ set_value (CpelDetails *self,
   gtk_label_set_text (self->values[field], text);
 }
 
-/* Event fields or span fields (the track is both's). */
+/* Event fields or span fields (the track is both's); a state has no self
+ * time or depth. */
 static void
 show_fields (CpelDetails *self,
-             gboolean     span)
+             gboolean     span,
+             gboolean     state)
 {
   for (guint i = 0; i < N_FIELDS; i++)
     {
       gboolean show = i == FIELD_TRACK || (i >= FIRST_SPAN_FIELD) == span;
+
+      if (state && (i == FIELD_SPAN_SELF || i == FIELD_SPAN_DEPTH))
+        show = FALSE;
 
       gtk_widget_set_visible (self->titles[i], show);
       gtk_widget_set_visible (GTK_WIDGET (self->values[i]), show);
@@ -240,7 +245,7 @@ cpel_details_set_span (CpelDetails *self,
       g_clear_pointer (&s, g_free);
     }
 
-  show_fields (self, TRUE);
+  show_fields (self, TRUE, state);
   gtk_stack_set_visible_child_name (self->stack, "event");
 }
 
@@ -336,7 +341,7 @@ cpel_details_set_event (CpelDetails *self,
   else
     set_value (self, FIELD_DELTA, _("First event on the track"));
 
-  show_fields (self, FALSE);
+  show_fields (self, FALSE, FALSE);
   gtk_stack_set_visible_child_name (self->stack, "event");
 }
 
@@ -432,5 +437,5 @@ cpel_details_init (CpelDetails *self)
       self->values[i] = GTK_LABEL (value);
       self->titles[i] = title;
     }
-  show_fields (self, FALSE);
+  show_fields (self, FALSE, FALSE);
 }
