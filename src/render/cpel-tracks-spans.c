@@ -13,7 +13,8 @@
  * (a lower bound on t0, plus the spans still open at t0: back from it to
  * the first span of depth 0, which no earlier span can cover); a row with
  * more of them than half its pixel columns is drawn per column, as the
- * share of SPAN_SAMPLES sample times a span covers, from binary searches;
+ * share of SPAN_SAMPLES sample times a span covers, from binary searches
+ * (a column where spans begin that no sample hits: half strength);
  * states narrower than a pixel are drawn as the state at each column's
  * middle.
  */
@@ -27,6 +28,7 @@
 #define SPAN_SCAN_MAX   256    /* spans read back from t0 for those open at t0 */
 #define SPAN_FADE       28.0   /* px: an orphan's fading end */
 #define SPAN_LABEL_MIN  24.0   /* px: a bar narrower has no label */
+#define SPAN_TRACE_ALPHA 0.5   /* a dense column with spans no sample hit */
 
 /* ---- colours ------------------------------------------------------------- */
 
@@ -500,6 +502,7 @@ draw_dense (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr)
   guint last_name = G_MAXUINT;
   CpelRGBA col = { 0 };
   guint64 hint = sr->first;
+  guint64 begun = gallop_lower_bound (spans, slot, sr, sr->first, view->t0);
 
   image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) nc, 1);
   if (cairo_surface_status (image) != CAIRO_STATUS_SUCCESS)
@@ -514,6 +517,7 @@ draw_dense (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr)
       gint64 c0 = cpel_render_column_time (view->t0, view->t1, c, nc);
       gint64 c1 = cpel_render_column_time (view->t0, view->t1, c + 1, nc);
       guint name = G_MAXUINT, level = 0;
+      guint64 next_begun = gallop_lower_bound (spans, slot, sr, begun, c1);
       double a;
 
       for (guint j = 0; j < SPAN_SAMPLES; j++)
@@ -527,7 +531,11 @@ draw_dense (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr)
           if (name == G_MAXUINT)
             name = sr->a[k].name;
         }
-      if (level == 0)
+      /* spans too short for any sample still mark their column, faintly */
+      if (level == 0 && next_begun > begun)
+        name = sr->a[begun].name;
+      begun = next_begun;
+      if (name == G_MAXUINT)
         {
           line[c] = 0;
           continue;
@@ -537,7 +545,7 @@ draw_dense (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr)
           cpel_palette_get_span_color (ctx->pal, cpel_spans_get_name (spans, name), &col);
           last_name = name;
         }
-      a = (double) level / SPAN_SAMPLES;
+      a = level > 0 ? (double) level / SPAN_SAMPLES : SPAN_TRACE_ALPHA;
       line[c] = (guint32) (a * 255 + 0.5) << 24 | (guint32) (col.r * a * 255 + 0.5) << 16
                 | (guint32) (col.g * a * 255 + 0.5) << 8 | (guint32) (col.b * a * 255 + 0.5);
     }

@@ -988,6 +988,11 @@ cpel_render_rows_events (CpelRenderCtx *ctx)
 
           row->span_row = cpel_spans_get_track_spans (view->spans, row->slot, &n_spans) != NULL
                           && n_spans > 0;
+          if (row->span_row)
+            row->spans_dense =
+              (double) (cpel_spans_track_lower_bound (view->spans, row->slot, view->t1)
+                        - cpel_spans_track_lower_bound (view->spans, row->slot, view->t0)) * 2
+              > ctx->tw;
         }
       row->times = cpel_file_get_track_times (ctx->file, row->slot, &row->n);
       if (row->n == 0 || row->times == NULL)
