@@ -164,6 +164,31 @@ test_nested (Fixture *f, gconstpointer data)
   cairo_surface_destroy (s);
 }
 
+/* Zoomed out so far that no sample time of a column falls in a span (10
+ * px for 10 µs: samples 250 ns apart, spans 5 ns long): the columns where
+ * spans begin are still marked, at half strength. */
+static void
+test_trace (Fixture *f, gconstpointer data)
+{
+  CpelView view;
+  CpelRGBA burst;
+  cairo_surface_t *s;
+  double px[3], bg[3];
+
+  view_init (f, &view, &f->light);
+  span_color (f, &f->light, "burst", &burst);
+  s = test_render (&view, 110, HEIGHT);
+  test_pixel (s, 105, 88, px);
+  cairo_surface_destroy (s);
+  view.spans = NULL;
+  s = test_render (&view, 110, HEIGHT);
+  test_pixel (s, 105, 88, bg);
+  cairo_surface_destroy (s);
+  g_assert_cmpfloat (fabs (px[0] - (bg[0] + burst.r) / 2), <, 0.03);
+  g_assert_cmpfloat (fabs (px[1] - (bg[1] + burst.g) / 2), <, 0.03);
+  g_assert_cmpfloat (fabs (px[2] - (bg[2] + burst.b) / 2), <, 0.03);
+}
+
 static void
 test_states (Fixture *f, gconstpointer data)
 {
@@ -357,5 +382,6 @@ main (int argc, char **argv)
   ADD ("/render/spans/dark", test_dark);
   ADD ("/render/spans/hit", test_hit);
   ADD ("/render/spans/overflow", test_overflow);
+  ADD ("/render/spans/trace", test_trace);
   return g_test_run ();
 }
