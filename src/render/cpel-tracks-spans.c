@@ -87,6 +87,7 @@ static const struct
   { "Dead", 0x5e5c64, 0x9a9996 },
   { "Off CPU", 0xc0bfbc, 0x5e5c64 },
   { "Idle", 0xdeddda, 0x48464e },
+  { "Parked", 0xb8b0c8, 0x4a4458 },
   { "Unknown", 0xe8e7e5, 0x38363c },
 };
 
@@ -163,8 +164,10 @@ span_row_layout (const CpelView *view,
   if (n_states > 0)
     {
       sr->state_h = CLAMP (floor (h * 0.22), 3.0, 6.0);
+      /* states alone (a thread's, a CPU's): two thirds of the row, room
+       * for their labels */
       if (sr->n == 0)
-        sr->state_h = MAX (h - 2.0, 1.0) / 2;
+        sr->state_h = floor (MAX (h - 2.0, 1.0) * 2 / 3);
       sr->state_top = y + h - 1.0 - sr->state_h;
     }
   sr->top = y + 1.0;
@@ -565,9 +568,14 @@ draw_dense (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr)
   cairo_surface_destroy (image);
 }
 
+static guint legend_rank (const char *name);
+
+/* Known states only: a CPU's states are its threads, not for a legend. */
 static void
 legend_add (CpelRenderCtx *ctx, guint name)
 {
+  if (legend_rank (cpel_spans_get_name (ctx->view->spans, name)) >= G_N_ELEMENTS (state_colors))
+    return;
   for (guint i = 0; i < ctx->n_legend; i++)
     if (ctx->legend[i] == name)
       return;
@@ -693,6 +701,7 @@ draw_states (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr
           cpel_render_set_color (cr, &col);
           cairo_rectangle (cr, x0, sr->state_top, x1 - x0, sr->state_h);
           cairo_fill (cr);
+          span_label (ctx, spans, slot, s, x0, x1, sr->state_top, sr->state_h, &col);
           if (is_selected (view, slot, TRUE, i))
             outline (ctx, x0, MAX (x1, x0 + 4), sr->state_top - 1, sr->state_h + 2);
           i++;

@@ -200,10 +200,11 @@ test_states (Fixture *f, gconstpointer data)
   cpel_palette_get_state_color (&f->light, "Running", &running);
   cpel_palette_get_state_color (&f->light, "Sleeping", &sleeping);
   s = test_render (&view, WIDTH, HEIGHT);
-  /* track 1 (y 52..76) has states only: the band is its lower half */
-  test_assert_color (s, x_of (2000), 70, &sleeping);
-  test_assert_color (s, x_of (5000), 70, &running);
-  test_assert_color (s, x_of (7000), 70, &sleeping);
+  /* track 1 (y 52..76) has states only: the band is its lower two thirds
+   * (y 61..75), labelled from the left of each state */
+  test_assert_color (s, x_of (3000), 70, &sleeping);
+  test_assert_color (s, x_of (5900), 70, &running);
+  test_assert_color (s, x_of (9000), 70, &sleeping);
   test_assert_not_color (s, x_of (5000), 56, &running);
   /* a legend at the lower right, below track 1: the states' colours */
   {
@@ -269,7 +270,7 @@ test_dark (Fixture *f, gconstpointer data)
   s = test_render (&view, WIDTH, HEIGHT);
   test_assert_color (s, x_of (5000), 33, &io_dark);
   test_assert_not_color (s, x_of (5000), 33, &io_light);
-  test_assert_color (s, x_of (5000), 70, &run_dark);
+  test_assert_color (s, x_of (5900), 70, &run_dark);
   cairo_surface_destroy (s);
 }
 
