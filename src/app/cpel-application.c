@@ -35,6 +35,7 @@ struct _CpelApplication
   gboolean        compare;          /* --compare A B: the pending two, compared */
   guint64         clock_rate;       /* --clock-rate: read the files with it; 0 = their own */
   gboolean        quitting;         /* app.quit waits for the index cache to be written */
+  CpelSpanRules  *span_rules;       /* --rules: built-in + the file's; NULL = built-in */
 };
 
 G_DEFINE_FINAL_TYPE (CpelApplication, cpel_application, ADW_TYPE_APPLICATION)
@@ -66,6 +67,9 @@ static const GOptionEntry options[] = {
     N_("HZ") },
   { "no-cache", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Neither read nor write the persisted index of big files"), NULL },
+  { "rules", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+    N_("Derive spans and states by the rules in FILE too, beside the built-in ones"),
+    N_("FILE") },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_("[FILE…]") },
   { NULL }
 };
@@ -80,6 +84,13 @@ cpel_application_new (gint64 start_us)
                                         NULL);
   self->start_us = start_us;
   return self;
+}
+
+CpelSpanRules *
+cpel_application_get_span_rules (CpelApplication *self)
+{
+  g_return_val_if_fail (CPEL_IS_APPLICATION (self), NULL);
+  return self->span_rules;
 }
 
 GSettings *
@@ -554,6 +565,7 @@ cpel_application_handle_local_options (GApplication *application,
   g_autoptr(GVariant) remaining = NULL;
   gsize n_files = 0;
   const char *clock_rate_text = NULL;
+  const char *rules_path = NULL;
 
   if (g_variant_dict_contains (dict, "version"))
     {
@@ -577,6 +589,21 @@ cpel_application_handle_local_options (GApplication *application,
 
       g_printerr ("%s\n", message);
       return 2;
+    }
+
+  if (g_variant_dict_lookup (dict, "rules", "^&ay", &rules_path))
+    {
+      g_autoptr(GError) error = NULL;
+
+      self->span_rules = cpel_span_rules_new_builtin ();
+      if (!cpel_span_rules_add_file (self->span_rules, rules_path, &error))
+        {
+          g_printerr ("%s\n", error->message);
+          return 2;
+        }
+      /* An instance of its own: a running viewer would not know the rules. */
+      g_application_set_flags (application,
+                               g_application_get_flags (application) | G_APPLICATION_NON_UNIQUE);
     }
 
   if (g_variant_dict_lookup (dict, "export-png", "^ay", &export_path))
@@ -606,6 +633,7 @@ cpel_application_handle_local_options (GApplication *application,
       export.summary = g_variant_dict_contains (dict, "summary");
       export.force = g_variant_dict_contains (dict, "force");
       export.clock_rate = self->clock_rate;
+      export.span_rules = self->span_rules;
       /* Headless: no GTK, no display, no D-Bus. */
       return cpel_export_headless (files[0], export_path, &export);
     }
@@ -694,6 +722,7 @@ cpel_application_dispose (GObject *object)
   g_clear_pointer (&self->benchmark_path, g_free);
   g_clear_pointer (&self->benchmark_compare, g_free);
   g_clear_pointer (&self->view_name, g_free);
+  g_clear_pointer (&self->span_rules, cpel_span_rules_unref);
 
   G_OBJECT_CLASS (cpel_application_parent_class)->dispose (object);
 }

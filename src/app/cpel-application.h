@@ -4,6 +4,8 @@
 
 #include <adwaita.h>
 
+#include "cpel-span-rules.h"
+
 G_BEGIN_DECLS
 
 #define CPEL_TYPE_APPLICATION (cpel_application_get_type ())
@@ -18,6 +20,9 @@ GMenuModel      *cpel_application_get_recent_menu (CpelApplication *self);
 /* Remember an opened file (GSettings recent-views and GtkRecentManager). */
 void             cpel_application_add_recent   (CpelApplication *self,
                                                 GFile           *file);
+/* The span rules of --rules (the built-in ones and the file's), or NULL:
+ * the built-in ones. */
+CpelSpanRules   *cpel_application_get_span_rules (CpelApplication *self);
 /* A new, not yet presented window. */
 GtkWindow       *cpel_application_new_window   (CpelApplication *self);
 /* app.quit: quits once the index cache being written is complete (the

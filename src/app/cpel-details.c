@@ -20,6 +20,7 @@ typedef enum
   FIELD_SPAN_BEGIN,
   FIELD_SPAN_END,
   FIELD_SPAN_DURATION,
+  FIELD_SPAN_SELF,
   FIELD_SPAN_DEPTH,
   FIELD_SPAN_FLAGS,
   FIELD_SPAN_BEGIN_EVENT,
@@ -28,6 +29,8 @@ typedef enum
 } Field;
 
 #define FIRST_SPAN_FIELD FIELD_SPAN_BEGIN
+/* Spans read for a span's self time at most. */
+#define DETAILS_CHILDREN_MAX 100000
 
 static const struct
 {
@@ -45,6 +48,7 @@ static const struct
   [FIELD_SPAN_BEGIN] = { "begin",    N_("Begin") },
   [FIELD_SPAN_END]   = { "end",      N_("End") },
   [FIELD_SPAN_DURATION] = { "duration", N_("Duration") },
+  [FIELD_SPAN_SELF]  = { "self",     N_("Self time") },
   [FIELD_SPAN_DEPTH] = { "depth",    N_("Depth") },
   [FIELD_SPAN_FLAGS] = { "flags",    N_("Completeness") },
   [FIELD_SPAN_BEGIN_EVENT] = { "begin-event", N_("Begin event") },
@@ -79,14 +83,19 @@ set_value (CpelDetails *self,
   gtk_label_set_text (self->values[field], text);
 }
 
-/* Event fields or span fields (the track is both's). */
+/* Event fields or span fields (the track is both's); a state has no self
+ * time or depth. */
 static void
 show_fields (CpelDetails *self,
-             gboolean     span)
+             gboolean     span,
+             gboolean     state)
 {
   for (guint i = 0; i < N_FIELDS; i++)
     {
       gboolean show = i == FIELD_TRACK || (i >= FIRST_SPAN_FIELD) == span;
+
+      if (state && (i == FIELD_SPAN_SELF || i == FIELD_SPAN_DEPTH))
+        show = FALSE;
 
       gtk_widget_set_visible (self->titles[i], show);
       gtk_widget_set_visible (GTK_WIDGET (self->values[i]), show);
@@ -169,6 +178,36 @@ cpel_details_set_span (CpelDetails *self,
   s = cpel_time_format_kind (end - begin, cpel_file_get_time_kind (file));
   set_value (self, FIELD_SPAN_DURATION, s);
   g_clear_pointer (&s, g_free);
+  /* self time: the duration less its children's (the spans one deeper
+   * that begin inside it, read up to a bound) */
+  if (!state)
+    {
+      gint64 children = 0;
+      guint64 k;
+
+      for (k = index + 1; k < n && k < index + 1 + DETAILS_CHILDREN_MAX; k++)
+        {
+          gint64 b = cpel_spans_begin_ns (spans, slot, &a[k]);
+
+          if (b >= end)
+            break;
+          if (a[k].depth == span->depth + 1)
+            children += MIN (cpel_spans_end_ns (spans, slot, &a[k]), end) - b;
+        }
+      if (k < n && k == index + 1 + DETAILS_CHILDREN_MAX
+          && cpel_spans_begin_ns (spans, slot, &a[k]) < end)
+        set_value (self, FIELD_SPAN_SELF, "—");
+      else
+        {
+          s = cpel_time_format_kind (MAX (end - begin - children, 0),
+                                     cpel_file_get_time_kind (file));
+          set_value (self, FIELD_SPAN_SELF, s);
+          g_clear_pointer (&s, g_free);
+        }
+    }
+  else
+    set_value (self, FIELD_SPAN_SELF, "—");
+
   s = g_strdup_printf ("%u", span->depth);
   set_value (self, FIELD_SPAN_DEPTH, s);
   g_clear_pointer (&s, g_free);
@@ -206,7 +245,7 @@ cpel_details_set_span (CpelDetails *self,
       g_clear_pointer (&s, g_free);
     }
 
-  show_fields (self, TRUE);
+  show_fields (self, TRUE, state);
   gtk_stack_set_visible_child_name (self->stack, "event");
 }
 
@@ -302,7 +341,7 @@ cpel_details_set_event (CpelDetails *self,
   else
     set_value (self, FIELD_DELTA, _("First event on the track"));
 
-  show_fields (self, FALSE);
+  show_fields (self, FALSE, FALSE);
   gtk_stack_set_visible_child_name (self->stack, "event");
 }
 
@@ -398,5 +437,5 @@ cpel_details_init (CpelDetails *self)
       self->values[i] = GTK_LABEL (value);
       self->titles[i] = title;
     }
-  show_fields (self, FALSE);
+  show_fields (self, FALSE, FALSE);
 }

@@ -29,7 +29,7 @@ void        cpel_details_clear     (CpelDetails *self);
 /* The value shown for a field (tests): "headline" (the event's name),
  * "label" (the whole label, body text), "time", "track", "code", "event",
  * "datum-hex", "datum-dec", "decoded", "delta"; a span's "begin", "end",
- * "duration", "depth", "flags", "begin-event", "end-event"; NULL when
+ * "duration", "self", "depth", "flags", "begin-event", "end-event"; NULL when
  * unknown. */
 const char *cpel_details_get_value (CpelDetails *self,
                                     const char  *field);

@@ -67,7 +67,8 @@ cpel_export_headless (const char               *file_path,
     }
 
   /* as the viewer shows it: with the built-in spans */
-  span_rules = cpel_span_rules_new_builtin ();
+  span_rules = options->span_rules != NULL ? cpel_span_rules_ref (options->span_rules)
+                                           : cpel_span_rules_new_builtin ();
   export.span_rules = span_rules;
   if (!cpel_render_export_file (file, &export, out_path, &error))
     {

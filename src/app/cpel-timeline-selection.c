@@ -34,6 +34,16 @@ cpel_timeline_select_adjacent (CpelTimeline *self,
     return FALSE;
 
   direction = direction >= 0 ? 1 : -1;
+  /* a span selected: span by span on its track */
+  if (cpel_session_get_span_selection (self->session, NULL) != NULL)
+    {
+      if (!cpel_session_step_span (self->session, direction))
+        {
+          gtk_widget_error_bell (GTK_WIDGET (self));
+          return FALSE;
+        }
+      return TRUE;
+    }
   if (self->view.has_selection)
     {
       guint slot = self->view.selected_slot;

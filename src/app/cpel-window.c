@@ -197,8 +197,13 @@ cpel_window_new (CpelApplication *application)
 {
   CpelWindow *self = g_object_new (CPEL_TYPE_WINDOW, "application", application, NULL);
   GSettings *settings = _cpel_window_get_settings (self);
+  CpelSpanRules *rules = application != NULL ? cpel_application_get_span_rules (application)
+                                             : NULL;
   GtkShortcutsWindow *help = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (self));
   gboolean show_details;
+
+  if (rules != NULL)
+    cpel_session_set_span_rules (self->session, rules);
 
   /* Key caps as GTK's accelerator labels say them ("Page Up", a bare "w"). */
   if (help != NULL)

@@ -996,6 +996,38 @@ cpel_session_select_span (CpelSession              *self,
   g_signal_emit (self, signals[SELECTION_CHANGED], 0);
 }
 
+gboolean
+cpel_session_step_span (CpelSession *self,
+                        int          direction)
+{
+  CpelSessionSpanRef ref;
+  const CpelSpan *span;
+  gint64 t;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  if (!self->has_span_selection)
+    return FALSE;
+  ref = self->selected_span;
+  if (direction < 0 ? ref.index == 0 : ref.index == G_MAXUINT64)
+    return FALSE;
+  ref.index = direction < 0 ? ref.index - 1 : ref.index + 1;
+  span = cpel_session_get_span (self, &ref);
+  if (span == NULL)
+    return FALSE;
+  /* its begin centred when it is not in the range, its track in view */
+  t = cpel_spans_begin_ns (self->spans, ref.slot, span);
+  if (t < self->range.t0 || t >= self->range.t1)
+    {
+      CpelRange range = self->range;
+
+      cpel_range_center (&range, t, &self->limits);
+      cpel_session_set_range (self, &range, CPEL_SESSION_STEP);
+    }
+  cpel_session_reveal_track (self, ref.slot, FALSE);
+  cpel_session_select_span (self, &ref);
+  return TRUE;
+}
+
 const CpelSpan *
 cpel_session_get_span_selection (CpelSession        *self,
                                  CpelSessionSpanRef *ref)

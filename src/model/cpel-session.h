@@ -299,6 +299,11 @@ const CpelSpan *cpel_session_get_span           (CpelSession       *self,
  * cpel_session_unselect () drop it, as new spans do. */
 void            cpel_session_select_span        (CpelSession       *self,
                                                  const CpelSessionSpanRef *ref);
+/* Select the span after (direction > 0) or before the selected one on its
+ * track (states: the next state), its begin centred when it is outside the
+ * range; FALSE (nothing changed) without a selected span or at the end. */
+gboolean        cpel_session_step_span          (CpelSession       *self,
+                                                 int                direction);
 /* The selected span (and its reference), or NULL. */
 const CpelSpan *cpel_session_get_span_selection (CpelSession       *self,
                                                  CpelSessionSpanRef *ref);

@@ -45,6 +45,10 @@ typedef struct
   gboolean              any_hidden;   /* some type is hidden */
   CpelColorMode         color_mode;   /* view->color_mode, with color_by_type applied */
   gboolean              raster;       /* target is an image or recording surface */
+  /* The states drawn (names in view->spans), for their legend. */
+#define CPEL_RENDER_LEGEND_MAX 12
+  guint                 legend[CPEL_RENDER_LEGEND_MAX];
+  guint                 n_legend;
 } CpelRenderCtx;
 
 void         cpel_render_ctx_init          (CpelRenderCtx *ctx, cairo_t *cr, double width,
@@ -149,6 +153,8 @@ void         cpel_render_rows_background   (CpelRenderCtx *ctx);
 void         cpel_render_rows_events       (CpelRenderCtx *ctx);
 /* view->spans in their rows, under the events (cpel-tracks-spans.c). */
 void         cpel_render_rows_spans        (CpelRenderCtx *ctx);
+/* The legend of the states drawn, over the rows' events. */
+void         cpel_render_spans_legend      (CpelRenderCtx *ctx);
 void         cpel_render_label_column      (CpelRenderCtx *ctx);
 
 /* Ruler unit helpers (cpel-ruler.c). */

@@ -130,6 +130,7 @@ cpel_render_view (cairo_t *cr, double width, double height, const CpelView *view
       cpel_render_ruler_grid (&ctx);
       cpel_render_rows_spans (&ctx);
       cpel_render_rows_events (&ctx);
+      cpel_render_spans_legend (&ctx);
       cpel_render_label_column (&ctx);
     }
   cpel_render_ruler (&ctx);

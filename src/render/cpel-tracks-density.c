@@ -220,6 +220,14 @@ cpel_tracks_draw_density_rows (CpelRenderCtx *ctx, RowInfo *rows, guint n_vis, g
           by_track.a *= ctx->pal->density.a;
           color = &by_track;
         }
+      if (rows[k].spans_dense)
+        {
+          /* faint over spans drawn per column: their colours and busy share
+           * show through */
+          by_track = *color;
+          by_track.a *= 0.3;
+          color = &by_track;
+        }
       line = (guint32 *) (gpointer) (data + (gsize) j * stride);
       for (guint c = 0; c < nc; c++)
         {

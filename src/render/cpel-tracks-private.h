@@ -31,7 +31,8 @@ typedef struct
   CpelRGBA       track_color;   /* CPEL_COLOR_BY_TRACK: its ticks' colour */
   double         sel_x0;    /* the selected event's callout [sel_x0, sel_x1), */
   double         sel_x1;    /* which other labels give way to (none: equal) */
-  gboolean       span_row;  /* spans drawn in it: their labels, not the events' */
+  gboolean       span_row;  /* spans or states drawn in it: their labels, not the events' */
+  gboolean       spans_dense;  /* more spans in range than half its columns */
 } RowInfo;
 
 static inline double

@@ -13,7 +13,8 @@
  * (a lower bound on t0, plus the spans still open at t0: back from it to
  * the first span of depth 0, which no earlier span can cover); a row with
  * more of them than half its pixel columns is drawn per column, as the
- * share of SPAN_SAMPLES sample times a span covers, from binary searches;
+ * share of SPAN_SAMPLES sample times a span covers, from binary searches
+ * (a column where spans begin that no sample hits: half strength);
  * states narrower than a pixel are drawn as the state at each column's
  * middle.
  */
@@ -27,6 +28,7 @@
 #define SPAN_SCAN_MAX   256    /* spans read back from t0 for those open at t0 */
 #define SPAN_FADE       28.0   /* px: an orphan's fading end */
 #define SPAN_LABEL_MIN  24.0   /* px: a bar narrower has no label */
+#define SPAN_TRACE_ALPHA 0.5   /* a dense column with spans no sample hit */
 
 /* ---- colours ------------------------------------------------------------- */
 
@@ -85,6 +87,7 @@ static const struct
   { "Dead", 0x5e5c64, 0x9a9996 },
   { "Off CPU", 0xc0bfbc, 0x5e5c64 },
   { "Idle", 0xdeddda, 0x48464e },
+  { "Parked", 0xb8b0c8, 0x4a4458 },
   { "Unknown", 0xe8e7e5, 0x38363c },
 };
 
@@ -161,8 +164,10 @@ span_row_layout (const CpelView *view,
   if (n_states > 0)
     {
       sr->state_h = CLAMP (floor (h * 0.22), 3.0, 6.0);
+      /* states alone (a thread's, a CPU's): two thirds of the row, room
+       * for their labels */
       if (sr->n == 0)
-        sr->state_h = MAX (h - 2.0, 1.0) / 2;
+        sr->state_h = floor (MAX (h - 2.0, 1.0) * 2 / 3);
       sr->state_top = y + h - 1.0 - sr->state_h;
     }
   sr->top = y + 1.0;
@@ -206,13 +211,43 @@ span_lane (const SpanRow *sr, const CpelSpan *s)
   return MIN ((guint) s->depth, sr->n_lanes - 1);
 }
 
-/* The span covering t (innermost first), reading back from the last span
- * beginning at or before t to one of depth 0; G_MAXUINT64 when none. */
+/* The first span from `lo` on beginning at or after t, galloping from lo
+ * (the spans before lo begin before t): a few nearby reads when the answer
+ * is close, as it is for the next sample of a frame. */
 static guint64
-span_at (CpelSpans *spans, guint slot, const SpanRow *sr, gint64 t)
+gallop_lower_bound (CpelSpans *spans, guint slot, const SpanRow *sr, guint64 lo, gint64 t)
 {
-  guint64 k = cpel_spans_track_lower_bound (spans, slot, t == G_MAXINT64 ? t : t + 1);
+  guint64 hi = lo, step = 1;
 
+  while (hi < sr->n && cpel_spans_begin_ns (spans, slot, &sr->a[hi]) < t)
+    {
+      lo = hi + 1;
+      hi = lo + step;
+      step *= 2;
+    }
+  hi = MIN (hi, sr->n);
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (cpel_spans_begin_ns (spans, slot, &sr->a[mid]) < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The span covering t (innermost first), reading back from the last span
+ * beginning at or before t to one of depth 0; G_MAXUINT64 when none.
+ * *hint: a lower bound of where the last span beginning at or before t
+ * is found (0, or the value left by a call for an earlier time). */
+static guint64
+span_at (CpelSpans *spans, guint slot, const SpanRow *sr, gint64 t, guint64 *hint)
+{
+  guint64 k = gallop_lower_bound (spans, slot, sr, *hint, t == G_MAXINT64 ? t : t + 1);
+
+  *hint = k;
   for (guint i = 0; i < SPAN_SCAN_MAX && k > 0; i++)
     {
       const CpelSpan *s = &sr->a[--k];
@@ -353,6 +388,15 @@ outline (CpelRenderCtx *ctx, double x0, double x1, double y, double h)
   cairo_set_line_width (cr, 2.0);
   cairo_rectangle (cr, x0 + 1, y + 1, MAX (x1 - x0 - 2, 0.5), MAX (h - 2, 0.5));
   cairo_stroke (cr);
+  /* and a hairline inside in the text colour: the selection's blue alone
+   * hardly shows on a blue span */
+  if (x1 - x0 > 6 && h > 6)
+    {
+      cpel_render_set_color (cr, &ctx->pal->foreground);
+      cairo_set_line_width (cr, 1.0);
+      cairo_rectangle (cr, x0 + 2.5, y + 2.5, x1 - x0 - 5, h - 5);
+      cairo_stroke (cr);
+    }
   cairo_restore (cr);
 }
 
@@ -425,72 +469,197 @@ draw_sparse (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr
       g_autofree char *text = g_strdup_printf ("+%" G_GUINT64_FORMAT, more);
       PangoLayout *layout = cpel_render_ctx_text (ctx, text, -1, 0);
       double w = cpel_render_layout_width (layout) + 6;
-      double y = sr->top + (sr->n_lanes - 1) * sr->lane_h + sr->lane_h / 2;
       double hh = MIN (ctx->text_height, sr->height);
+      /* a pill on the band at the row's left, kept inside the row */
+      double y = MAX (sr->top + sr->height - hh, sr->top);
 
-      cpel_render_rounded_rect (cr, xl + 2, y - hh / 2, w, hh, 3);
-      cpel_render_set_color_alpha (cr, &ctx->pal->label_bg, 0.9);
+      cairo_save (cr);
+      cairo_rectangle (cr, xl, sr->top, ctx->tw, sr->height);
+      cairo_clip (cr);
+      cpel_render_rounded_rect (cr, xl + 2, y, w, hh, 3);
+      cpel_render_set_color_alpha (cr, &ctx->pal->label_bg, 0.85);
       cairo_fill (cr);
-      cpel_render_set_color (cr, &ctx->pal->dim);
-      cairo_move_to (cr, xl + 5, y - ctx->text_height / 2);
+      cpel_render_set_color (cr, &ctx->pal->foreground);
+      cairo_move_to (cr, xl + 5, y + (hh - ctx->text_height) / 2);
       pango_cairo_show_layout (cr, layout);
+      cairo_restore (cr);
     }
   if (sel)
     outline (ctx, sel_x0, sel_x1, sel_y, sr->lane_h);
 }
 
 /* Per device column: the share of its sample times a span covers, in the
- * colour of the first covering span. */
+ * colour of the first covering span; into an image a pixel high, drawn
+ * stretched over the span area in one paint (a fill per column costs
+ * cairo microseconds each). */
 static void
 draw_dense (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr)
 {
   const CpelView *view = ctx->view;
   cairo_t *cr = ctx->cr;
   guint nc = ctx->n_columns;
-  double cw = ctx->tw / nc;
-  guint run_start = 0, run_name = G_MAXUINT, run_level = 0;
+  cairo_surface_t *image;
+  cairo_pattern_t *pattern;
+  cairo_matrix_t m;
+  guint32 *line;
+  guint last_name = G_MAXUINT;
+  CpelRGBA col = { 0 };
+  guint64 hint = sr->first;
+  guint64 begun = gallop_lower_bound (spans, slot, sr, sr->first, view->t0);
 
-  for (guint c = 0; c <= nc; c++)
+  image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) nc, 1);
+  if (cairo_surface_status (image) != CAIRO_STATUS_SUCCESS)
     {
-      guint name = G_MAXUINT, level = 0;
-
-      if (c < nc)
-        {
-          gint64 c0 = cpel_render_column_time (view->t0, view->t1, c, nc);
-          gint64 c1 = cpel_render_column_time (view->t0, view->t1, c + 1, nc);
-
-          for (guint j = 0; j < SPAN_SAMPLES; j++)
-            {
-              gint64 t = c0 + (gint64) (((double) j + 0.5) * (double) (c1 - c0) / SPAN_SAMPLES);
-              guint64 k = span_at (spans, slot, sr, t);
-
-              if (k == G_MAXUINT64)
-                continue;
-              level++;
-              if (name == G_MAXUINT)
-                name = sr->a[k].name;
-            }
-          if (level == 0)
-            name = G_MAXUINT;
-        }
-      if (c == nc || name != run_name || level != run_level)
-        {
-          if (run_level > 0 && c > run_start)
-            {
-              CpelRGBA col;
-
-              cpel_palette_get_span_color (ctx->pal, cpel_spans_get_name (spans, run_name),
-                                           &col);
-              cpel_render_set_color_alpha (cr, &col, (double) run_level / SPAN_SAMPLES);
-              cairo_rectangle (cr, ctx->x0 + run_start * cw, sr->top, (c - run_start) * cw,
-                               sr->height);
-              cairo_fill (cr);
-            }
-          run_start = c;
-          run_name = name;
-          run_level = level;
-        }
+      cairo_surface_destroy (image);
+      return;
     }
+  cairo_surface_flush (image);
+  line = (guint32 *) (gpointer) cairo_image_surface_get_data (image);
+  for (guint c = 0; c < nc; c++)
+    {
+      gint64 c0 = cpel_render_column_time (view->t0, view->t1, c, nc);
+      gint64 c1 = cpel_render_column_time (view->t0, view->t1, c + 1, nc);
+      guint name = G_MAXUINT, level = 0;
+      guint64 next_begun = gallop_lower_bound (spans, slot, sr, begun, c1);
+      double a;
+
+      for (guint j = 0; j < SPAN_SAMPLES; j++)
+        {
+          gint64 t = c0 + (gint64) (((double) j + 0.5) * (double) (c1 - c0) / SPAN_SAMPLES);
+          guint64 k = span_at (spans, slot, sr, t, &hint);
+
+          if (k == G_MAXUINT64)
+            continue;
+          level++;
+          if (name == G_MAXUINT)
+            name = sr->a[k].name;
+        }
+      /* spans too short for any sample still mark their column, faintly */
+      if (level == 0 && next_begun > begun)
+        name = sr->a[begun].name;
+      begun = next_begun;
+      if (name == G_MAXUINT)
+        {
+          line[c] = 0;
+          continue;
+        }
+      if (name != last_name)
+        {
+          cpel_palette_get_span_color (ctx->pal, cpel_spans_get_name (spans, name), &col);
+          last_name = name;
+        }
+      a = level > 0 ? (double) level / SPAN_SAMPLES : SPAN_TRACE_ALPHA;
+      line[c] = (guint32) (a * 255 + 0.5) << 24 | (guint32) (col.r * a * 255 + 0.5) << 16
+                | (guint32) (col.g * a * 255 + 0.5) << 8 | (guint32) (col.b * a * 255 + 0.5);
+    }
+  cairo_surface_mark_dirty (image);
+
+  pattern = cairo_pattern_create_for_surface (image);
+  cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
+  cairo_pattern_set_extend (pattern, CAIRO_EXTEND_PAD);
+  /* user (x0 + c / scale, top + f * height) -> pattern (c, f) */
+  cairo_matrix_init (&m, ctx->scale, 0, 0, 1.0 / sr->height, -ctx->x0 * ctx->scale,
+                     -sr->top / sr->height);
+  cairo_pattern_set_matrix (pattern, &m);
+  cairo_set_source (cr, pattern);
+  cairo_rectangle (cr, ctx->x0, sr->top, ctx->tw, sr->height);
+  cairo_fill (cr);
+  cairo_pattern_destroy (pattern);
+  cairo_surface_destroy (image);
+}
+
+static guint legend_rank (const char *name);
+
+/* Known states only: a CPU's states are its threads, not for a legend. */
+static void
+legend_add (CpelRenderCtx *ctx, guint name)
+{
+  if (legend_rank (cpel_spans_get_name (ctx->view->spans, name)) >= G_N_ELEMENTS (state_colors))
+    return;
+  for (guint i = 0; i < ctx->n_legend; i++)
+    if (ctx->legend[i] == name)
+      return;
+  if (ctx->n_legend < CPEL_RENDER_LEGEND_MAX)
+    ctx->legend[ctx->n_legend++] = name;
+}
+
+/* Where a state's name comes in the legend: the known ones in their
+ * table's order, then the others. */
+static guint
+legend_rank (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (state_colors); i++)
+    if (g_ascii_strncasecmp (name, state_colors[i].prefix, strlen (state_colors[i].prefix)) == 0)
+      return i;
+  return G_N_ELEMENTS (state_colors);
+}
+
+/* "■ Running  ■ Off CPU …" in a box at the timeline's lower right. */
+void
+cpel_render_spans_legend (CpelRenderCtx *ctx)
+{
+  cairo_t *cr = ctx->cr;
+  CpelSpans *spans = ctx->view->spans;
+  double sw = 10, gap = 12, pad = 6, w = pad, h = ctx->text_height + 2 * 3, x, y;
+  double widths[CPEL_RENDER_LEGEND_MAX];
+  struct { guint *names; guint n; } l = { ctx->legend, ctx->n_legend }, *legend = &l;
+
+  if (spans == NULL || legend->n == 0)
+    return;
+  /* insertion sort by rank, then name */
+  for (guint i = 1; i < legend->n; i++)
+    for (guint j = i; j > 0; j--)
+      {
+        const char *a = cpel_spans_get_name (spans, legend->names[j - 1]);
+        const char *b = cpel_spans_get_name (spans, legend->names[j]);
+        guint ra = legend_rank (a), rb = legend_rank (b);
+        guint t;
+
+        if (ra < rb || (ra == rb && strcmp (a, b) <= 0))
+          break;
+        t = legend->names[j - 1];
+        legend->names[j - 1] = legend->names[j];
+        legend->names[j] = t;
+      }
+  for (guint i = 0; i < legend->n; i++)
+    {
+      PangoLayout *layout = cpel_render_ctx_text (ctx, cpel_spans_get_name (spans,
+                                                                            legend->names[i]),
+                                                  -1, 160);
+
+      widths[i] = cpel_render_layout_width (layout);
+      w += sw + 4 + widths[i] + (i + 1 < legend->n ? gap : pad);
+    }
+  x = ctx->x0 + ctx->tw - w - 8;
+  y = ctx->height - h - 8;
+  if (x < ctx->x0 || y < ctx->view->ruler_height)
+    return;
+  cairo_save (cr);
+  cpel_render_rounded_rect (cr, x, y, w, h, 4);
+  cpel_render_set_color_alpha (cr, &ctx->pal->label_bg, 0.92);
+  cairo_fill_preserve (cr);
+  cpel_render_set_color (cr, &ctx->pal->grid);
+  cairo_set_line_width (cr, 1.0);
+  cairo_stroke (cr);
+  x += pad;
+  for (guint i = 0; i < legend->n; i++)
+    {
+      const char *name = cpel_spans_get_name (spans, legend->names[i]);
+      PangoLayout *layout;
+      CpelRGBA c;
+
+      cpel_palette_get_state_color (ctx->pal, name, &c);
+      cpel_render_set_color (cr, &c);
+      cairo_rectangle (cr, x, y + (h - sw) / 2, sw, sw);
+      cairo_fill (cr);
+      x += sw + 4;
+      layout = cpel_render_ctx_text (ctx, name, -1, 160);
+      cpel_render_set_color (cr, &ctx->pal->foreground);
+      cairo_move_to (cr, x, y + 3);
+      pango_cairo_show_layout (cr, layout);
+      x += widths[i] + gap;
+    }
+  cairo_restore (cr);
 }
 
 static void
@@ -528,9 +697,11 @@ draw_states (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr
       if (x1 - x0 >= px)
         {
           cpel_palette_get_state_color (ctx->pal, cpel_spans_get_name (spans, s->name), &col);
+          legend_add (ctx, s->name);
           cpel_render_set_color (cr, &col);
           cairo_rectangle (cr, x0, sr->state_top, x1 - x0, sr->state_h);
           cairo_fill (cr);
+          span_label (ctx, spans, slot, s, x0, x1, sr->state_top, sr->state_h, &col);
           if (is_selected (view, slot, TRUE, i))
             outline (ctx, x0, MAX (x1, x0 + 4), sr->state_top - 1, sr->state_h + 2);
           i++;
@@ -552,6 +723,7 @@ draw_states (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr
           j = states_lower_bound (spans, slot, a, n, mid + 1);
           j = j > 0 ? j - 1 : 0;
           cpel_palette_get_state_color (ctx->pal, cpel_spans_get_name (spans, a[j].name), &col);
+          legend_add (ctx, a[j].name);
           cpel_render_set_color (cr, &col);
           cairo_rectangle (cr, ctx->x0 + (double) col_i * ctx->tw / nc, sr->state_top,
                            ctx->tw / nc, sr->state_h);

@@ -126,6 +126,7 @@ test_select (Fixture *f, gconstpointer data)
   duration = cpel_time_format_kind (12000, CPEL_TIME_KIND_NS);
   g_assert_cmpstr (cpel_details_get_value (details, "headline"), ==, "ip4-lookup");
   g_assert_cmpstr (cpel_details_get_value (details, "duration"), ==, duration);
+  g_assert_cmpstr (cpel_details_get_value (details, "self"), ==, duration);
   g_assert_cmpstr (cpel_details_get_value (details, "depth"), ==, "0");
   g_assert_cmpstr (cpel_details_get_value (details, "begin-event"), ==, "ip4-lookup-call");
   g_assert_cmpstr (cpel_details_get_value (details, "end-event"), ==, "ip4-lookup-return");
@@ -146,6 +147,53 @@ test_select (Fixture *f, gconstpointer data)
   app_test_activate_action (GTK_WIDGET (f->window), "show-spans", NULL);
   g_assert_true (cpel_session_get_show_spans (session));
   g_assert_true (cpel_timeline_select_span_at (timeline, x, y));
+}
+
+/* A state: rules of the session's own, its band clicked. */
+static void
+test_state (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline;
+  CpelSession *session;
+  CpelDetails *details;
+  const CpelView *view;
+  CpelSessionSpanRef ref;
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *duration = NULL;
+  double x, y, width;
+
+  SKIP_WITHOUT_DISPLAY ();
+  timeline = cpel_window_get_timeline (f->window);
+  session = cpel_timeline_get_session (timeline);
+  details = cpel_window_get_details (f->window);
+  g_assert_true (cpel_span_rules_add_text (rules, "state Busy on event=start\n"
+                                           "state Idle on event=end\n", -1, "test", &error));
+  g_assert_no_error (error);
+  cpel_session_set_span_rules (session, rules);
+  wait_spans (session);
+  app_test_wait_drawn (GTK_WIDGET (timeline));
+
+  /* Busy [0, 40 µs): its band at the row's bottom, away from the events */
+  view = cpel_timeline_get_view (timeline);
+  width = gtk_widget_get_width (GTK_WIDGET (timeline));
+  x = cpel_view_time_to_x (view, width, 30000);
+  y = cpel_view_get_row_y (view, 0) + view->row_height * 3 / 4;
+  click (timeline, x, y);
+  g_assert_nonnull (cpel_session_get_span_selection (session, &ref));
+  g_assert_true (ref.state);
+  duration = cpel_time_format_kind (40000, CPEL_TIME_KIND_NS);
+  g_assert_cmpstr (cpel_details_get_value (details, "headline"), ==, "Busy");
+  g_assert_cmpstr (cpel_details_get_value (details, "label"), ==, "Thread state");
+  g_assert_cmpstr (cpel_details_get_value (details, "duration"), ==, duration);
+  g_assert_cmpstr (cpel_details_get_value (details, "begin-event"), ==, "start");
+  g_assert_cmpstr (cpel_details_get_value (details, "end-event"), ==, "end");
+
+  /* Tab: the next state (Idle, from the last event on: no end) */
+  g_assert_true (cpel_timeline_select_adjacent (timeline, 1));
+  g_assert_cmpstr (cpel_details_get_value (details, "headline"), ==, "Idle");
+  g_assert_cmpstr (cpel_details_get_value (details, "flags"), ==,
+                   "No end: the capture ended inside it");
 }
 
 /* Export View draws the spans: the span's pixels differ with them hidden. */
@@ -196,6 +244,8 @@ main (int argc, char **argv)
   g_test_add ("/app/timeline/spans/select", Fixture, NULL, fixture_setup, test_select,
               fixture_teardown);
   g_test_add ("/app/timeline/spans/export", Fixture, NULL, fixture_setup, test_export,
+              fixture_teardown);
+  g_test_add ("/app/timeline/spans/state", Fixture, NULL, fixture_setup, test_state,
               fixture_teardown);
   return app_test_run (&app);
 }

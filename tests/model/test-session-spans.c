@@ -329,6 +329,36 @@ test_select (void)
   g_assert_cmpuint (c.n_selection, ==, 7);
 }
 
+static void
+test_step (void)
+{
+  Counts c = { 0 };
+  g_autoptr(CpelSession) session = session_new (&c);
+  g_autoptr(CpelFile) file = file_new (vpp_events, G_N_ELEMENTS (vpp_events));
+  CpelSessionSpanRef ref = { .slot = 1, .state = FALSE, .index = 0 }, got;
+  CpelRange range = { 0, 40 };
+
+  cpel_session_set_file (session, file);
+  wait_spans (session);
+  g_assert_false (cpel_session_step_span (session, 1));
+
+  /* track 2: the orphan lookup [0, 50], then ethernet-input from 3000 */
+  cpel_session_set_range (session, &range, CPEL_SESSION_STEP);
+  cpel_session_select_span (session, &ref);
+  g_assert_false (cpel_session_step_span (session, -1));
+  g_assert_true (cpel_session_step_span (session, 1));
+  g_assert_nonnull (cpel_session_get_span_selection (session, &got));
+  g_assert_cmpuint (got.slot, ==, 1);
+  g_assert_cmpuint (got.index, ==, 1);
+  /* brought into the range */
+  g_assert_cmpint (cpel_session_get_range (session)->t0, <=, 3000);
+  g_assert_cmpint (cpel_session_get_range (session)->t1, >, 3000);
+  g_assert_false (cpel_session_step_span (session, 1));
+  g_assert_true (cpel_session_step_span (session, -1));
+  g_assert_nonnull (cpel_session_get_span_selection (session, &got));
+  g_assert_cmpuint (got.index, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -337,5 +367,6 @@ main (int argc, char **argv)
   g_test_add_func ("/model/session/spans/rules", test_rules);
   g_test_add_func ("/model/session/spans/cancel", test_cancel);
   g_test_add_func ("/model/session/spans/select", test_select);
+  g_test_add_func ("/model/session/spans/step", test_step);
   return g_test_run ();
 }

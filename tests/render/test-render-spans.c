@@ -164,6 +164,31 @@ test_nested (Fixture *f, gconstpointer data)
   cairo_surface_destroy (s);
 }
 
+/* Zoomed out so far that no sample time of a column falls in a span (10
+ * px for 10 µs: samples 250 ns apart, spans 5 ns long): the columns where
+ * spans begin are still marked, at half strength. */
+static void
+test_trace (Fixture *f, gconstpointer data)
+{
+  CpelView view;
+  CpelRGBA burst;
+  cairo_surface_t *s;
+  double px[3], bg[3];
+
+  view_init (f, &view, &f->light);
+  span_color (f, &f->light, "burst", &burst);
+  s = test_render (&view, 110, HEIGHT);
+  test_pixel (s, 105, 88, px);
+  cairo_surface_destroy (s);
+  view.spans = NULL;
+  s = test_render (&view, 110, HEIGHT);
+  test_pixel (s, 105, 88, bg);
+  cairo_surface_destroy (s);
+  g_assert_cmpfloat (fabs (px[0] - (bg[0] + burst.r) / 2), <, 0.03);
+  g_assert_cmpfloat (fabs (px[1] - (bg[1] + burst.g) / 2), <, 0.03);
+  g_assert_cmpfloat (fabs (px[2] - (bg[2] + burst.b) / 2), <, 0.03);
+}
+
 static void
 test_states (Fixture *f, gconstpointer data)
 {
@@ -175,11 +200,25 @@ test_states (Fixture *f, gconstpointer data)
   cpel_palette_get_state_color (&f->light, "Running", &running);
   cpel_palette_get_state_color (&f->light, "Sleeping", &sleeping);
   s = test_render (&view, WIDTH, HEIGHT);
-  /* track 1 (y 52..76) has states only: the band is its lower half */
-  test_assert_color (s, x_of (2000), 70, &sleeping);
-  test_assert_color (s, x_of (5000), 70, &running);
-  test_assert_color (s, x_of (7000), 70, &sleeping);
+  /* track 1 (y 52..76) has states only: the band is its lower two thirds
+   * (y 61..75), labelled from the left of each state */
+  test_assert_color (s, x_of (3000), 70, &sleeping);
+  test_assert_color (s, x_of (5900), 70, &running);
+  test_assert_color (s, x_of (9000), 70, &sleeping);
   test_assert_not_color (s, x_of (5000), 56, &running);
+  /* a legend at the lower right, below track 1: the states' colours */
+  {
+    gboolean found_running = FALSE, found_sleeping = FALSE;
+
+    for (int y = 78; y < HEIGHT; y++)
+      for (int x = WIDTH / 2; x < WIDTH; x++)
+        {
+          found_running |= test_color_distance (s, x, y, &running) < 0.02;
+          found_sleeping |= test_color_distance (s, x, y, &sleeping) < 0.02;
+        }
+    g_assert_true (found_running);
+    g_assert_true (found_sleeping);
+  }
   cairo_surface_destroy (s);
 }
 
@@ -231,7 +270,7 @@ test_dark (Fixture *f, gconstpointer data)
   s = test_render (&view, WIDTH, HEIGHT);
   test_assert_color (s, x_of (5000), 33, &io_dark);
   test_assert_not_color (s, x_of (5000), 33, &io_light);
-  test_assert_color (s, x_of (5000), 70, &run_dark);
+  test_assert_color (s, x_of (5900), 70, &run_dark);
   cairo_surface_destroy (s);
 }
 
@@ -289,6 +328,50 @@ test_hit (Fixture *f, gconstpointer data)
   cairo_surface_destroy (s);
 }
 
+/* Deeper than the row has lanes for (5 of 4.4 px in 22): four lanes, then
+ * a grey "+n" band. */
+static void
+nested_func (guint64 i, TestEvent *e, gpointer data)
+{
+  /* sends of 1 at 0, 100, …, 700; recvs of len 1 at 9300, …, 10000 */
+  e->track = 0;
+  e->datum = 1;
+  e->code = i < 8 ? CODE_SEND : CODE_RECV;
+  e->t = i < 8 ? 100 * i : 9300 + 100 * (i - 8);
+}
+
+static void
+test_overflow (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CpelFile) file = test_file_new_func (1, 16, nested_func, NULL);
+  g_autoptr(GError) error = NULL;
+  CpelSpans *spans = cpel_spans_derive (file, f->rules, NULL, NULL, &error);
+  CpelView view;
+  CpelRGBA io;
+  cairo_surface_t *s;
+  double px[3];
+
+  g_assert_no_error (error);
+  cpel_view_init (&view, file, &f->light);
+  view.label_width = 100;
+  view.ruler_height = 28;
+  view.row_height = 24;
+  view.t0 = 0;
+  view.t1 = 10000;
+  view.spans = spans;
+  span_color (f, &f->light, "io", &io);
+  s = test_render (&view, WIDTH, 60);
+  /* lanes 0..3 the spans' colour, the band (y 46.6..51) grey */
+  test_assert_color (s, x_of (5000), 31, &io);
+  test_assert_color (s, x_of (5000), 44, &io);
+  test_assert_not_color (s, x_of (5000), 49, &io);
+  test_pixel (s, x_of (5000), 49, px);
+  g_assert_cmpfloat (fabs (px[0] - px[1]) + fabs (px[1] - px[2]), <, 0.02);
+  g_assert_cmpfloat (px[0], <, 0.9);
+  cairo_surface_destroy (s);
+  cpel_spans_free (spans);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -299,5 +382,7 @@ main (int argc, char **argv)
   ADD ("/render/spans/outside", test_outside);
   ADD ("/render/spans/dark", test_dark);
   ADD ("/render/spans/hit", test_hit);
+  ADD ("/render/spans/overflow", test_overflow);
+  ADD ("/render/spans/trace", test_trace);
   return g_test_run ();
 }
