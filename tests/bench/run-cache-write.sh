@@ -50,7 +50,10 @@ cat "$file" > /dev/null
 busy_pids=()
 busy_start () { for _ in 1 2; do (while :; do :; done) & busy_pids+=($!); done; }
 busy_stop () {
-  for pid in "${busy_pids[@]}"; do kill "$pid" 2> /dev/null || true; wait "$pid" 2> /dev/null || true; done
+  for pid in "${busy_pids[@]}"; do
+    kill "$pid" 2> /dev/null || true
+    wait "$pid" 2> /dev/null || true
+  done
   busy_pids=()
 }
 trap busy_stop EXIT
@@ -62,7 +65,8 @@ run () {
   shift 2
   local json=$outdir/cache-write.json
   rm -rf "$xdg"
-  if ! XDG_CACHE_HOME=$xdg bench_xvfb "$viewer" "$@" --benchmark "$file" > "$json" 2> "$json.err"; then
+  if ! XDG_CACHE_HOME=$xdg bench_xvfb "$viewer" "$@" --benchmark "$file" \
+       > "$json" 2> "$json.err"; then
     echo "cpelview $* failed: $(tail -3 "$json.err" | tr '\n' ' ')" >&2
     exit 1
   fi
@@ -109,7 +113,8 @@ median () {
 
 status=0
 echo
-echo "Cache write during a first open: $events events × $tracks tracks ($(du -m "$file" | cut -f1) MB)," \
+echo "Cache write during a first open: $events events × $tracks tracks" \
+     "($(du -m "$file" | cut -f1) MB)," \
      "$(nproc) CPUs, load at the rounds' starts:$load_quiet (quiet);$load_busy (busy loops)"
 echo "median of $rounds rounds; ratio: cache written / --no-cache under the same load"
 printf '  %-26s %9s %9s %9s %9s %9s %7s %9s\n' variant "paint p95" "paint max" "wr. fr." "wr. p95" \
