@@ -455,7 +455,8 @@ cpel_cli_open_stream (const char  *path,
     return NULL;
   /* an index built here goes to the cache (a step of its own: the file
    * never writes it by itself) */
-  cpel_file_store_index (file, NULL);
+  if (file != NULL)
+    cpel_file_store_index (file, NULL);
   return g_steal_pointer (&file);
 }
 
