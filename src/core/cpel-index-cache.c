@@ -426,7 +426,6 @@ cpel_index_cache_try_load (CpelFile              *self,
   self->cache_wanted = TRUE;
   self->cache_verify_later = options->cache_verify_later;
   self->cache_store_later = options->cache_store_later;
-  cpel_index_cache_remove_stale_tmps (self->cache_dir);
   if (options->defer_index)
     return FALSE;   /* read by cpel_index_cache_try_fill () if the index is needed */
   return map_and_adopt (self);
