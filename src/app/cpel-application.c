@@ -391,7 +391,10 @@ cpel_application_quit (CpelApplication *self)
           self->quitting = TRUE;
           /* the user waits: the write leaves its idle priority */
           cpel_index_cache_hurry ();
+          /* the active viewer window (not a tool window or a dialog) */
           keep = gtk_application_get_active_window (GTK_APPLICATION (self));
+          for (GList *l = windows; l != NULL && !CPEL_IS_WINDOW (keep); l = l->next)
+            keep = l->data;
           close_windows (self, keep);
           if (CPEL_IS_WINDOW (keep))
             cpel_toaster_show_full (cpel_window_get_toaster (CPEL_WINDOW (keep)),

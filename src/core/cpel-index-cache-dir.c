@@ -183,11 +183,15 @@ cpel_index_cache_clear (const char  *dir,
 guint
 cpel_index_cache_remove_stale_tmps (const char *dir)
 {
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autofree char *def = dir ? NULL : cpel_index_cache_get_default_dir ();
+  g_autoptr(GDir) d = NULL;
   gint64 now = g_get_real_time () / G_USEC_PER_SEC;
   const char *name;
   guint n = 0;
 
+  if (dir == NULL)
+    dir = def;
+  d = g_dir_open (dir, 0, NULL);
   if (d == NULL)
     return 0;
   while ((name = g_dir_read_name (d)) != NULL)

@@ -65,11 +65,6 @@ G_BEGIN_DECLS
 #define CPEL_INDEX_CACHE_TMP_SUFFIX    ".tmp"
 #define CPEL_INDEX_CACHE_TMP_MAX_AGE_S 3600   /* unlocked and this old: stale whatever its pid */
 
-/* Removes the temporary files in `dir` of writers that are gone (no lock on
- * the file, and its pid not running or the file older than
- * CPEL_INDEX_CACHE_TMP_MAX_AGE_S); done whenever a load opens the cache dir.
- * Returns how many. */
-guint    cpel_index_cache_remove_stale_tmps (const char *dir);
 
 typedef struct
 {

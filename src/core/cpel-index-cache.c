@@ -191,18 +191,29 @@ cpel_index_cache_overview_find (const gint64 *bnd,
   return lo;
 }
 
-void
-cpel_index_cache_count_overview (CpelFile *self)
+/* Whether a writer in the idle thread is to stop (see cpel-index-cache-writer.c). */
+static gboolean
+must_stop (gboolean may_stop)
+{
+  return may_stop && cpel_index_cache_is_hurried ();
+}
+
+/* FALSE when stopped (may_stop), the counts not set. */
+static gboolean
+count_overview (CpelFile *self,
+                gboolean  may_stop)
 {
   g_autofree gint64 *bnd = NULL;
-  guint64 *counts;
+  g_autofree guint64 *counts = NULL;
 
   if (self->overview_counts != NULL || self->times == NULL)
-    return;
+    return TRUE;
   bnd = cpel_index_cache_overview_bounds (self->duration);
   counts = g_new0 (guint64, OV_BUCKETS);
   for (guint s = 0; s < self->n_tracks; s++)
     {
+      if (must_stop (may_stop))
+        return FALSE;
       const gint64 *times = self->times + self->tracks[s].first;
       guint b = 0;
 
@@ -214,7 +225,14 @@ cpel_index_cache_count_overview (CpelFile *self)
         }
       cpel_index_store_drop (self, times, times + self->tracks[s].count);
     }
-  self->overview_counts = counts;
+  self->overview_counts = g_steal_pointer (&counts);
+  return TRUE;
+}
+
+void
+cpel_index_cache_count_overview (CpelFile *self)
+{
+  count_overview (self, FALSE);
 }
 
 /* The shift of a track's summary (cpel-lod.c): the least with at most
@@ -237,9 +255,10 @@ static GByteArray *
 make_head (CpelFile                *self,
            const CpelIndexCacheKey *key,
            guint64                  times_offset,
-           CpelIndexCacheHeader    *h)
+           CpelIndexCacheHeader    *h,
+           gboolean                 may_stop)
 {
-  GByteArray *meta = g_byte_array_new ();
+  g_autoptr(GByteArray) meta = g_byte_array_new ();
   g_autofree CpelLodStored *lods = g_new0 (CpelLodStored, MAX (self->n_tracks, 1));
   guint64 n = self->n_events, n_blocks = (n + CPEL_INDEX_CACHE_BLOCK_ELEMS - 1) / CPEL_INDEX_CACHE_BLOCK_ELEMS;
   guint64 summary_offset, blocks_offset;
@@ -266,10 +285,13 @@ make_head (CpelFile                *self,
 
   /* the summary */
   summary_offset = sizeof *h + meta->len;
-  cpel_index_cache_count_overview (self);
+  if (!count_overview (self, may_stop))
+    return NULL;
   g_byte_array_append (meta, (const guint8 *) self->overview_counts, 8 * OV_BUCKETS);
   for (guint s = 0; s < self->n_tracks; s++)
     {
+      if (must_stop (may_stop))
+        return NULL;
       cpel_lod_export_stored (self, s, &lods[s]);
       g_assert (lods[s].n_buckets >= 1 && lods[s].cum[lods[s].n_buckets] == self->tracks[s].count);
       put64 (meta, (guint64) lods[s].origin);
@@ -289,6 +311,8 @@ make_head (CpelFile                *self,
       guint64 ts = CPEL_INDEX_CACHE_SUM_SEED, rs = CPEL_INDEX_CACHE_SUM_SEED;
       guint64 end = MIN ((k + 1) * CPEL_INDEX_CACHE_BLOCK_ELEMS, n);
 
+      if (must_stop (may_stop))
+        return NULL;
       for (guint64 i = k * CPEL_INDEX_CACHE_BLOCK_ELEMS; i < end; i++)
         {
           ts = cpel_index_cache_sum_step (ts, (guint64) self->times[i]);
@@ -328,7 +352,7 @@ make_head (CpelFile                *self,
   h->summary_sum = cpel_index_cache_sum_bytes (meta->data + (summary_offset - sizeof *h), h->summary_size);
   h->blocks_sum = cpel_index_cache_sum_bytes (meta->data + (blocks_offset - sizeof *h), 16 * n_blocks);
   h->header_sum = cpel_index_cache_sum_header (h);
-  return meta;
+  return g_steal_pointer (&meta);
 }
 
 GBytes *
@@ -342,7 +366,7 @@ cpel_index_cache_serialize (CpelFile                *self,
   g_return_val_if_fail (CPEL_IS_FILE (self), NULL);
   g_return_val_if_fail (self->times != NULL, NULL);
 
-  meta = make_head (self, key, 0, &h);
+  meta = make_head (self, key, 0, &h, FALSE);
   out = g_byte_array_sized_new ((guint) MIN (h.file_size, G_MAXUINT));
   g_byte_array_append (out, (const guint8 *) &h, sizeof h);
   g_byte_array_append (out, meta->data, meta->len);
@@ -426,7 +450,6 @@ cpel_index_cache_try_load (CpelFile              *self,
   self->cache_wanted = TRUE;
   self->cache_verify_later = options->cache_verify_later;
   self->cache_store_later = options->cache_store_later;
-  cpel_index_cache_remove_stale_tmps (self->cache_dir);
   if (options->defer_index)
     return FALSE;   /* read by cpel_index_cache_try_fill () if the index is needed */
   return map_and_adopt (self);
@@ -601,7 +624,9 @@ commit_tmp (int         fd,
 /* The cache of an index built in its temporary file: the head written,
  * then the rename.  The index stays mapped from it, read-only now. */
 static gboolean
-store_in_place (CpelFile *self)
+store_in_place (CpelFile *self,
+                gboolean  may_stop,
+                gboolean *stopped)
 {
   CpelIndexCacheKey key;
   CpelIndexCacheHeader h;
@@ -612,7 +637,12 @@ store_in_place (CpelFile *self)
 
   if (!cpel_index_cache_compute_key (self, self->cache_tps, &key))
     return FALSE;
-  meta = make_head (self, &key, self->index_times_offset, &h);
+  meta = make_head (self, &key, self->index_times_offset, &h, may_stop);
+  if (meta == NULL)
+    {
+      *stopped = TRUE;   /* hurried: done again by the caller's thread */
+      return FALSE;
+    }
   g_assert (h.file_size == self->index_times_offset + 12 * self->n_events);
   path = cpel_index_cache_path_for (self->cache_dir, &key);
   cpel_index_cache_writer_init (&w, self->index_fd);
@@ -674,8 +704,10 @@ add_part (StoreJob     *job,
   job->n_parts++;
 }
 
-static gboolean
-store_prepare (StoreJob *job)
+/* 1: prepared; 0: failed; -1: stopped (may_stop), nothing made yet */
+static int
+store_prepare (StoreJob *job,
+               gboolean  may_stop)
 {
   static const guint8 zeros[CPEL_INDEX_CACHE_ALIGN];
   CpelFile *self = job->self;
@@ -684,11 +716,13 @@ store_prepare (StoreJob *job)
   int fd;
 
   if (!cpel_index_cache_compute_key (self, self->cache_tps, &key))
-    return FALSE;
-  job->meta = make_head (self, &key, 0, h);
+    return 0;
+  job->meta = make_head (self, &key, 0, h, may_stop);
+  if (job->meta == NULL)
+    return -1;
   fd = create_tmp (self, h->file_size, &job->tmp);
   if (fd < 0)
-    return FALSE;
+    return 0;
   job->path = cpel_index_cache_path_for (self->cache_dir, &key);
   g_assert (h->times_offset - sizeof *h - job->meta->len <= sizeof zeros);
   cpel_index_cache_writer_init (&job->w, fd);
@@ -698,7 +732,7 @@ store_prepare (StoreJob *job)
             sizeof *h + job->meta->len);
   add_part (job, (const guint8 *) self->times, 8 * self->n_events, h->times_offset);
   add_part (job, (const guint8 *) self->recs, 4 * self->n_events, h->recs_offset);
-  return TRUE;
+  return 1;
 }
 
 /* One step of the job, in the idle thread (`may_stop`: it stops, job->done
@@ -711,16 +745,26 @@ store_step (StoreJob *job,
 
   if (!job->prepared)
     {
-      job->prepared = TRUE;
+      int r;
+
       if (self->index_fd >= 0)
         {
-          job->ok = store_in_place (self);
+          gboolean stopped = FALSE;
+
+          job->ok = store_in_place (self, may_stop, &stopped);
+          if (stopped)
+            return;
+          job->prepared = TRUE;
           job->done = TRUE;
           return;
         }
-      job->ok = store_prepare (job);
-      if (!job->ok)
+      r = store_prepare (job, may_stop);
+      if (r < 0)
+        return;   /* hurried: prepared again by the caller's thread */
+      job->prepared = TRUE;
+      if (r == 0)
         {
+          job->ok = FALSE;
           job->done = TRUE;
           return;
         }

@@ -64,6 +64,11 @@ gboolean   cpel_index_cache_clear     (const char  *dir,
                                        guint       *n_removed,
                                        guint64     *bytes_removed,
                                        GError     **error);
+/* Removes the temporary files in `dir` (NULL: the default) of writers that
+ * are gone: no lock on the file (a writer holds one while it writes), and
+ * the pid in its name not running or the file older than an hour.  The
+ * loader does it whenever a load opens the cache dir.  Returns how many. */
+guint      cpel_index_cache_remove_stale_tmps (const char *dir);
 /* Removes least recently used cache files until the total is <= max_bytes. */
 void       cpel_index_cache_trim      (const char  *dir,
                                        guint64      max_bytes);

@@ -12,6 +12,7 @@
 
 #include "cpel-import.h"
 #include "cpel-import-compressed.h"
+#include "cpel-index-cache.h"
 #include "cpel-mapguard.h"
 
 /* What a load tells on its way: the step (with the format, once known) and
@@ -239,6 +240,10 @@ load_path (const char             *path,
     {
       CpelFile *file;
 
+      /* the cache dir is opened: first the temporary files of writers that
+       * died go */
+      if (options != NULL && options->use_cache)
+        cpel_index_cache_remove_stale_tmps (options->cache_dir);
       hooks_step (hooks, CPEL_LOADER_STEP_INDEX, importer);
       file = cpel_file_new_for_cpel_path (path, options, cancellable, hooks->progress,
                                           hooks->data, error);

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # run-scale.sh — CPEL Viewer at scale: 10^6, 10^7 and 10^8 events on 64 and
 # 10^4 tracks, through core + render (bench-scale) and through the app
-# (cpelview --benchmark under xvfb-run), printed as one table.
+# (cpelview --benchmark under xvfb-run: --no-cache, then while the first
+# open's index cache is written, each quiet and with two busy loops),
+# printed as one table.
 #
 # usage: run-scale.sh CPEL BENCH_SCALE OUTDIR [CPELVIEW]
 #   CPEL         the built `cpel` binary (generates the captures)
@@ -50,6 +52,18 @@ machine="$(nproc) CPUs ($cpu_model), $mem_total RAM, $(uname -sr)"
 log "machine=$machine"
 log "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 log "loadavg_start=$(bench_load)"
+
+xdg=$outdir/scale-xdg   # the cache folder of the runs that write the cache
+busy_pids=()
+busy_start () { for _ in 1 2; do (while :; do :; done) & busy_pids+=($!); done; }
+busy_stop () {
+  for pid in "${busy_pids[@]}"; do
+    kill "$pid" 2> /dev/null || true
+    wait "$pid" 2> /dev/null || true
+  done
+  busy_pids=()
+}
+trap busy_stop EXIT
 
 declare -A R          # R[key@E-T] = value
 declare -a columns    # "E-T" of the captures measured
@@ -167,6 +181,36 @@ EOF
         log "cpelview --benchmark failed on $col: $(tail -3 "$json.err" | tr '\n' ' ')"
         R[app_failed@$col]=1
       fi
+      # The same while the index cache is written (an empty cache folder:
+      # the first open writes it during the frames that follow the first),
+      # and both with two busy loops alongside.
+      for variant in write busy busy_write; do
+        args=(--no-cache)
+        case $variant in *write) args=(); rm -rf "$xdg";; esac
+        case $variant in busy*) busy_start;; esac
+        if XDG_CACHE_HOME=$xdg bench_xvfb "$cpelview" "${args[@]}" --benchmark "$file" \
+             > "$json.$variant" 2> "$json.$variant.err"; then
+          while IFS='=' read -r key value; do
+            [ -n "$key" ] && R[app_${variant}_$key@$col]=$value
+          done < <(python3 - "$json.$variant" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d.get("summary", {})
+print("search_ms=%.0f" % d["search_ms"])
+print("search_during_write=%d" % (1 if d.get("search_during_cache_write") else 0))
+print("paint_ms_p95=%.1f" % s["paint_ms_p95"])
+print("write_frames=%d" % s.get("frames_during_cache_write", 0))
+print("write_paint_ms_p95=%.1f" % s.get("paint_ms_p95_during_cache_write", 0))
+print("cache_wait_ms=%.0f" % d.get("cache_wait_ms", 0))
+EOF
+          )
+        else
+          log "cpelview --benchmark ($variant) failed on $col:" \
+              "$(tail -3 "$json.$variant.err" | tr '\n' ' ')"
+        fi
+        busy_stop
+      done
+      rm -rf "$xdg"
     fi
 
     if [ "${CPEL_SCALE_KEEP:-1}" = 0 ]; then
@@ -259,6 +303,24 @@ check () {
   a_phases () { echo "$(fmt "$(get app_layout_ms_p95 "$1")" "%.1f") / $(fmt "$(get app_render_ms_p95 "$1")" "%.1f")"; }
   a_rss_first () { awk -v k="$(get app_peak_rss_first_frame_kb "$1")" -v n="$(get events "$1")" 'BEGIN { if (k == "" || n == "") print "–"; else printf "%.0f MB / %.1f", k * 1024 / 1e6, k * 1024 / n }'; }
   a_search () { fmt "$(get app_search_ms "$1")" "%.0f ms"; }
+  ratio () {
+    awk -v a="$1" -v b="$2" \
+      'BEGIN { if (a == "" || b == "" || b == 0) print "–"; else printf "%.2f", a / b }'
+  }
+  # a_write COL VARIANT REF: paint p95 / during the write (frames) / search (× REF's)
+  a_write () {
+    echo "$(fmt "$(get "app_$2_paint_ms_p95" "$1")" "%.1f")" \
+         "/ $(fmt "$(get "app_$2_write_paint_ms_p95" "$1")" "%.1f")" \
+         "($(get "app_$2_write_frames" "$1"))" \
+         "/ $(fmt "$(get "app_$2_search_ms" "$1")" "%.0f ms")" \
+         "($(ratio "$(get "app_$2_search_ms" "$1")" "$(get "$3" "$1")")×)"
+  }
+  a_w () { a_write "$1" write app_search_ms; }
+  a_b () {
+    echo "$(fmt "$(get app_busy_paint_ms_p95 "$1")" "%.1f")" \
+         "/ $(fmt "$(get app_busy_search_ms "$1")" "%.0f ms")"
+  }
+  a_bw () { a_write "$1" busy_write app_busy_search_ms; }
   a_rss () { awk -v k="$(get app_maxrss_kb "$1")" -v n="$(get events "$1")" 'BEGIN { if (k == "" || n == "") print "–"; else printf "%.0f MB / %.1f", k * 1024 / 1e6, k * 1024 / n }'; }
 
   emit "file size" "" c_size
@@ -290,6 +352,11 @@ check () {
     emit "cpelview: peak RSS at the first frame (MB / B per event)" "" a_rss_first
     emit "cpelview: search (most frequent type)" "" a_search
     emit "cpelview: peak RSS (MB / B per event)" "" a_rss
+    emit "cpelview, cache written: paint p95 / during the write (frames) / search (× no cache)" \
+      "≤ 16 ms, ≤ 1.2×" a_w
+    emit "cpelview, two busy loops, --no-cache: paint p95 / search" "" a_b
+    emit "cpelview, two busy loops, cache written: as above (× busy, no cache)" \
+      "≤ 16 ms, ≤ 1.2×" a_bw
   fi
 
   for col in "${columns[@]}"; do
@@ -300,6 +367,13 @@ check () {
     done
     check "$col" "$(get sweep_worst_p95_ms "$col")" 16 "worst zoom level's frame p95 (ms)"
     check "$col" "$(get search_text_s "$col")" 1 "text search (s)"
+    if [ $run_app = 1 ]; then
+      check "$col" "$(get app_busy_write_write_paint_ms_p95 "$col")" 16 \
+        "cpelview, busy loops, frames during the cache write: paint p95 (ms)"
+      check "$col" \
+        "$(ratio "$(get app_busy_write_search_ms "$col")" "$(get app_busy_search_ms "$col")")" \
+        1.2 "cpelview, busy loops, search while the cache is written (× --no-cache)"
+    fi
   done
   for col in "${!skipped[@]}"; do
     verdicts="$verdicts\n- $(label "$col"): skipped: ${skipped[$col]}"
