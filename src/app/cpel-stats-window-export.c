@@ -32,8 +32,18 @@ cpel_stats_window_get_text (CpelStatsWindow *self)
     case CPEL_DIFF_BY_TRACKS:
       return cpel_diff_to_text (self->diff, CPEL_DIFF_BY_TRACKS, self->name_a, self->name_b);
     default:
-      return self->stats != NULL ? cpel_stats_to_text (self->stats) : NULL;
+      break;
     }
+  {
+    const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
+
+    /* The Spans pages: their tables, as `cpel spans` prints them. */
+    if (self->span_summary != NULL && g_strcmp0 (page, "spans") == 0)
+      return cpel_span_summary_to_text (self->span_summary, CPEL_SPAN_TABLE_SPANS);
+    if (self->span_summary != NULL && g_strcmp0 (page, "states") == 0)
+      return cpel_span_summary_to_text (self->span_summary, CPEL_SPAN_TABLE_STATES);
+  }
+  return self->stats != NULL ? cpel_stats_to_text (self->stats) : NULL;
 }
 
 void

@@ -10,6 +10,7 @@
 
 #include "cpel-diff.h"
 #include "cpel-session.h"
+#include "cpel-spans.h"
 
 G_BEGIN_DECLS
 
@@ -38,6 +39,19 @@ gboolean         cpel_stats_window_save_csv   (CpelStatsWindow  *self,
                                                GFile            *file,
                                                CpelStatsCsvTable table,
                                                GError          **error);
+
+/* The Spans and Thread States pages: the summary of the session's spans
+ * over the range and tracks counted (finished spans, as `cpel spans`
+ * counts them; NULL while counting or without span rules), the rows of
+ * CPEL_SPAN_TABLE_SPANS or CPEL_SPAN_TABLE_STATES as shown, and
+ * activating one (selects the longest span of its name in the range among
+ * the session's spans, and centres it). */
+CpelSpanSummary *cpel_stats_window_get_span_summary (CpelStatsWindow *self);
+GListModel      *cpel_stats_window_get_span_rows (CpelStatsWindow *self,
+                                                  CpelSpanTable    table);
+void             cpel_stats_window_activate_span_row (CpelStatsWindow *self,
+                                                      CpelSpanTable    table,
+                                                      guint            position);
 
 /* While the parent window compares two captures: the diff the Compare and
  * Compare Tracks pages show (NULL otherwise; the pages are hidden then),
