@@ -79,7 +79,8 @@ _cpel_stats_window_fill_span_tables (CpelStatsWindow *self)
       take_duration (row, SPAN_CELL_MEAN, any, r->mean_ns);
       g_ptr_array_add (rows, row);
     }
-  g_list_store_splice (self->span_rows, 0, g_list_model_get_n_items (G_LIST_MODEL (self->span_rows)),
+  g_list_store_splice (self->span_rows, 0,
+                       g_list_model_get_n_items (G_LIST_MODEL (self->span_rows)),
                        rows->pdata, rows->len);
 
   g_ptr_array_set_size (rows, 0);
