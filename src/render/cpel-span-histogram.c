@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-span-histogram.c — a span name's duration histogram (see the header) */
+#include "cpel-span-histogram.h"
+
+#include <math.h>
+
+#include <pango/pangocairo.h>
+
+#include "cpel-render-private.h"
+
+#define LEFT    64.0
+#define RIGHT   16.0
+#define TOP     10.0
+#define BOTTOM  28.0
+
+void
+cpel_span_histogram_plot_rect (double  width,
+                               double  height,
+                               double *x,
+                               double *y,
+                               double *w,
+                               double *h)
+{
+  *x = LEFT;
+  *y = TOP;
+  *w = MAX (width - LEFT - RIGHT, 1);
+  *h = MAX (height - TOP - BOTTOM, 1);
+}
+
+int
+cpel_span_histogram_bin_at (const CpelSpanHistogram *hist,
+                            double                   width,
+                            double                   height,
+                            double                   x)
+{
+  double px, py, pw, ph;
+  int bin;
+
+  g_return_val_if_fail (hist != NULL, -1);
+  if (hist->n_bins == 0)
+    return -1;
+  cpel_span_histogram_plot_rect (width, height, &px, &py, &pw, &ph);
+  bin = (int) floor ((x - px) / pw * hist->n_bins);
+  return CLAMP (bin, 0, (int) hist->n_bins - 1);
+}
+
+double
+cpel_span_histogram_x_of (const CpelSpanHistogram *hist,
+                          double                   width,
+                          double                   height,
+                          gint64                   ns)
+{
+  double px, py, pw, ph, bw;
+
+  g_return_val_if_fail (hist != NULL, 0);
+  cpel_span_histogram_plot_rect (width, height, &px, &py, &pw, &ph);
+  if (hist->n_bins == 0)
+    return px;
+  bw = pw / hist->n_bins;
+  if (ns <= hist->edges[0])
+    return px;
+  for (guint i = 0; i < hist->n_bins; i++)
+    if (ns < hist->edges[i + 1])
+      {
+        double f = (double) (ns - hist->edges[i]) / (double) (hist->edges[i + 1] - hist->edges[i]);
+
+        return px + (i + f) * bw;
+      }
+  return px + pw;
+}
+
+char *
+cpel_span_histogram_format_duration (gint64 ns)
+{
+  static const char *units[] = { "ns", "µs", "ms", "s" };
+  double v = (double) ABS (ns);
+  guint unit = 0;
+
+  while (unit < 3 && v >= 999.5)
+    {
+      v /= 1000;
+      unit++;
+    }
+  return g_strdup_printf ("%s%.3g %s", ns < 0 ? "-" : "", v, units[unit]);
+}
+
+static void
+label (cairo_t        *cr,
+       PangoLayout    *layout,
+       const char     *text,
+       double          x,
+       double          y,
+       double          align,   /* 0 left, 0.5 centred, 1 right of x */
+       const CpelRGBA *color)
+{
+  PangoRectangle r;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_extents (layout, NULL, &r);
+  cpel_render_set_color (cr, color);
+  cairo_move_to (cr, round (x - align * r.width), round (y));
+  pango_cairo_show_layout (cr, layout);
+}
+
+void
+cpel_render_span_histogram (cairo_t                     *cr,
+                            double                       width,
+                            double                       height,
+                            const CpelSpanHistogramView *view)
+{
+  const CpelSpanHistogram *hist;
+  CpelPalette fallback;
+  const CpelPalette *palette;
+  PangoLayout *layout;
+  PangoFontDescription *font;
+  double px, py, pw, ph, bw, top_value = 0;
+  guint ticks;
+
+  g_return_if_fail (cr != NULL);
+  g_return_if_fail (view != NULL && view->hist != NULL);
+  if (width <= 0 || height <= 0)
+    return;
+  hist = view->hist;
+  palette = view->palette;
+  if (palette == NULL)
+    {
+      cpel_palette_init_light (&fallback);
+      palette = &fallback;
+    }
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_clip (cr);
+  cpel_render_set_color (cr, &palette->background);
+  cairo_paint (cr);
+  cpel_span_histogram_plot_rect (width, height, &px, &py, &pw, &ph);
+
+  layout = pango_cairo_create_layout (cr);
+  font = pango_font_description_from_string ("Sans 9");
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+
+  for (guint i = 0; i < hist->n_bins; i++)
+    top_value = MAX (top_value, (double) (view->time_weighted ? hist->totals[i] : hist->counts[i]));
+  if (top_value <= 0)
+    top_value = 1;
+
+  /* Grid and count (time) axis: 0, half, top. */
+  for (guint k = 0; k <= 2; k++)
+    {
+      double v = top_value * k / 2;
+      double y = round (py + ph - ph * k / 2) + 0.5;
+      g_autofree char *text = view->time_weighted
+                              ? cpel_span_histogram_format_duration ((gint64) v)
+                              : cpel_format_count ((guint64) v);
+
+      cpel_render_set_color (cr, &palette->grid);
+      cairo_set_line_width (cr, 1);
+      cairo_move_to (cr, px, y);
+      cairo_line_to (cr, px + pw, y);
+      cairo_stroke (cr);
+      label (cr, layout, text, px - 6, y - 7, 1, &palette->dim);
+    }
+
+  /* Selection, then the bars. */
+  bw = hist->n_bins > 0 ? pw / hist->n_bins : pw;
+  if (view->sel_first <= view->sel_last && view->sel_first < hist->n_bins)
+    {
+      guint last = MIN (view->sel_last, hist->n_bins - 1);
+
+      cpel_render_set_color_alpha (cr, &palette->measure, palette->measure.a);
+      cairo_rectangle (cr, px + view->sel_first * bw, py, (last + 1 - view->sel_first) * bw, ph);
+      cairo_fill (cr);
+    }
+  for (guint i = 0; i < hist->n_bins; i++)
+    {
+      double v = (double) (view->time_weighted ? hist->totals[i] : hist->counts[i]);
+      double h = v / top_value * ph;
+      gboolean selected = view->sel_first <= i && i <= view->sel_last;
+
+      if (v <= 0)
+        continue;
+      h = MAX (h, 1);
+      cpel_render_set_color (cr, selected ? &palette->selection : &palette->accent);
+      cairo_rectangle (cr, px + i * bw + (bw > 4 ? 0.5 : 0), py + ph - h,
+                       MAX (bw - (bw > 4 ? 1 : 0), 1), h);
+      cairo_fill (cr);
+    }
+
+  /* Duration labels under the bars: at most one per 80 px. */
+  ticks = MAX (1, MIN (hist->n_bins, (guint) (pw / 80)));
+  for (guint k = 0; k <= ticks && hist->n_bins > 0; k++)
+    {
+      guint e = (guint) ((guint64) k * hist->n_bins / ticks);
+      double x = px + e * bw;
+      g_autofree char *text = cpel_span_histogram_format_duration (hist->edges[e]);
+
+      cpel_render_set_color (cr, &palette->dim);
+      cairo_move_to (cr, round (x) + 0.5, py + ph);
+      cairo_line_to (cr, round (x) + 0.5, py + ph + 4);
+      cairo_stroke (cr);
+      label (cr, layout, text, x, py + ph + 6, k == 0 ? 0 : k == ticks ? 1 : 0.5, &palette->dim);
+    }
+
+  /* Percentile markers. */
+  {
+    const gint64 ps[3] = { view->p50_ns, view->p90_ns, view->p99_ns };
+    const char *names[3] = { "p50", "p90", "p99" };
+    const double dash[] = { 4, 3 };
+
+    for (guint k = 0; k < 3; k++)
+      {
+        double x;
+
+        if (ps[k] < 0 || hist->n_bins == 0)
+          continue;
+        x = round (cpel_span_histogram_x_of (hist, width, height, ps[k])) + 0.5;
+        cpel_render_set_color (cr, &palette->highlight);
+        cairo_set_dash (cr, dash, 2, 0);
+        cairo_move_to (cr, x, py);
+        cairo_line_to (cr, x, py + ph);
+        cairo_stroke (cr);
+        cairo_set_dash (cr, NULL, 0, 0);
+        label (cr, layout, names[k], x + 3, py + k * 14, 0, &palette->foreground);
+      }
+  }
+
+  g_object_unref (layout);
+  cairo_restore (cr);
+}
