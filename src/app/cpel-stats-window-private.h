@@ -53,6 +53,7 @@ struct _CpelStatsWindow
   GtkDrawingArea      *histogram_area;
   AdwViewStackPage    *spans_page;
   AdwViewStackPage    *states_page;
+  GtkBox              *spans_box;
   GtkColumnView       *spans_view;
   GtkColumnView       *states_view;
 
@@ -122,6 +123,9 @@ void               _cpel_stats_window_render_histogram (CpelStatsWindow   *self,
 void               _cpel_stats_window_init_spans      (CpelStatsWindow *self);
 void               _cpel_stats_window_fill_span_tables (CpelStatsWindow *self);
 void               _cpel_stats_window_clear_span_tables (CpelStatsWindow *self);
+void               _cpel_stats_window_action_distribution (GtkWidget  *widget,
+                                                          const char *action_name,
+                                                          GVariant   *parameter);
 gboolean           _cpel_stats_window_find_longest    (CpelStatsWindow    *self,
                                                        const char         *name,
                                                        gboolean            state,

@@ -14,6 +14,8 @@
 
 #include <glib/gi18n.h>
 
+#include "cpel-span-histogram-window.h"
+
 enum
 {
   SPAN_CELL_NAME,
@@ -232,6 +234,45 @@ on_span_activate (GtkColumnView   *view,
   select_and_centre (self, &ref);
 }
 
+GtkWindow *
+cpel_stats_window_show_distribution (CpelStatsWindow *self,
+                                     guint            position)
+{
+  g_autoptr(CpelTableRow) row = NULL;
+  const CpelSpanRow *r;
+  CpelSpanHistogramWindow *window;
+
+  g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), NULL);
+  row = _cpel_stats_window_row_at (self->spans_view, position);
+  if (row == NULL || self->span_summary == NULL)
+    return NULL;
+  r = cpel_span_summary_get_row (self->span_summary, CPEL_SPAN_TABLE_SPANS,
+                                 (guint) cpel_table_row_get_id (row));
+  if (r == NULL)
+    return NULL;
+  window = cpel_span_histogram_window_new (self->session, GTK_WINDOW (self), r->name,
+                                           self->span_t0, self->span_t1,
+                                           self->span_slots, self->span_n_slots, r);
+  gtk_window_present (GTK_WINDOW (window));
+  return GTK_WINDOW (window);
+}
+
+/* stats.span-distribution: the selected row's (else the first row's). */
+void
+_cpel_stats_window_action_distribution (GtkWidget  *widget,
+                                        const char *action_name,
+                                        GVariant   *parameter)
+{
+  CpelStatsWindow *self = CPEL_STATS_WINDOW (widget);
+  GtkSelectionModel *model = gtk_column_view_get_model (self->spans_view);
+  guint position = gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (model));
+
+  if (position == GTK_INVALID_LIST_POSITION)
+    position = 0;
+  if (cpel_stats_window_show_distribution (self, position) == NULL)
+    gtk_widget_error_bell (widget);
+}
+
 void
 _cpel_stats_window_init_spans (CpelStatsWindow *self)
 {
@@ -263,6 +304,17 @@ _cpel_stats_window_init_spans (CpelStatsWindow *self)
   _cpel_stats_window_append_column (self->spans_view, C_("duration", "Mean"),
                                     SPAN_CELL_MEAN, TRUE, FALSE);
   self->sorted_spans = _cpel_stats_window_setup_view (self->spans_view, self->span_rows);
+  {
+    GtkWidget *button = gtk_button_new_with_label (_("Show Distribution"));
+
+    gtk_widget_set_tooltip_text (button, _("The histogram of the selected span’s durations"));
+    gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "stats.span-distribution");
+    gtk_widget_set_halign (button, GTK_ALIGN_END);
+    gtk_widget_set_margin_end (button, 6);
+    gtk_widget_set_margin_top (button, 6);
+    gtk_widget_set_margin_bottom (button, 6);
+    gtk_box_append (self->spans_box, button);
+  }
   g_signal_connect (self->spans_view, "activate", G_CALLBACK (on_span_activate), self);
 
   _cpel_stats_window_append_column (self->states_view, _("Track"), STATE_CELL_TRACK, FALSE, TRUE);

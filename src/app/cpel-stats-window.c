@@ -692,6 +692,7 @@ cpel_stats_window_class_init (CpelStatsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, histogram_area);
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, spans_page);
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, states_page);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, spans_box);
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, spans_view);
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, states_view);
   gtk_widget_class_bind_template_callback (widget_class, on_refresh_clicked);
@@ -706,6 +707,8 @@ cpel_stats_window_class_init (CpelStatsWindowClass *klass)
                                        "stats.copy", NULL);
   gtk_widget_class_install_action (widget_class, "stats.copy", NULL,
                                    _cpel_stats_window_action_copy);
+  gtk_widget_class_install_action (widget_class, "stats.span-distribution", NULL,
+                                   _cpel_stats_window_action_distribution);
 }
 
 static void

@@ -52,6 +52,10 @@ GListModel      *cpel_stats_window_get_span_rows (CpelStatsWindow *self,
 void             cpel_stats_window_activate_span_row (CpelStatsWindow *self,
                                                       CpelSpanTable    table,
                                                       guint            position);
+/* The distribution window (cpel-span-histogram-window.h) of the Spans
+ * row at `position` as shown, presented; NULL without such a row. */
+GtkWindow       *cpel_stats_window_show_distribution (CpelStatsWindow *self,
+                                                      guint            position);
 
 /* While the parent window compares two captures: the diff the Compare and
  * Compare Tracks pages show (NULL otherwise; the pages are hidden then),

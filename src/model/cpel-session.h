@@ -24,6 +24,7 @@
 #pragma once
 
 #include "cpel-core.h"
+#include "cpel-span-dist.h"
 #include "cpel-color-mode.h"
 #include "cpel-range.h"
 #include "cpel-range-history.h"
@@ -281,6 +282,13 @@ gboolean        cpel_session_get_spans_pending  (CpelSession       *self);
 void            cpel_session_set_show_spans     (CpelSession       *self,
                                                  gboolean           show);
 gboolean        cpel_session_get_show_spans     (CpelSession       *self);
+
+/* The spans highlighted ("span-filter"): those a filter lets through (a
+ * histogram's selection, cpel_span_histogram_selection ()), copied; NULL:
+ * none. */
+void            cpel_session_set_span_filter    (CpelSession       *self,
+                                                 const CpelSpanFilter *filter);
+const CpelSpanFilter *cpel_session_get_span_filter (CpelSession    *self);
 
 /* A span (state) of the session's spans: index into the track's spans
  * (states, when `state`). */

@@ -12,6 +12,7 @@
 #include "cpel-event-type-row.h"
 #include "cpel-event-types-window.h"
 #include "cpel-print.h"
+#include "cpel-span-histogram-window.h"
 #include "cpel-stats-window.h"
 #include "cpel-table.h"
 #include "cpel-test-node-spans.h"
@@ -537,6 +538,59 @@ test_stats_spans (Fixture *f, gconstpointer data)
     g_assert_cmpint (range->t0, <=, begin);
     g_assert_cmpint (range->t1, >=, end);
     g_assert_cmpint (llabs ((range->t0 + range->t1) / 2 - (begin + end) / 2), <=, 1);
+  }
+
+  /* The distribution of ip4-lookup: 60 linear bins of 8.317 µs from
+   * 1 µs; dragging over the first selects 1..9 µs (9 spans), Go to
+   * Longest selects the 9 µs one; the last bin holds the 500 µs one. */
+  {
+    CpelSpanHistogramWindow *dist;
+    const CpelSpanHistogram *h;
+    const CpelSpanFilter *filter;
+    guint64 n = 0;
+
+    dist = CPEL_SPAN_HISTOGRAM_WINDOW (cpel_stats_window_show_distribution (stats, ip4));
+    g_assert_nonnull (dist);
+    app_test_wait_until (!cpel_span_histogram_window_is_busy (dist), 30);
+    h = cpel_span_histogram_window_get_histogram (dist);
+    g_assert_nonnull (h);
+    g_assert_cmpuint (h->count, ==, 101);
+    g_assert_cmpuint (h->n_bins, ==, 60);
+    for (guint i = 0; i < h->n_bins; i++)
+      n += h->counts[i];
+    g_assert_cmpuint (n, ==, 101);
+    g_assert_cmpuint (h->counts[0], ==, 9);
+    g_assert_cmpuint (h->counts[h->n_bins - 1], ==, 1);
+    app_test_wait_drawn (GTK_WIDGET (dist));
+
+    cpel_span_histogram_window_select_bins (dist, 0, 0);
+    filter = cpel_session_get_span_filter (session);
+    g_assert_nonnull (filter);
+    g_assert_cmpint (filter->min_ns, ==, 1000);
+    g_assert_cmpint (filter->max_ns, ==, h->edges[1] - 1);
+    cpel_span_histogram_window_go_to_longest (dist);
+    app_test_wait_until (!cpel_span_histogram_window_is_busy (dist), 30);
+    span = cpel_session_get_span_selection (session, &ref);
+    g_assert_nonnull (span);
+    spans = cpel_session_get_spans (session);
+    g_assert_cmpint (cpel_spans_end_ns (spans, ref.slot, span)
+                     - cpel_spans_begin_ns (spans, ref.slot, span), ==, 9000);
+
+    cpel_span_histogram_window_select_bins (dist, h->n_bins - 1, h->n_bins - 1);
+    cpel_span_histogram_window_go_to_longest (dist);
+    app_test_wait_until (!cpel_span_histogram_window_is_busy (dist), 30);
+    span = cpel_session_get_span_selection (session, &ref);
+    g_assert_cmpint (cpel_spans_end_ns (spans, ref.slot, span)
+                     - cpel_spans_begin_ns (spans, ref.slot, span), ==, 500000);
+
+    /* Log bins: the same spans. */
+    cpel_span_histogram_window_set_log (dist, TRUE);
+    app_test_wait_until (!cpel_span_histogram_window_is_busy (dist)
+                         && cpel_span_histogram_window_get_histogram (dist) != NULL, 30);
+    h = cpel_span_histogram_window_get_histogram (dist);
+    g_assert_cmpuint (h->count, ==, 101);
+    g_assert_cmpint (h->edges[0], ==, 1000);
+    gtk_window_destroy (GTK_WINDOW (dist));
   }
 
   /* A narrower range (the first 60 µs: ip4-lookup spans of track 1 that

@@ -67,8 +67,8 @@ test_bars (void)
   bw = pw / 4;
 
   /* Bin 1 (4, the top) is a bar from the base to the top of the plot. */
-  g_assert_cmpfloat (test_color_distance (surface, (int) (px + 1.5 * bw), (int) (py + 3), &palette.accent),
-                     <, 0.05);
+  g_assert_cmpfloat (test_color_distance (surface, (int) (px + 1.5 * bw), (int) (py + 3),
+                                          &palette.accent), <, 0.05);
   /* Bin 0 (2): a bar up to half the height, background above it. */
   g_assert_cmpfloat (test_color_distance (surface, (int) (px + 0.5 * bw), (int) (py + ph * 0.75),
                                           &palette.accent), <, 0.05);
