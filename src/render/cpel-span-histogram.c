@@ -10,7 +10,7 @@
 
 #define LEFT    64.0
 #define RIGHT   16.0
-#define TOP     10.0
+#define TOP     14.0
 #define BOTTOM  28.0
 
 void
@@ -114,6 +114,7 @@ cpel_render_span_histogram (cairo_t                     *cr,
   PangoLayout *layout;
   PangoFontDescription *font;
   double px, py, pw, ph, bw, top_value = 0;
+  gboolean any_selected;
   guint ticks;
 
   g_return_if_fail (cr != NULL);
@@ -162,13 +163,15 @@ cpel_render_span_histogram (cairo_t                     *cr,
       label (cr, layout, text, px - 6, y - 7, 1, &palette->dim);
     }
 
-  /* Selection, then the bars. */
+  /* Selection (a band behind its bars), then the bars: with a selection,
+   * the bars outside it faded. */
   bw = hist->n_bins > 0 ? pw / hist->n_bins : pw;
-  if (view->sel_first <= view->sel_last && view->sel_first < hist->n_bins)
+  any_selected = view->sel_first <= view->sel_last && view->sel_first < hist->n_bins;
+  if (any_selected)
     {
       guint last = MIN (view->sel_last, hist->n_bins - 1);
 
-      cpel_render_set_color_alpha (cr, &palette->measure, palette->measure.a);
+      cpel_render_set_color_alpha (cr, &palette->accent, 0.12);
       cairo_rectangle (cr, px + view->sel_first * bw, py, (last + 1 - view->sel_first) * bw, ph);
       cairo_fill (cr);
     }
@@ -181,7 +184,7 @@ cpel_render_span_histogram (cairo_t                     *cr,
       if (v <= 0)
         continue;
       h = MAX (h, 1);
-      cpel_render_set_color (cr, selected ? &palette->selection : &palette->accent);
+      cpel_render_set_color_alpha (cr, &palette->accent, !any_selected || selected ? 1.0 : 0.35);
       cairo_rectangle (cr, px + i * bw + (bw > 4 ? 0.5 : 0), py + ph - h,
                        MAX (bw - (bw > 4 ? 1 : 0), 1), h);
       cairo_fill (cr);
@@ -215,13 +218,22 @@ cpel_render_span_histogram (cairo_t                     *cr,
         if (ps[k] < 0 || hist->n_bins == 0)
           continue;
         x = round (cpel_span_histogram_x_of (hist, width, height, ps[k])) + 0.5;
-        cpel_render_set_color (cr, &palette->highlight);
+        cpel_render_set_color_alpha (cr, &palette->foreground, 0.8);
         cairo_set_dash (cr, dash, 2, 0);
         cairo_move_to (cr, x, py);
         cairo_line_to (cr, x, py + ph);
         cairo_stroke (cr);
         cairo_set_dash (cr, NULL, 0, 0);
-        label (cr, layout, names[k], x + 3, py + k * 14, 0, &palette->foreground);
+        {
+          PangoRectangle r;
+
+          pango_layout_set_text (layout, names[k], -1);
+          pango_layout_get_pixel_extents (layout, NULL, &r);
+          cpel_render_set_color_alpha (cr, &palette->background, 0.85);
+          cairo_rectangle (cr, x + 1, py + 2 + k * 15, r.width + 4, r.height);
+          cairo_fill (cr);
+          label (cr, layout, names[k], x + 3, py + 2 + k * 15, 0, &palette->foreground);
+        }
       }
   }
 

@@ -6,7 +6,8 @@
  * bins on a log axis), as tall as the bin's count (or its durations' sum,
  * time-weighted); a count axis on the left, duration labels under the
  * bars in the unit that fits ("10 µs", never "10.000 µs"); dashed
- * markers at p50, p90 and p99; the bins of a selection tinted.
+ * markers at p50, p90 and p99; with a selection, the bars outside it
+ * faded.
  */
 #pragma once
 

@@ -434,6 +434,36 @@ duration_text (gint64 ns)
   return g_intern_string (text);
 }
 
+/* To look at the windows: CPEL_TEST_SHOT_DIR=dir saves the screen (under
+ * xvfb) as dir/NAME-light.png and dir/NAME-dark.png. */
+static void
+shoot (GtkWidget *widget, const char *name)
+{
+  const char *dir = g_getenv ("CPEL_TEST_SHOT_DIR");
+  AdwStyleManager *style = adw_style_manager_get_default ();
+
+  if (dir == NULL)
+    return;
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      g_autofree char *file = g_strdup_printf ("%s-%s.png", name, dark ? "dark" : "light");
+      g_autofree char *path = g_build_filename (dir, file, NULL);
+      g_autofree char *argv0 = g_find_program_in_path ("import");
+      const char *argv[] = { argv0, "-window", "root", path, NULL };
+
+      adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK
+                                                      : ADW_COLOR_SCHEME_FORCE_LIGHT);
+      app_test_drain ();
+      /* Transitions (the stack's crossfade) run their course. */
+      app_test_wait_frames (widget, 40);
+      app_test_settle ();
+      if (argv0 != NULL)
+        g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, NULL,
+                      NULL);
+    }
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+}
+
 /* The page's rows against the core's summary (what `cpel spans` prints)
  * over [t0, t1) of every track. */
 static void
@@ -521,6 +551,8 @@ test_stats_spans (Fixture *f, gconstpointer data)
     expected = cpel_span_summary_to_text (cpel_stats_window_get_span_summary (stats),
                                           CPEL_SPAN_TABLE_SPANS);
     g_assert_cmpstr (text, ==, expected);
+    gtk_window_present (GTK_WINDOW (stats));
+    shoot (GTK_WIDGET (stats), "spans-page");
   }
 
   /* Activating the row selects its longest span (track 2's) and centres it. */
@@ -584,6 +616,8 @@ test_stats_spans (Fixture *f, gconstpointer data)
                      - cpel_spans_begin_ns (spans, ref.slot, span), ==, 500000);
 
     /* Log bins: the same spans. */
+    cpel_span_histogram_window_select_bins (dist, 0, 4);
+    shoot (GTK_WIDGET (dist), "span-histogram");
     cpel_span_histogram_window_set_log (dist, TRUE);
     app_test_wait_until (!cpel_span_histogram_window_is_busy (dist)
                          && cpel_span_histogram_window_get_histogram (dist) != NULL, 30);
