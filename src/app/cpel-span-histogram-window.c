@@ -30,6 +30,7 @@ struct _CpelSpanHistogramWindow
 
   CpelSpanHistograms *hists;
   const CpelSpanHistogram *hist;  /* of `hists`, or NULL */
+  gboolean            log_hist;   /* `hist` has log bins */
   guint               sel_first;  /* > sel_last: no selection */
   guint               sel_last;
   int                 drag_bin;
@@ -212,6 +213,7 @@ on_computed (GObject      *source,
   self->hists = hists;
   if (hists != NULL && cpel_span_histograms_get_n (hists) > 0)
     self->hist = cpel_span_histograms_get (hists, 0);
+  self->log_hist = gtk_toggle_button_get_active (self->log_button);
   set_selection (self, 1, 0);
   if (error != NULL)
     gtk_label_set_text (self->status_label, error->message);
@@ -348,6 +350,7 @@ draw (GtkDrawingArea *area,
   view.sel_first = self->sel_first;
   view.sel_last = self->sel_last;
   view.palette = &palette;
+  view.log_axis = self->log_hist;
   cpel_render_span_histogram (cr, width, height, &view);
 }
 

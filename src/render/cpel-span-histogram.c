@@ -190,19 +190,56 @@ cpel_render_span_histogram (cairo_t                     *cr,
       cairo_fill (cr);
     }
 
-  /* Duration labels under the bars: at most one per 80 px. */
-  ticks = MAX (1, MIN (hist->n_bins, (guint) (pw / 80)));
-  for (guint k = 0; k <= ticks && hist->n_bins > 0; k++)
+  /* Duration labels under the bars at round durations, at least 80 px
+   * apart: linear, the smallest step of 1, 2 or 5 x 10^k that fits; log,
+   * the decades first, then 2 and 5 x 10^k where there is room. */
+  if (hist->n_bins > 0)
     {
-      guint e = (guint) ((guint64) k * hist->n_bins / ticks);
-      double x = px + e * bw;
-      g_autofree char *text = cpel_span_histogram_format_duration (hist->edges[e]);
+      static const gint64 mult[3] = { 1, 2, 5 };
+      gint64 lo = hist->edges[0], hi = hist->edges[hist->n_bins];
+      gint64 step = 0;
+      double placed[64];
+      guint n_placed = 0;
 
-      cpel_render_set_color (cr, &palette->dim);
-      cairo_move_to (cr, round (x) + 0.5, py + ph);
-      cairo_line_to (cr, round (x) + 0.5, py + ph + 4);
-      cairo_stroke (cr);
-      label (cr, layout, text, x, py + ph + 6, k == 0 ? 0 : k == ticks ? 1 : 0.5, &palette->dim);
+      ticks = MAX (1, (guint) (pw / 80));
+      for (gint64 decade = 1; !view->log_axis && step == 0 && decade <= G_MAXINT64 / 10;
+           decade *= 10)
+        for (guint m = 0; m < 3 && step == 0; m++)
+          if ((hi - lo) / (decade * mult[m]) <= (gint64) ticks)
+            step = decade * mult[m];
+      for (guint pass = 0; pass < (step > 0 ? 1u : 3u); pass++)
+        for (gint64 decade = 1; decade <= G_MAXINT64 / 10 && decade <= hi; decade *= 10)
+          {
+            gint64 first = step > 0 ? (lo + step - 1) / step * step : decade * mult[pass];
+            gint64 inc = step > 0 ? step : G_MAXINT64;
+
+            for (gint64 v = first; v <= hi && n_placed < G_N_ELEMENTS (placed);
+                 v = v > G_MAXINT64 - inc ? hi + 1 : v + inc)
+              {
+                double x = cpel_span_histogram_x_of (hist, width, height, v);
+                g_autofree char *text = NULL;
+                PangoRectangle r;
+                gboolean room = v >= lo;
+
+                for (guint k = 0; k < n_placed && room; k++)
+                  room = fabs (placed[k] - x) >= 80;
+                if (!room)
+                  continue;
+                placed[n_placed++] = x;
+                text = cpel_span_histogram_format_duration (v);
+                cpel_render_set_color (cr, &palette->dim);
+                cairo_move_to (cr, round (x) + 0.5, py + ph);
+                cairo_line_to (cr, round (x) + 0.5, py + ph + 4);
+                cairo_stroke (cr);
+                pango_layout_set_text (layout, text, -1);
+                pango_layout_get_pixel_extents (layout, NULL, &r);
+                /* Centred under the tick, kept inside the image. */
+                label (cr, layout, text, CLAMP (x - r.width / 2.0, 2, width - r.width - 2),
+                       py + ph + 6, 0, &palette->dim);
+              }
+            if (step > 0)
+              break;
+          }
     }
 
   /* Percentile markers. */

@@ -26,6 +26,7 @@ typedef struct
   guint                    sel_first;       /* the bins selected; */
   guint                    sel_last;        /* sel_first > sel_last: none */
   const CpelPalette       *palette;         /* NULL: light */
+  gboolean                 log_axis;        /* log bins: labels at 1, 2, 5 x 10^k */
 } CpelSpanHistogramView;
 
 /* The plot area (bars) of a width x height histogram. */

@@ -624,6 +624,7 @@ test_stats_spans (Fixture *f, gconstpointer data)
     h = cpel_span_histogram_window_get_histogram (dist);
     g_assert_cmpuint (h->count, ==, 101);
     g_assert_cmpint (h->edges[0], ==, 1000);
+    shoot (GTK_WIDGET (dist), "span-histogram-log");
     gtk_window_destroy (GTK_WINDOW (dist));
   }
 
