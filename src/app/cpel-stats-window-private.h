@@ -91,6 +91,7 @@ struct _CpelStatsWindow
   GtkFileChooserNative *chooser;
   CpelStatsSaveFunc    chooser_save;
   CpelDiffBy           chooser_by;   /* the Compare table a comparison chooser saves */
+  CpelSpanTable        chooser_span_table;  /* the Spans table a spans chooser saves */
 };
 
 /* cpel-stats-window.c */

@@ -52,6 +52,13 @@ GListModel      *cpel_stats_window_get_span_rows (CpelStatsWindow *self,
 void             cpel_stats_window_activate_span_row (CpelStatsWindow *self,
                                                       CpelSpanTable    table,
                                                       guint            position);
+/* Write the Spans (CPEL_SPAN_TABLE_SPANS) or Thread States
+ * (CPEL_SPAN_TABLE_STATES) table as CSV, as `cpel spans --csv` (`cpel
+ * states --csv`) writes it, atomically. */
+gboolean         cpel_stats_window_save_span_csv (CpelStatsWindow *self,
+                                                  GFile           *file,
+                                                  CpelSpanTable    table,
+                                                  GError         **error);
 /* The distribution window (cpel-span-histogram-window.h) of the Spans
  * row at `position` as shown, presented; NULL without such a row. */
 GtkWindow       *cpel_stats_window_show_distribution (CpelStatsWindow *self,

@@ -553,6 +553,23 @@ test_stats_spans (Fixture *f, gconstpointer data)
     g_assert_cmpstr (text, ==, expected);
     gtk_window_present (GTK_WINDOW (stats));
     shoot (GTK_WIDGET (stats), "spans-page");
+
+    /* Save as CSV: the core's CSV. */
+    {
+      g_autofree char *path = g_build_filename (f->dir, "spans.csv", NULL);
+      g_autoptr(GFile) out = g_file_new_for_path (path);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *csv = NULL;
+      g_autofree char *expected_csv =
+        cpel_span_summary_to_csv (cpel_stats_window_get_span_summary (stats),
+                                  CPEL_SPAN_TABLE_SPANS);
+
+      g_assert_true (cpel_stats_window_save_span_csv (stats, out, CPEL_SPAN_TABLE_SPANS, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (path, &csv, NULL, NULL));
+      g_assert_cmpstr (csv, ==, expected_csv);
+      g_assert_true (g_str_has_prefix (csv, "span,count,total_ns,"));
+    }
   }
 
   /* Activating the row selects its longest span (track 2's) and centres it. */
