@@ -655,6 +655,57 @@ test_stats_spans (Fixture *f, gconstpointer data)
   span = cpel_session_get_span_selection (session, &ref);
   g_assert_nonnull (span);
   g_assert_cmpint (cpel_spans_end_ns (spans, ref.slot, span), <, 60000);
+
+  /* States (Busy from a call, Idle from a return): the Thread States page
+   * per track and state, as the core's; new rules count again. */
+  {
+    g_autoptr(CpelSpanRules) with_states = cpel_span_rules_new_builtin ();
+    g_autoptr(GError) error = NULL;
+    g_autoptr(CpelSpanSummary) expected = NULL;
+    CpelSpansOptions options = { 0, 30000000, NULL, 0 };
+    GListModel *states;
+    guint n;
+
+    g_assert_true (cpel_span_rules_add_text (with_states,
+                                             "state Busy on event=*-call\n"
+                                             "state Idle on event=*-return\n",
+                                             -1, "test", &error));
+    g_assert_no_error (error);
+    cpel_timeline_set_range (timeline, 0, 30000000, FALSE);
+    cpel_session_set_span_rules (session, with_states);
+    stats = wait_stats (f);
+    wait_session_spans (session);
+    expected = cpel_span_summary_compute (file, with_states, &options, FALSE, NULL, &error);
+    g_assert_no_error (error);
+    n = cpel_span_summary_get_n_rows (expected, CPEL_SPAN_TABLE_STATES);
+    g_assert_cmpuint (n, ==, 4);   /* two tracks, two states */
+    states = cpel_stats_window_get_span_rows (stats, CPEL_SPAN_TABLE_STATES);
+    g_assert_cmpuint (g_list_model_get_n_items (states), ==, n);
+    for (guint i = 0; i < n; i++)
+      {
+        const CpelSpanRow *r = cpel_span_summary_get_row (expected, CPEL_SPAN_TABLE_STATES, i);
+        g_autofree char *count = cpel_format_count (r->count);
+
+        g_assert_cmpstr (cell (states, i, 0), ==, r->track);
+        g_assert_cmpstr (cell (states, i, 1), ==, r->name);
+        g_assert_cmpstr (cell (states, i, 2), ==, count);
+        g_assert_cmpstr (cell (states, i, 3), ==, duration_text ((gint64) r->total_ns));
+        g_assert_cmpstr (cell (states, i, 4), ==, duration_text (r->min_ns));
+        g_assert_cmpstr (cell (states, i, 5), ==, duration_text (r->mean_ns));
+        g_assert_cmpstr (cell (states, i, 6), ==, duration_text (r->max_ns));
+      }
+    /* Track 1's Busy: 1..100 µs; activating it selects the 100 µs state. */
+    g_assert_cmpstr (cell (states, 0, 0), ==, "vpp_wk_1");
+    g_assert_cmpstr (cell (states, 0, 1), ==, "Busy");
+    g_assert_cmpstr (cell (states, 0, 2), ==, "100");
+    cpel_stats_window_activate_span_row (stats, CPEL_SPAN_TABLE_STATES, 0);
+    span = cpel_session_get_span_selection (session, &ref);
+    g_assert_nonnull (span);
+    g_assert_true (ref.state);
+    spans = cpel_session_get_spans (session);
+    g_assert_cmpint (cpel_spans_end_ns (spans, ref.slot, span)
+                     - cpel_spans_begin_ns (spans, ref.slot, span), ==, 100000);
+  }
 }
 
 int
