@@ -329,6 +329,42 @@ test_select (void)
   g_assert_cmpuint (c.n_selection, ==, 7);
 }
 
+static void
+count_notify (GObject *object, GParamSpec *pspec, guint *n)
+{
+  (*n)++;
+}
+
+/* The spans highlighted: a copy kept, notified once per change. */
+static void
+test_span_filter (void)
+{
+  g_autoptr(CpelSession) session = cpel_session_new ();
+  g_autoptr(CpelSpanFilter) filter = cpel_span_filter_new ("ip4-lookup", 1000, 1999);
+  const CpelSpanFilter *kept;
+  guint n = 0;
+
+  g_signal_connect (session, "notify::span-filter", G_CALLBACK (count_notify), &n);
+  g_assert_null (cpel_session_get_span_filter (session));
+  cpel_session_set_span_filter (session, filter);
+  g_assert_cmpuint (n, ==, 1);
+  kept = cpel_session_get_span_filter (session);
+  g_assert_true (kept != filter);
+  g_assert_cmpstr (kept->name, ==, filter->name);
+  g_assert_cmpint (kept->min_ns, ==, 1000);
+  g_assert_cmpint (kept->max_ns, ==, 1999);
+  g_assert_true (cpel_span_filter_match (kept, "ip4-lookup", 1500));
+  g_assert_false (cpel_span_filter_match (kept, "ip4-lookup", 2000));
+  /* the same again: no notification */
+  cpel_session_set_span_filter (session, filter);
+  g_assert_cmpuint (n, ==, 1);
+  cpel_session_set_span_filter (session, NULL);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_null (cpel_session_get_span_filter (session));
+  cpel_session_set_span_filter (session, NULL);
+  g_assert_cmpuint (n, ==, 2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -337,5 +373,6 @@ main (int argc, char **argv)
   g_test_add_func ("/model/session/spans/rules", test_rules);
   g_test_add_func ("/model/session/spans/cancel", test_cancel);
   g_test_add_func ("/model/session/spans/select", test_select);
+  g_test_add_func ("/model/session/spans/filter", test_span_filter);
   return g_test_run ();
 }
