@@ -3,6 +3,8 @@
  * the header) */
 #include "cpel-span-histogram-window.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "cpel-span-histogram.h"
@@ -18,6 +20,8 @@ struct _CpelSpanHistogramWindow
   GtkToggleButton    *log_button;
   GtkToggleButton    *weighted_button;
   GtkButton          *longest_button;
+  GtkButton          *save_button;
+  GtkFileChooserNative *chooser;
   GtkDrawingArea     *area;
   GtkLabel           *status_label;
 
@@ -172,6 +176,7 @@ update_status (CpelSpanHistogramWindow *self)
   gtk_label_set_text (self->status_label, text);
   gtk_widget_set_sensitive (GTK_WIDGET (self->longest_button),
                             self->hist != NULL && self->longest_cancellable == NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), self->hist != NULL);
 }
 
 static void
@@ -403,6 +408,64 @@ on_longest_clicked (CpelSpanHistogramWindow *self)
   cpel_span_histogram_window_go_to_longest (self);
 }
 
+gboolean
+cpel_span_histogram_window_save_csv (CpelSpanHistogramWindow  *self,
+                                     GFile                    *file,
+                                     GError                  **error)
+{
+  g_autofree char *csv = NULL;
+
+  g_return_val_if_fail (CPEL_IS_SPAN_HISTOGRAM_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+  if (self->hists == NULL || self->hist == NULL)
+    {
+      g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_INVALID, _("No histogram to save yet"));
+      return FALSE;
+    }
+  csv = cpel_span_histograms_to_csv (self->hists);
+  return g_file_replace_contents (file, csv, strlen (csv), NULL, FALSE,
+                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
+}
+
+static void
+on_chooser_response (GtkNativeDialog         *dialog,
+                     int                      response,
+                     CpelSpanHistogramWindow *self)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  if (file != NULL && !cpel_span_histogram_window_save_csv (self, file, &error))
+    gtk_label_set_text (self->status_label, error->message);
+  g_clear_object (&self->chooser);
+}
+
+static void
+on_save_clicked (CpelSpanHistogramWindow *self)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autofree char *name = NULL;
+
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+  self->chooser = gtk_file_chooser_native_new (_("Save Bins as CSV"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SAVE,
+                                               _("_Save"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  gtk_file_filter_set_name (filter, _("CSV Files"));
+  gtk_file_filter_add_mime_type (filter, "text/csv");
+  gtk_file_filter_add_suffix (filter, "csv");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  name = g_strdup_printf ("%s-histogram.csv", self->name);
+  g_strdelimit (name, "/\\", '_');
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
+  g_signal_connect (self->chooser, "response", G_CALLBACK (on_chooser_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
 /* ------------------------------------------------------------------------ */
 
 gboolean
@@ -448,6 +511,9 @@ cpel_span_histogram_window_dispose (GObject *object)
   if (self->longest_cancellable != NULL)
     g_cancellable_cancel (self->longest_cancellable);
   g_clear_object (&self->longest_cancellable);
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
   gtk_widget_dispose_template (GTK_WIDGET (self), CPEL_TYPE_SPAN_HISTOGRAM_WINDOW);
   self->hist = NULL;
   g_clear_pointer (&self->hists, cpel_span_histograms_free);
@@ -470,11 +536,13 @@ cpel_span_histogram_window_class_init (CpelSpanHistogramWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, log_button);
   gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, weighted_button);
   gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, longest_button);
+  gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, save_button);
   gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, area);
   gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, status_label);
   gtk_widget_class_bind_template_callback (widget_class, on_log_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_weighted_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_longest_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_save_clicked);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
 

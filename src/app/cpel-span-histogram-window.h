@@ -6,7 +6,7 @@
  * or time-weighted, with p50/p90/p99 markers.  Dragging over it selects
  * the spans of those bins: the session's "span-filter".  "Go to Longest"
  * selects the longest span of the selection (else of the name) and
- * centres it.
+ * centres it.  Its bins can be saved as CSV.
  */
 #pragma once
 
@@ -41,6 +41,12 @@ void             cpel_span_histogram_window_set_log   (CpelSpanHistogramWindow *
 void             cpel_span_histogram_window_select_bins (CpelSpanHistogramWindow *self,
                                                          guint                    first,
                                                          guint                    last);
+/* The bins as CSV (cpel_span_histograms_to_csv (): as `cpel spans --hist
+ * --span NAME --bins 60 [--log] --csv` writes them), atomically; FALSE
+ * (CPEL_ERROR_INVALID) without a histogram. */
+gboolean         cpel_span_histogram_window_save_csv  (CpelSpanHistogramWindow *self,
+                                                       GFile                   *file,
+                                                       GError                 **error);
 /* "Go to Longest" (asynchronous: busy until done). */
 void             cpel_span_histogram_window_go_to_longest (CpelSpanHistogramWindow *self);
 

@@ -632,6 +632,34 @@ test_stats_spans (Fixture *f, gconstpointer data)
     g_assert_cmpint (cpel_spans_end_ns (spans, ref.slot, span)
                      - cpel_spans_begin_ns (spans, ref.slot, span), ==, 500000);
 
+    /* The bins as CSV: what `cpel spans --hist` writes for the name. */
+    {
+      g_autofree char *path = g_build_filename (f->dir, "bins.csv", NULL);
+      g_autoptr(GFile) out = g_file_new_for_path (path);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *csv = NULL;
+      g_autofree char *cli_out = NULL;
+      const char *cli = g_getenv ("CPEL_CLI");
+
+      g_assert_true (cpel_span_histogram_window_save_csv (dist, out, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (path, &csv, NULL, NULL));
+      g_assert_true (g_str_has_prefix (csv, "span,bin_lo_ns,bin_hi_ns,count\r\n"
+                                            "ip4-lookup,1000,"));
+      if (cli != NULL)
+        {
+          const char *argv[] = { cli, "spans", f->path, "--hist", "--span", "ip4-lookup",
+                                 "--bins", "60", "--csv", NULL };
+          int status = -1;
+
+          g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
+                                       NULL, NULL, &cli_out, NULL, &status, &error));
+          g_assert_no_error (error);
+          g_assert_cmpint (status, ==, 0);
+          g_assert_cmpstr (csv, ==, cli_out);
+        }
+    }
+
     /* Log bins: the same spans. */
     cpel_span_histogram_window_select_bins (dist, 0, 4);
     shoot (GTK_WIDGET (dist), "span-histogram");
