@@ -515,6 +515,9 @@ cpel_span_histogram_window_dispose (GObject *object)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
   gtk_widget_dispose_template (GTK_WIDGET (self), CPEL_TYPE_SPAN_HISTOGRAM_WINDOW);
+  /* Its selection goes with it (nothing else could clear it). */
+  if (self->session != NULL && self->hist != NULL && self->sel_first <= self->sel_last)
+    cpel_session_set_span_filter (self->session, NULL);
   self->hist = NULL;
   g_clear_pointer (&self->hists, cpel_span_histograms_free);
   g_clear_pointer (&self->name, g_free);

@@ -4,7 +4,8 @@
  * The histogram of the spans named NAME over a range and tracks (computed
  * in a worker: cpel_span_histograms_compute ()), linear or log, by count
  * or time-weighted, with p50/p90/p99 markers.  Dragging over it selects
- * the spans of those bins: the session's "span-filter".  "Go to Longest"
+ * the spans of those bins: the session's "span-filter" (dropped when the
+ * window goes).  "Go to Longest"
  * selects the longest span of the selection (else of the name) and
  * centres it.  Its bins can be saved as CSV.
  */
