@@ -252,37 +252,13 @@ static void
 select_item (CpelSpanHistogramWindow *self,
              const CpelSpanItem      *item)
 {
-  CpelSpans *spans = cpel_session_get_spans (self->session);
-  const CpelSpan *list;
-  guint64 n = 0;
+  CpelSessionSpanRef ref;
 
-  if (spans == NULL)
-    return;
-  list = cpel_spans_get_track_spans (spans, item->slot, &n);
-  for (guint64 i = cpel_spans_track_lower_bound (spans, item->slot, item->begin_ns); i < n; i++)
-    {
-      CpelSessionSpanRef ref = { item->slot, FALSE, i };
-      CpelRange range;
-      gint64 b = cpel_spans_begin_ns (spans, item->slot, &list[i]);
-      gint64 e = cpel_spans_end_ns (spans, item->slot, &list[i]);
-
-      if (b > item->begin_ns)
-        break;
-      if (list[i].begin != item->begin || e != item->end_ns
-          || g_strcmp0 (cpel_spans_get_name (spans, list[i].name), item->name) != 0)
-        continue;
-      cpel_session_select_span (self->session, &ref);
-      range = *cpel_session_get_range (self->session);
-      if (range.t1 - range.t0 < (e - b) * 2)
-        {
-          range.t0 = b - MAX ((e - b) / 2, 1);
-          range.t1 = e + MAX ((e - b) / 2, 1);
-        }
-      cpel_range_center (&range, b + (e - b) / 2, cpel_session_get_limits (self->session));
-      cpel_session_set_range (self->session, &range, CPEL_SESSION_STEP);
-      cpel_session_reveal_track (self->session, item->slot, TRUE);
-      return;
-    }
+  if (cpel_session_find_span (self->session, item->slot, item->begin, item->begin_ns,
+                              item->name, &ref))
+    cpel_session_go_to_span (self->session, &ref);
+  else
+    gtk_widget_error_bell (GTK_WIDGET (self));
 }
 
 static void

@@ -87,6 +87,7 @@ struct _CpelStatsWindow
   GtkSortListModel    *sorted_states;
 
   GCancellable        *cancellable;
+  GCancellable        *longest_cancellable;  /* a Spans row's longest span looked for */
   /* one file chooser at a time; what its Save writes */
   GtkFileChooserNative *chooser;
   CpelStatsSaveFunc    chooser_save;

@@ -7,8 +7,9 @@
  * (cpel_span_summary_compute (), finished spans only, as `cpel spans`
  * counts them).  Spans: per span name count, total, min, p50, p90, p99,
  * max, mean; Thread States: per track and state count, total, min, mean,
- * max.  Activating a row selects the longest span (state) of its name in
- * the range among the session's derived spans and centres it.
+ * max.  Activating a row selects the longest span of its name in the range
+ * (found in a worker: cpel_span_list_compute ()) and centres it; a state
+ * row, the longest state of its track among the session's states.
  */
 #include "cpel-stats-window-private.h"
 
@@ -181,32 +182,97 @@ _cpel_stats_window_find_longest (CpelStatsWindow    *self,
   return best >= 0;
 }
 
-/* Select the span and centre it (zoomed out to show it whole when the
- * range is narrower). */
-static void
-select_and_centre (CpelStatsWindow          *self,
-                   const CpelSessionSpanRef *ref)
+/* The longest span of a name: cpel_span_list_compute () with top 1 in a
+ * worker, over the range and tracks counted. */
+typedef struct
 {
-  CpelSpans *spans = cpel_session_get_spans (self->session);
-  const CpelSpan *span = cpel_session_get_span (self->session, ref);
-  CpelRange range = *cpel_session_get_range (self->session);
-  gint64 b, e;
+  CpelFile         *file;
+  CpelSpanRules    *rules;
+  CpelSpansOptions  options;
+  guint            *slots;
+  CpelSpanFilter   *filter;
+} LongestJob;
 
-  if (span == NULL)
+static void
+longest_job_free (LongestJob *job)
+{
+  g_clear_object (&job->file);
+  g_clear_pointer (&job->rules, cpel_span_rules_unref);
+  g_free (job->slots);
+  g_clear_pointer (&job->filter, cpel_span_filter_free);
+  g_free (job);
+}
+
+static void
+longest_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  LongestJob *job = task_data;
+  GError *error = NULL;
+  CpelSpanList *list = cpel_span_list_compute (job->file, job->rules, &job->options, job->filter,
+                                               1, cancellable, &error);
+
+  if (list == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, list, (GDestroyNotify) cpel_span_list_free);
+}
+
+static void
+on_longest (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(CpelStatsWindow) self = user_data;
+  g_autoptr(CpelSpanList) list = g_task_propagate_pointer (G_TASK (result), NULL);
+  CpelSessionSpanRef ref;
+  const CpelSpanItem *item;
+
+  if (g_task_get_cancellable (G_TASK (result)) != self->longest_cancellable)
     return;
-  b = cpel_spans_begin_ns (spans, ref->slot, span);
-  e = cpel_spans_end_ns (spans, ref->slot, span);
-  cpel_session_select_span (self->session, ref);
-  if (range.t1 - range.t0 < (e - b) * 2)
-    {
-      gint64 margin = MAX ((e - b) / 2, 1);
+  g_clear_object (&self->longest_cancellable);
+  item = list != NULL && cpel_span_list_get_n (list) > 0 ? cpel_span_list_get (list, 0) : NULL;
+  if (item != NULL
+      && cpel_session_find_span (self->session, item->slot, item->begin, item->begin_ns,
+                                 item->name, &ref))
+    cpel_session_go_to_span (self->session, &ref);
+  else
+    gtk_widget_error_bell (GTK_WIDGET (self));
+}
 
-      range.t0 = b - margin;
-      range.t1 = e + margin;
+static void
+go_to_longest_span (CpelStatsWindow *self,
+                    const char      *name)
+{
+  CpelFile *file = cpel_session_get_file (self->session);
+  CpelSpanRules *rules = cpel_session_get_span_rules (self->session);
+  g_autoptr(GTask) task = NULL;
+  LongestJob *job;
+
+  if (self->longest_cancellable != NULL)
+    g_cancellable_cancel (self->longest_cancellable);
+  g_clear_object (&self->longest_cancellable);
+  if (file == NULL || rules == NULL)
+    return;
+  job = g_new0 (LongestJob, 1);
+  job->file = g_object_ref (file);
+  job->rules = cpel_span_rules_ref (rules);
+  job->options.t0 = self->span_t0;
+  job->options.t1 = self->span_t1;
+  if (self->span_slots != NULL)
+    {
+      job->slots = g_memdup2 (self->span_slots, sizeof (guint) * MAX (self->span_n_slots, 1));
+      job->options.slots = job->slots;
+      job->options.n_slots = self->span_n_slots;
     }
-  cpel_range_center (&range, b + (e - b) / 2, cpel_session_get_limits (self->session));
-  cpel_session_set_range (self->session, &range, CPEL_SESSION_STEP);
-  cpel_session_reveal_track (self->session, ref->slot, TRUE);
+  job->filter = cpel_span_filter_new (name, 0, G_MAXINT64);
+  self->longest_cancellable = g_cancellable_new ();
+  task = g_task_new (NULL, self->longest_cancellable, on_longest, g_object_ref (self));
+  g_task_set_source_tag (task, go_to_longest_span);
+  g_task_set_task_data (task, job, (GDestroyNotify) longest_job_free);
+  g_task_run_in_thread (task, longest_thread);
 }
 
 static void
@@ -226,12 +292,20 @@ on_span_activate (GtkColumnView   *view,
                                  (guint) cpel_table_row_get_id (row));
   if (r == NULL)
     return;
-  if (!_cpel_stats_window_find_longest (self, r->name, state, state ? r->slot : G_MAXUINT, &ref))
+  if (!state)
+    {
+      /* Spans: the longest found in a worker. */
+      go_to_longest_span (self, r->name);
+      return;
+    }
+  /* States (cpel_span_list_compute () leaves them out): the session's
+   * states of the row's track. */
+  if (!_cpel_stats_window_find_longest (self, r->name, TRUE, r->slot, &ref))
     {
       gtk_widget_error_bell (GTK_WIDGET (self));
       return;
     }
-  select_and_centre (self, &ref);
+  cpel_session_go_to_span (self->session, &ref);
 }
 
 GtkWindow *

@@ -400,7 +400,7 @@ gboolean
 cpel_stats_window_is_busy (CpelStatsWindow *self)
 {
   g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), FALSE);
-  return self->cancellable != NULL;
+  return self->cancellable != NULL || self->longest_cancellable != NULL;
 }
 
 CpelStats *
@@ -559,6 +559,9 @@ cpel_stats_window_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->longest_cancellable != NULL)
+    g_cancellable_cancel (self->longest_cancellable);
+  g_clear_object (&self->longest_cancellable);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);

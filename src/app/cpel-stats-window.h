@@ -25,7 +25,8 @@ CpelStatsWindow *cpel_stats_window_new        (CpelSession      *session,
 CpelSession     *cpel_stats_window_get_session (CpelStatsWindow *self);
 /* Count again over the session's current range, tracks and types. */
 void             cpel_stats_window_refresh    (CpelStatsWindow  *self);
-/* TRUE while counting ("busy" property). */
+/* TRUE while counting ("busy" property; without a notification, also while
+ * an activated Spans row's longest span is looked for). */
 gboolean         cpel_stats_window_is_busy    (CpelStatsWindow  *self);
 /* The statistics shown (NULL while counting or after an error). */
 CpelStats       *cpel_stats_window_get_stats  (CpelStatsWindow  *self);
@@ -44,8 +45,8 @@ gboolean         cpel_stats_window_save_csv   (CpelStatsWindow  *self,
  * over the range and tracks counted (finished spans, as `cpel spans`
  * counts them; NULL while counting or without span rules), the rows of
  * CPEL_SPAN_TABLE_SPANS or CPEL_SPAN_TABLE_STATES as shown, and
- * activating one (selects the longest span of its name in the range among
- * the session's spans, and centres it). */
+ * activating one (selects the longest span of its name in the range and
+ * centres it: asynchronously for spans, busy until done). */
 CpelSpanSummary *cpel_stats_window_get_span_summary (CpelStatsWindow *self);
 GListModel      *cpel_stats_window_get_span_rows (CpelStatsWindow *self,
                                                   CpelSpanTable    table);

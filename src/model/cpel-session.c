@@ -1028,6 +1028,64 @@ cpel_session_select_span (CpelSession              *self,
   g_signal_emit (self, signals[SELECTION_CHANGED], 0);
 }
 
+void
+cpel_session_go_to_span (CpelSession              *self,
+                         const CpelSessionSpanRef *ref)
+{
+  const CpelSpan *span;
+  CpelRange range;
+  gint64 b, e;
+
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  g_return_if_fail (ref != NULL);
+  span = cpel_session_get_span (self, ref);
+  if (span == NULL)
+    return;
+  b = cpel_spans_begin_ns (self->spans, ref->slot, span);
+  e = cpel_spans_end_ns (self->spans, ref->slot, span);
+  cpel_session_select_span (self, ref);
+  range = self->range;
+  if (range.t1 - range.t0 < (e - b) * 2)
+    {
+      range.t0 = b - MAX ((e - b) / 2, 1);
+      range.t1 = e + MAX ((e - b) / 2, 1);
+    }
+  cpel_range_center (&range, b + (e - b) / 2, &self->limits);
+  cpel_session_set_range (self, &range, CPEL_SESSION_STEP);
+  cpel_session_reveal_track (self, ref->slot, TRUE);
+}
+
+gboolean
+cpel_session_find_span (CpelSession        *self,
+                        guint               slot,
+                        guint32             begin,
+                        gint64              begin_ns,
+                        const char         *name,
+                        CpelSessionSpanRef *ref)
+{
+  const CpelSpan *list;
+  guint64 n = 0;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (ref != NULL, FALSE);
+  if (self->spans == NULL || self->file == NULL || slot >= cpel_file_get_n_tracks (self->file))
+    return FALSE;
+  list = cpel_spans_get_track_spans (self->spans, slot, &n);
+  for (guint64 i = cpel_spans_track_lower_bound (self->spans, slot, begin_ns); i < n; i++)
+    {
+      if (cpel_spans_begin_ns (self->spans, slot, &list[i]) > begin_ns)
+        break;
+      if (list[i].begin != begin || (list[i].flags & CPEL_SPAN_ORPHAN) != 0
+          || g_strcmp0 (cpel_spans_get_name (self->spans, list[i].name), name) != 0)
+        continue;
+      ref->slot = slot;
+      ref->state = FALSE;
+      ref->index = i;
+      return TRUE;
+    }
+  return FALSE;
+}
+
 const CpelSpan *
 cpel_session_get_span_selection (CpelSession        *self,
                                  CpelSessionSpanRef *ref)

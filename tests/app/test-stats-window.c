@@ -574,6 +574,7 @@ test_stats_spans (Fixture *f, gconstpointer data)
 
   /* Activating the row selects its longest span (track 2's) and centres it. */
   cpel_stats_window_activate_span_row (stats, CPEL_SPAN_TABLE_SPANS, ip4);
+  app_test_wait_until (!cpel_stats_window_is_busy (stats), 30);
   span = cpel_session_get_span_selection (session, &ref);
   g_assert_nonnull (span);
   spans = cpel_session_get_spans (session);
@@ -684,6 +685,7 @@ test_stats_spans (Fixture *f, gconstpointer data)
   stats = wait_stats (f);
   check_span_rows (stats, file, rules, 0, 60000);
   cpel_stats_window_activate_span_row (stats, CPEL_SPAN_TABLE_SPANS, 0);
+  app_test_wait_until (!cpel_stats_window_is_busy (stats), 30);
   span = cpel_session_get_span_selection (session, &ref);
   g_assert_nonnull (span);
   g_assert_cmpint (cpel_spans_end_ns (spans, ref.slot, span), <, 60000);

@@ -335,6 +335,41 @@ count_notify (GObject *object, GParamSpec *pspec, guint *n)
   (*n)++;
 }
 
+/* Finding a span by its begin event, going to it: selected, the range
+ * around it. */
+static void
+test_go_to_span (void)
+{
+  Counts c = { 0 };
+  g_autoptr(CpelSession) session = session_new (&c);
+  g_autoptr(CpelFile) file = file_new (vpp_events, G_N_ELEMENTS (vpp_events));
+  CpelSessionSpanRef ref = { .slot = 0, .state = FALSE, .index = 1 }, found = { 0 }, got;
+  const CpelSpan *span;
+  CpelSpans *spans;
+  const CpelRange *range;
+  gint64 b, e;
+
+  cpel_session_set_file (session, file);
+  wait_spans (session);
+  spans = cpel_session_get_spans (session);
+  span = cpel_session_get_span (session, &ref);
+  g_assert_nonnull (span);
+  b = cpel_spans_begin_ns (spans, 0, span);
+  e = cpel_spans_end_ns (spans, 0, span);
+  g_assert_true (cpel_session_find_span (session, 0, span->begin, b,
+                                         cpel_spans_get_name (spans, span->name), &found));
+  g_assert_cmpuint (found.index, ==, 1);
+  g_assert_false (found.state);
+  g_assert_false (cpel_session_find_span (session, 0, span->begin, b, "no-such-span", &found));
+
+  cpel_session_go_to_span (session, &ref);
+  g_assert_nonnull (cpel_session_get_span_selection (session, &got));
+  g_assert_cmpuint (got.index, ==, 1);
+  range = cpel_session_get_range (session);
+  g_assert_cmpint (range->t0, <=, b);
+  g_assert_cmpint (range->t1, >=, e);
+}
+
 /* The spans highlighted: a copy kept, notified once per change. */
 static void
 test_span_filter (void)
@@ -374,5 +409,6 @@ main (int argc, char **argv)
   g_test_add_func ("/model/session/spans/cancel", test_cancel);
   g_test_add_func ("/model/session/spans/select", test_select);
   g_test_add_func ("/model/session/spans/filter", test_span_filter);
+  g_test_add_func ("/model/session/spans/go-to", test_go_to_span);
   return g_test_run ();
 }
