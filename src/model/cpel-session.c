@@ -993,41 +993,6 @@ cpel_session_get_span_filter (CpelSession *self)
   return self->span_filter;
 }
 
-const CpelSpan *
-cpel_session_get_span (CpelSession              *self,
-                       const CpelSessionSpanRef *ref)
-{
-  const CpelSpan *a;
-  guint64 n = 0;
-
-  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
-  g_return_val_if_fail (ref != NULL, NULL);
-  if (self->spans == NULL || self->file == NULL
-      || ref->slot >= cpel_file_get_n_tracks (self->file))
-    return NULL;
-  a = ref->state ? cpel_spans_get_track_states (self->spans, ref->slot, &n)
-                 : cpel_spans_get_track_spans (self->spans, ref->slot, &n);
-  return a != NULL && ref->index < n ? &a[ref->index] : NULL;
-}
-
-void
-cpel_session_select_span (CpelSession              *self,
-                          const CpelSessionSpanRef *ref)
-{
-  g_return_if_fail (CPEL_IS_SESSION (self));
-  g_return_if_fail (ref != NULL);
-  if (cpel_session_get_span (self, ref) == NULL)
-    return;
-  if (self->has_span_selection && self->selected_span.slot == ref->slot
-      && self->selected_span.state == !!ref->state && self->selected_span.index == ref->index)
-    return;
-  self->has_span_selection = TRUE;
-  self->selected_span = *ref;
-  self->selected_span.state = !!ref->state;
-  set_has_selection (self, FALSE);
-  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
-}
-
 void
 cpel_session_go_to_span (CpelSession              *self,
                          const CpelSessionSpanRef *ref)
@@ -1084,6 +1049,41 @@ cpel_session_find_span (CpelSession        *self,
       return TRUE;
     }
   return FALSE;
+}
+
+const CpelSpan *
+cpel_session_get_span (CpelSession              *self,
+                       const CpelSessionSpanRef *ref)
+{
+  const CpelSpan *a;
+  guint64 n = 0;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  g_return_val_if_fail (ref != NULL, NULL);
+  if (self->spans == NULL || self->file == NULL
+      || ref->slot >= cpel_file_get_n_tracks (self->file))
+    return NULL;
+  a = ref->state ? cpel_spans_get_track_states (self->spans, ref->slot, &n)
+                 : cpel_spans_get_track_spans (self->spans, ref->slot, &n);
+  return a != NULL && ref->index < n ? &a[ref->index] : NULL;
+}
+
+void
+cpel_session_select_span (CpelSession              *self,
+                          const CpelSessionSpanRef *ref)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  g_return_if_fail (ref != NULL);
+  if (cpel_session_get_span (self, ref) == NULL)
+    return;
+  if (self->has_span_selection && self->selected_span.slot == ref->slot
+      && self->selected_span.state == !!ref->state && self->selected_span.index == ref->index)
+    return;
+  self->has_span_selection = TRUE;
+  self->selected_span = *ref;
+  self->selected_span.state = !!ref->state;
+  set_has_selection (self, FALSE);
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
 }
 
 const CpelSpan *

@@ -307,6 +307,10 @@ const CpelSpan *cpel_session_get_span           (CpelSession       *self,
  * cpel_session_unselect () drop it, as new spans do. */
 void            cpel_session_select_span        (CpelSession       *self,
                                                  const CpelSessionSpanRef *ref);
+/* The selected span (and its reference), or NULL. */
+const CpelSpan *cpel_session_get_span_selection (CpelSession       *self,
+                                                 CpelSessionSpanRef *ref);
+
 /* Select a span (state) and centre it, the range widened to twice its
  * duration when narrower (one history step), its track scrolled into
  * view. */
@@ -320,9 +324,6 @@ gboolean        cpel_session_find_span          (CpelSession       *self,
                                                  guint32            begin,
                                                  gint64             begin_ns,
                                                  const char        *name,
-                                                 CpelSessionSpanRef *ref);
-/* The selected span (and its reference), or NULL. */
-const CpelSpan *cpel_session_get_span_selection (CpelSession       *self,
                                                  CpelSessionSpanRef *ref);
 
 G_END_DECLS

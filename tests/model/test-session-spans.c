@@ -271,65 +271,6 @@ test_cancel (void)
 }
 
 static void
-test_select (void)
-{
-  Counts c = { 0 };
-  g_autoptr(CpelSession) session = session_new (&c);
-  g_autoptr(CpelFile) file = file_new (vpp_events, G_N_ELEMENTS (vpp_events));
-  CpelSessionSpanRef ref = { .slot = 0, .state = FALSE, .index = 1 }, got;
-  CpelSessionSpanRef bad = { .slot = 0, .state = FALSE, .index = 2 };
-  const CpelSpan *span;
-
-  cpel_session_set_file (session, file);
-  /* nothing to select before the spans are there */
-  cpel_session_select_span (session, &ref);
-  g_assert_null (cpel_session_get_span_selection (session, NULL));
-  wait_spans (session);
-
-  cpel_session_select_span (session, &bad);
-  g_assert_null (cpel_session_get_span_selection (session, NULL));
-  g_assert_cmpuint (c.n_selection, ==, 0);
-
-  cpel_session_select (session, 0, 0, FALSE);
-  g_assert_cmpuint (c.n_selection, ==, 1);
-  cpel_session_select_span (session, &ref);
-  g_assert_cmpuint (c.n_selection, ==, 2);
-  g_assert_false (cpel_session_get_selection (session, NULL, NULL));
-  span = cpel_session_get_span_selection (session, &got);
-  g_assert_nonnull (span);
-  g_assert_cmpuint (got.slot, ==, 0);
-  g_assert_cmpuint (got.index, ==, 1);
-  g_assert_cmpstr (cpel_spans_get_name (cpel_session_get_spans (session), span->name), ==,
-                   "ip4-lookup");
-  g_assert_cmpuint (span->depth, ==, 1);
-  /* the same again: no signal */
-  cpel_session_select_span (session, &ref);
-  g_assert_cmpuint (c.n_selection, ==, 2);
-
-  /* an event selected drops it */
-  cpel_session_select (session, 1, 0, FALSE);
-  g_assert_null (cpel_session_get_span_selection (session, NULL));
-  g_assert_cmpuint (c.n_selection, ==, 3);
-
-  /* as do new spans */
-  cpel_session_select_span (session, &ref);
-  g_assert_cmpuint (c.n_selection, ==, 4);
-  {
-    g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
-
-    cpel_session_set_span_rules (session, rules);
-  }
-  g_assert_null (cpel_session_get_span_selection (session, NULL));
-  g_assert_cmpuint (c.n_selection, ==, 5);
-  wait_spans (session);
-
-  cpel_session_select_span (session, &ref);
-  cpel_session_unselect (session);
-  g_assert_null (cpel_session_get_span_selection (session, NULL));
-  g_assert_cmpuint (c.n_selection, ==, 7);
-}
-
-static void
 count_notify (GObject *object, GParamSpec *pspec, guint *n)
 {
   (*n)++;
@@ -400,15 +341,74 @@ test_span_filter (void)
   g_assert_cmpuint (n, ==, 2);
 }
 
+static void
+test_select (void)
+{
+  Counts c = { 0 };
+  g_autoptr(CpelSession) session = session_new (&c);
+  g_autoptr(CpelFile) file = file_new (vpp_events, G_N_ELEMENTS (vpp_events));
+  CpelSessionSpanRef ref = { .slot = 0, .state = FALSE, .index = 1 }, got;
+  CpelSessionSpanRef bad = { .slot = 0, .state = FALSE, .index = 2 };
+  const CpelSpan *span;
+
+  cpel_session_set_file (session, file);
+  /* nothing to select before the spans are there */
+  cpel_session_select_span (session, &ref);
+  g_assert_null (cpel_session_get_span_selection (session, NULL));
+  wait_spans (session);
+
+  cpel_session_select_span (session, &bad);
+  g_assert_null (cpel_session_get_span_selection (session, NULL));
+  g_assert_cmpuint (c.n_selection, ==, 0);
+
+  cpel_session_select (session, 0, 0, FALSE);
+  g_assert_cmpuint (c.n_selection, ==, 1);
+  cpel_session_select_span (session, &ref);
+  g_assert_cmpuint (c.n_selection, ==, 2);
+  g_assert_false (cpel_session_get_selection (session, NULL, NULL));
+  span = cpel_session_get_span_selection (session, &got);
+  g_assert_nonnull (span);
+  g_assert_cmpuint (got.slot, ==, 0);
+  g_assert_cmpuint (got.index, ==, 1);
+  g_assert_cmpstr (cpel_spans_get_name (cpel_session_get_spans (session), span->name), ==,
+                   "ip4-lookup");
+  g_assert_cmpuint (span->depth, ==, 1);
+  /* the same again: no signal */
+  cpel_session_select_span (session, &ref);
+  g_assert_cmpuint (c.n_selection, ==, 2);
+
+  /* an event selected drops it */
+  cpel_session_select (session, 1, 0, FALSE);
+  g_assert_null (cpel_session_get_span_selection (session, NULL));
+  g_assert_cmpuint (c.n_selection, ==, 3);
+
+  /* as do new spans */
+  cpel_session_select_span (session, &ref);
+  g_assert_cmpuint (c.n_selection, ==, 4);
+  {
+    g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
+
+    cpel_session_set_span_rules (session, rules);
+  }
+  g_assert_null (cpel_session_get_span_selection (session, NULL));
+  g_assert_cmpuint (c.n_selection, ==, 5);
+  wait_spans (session);
+
+  cpel_session_select_span (session, &ref);
+  cpel_session_unselect (session);
+  g_assert_null (cpel_session_get_span_selection (session, NULL));
+  g_assert_cmpuint (c.n_selection, ==, 7);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/model/session/spans/filter", test_span_filter);
+  g_test_add_func ("/model/session/spans/go-to", test_go_to_span);
   g_test_add_func ("/model/session/spans/derive", test_derive);
   g_test_add_func ("/model/session/spans/rules", test_rules);
   g_test_add_func ("/model/session/spans/cancel", test_cancel);
   g_test_add_func ("/model/session/spans/select", test_select);
-  g_test_add_func ("/model/session/spans/filter", test_span_filter);
-  g_test_add_func ("/model/session/spans/go-to", test_go_to_span);
   return g_test_run ();
 }
