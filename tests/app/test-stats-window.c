@@ -728,6 +728,14 @@ test_stats_spans (Fixture *f, gconstpointer data)
         g_assert_cmpstr (cell (states, i, 5), ==, duration_text (r->mean_ns));
         g_assert_cmpstr (cell (states, i, 6), ==, duration_text (r->max_ns));
       }
+    {
+      AdwViewStack *pages = ADW_VIEW_STACK (gtk_widget_get_template_child (GTK_WIDGET (stats),
+                                                                         CPEL_TYPE_STATS_WINDOW,
+                                                                         "view_stack"));
+
+      adw_view_stack_set_visible_child_name (pages, "states");
+      shoot (GTK_WIDGET (stats), "states-page");
+    }
     /* Track 1's Busy: 1..100 µs; activating it selects the 100 µs state. */
     g_assert_cmpstr (cell (states, 0, 0), ==, "vpp_wk_1");
     g_assert_cmpstr (cell (states, 0, 1), ==, "Busy");
