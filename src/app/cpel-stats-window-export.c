@@ -32,8 +32,18 @@ cpel_stats_window_get_text (CpelStatsWindow *self)
     case CPEL_DIFF_BY_TRACKS:
       return cpel_diff_to_text (self->diff, CPEL_DIFF_BY_TRACKS, self->name_a, self->name_b);
     default:
-      return self->stats != NULL ? cpel_stats_to_text (self->stats) : NULL;
+      break;
     }
+  {
+    const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
+
+    /* The Spans pages: their tables, as `cpel spans` prints them. */
+    if (self->span_summary != NULL && g_strcmp0 (page, "spans") == 0)
+      return cpel_span_summary_to_text (self->span_summary, CPEL_SPAN_TABLE_SPANS);
+    if (self->span_summary != NULL && g_strcmp0 (page, "states") == 0)
+      return cpel_span_summary_to_text (self->span_summary, CPEL_SPAN_TABLE_STATES);
+  }
+  return self->stats != NULL ? cpel_stats_to_text (self->stats) : NULL;
 }
 
 void
@@ -87,6 +97,26 @@ cpel_stats_window_save_csv (CpelStatsWindow   *self,
       return FALSE;
     }
   csv = cpel_stats_to_csv (self->stats, table);
+  return replace_contents (file, csv, strlen (csv), error);
+}
+
+gboolean
+cpel_stats_window_save_span_csv (CpelStatsWindow  *self,
+                                 GFile            *file,
+                                 CpelSpanTable     table,
+                                 GError          **error)
+{
+  g_autofree char *csv = NULL;
+
+  g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  if (self->span_summary == NULL)
+    {
+      g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_INVALID, _("No statistics to save yet"));
+      return FALSE;
+    }
+  csv = cpel_span_summary_to_csv (self->span_summary, table);
   return replace_contents (file, csv, strlen (csv), error);
 }
 
@@ -236,6 +266,15 @@ save_table (CpelStatsWindow  *self,
 }
 
 static gboolean
+save_spans (CpelStatsWindow  *self,
+            GtkFileChooser   *chooser,
+            GFile            *file,
+            GError          **error)
+{
+  return cpel_stats_window_save_span_csv (self, file, self->chooser_span_table, error);
+}
+
+static gboolean
 save_compare (CpelStatsWindow  *self,
               GtkFileChooser   *chooser,
               GFile            *file,
@@ -269,6 +308,19 @@ _cpel_stats_window_save_clicked (CpelStatsWindow *self)
                              compare == CPEL_DIFF_BY_TRACKS ? "compare-tracks.csv" : "compare-events.csv",
                              TRUE, save_compare);
       self->chooser_by = (CpelDiffBy) compare;
+    }
+  else if (self->span_summary != NULL
+           && (g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "spans") == 0
+               || g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack),
+                             "states") == 0))
+    {
+      /* The Spans pages: their table, as `cpel spans --csv` writes it. */
+      gboolean states = g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack),
+                                   "states") == 0;
+
+      chooser = new_chooser (self, _("Save Spans as CSV"),
+                             states ? "thread-states.csv" : "spans.csv", TRUE, save_spans);
+      self->chooser_span_table = states ? CPEL_SPAN_TABLE_STATES : CPEL_SPAN_TABLE_SPANS;
     }
   else if (self->chooser != NULL && self->chooser_save == save_table)
     chooser = GTK_FILE_CHOOSER (self->chooser);   /* still open: to the front */

@@ -8,6 +8,7 @@
  *                                captures) and the interval histogram
  *   cpel-stats-window-export.c   Copy as Text, the file choosers and what
  *                                they write (CSV of a table, histogram PNG)
+ *   cpel-stats-window-spans.c    the Spans and Thread States pages
  */
 #pragma once
 
@@ -50,6 +51,11 @@ struct _CpelStatsWindow
   GtkColumnView       *compare_view;
   GtkColumnView       *compare_tracks_view;
   GtkDrawingArea      *histogram_area;
+  AdwViewStackPage    *spans_page;
+  AdwViewStackPage    *states_page;
+  GtkBox              *spans_box;
+  GtkColumnView       *spans_view;
+  GtkColumnView       *states_view;
 
   CpelSession         *session;
   CpelFile            *file;         /* the file the statistics are about */
@@ -69,11 +75,24 @@ struct _CpelStatsWindow
   GtkSortListModel    *sorted_diff_events;
   GtkSortListModel    *sorted_diff_tracks;
 
+  /* The Spans pages: the summary of the range and tracks counted. */
+  CpelSpanSummary     *span_summary;
+  gint64               span_t0;
+  gint64               span_t1;
+  guint               *span_slots;   /* NULL: every track */
+  guint                span_n_slots;
+  GListStore          *span_rows;
+  GListStore          *state_rows;
+  GtkSortListModel    *sorted_spans;
+  GtkSortListModel    *sorted_states;
+
   GCancellable        *cancellable;
+  GCancellable        *longest_cancellable;  /* a Spans row's longest span looked for */
   /* one file chooser at a time; what its Save writes */
   GtkFileChooserNative *chooser;
   CpelStatsSaveFunc    chooser_save;
   CpelDiffBy           chooser_by;   /* the Compare table a comparison chooser saves */
+  CpelSpanTable        chooser_span_table;  /* the Spans table a spans chooser saves */
 };
 
 /* cpel-stats-window.c */
@@ -101,6 +120,19 @@ void               _cpel_stats_window_render_histogram (CpelStatsWindow   *self,
                                                         int                width,
                                                         int                height,
                                                         const CpelPalette *palette);
+
+/* cpel-stats-window-spans.c */
+void               _cpel_stats_window_init_spans      (CpelStatsWindow *self);
+void               _cpel_stats_window_fill_span_tables (CpelStatsWindow *self);
+void               _cpel_stats_window_clear_span_tables (CpelStatsWindow *self);
+void               _cpel_stats_window_action_distribution (GtkWidget  *widget,
+                                                          const char *action_name,
+                                                          GVariant   *parameter);
+gboolean           _cpel_stats_window_find_longest    (CpelStatsWindow    *self,
+                                                       const char         *name,
+                                                       gboolean            state,
+                                                       guint               slot,
+                                                       CpelSessionSpanRef *ref);
 
 /* cpel-stats-window-export.c: the template's buttons and stats.copy */
 void               _cpel_stats_window_copy_clicked    (CpelStatsWindow *self);

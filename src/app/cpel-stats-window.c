@@ -61,12 +61,14 @@ typedef struct
   CpelFile         *compare_b;
   guint8           *hidden_a;    /* the panes' hidden types (by name from the single view) */
   guint8           *hidden_b;
+  CpelSpanRules    *rules;       /* the session's; NULL: no spans */
 } Job;
 
 typedef struct
 {
   CpelStats *stats;
   CpelDiff  *diff;
+  CpelSpanSummary *spans;
 } Counted;
 
 static void
@@ -74,6 +76,7 @@ counted_free (Counted *counted)
 {
   g_clear_pointer (&counted->stats, cpel_stats_free);
   g_clear_pointer (&counted->diff, cpel_diff_free);
+  g_clear_pointer (&counted->spans, cpel_span_summary_free);
   g_free (counted);
 }
 
@@ -87,6 +90,7 @@ job_free (Job *job)
   g_free (job->hidden_b);
   g_free (job->slots);
   g_free (job->hidden);
+  g_clear_pointer (&job->rules, cpel_span_rules_unref);
   g_free (job);
 }
 
@@ -107,6 +111,18 @@ count_thread (GTask        *task,
 
       counted->diff = cpel_diff_compute (job->compare_a, job->compare_b, &options, cancellable, &error);
       if (counted->diff == NULL)
+        g_clear_pointer (&counted->stats, cpel_stats_free);
+    }
+  if (counted->stats != NULL && job->rules != NULL)
+    {
+      /* The same range and tracks (every event type: spans pair events
+       * whatever is hidden). */
+      CpelSpansOptions options = { job->options.t0, job->options.t1,
+                                   job->options.slots, job->options.n_slots };
+
+      counted->spans = cpel_span_summary_compute (job->file, job->rules, &options, FALSE,
+                                                  cancellable, &error);
+      if (counted->spans == NULL)
         g_clear_pointer (&counted->stats, cpel_stats_free);
     }
   if (counted->stats == NULL)
@@ -280,8 +296,10 @@ on_counted (GObject      *source,
     }
   self->stats = g_steal_pointer (&counted->stats);
   self->diff = g_steal_pointer (&counted->diff);
+  self->span_summary = g_steal_pointer (&counted->spans);
   counted_free (counted);
   fill_tables (self);
+  _cpel_stats_window_fill_span_tables (self);
   _cpel_stats_window_fill_diff_tables (self);
   adw_view_stack_page_set_visible (self->compare_page, self->diff != NULL);
   adw_view_stack_page_set_visible (self->compare_tracks_page, self->diff != NULL);
@@ -311,6 +329,7 @@ cpel_stats_window_refresh (CpelStatsWindow *self)
   g_list_store_remove_all (self->tracks);
   g_list_store_remove_all (self->diff_events);
   g_list_store_remove_all (self->diff_tracks);
+  _cpel_stats_window_clear_span_tables (self);
 
   file = cpel_session_get_file (self->session);
   g_set_object (&self->file, file);
@@ -334,6 +353,17 @@ cpel_stats_window_refresh (CpelStatsWindow *self)
       job->options.slots = job->slots;
       job->options.n_slots = scope.n_slots;
     }
+  self->span_t0 = scope.t0;
+  self->span_t1 = scope.t1;
+  g_clear_pointer (&self->span_slots, g_free);
+  self->span_n_slots = 0;
+  if (scope.slots != NULL)
+    {
+      self->span_slots = g_memdup2 (scope.slots, sizeof (guint) * MAX (scope.n_slots, 1));
+      self->span_n_slots = scope.n_slots;
+    }
+  if (cpel_session_get_span_rules (self->session) != NULL)
+    job->rules = cpel_span_rules_ref (cpel_session_get_span_rules (self->session));
   if (scope.hidden_types != NULL)
     {
       job->hidden = g_memdup2 (scope.hidden_types, cpel_file_get_n_types (file));
@@ -381,7 +411,7 @@ gboolean
 cpel_stats_window_is_busy (CpelStatsWindow *self)
 {
   g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), FALSE);
-  return self->cancellable != NULL;
+  return self->cancellable != NULL || self->longest_cancellable != NULL;
 }
 
 CpelStats *
@@ -540,6 +570,9 @@ cpel_stats_window_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->longest_cancellable != NULL)
+    g_cancellable_cancel (self->longest_cancellable);
+  g_clear_object (&self->longest_cancellable);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
@@ -561,6 +594,12 @@ cpel_stats_window_dispose (GObject *object)
   g_clear_pointer (&self->name_a, g_free);
   g_clear_pointer (&self->name_b, g_free);
   g_clear_pointer (&self->stats, cpel_stats_free);
+  g_clear_pointer (&self->span_summary, cpel_span_summary_free);
+  g_clear_pointer (&self->span_slots, g_free);
+  g_clear_object (&self->sorted_spans);
+  g_clear_object (&self->sorted_states);
+  g_clear_object (&self->span_rows);
+  g_clear_object (&self->state_rows);
   g_clear_object (&self->file);
   g_clear_object (&self->session);
 
@@ -617,6 +656,9 @@ cpel_stats_window_constructed (GObject *object)
   /* Another file in the same session: count it. */
   g_signal_connect_object (self->session, "notify::file", G_CALLBACK (cpel_stats_window_refresh),
                            self, G_CONNECT_SWAPPED);
+  /* Other span rules: other spans. */
+  g_signal_connect_object (self->session, "notify::span-rules",
+                           G_CALLBACK (cpel_stats_window_refresh), self, G_CONNECT_SWAPPED);
   cpel_stats_window_refresh (self);
 }
 
@@ -662,6 +704,11 @@ cpel_stats_window_class_init (CpelStatsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, compare_view);
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, compare_tracks_view);
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, histogram_area);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, spans_page);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, states_page);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, spans_box);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, spans_view);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, states_view);
   gtk_widget_class_bind_template_callback (widget_class, on_refresh_clicked);
   gtk_widget_class_bind_template_callback_full (widget_class, "on_save_clicked",
                                                 G_CALLBACK (_cpel_stats_window_save_clicked));
@@ -674,6 +721,8 @@ cpel_stats_window_class_init (CpelStatsWindowClass *klass)
                                        "stats.copy", NULL);
   gtk_widget_class_install_action (widget_class, "stats.copy", NULL,
                                    _cpel_stats_window_action_copy);
+  gtk_widget_class_install_action (widget_class, "stats.span-distribution", NULL,
+                                   _cpel_stats_window_action_distribution);
 }
 
 static void
@@ -706,6 +755,7 @@ cpel_stats_window_init (CpelStatsWindow *self)
   g_signal_connect (self->tracks_view, "activate", G_CALLBACK (on_track_activate), self);
 
   _cpel_stats_window_init_compare (self);
+  _cpel_stats_window_init_spans (self);
   g_signal_connect_swapped (self->view_stack, "notify::visible-child-name",
                             G_CALLBACK (on_page_changed), self);
 }

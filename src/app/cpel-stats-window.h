@@ -10,6 +10,7 @@
 
 #include "cpel-diff.h"
 #include "cpel-session.h"
+#include "cpel-spans.h"
 
 G_BEGIN_DECLS
 
@@ -24,7 +25,8 @@ CpelStatsWindow *cpel_stats_window_new        (CpelSession      *session,
 CpelSession     *cpel_stats_window_get_session (CpelStatsWindow *self);
 /* Count again over the session's current range, tracks and types. */
 void             cpel_stats_window_refresh    (CpelStatsWindow  *self);
-/* TRUE while counting ("busy" property). */
+/* TRUE while counting ("busy" property; without a notification, also while
+ * an activated Spans row's longest span is looked for). */
 gboolean         cpel_stats_window_is_busy    (CpelStatsWindow  *self);
 /* The statistics shown (NULL while counting or after an error). */
 CpelStats       *cpel_stats_window_get_stats  (CpelStatsWindow  *self);
@@ -38,6 +40,30 @@ gboolean         cpel_stats_window_save_csv   (CpelStatsWindow  *self,
                                                GFile            *file,
                                                CpelStatsCsvTable table,
                                                GError          **error);
+
+/* The Spans and Thread States pages: the summary of the session's spans
+ * over the range and tracks counted (finished spans, as `cpel spans`
+ * counts them; NULL while counting or without span rules), the rows of
+ * CPEL_SPAN_TABLE_SPANS or CPEL_SPAN_TABLE_STATES as shown, and
+ * activating one (selects the longest span of its name in the range and
+ * centres it: asynchronously for spans, busy until done). */
+CpelSpanSummary *cpel_stats_window_get_span_summary (CpelStatsWindow *self);
+GListModel      *cpel_stats_window_get_span_rows (CpelStatsWindow *self,
+                                                  CpelSpanTable    table);
+void             cpel_stats_window_activate_span_row (CpelStatsWindow *self,
+                                                      CpelSpanTable    table,
+                                                      guint            position);
+/* Write the Spans (CPEL_SPAN_TABLE_SPANS) or Thread States
+ * (CPEL_SPAN_TABLE_STATES) table as CSV, as `cpel spans --csv` (`cpel
+ * states --csv`) writes it, atomically. */
+gboolean         cpel_stats_window_save_span_csv (CpelStatsWindow *self,
+                                                  GFile           *file,
+                                                  CpelSpanTable    table,
+                                                  GError         **error);
+/* The distribution window (cpel-span-histogram-window.h) of the Spans
+ * row at `position` as shown, presented; NULL without such a row. */
+GtkWindow       *cpel_stats_window_show_distribution (CpelStatsWindow *self,
+                                                      guint            position);
 
 /* While the parent window compares two captures: the diff the Compare and
  * Compare Tracks pages show (NULL otherwise; the pages are hidden then),

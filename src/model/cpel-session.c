@@ -45,6 +45,7 @@ struct _CpelSession
   CpelSpans         *spans;          /* NULL until derived */
   GCancellable      *spans_cancel;   /* the derivation running, or NULL */
   gboolean           show_spans;
+  CpelSpanFilter    *span_filter;    /* the spans highlighted (a histogram's selection) */
   gboolean           has_span_selection;
   CpelSessionSpanRef selected_span;
 };
@@ -82,6 +83,7 @@ enum
   PROP_SPANS,
   PROP_SPANS_PENDING,
   PROP_SHOW_SPANS,
+  PROP_SPAN_FILTER,
   N_PROPS
 };
 
@@ -961,6 +963,94 @@ cpel_session_get_show_spans (CpelSession *self)
   return self->show_spans;
 }
 
+void
+cpel_session_set_span_filter (CpelSession          *self,
+                              const CpelSpanFilter *filter)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  if (filter == NULL && self->span_filter == NULL)
+    return;
+  if (filter != NULL && self->span_filter != NULL
+      && g_strcmp0 (filter->name, self->span_filter->name) == 0
+      && filter->min_ns == self->span_filter->min_ns
+      && filter->max_ns == self->span_filter->max_ns)
+    return;
+  g_clear_pointer (&self->span_filter, cpel_span_filter_free);
+  if (filter != NULL)
+    {
+      self->span_filter = g_new0 (CpelSpanFilter, 1);
+      self->span_filter->name = g_strdup (filter->name);
+      self->span_filter->min_ns = filter->min_ns;
+      self->span_filter->max_ns = filter->max_ns;
+    }
+  notify (self, PROP_SPAN_FILTER);
+}
+
+const CpelSpanFilter *
+cpel_session_get_span_filter (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  return self->span_filter;
+}
+
+void
+cpel_session_go_to_span (CpelSession              *self,
+                         const CpelSessionSpanRef *ref)
+{
+  const CpelSpan *span;
+  CpelRange range;
+  gint64 b, e;
+
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  g_return_if_fail (ref != NULL);
+  span = cpel_session_get_span (self, ref);
+  if (span == NULL)
+    return;
+  b = cpel_spans_begin_ns (self->spans, ref->slot, span);
+  e = cpel_spans_end_ns (self->spans, ref->slot, span);
+  cpel_session_select_span (self, ref);
+  range = self->range;
+  if (range.t1 - range.t0 < (e - b) * 2)
+    {
+      range.t0 = b - MAX ((e - b) / 2, 1);
+      range.t1 = e + MAX ((e - b) / 2, 1);
+    }
+  cpel_range_center (&range, b + (e - b) / 2, &self->limits);
+  cpel_session_set_range (self, &range, CPEL_SESSION_STEP);
+  cpel_session_reveal_track (self, ref->slot, TRUE);
+}
+
+gboolean
+cpel_session_find_span (CpelSession        *self,
+                        guint               slot,
+                        guint32             begin,
+                        gint64              begin_ns,
+                        const char         *name,
+                        CpelSessionSpanRef *ref)
+{
+  const CpelSpan *list;
+  guint64 n = 0;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (ref != NULL, FALSE);
+  if (self->spans == NULL || self->file == NULL || slot >= cpel_file_get_n_tracks (self->file))
+    return FALSE;
+  list = cpel_spans_get_track_spans (self->spans, slot, &n);
+  for (guint64 i = cpel_spans_track_lower_bound (self->spans, slot, begin_ns); i < n; i++)
+    {
+      if (cpel_spans_begin_ns (self->spans, slot, &list[i]) > begin_ns)
+        break;
+      if (list[i].begin != begin || (list[i].flags & CPEL_SPAN_ORPHAN) != 0
+          || g_strcmp0 (cpel_spans_get_name (self->spans, list[i].name), name) != 0)
+        continue;
+      ref->slot = slot;
+      ref->state = FALSE;
+      ref->index = i;
+      return TRUE;
+    }
+  return FALSE;
+}
+
 const CpelSpan *
 cpel_session_get_span (CpelSession              *self,
                        const CpelSessionSpanRef *ref)
@@ -1620,6 +1710,8 @@ cpel_session_finalize (GObject *object)
 {
   CpelSession *self = CPEL_SESSION (object);
 
+  g_clear_pointer (&self->span_filter, cpel_span_filter_free);
+
   g_clear_pointer (&self->history, cpel_range_history_free);
   g_clear_pointer (&self->compare_history, cpel_range_history_free);
   g_clear_pointer (&self->hidden_types, g_free);
@@ -1713,6 +1805,9 @@ cpel_session_get_property (GObject    *object,
       break;
     case PROP_SHOW_SPANS:
       g_value_set_boolean (value, self->show_spans);
+      break;
+    case PROP_SPAN_FILTER:
+      g_value_set_pointer (value, self->span_filter);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1857,6 +1952,9 @@ cpel_session_class_init (CpelSessionClass *klass)
     g_param_spec_boolean ("spans-pending", NULL, NULL, FALSE, ro);
   properties[PROP_SHOW_SPANS] =
     g_param_spec_boolean ("show-spans", NULL, NULL, TRUE, rw);
+  /* The spans highlighted (a CpelSpanFilter owned by the session), or NULL. */
+  properties[PROP_SPAN_FILTER] =
+    g_param_spec_pointer ("span-filter", NULL, NULL, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[TRACKS_CHANGED] =

@@ -24,6 +24,7 @@
 #pragma once
 
 #include "cpel-core.h"
+#include "cpel-span-dist.h"
 #include "cpel-color-mode.h"
 #include "cpel-range.h"
 #include "cpel-range-history.h"
@@ -282,6 +283,13 @@ void            cpel_session_set_show_spans     (CpelSession       *self,
                                                  gboolean           show);
 gboolean        cpel_session_get_show_spans     (CpelSession       *self);
 
+/* The spans highlighted ("span-filter"): those a filter lets through (a
+ * histogram's selection, cpel_span_histogram_selection ()), copied; NULL:
+ * none. */
+void            cpel_session_set_span_filter    (CpelSession       *self,
+                                                 const CpelSpanFilter *filter);
+const CpelSpanFilter *cpel_session_get_span_filter (CpelSession    *self);
+
 /* A span (state) of the session's spans: index into the track's spans
  * (states, when `state`). */
 typedef struct
@@ -306,6 +314,21 @@ gboolean        cpel_session_step_span          (CpelSession       *self,
                                                  int                direction);
 /* The selected span (and its reference), or NULL. */
 const CpelSpan *cpel_session_get_span_selection (CpelSession       *self,
+                                                 CpelSessionSpanRef *ref);
+
+/* Select a span (state) and centre it, the range widened to twice its
+ * duration when narrower (one history step), its track scrolled into
+ * view. */
+void            cpel_session_go_to_span         (CpelSession       *self,
+                                                 const CpelSessionSpanRef *ref);
+/* The reference of the finished span named `name` of track `slot` whose
+ * begin event is `begin` (an index in the track); FALSE when there is no
+ * such span (or no spans yet). */
+gboolean        cpel_session_find_span          (CpelSession       *self,
+                                                 guint              slot,
+                                                 guint32            begin,
+                                                 gint64             begin_ns,
+                                                 const char        *name,
                                                  CpelSessionSpanRef *ref);
 
 G_END_DECLS

@@ -12,8 +12,10 @@
 #include "cpel-event-type-row.h"
 #include "cpel-event-types-window.h"
 #include "cpel-print.h"
+#include "cpel-span-histogram-window.h"
 #include "cpel-stats-window.h"
 #include "cpel-table.h"
+#include "cpel-test-node-spans.h"
 #include "cpel-window.h"
 
 /* The visible file chooser (a dialog of GtkFileChooserNative), or NULL. */
@@ -387,6 +389,367 @@ test_stats_sort_scrolled (Fixture *f, gconstpointer data)
     }
 }
 
+/* ---- the Spans page ----------------------------------------------------- */
+
+/* Track 1: ip4-lookup of 1..100 µs; track 2: dpdk-input 10 x 300 ns,
+ * one ip4-lookup of 500 µs (the longest) at 20 ms, a dpdk-input at 40 ms. */
+static void
+write_node_spans (const char *path)
+{
+  g_autoptr(GArray) spans = g_array_new (FALSE, TRUE, sizeof (CpelTestNodeSpan));
+  gint64 durations[100];
+  gint64 short_ones[10];
+  gint64 longest = 500000;
+  gint64 t;
+
+  for (guint i = 0; i < 100; i++)
+    durations[i] = (gint64) (i + 1) * 1000;
+  for (guint i = 0; i < 10; i++)
+    short_ones[i] = 300;
+  cpel_test_node_spans_append (spans, 1, "ip4-lookup", 1000, 500, durations, 100);
+  t = cpel_test_node_spans_append (spans, 2, "dpdk-input", 1000, 700, short_ones, 10);
+  cpel_test_node_spans_append (spans, 2, "ip4-lookup", MAX (t, 20000000), 0, &longest, 1);
+  cpel_test_node_spans_append (spans, 2, "dpdk-input", 40000000, 0, short_ones, 1);
+  cpel_test_node_spans_write (path, (CpelTestNodeSpan *) spans->data, spans->len);
+}
+
+/* Waits for the session's spans (derived in a worker thread). */
+static void
+wait_session_spans (CpelSession *session)
+{
+  gboolean ready = cpel_session_get_spans (session) != NULL;
+  gulong id = g_signal_connect (session, "notify::spans",
+                                G_CALLBACK (app_test_on_notify_flag), &ready);
+
+  g_assert_true (app_test_wait_flag (&ready, 30000));
+  g_signal_handler_disconnect (session, id);
+  g_assert_nonnull (cpel_session_get_spans (session));
+}
+
+static const char *
+duration_text (gint64 ns)
+{
+  g_autofree char *text = cpel_time_format (ns);
+
+  return g_intern_string (text);
+}
+
+/* To look at the windows: CPEL_TEST_SHOT_DIR=dir saves the screen (under
+ * xvfb) as dir/NAME-light.png and dir/NAME-dark.png. */
+static void
+shoot (GtkWidget *widget, const char *name)
+{
+  const char *dir = g_getenv ("CPEL_TEST_SHOT_DIR");
+  AdwStyleManager *style = adw_style_manager_get_default ();
+
+  if (dir == NULL)
+    return;
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      g_autofree char *file = g_strdup_printf ("%s-%s.png", name, dark ? "dark" : "light");
+      g_autofree char *path = g_build_filename (dir, file, NULL);
+      g_autofree char *argv0 = g_find_program_in_path ("import");
+      const char *argv[] = { argv0, "-window", "root", path, NULL };
+
+      adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK
+                                                      : ADW_COLOR_SCHEME_FORCE_LIGHT);
+      app_test_drain ();
+      /* Transitions (the stack's crossfade) run their course. */
+      app_test_wait_frames (widget, 40);
+      app_test_settle ();
+      if (argv0 != NULL)
+        g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, NULL,
+                      NULL);
+    }
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+}
+
+/* The page's rows against the core's summary (what `cpel spans` prints)
+ * over [t0, t1) of every track. */
+static void
+check_span_rows (CpelStatsWindow *stats, CpelFile *file, CpelSpanRules *rules,
+                 gint64 t0, gint64 t1)
+{
+  CpelSpansOptions options = { t0, t1, NULL, 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelSpanSummary) expected = cpel_span_summary_compute (file, rules, &options, FALSE,
+                                                                   NULL, &error);
+  GListModel *rows = cpel_stats_window_get_span_rows (stats, CPEL_SPAN_TABLE_SPANS);
+  guint n;
+
+  g_assert_no_error (error);
+  n = cpel_span_summary_get_n_rows (expected, CPEL_SPAN_TABLE_SPANS);
+  g_assert_cmpuint (n, >, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const CpelSpanRow *r = cpel_span_summary_get_row (expected, CPEL_SPAN_TABLE_SPANS, i);
+      g_autofree char *count = cpel_format_count (r->count);
+      guint row = G_MAXUINT;
+
+      for (guint k = 0; k < n && row == G_MAXUINT; k++)
+        if (g_strcmp0 (cell (rows, k, 0), r->name) == 0)
+          row = k;
+      g_assert_cmpuint (row, !=, G_MAXUINT);
+      g_assert_cmpstr (cell (rows, row, 1), ==, count);
+      g_assert_cmpstr (cell (rows, row, 2), ==, duration_text ((gint64) r->total_ns));
+      g_assert_cmpstr (cell (rows, row, 3), ==, duration_text (r->min_ns));
+      g_assert_cmpstr (cell (rows, row, 4), ==, duration_text (r->p50_ns));
+      g_assert_cmpstr (cell (rows, row, 5), ==, duration_text (r->p90_ns));
+      g_assert_cmpstr (cell (rows, row, 6), ==, duration_text (r->p99_ns));
+      g_assert_cmpstr (cell (rows, row, 7), ==, duration_text (r->max_ns));
+      g_assert_cmpstr (cell (rows, row, 8), ==, duration_text (r->mean_ns));
+    }
+}
+
+static void
+test_stats_spans (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline = cpel_window_get_timeline (f->window);
+  CpelSession *session = cpel_timeline_get_session (timeline);
+  CpelFile *file = cpel_session_get_file (session);
+  CpelSpanRules *rules = cpel_session_get_span_rules (session);
+  CpelStatsWindow *stats;
+  GListModel *rows;
+  CpelSessionSpanRef ref = { 0 };
+  const CpelSpan *span;
+  CpelSpans *spans;
+  guint ip4 = G_MAXUINT;
+  gint64 begin, end;
+
+  g_assert_nonnull (rules);
+  wait_session_spans (session);
+
+  /* The whole capture: ip4-lookup 101 spans (1..100 µs, 500 µs). */
+  cpel_timeline_set_range (timeline, 0, 30000000, FALSE);
+  activate (f, "statistics", NULL);
+  stats = wait_stats (f);
+  check_span_rows (stats, file, rules, 0, 30000000);
+  rows = cpel_stats_window_get_span_rows (stats, CPEL_SPAN_TABLE_SPANS);
+  for (guint k = 0; k < g_list_model_get_n_items (rows); k++)
+    if (g_strcmp0 (cell (rows, k, 0), "ip4-lookup") == 0)
+      ip4 = k;
+  g_assert_cmpuint (ip4, !=, G_MAXUINT);
+  g_assert_cmpstr (cell (rows, ip4, 1), ==, "101");
+  g_assert_cmpstr (cell (rows, ip4, 3), ==, duration_text (1000));
+  g_assert_cmpstr (cell (rows, ip4, 4), ==, duration_text (51000));
+  g_assert_cmpstr (cell (rows, ip4, 5), ==, duration_text (91000));
+  g_assert_cmpstr (cell (rows, ip4, 6), ==, duration_text (100000));
+  g_assert_cmpstr (cell (rows, ip4, 7), ==, duration_text (500000));
+
+  /* Copy as Text on the Spans page: the core's table. */
+  {
+    AdwViewStack *pages = ADW_VIEW_STACK (gtk_widget_get_template_child (GTK_WIDGET (stats),
+                                                                       CPEL_TYPE_STATS_WINDOW,
+                                                                       "view_stack"));
+    g_autofree char *text = NULL;
+    g_autofree char *expected = NULL;
+
+    adw_view_stack_set_visible_child_name (pages, "spans");
+    g_assert_cmpstr (adw_view_stack_get_visible_child_name (pages), ==, "spans");
+    text = cpel_stats_window_get_text (stats);
+    expected = cpel_span_summary_to_text (cpel_stats_window_get_span_summary (stats),
+                                          CPEL_SPAN_TABLE_SPANS);
+    g_assert_cmpstr (text, ==, expected);
+    gtk_window_present (GTK_WINDOW (stats));
+    shoot (GTK_WIDGET (stats), "spans-page");
+
+    /* Save as CSV: the core's CSV. */
+    {
+      g_autofree char *path = g_build_filename (f->dir, "spans.csv", NULL);
+      g_autoptr(GFile) out = g_file_new_for_path (path);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *csv = NULL;
+      g_autofree char *expected_csv =
+        cpel_span_summary_to_csv (cpel_stats_window_get_span_summary (stats),
+                                  CPEL_SPAN_TABLE_SPANS);
+
+      g_assert_true (cpel_stats_window_save_span_csv (stats, out, CPEL_SPAN_TABLE_SPANS, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (path, &csv, NULL, NULL));
+      g_assert_cmpstr (csv, ==, expected_csv);
+      g_assert_true (g_str_has_prefix (csv, "span,count,total_ns,"));
+    }
+  }
+
+  /* Activating the row selects its longest span (track 2's) and centres it. */
+  cpel_stats_window_activate_span_row (stats, CPEL_SPAN_TABLE_SPANS, ip4);
+  app_test_wait_until (!cpel_stats_window_is_busy (stats), 30);
+  span = cpel_session_get_span_selection (session, &ref);
+  g_assert_nonnull (span);
+  spans = cpel_session_get_spans (session);
+  g_assert_cmpstr (cpel_spans_get_name (spans, span->name), ==, "ip4-lookup");
+  begin = cpel_spans_begin_ns (spans, ref.slot, span);
+  end = cpel_spans_end_ns (spans, ref.slot, span);
+  g_assert_cmpint (end - begin, ==, 500000);
+  {
+    const CpelRange *range = cpel_session_get_range (session);
+
+    g_assert_cmpint (range->t0, <=, begin);
+    g_assert_cmpint (range->t1, >=, end);
+    g_assert_cmpint (llabs ((range->t0 + range->t1) / 2 - (begin + end) / 2), <=, 1);
+  }
+
+  /* The distribution of ip4-lookup: 60 linear bins of 8.317 µs from
+   * 1 µs; dragging over the first selects 1..9 µs (9 spans), Go to
+   * Longest selects the 9 µs one; the last bin holds the 500 µs one. */
+  {
+    CpelSpanHistogramWindow *dist;
+    const CpelSpanHistogram *h;
+    const CpelSpanFilter *filter;
+    guint64 n = 0;
+
+    dist = CPEL_SPAN_HISTOGRAM_WINDOW (cpel_stats_window_show_distribution (stats, ip4));
+    g_assert_nonnull (dist);
+    app_test_wait_until (!cpel_span_histogram_window_is_busy (dist), 30);
+    h = cpel_span_histogram_window_get_histogram (dist);
+    g_assert_nonnull (h);
+    g_assert_cmpuint (h->count, ==, 101);
+    g_assert_cmpuint (h->n_bins, ==, 60);
+    for (guint i = 0; i < h->n_bins; i++)
+      n += h->counts[i];
+    g_assert_cmpuint (n, ==, 101);
+    g_assert_cmpuint (h->counts[0], ==, 9);
+    g_assert_cmpuint (h->counts[h->n_bins - 1], ==, 1);
+    app_test_wait_drawn (GTK_WIDGET (dist));
+
+    cpel_span_histogram_window_select_bins (dist, 0, 0);
+    filter = cpel_session_get_span_filter (session);
+    g_assert_nonnull (filter);
+    g_assert_cmpint (filter->min_ns, ==, 1000);
+    g_assert_cmpint (filter->max_ns, ==, h->edges[1] - 1);
+    cpel_span_histogram_window_go_to_longest (dist);
+    app_test_wait_until (!cpel_span_histogram_window_is_busy (dist), 30);
+    span = cpel_session_get_span_selection (session, &ref);
+    g_assert_nonnull (span);
+    spans = cpel_session_get_spans (session);
+    g_assert_cmpint (cpel_spans_end_ns (spans, ref.slot, span)
+                     - cpel_spans_begin_ns (spans, ref.slot, span), ==, 9000);
+
+    cpel_span_histogram_window_select_bins (dist, h->n_bins - 1, h->n_bins - 1);
+    cpel_span_histogram_window_go_to_longest (dist);
+    app_test_wait_until (!cpel_span_histogram_window_is_busy (dist), 30);
+    span = cpel_session_get_span_selection (session, &ref);
+    g_assert_cmpint (cpel_spans_end_ns (spans, ref.slot, span)
+                     - cpel_spans_begin_ns (spans, ref.slot, span), ==, 500000);
+
+    /* The bins as CSV: what `cpel spans --hist` writes for the name. */
+    {
+      g_autofree char *path = g_build_filename (f->dir, "bins.csv", NULL);
+      g_autoptr(GFile) out = g_file_new_for_path (path);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *csv = NULL;
+      g_autofree char *cli_out = NULL;
+      const char *cli = g_getenv ("CPEL_CLI");
+
+      g_assert_true (cpel_span_histogram_window_save_csv (dist, out, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (path, &csv, NULL, NULL));
+      g_assert_true (g_str_has_prefix (csv, "span,bin_lo_ns,bin_hi_ns,count\r\n"
+                                            "ip4-lookup,1000,"));
+      if (cli != NULL)
+        {
+          const char *argv[] = { cli, "spans", f->path, "--hist", "--span", "ip4-lookup",
+                                 "--bins", "60", "--csv", NULL };
+          int status = -1;
+
+          g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
+                                       NULL, NULL, &cli_out, NULL, &status, &error));
+          g_assert_no_error (error);
+          g_assert_cmpint (status, ==, 0);
+          g_assert_cmpstr (csv, ==, cli_out);
+        }
+    }
+
+    /* Log bins: the same spans. */
+    cpel_span_histogram_window_select_bins (dist, 0, 4);
+    shoot (GTK_WIDGET (dist), "span-histogram");
+    cpel_span_histogram_window_set_log (dist, TRUE);
+    app_test_wait_until (!cpel_span_histogram_window_is_busy (dist)
+                         && cpel_span_histogram_window_get_histogram (dist) != NULL, 30);
+    h = cpel_span_histogram_window_get_histogram (dist);
+    g_assert_cmpuint (h->count, ==, 101);
+    g_assert_cmpint (h->edges[0], ==, 1000);
+    shoot (GTK_WIDGET (dist), "span-histogram-log");
+    /* (a new histogram dropped the selection; make one again) */
+    cpel_span_histogram_window_select_bins (dist, 0, 0);
+    g_assert_nonnull (cpel_session_get_span_filter (session));
+    gtk_window_destroy (GTK_WINDOW (dist));
+    g_assert_null (cpel_session_get_span_filter (session));
+  }
+
+  /* A narrower range (the first 60 µs: ip4-lookup spans of track 1 that
+   * end before it): the page counts it after a refresh. */
+  cpel_timeline_set_range (timeline, 0, 60000, FALSE);
+  cpel_stats_window_refresh (stats);
+  stats = wait_stats (f);
+  check_span_rows (stats, file, rules, 0, 60000);
+  cpel_stats_window_activate_span_row (stats, CPEL_SPAN_TABLE_SPANS, 0);
+  app_test_wait_until (!cpel_stats_window_is_busy (stats), 30);
+  span = cpel_session_get_span_selection (session, &ref);
+  g_assert_nonnull (span);
+  g_assert_cmpint (cpel_spans_end_ns (spans, ref.slot, span), <, 60000);
+
+  /* States (Busy from a call, Idle from a return): the Thread States page
+   * per track and state, as the core's; new rules count again. */
+  {
+    g_autoptr(CpelSpanRules) with_states = cpel_span_rules_new_builtin ();
+    g_autoptr(GError) error = NULL;
+    g_autoptr(CpelSpanSummary) expected = NULL;
+    CpelSpansOptions options = { 0, 30000000, NULL, 0 };
+    GListModel *states;
+    guint n;
+
+    g_assert_true (cpel_span_rules_add_text (with_states,
+                                             "state Busy on event=*-call\n"
+                                             "state Idle on event=*-return\n",
+                                             -1, "test", &error));
+    g_assert_no_error (error);
+    cpel_timeline_set_range (timeline, 0, 30000000, FALSE);
+    cpel_session_set_span_rules (session, with_states);
+    stats = wait_stats (f);
+    wait_session_spans (session);
+    expected = cpel_span_summary_compute (file, with_states, &options, FALSE, NULL, &error);
+    g_assert_no_error (error);
+    n = cpel_span_summary_get_n_rows (expected, CPEL_SPAN_TABLE_STATES);
+    g_assert_cmpuint (n, ==, 4);   /* two tracks, two states */
+    states = cpel_stats_window_get_span_rows (stats, CPEL_SPAN_TABLE_STATES);
+    g_assert_cmpuint (g_list_model_get_n_items (states), ==, n);
+    for (guint i = 0; i < n; i++)
+      {
+        const CpelSpanRow *r = cpel_span_summary_get_row (expected, CPEL_SPAN_TABLE_STATES, i);
+        g_autofree char *count = cpel_format_count (r->count);
+
+        g_assert_cmpstr (cell (states, i, 0), ==, r->track);
+        g_assert_cmpstr (cell (states, i, 1), ==, r->name);
+        g_assert_cmpstr (cell (states, i, 2), ==, count);
+        g_assert_cmpstr (cell (states, i, 3), ==, duration_text ((gint64) r->total_ns));
+        g_assert_cmpstr (cell (states, i, 4), ==, duration_text (r->min_ns));
+        g_assert_cmpstr (cell (states, i, 5), ==, duration_text (r->mean_ns));
+        g_assert_cmpstr (cell (states, i, 6), ==, duration_text (r->max_ns));
+      }
+    {
+      AdwViewStack *pages = ADW_VIEW_STACK (gtk_widget_get_template_child (GTK_WIDGET (stats),
+                                                                         CPEL_TYPE_STATS_WINDOW,
+                                                                         "view_stack"));
+
+      adw_view_stack_set_visible_child_name (pages, "states");
+      shoot (GTK_WIDGET (stats), "states-page");
+    }
+    /* Track 1's Busy: 1..100 µs; activating it selects the 100 µs state. */
+    g_assert_cmpstr (cell (states, 0, 0), ==, "vpp_wk_1");
+    g_assert_cmpstr (cell (states, 0, 1), ==, "Busy");
+    g_assert_cmpstr (cell (states, 0, 2), ==, "100");
+    cpel_stats_window_activate_span_row (stats, CPEL_SPAN_TABLE_STATES, 0);
+    span = cpel_session_get_span_selection (session, &ref);
+    g_assert_nonnull (span);
+    g_assert_true (ref.state);
+    spans = cpel_session_get_spans (session);
+    g_assert_cmpint (cpel_spans_end_ns (spans, ref.slot, span)
+                     - cpel_spans_begin_ns (spans, ref.slot, span), ==, 100000);
+  }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -400,6 +763,7 @@ main (int argc, char *argv[])
               fixture_teardown)
   ADD ("numbers", test_stats, app_test_write_regular);
   ADD ("sort-scrolled", test_stats_sort_scrolled, write_many_tracks);
+  ADD ("spans", test_stats_spans, write_node_spans);
 #undef ADD
   return app_test_run (&app);
 }

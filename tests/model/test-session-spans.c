@@ -271,6 +271,77 @@ test_cancel (void)
 }
 
 static void
+count_notify (GObject *object, GParamSpec *pspec, guint *n)
+{
+  (*n)++;
+}
+
+/* Finding a span by its begin event, going to it: selected, the range
+ * around it. */
+static void
+test_go_to_span (void)
+{
+  Counts c = { 0 };
+  g_autoptr(CpelSession) session = session_new (&c);
+  g_autoptr(CpelFile) file = file_new (vpp_events, G_N_ELEMENTS (vpp_events));
+  CpelSessionSpanRef ref = { .slot = 0, .state = FALSE, .index = 1 }, found = { 0 }, got;
+  const CpelSpan *span;
+  CpelSpans *spans;
+  const CpelRange *range;
+  gint64 b, e;
+
+  cpel_session_set_file (session, file);
+  wait_spans (session);
+  spans = cpel_session_get_spans (session);
+  span = cpel_session_get_span (session, &ref);
+  g_assert_nonnull (span);
+  b = cpel_spans_begin_ns (spans, 0, span);
+  e = cpel_spans_end_ns (spans, 0, span);
+  g_assert_true (cpel_session_find_span (session, 0, span->begin, b,
+                                         cpel_spans_get_name (spans, span->name), &found));
+  g_assert_cmpuint (found.index, ==, 1);
+  g_assert_false (found.state);
+  g_assert_false (cpel_session_find_span (session, 0, span->begin, b, "no-such-span", &found));
+
+  cpel_session_go_to_span (session, &ref);
+  g_assert_nonnull (cpel_session_get_span_selection (session, &got));
+  g_assert_cmpuint (got.index, ==, 1);
+  range = cpel_session_get_range (session);
+  g_assert_cmpint (range->t0, <=, b);
+  g_assert_cmpint (range->t1, >=, e);
+}
+
+/* The spans highlighted: a copy kept, notified once per change. */
+static void
+test_span_filter (void)
+{
+  g_autoptr(CpelSession) session = cpel_session_new ();
+  g_autoptr(CpelSpanFilter) filter = cpel_span_filter_new ("ip4-lookup", 1000, 1999);
+  const CpelSpanFilter *kept;
+  guint n = 0;
+
+  g_signal_connect (session, "notify::span-filter", G_CALLBACK (count_notify), &n);
+  g_assert_null (cpel_session_get_span_filter (session));
+  cpel_session_set_span_filter (session, filter);
+  g_assert_cmpuint (n, ==, 1);
+  kept = cpel_session_get_span_filter (session);
+  g_assert_true (kept != filter);
+  g_assert_cmpstr (kept->name, ==, filter->name);
+  g_assert_cmpint (kept->min_ns, ==, 1000);
+  g_assert_cmpint (kept->max_ns, ==, 1999);
+  g_assert_true (cpel_span_filter_match (kept, "ip4-lookup", 1500));
+  g_assert_false (cpel_span_filter_match (kept, "ip4-lookup", 2000));
+  /* the same again: no notification */
+  cpel_session_set_span_filter (session, filter);
+  g_assert_cmpuint (n, ==, 1);
+  cpel_session_set_span_filter (session, NULL);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_null (cpel_session_get_span_filter (session));
+  cpel_session_set_span_filter (session, NULL);
+  g_assert_cmpuint (n, ==, 2);
+}
+
+static void
 test_select (void)
 {
   Counts c = { 0 };
@@ -363,6 +434,8 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/model/session/spans/filter", test_span_filter);
+  g_test_add_func ("/model/session/spans/go-to", test_go_to_span);
   g_test_add_func ("/model/session/spans/derive", test_derive);
   g_test_add_func ("/model/session/spans/rules", test_rules);
   g_test_add_func ("/model/session/spans/cancel", test_cancel);

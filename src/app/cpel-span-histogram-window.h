@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-span-histogram-window.h — a span name's duration distribution
+ *
+ * The histogram of the spans named NAME over a range and tracks (computed
+ * in a worker: cpel_span_histograms_compute ()), linear or log, by count
+ * or time-weighted, with p50/p90/p99 markers.  Dragging over it selects
+ * the spans of those bins: the session's "span-filter" (dropped when the
+ * window goes).  "Go to Longest"
+ * selects the longest span of the selection (else of the name) and
+ * centres it.  Its bins can be saved as CSV.
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "cpel-session.h"
+
+G_BEGIN_DECLS
+
+#define CPEL_TYPE_SPAN_HISTOGRAM_WINDOW (cpel_span_histogram_window_get_type ())
+G_DECLARE_FINAL_TYPE (CpelSpanHistogramWindow, cpel_span_histogram_window,
+                      CPEL, SPAN_HISTOGRAM_WINDOW, AdwWindow)
+
+/* Spans named `name` of `session`'s file by its rules, in [t0, t1) of
+ * `slots` (NULL: every track); `row` (may be NULL) gives the percentiles
+ * marked. */
+CpelSpanHistogramWindow *cpel_span_histogram_window_new (CpelSession       *session,
+                                                         GtkWindow         *parent,
+                                                         const char        *name,
+                                                         gint64             t0,
+                                                         gint64             t1,
+                                                         const guint       *slots,
+                                                         guint              n_slots,
+                                                         const CpelSpanRow *row);
+/* TRUE while the histogram (or the longest span) is computed. */
+gboolean         cpel_span_histogram_window_is_busy   (CpelSpanHistogramWindow *self);
+/* The histogram shown, or NULL (none yet, no span). */
+const CpelSpanHistogram *cpel_span_histogram_window_get_histogram (CpelSpanHistogramWindow *self);
+void             cpel_span_histogram_window_set_log   (CpelSpanHistogramWindow *self,
+                                                       gboolean                 log);
+/* Select bins first..last, as a drag over them does. */
+void             cpel_span_histogram_window_select_bins (CpelSpanHistogramWindow *self,
+                                                         guint                    first,
+                                                         guint                    last);
+/* The bins as CSV (cpel_span_histograms_to_csv (): as `cpel spans --hist
+ * --span NAME --bins 60 [--log] --csv` writes them), atomically; FALSE
+ * (CPEL_ERROR_INVALID) without a histogram. */
+gboolean         cpel_span_histogram_window_save_csv  (CpelSpanHistogramWindow *self,
+                                                       GFile                   *file,
+                                                       GError                 **error);
+/* "Go to Longest" (asynchronous: busy until done). */
+void             cpel_span_histogram_window_go_to_longest (CpelSpanHistogramWindow *self);
+
+G_END_DECLS
