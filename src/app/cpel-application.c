@@ -15,6 +15,7 @@
 #include "cpel-context-menu.h"
 #include "cpel-headless-export.h"
 #include "cpel-settings.h"
+#include "cpel-span-settings.h"
 #include "cpel-toaster.h"
 #include "cpel-window.h"
 #include "cpelview-resources.h"
@@ -64,6 +65,9 @@ static const GOptionEntry options[] = {
   { "clock-rate", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Read every event section with this clock (ticks per second, e.g. 2.6GHz or 1e9)"),
     N_("HZ") },
+  { "rules", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL,
+    N_("Derive spans by the rules of FILE too (after the built-in ones; may be repeated)"),
+    N_("FILE") },
   { "no-cache", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Neither read nor write the persisted index of big files"), NULL },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_("[FILE…]") },
@@ -518,6 +522,8 @@ cpel_application_startup (GApplication *application)
   gtk_application_set_accels_for_action (app, "win.save-range", (const char *[]) { "<Control><Shift>s", NULL });
   gtk_application_set_accels_for_action (app, "win.statistics", (const char *[]) { "<Control><Shift>m", NULL });
   gtk_application_set_accels_for_action (app, "win.anomalies", (const char *[]) { "<Control><Shift>a", NULL });
+  gtk_application_set_accels_for_action (app, "win.spans",
+                                         (const char *[]) { "<Control><Shift>r", NULL });
   gtk_application_set_accels_for_action (app, "win.anomaly-next", (const char *[]) { "F4", NULL });
   gtk_application_set_accels_for_action (app, "win.anomaly-previous", (const char *[]) { "<Shift>F4", NULL });
   gtk_application_set_accels_for_action (app, "win.save-view", (const char *[]) { "<Control>d", NULL });
@@ -577,6 +583,30 @@ cpel_application_handle_local_options (GApplication *application,
 
       g_printerr ("%s\n", message);
       return 2;
+    }
+
+  if (g_variant_dict_contains (dict, "rules"))
+    {
+      g_autofree char **rules_files = NULL;   /* owned by the variant */
+      g_autoptr(GVariant) rules_value = NULL;
+
+      rules_value = g_variant_dict_lookup_value (dict, "rules", G_VARIANT_TYPE_BYTESTRING_ARRAY);
+
+      if (rules_value != NULL)
+        rules_files = (char **) g_variant_get_bytestring_array (rules_value, NULL);
+      for (guint i = 0; rules_files != NULL && rules_files[i] != NULL; i++)
+        {
+          g_autoptr(GError) error = NULL;
+
+          if (!cpel_span_settings_add_rules_file (rules_files[i], &error))
+            {
+              g_printerr ("%s\n", error->message);
+              return 2;
+            }
+        }
+      /* the rules are this instance's: never hand the files to another */
+      g_application_set_flags (application,
+                               g_application_get_flags (application) | G_APPLICATION_NON_UNIQUE);
     }
 
   if (g_variant_dict_lookup (dict, "export-png", "^ay", &export_path))

@@ -136,6 +136,7 @@ struct _CpelWindow
   GtkWindow            *tracks;
   GtkWindow            *statistics;
   GtkWindow            *anomalies;
+  GtkWindow            *spans;
 
   CpelWindowChase       chase;
   CpelWindowViews       views;

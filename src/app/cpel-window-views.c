@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "cpel-saved-views-window.h"
+#include "cpel-span-settings.h"
 
 /* One at a time: stepping through the views with x / z says where it is
  * now, not where it was a few presses ago. */
@@ -242,6 +243,14 @@ _cpel_window_views_file_changed (CpelWindow *self)
         report_error (self, _("Could not read the saved views"), error);
     }
   cpel_session_set_views (self->session, self->views.views);
+  /* the capture's span rules (switched off built-ins, its own rules) */
+  if (file != NULL)
+    {
+      g_autoptr(GError) rules_error = NULL;
+
+      if (!cpel_span_settings_apply (self->session, self->views.views, &rules_error))
+        report_error (self, _("Could not read the capture’s span rules"), rules_error);
+    }
   _cpel_window_update_actions (self);
 
   if (self->views.pending != NULL && file != NULL)

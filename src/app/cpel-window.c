@@ -558,6 +558,13 @@ cpel_window_dispose (GObject *object)
   }
   /* Statistics and Anomalies may stay (they hold the timeline). */
   g_clear_weak_pointer (&self->statistics);
+  if (self->spans != NULL)
+    {
+      GtkWindow *spans = self->spans;
+
+      g_clear_weak_pointer (&self->spans);
+      gtk_window_destroy (spans);
+    }
   g_clear_weak_pointer (&self->anomalies);
 
   if (self->timeline != NULL)

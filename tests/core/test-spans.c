@@ -397,9 +397,11 @@ test_rule_counts (void)
   /* api-msg off, a user rule on */
   some = cpel_span_rules_new_with (off, "span rx begin event=rx end event=tx\n", NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (cpel_span_rules_get_user_text (some), ==, "span rx begin event=rx end event=tx\n");
+  g_assert_cmpstr (cpel_span_rules_get_user_text (some), ==,
+                   "span rx begin event=rx end event=tx\n");
   g_assert_true (g_strv_equal (cpel_span_rules_get_disabled (some), off));
-  g_assert_cmpuint (cpel_span_rules_get_n_builtin (some), ==, cpel_span_rules_get_n_rules (all) - 1);
+  g_assert_cmpuint (cpel_span_rules_get_n_builtin (some), ==,
+                    cpel_span_rules_get_n_rules (all) - 1);
   user = cpel_span_rules_get_n_builtin (some);
   g_assert_cmpuint (cpel_span_rules_get_n_rules (some), ==, user + 1);
   for (guint i = 0; i < user; i++)
