@@ -12,6 +12,7 @@
 #include "cpel-spans-window.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "cpel-app-util.h"
 #include "cpel-span-settings.h"
@@ -145,6 +146,7 @@ refresh_counts (CpelSpansWindow *self)
   g_autofree CpelSpanRuleCount *by_id = g_new0 (CpelSpanRuleCount, MAX (self->rows->len, 1));
   g_autofree gboolean *on = g_new0 (gboolean, MAX (self->rows->len, 1));
   GtkWidget *child;
+  guint n_user = 0;
 
   gtk_spinner_set_spinning (self->spinner, pending);
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), pending);
@@ -182,6 +184,12 @@ refresh_counts (CpelSpansWindow *self)
   self->syncing = FALSE;
 
   /* the rules beyond the built-in ones: yours, then the --rules files' */
+  {
+    g_autoptr(CpelSpanRules) mine = cpel_span_rules_new ();
+
+    if (cpel_span_rules_add_text (mine, applied_text (self), -1, NULL, NULL))
+      n_user = cpel_span_rules_get_n_rules (mine);
+  }
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->user_list))) != NULL)
     gtk_list_box_remove (self->user_list, child);
   for (guint i = n_builtin; i < n; i++)
@@ -191,6 +199,15 @@ refresh_counts (CpelSpansWindow *self)
       g_autofree char *title = g_markup_escape_text (line, -1);
       g_autofree char *subtitle = spans != NULL ? format_counts (&counts[i])
                                   : g_strdup (pending ? _("Deriving spans…") : "");
+
+      if (i >= n_builtin + n_user)
+        {
+          /* TRANSLATORS: a rule of a `cpelview --rules FILE` file, then its counts */
+          g_autofree char *from = g_strdup_printf (_("From --rules · %s"), subtitle);
+
+          g_free (subtitle);
+          subtitle = g_steal_pointer (&from);
+        }
 
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
@@ -287,7 +304,7 @@ build_rows (CpelSpansWindow *self)
     {
       GtkWidget *row = adw_action_row_new ();
       GtkWidget *sw = gtk_switch_new ();
-      g_autofree char *title = g_markup_escape_text (self->ids[k], -1);
+      g_autofree char *title = NULL;
       g_autoptr(GString) lines = g_string_new (NULL);
 
       for (guint i = 0; i < n; i++)
@@ -301,11 +318,18 @@ build_rows (CpelSpansWindow *self)
               g_string_append_printf (lines, "%s%s", lines->len ? "\n" : "", line);
             }
         }
+      /* the first of its rules, as written in a rules file */
+      {
+        const char *first = lines->len > 0 ? lines->str : self->ids[k];
+
+        title = g_markup_escape_text (first, (gssize) strcspn (first, "\n"));
+      }
       gtk_widget_set_valign (sw, GTK_ALIGN_CENTER);
       gtk_switch_set_active (GTK_SWITCH (sw), TRUE);
       gtk_accessible_update_property (GTK_ACCESSIBLE (sw), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                       self->ids[k], -1);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+      adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 2);
       gtk_widget_set_tooltip_text (row, lines->str);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), sw);
       adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), sw);
