@@ -37,6 +37,8 @@ struct _CpelSpansWindow
   gboolean       syncing;      /* setting the switches from the rules */
   gboolean       text_ok;      /* the editor's text parses */
   char          *error_text;   /* the editor's errors, or NULL */
+  GCancellable  *live;         /* counting the editor's rules, or NULL */
+  char          *live_counts;  /* what the editor's rules give, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (CpelSpansWindow, cpel_spans_window, ADW_TYPE_WINDOW)
@@ -102,12 +104,101 @@ update_status (CpelSpansWindow *self)
       return;
     }
   gtk_widget_remove_css_class (GTK_WIDGET (self->status), "error");
-  if (changed)
+  if (changed && self->live_counts != NULL)
+    {
+      /* TRANSLATORS: the counts of the rules typed, not applied yet */
+      g_autofree char *line = g_strdup_printf (_("Not applied yet: %s"), self->live_counts);
+
+      gtk_label_set_text (self->status, line);
+    }
+  else if (changed)
     gtk_label_set_text (self->status, _("Not applied yet"));
   else if (cpel_session_get_spans_pending (self->session))
     gtk_label_set_text (self->status, _("Deriving spans…"));
   else
     gtk_label_set_text (self->status, _("Applied"));
+}
+
+/* ---- the live count: the editor's rules alone, derived in a thread ---- */
+
+typedef struct
+{
+  CpelFile      *file;
+  CpelSpanRules *rules;
+} LiveData;
+
+static void
+live_data_free (LiveData *d)
+{
+  g_clear_object (&d->file);
+  g_clear_pointer (&d->rules, cpel_span_rules_unref);
+  g_free (d);
+}
+
+static void
+live_thread (GTask        *task,
+             gpointer      source,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  LiveData *d = task_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelSpans) spans = cpel_spans_derive (d->file, d->rules, NULL, cancellable, &error);
+  guint n = cpel_span_rules_get_n_rules (d->rules);
+  g_autofree CpelSpanRuleCount *counts = g_new0 (CpelSpanRuleCount, MAX (n, 1));
+  CpelSpanRuleCount *total = g_new0 (CpelSpanRuleCount, 1);
+
+  if (spans == NULL)
+    {
+      g_free (total);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  cpel_spans_count_by_rule (spans, counts, n);
+  for (guint i = 0; i < n; i++)
+    {
+      total->spans += counts[i].spans;
+      total->orphan_begins += counts[i].orphan_begins;
+      total->orphan_ends += counts[i].orphan_ends;
+    }
+  g_task_return_pointer (task, total, g_free);
+}
+
+static void
+on_live_counted (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  CpelSpansWindow *self = CPEL_SPANS_WINDOW (source);
+  g_autofree CpelSpanRuleCount *total = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (total == NULL || g_task_get_cancellable (G_TASK (result)) != self->live)
+    return;
+  g_clear_object (&self->live);
+  self->live_counts = format_counts (total);
+  update_status (self);
+}
+
+static void
+start_live_count (CpelSpansWindow *self,
+                  const char      *text)
+{
+  CpelFile *file = cpel_session_get_file (self->session);
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new ();
+  g_autoptr(GTask) task = NULL;
+  LiveData *d;
+
+  if (file == NULL || !cpel_span_rules_add_text (rules, text, -1, NULL, NULL)
+      || cpel_span_rules_get_n_rules (rules) == 0)
+    return;
+  self->live = g_cancellable_new ();
+  task = g_task_new (self, self->live, on_live_counted, NULL);
+  g_task_set_source_tag (task, start_live_count);
+  d = g_new0 (LiveData, 1);
+  d->file = g_object_ref (file);
+  d->rules = g_steal_pointer (&rules);
+  g_task_set_task_data (task, d, (GDestroyNotify) live_data_free);
+  g_task_run_in_thread (task, live_thread);
 }
 
 static void
@@ -118,7 +209,12 @@ check_text (CpelSpansWindow *self)
   g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
 
   g_clear_pointer (&self->error_text, g_free);
+  g_cancellable_cancel (self->live);
+  g_clear_object (&self->live);
+  g_clear_pointer (&self->live_counts, g_free);
   self->text_ok = cpel_span_rules_check_text (scratch, text, -1, _("your rules"), errors);
+  if (self->text_ok && g_strcmp0 (text, applied_text (self)) != 0)
+    start_live_count (self, text);
   if (!self->text_ok)
     {
       g_ptr_array_add (errors, NULL);
@@ -449,6 +545,9 @@ cpel_spans_window_dispose (GObject *object)
   g_clear_pointer (&self->rows, g_ptr_array_unref);
   g_clear_pointer (&self->switches, g_ptr_array_unref);
   g_clear_pointer (&self->error_text, g_free);
+  g_cancellable_cancel (self->live);
+  g_clear_object (&self->live);
+  g_clear_pointer (&self->live_counts, g_free);
 
   G_OBJECT_CLASS (cpel_spans_window_parent_class)->dispose (object);
 }

@@ -165,6 +165,10 @@ test_edit (Fixture *f, gconstpointer data)
   /* a good one: applied, its spans appear and are counted */
   gtk_text_buffer_set_text (buffer, good, -1);
   g_assert_cmpstr (cpel_spans_window_get_status (win), ==, "Not applied yet");
+  /* counted as typed, before it is applied */
+  app_test_wait_until (g_str_equal (cpel_spans_window_get_status (win),
+                                    "Not applied yet: 1 span"), 30);
+  g_assert_true (cpel_session_get_span_rules (session) == before);
   gtk_widget_activate_action (GTK_WIDGET (win), "spans.apply", NULL);
   g_assert_true (cpel_session_get_span_rules (session) != before);
   wait_spans (session);
