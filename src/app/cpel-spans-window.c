@@ -622,7 +622,19 @@ cpel_spans_window_class_init (CpelSpansWindowClass *klass)
 static void
 cpel_spans_window_init (CpelSpansWindow *self)
 {
+  GtkEventController *keys;
+
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Ctrl+Enter applies (before the editor takes it for a new line) */
+  keys = gtk_shortcut_controller_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  gtk_shortcut_controller_add_shortcut (
+    GTK_SHORTCUT_CONTROLLER (keys),
+    gtk_shortcut_new (gtk_alternative_trigger_new (
+                        gtk_keyval_trigger_new (GDK_KEY_Return, GDK_CONTROL_MASK),
+                        gtk_keyval_trigger_new (GDK_KEY_KP_Enter, GDK_CONTROL_MASK)),
+                      gtk_named_action_new ("spans.apply")));
+  gtk_widget_add_controller (GTK_WIDGET (self->editor), keys);
   self->rows = g_ptr_array_new ();
   self->switches = g_ptr_array_new ();
   build_rows (self);
