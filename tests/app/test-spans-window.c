@@ -131,8 +131,14 @@ test_edit (Fixture *f, gconstpointer data)
   g_assert_cmpuint (count_named (session, "api-msg"), ==, 1);
   g_assert_cmpuint (count_named (session, "ip4-lookup"), ==, 2);
 
-  /* the window menu's Spans… */
-  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.spans", NULL);
+  /* the window menu's Spans… (Ctrl+Shift+R) */
+  if (app_test_can_send_input ())
+    {
+      app_test_focus (GTK_WIDGET (cpel_window_get_timeline (f->window)));
+      app_test_xdo ("key", "ctrl+shift+r", NULL);
+    }
+  else
+    gtk_widget_activate_action (GTK_WIDGET (f->window), "win.spans", NULL);
   app_test_wait_until ((win = find_spans_window ()) != NULL, 10);
   g_assert_true (cpel_spans_window_get_session (win) == session);
   app_test_wait_drawn (GTK_WIDGET (win));
@@ -169,8 +175,23 @@ test_edit (Fixture *f, gconstpointer data)
   app_test_wait_until (g_str_equal (cpel_spans_window_get_status (win),
                                     "Not applied yet: 1 span"), 30);
   g_assert_true (cpel_session_get_span_rules (session) == before);
-  gtk_widget_activate_action (GTK_WIDGET (win), "spans.apply", NULL);
+  /* Ctrl+Enter in the editor applies (no new line) */
+  if (app_test_can_send_input ())
+    {
+      app_test_focus (app_test_find_descendant (GTK_WIDGET (win), GTK_TYPE_TEXT_VIEW));
+      app_test_xdo ("key", "ctrl+Return", NULL);
+    }
+  else
+    gtk_widget_activate_action (GTK_WIDGET (win), "spans.apply", NULL);
   g_assert_true (cpel_session_get_span_rules (session) != before);
+  {
+    GtkTextIter start, end;
+    g_autofree char *text = NULL;
+
+    gtk_text_buffer_get_bounds (buffer, &start, &end);
+    text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+    g_assert_cmpstr (text, ==, good);
+  }
   wait_spans (session);
   g_assert_cmpuint (count_named (session, "rx"), ==, 1);
   g_assert_cmpuint (count_named (session, "api-msg"), ==, 0);
