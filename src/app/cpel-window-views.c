@@ -209,6 +209,10 @@ cpel_window_open_view (CpelWindow *self,
 static void
 on_views_changed (CpelWindow *self)
 {
+  /* the views file read again (`l`) may hold other span settings; the
+   * same rules derive nothing again */
+  if (self->file != NULL && self->views.views != NULL)
+    cpel_span_settings_apply (self->session, self->views.views, NULL);
   _cpel_window_update_actions (self);
 }
 

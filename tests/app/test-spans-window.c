@@ -214,6 +214,26 @@ test_edit (Fixture *f, gconstpointer data)
     g_assert_cmpuint (count_named (again, "ip4-lookup"), ==, 2);
     gtk_window_destroy (GTK_WINDOW (other));
   }
+
+  /* the views file changed elsewhere and read again (win.load-views, `l`):
+   * its settings apply */
+  {
+    g_autoptr(CpelViews) elsewhere = cpel_views_new (f->path);
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (cpel_views_load (elsewhere, &error));
+    cpel_views_set_span_settings (elsewhere, NULL, NULL);
+    g_assert_true (cpel_views_save (elsewhere, &error));
+    g_assert_no_error (error);
+    gtk_widget_activate_action (GTK_WIDGET (f->window), "win.load-views", NULL);
+    g_assert_null (cpel_span_rules_get_user_text (cpel_session_get_span_rules (session)));
+    wait_spans (session);
+    g_assert_cmpuint (count_named (session, "api-msg"), ==, 1);
+    g_assert_cmpuint (count_named (session, "rx"), ==, 0);
+    app_test_wait_until (g_str_equal (cpel_spans_window_get_counts (win, "span api-msg"),
+                                      "1 span"), 10);
+    g_assert_true (gtk_switch_get_active (cpel_spans_window_get_switch (win, "span api-msg")));
+  }
 }
 
 int
