@@ -341,8 +341,10 @@ disabled_ids (CpelSpansWindow *self)
  * capture's views.  The text must parse. */
 static void
 apply (CpelSpansWindow *self,
-       const char      *user_text)
+       const char      *text)
 {
+  /* (`text` may be the session's rules' own, gone with them) */
+  g_autofree char *user_text = g_strdup (text);
   g_auto(GStrv) disabled = disabled_ids (self);
   g_autoptr(CpelSpanRules) rules = NULL;
   g_autoptr(GError) error = NULL;

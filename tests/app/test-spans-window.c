@@ -197,6 +197,16 @@ test_edit (Fixture *f, gconstpointer data)
   g_assert_cmpuint (count_named (session, "api-msg"), ==, 0);
   g_assert_cmpstr (cpel_spans_window_get_status (win), ==, "Applied");
 
+  /* a switch flipped keeps your rules (in the session and the file) */
+  gtk_switch_set_active (cpel_spans_window_get_switch (win, "span cli-cmd"), FALSE);
+  wait_spans (session);
+  g_assert_cmpstr (cpel_span_rules_get_user_text (cpel_session_get_span_rules (session)), ==,
+                   good);
+  g_assert_cmpstr (cpel_views_get_span_rules_text (cpel_session_get_views (session)), ==, good);
+  gtk_switch_set_active (cpel_spans_window_get_switch (win, "span cli-cmd"), TRUE);
+  wait_spans (session);
+  g_assert_cmpuint (count_named (session, "rx"), ==, 1);
+
   g_test_message ("applied");
   /* the capture again, in a window of its own: the settings come back
    * from its views file */
