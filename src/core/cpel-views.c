@@ -557,11 +557,15 @@ cpel_views_set_span_settings (CpelViews         *self,
                               const char        *user_rules,
                               const char *const *disabled)
 {
+  CpelViewsSpanSettings now = { NULL, NULL };
+
   g_return_if_fail (CPEL_IS_VIEWS (self));
 
-  cpel_views_span_settings_clear (&self->spans);
+  /* copied first: the arguments may be the settings' own */
   if (user_rules != NULL && user_rules[0] != '\0')
-    self->spans.user_rules = g_strdup (user_rules);
+    now.user_rules = g_strdup (user_rules);
   if (disabled != NULL && disabled[0] != NULL)
-    self->spans.disabled = g_strdupv ((char **) disabled);
+    now.disabled = g_strdupv ((char **) disabled);
+  cpel_views_span_settings_clear (&self->spans);
+  self->spans = now;
 }

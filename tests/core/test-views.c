@@ -564,6 +564,11 @@ test_span_settings (Fixture *f, gconstpointer data)
   got = cpel_views_get_disabled_rules (again);
   g_assert_nonnull (got);
   g_assert_true (g_strv_equal (got, disabled));
+  /* set to its own values: unchanged */
+  cpel_views_set_span_settings (again, cpel_views_get_span_rules_text (again),
+                                cpel_views_get_disabled_rules (again));
+  g_assert_cmpstr (cpel_views_get_span_rules_text (again), ==, user);
+  g_assert_true (g_strv_equal (cpel_views_get_disabled_rules (again), disabled));
 
   /* cleared: nothing left to keep, no file */
   cpel_views_set_span_settings (again, "", NULL);
