@@ -15,6 +15,7 @@
 #include "cpel-context-menu.h"
 #include "cpel-headless-export.h"
 #include "cpel-settings.h"
+#include "cpel-span-settings.h"
 #include "cpel-toaster.h"
 #include "cpel-window.h"
 #include "cpelview-resources.h"
@@ -35,7 +36,6 @@ struct _CpelApplication
   gboolean        compare;          /* --compare A B: the pending two, compared */
   guint64         clock_rate;       /* --clock-rate: read the files with it; 0 = their own */
   gboolean        quitting;         /* app.quit waits for the index cache to be written */
-  CpelSpanRules  *span_rules;       /* --rules: built-in + the file's; NULL = built-in */
 };
 
 G_DEFINE_FINAL_TYPE (CpelApplication, cpel_application, ADW_TYPE_APPLICATION)
@@ -65,11 +65,11 @@ static const GOptionEntry options[] = {
   { "clock-rate", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Read every event section with this clock (ticks per second, e.g. 2.6GHz or 1e9)"),
     N_("HZ") },
+  { "rules", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL,
+    N_("Derive spans by the rules of FILE too (after the built-in ones; may be repeated)"),
+    N_("FILE") },
   { "no-cache", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Neither read nor write the persisted index of big files"), NULL },
-  { "rules", 0, 0, G_OPTION_ARG_FILENAME, NULL,
-    N_("Derive spans and states by the rules in FILE too, beside the built-in ones"),
-    N_("FILE") },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_("[FILE…]") },
   { NULL }
 };
@@ -84,13 +84,6 @@ cpel_application_new (gint64 start_us)
                                         NULL);
   self->start_us = start_us;
   return self;
-}
-
-CpelSpanRules *
-cpel_application_get_span_rules (CpelApplication *self)
-{
-  g_return_val_if_fail (CPEL_IS_APPLICATION (self), NULL);
-  return self->span_rules;
 }
 
 GSettings *
@@ -532,6 +525,8 @@ cpel_application_startup (GApplication *application)
   gtk_application_set_accels_for_action (app, "win.save-range", (const char *[]) { "<Control><Shift>s", NULL });
   gtk_application_set_accels_for_action (app, "win.statistics", (const char *[]) { "<Control><Shift>m", NULL });
   gtk_application_set_accels_for_action (app, "win.anomalies", (const char *[]) { "<Control><Shift>a", NULL });
+  gtk_application_set_accels_for_action (app, "win.spans",
+                                         (const char *[]) { "<Control><Shift>r", NULL });
   gtk_application_set_accels_for_action (app, "win.anomaly-next", (const char *[]) { "F4", NULL });
   gtk_application_set_accels_for_action (app, "win.anomaly-previous", (const char *[]) { "<Shift>F4", NULL });
   gtk_application_set_accels_for_action (app, "win.save-view", (const char *[]) { "<Control>d", NULL });
@@ -568,7 +563,6 @@ cpel_application_handle_local_options (GApplication *application,
   g_autoptr(GVariant) remaining = NULL;
   gsize n_files = 0;
   const char *clock_rate_text = NULL;
-  const char *rules_path = NULL;
 
   if (g_variant_dict_contains (dict, "version"))
     {
@@ -594,17 +588,26 @@ cpel_application_handle_local_options (GApplication *application,
       return 2;
     }
 
-  if (g_variant_dict_lookup (dict, "rules", "^&ay", &rules_path))
+  if (g_variant_dict_contains (dict, "rules"))
     {
-      g_autoptr(GError) error = NULL;
+      g_autofree char **rules_files = NULL;   /* owned by the variant */
+      g_autoptr(GVariant) rules_value = NULL;
 
-      self->span_rules = cpel_span_rules_new_builtin ();
-      if (!cpel_span_rules_add_file (self->span_rules, rules_path, &error))
+      rules_value = g_variant_dict_lookup_value (dict, "rules", G_VARIANT_TYPE_BYTESTRING_ARRAY);
+
+      if (rules_value != NULL)
+        rules_files = (char **) g_variant_get_bytestring_array (rules_value, NULL);
+      for (guint i = 0; rules_files != NULL && rules_files[i] != NULL; i++)
         {
-          g_printerr ("%s\n", error->message);
-          return 2;
+          g_autoptr(GError) error = NULL;
+
+          if (!cpel_span_settings_add_rules_file (rules_files[i], &error))
+            {
+              g_printerr ("%s\n", error->message);
+              return 2;
+            }
         }
-      /* An instance of its own: a running viewer would not know the rules. */
+      /* the rules are this instance's: never hand the files to another */
       g_application_set_flags (application,
                                g_application_get_flags (application) | G_APPLICATION_NON_UNIQUE);
     }
@@ -636,7 +639,6 @@ cpel_application_handle_local_options (GApplication *application,
       export.summary = g_variant_dict_contains (dict, "summary");
       export.force = g_variant_dict_contains (dict, "force");
       export.clock_rate = self->clock_rate;
-      export.span_rules = self->span_rules;
       /* Headless: no GTK, no display, no D-Bus. */
       return cpel_export_headless (files[0], export_path, &export);
     }
@@ -725,7 +727,6 @@ cpel_application_dispose (GObject *object)
   g_clear_pointer (&self->benchmark_path, g_free);
   g_clear_pointer (&self->benchmark_compare, g_free);
   g_clear_pointer (&self->view_name, g_free);
-  g_clear_pointer (&self->span_rules, cpel_span_rules_unref);
 
   G_OBJECT_CLASS (cpel_application_parent_class)->dispose (object);
 }

@@ -22,7 +22,6 @@ void             cpel_application_add_recent   (CpelApplication *self,
                                                 GFile           *file);
 /* The span rules of --rules (the built-in ones and the file's), or NULL:
  * the built-in ones. */
-CpelSpanRules   *cpel_application_get_span_rules (CpelApplication *self);
 /* A new, not yet presented window. */
 GtkWindow       *cpel_application_new_window   (CpelApplication *self);
 /* app.quit: quits once the index cache being written is complete (the

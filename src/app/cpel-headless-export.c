@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cpel-loader.h"
+#include "cpel-span-settings.h"
 
 int
 cpel_export_headless (const char               *file_path,
@@ -67,8 +68,7 @@ cpel_export_headless (const char               *file_path,
     }
 
   /* as the viewer shows it: with the built-in spans */
-  span_rules = options->span_rules != NULL ? cpel_span_rules_ref (options->span_rules)
-                                           : cpel_span_rules_new_builtin ();
+  span_rules = cpel_span_settings_make_rules (NULL, NULL, NULL);
   export.span_rules = span_rules;
   if (!cpel_render_export_file (file, &export, out_path, &error))
     {

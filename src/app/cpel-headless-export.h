@@ -15,7 +15,6 @@ typedef struct
   gboolean       summary;
   gboolean       force;           /* replace OUT when it exists */
   guint64        clock_rate;      /* ticks per second of every event section; 0 = the file's */
-  CpelSpanRules *span_rules;      /* spans drawn by these rules; NULL: the built-in ones */
 } CpelHeadlessExport;
 
 /* Headless `cpelview --export-png OUT FILE`: load, then draw the whole

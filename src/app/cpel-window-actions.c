@@ -17,6 +17,7 @@
 #include "cpel-import.h"
 #include "cpel-print.h"
 #include "cpel-stats-window.h"
+#include "cpel-spans-window.h"
 #include "cpel-tracks-window.h"
 
 /* ------------------------------------------------------------------------ */
@@ -219,6 +220,22 @@ action_statistics (GtkWidget  *widget,
   if (self->file != NULL && self->statistics != NULL)
     cpel_stats_window_refresh (CPEL_STATS_WINDOW (self->statistics));
   _cpel_window_present_tool (self, &self->statistics, new_statistics);
+}
+
+static GtkWindow *
+new_spans (CpelWindow *self)
+{
+  return GTK_WINDOW (cpel_spans_window_new (self->session, GTK_WINDOW (self)));
+}
+
+static void
+action_spans (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  CpelWindow *self = CPEL_WINDOW (widget);
+
+  _cpel_window_present_tool (self, &self->spans, new_spans);
 }
 
 static GtkWindow *
@@ -481,6 +498,7 @@ _cpel_window_class_actions_init (CpelWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.tracks", NULL, action_tracks);
   gtk_widget_class_install_action (widget_class, "win.statistics", NULL, action_statistics);
   gtk_widget_class_install_action (widget_class, "win.anomalies", NULL, action_anomalies);
+  gtk_widget_class_install_action (widget_class, "win.spans", NULL, action_spans);
   gtk_widget_class_install_action (widget_class, "win.anomaly-next", NULL, action_anomaly_step);
   gtk_widget_class_install_action (widget_class, "win.anomaly-previous", NULL, action_anomaly_step);
 
@@ -592,7 +610,7 @@ _cpel_window_action_enabled (CpelWindow *self,
     "win.anomaly-next", "win.anomaly-previous", "win.search", "win.search-next",
     "win.search-previous", "win.zoom-in", "win.zoom-out", "win.zoom-fit", "win.show-details",
     "win.row-height", "win.sort-tracks", "win.chase-event", "win.chase-datum", "win.chase-track",
-    "win.compare-with", NULL
+    "win.compare-with", "win.spans", NULL
   };
   static const char *const views_actions[] = {
     "win.save-view", "win.saved-views", "win.next-view", "win.previous-view", "win.save-views",

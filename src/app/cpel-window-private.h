@@ -140,6 +140,7 @@ struct _CpelWindow
   GtkWindow            *tracks;
   GtkWindow            *statistics;
   GtkWindow            *anomalies;
+  GtkWindow            *spans;
 
   CpelWindowChase       chase;
   CpelWindowViews       views;

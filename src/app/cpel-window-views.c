@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "cpel-saved-views-window.h"
+#include "cpel-span-settings.h"
 
 /* One at a time: stepping through the views with x / z says where it is
  * now, not where it was a few presses ago. */
@@ -208,6 +209,10 @@ cpel_window_open_view (CpelWindow *self,
 static void
 on_views_changed (CpelWindow *self)
 {
+  /* the views file read again (`l`) may hold other span settings; the
+   * same rules derive nothing again */
+  if (self->file != NULL && self->views.views != NULL)
+    cpel_span_settings_apply (self->session, self->views.views, NULL);
   _cpel_window_update_actions (self);
 }
 
@@ -242,6 +247,14 @@ _cpel_window_views_file_changed (CpelWindow *self)
         report_error (self, _("Could not read the saved views"), error);
     }
   cpel_session_set_views (self->session, self->views.views);
+  /* the capture's span rules (switched off built-ins, its own rules) */
+  if (file != NULL)
+    {
+      g_autoptr(GError) rules_error = NULL;
+
+      if (!cpel_span_settings_apply (self->session, self->views.views, &rules_error))
+        report_error (self, _("Could not read the capture’s span rules"), rules_error);
+    }
   _cpel_window_update_actions (self);
 
   if (self->views.pending != NULL && file != NULL)

@@ -197,13 +197,8 @@ cpel_window_new (CpelApplication *application)
 {
   CpelWindow *self = g_object_new (CPEL_TYPE_WINDOW, "application", application, NULL);
   GSettings *settings = _cpel_window_get_settings (self);
-  CpelSpanRules *rules = application != NULL ? cpel_application_get_span_rules (application)
-                                             : NULL;
   GtkShortcutsWindow *help = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (self));
   gboolean show_details;
-
-  if (rules != NULL)
-    cpel_session_set_span_rules (self->session, rules);
 
   /* Key caps as GTK's accelerator labels say them ("Page Up", a bare "w"). */
   if (help != NULL)
@@ -647,6 +642,13 @@ cpel_window_dispose (GObject *object)
   }
   /* Statistics and Anomalies may stay (they hold the timeline). */
   g_clear_weak_pointer (&self->statistics);
+  if (self->spans != NULL)
+    {
+      GtkWindow *spans = self->spans;
+
+      g_clear_weak_pointer (&self->spans);
+      gtk_window_destroy (spans);
+    }
   g_clear_weak_pointer (&self->anomalies);
 
   if (self->timeline != NULL)

@@ -42,12 +42,16 @@ typedef struct
   gboolean         toggle;        /* begin and end are the same match */
   char           **from;          /* state: `from GLOB…`, the states it may follow; or NULL */
   guint            line;
+  guint            index;         /* in its rule set */
 } CpelSpanRule;
 
 struct _CpelSpanRules
 {
   gint          ref_count;
   GPtrArray    *rules;   /* CpelSpanRule* */
+  guint         n_builtin;    /* the first n_builtin rules are built-in ones */
+  char         *user_text;    /* the user's rules as written, or NULL */
+  char        **disabled;     /* the built-in rules left out (ids), or NULL */
 };
 
 /* Glob: `*` any run, `?` one byte, `\c` the byte c.  With `cap` non-NULL:

@@ -351,6 +351,7 @@ cpel_span_rules_new_builtin (void)
 
   if (!cpel_span_rules_add_text (rules, builtin_text, -1, "built-in", &error))
     g_error ("built-in span rules: %s", error->message);
+  rules->n_builtin = rules->rules->len;
   return rules;
 }
 
@@ -368,7 +369,91 @@ cpel_span_rules_unref (CpelSpanRules *rules)
   if (rules == NULL || !g_atomic_int_dec_and_test (&rules->ref_count))
     return;
   g_ptr_array_unref (rules->rules);
+  g_free (rules->user_text);
+  g_strfreev (rules->disabled);
   g_free (rules);
+}
+
+char *
+cpel_span_rules_dup_id (CpelSpanRules *rules,
+                        guint          i)
+{
+  const CpelSpanRule *r;
+
+  g_return_val_if_fail (rules != NULL, NULL);
+  g_return_val_if_fail (i < rules->rules->len, NULL);
+  r = g_ptr_array_index (rules->rules, i);
+  return g_strconcat (r->kind == CPEL_SPAN_RULE_STATE ? "state " : "span ", r->name, NULL);
+}
+
+GStrv
+cpel_span_rules_dup_builtin_ids (void)
+{
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < rules->rules->len; i++)
+    {
+      char *id = cpel_span_rules_dup_id (rules, i);
+
+      if (g_hash_table_add (seen, id))
+        g_strv_builder_add (b, id);
+    }
+  return g_strv_builder_end (b);
+}
+
+CpelSpanRules *
+cpel_span_rules_new_with (const char *const *disabled,
+                          const char        *user_text,
+                          const char        *source,
+                          GError           **error)
+{
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
+
+  if (disabled != NULL && disabled[0] != NULL)
+    {
+      for (guint i = 0; i < rules->rules->len; i++)
+        {
+          g_autofree char *id = cpel_span_rules_dup_id (rules, i);
+
+          if (g_strv_contains (disabled, id))
+            g_ptr_array_remove_index (rules->rules, i--);
+        }
+      for (guint i = 0; i < rules->rules->len; i++)
+        ((CpelSpanRule *) g_ptr_array_index (rules->rules, i))->index = i;
+      rules->disabled = g_strdupv ((char **) disabled);
+    }
+  rules->n_builtin = rules->rules->len;
+  if (user_text != NULL && user_text[0] != '\0')
+    {
+      if (!cpel_span_rules_add_text (rules, user_text, -1,
+                                     source != NULL ? source : _("user rules"), error))
+        return NULL;
+      rules->user_text = g_strdup (user_text);
+    }
+  return g_steal_pointer (&rules);
+}
+
+guint
+cpel_span_rules_get_n_builtin (CpelSpanRules *rules)
+{
+  g_return_val_if_fail (rules != NULL, 0);
+  return rules->n_builtin;
+}
+
+const char *
+cpel_span_rules_get_user_text (CpelSpanRules *rules)
+{
+  g_return_val_if_fail (rules != NULL, NULL);
+  return rules->user_text;
+}
+
+const char *const *
+cpel_span_rules_get_disabled (CpelSpanRules *rules)
+{
+  g_return_val_if_fail (rules != NULL, NULL);
+  return (const char *const *) rules->disabled;
 }
 
 guint
@@ -823,7 +908,12 @@ parse_text (CpelSpanRules *rules,
   if (any_error)
     return FALSE;
   for (guint i = 0; i < parsed->len; i++)
-    g_ptr_array_add (rules->rules, g_ptr_array_steal_index (parsed, i--));
+    {
+      CpelSpanRule *r = g_ptr_array_steal_index (parsed, i--);
+
+      r->index = rules->rules->len;
+      g_ptr_array_add (rules->rules, r);
+    }
   return TRUE;
 }
 

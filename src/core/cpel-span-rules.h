@@ -84,4 +84,25 @@ char          *cpel_span_rules_dup_line     (CpelSpanRules *rules, guint i);
 /* Every rule, a line each. */
 char          *cpel_span_rules_to_text      (CpelSpanRules *rules);
 
+/* A rule's id: its kind and NAME as written ("span api-msg",
+ * "state Running", "span *"); rules sharing an id are switched together. */
+char          *cpel_span_rules_dup_id       (CpelSpanRules *rules, guint i);
+/* The built-in rules' ids, each once, in their order. */
+GStrv          cpel_span_rules_dup_builtin_ids (void);
+/* The built-in rules but those whose id is in `disabled` (NULL: none; ids
+ * that are no built-in rule's are kept and ignored), then the rules of
+ * `user_text` (NULL or "": none; `source` names it in errors, NULL: "user
+ * rules").  Both are kept with the rules (the getters below).  NULL with
+ * the parser's error when the text is bad. */
+CpelSpanRules *cpel_span_rules_new_with     (const char *const *disabled,
+                                             const char        *user_text,
+                                             const char        *source,
+                                             GError           **error);
+/* How many of the first rules are built-in ones. */
+guint          cpel_span_rules_get_n_builtin (CpelSpanRules *rules);
+/* The user text and disabled ids cpel_span_rules_new_with () was given
+ * (NULL when none). */
+const char    *cpel_span_rules_get_user_text (CpelSpanRules *rules);
+const char *const *cpel_span_rules_get_disabled (CpelSpanRules *rules);
+
 G_END_DECLS

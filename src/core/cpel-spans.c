@@ -34,6 +34,7 @@ typedef struct
 {
   GHashTable *ids;     /* char* -> id + 1 */
   GPtrArray  *names;   /* char* */
+  GArray     *rules;   /* guint32 per name: the rule that made it first */
   GMutex      lock;    /* the tracks may be read by several threads */
 } Names;
 
@@ -41,6 +42,7 @@ static void
 names_init (Names *n)
 {
   n->names = g_ptr_array_new_with_free_func (g_free);
+  n->rules = g_array_new (FALSE, FALSE, sizeof (guint32));
   n->ids = g_hash_table_new (g_str_hash, g_str_equal);
   g_mutex_init (&n->lock);
 }
@@ -50,12 +52,14 @@ names_clear (Names *n)
 {
   g_clear_pointer (&n->ids, g_hash_table_unref);
   g_clear_pointer (&n->names, g_ptr_array_unref);
+  g_clear_pointer (&n->rules, g_array_unref);
   g_mutex_clear (&n->lock);
 }
 
 static guint32
 names_intern (Names      *n,
-              const char *s)
+              const char *s,
+              guint32     rule)
 {
   g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&n->lock);
   gpointer v = g_hash_table_lookup (n->ids, s);
@@ -65,6 +69,7 @@ names_intern (Names      *n,
     return GPOINTER_TO_UINT (v) - 1;
   copy = g_strdup (s);
   g_ptr_array_add (n->names, copy);
+  g_array_append_val (n->rules, rule);
   g_hash_table_insert (n->ids, copy, GUINT_TO_POINTER (n->names->len));
   return n->names->len - 1;
 }
@@ -266,7 +271,7 @@ span_name (Engine             *e,
   gboolean done = FALSE;
 
   if (!rule->name_captures && strchr (p, '\\') == NULL)
-    return names_intern (e->names, p);
+    return names_intern (e->names, p, rule->index);
   g_string_truncate (e->name, 0);
   for (; *p; p++)
     {
@@ -280,7 +285,7 @@ span_name (Engine             *e,
       else
         g_string_append_c (e->name, *p);
     }
-  return names_intern (e->names, e->name->str);
+  return names_intern (e->names, e->name->str, rule->index);
 }
 
 static inline void
@@ -1199,6 +1204,50 @@ cpel_spans_get_track_spans (CpelSpans *spans,
   if (n != NULL)
     *n = spans->tracks[slot].n_spans;
   return spans->tracks[slot].span_data;
+}
+
+static void
+count_array (const GArray      *rule_of,
+             const CpelSpan    *a,
+             guint64            n,
+             CpelSpanRuleCount *counts,
+             guint              n_rules)
+{
+  for (guint64 i = 0; i < n; i++)
+    {
+      guint32 r;
+
+      if (a[i].name >= rule_of->len)
+        continue;
+      r = g_array_index (rule_of, guint32, a[i].name);
+      if (r >= n_rules)
+        continue;
+      counts[r].spans++;
+      if (a[i].flags & (CPEL_SPAN_NO_END | CPEL_SPAN_INTERRUPTED))
+        counts[r].orphan_begins++;
+      if (a[i].flags & CPEL_SPAN_NO_BEGIN)
+        counts[r].orphan_ends++;
+    }
+}
+
+void
+cpel_spans_count_by_rule (CpelSpans         *spans,
+                          CpelSpanRuleCount *counts,
+                          guint              n_rules)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_if_fail (spans != NULL);
+  g_return_if_fail (counts != NULL || n_rules == 0);
+  memset (counts, 0, n_rules * sizeof *counts);
+  locker = g_mutex_locker_new (&spans->names.lock);
+  for (guint slot = 0; slot < spans->file->n_tracks; slot++)
+    {
+      const TrackSpans *t = &spans->tracks[slot];
+
+      count_array (spans->names.rules, t->span_data, t->n_spans, counts, n_rules);
+      count_array (spans->names.rules, t->state_data, t->n_states, counts, n_rules);
+    }
 }
 
 const CpelSpan *

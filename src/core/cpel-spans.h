@@ -96,6 +96,19 @@ gint64           cpel_spans_end_ns          (CpelSpans *spans, guint slot, const
  * O(log n). */
 guint64          cpel_spans_track_lower_bound (CpelSpans *spans, guint slot, gint64 t);
 guint64          cpel_spans_get_n_spans     (CpelSpans *spans);   /* spans and states */
+/* Spans (and states) per rule of the rules they were derived with. */
+typedef struct
+{
+  guint64 spans;           /* every span and state the rule made, orphans too */
+  guint64 orphan_begins;   /* NO_END + INTERRUPTED */
+  guint64 orphan_ends;     /* NO_BEGIN */
+} CpelSpanRuleCount;
+
+/* Fills counts[0..n_rules) (zeroed first) by rule index; a span name two
+ * rules make counts for the first that made it. */
+void             cpel_spans_count_by_rule   (CpelSpans         *spans,
+                                             CpelSpanRuleCount *counts,
+                                             guint              n_rules);
 /* Bytes the span records take (16 per span). */
 guint64          cpel_spans_get_bytes       (CpelSpans *spans);
 

@@ -19,6 +19,10 @@
  *   SelectedFileIndex=42
  *   ScrollY=48
  *
+ *   [Spans]                         (when the capture has span settings)
+ *   UserRules=span req begin event=rx end event=tx\nstate Up on event=up
+ *   DisabledRules=span api-msg\nstate Running
+ *
  * Views are the "View N" groups in file order.  Every number is checked;
  * a malformed file is an error, never a partial load.
  */
@@ -33,6 +37,9 @@
 
 #define HEADER_GROUP  "CpelViews"
 #define VIEW_GROUP    "View "
+#define SPANS_GROUP   "Spans"
+/* At most this many disabled rule ids. */
+#define MAX_DISABLED  4096
 #define VERSION       1
 
 static char *
@@ -75,10 +82,18 @@ write_view (GKeyFile            *kf,
     }
 }
 
+void
+cpel_views_span_settings_clear (CpelViewsSpanSettings *s)
+{
+  g_clear_pointer (&s->user_rules, g_free);
+  g_clear_pointer (&s->disabled, g_strfreev);
+}
+
 static char *
-views_to_data (GPtrArray *views,
-               int        current,
-               gsize     *len)
+views_to_data (GPtrArray                   *views,
+               int                          current,
+               const CpelViewsSpanSettings *spans,
+               gsize                       *len)
 {
   g_autoptr(GKeyFile) kf = g_key_file_new ();
 
@@ -86,6 +101,14 @@ views_to_data (GPtrArray *views,
   g_key_file_set_integer (kf, HEADER_GROUP, "Current", current);
   for (guint i = 0; i < views->len; i++)
     write_view (kf, i + 1, g_ptr_array_index (views, i));
+  if (spans != NULL && spans->user_rules != NULL)
+    g_key_file_set_string (kf, SPANS_GROUP, "UserRules", spans->user_rules);
+  if (spans != NULL && spans->disabled != NULL)
+    {
+      g_autofree char *joined = g_strjoinv ("\n", spans->disabled);
+
+      g_key_file_set_string (kf, SPANS_GROUP, "DisabledRules", joined);
+    }
   return g_key_file_to_data (kf, len, NULL);
 }
 
@@ -285,12 +308,68 @@ read_view (GKeyFile   *kf,
   return g_steal_pointer (&v);
 }
 
-/* Parses a views file: its views (in order) and current index. */
+static gboolean
+read_spans (GKeyFile               *kf,
+            CpelViewsSpanSettings  *spans,
+            GError                **error)
+{
+  g_autofree char *user = NULL;
+  g_autofree char *disabled = NULL;
+  g_auto(GStrv) ids = NULL;
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  guint n = 0;
+
+  if (g_key_file_has_key (kf, SPANS_GROUP, "UserRules", NULL))
+    {
+      user = get_string (kf, SPANS_GROUP, "UserRules", error);
+      if (user == NULL)
+        return FALSE;
+      if (!g_utf8_validate (user, -1, NULL))
+        {
+          bad_value (error, SPANS_GROUP, "UserRules", _("the text is not valid UTF-8"));
+          return FALSE;
+        }
+    }
+  if (g_key_file_has_key (kf, SPANS_GROUP, "DisabledRules", NULL))
+    {
+      disabled = get_string (kf, SPANS_GROUP, "DisabledRules", error);
+      if (disabled == NULL)
+        return FALSE;
+      ids = g_strsplit (disabled, "\n", -1);
+      for (guint i = 0; ids[i] != NULL; i++)
+        {
+          if (ids[i][0] == '\0')
+            continue;
+          if (!g_utf8_validate (ids[i], -1, NULL))
+            {
+              bad_value (error, SPANS_GROUP, "DisabledRules", _("the text is not valid UTF-8"));
+              return FALSE;
+            }
+          if (++n > MAX_DISABLED)
+            {
+              bad_value (error, SPANS_GROUP, "DisabledRules", _("more than %d rules"),
+                         MAX_DISABLED);
+              return FALSE;
+            }
+          g_strv_builder_add (b, ids[i]);
+        }
+    }
+  if (spans != NULL)
+    {
+      spans->user_rules = g_steal_pointer (&user);
+      spans->disabled = disabled != NULL ? g_strv_builder_end (b) : NULL;
+    }
+  return TRUE;
+}
+
+/* Parses a views file: its views (in order), current index and span
+ * settings. */
 static GPtrArray *
-views_from_data (const char  *data,
-                 gsize        len,
-                 int         *current,
-                 GError     **error)
+views_from_data (const char             *data,
+                 gsize                   len,
+                 int                    *current,
+                 CpelViewsSpanSettings  *spans,
+                 GError                **error)
 {
   g_autoptr(GKeyFile) kf = g_key_file_new ();
   g_autoptr(GPtrArray) views = g_ptr_array_new_with_free_func ((GDestroyNotify) cpel_saved_view_free);
@@ -335,6 +414,8 @@ views_from_data (const char  *data,
           return NULL;
         }
     }
+  if (!read_spans (kf, spans, error))
+    return NULL;
   *current = cur < (gint64) views->len ? (int) cur : -1;
   return g_steal_pointer (&views);
 }
@@ -343,6 +424,15 @@ GPtrArray *
 cpel_views_read_file (const char  *path,
                       int         *current,
                       GError     **error)
+{
+  return cpel_views_read_file_full (path, current, NULL, error);
+}
+
+GPtrArray *
+cpel_views_read_file_full (const char             *path,
+                           int                    *current,
+                           CpelViewsSpanSettings  *spans,
+                           GError                **error)
 {
   g_autofree char *data = NULL;
   gsize len;
@@ -363,7 +453,7 @@ cpel_views_read_file (const char  *path,
                    _("%s: larger than %u bytes"), path, CPEL_VIEWS_MAX_FILE_SIZE);
       return NULL;
     }
-  views = views_from_data (data, len, current, error);
+  views = views_from_data (data, len, current, spans, error);
   if (views == NULL)
     g_prefix_error (error, "%s: ", path);
   return views;
@@ -375,9 +465,19 @@ cpel_views_write_file (const char  *path,
                        int          current,
                        GError     **error)
 {
+  return cpel_views_write_file_full (path, views, current, NULL, error);
+}
+
+gboolean
+cpel_views_write_file_full (const char                  *path,
+                            GPtrArray                   *views,
+                            int                          current,
+                            const CpelViewsSpanSettings *spans,
+                            GError                     **error)
+{
   g_autofree char *data = NULL;
   gsize len;
 
-  data = views_to_data (views, current, &len);
+  data = views_to_data (views, current, spans, &len);
   return g_file_set_contents (path, data, len, error);
 }

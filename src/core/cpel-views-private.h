@@ -10,6 +10,29 @@ G_BEGIN_DECLS
 /* At most this many views in a file or a CpelViews. */
 #define CPEL_VIEWS_MAX 10000
 
+/* A capture's span settings, kept in its views file's [Spans] group:
+ *   UserRules=the user's rules text (GKeyFile escapes: \n a newline)
+ *   DisabledRules=the ids of the built-in rules switched off, one a line
+ * NULL members: none.  Both NULL: no [Spans] group. */
+typedef struct
+{
+  char  *user_rules;
+  char **disabled;
+} CpelViewsSpanSettings;
+
+void       cpel_views_span_settings_clear (CpelViewsSpanSettings *s);
+
+/* As below, and the span settings (`spans` may be NULL). */
+GPtrArray *cpel_views_read_file_full  (const char            *path,
+                                       int                   *current,
+                                       CpelViewsSpanSettings *spans,
+                                       GError               **error);
+gboolean   cpel_views_write_file_full (const char                  *path,
+                                       GPtrArray                   *views,
+                                       int                          current,
+                                       const CpelViewsSpanSettings *spans,
+                                       GError                     **error);
+
 /* Reads a views file (at most CPEL_VIEWS_MAX_FILE_SIZE octets, strictly
  * parsed): its views (CpelSavedView*, owning, in file order) and current
  * index (-1 = none).  NULL with an error naming the path. */

@@ -18,6 +18,7 @@ struct _CpelViews
   char                  *capture_path;
   GPtrArray             *views;          /* CpelSavedView* */
   int                    current;
+  CpelViewsSpanSettings  spans;
 
   CpelViewsWritableFunc  writable;
   gpointer               writable_data;
@@ -54,6 +55,7 @@ cpel_views_finalize (GObject *object)
     self->writable_destroy (self->writable_data);
   g_clear_pointer (&self->views, g_ptr_array_unref);
   g_clear_pointer (&self->capture_path, g_free);
+  cpel_views_span_settings_clear (&self->spans);
 
   G_OBJECT_CLASS (cpel_views_parent_class)->finalize (object);
 }
@@ -239,6 +241,7 @@ cpel_views_load (CpelViews  *self,
   const char *path = NULL;
   GPtrArray *views;
   int current = -1;
+  CpelViewsSpanSettings spans = { NULL, NULL };
 
   g_return_val_if_fail (CPEL_IS_VIEWS (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -255,8 +258,10 @@ cpel_views_load (CpelViews  *self,
 
   if (path == NULL)
     views = g_ptr_array_new_with_free_func ((GDestroyNotify) cpel_saved_view_free);
-  else if ((views = cpel_views_read_file (path, &current, error)) == NULL)
+  else if ((views = cpel_views_read_file_full (path, &current, &spans, error)) == NULL)
     return FALSE;
+  cpel_views_span_settings_clear (&self->spans);
+  self->spans = spans;
   replace_views (self, views, current);
   return TRUE;
 }
@@ -292,7 +297,7 @@ cpel_views_save (CpelViews  *self,
   fallback = cpel_views_get_fallback_path (self);
   to_sidecar = sidecar_dir_writable (self);
 
-  if (self->views->len == 0)
+  if (self->views->len == 0 && self->spans.user_rules == NULL && self->spans.disabled == NULL)
     {
       /* nothing to keep: no file, so that no stale one is read later */
       if (!remove_file (to_sidecar ? sidecar : fallback, error))
@@ -314,7 +319,8 @@ cpel_views_save (CpelViews  *self,
           return FALSE;
         }
     }
-  if (!cpel_views_write_file (to_sidecar ? sidecar : fallback, self->views, self->current, error))
+  if (!cpel_views_write_file_full (to_sidecar ? sidecar : fallback, self->views, self->current,
+                                   &self->spans, error))
     return FALSE;
   /* the sidecar supersedes a copy saved while the directory was read-only */
   if (to_sidecar)
@@ -530,4 +536,36 @@ cpel_views_previous (CpelViews *self)
     return NULL;
   set_current (self, self->current <= 0 ? (int) self->views->len - 1 : self->current - 1);
   return g_ptr_array_index (self->views, self->current);
+}
+
+const char *
+cpel_views_get_span_rules_text (CpelViews *self)
+{
+  g_return_val_if_fail (CPEL_IS_VIEWS (self), NULL);
+  return self->spans.user_rules;
+}
+
+const char *const *
+cpel_views_get_disabled_rules (CpelViews *self)
+{
+  g_return_val_if_fail (CPEL_IS_VIEWS (self), NULL);
+  return (const char *const *) self->spans.disabled;
+}
+
+void
+cpel_views_set_span_settings (CpelViews         *self,
+                              const char        *user_rules,
+                              const char *const *disabled)
+{
+  CpelViewsSpanSettings now = { NULL, NULL };
+
+  g_return_if_fail (CPEL_IS_VIEWS (self));
+
+  /* copied first: the arguments may be the settings' own */
+  if (user_rules != NULL && user_rules[0] != '\0')
+    now.user_rules = g_strdup (user_rules);
+  if (disabled != NULL && disabled[0] != NULL)
+    now.disabled = g_strdupv ((char **) disabled);
+  cpel_views_span_settings_clear (&self->spans);
+  self->spans = now;
 }

@@ -68,4 +68,15 @@ void                 cpel_views_set_current      (CpelViews *self, int index);
 const CpelSavedView *cpel_views_next             (CpelViews *self);
 const CpelSavedView *cpel_views_previous         (CpelViews *self);
 
+/* The capture's span settings, loaded and saved with its views (a file
+ * is kept while there are views or settings): the user's span rules text
+ * and the ids of the built-in rules switched off (cpel-span-rules.h).
+ * NULL when none; setting "" or an empty list clears them.  Setting does
+ * not save. */
+const char          *cpel_views_get_span_rules_text (CpelViews *self);
+const char *const   *cpel_views_get_disabled_rules  (CpelViews *self);
+void                 cpel_views_set_span_settings   (CpelViews         *self,
+                                                     const char        *user_rules,
+                                                     const char *const *disabled);
+
 G_END_DECLS

@@ -340,6 +340,100 @@ test_captured_names (void)
                           "0:ip4-lookup[12,15]d1 0:dpdk-input[30,35]");
 }
 
+/* per-rule counts, switching built-in rules off by id, the user's text */
+static void
+test_rule_counts (void)
+{
+  const Ev evs[] = {
+    { 0, 1, "ip4-lookup-return:", "7" },
+    { 10, 1, "dpdk-input-call:", "3" }, { 12, 1, "ip4-lookup-call:", "3" },
+    { 15, 1, "ip4-lookup-return:", "3" }, { 20, 1, "dpdk-input-return:", "3" },
+    { 30, 1, "api-msg", "a" }, { 35, 1, "api-msg-done", "a" },
+    { 40, 1, "api-msg", "b" }, { 50, 1, "rx", "" },
+  };
+  g_autoptr(CpelFile) file = make_file (evs, G_N_ELEMENTS (evs));
+  const char *const off[] = { "span api-msg", "state Nope", NULL };
+  g_autoptr(CpelSpanRules) all = cpel_span_rules_new_with (NULL, NULL, NULL, NULL);
+  g_autoptr(CpelSpanRules) some = NULL;
+  g_autoptr(CpelSpans) spans = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree CpelSpanRuleCount *counts = NULL;
+  g_auto(GStrv) ids = cpel_span_rules_dup_builtin_ids ();
+  guint n, dispatch = G_MAXUINT, api = G_MAXUINT, user;
+
+  g_assert_nonnull (all);
+  g_assert_cmpuint (cpel_span_rules_get_n_builtin (all), ==, cpel_span_rules_get_n_rules (all));
+  g_assert_null (cpel_span_rules_get_user_text (all));
+  g_assert_true (g_strv_contains ((const char *const *) ids, "span *"));
+  g_assert_true (g_strv_contains ((const char *const *) ids, "span api-msg"));
+  g_assert_true (g_strv_contains ((const char *const *) ids, "state Running"));
+  /* each id once though several rules make Stopped */
+  for (guint i = 0; ids[i] != NULL; i++)
+    for (guint j = i + 1; ids[j] != NULL; j++)
+      g_assert_cmpstr (ids[i], !=, ids[j]);
+
+  spans = cpel_spans_derive (file, all, NULL, NULL, &error);
+  g_assert_no_error (error);
+  n = cpel_span_rules_get_n_rules (all);
+  counts = g_new (CpelSpanRuleCount, n);
+  cpel_spans_count_by_rule (spans, counts, n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *id = cpel_span_rules_dup_id (all, i);
+
+      if (g_str_equal (id, "span *") && dispatch == G_MAXUINT)
+        dispatch = i;
+      if (g_str_equal (id, "span api-msg"))
+        api = i;
+    }
+  g_assert_cmpuint (counts[dispatch].spans, ==, 3);
+  g_assert_cmpuint (counts[dispatch].orphan_ends, ==, 1);
+  g_assert_cmpuint (counts[dispatch].orphan_begins, ==, 0);
+  g_assert_cmpuint (counts[api].spans, ==, 2);
+  g_assert_cmpuint (counts[api].orphan_begins, ==, 1);
+  g_assert_cmpuint (counts[api].orphan_ends, ==, 0);
+  g_clear_pointer (&spans, cpel_spans_free);
+
+  /* api-msg off, a user rule on */
+  some = cpel_span_rules_new_with (off, "span rx begin event=rx end event=tx\n", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (cpel_span_rules_get_user_text (some), ==,
+                   "span rx begin event=rx end event=tx\n");
+  g_assert_true (g_strv_equal (cpel_span_rules_get_disabled (some), off));
+  g_assert_cmpuint (cpel_span_rules_get_n_builtin (some), ==,
+                    cpel_span_rules_get_n_rules (all) - 1);
+  user = cpel_span_rules_get_n_builtin (some);
+  g_assert_cmpuint (cpel_span_rules_get_n_rules (some), ==, user + 1);
+  for (guint i = 0; i < user; i++)
+    {
+      g_autofree char *id = cpel_span_rules_dup_id (some, i);
+
+      g_assert_cmpstr (id, !=, "span api-msg");
+    }
+  spans = cpel_spans_derive (file, some, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_free (counts);
+  n = cpel_span_rules_get_n_rules (some);
+  counts = g_new (CpelSpanRuleCount, n);
+  cpel_spans_count_by_rule (spans, counts, n);
+  g_assert_cmpuint (counts[dispatch].spans, ==, 3);
+  g_assert_cmpuint (counts[user].spans, ==, 1);
+  g_assert_cmpuint (counts[user].orphan_begins, ==, 1);
+  {
+    g_autofree char *s = spans_string (file, NULL, TRUE, NULL);
+
+    g_assert_nonnull (strstr (s, "api-msg"));
+  }
+
+  /* a bad user text: an error with its line and column, no rules */
+  g_clear_pointer (&some, cpel_span_rules_unref);
+  some = cpel_span_rules_new_with (NULL, "# ok\nspan x begin evnt=a end event=b\n", "mine",
+                                   &error);
+  g_assert_null (some);
+  g_assert_error (error, CPEL_SPAN_RULES_ERROR, CPEL_SPAN_RULES_ERROR_SYNTAX);
+  g_assert_true (g_str_has_prefix (error->message, "mine:2:"));
+}
+
 static void
 test_builtin_texts (void)
 {
@@ -1646,6 +1740,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/spans/no-events", test_no_events);
   g_test_add_func ("/core/spans/captured-names", test_captured_names);
   g_test_add_func ("/core/spans/builtin-texts", test_builtin_texts);
+  g_test_add_func ("/core/spans/rule-counts", test_rule_counts);
   g_test_add_func ("/core/spans/states", test_states);
   g_test_add_func ("/core/spans/state-from", test_state_from);
   g_test_add_func ("/core/spans/sched-states", test_sched_states);

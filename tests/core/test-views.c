@@ -537,6 +537,69 @@ test_with_file (Fixture *f, gconstpointer data)
   g_assert_false (cpel_saved_view_find_selection (v, file, NULL, NULL));
 }
 
+/* span settings live in the views file, with or without views */
+static void
+test_span_settings (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CpelViews) views = cpel_views_new (f->capture);
+  g_autoptr(CpelViews) again = cpel_views_new (f->capture);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *sidecar = g_strconcat (f->capture, ".cpelviews", NULL);
+  const char *user = "span req begin event=rx end event=tx # a \"comment\"\n\tstate Up on x=1;y\n";
+  const char *const disabled[] = { "span api-msg", "state Runnable (Preempted)", NULL };
+  const char *const *got;
+  const char old[] = "[CpelViews]\nVersion=1\n\n[View 1]\nName=v\nStart=0\nEnd=5\n"
+                     "TrackOrder=\nHiddenTracks=\nHiddenCodes=\nScrollY=0\n";
+
+  g_assert_null (cpel_views_get_span_rules_text (views));
+  g_assert_null (cpel_views_get_disabled_rules (views));
+  cpel_views_set_span_settings (views, user, disabled);
+  g_assert_true (cpel_views_save (views, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (sidecar, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (cpel_views_load (again, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_views_get_n_views (again), ==, 0);
+  g_assert_cmpstr (cpel_views_get_span_rules_text (again), ==, user);
+  got = cpel_views_get_disabled_rules (again);
+  g_assert_nonnull (got);
+  g_assert_true (g_strv_equal (got, disabled));
+  /* set to its own values: unchanged */
+  cpel_views_set_span_settings (again, cpel_views_get_span_rules_text (again),
+                                cpel_views_get_disabled_rules (again));
+  g_assert_cmpstr (cpel_views_get_span_rules_text (again), ==, user);
+  g_assert_true (g_strv_equal (cpel_views_get_disabled_rules (again), disabled));
+
+  /* cleared: nothing left to keep, no file */
+  cpel_views_set_span_settings (again, "", NULL);
+  g_assert_null (cpel_views_get_span_rules_text (again));
+  g_assert_true (cpel_views_save (again, &error));
+  g_assert_false (g_file_test (sidecar, G_FILE_TEST_EXISTS));
+  g_assert_true (cpel_views_load (views, &error));
+  g_assert_null (cpel_views_get_span_rules_text (views));
+  g_assert_null (cpel_views_get_disabled_rules (views));
+
+  /* an older file (no [Spans] group) reads as before */
+  g_assert_true (g_file_set_contents (sidecar, old, -1, NULL));
+  g_assert_true (cpel_views_load (views, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_views_get_n_views (views), ==, 1);
+  g_assert_null (cpel_views_get_span_rules_text (views));
+
+  /* a bad value is an error, the settings stay as they were */
+  cpel_views_set_span_settings (views, "span a begin event=a end event=b", NULL);
+  {
+    g_autofree char *bad = g_strconcat (old, "[Spans]\nUserRules=x\\q\n", NULL);
+
+    g_assert_true (g_file_set_contents (sidecar, bad, -1, NULL));
+    g_assert_false (cpel_views_load (views, &error));
+    g_assert_error (error, CPEL_ERROR, CPEL_ERROR_INVALID);
+    g_clear_error (&error);
+    g_assert_cmpstr (cpel_views_get_span_rules_text (views), ==,
+                     "span a begin event=a end event=b");
+  }
+}
+
 static void
 test_copy_equal (void)
 {
@@ -575,6 +638,7 @@ main (int argc, char **argv)
   ADD ("fallback-chmod", test_fallback_chmod);
   ADD ("bad-files", test_bad_files);
   ADD ("with-file", test_with_file);
+  ADD ("span-settings", test_span_settings);
 #undef ADD
   g_test_add_func ("/core/views/copy-equal", test_copy_equal);
   return g_test_run ();

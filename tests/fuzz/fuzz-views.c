@@ -158,9 +158,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   GError *error = NULL;
   GPtrArray *views, *again;
   int current = -2, current2 = -2;
+  CpelViewsSpanSettings spans = { NULL, NULL }, spans2 = { NULL, NULL };
 
   FUZZ_CHECK (g_file_set_contents (in_path, (const char *) data, size, NULL));
-  views = cpel_views_read_file (in_path, &current, &error);
+  views = cpel_views_read_file_full (in_path, &current, &spans, &error);
   if (views == NULL)
     {
       FUZZ_CHECK (error != NULL && error->message[0] != '\0');
@@ -169,6 +170,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     }
   FUZZ_CHECK (error == NULL);
   FUZZ_CHECK (current >= -1 && current < (int) views->len);
+  /* the span settings: UTF-8, no empty id */
+  FUZZ_CHECK (spans.user_rules == NULL || g_utf8_validate (spans.user_rules, -1, NULL));
+  for (guint i = 0; spans.disabled != NULL && spans.disabled[i] != NULL; i++)
+    FUZZ_CHECK (spans.disabled[i][0] != '\0' && g_utf8_validate (spans.disabled[i], -1, NULL));
 
   for (guint i = 0; i < views->len; i++)
     {
@@ -180,14 +185,21 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     }
 
   /* round trip */
-  FUZZ_CHECK (cpel_views_write_file (out_path, views, current, NULL));
-  again = cpel_views_read_file (out_path, &current2, &error);
+  FUZZ_CHECK (cpel_views_write_file_full (out_path, views, current, &spans, NULL));
+  again = cpel_views_read_file_full (out_path, &current2, &spans2, &error);
   if (again == NULL)
     {
       fprintf (stderr, "the written views do not read back: %s\n", error->message);
       FUZZ_CHECK (!"written views read back");
     }
   FUZZ_CHECK (current2 == current);
+  FUZZ_CHECK (g_strcmp0 (spans.user_rules, spans2.user_rules) == 0);
+  FUZZ_CHECK ((spans.disabled == NULL) == (spans2.disabled == NULL));
+  FUZZ_CHECK (spans.disabled == NULL
+              || g_strv_equal ((const char *const *) spans.disabled,
+                               (const char *const *) spans2.disabled));
+  cpel_views_span_settings_clear (&spans);
+  cpel_views_span_settings_clear (&spans2);
   FUZZ_CHECK (again->len == views->len);
   for (guint i = 0; i < views->len; i++)
     {
