@@ -75,7 +75,8 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 # Tests whose GLib-internal leaks are suppressed by a GLib frame need full
 # malloc stacks (fast unwinding stops at the first GLib frame); that is too
 # slow for every test, so these run apart.
-full_stack_tests=(test-views test-ctf-trace test-index-cache test-index-store)
+full_stack_tests=(test-views test-ctf-trace test-index-cache test-index-store
+                  test-index-cache-writer)
 mapfile -t tests < <(meson test -C "$builddir" --no-rebuild --list \
                        --suite core --suite model --suite render --suite cli --suite fuzz 2>/dev/null |
                      sed -n 's|^[^ ]* / ||p')
