@@ -58,7 +58,7 @@ fi
 
 opts=(-Db_sanitize=address,undefined -Db_lundef=false -Dgui=false -Dbenchmarks=false
       -Dfuzzing=$fuzzing -Dbuildtype=debugoptimized)
-if [ -d "$builddir" ]; then
+if [ -d "$builddir/meson-private" ]; then
   meson setup --reconfigure "$builddir" "${opts[@]}" >/dev/null
 else
   meson setup "$builddir" "${opts[@]}"
@@ -97,7 +97,7 @@ fi
 guidir=${GUI_BUILDDIR:-_build-sanitize-gui}
 gui_opts=(-Db_sanitize=address,undefined -Db_lundef=false -Dgui=true -Dbenchmarks=false
           -Dfuzzing=false -Dbuildtype=debugoptimized)
-if [ -d "$guidir" ]; then
+if [ -d "$guidir/meson-private" ]; then
   meson setup --reconfigure "$guidir" "${gui_opts[@]}" >/dev/null
 else
   meson setup "$guidir" "${gui_opts[@]}" >/dev/null

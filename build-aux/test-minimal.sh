@@ -29,7 +29,7 @@ done
 export PKG_CONFIG_LIBDIR=$pcdir
 
 opts=(-Dctf=disabled -Dperf=disabled)
-if [ -d "$builddir" ]; then
+if [ -d "$builddir/meson-private" ]; then
   meson setup --reconfigure "$builddir" "${opts[@]}" >/dev/null
 else
   meson setup "$builddir" "${opts[@]}" >/dev/null

@@ -14,7 +14,7 @@ cpel_install_deps xvfb xauth openbox xdotool x11-utils imagemagick clang libclan
   linux-perf babeltrace2
 
 builddir=${BUILDDIR:-_build}
-if [ -d "$builddir" ]; then
+if [ -d "$builddir/meson-private" ]; then
   meson setup --reconfigure "$builddir" >/dev/null
 else
   meson setup "$builddir"
