@@ -4,7 +4,8 @@
  * 1. Definition sections are copied in their order, byte for byte: string
  *    tables through cpel_writer_add_string_table_data (a table whose length
  *    is not a multiple of 4, which the writer would pad, as a raw section),
- *    symbol tables, event definitions and unknown sections as raw sections,
+ *    symbol tables, event definitions and unknown sections as raw sections
+ *    (but those of type 0 or above 0xff, which no CPEL section has),
  *    track definitions reduced to the chosen tracks.  Every offset into a
  *    string table therefore reads the same string in the cut — repeated or
  *    empty strings, padding, anything between the strings.
@@ -226,6 +227,10 @@ copy_definitions (Cut *cut)
             }
           G_GNUC_FALLTHROUGH;
         default:
+          /* a type no CPEL section has (0, or above 0xff): left out, as the
+           * first section it would make the cut no CPEL file (detection) */
+          if (info->type == 0 || info->type > 0xff)
+            break;
           cpel_writer_add_raw_section (cut->w, info->type, data, info->length);
           break;
         }
