@@ -361,11 +361,10 @@ cpel_line_printer_set_clock (CpelLinePrinter *p,
   p->clock_origin = origin_ns;
   if (!p->tsv && clock != CPEL_CLOCK_NONE)
     {
+      gint64 last = origin_ns + cpel_file_get_duration (p->file);
       char buf[64];
 
-      p->time_width = (guint) cpel_time_format_clock_to (clock,
-                                                         origin_ns + cpel_file_get_duration (p->file),
-                                                         9, FALSE, buf, sizeof buf);
+      p->time_width = (guint) cpel_time_format_clock_to (clock, last, 9, FALSE, buf, sizeof buf);
     }
 }
 

@@ -65,8 +65,9 @@ test_format (void)
                     ==, 0);
   g_assert_cmpstr (buf, ==, "");
   /* cut to the buffer */
-  g_assert_cmpuint (cpel_time_format_clock_to (CPEL_CLOCK_SECONDS, G_GINT64_CONSTANT (2584361365612),
-                                               9, FALSE, buf, 5), ==, 4);
+  g_assert_cmpuint (cpel_time_format_clock_to (CPEL_CLOCK_SECONDS,
+                                               G_GINT64_CONSTANT (2584361365612), 9, FALSE,
+                                               buf, 5), ==, 4);
   g_assert_cmpstr (buf, ==, "2584");
 }
 
@@ -76,7 +77,8 @@ test_format (void)
 static void
 test_perf (void)
 {
-  g_autofree char *fields_path = cpel_test_fixture_file ("perf/sched-wakeup.perf-script-fields.txt");
+  g_autofree char *fields_path =
+    cpel_test_fixture_file ("perf/sched-wakeup.perf-script-fields.txt");
   g_autofree char *text_path = cpel_test_fixture_file ("perf/sched-wakeup.perf-script.txt");
   g_autoptr(CpelFile) file = open_fixture ("perf/sched-wakeup.perf.data", FALSE);
   g_autoptr(GPtrArray) fields = cpel_perf_script_parse (fields_path);
