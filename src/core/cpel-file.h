@@ -280,7 +280,8 @@ gboolean      cpel_file_get_capture_start  (CpelFile *self,
 /* The capture's own clock at t = 0 (the earliest event), as its source
  * says (doc/cpel-extensions.md, `clock-origin`): perf.data's sample clock
  * (seconds since boot by default, what `perf script` prints), an elog's
- * wall clock, a CTF clock (its offset from its origin applied).  An event's
+ * wall clock, a CTF clock (its offset from its origin applied), a Snabb
+ * timeline's CLOCK_MONOTONIC (from engine.got_monotonic_time).  An event's
  * time on that clock is *origin_ns + its time.  CPEL_CLOCK_NONE (origin 0)
  * when the source does not say, or the times were read with another clock
  * rate. */

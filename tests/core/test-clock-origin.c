@@ -192,18 +192,64 @@ test_elog (void)
   g_rmdir (dir);
 }
 
-/* CPEL's own header has no clock, nor has a Snabb timeline; read with
- * another clock rate the times are on no clock of the source's. */
+/* A Snabb timeline whose TSC rate comes from engine.got_monotonic_time:
+ * each of them reads its argument (CLOCK_MONOTONIC ns) on the capture's
+ * clock, the first exactly, the others as the rate interpolates. */
+static void
+test_snabb (void)
+{
+  g_autoptr(CpelFile) file = open_fixture ("snabb-timeline/engine-pipeline.timeline", FALSE);
+  g_autoptr(CpelMerge) merge = cpel_merge_new (file, NULL, 0, 0);
+  g_autoptr(GString) text = g_string_new (NULL);
+  gint64 origin, worst = 0;
+  guint n = 0;
+  CpelEvent ev;
+
+  g_assert_cmpint (cpel_file_get_clock_origin (file, &origin), ==, CPEL_CLOCK_SECONDS);
+  while (cpel_merge_next (merge, &ev, NULL))
+    {
+      const char *arg;
+      gint64 want, got;
+
+      if (strcmp (cpel_file_get_type_name (file, ev.type), "engine.got_monotonic_time") != 0)
+        continue;
+      g_string_truncate (text, 0);
+      cpel_file_append_datum (file, &ev, text);
+      arg = strstr (text->str, "unixnanos=");
+      g_assert_nonnull (arg);
+      want = g_ascii_strtoll (arg + strlen ("unixnanos="), NULL, 10);
+      got = origin + ev.time_ns;
+      if (n++ == 0)
+        g_assert_cmpint (got, ==, want);
+      worst = MAX (worst, ABS (got - want));
+    }
+  g_assert_cmpuint (n, ==, 24);
+  g_test_message ("worst got_monotonic_time: %" G_GINT64_FORMAT " ns off", worst);
+  g_assert_cmpint (worst, <, 1000);
+}
+
+/* CPEL's own header has no clock, nor has a Snabb timeline without
+ * engine.got_monotonic_time; read with another clock rate the times are
+ * on no clock of the source's. */
 static void
 test_none (void)
 {
   g_autoptr(CpelFile) cpel = open_fixture ("vpp-sample.cpel", FALSE);
-  g_autoptr(CpelFile) snabb = open_fixture ("snabb-timeline/engine-pipeline.timeline", FALSE);
+  g_autoptr(CpelFile) snabb = open_fixture ("snabb-timeline/ring64-wrapped.timeline", FALSE);
+  g_autofree char *path = cpel_test_fixture_file ("snabb-timeline/ring64-wrapped.timeline");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) rated = NULL;
+  CpelLoadOptions options = { .ticks_per_second = 2000000000 };
   gint64 origin = 1;
 
   g_assert_cmpint (cpel_file_get_clock_origin (cpel, &origin), ==, CPEL_CLOCK_NONE);
   g_assert_cmpint (origin, ==, 0);
   g_assert_cmpint (cpel_file_get_clock_origin (snabb, NULL), ==, CPEL_CLOCK_NONE);
+  /* a rate given: ns, but still no clock reading */
+  rated = cpel_file_new_for_path (path, &options, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (cpel_file_get_time_kind (rated), ==, CPEL_TIME_KIND_NS);
+  g_assert_cmpint (cpel_file_get_clock_origin (rated, NULL), ==, CPEL_CLOCK_NONE);
 }
 
 int
@@ -218,6 +264,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/clock/ctf", test_ctf);
 #endif
   g_test_add_func ("/core/clock/elog", test_elog);
+  g_test_add_func ("/core/clock/snabb", test_snabb);
   g_test_add_func ("/core/clock/none", test_none);
   return g_test_run ();
 }
