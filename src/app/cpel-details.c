@@ -9,6 +9,7 @@
 typedef enum
 {
   FIELD_TIME,
+  FIELD_CLOCK,      /* the time on the capture's own clock, when it has one */
   FIELD_TRACK,
   FIELD_CODE,
   FIELD_EVENT,
@@ -38,6 +39,7 @@ static const struct
   const char *title;
 } fields[N_FIELDS] = {
   [FIELD_TIME]      = { "time",      N_("Time") },
+  [FIELD_CLOCK]     = { "clock",     N_("Capture clock") },
   [FIELD_TRACK]     = { "track",     N_("Track") },
   [FIELD_CODE]      = { "code",      N_("Code") },
   [FIELD_EVENT]     = { "event",     N_("Event") },
@@ -112,6 +114,30 @@ format_time (CpelFile *file,
   if (cpel_file_get_time_kind (file) == CPEL_TIME_KIND_TICKS)
     return g_strdup_printf (_("%s (%s ticks)"), time, exact);
   return g_strdup_printf (_("%s (%s ns)"), time, exact);
+}
+
+/* The capture clock's row: perf's seconds as perf script prints them (ns),
+ * a wall clock in UTC; no row without a clock. */
+static void
+set_clock_value (CpelDetails *self,
+                 CpelFile    *file,
+                 gint64       t)
+{
+  gint64 origin;
+  CpelClockKind clock = cpel_file_get_clock_origin (file, &origin);
+  g_autofree char *s = NULL;
+
+  if (clock != CPEL_CLOCK_NONE)
+    {
+      g_autofree char *time = cpel_time_format_clock (clock, origin + t, 9);
+
+      /* TRANSLATORS: a time on a clock counting seconds; on the wall clock, in UTC */
+      s = clock == CPEL_CLOCK_SECONDS ? g_strdup_printf (_("%s s"), time)
+                                      : g_strdup_printf (_("%s UTC"), time);
+    }
+  set_value (self, FIELD_CLOCK, s != NULL ? s : "");
+  gtk_widget_set_visible (self->titles[FIELD_CLOCK], s != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->values[FIELD_CLOCK]), s != NULL);
 }
 
 static char *
@@ -342,6 +368,7 @@ cpel_details_set_event (CpelDetails *self,
     set_value (self, FIELD_DELTA, _("First event on the track"));
 
   show_fields (self, FALSE, FALSE);
+  set_clock_value (self, file, event.time_ns);
   gtk_stack_set_visible_child_name (self->stack, "event");
 }
 

@@ -119,6 +119,7 @@ struct _CpelWindow
   GtkLabel             *cursor_label;
   GtkLabel             *measure_label;
   GtkLabel             *modes_label;
+  GtkWidget            *clock_button;      /* win.capture-clock, with a tooltip */
 
   CpelFile             *file;
   GFile                *location;

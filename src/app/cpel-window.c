@@ -23,6 +23,7 @@ enum
   PROP_COLOR_MODE,
   PROP_SUMMARY_MODE,
   PROP_SHOW_SPANS,
+  PROP_CAPTURE_CLOCK,
   N_PROPS
 };
 
@@ -58,20 +59,40 @@ _cpel_window_notify_loading (CpelWindow *self)
 /* ------------------------------------------------------------------------ */
 /* Status line and details                                                    */
 
-/* Times on the status line, as precise as a pixel of the current view. */
+/* Times on the status line, as precise as a pixel of the current view;
+ * on the capture's clock when chosen (the wall clock's date only when
+ * `date`, in UTC). */
 static char *
-format_view_time (CpelWindow *self,
-                  gint64      t)
+format_view_time_full (CpelWindow *self,
+                       gint64      t,
+                       gboolean    date)
 {
   const CpelRange *range = cpel_session_get_range (self->session);
   gint64 t0 = range->t0, t1 = range->t1;
   double pixels = MAX (1.0, gtk_widget_get_width (GTK_WIDGET (self->timeline))
                             - cpel_timeline_get_label_width (self->timeline));
+  gint64 origin;
+  CpelClockKind clock = cpel_session_get_time_clock (self->session, &origin);
 
+  if (clock != CPEL_CLOCK_NONE)
+    {
+      guint decimals = cpel_render_clock_decimals (cpel_render_ruler_step (t0, t1, pixels, 1.0));
+      char buf[64];
+
+      cpel_time_format_clock_to (clock, origin + t, decimals, !date, buf, sizeof buf);
+      return clock == CPEL_CLOCK_SECONDS ? g_strdup_printf ("%s s", buf) : g_strdup (buf);
+    }
   return cpel_render_format_tick_kind (t, cpel_render_ruler_step (t0, t1, pixels, 1.0),
                                        MAX (ABS (t0), ABS (t1)),
                                        self->file != NULL ? cpel_file_get_time_kind (self->file)
                                                           : CPEL_TIME_KIND_NS);
+}
+
+static char *
+format_view_time (CpelWindow *self,
+                  gint64      t)
+{
+  return format_view_time_full (self, t, FALSE);
 }
 
 static void
@@ -89,11 +110,15 @@ update_range_label (CpelWindow *self)
       gtk_label_set_text (self->range_label, "");
       return;
     }
-  a = format_view_time (self, t0);
+  a = format_view_time_full (self, t0, TRUE);
   b = format_view_time (self, t1);
   span = cpel_time_format_kind (t1 - t0, cpel_file_get_time_kind (self->file));
-  /* TRANSLATORS: the visible range: start – end (span) */
-  text = g_strdup_printf (_("%s – %s (%s)"), a, b, span);
+  if (cpel_session_get_time_clock (self->session, NULL) == CPEL_CLOCK_WALL)
+    /* TRANSLATORS: the visible range on the wall clock: start – end UTC (span) */
+    text = g_strdup_printf (_("%s – %s UTC (%s)"), a, b, span);
+  else
+    /* TRANSLATORS: the visible range: start – end (span) */
+    text = g_strdup_printf (_("%s – %s (%s)"), a, b, span);
   gtk_label_set_text (self->range_label, text);
 }
 
@@ -562,6 +587,13 @@ update_modes (CpelWindow *self)
     default:
       break;
     }
+  if (cpel_session_get_time_clock (self->session, NULL) != CPEL_CLOCK_NONE)
+    {
+      g_string_append (text, text->len > 0 ? " · " : "");
+      g_string_append (text, _("Capture clock"));
+      g_string_append (tip, tip->len > 0 ? "\n" : "");
+      g_string_append (tip, _("Times on the capture’s own clock (Display ▸ Capture Clock)"));
+    }
   gtk_label_set_text (self->modes_label, text->str);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->modes_label), tip->len > 0 ? tip->str : NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->modes_label), text->len > 0);
@@ -579,6 +611,31 @@ on_summary_changed (CpelWindow *self)
 {
   update_modes (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUMMARY_MODE]);
+}
+
+/* The status line's clock toggle says why it cannot be used. */
+static void
+update_clock_button (CpelWindow *self)
+{
+  gboolean has = cpel_session_has_capture_clock (self->session);
+
+  gtk_widget_set_tooltip_text (self->clock_button,
+                               has ? _("Show times on the capture’s own clock (perf: seconds "
+                                       "since boot, as perf script prints them; wall clocks "
+                                       "in UTC)")
+                                   : _("This capture does not say what its clock read: times "
+                                       "count from its first event"));
+}
+
+static void
+on_capture_clock_changed (CpelWindow *self)
+{
+  update_modes (self);
+  update_range_label (self);
+  update_pointer_labels (self);
+  update_clock_button (self);
+  _cpel_window_update_actions (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAPTURE_CLOCK]);
 }
 
 static void
@@ -712,6 +769,10 @@ cpel_window_get_property (GObject    *object,
       g_value_set_boolean (value,
                            self->session == NULL || cpel_session_get_show_spans (self->session));
       break;
+    case PROP_CAPTURE_CLOCK:
+      g_value_set_boolean (value,
+                           self->session != NULL && cpel_session_get_capture_clock (self->session));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -742,6 +803,10 @@ cpel_window_set_property (GObject      *object,
     case PROP_SHOW_SPANS:
       if (self->session != NULL)
         cpel_session_set_show_spans (self->session, g_value_get_boolean (value));
+      break;
+    case PROP_CAPTURE_CLOCK:
+      if (self->session != NULL)
+        cpel_session_set_capture_clock (self->session, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -782,6 +847,10 @@ cpel_window_class_init (CpelWindowClass *klass)
   properties[PROP_SHOW_SPANS] =
     g_param_spec_boolean ("show-spans", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* Times on the capture's own clock (win.capture-clock). */
+  properties[PROP_CAPTURE_CLOCK] =
+    g_param_spec_boolean ("capture-clock", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (CPEL_TYPE_TIMELINE);
@@ -820,6 +889,7 @@ cpel_window_class_init (CpelWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, cursor_label);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, measure_label);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, modes_label);
+  gtk_widget_class_bind_template_child (widget_class, CpelWindow, clock_button);
   gtk_widget_class_bind_template_callback (widget_class, _cpel_window_on_reload_bar_response);
   gtk_widget_class_bind_template_callback (widget_class, _cpel_window_on_ticks_bar_response);
 
@@ -878,6 +948,12 @@ cpel_window_init (CpelWindow *self)
                             G_CALLBACK (on_summary_changed), self);
   g_signal_connect_swapped (self->session, "notify::show-spans",
                             G_CALLBACK (on_show_spans_changed), self);
+  g_signal_connect_swapped (self->session, "notify::capture-clock",
+                            G_CALLBACK (on_capture_clock_changed), self);
+  g_signal_connect_swapped (self->session, "notify::has-capture-clock",
+                            G_CALLBACK (on_capture_clock_changed), self);
+  gtk_button_set_icon_name (GTK_BUTTON (self->clock_button), "preferences-system-time-symbolic");
+  update_clock_button (self);
 
   _cpel_window_dnd_init (self);
 

@@ -277,6 +277,16 @@ gboolean      cpel_file_has_clock_rate     (CpelFile *self);
  * not say (never the file's modification time). */
 gboolean      cpel_file_get_capture_start  (CpelFile *self,
                                             gint64   *unix_ns);
+/* The capture's own clock at t = 0 (the earliest event), as its source
+ * says (doc/cpel-extensions.md, `clock-origin`): perf.data's sample clock
+ * (seconds since boot by default, what `perf script` prints), an elog's
+ * wall clock, a CTF clock (its offset from its origin applied), a Snabb
+ * timeline's CLOCK_MONOTONIC (from engine.got_monotonic_time).  An event's
+ * time on that clock is *origin_ns + its time.  CPEL_CLOCK_NONE (origin 0)
+ * when the source does not say, or the times were read with another clock
+ * rate. */
+CpelClockKind cpel_file_get_clock_origin   (CpelFile *self,
+                                            gint64   *origin_ns);
 /* The source format's header: key, value, key, value, …, NULL (g_strfreev). */
 char        **cpel_file_dup_source_header  (CpelFile *self);
 /* TRUE when events carry their full text (the datum shown is that text). */

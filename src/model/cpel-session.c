@@ -40,6 +40,7 @@ struct _CpelSession
   gint64             measure_t1;
   CpelColorMode      color_mode;
   gboolean           summary;
+  gboolean           capture_clock;
   /* spans: derived from `file` by `span_rules` in a worker thread */
   CpelSpanRules     *span_rules;
   CpelSpans         *spans;          /* NULL until derived */
@@ -84,6 +85,8 @@ enum
   PROP_SPANS_PENDING,
   PROP_SHOW_SPANS,
   PROP_SPAN_FILTER,
+  PROP_CAPTURE_CLOCK,
+  PROP_HAS_CAPTURE_CLOCK,
   N_PROPS
 };
 
@@ -178,7 +181,7 @@ void
 cpel_session_set_file (CpelSession *self,
                        CpelFile    *file)
 {
-  gboolean had_selection, had_measure, was_chasing, had_hidden, had_matches;
+  gboolean had_selection, had_measure, was_chasing, had_hidden, had_matches, had_clock;
   CpelRange old_range;
 
   g_return_if_fail (CPEL_IS_SESSION (self));
@@ -194,6 +197,7 @@ cpel_session_set_file (CpelSession *self,
   had_hidden = self->hidden_types != NULL;
   had_matches = self->matches != NULL;
   old_range = self->range;
+  had_clock = cpel_session_has_capture_clock (self);
 
   if (self->order != NULL)
     g_signal_handlers_disconnect_by_data (self->order, self);
@@ -223,6 +227,8 @@ cpel_session_set_file (CpelSession *self,
     notify (self, PROP_MEASURE);
   if (was_chasing)
     notify (self, PROP_CHASING);
+  if (had_clock != cpel_session_has_capture_clock (self))
+    notify (self, PROP_HAS_CAPTURE_CLOCK);
   update_history_state (self);
   spans_restart (self);
   g_object_thaw_notify (G_OBJECT (self));
@@ -1323,6 +1329,44 @@ cpel_session_set_summary (CpelSession *self,
   notify (self, PROP_SUMMARY);
 }
 
+gboolean
+cpel_session_get_capture_clock (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  return self->capture_clock;
+}
+
+void
+cpel_session_set_capture_clock (CpelSession *self,
+                                gboolean     capture_clock)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  capture_clock = !!capture_clock;
+  if (self->capture_clock == capture_clock)
+    return;
+  self->capture_clock = capture_clock;
+  notify (self, PROP_CAPTURE_CLOCK);
+}
+
+gboolean
+cpel_session_has_capture_clock (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  return self->file != NULL && cpel_file_get_clock_origin (self->file, NULL) != CPEL_CLOCK_NONE;
+}
+
+CpelClockKind
+cpel_session_get_time_clock (CpelSession *self,
+                             gint64      *origin_ns)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), CPEL_CLOCK_NONE);
+  if (origin_ns != NULL)
+    *origin_ns = 0;
+  if (!self->capture_clock || self->file == NULL)
+    return CPEL_CLOCK_NONE;
+  return cpel_file_get_clock_origin (self->file, origin_ns);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Statistics                                                                 */
 
@@ -1779,6 +1823,12 @@ cpel_session_get_property (GObject    *object,
     case PROP_SUMMARY:
       g_value_set_boolean (value, self->summary);
       break;
+    case PROP_CAPTURE_CLOCK:
+      g_value_set_boolean (value, self->capture_clock);
+      break;
+    case PROP_HAS_CAPTURE_CLOCK:
+      g_value_set_boolean (value, cpel_session_has_capture_clock (self));
+      break;
     case PROP_VIEWS:
       g_value_set_object (value, self->views);
       break;
@@ -1863,6 +1913,9 @@ cpel_session_set_property (GObject      *object,
       break;
     case PROP_SUMMARY:
       cpel_session_set_summary (self, g_value_get_boolean (value));
+      break;
+    case PROP_CAPTURE_CLOCK:
+      cpel_session_set_capture_clock (self, g_value_get_boolean (value));
       break;
     case PROP_VIEWS:
       cpel_session_set_views (self, g_value_get_object (value));
@@ -1955,6 +2008,11 @@ cpel_session_class_init (CpelSessionClass *klass)
   /* The spans highlighted (a CpelSpanFilter owned by the session), or NULL. */
   properties[PROP_SPAN_FILTER] =
     g_param_spec_pointer ("span-filter", NULL, NULL, ro);
+  /* Times on the capture's own clock (chosen; see cpel_session_get_time_clock). */
+  properties[PROP_CAPTURE_CLOCK] =
+    g_param_spec_boolean ("capture-clock", NULL, NULL, FALSE, rw);
+  properties[PROP_HAS_CAPTURE_CLOCK] =
+    g_param_spec_boolean ("has-capture-clock", NULL, NULL, FALSE, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[TRACKS_CHANGED] =

@@ -15,7 +15,8 @@
  * "has-selection", "measure" (CpelRange or NULL), "chasing", "color-mode",
  * "summary", "views" (the capture's saved views), "span-rules", "spans" (the
  * file's spans, derived off the main thread), "spans-pending",
- * "show-spans".  Signals: "tracks-changed" (the rows shown changed),
+ * "show-spans", "capture-clock", "has-capture-clock".  Signals:
+ * "tracks-changed" (the rows shown changed),
  * "types-changed" (the hidden event types changed), "matches-changed" (the
  * search matches highlighted), "selection-changed"
  * (another event or none), "reveal-track" (guint slot, gboolean centre:
@@ -197,6 +198,19 @@ void            cpel_session_set_color_mode     (CpelSession       *self,
 gboolean        cpel_session_get_summary        (CpelSession       *self);
 void            cpel_session_set_summary        (CpelSession       *self,
                                                  gboolean           summary);
+
+/* How times are shown: since the first event (the default), or on the
+ * capture's own clock ("capture-clock": the user's choice, kept across
+ * files; cpel_file_get_clock_origin).  "has-capture-clock" (read-only):
+ * the file's source says what its clock read.  The clock the times are
+ * shown on: the capture's when chosen and known, else CPEL_CLOCK_NONE
+ * (*origin_ns: the clock's reading at time 0, else 0). */
+gboolean        cpel_session_get_capture_clock  (CpelSession       *self);
+void            cpel_session_set_capture_clock  (CpelSession       *self,
+                                                 gboolean           capture_clock);
+gboolean        cpel_session_has_capture_clock  (CpelSession       *self);
+CpelClockKind   cpel_session_get_time_clock     (CpelSession       *self,
+                                                 gint64            *origin_ns);
 
 /* What the Statistics window counts: the measurement when there is one
  * (inclusive: [m0, m1 + 1), as the ruler counts), else the visible range;

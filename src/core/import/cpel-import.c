@@ -277,6 +277,8 @@ struct _CpelImportBuilder
   GPtrArray          *info;         /* key, value, … */
   CpelImportClock     clock;
   char               *clock_description;
+  CpelClockKind       origin_kind;
+  gint64              origin_offset;
   guint64             n_lost;
 
   GBytes             *raw_output;
@@ -390,6 +392,17 @@ cpel_import_builder_set_clock (CpelImportBuilder *b,
   b->clock = clock;
   g_free (b->clock_description);
   b->clock_description = g_strdup (description);
+}
+
+void
+cpel_import_builder_set_clock_origin (CpelImportBuilder *b,
+                                      CpelClockKind      kind,
+                                      gint64             offset_ns)
+{
+  g_return_if_fail (b != NULL);
+
+  b->origin_kind = kind;
+  b->origin_offset = offset_ns;
 }
 
 void
@@ -668,6 +681,13 @@ builder_finish (CpelImportBuilder  *b,
     put_pair (info, "clock-description", b->clock_description);
   lost = g_strdup_printf ("%" PRIu64, b->n_lost);
   put_pair (info, "lost-events", lost);
+  if (b->origin_kind != CPEL_CLOCK_NONE)
+    {
+      g_autofree char *offset = g_strdup_printf ("%" G_GINT64_FORMAT, b->origin_offset);
+
+      put_pair (info, "clock-origin", b->origin_kind == CPEL_CLOCK_WALL ? "unix" : "seconds");
+      put_pair (info, "clock-offset-ns", offset);
+    }
   for (guint i = 0; i + 1 < b->info->len; i += 2)
     put_pair (info, g_ptr_array_index (b->info, i), g_ptr_array_index (b->info, i + 1));
   while (info->len % 4)

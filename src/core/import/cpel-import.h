@@ -51,6 +51,7 @@
  *                                      // the key untranslated: shown in the reader's language
  *        cpel_import_builder_set_clock (b, CPEL_IMPORT_CLOCK_…, "how");
  *        cpel_import_builder_add_lost (b, n);
+ *        cpel_import_builder_set_clock_origin (b, CPEL_CLOCK_…, offset);  // optional
  *
  *      Times are absolute ns (any origin; the loader counts from the
  *      earliest); the datum is the numeric value stats and anomalies use;
@@ -212,6 +213,12 @@ void     cpel_import_builder_add_info     (CpelImportBuilder *b, const char *key
 void     cpel_import_builder_set_clock    (CpelImportBuilder *b, CpelImportClock clock,
                                            const char *description);
 void     cpel_import_builder_add_lost     (CpelImportBuilder *b, guint64 n_lost);
+/* The source's own clock (cpel_file_get_clock_origin): an event added
+ * with time ns reads ns + offset_ns on a clock of that kind (SECONDS: the
+ * source's seconds, e.g. perf's since boot; WALL: ns since 1970 UTC). */
+void     cpel_import_builder_set_clock_origin (CpelImportBuilder *b, CpelClockKind kind,
+                                               gint64 offset_ns);
+
 void     cpel_import_builder_add_track    (CpelImportBuilder *b, guint32 id, const char *label);
 /* datum_format: how readers without the text extension show the datum
  * (NULL = nothing). The name is used verbatim (a '%' in it is escaped). */

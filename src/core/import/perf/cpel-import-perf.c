@@ -758,7 +758,11 @@ import_perf (const CpelImportSource  *src,
       ok = cpel_import_builder_begin_events (b, pi.n_samples + n_marks, error)
            && cpel_perf_data_read_records (pd, second_pass, &pi, cancellable, second_progress, b, error);
       if (ok && pi.has_first)
-        add_start (pd, pi.first_time, b);
+        {
+          add_start (pd, pi.first_time, b);
+          /* times are the recording clock's ns, as `perf script` prints them */
+          cpel_import_builder_set_clock_origin (b, CPEL_CLOCK_SECONDS, 0);
+        }
       guint found, not_found;
       cpel_perf_symbols_get_file_counts (pi.syms, &found, &not_found);
       if (ok && found + not_found > 0)
