@@ -6,6 +6,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "cpel-count.h"
 #include "cpel-stats.h"
 
 typedef struct
@@ -212,11 +213,11 @@ cpel_top_to_text (CpelTop *top,
 
   g_return_val_if_fail (top != NULL, NULL);
   out = g_string_new (NULL);
-  g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT
-                                            " sample with a call chain\n",
-                                            "%" G_GUINT64_FORMAT " samples with a call chain\n",
-                                            top->n_samples),
-                          top->n_samples);
+  g_autofree char *count = cpel_format_count (top->n_samples);
+  g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "%s sample with a call chain\n",
+                                            "%s samples with a call chain\n",
+                                            (gulong) top->n_samples),
+                          count);
   if (top->n_samples == 0)
     return g_string_free (out, FALSE);
   n = limit > 0 ? MIN (limit, top->entries->len) : top->entries->len;
