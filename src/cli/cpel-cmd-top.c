@@ -26,11 +26,11 @@ cpel_cmd_top (int argc, char **argv)
   gint64 t0 = 0, t1 = G_MAXINT64;
 
   context = cpel_cli_context_new ("top", _("FILE"),
-                                  _("The functions of the samples' call chains (perf record -g), most\n"
-                                    "sampled first: self, the samples a function was running in (as\n"
-                                    "perf report --no-children), and total, the samples whose call chain\n"
-                                    "holds it; for the whole file or a time range."),
-                                  entries, CPEL_CLI_OPTIONS_VIEW, &common);
+    _("The functions of the samples' call chains (perf record -g), most\n"
+      "sampled first: self, the samples a function was running in (as\n"
+      "perf report --no-children), and total, the samples whose call chain\n"
+      "holds it; for the whole file or a time range."),
+    entries, CPEL_CLI_OPTIONS_VIEW, &common);
   if (!cpel_cli_parse (context, "top", &argc, &argv))
     return CPEL_EXIT_USAGE;
   if (argc != 2)

@@ -140,8 +140,8 @@ cpel_top_compute (CpelFile      *file,
           if (len == 0)
             continue;
           g_array_set_size (frames, len);
-          cpel_file_get_event_chain (file, ev.file_index, (CpelChainFrame *) (gpointer) frames->data,
-                                     len);
+          cpel_file_get_event_chain (file, ev.file_index,
+                                     (CpelChainFrame *) (gpointer) frames->data, len);
           top->n_samples++;
           entry_for (map, &g_array_index (frames, CpelChainFrame, 0))->e.self++;
           for (guint k = 0; k < len; k++)
@@ -261,8 +261,8 @@ cpel_top_to_csv (CpelTop *top,
 
       g_ascii_formatd (self, sizeof self, "%.4f", percent (e->self, top->n_samples));
       g_ascii_formatd (total, sizeof total, "%.4f", percent (e->total, top->n_samples));
-      g_string_append_printf (out, "%s,%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",", self, total,
-                              e->self, e->total);
+      g_string_append_printf (out, "%s,%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",",
+                              self, total, e->self, e->total);
       cpel_csv_append_field (out, cpel_top_entry_symbol (e));
       g_string_append_c (out, ',');
       cpel_csv_append_field (out, cpel_top_entry_dso (e));
