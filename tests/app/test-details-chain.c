@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test-details-chain.c — the details pane's Call Chain group: a perf
+ * record -g sample's frames, a line each (symbol, then its binary), as the
+ * core reads them; none for a selection without a chain */
+#include "app-test-util.h"
+
+#include <string.h>
+
+#include "cpel-application.h"
+#include "cpel-details.h"
+#include "cpel-session.h"
+#include "cpel-test-util.h"
+#include "cpel-timeline.h"
+#include "cpel-window.h"
+#include "cpel-window-test.h"
+
+static CpelApplication *app;
+
+typedef AppTestFixture Fixture;
+
+/* The recorded capture with call chains (perf.data, found by content). */
+static void
+write_callgraph (const char *path)
+{
+  g_autofree char *src = cpel_test_fixture_file ("perf/gzip-callgraph.perf.data");
+  g_autofree char *data = NULL;
+  gsize len = 0;
+
+  g_assert_true (g_file_get_contents (src, &data, &len, NULL));
+  g_assert_true (g_file_set_contents (path, data, (gssize) len, NULL));
+}
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  if (app == NULL)
+    return;
+  app_test_fixture_setup (f, app, "cpelview-chain", write_callgraph, 1100, 700, TRUE);
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  if (app == NULL)
+    return;
+  app_test_fixture_teardown (f, app);
+}
+
+/* To look at the pane: CPEL_TEST_SHOT_DIR=dir saves the screen (under
+ * xvfb) as dir/NAME-light.png and dir/NAME-dark.png. */
+static void
+shoot (GtkWidget *widget, const char *name)
+{
+  const char *dir = g_getenv ("CPEL_TEST_SHOT_DIR");
+  AdwStyleManager *style = adw_style_manager_get_default ();
+
+  if (dir == NULL)
+    return;
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      g_autofree char *file = g_strdup_printf ("%s-%s.png", name, dark ? "dark" : "light");
+      g_autofree char *path = g_build_filename (dir, file, NULL);
+      g_autofree char *argv0 = g_find_program_in_path ("import");
+      const char *argv[] = { argv0, "-window", "root", path, NULL };
+
+      adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK
+                                                      : ADW_COLOR_SCHEME_FORCE_LIGHT);
+      app_test_drain ();
+      app_test_wait_frames (widget, 40);
+      app_test_settle ();
+      if (argv0 != NULL)
+        g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, NULL,
+                      NULL);
+    }
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+}
+
+static void
+test_call_chain (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline = cpel_window_get_timeline (f->window);
+  CpelSession *session = cpel_timeline_get_session (timeline);
+  CpelDetails *details = cpel_window_get_details (f->window);
+  CpelFile *file = cpel_window_get_file (f->window);
+  guint best_slot = 0;
+  guint64 best_index = 0;
+  guint best_n = 0;
+
+  g_assert_nonnull (file);
+  g_assert_true (cpel_file_has_call_chains (file));
+  /* the longest chain among each track's first events (kernel and user
+   * frames) */
+  for (guint s = 0; s < cpel_file_get_n_tracks (file); s++)
+    for (guint64 i = 0; i < MIN (cpel_file_get_track_n_events (file, s), 4); i++)
+      {
+        CpelEvent ev;
+
+        cpel_file_get_track_event (file, s, i, &ev);
+        guint n = cpel_file_get_event_chain (file, ev.file_index, NULL, 0);
+        if (n > best_n)
+          {
+            best_n = n;
+            best_slot = s;
+            best_index = i;
+          }
+      }
+  g_assert_cmpuint (best_n, >, 5);
+
+  g_object_set (f->window, "show-details", TRUE, NULL);
+  app_test_wait_until (gtk_widget_get_mapped (GTK_WIDGET (details)), 30);
+  cpel_session_select (session, best_slot, best_index, TRUE);
+
+  CpelEvent ev;
+  cpel_file_get_track_event (file, best_slot, best_index, &ev);
+  g_autofree CpelChainFrame *frames = g_new0 (CpelChainFrame, best_n);
+  cpel_file_get_event_chain (file, ev.file_index, frames, best_n);
+  g_autoptr(GString) want = g_string_new (NULL);
+  for (guint i = 0; i < best_n; i++)
+    g_string_append_printf (want, "%s%s %s", i ? "\n" : "",
+                            frames[i].symbol ? frames[i].symbol : "[unknown]",
+                            frames[i].dso ? frames[i].dso : "[unknown]");
+  g_assert_cmpstr (cpel_details_get_value (details, "call-chain"), ==, want->str);
+  g_assert_nonnull (strstr (want->str, "[kernel.kallsyms]"));
+  g_assert_nonnull (strstr (want->str, "/usr/lib/x86_64-linux-gnu/"));
+  shoot (GTK_WIDGET (f->window), "details-call-chain");
+
+  cpel_session_unselect (session);
+  g_assert_cmpstr (cpel_details_get_value (details, "call-chain"), ==, "");
+  g_object_set (f->window, "show-details", FALSE, NULL);
+}
+
+int
+main (int argc, char *argv[])
+{
+  if (!app_test_init (&argc, &argv))
+    return app_test_run_no_display ("/app/details");
+
+  app = app_test_new_application ();
+  g_test_add ("/app/details/call-chain", Fixture, NULL, fixture_setup, test_call_chain,
+              fixture_teardown);
+  return app_test_run (&app);
+}
