@@ -2,6 +2,8 @@
 /* cpel-details.c — the details pane: everything about the selected event */
 #include "cpel-details.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "cpel-app-util.h"
@@ -257,8 +259,9 @@ cpel_details_set_span (CpelDetails *self,
 /* Frames shown at most (perf records up to 127 by default). */
 #define CHAIN_FRAMES_MAX 512
 
-/* A perf sample's call chain, innermost frame first: one line per frame,
- * its symbol and, dimmed, its binary; hidden when the event has none. */
+/* A perf sample's call chain, innermost frame first, as lines: each
+ * binary dimmed, the symbols of its consecutive frames below it, indented;
+ * hidden when the event has none. */
 static void
 show_chain (CpelDetails     *self,
             CpelFile        *file,
@@ -268,6 +271,7 @@ show_chain (CpelDetails     *self,
   g_autofree CpelChainFrame *frames = NULL;
   g_autoptr(GString) markup = NULL;
   guint shown = MIN (n, CHAIN_FRAMES_MAX);
+  const char *last_dso = NULL;
 
   gtk_widget_set_visible (self->chain_box, n > 0);
   if (n == 0)
@@ -280,15 +284,20 @@ show_chain (CpelDetails     *self,
   markup = g_string_new (NULL);
   for (guint i = 0; i < shown; i++)
     {
+      const char *dso = frames[i].dso ? frames[i].dso : "[unknown]";
       g_autofree char *sym = g_markup_escape_text (frames[i].symbol ? frames[i].symbol
                                                                     : "[unknown]", -1);
-      g_autofree char *dso = g_markup_escape_text (frames[i].dso ? frames[i].dso : "[unknown]",
-                                                   -1);
 
-      if (i > 0)
-        g_string_append_c (markup, '\n');
-      g_string_append_printf (markup, "%s <span alpha=\"55%%\" size=\"small\">%s</span>",
-                              sym, dso);
+      if (i == 0 || strcmp (dso, last_dso) != 0)
+        {
+          g_autofree char *escaped = g_markup_escape_text (dso, -1);
+
+          g_string_append_printf (markup, "%s<span alpha=\"55%%\" size=\"small\">%s</span>",
+                                  i > 0 ? "\n" : "", escaped);
+        }
+      last_dso = dso;
+      /* an em space: the symbols stand under their binary */
+      g_string_append_printf (markup, "\n\u2003%s", sym);
     }
   if (shown < n)
     {

@@ -28,8 +28,8 @@ void        cpel_details_set_span  (CpelDetails *self,
 void        cpel_details_clear     (CpelDetails *self);
 /* The value shown for a field (tests): "headline" (the event's name),
  * "label" (the whole label, body text), "time", "track", "code", "event",
- * "datum-hex", "datum-dec", "decoded", "delta", "call-chain" (a frame a
- * line: symbol and binary); a span's "begin", "end",
+ * "datum-hex", "datum-dec", "decoded", "delta", "call-chain" (a binary a
+ * line, the symbols of its frames below it after an em space); a span's "begin", "end",
  * "duration", "self", "depth", "flags", "begin-event", "end-event"; NULL when
  * unknown. */
 const char *cpel_details_get_value (CpelDetails *self,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test-details-chain.c — the details pane's Call Chain group: a perf
- * record -g sample's frames, a line each (symbol, then its binary), as the
- * core reads them; none for a selection without a chain */
+ * record -g sample's frames as the core reads them: each binary, then the
+ * symbols of its consecutive frames; none for a selection without a chain */
 #include "app-test-util.h"
 
 #include <string.h>
@@ -116,9 +116,15 @@ test_call_chain (Fixture *f, gconstpointer data)
   cpel_file_get_event_chain (file, ev.file_index, frames, best_n);
   g_autoptr(GString) want = g_string_new (NULL);
   for (guint i = 0; i < best_n; i++)
-    g_string_append_printf (want, "%s%s %s", i ? "\n" : "",
-                            frames[i].symbol ? frames[i].symbol : "[unknown]",
-                            frames[i].dso ? frames[i].dso : "[unknown]");
+    {
+      const char *dso = frames[i].dso ? frames[i].dso : "[unknown]";
+
+      /* each binary once for its consecutive frames, then their symbols */
+      if (i == 0 || g_strcmp0 (frames[i - 1].dso, frames[i].dso) != 0)
+        g_string_append_printf (want, "%s%s", i ? "\n" : "", dso);
+      g_string_append_printf (want, "\n\u2003%s", frames[i].symbol ? frames[i].symbol
+                                                                   : "[unknown]");
+    }
   g_assert_cmpstr (cpel_details_get_value (details, "call-chain"), ==, want->str);
   g_assert_nonnull (strstr (want->str, "[kernel.kallsyms]"));
   g_assert_nonnull (strstr (want->str, "/usr/lib/x86_64-linux-gnu/"));
