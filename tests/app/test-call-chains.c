@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test-details-chain.c — the details pane's Call Chain group: a perf
- * record -g sample's frames as the core reads them: each binary, then the
- * symbols of its consecutive frames; none for a selection without a chain */
+/* test-call-chains.c — perf record -g call chains in the viewer: the
+ * details pane's Call Chain group (a sample's frames as the core reads
+ * them: each binary, then the symbols of its consecutive frames; none for
+ * a selection without a chain) and the Statistics window's Functions page
+ * (the core's summary of the range: its text, rows, CSV) */
 #include "app-test-util.h"
 
 #include <string.h>
@@ -9,6 +11,8 @@
 #include "cpel-application.h"
 #include "cpel-details.h"
 #include "cpel-session.h"
+#include "cpel-stats-window.h"
+#include "cpel-table.h"
 #include "cpel-test-util.h"
 #include "cpel-timeline.h"
 #include "cpel-window.h"
@@ -135,6 +139,58 @@ test_call_chain (Fixture *f, gconstpointer data)
   g_object_set (f->window, "show-details", FALSE, NULL);
 }
 
+static void
+test_functions (Fixture *f, gconstpointer data)
+{
+  CpelSession *session = cpel_timeline_get_session (cpel_window_get_timeline (f->window));
+  CpelFile *file = cpel_window_get_file (f->window);
+  CpelStatsOptions scope = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  app_test_activate_action (GTK_WIDGET (f->window), "statistics", NULL);
+  CpelStatsWindow *stats = CPEL_STATS_WINDOW (cpel_window_get_statistics (f->window));
+  g_assert_nonnull (stats);
+  app_test_wait_until (!cpel_stats_window_is_busy (stats), 30);
+  g_assert_false (cpel_stats_window_is_busy (stats));
+
+  /* the core's summary of the same range and tracks */
+  cpel_session_get_stats_scope (session, &scope);
+  g_autoptr(CpelTop) want = cpel_top_compute (file, scope.t0, scope.t1, scope.slots,
+                                              scope.n_slots, NULL, &error);
+  g_assert_no_error (error);
+  CpelTop *top = cpel_stats_window_get_top (stats);
+  g_assert_nonnull (top);
+  g_assert_cmpuint (cpel_top_get_n_samples (top), ==, cpel_top_get_n_samples (want));
+  g_assert_cmpuint (cpel_top_get_n_samples (top), >, 0);
+  g_autofree char *want_text = cpel_top_to_text (want, 0);
+  g_autofree char *got_text = cpel_top_to_text (top, 0);
+  g_assert_cmpstr (got_text, ==, want_text);
+
+  /* a row per function, the page shown; Copy gives `cpel top`'s text */
+  GListModel *rows = cpel_stats_window_get_function_rows (stats);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, cpel_top_get_n_entries (want));
+  guint64 self = 0;
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(CpelTableRow) row = g_list_model_get_item (rows, i);
+      const CpelTopEntry *e = cpel_top_get_entry (want, (guint) cpel_table_row_get_id (row));
+
+      g_assert_cmpstr (cpel_table_row_get_text (row, 0), ==, cpel_top_entry_symbol (e));
+      g_assert_cmpstr (cpel_table_row_get_text (row, 1), ==, cpel_top_entry_dso (e));
+      self += (guint64) cpel_table_row_get_key (row, 4);
+    }
+  g_assert_cmpuint (self, ==, cpel_top_get_n_samples (want));
+  AdwViewStack *pages = ADW_VIEW_STACK (gtk_widget_get_template_child (GTK_WIDGET (stats),
+                                                                       CPEL_TYPE_STATS_WINDOW,
+                                                                       "view_stack"));
+  adw_view_stack_set_visible_child_name (pages, "functions");
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (pages), ==, "functions");
+  g_autofree char *copied = cpel_stats_window_get_text (stats);
+  g_assert_cmpstr (copied, ==, want_text);
+  shoot (GTK_WIDGET (stats), "stats-functions");
+  gtk_window_destroy (GTK_WINDOW (stats));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -143,6 +199,8 @@ main (int argc, char *argv[])
 
   app = app_test_new_application ();
   g_test_add ("/app/details/call-chain", Fixture, NULL, fixture_setup, test_call_chain,
+              fixture_teardown);
+  g_test_add ("/app/stats-window/functions", Fixture, NULL, fixture_setup, test_functions,
               fixture_teardown);
   return app_test_run (&app);
 }
