@@ -287,7 +287,7 @@ struct _CpelImportBuilder
   GHashTable         *frame_ids;         /* ChainFrameKey -> number + 1 */
   GArray             *chain_frames;      /* ChainFrameKey */
   GArray             *chain_words;       /* guint32: length, frame numbers, … */
-  GHashTable         *chain_ids;         /* GBytes (the frame numbers) -> word offset + 1 */
+  GHashTable         *chain_ids;         /* a chain's hash -> its word offset + 1 */
   GArray             *chain_offsets;     /* guint32 per event, ~0 = none */
   gboolean            chains_full;
 
@@ -664,8 +664,7 @@ cpel_import_builder_add_frame (CpelImportBuilder *b,
       b->frame_ids = g_hash_table_new_full (frame_key_hash, frame_key_equal, g_free, NULL);
       b->chain_frames = g_array_new (FALSE, FALSE, sizeof (ChainFrameKey));
       b->chain_words = g_array_new (FALSE, FALSE, sizeof (guint32));
-      b->chain_ids = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
-                                            (GDestroyNotify) g_bytes_unref, NULL);
+      b->chain_ids = g_hash_table_new (NULL, NULL);
       b->chain_offsets = g_array_new (FALSE, FALSE, sizeof (guint32));
     }
   if (b->chains_full)
@@ -686,13 +685,26 @@ cpel_import_builder_add_frame (CpelImportBuilder *b,
   return b->chain_frames->len - 1;
 }
 
+/* FNV-1a over the frame numbers: chains are told apart by it, and checked
+ * word by word (a chain whose hash another holds is stored again). */
+static gpointer
+chain_hash (const guint32 *frames,
+            guint          n)
+{
+  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325) ^ n;
+
+  for (guint i = 0; i < n; i++)
+    h = (h ^ frames[i]) * G_GUINT64_CONSTANT (0x100000001b3);
+  return GSIZE_TO_POINTER ((gsize) (h | 1));   /* never NULL */
+}
+
 void
 cpel_import_builder_set_chain (CpelImportBuilder *b,
                                const guint32     *frames,
                                guint              n_frames)
 {
-  g_autoptr(GBytes) key = NULL;
-  guint32 off, none = G_MAXUINT32;
+  guint32 off = G_MAXUINT32, none = G_MAXUINT32;
+  gpointer key;
   gpointer v;
 
   g_return_if_fail (b != NULL && (frames != NULL || n_frames == 0));
@@ -702,10 +714,16 @@ cpel_import_builder_set_chain (CpelImportBuilder *b,
   for (guint i = 0; i < n_frames; i++)
     if (frames[i] >= b->chain_frames->len)
       return;   /* a frame dropped as the section was full */
-  key = g_bytes_new (frames, (gsize) n_frames * 4);
-  if (g_hash_table_lookup_extended (b->chain_ids, key, NULL, &v))
-    off = GPOINTER_TO_UINT (v) - 1;
-  else
+  key = chain_hash (frames, n_frames);
+  v = g_hash_table_lookup (b->chain_ids, key);
+  if (v != NULL)
+    {
+      const guint32 *w = &g_array_index (b->chain_words, guint32, GPOINTER_TO_UINT (v) - 1);
+
+      if (w[0] == n_frames && memcmp (w + 1, frames, (gsize) n_frames * 4) == 0)
+        off = GPOINTER_TO_UINT (v) - 1;
+    }
+  if (off == G_MAXUINT32)
     {
       if (chains_size (b, 4 + (guint64) n_frames * 4) >= G_MAXUINT32)
         {
@@ -715,7 +733,8 @@ cpel_import_builder_set_chain (CpelImportBuilder *b,
       off = b->chain_words->len;
       g_array_append_val (b->chain_words, n_frames);
       g_array_append_vals (b->chain_words, frames, n_frames);
-      g_hash_table_insert (b->chain_ids, g_steal_pointer (&key), GUINT_TO_POINTER (off + 1));
+      if (v == NULL)
+        g_hash_table_insert (b->chain_ids, key, GUINT_TO_POINTER (off + 1));
     }
   while (b->chain_offsets->len + 1 < b->n_added)
     g_array_append_val (b->chain_offsets, none);

@@ -82,6 +82,11 @@ typedef struct
   guint64            first_time;     /* the earliest sample's time (has_first) */
   gboolean           has_first;
   GArray            *chain;           /* guint32 frame numbers of the sample's call chain */
+  /* direct-mapped caches of frame numbers: kernel frames by address (their
+   * names do not change), user frames by address and the names found (the
+   * strings the symbols keep for the import) */
+  struct { guint64 ip; guint32 frame; } *kframes;                     /* 4096 */
+  struct { guint64 ip; const char *sym, *dso; guint32 frame; } *uframes; /* 4096 */
 } PerfImport;
 
 /* Call chain context markers (include/uapi/linux/perf_event.h): the
@@ -122,16 +127,45 @@ add_chain (PerfImport *pi, const CpelPerfRecord *r)
                  : ip == CONTEXT_USER ? CPEL_PERF_MISC_USER : 0;   /* hypervisor, guest */
           continue;
         }
-      if (mode == CPEL_PERF_MISC_KERNEL || mode == CPEL_PERF_MISC_USER)
+      guint slot = (guint) ((ip ^ (ip >> 12) ^ (ip >> 24)) & 4095);
+      guint32 f;
+
+      if (mode == CPEL_PERF_MISC_KERNEL && pi->kframes[slot].frame != 0
+          && pi->kframes[slot].ip == ip)
+        f = pi->kframes[slot].frame - 1;
+      else
         {
-          gboolean kernel = mode == CPEL_PERF_MISC_KERNEL;
-          sym = cpel_perf_symbols_lookup_frame (pi->syms, r->pid, kernel, ip, time, &off, &dso);
-          if (dso == NULL && kernel)
-            dso = "[kernel.kallsyms]";   /* as perf script: even without its symbols */
+          if (mode == CPEL_PERF_MISC_KERNEL || mode == CPEL_PERF_MISC_USER)
+            {
+              gboolean kernel = mode == CPEL_PERF_MISC_KERNEL;
+              sym = cpel_perf_symbols_lookup_frame (pi->syms, r->pid, kernel, ip, time, &off,
+                                                    &dso);
+              if (dso == NULL && kernel)
+                dso = "[kernel.kallsyms]";   /* as perf script: even without its symbols */
+            }
+          if (mode != CPEL_PERF_MISC_KERNEL && pi->uframes[slot].frame != 0
+              && pi->uframes[slot].ip == ip && pi->uframes[slot].sym == sym
+              && pi->uframes[slot].dso == dso)
+            f = pi->uframes[slot].frame - 1;
+          else
+            {
+              f = cpel_import_builder_add_frame (pi->b, ip, sym, dso);
+              if (f == G_MAXUINT32)
+                return;   /* the section is full */
+              if (mode == CPEL_PERF_MISC_KERNEL)
+                {
+                  pi->kframes[slot].ip = ip;
+                  pi->kframes[slot].frame = f + 1;
+                }
+              else
+                {
+                  pi->uframes[slot].ip = ip;
+                  pi->uframes[slot].sym = sym;
+                  pi->uframes[slot].dso = dso;
+                  pi->uframes[slot].frame = f + 1;
+                }
+            }
         }
-      guint32 f = cpel_import_builder_add_frame (pi->b, ip, sym, dso);
-      if (f == G_MAXUINT32)
-        return;   /* the section is full */
       g_array_append_val (pi->chain, f);
     }
   cpel_import_builder_set_chain (pi->b, (const guint32 *) (gpointer) pi->chain->data,
@@ -756,6 +790,8 @@ import_perf (const CpelImportSource  *src,
     pi.wake_attr[k] = G_MAXUINT;
   pi.syms = cpel_perf_symbols_new ();
   pi.chain = g_array_new (FALSE, FALSE, sizeof (guint32));
+  pi.kframes = g_malloc0 (4096 * sizeof *pi.kframes);
+  pi.uframes = g_malloc0 (4096 * sizeof *pi.uframes);
   for (guint i = 0; i < cpel_perf_data_get_n_attrs (pd); i++)
     if (cpel_perf_data_attr_is_tracepoint (pd, i))
       {
@@ -845,6 +881,8 @@ import_perf (const CpelImportSource  *src,
   g_string_free (pi.comm, TRUE);
   cpel_perf_symbols_free (pi.syms);
   g_array_unref (pi.chain);
+  g_free (pi.kframes);
+  g_free (pi.uframes);
   return ok;
 }
 
