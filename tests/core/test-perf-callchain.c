@@ -395,6 +395,50 @@ test_hostile (void)
   g_assert_cmpuint (damaged_read, >, 0);
 }
 
+/* The section in either byte order (`cpel convert --little-endian` or
+ * not) reads as the capture opened directly. */
+static void
+test_byte_order (void)
+{
+  g_autofree char *path = cpel_test_fixture_file ("perf/gzip-callgraph.perf.data");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) direct = cpel_file_new_for_path (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr(GMappedFile) mf = g_mapped_file_new (path, FALSE, &error);
+  g_assert_no_error (error);
+  CpelImportSource src = { path, (const guint8 *) g_mapped_file_get_contents (mf),
+                           g_mapped_file_get_length (mf), NULL };
+
+  for (guint le = 0; le < 2; le++)
+    {
+      CpelImportOptions opt = { 0 };
+      opt.little_endian = le;
+      g_autoptr(GBytes) cpel = cpel_import_run (cpel_importer_lookup ("perf"), &src, &opt, NULL,
+                                                NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_autoptr(CpelFile) f = cpel_file_new_for_cpel_bytes (cpel, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (cpel_file_is_little_endian (f), ==, le);
+      g_assert_cmpuint (cpel_file_get_n_events (f), ==, cpel_file_get_n_events (direct));
+      guint64 frames = 0;
+      for (guint64 i = 0; i < cpel_file_get_n_events (f); i++)
+        {
+          CpelChainFrame a[256], b[256];
+          guint n = cpel_file_get_event_chain (f, i, a, G_N_ELEMENTS (a));
+          g_assert_cmpuint (n, ==, cpel_file_get_event_chain (direct, i, b, G_N_ELEMENTS (b)));
+          g_assert_cmpuint (n, <=, G_N_ELEMENTS (a));
+          for (guint k = 0; k < n; k++)
+            {
+              g_assert_cmphex (a[k].ip, ==, b[k].ip);
+              g_assert_cmpstr (a[k].symbol, ==, b[k].symbol);
+              g_assert_cmpstr (a[k].dso, ==, b[k].dso);
+            }
+          frames += n;
+        }
+      g_assert_cmpuint (frames, >, 300);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -402,5 +446,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/import/perf/callchain/fixture", test_fixture);
   g_test_add_func ("/core/import/perf/callchain/live", test_live);
   g_test_add_func ("/core/import/perf/callchain/hostile", test_hostile);
+  g_test_add_func ("/core/import/perf/callchain/byte-order", test_byte_order);
   return g_test_run ();
 }
