@@ -260,8 +260,9 @@ cpel_details_set_span (CpelDetails *self,
 #define CHAIN_FRAMES_MAX 512
 
 /* A perf sample's call chain, innermost frame first, as lines: each
- * binary dimmed, the symbols of its consecutive frames below it, indented;
- * hidden when the event has none. */
+ * binary dimmed, the symbols of its consecutive frames below it, indented
+ * (an unknown one with its address, as perf script prints it); hidden
+ * when the event has none. */
 static void
 show_chain (CpelDetails     *self,
             CpelFile        *file,
@@ -296,8 +297,12 @@ show_chain (CpelDetails     *self,
                                   i > 0 ? "\n" : "", escaped);
         }
       last_dso = dso;
-      /* an em space: the symbols stand under their binary */
+      /* an em space: the symbols stand under their binary; an unknown
+       * one's address follows it, dimmed */
       g_string_append_printf (markup, "\n\u2003%s", sym);
+      if (frames[i].symbol == NULL)
+        g_string_append_printf (markup, " <span alpha=\"55%%\" size=\"small\">%"
+                                G_GINT64_MODIFIER "x</span>", frames[i].ip);
     }
   if (shown < n)
     {

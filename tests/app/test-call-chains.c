@@ -128,6 +128,8 @@ test_call_chain (Fixture *f, gconstpointer data)
         g_string_append_printf (want, "%s%s", i ? "\n" : "", dso);
       g_string_append_printf (want, "\n\u2003%s", frames[i].symbol ? frames[i].symbol
                                                                    : "[unknown]");
+      if (frames[i].symbol == NULL)
+        g_string_append_printf (want, " %" G_GINT64_MODIFIER "x", frames[i].ip);
     }
   g_assert_cmpstr (cpel_details_get_value (details, "call-chain"), ==, want->str);
   g_assert_nonnull (strstr (want->str, "[kernel.kallsyms]"));
