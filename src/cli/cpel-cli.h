@@ -33,6 +33,7 @@ int  cpel_cmd_cache  (int argc, char **argv);
 int  cpel_cmd_spans  (int argc, char **argv);
 int  cpel_cmd_states (int argc, char **argv);
 int  cpel_cmd_rules  (int argc, char **argv);
+int  cpel_cmd_top    (int argc, char **argv);
 
 /* `cpel dump --follow SOURCE` (cpel-cmd-follow.c): returns the exit status. */
 int  cpel_cli_follow (const char *source,

@@ -252,6 +252,15 @@ void     cpel_import_builder_set_text_source (CpelImportBuilder *b, const CpelIm
 /* As add_event, the text made from `ref` now or when asked. */
 void     cpel_import_builder_add_event_ref (CpelImportBuilder *b, guint64 ns, guint32 track,
                                             guint32 code, guint32 datum, guint64 ref);
+/* Call chains (perf record -g; doc/cpel-extensions.md): a frame by its
+ * address, symbol and binary (NULL: unknown), the same frame given again
+ * gets the same number; then the chain of the event added last, innermost
+ * frame first.  Only a capture with a chain gets the section.  Chains past
+ * what one section holds (4 GiB) are dropped. */
+guint32  cpel_import_builder_add_frame     (CpelImportBuilder *b, guint64 ip, const char *symbol,
+                                            const char *dso);
+void     cpel_import_builder_set_chain     (CpelImportBuilder *b, const guint32 *frames,
+                                            guint n_frames);
 /* Replace the whole output by these CPEL bytes (c2cpel-compatible mode). */
 void     cpel_import_builder_set_raw_output (CpelImportBuilder *b, GBytes *cpel);
 
