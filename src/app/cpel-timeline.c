@@ -226,6 +226,7 @@ sync_view (CpelTimeline *self)
   self->view.matches = cpel_session_get_matches (self->session);
   self->view.spans = cpel_session_get_show_spans (self->session)
                      ? cpel_session_get_spans (self->session) : NULL;
+  self->view.span_filter = cpel_session_get_span_filter (self->session);
   {
     CpelSessionSpanRef ref;
 
@@ -402,6 +403,7 @@ cpel_timeline_set_session (CpelTimeline *self,
     { "notify::summary", G_CALLBACK (on_session_summary) },
     { "notify::spans", G_CALLBACK (on_session_spans) },
     { "notify::show-spans", G_CALLBACK (on_session_spans) },
+    { "notify::span-filter", G_CALLBACK (on_session_spans) },
     { "tracks-changed", G_CALLBACK (on_session_tracks) },
     { "types-changed", G_CALLBACK (on_session_types) },
     { "matches-changed", G_CALLBACK (on_session_types) },
