@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cpel-overview-strip.h"
+#include "cpel-search-bar.h"
 #include "cpel-span-histogram-window.h"
 #include "cpel-span-scatter.h"
 #include "cpel-window.h"
@@ -341,6 +342,95 @@ test_scatter_drag (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (cpel_span_histogram_window_get_status (dist), "2 of 2"));
 }
 
+/* Enter (Shift+Enter with `back`) in the search entry: a key press when
+ * there is input, else the step it asks for. */
+static void
+press_enter (CpelSearchBar *bar, gboolean back)
+{
+  if (app_test_can_send_input ())
+    {
+      GtkWidget *entry = gtk_widget_get_first_child (GTK_WIDGET (bar));
+
+      /* the entry has the keyboard while the bar is open */
+      g_assert_nonnull (entry);
+      app_test_xdo ("key", back ? "shift+Return" : "Return", NULL);
+      app_test_round_trips ();
+      app_test_drain ();
+    }
+  else
+    cpel_search_bar_step (bar, back ? -1 : 1);
+}
+
+/* The search bar takes a duration filter: its spans are the matches
+ * ("n of N" over spans), highlighted, stepped through with Enter. */
+static void
+test_search (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline;
+  CpelSession *session;
+  CpelSearchBar *bar;
+  CpelRange range = { 0, 20000 };
+  guint64 n = 0;
+
+  SKIP_WITHOUT_DISPLAY ();
+  timeline = cpel_window_get_timeline (f->window);
+  session = cpel_timeline_get_session (timeline);
+  bar = cpel_window_get_search_bar (f->window);
+  wait_spans (session);
+  cpel_session_set_range (session, &range, CPEL_SESSION_STEP);
+
+  cpel_search_bar_set_search_mode (bar, TRUE);
+  app_test_wait_drawn (GTK_WIDGET (bar));
+  cpel_search_bar_search (bar, CPEL_SEARCH_TEXT, "ip4-lookup dur>5us", FALSE);
+  app_test_wait_until (!cpel_search_bar_is_running (bar), 30);
+  g_assert_null (cpel_search_bar_get_error (bar));
+  g_assert_nonnull (cpel_session_get_span_filter (session));
+  g_assert_cmpint (cpel_session_get_span_filter (session)->min_ns, ==, 5001);
+  g_assert_nonnull (cpel_session_get_span_matches (session, &n));
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "2 spans");
+  /* no event matches meanwhile */
+  g_assert_null (cpel_session_get_matches (session));
+  g_assert_true (cpel_timeline_get_view (timeline)->span_filter
+                 == cpel_session_get_span_filter (session));
+
+  /* Enter from the range's centre (10 µs): 30 µs, then 70 µs; Shift+Enter back */
+  press_enter (bar, FALSE);
+  g_assert_cmpint (selected_begin (session), ==, 30000);
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "1 of 2");
+  press_enter (bar, FALSE);
+  g_assert_cmpint (selected_begin (session), ==, 70000);
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "2 of 2");
+  press_enter (bar, TRUE);
+  g_assert_cmpint (selected_begin (session), ==, 30000);
+
+  /* every span of at least 2 µs: the worker's 10 and the two slow ones */
+  cpel_search_bar_search (bar, CPEL_SEARCH_TEXT, "dur>=2us", FALSE);
+  cpel_session_get_span_matches (session, &n);
+  g_assert_cmpuint (n, ==, 12);
+  /* none of a millisecond */
+  cpel_search_bar_search (bar, CPEL_SEARCH_TEXT, "dur >= 1ms", FALSE);
+  cpel_session_get_span_matches (session, &n);
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "No matches");
+  /* a malformed one: an error, nothing highlighted */
+  cpel_search_bar_search (bar, CPEL_SEARCH_TEXT, "ip4-lookup dur>5xs", FALSE);
+  g_assert_nonnull (cpel_search_bar_get_error (bar));
+  g_assert_null (cpel_session_get_span_filter (session));
+
+  /* events again: text without a condition */
+  cpel_search_bar_search (bar, CPEL_SEARCH_TEXT, "ip4-lookup-call", FALSE);
+  app_test_wait_until (!cpel_search_bar_is_running (bar), 30);
+  g_assert_null (cpel_session_get_span_filter (session));
+  g_assert_nonnull (cpel_session_get_matches (session));
+
+  /* closing the bar takes the highlight away */
+  cpel_search_bar_search (bar, CPEL_SEARCH_TEXT, "ip4-lookup dur>5us", FALSE);
+  g_assert_nonnull (cpel_session_get_span_filter (session));
+  cpel_search_bar_set_search_mode (bar, FALSE);
+  g_assert_null (cpel_session_get_span_filter (session));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -352,5 +442,7 @@ main (int argc, char **argv)
               fixture_teardown);
   g_test_add ("/app/span-highlight/scatter-drag", Fixture, NULL, fixture_setup,
               test_scatter_drag, fixture_teardown);
+  g_test_add ("/app/span-highlight/search", Fixture, NULL, fixture_setup, test_search,
+              fixture_teardown);
   return app_test_run (&app);
 }
