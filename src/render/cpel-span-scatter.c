@@ -13,7 +13,7 @@
 #define RIGHT   34.0
 #define TOP     14.0
 #define BOTTOM  28.0
-#define DOT     2       /* px: a point's side */
+#define DOT     3       /* px: a point's side */
 
 void
 cpel_span_scatter_fit (CpelSpanScatterView *view)
