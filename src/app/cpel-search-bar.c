@@ -7,6 +7,11 @@
  * GCancellable; a newer query cancels the running one.  Progress shows only
  * when a search takes long enough to notice.
  *
+ * In text mode a duration condition (`ip4-lookup dur>5us`) makes the query
+ * a filter of spans (cpel_span_filter_parse ()): no worker, the session's
+ * span filter while the bar is open; its spans are the matches ("n of N",
+ * Enter steps through them: cpel_session_step_span_match ()).
+ *
  * Keys typed right after Ctrl+F go into the entry even before the bar is on
  * screen: until the revealer has mapped the entry, GTK drops the key
  * events of an unmapped focus widget, so a controller on the window
