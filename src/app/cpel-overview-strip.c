@@ -45,6 +45,8 @@ struct _CpelOverviewStrip
   int                mark_width;
   const CpelSessionSpanMatch *mark_key;
   guint64            mark_n;
+  CpelSpanFilter    *mark_filter;    /* the filter they are of (a new list may reuse memory) */
+  CpelSpans         *mark_spans;
 };
 
 typedef struct
@@ -269,12 +271,17 @@ draw_span_marks (CpelOverviewStrip *self,
   if (m == NULL)
     {
       g_clear_pointer (&self->mark_cols, g_free);
+      g_clear_pointer (&self->mark_filter, cpel_span_filter_free);
       self->mark_key = NULL;
       return;
     }
   if (m != self->mark_key || n != self->mark_n || width != self->mark_width
-      || self->mark_cols == NULL)
+      || self->mark_cols == NULL || cpel_session_get_spans (session) != self->mark_spans
+      || !cpel_span_filter_equal (cpel_session_get_span_filter (session), self->mark_filter))
     {
+      g_clear_pointer (&self->mark_filter, cpel_span_filter_free);
+      self->mark_filter = cpel_span_filter_copy (cpel_session_get_span_filter (session));
+      self->mark_spans = cpel_session_get_spans (session);
       g_free (self->mark_cols);
       self->mark_cols = g_new0 (guint8, width);
       self->mark_key = m;
@@ -443,6 +450,7 @@ cpel_overview_strip_set_timeline (CpelOverviewStrip *self,
   if (self->timeline == timeline)
     return;
   g_clear_pointer (&self->mark_cols, g_free);
+  g_clear_pointer (&self->mark_filter, cpel_span_filter_free);
   if (self->timeline != NULL)
     g_signal_handlers_disconnect_by_data (self->timeline, self);
   g_set_object (&self->timeline, timeline);
@@ -474,6 +482,7 @@ cpel_overview_strip_dispose (GObject *object)
   CpelOverviewStrip *self = CPEL_OVERVIEW_STRIP (object);
 
   g_clear_pointer (&self->mark_cols, g_free);
+  g_clear_pointer (&self->mark_filter, cpel_span_filter_free);
   if (self->timeline != NULL)
     g_signal_handlers_disconnect_by_data (self->timeline, self);
   g_clear_object (&self->timeline);
