@@ -227,6 +227,7 @@ sync_view (CpelTimeline *self)
   self->view.matches = cpel_session_get_matches (self->session);
   self->view.spans = cpel_session_get_show_spans (self->session)
                      ? cpel_session_get_spans (self->session) : NULL;
+  self->view.span_filter = cpel_session_get_span_filter (self->session);
   {
     CpelSessionSpanRef ref;
 
@@ -405,6 +406,7 @@ cpel_timeline_set_session (CpelTimeline *self,
     { "notify::show-spans", G_CALLBACK (on_session_spans) },
     /* the ruler's clock: as the spans, a redraw and a new status line */
     { "notify::capture-clock", G_CALLBACK (on_session_spans) },
+    { "notify::span-filter", G_CALLBACK (on_session_spans) },
     { "tracks-changed", G_CALLBACK (on_session_tracks) },
     { "types-changed", G_CALLBACK (on_session_types) },
     { "matches-changed", G_CALLBACK (on_session_types) },

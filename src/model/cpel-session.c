@@ -47,6 +47,7 @@ struct _CpelSession
   GCancellable      *spans_cancel;   /* the derivation running, or NULL */
   gboolean           show_spans;
   CpelSpanFilter    *span_filter;    /* the spans highlighted (a histogram's selection) */
+  GArray            *span_matches;   /* CpelSessionSpanMatch: span_filter's, NULL: not yet */
   gboolean           has_span_selection;
   CpelSessionSpanRef selected_span;
 };
@@ -160,6 +161,7 @@ set_has_selection (CpelSession *self,
 }
 
 static void spans_restart (CpelSession *self);
+static void span_matches_clear (CpelSession *self);
 
 static void
 on_order_changed (CpelTrackOrder *order,
@@ -864,6 +866,7 @@ derive_done (GObject      *source,
     g_warning ("Could not derive the spans: %s", error->message);
   g_object_freeze_notify (G_OBJECT (self));
   self->spans = spans;
+  span_matches_clear (self);
   if (spans != NULL)
     notify (self, PROP_SPANS);
   notify (self, PROP_SPANS_PENDING);
@@ -885,6 +888,7 @@ spans_restart (CpelSession *self)
     g_cancellable_cancel (self->spans_cancel);
   g_clear_object (&self->spans_cancel);
   g_clear_pointer (&self->spans, cpel_spans_free);
+  span_matches_clear (self);
   self->has_span_selection = FALSE;
 
   if (self->file != NULL && self->span_rules != NULL)
@@ -974,22 +978,173 @@ cpel_session_set_span_filter (CpelSession          *self,
                               const CpelSpanFilter *filter)
 {
   g_return_if_fail (CPEL_IS_SESSION (self));
-  if (filter == NULL && self->span_filter == NULL)
-    return;
-  if (filter != NULL && self->span_filter != NULL
-      && g_strcmp0 (filter->name, self->span_filter->name) == 0
-      && filter->min_ns == self->span_filter->min_ns
-      && filter->max_ns == self->span_filter->max_ns)
+  if (cpel_span_filter_equal (filter, self->span_filter))
     return;
   g_clear_pointer (&self->span_filter, cpel_span_filter_free);
   if (filter != NULL)
-    {
-      self->span_filter = g_new0 (CpelSpanFilter, 1);
-      self->span_filter->name = g_strdup (filter->name);
-      self->span_filter->min_ns = filter->min_ns;
-      self->span_filter->max_ns = filter->max_ns;
-    }
+    self->span_filter = cpel_span_filter_copy (filter);
+  span_matches_clear (self);
   notify (self, PROP_SPAN_FILTER);
+}
+
+static void
+span_matches_clear (CpelSession *self)
+{
+  g_clear_pointer (&self->span_matches, g_array_unref);
+}
+
+static int
+span_match_cmp (gconstpointer a,
+                gconstpointer b)
+{
+  const CpelSessionSpanMatch *x = a, *y = b;
+
+  if (x->begin_ns != y->begin_ns)
+    return x->begin_ns < y->begin_ns ? -1 : 1;
+  if (x->slot != y->slot)
+    return x->slot < y->slot ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+const CpelSessionSpanMatch *
+cpel_session_get_span_matches (CpelSession *self,
+                               guint64     *n)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  g_return_val_if_fail (n != NULL, NULL);
+
+  *n = 0;
+  if (self->span_filter == NULL || self->spans == NULL || self->file == NULL)
+    return NULL;
+  if (self->span_matches == NULL)
+    {
+      guint n_names = cpel_spans_get_n_names (self->spans);
+      g_autofree guint8 *wanted = g_new0 (guint8, MAX (n_names, 1));
+      guint n_tracks = cpel_file_get_n_tracks (self->file);
+
+      for (guint i = 0; i < n_names; i++)
+        wanted[i] = cpel_span_filter_match_name (self->span_filter,
+                                                 cpel_spans_get_name (self->spans, i));
+      self->span_matches = g_array_new (FALSE, FALSE, sizeof (CpelSessionSpanMatch));
+      for (guint slot = 0; slot < n_tracks; slot++)
+        {
+          guint64 count = 0;
+          const CpelSpan *a = cpel_spans_get_track_spans (self->spans, slot, &count);
+
+          for (guint64 i = 0; a != NULL && i < count; i++)
+            {
+              CpelSessionSpanMatch m;
+              gint64 e, d;
+
+              if ((a[i].flags & (CPEL_SPAN_ORPHAN | CPEL_SPAN_STATE)) != 0
+                  || a[i].name >= n_names || !wanted[a[i].name])
+                continue;
+              m.begin_ns = cpel_spans_begin_ns (self->spans, slot, &a[i]);
+              e = cpel_spans_end_ns (self->spans, slot, &a[i]);
+              d = e - m.begin_ns;
+              if (d < self->span_filter->min_ns || d > self->span_filter->max_ns
+                  || m.begin_ns < self->span_filter->from_ns
+                  || m.begin_ns > self->span_filter->to_ns)
+                continue;
+              m.slot = slot;
+              m.index = i;
+              g_array_append_val (self->span_matches, m);
+            }
+        }
+      g_array_sort (self->span_matches, span_match_cmp);
+    }
+  *n = self->span_matches->len;
+  return *n > 0 ? (const CpelSessionSpanMatch *) (gpointer) self->span_matches->data : NULL;
+}
+
+/* The first match not before `key` (n when none). */
+static guint64
+span_match_lower_bound (const CpelSessionSpanMatch *m,
+                        guint64                     n,
+                        const CpelSessionSpanMatch *key)
+{
+  guint64 lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (span_match_cmp (&m[mid], key) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+gint64
+cpel_session_get_span_match_position (CpelSession *self)
+{
+  const CpelSessionSpanMatch *m;
+  CpelSessionSpanMatch key;
+  const CpelSpan *span;
+  guint64 n = 0, k;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), -1);
+  m = cpel_session_get_span_matches (self, &n);
+  if (m == NULL || !self->has_span_selection || self->selected_span.state)
+    return -1;
+  span = cpel_session_get_span (self, &self->selected_span);
+  if (span == NULL)
+    return -1;
+  key.begin_ns = cpel_spans_begin_ns (self->spans, self->selected_span.slot, span);
+  key.slot = self->selected_span.slot;
+  key.index = self->selected_span.index;
+  k = span_match_lower_bound (m, n, &key);
+  return k < n && span_match_cmp (&m[k], &key) == 0 ? (gint64) k : -1;
+}
+
+gboolean
+cpel_session_step_span_match (CpelSession *self,
+                              int          direction)
+{
+  const CpelSessionSpanMatch *m;
+  CpelSessionSpanMatch key = { 0 };
+  CpelSessionSpanRef ref = { 0 };
+  const CpelSpan *span;
+  guint64 n = 0, k;
+  gint64 pos;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  m = cpel_session_get_span_matches (self, &n);
+  if (m == NULL)
+    return FALSE;
+  pos = cpel_session_get_span_match_position (self);
+  if (pos >= 0)
+    k = direction < 0 ? (pos > 0 ? (guint64) pos - 1 : n - 1) : ((guint64) pos + 1) % n;
+  else
+    {
+      span = self->has_span_selection ? cpel_session_get_span (self, &self->selected_span)
+                                      : NULL;
+      if (span != NULL)
+        {
+          key.begin_ns = cpel_spans_begin_ns (self->spans, self->selected_span.slot, span);
+          key.slot = self->selected_span.slot;
+          key.index = self->selected_span.index;
+        }
+      else
+        {
+          key.begin_ns = self->range.t0 + (self->range.t1 - self->range.t0) / 2;
+          key.slot = 0;
+          key.index = 0;
+        }
+      /* the first after the key (the key itself is no match), or the last before */
+      k = span_match_lower_bound (m, n, &key);
+      if (direction < 0)
+        k = k > 0 ? k - 1 : n - 1;
+      else if (k >= n)
+        k = 0;
+    }
+  ref.slot = m[k].slot;
+  ref.state = FALSE;
+  ref.index = m[k].index;
+  cpel_session_go_to_span (self, &ref);
+  return TRUE;
 }
 
 const CpelSpanFilter *
@@ -1744,6 +1899,7 @@ cpel_session_dispose (GObject *object)
     g_cancellable_cancel (self->spans_cancel);
   g_clear_object (&self->spans_cancel);
   g_clear_pointer (&self->spans, cpel_spans_free);
+  span_matches_clear (self);
   g_clear_pointer (&self->span_rules, cpel_span_rules_unref);
 
   G_OBJECT_CLASS (cpel_session_parent_class)->dispose (object);

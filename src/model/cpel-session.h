@@ -304,6 +304,29 @@ void            cpel_session_set_span_filter    (CpelSession       *self,
                                                  const CpelSpanFilter *filter);
 const CpelSpanFilter *cpel_session_get_span_filter (CpelSession    *self);
 
+/* The spans the span filter lets through, of the session's spans (finished
+ * spans, no states), in time order: by begin, then track slot, then index.
+ * Made when first asked after the filter or the spans changed (a pass
+ * over every span); NULL (*n 0) without a filter or spans.  Valid until
+ * the filter or the spans change ("span-filter", "spans"). */
+typedef struct
+{
+  gint64   begin_ns;
+  guint    slot;
+  guint64  index;    /* into the track's spans */
+} CpelSessionSpanMatch;
+
+const CpelSessionSpanMatch *cpel_session_get_span_matches (CpelSession *self, guint64 *n);
+/* The selected span's position among the matches (0-based), or -1. */
+gint64          cpel_session_get_span_match_position (CpelSession *self);
+/* Select and centre (cpel_session_go_to_span ()) the next (direction > 0)
+ * or previous match: next to the selected span when it is one, else the
+ * first beginning after (the last before) the selected span's begin, or
+ * the range's centre without a selected span; from the last on to the
+ * first, and back.  FALSE (nothing changed) without matches. */
+gboolean        cpel_session_step_span_match    (CpelSession       *self,
+                                                 int                direction);
+
 /* A span (state) of the session's spans: index into the track's spans
  * (states, when `state`). */
 typedef struct

@@ -215,6 +215,12 @@ typedef struct
    * the first event (minus ruler_origin). */
   CpelClockKind      clock;
   gint64             clock_origin;
+  /* Spans highlighted (a distribution's selection, a duration search;
+   * NULL: none): the finished spans it lets through (name, duration, begin)
+   * outlined in the accent colour, the other spans dimmed.  Rows drawn
+   * per column show a highlighted span sampled in a column, or beginning
+   * in it (the first few of a column), in the accent colour. */
+  const CpelSpanFilter *span_filter;
 } CpelView;
 
 /* Average device-pixel spacing of a row's visible events from which they are
