@@ -71,6 +71,8 @@ struct _CpelLinePrinter
   guint      track_width;  /* human: columns of the track field */
   CpelClockKind clock;     /* times on the capture's clock (NONE: since the first event) */
   gint64     clock_origin;
+  gint64     wall_sec;     /* the wall clock's last second and its text (a date per */
+  char       wall_text[48];  /* event costs more than the rest of the line) */
 };
 
 /* Escapes control bytes (below 0x20, and 0x7f) as \t \r \n or \xHH; a
@@ -423,6 +425,29 @@ repeats_name (CpelLinePrinter *p,
   return len > 0 && p->datum->len >= len && memcmp (p->datum->str, name, len) == 0;
 }
 
+/* cpel_time_format_clock_to () of a wall-clock time, the date and time of
+ * day made once per second. */
+static gsize
+wall_time_to (CpelLinePrinter *p, gint64 abs_ns, char *buf, gsize len)
+{
+  gint64 sec = abs_ns / 1000000000, frac = abs_ns % 1000000000;
+  int n;
+
+  if (frac < 0)
+    {
+      sec--;
+      frac += 1000000000;
+    }
+  if (sec != p->wall_sec || p->wall_text[0] == '\0')
+    {
+      cpel_time_format_clock_to (CPEL_CLOCK_WALL, sec * 1000000000, 0, FALSE, p->wall_text,
+                                 sizeof p->wall_text);
+      p->wall_sec = sec;
+    }
+  n = g_snprintf (buf, len, "%s.%09" G_GINT64_FORMAT, p->wall_text, frac);
+  return MIN ((gsize) MAX (n, 0), len - 1);
+}
+
 void
 cpel_line_printer_event_suffix (CpelLinePrinter *p,
                                 const CpelEvent *ev,
@@ -447,7 +472,9 @@ cpel_line_printer_event_suffix (CpelLinePrinter *p,
       gsize len, cols;
 
       /* right-aligned: columns are bytes but for the micro sign's two */
-      if (G_UNLIKELY (p->clock != CPEL_CLOCK_NONE))
+      if (G_UNLIKELY (p->clock == CPEL_CLOCK_WALL))
+        len = wall_time_to (p, p->clock_origin + ev->time_ns, buf, sizeof buf);
+      else if (G_UNLIKELY (p->clock != CPEL_CLOCK_NONE))
         len = cpel_time_format_clock_to (p->clock, p->clock_origin + ev->time_ns, 9, FALSE,
                                          buf, sizeof buf);
       else

@@ -17,6 +17,7 @@ cpel_cmd_export (int argc, char **argv)
   int width = CPEL_EXPORT_DEFAULT_WIDTH, height = 0;
   double scale = 1;
   gboolean dark = FALSE, force = FALSE, summary = FALSE, paired = FALSE;
+  g_autofree char *clock = NULL;
   g_autofree char *compare = NULL;
   CpelColorMode color_mode = CPEL_COLOR_BY_CODE;
   const GOptionEntry entries[] = {
@@ -34,6 +35,9 @@ cpel_cmd_export (int argc, char **argv)
       N_("Colour the events by MODE: code, track or none (one colour; default code)"), N_("MODE") },
     { "summary", 0, 0, G_OPTION_ARG_NONE, &summary,
       N_("Summary mode: each row as a histogram of its events, no event labels"), NULL },
+    { "clock", 0, 0, G_OPTION_ARG_STRING, &clock,
+      N_("The ruler since the first event (first, the default) or on the capture's own clock "
+         "(capture)"), N_("first|capture") },
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force, N_("Replace OUTPUT if it exists"), NULL },
     { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare,
       N_("Draw FILE and B in two panes under one ruler, both from their first event"), N_("B") },
@@ -85,6 +89,10 @@ cpel_cmd_export (int argc, char **argv)
 
   if (paired && compare == NULL)
     return cpel_cli_usage_error ("export", _("--paired needs --compare"));
+  if (clock != NULL && !g_str_equal (clock, "first") && !g_str_equal (clock, "capture"))
+    return cpel_cli_usage_error ("export", _("--clock takes first or capture, not “%s”"), clock);
+  if (g_strcmp0 (clock, "capture") == 0 && compare != NULL)
+    return cpel_cli_usage_error ("export", _("--clock capture does not go with --compare"));
   file = cpel_cli_open (argv[1], common.clock_rate, &error);
   if (file == NULL)
     return cpel_cli_file_error (argv[1], error);
@@ -95,6 +103,15 @@ cpel_cmd_export (int argc, char **argv)
         return cpel_cli_file_error (compare, error);
     }
 
+  if (g_strcmp0 (clock, "capture") == 0
+      && cpel_file_get_clock_origin (file, NULL) == CPEL_CLOCK_NONE)
+    {
+      g_autofree char *name = cpel_cli_escape (argv[1]);
+
+      return cpel_cli_usage_error ("export", _("%s does not say what its clock read: only "
+                                               "times since the first event (--clock first)"),
+                                   name);
+    }
   cpel_export_options_init (&options);
   options.format = format;
   options.width = width;
@@ -107,6 +124,7 @@ cpel_cmd_export (int argc, char **argv)
   options.dark = dark;
   options.color_mode = color_mode;
   options.summary = summary;
+  options.capture_clock = g_strcmp0 (clock, "capture") == 0;
   options.overwrite = force;
 
   if (common.tracks != NULL)

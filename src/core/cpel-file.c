@@ -499,7 +499,9 @@ cpel_file_get_clock_origin (CpelFile *self,
       if (s->type == CPEL_SECTION_EVENTS && s->ticks_per_second != G_GUINT64_CONSTANT (1000000000))
         return CPEL_CLOCK_NONE;
     }
-  if (__builtin_add_overflow (cpel_file_get_base_ns (self), off, &origin))
+  /* an origin any event time (at most CPEL_TIME_MAX) can be added to */
+  if (__builtin_add_overflow (cpel_file_get_base_ns (self), off, &origin)
+      || origin > G_MAXINT64 - CPEL_TIME_MAX || origin < G_MININT64 + CPEL_TIME_MAX)
     return CPEL_CLOCK_NONE;
   if (origin_ns != NULL)
     *origin_ns = origin;

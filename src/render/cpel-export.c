@@ -327,6 +327,8 @@ cpel_render_export_file (CpelFile                *file,
   cpel_view_init (&view, file, &palette);
   view.color_mode = options->color_mode;
   view.summary = options->summary;
+  if (options->capture_clock && options->file_b == NULL)
+    view.clock = cpel_file_get_clock_origin (file, &view.clock_origin);
   if (options->rows != NULL)
     {
       view.rows = options->rows;

@@ -374,6 +374,8 @@ typedef struct
   /* Spans and states drawn (not comparing): derived from `file` by these
    * rules (NULL: none). */
   CpelSpanRules   *span_rules;
+  /* The ruler on the capture's own clock (CpelView.clock; not comparing). */
+  gboolean         capture_clock;
 } CpelExportOptions;
 
 /* Defaults: PNG, CPEL_EXPORT_DEFAULT_WIDTH, automatic height, scale 1,

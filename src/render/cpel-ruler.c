@@ -418,7 +418,10 @@ cpel_render_ruler (CpelRenderCtx *ctx)
   /* Corner above the label column: the visible span. */
   if (ctx->x0 > 0)
     {
-      g_autofree char *text = cpel_render_format_span (view, ruler_kind (ctx));
+      g_autofree char *span = cpel_render_format_span (view, ruler_kind (ctx));
+      /* the ruler's labels are times of day: say of which zone */
+      g_autofree char *text = view->clock == CPEL_CLOCK_WALL ? g_strconcat (span, " · UTC", NULL)
+                                                             : g_strdup (span);
       PangoLayout *layout;
 
       cpel_render_set_color (cr, &pal->label_bg);

@@ -97,6 +97,7 @@ test_none (Fixture *f, gconstpointer data)
   tip = gtk_widget_get_tooltip_text (button);
   g_assert_nonnull (tip);
   g_assert_nonnull (strstr (tip, "does not say what its clock read"));
+  shoot (GTK_WIDGET (f->window), "capture-clock-none");
 
   details = cpel_window_get_details (f->window);
   cpel_session_select (cpel_timeline_get_session (cpel_window_get_timeline (f->window)), 0, 3,

@@ -2,6 +2,8 @@
 /* test-cli-clock.c — `cpel dump --clock capture`: times on the capture's own
  * clock, against `perf script` (run on the fixture when perf is installed,
  * and its reference text kept with the fixture) */
+#include <cairo.h>
+
 #include "config.h"
 #include "cpel-core.h"
 #include "cpel-test-util.h"
@@ -108,6 +110,61 @@ test_errors (void)
   g_assert_true (g_str_has_prefix (r.out, "time_ns\t"));
 }
 
+/* `cpel export --clock capture`: the same view, another ruler (the rows
+ * below it alike); not for a capture without a clock, nor with --compare. */
+static void
+test_export (void)
+{
+  g_autofree char *elog = cpel_test_fixture_file ("vpp-elog/tiny.elog");
+  g_autofree char *sample = cpel_test_fixture_file ("vpp-sample.cpel");
+  char *dir = cli_tmpdir_new ();
+  g_autofree char *plain = g_build_filename (dir, "plain.png", NULL);
+  g_autofree char *clock = g_build_filename (dir, "clock.png", NULL);
+  g_autofree char *none = g_build_filename (dir, "none.png", NULL);
+  cairo_surface_t *a, *b;
+  guint64 ruler = 0, rows = 0;
+  g_auto(CliRun) r = { 0 };
+
+  cli_run (&r, "export", "--png", plain, "-W", "600", "-H", "120", elog);
+  g_assert_cmpint (r.status, ==, 0);
+  cli_run (&r, "export", "--png", clock, "-W", "600", "-H", "120", "--clock", "capture", elog);
+  g_assert_cmpint (r.status, ==, 0);
+  a = cairo_image_surface_create_from_png (plain);
+  b = cairo_image_surface_create_from_png (clock);
+  g_assert_cmpint (cairo_surface_status (a), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_surface_status (b), ==, CAIRO_STATUS_SUCCESS);
+  cairo_surface_flush (a);
+  cairo_surface_flush (b);
+  for (int y = 0; y < 120; y++)
+    {
+      const guint32 *pa = (const guint32 *) (cairo_image_surface_get_data (a)
+                                             + y * cairo_image_surface_get_stride (a));
+      const guint32 *pb = (const guint32 *) (cairo_image_surface_get_data (b)
+                                             + y * cairo_image_surface_get_stride (b));
+
+      for (int x = 0; x < 600; x++)
+        if (pa[x] != pb[x])
+          {
+            if (y < 28)
+              ruler++;
+            else
+              rows++;
+          }
+    }
+  g_assert_cmpuint (ruler, >, 50);
+  g_test_message ("%" G_GUINT64_FORMAT " pixels of the rows differ (the grid)", rows);
+  cairo_surface_destroy (a);
+  cairo_surface_destroy (b);
+
+  cli_run (&r, "export", "--png", none, "--clock", "capture", sample);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "does not say what its clock read"));
+  cli_run (&r, "export", "--png", none, "--clock", "capture", "--compare", sample, elog);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_false (g_file_test (none, G_FILE_TEST_EXISTS));
+  cli_tmpdir_free (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -117,5 +174,6 @@ main (int argc, char **argv)
 #endif
   g_test_add_func ("/cli/dump/clock/elog", test_elog);
   g_test_add_func ("/cli/dump/clock/errors", test_errors);
+  g_test_add_func ("/cli/export/clock", test_export);
   return g_test_run ();
 }

@@ -252,6 +252,80 @@ test_none (void)
   g_assert_cmpint (cpel_file_get_clock_origin (rated, NULL), ==, CPEL_CLOCK_NONE);
 }
 
+/* A CPEL file with a source-information section saying `kind` and
+ * `offset` (as a converted file keeps them), its events at 5 and 9 µs. */
+static CpelFile *
+file_with_origin (const char *kind, const char *offset, guint64 ticks_per_second)
+{
+  static const char head[] = "format-id\0elog\0format\0VPP elog\0clock\0exact\0"
+                             "lost-events\0" "0\0clock-origin";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelWriter) w = cpel_writer_new (NULL, TRUE, 0, &error);
+  g_autoptr(GString) info = g_string_new_len (head, sizeof head);
+  g_autoptr(GBytes) bytes = NULL;
+  CpelLoadOptions options = { .ticks_per_second = ticks_per_second };
+  CpelFile *file;
+  guint t;
+
+  g_assert_no_error (error);
+  g_string_append_len (info, kind, (gssize) strlen (kind) + 1);
+  g_string_append_len (info, "clock-offset-ns", sizeof "clock-offset-ns");
+  g_string_append_len (info, offset, (gssize) strlen (offset) + 1);
+  while (info->len % 4)
+    g_string_append_c (info, '\0');
+  t = cpel_writer_add_string_table (w, "FileStrtab");
+  cpel_writer_begin_event_defs (w, t);
+  cpel_writer_add_event_def (w, 1, "e", "%d");
+  cpel_writer_begin_track_defs (w, t);
+  cpel_writer_add_track_def (w, 0, "t");
+  cpel_writer_begin_events (w, t, 1000, 2);
+  cpel_writer_add_event (w, 5000, 0, 1, 0);
+  cpel_writer_add_event (w, 9000, 0, 1, 0);
+  cpel_writer_add_raw_section (w, CPEL_SECTION_EXT_SOURCE_INFO, info->str, info->len);
+  g_assert_true (cpel_writer_finish (w, &error));
+  bytes = cpel_writer_steal_bytes (w);
+  file = cpel_file_new_for_bytes (bytes, &options, &error);
+  g_assert_no_error (error);
+  return file;
+}
+
+/* The keys are read as untrusted: a kind or offset that is no number, an
+ * origin no event time can be added to, a rate of the reader's: no clock. */
+static void
+test_keys (void)
+{
+  struct
+  {
+    const char *kind, *offset;
+    guint64 rate;
+    CpelClockKind want;
+    gint64 origin;
+  } cases[] = {
+    { "seconds", "100", 0, CPEL_CLOCK_SECONDS, 5100 },
+    { "unix", "-5000", 0, CPEL_CLOCK_WALL, 0 },
+    { "unix", "1795684451326631721", 0, CPEL_CLOCK_WALL,
+      G_GINT64_CONSTANT (1795684451326636721) },
+    { "lunar", "100", 0, CPEL_CLOCK_NONE, 0 },
+    { "seconds", "1e9", 0, CPEL_CLOCK_NONE, 0 },
+    { "seconds", "", 0, CPEL_CLOCK_NONE, 0 },
+    { "seconds", "9000000000000000000", 0, CPEL_CLOCK_NONE, 0 },
+    { "seconds", "-9000000000000000000", 0, CPEL_CLOCK_NONE, 0 },
+    { "seconds", "9223372036854775000", 0, CPEL_CLOCK_NONE, 0 },
+    { "seconds", "-9223372036854775000", 0, CPEL_CLOCK_NONE, 0 },
+    { "seconds", "99999999999999999999", 0, CPEL_CLOCK_NONE, 0 },
+    { "seconds", "100", 2000000000, CPEL_CLOCK_NONE, 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(CpelFile) file = file_with_origin (cases[i].kind, cases[i].offset, cases[i].rate);
+      gint64 origin = -1;
+
+      g_assert_cmpint (cpel_file_get_clock_origin (file, &origin), ==, cases[i].want);
+      g_assert_cmpint (origin, ==, cases[i].origin);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -266,5 +340,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/clock/elog", test_elog);
   g_test_add_func ("/core/clock/snabb", test_snabb);
   g_test_add_func ("/core/clock/none", test_none);
+  g_test_add_func ("/core/clock/keys", test_keys);
   return g_test_run ();
 }
