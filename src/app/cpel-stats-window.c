@@ -129,10 +129,8 @@ count_thread (GTask        *task,
     }
   if (counted->stats != NULL && cpel_file_has_call_chains (job->file))
     {
-      /* the Functions page: the same range and tracks */
-      counted->top = cpel_top_compute (job->file, job->options.t0, job->options.t1,
-                                       job->options.slots, job->options.n_slots,
-                                       cancellable, &error);
+      /* the Functions page: the same range, tracks and hidden types */
+      counted->top = cpel_top_compute_scope (job->file, &job->options, cancellable, &error);
       if (counted->top == NULL)
         g_clear_pointer (&counted->stats, cpel_stats_free);
     }

@@ -101,6 +101,22 @@ cpel_top_compute (CpelFile      *file,
                   GCancellable  *cancellable,
                   GError       **error)
 {
+  CpelStatsOptions options = { t0, t1, slots, n_slots, NULL, NULL, FALSE };
+
+  return cpel_top_compute_scope (file, &options, cancellable, error);
+}
+
+CpelTop *
+cpel_top_compute_scope (CpelFile               *file,
+                        const CpelStatsOptions *options,
+                        GCancellable           *cancellable,
+                        GError                **error)
+{
+  gint64 t0 = options != NULL ? options->t0 : G_MININT64;
+  gint64 t1 = options != NULL ? options->t1 : G_MAXINT64;
+  const guint *slots = options != NULL ? options->slots : NULL;
+  guint n_slots = options != NULL ? options->n_slots : 0;
+  const guint8 *hidden = options != NULL ? options->hidden_types : NULL;
   g_autoptr(GHashTable) map = NULL;
   g_autoptr(GArray) frames = NULL;
   CpelTop *top;
@@ -136,6 +152,8 @@ cpel_top_compute (CpelFile      *file,
               return NULL;
             }
           cpel_file_get_track_event (file, slot, i, &ev);
+          if (hidden != NULL && hidden[ev.type])
+            continue;
           len = cpel_file_get_event_chain (file, ev.file_index, NULL, 0);
           if (len == 0)
             continue;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "cpel-file.h"
+#include "cpel-stats.h"
 
 G_BEGIN_DECLS
 
@@ -33,6 +34,13 @@ CpelTop            *cpel_top_compute        (CpelFile      *file,
                                              guint          n_slots,
                                              GCancellable  *cancellable,
                                              GError       **error);
+/* The same over the scope the Statistics window counts: options->t0, t1,
+ * slots, n_slots and hidden_types (a sample of a hidden type is left out);
+ * `options` NULL = the whole file. */
+CpelTop            *cpel_top_compute_scope  (CpelFile               *file,
+                                             const CpelStatsOptions *options,
+                                             GCancellable           *cancellable,
+                                             GError                **error);
 void                cpel_top_free           (CpelTop *top);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelTop, cpel_top_free)
 

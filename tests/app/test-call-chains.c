@@ -157,8 +157,7 @@ test_functions (Fixture *f, gconstpointer data)
 
   /* the core's summary of the same range and tracks */
   cpel_session_get_stats_scope (session, &scope);
-  g_autoptr(CpelTop) want = cpel_top_compute (file, scope.t0, scope.t1, scope.slots,
-                                              scope.n_slots, NULL, &error);
+  g_autoptr(CpelTop) want = cpel_top_compute_scope (file, &scope, NULL, &error);
   g_assert_no_error (error);
   CpelTop *top = cpel_stats_window_get_top (stats);
   g_assert_nonnull (top);

@@ -190,6 +190,24 @@ test_fixture (void)
   g_autoptr(CpelFile) other = cpel_file_new_for_path (plain, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_false (cpel_file_has_call_chains (other));
+
+  /* the top functions of the whole file, of a range, without a hidden type */
+  g_autoptr(CpelTop) all = cpel_top_compute_scope (file, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_top_get_n_samples (all), ==, 53);
+  gint64 mid = cpel_file_get_duration (file) / 2;
+  g_autoptr(CpelTop) first = cpel_top_compute (file, 0, mid, NULL, 0, NULL, &error);
+  g_autoptr(CpelTop) second = cpel_top_compute (file, mid, G_MAXINT64, NULL, 0, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_top_get_n_samples (first) + cpel_top_get_n_samples (second), ==, 53);
+  g_assert_cmpuint (cpel_top_get_n_samples (first), >, 0);
+  g_autofree guint8 *hidden = g_new0 (guint8, cpel_file_get_n_types (file));
+  hidden[0] = 1;   /* cpu-clock:ppp, the samples' type */
+  CpelStatsOptions scope = { 0, G_MAXINT64, NULL, 0, hidden, NULL, FALSE };
+  g_autoptr(CpelTop) none = cpel_top_compute_scope (file, &scope, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_top_get_n_samples (none), ==, 0);
+  g_assert_cmpuint (cpel_top_get_n_entries (none), ==, 0);
   g_assert_cmpuint (cpel_file_get_event_chain (other, 0, NULL, 0), ==, 0);
 }
 
