@@ -51,6 +51,8 @@ struct _CpelAnomaliesWindow
   char                 *hidden_note;   /* the last run's type was hidden: what the user was told */
   CpelFile             *file;
   GArray               *types;        /* guint type per code_row position */
+  GPtrArray            *span_names;   /* span durations: the name per code_row position */
+  gboolean              span_mode;    /* code_row lists span names */
 
   CpelAnomalyList      *list;         /* NULL: no result */
   GtkSingleSelection   *selection;
@@ -131,6 +133,104 @@ fill_codes (CpelAnomaliesWindow *self)
     adw_combo_row_set_selected (self->code_row, sel_pos != G_MAXUINT ? sel_pos : best);
 }
 
+#define METRIC_SPAN_DURATION 2   /* metric_row's third item */
+
+static gint
+cmp_names (gconstpointer a,
+           gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* Span durations: the names of the session's spans (not states), in
+ * name order, the selected span's first. */
+static void
+fill_span_names (CpelAnomaliesWindow *self)
+{
+  g_autoptr(GtkStringList) model = gtk_string_list_new (NULL);
+  CpelSpans *spans = cpel_session_get_spans (self->session);
+  CpelSessionSpanRef ref;
+  const CpelSpan *sel = cpel_session_get_span_selection (self->session, &ref);
+  guint sel_pos = 0;
+
+  g_ptr_array_set_size (self->span_names, 0);
+  if (spans != NULL && self->file != NULL)
+    {
+      guint n_names = cpel_spans_get_n_names (spans);
+      g_autofree guint8 *used = g_new0 (guint8, MAX (n_names, 1));
+
+      for (guint slot = 0; slot < cpel_file_get_n_tracks (self->file); slot++)
+        {
+          guint64 n = 0;
+          const CpelSpan *a = cpel_spans_get_track_spans (spans, slot, &n);
+
+          for (guint64 i = 0; a != NULL && i < n; i++)
+            if (a[i].name < n_names)
+              used[a[i].name] = 1;
+        }
+      for (guint i = 0; i < n_names; i++)
+        if (used[i])
+          g_ptr_array_add (self->span_names, (gpointer) cpel_spans_get_name (spans, i));
+      g_ptr_array_sort (self->span_names, cmp_names);
+      for (guint i = 0; i < self->span_names->len; i++)
+        {
+          const char *name = g_ptr_array_index (self->span_names, i);
+
+          gtk_string_list_append (model, name);
+          if (sel != NULL && !ref.state && g_str_equal (name, cpel_spans_get_name (spans,
+                                                                                  sel->name)))
+            sel_pos = i;
+        }
+    }
+  adw_combo_row_set_model (self->code_row, G_LIST_MODEL (model));
+  if (self->span_names->len > 0)
+    adw_combo_row_set_selected (self->code_row, sel_pos);
+}
+
+/* The metric chooses what the first row lists: event types, or span names. */
+static void
+on_metric_changed (CpelAnomaliesWindow *self)
+{
+  gboolean spans = adw_combo_row_get_selected (self->metric_row) == METRIC_SPAN_DURATION;
+
+  if (spans == self->span_mode)
+    return;
+  self->span_mode = spans;
+  /* TRANSLATORS: the Anomalies window's first row: an event type, or a span name */
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->code_row),
+                                 spans ? _("_Span") : _("_Event"));
+  if (spans)
+    fill_span_names (self);
+  else
+    fill_codes (self);
+}
+
+static void
+on_spans_changed (CpelAnomaliesWindow *self)
+{
+  if (self->span_mode)
+    fill_span_names (self);
+}
+
+gboolean
+cpel_anomalies_window_set_span_query (CpelAnomaliesWindow *self,
+                                      const char          *name,
+                                      double               k)
+{
+  g_return_val_if_fail (CPEL_IS_ANOMALIES_WINDOW (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  adw_combo_row_set_selected (self->metric_row, METRIC_SPAN_DURATION);
+  gtk_spin_button_set_value (self->threshold_spin, k > 0 ? k : CPEL_ANOMALY_DEFAULT_K);
+  for (guint i = 0; i < self->span_names->len; i++)
+    if (g_str_equal (g_ptr_array_index (self->span_names, i), name))
+      {
+        adw_combo_row_set_selected (self->code_row, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
 /* A text datum (a string-table offset) has no meaningful mean: such a
  * type is measured by the intervals between its events. */
 static void
@@ -139,7 +239,7 @@ on_code_changed (CpelAnomaliesWindow *self)
   guint position = adw_combo_row_get_selected (self->code_row);
   guint type;
 
-  if (self->file == NULL || position >= self->types->len)
+  if (self->file == NULL || self->span_mode || position >= self->types->len)
     return;
   type = g_array_index (self->types, guint, position);
   if (!cpel_anomaly_datum_is_number (self->file, cpel_file_get_type_code (self->file, type)))
@@ -176,7 +276,7 @@ static char *
 format_stat (CpelAnomalyMetric metric,
              double            value)
 {
-  if (metric == CPEL_ANOMALY_INTERVAL)
+  if (metric == CPEL_ANOMALY_INTERVAL || metric == CPEL_ANOMALY_DURATION)
     return cpel_anomaly_format_value (metric, value);
   return g_strdup_printf ("%.1f", value);
 }
@@ -308,13 +408,34 @@ typedef struct
   guint32            code;
   CpelAnomalyMetric  metric;
   double             k;
+  CpelSpanRules     *rules;   /* span durations: the session's rules, */
+  char              *name;    /* and the span name */
 } Job;
 
 static void
 job_free (Job *job)
 {
   g_clear_object (&job->file);
+  g_clear_pointer (&job->rules, cpel_span_rules_unref);
+  g_free (job->name);
   g_free (job);
+}
+
+/* The job's anomalies: events' (cpel_anomaly_find ()) or spans'. */
+static CpelAnomalyResult *
+job_find (Job           *job,
+          GCancellable  *cancellable,
+          GError       **error)
+{
+  g_autoptr(CpelSpanAnomalies) spans = NULL;
+
+  if (job->name == NULL)
+    return cpel_anomaly_find (job->file, job->code, job->metric, job->k, cancellable, error);
+  spans = cpel_span_anomalies_find (job->file, job->rules, NULL, job->name,
+                                    CPEL_SPAN_ANOMALY_SIGMA, job->k, cancellable, error);
+  if (spans == NULL)
+    return NULL;
+  return cpel_anomaly_result_new_for_spans (job->file, spans, job->k);
 }
 
 static void
@@ -325,8 +446,7 @@ find_thread (GTask        *task,
 {
   Job *job = task_data;
   GError *error = NULL;
-  CpelAnomalyResult *result = cpel_anomaly_find (job->file, job->code, job->metric, job->k,
-                                                 cancellable, &error);
+  CpelAnomalyResult *result = job_find (job, cancellable, &error);
 
   if (result == NULL)
     g_task_return_error (task, error);
@@ -399,6 +519,24 @@ cpel_anomalies_window_run (CpelAnomaliesWindow *self)
   g_clear_object (&self->cancellable);
 
   position = adw_combo_row_get_selected (self->code_row);
+  if (self->span_mode)
+    {
+      CpelSpanRules *rules = cpel_session_get_span_rules (self->session);
+
+      if (self->file == NULL || rules == NULL || position >= self->span_names->len)
+        {
+          gtk_widget_error_bell (GTK_WIDGET (self));
+          return;
+        }
+      g_clear_pointer (&self->hidden_note, g_free);
+      job = g_new0 (Job, 1);
+      job->file = g_object_ref (self->file);
+      job->rules = cpel_span_rules_ref (rules);
+      job->name = g_strdup (g_ptr_array_index (self->span_names, position));
+      job->metric = CPEL_ANOMALY_DURATION;
+      job->k = gtk_spin_button_get_value (self->threshold_spin);
+      goto run;
+    }
   if (self->file == NULL || position >= self->types->len)
     {
       gtk_widget_error_bell (GTK_WIDGET (self));
@@ -437,11 +575,11 @@ cpel_anomalies_window_run (CpelAnomaliesWindow *self)
                                                                    : CPEL_ANOMALY_DATUM;
   job->k = gtk_spin_button_get_value (self->threshold_spin);
 
+run:
   if (cpel_file_get_n_events (self->file) <= self->thread_events)
     {
       g_autoptr(GError) error = NULL;
-      CpelAnomalyResult *result = cpel_anomaly_find (job->file, job->code, job->metric, job->k,
-                                                     NULL, &error);
+      CpelAnomalyResult *result = job_find (job, NULL, &error);
 
       job_free (job);
       finish (self, result, error);
@@ -636,7 +774,10 @@ on_file_changed (CpelAnomaliesWindow *self)
   set_busy (self, FALSE);
   clear_result (self);
   g_set_object (&self->file, cpel_session_get_file (self->session));
-  fill_codes (self);
+  if (self->span_mode)
+    fill_span_names (self);
+  else
+    fill_codes (self);
   gtk_stack_set_visible_child_name (self->state_stack, "start");
 }
 
@@ -689,6 +830,7 @@ cpel_anomalies_window_dispose (GObject *object)
   g_clear_object (&self->file);
   g_clear_object (&self->session);
   g_clear_pointer (&self->types, g_array_unref);
+  g_clear_pointer (&self->span_names, g_ptr_array_unref);
   g_clear_pointer (&self->summary, g_free);
 
   G_OBJECT_CLASS (cpel_anomalies_window_parent_class)->dispose (object);
@@ -703,6 +845,8 @@ cpel_anomalies_window_constructed (GObject *object)
 
   g_assert (CPEL_IS_SESSION (self->session));
   g_signal_connect_object (self->session, "notify::file", G_CALLBACK (on_file_changed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::spans", G_CALLBACK (on_spans_changed), self,
                            G_CONNECT_SWAPPED);
   on_file_changed (self);
 }
@@ -805,6 +949,7 @@ cpel_anomalies_window_init (CpelAnomaliesWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->types = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->span_names = g_ptr_array_new ();
   self->current = -1;
   self->thread_events = CPEL_ANOMALIES_WINDOW_THREAD_EVENTS;
 
@@ -835,6 +980,8 @@ cpel_anomalies_window_init (CpelAnomaliesWindow *self)
   g_object_unref (no_selection);
 
   g_signal_connect_swapped (self->code_row, "notify::selected", G_CALLBACK (on_code_changed), self);
+  g_signal_connect_swapped (self->metric_row, "notify::selected", G_CALLBACK (on_metric_changed),
+                            self);
 
   /* Enter in the threshold runs the search (GTK 4.8: the spin button's
    * text has the "activate" signal). */

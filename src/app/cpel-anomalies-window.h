@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-anomalies-window.h — the Anomalies window: events of one code whose
- * datum or interval lies beyond k σ of their track's mean; a list to jump
- * from, next / previous anomaly, per-track mean and σ.
+ * datum or interval lies beyond k σ of their track's mean, or spans of one
+ * name whose duration does (the session's rules: cpel_span_anomalies_find
+ * ()); a list to jump from, next / previous anomaly, per-track mean and σ.
  */
 #pragma once
 
@@ -28,6 +29,12 @@ gboolean             cpel_anomalies_window_set_query    (CpelAnomaliesWindow *se
                                                          guint32              code,
                                                          CpelAnomalyMetric    metric,
                                                          double               k);
+/* Set the form to span durations: the spans named `name` (FALSE when the
+ * session's spans have no such name, or are not derived yet), threshold
+ * in σ. */
+gboolean             cpel_anomalies_window_set_span_query (CpelAnomaliesWindow *self,
+                                                           const char          *name,
+                                                           double               k);
 /* Find the anomalies for the form's query (in a worker for big files). */
 void                 cpel_anomalies_window_run          (CpelAnomaliesWindow *self);
 gboolean             cpel_anomalies_window_is_busy      (CpelAnomaliesWindow *self);

@@ -24,7 +24,7 @@ char *
 cpel_anomaly_format_value (CpelAnomalyMetric metric,
                            double            value)
 {
-  if (metric == CPEL_ANOMALY_INTERVAL)
+  if (metric == CPEL_ANOMALY_INTERVAL || metric == CPEL_ANOMALY_DURATION)
     return cpel_time_format ((gint64) llround (value));
   if (value == floor (value) && fabs (value) < 1e15)
     return g_strdup_printf ("%.0f", value);

@@ -235,6 +235,59 @@ cpel_anomaly_find (CpelFile          *file,
   return g_steal_pointer (&result);
 }
 
+CpelAnomalyResult *
+cpel_anomaly_result_new_for_spans (CpelFile          *file,
+                                   CpelSpanAnomalies *anomalies,
+                                   double             k)
+{
+  CpelAnomalyResult *r;
+  guint64 n;
+
+  g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
+  g_return_val_if_fail (anomalies != NULL, NULL);
+
+  r = g_new0 (CpelAnomalyResult, 1);
+  r->metric = CPEL_ANOMALY_DURATION;
+  r->k = k;
+  r->n_tracks = file->n_tracks;
+  r->tracks = g_new0 (TrackStats, MAX (r->n_tracks, 1));
+  r->items = g_array_new (FALSE, FALSE, sizeof (CpelAnomaly));
+  for (guint slot = 0; slot < r->n_tracks; slot++)
+    {
+      guint64 count = 0;
+      double mean = 0, sigma = 0;
+      gint64 p = 0;
+
+      if (cpel_span_anomalies_get_track (anomalies, slot, &count, &mean, &sigma, &p))
+        {
+          r->tracks[slot].n = count;
+          r->tracks[slot].mean = mean;
+          r->tracks[slot].sigma = sigma;
+        }
+    }
+  n = cpel_span_anomalies_get_n (anomalies);
+  for (guint64 i = 0; i < n; i++)
+    {
+      const CpelSpanAnomaly *a = cpel_span_anomalies_get (anomalies, i);
+      CpelAnomaly item = { { 0 } };
+      CpelEvent event;
+
+      if (a->span.slot >= r->n_tracks || a->span.begin >= file->tracks[a->span.slot].count)
+        continue;
+      cpel_file_get_track_event (file, a->span.slot, a->span.begin, &event);
+      if (r->items->len == 0)
+        r->code = event.code;
+      item.ref.slot = a->span.slot;
+      item.ref.index = a->span.begin;
+      item.time_ns = event.time_ns;
+      item.file_index = event.file_index;
+      item.value = (double) a->duration_ns;
+      item.z = a->z;
+      g_array_append_val (r->items, item);
+    }
+  return r;
+}
+
 void
 cpel_anomaly_result_free (CpelAnomalyResult *result)
 {

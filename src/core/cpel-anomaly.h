@@ -13,6 +13,7 @@
 
 #include "cpel-file.h"
 #include "cpel-search.h"
+#include "cpel-span-dist.h"
 
 G_BEGIN_DECLS
 
@@ -22,6 +23,7 @@ typedef enum
 {
   CPEL_ANOMALY_DATUM,
   CPEL_ANOMALY_INTERVAL,
+  CPEL_ANOMALY_DURATION,   /* of spans (cpel_anomaly_result_new_for_spans ()) */
 } CpelAnomalyMetric;
 
 typedef struct
@@ -50,6 +52,13 @@ CpelAnomalyResult *cpel_anomaly_find        (CpelFile          *file,
                                              double             k,
                                              GCancellable      *cancellable,
                                              GError           **error);
+/* Span duration anomalies (cpel_span_anomalies_find () with SIGMA k) as a
+ * result over the spans' begin events: metric CPEL_ANOMALY_DURATION, value
+ * the duration in ns, code that of the first one's begin event (0 when
+ * none), the tracks' mean and sigma of their spans of the name. */
+CpelAnomalyResult *cpel_anomaly_result_new_for_spans (CpelFile          *file,
+                                                      CpelSpanAnomalies *anomalies,
+                                                      double             k);
 void               cpel_anomaly_result_free (CpelAnomalyResult *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelAnomalyResult, cpel_anomaly_result_free)
 

@@ -1588,6 +1588,21 @@ cpel_session_go_to_anomaly (CpelSession       *self,
           cpel_session_set_range (self, &range, CPEL_SESSION_STEP);
         }
     }
+  /* a span's duration: the span whole, from its begin event on */
+  if (cpel_anomaly_result_get_metric (result) == CPEL_ANOMALY_DURATION
+      && anomaly->value >= 1 && anomaly->value < (double) G_MAXINT64 / 4)
+    {
+      gint64 d = (gint64) anomaly->value;
+      gint64 span = cpel_range_span (&self->range);
+
+      if (span > 8 * d || span < d + d / 4 || anomaly->time_ns < self->range.t0
+          || anomaly->time_ns + d > self->range.t1)
+        {
+          CpelRange range = { anomaly->time_ns - d / 2, anomaly->time_ns + d + d / 2 };
+
+          cpel_session_set_range (self, &range, CPEL_SESSION_STEP);
+        }
+    }
 }
 
 gboolean

@@ -3,7 +3,8 @@
  * viewer: highlighted in the timeline, marked on the overview strip,
  * stepped through with n / Shift+N ("k of N" in the distribution window's
  * status line); a rectangle dragged over the scatter of durations over
- * time selects the spans whose points it holds */
+ * time selects the spans whose points it holds; the search bar's duration
+ * filters; the Anomalies window on span durations */
 #include "config.h"
 
 #include "app-test-util.h"
@@ -11,10 +12,13 @@
 #include <math.h>
 #include <string.h>
 
+#include "cpel-anomalies-window.h"
+#include "cpel-anomaly-list.h"
 #include "cpel-overview-strip.h"
 #include "cpel-search-bar.h"
 #include "cpel-span-histogram-window.h"
 #include "cpel-span-scatter.h"
+#include "cpel-table.h"
 #include "cpel-window.h"
 
 static CpelApplication *app;
@@ -431,6 +435,76 @@ test_search (Fixture *f, gconstpointer data)
   g_assert_null (cpel_session_get_span_filter (session));
 }
 
+/* The Anomalies window on span durations: vpp_main's ip4-lookup (1 µs ×
+ * 8, 8 µs, 9 µs: mean 2.5 µs, σ 3.008 µs) beyond 1.5 σ are the two slow
+ * ones; worker 1's (all 2 µs, σ 0) none.  Jumping to one selects its
+ * begin event and shows the span whole; F4's step follows time. */
+static void
+test_anomalies (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline;
+  CpelSession *session;
+  CpelAnomaliesWindow *win;
+  CpelAnomalyResult *result;
+  const CpelAnomaly *a;
+  guint slot = 99;
+  guint64 index = 99, pos = 99;
+  double mean, sigma;
+  guint64 n;
+
+  SKIP_WITHOUT_DISPLAY ();
+  timeline = cpel_window_get_timeline (f->window);
+  session = cpel_timeline_get_session (timeline);
+  wait_spans (session);
+  win = cpel_anomalies_window_new (session, GTK_WINDOW (f->window));
+  gtk_window_present (GTK_WINDOW (win));
+  app_test_wait_drawn (GTK_WIDGET (win));
+  g_assert_false (cpel_anomalies_window_set_span_query (win, "no-such-span", 1.5));
+  g_assert_true (cpel_anomalies_window_set_span_query (win, "ip4-lookup", 1.5));
+  cpel_anomalies_window_run (win);
+  app_test_wait_until (!cpel_anomalies_window_is_busy (win), 30);
+  result = cpel_anomalies_window_get_result (win);
+  g_assert_nonnull (result);
+  g_assert_cmpint (cpel_anomaly_result_get_metric (result), ==, CPEL_ANOMALY_DURATION);
+  g_assert_cmpuint (cpel_anomaly_result_get_n (result), ==, 2);
+  a = cpel_anomaly_result_get (result, 0);
+  g_assert_cmpint (a->time_ns, ==, 30000);
+  g_assert_cmpfloat (a->value, ==, 8000);
+  g_assert_cmpuint (a->ref.slot, ==, 0);
+  g_assert_cmpint (cpel_anomaly_result_get (result, 1)->time_ns, ==, 70000);
+  g_assert_true (cpel_anomaly_result_get_track_stats (result, 0, &n, &mean, &sigma));
+  g_assert_cmpuint (n, ==, 10);
+  g_assert_cmpfloat (fabs (mean - 2500), <, 1e-6);
+  g_assert_cmpfloat (fabs (sigma - sqrt (9050000.0)), <, 1e-3);
+
+  /* the rows show durations */
+  {
+    GListModel *rows = cpel_anomalies_window_get_rows (win, FALSE);
+    g_autoptr(CpelTableRow) row = g_list_model_get_item (rows, 0);
+    g_autofree char *expected = cpel_time_format (8000);
+
+    g_assert_cmpstr (cpel_table_row_get_text (row, CPEL_ANOMALY_CELL_VALUE), ==, expected);
+  }
+
+  cpel_anomalies_window_jump (win, 1);
+  g_assert_true (cpel_session_get_selection (session, &slot, &index));
+  g_assert_cmpuint (slot, ==, 0);
+  {
+    CpelEvent ev;
+    const CpelRange *range = cpel_session_get_range (session);
+
+    cpel_file_get_track_event (cpel_session_get_file (session), slot, index, &ev);
+    g_assert_cmpint (ev.time_ns, ==, 70000);
+    /* the 9 µs span whole */
+    g_assert_cmpint (range->t0, <=, 70000);
+    g_assert_cmpint (range->t1, >=, 79000);
+  }
+  g_assert_true (cpel_session_find_anomaly (session, result, 1, &pos));
+  g_assert_cmpuint (pos, ==, 0);   /* wraps */
+  g_assert_true (cpel_session_find_anomaly (session, result, -1, &pos));
+  g_assert_cmpuint (pos, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -443,6 +517,8 @@ main (int argc, char **argv)
   g_test_add ("/app/span-highlight/scatter-drag", Fixture, NULL, fixture_setup,
               test_scatter_drag, fixture_teardown);
   g_test_add ("/app/span-highlight/search", Fixture, NULL, fixture_setup, test_search,
+              fixture_teardown);
+  g_test_add ("/app/span-highlight/anomalies", Fixture, NULL, fixture_setup, test_anomalies,
               fixture_teardown);
   return app_test_run (&app);
 }

@@ -327,6 +327,27 @@ test_list (void)
   g_assert_cmpint (cpel_span_list_get (slow, 0)->begin_ns, ==, 0);
   g_assert_cmpint (cpel_span_list_get (slow, 1)->begin_ns, ==, 999);
 
+  /* and begun in [1, 999] (a scatter's rectangle): the 2000 ns one alone;
+   * a copy is equal, a bound moved is not */
+  {
+    g_autoptr(CpelSpanFilter) rect = cpel_span_filter_copy (f);
+    g_autoptr(CpelSpanList) in_rect = NULL;
+
+    g_assert_cmpint (f->from_ns, ==, G_MININT64);
+    g_assert_cmpint (f->to_ns, ==, G_MAXINT64);
+    g_assert_true (cpel_span_filter_equal (rect, f));
+    rect->from_ns = 1;
+    rect->to_ns = 999;
+    g_assert_false (cpel_span_filter_equal (rect, f));
+    g_assert_true (cpel_span_filter_match_span (rect, "ip4-lookup", 999, 2999));
+    g_assert_false (cpel_span_filter_match_span (rect, "ip4-lookup", 0, 998));
+    g_assert_false (cpel_span_filter_match_span (rect, "ip4-lookup", 1000, 2999));
+    in_rect = cpel_span_list_compute (file, rules, NULL, rect, 0, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (cpel_span_list_get_n (in_rect), ==, 1);
+    g_assert_cmpint (cpel_span_list_get (in_rect, 0)->begin_ns, ==, 999);
+  }
+
   /* everything, no filter: every span once */
   all = cpel_span_list_compute (file, rules, NULL, NULL, 0, NULL, &error);
   g_assert_no_error (error);
