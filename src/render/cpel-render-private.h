@@ -144,6 +144,13 @@ void         cpel_render_density_cache_put (CpelRenderCtx *ctx, guint slot, guin
                                             const float *counts, float max);
 
 /* Parts of a frame. */
+/* The overview strip's window [xa, xb) (the rest veiled) and its top layer
+ * (the cursor at x, the bottom border), for any strip's geometry. */
+void         cpel_render_overview_window   (cairo_t *cr, double width, double height,
+                                            double xa, double xb, const CpelPalette *pal);
+void         cpel_render_overview_top      (cairo_t *cr, double width, double height,
+                                            gboolean has_cursor, double x,
+                                            const CpelPalette *pal);
 void         cpel_render_ruler             (CpelRenderCtx *ctx);
 /* The measure band and the cursor line over the whole height (cpel-render.c). */
 void         cpel_render_measure           (CpelRenderCtx *ctx);
