@@ -633,8 +633,12 @@ cpel_render_compare_overview_layers (cairo_t               *cr,
     {
       cpel_render_set_color (cr, &pal->ruler_bg);
       cairo_paint (cr);
-      draw_side_base (cr, width, 0, half, &cv, CPEL_COMPARE_A);
+      draw_side_base (cr, width, 0, half - 1, &cv, CPEL_COMPARE_A);
       draw_side_base (cr, width, half, height - half, &cv, CPEL_COMPARE_B);
+      /* a line between the two */
+      cpel_render_set_color (cr, &pal->grid);
+      cairo_rectangle (cr, 0, half - 1, width, 1);
+      cairo_fill (cr);
     }
   if (layers & CPEL_OVERVIEW_LAYER_WINDOW)
     cpel_render_overview_window (cr, width, height,
