@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "cpel-span-diff.h"
 #include "cpel-span-histogram.h"
 
 #define N_BINS 60
@@ -23,6 +24,7 @@ struct _CpelSpanHistogramWindow
   GtkButton          *save_button;
   GtkFileChooserNative *chooser;
   GtkDrawingArea     *area;
+  GtkLabel           *compare_label;
   GtkLabel           *status_label;
 
   CpelSession        *session;
@@ -34,6 +36,12 @@ struct _CpelSpanHistogramWindow
 
   CpelSpanHistograms *hists;
   const CpelSpanHistogram *hist;  /* of `hists`, or NULL */
+  /* comparing (the session's compare file, by its own rules): B's
+   * histogram on A's bins, and both captures' figures of the name */
+  CpelSpanHistograms *hists_b;
+  const CpelSpanHistogram *hist_b;
+  CpelSpanRow         row_a;      /* count 0: no span of the name */
+  CpelSpanRow         row_b;
   gboolean            log_hist;   /* `hist` has log bins */
   guint               sel_first;  /* > sel_last: no selection */
   guint               sel_last;
@@ -56,12 +64,33 @@ typedef struct
   char             *name;
   CpelSpanHistAxis  axis;
   CpelSpanFilter   *filter;    /* Go to Longest */
+  /* comparing: B, its rules, its range (every track) */
+  CpelFile         *file_b;
+  CpelSpanRules    *rules_b;
+  CpelSpansOptions  options_b;
 } Job;
+
+/* What a compare job returns. */
+typedef struct
+{
+  CpelSpanHistograms *a, *b;
+  CpelSpanRow         row_a, row_b;
+} Pair;
+
+static void
+pair_free (Pair *pair)
+{
+  g_clear_pointer (&pair->a, cpel_span_histograms_free);
+  g_clear_pointer (&pair->b, cpel_span_histograms_free);
+  g_free (pair);
+}
 
 static void
 job_free (Job *job)
 {
   g_clear_object (&job->file);
+  g_clear_object (&job->file_b);
+  g_clear_pointer (&job->rules_b, cpel_span_rules_unref);
   g_clear_pointer (&job->rules, cpel_span_rules_unref);
   g_free (job->slots);
   g_free (job->name);
@@ -91,6 +120,82 @@ job_new (CpelSpanHistogramWindow *self)
       job->options.n_slots = self->n_slots;
     }
   return job;
+}
+
+/* Comparing: B is the session's compare file, its spans by its own rules,
+ * over the same range moved by the compare offset (B's time = A's time +
+ * offset), every track. */
+static void
+job_add_compare (CpelSpanHistogramWindow *self,
+                 Job                     *job)
+{
+  CpelFile *b = cpel_session_get_compare_file (self->session);
+  CpelSpanRules *rules = cpel_session_get_compare_span_rules (self->session);
+  gint64 offset = cpel_session_get_compare_offset (self->session);
+
+  if (b == NULL || rules == NULL)
+    return;
+  job->file_b = g_object_ref (b);
+  job->rules_b = cpel_span_rules_ref (rules);
+  job->options_b.t0 = job->options.t0 == G_MININT64 ? G_MININT64 : job->options.t0 + offset;
+  job->options_b.t1 = job->options.t1 == G_MAXINT64 ? G_MAXINT64 : job->options.t1 + offset;
+}
+
+/* The summary row of the spans named `name` (count 0: none). */
+static gboolean
+find_row (CpelFile               *file,
+          CpelSpanRules          *rules,
+          const CpelSpansOptions *options,
+          const char             *name,
+          CpelSpanRow            *row,
+          GCancellable           *cancellable,
+          GError                **error)
+{
+  g_autoptr(CpelSpanSummary) summary = cpel_span_summary_compute (file, rules, options, FALSE,
+                                                                   cancellable, error);
+
+  memset (row, 0, sizeof *row);
+  if (summary == NULL)
+    return FALSE;
+  for (guint i = 0; i < cpel_span_summary_get_n_rows (summary, CPEL_SPAN_TABLE_SPANS); i++)
+    {
+      const CpelSpanRow *r = cpel_span_summary_get_row (summary, CPEL_SPAN_TABLE_SPANS, i);
+
+      if (g_strcmp0 (r->name, name) == 0)
+        {
+          *row = *r;
+          row->name = NULL;   /* the summary's */
+          row->track = NULL;
+          break;
+        }
+    }
+  return TRUE;
+}
+
+static void
+pair_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  Job *job = task_data;
+  GError *error = NULL;
+  Pair *pair = g_new0 (Pair, 1);
+
+  if (!cpel_span_histograms_compute_pair (job->file, job->rules, &job->options,
+                                          job->file_b, job->rules_b, &job->options_b,
+                                          job->name, N_BINS, job->axis, &pair->a, &pair->b,
+                                          cancellable, &error)
+      || !find_row (job->file, job->rules, &job->options, job->name, &pair->row_a,
+                    cancellable, &error)
+      || !find_row (job->file_b, job->rules_b, &job->options_b, job->name, &pair->row_b,
+                    cancellable, &error))
+    {
+      pair_free (pair);
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, pair, (GDestroyNotify) pair_free);
 }
 
 static void
@@ -142,11 +247,74 @@ selected_count (CpelSpanHistogramWindow *self)
   return n;
 }
 
+/* "p99 +12.5 %", or the value alone without a change. */
+static char *
+change_text (const char *what,
+             gboolean    has_a,
+             gboolean    has_b,
+             gint64      a,
+             gint64      b)
+{
+  g_autofree char *va = has_a ? cpel_span_histogram_format_duration (a) : g_strdup ("–");
+  g_autofree char *vb = has_b ? cpel_span_histogram_format_duration (b) : g_strdup ("–");
+  gint64 pct10;
+
+  if (has_a && has_b && cpel_span_diff_pct10 (a, b, &pct10))
+    {
+      g_autofree char *pct = cpel_span_diff_format_pct (TRUE, pct10);
+
+      /* TRANSLATORS: a figure in A and B and its change in percent:
+       * "p99 1 µs → 2 µs (+100.0 %)" */
+      return g_strdup_printf (_("%s %s → %s (%s%s %%)"), what, va, vb, pct10 > 0 ? "+" : "",
+                              pct);
+    }
+  /* TRANSLATORS: a figure in A and B: "p99 1 µs → –" */
+  return g_strdup_printf (_("%s %s → %s"), what, va, vb);
+}
+
+/* Comparing: both captures' count, p50, p99 and mean of the name, and
+ * their changes (cpel_span_diff's percentages). */
+static void
+update_compare_label (CpelSpanHistogramWindow *self)
+{
+  const CpelSpanRow *a = &self->row_a, *b = &self->row_b;
+  gboolean ha = a->count > 0, hb = b->count > 0;
+  g_autofree char *ca = NULL;
+  g_autofree char *cb = NULL;
+  g_autofree char *delta = NULL;
+  g_autofree char *p50 = NULL;
+  g_autofree char *p99 = NULL;
+  g_autofree char *mean = NULL;
+  g_autofree char *text = NULL;
+  gint64 d;
+
+  if (self->hist_b == NULL && self->hists_b == NULL)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->compare_label), FALSE);
+      return;
+    }
+  ca = cpel_format_count (a->count);
+  cb = cpel_format_count (b->count);
+  d = (gint64) b->count - (gint64) a->count;
+  delta = g_strdup_printf ("%s%" G_GINT64_FORMAT, d > 0 ? "+" : "", d);
+  p50 = change_text ("p50", ha, hb, a->p50_ns, b->p50_ns);
+  p99 = change_text ("p99", ha, hb, a->p99_ns, b->p99_ns);
+  /* TRANSLATORS: the mean duration, in the compare figures */
+  mean = change_text (_("mean"), ha, hb, a->mean_ns, b->mean_ns);
+  /* TRANSLATORS: the compare figures of a span name: "A 100 · B 110 spans
+   * (Δ +10) · p50 … · p99 … · mean …" */
+  text = g_strdup_printf (_("A %s · B %s spans (Δ %s) · %s · %s · %s"),
+                          ca, cb, delta, p50, p99, mean);
+  gtk_label_set_text (self->compare_label, text);
+  gtk_widget_set_visible (GTK_WIDGET (self->compare_label), TRUE);
+}
+
 static void
 update_status (CpelSpanHistogramWindow *self)
 {
   g_autofree char *text = NULL;
 
+  update_compare_label (self);
   if (self->cancellable != NULL)
     text = g_strdup (_("Computing…"));
   else if (self->hist == NULL)
@@ -205,16 +373,43 @@ on_computed (GObject      *source,
 {
   g_autoptr(CpelSpanHistogramWindow) self = user_data;
   g_autoptr(GError) error = NULL;
-  CpelSpanHistograms *hists = g_task_propagate_pointer (G_TASK (result), &error);
+  gboolean pair = g_task_get_source_tag (G_TASK (result)) == pair_thread;
+  gpointer out = g_task_propagate_pointer (G_TASK (result), &error);
+  CpelSpanHistograms *hists = NULL;
 
+  if (pair && out != NULL)
+    {
+      Pair *p = out;
+
+      hists = g_steal_pointer (&p->a);
+    }
+  else if (!pair)
+    hists = out;
   if (g_task_get_cancellable (G_TASK (result)) != self->cancellable)
     {
       g_clear_pointer (&hists, cpel_span_histograms_free);
+      if (pair)
+        g_clear_pointer (&out, pair_free);
       return;
     }
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->hists, cpel_span_histograms_free);
+  g_clear_pointer (&self->hists_b, cpel_span_histograms_free);
   self->hist = NULL;
+  self->hist_b = NULL;
+  memset (&self->row_a, 0, sizeof self->row_a);
+  memset (&self->row_b, 0, sizeof self->row_b);
+  if (pair && out != NULL)
+    {
+      Pair *p = out;
+
+      self->hists_b = g_steal_pointer (&p->b);
+      if (cpel_span_histograms_get_n (self->hists_b) > 0)
+        self->hist_b = cpel_span_histograms_get (self->hists_b, 0);
+      self->row_a = p->row_a;
+      self->row_b = p->row_b;
+      pair_free (p);
+    }
   self->hists = hists;
   if (hists != NULL && cpel_span_histograms_get_n (hists) > 0)
     self->hist = cpel_span_histograms_get (hists, 0);
@@ -238,12 +433,13 @@ compute (CpelSpanHistogramWindow *self)
     return;
   job->axis = gtk_toggle_button_get_active (self->log_button) ? CPEL_SPAN_HIST_LOG
                                                               : CPEL_SPAN_HIST_LINEAR;
+  job_add_compare (self, job);
   self->cancellable = g_cancellable_new ();
   update_status (self);
   task = g_task_new (NULL, self->cancellable, on_computed, g_object_ref (self));
-  g_task_set_source_tag (task, compute);
+  g_task_set_source_tag (task, job->file_b != NULL ? (gpointer) pair_thread : (gpointer) compute);
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, hist_thread);
+  g_task_run_in_thread (task, job->file_b != NULL ? pair_thread : hist_thread);
 }
 
 /* The session's span of `item` (a span of the file's spans), selected and
@@ -317,7 +513,7 @@ draw (GtkDrawingArea *area,
   CpelPalette palette;
   CpelSpanHistogramView view = { 0 };
 
-  if (self->hist == NULL)
+  if (self->hist == NULL && self->hist_b == NULL)
     return;
   if (adw_style_manager_get_dark (adw_style_manager_get_default ()))
     cpel_palette_init_dark (&palette);
@@ -332,6 +528,7 @@ draw (GtkDrawingArea *area,
   view.sel_last = self->sel_last;
   view.palette = &palette;
   view.log_axis = self->log_hist;
+  view.hist_b = self->hist_b;
   cpel_render_span_histogram (cr, width, height, &view);
 }
 
@@ -458,6 +655,21 @@ cpel_span_histogram_window_get_histogram (CpelSpanHistogramWindow *self)
   return self->hist;
 }
 
+const CpelSpanHistogram *
+cpel_span_histogram_window_get_histogram_b (CpelSpanHistogramWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_SPAN_HISTOGRAM_WINDOW (self), NULL);
+  return self->hist_b;
+}
+
+const char *
+cpel_span_histogram_window_get_compare_text (CpelSpanHistogramWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_SPAN_HISTOGRAM_WINDOW (self), NULL);
+  return gtk_widget_get_visible (GTK_WIDGET (self->compare_label))
+         ? gtk_label_get_text (self->compare_label) : NULL;
+}
+
 void
 cpel_span_histogram_window_set_log (CpelSpanHistogramWindow *self,
                                     gboolean                 log)
@@ -495,7 +707,9 @@ cpel_span_histogram_window_dispose (GObject *object)
   if (self->session != NULL && self->hist != NULL && self->sel_first <= self->sel_last)
     cpel_session_set_span_filter (self->session, NULL);
   self->hist = NULL;
+  self->hist_b = NULL;
   g_clear_pointer (&self->hists, cpel_span_histograms_free);
+  g_clear_pointer (&self->hists_b, cpel_span_histograms_free);
   g_clear_pointer (&self->name, g_free);
   g_clear_pointer (&self->slots, g_free);
   g_clear_object (&self->session);
@@ -517,6 +731,7 @@ cpel_span_histogram_window_class_init (CpelSpanHistogramWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, longest_button);
   gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, save_button);
   gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, area);
+  gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, compare_label);
   gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, status_label);
   gtk_widget_class_bind_template_callback (widget_class, on_log_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_weighted_toggled);

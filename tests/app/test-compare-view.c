@@ -10,6 +10,8 @@
 
 #include "cpel-compare-pane.h"
 #include "cpel-overview-strip.h"
+#include "cpel-span-histogram-window.h"
+#include "cpel-span-histogram.h"
 #include "cpel-test-node-spans.h"
 #include "cpel-test-pair.h"
 #include "cpel-views.h"
@@ -306,6 +308,74 @@ test_spans (Fixture *f, gconstpointer data)
   cairo_surface_destroy (hidden);
 }
 
+/* Comparing, a span name's distribution overlays B's histogram on A's
+ * bins, and says both captures' figures and their changes (the planted
+ * regression: ip4-lookup 100 x 1 µs in A, 90 x 1 µs and 10 x 2 µs in B). */
+static void
+test_distribution (Fixture *f, gconstpointer data)
+{
+  CpelSession *session;
+  CpelSpanHistogramWindow *window;
+  const CpelSpanHistogram *ha, *hb;
+  cairo_surface_t *image = NULL;
+  const char *text;
+
+  compare_and_wait (f, f->b);
+  session = cpel_compare_pane_get_session (CPEL_COMPARE_PANE (
+                                             cpel_window_get_compare_pane (f->window)));
+  wait_compare_spans (session);
+  window = cpel_span_histogram_window_new (session, GTK_WINDOW (f->window), "ip4-lookup",
+                                           G_MININT64, G_MAXINT64, NULL, 0, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  app_test_wait_until (!cpel_span_histogram_window_is_busy (window), 60);
+  ha = cpel_span_histogram_window_get_histogram (window);
+  hb = cpel_span_histogram_window_get_histogram_b (window);
+  g_assert_nonnull (ha);
+  g_assert_nonnull (hb);
+  g_assert_cmpuint (ha->n_bins, ==, hb->n_bins);
+  for (guint i = 0; i <= ha->n_bins; i++)
+    g_assert_cmpint (ha->edges[i], ==, hb->edges[i]);
+  g_assert_cmpuint (ha->counts[0], ==, 100);
+  g_assert_cmpuint (hb->counts[0], ==, 90);
+  g_assert_cmpuint (hb->counts[hb->n_bins - 1], ==, 10);
+  text = cpel_span_histogram_window_get_compare_text (window);
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, "A 100 · B 100 spans (Δ 0)"));
+  g_assert_nonnull (strstr (text, "p50 1 µs → 1 µs (0.0 %)"));
+  g_assert_nonnull (strstr (text, "p99 1 µs → 2 µs (+100.0 %)"));
+  g_assert_nonnull (strstr (text, "mean 1 µs → 1.1 µs (+10.0 %)"));
+  /* drawn: B's bars in its colour at the last bin */
+  {
+    GtkWidget *area = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window),
+                                                                  CPEL_TYPE_SPAN_HISTOGRAM_WINDOW,
+                                                                  "area"));
+
+    app_test_wait_drawn (area);
+    app_test_wait_until ((image = app_test_widget_image (area)) != NULL, 30);
+    {
+      double px, py, pw, ph;
+      int w = gtk_widget_get_width (area), h = gtk_widget_get_height (area);
+
+      cpel_span_histogram_plot_rect (w, h, &px, &py, &pw, &ph);
+      /* the last bin's bar (B only) differs from the background above it */
+      g_assert_cmphex (pixel (image, (int) (px + pw - pw / hb->n_bins / 2), (int) (py + ph - 2)),
+                       !=, pixel (image, (int) (px + pw - pw / hb->n_bins / 2), (int) py + 1));
+    }
+    cairo_surface_destroy (image);
+  }
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* not comparing: A's alone */
+  cpel_window_close_compare (f->window);
+  window = cpel_span_histogram_window_new (session, GTK_WINDOW (f->window), "ip4-lookup",
+                                           G_MININT64, G_MAXINT64, NULL, 0, NULL);
+  app_test_wait_until (!cpel_span_histogram_window_is_busy (window), 60);
+  g_assert_nonnull (cpel_span_histogram_window_get_histogram (window));
+  g_assert_null (cpel_span_histogram_window_get_histogram_b (window));
+  g_assert_null (cpel_span_histogram_window_get_compare_text (window));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -317,5 +387,7 @@ main (int argc, char *argv[])
               test_status, fixture_teardown);
   g_test_add ("/app/compare-view/spans", Fixture, GINT_TO_POINTER (TRUE), fixture_setup,
               test_spans, fixture_teardown);
+  g_test_add ("/app/compare-view/distribution", Fixture, GINT_TO_POINTER (TRUE), fixture_setup,
+              test_distribution, fixture_teardown);
   return g_test_run ();
 }
