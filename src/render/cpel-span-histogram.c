@@ -184,8 +184,11 @@ cpel_render_span_histogram (cairo_t                     *cr,
   for (guint s = 0; s < 2; s++)
     {
       const CpelSpanHistogram *sh = s == 0 ? view->hist : view->hist_b;
-      /* overlaid: both see-through, where they overlap the colours mix */
-      double alpha = view->hist_b != NULL ? 0.6 : 1.0;
+      /* two: side by side in each bin (A left, B right) where a bin is wide
+       * enough, else overlaid, both see-through */
+      gboolean halves = view->hist_b != NULL && bw >= 6;
+      double alpha = view->hist_b != NULL && !halves ? 0.6 : 1.0;
+      double bx = halves ? s * bw / 2 : 0, bwi = halves ? bw / 2 : bw;
 
       for (guint i = 0; sh != NULL && i < MIN (sh->n_bins, hist->n_bins); i++)
         {
@@ -198,8 +201,8 @@ cpel_render_span_histogram (cairo_t                     *cr,
           h = MAX (h, 1);
           cpel_render_set_color_alpha (cr, s == 0 ? &palette->accent : &palette->highlight,
                                        !any_selected || selected ? alpha : 0.35 * alpha);
-          cairo_rectangle (cr, px + i * bw + (bw > 4 ? 0.5 : 0), py + ph - h,
-                           MAX (bw - (bw > 4 ? 1 : 0), 1), h);
+          cairo_rectangle (cr, px + i * bw + bx + (bwi > 4 ? 0.5 : 0), py + ph - h,
+                           MAX (bwi - (bwi > 4 ? 1 : 0), 1), h);
           cairo_fill (cr);
         }
     }

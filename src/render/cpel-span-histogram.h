@@ -28,9 +28,10 @@ typedef struct
   const CpelPalette       *palette;         /* NULL: light */
   gboolean                 log_axis;        /* log bins: labels at 1, 2, 5 x 10^k */
   /* Comparing: B's histogram on the same bins (cpel_span_histograms_compute_pair),
-   * overlaid on A's (hist, which may then be NULL: none in A), A in the
-   * accent colour, B in the highlight colour, both see-through, with a
-   * legend naming them (NULL: "A", "B").  NULL: one histogram. */
+   * drawn with A's (hist, which may then be NULL: none in A), A in the
+   * accent colour, B in the highlight colour, side by side in each bin (A
+   * left) where bins are at least 6 px wide, else overlaid see-through,
+   * with a legend naming them (NULL: "A", "B").  NULL: one histogram. */
   const CpelSpanHistogram *hist_b;
   const char              *name_a;
   const char              *name_b;
