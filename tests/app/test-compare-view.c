@@ -243,7 +243,7 @@ wait_compare_spans (CpelSession *session)
 }
 
 /* Spans and states are drawn in A's rows and in B's, as Display ▸ Spans
- * and States says; B's spans follow B's own settings (here: every
+ * and States says, and exported so; B's spans follow B's own settings (here: every
  * built-in rule switched off for B, none for A). */
 static void
 test_spans (Fixture *f, gconstpointer data)
@@ -279,7 +279,26 @@ test_spans (Fixture *f, gconstpointer data)
                     >, 200);
   cairo_surface_destroy (shown);
   cairo_surface_destroy (hidden);
-  cpel_session_set_show_spans (session, TRUE);
+
+  /* Export View draws them too */
+  {
+    g_autofree char *with = g_build_filename (f->dir, "with.png", NULL);
+    g_autofree char *without = g_build_filename (f->dir, "without.png", NULL);
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (cpel_window_export (f->window, without, 1, TRUE, &error));
+    cpel_session_set_show_spans (session, TRUE);
+    g_assert_true (cpel_window_export (f->window, with, 1, TRUE, &error));
+    g_assert_no_error (error);
+    shown = cairo_image_surface_create_from_png (with);
+    hidden = cairo_image_surface_create_from_png (without);
+    g_assert_cmpuint (count_differences (shown, hidden, lw, (int) top_b, (int) (top_b + ph)),
+                      >, 200);
+    cairo_surface_destroy (shown);
+    cairo_surface_destroy (hidden);
+    g_unlink (with);
+    g_unlink (without);
+  }
 
   /* B's settings switch every built-in rule off: no spans in B, A's kept */
   {
