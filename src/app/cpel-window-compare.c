@@ -215,6 +215,29 @@ make_compare_page (CpelWindow *self)
   self->compare.range_label = add_status_label (GTK_BOX (status), NULL, FALSE);
   self->compare.cursor_label = add_status_label (GTK_BOX (status), "dim-label", FALSE);
   self->compare.measure_label = add_status_label (GTK_BOX (status), "accent", TRUE);
+  {
+    /* the zoom buttons, as the single view's (win.zoom-* act on the
+     * compare view while it shows) */
+    static const struct { const char *icon, *tooltip, *action; } buttons[] = {
+      { "zoom-out-symbolic", N_("Zoom Out"), "win.zoom-out" },
+      { "zoom-fit-best-symbolic", N_("Fit Whole Capture"), "win.zoom-fit" },
+      { "zoom-in-symbolic", N_("Zoom In"), "win.zoom-in" },
+    };
+    GtkWidget *linked = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+
+    gtk_widget_add_css_class (linked, "linked");
+    for (guint i = 0; i < G_N_ELEMENTS (buttons); i++)
+      {
+        GtkWidget *button = gtk_button_new_from_icon_name (buttons[i].icon);
+
+        gtk_widget_set_tooltip_text (button, _(buttons[i].tooltip));
+        gtk_actionable_set_action_name (GTK_ACTIONABLE (button), buttons[i].action);
+        gtk_widget_set_focus_on_click (button, FALSE);
+        gtk_widget_add_css_class (button, "flat");
+        gtk_box_append (GTK_BOX (linked), button);
+      }
+    gtk_box_append (GTK_BOX (status), linked);
+  }
   gtk_box_append (GTK_BOX (page), status);
   self->compare.page = page;
   gtk_stack_add_named (self->main_stack, page, "compare");

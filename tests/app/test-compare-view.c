@@ -170,7 +170,7 @@ test_overview (Fixture *f, gconstpointer data)
 
 /* The status line while comparing: the compare range (not the single
  * view's), the cursor's time, a measurement's Δt with the events of A and
- * of B in it. */
+ * of B in it; its zoom buttons' actions zoom the compare view. */
 static void
 test_status (Fixture *f, gconstpointer data)
 {
@@ -183,6 +183,14 @@ test_status (Fixture *f, gconstpointer data)
   compare_and_wait (f, f->b);
   widget = cpel_window_get_compare_pane (f->window);
   pane = CPEL_COMPARE_PANE (widget);
+
+  /* the zoom actions (and buttons) act on the compare view */
+  cpel_compare_pane_set_range (pane, 0, 1600);
+  app_test_activate_action (GTK_WIDGET (f->window), "zoom-in", NULL);
+  g_assert_cmpint (cpel_compare_pane_get_view (pane)->a.t0, ==, 400);
+  g_assert_cmpint (cpel_compare_pane_get_view (pane)->a.t1, ==, 1200);
+  app_test_activate_action (GTK_WIDGET (f->window), "zoom-out", NULL);
+  g_assert_cmpint (cpel_compare_pane_get_view (pane)->a.t1, ==, 1600);
 
   cpel_compare_pane_set_range (pane, 100, 900);
   text = cpel_window_get_range_text (f->window);
