@@ -454,6 +454,28 @@ render_compare (cairo_t               *cr,
       cairo_rectangle (cr, 0, y0, MARK_WIDTH, y1 - y0);
       cairo_fill (cr);
     }
+  /* the legend of the states in A's rows shown (else B's), at the lower
+   * right */
+  if (cv.a.spans != NULL || cv.b.spans != NULL)
+    {
+      const CpelView *shown = ctx.view;
+      CpelCompareSide side = cv.a.spans != NULL ? CPEL_COMPARE_A : CPEL_COMPARE_B;
+      CpelView legend = side == CPEL_COMPARE_A ? cv.a : cv.b;
+
+      ctx.view = &legend;
+      ctx.n_legend = 0;
+      for (guint i = 0; i < rows->len; i++)
+        {
+          const CpelCompareRow *r = &g_array_index (rows, CpelCompareRow, i);
+          double c0, c1;
+
+          row_clip (&cv, height, r->side, &c0, &c1);
+          if (r->side == side && r->y + cv.a.row_height > c0 && r->y < c1)
+            cpel_render_spans_legend_add_track (&ctx, r->slot, legend.t0, legend.t1);
+        }
+      cpel_render_spans_legend (&ctx);
+      ctx.view = shown;
+    }
   if (cv.a.has_measure)
     cpel_render_measure (&ctx);
   if (cv.a.has_cursor)

@@ -162,6 +162,11 @@ void         cpel_render_rows_events       (CpelRenderCtx *ctx);
 void         cpel_render_rows_spans        (CpelRenderCtx *ctx);
 /* The legend of the states drawn, over the rows' events. */
 void         cpel_render_spans_legend      (CpelRenderCtx *ctx);
+/* Adds the states of view->spans that track `slot` has in [t0, t1) (the
+ * first few thousand) to the legend: a compare view draws its rows as
+ * views of their own, and collects its legend so. */
+void         cpel_render_spans_legend_add_track (CpelRenderCtx *ctx, guint slot,
+                                                 gint64 t0, gint64 t1);
 void         cpel_render_label_column      (CpelRenderCtx *ctx);
 
 /* Ruler unit helpers (cpel-ruler.c). */
