@@ -9,7 +9,6 @@
  * the main view's).  Closing B returns to the single view ("view").
  */
 #include "cpel-window-private.h"
-#include "cpel-window-test.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
