@@ -2,6 +2,8 @@
 /* cpel-details.c — the details pane: everything about the selected event */
 #include "cpel-details.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "cpel-app-util.h"
@@ -9,6 +11,7 @@
 typedef enum
 {
   FIELD_TIME,
+  FIELD_CLOCK,      /* the time on the capture's own clock, when it has one */
   FIELD_TRACK,
   FIELD_CODE,
   FIELD_EVENT,
@@ -38,6 +41,7 @@ static const struct
   const char *title;
 } fields[N_FIELDS] = {
   [FIELD_TIME]      = { "time",      N_("Time") },
+  [FIELD_CLOCK]     = { "clock",     N_("Capture clock") },
   [FIELD_TRACK]     = { "track",     N_("Track") },
   [FIELD_CODE]      = { "code",      N_("Code") },
   [FIELD_EVENT]     = { "event",     N_("Event") },
@@ -63,6 +67,8 @@ struct _CpelDetails
   GtkLabel  *title_label;   /* headline: the event's name */
   GtkLabel  *label_label;   /* the whole label "event: datum", body text */
   GtkGrid   *grid;
+  GtkWidget *chain_box;     /* "Call Chain": hidden for events without one */
+  GtkLabel  *chain_label;
   GtkLabel  *values[N_FIELDS];
   GtkWidget *titles[N_FIELDS];
 };
@@ -112,6 +118,30 @@ format_time (CpelFile *file,
   if (cpel_file_get_time_kind (file) == CPEL_TIME_KIND_TICKS)
     return g_strdup_printf (_("%s (%s ticks)"), time, exact);
   return g_strdup_printf (_("%s (%s ns)"), time, exact);
+}
+
+/* The capture clock's row: perf's seconds as perf script prints them (ns),
+ * a wall clock in UTC; no row without a clock. */
+static void
+set_clock_value (CpelDetails *self,
+                 CpelFile    *file,
+                 gint64       t)
+{
+  gint64 origin;
+  CpelClockKind clock = cpel_file_get_clock_origin (file, &origin);
+  g_autofree char *s = NULL;
+
+  if (clock != CPEL_CLOCK_NONE)
+    {
+      g_autofree char *time = cpel_time_format_clock (clock, origin + t, 9);
+
+      /* TRANSLATORS: a time on a clock counting seconds; on the wall clock, in UTC */
+      s = clock == CPEL_CLOCK_SECONDS ? g_strdup_printf (_("%s s"), time)
+                                      : g_strdup_printf (_("%s UTC"), time);
+    }
+  set_value (self, FIELD_CLOCK, s != NULL ? s : "");
+  gtk_widget_set_visible (self->titles[FIELD_CLOCK], s != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->values[FIELD_CLOCK]), s != NULL);
 }
 
 static char *
@@ -246,7 +276,71 @@ cpel_details_set_span (CpelDetails *self,
     }
 
   show_fields (self, TRUE, state);
+  gtk_widget_set_visible (self->chain_box, FALSE);   /* an event's only */
   gtk_stack_set_visible_child_name (self->stack, "event");
+}
+
+/* ---- the call chain -------------------------------------------------------- */
+
+/* Frames shown at most (perf records up to 127 by default). */
+#define CHAIN_FRAMES_MAX 512
+
+/* A perf sample's call chain, innermost frame first, as lines: each
+ * binary dimmed, the symbols of its consecutive frames below it, indented
+ * (an unknown one with its address, as perf script prints it); hidden
+ * when the event has none. */
+static void
+show_chain (CpelDetails     *self,
+            CpelFile        *file,
+            const CpelEvent *event)
+{
+  guint n = cpel_file_get_event_chain (file, event->file_index, NULL, 0);
+  g_autofree CpelChainFrame *frames = NULL;
+  g_autoptr(GString) markup = NULL;
+  guint shown = MIN (n, CHAIN_FRAMES_MAX);
+  const char *last_dso = NULL;
+
+  gtk_widget_set_visible (self->chain_box, n > 0);
+  if (n == 0)
+    {
+      gtk_label_set_text (self->chain_label, "");
+      return;
+    }
+  frames = g_new0 (CpelChainFrame, shown);
+  cpel_file_get_event_chain (file, event->file_index, frames, shown);
+  markup = g_string_new (NULL);
+  for (guint i = 0; i < shown; i++)
+    {
+      const char *dso = frames[i].dso ? frames[i].dso : "[unknown]";
+      g_autofree char *sym = g_markup_escape_text (frames[i].symbol ? frames[i].symbol
+                                                                    : "[unknown]", -1);
+
+      if (i == 0 || strcmp (dso, last_dso) != 0)
+        {
+          g_autofree char *escaped = g_markup_escape_text (dso, -1);
+
+          g_string_append_printf (markup, "%s<span alpha=\"55%%\" size=\"small\">%s</span>",
+                                  i > 0 ? "\n" : "", escaped);
+        }
+      last_dso = dso;
+      /* an em space: the symbols stand under their binary; an unknown
+       * one's address follows it, dimmed */
+      g_string_append_printf (markup, "\n\u2003%s", sym);
+      if (frames[i].symbol == NULL)
+        g_string_append_printf (markup, " <span alpha=\"55%%\" size=\"small\">%"
+                                G_GINT64_MODIFIER "x</span>", frames[i].ip);
+    }
+  if (shown < n)
+    {
+      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "… %u more frame",
+                                                            "… %u more frames", n - shown),
+                                               n - shown);
+      g_autofree char *escaped = g_markup_escape_text (more, -1);
+
+      g_string_append_printf (markup, "\n%s", escaped);
+    }
+  gtk_label_set_markup (self->chain_label, markup->str);
 }
 
 void
@@ -342,6 +436,8 @@ cpel_details_set_event (CpelDetails *self,
     set_value (self, FIELD_DELTA, _("First event on the track"));
 
   show_fields (self, FALSE, FALSE);
+  set_clock_value (self, file, event.time_ns);
+  show_chain (self, file, &event);
   gtk_stack_set_visible_child_name (self->stack, "event");
 }
 
@@ -354,6 +450,8 @@ cpel_details_clear (CpelDetails *self)
     gtk_label_set_text (self->values[i], "");
   gtk_label_set_text (self->title_label, "");
   gtk_label_set_text (self->label_label, "");
+  gtk_label_set_text (self->chain_label, "");
+  gtk_widget_set_visible (self->chain_box, FALSE);
   gtk_stack_set_visible_child_name (self->stack, "empty");
 }
 
@@ -367,6 +465,8 @@ cpel_details_get_value (CpelDetails *self,
     return gtk_label_get_text (self->title_label);
   if (g_str_equal (field, "label"))
     return gtk_label_get_text (self->label_label);
+  if (g_str_equal (field, "call-chain"))
+    return gtk_label_get_text (self->chain_label);
   for (guint i = 0; i < N_FIELDS; i++)
     if (g_str_equal (fields[i].id, field))
       return gtk_label_get_text (self->values[i]);
@@ -394,6 +494,8 @@ cpel_details_class_init (CpelDetailsClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelDetails, title_label);
   gtk_widget_class_bind_template_child (widget_class, CpelDetails, label_label);
   gtk_widget_class_bind_template_child (widget_class, CpelDetails, grid);
+  gtk_widget_class_bind_template_child (widget_class, CpelDetails, chain_box);
+  gtk_widget_class_bind_template_child (widget_class, CpelDetails, chain_label);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "details");
 }
@@ -409,6 +511,7 @@ cpel_details_init (CpelDetails *self)
   pango_attr_list_insert (no_hyphens, pango_attr_insert_hyphens_new (FALSE));
   gtk_label_set_attributes (self->title_label, no_hyphens);
   gtk_label_set_attributes (self->label_label, no_hyphens);
+  gtk_label_set_attributes (self->chain_label, no_hyphens);
 
   for (guint i = 0; i < N_FIELDS; i++)
     {

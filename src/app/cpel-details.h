@@ -28,7 +28,9 @@ void        cpel_details_set_span  (CpelDetails *self,
 void        cpel_details_clear     (CpelDetails *self);
 /* The value shown for a field (tests): "headline" (the event's name),
  * "label" (the whole label, body text), "time", "track", "code", "event",
- * "datum-hex", "datum-dec", "decoded", "delta"; a span's "begin", "end",
+ * "datum-hex", "datum-dec", "decoded", "delta", "call-chain" (a binary a
+ * line, the symbols of its frames below it after an em space, an unknown
+ * one followed by its address in hex); a span's "begin", "end",
  * "duration", "self", "depth", "flags", "begin-event", "end-event"; NULL when
  * unknown. */
 const char *cpel_details_get_value (CpelDetails *self,

@@ -94,6 +94,8 @@ section_name (guint32 type)
       return _("Source information");
     case CPEL_SECTION_EXT_EVENT_TEXTS:
       return _("Event texts");
+    case CPEL_SECTION_EXT_CALL_CHAINS:
+      return _("Call chains");
     default:
       return _("Unknown section");
     }

@@ -7,7 +7,10 @@
  * fill of a thousand histogram bars per frame cost more than the timeline
  * itself).  The match layer is drawn in a worker: with tens of millions of
  * matches finding the columns that hold one reads scattered memory for a
- * few tens of ms, which no frame should wait for.  A press inside
+ * few tens of ms, which no frame should wait for.  The spans highlighted
+ * (the session's span filter: a distribution's selection) are marked in
+ * the accent colour along the strip's bottom, a column per pixel that
+ * holds the begin of one.  A press inside
  * the visible window drags it; a press elsewhere centres the window there
  * and then drags it.  The strip's geometry is the renderer's
  * (cpel_render_overview_x_to_time).
@@ -15,6 +18,8 @@
 #include "cpel-overview-strip.h"
 
 #include <adwaita.h>
+#include <math.h>
+
 #include <glib/gi18n.h>
 
 struct _CpelOverviewStrip
@@ -41,6 +46,13 @@ struct _CpelOverviewStrip
   CpelSearchResult  *cache_matches;
   guint64            cache_shown;     /* cpel_render_overview_shown_hash */
   GCancellable      *matches_cancellable;   /* the match layer being drawn */
+  /* The spans highlighted (the session's span filter): marked columns */
+  guint8            *mark_cols;
+  int                mark_width;
+  const CpelSessionSpanMatch *mark_key;
+  guint64            mark_n;
+  CpelSpanFilter    *mark_filter;    /* the filter they are of (a new list may reuse memory) */
+  CpelSpans         *mark_spans;
 };
 
 typedef struct
@@ -294,6 +306,76 @@ snapshot_compare (CpelOverviewStrip *self,
   cairo_destroy (cr);
 }
 
+#define MARK_HEIGHT 4
+
+/* The highlighted spans' marks: which columns hold one, computed again
+ * when the matches or the width change (a pass over the matches). */
+static void
+draw_span_marks (CpelOverviewStrip *self,
+                 cairo_t           *cr,
+                 const CpelView    *view,
+                 int                width,
+                 int                height)
+{
+  CpelSession *session = cpel_timeline_get_session (self->timeline);
+  const CpelSessionSpanMatch *m;
+  guint64 n = 0;
+  int run = -1;
+
+  m = session != NULL ? cpel_session_get_span_matches (session, &n) : NULL;
+  if (m == NULL)
+    {
+      g_clear_pointer (&self->mark_cols, g_free);
+      g_clear_pointer (&self->mark_filter, cpel_span_filter_free);
+      self->mark_key = NULL;
+      return;
+    }
+  if (m != self->mark_key || n != self->mark_n || width != self->mark_width
+      || self->mark_cols == NULL || cpel_session_get_spans (session) != self->mark_spans
+      || !cpel_span_filter_equal (cpel_session_get_span_filter (session), self->mark_filter))
+    {
+      g_clear_pointer (&self->mark_filter, cpel_span_filter_free);
+      self->mark_filter = cpel_span_filter_copy (cpel_session_get_span_filter (session));
+      self->mark_spans = cpel_session_get_spans (session);
+      g_free (self->mark_cols);
+      self->mark_cols = g_new0 (guint8, width);
+      self->mark_key = m;
+      self->mark_n = n;
+      self->mark_width = width;
+      for (guint64 i = 0; i < n; i++)
+        {
+          double x = cpel_render_overview_time_to_x (view, width, m[i].begin_ns);
+          int c = (int) CLAMP (floor (x), 0, width - 1);
+
+          self->mark_cols[c] = 1;
+        }
+    }
+  {
+    CpelPalette palette;
+    const CpelPalette *p = view->palette;
+
+    if (p == NULL)
+      {
+        cpel_palette_init_light (&palette);
+        p = &palette;
+      }
+    cairo_set_source_rgba (cr, p->accent.r, p->accent.g, p->accent.b, 1.0);
+  }
+  for (int c = 0; c <= width; c++)
+    {
+      gboolean on = c < width && self->mark_cols[c];
+
+      if (on && run < 0)
+        run = c;
+      else if (!on && run >= 0)
+        {
+          cairo_rectangle (cr, run, height - MARK_HEIGHT, c - run, MARK_HEIGHT);
+          run = -1;
+        }
+    }
+  cairo_fill (cr);
+}
+
 static void
 cpel_overview_strip_snapshot (GtkWidget   *widget,
                               GtkSnapshot *snapshot)
@@ -325,6 +407,7 @@ cpel_overview_strip_snapshot (GtkWidget   *widget,
       cairo_set_source_surface (cr, self->matches, 0, 0);
       cairo_paint (cr);
     }
+  draw_span_marks (self, cr, view, width, height);
   cpel_render_overview_layers (cr, width, height, view, CPEL_OVERVIEW_LAYER_TOP);
   cairo_destroy (cr);
 }
@@ -466,6 +549,8 @@ cpel_overview_strip_set_timeline (CpelOverviewStrip *self,
 
   if (self->timeline == timeline)
     return;
+  g_clear_pointer (&self->mark_cols, g_free);
+  g_clear_pointer (&self->mark_filter, cpel_span_filter_free);
   if (self->timeline != NULL)
     g_signal_handlers_disconnect_by_data (self->timeline, self);
   g_set_object (&self->timeline, timeline);
@@ -535,6 +620,8 @@ cpel_overview_strip_dispose (GObject *object)
 {
   CpelOverviewStrip *self = CPEL_OVERVIEW_STRIP (object);
 
+  g_clear_pointer (&self->mark_cols, g_free);
+  g_clear_pointer (&self->mark_filter, cpel_span_filter_free);
   if (self->timeline != NULL)
     g_signal_handlers_disconnect_by_data (self->timeline, self);
   g_clear_object (&self->timeline);

@@ -97,6 +97,15 @@ cpel_search_bar_step (CpelSearchBar *self,
       return;
     }
   session = self->session;
+  if (self->span_filter != NULL)
+    {
+      /* a duration filter: its spans, in time order */
+      if (session == NULL || !_cpel_search_bar_span_filter_shown (self)
+          || !cpel_session_step_span_match (session, direction))
+        gtk_widget_error_bell (GTK_WIDGET (self));
+      _cpel_search_bar_update_status (self);
+      return;
+    }
   _cpel_search_bar_refilter (self, FALSE);
   if (session == NULL
       || !cpel_session_find_match (session, self->visible, direction, self->current, &pos))

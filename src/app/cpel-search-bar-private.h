@@ -51,11 +51,17 @@ struct _CpelSearchBar
   gboolean           setting_query;
 
   GtkEventController *type_ahead;   /* on the root while rooted */
+
+  /* A duration filter (`ip4-lookup dur>5us`, text mode): the spans it lets
+   * through are the matches, as the session's span filter */
+  CpelSpanFilter    *span_filter;
 };
 
 
 /* cpel-search-bar.c */
 void     _cpel_search_bar_update_status (CpelSearchBar *self);
+/* Whether the session's span filter is the search bar's. */
+gboolean _cpel_search_bar_span_filter_shown (CpelSearchBar *self);
 
 /* cpel-search-bar-matches.c */
 /* Filter `result` into `visible` for the session's hidden tracks and

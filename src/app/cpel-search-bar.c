@@ -7,6 +7,11 @@
  * GCancellable; a newer query cancels the running one.  Progress shows only
  * when a search takes long enough to notice.
  *
+ * In text mode a duration condition (`ip4-lookup dur>5us`) makes the query
+ * a filter of spans (cpel_span_filter_parse ()): no worker, the session's
+ * span filter while the bar is open; its spans are the matches ("n of N",
+ * Enter steps through them: cpel_session_step_span_match ()).
+ *
  * Keys typed right after Ctrl+F go into the entry even before the bar is on
  * screen: until the revealer has mapped the entry, GTK drops the key
  * events of an unmapped focus widget, so a controller on the window
@@ -72,9 +77,44 @@ set_status (CpelSearchBar *self,
 }
 
 
+gboolean
+_cpel_search_bar_span_filter_shown (CpelSearchBar *self)
+{
+  return self->span_filter != NULL && self->session != NULL
+         && cpel_span_filter_equal (cpel_session_get_span_filter (self->session),
+                                    self->span_filter);
+}
+
+/* The duration filter's spans highlighted while the bar is open (another's
+ * span filter, a distribution's selection, left alone). */
+static void
+show_span_filter (CpelSearchBar *self)
+{
+  gboolean shown = gtk_search_bar_get_search_mode (self->search_bar);
+
+  if (self->session == NULL)
+    return;
+  if (self->span_filter != NULL && shown)
+    cpel_session_set_span_filter (self->session, self->span_filter);
+}
+
+static void
+hide_span_filter (CpelSearchBar *self)
+{
+  if (_cpel_search_bar_span_filter_shown (self))
+    cpel_session_set_span_filter (self->session, NULL);
+}
+
 static void
 show_matches (CpelSearchBar *self)
 {
+  if (self->compare == NULL && self->span_filter != NULL)
+    {
+      if (gtk_search_bar_get_search_mode (self->search_bar))
+        show_span_filter (self);
+      else
+        hide_span_filter (self);
+    }
   if (self->compare != NULL)
     cpel_compare_search_set_shown (self->compare, gtk_search_bar_get_search_mode (self->search_bar));
   else if (self->session != NULL)
@@ -91,6 +131,38 @@ _cpel_search_bar_update_status (CpelSearchBar *self)
 
   if (self->error != NULL)
     return;   /* the error's summary stays in the count's place */
+  if (self->compare == NULL && self->span_filter != NULL)
+    {
+      gint64 pos;
+
+      if (!_cpel_search_bar_span_filter_shown (self))
+        {
+          set_status (self, NULL);
+          return;
+        }
+      if (cpel_session_get_spans (self->session) == NULL)
+        {
+          set_status (self, cpel_session_get_spans_pending (self->session)
+                            ? _("Finding spans…") : _("No spans"));
+          return;
+        }
+      cpel_session_get_span_matches (self->session, &n);
+      total = cpel_format_count (n);
+      pos = cpel_session_get_span_match_position (self->session);
+      if (n == 0)
+        text = g_strdup (_("No matches"));
+      else if (pos >= 0)
+        {
+          g_autofree char *position = cpel_format_count ((guint64) pos + 1);
+
+          text = g_strdup_printf (_("%s of %s"), position, total);
+        }
+      else
+        /* TRANSLATORS: spans found by a duration filter ("ip4-lookup dur>5us") */
+        text = g_strdup_printf (ngettext ("%s span", "%s spans", n), total);
+      set_status (self, text);
+      return;
+    }
   if (self->compare != NULL)
     {
       text = cpel_compare_search_dup_status (self->compare);
@@ -303,6 +375,25 @@ get_mode (CpelSearchBar *self)
     }
 }
 
+/* Whether a word of `text` is a duration condition: "dur" and an
+ * operator (cpel_span_filter_parse ()). */
+static gboolean
+has_duration_condition (const char *text)
+{
+  for (const char *p = text; (p = strstr (p, "dur")) != NULL; p += 3)
+    {
+      const char *q = p + 3;
+
+      if (p > text && !g_ascii_isspace (p[-1]))
+        continue;
+      while (*q == ' ' || *q == '\t')
+        q++;
+      if (*q == '<' || *q == '>' || *q == '=')
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 start_search (CpelSearchBar *self)
 {
@@ -338,6 +429,31 @@ start_search (CpelSearchBar *self)
         }
       return;
     }
+
+  /* a duration condition (text mode): a filter of spans */
+  if (mode == CPEL_SEARCH_TEXT && text != NULL && has_duration_condition (text))
+    {
+      guint column = 0;
+      g_autoptr(CpelSpanFilter) filter = cpel_span_filter_parse (text, &column, &error);
+
+      hide_span_filter (self);
+      g_clear_pointer (&self->span_filter, cpel_span_filter_free);
+      set_result (self, NULL);
+      if (filter == NULL)
+        {
+          /* TRANSLATORS: the search bar's short error for a bad duration filter */
+          show_error (self, error->message, _("Not a duration filter"));
+          settle (self, FALSE);
+          return;
+        }
+      self->span_filter = g_steal_pointer (&filter);
+      show_matches (self);
+      _cpel_search_bar_update_status (self);
+      settle (self, FALSE);
+      return;
+    }
+  hide_span_filter (self);
+  g_clear_pointer (&self->span_filter, cpel_span_filter_free);
 
   if (file == NULL || text == NULL || *text == '\0')
     {
@@ -483,6 +599,13 @@ cpel_search_bar_set_session (CpelSearchBar *self,
       g_signal_connect_swapped (session, "notify::file", G_CALLBACK (on_file_changed), self);
       g_signal_connect_swapped (session, "tracks-changed", G_CALLBACK (on_filters_changed), self);
       g_signal_connect_swapped (session, "types-changed", G_CALLBACK (on_filters_changed), self);
+      /* the duration filter's count and position */
+      g_signal_connect_swapped (session, "notify::spans",
+                                G_CALLBACK (_cpel_search_bar_update_status), self);
+      g_signal_connect_swapped (session, "notify::span-filter",
+                                G_CALLBACK (_cpel_search_bar_update_status), self);
+      g_signal_connect_swapped (session, "selection-changed",
+                                G_CALLBACK (_cpel_search_bar_update_status), self);
     }
   on_file_changed (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
@@ -687,6 +810,7 @@ cpel_search_bar_dispose (GObject *object)
   g_clear_pointer (&self->hidden_slots_for, g_free);
   g_clear_pointer (&self->error, g_free);
   g_clear_pointer (&self->searched_text, g_free);
+  g_clear_pointer (&self->span_filter, cpel_span_filter_free);
   gtk_widget_dispose_template (GTK_WIDGET (object), CPEL_TYPE_SEARCH_BAR);
 
   G_OBJECT_CLASS (cpel_search_bar_parent_class)->dispose (object);

@@ -3,12 +3,14 @@
  * the header) */
 #include "cpel-span-histogram-window.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
 
 #include "cpel-span-diff.h"
 #include "cpel-span-histogram.h"
+#include "cpel-span-scatter.h"
 
 #define N_BINS 60
 
@@ -25,6 +27,7 @@ struct _CpelSpanHistogramWindow
   GtkFileChooserNative *chooser;
   GtkDrawingArea     *area;
   GtkLabel           *compare_label;
+  GtkDrawingArea     *scatter_area;
   GtkLabel           *status_label;
 
   CpelSession        *session;
@@ -43,9 +46,14 @@ struct _CpelSpanHistogramWindow
   CpelSpanRow         row_a;      /* count 0: no span of the name */
   CpelSpanRow         row_b;
   gboolean            log_hist;   /* `hist` has log bins */
-  guint               sel_first;  /* > sel_last: no selection */
+  guint               sel_first;  /* > sel_last: no bins selected */
   guint               sel_last;
   int                 drag_bin;
+  CpelSpanList       *scatter;    /* the spans of the name, or NULL */
+  gint64              scatter_p[3];   /* their p50, p90, p99 (-1: none) */
+  gboolean            rect_sel;   /* a rectangle of the scatter is selected */
+  CpelSpanFilter     *my_filter;  /* what this window made the session's span filter */
+  char               *status;
   GCancellable       *cancellable;          /* the histogram */
   GCancellable       *longest_cancellable;  /* Go to Longest */
 };
@@ -69,21 +77,6 @@ typedef struct
   CpelSpanRules    *rules_b;
   CpelSpansOptions  options_b;
 } Job;
-
-/* What a compare job returns. */
-typedef struct
-{
-  CpelSpanHistograms *a, *b;
-  CpelSpanRow         row_a, row_b;
-} Pair;
-
-static void
-pair_free (Pair *pair)
-{
-  g_clear_pointer (&pair->a, cpel_span_histograms_free);
-  g_clear_pointer (&pair->b, cpel_span_histograms_free);
-  g_free (pair);
-}
 
 static void
 job_free (Job *job)
@@ -172,30 +165,34 @@ find_row (CpelFile               *file,
   return TRUE;
 }
 
-static void
-pair_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
+/* What the worker computes: the histogram, the spans for the scatter and
+ * their percentiles. */
+typedef struct
 {
-  Job *job = task_data;
-  GError *error = NULL;
-  Pair *pair = g_new0 (Pair, 1);
+  CpelSpanHistograms *hists;
+  CpelSpanList       *list;
+  gint64              p[3];
+  /* comparing: B's histogram on A's bins, and both captures' figures */
+  CpelSpanHistograms *hists_b;
+  CpelSpanRow         row_a, row_b;
+} Result;
 
-  if (!cpel_span_histograms_compute_pair (job->file, job->rules, &job->options,
-                                          job->file_b, job->rules_b, &job->options_b,
-                                          job->name, N_BINS, job->axis, &pair->a, &pair->b,
-                                          cancellable, &error)
-      || !find_row (job->file, job->rules, &job->options, job->name, &pair->row_a,
-                    cancellable, &error)
-      || !find_row (job->file_b, job->rules_b, &job->options_b, job->name, &pair->row_b,
-                    cancellable, &error))
-    {
-      pair_free (pair);
-      g_task_return_error (task, error);
-      return;
-    }
-  g_task_return_pointer (task, pair, (GDestroyNotify) pair_free);
+static void
+result_free (Result *r)
+{
+  g_clear_pointer (&r->hists, cpel_span_histograms_free);
+  g_clear_pointer (&r->hists_b, cpel_span_histograms_free);
+  g_clear_pointer (&r->list, cpel_span_list_free);
+  g_free (r);
+}
+
+static int
+cmp_gint64 (gconstpointer a,
+            gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
 }
 
 static void
@@ -206,14 +203,50 @@ hist_thread (GTask        *task,
 {
   Job *job = task_data;
   GError *error = NULL;
-  CpelSpanHistograms *hists = cpel_span_histograms_compute (job->file, job->rules, &job->options,
-                                                            job->name, N_BINS, job->axis,
-                                                            cancellable, &error);
+  g_autoptr(CpelSpanFilter) named = cpel_span_filter_new (job->name, 0, G_MAXINT64);
+  Result *r = g_new0 (Result, 1);
+  guint64 n;
 
-  if (hists == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, hists, (GDestroyNotify) cpel_span_histograms_free);
+  if (job->file_b == NULL)
+    r->hists = cpel_span_histograms_compute (job->file, job->rules, &job->options, job->name,
+                                             N_BINS, job->axis, cancellable, &error);
+  else if (!cpel_span_histograms_compute_pair (job->file, job->rules, &job->options,
+                                               job->file_b, job->rules_b, &job->options_b,
+                                               job->name, N_BINS, job->axis, &r->hists,
+                                               &r->hists_b, cancellable, &error)
+           || !find_row (job->file, job->rules, &job->options, job->name, &r->row_a,
+                         cancellable, &error)
+           || !find_row (job->file_b, job->rules_b, &job->options_b, job->name, &r->row_b,
+                         cancellable, &error))
+    g_clear_pointer (&r->hists, cpel_span_histograms_free);
+  if (r->hists != NULL)
+    r->list = cpel_span_list_compute (job->file, job->rules, &job->options, named, 0,
+                                      cancellable, &error);
+  if (r->hists == NULL || r->list == NULL)
+    {
+      result_free (r);
+      g_task_return_error (task, error);
+      return;
+    }
+  /* exact, nearest rank: the smallest d with at least p % of the spans <= d */
+  n = cpel_span_list_get_n (r->list);
+  r->p[0] = r->p[1] = r->p[2] = -1;
+  if (n > 0)
+    {
+      static const guint pct[3] = { 50, 90, 99 };
+      g_autofree gint64 *d = g_new (gint64, n);
+
+      for (guint64 i = 0; i < n; i++)
+        {
+          const CpelSpanItem *it = cpel_span_list_get (r->list, i);
+
+          d[i] = it->end_ns - it->begin_ns;
+        }
+      qsort (d, n, sizeof *d, cmp_gint64);
+      for (guint k = 0; k < 3; k++)
+        r->p[k] = d[MAX ((n * pct[k] + 99) / 100, 1) - 1];
+    }
+  g_task_return_pointer (task, r, (GDestroyNotify) result_free);
 }
 
 static void
@@ -309,6 +342,48 @@ update_compare_label (CpelSpanHistogramWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->compare_label), TRUE);
 }
 
+/* Spans of the scatter the window's filter lets through. */
+static guint64
+rect_count (CpelSpanHistogramWindow *self)
+{
+  guint64 n = 0;
+
+  if (self->scatter == NULL || self->my_filter == NULL)
+    return 0;
+  for (guint64 i = 0; i < cpel_span_list_get_n (self->scatter); i++)
+    {
+      const CpelSpanItem *it = cpel_span_list_get (self->scatter, i);
+
+      n += cpel_span_filter_match_span (self->my_filter, it->name, it->begin_ns, it->end_ns);
+    }
+  return n;
+}
+
+/* " · 3 of 12 in the timeline (n, Shift+N)": where the selected span is
+ * among those the timeline highlights. */
+static char *
+position_text (CpelSpanHistogramWindow *self)
+{
+  guint64 n = 0;
+  gint64 pos;
+  g_autofree char *total = NULL;
+
+  if (self->my_filter == NULL || cpel_session_get_span_matches (self->session, &n) == NULL)
+    return g_strdup ("");
+  pos = cpel_session_get_span_match_position (self->session);
+  total = cpel_format_count (n);
+  if (pos < 0)
+    /* TRANSLATORS: the spans selected, highlighted in the timeline; n and
+     * Shift+N are keys */
+    return g_strdup_printf (_(" · %s in the timeline: n, Shift+N step through them"), total);
+  {
+    g_autofree char *k = cpel_format_count ((guint64) pos + 1);
+
+    /* TRANSLATORS: "3 of 12": the selected span among those highlighted */
+    return g_strdup_printf (_(" · %s of %s in the timeline (n, Shift+N)"), k, total);
+  }
+}
+
 static void
 update_status (CpelSpanHistogramWindow *self)
 {
@@ -323,7 +398,21 @@ update_status (CpelSpanHistogramWindow *self)
     {
       g_autofree char *count = cpel_format_count (self->hist->count);
 
-      if (self->sel_first <= self->sel_last)
+      if (self->rect_sel && self->my_filter != NULL)
+        {
+          g_autofree char *sel = cpel_format_count (rect_count (self));
+          g_autofree char *lo = cpel_span_histogram_format_duration (self->my_filter->min_ns);
+          g_autofree char *hi = cpel_span_histogram_format_duration (self->my_filter->max_ns);
+          g_autofree char *from = cpel_span_histogram_format_duration (self->my_filter->from_ns);
+          g_autofree char *to = cpel_span_histogram_format_duration (self->my_filter->to_ns);
+
+          /* TRANSLATORS: "3 of 101 spans selected (10 µs – 20 µs, begun 1 ms – 2 ms)" */
+          text = g_strdup_printf (ngettext ("%s of %s span selected (%s – %s, begun %s – %s)",
+                                            "%s of %s spans selected (%s – %s, begun %s – %s)",
+                                            self->hist->count),
+                                  sel, count, lo, hi, from, to);
+        }
+      else if (self->sel_first <= self->sel_last)
         {
           g_autofree char *sel = cpel_format_count (selected_count (self));
           const gint64 *edges = self->hist->edges;
@@ -337,14 +426,39 @@ update_status (CpelSpanHistogramWindow *self)
         }
       else
         /* TRANSLATORS: histogram status line */
-        text = g_strdup_printf (ngettext ("%s span · drag over the bars to select",
-                                          "%s spans · drag over the bars to select",
+        text = g_strdup_printf (ngettext ("%s span · drag over the bars or the points "
+                                          "to select",
+                                          "%s spans · drag over the bars or the points "
+                                          "to select",
                                           self->hist->count), count);
     }
+  if (self->hist != NULL && self->cancellable == NULL)
+    {
+      g_autofree char *pos = position_text (self);
+      char *all = g_strconcat (text, pos, NULL);
+
+      g_free (text);
+      text = all;
+    }
+  g_free (self->status);
+  self->status = g_strdup (text);
   gtk_label_set_text (self->status_label, text);
   gtk_widget_set_sensitive (GTK_WIDGET (self->longest_button),
                             self->hist != NULL && self->longest_cancellable == NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), self->hist != NULL);
+}
+
+/* The session's span filter made `filter` (taken; NULL: none). */
+static void
+apply_filter (CpelSpanHistogramWindow *self,
+              CpelSpanFilter          *filter)
+{
+  g_clear_pointer (&self->my_filter, cpel_span_filter_free);
+  self->my_filter = filter;
+  cpel_session_set_span_filter (self->session, filter);
+  gtk_widget_queue_draw (GTK_WIDGET (self->area));
+  gtk_widget_queue_draw (GTK_WIDGET (self->scatter_area));
+  update_status (self);
 }
 
 static void
@@ -354,15 +468,34 @@ set_selection (CpelSpanHistogramWindow *self,
 {
   self->sel_first = first;
   self->sel_last = last;
+  self->rect_sel = FALSE;
   if (self->hist != NULL && first <= last && last < self->hist->n_bins)
-    {
-      g_autoptr(CpelSpanFilter) filter = cpel_span_histogram_selection (self->hist, first, last);
-
-      cpel_session_set_span_filter (self->session, filter);
-    }
+    apply_filter (self, cpel_span_histogram_selection (self->hist, first, last));
+  else if (self->my_filter != NULL)
+    apply_filter (self, NULL);
   else
-    cpel_session_set_span_filter (self->session, NULL);
-  gtk_widget_queue_draw (GTK_WIDGET (self->area));
+    {
+      /* the session's filter is another's (or none): left as it is */
+      gtk_widget_queue_draw (GTK_WIDGET (self->area));
+      gtk_widget_queue_draw (GTK_WIDGET (self->scatter_area));
+      update_status (self);
+    }
+}
+
+/* Another window (or the search bar) set the session's span filter: this
+ * window's selection is gone. */
+static void
+on_span_filter (CpelSpanHistogramWindow *self)
+{
+  if (!cpel_span_filter_equal (cpel_session_get_span_filter (self->session), self->my_filter))
+    {
+      g_clear_pointer (&self->my_filter, cpel_span_filter_free);
+      self->sel_first = 1;
+      self->sel_last = 0;
+      self->rect_sel = FALSE;
+      gtk_widget_queue_draw (GTK_WIDGET (self->area));
+      gtk_widget_queue_draw (GTK_WIDGET (self->scatter_area));
+    }
   update_status (self);
 }
 
@@ -373,42 +506,34 @@ on_computed (GObject      *source,
 {
   g_autoptr(CpelSpanHistogramWindow) self = user_data;
   g_autoptr(GError) error = NULL;
-  gboolean pair = g_task_get_source_tag (G_TASK (result)) == pair_thread;
-  gpointer out = g_task_propagate_pointer (G_TASK (result), &error);
+  Result *r = g_task_propagate_pointer (G_TASK (result), &error);
   CpelSpanHistograms *hists = NULL;
 
-  if (pair && out != NULL)
-    {
-      Pair *p = out;
-
-      hists = g_steal_pointer (&p->a);
-    }
-  else if (!pair)
-    hists = out;
   if (g_task_get_cancellable (G_TASK (result)) != self->cancellable)
     {
-      g_clear_pointer (&hists, cpel_span_histograms_free);
-      if (pair)
-        g_clear_pointer (&out, pair_free);
+      g_clear_pointer (&r, result_free);
       return;
     }
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->hists, cpel_span_histograms_free);
   g_clear_pointer (&self->hists_b, cpel_span_histograms_free);
+  g_clear_pointer (&self->scatter, cpel_span_list_free);
   self->hist = NULL;
   self->hist_b = NULL;
   memset (&self->row_a, 0, sizeof self->row_a);
   memset (&self->row_b, 0, sizeof self->row_b);
-  if (pair && out != NULL)
+  self->scatter_p[0] = self->scatter_p[1] = self->scatter_p[2] = -1;
+  if (r != NULL)
     {
-      Pair *p = out;
-
-      self->hists_b = g_steal_pointer (&p->b);
-      if (cpel_span_histograms_get_n (self->hists_b) > 0)
+      hists = g_steal_pointer (&r->hists);
+      self->scatter = g_steal_pointer (&r->list);
+      memcpy (self->scatter_p, r->p, sizeof self->scatter_p);
+      self->hists_b = g_steal_pointer (&r->hists_b);
+      if (self->hists_b != NULL && cpel_span_histograms_get_n (self->hists_b) > 0)
         self->hist_b = cpel_span_histograms_get (self->hists_b, 0);
-      self->row_a = p->row_a;
-      self->row_b = p->row_b;
-      pair_free (p);
+      self->row_a = r->row_a;
+      self->row_b = r->row_b;
+      result_free (r);
     }
   self->hists = hists;
   if (hists != NULL && cpel_span_histograms_get_n (hists) > 0)
@@ -436,10 +561,11 @@ compute (CpelSpanHistogramWindow *self)
   job_add_compare (self, job);
   self->cancellable = g_cancellable_new ();
   update_status (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self->scatter_area));
   task = g_task_new (NULL, self->cancellable, on_computed, g_object_ref (self));
-  g_task_set_source_tag (task, job->file_b != NULL ? (gpointer) pair_thread : (gpointer) compute);
+  g_task_set_source_tag (task, compute);
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, job->file_b != NULL ? pair_thread : hist_thread);
+  g_task_run_in_thread (task, hist_thread);
 }
 
 /* The session's span of `item` (a span of the file's spans), selected and
@@ -488,8 +614,8 @@ cpel_span_histogram_window_go_to_longest (CpelSpanHistogramWindow *self)
   job = job_new (self);
   if (job == NULL)
     return;
-  if (self->hist != NULL && self->sel_first <= self->sel_last)
-    job->filter = cpel_span_histogram_selection (self->hist, self->sel_first, self->sel_last);
+  if (self->my_filter != NULL)
+    job->filter = cpel_span_filter_copy (self->my_filter);
   else
     job->filter = cpel_span_filter_new (self->name, 0, G_MAXINT64);
   self->longest_cancellable = g_cancellable_new ();
@@ -561,6 +687,108 @@ on_drag_update (GtkGestureDrag          *gesture,
   bin = cpel_span_histogram_bin_at (self->hist, gtk_widget_get_width (GTK_WIDGET (self->area)),
                                     gtk_widget_get_height (GTK_WIDGET (self->area)), x0 + dx);
   set_selection (self, (guint) MIN (bin, self->drag_bin), (guint) MAX (bin, self->drag_bin));
+}
+
+/* The scatter as drawn: its axes fitted to the spans, the selection the
+ * window's filter. */
+static void
+scatter_view (CpelSpanHistogramWindow *self,
+              CpelSpanScatterView     *view,
+              const CpelPalette       *palette)
+{
+  memset (view, 0, sizeof *view);
+  view->list = self->scatter;
+  view->max_ns = -1;
+  view->log_axis = self->log_hist;
+  view->p50_ns = self->p50_ns >= 0 ? self->p50_ns : self->scatter_p[0];
+  view->p90_ns = self->p90_ns >= 0 ? self->p90_ns : self->scatter_p[1];
+  view->p99_ns = self->p99_ns >= 0 ? self->p99_ns : self->scatter_p[2];
+  view->palette = palette;
+  if (self->my_filter != NULL)
+    {
+      view->has_selection = TRUE;
+      view->sel_from_ns = self->my_filter->from_ns;
+      view->sel_to_ns = self->my_filter->to_ns;
+      view->sel_min_ns = self->my_filter->min_ns;
+      view->sel_max_ns = self->my_filter->max_ns;
+    }
+  cpel_span_scatter_fit (view);
+  if (view->has_selection)
+    {
+      /* a band of durations (the histogram's selection) across the plot */
+      view->sel_from_ns = MAX (view->sel_from_ns, view->t0);
+      view->sel_to_ns = MIN (view->sel_to_ns, view->t1);
+      view->sel_min_ns = MAX (view->sel_min_ns, view->min_ns);
+      view->sel_max_ns = MIN (view->sel_max_ns, view->max_ns);
+    }
+}
+
+static void
+draw_scatter (GtkDrawingArea *area,
+              cairo_t        *cr,
+              int             width,
+              int             height,
+              gpointer        user_data)
+{
+  CpelSpanHistogramWindow *self = user_data;
+  CpelPalette palette;
+  CpelSpanScatterView view;
+
+  if (self->scatter == NULL)
+    return;
+  if (adw_style_manager_get_dark (adw_style_manager_get_default ()))
+    cpel_palette_init_dark (&palette);
+  else
+    cpel_palette_init_light (&palette);
+  scatter_view (self, &view, &palette);
+  cpel_render_span_scatter (cr, width, height, &view);
+}
+
+void
+cpel_span_histogram_window_select_rect (CpelSpanHistogramWindow *self,
+                                        double                   x0,
+                                        double                   y0,
+                                        double                   x1,
+                                        double                   y1)
+{
+  CpelSpanScatterView view;
+  double w, h;
+
+  g_return_if_fail (CPEL_IS_SPAN_HISTOGRAM_WINDOW (self));
+  if (self->scatter == NULL)
+    return;
+  w = gtk_widget_get_width (GTK_WIDGET (self->scatter_area));
+  h = gtk_widget_get_height (GTK_WIDGET (self->scatter_area));
+  scatter_view (self, &view, NULL);
+  self->sel_first = 1;
+  self->sel_last = 0;
+  self->rect_sel = TRUE;
+  apply_filter (self, cpel_span_scatter_selection (&view, self->name, w, h, x0, y0, x1, y1));
+}
+
+static void
+on_scatter_drag_update (GtkGestureDrag          *gesture,
+                        double                   dx,
+                        double                   dy,
+                        CpelSpanHistogramWindow *self)
+{
+  double x0, y0;
+
+  gtk_gesture_drag_get_start_point (gesture, &x0, &y0);
+  if (fabs (dx) < 2 && fabs (dy) < 2)
+    return;
+  cpel_span_histogram_window_select_rect (self, x0, y0, x0 + dx, y0 + dy);
+}
+
+static void
+on_scatter_drag_end (GtkGestureDrag          *gesture,
+                     double                   dx,
+                     double                   dy,
+                     CpelSpanHistogramWindow *self)
+{
+  /* a click: no selection */
+  if (fabs (dx) < 2 && fabs (dy) < 2)
+    set_selection (self, 1, 0);
 }
 
 static void
@@ -703,9 +931,15 @@ cpel_span_histogram_window_dispose (GObject *object)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
   gtk_widget_dispose_template (GTK_WIDGET (self), CPEL_TYPE_SPAN_HISTOGRAM_WINDOW);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
   /* Its selection goes with it (nothing else could clear it). */
-  if (self->session != NULL && self->hist != NULL && self->sel_first <= self->sel_last)
+  if (self->session != NULL && self->my_filter != NULL
+      && cpel_span_filter_equal (cpel_session_get_span_filter (self->session), self->my_filter))
     cpel_session_set_span_filter (self->session, NULL);
+  g_clear_pointer (&self->my_filter, cpel_span_filter_free);
+  g_clear_pointer (&self->scatter, cpel_span_list_free);
+  g_clear_pointer (&self->status, g_free);
   self->hist = NULL;
   self->hist_b = NULL;
   g_clear_pointer (&self->hists, cpel_span_histograms_free);
@@ -732,6 +966,7 @@ cpel_span_histogram_window_class_init (CpelSpanHistogramWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, save_button);
   gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, area);
   gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, compare_label);
+  gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, scatter_area);
   gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, status_label);
   gtk_widget_class_bind_template_callback (widget_class, on_log_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_weighted_toggled);
@@ -754,6 +989,33 @@ cpel_span_histogram_window_init (CpelSpanHistogramWindow *self)
   g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
   g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
   gtk_widget_add_controller (GTK_WIDGET (self->area), GTK_EVENT_CONTROLLER (drag));
+  gtk_drawing_area_set_draw_func (self->scatter_area, draw_scatter, self, NULL);
+  drag = gtk_gesture_drag_new ();
+  g_signal_connect (drag, "drag-update", G_CALLBACK (on_scatter_drag_update), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (on_scatter_drag_end), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->scatter_area), GTK_EVENT_CONTROLLER (drag));
+  self->scatter_p[0] = self->scatter_p[1] = self->scatter_p[2] = -1;
+}
+
+CpelSpanList *
+cpel_span_histogram_window_get_scatter (CpelSpanHistogramWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_SPAN_HISTOGRAM_WINDOW (self), NULL);
+  return self->scatter;
+}
+
+GtkWidget *
+cpel_span_histogram_window_get_scatter_area (CpelSpanHistogramWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_SPAN_HISTOGRAM_WINDOW (self), NULL);
+  return GTK_WIDGET (self->scatter_area);
+}
+
+const char *
+cpel_span_histogram_window_get_status (CpelSpanHistogramWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_SPAN_HISTOGRAM_WINDOW (self), NULL);
+  return self->status != NULL ? self->status : "";
 }
 
 CpelSpanHistogramWindow *
@@ -775,6 +1037,10 @@ cpel_span_histogram_window_new (CpelSession       *session,
 
   self = g_object_new (CPEL_TYPE_SPAN_HISTOGRAM_WINDOW, "transient-for", parent, NULL);
   self->session = g_object_ref (session);
+  g_signal_connect_object (session, "notify::span-filter", G_CALLBACK (on_span_filter), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "selection-changed", G_CALLBACK (update_status), self,
+                           G_CONNECT_SWAPPED);
   self->name = g_strdup (name);
   self->t0 = t0;
   self->t1 = t1;

@@ -5,12 +5,17 @@
  * in a worker: cpel_span_histograms_compute ()), linear or log, by count
  * or time-weighted, with p50/p90/p99 markers.  Dragging over it selects
  * the spans of those bins: the session's "span-filter" (dropped when the
- * window goes).  "Go to Longest"
- * selects the longest span of the selection (else of the name) and
- * centres it.  Its bins can be saved as CSV.  While the session compares
- * (a compare file), B's spans of the name (by B's own rules, over the same
- * range moved by the compare offset) are overlaid on the same bins, with
- * both captures' count, p50, p99 and mean and their changes.
+ * window goes).  Under it, the same spans as a scatter of duration over
+ * time (log durations with Log Scale): a rectangle dragged over it
+ * selects the spans whose points it holds, as the histogram's selection
+ * does.  The timeline highlights the spans selected; the status line
+ * counts them and says which of them is selected ("3 of 12": n and
+ * Shift+N step through them).  "Go to Longest" selects the longest span
+ * of the selection (else of the name) and centres it.  Its bins can be
+ * saved as CSV.  While the session compares (a compare file), B's spans of
+ * the name (by B's own rules, over the same range moved by the compare
+ * offset) are drawn beside A's on the same bins, with both captures'
+ * count, p50, p99 and mean and their changes.
  */
 #pragma once
 
@@ -51,6 +56,17 @@ void             cpel_span_histogram_window_set_log   (CpelSpanHistogramWindow *
 void             cpel_span_histogram_window_select_bins (CpelSpanHistogramWindow *self,
                                                          guint                    first,
                                                          guint                    last);
+/* The spans of the scatter, or NULL (none yet). */
+CpelSpanList    *cpel_span_histogram_window_get_scatter (CpelSpanHistogramWindow *self);
+/* The scatter's drawing area (its size gives the plot's geometry). */
+GtkWidget       *cpel_span_histogram_window_get_scatter_area (CpelSpanHistogramWindow *self);
+/* Select the spans of a rectangle of the scatter, in its area's
+ * coordinates, as a drag from (x0, y0) to (x1, y1) does. */
+void             cpel_span_histogram_window_select_rect (CpelSpanHistogramWindow *self,
+                                                         double x0, double y0,
+                                                         double x1, double y1);
+/* The status line's text. */
+const char      *cpel_span_histogram_window_get_status (CpelSpanHistogramWindow *self);
 /* The bins as CSV (cpel_span_histograms_to_csv (): as `cpel spans --hist
  * --span NAME --bins 60 [--log] --csv` writes them), atomically; FALSE
  * (CPEL_ERROR_INVALID) without a histogram. */

@@ -42,6 +42,9 @@ cpel_stats_window_get_text (CpelStatsWindow *self)
       return cpel_span_summary_to_text (self->span_summary, CPEL_SPAN_TABLE_SPANS);
     if (self->span_summary != NULL && g_strcmp0 (page, "states") == 0)
       return cpel_span_summary_to_text (self->span_summary, CPEL_SPAN_TABLE_STATES);
+    /* The Functions page: as `cpel top` prints it. */
+    if (self->top != NULL && g_strcmp0 (page, "functions") == 0)
+      return cpel_top_to_text (self->top, 0);
   }
   return self->stats != NULL ? cpel_stats_to_text (self->stats) : NULL;
 }
@@ -275,6 +278,23 @@ save_spans (CpelStatsWindow  *self,
 }
 
 static gboolean
+save_functions (CpelStatsWindow  *self,
+                GtkFileChooser   *chooser,
+                GFile            *file,
+                GError          **error)
+{
+  g_autofree char *csv = NULL;
+
+  if (self->top == NULL)
+    {
+      g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_INVALID, _("No statistics to save yet"));
+      return FALSE;
+    }
+  csv = cpel_top_to_csv (self->top, 0);
+  return replace_contents (file, csv, strlen (csv), error);
+}
+
+static gboolean
 save_compare (CpelStatsWindow  *self,
               GtkFileChooser   *chooser,
               GFile            *file,
@@ -322,6 +342,12 @@ _cpel_stats_window_save_clicked (CpelStatsWindow *self)
                              states ? "thread-states.csv" : "spans.csv", TRUE, save_spans);
       self->chooser_span_table = states ? CPEL_SPAN_TABLE_STATES : CPEL_SPAN_TABLE_SPANS;
     }
+  else if (self->top != NULL
+           && g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack),
+                         "functions") == 0)
+    /* TRANSLATORS: file chooser title; the file name suggested is functions.csv */
+    chooser = new_chooser (self, _("Save Functions as CSV"), "functions.csv", TRUE,
+                           save_functions);
   else if (self->chooser != NULL && self->chooser_save == save_table)
     chooser = GTK_FILE_CHOOSER (self->chooser);   /* still open: to the front */
   else

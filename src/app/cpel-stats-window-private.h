@@ -9,6 +9,8 @@
  *   cpel-stats-window-export.c   Copy as Text, the file choosers and what
  *                                they write (CSV of a table, histogram PNG)
  *   cpel-stats-window-spans.c    the Spans and Thread States pages
+ *   cpel-stats-window-functions.c  the Functions page (perf record -g
+ *                                call chains)
  */
 #pragma once
 
@@ -56,6 +58,8 @@ struct _CpelStatsWindow
   GtkBox              *spans_box;
   GtkColumnView       *spans_view;
   GtkColumnView       *states_view;
+  AdwViewStackPage    *functions_page;
+  GtkColumnView       *functions_view;
 
   CpelSession         *session;
   CpelFile            *file;         /* the file the statistics are about */
@@ -85,6 +89,11 @@ struct _CpelStatsWindow
   GListStore          *state_rows;
   GtkSortListModel    *sorted_spans;
   GtkSortListModel    *sorted_states;
+
+  /* The Functions page: the call chains' functions of the range. */
+  CpelTop             *top;
+  GListStore          *function_rows;
+  GtkSortListModel    *sorted_functions;
 
   GCancellable        *cancellable;
   GCancellable        *longest_cancellable;  /* a Spans row's longest span looked for */
@@ -133,6 +142,12 @@ gboolean           _cpel_stats_window_find_longest    (CpelStatsWindow    *self,
                                                        gboolean            state,
                                                        guint               slot,
                                                        CpelSessionSpanRef *ref);
+
+/* cpel-stats-window-functions.c */
+void               _cpel_stats_window_init_functions  (CpelStatsWindow *self);
+/* Shows `top` (taken; NULL: the page hides). */
+void               _cpel_stats_window_set_functions   (CpelStatsWindow *self,
+                                                       CpelTop         *top);
 
 /* cpel-stats-window-export.c: the template's buttons and stats.copy */
 void               _cpel_stats_window_copy_clicked    (CpelStatsWindow *self);

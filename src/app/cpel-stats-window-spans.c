@@ -5,8 +5,9 @@
  * The counting worker (cpel-stats-window.c) also summarises the spans of
  * the session's rules over the same range and shown tracks
  * (cpel_span_summary_compute (), finished spans only, as `cpel spans`
- * counts them).  Spans: per span name count, total, min, p50, p90, p99,
- * max, mean; Thread States: per track and state count, total, min, mean,
+ * counts them).  Spans: per span name count, total, self total (nested
+ * spans' time left out), min, p50, p90, p99, max, mean, standard
+ * deviation; Thread States: per track and state count, total, min, mean,
  * max.  Activating a row selects the longest span of its name in the range
  * (found in a worker: cpel_span_list_compute ()) and centres it; a state
  * row, the longest state of its track among the session's states.
@@ -22,12 +23,14 @@ enum
   SPAN_CELL_NAME,
   SPAN_CELL_COUNT,
   SPAN_CELL_TOTAL,
+  SPAN_CELL_SELF,
   SPAN_CELL_MIN,
   SPAN_CELL_P50,
   SPAN_CELL_P90,
   SPAN_CELL_P99,
   SPAN_CELL_MAX,
   SPAN_CELL_MEAN,
+  SPAN_CELL_STDDEV,
   N_SPAN_CELLS
 };
 
@@ -74,12 +77,14 @@ _cpel_stats_window_fill_span_tables (CpelStatsWindow *self)
       cpel_table_row_take (row, SPAN_CELL_NAME, g_strdup (r->name), 0);
       cpel_table_row_take (row, SPAN_CELL_COUNT, cpel_format_count (r->count), (double) r->count);
       take_duration (row, SPAN_CELL_TOTAL, any, (gint64) MIN (r->total_ns, (guint64) G_MAXINT64));
+      take_duration (row, SPAN_CELL_SELF, any, (gint64) MIN (r->self_ns, (guint64) G_MAXINT64));
       take_duration (row, SPAN_CELL_MIN, any, r->min_ns);
       take_duration (row, SPAN_CELL_P50, any, r->p50_ns);
       take_duration (row, SPAN_CELL_P90, any, r->p90_ns);
       take_duration (row, SPAN_CELL_P99, any, r->p99_ns);
       take_duration (row, SPAN_CELL_MAX, any, r->max_ns);
       take_duration (row, SPAN_CELL_MEAN, any, r->mean_ns);
+      take_duration (row, SPAN_CELL_STDDEV, any, r->stddev_ns);
       g_ptr_array_add (rows, row);
     }
   g_list_store_splice (self->span_rows, 0,
@@ -359,6 +364,9 @@ _cpel_stats_window_init_spans (CpelStatsWindow *self)
   /* TRANSLATORS: column: the durations' sum */
   _cpel_stats_window_append_column (self->spans_view, C_("duration", "Total"),
                                     SPAN_CELL_TOTAL, TRUE, FALSE);
+  /* TRANSLATORS: column: the durations' sum less the nested spans' */
+  _cpel_stats_window_append_column (self->spans_view, C_("duration", "Self"),
+                                    SPAN_CELL_SELF, TRUE, FALSE);
   /* TRANSLATORS: column: shortest duration */
   _cpel_stats_window_append_column (self->spans_view, C_("duration", "Min"),
                                     SPAN_CELL_MIN, TRUE, FALSE);
@@ -377,6 +385,9 @@ _cpel_stats_window_init_spans (CpelStatsWindow *self)
   /* TRANSLATORS: column: mean duration */
   _cpel_stats_window_append_column (self->spans_view, C_("duration", "Mean"),
                                     SPAN_CELL_MEAN, TRUE, FALSE);
+  /* TRANSLATORS: column: standard deviation of the durations */
+  _cpel_stats_window_append_column (self->spans_view, C_("duration", "Std. Dev."),
+                                    SPAN_CELL_STDDEV, TRUE, FALSE);
   self->sorted_spans = _cpel_stats_window_setup_view (self->spans_view, self->span_rows);
   {
     GtkWidget *button = gtk_button_new_with_label (_("Show Distribution"));

@@ -69,6 +69,7 @@ typedef struct
   CpelStats *stats;
   CpelDiff  *diff;
   CpelSpanSummary *spans;
+  CpelTop   *top;
 } Counted;
 
 static void
@@ -77,6 +78,7 @@ counted_free (Counted *counted)
   g_clear_pointer (&counted->stats, cpel_stats_free);
   g_clear_pointer (&counted->diff, cpel_diff_free);
   g_clear_pointer (&counted->spans, cpel_span_summary_free);
+  g_clear_pointer (&counted->top, cpel_top_free);
   g_free (counted);
 }
 
@@ -123,6 +125,15 @@ count_thread (GTask        *task,
       counted->spans = cpel_span_summary_compute (job->file, job->rules, &options, FALSE,
                                                   cancellable, &error);
       if (counted->spans == NULL)
+        g_clear_pointer (&counted->stats, cpel_stats_free);
+    }
+  if (counted->stats != NULL && cpel_file_has_call_chains (job->file))
+    {
+      /* the Functions page: the same range and tracks */
+      counted->top = cpel_top_compute (job->file, job->options.t0, job->options.t1,
+                                       job->options.slots, job->options.n_slots,
+                                       cancellable, &error);
+      if (counted->top == NULL)
         g_clear_pointer (&counted->stats, cpel_stats_free);
     }
   if (counted->stats == NULL)
@@ -297,6 +308,7 @@ on_counted (GObject      *source,
   self->stats = g_steal_pointer (&counted->stats);
   self->diff = g_steal_pointer (&counted->diff);
   self->span_summary = g_steal_pointer (&counted->spans);
+  _cpel_stats_window_set_functions (self, g_steal_pointer (&counted->top));
   counted_free (counted);
   fill_tables (self);
   _cpel_stats_window_fill_span_tables (self);
@@ -330,6 +342,7 @@ cpel_stats_window_refresh (CpelStatsWindow *self)
   g_list_store_remove_all (self->diff_events);
   g_list_store_remove_all (self->diff_tracks);
   _cpel_stats_window_clear_span_tables (self);
+  _cpel_stats_window_set_functions (self, NULL);
 
   file = cpel_session_get_file (self->session);
   g_set_object (&self->file, file);
@@ -600,6 +613,9 @@ cpel_stats_window_dispose (GObject *object)
   g_clear_object (&self->sorted_states);
   g_clear_object (&self->span_rows);
   g_clear_object (&self->state_rows);
+  g_clear_pointer (&self->top, cpel_top_free);
+  g_clear_object (&self->sorted_functions);
+  g_clear_object (&self->function_rows);
   g_clear_object (&self->file);
   g_clear_object (&self->session);
 
@@ -709,6 +725,8 @@ cpel_stats_window_class_init (CpelStatsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, spans_box);
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, spans_view);
   gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, states_view);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, functions_page);
+  gtk_widget_class_bind_template_child (widget_class, CpelStatsWindow, functions_view);
   gtk_widget_class_bind_template_callback (widget_class, on_refresh_clicked);
   gtk_widget_class_bind_template_callback_full (widget_class, "on_save_clicked",
                                                 G_CALLBACK (_cpel_stats_window_save_clicked));
@@ -756,6 +774,7 @@ cpel_stats_window_init (CpelStatsWindow *self)
 
   _cpel_stats_window_init_compare (self);
   _cpel_stats_window_init_spans (self);
+  _cpel_stats_window_init_functions (self);
   g_signal_connect_swapped (self->view_stack, "notify::visible-child-name",
                             G_CALLBACK (on_page_changed), self);
 }

@@ -48,6 +48,10 @@ gboolean         cpel_stats_window_save_csv   (CpelStatsWindow  *self,
  * activating one (selects the longest span of its name in the range and
  * centres it: asynchronously for spans, busy until done). */
 CpelSpanSummary *cpel_stats_window_get_span_summary (CpelStatsWindow *self);
+/* The Functions page (a capture with call chains; tests): the functions of
+ * the range counted (NULL: none), and its rows as sorted. */
+CpelTop         *cpel_stats_window_get_top (CpelStatsWindow *self);
+GListModel      *cpel_stats_window_get_function_rows (CpelStatsWindow *self);
 GListModel      *cpel_stats_window_get_span_rows (CpelStatsWindow *self,
                                                   CpelSpanTable    table);
 void             cpel_stats_window_activate_span_row (CpelStatsWindow *self,

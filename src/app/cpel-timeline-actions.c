@@ -148,6 +148,20 @@ action_adjacent (GtkWidget  *widget,
                                  g_str_equal (name, "timeline.next-event") ? 1 : -1);
 }
 
+/* n / Shift+N: the next / previous of the spans highlighted (the session's
+ * span filter), selected and centred. */
+static void
+action_span_match (GtkWidget  *widget,
+                   const char *name,
+                   GVariant   *parameter)
+{
+  CpelTimeline *self = CPEL_TIMELINE (widget);
+
+  if (!cpel_session_step_span_match (self->session,
+                                     g_str_equal (name, "timeline.next-span-match") ? 1 : -1))
+    gtk_widget_error_bell (widget);
+}
+
 static void
 action_modes (GtkWidget  *widget,
               const char *name,
@@ -238,6 +252,10 @@ _cpel_timeline_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "timeline.next-event", NULL, action_adjacent);
   gtk_widget_class_install_action (widget_class, "timeline.previous-event", NULL, action_adjacent);
   gtk_widget_class_install_action (widget_class, "timeline.clear", NULL, action_clear);
+  gtk_widget_class_install_action (widget_class, "timeline.next-span-match", NULL,
+                                   action_span_match);
+  gtk_widget_class_install_action (widget_class, "timeline.previous-span-match", NULL,
+                                   action_span_match);
   gtk_widget_class_install_action (widget_class, "timeline.track-pin", NULL, action_track);
   gtk_widget_class_install_action (widget_class, "timeline.track-up", NULL, action_track);
   gtk_widget_class_install_action (widget_class, "timeline.track-down", NULL, action_track);
@@ -298,6 +316,9 @@ _cpel_timeline_class_actions_init (GtkWidgetClass *widget_class)
   add_binding (widget_class, GDK_KEY_g, 0, "timeline.shorter-rows");
   add_binding (widget_class, GDK_KEY_e, 0, "timeline.summary");
   add_binding (widget_class, GDK_KEY_c, 0, "timeline.cycle-color");
+  /* n / Shift+N through the spans highlighted (a distribution's selection) */
+  add_binding (widget_class, GDK_KEY_n, 0, "timeline.next-span-match");
+  add_binding (widget_class, GDK_KEY_N, GDK_SHIFT_MASK, "timeline.previous-span-match");
   /* The window adds the keys of its own actions (saved views, chase,
    * search) to the timeline: cpel-window-actions.c. */
 }

@@ -223,9 +223,11 @@ sync_view (CpelTimeline *self)
   self->view.color_by_type = mode == CPEL_COLOR_BY_CODE;
   self->view.color_mode = mode;
   self->view.summary = cpel_session_get_summary (self->session);
+  self->view.clock = cpel_session_get_time_clock (self->session, &self->view.clock_origin);
   self->view.matches = cpel_session_get_matches (self->session);
   self->view.spans = cpel_session_get_show_spans (self->session)
                      ? cpel_session_get_spans (self->session) : NULL;
+  self->view.span_filter = cpel_session_get_span_filter (self->session);
   {
     CpelSessionSpanRef ref;
 
@@ -402,6 +404,9 @@ cpel_timeline_set_session (CpelTimeline *self,
     { "notify::summary", G_CALLBACK (on_session_summary) },
     { "notify::spans", G_CALLBACK (on_session_spans) },
     { "notify::show-spans", G_CALLBACK (on_session_spans) },
+    /* the ruler's clock: as the spans, a redraw and a new status line */
+    { "notify::capture-clock", G_CALLBACK (on_session_spans) },
+    { "notify::span-filter", G_CALLBACK (on_session_spans) },
     { "tracks-changed", G_CALLBACK (on_session_tracks) },
     { "types-changed", G_CALLBACK (on_session_types) },
     { "matches-changed", G_CALLBACK (on_session_types) },

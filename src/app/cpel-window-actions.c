@@ -529,6 +529,7 @@ _cpel_window_class_actions_init (CpelWindowClass *klass)
   gtk_widget_class_install_property_action (widget_class, "win.color-mode", "color-mode");
   gtk_widget_class_install_property_action (widget_class, "win.summary-mode", "summary-mode");
   gtk_widget_class_install_property_action (widget_class, "win.show-spans", "show-spans");
+  gtk_widget_class_install_property_action (widget_class, "win.capture-clock", "capture-clock");
   gtk_widget_class_install_action (widget_class, "win.row-height", "s", action_row_height);
   gtk_widget_class_install_action (widget_class, "win.sort-tracks", "s", action_sort_tracks);
 
@@ -657,6 +658,8 @@ _cpel_window_action_enabled (CpelWindow *self,
     return has_file && self->location != NULL;
   if (g_str_equal (name, "win.set-clock-rate"))
     return has_file && self->location != NULL && cpel_file_has_clock_rate (self->file);
+  if (g_str_equal (name, "win.capture-clock"))
+    return has_file && cpel_file_get_clock_origin (self->file, NULL) != CPEL_CLOCK_NONE;
   if (g_str_equal (name, "win.no-chase"))
     return cpel_session_get_chasing (self->session);
   return TRUE;

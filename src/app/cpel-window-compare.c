@@ -151,9 +151,10 @@ update_compare_status (CpelWindow *self)
       t0 = view->a.t0 - origin;
       t1 = view->a.t1 - origin;
       pixels = gtk_widget_get_width (GTK_WIDGET (pane)) - view->a.label_width;
-      range = _cpel_window_range_text (file, t0, t1, pixels);
+      /* (two captures: times from the aligned point, not a capture's clock) */
+      range = _cpel_window_range_text (file, CPEL_CLOCK_NONE, 0, t0, t1, pixels);
       if (cpel_compare_pane_get_cursor (pane, &t))
-        cursor = _cpel_window_cursor_text (file, t - origin, t0, t1, pixels);
+        cursor = _cpel_window_cursor_text (file, CPEL_CLOCK_NONE, 0, t - origin, t0, t1, pixels);
       m = cpel_session_get_compare_measure (self->session);
       if (m != NULL)
         {

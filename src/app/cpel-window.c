@@ -23,6 +23,7 @@ enum
   PROP_COLOR_MODE,
   PROP_SUMMARY_MODE,
   PROP_SHOW_SPANS,
+  PROP_CAPTURE_CLOCK,
   N_PROPS
 };
 
@@ -59,43 +60,66 @@ _cpel_window_notify_loading (CpelWindow *self)
 /* Status line and details                                                    */
 
 /* Times on a status line, as precise as a pixel of a view of [t0, t1)
- * `pixels` wide (the single view's and the compare view's). */
+ * `pixels` wide (the single view's and the compare view's); on a capture's
+ * clock when `clock` is one (`origin`: its reading at 0; the wall clock's
+ * date only when `date`, in UTC). */
 char *
-_cpel_window_format_status_time (CpelFile *file,
-                                 gint64    t,
-                                 gint64    t0,
-                                 gint64    t1,
-                                 double    pixels)
+_cpel_window_format_status_time (CpelFile      *file,
+                                 CpelClockKind  clock,
+                                 gint64         origin,
+                                 gint64         t,
+                                 gint64         t0,
+                                 gint64         t1,
+                                 double         pixels,
+                                 gboolean       date)
 {
-  return cpel_render_format_tick_kind (t, cpel_render_ruler_step (t0, t1, MAX (pixels, 1.0),
-                                                                  1.0),
+  pixels = MAX (pixels, 1.0);
+  if (clock != CPEL_CLOCK_NONE)
+    {
+      guint decimals = cpel_render_clock_decimals (cpel_render_ruler_step (t0, t1, pixels, 1.0));
+      char buf[64];
+
+      cpel_time_format_clock_to (clock, origin + t, decimals, !date, buf, sizeof buf);
+      return clock == CPEL_CLOCK_SECONDS ? g_strdup_printf ("%s s", buf) : g_strdup (buf);
+    }
+  return cpel_render_format_tick_kind (t, cpel_render_ruler_step (t0, t1, pixels, 1.0),
                                        MAX (ABS (t0), ABS (t1)),
                                        file != NULL ? cpel_file_get_time_kind (file)
                                                     : CPEL_TIME_KIND_NS);
 }
 
 char *
-_cpel_window_range_text (CpelFile *file,
-                         gint64    t0,
-                         gint64    t1,
-                         double    pixels)
+_cpel_window_range_text (CpelFile      *file,
+                         CpelClockKind  clock,
+                         gint64         origin,
+                         gint64         t0,
+                         gint64         t1,
+                         double         pixels)
 {
-  g_autofree char *a = _cpel_window_format_status_time (file, t0, t0, t1, pixels);
-  g_autofree char *b = _cpel_window_format_status_time (file, t1, t0, t1, pixels);
+  g_autofree char *a = _cpel_window_format_status_time (file, clock, origin, t0, t0, t1, pixels,
+                                                        TRUE);
+  g_autofree char *b = _cpel_window_format_status_time (file, clock, origin, t1, t0, t1, pixels,
+                                                        FALSE);
   g_autofree char *span = cpel_time_format_kind (t1 - t0, cpel_file_get_time_kind (file));
 
+  if (clock == CPEL_CLOCK_WALL)
+    /* TRANSLATORS: the visible range on the wall clock: start – end UTC (span) */
+    return g_strdup_printf (_("%s – %s UTC (%s)"), a, b, span);
   /* TRANSLATORS: the visible range: start – end (span) */
   return g_strdup_printf (_("%s – %s (%s)"), a, b, span);
 }
 
 char *
-_cpel_window_cursor_text (CpelFile *file,
-                          gint64    t,
-                          gint64    t0,
-                          gint64    t1,
-                          double    pixels)
+_cpel_window_cursor_text (CpelFile      *file,
+                          CpelClockKind  clock,
+                          gint64         origin,
+                          gint64         t,
+                          gint64         t0,
+                          gint64         t1,
+                          double         pixels)
 {
-  g_autofree char *time = _cpel_window_format_status_time (file, t, t0, t1, pixels);
+  g_autofree char *time = _cpel_window_format_status_time (file, clock, origin, t, t0, t1,
+                                                           pixels, FALSE);
 
   /* TRANSLATORS: time under the pointer */
   return g_strdup_printf (_("Cursor %s"), time);
@@ -112,7 +136,7 @@ _cpel_window_delta_text (CpelFile *file,
   return g_strdup (buf);
 }
 
-/* Times on the status line, as precise as a pixel of the current view. */
+/* The single view's timeline width, for the precision of its times. */
 static double
 view_pixels (CpelWindow *self)
 {
@@ -125,13 +149,17 @@ update_range_label (CpelWindow *self)
 {
   const CpelRange *range = cpel_session_get_range (self->session);
   g_autofree char *text = NULL;
+  gint64 origin = 0;
+  CpelClockKind clock;
 
   if (self->file == NULL)
     {
       gtk_label_set_text (self->range_label, "");
       return;
     }
-  text = _cpel_window_range_text (self->file, range->t0, range->t1, view_pixels (self));
+  clock = cpel_session_get_time_clock (self->session, &origin);
+  text = _cpel_window_range_text (self->file, clock, origin, range->t0, range->t1,
+                                  view_pixels (self));
   gtk_label_set_text (self->range_label, text);
 }
 
@@ -144,8 +172,10 @@ update_pointer_labels (CpelWindow *self)
 
   if (self->file != NULL && cpel_timeline_get_cursor_time (self->timeline, &t))
     {
-      g_autofree char *text = _cpel_window_cursor_text (self->file, t, range->t0, range->t1,
-                                                        view_pixels (self));
+      gint64 origin = 0;
+      CpelClockKind clock = cpel_session_get_time_clock (self->session, &origin);
+      g_autofree char *text = _cpel_window_cursor_text (self->file, clock, origin, t, range->t0,
+                                                        range->t1, view_pixels (self));
 
       gtk_label_set_text (self->cursor_label, text);
     }
@@ -596,6 +626,13 @@ update_modes (CpelWindow *self)
     default:
       break;
     }
+  if (cpel_session_get_time_clock (self->session, NULL) != CPEL_CLOCK_NONE)
+    {
+      g_string_append (text, text->len > 0 ? " · " : "");
+      g_string_append (text, _("Capture clock"));
+      g_string_append (tip, tip->len > 0 ? "\n" : "");
+      g_string_append (tip, _("Times on the capture’s own clock (Display ▸ Capture Clock)"));
+    }
   gtk_label_set_text (self->modes_label, text->str);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->modes_label), tip->len > 0 ? tip->str : NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->modes_label), text->len > 0);
@@ -613,6 +650,31 @@ on_summary_changed (CpelWindow *self)
 {
   update_modes (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUMMARY_MODE]);
+}
+
+/* The status line's clock toggle says why it cannot be used. */
+static void
+update_clock_button (CpelWindow *self)
+{
+  gboolean has = cpel_session_has_capture_clock (self->session);
+
+  gtk_widget_set_tooltip_text (self->clock_button,
+                               has ? _("Show times on the capture’s own clock (perf: seconds "
+                                       "since boot, as perf script prints them; wall clocks "
+                                       "in UTC)")
+                                   : _("This capture does not say what its clock read: times "
+                                       "count from its first event"));
+}
+
+static void
+on_capture_clock_changed (CpelWindow *self)
+{
+  update_modes (self);
+  update_range_label (self);
+  update_pointer_labels (self);
+  update_clock_button (self);
+  _cpel_window_update_actions (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAPTURE_CLOCK]);
 }
 
 static void
@@ -746,6 +808,10 @@ cpel_window_get_property (GObject    *object,
       g_value_set_boolean (value,
                            self->session == NULL || cpel_session_get_show_spans (self->session));
       break;
+    case PROP_CAPTURE_CLOCK:
+      g_value_set_boolean (value,
+                           self->session != NULL && cpel_session_get_capture_clock (self->session));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -776,6 +842,10 @@ cpel_window_set_property (GObject      *object,
     case PROP_SHOW_SPANS:
       if (self->session != NULL)
         cpel_session_set_show_spans (self->session, g_value_get_boolean (value));
+      break;
+    case PROP_CAPTURE_CLOCK:
+      if (self->session != NULL)
+        cpel_session_set_capture_clock (self->session, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -816,6 +886,10 @@ cpel_window_class_init (CpelWindowClass *klass)
   properties[PROP_SHOW_SPANS] =
     g_param_spec_boolean ("show-spans", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* Times on the capture's own clock (win.capture-clock). */
+  properties[PROP_CAPTURE_CLOCK] =
+    g_param_spec_boolean ("capture-clock", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (CPEL_TYPE_TIMELINE);
@@ -854,6 +928,7 @@ cpel_window_class_init (CpelWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, cursor_label);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, measure_label);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, modes_label);
+  gtk_widget_class_bind_template_child (widget_class, CpelWindow, clock_button);
   gtk_widget_class_bind_template_callback (widget_class, _cpel_window_on_reload_bar_response);
   gtk_widget_class_bind_template_callback (widget_class, _cpel_window_on_ticks_bar_response);
 
@@ -912,6 +987,12 @@ cpel_window_init (CpelWindow *self)
                             G_CALLBACK (on_summary_changed), self);
   g_signal_connect_swapped (self->session, "notify::show-spans",
                             G_CALLBACK (on_show_spans_changed), self);
+  g_signal_connect_swapped (self->session, "notify::capture-clock",
+                            G_CALLBACK (on_capture_clock_changed), self);
+  g_signal_connect_swapped (self->session, "notify::has-capture-clock",
+                            G_CALLBACK (on_capture_clock_changed), self);
+  gtk_button_set_icon_name (GTK_BUTTON (self->clock_button), "preferences-system-time-symbolic");
+  update_clock_button (self);
 
   _cpel_window_dnd_init (self);
 

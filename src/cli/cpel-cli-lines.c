@@ -69,6 +69,8 @@ struct _CpelLinePrinter
   guint      time_width;   /* human: columns of the time field */
   CpelTimeKind time_kind;  /* human: ns, or ticks of an unknown clock */
   guint      track_width;  /* human: columns of the track field */
+  CpelClockKind clock;     /* times on the capture's clock (NONE: since the first event) */
+  gint64     clock_origin;
 };
 
 /* Escapes control bytes (below 0x20, and 0x7f) as \t \r \n or \xHH; a
@@ -351,10 +353,37 @@ type_out (CpelLinePrinter *p, const CpelEvent *ev)
 }
 
 void
+cpel_line_printer_set_clock (CpelLinePrinter *p,
+                             CpelClockKind    clock,
+                             gint64           origin_ns)
+{
+  p->clock = clock;
+  p->clock_origin = origin_ns;
+  if (!p->tsv && clock != CPEL_CLOCK_NONE)
+    {
+      gint64 last = origin_ns + cpel_file_get_duration (p->file);
+      char buf[64];
+
+      p->time_width = (guint) cpel_time_format_clock_to (clock, last, 9, FALSE, buf, sizeof buf);
+    }
+}
+
+/* The first column's name: the capture clock's ns (since 1970 for a wall
+ * clock) or the time since the first event. */
+static const char *
+time_column (CpelLinePrinter *p)
+{
+  return p->clock != CPEL_CLOCK_NONE ? "clock_ns" : "time_ns";
+}
+
+void
 cpel_line_printer_header (CpelLinePrinter *p)
 {
   if (p->tsv)
-    out_puts (&p->out, "time_ns\ttrack\ttrack_label\tcode\tevent\tdatum\n");
+    {
+      out_puts (&p->out, time_column (p));
+      out_puts (&p->out, "\ttrack\ttrack_label\tcode\tevent\tdatum\n");
+    }
 }
 
 void
@@ -363,7 +392,8 @@ cpel_line_printer_header_extra (CpelLinePrinter *p,
 {
   if (!p->tsv)
     return;
-  out_puts (&p->out, "time_ns\ttrack\ttrack_label\tcode\tevent\tdatum");
+  out_puts (&p->out, time_column (p));
+  out_puts (&p->out, "\ttrack\ttrack_label\tcode\tevent\tdatum");
   out_puts (&p->out, extra);
   out_putc (&p->out, '\n');
 }
@@ -405,7 +435,7 @@ cpel_line_printer_event_suffix (CpelLinePrinter *p,
 
   if (p->tsv)
     {
-      i64_out (out, ev->time_ns);
+      i64_out (out, p->clock != CPEL_CLOCK_NONE ? p->clock_origin + ev->time_ns : ev->time_ns);
       out_putc (out, '\t');
       track_out (p, ev);
       type_out (p, ev);
@@ -417,7 +447,11 @@ cpel_line_printer_event_suffix (CpelLinePrinter *p,
       gsize len, cols;
 
       /* right-aligned: columns are bytes but for the micro sign's two */
-      len = cpel_time_format_exact_to (ev->time_ns, ev->time_ns, p->time_kind, buf, sizeof buf);
+      if (G_UNLIKELY (p->clock != CPEL_CLOCK_NONE))
+        len = cpel_time_format_clock_to (p->clock, p->clock_origin + ev->time_ns, 9, FALSE,
+                                         buf, sizeof buf);
+      else
+        len = cpel_time_format_exact_to (ev->time_ns, ev->time_ns, p->time_kind, buf, sizeof buf);
       cols = len - (len >= 4 && buf[len - 1] == 's' && (guchar) buf[len - 2] == 0xb5);
       if (G_UNLIKELY (out->cap - out->len < p->time_width + len + 2))
         out_grow (out, p->time_width + len + 2);

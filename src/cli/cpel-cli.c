@@ -32,6 +32,8 @@ static const Command commands[] = {
     N_("Time per track in each state set by state rules, as text or CSV") },
   { "rules",   cpel_cmd_rules,
     N_("Check a span rules file: its rules, or its errors with line and column") },
+  { "top",     cpel_cmd_top,
+    N_("The functions of the samples' call chains (perf record -g), most sampled first") },
   { "cache",   cpel_cmd_cache,   N_("The persisted index of big files: where, how big; clear it") },
 };
 

@@ -33,6 +33,7 @@ int  cpel_cmd_cache  (int argc, char **argv);
 int  cpel_cmd_spans  (int argc, char **argv);
 int  cpel_cmd_states (int argc, char **argv);
 int  cpel_cmd_rules  (int argc, char **argv);
+int  cpel_cmd_top    (int argc, char **argv);
 
 /* `cpel dump --follow SOURCE` (cpel-cmd-follow.c): returns the exit status. */
 int  cpel_cli_follow (const char *source,
@@ -173,6 +174,12 @@ typedef struct _CpelLinePrinter CpelLinePrinter;
 
 CpelLinePrinter *cpel_line_printer_new   (CpelFile         *file,
                                           gboolean          tsv);
+/* Times on the capture's own clock (cpel_file_get_clock_origin): the human
+ * format prints them as cpel_time_format_clock () with 9 decimals, TSV's
+ * first column is then clock_ns (origin + time).  Before the header. */
+void             cpel_line_printer_set_clock (CpelLinePrinter *printer,
+                                              CpelClockKind    clock,
+                                              gint64           origin_ns);
 /* The TSV header line (nothing in the human format). */
 void             cpel_line_printer_header (CpelLinePrinter *printer);
 void             cpel_line_printer_event (CpelLinePrinter  *printer,

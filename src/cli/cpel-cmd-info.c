@@ -41,6 +41,7 @@ section_type_name (guint32 type)
     case CPEL_SECTION_EVENTS:       return _("events");
     case CPEL_SECTION_EXT_SOURCE_INFO: return _("source info");
     case CPEL_SECTION_EXT_EVENT_TEXTS: return _("event texts");
+    case CPEL_SECTION_EXT_CALL_CHAINS: return _("call chains");
     default:                        return _("unknown");
     }
 }
@@ -76,10 +77,11 @@ print_sections (CpelFile *file)
       if (s->type == CPEL_SECTION_EVENTS)
         g_snprintf (clock, sizeof clock, "%" G_GUINT64_FORMAT "%s", s->ticks_per_second,
                     s->clock_per_us ? _(" (file: ticks/µs)") : "");
-      if (s->type == CPEL_SECTION_EXT_EVENT_TEXTS)
+      if (s->type == CPEL_SECTION_EXT_EVENT_TEXTS || s->type == CPEL_SECTION_EXT_CALL_CHAINS)
         g_snprintf (count, sizeof count, "%u", s->count);
       if ((s->type > CPEL_SECTION_EVENTS || s->type == 0)
-          && s->type != CPEL_SECTION_EXT_SOURCE_INFO && s->type != CPEL_SECTION_EXT_EVENT_TEXTS)
+          && s->type != CPEL_SECTION_EXT_SOURCE_INFO && s->type != CPEL_SECTION_EXT_EVENT_TEXTS
+          && s->type != CPEL_SECTION_EXT_CALL_CHAINS)
         type = g_strdup_printf ("%s (%u)", section_type_name (s->type), s->type);
       else
         type = g_strdup (section_type_name (s->type));

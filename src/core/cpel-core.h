@@ -19,5 +19,6 @@
 #include "cpel-spans.h"
 #include "cpel-stats.h"
 #include "cpel-time.h"
+#include "cpel-top.h"
 #include "cpel-views.h"
 #include "cpel-writer.h"

@@ -426,6 +426,10 @@ cpel_file_parse_definitions (CpelFile  *self,
           parse_event_texts (self, info);
           break;
 
+        case CPEL_SECTION_EXT_CALL_CHAINS:
+          cpel_file_parse_call_chains (self, info);
+          break;
+
         default:
           cpel_file_warn (self, _("Unknown section type %u at offset %" PRIu64 " skipped"),
                           info->type, info->offset);

@@ -119,6 +119,16 @@ struct _CpelFile
   const char       *texts;          /* the texts area */
   gsize             texts_len;
   GPtrArray        *source_info;    /* char*: key, value, … (NULL = no section) */
+  /* call chains (cpel-file-chains.c) */
+  const guint8     *chain_offsets;  /* u32 per event: word offset of its chain, or ~0 */
+  guint64           chain_first;
+  guint64           chain_count;
+  const guint8     *chain_frames;   /* 16 octets each: ip (high, low word), symbol, dso */
+  guint32           chain_n_frames;
+  const guint8     *chain_words;    /* chains: a length, then that many frame numbers */
+  guint32           chain_n_words;
+  const char       *chain_strings;  /* NUL-terminated UTF-8, the area ends with a NUL */
+  gsize             chain_strings_len;
   CpelTextSource   *lazy_texts;     /* imported: texts made from the source when asked */
   const char       *imported_from;  /* importer id when the file on disk was not CPEL */
   guint64           source_size;    /* size of that file (a folder's: its files') */
@@ -179,6 +189,9 @@ void     cpel_lod_export_stored  (CpelFile *self, guint slot, CpelLodStored *out
 /* Appends the event's full text (the texts extension, or made from the
  * imported source when asked); FALSE when the event has none.  Any thread. */
 gboolean cpel_file_append_event_text (const CpelFile *self, guint64 file_index, GString *out);
+/* The call chains extension section (cpel-file-chains.c): checked, or
+ * ignored with a warning. */
+void     cpel_file_parse_call_chains (CpelFile *self, CpelSectionInfo *info);
 void     _cpel_label_drop_repeated_name (GString *out, gsize text_start, const char *name);
 
 static inline guint32

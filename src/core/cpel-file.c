@@ -468,6 +468,44 @@ cpel_file_get_capture_start (CpelFile *self,
   return TRUE;
 }
 
+CpelClockKind
+cpel_file_get_clock_origin (CpelFile *self,
+                            gint64   *origin_ns)
+{
+  const char *kind, *offset;
+  CpelClockKind k;
+  gint64 off, origin;
+
+  g_return_val_if_fail (CPEL_IS_FILE (self), CPEL_CLOCK_NONE);
+
+  if (origin_ns != NULL)
+    *origin_ns = 0;
+  kind = cpel_file_get_source_value (self, "clock-origin");
+  offset = cpel_file_get_source_value (self, "clock-offset-ns");
+  if (g_strcmp0 (kind, "seconds") == 0)
+    k = CPEL_CLOCK_SECONDS;
+  else if (g_strcmp0 (kind, "unix") == 0)
+    k = CPEL_CLOCK_WALL;
+  else
+    return CPEL_CLOCK_NONE;
+  if (offset == NULL
+      || !g_ascii_string_to_signed (offset, 10, G_MININT64, G_MAXINT64, &off, NULL))
+    return CPEL_CLOCK_NONE;
+  /* times read with a clock rate of the reader's are on no clock of the source's */
+  for (guint i = 0; i < cpel_file_get_n_sections (self); i++)
+    {
+      const CpelSectionInfo *s = cpel_file_get_section (self, i);
+
+      if (s->type == CPEL_SECTION_EVENTS && s->ticks_per_second != G_GUINT64_CONSTANT (1000000000))
+        return CPEL_CLOCK_NONE;
+    }
+  if (__builtin_add_overflow (cpel_file_get_base_ns (self), off, &origin))
+    return CPEL_CLOCK_NONE;
+  if (origin_ns != NULL)
+    *origin_ns = origin;
+  return k;
+}
+
 gboolean
 cpel_file_has_clock_rate (CpelFile *self)
 {
@@ -498,7 +536,7 @@ is_reserved_key (const char *key)
 {
   static const char * const reserved[] = {
     "format-id", "format", "clock", "clock-description", "lost-events", "start-unix-ns",
-    "empty-reason", NULL
+    "empty-reason", "clock-origin", "clock-offset-ns", NULL
   };
 
   return g_strv_contains (reserved, key);

@@ -84,6 +84,7 @@ typedef enum
 /* Extension section types (doc/cpel-extensions.md); other readers skip them. */
 #define CPEL_SECTION_EXT_SOURCE_INFO 0x43500001u   /* "CP" 00 01 */
 #define CPEL_SECTION_EXT_EVENT_TEXTS 0x43500002u   /* "CP" 00 02 */
+#define CPEL_SECTION_EXT_CALL_CHAINS 0x43500003u   /* "CP" 00 03 */
 
 typedef struct
 {
@@ -277,10 +278,39 @@ gboolean      cpel_file_has_clock_rate     (CpelFile *self);
  * not say (never the file's modification time). */
 gboolean      cpel_file_get_capture_start  (CpelFile *self,
                                             gint64   *unix_ns);
+/* The capture's own clock at t = 0 (the earliest event), as its source
+ * says (doc/cpel-extensions.md, `clock-origin`): perf.data's sample clock
+ * (seconds since boot by default, what `perf script` prints), an elog's
+ * wall clock, a CTF clock (its offset from its origin applied), a Snabb
+ * timeline's CLOCK_MONOTONIC (from engine.got_monotonic_time).  An event's
+ * time on that clock is *origin_ns + its time.  CPEL_CLOCK_NONE (origin 0)
+ * when the source does not say, or the times were read with another clock
+ * rate. */
+CpelClockKind cpel_file_get_clock_origin   (CpelFile *self,
+                                            gint64   *origin_ns);
 /* The source format's header: key, value, key, value, …, NULL (g_strfreev). */
 char        **cpel_file_dup_source_header  (CpelFile *self);
 /* TRUE when events carry their full text (the datum shown is that text). */
 gboolean      cpel_file_has_event_texts    (CpelFile *self);
+
+/* Call chains (perf record -g; the call chains extension section): the
+ * stack of an event, innermost frame first, as `perf script` prints it. */
+typedef struct
+{
+  guint64      ip;         /* the address sampled or returned to */
+  const char  *symbol;     /* the function, or NULL when unknown ("[unknown]") */
+  const char  *dso;        /* the binary ("[kernel.kallsyms]", a path), or NULL */
+} CpelChainFrame;
+
+/* TRUE when some events carry a call chain. */
+gboolean      cpel_file_has_call_chains    (CpelFile *self);
+/* The number of frames of the call chain of event `file_index` (0: none);
+ * the first min(that, n_max) of them are stored in `frames` (may be NULL
+ * when n_max is 0).  The strings live as long as the file.  Any thread. */
+guint         cpel_file_get_event_chain    (CpelFile       *self,
+                                            guint64         file_index,
+                                            CpelChainFrame *frames,
+                                            guint           n_max);
 
 /* Header */
 const char   *cpel_file_get_path           (CpelFile *self);   /* NULL for bytes */

@@ -85,6 +85,8 @@ cpel_span_filter_new (const char *name,
 
   f->min_ns = min_ns;
   f->max_ns = max_ns;
+  f->from_ns = G_MININT64;
+  f->to_ns = G_MAXINT64;
   if (name != NULL)
     {
       GString *glob = g_string_new (NULL);
@@ -98,6 +100,27 @@ cpel_span_filter_new (const char *name,
       f->name = g_string_free (glob, FALSE);
     }
   return f;
+}
+
+CpelSpanFilter *
+cpel_span_filter_copy (const CpelSpanFilter *filter)
+{
+  CpelSpanFilter *f;
+
+  g_return_val_if_fail (filter != NULL, NULL);
+  f = g_memdup2 (filter, sizeof *filter);
+  f->name = g_strdup (filter->name);
+  return f;
+}
+
+gboolean
+cpel_span_filter_equal (const CpelSpanFilter *a,
+                        const CpelSpanFilter *b)
+{
+  if (a == NULL || b == NULL)
+    return a == b;
+  return g_strcmp0 (a->name, b->name) == 0 && a->min_ns == b->min_ns && a->max_ns == b->max_ns
+         && a->from_ns == b->from_ns && a->to_ns == b->to_ns;
 }
 
 void
@@ -125,6 +148,8 @@ cpel_span_filter_parse (const char *text,
     *column = 0;
   f->min_ns = 0;
   f->max_ns = G_MAXINT64;
+  f->from_ns = G_MININT64;
+  f->to_ns = G_MAXINT64;
   if (!g_utf8_validate (text, -1, &end))
     {
       filter_error (error, column, text, end, _("not valid UTF-8"));
@@ -244,6 +269,17 @@ cpel_span_filter_match (const CpelSpanFilter *filter,
   g_return_val_if_fail (filter != NULL && name != NULL, FALSE);
   return duration_ns >= filter->min_ns && duration_ns <= filter->max_ns
          && cpel_span_filter_match_name (filter, name);
+}
+
+gboolean
+cpel_span_filter_match_span (const CpelSpanFilter *filter,
+                             const char           *name,
+                             gint64                begin_ns,
+                             gint64                end_ns)
+{
+  g_return_val_if_fail (filter != NULL && name != NULL, FALSE);
+  return begin_ns >= filter->from_ns && begin_ns <= filter->to_ns
+         && cpel_span_filter_match (filter, name, end_ns - begin_ns);
 }
 
 /* ---- shared --------------------------------------------------------------- */
@@ -868,7 +904,8 @@ list_sink (gpointer        data,
       || !name_wanted (run->cache, run->list->names, span->name, list_want, run))
     return;
   run->list->n_seen++;
-  if (run->filter != NULL && (te - tb < run->filter->min_ns || te - tb > run->filter->max_ns))
+  if (run->filter != NULL && (te - tb < run->filter->min_ns || te - tb > run->filter->max_ns
+                              || tb < run->filter->from_ns || tb > run->filter->to_ns))
     return;
   it.begin_ns = tb;
   it.end_ns = te;

@@ -35,6 +35,10 @@ typedef struct
   char    *name;     /* the glob, or NULL: any name */
   gint64   min_ns;   /* durations in [min_ns, max_ns] match */
   gint64   max_ns;
+  /* and spans beginning in [from_ns, to_ns] (a rectangle dragged over a
+   * scatter of durations over time); G_MININT64, G_MAXINT64 unless set */
+  gint64   from_ns;
+  gint64   to_ns;
 } CpelSpanFilter;
 
 /* NULL with CPEL_ERROR_INVALID (message "column N: …", translated) for
@@ -48,6 +52,9 @@ CpelSpanFilter  *cpel_span_filter_parse     (const char *text,
 CpelSpanFilter  *cpel_span_filter_new       (const char *name,
                                              gint64      min_ns,
                                              gint64      max_ns);
+CpelSpanFilter  *cpel_span_filter_copy      (const CpelSpanFilter *filter);
+gboolean         cpel_span_filter_equal     (const CpelSpanFilter *a,
+                                             const CpelSpanFilter *b);
 void             cpel_span_filter_free      (CpelSpanFilter *filter);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelSpanFilter, cpel_span_filter_free)
 gboolean         cpel_span_filter_match_name (const CpelSpanFilter *filter,
@@ -55,6 +62,11 @@ gboolean         cpel_span_filter_match_name (const CpelSpanFilter *filter,
 gboolean         cpel_span_filter_match     (const CpelSpanFilter *filter,
                                              const char           *name,
                                              gint64                duration_ns);
+/* cpel_span_filter_match () and the begin time in [from_ns, to_ns]. */
+gboolean         cpel_span_filter_match_span (const CpelSpanFilter *filter,
+                                              const char           *name,
+                                              gint64                begin_ns,
+                                              gint64                end_ns);
 
 /* ---- histograms ---- */
 
@@ -148,7 +160,8 @@ typedef struct
 
 typedef struct _CpelSpanList CpelSpanList;
 
-/* The finished spans that `filter` (NULL: all) lets through; with top > 0
+/* The finished spans that `filter` (NULL: all) lets through (its name,
+ * durations and begin times); with top > 0
  * the `top` longest only (a heap of that many: bounded memory).  Sorted by
  * begin time, then track slot, then end time; with top > 0 by duration
  * descending, then begin time, then slot.  32 bytes per span listed. */

@@ -14,6 +14,7 @@
 #include "cpel-spans.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 #include <string.h>
 
 #include "cpel-durations-private.h"
@@ -1346,6 +1347,8 @@ typedef struct
   guint64            orphan_begins;
   guint64            orphan_ends;
   CpelDurations     *durations;   /* per name only */
+  unsigned __int128  self_total;  /* durations less their children's */
+  double             w_mean, w_m2;   /* Welford's running mean and squared deviations */
 } Acc;
 
 static void
@@ -1364,6 +1367,10 @@ struct _CpelSpanSummary
   GHashTable *by_track;    /* (slot << 32 | name) -> Acc* */
   GHashTable *by_state;
   GArray     *rows[3];     /* CpelSpanRow */
+  /* self time: per track (slot -> GArray of guint64 by depth) the summed
+   * durations of the spans that ended since the last span one less deep
+   * did (spans are emitted when they end: children before their parent) */
+  GHashTable *children;
 };
 
 static void
@@ -1376,9 +1383,12 @@ static void
 acc_add (Acc            *a,
          const CpelSpan *span,
          gint64          d,
+         gint64          self,
          gboolean        unfinished,
          gboolean        keep)
 {
+  double delta;
+
   if (span->flags & CPEL_SPAN_NO_BEGIN)
     a->orphan_ends++;
   if (span->flags & (CPEL_SPAN_NO_END | CPEL_SPAN_INTERRUPTED))
@@ -1393,6 +1403,10 @@ acc_add (Acc            *a,
     a->max = d;
   a->count++;
   a->total += (guint64) d;
+  a->self_total += (guint64) CLAMP (self, 0, d);
+  delta = (double) d - a->w_mean;
+  a->w_mean += delta / (double) a->count;
+  a->w_m2 += delta * ((double) d - a->w_mean);
   if (keep)
     {
       if (a->durations == NULL)
@@ -1428,17 +1442,32 @@ summary_sink (gpointer        data,
               gint64          te)
 {
   CpelSpanSummary *s = data;
-  gint64 d = te - tb;
+  gint64 d = te - tb, self = d;
+  GArray *kids;
+  guint k = span->depth;
 
   if (span->flags & CPEL_SPAN_STATE)
     {
-      acc_add (pair_acc (s->by_state, slot, span->name), span, d, s->unfinished, FALSE);
+      acc_add (pair_acc (s->by_state, slot, span->name), span, d, d, s->unfinished, FALSE);
       return;
     }
+  /* its children (one deeper) ended before it: their sum is its own
+   * time's complement; it counts for its parent (one less deep) */
+  kids = g_hash_table_lookup (s->children, GUINT_TO_POINTER (slot));
+  if (kids == NULL)
+    {
+      kids = g_array_new (FALSE, TRUE, sizeof (guint64));
+      g_hash_table_insert (s->children, GUINT_TO_POINTER (slot), kids);
+    }
+  if (kids->len < k + 2)
+    g_array_set_size (kids, k + 2);
+  self = d - (gint64) MIN (g_array_index (kids, guint64, k + 1), (guint64) G_MAXINT64);
+  g_array_index (kids, guint64, k + 1) = 0;
+  g_array_index (kids, guint64, k) += (guint64) MAX (d, 0);
   if (span->name >= s->by_name->len)
     g_array_set_size (s->by_name, span->name + 1);
-  acc_add (&g_array_index (s->by_name, Acc, span->name), span, d, s->unfinished, TRUE);
-  acc_add (pair_acc (s->by_track, slot, span->name), span, d, s->unfinished, FALSE);
+  acc_add (&g_array_index (s->by_name, Acc, span->name), span, d, self, s->unfinished, TRUE);
+  acc_add (pair_acc (s->by_track, slot, span->name), span, d, self, s->unfinished, FALSE);
 }
 
 static guint
@@ -1475,11 +1504,13 @@ row_fill (CpelSpanRow *r,
   r->total_ns = a->total > G_MAXUINT64 ? G_MAXUINT64 : (guint64) a->total;
   r->orphan_begins = a->orphan_begins;
   r->orphan_ends = a->orphan_ends;
+  r->self_ns = a->self_total > G_MAXUINT64 ? G_MAXUINT64 : (guint64) a->self_total;
   if (a->count > 0)
     {
       r->min_ns = a->min;
       r->max_ns = a->max;
       r->mean_ns = (gint64) ((a->total + a->count / 2) / a->count);
+      r->stddev_ns = (gint64) llround (sqrt (MAX (a->w_m2, 0.0) / (double) a->count));
     }
 }
 
@@ -1554,6 +1585,7 @@ cpel_span_summary_compute (CpelFile               *file,
   s->by_name = g_array_new (FALSE, TRUE, sizeof (Acc));
   s->by_track = g_hash_table_new_full (u64_hash, u64_equal, g_free, acc_free);
   s->by_state = g_hash_table_new_full (u64_hash, u64_equal, g_free, acc_free);
+  s->children = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
   for (guint t = 0; t < 3; t++)
     s->rows[t] = g_array_new (FALSE, TRUE, sizeof (CpelSpanRow));
   if (!drive (file, rules, options, TRUE, FALSE, &s->names, summary_sink, s, cancellable,
@@ -1603,6 +1635,7 @@ cpel_span_summary_free (CpelSpanSummary *s)
   g_clear_pointer (&s->by_name, g_array_unref);
   g_clear_pointer (&s->by_track, g_hash_table_unref);
   g_clear_pointer (&s->by_state, g_hash_table_unref);
+  g_clear_pointer (&s->children, g_hash_table_unref);
   for (guint t = 0; t < 3; t++)
     g_clear_pointer (&s->rows[t], g_array_unref);
   names_clear (&s->names);

@@ -125,6 +125,11 @@ typedef struct
   gint64        p50_ns, p90_ns, p99_ns;       /* by spans only: exact, nearest rank */
   guint64       orphan_begins;  /* NO_END + INTERRUPTED */
   guint64       orphan_ends;    /* NO_BEGIN */
+  /* The durations less those of the spans nested one deeper on the track
+   * (saturates; states: total_ns), and their population standard
+   * deviation rounded to the ns (0 when count is 0). */
+  guint64       self_ns;
+  gint64        stddev_ns;
 } CpelSpanRow;
 
 typedef enum

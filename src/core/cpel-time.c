@@ -390,3 +390,65 @@ cpel_clock_rate_parse (const char *text,
   *rate = (guint64) llround (v);
   return TRUE;
 }
+
+gsize
+cpel_time_format_clock_to (CpelClockKind  kind,
+                           gint64         abs_ns,
+                           guint          decimals,
+                           gboolean       time_only,
+                           char          *buf,
+                           gsize          len)
+{
+  gint64 sec = abs_ns / 1000000000, frac = abs_ns % 1000000000;
+  char digits[16] = "";
+  int n;
+
+  g_return_val_if_fail (buf != NULL && len > 0, 0);
+
+  buf[0] = '\0';
+  if (frac < 0)
+    {
+      /* floor: -0.25 s is second -1 and 0.75 of it */
+      sec--;
+      frac += 1000000000;
+    }
+  decimals = MIN (decimals, 9);
+  if (decimals > 0)
+    {
+      g_snprintf (digits, sizeof digits, ".%09" G_GINT64_FORMAT, frac);
+      digits[decimals + 1] = '\0';
+    }
+  switch (kind)
+    {
+    case CPEL_CLOCK_SECONDS:
+      n = g_snprintf (buf, len, "%" G_GINT64_FORMAT "%s", sec, digits);
+      break;
+    case CPEL_CLOCK_WALL:
+      {
+        g_autoptr(GDateTime) dt = g_date_time_new_from_unix_utc (sec);
+        g_autofree char *when = NULL;
+
+        if (dt == NULL)
+          when = g_strdup_printf ("%" G_GINT64_FORMAT, sec);
+        else
+          when = g_date_time_format (dt, time_only ? "%H:%M:%S" : "%Y-%m-%d %H:%M:%S");
+        n = g_snprintf (buf, len, "%s%s", when, digits);
+      }
+      break;
+    case CPEL_CLOCK_NONE:
+    default:
+      return 0;
+    }
+  return MIN ((gsize) MAX (n, 0), len - 1);
+}
+
+char *
+cpel_time_format_clock (CpelClockKind kind,
+                        gint64        abs_ns,
+                        guint         decimals)
+{
+  char buf[64];
+
+  cpel_time_format_clock_to (kind, abs_ns, decimals, FALSE, buf, sizeof buf);
+  return g_strdup (buf);
+}

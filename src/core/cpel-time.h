@@ -61,6 +61,37 @@ gsize    cpel_time_format_exact_to (gint64        t,
                                     char         *buf,
                                     gsize         len);
 
+/* The capture's own clock (cpel_file_get_clock_origin): what an absolute
+ * time counts.  SECONDS: seconds of the source's clock from its own origin
+ * (perf's default clock: since boot, as `perf script` prints them; a CTF
+ * clock not counting from 1970); WALL: ns since 1970-01-01 00:00 UTC (an
+ * elog's wall clock, a CTF clock from the Unix epoch); NONE: not known
+ * (only the time since the first event). */
+typedef enum
+{
+  CPEL_CLOCK_NONE,
+  CPEL_CLOCK_SECONDS,
+  CPEL_CLOCK_WALL,
+} CpelClockKind;
+
+/* An absolute time `abs_ns` of a clock of that kind with `decimals` (0-9)
+ * digits of the second, cut, not rounded, as `perf script` does:
+ * SECONDS "2584.361365" (decimals 6); WALL, in UTC,
+ * "2026-12-02 16:40:01.123456789" (decimals 9), or only the time of day
+ * "16:40:01.123" when `time_only`.  Negative times count back from the
+ * origin (floor).  Into buf (NUL-terminated, cut to len - 1 bytes); returns
+ * the length.  NONE gives "". */
+gsize    cpel_time_format_clock_to (CpelClockKind  kind,
+                                    gint64         abs_ns,
+                                    guint          decimals,
+                                    gboolean       time_only,
+                                    char          *buf,
+                                    gsize          len);
+/* Newly allocated. */
+char    *cpel_time_format_clock    (CpelClockKind  kind,
+                                    gint64         abs_ns,
+                                    guint          decimals);
+
 /* Parse "123", "123ns", "1.5us", "1.5µs", "2ms", "0.3s" into ns. */
 gboolean cpel_time_parse         (const char  *text,
                                   gint64      *ns);

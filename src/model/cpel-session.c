@@ -40,6 +40,7 @@ struct _CpelSession
   gint64             measure_t1;
   CpelColorMode      color_mode;
   gboolean           summary;
+  gboolean           capture_clock;
   /* spans: derived from `file` by `span_rules` in a worker thread */
   CpelSpanRules     *span_rules;
   CpelSpans         *spans;          /* NULL until derived */
@@ -50,6 +51,7 @@ struct _CpelSession
   CpelSpanRules     *compare_span_rules;
   CpelSpans         *compare_spans;
   GCancellable      *compare_spans_cancel;
+  GArray            *span_matches;   /* CpelSessionSpanMatch: span_filter's, NULL: not yet */
   gboolean           has_span_selection;
   CpelSessionSpanRef selected_span;
 };
@@ -90,6 +92,8 @@ enum
   PROP_SPAN_FILTER,
   PROP_COMPARE_SPAN_RULES,
   PROP_COMPARE_SPANS,
+  PROP_CAPTURE_CLOCK,
+  PROP_HAS_CAPTURE_CLOCK,
   N_PROPS
 };
 
@@ -164,6 +168,7 @@ set_has_selection (CpelSession *self,
 
 static void spans_restart (CpelSession *self);
 static void compare_spans_restart (CpelSession *self);
+static void span_matches_clear (CpelSession *self);
 
 static void
 on_order_changed (CpelTrackOrder *order,
@@ -185,7 +190,7 @@ void
 cpel_session_set_file (CpelSession *self,
                        CpelFile    *file)
 {
-  gboolean had_selection, had_measure, was_chasing, had_hidden, had_matches;
+  gboolean had_selection, had_measure, was_chasing, had_hidden, had_matches, had_clock;
   CpelRange old_range;
 
   g_return_if_fail (CPEL_IS_SESSION (self));
@@ -201,6 +206,7 @@ cpel_session_set_file (CpelSession *self,
   had_hidden = self->hidden_types != NULL;
   had_matches = self->matches != NULL;
   old_range = self->range;
+  had_clock = cpel_session_has_capture_clock (self);
 
   if (self->order != NULL)
     g_signal_handlers_disconnect_by_data (self->order, self);
@@ -230,6 +236,8 @@ cpel_session_set_file (CpelSession *self,
     notify (self, PROP_MEASURE);
   if (was_chasing)
     notify (self, PROP_CHASING);
+  if (had_clock != cpel_session_has_capture_clock (self))
+    notify (self, PROP_HAS_CAPTURE_CLOCK);
   update_history_state (self);
   spans_restart (self);
   g_object_thaw_notify (G_OBJECT (self));
@@ -877,6 +885,7 @@ derive_done (GObject      *source,
     g_warning ("Could not derive the spans: %s", error->message);
   g_object_freeze_notify (G_OBJECT (self));
   self->spans = spans;
+  span_matches_clear (self);
   if (spans != NULL)
     notify (self, PROP_SPANS);
   notify (self, PROP_SPANS_PENDING);
@@ -983,6 +992,7 @@ spans_restart (CpelSession *self)
     g_cancellable_cancel (self->spans_cancel);
   g_clear_object (&self->spans_cancel);
   g_clear_pointer (&self->spans, cpel_spans_free);
+  span_matches_clear (self);
   self->has_span_selection = FALSE;
 
   if (self->file != NULL && self->span_rules != NULL)
@@ -1059,22 +1069,173 @@ cpel_session_set_span_filter (CpelSession          *self,
                               const CpelSpanFilter *filter)
 {
   g_return_if_fail (CPEL_IS_SESSION (self));
-  if (filter == NULL && self->span_filter == NULL)
-    return;
-  if (filter != NULL && self->span_filter != NULL
-      && g_strcmp0 (filter->name, self->span_filter->name) == 0
-      && filter->min_ns == self->span_filter->min_ns
-      && filter->max_ns == self->span_filter->max_ns)
+  if (cpel_span_filter_equal (filter, self->span_filter))
     return;
   g_clear_pointer (&self->span_filter, cpel_span_filter_free);
   if (filter != NULL)
-    {
-      self->span_filter = g_new0 (CpelSpanFilter, 1);
-      self->span_filter->name = g_strdup (filter->name);
-      self->span_filter->min_ns = filter->min_ns;
-      self->span_filter->max_ns = filter->max_ns;
-    }
+    self->span_filter = cpel_span_filter_copy (filter);
+  span_matches_clear (self);
   notify (self, PROP_SPAN_FILTER);
+}
+
+static void
+span_matches_clear (CpelSession *self)
+{
+  g_clear_pointer (&self->span_matches, g_array_unref);
+}
+
+static int
+span_match_cmp (gconstpointer a,
+                gconstpointer b)
+{
+  const CpelSessionSpanMatch *x = a, *y = b;
+
+  if (x->begin_ns != y->begin_ns)
+    return x->begin_ns < y->begin_ns ? -1 : 1;
+  if (x->slot != y->slot)
+    return x->slot < y->slot ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+const CpelSessionSpanMatch *
+cpel_session_get_span_matches (CpelSession *self,
+                               guint64     *n)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  g_return_val_if_fail (n != NULL, NULL);
+
+  *n = 0;
+  if (self->span_filter == NULL || self->spans == NULL || self->file == NULL)
+    return NULL;
+  if (self->span_matches == NULL)
+    {
+      guint n_names = cpel_spans_get_n_names (self->spans);
+      g_autofree guint8 *wanted = g_new0 (guint8, MAX (n_names, 1));
+      guint n_tracks = cpel_file_get_n_tracks (self->file);
+
+      for (guint i = 0; i < n_names; i++)
+        wanted[i] = cpel_span_filter_match_name (self->span_filter,
+                                                 cpel_spans_get_name (self->spans, i));
+      self->span_matches = g_array_new (FALSE, FALSE, sizeof (CpelSessionSpanMatch));
+      for (guint slot = 0; slot < n_tracks; slot++)
+        {
+          guint64 count = 0;
+          const CpelSpan *a = cpel_spans_get_track_spans (self->spans, slot, &count);
+
+          for (guint64 i = 0; a != NULL && i < count; i++)
+            {
+              CpelSessionSpanMatch m;
+              gint64 e, d;
+
+              if ((a[i].flags & (CPEL_SPAN_ORPHAN | CPEL_SPAN_STATE)) != 0
+                  || a[i].name >= n_names || !wanted[a[i].name])
+                continue;
+              m.begin_ns = cpel_spans_begin_ns (self->spans, slot, &a[i]);
+              e = cpel_spans_end_ns (self->spans, slot, &a[i]);
+              d = e - m.begin_ns;
+              if (d < self->span_filter->min_ns || d > self->span_filter->max_ns
+                  || m.begin_ns < self->span_filter->from_ns
+                  || m.begin_ns > self->span_filter->to_ns)
+                continue;
+              m.slot = slot;
+              m.index = i;
+              g_array_append_val (self->span_matches, m);
+            }
+        }
+      g_array_sort (self->span_matches, span_match_cmp);
+    }
+  *n = self->span_matches->len;
+  return *n > 0 ? (const CpelSessionSpanMatch *) (gpointer) self->span_matches->data : NULL;
+}
+
+/* The first match not before `key` (n when none). */
+static guint64
+span_match_lower_bound (const CpelSessionSpanMatch *m,
+                        guint64                     n,
+                        const CpelSessionSpanMatch *key)
+{
+  guint64 lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (span_match_cmp (&m[mid], key) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+gint64
+cpel_session_get_span_match_position (CpelSession *self)
+{
+  const CpelSessionSpanMatch *m;
+  CpelSessionSpanMatch key;
+  const CpelSpan *span;
+  guint64 n = 0, k;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), -1);
+  m = cpel_session_get_span_matches (self, &n);
+  if (m == NULL || !self->has_span_selection || self->selected_span.state)
+    return -1;
+  span = cpel_session_get_span (self, &self->selected_span);
+  if (span == NULL)
+    return -1;
+  key.begin_ns = cpel_spans_begin_ns (self->spans, self->selected_span.slot, span);
+  key.slot = self->selected_span.slot;
+  key.index = self->selected_span.index;
+  k = span_match_lower_bound (m, n, &key);
+  return k < n && span_match_cmp (&m[k], &key) == 0 ? (gint64) k : -1;
+}
+
+gboolean
+cpel_session_step_span_match (CpelSession *self,
+                              int          direction)
+{
+  const CpelSessionSpanMatch *m;
+  CpelSessionSpanMatch key = { 0 };
+  CpelSessionSpanRef ref = { 0 };
+  const CpelSpan *span;
+  guint64 n = 0, k;
+  gint64 pos;
+
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  m = cpel_session_get_span_matches (self, &n);
+  if (m == NULL)
+    return FALSE;
+  pos = cpel_session_get_span_match_position (self);
+  if (pos >= 0)
+    k = direction < 0 ? (pos > 0 ? (guint64) pos - 1 : n - 1) : ((guint64) pos + 1) % n;
+  else
+    {
+      span = self->has_span_selection ? cpel_session_get_span (self, &self->selected_span)
+                                      : NULL;
+      if (span != NULL)
+        {
+          key.begin_ns = cpel_spans_begin_ns (self->spans, self->selected_span.slot, span);
+          key.slot = self->selected_span.slot;
+          key.index = self->selected_span.index;
+        }
+      else
+        {
+          key.begin_ns = self->range.t0 + (self->range.t1 - self->range.t0) / 2;
+          key.slot = 0;
+          key.index = 0;
+        }
+      /* the first after the key (the key itself is no match), or the last before */
+      k = span_match_lower_bound (m, n, &key);
+      if (direction < 0)
+        k = k > 0 ? k - 1 : n - 1;
+      else if (k >= n)
+        k = 0;
+    }
+  ref.slot = m[k].slot;
+  ref.state = FALSE;
+  ref.index = m[k].index;
+  cpel_session_go_to_span (self, &ref);
+  return TRUE;
 }
 
 const CpelSpanFilter *
@@ -1412,6 +1573,44 @@ cpel_session_set_summary (CpelSession *self,
     return;
   self->summary = summary;
   notify (self, PROP_SUMMARY);
+}
+
+gboolean
+cpel_session_get_capture_clock (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  return self->capture_clock;
+}
+
+void
+cpel_session_set_capture_clock (CpelSession *self,
+                                gboolean     capture_clock)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  capture_clock = !!capture_clock;
+  if (self->capture_clock == capture_clock)
+    return;
+  self->capture_clock = capture_clock;
+  notify (self, PROP_CAPTURE_CLOCK);
+}
+
+gboolean
+cpel_session_has_capture_clock (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
+  return self->file != NULL && cpel_file_get_clock_origin (self->file, NULL) != CPEL_CLOCK_NONE;
+}
+
+CpelClockKind
+cpel_session_get_time_clock (CpelSession *self,
+                             gint64      *origin_ns)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), CPEL_CLOCK_NONE);
+  if (origin_ns != NULL)
+    *origin_ns = 0;
+  if (!self->capture_clock || self->file == NULL)
+    return CPEL_CLOCK_NONE;
+  return cpel_file_get_clock_origin (self->file, origin_ns);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1791,6 +1990,7 @@ cpel_session_dispose (GObject *object)
     g_cancellable_cancel (self->spans_cancel);
   g_clear_object (&self->spans_cancel);
   g_clear_pointer (&self->spans, cpel_spans_free);
+  span_matches_clear (self);
   g_clear_pointer (&self->span_rules, cpel_span_rules_unref);
   if (self->compare_spans_cancel != NULL)
     g_cancellable_cancel (self->compare_spans_cancel);
@@ -1874,6 +2074,12 @@ cpel_session_get_property (GObject    *object,
       break;
     case PROP_SUMMARY:
       g_value_set_boolean (value, self->summary);
+      break;
+    case PROP_CAPTURE_CLOCK:
+      g_value_set_boolean (value, self->capture_clock);
+      break;
+    case PROP_HAS_CAPTURE_CLOCK:
+      g_value_set_boolean (value, cpel_session_has_capture_clock (self));
       break;
     case PROP_VIEWS:
       g_value_set_object (value, self->views);
@@ -1965,6 +2171,9 @@ cpel_session_set_property (GObject      *object,
       break;
     case PROP_SUMMARY:
       cpel_session_set_summary (self, g_value_get_boolean (value));
+      break;
+    case PROP_CAPTURE_CLOCK:
+      cpel_session_set_capture_clock (self, g_value_get_boolean (value));
       break;
     case PROP_VIEWS:
       cpel_session_set_views (self, g_value_get_object (value));
@@ -2065,6 +2274,11 @@ cpel_session_class_init (CpelSessionClass *klass)
     g_param_spec_pointer ("compare-span-rules", NULL, NULL, rw);
   properties[PROP_COMPARE_SPANS] =
     g_param_spec_pointer ("compare-spans", NULL, NULL, ro);
+  /* Times on the capture's own clock (chosen; see cpel_session_get_time_clock). */
+  properties[PROP_CAPTURE_CLOCK] =
+    g_param_spec_boolean ("capture-clock", NULL, NULL, FALSE, rw);
+  properties[PROP_HAS_CAPTURE_CLOCK] =
+    g_param_spec_boolean ("has-capture-clock", NULL, NULL, FALSE, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[TRACKS_CHANGED] =

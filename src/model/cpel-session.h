@@ -15,10 +15,10 @@
  * "has-selection", "measure" (CpelRange or NULL), "chasing", "color-mode",
  * "summary", "views" (the capture's saved views), "span-rules", "spans" (the
  * file's spans, derived off the main thread), "spans-pending",
- * "show-spans", "compare-span-rules", "compare-spans".  Signals:
- * "tracks-changed" (the rows shown changed), "types-changed" (the hidden
- * event types changed), "matches-changed" (the search matches highlighted),
- * "selection-changed"
+ * "show-spans", "capture-clock", "has-capture-clock", "compare-span-rules",
+ * "compare-spans".  Signals: "tracks-changed" (the rows shown changed),
+ * "types-changed" (the hidden event types changed), "matches-changed" (the
+ * search matches highlighted), "selection-changed"
  * (another event or none), "reveal-track" (guint slot, gboolean centre:
  * a request to scroll a track into view, for the widget that scrolls).
  */
@@ -199,6 +199,19 @@ gboolean        cpel_session_get_summary        (CpelSession       *self);
 void            cpel_session_set_summary        (CpelSession       *self,
                                                  gboolean           summary);
 
+/* How times are shown: since the first event (the default), or on the
+ * capture's own clock ("capture-clock": the user's choice, kept across
+ * files; cpel_file_get_clock_origin).  "has-capture-clock" (read-only):
+ * the file's source says what its clock read.  The clock the times are
+ * shown on: the capture's when chosen and known, else CPEL_CLOCK_NONE
+ * (*origin_ns: the clock's reading at time 0, else 0). */
+gboolean        cpel_session_get_capture_clock  (CpelSession       *self);
+void            cpel_session_set_capture_clock  (CpelSession       *self,
+                                                 gboolean           capture_clock);
+gboolean        cpel_session_has_capture_clock  (CpelSession       *self);
+CpelClockKind   cpel_session_get_time_clock     (CpelSession       *self,
+                                                 gint64            *origin_ns);
+
 /* What the Statistics window counts: the measurement when there is one
  * (inclusive: [m0, m1 + 1), as the ruler counts), else the visible range;
  * the rows shown; the hidden types.  The pointers set in `options` are the
@@ -301,6 +314,29 @@ gboolean        cpel_session_get_show_spans     (CpelSession       *self);
 void            cpel_session_set_span_filter    (CpelSession       *self,
                                                  const CpelSpanFilter *filter);
 const CpelSpanFilter *cpel_session_get_span_filter (CpelSession    *self);
+
+/* The spans the span filter lets through, of the session's spans (finished
+ * spans, no states), in time order: by begin, then track slot, then index.
+ * Made when first asked after the filter or the spans changed (a pass
+ * over every span); NULL (*n 0) without a filter or spans.  Valid until
+ * the filter or the spans change ("span-filter", "spans"). */
+typedef struct
+{
+  gint64   begin_ns;
+  guint    slot;
+  guint64  index;    /* into the track's spans */
+} CpelSessionSpanMatch;
+
+const CpelSessionSpanMatch *cpel_session_get_span_matches (CpelSession *self, guint64 *n);
+/* The selected span's position among the matches (0-based), or -1. */
+gint64          cpel_session_get_span_match_position (CpelSession *self);
+/* Select and centre (cpel_session_go_to_span ()) the next (direction > 0)
+ * or previous match: next to the selected span when it is one, else the
+ * first beginning after (the last before) the selected span's begin, or
+ * the range's centre without a selected span; from the last on to the
+ * first, and back.  FALSE (nothing changed) without matches. */
+gboolean        cpel_session_step_span_match    (CpelSession       *self,
+                                                 int                direction);
 
 /* A span (state) of the session's spans: index into the track's spans
  * (states, when `state`). */

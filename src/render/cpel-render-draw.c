@@ -252,6 +252,7 @@ cpel_render_ctx_clear (CpelRenderCtx *ctx)
   g_clear_pointer (&ctx->label_cache, g_hash_table_unref);
   g_clear_object (&ctx->layout);
   g_clear_pointer (&ctx->font, pango_font_description_free);
+  g_clear_pointer (&ctx->span_hl_names, g_free);
   if (ctx->scratch != NULL)
     g_string_free (ctx->scratch, TRUE);
   ctx->scratch = NULL;

@@ -49,6 +49,9 @@ typedef struct
 #define CPEL_RENDER_LEGEND_MAX 12
   guint                 legend[CPEL_RENDER_LEGEND_MAX];
   guint                 n_legend;
+  /* view->span_filter's verdict per span name (cpel-tracks-spans.c) */
+  guint8               *span_hl_names;
+  guint                 span_hl_n_names;
 } CpelRenderCtx;
 
 void         cpel_render_ctx_init          (CpelRenderCtx *ctx, cairo_t *cr, double width,

@@ -209,6 +209,18 @@ typedef struct
   guint              selected_span_slot;
   gboolean           selected_span_state;
   guint64            selected_span_index;
+  /* The ruler reads the capture's own clock (cpel_file_get_clock_origin):
+   * clock_origin + time, on ticks that are round on that clock; labels as
+   * cpel_render_format_clock_tick ().  Default CPEL_CLOCK_NONE: time since
+   * the first event (minus ruler_origin). */
+  CpelClockKind      clock;
+  gint64             clock_origin;
+  /* Spans highlighted (a distribution's selection, a duration search;
+   * NULL: none): the finished spans it lets through (name, duration, begin)
+   * outlined in the accent colour, the other spans dimmed.  Rows drawn
+   * per column show a highlighted span sampled in a column, or beginning
+   * in it (the first few of a column), in the accent colour. */
+  const CpelSpanFilter *span_filter;
 } CpelView;
 
 /* Average device-pixel spacing of a row's visible events from which they are
@@ -289,6 +301,13 @@ char    *cpel_render_format_tick (gint64 t, gint64 step, gint64 t_max);
 /* The same for times of a kind: ticks (a clock of unknown rate) read
  * "850 ticks", "12.5 kticks", never as seconds. */
 char    *cpel_render_format_tick_kind (gint64 t, gint64 step, gint64 t_max, CpelTimeKind kind);
+/* A ruler label on a capture's clock (CpelView.clock): the clock's time
+ * `abs_ns` with the decimals of the step (cut, as `perf script` does):
+ * seconds "2584.3614 s"; the wall clock as the time of day in UTC
+ * "16:40:01.123".  Returns a newly allocated string. */
+char    *cpel_render_format_clock_tick (CpelClockKind kind, gint64 abs_ns, gint64 step);
+/* The decimals of a second a step of `step` ns needs (0-9). */
+guint    cpel_render_clock_decimals (gint64 step);
 /* An axis label (the histogram's decades): in the largest unit the value
  * reaches, with no needless decimals: "10 µs", "2.5 ms", "100 ns", "1 s"
  * (ticks: "10 kticks").  Returns a newly allocated string. */

@@ -207,12 +207,51 @@ t_max_of (gint64 t0, gint64 t1)
   return MAX (a, b);
 }
 
-/* The view's range as the ruler reads it: minus view->ruler_origin
+guint
+cpel_render_clock_decimals (gint64 step)
+{
+  return (guint) MAX (0, 9 - step_exponent (step));
+}
+
+char *
+cpel_render_format_clock_tick (CpelClockKind kind, gint64 abs_ns, gint64 step)
+{
+  char buf[64];
+
+  cpel_time_format_clock_to (kind, abs_ns, cpel_render_clock_decimals (step), TRUE,
+                             buf, sizeof buf);
+  return kind == CPEL_CLOCK_SECONDS ? g_strdup_printf ("%s s", buf) : g_strdup (buf);
+}
+
+/* What the ruler subtracts from a time to read it: view->ruler_origin, or,
+ * on the capture's clock, minus its origin (saturated). */
+static gint64
+ruler_offset (const CpelView *view)
+{
+  gint64 o;
+
+  if (view->clock == CPEL_CLOCK_NONE)
+    return view->ruler_origin;
+  if (__builtin_sub_overflow (view->ruler_origin, view->clock_origin, &o))
+    o = view->clock_origin > 0 ? G_MININT64 : G_MAXINT64;
+  return o;
+}
+
+/* A ruler label: time since the first event, or the clock's. */
+static char *
+tick_label (CpelRenderCtx *ctx, gint64 s, gint64 step, gint64 t_max)
+{
+  if (ctx->view->clock != CPEL_CLOCK_NONE)
+    return cpel_render_format_clock_tick (ctx->view->clock, s, step);
+  return cpel_render_format_tick_kind (s, step, t_max, ruler_kind (ctx));
+}
+
+/* The view's range as the ruler reads it: minus ruler_offset ()
  * (saturated). */
 static void
 ruler_range (const CpelView *view, gint64 *s0, gint64 *s1)
 {
-  gint64 o = view->ruler_origin;
+  gint64 o = ruler_offset (view);
 
   if (o == 0)
     {
@@ -245,8 +284,7 @@ cpel_render_ruler_ticks (CpelRenderCtx *ctx, gint64 *step_out, gint64 *minor_out
       double w;
 
       step = cpel_render_ruler_step (s0, s1, MAX (ctx->tw, 1), min_px);
-      widest = cpel_render_format_tick_kind (s1 - 1 - ((s1 - 1) % step), step, t_max_of (s0, s1),
-                                             ruler_kind (ctx));
+      widest = tick_label (ctx, s1 - 1 - ((s1 - 1) % step), step, t_max_of (s0, s1));
       w = cpel_render_layout_width (cpel_render_ctx_text (ctx, widest, -1, 0));
       if (w + RULER_LABEL_GAP <= min_px)
         break;
@@ -291,7 +329,7 @@ cpel_render_ruler_grid (CpelRenderCtx *ctx)
   cpel_render_set_color_alpha (cr, &ctx->pal->grid, 0.6);
   for (gint64 t = first_tick (s0, step); t < s1; t += step)
     {
-      double x = snap (ctx, cpel_view_time_to_x (view, ctx->width, t + view->ruler_origin));
+      double x = snap (ctx, cpel_view_time_to_x (view, ctx->width, t + ruler_offset (view)));
       cairo_rectangle (cr, x, top, 1.0 / ctx->scale, ctx->height - top);
       if (t > G_MAXINT64 - step)
         break;
@@ -339,7 +377,7 @@ cpel_render_ruler (CpelRenderCtx *ctx)
             {
               if (t % step != 0)
                 {
-                  double x = snap (ctx, cpel_view_time_to_x (view, ctx->width, t + view->ruler_origin));
+                  double x = snap (ctx, cpel_view_time_to_x (view, ctx->width, t + ruler_offset (view)));
                   cairo_rectangle (cr, x, h - 5, hair, 5);
                 }
               if (t > G_MAXINT64 - minor)
@@ -351,8 +389,8 @@ cpel_render_ruler (CpelRenderCtx *ctx)
       /* Major ticks and labels. */
       for (gint64 t = first_tick (s0, step); t < s1; t += step)
         {
-          double x = snap (ctx, cpel_view_time_to_x (view, ctx->width, t + view->ruler_origin));
-          g_autofree char *text = cpel_render_format_tick_kind (t, step, t_max, ruler_kind (ctx));
+          double x = snap (ctx, cpel_view_time_to_x (view, ctx->width, t + ruler_offset (view)));
+          g_autofree char *text = tick_label (ctx, t, step, t_max);
           PangoLayout *layout;
           double w;
 

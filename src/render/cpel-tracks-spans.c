@@ -30,6 +30,8 @@
 #define SPAN_LABEL_MIN  24.0   /* px: a bar narrower has no label */
 #define SPAN_TRACE_ALPHA 0.5   /* a dense column with spans no sample hit */
 #define SPAN_LEGEND_SCAN 4096  /* states read per track for a compare view's legend */
+#define SPAN_DIM_ALPHA  0.7    /* background over a span a highlight leaves out */
+#define SPAN_HL_SCAN    64     /* spans beginning in a dense column checked for a highlight */
 
 /* ---- colours ------------------------------------------------------------- */
 
@@ -379,6 +381,39 @@ is_selected (const CpelView *view, guint slot, gboolean state, guint64 k)
          && !!view->selected_span_state == !!state && view->selected_span_index == k;
 }
 
+/* Whether view->span_filter lets span s through (no filter: FALSE). */
+static gboolean
+is_highlighted (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const CpelSpan *s)
+{
+  const CpelSpanFilter *f = ctx->view->span_filter;
+  gint64 b, d;
+
+  if (f == NULL || (s->flags & (CPEL_SPAN_ORPHAN | CPEL_SPAN_STATE)) != 0
+      || s->name >= ctx->span_hl_n_names || !ctx->span_hl_names[s->name])
+    return FALSE;
+  b = cpel_spans_begin_ns (spans, slot, s);
+  d = cpel_spans_end_ns (spans, slot, s) - b;
+  return d >= f->min_ns && d <= f->max_ns && b >= f->from_ns && b <= f->to_ns;
+}
+
+/* A highlighted span's frame: two pixels of the accent colour. */
+static void
+outline_highlight (CpelRenderCtx *ctx, double x0, double x1, double y, double h)
+{
+  cairo_t *cr = ctx->cr;
+
+  cpel_render_set_color (cr, &ctx->pal->accent);
+  if (x1 - x0 < 4 || h < 4)
+    {
+      cairo_rectangle (cr, x0, y, MAX (x1 - x0, 2.0 / ctx->scale), h);
+      cairo_fill (cr);
+      return;
+    }
+  cairo_set_line_width (cr, 2.0);
+  cairo_rectangle (cr, x0 + 1, y + 1, x1 - x0 - 2, h - 2);
+  cairo_stroke (cr);
+}
+
 static void
 outline (CpelRenderCtx *ctx, double x0, double x1, double y, double h)
 {
@@ -457,6 +492,17 @@ draw_sparse (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr
                   MAX (x0 + ((s->flags & CPEL_SPAN_NO_BEGIN) ? MIN (SPAN_FADE, (x1 - x0) / 3) : 0),
                        xl),
                   MIN (x1, xr), y, sr->lane_h, &c);
+      if (view->span_filter != NULL)
+        {
+          if (is_highlighted (ctx, spans, slot, s))
+            outline_highlight (ctx, x0, x1, y, sr->lane_h);
+          else
+            {
+              cpel_render_set_color_alpha (cr, &ctx->pal->background, SPAN_DIM_ALPHA);
+              cairo_rectangle (cr, x0, y, x1 - x0, sr->lane_h);
+              cairo_fill (cr);
+            }
+        }
       if (is_selected (view, slot, FALSE, k))
         {
           sel = TRUE;
@@ -522,6 +568,7 @@ draw_dense (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr)
       gint64 c1 = cpel_render_column_time (view->t0, view->t1, c + 1, nc);
       guint name = G_MAXUINT, level = 0;
       guint64 next_begun = gallop_lower_bound (spans, slot, sr, begun, c1);
+      gboolean hl = FALSE;
       double a;
 
       for (guint j = 0; j < SPAN_SAMPLES; j++)
@@ -534,6 +581,17 @@ draw_dense (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr)
           level++;
           if (name == G_MAXUINT)
             name = sr->a[k].name;
+          if (view->span_filter != NULL && !hl)
+            hl = is_highlighted (ctx, spans, slot, &sr->a[k]);
+        }
+      for (guint64 k = begun; view->span_filter != NULL && !hl && k < next_begun
+           && k < begun + SPAN_HL_SCAN; k++)
+        hl = is_highlighted (ctx, spans, slot, &sr->a[k]);
+      if (hl)
+        {
+          line[c] = cpel_pixels_color (&ctx->pal->accent);
+          begun = next_begun;
+          continue;
         }
       /* spans too short for any sample still mark their column, faintly */
       if (level == 0 && next_begun > begun)
@@ -550,6 +608,8 @@ draw_dense (CpelRenderCtx *ctx, CpelSpans *spans, guint slot, const SpanRow *sr)
           last_name = name;
         }
       a = level > 0 ? (double) level / SPAN_SAMPLES : SPAN_TRACE_ALPHA;
+      if (view->span_filter != NULL)
+        a *= 1.0 - SPAN_DIM_ALPHA;
       line[c] = (guint32) (a * 255 + 0.5) << 24 | (guint32) (col.r * a * 255 + 0.5) << 16
                 | (guint32) (col.g * a * 255 + 0.5) << 8 | (guint32) (col.b * a * 255 + 0.5);
     }
@@ -772,6 +832,17 @@ cpel_render_rows_spans (CpelRenderCtx *ctx)
 
   if (spans == NULL || ctx->file == NULL || ctx->tw <= 0 || ctx->n_columns == 0)
     return;
+  if (view->span_filter != NULL)
+    {
+      guint n = cpel_spans_get_n_names (spans);
+
+      g_free (ctx->span_hl_names);
+      ctx->span_hl_names = g_new0 (guint8, MAX (n, 1));
+      ctx->span_hl_n_names = n;
+      for (guint i = 0; i < n; i++)
+        ctx->span_hl_names[i] = cpel_span_filter_match_name (view->span_filter,
+                                                             cpel_spans_get_name (spans, i));
+    }
   cairo_save (cr);
   cairo_rectangle (cr, ctx->x0, view->ruler_height, ctx->tw, ctx->height - view->ruler_height);
   cairo_clip (cr);

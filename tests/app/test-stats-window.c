@@ -493,12 +493,14 @@ check_span_rows (CpelStatsWindow *stats, CpelFile *file, CpelSpanRules *rules,
       g_assert_cmpuint (row, !=, G_MAXUINT);
       g_assert_cmpstr (cell (rows, row, 1), ==, count);
       g_assert_cmpstr (cell (rows, row, 2), ==, duration_text ((gint64) r->total_ns));
-      g_assert_cmpstr (cell (rows, row, 3), ==, duration_text (r->min_ns));
-      g_assert_cmpstr (cell (rows, row, 4), ==, duration_text (r->p50_ns));
-      g_assert_cmpstr (cell (rows, row, 5), ==, duration_text (r->p90_ns));
-      g_assert_cmpstr (cell (rows, row, 6), ==, duration_text (r->p99_ns));
-      g_assert_cmpstr (cell (rows, row, 7), ==, duration_text (r->max_ns));
-      g_assert_cmpstr (cell (rows, row, 8), ==, duration_text (r->mean_ns));
+      g_assert_cmpstr (cell (rows, row, 3), ==, duration_text ((gint64) r->self_ns));
+      g_assert_cmpstr (cell (rows, row, 4), ==, duration_text (r->min_ns));
+      g_assert_cmpstr (cell (rows, row, 5), ==, duration_text (r->p50_ns));
+      g_assert_cmpstr (cell (rows, row, 6), ==, duration_text (r->p90_ns));
+      g_assert_cmpstr (cell (rows, row, 7), ==, duration_text (r->p99_ns));
+      g_assert_cmpstr (cell (rows, row, 8), ==, duration_text (r->max_ns));
+      g_assert_cmpstr (cell (rows, row, 9), ==, duration_text (r->mean_ns));
+      g_assert_cmpstr (cell (rows, row, 10), ==, duration_text (r->stddev_ns));
     }
 }
 
@@ -531,11 +533,11 @@ test_stats_spans (Fixture *f, gconstpointer data)
       ip4 = k;
   g_assert_cmpuint (ip4, !=, G_MAXUINT);
   g_assert_cmpstr (cell (rows, ip4, 1), ==, "101");
-  g_assert_cmpstr (cell (rows, ip4, 3), ==, duration_text (1000));
-  g_assert_cmpstr (cell (rows, ip4, 4), ==, duration_text (51000));
-  g_assert_cmpstr (cell (rows, ip4, 5), ==, duration_text (91000));
-  g_assert_cmpstr (cell (rows, ip4, 6), ==, duration_text (100000));
-  g_assert_cmpstr (cell (rows, ip4, 7), ==, duration_text (500000));
+  g_assert_cmpstr (cell (rows, ip4, 4), ==, duration_text (1000));
+  g_assert_cmpstr (cell (rows, ip4, 5), ==, duration_text (51000));
+  g_assert_cmpstr (cell (rows, ip4, 6), ==, duration_text (91000));
+  g_assert_cmpstr (cell (rows, ip4, 7), ==, duration_text (100000));
+  g_assert_cmpstr (cell (rows, ip4, 8), ==, duration_text (500000));
 
   /* Copy as Text on the Spans page: the core's table. */
   {

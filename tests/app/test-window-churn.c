@@ -55,55 +55,6 @@ n_runs (void)
   return n > 0 && n < 100000 ? (guint) n : 15;
 }
 
-static GBytes *
-read_bytes (const char *path)
-{
-  char *data = NULL;
-  gsize len = 0;
-
-  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
-  g_assert_cmpuint (len, >, 0);
-  return g_bytes_new_take (data, len);
-}
-
-static void
-copy_file (const char *from, const char *to)
-{
-  g_autoptr(GBytes) b = read_bytes (from);
-  g_assert_true (g_file_set_contents (to, g_bytes_get_data (b, NULL),
-                                      (gssize) g_bytes_get_size (b), NULL));
-}
-
-static void
-copy_tree (const char *from, const char *to)
-{
-  g_autoptr(GDir) d = g_dir_open (from, 0, NULL);
-  const char *name;
-
-  g_assert_nonnull (d);
-  g_assert_cmpint (g_mkdir_with_parents (to, 0755), ==, 0);
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *a = g_build_filename (from, name, NULL);
-      g_autofree char *b = g_build_filename (to, name, NULL);
-      if (g_file_test (a, G_FILE_TEST_IS_DIR))
-        copy_tree (a, b);
-      else
-        copy_file (a, b);
-    }
-}
-
-/* Waits until the mutator has made at least one more change. */
-static void
-wait_step (Mutator *m)
-{
-  g_mutex_lock (&m->lock);
-  guint before = m->steps;
-  while (m->steps == before)
-    g_cond_wait (&m->cond, &m->lock);
-  g_mutex_unlock (&m->lock);
-}
-
 /* The message dialog over `window` (a load's error), or NULL. */
 static GtkWindow *
 error_dialog (CpelWindow *window)
@@ -120,8 +71,8 @@ static void
 test_churn (gconstpointer data)
 {
   const Format *f = data;
-  g_autofree char *tmp = NULL, *path = NULL, *open_path = NULL, *other_path = NULL;
-  Mutator m = { 0 };
+  g_autofree char *tmp = NULL, *gen_path = NULL, *gen_other = NULL, *open_path = NULL;
+  Mutator m;
   guint runs = n_runs (), shown = 0, errors = 0;
 
   if (app == NULL)
@@ -136,38 +87,13 @@ test_churn (gconstpointer data)
       g_autoptr(GError) error = NULL;
       CpelGenOptions big = { 20000, 8, 1, FALSE, FALSE, FALSE, FALSE };
       CpelGenOptions small = { 5000, 3, 2, FALSE, FALSE, FALSE, FALSE };
-      path = g_build_filename (tmp, "churn.cpel", NULL);
-      other_path = g_build_filename (tmp, "other.cpel", NULL);
-      g_assert_true (cpel_gen_write (path, &big, &error));
-      g_assert_true (cpel_gen_write (other_path, &small, &error));
+      gen_path = g_build_filename (tmp, "churn.cpel", NULL);
+      gen_other = g_build_filename (tmp, "other.cpel", NULL);
+      g_assert_true (cpel_gen_write (gen_path, &big, &error));
+      g_assert_true (cpel_gen_write (gen_other, &small, &error));
       g_assert_no_error (error);
-      open_path = g_strdup (path);
     }
-  else if (f->trace != NULL)
-    {
-      g_autofree char *src = cpel_test_fixture_dir (f->trace);
-      g_autofree char *base = g_path_get_basename (f->file);
-      open_path = g_build_filename (tmp, "trace", NULL);
-      copy_tree (src, open_path);
-      path = g_build_filename (open_path, base, NULL);
-    }
-  else
-    {
-      g_autofree char *src = cpel_test_fixture_file (f->file);
-      g_autofree char *base = g_path_get_basename (f->file);
-      path = g_build_filename (tmp, base, NULL);
-      copy_file (src, path);
-      open_path = g_strdup (path);
-    }
-  if (other_path == NULL && f->other != NULL)
-    other_path = cpel_test_fixture_file (f->other);
-
-  m.path = path;
-  m.orig = read_bytes (path);
-  m.other = other_path != NULL ? read_bytes (other_path) : g_bytes_ref (m.orig);
-  m.rand = g_rand_new_with_seed (0x5eed);
-  g_mutex_init (&m.lock);
-  g_cond_init (&m.cond);
+  open_path = mutator_init (&m, tmp, f->file, f->other, f->trace, gen_path, gen_other);
 
   g_autoptr(GFile) location = g_file_new_for_path (open_path);
   for (guint i = 0; i < runs; i++)
@@ -181,14 +107,7 @@ test_churn (gconstpointer data)
       gtk_window_present (GTK_WINDOW (window));
       app_test_wait_drawn (GTK_WIDGET (window));
 
-      g_atomic_int_set (&m.stop, 0);
-      m.go = FALSE;
-      GThread *thread = g_thread_new ("mutator", mutate_thread, &m);
-      if (early)
-        {
-          mutator_go (&m);
-          wait_step (&m);
-        }
+      GThread *thread = mutator_start (&m, early);
       gulong id = g_signal_connect (window, "notify::loading",
                                     G_CALLBACK (app_test_on_notify_flag), &done);
       cpel_window_open (window, location, 0);
@@ -201,12 +120,11 @@ test_churn (gconstpointer data)
       if (!early)
         {
           mutator_go (&m);
-          wait_step (&m);
+          mutator_wait_step (&m);
         }
       /* frames drawn while the file changes */
       app_test_wait_frames (GTK_WIDGET (window), 3);
-      g_atomic_int_set (&m.stop, 1);
-      g_thread_join (thread);
+      mutator_stop (&m, thread);
 
       /* alive, idle, and showing the capture or why not (a message dialog
        * over the window) */
@@ -238,11 +156,7 @@ test_churn (gconstpointer data)
   gtk_window_destroy (GTK_WINDOW (window));
   app_test_drain ();
 
-  g_mutex_clear (&m.lock);
-  g_cond_clear (&m.cond);
-  g_rand_free (m.rand);
-  g_bytes_unref (m.orig);
-  g_bytes_unref (m.other);
+  mutator_clear (&m);
   app_test_remove_tree (tmp);
 }
 

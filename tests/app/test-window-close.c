@@ -91,7 +91,10 @@ open_save_view (CpelWindow *window)
 
 /* A quick drag with button 1 on the dialog's heading (the whole dialog
  * is a window handle): the press handled, then the motion and the
- * release sent together.  TRUE when no button is down afterwards. */
+ * release sent together.  TRUE when no button is down afterwards: the
+ * window manager's move grabs the pointer and may hold its events until
+ * it has run, so on a busy machine the release reaches the server's
+ * button state later — waited for (a minute at most). */
 static gboolean
 flick (GtkWindow *dialog, int dx)
 {
@@ -105,6 +108,9 @@ flick (GtkWindow *dialog, int dx)
   XTestFakeMotionEvent (app_test_xdisplay (), -1, x + dx, y + dx / 4, CurrentTime);
   XTestFakeButtonEvent (app_test_xdisplay (), 1, False, CurrentTime);
   app_test_settle ();
+  gint64 end = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
+  while (pointer_button_down () && g_get_monotonic_time () < end)
+    app_test_settle ();
   return !pointer_button_down ();
 }
 

@@ -185,29 +185,6 @@ test_cancel (Fixture *f, gconstpointer data)
 
 #define LTTNG "ctf/lttng-ust-2.13-pid/ust/pid/fixture_app-20993-20261126-091809"
 
-static void
-copy_tree (const char *from, const char *to)
-{
-  g_autoptr(GDir) d = g_dir_open (from, 0, NULL);
-  const char *name;
-  g_assert_nonnull (d);
-  g_assert_cmpint (g_mkdir_with_parents (to, 0755), ==, 0);
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *a = g_build_filename (from, name, NULL);
-      g_autofree char *b = g_build_filename (to, name, NULL);
-      g_autofree char *data = NULL;
-      gsize len = 0;
-      if (g_file_test (a, G_FILE_TEST_IS_DIR))
-        {
-          copy_tree (a, b);
-          continue;
-        }
-      g_assert_true (g_file_get_contents (a, &data, &len, NULL));
-      g_assert_true (g_file_set_contents (b, data, (gssize) len, NULL));
-    }
-}
-
 /* Overwrites `n` bytes at `off` of `file` in `dir` (`off` < 0: at the end
  * of the first occurrence of `after`, `n_after` bytes). */
 static void
@@ -249,7 +226,7 @@ test_damaged (void)
     {
       g_autofree char *name = g_strdup_printf ("trace%u", recipe);
       g_autofree char *dir = g_build_filename (tmp, name, NULL);
-      copy_tree (src, dir);
+      cpel_test_copy_tree (src, dir);
       if (recipe == 0)
         {
           g_autofree char *meta = g_build_filename (dir, "metadata", NULL);

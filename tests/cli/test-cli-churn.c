@@ -58,46 +58,6 @@ n_runs (void)
   return n > 0 && n < 100000 ? (guint) n : 50;
 }
 
-static GBytes *
-read_bytes (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  char *data = NULL;
-  gsize len = 0;
-
-  g_assert_true (g_file_get_contents (path, &data, &len, &error));
-  g_assert_no_error (error);
-  g_assert_cmpuint (len, >, 0);
-  return g_bytes_new_take (data, len);
-}
-
-static void
-copy_file (const char *from, const char *to)
-{
-  g_autoptr(GBytes) b = read_bytes (from);
-  g_assert_true (g_file_set_contents (to, g_bytes_get_data (b, NULL),
-                                      (gssize) g_bytes_get_size (b), NULL));
-}
-
-static void
-copy_tree (const char *from, const char *to)
-{
-  g_autoptr(GDir) d = g_dir_open (from, 0, NULL);
-  const char *name;
-
-  g_assert_nonnull (d);
-  g_assert_cmpint (g_mkdir_with_parents (to, 0755), ==, 0);
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *a = g_build_filename (from, name, NULL);
-      g_autofree char *b = g_build_filename (to, name, NULL);
-      if (g_file_test (a, G_FILE_TEST_IS_DIR))
-        copy_tree (a, b);
-      else
-        copy_file (a, b);
-    }
-}
-
 static void
 remove_tree (const char *dir)
 {
@@ -138,19 +98,8 @@ run_churned (Mutator *m, const char * const *args, gboolean early, GString *err_
     g_ptr_array_add (argv, (gpointer) *args);
   g_ptr_array_add (argv, NULL);
 
-  g_atomic_int_set (&m->stop, 0);
-  m->go = FALSE;
-  guint before = m->steps;
-  GThread *thread = g_thread_new ("mutator", mutate_thread, m);
-  if (early)
-    {
-      /* at work before the reader starts */
-      mutator_go (m);
-      g_mutex_lock (&m->lock);
-      while (m->steps == before)
-        g_cond_wait (&m->cond, &m->lock);
-      g_mutex_unlock (&m->lock);
-    }
+  /* when early, at work before the reader starts */
+  GThread *thread = mutator_start (m, early);
 
   proc = g_subprocess_launcher_spawnv (l, (const char * const *) argv->pdata, &error);
   g_assert_no_error (error);
@@ -165,8 +114,7 @@ run_churned (Mutator *m, const char * const *args, gboolean early, GString *err_
   g_assert_true (g_subprocess_communicate (proc, NULL, NULL, &out, &err, &error));
   g_assert_no_error (error);
   /* and until it has exited */
-  g_atomic_int_set (&m->stop, 1);
-  g_thread_join (thread);
+  mutator_stop (m, thread);
 
   g_string_assign (err_out, "");
   g_string_append_len (err_out, g_bytes_get_data (err, NULL), (gssize) g_bytes_get_size (err));
@@ -178,48 +126,23 @@ test_churn (gconstpointer data)
 {
   const Format *f = data;
   g_autofree char *tmp = cli_tmpdir_new ();
-  g_autofree char *path = NULL, *read_path = NULL, *other_path = NULL;
+  g_autofree char *gen_path = NULL, *gen_other = NULL, *read_path = NULL;
   g_autoptr(GString) err = g_string_new (NULL);
-  Mutator m = { 0 };
+  Mutator m;
   guint runs = n_runs (), failed = 0;
 
   if (f->file == NULL)
     {
       /* a CPEL file big enough that reading it takes a while */
       g_auto(CliRun) r = { 0 };
-      path = g_build_filename (tmp, "churn.cpel", NULL);
-      other_path = g_build_filename (tmp, "other.cpel", NULL);
-      cli_run (&r, "gen", "--events", "20000", "--tracks", "8", path);
+      gen_path = g_build_filename (tmp, "churn.cpel", NULL);
+      gen_other = g_build_filename (tmp, "other.cpel", NULL);
+      cli_run (&r, "gen", "--events", "20000", "--tracks", "8", gen_path);
       g_assert_cmpint (r.status, ==, 0);
-      cli_run (&r, "gen", "--events", "5000", "--tracks", "3", "--seed", "2", other_path);
+      cli_run (&r, "gen", "--events", "5000", "--tracks", "3", "--seed", "2", gen_other);
       g_assert_cmpint (r.status, ==, 0);
-      read_path = g_strdup (path);
     }
-  else if (f->trace != NULL)
-    {
-      g_autofree char *src = cpel_test_fixture_dir (f->trace);
-      g_autofree char *base = g_path_get_basename (f->file);
-      read_path = g_build_filename (tmp, "trace", NULL);
-      copy_tree (src, read_path);
-      path = g_build_filename (read_path, base, NULL);
-    }
-  else
-    {
-      g_autofree char *src = cpel_test_fixture_file (f->file);
-      g_autofree char *base = g_path_get_basename (f->file);
-      path = g_build_filename (tmp, base, NULL);
-      copy_file (src, path);
-      read_path = g_strdup (path);
-    }
-  if (other_path == NULL && f->other != NULL)
-    other_path = cpel_test_fixture_file (f->other);
-
-  m.path = path;
-  m.orig = read_bytes (path);
-  m.other = other_path != NULL ? read_bytes (other_path) : g_bytes_ref (m.orig);
-  m.rand = g_rand_new_with_seed (0x5eed);
-  g_mutex_init (&m.lock);
-  g_cond_init (&m.cond);
+  read_path = mutator_init (&m, tmp, f->file, f->other, f->trace, gen_path, gen_other);
 
   guint exits[2] = { 0, 0 };
   g_autoptr(GHashTable) messages = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -271,11 +194,7 @@ test_churn (gconstpointer data)
   g_assert_cmpuint (failed, ==, 0);
   g_assert_cmpuint (m.steps, >=, 2 * runs);
 
-  g_mutex_clear (&m.lock);
-  g_cond_clear (&m.cond);
-  g_rand_free (m.rand);
-  g_bytes_unref (m.orig);
-  g_bytes_unref (m.other);
+  mutator_clear (&m);
   remove_tree (tmp);
 }
 

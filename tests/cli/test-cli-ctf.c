@@ -7,31 +7,9 @@
 #include <unistd.h>
 
 #include "cli-test-util.h"
+#include "cpel-test-util.h"
 
 #define TRACE "fixtures/ctf/lttng-ust-2.13-pid/ust/pid/fixture_app-20993-20261126-091809"
-
-static void
-copy_tree (const char *from, const char *to)
-{
-  g_autoptr(GDir) d = g_dir_open (from, 0, NULL);
-  const char *name;
-  g_assert_nonnull (d);
-  g_assert_cmpint (g_mkdir_with_parents (to, 0755), ==, 0);
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *a = g_build_filename (from, name, NULL);
-      g_autofree char *b = g_build_filename (to, name, NULL);
-      if (g_file_test (a, G_FILE_TEST_IS_DIR))
-        copy_tree (a, b);
-      else
-        {
-          g_autofree char *data = NULL;
-          gsize len = 0;
-          g_assert_true (g_file_get_contents (a, &data, &len, NULL));
-          g_assert_true (g_file_set_contents (b, data, (gssize) len, NULL));
-        }
-    }
-}
 
 static void
 test_truncated_metadata (void)
@@ -42,7 +20,7 @@ test_truncated_metadata (void)
   g_autofree char *meta = g_build_filename (dir, "metadata", NULL);
   g_auto(CliRun) r = { 0 };
 
-  copy_tree (src, dir);
+  cpel_test_copy_tree (src, dir);
   g_assert_cmpint (truncate (meta, 412), ==, 0);
   /* checked before the library reads it */
   cli_run (&r, "info", dir);
@@ -82,7 +60,7 @@ test_array_length (void)
   struct rusage ru;
   gsize len = 0, at = 0;
 
-  copy_tree (src, dir);
+  cpel_test_copy_tree (src, dir);
   g_assert_true (g_file_get_contents (stream, &data, &len, NULL));
   while (at + sizeof queue_sample <= len && memcmp (data + at, queue_sample, sizeof queue_sample))
     at++;

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test-cli-tools.c — `cpel` search / gen / export */
+/* test-cli-tools.c — `cpel` search / gen / export / top */
+#include "config.h"
+
+#include <string.h>
+
 #include "cpel-core.h"
 #include "cpel-test-util.h"
 #include "cli-test-util.h"
@@ -266,6 +270,60 @@ test_export_failure (void)
   g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
 }
 
+/* ---- top ---------------------------------------------------------------------- */
+
+#if HAVE_PERF
+/* The functions of the recorded call chains: every sample's innermost
+ * frame counted once (the self column adds up to the samples), none
+ * counted in more samples than there are; a range, a limit; a capture
+ * without chains is an error. */
+static void
+test_top (void)
+{
+  g_autofree char *data = cpel_test_fixture_file ("perf/gzip-callgraph.perf.data");
+  g_autofree char *plain = cpel_test_fixture_file ("perf/zstd-mono.perf.data");
+  g_auto(CliRun) r = { 0 };
+  g_auto(GStrv) lines = NULL;
+  guint64 self = 0;
+
+  cli_run (&r, "top", data, "--csv");
+  g_assert_cmpint (r.status, ==, 0);
+  lines = g_strsplit (r.out, "\r\n", -1);
+  g_assert_cmpstr (lines[0], ==, "self_percent,total_percent,self,total,symbol,dso");
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], ",", 6);
+      g_assert_cmpuint (g_strv_length (f), ==, 6);
+      guint64 s = g_ascii_strtoull (f[2], NULL, 10), t = g_ascii_strtoull (f[3], NULL, 10);
+      g_assert_cmpuint (s, <=, t);
+      g_assert_cmpuint (t, <=, 53);
+      self += s;
+    }
+  g_assert_cmpuint (self, ==, 53);
+  /* the binaries as recorded (their symbols need this machine's copies) */
+  g_assert_nonnull (strstr (r.out, ",/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2\r\n"));
+  g_assert_nonnull (strstr (r.out, ",[kernel.kallsyms]\r\n"));
+
+  cli_run (&r, "top", data, "--limit", "2");
+  g_assert_cmpint (r.status, ==, 0);
+  g_strfreev (lines);
+  lines = g_strsplit (r.out, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "53 samples with a call chain");
+  g_assert_true (g_str_has_prefix (g_strstrip (lines[1]), "Self"));
+  g_assert_cmpuint (g_strv_length (lines), ==, 5);   /* 2 rows, the last newline */
+
+  cli_run (&r, "top", data, "--from", "0", "--to", "5ms");
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_false (g_str_has_prefix (r.out, "53 "));
+
+  cli_run (&r, "top", plain);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "No event has a call chain"));
+  cli_run (&r, "top", data, "--limit", "-1");
+  g_assert_cmpint (r.status, ==, 2);
+}
+#endif
+
 int
 main (int argc, char **argv)
 {
@@ -284,6 +342,9 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/export", test_export);
   g_test_add_func ("/cli/export/failure", test_export_failure);
   g_test_add_func ("/cli/export/modes", test_export_modes);
+#if HAVE_PERF
+  g_test_add_func ("/cli/top", test_top);
+#endif
 
   status = g_test_run ();
   g_free (demo);

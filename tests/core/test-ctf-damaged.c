@@ -26,31 +26,9 @@
 #include "cpel-ctf-trace.h"
 #include "cpel-ctf-writer.h"
 #include "cpel-loader.h"
+#include "cpel-test-util.h"
 
 #define TRACE "fixtures/ctf/lttng-ust-2.13-pid/ust/pid/fixture_app-20993-20261126-091809"
-
-static void
-copy_tree (const char *from, const char *to)
-{
-  g_autoptr(GDir) d = g_dir_open (from, 0, NULL);
-  const char *name;
-  g_assert_nonnull (d);
-  g_assert_cmpint (g_mkdir_with_parents (to, 0755), ==, 0);
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *a = g_build_filename (from, name, NULL);
-      g_autofree char *b = g_build_filename (to, name, NULL);
-      if (g_file_test (a, G_FILE_TEST_IS_DIR))
-        copy_tree (a, b);
-      else
-        {
-          g_autofree char *data = NULL;
-          gsize len = 0;
-          g_assert_true (g_file_get_contents (a, &data, &len, NULL));
-          g_assert_true (g_file_set_contents (b, data, (gssize) len, NULL));
-        }
-    }
-}
 
 static void
 remove_tree (const char *dir)
@@ -127,7 +105,7 @@ make_recipe (Recipe recipe)
   g_assert_true (g_file_test (src, G_FILE_TEST_IS_DIR));
   g_autofree char *tmp = g_dir_make_tmp ("cpel-ctf-damaged-XXXXXX", NULL);
   char *dir = g_build_filename (tmp, "trace", NULL);
-  copy_tree (src, dir);
+  cpel_test_copy_tree (src, dir);
   switch (recipe)
     {
     case RECIPE_METADATA:
@@ -305,8 +283,8 @@ test_walk_depth (void)
   g_autofree char *far_top = g_build_filename (tmp, "far", NULL);
   g_autoptr(GError) error = NULL;
 
-  copy_tree (src, near);
-  copy_tree (src, far);
+  cpel_test_copy_tree (src, near);
+  cpel_test_copy_tree (src, far);
   g_autoptr(GPtrArray) found = cpel_ctf_find_trace_dirs (near_top, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (found->len, ==, 1);
@@ -365,8 +343,8 @@ test_unrelated (void)
   g_autofree char *t2 = g_build_filename (tmp, "two", NULL);
   g_autoptr(GError) error = NULL;
 
-  copy_tree (a, t1);
-  copy_tree (b, t2);
+  cpel_test_copy_tree (a, t1);
+  cpel_test_copy_tree (b, t2);
   CpelCtfTrace *t = cpel_ctf_trace_read (tmp, NULL, NULL, NULL, &error);
   g_assert_null (t);
   g_test_message ("%s", error->message);

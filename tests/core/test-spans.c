@@ -199,6 +199,49 @@ test_nesting (void)
   }
 }
 
+/* Self time: a span's duration less its children's (one deeper, on its
+ * track), summed per name; the population standard deviation. */
+static void
+test_self_stddev (void)
+{
+  const Ev deep[] = {
+    { 0, 1, "b", NULL }, { 10, 1, "b", NULL }, { 20, 1, "e", NULL }, { 25, 1, "b", NULL },
+    { 27, 1, "b", NULL }, { 28, 1, "e", NULL }, { 30, 1, "e", NULL }, { 40, 1, "e", NULL },
+    /* another track: y [0, 9] alone, and x [50, 60] holding y [52, 55] */
+    { 0, 2, "B", NULL }, { 9, 2, "E", NULL }, { 50, 2, "b", NULL }, { 52, 2, "B", NULL },
+    { 55, 2, "E", NULL }, { 60, 2, "e", NULL },
+  };
+  g_autoptr(CpelFile) file = make_file (deep, G_N_ELEMENTS (deep));
+  g_autoptr(CpelSpanSummary) sum = summary_of (file, NEST "span y begin event=B end event=E\n",
+                                               FALSE);
+  const CpelSpanRow *x, *y;
+
+  g_assert_cmpuint (cpel_span_summary_get_n_rows (sum, CPEL_SPAN_TABLE_SPANS), ==, 2);
+  x = cpel_span_summary_get_row (sum, CPEL_SPAN_TABLE_SPANS, 0);
+  y = cpel_span_summary_get_row (sum, CPEL_SPAN_TABLE_SPANS, 1);
+  g_assert_cmpstr (x->name, ==, "x");
+  /* x: 40 (self 40 - 10 - 5 = 25), 10, 5 (self 4), 1, and 10 on track 2
+   * (self 10 - 3 = 7) */
+  g_assert_cmpuint (x->count, ==, 5);
+  g_assert_cmpuint (x->total_ns, ==, 66);
+  g_assert_cmpuint (x->self_ns, ==, 25 + 10 + 4 + 1 + 7);
+  /* mean 13.2; squared deviations 718.24 + 10.24 + 67.24 + 148.84 + 10.24
+   * = 954.8, / 5 = 190.96, sqrt 13.82 */
+  g_assert_cmpint (x->stddev_ns, ==, 14);
+  g_assert_cmpstr (y->name, ==, "y");
+  g_assert_cmpuint (y->self_ns, ==, 12);
+  /* 9 and 3: sigma 3 */
+  g_assert_cmpint (y->stddev_ns, ==, 3);
+  /* per track: track 1's x 40, track 2's x 7 */
+  for (guint i = 0; i < cpel_span_summary_get_n_rows (sum, CPEL_SPAN_TABLE_TRACKS); i++)
+    {
+      const CpelSpanRow *r = cpel_span_summary_get_row (sum, CPEL_SPAN_TABLE_TRACKS, i);
+
+      if (g_str_equal (r->name, "x"))
+        g_assert_cmpuint (r->self_ns, ==, r->slot == 0 ? 40 : 7);
+    }
+}
+
 static const Ev orphan_evs[] = {
   { 0, 2, "z", NULL },
   { 5, 1, "e", NULL }, { 10, 1, "b", NULL }, { 20, 1, "e", NULL }, { 50, 1, "b", NULL },
@@ -1732,6 +1775,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/core/spans/nesting", test_nesting);
+  g_test_add_func ("/core/spans/self-stddev", test_self_stddev);
   g_test_add_func ("/core/spans/orphans", test_orphans);
   g_test_add_func ("/core/spans/second-begin", test_second_begin);
   g_test_add_func ("/core/spans/keys", test_keys);

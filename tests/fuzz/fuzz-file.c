@@ -171,9 +171,39 @@ walk (CpelFile *file)
       FUZZ_CHECK (label->len <= before + 2 + max_label);
       g_string_truncate (label, 0);
       cpel_file_append_datum (file, &ev, label);
+
+      /* its call chain: no longer than its section, names valid UTF-8 */
+      {
+        CpelChainFrame frames[64];
+        guint n = cpel_file_get_event_chain (file, ev.file_index, frames, G_N_ELEMENTS (frames));
+
+        FUZZ_CHECK (n <= size / 4);
+        for (guint k = 0; k < MIN (n, G_N_ELEMENTS (frames)); k++)
+          {
+            FUZZ_CHECK (frames[k].symbol == NULL || g_utf8_validate (frames[k].symbol, -1, NULL));
+            FUZZ_CHECK (frames[k].dso == NULL || g_utf8_validate (frames[k].dso, -1, NULL));
+          }
+      }
     }
   cpel_merge_free (merge);
   FUZZ_CHECK (seen == n_events);
+
+  /* the functions the chains hold */
+  {
+    CpelTop *top = cpel_top_compute (file, G_MININT64, G_MAXINT64, NULL, 0, NULL, NULL);
+    guint64 self = 0;
+
+    FUZZ_CHECK (top != NULL);
+    for (guint i = 0; i < cpel_top_get_n_entries (top); i++)
+      {
+        const CpelTopEntry *e = cpel_top_get_entry (top, i);
+
+        FUZZ_CHECK (e->self <= e->total && e->total <= cpel_top_get_n_samples (top));
+        self += e->self;
+      }
+    FUZZ_CHECK (self == cpel_top_get_n_samples (top));
+    cpel_top_free (top);
+  }
 
   /* a partial merge: every other track, from the middle of the timeline */
   if (n_tracks > 0)

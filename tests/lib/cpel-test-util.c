@@ -155,3 +155,28 @@ cpel_test_writer_file (CpelWriter *w)
   bytes = cpel_writer_steal_bytes (w);
   return cpel_test_file_for_bytes (bytes, NULL);
 }
+
+void
+cpel_test_copy_tree (const char *from, const char *to)
+{
+  g_autoptr(GDir) d = g_dir_open (from, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (d);
+  g_assert_cmpint (g_mkdir_with_parents (to, 0755), ==, 0);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *a = g_build_filename (from, name, NULL);
+      g_autofree char *b = g_build_filename (to, name, NULL);
+      g_autofree char *data = NULL;
+      gsize len = 0;
+
+      if (g_file_test (a, G_FILE_TEST_IS_DIR))
+        {
+          cpel_test_copy_tree (a, b);
+          continue;
+        }
+      g_assert_true (g_file_get_contents (a, &data, &len, NULL));
+      g_assert_true (g_file_set_contents (b, data, (gssize) len, NULL));
+    }
+}

@@ -15,6 +15,10 @@ char *cpel_test_fixture_file (const char *relative);
 /* The same for a folder under tests/fixtures (a CTF trace). */
 char *cpel_test_fixture_dir (const char *relative);
 
+/* Copies the folder `from` (a CTF trace) to `to`, made with its parents;
+ * fails the test on an error. */
+void cpel_test_copy_tree (const char *from, const char *to);
+
 /* How many entries the directory `dir` holds; fails the test when it
  * cannot be read. */
 guint cpel_test_count_entries (const char *dir);

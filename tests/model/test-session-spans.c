@@ -486,11 +486,116 @@ test_compare (void)
   g_assert_null (cpel_session_get_spans_for (session, b));
 }
 
+/* ip4-lookup on both threads, of several durations:
+ *   track 1: [100, 200) 100 ns, [300, 1300) 1000 ns, [5000, 5005) 5 ns
+ *   track 2: [150, 2150) 2000 ns, [2500, 2510) 10 ns */
+static const Ev lookup_events[] = {
+  { 0, 1, "start" },
+  { 100, 1, "ip4-lookup-call" },
+  { 150, 2, "ip4-lookup-call" },
+  { 200, 1, "ip4-lookup-return" },
+  { 300, 1, "ip4-lookup-call" },
+  { 1300, 1, "ip4-lookup-return" },
+  { 2150, 2, "ip4-lookup-return" },
+  { 2500, 2, "ip4-lookup-call" },
+  { 2510, 2, "ip4-lookup-return" },
+  { 5000, 1, "ip4-lookup-call" },
+  { 5005, 1, "ip4-lookup-return" },
+};
+
+/* The spans a filter lets through, in time order; n / Shift+n's steps
+ * through them (select and centre), wrapping around. */
+static void
+test_matches (void)
+{
+  Counts c = { 0 };
+  g_autoptr(CpelSession) session = session_new (&c);
+  g_autoptr(CpelFile) file = file_new (lookup_events, G_N_ELEMENTS (lookup_events));
+  g_autoptr(CpelSpanFilter) filter = cpel_span_filter_new ("ip4-lookup", 100, G_MAXINT64);
+  const CpelSessionSpanMatch *m;
+  CpelSessionSpanRef got;
+  CpelRange range = { 4000, 4100 };
+  guint64 n = 1;
+
+  cpel_session_set_file (session, file);
+  g_assert_null (cpel_session_get_span_matches (session, &n));
+  g_assert_cmpuint (n, ==, 0);
+  wait_spans (session);
+  g_assert_false (cpel_session_step_span_match (session, 1));
+  cpel_session_set_span_filter (session, filter);
+  m = cpel_session_get_span_matches (session, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpint (m[0].begin_ns, ==, 100);
+  g_assert_cmpuint (m[0].slot, ==, 0);
+  g_assert_cmpint (m[1].begin_ns, ==, 150);
+  g_assert_cmpuint (m[1].slot, ==, 1);
+  g_assert_cmpint (m[2].begin_ns, ==, 300);
+  g_assert_cmpuint (m[2].slot, ==, 0);
+  g_assert_cmpuint (m[2].index, ==, 1);
+  g_assert_cmpint (cpel_session_get_span_match_position (session), ==, -1);
+
+  /* from the range's centre (4050): the first after it is none, so the
+   * first of all; back from there: the last */
+  cpel_session_set_range (session, &range, CPEL_SESSION_STEP);
+  g_assert_true (cpel_session_step_span_match (session, 1));
+  g_assert_nonnull (cpel_session_get_span_selection (session, &got));
+  g_assert_cmpuint (got.slot, ==, 0);
+  g_assert_cmpuint (got.index, ==, 0);
+  g_assert_cmpint (cpel_session_get_span_match_position (session), ==, 0);
+  /* centred */
+  g_assert_cmpint (cpel_session_get_range (session)->t0, <=, 100);
+  g_assert_cmpint (cpel_session_get_range (session)->t1, >=, 200);
+  g_assert_true (cpel_session_step_span_match (session, 1));
+  g_assert_cmpint (cpel_session_get_span_match_position (session), ==, 1);
+  g_assert_nonnull (cpel_session_get_span_selection (session, &got));
+  g_assert_cmpuint (got.slot, ==, 1);
+  g_assert_true (cpel_session_step_span_match (session, 1));
+  g_assert_cmpint (cpel_session_get_span_match_position (session), ==, 2);
+  g_assert_true (cpel_session_step_span_match (session, 1));
+  g_assert_cmpint (cpel_session_get_span_match_position (session), ==, 0);
+  g_assert_true (cpel_session_step_span_match (session, -1));
+  g_assert_cmpint (cpel_session_get_span_match_position (session), ==, 2);
+
+  /* a span selected that is no match: the next after it, the last before */
+  {
+    CpelSessionSpanRef short_one = { .slot = 1, .state = FALSE, .index = 1 };   /* 2500 */
+
+    cpel_session_select_span (session, &short_one);
+    g_assert_cmpint (cpel_session_get_span_match_position (session), ==, -1);
+    g_assert_true (cpel_session_step_span_match (session, -1));
+    g_assert_cmpint (cpel_session_get_span_match_position (session), ==, 2);
+    cpel_session_select_span (session, &short_one);
+    g_assert_true (cpel_session_step_span_match (session, 1));
+    g_assert_cmpint (cpel_session_get_span_match_position (session), ==, 0);
+  }
+
+  /* a rectangle over a scatter: begins in [120, 400] and at least 1 us */
+  {
+    g_autoptr(CpelSpanFilter) rect = cpel_span_filter_new ("ip4-lookup", 1000, G_MAXINT64);
+
+    rect->from_ns = 120;
+    rect->to_ns = 400;
+    cpel_session_set_span_filter (session, rect);
+    m = cpel_session_get_span_matches (session, &n);
+    g_assert_cmpuint (n, ==, 2);
+    g_assert_cmpint (m[0].begin_ns, ==, 150);
+    g_assert_cmpint (m[1].begin_ns, ==, 300);
+    rect->to_ns = 299;
+    cpel_session_set_span_filter (session, rect);
+    m = cpel_session_get_span_matches (session, &n);
+    g_assert_cmpuint (n, ==, 1);
+  }
+  cpel_session_set_span_filter (session, NULL);
+  g_assert_null (cpel_session_get_span_matches (session, &n));
+  g_assert_false (cpel_session_step_span_match (session, 1));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/model/session/spans/filter", test_span_filter);
+  g_test_add_func ("/model/session/spans/matches", test_matches);
   g_test_add_func ("/model/session/spans/go-to", test_go_to_span);
   g_test_add_func ("/model/session/spans/derive", test_derive);
   g_test_add_func ("/model/session/spans/rules", test_rules);

@@ -372,6 +372,66 @@ test_overflow (Fixture *f, gconstpointer data)
   cpel_spans_free (spans);
 }
 
+/* The spans a filter lets through outlined in the accent colour, the
+ * others dimmed (orphans never highlighted); a dense row's columns with a
+ * highlighted span in the accent colour; light and dark. */
+static void
+test_highlight (Fixture *f, gconstpointer data)
+{
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      const CpelPalette *pal = dark ? &f->dark : &f->light;
+      g_autoptr(CpelSpanFilter) io_long = cpel_span_filter_new ("io", 5000, G_MAXINT64);
+      g_autoptr(CpelSpanFilter) bursts = cpel_span_filter_new ("burst", 0, G_MAXINT64);
+      g_autoptr(CpelSpanFilter) none = cpel_span_filter_new ("burst", 6, G_MAXINT64);
+      CpelView view;
+      CpelRGBA io, burst;
+      cairo_surface_t *plain, *s;
+      double a[3], b[3];
+
+      view_init (f, &view, pal);
+      span_color (f, pal, "io", &io);
+      span_color (f, pal, "burst", &burst);
+      plain = test_render (&view, WIDTH, HEIGHT);
+
+      /* io of 7 us [1000, 8000) in; its child (1 us) and the orphan out */
+      view.span_filter = io_long;
+      s = test_render (&view, WIDTH, HEIGHT);
+      test_assert_color (s, x_of (5000), 30, &pal->accent);
+      test_assert_color (s, x_of (5000), 35, &io);
+      test_assert_not_color (s, x_of (2600), 46, &io);
+      test_assert_not_color (s, x_of (9030), 33, &io);
+      /* dimmed: nearer the background than before */
+      g_assert_cmpfloat (test_color_distance (s, x_of (2600), 46, &pal->background), <,
+                         test_color_distance (plain, x_of (2600), 46, &pal->background));
+      test_pixel (s, x_of (9030), 33, a);
+      test_pixel (plain, x_of (9030), 33, b);
+      g_assert_cmpfloat (fabs (a[0] - b[0]) + fabs (a[1] - b[1]) + fabs (a[2] - b[2]), >, 0.1);
+      /* the dense row's spans are another name: dimmed */
+      g_assert_cmpfloat (test_color_distance (s, x_of (5000), 88, &pal->background), <,
+                         test_color_distance (plain, x_of (5000), 88, &pal->background));
+      cairo_surface_destroy (s);
+
+      /* every burst: the dense row's columns in the accent colour */
+      view.span_filter = bursts;
+      s = test_render (&view, WIDTH, HEIGHT);
+      test_assert_color (s, x_of (5000), 88, &pal->accent);
+      test_assert_not_color (s, x_of (5000), 33, &io);
+      cairo_surface_destroy (s);
+
+      /* a filter no span passes: everything dimmed, no accent */
+      view.span_filter = none;
+      s = test_render (&view, WIDTH, HEIGHT);
+      test_assert_not_color (s, x_of (5000), 88, &pal->accent);
+      test_assert_not_color (s, x_of (5000), 30, &pal->accent);
+      test_pixel (s, x_of (5000), 88, a);
+      test_pixel (plain, x_of (5000), 88, b);
+      g_assert_cmpfloat (fabs (a[0] - b[0]) + fabs (a[1] - b[1]) + fabs (a[2] - b[2]), >, 0.05);
+      cairo_surface_destroy (s);
+      cairo_surface_destroy (plain);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -384,5 +444,6 @@ main (int argc, char **argv)
   ADD ("/render/spans/hit", test_hit);
   ADD ("/render/spans/overflow", test_overflow);
   ADD ("/render/spans/trace", test_trace);
+  ADD ("/render/spans/highlight", test_highlight);
   return g_test_run ();
 }

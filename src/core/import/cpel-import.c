@@ -277,9 +277,21 @@ struct _CpelImportBuilder
   GPtrArray          *info;         /* key, value, … */
   CpelImportClock     clock;
   char               *clock_description;
+  CpelClockKind       origin_kind;
+  gint64              origin_offset;
   guint64             n_lost;
 
   GBytes             *raw_output;
+
+  /* call chains (cpel_import_builder_add_frame / _set_chain) */
+  GHashTable         *chain_string_ids;  /* string -> offset + 1 */
+  GString            *chain_strings;
+  GHashTable         *frame_ids;         /* ChainFrameKey -> number + 1 */
+  GArray             *chain_frames;      /* ChainFrameKey */
+  GArray             *chain_words;       /* guint32: length, frame numbers, … */
+  GHashTable         *chain_ids;         /* a chain's hash -> its word offset + 1 */
+  GArray             *chain_offsets;     /* guint32 per event, ~0 = none */
+  gboolean            chains_full;
 
   /* texts made from references (set_text_source) */
   const CpelImportSource    *src;
@@ -305,6 +317,30 @@ def_clear (gpointer p)
   g_free (d->format);
 }
 
+typedef struct
+{
+  guint64 ip;
+  guint32 symbol;   /* string offset, or ~0 */
+  guint32 dso;
+} ChainFrameKey;
+
+static guint
+frame_key_hash (gconstpointer p)
+{
+  const ChainFrameKey *k = p;
+
+  return (guint) (k->ip ^ (k->ip >> 32)) * 31u + k->symbol * 17u + k->dso;
+}
+
+static gboolean
+frame_key_equal (gconstpointer a,
+                 gconstpointer b)
+{
+  const ChainFrameKey *x = a, *y = b;
+
+  return x->ip == y->ip && x->symbol == y->symbol && x->dso == y->dso;
+}
+
 static void
 builder_free (CpelImportBuilder *b)
 {
@@ -317,6 +353,14 @@ builder_free (CpelImportBuilder *b)
   g_clear_pointer (&b->info, g_ptr_array_unref);
   g_clear_pointer (&b->clock_description, g_free);
   g_clear_pointer (&b->raw_output, g_bytes_unref);
+  g_clear_pointer (&b->chain_string_ids, g_hash_table_unref);
+  if (b->chain_strings)
+    g_string_free (b->chain_strings, TRUE);
+  g_clear_pointer (&b->frame_ids, g_hash_table_unref);
+  g_clear_pointer (&b->chain_frames, g_array_unref);
+  g_clear_pointer (&b->chain_words, g_array_unref);
+  g_clear_pointer (&b->chain_ids, g_hash_table_unref);
+  g_clear_pointer (&b->chain_offsets, g_array_unref);
   if (b->text_funcs && b->text_state && b->text_funcs->free)
     b->text_funcs->free (b->text_state);
   g_free (b->refs);
@@ -390,6 +434,17 @@ cpel_import_builder_set_clock (CpelImportBuilder *b,
   b->clock = clock;
   g_free (b->clock_description);
   b->clock_description = g_strdup (description);
+}
+
+void
+cpel_import_builder_set_clock_origin (CpelImportBuilder *b,
+                                      CpelClockKind      kind,
+                                      gint64             offset_ns)
+{
+  g_return_if_fail (b != NULL);
+
+  b->origin_kind = kind;
+  b->origin_offset = offset_ns;
 }
 
 void
@@ -565,6 +620,141 @@ cpel_import_builder_add_event_ref (CpelImportBuilder *b,
   cpel_import_builder_add_event (b, ns, track, code, datum, b->scratch->str, b->scratch->len);
 }
 
+/* Bytes the chains section would take with `more` bytes added. */
+static guint64
+chains_size (CpelImportBuilder *b,
+             guint64            more)
+{
+  return 16 + (guint64) MAX (b->n_declared, b->n_added) * 4 + (guint64) b->chain_frames->len * 16
+         + (guint64) b->chain_words->len * 4 + b->chain_strings->len + more;
+}
+
+static guint32
+chain_string (CpelImportBuilder *b,
+              const char        *s)
+{
+  gpointer v;
+  gsize len;
+  guint32 off;
+
+  if (s == NULL)
+    return G_MAXUINT32;
+  if (g_hash_table_lookup_extended (b->chain_string_ids, s, NULL, &v))
+    return GPOINTER_TO_UINT (v) - 1;
+  len = strlen (s);
+  if (chains_size (b, len + 1 + 16) >= G_MAXUINT32)
+    {
+      b->chains_full = TRUE;
+      return G_MAXUINT32;
+    }
+  off = (guint32) b->chain_strings->len;
+  if (g_utf8_validate_len (s, len, NULL))
+    g_string_append_len (b->chain_strings, s, (gssize) len);
+  else
+    {
+      g_autofree char *valid = g_utf8_make_valid (s, (gssize) len);
+      g_string_append (b->chain_strings, valid);
+    }
+  g_string_append_c (b->chain_strings, '\0');
+  g_hash_table_insert (b->chain_string_ids, g_strdup (s), GUINT_TO_POINTER (off + 1));
+  return off;
+}
+
+guint32
+cpel_import_builder_add_frame (CpelImportBuilder *b,
+                               guint64            ip,
+                               const char        *symbol,
+                               const char        *dso)
+{
+  ChainFrameKey key;
+  gpointer v;
+
+  g_return_val_if_fail (b != NULL, G_MAXUINT32);
+  if (b->chain_frames == NULL)
+    {
+      b->chain_string_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      b->chain_strings = g_string_new (NULL);
+      b->frame_ids = g_hash_table_new_full (frame_key_hash, frame_key_equal, g_free, NULL);
+      b->chain_frames = g_array_new (FALSE, FALSE, sizeof (ChainFrameKey));
+      b->chain_words = g_array_new (FALSE, FALSE, sizeof (guint32));
+      b->chain_ids = g_hash_table_new (NULL, NULL);
+      b->chain_offsets = g_array_new (FALSE, FALSE, sizeof (guint32));
+    }
+  if (b->chains_full)
+    return G_MAXUINT32;
+  key.ip = ip;
+  key.symbol = chain_string (b, symbol);
+  key.dso = chain_string (b, dso);
+  if (g_hash_table_lookup_extended (b->frame_ids, &key, NULL, &v))
+    return GPOINTER_TO_UINT (v) - 1;
+  if (b->chains_full || chains_size (b, 16) >= G_MAXUINT32)
+    {
+      b->chains_full = TRUE;
+      return G_MAXUINT32;
+    }
+  g_array_append_val (b->chain_frames, key);
+  g_hash_table_insert (b->frame_ids, g_memdup2 (&key, sizeof key),
+                       GUINT_TO_POINTER (b->chain_frames->len));
+  return b->chain_frames->len - 1;
+}
+
+/* FNV-1a over the frame numbers: chains are told apart by it, and checked
+ * word by word (a chain whose hash another holds is stored again). */
+static gpointer
+chain_hash (const guint32 *frames,
+            guint          n)
+{
+  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325) ^ n;
+
+  for (guint i = 0; i < n; i++)
+    h = (h ^ frames[i]) * G_GUINT64_CONSTANT (0x100000001b3);
+  return GSIZE_TO_POINTER ((gsize) (h | 1));   /* never NULL */
+}
+
+void
+cpel_import_builder_set_chain (CpelImportBuilder *b,
+                               const guint32     *frames,
+                               guint              n_frames)
+{
+  guint32 off = G_MAXUINT32, none = G_MAXUINT32;
+  gpointer key;
+  gpointer v;
+
+  g_return_if_fail (b != NULL && (frames != NULL || n_frames == 0));
+  if (b->chain_frames == NULL || b->chains_full || n_frames == 0
+      || b->n_added == 0 || b->n_added > b->n_declared)
+    return;
+  for (guint i = 0; i < n_frames; i++)
+    if (frames[i] >= b->chain_frames->len)
+      return;   /* a frame dropped as the section was full */
+  key = chain_hash (frames, n_frames);
+  v = g_hash_table_lookup (b->chain_ids, key);
+  if (v != NULL)
+    {
+      const guint32 *w = &g_array_index (b->chain_words, guint32, GPOINTER_TO_UINT (v) - 1);
+
+      if (w[0] == n_frames && memcmp (w + 1, frames, (gsize) n_frames * 4) == 0)
+        off = GPOINTER_TO_UINT (v) - 1;
+    }
+  if (off == G_MAXUINT32)
+    {
+      if (chains_size (b, 4 + (guint64) n_frames * 4) >= G_MAXUINT32)
+        {
+          b->chains_full = TRUE;
+          return;
+        }
+      off = b->chain_words->len;
+      g_array_append_val (b->chain_words, n_frames);
+      g_array_append_vals (b->chain_words, frames, n_frames);
+      if (v == NULL)
+        g_hash_table_insert (b->chain_ids, key, GUINT_TO_POINTER (off + 1));
+    }
+  while (b->chain_offsets->len + 1 < b->n_added)
+    g_array_append_val (b->chain_offsets, none);
+  if (b->chain_offsets->len + 1 == b->n_added)
+    g_array_append_val (b->chain_offsets, off);
+}
+
 void
 cpel_import_builder_set_raw_output (CpelImportBuilder *b,
                                     GBytes            *cpel)
@@ -621,6 +811,52 @@ put_pair (GString    *s,
   g_string_append_len (s, value, strlen (value) + 1);
 }
 
+/* The call chains section (doc/cpel-extensions.md), in the CPEL's byte
+ * order; its size was kept below 4 GiB as it grew. */
+static void
+write_chains (CpelImportBuilder *b)
+{
+  guint32 none = G_MAXUINT32;
+  GArray *w;
+
+  while (b->chain_offsets->len < b->n_added)
+    g_array_append_val (b->chain_offsets, none);
+  w = g_array_sized_new (FALSE, FALSE, sizeof (guint32),
+                         (guint) (chains_size (b, 0) / 4 + 1));
+  guint32 head[4] = { 0, b->chain_offsets->len, b->chain_frames->len, b->chain_words->len };
+  for (guint i = 0; i < 4; i++)
+    head[i] = to_file_order (b, head[i]);
+  g_array_append_vals (w, head, 4);
+  for (guint i = 0; i < b->chain_offsets->len; i++)
+    {
+      guint32 v = to_file_order (b, g_array_index (b->chain_offsets, guint32, i));
+      g_array_append_val (w, v);
+    }
+  for (guint i = 0; i < b->chain_frames->len; i++)
+    {
+      const ChainFrameKey *k = &g_array_index (b->chain_frames, ChainFrameKey, i);
+      guint32 f[4] = { to_file_order (b, (guint32) (k->ip >> 32)),
+                       to_file_order (b, (guint32) k->ip),
+                       to_file_order (b, k->symbol), to_file_order (b, k->dso) };
+      g_array_append_vals (w, f, 4);
+    }
+  for (guint i = 0; i < b->chain_words->len; i++)
+    {
+      guint32 v = to_file_order (b, g_array_index (b->chain_words, guint32, i));
+      g_array_append_val (w, v);
+    }
+  gsize n_words = 0;
+  guint32 *words = g_array_steal (w, &n_words);
+  g_autoptr(GBytes) head_part = g_bytes_new_take (words, n_words * 4);
+  /* the strings end with a NUL; the section is padded to whole words */
+  while (b->chain_strings->len % 4)
+    g_string_append_c (b->chain_strings, '\0');
+  g_autoptr(GBytes) strings = g_bytes_new (b->chain_strings->str, b->chain_strings->len);
+  GBytes *parts[2] = { head_part, strings };
+  g_array_unref (w);
+  cpel_writer_add_raw_section_parts (b->writer, CPEL_SECTION_EXT_CALL_CHAINS, parts, 2);
+}
+
 static GBytes *
 builder_finish (CpelImportBuilder  *b,
                 GError            **error)
@@ -661,6 +897,9 @@ builder_finish (CpelImportBuilder  *b,
       cpel_writer_add_raw_section_parts (b->writer, CPEL_SECTION_EXT_EVENT_TEXTS, parts, 3);
     }
 
+  if (b->chain_offsets != NULL && b->chain_offsets->len > 0)
+    write_chains (b);
+
   put_pair (info, "format-id", b->importer->id);
   put_pair (info, "format", b->importer->name);
   put_pair (info, "clock", clock_keyword (b->clock));
@@ -668,6 +907,13 @@ builder_finish (CpelImportBuilder  *b,
     put_pair (info, "clock-description", b->clock_description);
   lost = g_strdup_printf ("%" PRIu64, b->n_lost);
   put_pair (info, "lost-events", lost);
+  if (b->origin_kind != CPEL_CLOCK_NONE)
+    {
+      g_autofree char *offset = g_strdup_printf ("%" G_GINT64_FORMAT, b->origin_offset);
+
+      put_pair (info, "clock-origin", b->origin_kind == CPEL_CLOCK_WALL ? "unix" : "seconds");
+      put_pair (info, "clock-offset-ns", offset);
+    }
   for (guint i = 0; i + 1 < b->info->len; i += 2)
     put_pair (info, g_ptr_array_index (b->info, i), g_ptr_array_index (b->info, i + 1));
   while (info->len % 4)

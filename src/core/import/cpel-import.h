@@ -51,6 +51,7 @@
  *                                      // the key untranslated: shown in the reader's language
  *        cpel_import_builder_set_clock (b, CPEL_IMPORT_CLOCK_…, "how");
  *        cpel_import_builder_add_lost (b, n);
+ *        cpel_import_builder_set_clock_origin (b, CPEL_CLOCK_…, offset);  // optional
  *
  *      Times are absolute ns (any origin; the loader counts from the
  *      earliest); the datum is the numeric value stats and anomalies use;
@@ -212,6 +213,12 @@ void     cpel_import_builder_add_info     (CpelImportBuilder *b, const char *key
 void     cpel_import_builder_set_clock    (CpelImportBuilder *b, CpelImportClock clock,
                                            const char *description);
 void     cpel_import_builder_add_lost     (CpelImportBuilder *b, guint64 n_lost);
+/* The source's own clock (cpel_file_get_clock_origin): an event added
+ * with time ns reads ns + offset_ns on a clock of that kind (SECONDS: the
+ * source's seconds, e.g. perf's since boot; WALL: ns since 1970 UTC). */
+void     cpel_import_builder_set_clock_origin (CpelImportBuilder *b, CpelClockKind kind,
+                                               gint64 offset_ns);
+
 void     cpel_import_builder_add_track    (CpelImportBuilder *b, guint32 id, const char *label);
 /* datum_format: how readers without the text extension show the datum
  * (NULL = nothing). The name is used verbatim (a '%' in it is escaped). */
@@ -245,6 +252,15 @@ void     cpel_import_builder_set_text_source (CpelImportBuilder *b, const CpelIm
 /* As add_event, the text made from `ref` now or when asked. */
 void     cpel_import_builder_add_event_ref (CpelImportBuilder *b, guint64 ns, guint32 track,
                                             guint32 code, guint32 datum, guint64 ref);
+/* Call chains (perf record -g; doc/cpel-extensions.md): a frame by its
+ * address, symbol and binary (NULL: unknown), the same frame given again
+ * gets the same number; then the chain of the event added last, innermost
+ * frame first.  Only a capture with a chain gets the section.  Chains past
+ * what one section holds (4 GiB) are dropped. */
+guint32  cpel_import_builder_add_frame     (CpelImportBuilder *b, guint64 ip, const char *symbol,
+                                            const char *dso);
+void     cpel_import_builder_set_chain     (CpelImportBuilder *b, const guint32 *frames,
+                                            guint n_frames);
 /* Replace the whole output by these CPEL bytes (c2cpel-compatible mode). */
 void     cpel_import_builder_set_raw_output (CpelImportBuilder *b, GBytes *cpel);
 

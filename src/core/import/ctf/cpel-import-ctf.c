@@ -121,6 +121,9 @@ import_ctf (const CpelImportSource  *src,
           cpel_import_builder_add_info (b, "start-unix-ns", s);
         }
     }
+  /* the clock's own reading (babeltrace2 --clock-seconds): time + min */
+  cpel_import_builder_set_clock_origin (b, cpel_ctf_trace_get_clock_is_unix_epoch (t)
+                                           ? CPEL_CLOCK_WALL : CPEL_CLOCK_SECONDS, min);
   if (!cpel_import_builder_begin_events (b, n, error))
     return FALSE;
   for (guint64 i = 0; i < n; i++)

@@ -755,6 +755,9 @@ elog_describe (const Elog        *e,
         s = g_strdup_printf ("%" PRIu64, start);
         cpel_import_builder_add_info (b, "start-unix-ns", s);
         g_clear_pointer (&s, g_free);
+        /* event times count from the start: on the wall clock, start + t */
+        if (start <= G_MAXINT64)
+          cpel_import_builder_set_clock_origin (b, CPEL_CLOCK_WALL, (gint64) start);
       }
   }
   cpel_import_builder_add_info (b, N_("Wall-clock epoch"),

@@ -81,7 +81,106 @@ typedef struct
   const char        *kernel_ref;      /* "_text" / "_stext" */
   guint64            first_time;     /* the earliest sample's time (has_first) */
   gboolean           has_first;
+  GArray            *chain;           /* guint32 frame numbers of the sample's call chain */
+  /* direct-mapped caches of frame numbers: kernel frames by address (their
+   * names do not change), user frames by address and the names found (the
+   * strings the symbols keep for the import) */
+  struct { guint64 ip; guint32 frame; } *kframes;                     /* 4096 */
+  struct { guint64 ip; const char *sym, *dso; guint32 frame; } *uframes; /* 4096 */
 } PerfImport;
+
+/* Call chain context markers (include/uapi/linux/perf_event.h): the
+ * frames after one are in that mode; any value from PERF_CONTEXT_MAX up
+ * is a marker, not an address. */
+#define CONTEXT_HV      ((guint64) -32)
+#define CONTEXT_KERNEL  ((guint64) -128)
+#define CONTEXT_USER    ((guint64) -512)
+#define CONTEXT_MAX     ((guint64) -4095)
+
+static inline guint64
+chain_ip (const CpelPerfRecord *r, guint64 i)
+{
+  guint64 v;
+  memcpy (&v, r->callchain + i * 8, 8);   /* the reader refuses other-endian files */
+  return v;
+}
+
+/* The sample's call chain as perf script prints it (callee first; the
+ * markers set the mode of the frames after them, user mode before any, as
+ * perf does): each address named like the sample's own.  Its length is
+ * bounded by the record's (the reader checked it). */
+static void
+add_chain (PerfImport *pi, const CpelPerfRecord *r)
+{
+  guint mode = CPEL_PERF_MISC_USER;
+  guint64 time = r->has_time ? r->time : 0;
+
+  g_array_set_size (pi->chain, 0);
+  for (guint64 i = 0; i < r->callchain_nr; i++)
+    {
+      guint64 ip = chain_ip (r, i), off = 0;
+      const char *sym = NULL, *dso = NULL;
+
+      if (ip >= CONTEXT_MAX)
+        {
+          mode = ip == CONTEXT_KERNEL ? CPEL_PERF_MISC_KERNEL
+                 : ip == CONTEXT_USER ? CPEL_PERF_MISC_USER : 0;   /* hypervisor, guest */
+          continue;
+        }
+      guint slot = (guint) ((ip ^ (ip >> 12) ^ (ip >> 24)) & 4095);
+      guint32 f;
+
+      if (mode == CPEL_PERF_MISC_KERNEL && pi->kframes[slot].frame != 0
+          && pi->kframes[slot].ip == ip)
+        f = pi->kframes[slot].frame - 1;
+      else
+        {
+          if (mode == CPEL_PERF_MISC_KERNEL || mode == CPEL_PERF_MISC_USER)
+            {
+              gboolean kernel = mode == CPEL_PERF_MISC_KERNEL;
+              sym = cpel_perf_symbols_lookup_frame (pi->syms, r->pid, kernel, ip, time, &off,
+                                                    &dso);
+              if (dso == NULL && kernel)
+                dso = "[kernel.kallsyms]";   /* as perf script: even without its symbols */
+            }
+          if (mode != CPEL_PERF_MISC_KERNEL && pi->uframes[slot].frame != 0
+              && pi->uframes[slot].ip == ip && pi->uframes[slot].sym == sym
+              && pi->uframes[slot].dso == dso)
+            f = pi->uframes[slot].frame - 1;
+          else
+            {
+              f = cpel_import_builder_add_frame (pi->b, ip, sym, dso);
+              if (f == G_MAXUINT32)
+                return;   /* the section is full */
+              if (mode == CPEL_PERF_MISC_KERNEL)
+                {
+                  pi->kframes[slot].ip = ip;
+                  pi->kframes[slot].frame = f + 1;
+                }
+              else
+                {
+                  pi->uframes[slot].ip = ip;
+                  pi->uframes[slot].sym = sym;
+                  pi->uframes[slot].dso = dso;
+                  pi->uframes[slot].frame = f + 1;
+                }
+            }
+        }
+      g_array_append_val (pi->chain, f);
+    }
+  cpel_import_builder_set_chain (pi->b, (const guint32 *) (gpointer) pi->chain->data,
+                                 pi->chain->len);
+}
+
+/* TRUE when the chain has kernel frames. */
+static gboolean
+chain_has_kernel (const CpelPerfRecord *r)
+{
+  for (guint64 i = 0; i < r->callchain_nr; i++)
+    if (chain_ip (r, i) == CONTEXT_KERNEL)
+      return TRUE;
+  return FALSE;
+}
 
 static Thread *
 thread_get (PerfImport *pi, guint32 tid)
@@ -213,6 +312,8 @@ first_pass (const CpelPerfRecord *r, gpointer data, GError **error)
       if (r->has_ip && (r->misc & CPEL_PERF_MISC_CPUMODE_MASK) == CPEL_PERF_MISC_KERNEL
           && !(r->raw != NULL && cpel_perf_data_attr_is_tracepoint (pi->pd, r->attr)))
         pi->n_kernel_ips++;
+      else if (pi->n_kernel_ips == 0 && chain_has_kernel (r))
+        pi->n_kernel_ips++;   /* kernel frames to name */
       break;
     case CPEL_PERF_RECORD_MMAP:
     case CPEL_PERF_RECORD_MMAP2:
@@ -405,6 +506,8 @@ second_pass (const CpelPerfRecord *r, gpointer data, GError **error)
     }
   cpel_import_builder_add_event (pi->b, r->has_time ? r->time : 0, track,
                                  r->attr, datum, s->str, (gssize) s->len);
+  if (r->callchain_nr > 0)
+    add_chain (pi, r);
   gint64 prev, next;
   if (switch_pids (pi, r, &prev, &next))
     {
@@ -686,6 +789,9 @@ import_perf (const CpelImportSource  *src,
   for (guint k = 0; k < 3; k++)
     pi.wake_attr[k] = G_MAXUINT;
   pi.syms = cpel_perf_symbols_new ();
+  pi.chain = g_array_new (FALSE, FALSE, sizeof (guint32));
+  pi.kframes = g_malloc0 (4096 * sizeof *pi.kframes);
+  pi.uframes = g_malloc0 (4096 * sizeof *pi.uframes);
   for (guint i = 0; i < cpel_perf_data_get_n_attrs (pd); i++)
     if (cpel_perf_data_attr_is_tracepoint (pd, i))
       {
@@ -758,7 +864,11 @@ import_perf (const CpelImportSource  *src,
       ok = cpel_import_builder_begin_events (b, pi.n_samples + n_marks, error)
            && cpel_perf_data_read_records (pd, second_pass, &pi, cancellable, second_progress, b, error);
       if (ok && pi.has_first)
-        add_start (pd, pi.first_time, b);
+        {
+          add_start (pd, pi.first_time, b);
+          /* times are the recording clock's ns, as `perf script` prints them */
+          cpel_import_builder_set_clock_origin (b, CPEL_CLOCK_SECONDS, 0);
+        }
       guint found, not_found;
       cpel_perf_symbols_get_file_counts (pi.syms, &found, &not_found);
       if (ok && found + not_found > 0)
@@ -774,6 +884,9 @@ import_perf (const CpelImportSource  *src,
   g_string_free (pi.text, TRUE);
   g_string_free (pi.comm, TRUE);
   cpel_perf_symbols_free (pi.syms);
+  g_array_unref (pi.chain);
+  g_free (pi.kframes);
+  g_free (pi.uframes);
   return ok;
 }
 

@@ -436,11 +436,30 @@ find_map (Proc *p, guint64 ip, guint64 time, guint64 epoch)
   return best;
 }
 
+static const char *
+lookup (CpelPerfSymbols *self, guint32 pid, gboolean kernel, guint64 ip, guint64 time,
+        gboolean over_exec, guint64 *offset, const char **dso);
+
 const char *
 cpel_perf_symbols_lookup (CpelPerfSymbols *self, guint32 pid, gboolean kernel,
                           guint64 ip, guint64 time, guint64 *offset, const char **dso)
 {
   g_return_val_if_fail (self != NULL, NULL);
+  return lookup (self, pid, kernel, ip, time, FALSE, offset, dso);
+}
+
+const char *
+cpel_perf_symbols_lookup_frame (CpelPerfSymbols *self, guint32 pid, gboolean kernel,
+                                guint64 ip, guint64 time, guint64 *offset, const char **dso)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return lookup (self, pid, kernel, ip, time, TRUE, offset, dso);
+}
+
+static const char *
+lookup (CpelPerfSymbols *self, guint32 pid, gboolean kernel, guint64 ip, guint64 time,
+        gboolean over_exec, guint64 *offset, const char **dso)
+{
   *dso = NULL;
   if (kernel)
     {
@@ -464,7 +483,7 @@ cpel_perf_symbols_lookup (CpelPerfSymbols *self, guint32 pid, gboolean kernel,
     {
       guint64 epoch = 0;
       gboolean execd = FALSE;
-      for (guint i = 0; i < p->execs->len; i++)
+      for (guint i = 0; !over_exec && i < p->execs->len; i++)
         if (g_array_index (p->execs, guint64, i) <= time)
           {
             epoch = g_array_index (p->execs, guint64, i);

@@ -85,6 +85,18 @@ const char      *cpel_perf_symbols_lookup       (CpelPerfSymbols *self,
                                                  guint64         *offset,
                                                  const char     **dso);
 
+/* The same for a call chain frame, as perf names them: a process keeps
+ * its mappings over exec until newer ones cover them (perf drops none at
+ * exec), so that the frames of a sample taken inside execve () name the old
+ * image the call came from. */
+const char      *cpel_perf_symbols_lookup_frame (CpelPerfSymbols *self,
+                                                 guint32          pid,
+                                                 gboolean         kernel,
+                                                 guint64          ip,
+                                                 guint64          time,
+                                                 guint64         *offset,
+                                                 const char     **dso);
+
 /* Of the mapped files looked up so far (paths only, not [vdso] or
  * //anon): how many gave symbols, how many were not found (missing, not
  * ELF, another build). */

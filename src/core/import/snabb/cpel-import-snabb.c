@@ -179,6 +179,7 @@ import_snabb (const CpelImportSource  *src,
   guint64 n = 0, descents = 0;
   guint32 mono_msg_first = G_MAXUINT32;
   double hz = 0, tsc0 = 0;
+  gboolean derived = FALSE;
   gboolean ok = FALSE, wrapped, msgs_owned = TRUE;
   gint64 mono_count = 0;
   double mono_tsc[2] = { 0 }, mono_ns[2] = { 0 };
@@ -383,6 +384,7 @@ import_snabb (const CpelImportSource  *src,
       g_autofree char *s = NULL;
 
       hz = (mono_tsc[1] - mono_tsc[0]) / (mono_ns[1] - mono_ns[0]) * 1e9;
+      derived = TRUE;
       s = g_strdup_printf (_("TSC rate %.3f Hz, derived from %" PRId64
                              " engine.got_monotonic_time events"), hz, mono_count);
       cpel_import_builder_set_clock (b, CPEL_IMPORT_CLOCK_DERIVED, s);
@@ -474,6 +476,12 @@ import_snabb (const CpelImportSource  *src,
   n_tracks = g_hash_table_size (track_ids);
   if (n > 0)
     tsc0 = lef64 (log + (gsize) slots[0] * ENTRY_SIZE);
+  /* A rate from engine.got_monotonic_time: the first of them reads its
+   * argument, CLOCK_MONOTONIC (seconds since boot), on the capture's clock */
+  if (derived && mono_tsc[0] >= tsc0 && mono_ns[0] >= 0 && mono_ns[0] < 9.2e18)
+    cpel_import_builder_set_clock_origin (b, CPEL_CLOCK_SECONDS,
+                                          (gint64) round_ns (mono_ns[0])
+                                          - (gint64) round_ns ((mono_tsc[0] - tsc0) * 1e9 / hz));
   for (guint64 i = 0; i < n; i++)
     {
       const guint8 *e = log + (gsize) slots[i] * ENTRY_SIZE;
