@@ -73,24 +73,15 @@ on_motion (GtkEventControllerMotion *controller,
   self->pointer_x = x;
   self->pointer_y = y;
   /* the cursor line at the pointer's time, across both panes */
-  if (has || self->view.a.has_cursor)
-    {
-      self->view.a.has_cursor = has;
-      if (has)
-        self->view.a.cursor_t = cpel_view_x_to_time (&self->view.a, width, x);
-      gtk_widget_queue_draw (GTK_WIDGET (self));
-    }
+  _cpel_compare_pane_set_cursor (self, has, has ? cpel_view_x_to_time (&self->view.a, width, x)
+                                                : 0);
 }
 
 static void
 on_leave (GtkEventControllerMotion *controller,
           CpelComparePane          *self)
 {
-  if (self->view.a.has_cursor)
-    {
-      self->view.a.has_cursor = FALSE;
-      gtk_widget_queue_draw (GTK_WIDGET (self));
-    }
+  _cpel_compare_pane_set_cursor (self, FALSE, 0);
 }
 
 /* Measuring: a drag across the ruler; the band crosses both panes. */

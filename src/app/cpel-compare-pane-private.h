@@ -27,6 +27,7 @@ struct _CpelComparePane
   CpelCompareSide  last_selected;   /* the side selected last (the details pane's) */
   CpelSearchResult *matches_a;
   CpelSearchResult *matches_b;
+  CpelOverview    *overview[2];     /* each side's density summary (the strip's) */
   /* each side's filters (the views point at them) */
   guint8          *hidden[2];
   guint           *rows[2];
@@ -55,6 +56,10 @@ void _cpel_compare_pane_zoom           (CpelComparePane *self,
 void _cpel_compare_pane_pan            (CpelComparePane *self,
                                         double           fraction,
                                         int              history);
+/* The cursor line at A's time t (has FALSE: none); notifies "cursor". */
+void _cpel_compare_pane_set_cursor     (CpelComparePane *self,
+                                        gboolean         has,
+                                        gint64           t);
 /* The one place that says which compare.* actions are enabled. */
 void _cpel_compare_pane_update_actions (CpelComparePane *self);
 

@@ -25,6 +25,7 @@ enum
   PROP_T0,
   PROP_T1,
   PROP_SELECTION,
+  PROP_CURSOR,
   N_PROPS
 };
 
@@ -265,6 +266,23 @@ on_session_paired (CpelComparePane *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAIRED]);
 }
 
+/* Each side draws its own capture's spans (the session derives the
+ * compare file's by that capture's rules), as Display ▸ Spans and States
+ * says. */
+static void
+on_session_spans (CpelComparePane *self)
+{
+  gboolean show = cpel_session_get_show_spans (self->session);
+  CpelSpans *a = show ? cpel_session_get_spans_for (self->session, self->a) : NULL;
+  CpelSpans *b = show ? cpel_session_get_spans_for (self->session, self->b) : NULL;
+
+  if (self->view.a.spans == a && self->view.b.spans == b)
+    return;
+  self->view.a.spans = a;
+  self->view.b.spans = b;
+  _cpel_compare_pane_changed (self, FALSE);
+}
+
 CpelSession *
 cpel_compare_pane_get_session (CpelComparePane *self)
 {
@@ -302,10 +320,17 @@ cpel_compare_pane_set_session (CpelComparePane *self,
                             G_CALLBACK (_cpel_compare_pane_update_actions), self);
   g_signal_connect_swapped (session, "notify::compare-can-go-forward",
                             G_CALLBACK (_cpel_compare_pane_update_actions), self);
+  g_signal_connect_swapped (session, "notify::spans",
+                            G_CALLBACK (on_session_spans), self);
+  g_signal_connect_swapped (session, "notify::compare-spans",
+                            G_CALLBACK (on_session_spans), self);
+  g_signal_connect_swapped (session, "notify::show-spans",
+                            G_CALLBACK (on_session_spans), self);
   on_session_alignment (self);
   on_session_paired (self);
   on_session_range (self);
   on_session_measure (self);
+  on_session_spans (self);
   _cpel_compare_pane_update_actions (self);
 }
 
@@ -395,9 +420,31 @@ cpel_compare_pane_set_files (CpelComparePane *self,
   cpel_session_set_compare_alignment (self->session, 0, 0);
   g_clear_pointer (&self->matches_a, cpel_search_result_unref);
   g_clear_pointer (&self->matches_b, cpel_search_result_unref);
+  for (guint i = 0; i < 2; i++)
+    g_clear_pointer (&self->overview[i], cpel_overview_unref);
+  on_session_spans (self);
   _cpel_compare_pane_changed (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE_A]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE_B]);
+}
+
+void
+cpel_compare_pane_set_overviews (CpelComparePane *self,
+                                 CpelOverview    *a,
+                                 CpelOverview    *b)
+{
+  g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
+
+  if (a != NULL)
+    cpel_overview_ref (a);
+  if (b != NULL)
+    cpel_overview_ref (b);
+  for (guint i = 0; i < 2; i++)
+    g_clear_pointer (&self->overview[i], cpel_overview_unref);
+  self->overview[0] = a;
+  self->overview[1] = b;
+  self->view.a.overview = a;
+  self->view.b.overview = b;
 }
 
 void
@@ -572,6 +619,30 @@ cpel_compare_pane_set_offset (CpelComparePane *self,
 }
 
 gboolean
+cpel_compare_pane_get_cursor (CpelComparePane *self,
+                              gint64          *t)
+{
+  g_return_val_if_fail (CPEL_IS_COMPARE_PANE (self), FALSE);
+  if (t != NULL && self->view.a.has_cursor)
+    *t = self->view.a.cursor_t;
+  return self->a != NULL && self->view.a.has_cursor;
+}
+
+void
+_cpel_compare_pane_set_cursor (CpelComparePane *self,
+                               gboolean         has,
+                               gint64           t)
+{
+  if (self->view.a.has_cursor == has && (!has || self->view.a.cursor_t == t))
+    return;
+  self->view.a.has_cursor = has;
+  if (has)
+    self->view.a.cursor_t = t;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CURSOR]);
+}
+
+gboolean
 cpel_compare_pane_get_paired (CpelComparePane *self)
 {
   g_return_val_if_fail (CPEL_IS_COMPARE_PANE (self), FALSE);
@@ -620,6 +691,9 @@ cpel_compare_pane_get_property (GObject    *object,
     case PROP_SELECTION:
       g_value_set_boolean (value, cpel_compare_pane_get_selection (self, NULL, NULL, NULL));
       break;
+    case PROP_CURSOR:
+      g_value_set_boolean (value, cpel_compare_pane_get_cursor (self, NULL));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -658,6 +732,10 @@ cpel_compare_pane_dispose (GObject *object)
   g_clear_pointer (&self->matches_b, cpel_search_result_unref);
   self->view.a.matches = NULL;
   self->view.b.matches = NULL;
+  for (guint i = 0; i < 2; i++)
+    g_clear_pointer (&self->overview[i], cpel_overview_unref);
+  self->view.a.overview = NULL;
+  self->view.b.overview = NULL;
   G_OBJECT_CLASS (cpel_compare_pane_parent_class)->dispose (object);
 }
 
@@ -716,6 +794,10 @@ cpel_compare_pane_class_init (CpelComparePaneClass *klass)
   /* whether an event is selected; notified on every selection change */
   properties[PROP_SELECTION] =
     g_param_spec_boolean ("selection", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* whether the pointer's time is shown; notified when it moves too */
+  properties[PROP_CURSOR] =
+    g_param_spec_boolean ("cursor", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_set_css_name (widget_class, "comparepane");

@@ -49,6 +49,11 @@ void                   cpel_compare_pane_set_range  (CpelComparePane *self,
                                                      gint64           t0,
                                                      gint64           t1);
 
+/* Each side's whole-capture density summary (for the overview strip;
+ * NULL: built when drawn); references kept, dropped with other files. */
+void                   cpel_compare_pane_set_overviews (CpelComparePane *self,
+                                                        CpelOverview    *a,
+                                                        CpelOverview    *b);
 /* Matches to highlight in A and in B (either NULL: none); references kept. */
 void                   cpel_compare_pane_set_matches (CpelComparePane  *self,
                                                       CpelSearchResult *a,
@@ -95,6 +100,10 @@ void                   cpel_compare_pane_clear_measure (CpelComparePane *self);
  * the span fits between them). */
 void                   cpel_compare_pane_center     (CpelComparePane *self,
                                                      gint64           t);
+/* The pointer's time (A's) while it is over the rows' area; property
+ * "cursor" is notified when it moves. */
+gboolean               cpel_compare_pane_get_cursor (CpelComparePane *self,
+                                                     gint64          *t);
 /* Frames drawn so far and the last one's drawing (cpel_render_compare)
  * time, for `cpelview --benchmark A --compare B`. */
 guint                  cpel_compare_pane_get_n_frames      (CpelComparePane *self);

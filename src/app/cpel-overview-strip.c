@@ -17,6 +17,7 @@
  */
 #include "cpel-overview-strip.h"
 
+#include <adwaita.h>
 #include <math.h>
 
 #include <glib/gi18n.h>
@@ -26,7 +27,12 @@ struct _CpelOverviewStrip
   GtkWidget     parent_instance;
 
   CpelTimeline *timeline;
+  /* or the compare view's strip: both captures, the compare range */
+  CpelComparePane *compare;
+  CpelPalette       light;   /* the compare strip's colours */
+  CpelPalette       dark;
   gint64        grab_offset;   /* time from the window's centre to the grab point */
+  gboolean      drag_moved;    /* the drag has moved the range (and remembered it) */
 
   /* The layers that do not move with the view, and what they depend on. */
   cairo_surface_t   *base;      /* CPEL_OVERVIEW_LAYER_BASE */
@@ -73,6 +79,7 @@ enum
 {
   PROP_0,
   PROP_TIMELINE,
+  PROP_COMPARE_PANE,
   N_PROPS
 };
 
@@ -92,6 +99,9 @@ cpel_overview_strip_x_to_time (CpelOverviewStrip *self,
   double width = gtk_widget_get_width (GTK_WIDGET (self));
 
   g_return_val_if_fail (CPEL_IS_OVERVIEW_STRIP (self), 0);
+  if (self->compare != NULL && width > 0)
+    return cpel_render_compare_overview_x_to_time (cpel_compare_pane_get_view (self->compare),
+                                                   width, CLAMP (x, 0.0, width));
   if (self->timeline == NULL || width <= 0)
     return 0;
   view = cpel_timeline_get_view (self->timeline);
@@ -251,6 +261,51 @@ update_cache (CpelOverviewStrip *self,
     start_matches (self, view, width, height, scale);
 }
 
+/* The compare strip: its BASE layer redrawn when the captures, the
+ * offset, what either side shows, the size or the palette change. */
+static void
+snapshot_compare (CpelOverviewStrip *self,
+                  GtkSnapshot       *snapshot,
+                  int                width,
+                  int                height)
+{
+  CpelCompareView cv = *cpel_compare_pane_get_view (self->compare);
+  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  guint64 shown;
+  cairo_t *cr;
+
+  if (cv.a.file == NULL || cv.b.file == NULL)
+    return;
+  cv.a.palette = adw_style_manager_get_dark (adw_style_manager_get_default ())
+                 ? &self->dark : &self->light;
+  shown = cpel_render_compare_overview_shown_hash (&cv);
+  if (self->base == NULL || self->cache_width != width || self->cache_height != height
+      || self->cache_scale != scale || self->cache_palette != cv.a.palette
+      || self->cache_file != cv.a.file || self->cache_shown != shown)
+    {
+      clear_cache (self);
+      self->base = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width * scale,
+                                               height * scale);
+      cairo_surface_set_device_scale (self->base, scale, scale);
+      cr = cairo_create (self->base);
+      cpel_render_compare_overview_layers (cr, width, height, &cv, CPEL_OVERVIEW_LAYER_BASE);
+      cairo_destroy (cr);
+      cairo_surface_flush (self->base);
+      self->cache_width = width;
+      self->cache_height = height;
+      self->cache_scale = scale;
+      self->cache_palette = cv.a.palette;
+      self->cache_file = g_object_ref (cv.a.file);
+      self->cache_shown = shown;
+    }
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  cairo_set_source_surface (cr, self->base, 0, 0);
+  cairo_paint (cr);
+  cpel_render_compare_overview_layers (cr, width, height, &cv,
+                                       CPEL_OVERVIEW_LAYER_WINDOW | CPEL_OVERVIEW_LAYER_TOP);
+  cairo_destroy (cr);
+}
+
 #define MARK_HEIGHT 4
 
 /* The highlighted spans' marks: which columns hold one, computed again
@@ -331,6 +386,11 @@ cpel_overview_strip_snapshot (GtkWidget   *widget,
   const CpelView *view;
   cairo_t *cr;
 
+  if (self->compare != NULL && width > 0 && height > 0)
+    {
+      snapshot_compare (self, snapshot, width, height);
+      return;
+    }
   if (self->timeline == NULL || width <= 0 || height <= 0)
     return;
   view = cpel_timeline_get_view (self->timeline);
@@ -367,18 +427,61 @@ cpel_overview_strip_measure (GtkWidget      *widget,
     *minimum = *natural = 44;
 }
 
+/* The session whose range the strip moves: the timeline's, or the compare
+ * pane's (its compare range); NULL without captures. */
+static CpelSession *
+strip_session (CpelOverviewStrip *self)
+{
+  CpelSession *session = NULL;
+
+  if (self->compare != NULL)
+    {
+      session = cpel_compare_pane_get_session (self->compare);
+      return cpel_compare_pane_get_file_a (self->compare) != NULL ? session : NULL;
+    }
+  if (self->timeline != NULL)
+    session = cpel_timeline_get_session (self->timeline);
+  return session != NULL && cpel_session_get_file (session) != NULL ? session : NULL;
+}
+
+static CpelRange
+strip_range (CpelOverviewStrip *self,
+             CpelSession       *session)
+{
+  return self->compare != NULL ? *cpel_session_get_compare_range (session)
+                               : *cpel_session_get_range (session);
+}
+
+static gboolean
+strip_set_range (CpelOverviewStrip   *self,
+                 CpelSession         *session,
+                 const CpelRange     *range,
+                 CpelSessionRemember  remember)
+{
+  if (self->compare != NULL)
+    return cpel_session_set_compare_range (session, range, remember);
+  return cpel_session_set_range (session, range, remember);
+}
+
 static void
 move_to (CpelOverviewStrip *self,
          double        x)
 {
-  CpelSession *session = cpel_timeline_get_session (self->timeline);
-  CpelRange range = *cpel_session_get_range (session);
-  gint64 span = cpel_range_span (&range);
+  CpelSession *session = strip_session (self);
+  CpelRange range;
+  gint64 span;
   gint64 centre = cpel_overview_strip_x_to_time (self, x) - self->grab_offset;
 
+  if (session == NULL)
+    return;
+  range = strip_range (self, session);
+  span = cpel_range_span (&range);
   range.t0 = centre - span / 2;
   range.t1 = range.t0 + span;
-  cpel_session_set_range (session, &range, CPEL_SESSION_FORGET);
+  /* the range before the drag remembered once, at its first move */
+  if (strip_set_range (self, session, &range,
+                       self->drag_moved ? CPEL_SESSION_FORGET : CPEL_SESSION_STEP))
+    self->drag_moved = TRUE;
 }
 
 static void
@@ -387,12 +490,11 @@ on_drag_begin (GtkGestureDrag *gesture,
                double          y,
                CpelOverviewStrip   *self)
 {
-  CpelSession *session = self->timeline != NULL ? cpel_timeline_get_session (self->timeline)
-                                                 : NULL;
+  CpelSession *session = strip_session (self);
   CpelRange range;
   gint64 t;
 
-  if (session == NULL || cpel_session_get_file (session) == NULL)
+  if (session == NULL)
     {
       gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
       return;
@@ -400,18 +502,16 @@ on_drag_begin (GtkGestureDrag *gesture,
   gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
 
   t = cpel_overview_strip_x_to_time (self, x);
-  range = *cpel_session_get_range (session);
+  range = strip_range (self, session);
+  self->drag_moved = FALSE;
   if (t >= range.t0 && t < range.t1)
     {
       /* Grab the window where it was pressed. */
       self->grab_offset = t - (range.t0 + cpel_range_span (&range) / 2);
-      /* Remember where we came from once per drag. */
-      cpel_session_set_range (session, &range, CPEL_SESSION_STEP);
     }
   else
     {
       self->grab_offset = 0;
-      cpel_session_set_range (session, &range, CPEL_SESSION_STEP);
       move_to (self, x);
     }
   gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "grabbing");
@@ -425,7 +525,7 @@ on_drag_update (GtkGestureDrag *gesture,
 {
   double x, y;
 
-  if (self->timeline == NULL)
+  if (self->timeline == NULL && self->compare == NULL)
     return;
   gtk_gesture_drag_get_start_point (gesture, &x, &y);
   move_to (self, x + dx);
@@ -469,6 +569,45 @@ cpel_overview_strip_set_timeline (CpelOverviewStrip *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMELINE]);
 }
 
+void
+cpel_overview_strip_set_compare_pane (CpelOverviewStrip *self,
+                                      CpelComparePane   *pane)
+{
+  g_return_if_fail (CPEL_IS_OVERVIEW_STRIP (self));
+  g_return_if_fail (pane == NULL || CPEL_IS_COMPARE_PANE (pane));
+
+  if (self->compare == pane)
+    return;
+  if (self->compare != NULL)
+    g_signal_handlers_disconnect_by_data (self->compare, self);
+  g_set_object (&self->compare, pane);
+  clear_cache (self);
+  if (pane != NULL)
+    {
+      /* the window (the range), the captures, their offset and filters, the
+       * cursor */
+      static const char *const changes[] = {
+        "notify::t0", "notify::t1", "notify::offset", "notify::filters",
+        "notify::file-a", "notify::file-b", "notify::cursor",
+      };
+
+      for (guint i = 0; i < G_N_ELEMENTS (changes); i++)
+        g_signal_connect_swapped (pane, changes[i], G_CALLBACK (gtk_widget_queue_draw), self);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self),
+                                   _("A and B on one time axis: click or drag to move the "
+                                     "visible window"));
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPARE_PANE]);
+}
+
+CpelComparePane *
+cpel_overview_strip_get_compare_pane (CpelOverviewStrip *self)
+{
+  g_return_val_if_fail (CPEL_IS_OVERVIEW_STRIP (self), NULL);
+  return self->compare;
+}
+
 CpelTimeline *
 cpel_overview_strip_get_timeline (CpelOverviewStrip *self)
 {
@@ -486,6 +625,9 @@ cpel_overview_strip_dispose (GObject *object)
   if (self->timeline != NULL)
     g_signal_handlers_disconnect_by_data (self->timeline, self);
   g_clear_object (&self->timeline);
+  if (self->compare != NULL)
+    g_signal_handlers_disconnect_by_data (self->compare, self);
+  g_clear_object (&self->compare);
   clear_cache (self);
 
   G_OBJECT_CLASS (cpel_overview_strip_parent_class)->dispose (object);
@@ -504,6 +646,9 @@ cpel_overview_strip_get_property (GObject    *object,
     case PROP_TIMELINE:
       g_value_set_object (value, self->timeline);
       break;
+    case PROP_COMPARE_PANE:
+      g_value_set_object (value, self->compare);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -521,6 +666,9 @@ cpel_overview_strip_set_property (GObject      *object,
     {
     case PROP_TIMELINE:
       cpel_overview_strip_set_timeline (self, g_value_get_object (value));
+      break;
+    case PROP_COMPARE_PANE:
+      cpel_overview_strip_set_compare_pane (self, g_value_get_object (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -543,6 +691,10 @@ cpel_overview_strip_class_init (CpelOverviewStripClass *klass)
   properties[PROP_TIMELINE] =
     g_param_spec_object ("timeline", NULL, NULL, CPEL_TYPE_TIMELINE,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* Set instead of a timeline: the compare view's strip. */
+  properties[PROP_COMPARE_PANE] =
+    g_param_spec_object ("compare-pane", NULL, NULL, CPEL_TYPE_COMPARE_PANE,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "overview");
@@ -553,6 +705,11 @@ cpel_overview_strip_init (CpelOverviewStrip *self)
 {
   GtkGesture *gesture;
 
+  cpel_palette_init_light (&self->light);
+  cpel_palette_init_dark (&self->dark);
+  /* the compare strip picks its colours itself */
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
   gesture = gtk_gesture_drag_new ();
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_PRIMARY);
   g_signal_connect (gesture, "drag-begin", G_CALLBACK (on_drag_begin), self);

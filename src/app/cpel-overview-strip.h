@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include "cpel-compare-pane.h"
 #include "cpel-timeline.h"
 
 G_BEGIN_DECLS
@@ -15,6 +16,11 @@ GtkWidget    *cpel_overview_strip_new          (void);
 void          cpel_overview_strip_set_timeline (CpelOverviewStrip *self,
                                           CpelTimeline *timeline);
 CpelTimeline *cpel_overview_strip_get_timeline (CpelOverviewStrip *self);
+/* The compare view's strip instead (A and B on one axis; it moves the
+ * compare range of the pane's session). */
+void          cpel_overview_strip_set_compare_pane (CpelOverviewStrip *self,
+                                                    CpelComparePane   *pane);
+CpelComparePane *cpel_overview_strip_get_compare_pane (CpelOverviewStrip *self);
 /* The time under x (widget coordinates). */
 gint64        cpel_overview_strip_x_to_time    (CpelOverviewStrip *self,
                                           double        x);

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "cpel-span-diff.h"
 #include "cpel-span-histogram.h"
 #include "cpel-span-scatter.h"
 
@@ -25,6 +26,7 @@ struct _CpelSpanHistogramWindow
   GtkButton          *save_button;
   GtkFileChooserNative *chooser;
   GtkDrawingArea     *area;
+  GtkLabel           *compare_label;
   GtkDrawingArea     *scatter_area;
   GtkLabel           *status_label;
 
@@ -37,6 +39,12 @@ struct _CpelSpanHistogramWindow
 
   CpelSpanHistograms *hists;
   const CpelSpanHistogram *hist;  /* of `hists`, or NULL */
+  /* comparing (the session's compare file, by its own rules): B's
+   * histogram on A's bins, and both captures' figures of the name */
+  CpelSpanHistograms *hists_b;
+  const CpelSpanHistogram *hist_b;
+  CpelSpanRow         row_a;      /* count 0: no span of the name */
+  CpelSpanRow         row_b;
   gboolean            log_hist;   /* `hist` has log bins */
   guint               sel_first;  /* > sel_last: no bins selected */
   guint               sel_last;
@@ -64,12 +72,18 @@ typedef struct
   char             *name;
   CpelSpanHistAxis  axis;
   CpelSpanFilter   *filter;    /* Go to Longest */
+  /* comparing: B, its rules, its range (every track) */
+  CpelFile         *file_b;
+  CpelSpanRules    *rules_b;
+  CpelSpansOptions  options_b;
 } Job;
 
 static void
 job_free (Job *job)
 {
   g_clear_object (&job->file);
+  g_clear_object (&job->file_b);
+  g_clear_pointer (&job->rules_b, cpel_span_rules_unref);
   g_clear_pointer (&job->rules, cpel_span_rules_unref);
   g_free (job->slots);
   g_free (job->name);
@@ -101,6 +115,56 @@ job_new (CpelSpanHistogramWindow *self)
   return job;
 }
 
+/* Comparing: B is the session's compare file, its spans by its own rules,
+ * over the same range moved by the compare offset (B's time = A's time +
+ * offset), every track. */
+static void
+job_add_compare (CpelSpanHistogramWindow *self,
+                 Job                     *job)
+{
+  CpelFile *b = cpel_session_get_compare_file (self->session);
+  CpelSpanRules *rules = cpel_session_get_compare_span_rules (self->session);
+  gint64 offset = cpel_session_get_compare_offset (self->session);
+
+  if (b == NULL || rules == NULL)
+    return;
+  job->file_b = g_object_ref (b);
+  job->rules_b = cpel_span_rules_ref (rules);
+  job->options_b.t0 = job->options.t0 == G_MININT64 ? G_MININT64 : job->options.t0 + offset;
+  job->options_b.t1 = job->options.t1 == G_MAXINT64 ? G_MAXINT64 : job->options.t1 + offset;
+}
+
+/* The summary row of the spans named `name` (count 0: none). */
+static gboolean
+find_row (CpelFile               *file,
+          CpelSpanRules          *rules,
+          const CpelSpansOptions *options,
+          const char             *name,
+          CpelSpanRow            *row,
+          GCancellable           *cancellable,
+          GError                **error)
+{
+  g_autoptr(CpelSpanSummary) summary = cpel_span_summary_compute (file, rules, options, FALSE,
+                                                                   cancellable, error);
+
+  memset (row, 0, sizeof *row);
+  if (summary == NULL)
+    return FALSE;
+  for (guint i = 0; i < cpel_span_summary_get_n_rows (summary, CPEL_SPAN_TABLE_SPANS); i++)
+    {
+      const CpelSpanRow *r = cpel_span_summary_get_row (summary, CPEL_SPAN_TABLE_SPANS, i);
+
+      if (g_strcmp0 (r->name, name) == 0)
+        {
+          *row = *r;
+          row->name = NULL;   /* the summary's */
+          row->track = NULL;
+          break;
+        }
+    }
+  return TRUE;
+}
+
 /* What the worker computes: the histogram, the spans for the scatter and
  * their percentiles. */
 typedef struct
@@ -108,12 +172,16 @@ typedef struct
   CpelSpanHistograms *hists;
   CpelSpanList       *list;
   gint64              p[3];
+  /* comparing: B's histogram on A's bins, and both captures' figures */
+  CpelSpanHistograms *hists_b;
+  CpelSpanRow         row_a, row_b;
 } Result;
 
 static void
 result_free (Result *r)
 {
   g_clear_pointer (&r->hists, cpel_span_histograms_free);
+  g_clear_pointer (&r->hists_b, cpel_span_histograms_free);
   g_clear_pointer (&r->list, cpel_span_list_free);
   g_free (r);
 }
@@ -139,8 +207,18 @@ hist_thread (GTask        *task,
   Result *r = g_new0 (Result, 1);
   guint64 n;
 
-  r->hists = cpel_span_histograms_compute (job->file, job->rules, &job->options, job->name,
-                                           N_BINS, job->axis, cancellable, &error);
+  if (job->file_b == NULL)
+    r->hists = cpel_span_histograms_compute (job->file, job->rules, &job->options, job->name,
+                                             N_BINS, job->axis, cancellable, &error);
+  else if (!cpel_span_histograms_compute_pair (job->file, job->rules, &job->options,
+                                               job->file_b, job->rules_b, &job->options_b,
+                                               job->name, N_BINS, job->axis, &r->hists,
+                                               &r->hists_b, cancellable, &error)
+           || !find_row (job->file, job->rules, &job->options, job->name, &r->row_a,
+                         cancellable, &error)
+           || !find_row (job->file_b, job->rules_b, &job->options_b, job->name, &r->row_b,
+                         cancellable, &error))
+    g_clear_pointer (&r->hists, cpel_span_histograms_free);
   if (r->hists != NULL)
     r->list = cpel_span_list_compute (job->file, job->rules, &job->options, named, 0,
                                       cancellable, &error);
@@ -202,6 +280,68 @@ selected_count (CpelSpanHistogramWindow *self)
   return n;
 }
 
+/* "p99 +12.5 %", or the value alone without a change. */
+static char *
+change_text (const char *what,
+             gboolean    has_a,
+             gboolean    has_b,
+             gint64      a,
+             gint64      b)
+{
+  g_autofree char *va = has_a ? cpel_span_histogram_format_duration (a) : g_strdup ("–");
+  g_autofree char *vb = has_b ? cpel_span_histogram_format_duration (b) : g_strdup ("–");
+  gint64 pct10;
+
+  if (has_a && has_b && cpel_span_diff_pct10 (a, b, &pct10))
+    {
+      g_autofree char *pct = cpel_span_diff_format_pct (TRUE, pct10);
+
+      /* TRANSLATORS: a figure in A and B and its change in percent:
+       * "p99 1 µs → 2 µs (+100.0 %)" */
+      return g_strdup_printf (_("%s %s → %s (%s%s %%)"), what, va, vb, pct10 > 0 ? "+" : "",
+                              pct);
+    }
+  /* TRANSLATORS: a figure in A and B: "p99 1 µs → –" */
+  return g_strdup_printf (_("%s %s → %s"), what, va, vb);
+}
+
+/* Comparing: both captures' count, p50, p99 and mean of the name, and
+ * their changes (cpel_span_diff's percentages). */
+static void
+update_compare_label (CpelSpanHistogramWindow *self)
+{
+  const CpelSpanRow *a = &self->row_a, *b = &self->row_b;
+  gboolean ha = a->count > 0, hb = b->count > 0;
+  g_autofree char *ca = NULL;
+  g_autofree char *cb = NULL;
+  g_autofree char *delta = NULL;
+  g_autofree char *p50 = NULL;
+  g_autofree char *p99 = NULL;
+  g_autofree char *mean = NULL;
+  g_autofree char *text = NULL;
+  gint64 d;
+
+  if (self->hist_b == NULL && self->hists_b == NULL)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->compare_label), FALSE);
+      return;
+    }
+  ca = cpel_format_count (a->count);
+  cb = cpel_format_count (b->count);
+  d = (gint64) b->count - (gint64) a->count;
+  delta = g_strdup_printf ("%s%" G_GINT64_FORMAT, d > 0 ? "+" : "", d);
+  p50 = change_text ("p50", ha, hb, a->p50_ns, b->p50_ns);
+  p99 = change_text ("p99", ha, hb, a->p99_ns, b->p99_ns);
+  /* TRANSLATORS: the mean duration, in the compare figures */
+  mean = change_text (_("mean"), ha, hb, a->mean_ns, b->mean_ns);
+  /* TRANSLATORS: the compare figures of a span name: "A 100 · B 110 spans
+   * (Δ +10) · p50 … · p99 … · mean …" */
+  text = g_strdup_printf (_("A %s · B %s spans (Δ %s) · %s · %s · %s"),
+                          ca, cb, delta, p50, p99, mean);
+  gtk_label_set_text (self->compare_label, text);
+  gtk_widget_set_visible (GTK_WIDGET (self->compare_label), TRUE);
+}
+
 /* Spans of the scatter the window's filter lets through. */
 static guint64
 rect_count (CpelSpanHistogramWindow *self)
@@ -249,6 +389,7 @@ update_status (CpelSpanHistogramWindow *self)
 {
   g_autofree char *text = NULL;
 
+  update_compare_label (self);
   if (self->cancellable != NULL)
     text = g_strdup (_("Computing…"));
   else if (self->hist == NULL)
@@ -375,14 +516,23 @@ on_computed (GObject      *source,
     }
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->hists, cpel_span_histograms_free);
+  g_clear_pointer (&self->hists_b, cpel_span_histograms_free);
   g_clear_pointer (&self->scatter, cpel_span_list_free);
   self->hist = NULL;
+  self->hist_b = NULL;
+  memset (&self->row_a, 0, sizeof self->row_a);
+  memset (&self->row_b, 0, sizeof self->row_b);
   self->scatter_p[0] = self->scatter_p[1] = self->scatter_p[2] = -1;
   if (r != NULL)
     {
       hists = g_steal_pointer (&r->hists);
       self->scatter = g_steal_pointer (&r->list);
       memcpy (self->scatter_p, r->p, sizeof self->scatter_p);
+      self->hists_b = g_steal_pointer (&r->hists_b);
+      if (self->hists_b != NULL && cpel_span_histograms_get_n (self->hists_b) > 0)
+        self->hist_b = cpel_span_histograms_get (self->hists_b, 0);
+      self->row_a = r->row_a;
+      self->row_b = r->row_b;
       result_free (r);
     }
   self->hists = hists;
@@ -408,6 +558,7 @@ compute (CpelSpanHistogramWindow *self)
     return;
   job->axis = gtk_toggle_button_get_active (self->log_button) ? CPEL_SPAN_HIST_LOG
                                                               : CPEL_SPAN_HIST_LINEAR;
+  job_add_compare (self, job);
   self->cancellable = g_cancellable_new ();
   update_status (self);
   gtk_widget_queue_draw (GTK_WIDGET (self->scatter_area));
@@ -488,7 +639,7 @@ draw (GtkDrawingArea *area,
   CpelPalette palette;
   CpelSpanHistogramView view = { 0 };
 
-  if (self->hist == NULL)
+  if (self->hist == NULL && self->hist_b == NULL)
     return;
   if (adw_style_manager_get_dark (adw_style_manager_get_default ()))
     cpel_palette_init_dark (&palette);
@@ -503,6 +654,7 @@ draw (GtkDrawingArea *area,
   view.sel_last = self->sel_last;
   view.palette = &palette;
   view.log_axis = self->log_hist;
+  view.hist_b = self->hist_b;
   cpel_render_span_histogram (cr, width, height, &view);
 }
 
@@ -731,6 +883,21 @@ cpel_span_histogram_window_get_histogram (CpelSpanHistogramWindow *self)
   return self->hist;
 }
 
+const CpelSpanHistogram *
+cpel_span_histogram_window_get_histogram_b (CpelSpanHistogramWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_SPAN_HISTOGRAM_WINDOW (self), NULL);
+  return self->hist_b;
+}
+
+const char *
+cpel_span_histogram_window_get_compare_text (CpelSpanHistogramWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_SPAN_HISTOGRAM_WINDOW (self), NULL);
+  return gtk_widget_get_visible (GTK_WIDGET (self->compare_label))
+         ? gtk_label_get_text (self->compare_label) : NULL;
+}
+
 void
 cpel_span_histogram_window_set_log (CpelSpanHistogramWindow *self,
                                     gboolean                 log)
@@ -774,7 +941,9 @@ cpel_span_histogram_window_dispose (GObject *object)
   g_clear_pointer (&self->scatter, cpel_span_list_free);
   g_clear_pointer (&self->status, g_free);
   self->hist = NULL;
+  self->hist_b = NULL;
   g_clear_pointer (&self->hists, cpel_span_histograms_free);
+  g_clear_pointer (&self->hists_b, cpel_span_histograms_free);
   g_clear_pointer (&self->name, g_free);
   g_clear_pointer (&self->slots, g_free);
   g_clear_object (&self->session);
@@ -796,6 +965,7 @@ cpel_span_histogram_window_class_init (CpelSpanHistogramWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, longest_button);
   gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, save_button);
   gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, area);
+  gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, compare_label);
   gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, scatter_area);
   gtk_widget_class_bind_template_child (widget_class, CpelSpanHistogramWindow, status_label);
   gtk_widget_class_bind_template_callback (widget_class, on_log_toggled);

@@ -12,7 +12,10 @@
  * counts them and says which of them is selected ("3 of 12": n and
  * Shift+N step through them).  "Go to Longest" selects the longest span
  * of the selection (else of the name) and centres it.  Its bins can be
- * saved as CSV.
+ * saved as CSV.  While the session compares (a compare file), B's spans of
+ * the name (by B's own rules, over the same range moved by the compare
+ * offset) are drawn beside A's on the same bins, with both captures'
+ * count, p50, p99 and mean and their changes.
  */
 #pragma once
 
@@ -41,6 +44,12 @@ CpelSpanHistogramWindow *cpel_span_histogram_window_new (CpelSession       *sess
 gboolean         cpel_span_histogram_window_is_busy   (CpelSpanHistogramWindow *self);
 /* The histogram shown, or NULL (none yet, no span). */
 const CpelSpanHistogram *cpel_span_histogram_window_get_histogram (CpelSpanHistogramWindow *self);
+/* Comparing (the session has a compare file): B's histogram on the same
+ * bins (NULL: none of the name in B, or not comparing), and the line of
+ * A's and B's count, p50, p99 and mean and their changes (NULL: not
+ * comparing). */
+const CpelSpanHistogram *cpel_span_histogram_window_get_histogram_b (CpelSpanHistogramWindow *self);
+const char      *cpel_span_histogram_window_get_compare_text (CpelSpanHistogramWindow *self);
 void             cpel_span_histogram_window_set_log   (CpelSpanHistogramWindow *self,
                                                        gboolean                 log);
 /* Select bins first..last, as a drag over them does. */

@@ -305,6 +305,21 @@ action_zoom (GtkWidget  *widget,
 {
   CpelWindow *self = CPEL_WINDOW (widget);
 
+  /* comparing: the compare view's, around the middle of its range */
+  if (cpel_window_is_comparing (self))
+    {
+      CpelComparePane *pane = self->compare.pane;
+      const CpelCompareView *view = cpel_compare_pane_get_view (pane);
+      gint64 centre = view->a.t0 + (view->a.t1 - view->a.t0) / 2;
+
+      if (g_str_equal (action_name, "win.zoom-in"))
+        cpel_compare_pane_zoom (pane, 0.5, centre);
+      else if (g_str_equal (action_name, "win.zoom-out"))
+        cpel_compare_pane_zoom (pane, 2.0, centre);
+      else
+        cpel_compare_pane_zoom_fit (pane);
+      return;
+    }
   if (g_str_equal (action_name, "win.zoom-in"))
     gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.zoom-in", NULL);
   else if (g_str_equal (action_name, "win.zoom-out"))

@@ -2,9 +2,11 @@
 /* cpel-window-compare.c — comparing the shown capture with a second one
  *
  * B is read by cpel_load_file_async() like any file; the compare view is a
- * CpelComparePane added to the window's main stack as page "compare" the
- * first time.  A file that cannot be read leaves A shown and says which
- * (a dialog naming B, as the main view's).  Closing B returns to the single view ("view").
+ * CpelComparePane, with an overview strip of both above it and a status
+ * line below, added to the window's main stack as page "compare" the
+ * first time.  B's spans are derived by B's own span settings.  A file
+ * that cannot be read leaves A shown and says which (a dialog naming B, as
+ * the main view's).  Closing B returns to the single view ("view").
  */
 #include "cpel-window-private.h"
 
@@ -13,7 +15,9 @@
 
 #include "cpel-async.h"
 #include "cpel-diff.h"
+#include "cpel-overview-strip.h"
 #include "cpel-search-bar.h"
+#include "cpel-span-settings.h"
 #include "cpel-stats-window.h"
 #include "cpel-toaster.h"
 
@@ -120,6 +124,163 @@ refresh_statistics (CpelWindow *self)
     cpel_stats_window_refresh (CPEL_STATS_WINDOW (self->statistics));
 }
 
+/* The compare view's status line, worded and formatted as the single
+ * view's (the same functions): the visible range and the cursor as the
+ * ruler reads them (from the aligned point), a measurement's Δt with the
+ * events of A and of B in it. */
+static void
+update_compare_status (CpelWindow *self)
+{
+  CpelComparePane *pane = self->compare.pane;
+  const CpelCompareView *view;
+  const CpelRange *m;
+  CpelFile *file;
+  gint64 origin, t0, t1, t;
+  double pixels;
+  g_autofree char *range = NULL;
+  g_autofree char *cursor = NULL;
+  g_autofree char *measure = NULL;
+
+  if (pane == NULL || self->compare.range_label == NULL)
+    return;
+  file = cpel_compare_pane_get_file_a (pane);
+  if (file != NULL && cpel_compare_pane_get_file_b (pane) != NULL)
+    {
+      view = cpel_compare_pane_get_view (pane);
+      origin = view->a.ruler_origin;
+      t0 = view->a.t0 - origin;
+      t1 = view->a.t1 - origin;
+      pixels = gtk_widget_get_width (GTK_WIDGET (pane)) - view->a.label_width;
+      /* (two captures: times from the aligned point, not a capture's clock) */
+      range = _cpel_window_range_text (file, CPEL_CLOCK_NONE, 0, t0, t1, pixels);
+      if (cpel_compare_pane_get_cursor (pane, &t))
+        cursor = _cpel_window_cursor_text (file, CPEL_CLOCK_NONE, 0, t - origin, t0, t1, pixels);
+      m = cpel_session_get_compare_measure (self->session);
+      if (m != NULL)
+        {
+          guint64 na = cpel_view_count_range (&view->a, m->t0, m->t1);
+          guint64 nb = cpel_view_count_range (&view->b, m->t0 + view->offset_b,
+                                              m->t1 + view->offset_b);
+          g_autofree char *dt = _cpel_window_delta_text (file, m->t1 - m->t0);
+          g_autofree char *ca = cpel_format_count (na);
+          g_autofree char *cb = cpel_format_count (nb);
+          g_autofree char *ea = g_strdup_printf (ngettext ("A: %s event", "A: %s events", na),
+                                                 ca);
+          g_autofree char *eb = g_strdup_printf (ngettext ("B: %s event", "B: %s events", nb),
+                                                 cb);
+
+          /* TRANSLATORS: a measured interval in the compare view and the
+           * events of A and of B in it: "Δt 1.5 µs · A: 3 events · B: 4 events" */
+          measure = g_strdup_printf (_("Δt %s · %s · %s"), dt, ea, eb);
+        }
+    }
+  gtk_label_set_text (self->compare.range_label, range != NULL ? range : "");
+  gtk_label_set_text (self->compare.cursor_label, cursor != NULL ? cursor : "");
+  gtk_label_set_text (self->compare.measure_label, measure != NULL ? measure : "");
+}
+
+static GtkLabel *
+add_status_label (GtkBox     *box,
+                  const char *style,
+                  gboolean    hexpand)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (label, hexpand);
+  gtk_widget_add_css_class (label, "numeric");
+  if (style != NULL)
+    gtk_widget_add_css_class (label, style);
+  gtk_box_append (box, label);
+  return GTK_LABEL (label);
+}
+
+/* The compare page, as the single view's: the overview strip (both
+ * captures), the pane, the status line. */
+static void
+make_compare_page (CpelWindow *self)
+{
+  GtkWidget *page = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *status = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 18);
+
+  self->compare.strip = cpel_overview_strip_new ();
+  cpel_overview_strip_set_compare_pane (CPEL_OVERVIEW_STRIP (self->compare.strip),
+                                        self->compare.pane);
+  gtk_box_append (GTK_BOX (page), self->compare.strip);
+  gtk_box_append (GTK_BOX (page), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+  gtk_box_append (GTK_BOX (page), GTK_WIDGET (self->compare.pane));
+  gtk_box_append (GTK_BOX (page), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+  gtk_widget_add_css_class (status, "status-bar");
+  self->compare.range_label = add_status_label (GTK_BOX (status), NULL, FALSE);
+  self->compare.cursor_label = add_status_label (GTK_BOX (status), "dim-label", FALSE);
+  self->compare.measure_label = add_status_label (GTK_BOX (status), "accent", TRUE);
+  {
+    /* the zoom buttons, as the single view's (win.zoom-* act on the
+     * compare view while it shows) */
+    static const struct { const char *icon, *tooltip, *action; } buttons[] = {
+      { "zoom-out-symbolic", N_("Zoom Out"), "win.zoom-out" },
+      { "zoom-fit-best-symbolic", N_("Fit Whole Capture"), "win.zoom-fit" },
+      { "zoom-in-symbolic", N_("Zoom In"), "win.zoom-in" },
+    };
+    GtkWidget *linked = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+
+    gtk_widget_add_css_class (linked, "linked");
+    for (guint i = 0; i < G_N_ELEMENTS (buttons); i++)
+      {
+        GtkWidget *button = gtk_button_new_from_icon_name (buttons[i].icon);
+
+        gtk_widget_set_tooltip_text (button, _(buttons[i].tooltip));
+        gtk_actionable_set_action_name (GTK_ACTIONABLE (button), buttons[i].action);
+        gtk_widget_set_focus_on_click (button, FALSE);
+        gtk_widget_add_css_class (button, "flat");
+        gtk_box_append (GTK_BOX (linked), button);
+      }
+    gtk_box_append (GTK_BOX (status), linked);
+  }
+  gtk_box_append (GTK_BOX (page), status);
+  self->compare.page = page;
+  gtk_stack_add_named (self->main_stack, page, "compare");
+
+  g_signal_connect_object (self->compare.pane, "notify::t0",
+                           G_CALLBACK (update_compare_status), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->compare.pane, "notify::t1",
+                           G_CALLBACK (update_compare_status), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->compare.pane, "notify::offset",
+                           G_CALLBACK (update_compare_status), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->compare.pane, "notify::filters",
+                           G_CALLBACK (update_compare_status), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->compare.pane, "notify::cursor",
+                           G_CALLBACK (update_compare_status), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->compare.pane, "notify::file-a",
+                           G_CALLBACK (update_compare_status), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::compare-measure",
+                           G_CALLBACK (update_compare_status), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::compare-origin",
+                           G_CALLBACK (update_compare_status), self, G_CONNECT_SWAPPED);
+}
+
+/* Each side's density summary: A's the timeline's (when it is the file
+ * shown), B's from its load. */
+static void
+set_overviews (CpelWindow *self)
+{
+  CpelComparePane *pane = self->compare.pane;
+  const CpelView *single = cpel_timeline_get_view (self->timeline);
+  CpelOverview *ov[2] = { NULL, NULL };
+  CpelFile *files[2] = { cpel_compare_pane_get_file_a (pane),
+                         cpel_compare_pane_get_file_b (pane) };
+
+  for (guint i = 0; i < 2; i++)
+    {
+      if (single != NULL && files[i] == single->file)
+        ov[i] = single->overview;
+      else if (files[i] == self->compare.file_b)
+        ov[i] = self->compare.overview_b;
+    }
+  cpel_compare_pane_set_overviews (pane, ov[0], ov[1]);
+}
+
 static void
 show_compare (CpelWindow *self)
 {
@@ -133,7 +294,7 @@ show_compare (CpelWindow *self)
       self->compare.pane = CPEL_COMPARE_PANE (cpel_compare_pane_new ());
       /* the alignment and pairing are the session's */
       cpel_compare_pane_set_session (self->compare.pane, self->session);
-      gtk_stack_add_named (self->main_stack, GTK_WIDGET (self->compare.pane), "compare");
+      make_compare_page (self);
       self->compare.search = cpel_compare_search_new (self->compare.pane);
       g_signal_connect_object (self->main_stack, "notify::visible-child",
                                G_CALLBACK (on_page_changed), self, G_CONNECT_SWAPPED);
@@ -148,6 +309,8 @@ show_compare (CpelWindow *self)
   name_b = _cpel_window_display_name (self->compare.location_b);
   cpel_compare_pane_set_files (self->compare.pane, self->file, name_a,
                                self->compare.file_b, name_b);
+  set_overviews (self);
+  update_compare_status (self);
   /* No crossfade between the two views, as into the capture (cpel-window.c):
    * a 200 ms blend of two views of 10^7 events costs GSK's cairo renderer
    * 15-20 ms a frame at 1280x800 (measured: compare-view-bench's p95 was
@@ -198,7 +361,27 @@ on_b_loaded (GObject      *source,
     }
 
   g_set_object (&self->compare.file_b, file);
+  g_clear_pointer (&self->compare.overview_b, cpel_overview_unref);
+  self->compare.overview_b = g_steal_pointer (&overview);
   cpel_session_set_compare_file (self->session, file);
+  /* B's spans by B's own rules (its saved settings, as when it is opened) */
+  cpel_session_set_compare_span_rules (self->session, NULL);
+  {
+    g_autofree char *path = g_file_get_path (data->location);
+    g_autoptr(CpelViews) views = path != NULL ? cpel_views_new (path) : NULL;
+    g_autoptr(CpelSpanRules) rules = NULL;
+
+    if (views != NULL && !cpel_views_load (views, NULL))
+      g_clear_object (&views);
+    rules = cpel_span_settings_make_rules (views != NULL
+                                           ? cpel_views_get_disabled_rules (views) : NULL,
+                                           views != NULL
+                                           ? cpel_views_get_span_rules_text (views) : NULL,
+                                           NULL);
+    if (rules == NULL)
+      rules = cpel_span_settings_make_rules (NULL, NULL, NULL);
+    cpel_session_set_compare_span_rules (self->session, rules);
+  }
   g_set_object (&self->compare.location_b, data->location);
   if (self->file != NULL)
     show_compare (self);
@@ -240,10 +423,12 @@ cpel_window_close_compare (CpelWindow *self)
   g_clear_object (&self->compare.cancellable);
   g_clear_signal_handler (&self->compare.file_handler, self);
   g_clear_object (&self->compare.file_b);
+  g_clear_pointer (&self->compare.overview_b, cpel_overview_unref);
   cpel_session_set_compare_file (self->session, NULL);
+  cpel_session_set_compare_span_rules (self->session, NULL);
   g_clear_object (&self->compare.location_b);
   if (self->compare.pane != NULL
-      && gtk_stack_get_visible_child (self->main_stack) == GTK_WIDGET (self->compare.pane))
+      && gtk_stack_get_visible_child (self->main_stack) == self->compare.page)
     {
       gtk_stack_set_visible_child_full (self->main_stack, _cpel_window_view_page (self),
                                         GTK_STACK_TRANSITION_TYPE_NONE);
@@ -260,7 +445,7 @@ cpel_window_is_comparing (CpelWindow *self)
 {
   g_return_val_if_fail (CPEL_IS_WINDOW (self), FALSE);
   return self->compare.pane != NULL && self->compare.file_b != NULL
-         && gtk_stack_get_visible_child (self->main_stack) == GTK_WIDGET (self->compare.pane);
+         && gtk_stack_get_visible_child (self->main_stack) == self->compare.page;
 }
 
 CpelFile *
@@ -275,6 +460,13 @@ cpel_window_get_compare_pane (CpelWindow *self)
 {
   g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
   return (GtkWidget *) self->compare.pane;
+}
+
+GtkWidget *
+cpel_window_get_compare_strip (CpelWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
+  return self->compare.strip;
 }
 
 gboolean
@@ -305,6 +497,7 @@ _cpel_window_swap_compare (CpelWindow *self)
   cpel_compare_pane_set_files (pane, cpel_compare_pane_get_file_b (pane), name_b,
                                cpel_compare_pane_get_file_a (pane), name_a);
   /* the same alignment and range seen from the other side */
+  set_overviews (self);
   cpel_session_set_compare_alignment (self->session, -offset, origin + offset);
   cpel_compare_pane_set_range (pane, t0, t1);
   apply_filters (self);
@@ -453,9 +646,16 @@ _cpel_window_compare_dispose (CpelWindow *self)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->compare.chooser));
   g_clear_object (&self->compare.chooser);
   g_clear_object (&self->compare.file_b);
+  g_clear_pointer (&self->compare.overview_b, cpel_overview_unref);
   g_clear_object (&self->compare.location_b);
   if (self->search_bar != NULL)
     cpel_search_bar_set_compare (self->search_bar, NULL);
   g_clear_object (&self->compare.search);
-  self->compare.pane = NULL;   /* a child of the stack */
+  /* children of the stack */
+  self->compare.pane = NULL;
+  self->compare.page = NULL;
+  self->compare.strip = NULL;
+  self->compare.range_label = NULL;
+  self->compare.cursor_label = NULL;
+  self->compare.measure_label = NULL;
 }

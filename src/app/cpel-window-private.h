@@ -82,6 +82,12 @@ typedef struct
   GtkFileChooserNative *chooser;
   gulong                file_handler; /* notify::file while waiting for A */
   CpelCompareSearch    *search;       /* the search bar's query in both panes */
+  GtkWidget            *page;         /* the "compare" page: strip, pane, status line */
+  GtkWidget            *strip;        /* A and B on one axis (a CpelOverviewStrip) */
+  GtkLabel             *range_label;  /* the compare view's status line */
+  GtkLabel             *cursor_label;
+  GtkLabel             *measure_label;
+  CpelOverview         *overview_b;   /* B's density summary, from its load */
 } CpelWindowCompare;
 
 struct _CpelWindow
@@ -189,6 +195,35 @@ void       _cpel_window_set_show_details (CpelWindow  *self,
 
 void       _cpel_window_on_ticks_bar_response (CpelWindow *self,
                                                int         response);
+
+/* The status line's texts, for the single view and the compare view: a
+ * time as precise as a pixel of a view of [t0, t1) `pixels` wide, on a
+ * capture's clock when `clock` is one (`origin`: its reading at 0; the
+ * wall clock's date only when `date`), the visible range "start – end
+ * (span)", "Cursor time", a measured Δt. */
+char      *_cpel_window_format_status_time (CpelFile      *file,
+                                            CpelClockKind  clock,
+                                            gint64         origin,
+                                            gint64         t,
+                                            gint64         t0,
+                                            gint64         t1,
+                                            double         pixels,
+                                            gboolean       date);
+char      *_cpel_window_range_text       (CpelFile      *file,
+                                          CpelClockKind  clock,
+                                          gint64         origin,
+                                          gint64         t0,
+                                          gint64         t1,
+                                          double         pixels);
+char      *_cpel_window_cursor_text      (CpelFile      *file,
+                                          CpelClockKind  clock,
+                                          gint64         origin,
+                                          gint64         t,
+                                          gint64         t0,
+                                          gint64         t1,
+                                          double         pixels);
+char      *_cpel_window_delta_text       (CpelFile      *file,
+                                          gint64         dt);
 
 /* The details pane anew: the single view's selection or the compare
  * pane's. */

@@ -86,6 +86,8 @@ gboolean       cpel_window_is_ticks_bar_shown  (CpelWindow *self);
 
 /* B once read (NULL while it is read, or without one). */
 CpelFile      *cpel_window_get_compare_file (CpelWindow     *self);
+/* The compare view's overview strip (NULL before the first compare). */
+GtkWidget     *cpel_window_get_compare_strip (CpelWindow    *self);
 /* Back to the single view of A (win.close-compare). */
 void           cpel_window_close_compare (CpelWindow      *self);
 

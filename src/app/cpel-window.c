@@ -59,21 +59,21 @@ _cpel_window_notify_loading (CpelWindow *self)
 /* ------------------------------------------------------------------------ */
 /* Status line and details                                                    */
 
-/* Times on the status line, as precise as a pixel of the current view;
- * on the capture's clock when chosen (the wall clock's date only when
- * `date`, in UTC). */
-static char *
-format_view_time_full (CpelWindow *self,
-                       gint64      t,
-                       gboolean    date)
+/* Times on a status line, as precise as a pixel of a view of [t0, t1)
+ * `pixels` wide (the single view's and the compare view's); on a capture's
+ * clock when `clock` is one (`origin`: its reading at 0; the wall clock's
+ * date only when `date`, in UTC). */
+char *
+_cpel_window_format_status_time (CpelFile      *file,
+                                 CpelClockKind  clock,
+                                 gint64         origin,
+                                 gint64         t,
+                                 gint64         t0,
+                                 gint64         t1,
+                                 double         pixels,
+                                 gboolean       date)
 {
-  const CpelRange *range = cpel_session_get_range (self->session);
-  gint64 t0 = range->t0, t1 = range->t1;
-  double pixels = MAX (1.0, gtk_widget_get_width (GTK_WIDGET (self->timeline))
-                            - cpel_timeline_get_label_width (self->timeline));
-  gint64 origin;
-  CpelClockKind clock = cpel_session_get_time_clock (self->session, &origin);
-
+  pixels = MAX (pixels, 1.0);
   if (clock != CPEL_CLOCK_NONE)
     {
       guint decimals = cpel_render_clock_decimals (cpel_render_ruler_step (t0, t1, pixels, 1.0));
@@ -84,58 +84,99 @@ format_view_time_full (CpelWindow *self,
     }
   return cpel_render_format_tick_kind (t, cpel_render_ruler_step (t0, t1, pixels, 1.0),
                                        MAX (ABS (t0), ABS (t1)),
-                                       self->file != NULL ? cpel_file_get_time_kind (self->file)
-                                                          : CPEL_TIME_KIND_NS);
+                                       file != NULL ? cpel_file_get_time_kind (file)
+                                                    : CPEL_TIME_KIND_NS);
 }
 
-static char *
-format_view_time (CpelWindow *self,
-                  gint64      t)
+char *
+_cpel_window_range_text (CpelFile      *file,
+                         CpelClockKind  clock,
+                         gint64         origin,
+                         gint64         t0,
+                         gint64         t1,
+                         double         pixels)
 {
-  return format_view_time_full (self, t, FALSE);
+  g_autofree char *a = _cpel_window_format_status_time (file, clock, origin, t0, t0, t1, pixels,
+                                                        TRUE);
+  g_autofree char *b = _cpel_window_format_status_time (file, clock, origin, t1, t0, t1, pixels,
+                                                        FALSE);
+  g_autofree char *span = cpel_time_format_kind (t1 - t0, cpel_file_get_time_kind (file));
+
+  if (clock == CPEL_CLOCK_WALL)
+    /* TRANSLATORS: the visible range on the wall clock: start – end UTC (span) */
+    return g_strdup_printf (_("%s – %s UTC (%s)"), a, b, span);
+  /* TRANSLATORS: the visible range: start – end (span) */
+  return g_strdup_printf (_("%s – %s (%s)"), a, b, span);
+}
+
+char *
+_cpel_window_cursor_text (CpelFile      *file,
+                          CpelClockKind  clock,
+                          gint64         origin,
+                          gint64         t,
+                          gint64         t0,
+                          gint64         t1,
+                          double         pixels)
+{
+  g_autofree char *time = _cpel_window_format_status_time (file, clock, origin, t, t0, t1,
+                                                           pixels, FALSE);
+
+  /* TRANSLATORS: time under the pointer */
+  return g_strdup_printf (_("Cursor %s"), time);
+}
+
+char *
+_cpel_window_delta_text (CpelFile *file,
+                         gint64    dt)
+{
+  g_autofree char *text = cpel_time_format_kind (dt, cpel_file_get_time_kind (file));
+  char buf[32];
+
+  g_strlcpy (buf, text, sizeof buf);
+  return g_strdup (buf);
+}
+
+/* The single view's timeline width, for the precision of its times. */
+static double
+view_pixels (CpelWindow *self)
+{
+  return gtk_widget_get_width (GTK_WIDGET (self->timeline))
+         - cpel_timeline_get_label_width (self->timeline);
 }
 
 static void
 update_range_label (CpelWindow *self)
 {
   const CpelRange *range = cpel_session_get_range (self->session);
-  gint64 t0 = range->t0, t1 = range->t1;
-  g_autofree char *a = NULL;
-  g_autofree char *b = NULL;
-  g_autofree char *span = NULL;
   g_autofree char *text = NULL;
+  gint64 origin = 0;
+  CpelClockKind clock;
 
   if (self->file == NULL)
     {
       gtk_label_set_text (self->range_label, "");
       return;
     }
-  a = format_view_time_full (self, t0, TRUE);
-  b = format_view_time (self, t1);
-  span = cpel_time_format_kind (t1 - t0, cpel_file_get_time_kind (self->file));
-  if (cpel_session_get_time_clock (self->session, NULL) == CPEL_CLOCK_WALL)
-    /* TRANSLATORS: the visible range on the wall clock: start – end UTC (span) */
-    text = g_strdup_printf (_("%s – %s UTC (%s)"), a, b, span);
-  else
-    /* TRANSLATORS: the visible range: start – end (span) */
-    text = g_strdup_printf (_("%s – %s (%s)"), a, b, span);
+  clock = cpel_session_get_time_clock (self->session, &origin);
+  text = _cpel_window_range_text (self->file, clock, origin, range->t0, range->t1,
+                                  view_pixels (self));
   gtk_label_set_text (self->range_label, text);
 }
 
 static void
 update_pointer_labels (CpelWindow *self)
 {
+  const CpelRange *range = cpel_session_get_range (self->session);
   gint64 t, m0, m1;
   guint64 count;
-  char buf[32];
 
   if (self->file != NULL && cpel_timeline_get_cursor_time (self->timeline, &t))
     {
-      g_autofree char *text = NULL;
-      g_autofree char *time = format_view_time (self, t);
+      gint64 origin = 0;
+      CpelClockKind clock = cpel_session_get_time_clock (self->session, &origin);
+      g_autofree char *text = _cpel_window_cursor_text (self->file, clock, origin, t, range->t0,
+                                                        range->t1, view_pixels (self));
 
-      /* TRANSLATORS: time under the pointer */
-      text = g_strdup_printf (_("Cursor %s"), time);
       gtk_label_set_text (self->cursor_label, text);
     }
   else
@@ -145,12 +186,10 @@ update_pointer_labels (CpelWindow *self)
     {
       g_autofree char *n = cpel_format_count (count);
       g_autofree char *text = NULL;
+      g_autofree char *dt = _cpel_window_delta_text (self->file, m1 - m0);
 
-      g_autofree char *dt = cpel_time_format_kind (m1 - m0, cpel_file_get_time_kind (self->file));
-
-      g_strlcpy (buf, dt, sizeof buf);
       /* TRANSLATORS: a measured interval and the number of events in it */
-      text = g_strdup_printf (ngettext ("Δt %s · %s event", "Δt %s · %s events", count), buf, n);
+      text = g_strdup_printf (ngettext ("Δt %s · %s event", "Δt %s · %s events", count), dt, n);
       gtk_label_set_text (self->measure_label, text);
     }
   else
@@ -1007,6 +1046,8 @@ const char *
 cpel_window_get_range_text (CpelWindow *self)
 {
   g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
+  if (cpel_window_is_comparing (self))
+    return gtk_label_get_text (self->compare.range_label);
   return gtk_label_get_text (self->range_label);
 }
 
@@ -1014,6 +1055,8 @@ const char *
 cpel_window_get_cursor_text (CpelWindow *self)
 {
   g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
+  if (cpel_window_is_comparing (self))
+    return gtk_label_get_text (self->compare.cursor_label);
   return gtk_label_get_text (self->cursor_label);
 }
 
@@ -1021,6 +1064,8 @@ const char *
 cpel_window_get_measure_text (CpelWindow *self)
 {
   g_return_val_if_fail (CPEL_IS_WINDOW (self), NULL);
+  if (cpel_window_is_comparing (self))
+    return gtk_label_get_text (self->compare.measure_label);
   return gtk_label_get_text (self->measure_label);
 }
 

@@ -466,6 +466,96 @@ hist_cmp (gconstpointer pa,
   return strcmp (a->h.name, b->h.name);
 }
 
+/* The durations of every span name (with `name`: of that one) of `file`,
+ * indexed by hs->names' ids. */
+static gboolean
+collect_durations (CpelFile               *file,
+                   CpelSpanRules          *rules,
+                   const CpelSpansOptions *options,
+                   const char             *name,
+                   CpelSpanHistograms     *hs,
+                   GPtrArray              *durations,
+                   GCancellable           *cancellable,
+                   GError                **error)
+{
+  g_autoptr(GArray) cache = g_array_new (FALSE, FALSE, sizeof (gint8));
+  HistRun run;
+
+  run.names = hs->names;
+  run.name = name;
+  run.cache = cache;
+  run.durations = durations;
+  return cpel_spans_run (file, rules, options, hs->names, hist_sink, &run, cancellable, error);
+}
+
+static CpelSpanHistograms *
+histograms_new (void)
+{
+  CpelSpanHistograms *hs = g_new0 (CpelSpanHistograms, 1);
+
+  hs->names = cpel_span_names_new ();
+  hs->hists = g_array_new (FALSE, TRUE, sizeof (Hist));
+  return hs;
+}
+
+static void
+durations_min_max (CpelDurations *a,
+                   gint64        *min,
+                   gint64        *max)
+{
+  *min = *max = *cpel_durations_at (a, 0);
+  for (guint64 i = 1; i < a->n; i++)
+    {
+      gint64 v = *cpel_durations_at (a, i);
+
+      *min = MIN (*min, v);
+      *max = MAX (*max, v);
+    }
+}
+
+/* Name `id`'s histogram of the durations `a` (not empty) over bins of
+ * [min, max + 1), appended to hs. */
+static void
+add_histogram (CpelSpanHistograms *hs,
+               guint               id,
+               CpelDurations      *a,
+               gint64              min,
+               gint64              max,
+               guint               n_bins,
+               CpelSpanHistAxis    axis)
+{
+  unsigned __int128 total = 0;
+  Hist h = { { 0 } };
+
+  h.h.name = cpel_span_names_get (hs->names, id);
+  h.h.count = a->n;
+  durations_min_max (a, &h.h.min_ns, &h.h.max_ns);
+  for (guint64 i = 0; i < a->n; i++)
+    total += (guint64) *cpel_durations_at (a, i);
+  h.h.total_ns = total > G_MAXUINT64 ? G_MAXUINT64 : (guint64) total;
+  h.edges = g_array_new (FALSE, FALSE, sizeof (gint64));
+  /* a longest duration of 2^63 - 1 ns: its bin ends there, inclusive */
+  make_edges (h.edges, min, max == G_MAXINT64 ? G_MAXINT64 : max + 1, n_bins, axis);
+  h.h.n_bins = h.edges->len - 1;
+  h.counts = g_array_sized_new (FALSE, TRUE, sizeof (guint64), h.h.n_bins);
+  h.totals = g_array_sized_new (FALSE, TRUE, sizeof (guint64), h.h.n_bins);
+  g_array_set_size (h.counts, h.h.n_bins);
+  g_array_set_size (h.totals, h.h.n_bins);
+  for (guint64 i = 0; i < a->n; i++)
+    {
+      gint64 v = *cpel_durations_at (a, i);
+      guint b = bin_of ((const gint64 *) h.edges->data, h.h.n_bins, v);
+      guint64 *t = &g_array_index (h.totals, guint64, b);
+
+      g_array_index (h.counts, guint64, b)++;
+      *t = *t > G_MAXUINT64 - (guint64) v ? G_MAXUINT64 : *t + (guint64) v;
+    }
+  h.h.edges = (const gint64 *) h.edges->data;
+  h.h.counts = (const guint64 *) h.counts->data;
+  h.h.totals = (const guint64 *) h.totals->data;
+  g_array_append_val (hs->hists, h);
+}
+
 CpelSpanHistograms *
 cpel_span_histograms_compute (CpelFile               *file,
                               CpelSpanRules          *rules,
@@ -476,71 +566,107 @@ cpel_span_histograms_compute (CpelFile               *file,
                               GCancellable           *cancellable,
                               GError                **error)
 {
-  g_autoptr(CpelSpanHistograms) hs = g_new0 (CpelSpanHistograms, 1);
-  g_autoptr(GArray) cache = g_array_new (FALSE, FALSE, sizeof (gint8));
+  g_autoptr(CpelSpanHistograms) hs = NULL;
   g_autoptr(GPtrArray) durations = g_ptr_array_new_with_free_func (durations_free);
-  HistRun run;
 
   g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
   g_return_val_if_fail (rules != NULL, NULL);
   g_return_val_if_fail (n_bins >= 1 && n_bins <= CPEL_SPAN_HIST_MAX_BINS, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  hs->names = cpel_span_names_new ();
-  hs->hists = g_array_new (FALSE, TRUE, sizeof (Hist));
-  run.names = hs->names;
-  run.name = name;
-  run.cache = cache;
-  run.durations = durations;
-  if (!cpel_spans_run (file, rules, options, hs->names, hist_sink, &run, cancellable, error))
+  hs = histograms_new ();
+  if (!collect_durations (file, rules, options, name, hs, durations, cancellable, error))
     return NULL;
   for (guint id = 0; id < durations->len; id++)
     {
       CpelDurations *a = g_ptr_array_index (durations, id);
-      unsigned __int128 total = 0;
-      Hist h = { { 0 } };
+      gint64 min, max;
 
       if (a == NULL || a->n == 0)
         continue;
-      h.h.name = cpel_span_names_get (hs->names, id);
-      h.h.count = a->n;
-      h.h.min_ns = h.h.max_ns = *cpel_durations_at (a, 0);
-      for (guint64 i = 0; i < a->n; i++)
-        {
-          gint64 v = *cpel_durations_at (a, i);
-
-          h.h.min_ns = MIN (h.h.min_ns, v);
-          h.h.max_ns = MAX (h.h.max_ns, v);
-          total += (guint64) v;
-        }
-      h.h.total_ns = total > G_MAXUINT64 ? G_MAXUINT64 : (guint64) total;
-      h.edges = g_array_new (FALSE, FALSE, sizeof (gint64));
-      /* a longest duration of 2^63 - 1 ns: its bin ends there, inclusive */
-      make_edges (h.edges, h.h.min_ns, h.h.max_ns == G_MAXINT64 ? G_MAXINT64 : h.h.max_ns + 1,
-                  n_bins, axis);
-      h.h.n_bins = h.edges->len - 1;
-      h.counts = g_array_sized_new (FALSE, TRUE, sizeof (guint64), h.h.n_bins);
-      h.totals = g_array_sized_new (FALSE, TRUE, sizeof (guint64), h.h.n_bins);
-      g_array_set_size (h.counts, h.h.n_bins);
-      g_array_set_size (h.totals, h.h.n_bins);
-      for (guint64 i = 0; i < a->n; i++)
-        {
-          gint64 v = *cpel_durations_at (a, i);
-          guint b = bin_of ((const gint64 *) h.edges->data, h.h.n_bins, v);
-          guint64 *t = &g_array_index (h.totals, guint64, b);
-
-          g_array_index (h.counts, guint64, b)++;
-          *t = *t > G_MAXUINT64 - (guint64) v ? G_MAXUINT64 : *t + (guint64) v;
-        }
-      h.h.edges = (const gint64 *) h.edges->data;
-      h.h.counts = (const guint64 *) h.counts->data;
-      h.h.totals = (const guint64 *) h.totals->data;
-      g_array_append_val (hs->hists, h);
+      durations_min_max (a, &min, &max);
+      add_histogram (hs, id, a, min, max, n_bins, axis);
       g_ptr_array_index (durations, id) = NULL;
       durations_free (a);
     }
   g_array_sort (hs->hists, hist_cmp);
   return g_steal_pointer (&hs);
+}
+
+/* The durations of `name` among those collected (NULL: none), its id. */
+static CpelDurations *
+named_durations (CpelSpanHistograms *hs,
+                 GPtrArray          *durations,
+                 const char         *name,
+                 guint              *id)
+{
+  for (guint i = 0; i < durations->len; i++)
+    {
+      CpelDurations *a = g_ptr_array_index (durations, i);
+
+      if (a != NULL && a->n > 0 && strcmp (cpel_span_names_get (hs->names, i), name) == 0)
+        {
+          *id = i;
+          return a;
+        }
+    }
+  return NULL;
+}
+
+gboolean
+cpel_span_histograms_compute_pair (CpelFile               *file_a,
+                                   CpelSpanRules          *rules_a,
+                                   const CpelSpansOptions *options_a,
+                                   CpelFile               *file_b,
+                                   CpelSpanRules          *rules_b,
+                                   const CpelSpansOptions *options_b,
+                                   const char             *name,
+                                   guint                   n_bins,
+                                   CpelSpanHistAxis        axis,
+                                   CpelSpanHistograms    **out_a,
+                                   CpelSpanHistograms    **out_b,
+                                   GCancellable           *cancellable,
+                                   GError                **error)
+{
+  g_autoptr(CpelSpanHistograms) ha = NULL;
+  g_autoptr(CpelSpanHistograms) hb = NULL;
+  g_autoptr(GPtrArray) da = g_ptr_array_new_with_free_func (durations_free);
+  g_autoptr(GPtrArray) db = g_ptr_array_new_with_free_func (durations_free);
+  CpelDurations *a, *b;
+  guint id_a = 0, id_b = 0;
+  gint64 min = G_MAXINT64, max = G_MININT64;
+
+  g_return_val_if_fail (CPEL_IS_FILE (file_a) && CPEL_IS_FILE (file_b), FALSE);
+  g_return_val_if_fail (rules_a != NULL && rules_b != NULL && name != NULL, FALSE);
+  g_return_val_if_fail (n_bins >= 1 && n_bins <= CPEL_SPAN_HIST_MAX_BINS, FALSE);
+  g_return_val_if_fail (out_a != NULL && out_b != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  ha = histograms_new ();
+  hb = histograms_new ();
+  if (!collect_durations (file_a, rules_a, options_a, name, ha, da, cancellable, error)
+      || !collect_durations (file_b, rules_b, options_b, name, hb, db, cancellable, error))
+    return FALSE;
+  a = named_durations (ha, da, name, &id_a);
+  b = named_durations (hb, db, name, &id_b);
+  for (guint i = 0; i < 2; i++)
+    {
+      CpelDurations *d = i == 0 ? a : b;
+      gint64 lo, hi;
+
+      if (d == NULL)
+        continue;
+      durations_min_max (d, &lo, &hi);
+      min = MIN (min, lo);
+      max = MAX (max, hi);
+    }
+  if (a != NULL)
+    add_histogram (ha, id_a, a, min, max, n_bins, axis);
+  if (b != NULL)
+    add_histogram (hb, id_b, b, min, max, n_bins, axis);
+  *out_a = g_steal_pointer (&ha);
+  *out_b = g_steal_pointer (&hb);
+  return TRUE;
 }
 
 void

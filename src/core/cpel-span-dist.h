@@ -112,6 +112,25 @@ CpelSpanHistograms *cpel_span_histograms_compute (CpelFile               *file,
                                                   CpelSpanHistAxis        axis,
                                                   GCancellable           *cancellable,
                                                   GError                **error);
+/* The histograms of the spans named `name` in two captures (A: file_a by
+ * rules_a over options_a, B likewise), on the same bins: those of
+ * cpel_span_histograms_compute () over the shortest to the longest
+ * duration of both, so that they can be overlaid.  *out_a and *out_b hold
+ * one histogram each, or none when that capture has no finished span of
+ * the name.  FALSE with an error as cpel_span_histograms_compute (). */
+gboolean         cpel_span_histograms_compute_pair (CpelFile               *file_a,
+                                                    CpelSpanRules          *rules_a,
+                                                    const CpelSpansOptions *options_a,
+                                                    CpelFile               *file_b,
+                                                    CpelSpanRules          *rules_b,
+                                                    const CpelSpansOptions *options_b,
+                                                    const char             *name,
+                                                    guint                   n_bins,
+                                                    CpelSpanHistAxis        axis,
+                                                    CpelSpanHistograms    **out_a,
+                                                    CpelSpanHistograms    **out_b,
+                                                    GCancellable           *cancellable,
+                                                    GError                **error);
 void             cpel_span_histograms_free  (CpelSpanHistograms *hists);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelSpanHistograms, cpel_span_histograms_free)
 /* In `cpel spans`' order: total_ns descending, then name bytewise. */

@@ -47,6 +47,10 @@ struct _CpelSession
   GCancellable      *spans_cancel;   /* the derivation running, or NULL */
   gboolean           show_spans;
   CpelSpanFilter    *span_filter;    /* the spans highlighted (a histogram's selection) */
+  /* the compare file's spans, by its own rules */
+  CpelSpanRules     *compare_span_rules;
+  CpelSpans         *compare_spans;
+  GCancellable      *compare_spans_cancel;
   GArray            *span_matches;   /* CpelSessionSpanMatch: span_filter's, NULL: not yet */
   gboolean           has_span_selection;
   CpelSessionSpanRef selected_span;
@@ -86,6 +90,8 @@ enum
   PROP_SPANS_PENDING,
   PROP_SHOW_SPANS,
   PROP_SPAN_FILTER,
+  PROP_COMPARE_SPAN_RULES,
+  PROP_COMPARE_SPANS,
   PROP_CAPTURE_CLOCK,
   PROP_HAS_CAPTURE_CLOCK,
   N_PROPS
@@ -161,6 +167,7 @@ set_has_selection (CpelSession *self,
 }
 
 static void spans_restart (CpelSession *self);
+static void compare_spans_restart (CpelSession *self);
 static void span_matches_clear (CpelSession *self);
 
 static void
@@ -264,6 +271,7 @@ cpel_session_set_compare_file (CpelSession *self,
   g_object_freeze_notify (G_OBJECT (self));
   cpel_session_set_compare_alignment (self, 0, 0);
   cpel_session_reset_compare_view (self, &(CpelRange) { 0, 1 });
+  compare_spans_restart (self);
   notify (self, PROP_COMPARE_FILE);
   g_object_thaw_notify (G_OBJECT (self));
 }
@@ -856,6 +864,17 @@ derive_done (GObject      *source,
   g_free (weak);
   /* A derivation cancelled (another file or rules since, or the session
    * gone) is forgotten: its successor has started already. */
+  if (self != NULL && self->compare_spans_cancel != NULL
+      && cancellable == self->compare_spans_cancel)
+    {
+      g_clear_object (&self->compare_spans_cancel);
+      if (spans == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("Could not derive the compared capture's spans: %s", error->message);
+      self->compare_spans = spans;
+      if (spans != NULL)
+        notify (self, PROP_COMPARE_SPANS);
+      return;
+    }
   if (self == NULL || cancellable != self->spans_cancel)
     {
       g_clear_pointer (&spans, cpel_spans_free);
@@ -873,6 +892,93 @@ derive_done (GObject      *source,
   g_object_thaw_notify (G_OBJECT (self));
 }
 
+/* Derive `file`'s spans by `rules` in a worker; returns its cancellable
+ * (derive_done tells the derivations apart by it). */
+static GCancellable *
+start_derive (CpelSession   *self,
+              CpelFile      *file,
+              CpelSpanRules *rules)
+{
+  g_autoptr(GTask) task = NULL;
+  GWeakRef *weak = g_new0 (GWeakRef, 1);
+  GCancellable *cancellable = g_cancellable_new ();
+  DeriveData *d;
+
+  g_weak_ref_init (weak, self);
+  task = g_task_new (NULL, cancellable, derive_done, weak);
+  g_task_set_source_tag (task, start_derive);
+  d = g_new0 (DeriveData, 1);
+  d->file = g_object_ref (file);
+  d->rules = cpel_span_rules_ref (rules);
+  g_task_set_task_data (task, d, derive_data_free);
+  g_task_set_return_on_cancel (task, FALSE);
+  g_task_run_in_thread (task, derive_thread);
+  return cancellable;
+}
+
+/* The same for the compare file and its rules (no selection to drop). */
+static void
+compare_spans_restart (CpelSession *self)
+{
+  gboolean had_spans = self->compare_spans != NULL;
+
+  if (self->compare_spans_cancel != NULL)
+    g_cancellable_cancel (self->compare_spans_cancel);
+  g_clear_object (&self->compare_spans_cancel);
+  g_clear_pointer (&self->compare_spans, cpel_spans_free);
+  if (self->compare_file != NULL && self->compare_span_rules != NULL)
+    self->compare_spans_cancel = start_derive (self, self->compare_file,
+                                               self->compare_span_rules);
+  if (had_spans)
+    notify (self, PROP_COMPARE_SPANS);
+}
+
+void
+cpel_session_set_compare_span_rules (CpelSession   *self,
+                                     CpelSpanRules *rules)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+
+  if (self->compare_span_rules == rules)
+    return;
+  if (rules != NULL)
+    cpel_span_rules_ref (rules);
+  g_clear_pointer (&self->compare_span_rules, cpel_span_rules_unref);
+  self->compare_span_rules = rules;
+  g_object_freeze_notify (G_OBJECT (self));
+  notify (self, PROP_COMPARE_SPAN_RULES);
+  compare_spans_restart (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+CpelSpanRules *
+cpel_session_get_compare_span_rules (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  return self->compare_span_rules;
+}
+
+CpelSpans *
+cpel_session_get_compare_spans (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  return self->compare_spans;
+}
+
+CpelSpans *
+cpel_session_get_spans_for (CpelSession *self,
+                            CpelFile    *file)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  if (file == NULL)
+    return NULL;
+  if (file == self->file)
+    return self->spans;
+  if (file == self->compare_file)
+    return self->compare_spans;
+  return NULL;
+}
+
 /* Drop the spans (and the selected span), cancel a derivation and start
  * one for the current file and rules. */
 static void
@@ -881,8 +987,6 @@ spans_restart (CpelSession *self)
   gboolean had_spans = self->spans != NULL;
   gboolean was_pending = self->spans_cancel != NULL;
   gboolean had_span_selection = self->has_span_selection;
-  g_autoptr(GTask) task = NULL;
-  DeriveData *d;
 
   if (self->spans_cancel != NULL)
     g_cancellable_cancel (self->spans_cancel);
@@ -892,20 +996,7 @@ spans_restart (CpelSession *self)
   self->has_span_selection = FALSE;
 
   if (self->file != NULL && self->span_rules != NULL)
-    {
-      GWeakRef *weak = g_new0 (GWeakRef, 1);
-
-      g_weak_ref_init (weak, self);
-      self->spans_cancel = g_cancellable_new ();
-      task = g_task_new (NULL, self->spans_cancel, derive_done, weak);
-      g_task_set_source_tag (task, spans_restart);
-      d = g_new0 (DeriveData, 1);
-      d->file = g_object_ref (self->file);
-      d->rules = cpel_span_rules_ref (self->span_rules);
-      g_task_set_task_data (task, d, derive_data_free);
-      g_task_set_return_on_cancel (task, FALSE);
-      g_task_run_in_thread (task, derive_thread);
-    }
+    self->spans_cancel = start_derive (self, self->file, self->span_rules);
 
   if (had_spans)
     notify (self, PROP_SPANS);
@@ -1916,6 +2007,11 @@ cpel_session_dispose (GObject *object)
   g_clear_pointer (&self->spans, cpel_spans_free);
   span_matches_clear (self);
   g_clear_pointer (&self->span_rules, cpel_span_rules_unref);
+  if (self->compare_spans_cancel != NULL)
+    g_cancellable_cancel (self->compare_spans_cancel);
+  g_clear_object (&self->compare_spans_cancel);
+  g_clear_pointer (&self->compare_spans, cpel_spans_free);
+  g_clear_pointer (&self->compare_span_rules, cpel_span_rules_unref);
 
   G_OBJECT_CLASS (cpel_session_parent_class)->dispose (object);
 }
@@ -2030,6 +2126,12 @@ cpel_session_get_property (GObject    *object,
     case PROP_SPAN_FILTER:
       g_value_set_pointer (value, self->span_filter);
       break;
+    case PROP_COMPARE_SPAN_RULES:
+      g_value_set_pointer (value, self->compare_span_rules);
+      break;
+    case PROP_COMPARE_SPANS:
+      g_value_set_pointer (value, self->compare_spans);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -2103,6 +2205,9 @@ cpel_session_set_property (GObject      *object,
       break;
     case PROP_SHOW_SPANS:
       cpel_session_set_show_spans (self, g_value_get_boolean (value));
+      break;
+    case PROP_COMPARE_SPAN_RULES:
+      cpel_session_set_compare_span_rules (self, g_value_get_pointer (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -2179,6 +2284,11 @@ cpel_session_class_init (CpelSessionClass *klass)
   /* The spans highlighted (a CpelSpanFilter owned by the session), or NULL. */
   properties[PROP_SPAN_FILTER] =
     g_param_spec_pointer ("span-filter", NULL, NULL, ro);
+  /* The same for the compare file (its own rules; NULL: no spans). */
+  properties[PROP_COMPARE_SPAN_RULES] =
+    g_param_spec_pointer ("compare-span-rules", NULL, NULL, rw);
+  properties[PROP_COMPARE_SPANS] =
+    g_param_spec_pointer ("compare-spans", NULL, NULL, ro);
   /* Times on the capture's own clock (chosen; see cpel_session_get_time_clock). */
   properties[PROP_CAPTURE_CLOCK] =
     g_param_spec_boolean ("capture-clock", NULL, NULL, FALSE, rw);

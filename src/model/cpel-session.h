@@ -15,8 +15,8 @@
  * "has-selection", "measure" (CpelRange or NULL), "chasing", "color-mode",
  * "summary", "views" (the capture's saved views), "span-rules", "spans" (the
  * file's spans, derived off the main thread), "spans-pending",
- * "show-spans", "capture-clock", "has-capture-clock".  Signals:
- * "tracks-changed" (the rows shown changed),
+ * "show-spans", "capture-clock", "has-capture-clock", "compare-span-rules",
+ * "compare-spans".  Signals: "tracks-changed" (the rows shown changed),
  * "types-changed" (the hidden event types changed), "matches-changed" (the
  * search matches highlighted), "selection-changed"
  * (another event or none), "reveal-track" (guint slot, gboolean centre:
@@ -292,6 +292,17 @@ void            cpel_session_set_span_rules     (CpelSession       *self,
 CpelSpanRules  *cpel_session_get_span_rules     (CpelSession       *self);
 CpelSpans      *cpel_session_get_spans          (CpelSession       *self);
 gboolean        cpel_session_get_spans_pending  (CpelSession       *self);
+/* The compare file's spans, derived as the file's are, by rules of its own
+ * (a capture's settings: NULL, the default, derives none): notified as
+ * "compare-spans"; another compare file derives them anew. */
+void            cpel_session_set_compare_span_rules (CpelSession   *self,
+                                                     CpelSpanRules *rules);
+CpelSpanRules  *cpel_session_get_compare_span_rules (CpelSession   *self);
+CpelSpans      *cpel_session_get_compare_spans  (CpelSession       *self);
+/* The spans of `file`: the file's or the compare file's (NULL: neither,
+ * or not derived yet). */
+CpelSpans      *cpel_session_get_spans_for      (CpelSession       *self,
+                                                 CpelFile          *file);
 /* Whether views draw the spans (default TRUE). */
 void            cpel_session_set_show_spans     (CpelSession       *self,
                                                  gboolean           show);

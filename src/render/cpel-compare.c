@@ -454,6 +454,28 @@ render_compare (cairo_t               *cr,
       cairo_rectangle (cr, 0, y0, MARK_WIDTH, y1 - y0);
       cairo_fill (cr);
     }
+  /* the legend of the states in A's rows shown (else B's), at the lower
+   * right */
+  if (cv.a.spans != NULL || cv.b.spans != NULL)
+    {
+      const CpelView *shown = ctx.view;
+      CpelCompareSide side = cv.a.spans != NULL ? CPEL_COMPARE_A : CPEL_COMPARE_B;
+      CpelView legend = side == CPEL_COMPARE_A ? cv.a : cv.b;
+
+      ctx.view = &legend;
+      ctx.n_legend = 0;
+      for (guint i = 0; i < rows->len; i++)
+        {
+          const CpelCompareRow *r = &g_array_index (rows, CpelCompareRow, i);
+          double c0, c1;
+
+          row_clip (&cv, height, r->side, &c0, &c1);
+          if (r->side == side && r->y + cv.a.row_height > c0 && r->y < c1)
+            cpel_render_spans_legend_add_track (&ctx, r->slot, legend.t0, legend.t1);
+        }
+      cpel_render_spans_legend (&ctx);
+      ctx.view = shown;
+    }
   if (cv.a.has_measure)
     cpel_render_measure (&ctx);
   if (cv.a.has_cursor)
@@ -506,6 +528,164 @@ cpel_render_compare_export (const CpelCompareView *cv,
     }
   return cpel_render_export_with (draw_compare, (gpointer) cv, format, width, height, scale,
                                   path, overwrite, error);
+}
+
+/* ---- the overview strip of both ---------------------------------------- */
+
+/* A capture's whole span in A's time: [first, end). */
+static void
+side_extent (const CpelCompareView *cv,
+             CpelCompareSide        side,
+             gint64                *first,
+             gint64                *end)
+{
+  const CpelView *v = side == CPEL_COMPARE_A ? &cv->a : &cv->b;
+  gint64 d = v->file != NULL ? cpel_file_get_duration (v->file) : 0;
+
+  *first = side == CPEL_COMPARE_A ? 0 : -cv->offset_b;
+  *end = sat_add (*first, CLAMP (d, 0, G_MAXINT64 - 1) + 1);
+}
+
+void
+cpel_compare_view_overview_extent (const CpelCompareView *cv,
+                                   gint64                *t0,
+                                   gint64                *t1)
+{
+  gint64 fa, ea, fb, eb;
+
+  g_return_if_fail (cv != NULL);
+
+  side_extent (cv, CPEL_COMPARE_A, &fa, &ea);
+  side_extent (cv, CPEL_COMPARE_B, &fb, &eb);
+  *t0 = MIN (fa, fb);
+  *t1 = MAX (MAX (ea, eb), *t0 + 1);
+}
+
+double
+cpel_render_compare_overview_time_to_x (const CpelCompareView *cv,
+                                        double                 width,
+                                        gint64                 t)
+{
+  gint64 t0, t1;
+
+  g_return_val_if_fail (cv != NULL, 0);
+  cpel_compare_view_overview_extent (cv, &t0, &t1);
+  return ((double) t - (double) t0) * width / ((double) t1 - (double) t0);
+}
+
+gint64
+cpel_render_compare_overview_x_to_time (const CpelCompareView *cv,
+                                        double                 width,
+                                        double                 x)
+{
+  gint64 t0, t1;
+  double t;
+
+  g_return_val_if_fail (cv != NULL, 0);
+  if (width <= 0)
+    return 0;
+  cpel_compare_view_overview_extent (cv, &t0, &t1);
+  t = (double) t0 + floor (x * ((double) t1 - (double) t0) / width);
+  return (gint64) CLAMP (t, -9.0e18, 9.0e18);
+}
+
+/* One side's density in its band: the single strip's BASE layer of that
+ * side's view (its rows and shown types) where its capture lies. */
+static void
+draw_side_base (cairo_t               *cr,
+                double                 width,
+                double                 y,
+                double                 h,
+                const CpelCompareView *cv,
+                CpelCompareSide        side)
+{
+  const CpelPalette *pal = cv->a.palette;
+  CpelView v = side == CPEL_COMPARE_A ? cv->a : cv->b;
+  gint64 first, end;
+  double x0, x1;
+
+  side_extent (cv, side, &first, &end);
+  x0 = cpel_render_compare_overview_time_to_x (cv, width, first);
+  x1 = cpel_render_compare_overview_time_to_x (cv, width, end);
+  v.t0 = 0;
+  v.t1 = end - first;
+  if (v.file != NULL && x1 - x0 >= 0.5)
+    {
+      cairo_save (cr);
+      cairo_translate (cr, x0, y);
+      cpel_render_overview_layers (cr, x1 - x0, h, &v, CPEL_OVERVIEW_LAYER_BASE);
+      cairo_restore (cr);
+    }
+  /* the side's mark, as in the panes' label column */
+  cpel_render_set_color (cr, side_color (pal, side));
+  cairo_rectangle (cr, 0, y, MARK_WIDTH, h);
+  cairo_fill (cr);
+}
+
+void
+cpel_render_compare_overview_layers (cairo_t               *cr,
+                                     double                 width,
+                                     double                 height,
+                                     const CpelCompareView *in,
+                                     CpelOverviewLayer      layers)
+{
+  CpelCompareView cv;
+  CpelPalette fallback;
+  const CpelPalette *pal;
+  double half = floor (height / 2);
+
+  g_return_if_fail (cr != NULL);
+  g_return_if_fail (in != NULL);
+
+  if (width <= 0 || height <= 0)
+    return;
+  cv = *in;
+  if (cv.a.palette == NULL)
+    {
+      cpel_palette_init_light (&fallback);
+      cv.a.palette = &fallback;
+    }
+  cpel_compare_view_sync (&cv);
+  pal = cv.a.palette;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_clip (cr);
+  if (layers & CPEL_OVERVIEW_LAYER_BASE)
+    {
+      cpel_render_set_color (cr, &pal->ruler_bg);
+      cairo_paint (cr);
+      draw_side_base (cr, width, 0, half - 1, &cv, CPEL_COMPARE_A);
+      draw_side_base (cr, width, half, height - half, &cv, CPEL_COMPARE_B);
+      /* a line between the two */
+      cpel_render_set_color (cr, &pal->grid);
+      cairo_rectangle (cr, 0, half - 1, width, 1);
+      cairo_fill (cr);
+    }
+  if (layers & CPEL_OVERVIEW_LAYER_WINDOW)
+    cpel_render_overview_window (cr, width, height,
+                                 cpel_render_compare_overview_time_to_x (&cv, width, cv.a.t0),
+                                 cpel_render_compare_overview_time_to_x (&cv, width, cv.a.t1),
+                                 pal);
+  if (layers & CPEL_OVERVIEW_LAYER_TOP)
+    cpel_render_overview_top (cr, width, height, cv.a.has_cursor,
+                              cv.a.has_cursor
+                              ? cpel_render_compare_overview_time_to_x (&cv, width, cv.a.cursor_t)
+                              : 0, pal);
+  cairo_restore (cr);
+}
+
+guint64
+cpel_render_compare_overview_shown_hash (const CpelCompareView *cv)
+{
+  guint64 h;
+
+  g_return_val_if_fail (cv != NULL, 0);
+  h = cpel_render_overview_shown_hash (&cv->a);
+  h = (h << 7 | h >> 57) ^ cpel_render_overview_shown_hash (&cv->b);
+  h ^= (guint64) cv->offset_b * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  h ^= (guint64) (guintptr) cv->b.file;
+  return h;
 }
 
 /* ---- interval histograms ---------------------------------------------- */

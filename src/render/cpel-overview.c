@@ -466,10 +466,16 @@ draw_base (cairo_t *cr, double width, double height, const CpelView *view, const
 static void
 draw_window (cairo_t *cr, double width, double height, const CpelView *view, const CpelPalette *pal)
 {
-  /* The visible window: the rest is veiled, the window outlined. */
-  double xa = cpel_render_overview_time_to_x (view, width, view->t0);
-  double xb = cpel_render_overview_time_to_x (view, width, view->t1);
+  cpel_render_overview_window (cr, width, height,
+                               cpel_render_overview_time_to_x (view, width, view->t0),
+                               cpel_render_overview_time_to_x (view, width, view->t1), pal);
+}
 
+void
+cpel_render_overview_window (cairo_t *cr, double width, double height, double xa, double xb,
+                             const CpelPalette *pal)
+{
+  /* The visible window: the rest is veiled, the window outlined. */
   xa = CLAMP (xa, 0, width);
   xb = CLAMP (xb, 0, width);
   if (xb - xa < 2)
@@ -537,13 +543,22 @@ draw_matches (cairo_t *cr, double width, double height, const CpelView *view, co
 static void
 draw_top (cairo_t *cr, double width, double height, const CpelView *view, const CpelPalette *pal)
 {
+  cpel_render_overview_top (cr, width, height, view->has_cursor,
+                            view->has_cursor
+                            ? cpel_render_overview_time_to_x (view, width, view->cursor_t) : 0,
+                            pal);
+}
+
+void
+cpel_render_overview_top (cairo_t *cr, double width, double height, gboolean has_cursor,
+                          double x, const CpelPalette *pal)
+{
   double scale, hair;
 
   overview_columns (cr, width, &scale);
   hair = 1.0 / scale;
-  if (view->has_cursor)
+  if (has_cursor)
     {
-      double x = cpel_render_overview_time_to_x (view, width, view->cursor_t);
       cpel_render_set_color_alpha (cr, &pal->accent, 0.8);
       cairo_rectangle (cr, round (x * scale) / scale, 0, hair, height);
       cairo_fill (cr);

@@ -147,6 +147,13 @@ void         cpel_render_density_cache_put (CpelRenderCtx *ctx, guint slot, guin
                                             const float *counts, float max);
 
 /* Parts of a frame. */
+/* The overview strip's window [xa, xb) (the rest veiled) and its top layer
+ * (the cursor at x, the bottom border), for any strip's geometry. */
+void         cpel_render_overview_window   (cairo_t *cr, double width, double height,
+                                            double xa, double xb, const CpelPalette *pal);
+void         cpel_render_overview_top      (cairo_t *cr, double width, double height,
+                                            gboolean has_cursor, double x,
+                                            const CpelPalette *pal);
 void         cpel_render_ruler             (CpelRenderCtx *ctx);
 /* The measure band and the cursor line over the whole height (cpel-render.c). */
 void         cpel_render_measure           (CpelRenderCtx *ctx);
@@ -158,6 +165,11 @@ void         cpel_render_rows_events       (CpelRenderCtx *ctx);
 void         cpel_render_rows_spans        (CpelRenderCtx *ctx);
 /* The legend of the states drawn, over the rows' events. */
 void         cpel_render_spans_legend      (CpelRenderCtx *ctx);
+/* Adds the states of view->spans that track `slot` has in [t0, t1) (the
+ * first few thousand) to the legend: a compare view draws its rows as
+ * views of their own, and collects its legend so. */
+void         cpel_render_spans_legend_add_track (CpelRenderCtx *ctx, guint slot,
+                                                 gint64 t0, gint64 t1);
 void         cpel_render_label_column      (CpelRenderCtx *ctx);
 
 /* Ruler unit helpers (cpel-ruler.c). */

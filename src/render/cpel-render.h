@@ -464,6 +464,23 @@ gboolean cpel_render_compare_export (const CpelCompareView *cv, CpelExportFormat
                                      double width, double height, double scale,
                                      const char *path, gboolean overwrite, GError **error);
 
+/* The compare view's overview strip: both captures on one axis of A's time,
+ * from the earlier capture's start to the later one's end (the extent), A's
+ * density in the upper half and B's (moved by the offset) in the lower,
+ * each with its side's mark; the view's window (A's t0, t1) and cursor
+ * across both.  Layers as cpel_render_overview_layers (no MATCHES). */
+void     cpel_compare_view_overview_extent (const CpelCompareView *cv, gint64 *t0, gint64 *t1);
+void     cpel_render_compare_overview_layers (cairo_t *cr, double width, double height,
+                                              const CpelCompareView *cv,
+                                              CpelOverviewLayer layers);
+/* What the BASE layer depends on besides the size and palette (0 only by
+ * chance). */
+guint64  cpel_render_compare_overview_shown_hash (const CpelCompareView *cv);
+double   cpel_render_compare_overview_time_to_x (const CpelCompareView *cv, double width,
+                                                 gint64 t);
+gint64   cpel_render_compare_overview_x_to_time (const CpelCompareView *cv, double width,
+                                                 double x);
+
 /* Two interval distributions overlaid (CPEL_STATS_HISTOGRAM_BINS bins each,
  * either may be NULL), as the share of each one's intervals per bin over a
  * log time axis; A in the accent colour, B in the highlight colour, a

@@ -118,10 +118,11 @@ cpel_render_span_histogram (cairo_t                     *cr,
   guint ticks;
 
   g_return_if_fail (cr != NULL);
-  g_return_if_fail (view != NULL && view->hist != NULL);
+  g_return_if_fail (view != NULL && (view->hist != NULL || view->hist_b != NULL));
   if (width <= 0 || height <= 0)
     return;
-  hist = view->hist;
+  /* the bins (the same in A and B when comparing) */
+  hist = view->hist != NULL ? view->hist : view->hist_b;
   palette = view->palette;
   if (palette == NULL)
     {
@@ -141,8 +142,13 @@ cpel_render_span_histogram (cairo_t                     *cr,
   pango_layout_set_font_description (layout, font);
   pango_font_description_free (font);
 
-  for (guint i = 0; i < hist->n_bins; i++)
-    top_value = MAX (top_value, (double) (view->time_weighted ? hist->totals[i] : hist->counts[i]));
+  for (guint s = 0; s < 2; s++)
+    {
+      const CpelSpanHistogram *h = s == 0 ? view->hist : view->hist_b;
+
+      for (guint i = 0; h != NULL && i < h->n_bins; i++)
+        top_value = MAX (top_value, (double) (view->time_weighted ? h->totals[i] : h->counts[i]));
+    }
   if (top_value <= 0)
     top_value = 1;
 
@@ -175,19 +181,52 @@ cpel_render_span_histogram (cairo_t                     *cr,
       cairo_rectangle (cr, px + view->sel_first * bw, py, (last + 1 - view->sel_first) * bw, ph);
       cairo_fill (cr);
     }
-  for (guint i = 0; i < hist->n_bins; i++)
+  for (guint s = 0; s < 2; s++)
     {
-      double v = (double) (view->time_weighted ? hist->totals[i] : hist->counts[i]);
-      double h = v / top_value * ph;
-      gboolean selected = view->sel_first <= i && i <= view->sel_last;
+      const CpelSpanHistogram *sh = s == 0 ? view->hist : view->hist_b;
+      /* two: side by side in each bin (A left, B right) where a bin is wide
+       * enough, else overlaid, both see-through */
+      gboolean halves = view->hist_b != NULL && bw >= 6;
+      double alpha = view->hist_b != NULL && !halves ? 0.6 : 1.0;
+      double bx = halves ? s * bw / 2 : 0, bwi = halves ? bw / 2 : bw;
 
-      if (v <= 0)
-        continue;
-      h = MAX (h, 1);
-      cpel_render_set_color_alpha (cr, &palette->accent, !any_selected || selected ? 1.0 : 0.35);
-      cairo_rectangle (cr, px + i * bw + (bw > 4 ? 0.5 : 0), py + ph - h,
-                       MAX (bw - (bw > 4 ? 1 : 0), 1), h);
-      cairo_fill (cr);
+      for (guint i = 0; sh != NULL && i < MIN (sh->n_bins, hist->n_bins); i++)
+        {
+          double v = (double) (view->time_weighted ? sh->totals[i] : sh->counts[i]);
+          double h = v / top_value * ph;
+          gboolean selected = view->sel_first <= i && i <= view->sel_last;
+
+          if (v <= 0)
+            continue;
+          h = MAX (h, 1);
+          cpel_render_set_color_alpha (cr, s == 0 ? &palette->accent : &palette->highlight,
+                                       !any_selected || selected ? alpha : 0.35 * alpha);
+          cairo_rectangle (cr, px + i * bw + bx + (bwi > 4 ? 0.5 : 0), py + ph - h,
+                           MAX (bwi - (bwi > 4 ? 1 : 0), 1), h);
+          cairo_fill (cr);
+        }
+    }
+  if (view->hist_b != NULL)
+    {
+      /* the legend, at the upper right: ■ A  ■ B */
+      const char *names[2] = { view->name_a != NULL ? view->name_a : "A",
+                               view->name_b != NULL ? view->name_b : "B" };
+      double x = px + pw - 6;
+
+      for (int s = 1; s >= 0; s--)
+        {
+          PangoRectangle r;
+
+          pango_layout_set_text (layout, names[s], -1);
+          pango_layout_get_pixel_extents (layout, NULL, &r);
+          x -= r.width;
+          label (cr, layout, names[s], x, py + 2, 0, &palette->foreground);
+          x -= 14;
+          cpel_render_set_color_alpha (cr, s == 0 ? &palette->accent : &palette->highlight, 0.8);
+          cairo_rectangle (cr, x, py + 2 + (r.height - 10) / 2.0, 10, 10);
+          cairo_fill (cr);
+          x -= 12;
+        }
     }
 
   /* Duration labels under the bars at round durations, at least 80 px

@@ -7,7 +7,7 @@
  * time-weighted); a count axis on the left, duration labels under the
  * bars in the unit that fits ("10 µs", never "10.000 µs"); dashed
  * markers at p50, p90 and p99; with a selection, the bars outside it
- * faded.
+ * faded.  Two captures' histograms can be overlaid.
  */
 #pragma once
 
@@ -27,6 +27,14 @@ typedef struct
   guint                    sel_last;        /* sel_first > sel_last: none */
   const CpelPalette       *palette;         /* NULL: light */
   gboolean                 log_axis;        /* log bins: labels at 1, 2, 5 x 10^k */
+  /* Comparing: B's histogram on the same bins (cpel_span_histograms_compute_pair),
+   * drawn with A's (hist, which may then be NULL: none in A), A in the
+   * accent colour, B in the highlight colour, side by side in each bin (A
+   * left) where bins are at least 6 px wide, else overlaid see-through,
+   * with a legend naming them (NULL: "A", "B").  NULL: one histogram. */
+  const CpelSpanHistogram *hist_b;
+  const char              *name_a;
+  const char              *name_b;
 } CpelSpanHistogramView;
 
 /* The plot area (bars) of a width x height histogram. */

@@ -29,6 +29,7 @@
 #define SPAN_FADE       28.0   /* px: an orphan's fading end */
 #define SPAN_LABEL_MIN  24.0   /* px: a bar narrower has no label */
 #define SPAN_TRACE_ALPHA 0.5   /* a dense column with spans no sample hit */
+#define SPAN_LEGEND_SCAN 4096  /* states read per track for a compare view's legend */
 #define SPAN_DIM_ALPHA  0.7    /* background over a span a highlight leaves out */
 #define SPAN_HL_SCAN    64     /* spans beginning in a dense column checked for a highlight */
 
@@ -652,6 +653,32 @@ legend_rank (const char *name)
     if (g_ascii_strncasecmp (name, state_colors[i].prefix, strlen (state_colors[i].prefix)) == 0)
       return i;
   return G_N_ELEMENTS (state_colors);
+}
+
+void
+cpel_render_spans_legend_add_track (CpelRenderCtx *ctx,
+                                    guint          slot,
+                                    gint64         t0,
+                                    gint64         t1)
+{
+  CpelSpans *spans = ctx->view->spans;
+  const CpelSpan *a;
+  guint64 n = 0, i;
+
+  if (spans == NULL)
+    return;
+  a = cpel_spans_get_track_states (spans, slot, &n);
+  if (a == NULL || n == 0)
+    return;
+  i = states_lower_bound (spans, slot, a, n, t0);
+  if (i > 0)
+    i--;
+  for (guint k = 0; i < n && k < SPAN_LEGEND_SCAN; i++, k++)
+    {
+      if (cpel_spans_begin_ns (spans, slot, &a[i]) >= t1)
+        break;
+      legend_add (ctx, a[i].name);
+    }
 }
 
 /* "■ Running  ■ Off CPU …" in a box at the timeline's lower right. */

@@ -102,7 +102,8 @@ test_both_panes (Fixture *f, gconstpointer data)
   pane = cpel_window_get_compare_pane (f->window);
   g_assert_true (gtk_widget_get_mapped (pane));
   /* shown at once, not crossfaded from the single view over 200 ms */
-  g_assert_false (gtk_stack_get_transition_running (GTK_STACK (gtk_widget_get_parent (pane))));
+  g_assert_false (gtk_stack_get_transition_running (
+                    GTK_STACK (gtk_widget_get_ancestor (pane, GTK_TYPE_STACK))));
   view = cpel_compare_pane_get_view (CPEL_COMPARE_PANE (pane));
   g_assert_true (view->a.file == cpel_window_get_file (f->window));
   g_assert_cmpuint (cpel_file_get_n_tracks (view->b.file), ==, 3);
@@ -181,7 +182,8 @@ test_both_panes (Fixture *f, gconstpointer data)
   g_assert_cmpuint (cpel_file_get_n_tracks (cpel_compare_pane_get_file_a (CPEL_COMPARE_PANE (pane))), ==, 3);
   app_test_activate_action (GTK_WIDGET (f->window), "close-compare", NULL);
   g_assert_false (cpel_window_is_comparing (f->window));
-  g_assert_false (gtk_stack_get_transition_running (GTK_STACK (gtk_widget_get_parent (pane))));
+  g_assert_false (gtk_stack_get_transition_running (
+                    GTK_STACK (gtk_widget_get_ancestor (pane, GTK_TYPE_STACK))));
   app_test_wait_until (!gtk_widget_get_mapped (pane), 30);
   g_assert_nonnull (cpel_window_get_file (f->window));
 }

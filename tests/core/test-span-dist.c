@@ -382,6 +382,55 @@ test_pct (void)
     }
 }
 
+/* The planted regression's ip4-lookup in A and B on the same bins: A's
+ * 100 x 1000 ns and B's 90 x 1000 ns + 10 x 2000 ns over [1000, 2001) in
+ * 10 linear bins of 101 ns; a name only A has: B's histograms empty. */
+static void
+test_hist_pair (void)
+{
+  g_autoptr(GArray) sa = cpel_test_node_spans_planted (FALSE);
+  g_autoptr(GArray) sb = cpel_test_node_spans_planted (TRUE);
+  g_autoptr(CpelFile) a = file_of (sa);
+  g_autoptr(CpelFile) b = file_of (sb);
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
+  g_autoptr(CpelSpanHistograms) ha = NULL;
+  g_autoptr(CpelSpanHistograms) hb = NULL;
+  g_autoptr(GError) error = NULL;
+  const CpelSpanHistogram *x, *y;
+
+  g_assert_true (cpel_span_histograms_compute_pair (a, rules, NULL, b, rules, NULL, "ip4-lookup",
+                                                    10, CPEL_SPAN_HIST_LINEAR, &ha, &hb, NULL,
+                                                    &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_span_histograms_get_n (ha), ==, 1);
+  g_assert_cmpuint (cpel_span_histograms_get_n (hb), ==, 1);
+  x = cpel_span_histograms_get (ha, 0);
+  y = cpel_span_histograms_get (hb, 0);
+  g_assert_cmpstr (x->name, ==, "ip4-lookup");
+  g_assert_cmpuint (x->n_bins, ==, 10);
+  g_assert_cmpuint (y->n_bins, ==, 10);
+  for (guint i = 0; i <= 10; i++)
+    g_assert_cmpint (x->edges[i], ==, y->edges[i]);
+  g_assert_cmpint (x->edges[0], ==, 1000);
+  g_assert_cmpint (x->edges[10], ==, 2001);
+  g_assert_cmpuint (x->counts[0], ==, 100);
+  g_assert_cmpuint (x->counts[9], ==, 0);
+  g_assert_cmpuint (y->counts[0], ==, 90);
+  g_assert_cmpuint (y->counts[9], ==, 10);
+  g_assert_cmpint (x->min_ns, ==, 1000);
+  g_assert_cmpint (x->max_ns, ==, 1000);
+  g_assert_cmpint (y->max_ns, ==, 2000);
+  g_clear_pointer (&ha, cpel_span_histograms_free);
+  g_clear_pointer (&hb, cpel_span_histograms_free);
+
+  g_assert_true (cpel_span_histograms_compute_pair (a, rules, NULL, b, rules, NULL, "ip6-lookup",
+                                                    10, CPEL_SPAN_HIST_LOG, &ha, &hb, NULL,
+                                                    &error));
+  g_assert_cmpuint (cpel_span_histograms_get_n (ha), ==, 1);
+  g_assert_cmpuint (cpel_span_histograms_get_n (hb), ==, 0);
+  g_assert_cmpuint (cpel_span_histograms_get (ha, 0)->count, ==, 5);
+}
+
 /* The planted regression: every figure of every row. */
 static void
 test_diff_planted (void)
@@ -721,6 +770,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/span-dist/list", test_list);
   g_test_add_func ("/core/span-dist/diff-pct", test_pct);
   g_test_add_func ("/core/span-dist/diff-planted", test_diff_planted);
+  g_test_add_func ("/core/span-dist/hist-pair", test_hist_pair);
   g_test_add_func ("/core/span-dist/anomalies", test_anomalies);
   return g_test_run ();
 }

@@ -430,6 +430,62 @@ test_step (void)
   g_assert_cmpuint (got.index, ==, 0);
 }
 
+static void
+on_compare_spans (CpelSession *session, GParamSpec *pspec, guint *n)
+{
+  (*n)++;
+}
+
+/* The compare file's spans: derived by the compare rules (none without),
+ * apart from the file's; again for another compare file or rules, dropped
+ * (notified) without a compare file. */
+static void
+test_compare (void)
+{
+  g_autoptr(CpelSession) session = cpel_session_new ();
+  g_autoptr(CpelFile) a = file_new (vpp_events, G_N_ELEMENTS (vpp_events));
+  g_autoptr(CpelFile) b = file_new (api_events, G_N_ELEMENTS (api_events));
+  g_autoptr(CpelSpanRules) builtin = cpel_span_rules_new_builtin ();
+  g_autoptr(CpelSpanRules) none = cpel_span_rules_new ();
+  CpelSpans *spans;
+  guint n = 0;
+  g_autofree char *text = NULL;
+
+  g_signal_connect (session, "notify::compare-spans", G_CALLBACK (on_compare_spans), &n);
+  cpel_session_set_file (session, a);
+  cpel_session_set_compare_file (session, b);
+  wait_spans (session);
+  /* no compare rules: none derived */
+  g_assert_null (cpel_session_get_compare_spans (session));
+  g_assert_null (cpel_session_get_spans_for (session, b));
+  g_assert_true (cpel_session_get_spans_for (session, a) == cpel_session_get_spans (session));
+
+  cpel_session_set_compare_span_rules (session, builtin);
+  g_assert_true (cpel_session_get_compare_span_rules (session) == builtin);
+  while (cpel_session_get_compare_spans (session) == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (n, ==, 1);
+  spans = cpel_session_get_compare_spans (session);
+  g_assert_true (cpel_session_get_spans_for (session, b) == spans);
+  g_assert_true (spans != cpel_session_get_spans (session));
+  text = describe (spans, 0);
+  g_assert_cmpstr (text, ==, "api-msg[10,30]d0");
+
+  /* other rules for B only: A's spans stay */
+  spans = cpel_session_get_spans (session);
+  cpel_session_set_compare_span_rules (session, none);
+  g_assert_cmpuint (n, ==, 2);   /* dropped */
+  while (cpel_session_get_compare_spans (session) == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (cpel_spans_get_n_spans (cpel_session_get_compare_spans (session)), ==, 0);
+  g_assert_true (cpel_session_get_spans (session) == spans);
+
+  /* no compare file: none */
+  cpel_session_set_compare_file (session, NULL);
+  g_assert_null (cpel_session_get_compare_spans (session));
+  g_assert_null (cpel_session_get_spans_for (session, b));
+}
+
 /* ip4-lookup on both threads, of several durations:
  *   track 1: [100, 200) 100 ns, [300, 1300) 1000 ns, [5000, 5005) 5 ns
  *   track 2: [150, 2150) 2000 ns, [2500, 2510) 10 ns */
@@ -546,5 +602,6 @@ main (int argc, char **argv)
   g_test_add_func ("/model/session/spans/cancel", test_cancel);
   g_test_add_func ("/model/session/spans/select", test_select);
   g_test_add_func ("/model/session/spans/step", test_step);
+  g_test_add_func ("/model/session/spans/compare", test_compare);
   return g_test_run ();
 }

@@ -458,6 +458,49 @@ test_selected_label (void)
   cairo_surface_destroy (plain);
 }
 
+/* States drawn in the panes get one legend at the view's lower right (the
+ * rows are views of their own, too small for one), naming the states of
+ * the rows shown. */
+static void
+test_states_legend (void)
+{
+  g_autoptr(CpelFile) a = cpel_test_pair_file (TRUE, NULL);
+  g_autoptr(CpelFile) b = cpel_test_pair_file (FALSE, NULL);
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new ();
+  g_autoptr(CpelSpans) spans = NULL;
+  g_autoptr(GError) error = NULL;
+  static const char text[] = "state Running on event=same\nstate Sleeping on event=slow\n";
+  CpelPalette palette;
+  CpelCompareView cv;
+  CpelRGBA running;
+  cairo_surface_t *with, *without;
+  guint found[2] = { 0, 0 };
+
+  g_assert_true (cpel_span_rules_add_text (rules, text, -1, "test", &error));
+  g_assert_no_error (error);
+  spans = cpel_spans_derive (a, rules, NULL, NULL, &error);
+  g_assert_no_error (error);
+  cpel_palette_init_light (&palette);
+  cpel_palette_get_state_color (&palette, "Running", &running);
+  cpel_compare_view_init (&cv, a, b, &palette);
+  cv.a.t0 = 0;
+  cv.a.t1 = 2100;
+  without = draw (&cv, WIDTH, HEIGHT);
+  cv.a.spans = spans;
+  with = draw (&cv, WIDTH, HEIGHT);
+  /* Running's swatch in the lower right corner, only with the spans */
+  for (int y = (int) HEIGHT - 40; y < (int) HEIGHT; y++)
+    for (int x = (int) WIDTH - 300; x < (int) WIDTH; x++)
+      {
+        found[0] += pixel (without, x, y) == argb_of (&running);
+        found[1] += pixel (with, x, y) == argb_of (&running);
+      }
+  g_assert_cmpuint (found[0], ==, 0);
+  g_assert_cmpuint (found[1], >=, 60);   /* a 10 x 10 swatch, its edges blended */
+  cairo_surface_destroy (with);
+  cairo_surface_destroy (without);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -471,5 +514,6 @@ main (int argc, char **argv)
   g_test_add_func ("/render/compare/histogram", test_histogram);
   g_test_add_func ("/render/compare/ruler-origin", test_ruler_origin);
   g_test_add_func ("/render/compare/selected-label", test_selected_label);
+  g_test_add_func ("/render/compare/states-legend", test_states_legend);
   return g_test_run ();
 }
