@@ -1039,7 +1039,8 @@ cpel_live_capture_start (CpelLiveCapture    *self,
 {
   g_return_if_fail (self != NULL && self->thread == NULL && func != NULL);
 
-  self->context = context != NULL ? g_main_context_ref (context) : g_main_context_ref_thread_default ();
+  self->context = context != NULL ? g_main_context_ref (context)
+                                  : g_main_context_ref_thread_default ();
   self->interval_ms = interval_ms;
   self->func = func;
   self->func_data = user_data;
