@@ -194,7 +194,14 @@ on_update (CpelFile             *file,
 
   self->follow.status = *status;
   if (file != NULL)
-    show_capture (self, file);
+    {
+      gint64 t0 = g_get_monotonic_time ();
+
+      show_capture (self, file);
+      /* what an update costs the main thread (a frame waits for it) */
+      g_debug ("follow: %" G_GUINT64_FORMAT " events shown in %.1f ms",
+               cpel_file_get_n_events (file), (g_get_monotonic_time () - t0) / 1e3);
+    }
   if (was_paused != status->paused || status->gone)
     sync_buttons (self);
   update_status (self);

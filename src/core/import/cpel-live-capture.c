@@ -221,6 +221,10 @@ struct _CpelLiveCapture
 
   /* the worker */
   GThread            *thread;
+  GThread            *builder;     /* makes the captures: the reader never waits for it */
+  GCond               build_cond;
+  gboolean            build_wanted;
+  gboolean            building;
   gboolean            stopping;
   GMainContext       *context;
   guint               interval_ms;
@@ -314,6 +318,7 @@ cpel_live_capture_new (const char *source,
   g_atomic_ref_count_init (&self->ref);
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
+  g_cond_init (&self->build_cond);
   self->source = g_strdup (source);
   self->clock_rate = clock_rate;
   self->store = store_new ();
@@ -393,6 +398,7 @@ cpel_live_capture_unref (CpelLiveCapture *self)
   g_clear_pointer (&self->context, g_main_context_unref);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
+  g_cond_clear (&self->build_cond);
   g_free (self);
 }
 
@@ -983,6 +989,23 @@ update_in_context (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+static void
+post (CpelLiveCapture *self,
+      CpelFile        *file)
+{
+  Update *u = g_new0 (Update, 1);
+
+  u->file = file;
+  u->status = self->status;
+  /* the reference is dropped in the context: never the last one here */
+  u->self = cpel_live_capture_ref (self);
+  g_main_context_invoke_full (self->context, G_PRIORITY_DEFAULT, update_in_context, u,
+                              update_free);
+}
+
+/* The reader: polls the source every CPEL_LIVE_POLL_MS (the lock held
+ * while it appends), asks the builder for a capture at most every
+ * interval_ms, posts changes of the counts. */
 static gpointer
 worker (gpointer data)
 {
@@ -997,34 +1020,54 @@ worker (gpointer data)
       if (!self->status.paused)
         poll_locked (self);
       now = g_get_monotonic_time ();
-      if ((self->dirty && now - last >= (gint64) self->interval_ms * 1000) || self->status_dirty)
+      if (self->dirty && !self->building && now - last >= (gint64) self->interval_ms * 1000)
         {
-          Update *u = g_new0 (Update, 1);
-          gboolean make = self->dirty;
-
           self->dirty = FALSE;
+          self->status_dirty = FALSE;   /* the capture brings the counts */
+          self->building = TRUE;
+          self->build_wanted = TRUE;
+          g_cond_signal (&self->build_cond);
+          last = now;
+        }
+      else if (self->status_dirty && !self->building)
+        {
           self->status_dirty = FALSE;
-          u->status = self->status;
-          if (make)
-            {
-              g_autoptr(GError) error = NULL;
-
-              g_mutex_unlock (&self->lock);
-              u->file = cpel_live_capture_snapshot (self, &error);
-              if (u->file == NULL)
-                g_warning ("%s: %s", self->source, error->message);
-              g_mutex_lock (&self->lock);
-              last = now;
-            }
-          /* the reference is dropped in the context: never the last one here */
-          u->self = cpel_live_capture_ref (self);
-          g_main_context_invoke_full (self->context, G_PRIORITY_DEFAULT, update_in_context, u,
-                                      update_free);
+          post (self, NULL);
         }
       if (self->stopping)
         break;
       g_cond_wait_until (&self->cond, &self->lock,
                          g_get_monotonic_time () + CPEL_LIVE_POLL_MS * G_TIME_SPAN_MILLISECOND);
+    }
+  g_mutex_unlock (&self->lock);
+  return NULL;
+}
+
+/* The builder: a CpelFile of everything kept, when the reader asks. */
+static gpointer
+builder (gpointer data)
+{
+  CpelLiveCapture *self = data;
+
+  g_mutex_lock (&self->lock);
+  while (!self->stopping)
+    {
+      g_autoptr(GError) error = NULL;
+      CpelFile *file;
+
+      if (!self->build_wanted)
+        {
+          g_cond_wait (&self->build_cond, &self->lock);
+          continue;
+        }
+      self->build_wanted = FALSE;
+      g_mutex_unlock (&self->lock);
+      file = cpel_live_capture_snapshot (self, &error);
+      if (file == NULL)
+        g_warning ("%s: %s", self->source, error->message);
+      g_mutex_lock (&self->lock);
+      self->building = FALSE;
+      post (self, file);
     }
   g_mutex_unlock (&self->lock);
   return NULL;
@@ -1045,6 +1088,7 @@ cpel_live_capture_start (CpelLiveCapture    *self,
   self->func = func;
   self->func_data = user_data;
   self->thread = g_thread_new ("cpel-follow", worker, self);
+  self->builder = g_thread_new ("cpel-follow-make", builder, self);
 }
 
 void
@@ -1057,9 +1101,12 @@ cpel_live_capture_stop (CpelLiveCapture *self)
   g_mutex_lock (&self->lock);
   self->stopping = TRUE;
   g_cond_signal (&self->cond);
+  g_cond_signal (&self->build_cond);
   g_mutex_unlock (&self->lock);
   g_thread_join (self->thread);
+  g_thread_join (self->builder);
   self->thread = NULL;
+  self->builder = NULL;
 }
 
 void

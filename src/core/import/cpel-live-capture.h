@@ -6,10 +6,11 @@
  * it every CPEL_LIVE_POLL_MS and appends what is new to an in-memory store
  * (times, track, code, datum and each event's text; blocks that never move,
  * so that the texts of the captures already handed out are read without a
- * lock).  At most every `interval_ms` it makes a CpelFile of everything
- * kept (a rebuild of the CPEL and its index: the simple design, its cost
- * grows with the events kept; see doc/performance.md) and hands it, with the
- * counts, to a callback in the caller's main context.
+ * lock).  At most every `interval_ms` a second thread makes a CpelFile of
+ * everything kept (a rebuild of the CPEL and its index: the simple design,
+ * its cost grows with the events kept; see doc/performance.md; the reader
+ * keeps reading meanwhile) and hands it, with the counts, to a callback in
+ * the caller's main context.
  *
  * Nothing is invented: entries the writer overwrote before they were read
  * are counted ("at least N" for a Snabb ring, which has no sequence
