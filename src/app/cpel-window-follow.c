@@ -94,7 +94,9 @@ update_status (CpelWindow *self)
   CpelWindowFollow *f = &self->follow;
   const CpelLiveStatus *s = &f->status;
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *count = cpel_format_count (s->n_events);
+  /* the events shown (the reader may be a little ahead of them) */
+  guint64 n = self->file != NULL ? cpel_file_get_n_events (self->file) : 0;
+  g_autofree char *count = cpel_format_count (n);
   g_autofree char *text = NULL;
 
   if (f->capture == NULL)
@@ -107,8 +109,7 @@ update_status (CpelWindow *self)
     g_ptr_array_add (parts, g_strdup (_("Following")));
   else
     g_ptr_array_add (parts, g_strdup (_("Live")));
-  g_ptr_array_add (parts, g_strdup_printf (ngettext ("%s event", "%s events", s->n_events),
-                                           count));
+  g_ptr_array_add (parts, g_strdup_printf (ngettext ("%s event", "%s events", n), count));
   if (!s->gone && !s->paused)
     {
       g_autofree char *rate = cpel_format_count ((guint64) (s->rate + 0.5));

@@ -21,9 +21,13 @@ typedef struct
   guint32 track;
   guint32 code;
   guint32 datum;
-  guint32 text_len;
+  guint32 text_len;   /* | TEXT_ARGS: the bytes are a Snabb entry's arguments */
   guint64 text_off;   /* chunk * TEXT_CHUNK + offset */
 } LiveEvent;
+
+/* A Snabb entry's text is made when asked, from its arguments (doubles)
+ * and its message's argument names: reading the ring stays cheap. */
+#define TEXT_ARGS        0x80000000u
 
 #define EV_BLOCK_SHIFT   16
 #define EV_BLOCK         (1u << EV_BLOCK_SHIFT)
@@ -42,6 +46,8 @@ typedef struct
   char          **chunks;    /* TEXT_CHUNKS_MAX */
   guint           n_chunks;
   guint32         chunk_used;
+  GMutex          names_lock;
+  GHashTable     *arg_names;  /* code -> its arguments' names (strv), Snabb */
 } Store;
 
 static Store *
@@ -52,6 +58,8 @@ store_new (void)
   g_atomic_ref_count_init (&s->ref);
   s->blocks = g_new0 (LiveEvent *, EV_BLOCKS_MAX);
   s->chunks = g_new0 (char *, TEXT_CHUNKS_MAX);
+  g_mutex_init (&s->names_lock);
+  s->arg_names = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_strfreev);
   return s;
 }
 
@@ -75,6 +83,8 @@ store_unref (gpointer data)
     g_free (s->chunks[i]);
   g_free (s->blocks);
   g_free (s->chunks);
+  g_hash_table_unref (s->arg_names);
+  g_mutex_clear (&s->names_lock);
   g_free (s);
 }
 
@@ -93,7 +103,8 @@ store_append (Store      *s,
               guint32     code,
               guint32     datum,
               const char *text,
-              gsize       len)
+              gsize       len,
+              gboolean    args)
 {
   LiveEvent *e;
   guint b = (guint) (s->n >> EV_BLOCK_SHIFT);
@@ -115,7 +126,7 @@ store_append (Store      *s,
   e->track = track;
   e->code = code;
   e->datum = datum;
-  e->text_len = (guint32) len;
+  e->text_len = (guint32) len | (args ? TEXT_ARGS : 0);
   e->text_off = (guint64) (s->n_chunks - 1) * TEXT_CHUNK + s->chunk_used;
   memcpy (s->chunks[s->n_chunks - 1] + s->chunk_used, text, len);
   s->chunk_used += (guint32) len;
@@ -130,20 +141,72 @@ store_text (const Store     *s,
   return s->chunks[e->text_off / TEXT_CHUNK] + e->text_off % TEXT_CHUNK;
 }
 
+/* The names of code's arguments (Snabb), once. */
+static void
+store_set_arg_names (Store              *s,
+                     guint32             code,
+                     const char * const *names,
+                     guint               n)
+{
+  g_mutex_lock (&s->names_lock);
+  if (!g_hash_table_contains (s->arg_names, GUINT_TO_POINTER (code)))
+    {
+      char **v = g_new0 (char *, n + 1);
+
+      for (guint k = 0; k < n; k++)
+        v[k] = g_strdup (names[k]);
+      g_hash_table_insert (s->arg_names, GUINT_TO_POINTER (code), v);
+    }
+  g_mutex_unlock (&s->names_lock);
+}
+
+static void
+store_format_text (Store           *s,
+                   const LiveEvent *e,
+                   GString         *out)
+{
+  const char *p = store_text (s, e);
+  guint len = e->text_len & ~TEXT_ARGS;
+
+  if (!(e->text_len & TEXT_ARGS))
+    {
+      g_string_append_len (out, p, len);
+      return;
+    }
+  /* NAME=value …, as `cpel dump --follow` shows them */
+  g_mutex_lock (&s->names_lock);
+  {
+    char **names = g_hash_table_lookup (s->arg_names, GUINT_TO_POINTER (e->code));
+
+    for (guint k = 0; names != NULL && names[k] != NULL && (k + 1) * 8 <= len; k++)
+      {
+        double v;
+
+        memcpy (&v, p + k * 8, 8);
+        if (k > 0)
+          g_string_append_c (out, ' ');
+        g_string_append (out, names[k]);
+        g_string_append_c (out, '=');
+        cpel_snabb_append_number (out, v);
+      }
+  }
+  g_mutex_unlock (&s->names_lock);
+}
+
 /* CpelTextSource of a snapshot: the events below its count never change. */
 static gboolean
 store_append_text (gconstpointer state,
                    guint64       file_index,
                    GString      *out)
 {
-  const Store *s = state;
+  Store *s = (Store *) state;   /* only its names' lock is taken */
   const LiveEvent *e;
 
   if ((file_index >> EV_BLOCK_SHIFT) >= EV_BLOCKS_MAX
       || g_atomic_pointer_get (&s->blocks[file_index >> EV_BLOCK_SHIFT]) == NULL)
     return FALSE;
   e = store_event (s, file_index);
-  g_string_append_len (out, store_text (s, e), e->text_len);
+  store_format_text (s, e, out);
   return TRUE;
 }
 
@@ -210,7 +273,6 @@ struct _CpelLiveCapture
   gint64              ring_base;
   gboolean            have_mono;
   double              mono_t[2], mono_ns[2];
-  GString            *text;
 
   /* CPEL */
   CpelFollower       *cpel;
@@ -331,7 +393,6 @@ cpel_live_capture_new (const char *source,
   self->track_by_label = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->type_by_code = g_hash_table_new (NULL, NULL);
   self->code_by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->text = g_string_new (NULL);
   self->status.lost_exact = TRUE;
   defs_reset (self);
 
@@ -390,7 +451,6 @@ cpel_live_capture_unref (CpelLiveCapture *self)
   g_hash_table_unref (self->track_by_label);
   g_hash_table_unref (self->type_by_code);
   g_hash_table_unref (self->code_by_name);
-  g_string_free (self->text, TRUE);
   g_free (self->entries);
   g_free (self->msgs);
   g_free (self->source);
@@ -521,6 +581,9 @@ snabb_entry (CpelLiveCapture      *self,
       mi->code = code_for_name (self, e->msgid, m != NULL ? m->name : unknown,
                                 m != NULL && m->n_args > 0);
       mi->known = m != NULL;   /* a message not (yet) in the table is looked up again */
+      if (m != NULL)
+        store_set_arg_names (self->store, mi->code, (const char * const *) m->arg_names,
+                             m->n_args);
     }
   if (!self->have_tsc0)
     {
@@ -541,20 +604,11 @@ snabb_entry (CpelLiveCapture      *self,
         }
       self->have_mono = TRUE;
     }
-  g_string_truncate (self->text, 0);
-  if (mi->m != NULL)
-    for (guint k = 0; k < mi->m->n_args; k++)
-      {
-        if (k > 0)
-          g_string_append_c (self->text, ' ');
-        g_string_append (self->text, mi->m->arg_names[k]);
-        g_string_append_c (self->text, '=');
-        cpel_snabb_append_number (self->text, e->args[k]);
-      }
   if (a0 == floor (a0) && fabs (a0) < 9.2e18)
     datum = (guint32) (gint64) a0;
-  if (!store_append (self->store, t, mi->track, mi->code, datum, self->text->str,
-                     self->text->len))
+  /* the arguments as they are: the text is made when asked */
+  if (!store_append (self->store, t, mi->track, mi->code, datum, (const char *) e->args,
+                     mi->m != NULL ? mi->m->n_args * sizeof (double) : 0, TRUE))
     self->full = TRUE;
   else
     note_time (self, t);
@@ -635,7 +689,7 @@ cpel_poll (CpelLiveCapture *self)
           track_for_id (self, ev->track_id, ev->track_label);
           type_for_code (self, ev->code, ev->name, FALSE);
           if (!store_append (self->store, ev->time_ns, ev->track_id, ev->code,
-                             ev->datum_value, ev->datum, strlen (ev->datum)))
+                             ev->datum_value, ev->datum, strlen (ev->datum), FALSE))
             self->full = TRUE;
           else
             note_time (self, ev->time_ns);
@@ -793,6 +847,7 @@ import_live (const CpelImportSource  *src,
 {
   /* the build is handed over as the source's data (never a file's bytes) */
   const Build *b = (const Build *) src->data;
+  g_autoptr(GString) text = g_string_new (NULL);
 
   if (b->kind == KIND_SNABB)
     {
@@ -827,9 +882,14 @@ import_live (const CpelImportSource  *src,
     {
       const LiveEvent *e = store_event (b->store, i);
 
+      if (b->with_texts)
+        {
+          g_string_truncate (text, 0);
+          store_format_text (b->store, e, text);
+        }
       cpel_import_builder_add_event (builder, build_ns (b, e->t), e->track, e->code, e->datum,
-                                     b->with_texts ? store_text (b->store, e) : NULL,
-                                     e->text_len);
+                                     b->with_texts ? text->str : NULL,
+                                     b->with_texts ? (gssize) text->len : 0);
       if ((i & 0xffff) == 0xffff && !cpel_import_check_cancel (builder, error))
         return FALSE;
     }
