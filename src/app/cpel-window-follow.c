@@ -185,6 +185,23 @@ show_capture (CpelWindow *self,
     show_newest (self);
 }
 
+/* Where entries were lost, on the timeline. */
+static void
+show_gaps (CpelWindow *self)
+{
+  g_autoptr(GArray) gaps = cpel_live_capture_dup_gaps (self->follow.capture);
+  g_autofree gint64 *times = g_new (gint64, MAX (gaps->len, 1));
+  g_autofree guint64 *lost = g_new (guint64, MAX (gaps->len, 1));
+
+  for (guint i = 0; i < gaps->len; i++)
+    {
+      times[i] = g_array_index (gaps, CpelLiveGap, i).time_ns;
+      lost[i] = g_array_index (gaps, CpelLiveGap, i).n_lost;
+    }
+  cpel_timeline_set_gaps (self->timeline, times, lost, gaps->len,
+                          !self->follow.status.lost_exact);
+}
+
 static void
 on_update (CpelFile             *file,
            const CpelLiveStatus *status,
@@ -199,6 +216,7 @@ on_update (CpelFile             *file,
       gint64 t0 = g_get_monotonic_time ();
 
       show_capture (self, file);
+      show_gaps (self);
       /* what an update costs the main thread (a frame waits for it) */
       g_debug ("follow: %" G_GUINT64_FORMAT " events shown in %.1f ms",
                cpel_file_get_n_events (file), (g_get_monotonic_time () - t0) / 1e3);
@@ -483,6 +501,7 @@ _cpel_window_follow_file_changed (CpelWindow *self)
   if (self->follow.updating || self->follow.capture == NULL)
     return;
   _cpel_window_follow_dispose (self);
+  cpel_timeline_set_gaps (self->timeline, NULL, NULL, 0, FALSE);
   self->follow.following = FALSE;
   gtk_widget_set_visible (self->follow.box, FALSE);
   gtk_widget_set_visible (self->follow.label, FALSE);
