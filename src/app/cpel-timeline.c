@@ -699,6 +699,13 @@ cpel_timeline_set_gaps (CpelTimeline  *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+guint
+cpel_timeline_get_n_gaps (CpelTimeline *self)
+{
+  g_return_val_if_fail (CPEL_IS_TIMELINE (self), 0);
+  return self->gaps != NULL ? self->gaps->len / 2 : 0;
+}
+
 /* ------------------------------------------------------------------------ */
 /* GObject                                                                    */
 

@@ -119,5 +119,6 @@ void            cpel_timeline_set_gaps          (CpelTimeline      *self,
                                                  const guint64     *n_lost,
                                                  guint              n_gaps,
                                                  gboolean           at_least);
+guint           cpel_timeline_get_n_gaps        (CpelTimeline      *self);
 
 G_END_DECLS

@@ -133,6 +133,7 @@ test_follow_ring (void)
   app_test_wait_until (shown_events (window) == w.n, 60);
   g_thread_join (thread);
   assert_in_order (cpel_window_get_file (window), w.n);
+  g_assert_cmpuint (cpel_timeline_get_n_gaps (cpel_window_get_timeline (window)), ==, 0);
   g_assert_true (cpel_window_get_following (window));
   g_assert_true (newest_in_sight (window));
   {
@@ -219,6 +220,8 @@ test_follow_lapped (void)
   app_test_wait_until (shown_events (window) > 100, 60);
   kept = shown_events (window);
   g_assert_cmpuint (kept, <, 1100);
+  /* and a gap on the timeline */
+  app_test_wait_until (cpel_timeline_get_n_gaps (cpel_window_get_timeline (window)) == 1, 60);
 
   gtk_window_destroy (GTK_WINDOW (window));
   snabb_ring_free (ring);

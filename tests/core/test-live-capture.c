@@ -9,6 +9,7 @@
 
 #include "cpel-live-capture.h"
 #include "cpel-loader.h"
+#include "cpel-append-writer.h"
 #include "snabb-ring-writer.h"
 
 static char *
@@ -165,6 +166,62 @@ test_save (void)
   g_rmdir (dir);
 }
 
+/* A CPEL file that grows: sections appended are read as they complete;
+ * a rewritten file starts the capture again. */
+static void
+test_cpel (void)
+{
+  g_autofree char *path = ring_path ();
+  g_autoptr(GByteArray) start = cpel_start ();
+  g_autoptr(GByteArray) more = g_byte_array_new ();
+  g_autoptr(CpelLiveCapture) cap = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  CpelLiveStatus status;
+  CpelEvent ev;
+
+  put_events (start, 0, 50);
+  append_file (path, start);
+  cap = cpel_live_capture_new (path, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_live_capture_poll (cap), ==, 50);
+  put_events (more, 5000, 30);
+  append_file (path, more);
+  g_assert_cmpuint (cpel_live_capture_poll (cap), ==, 30);
+  file = cpel_live_capture_snapshot (cap, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_file_get_n_events (file), ==, 80);
+  g_assert_cmpuint (cpel_file_get_n_tracks (file), ==, 1);
+  /* times from the first event, the texts as the file formats them */
+  cpel_file_get_track_event (file, 0, 79, &ev);
+  g_assert_cmpint (ev.time_ns, ==, 5000 + 29 * 100);
+  cpel_file_append_datum (file, &ev, text);
+  g_assert_cmpstr (text->str, ==, "790 pkts");
+  cpel_live_capture_get_status (cap, &status);
+  g_assert_true (status.lost_exact);
+  g_assert_cmpuint (status.n_rewritten, ==, 0);
+
+  /* rewritten (a new file in its place): the capture starts again */
+  {
+    g_autoptr(GByteArray) again = cpel_start ();
+    g_autofree char *tmp = g_strconcat (path, ".new", NULL);
+
+    put_events (again, 0, 10);
+    append_file (tmp, again);
+    g_assert_cmpint (g_rename (tmp, path), ==, 0);
+  }
+  cpel_live_capture_poll (cap);
+  cpel_live_capture_get_status (cap, &status);
+  g_assert_cmpuint (status.n_rewritten, ==, 1);
+  g_assert_cmpuint (status.n_events, ==, 10);
+  g_clear_object (&file);
+  file = cpel_live_capture_snapshot (cap, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_file_get_n_events (file), ==, 10);
+  remove_path (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -172,5 +229,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/live-capture/ring", test_ring);
   g_test_add_func ("/core/live-capture/lapped", test_lapped);
   g_test_add_func ("/core/live-capture/save", test_save);
+  g_test_add_func ("/core/live-capture/cpel", test_cpel);
   return g_test_run ();
 }
