@@ -1054,13 +1054,20 @@ post (CpelLiveCapture *self,
       CpelFile        *file)
 {
   Update *u = g_new0 (Update, 1);
+  GSource *source;
 
   u->file = file;
   u->status = self->status;
   /* the reference is dropped in the context: never the last one here */
   u->self = cpel_live_capture_ref (self);
-  g_main_context_invoke_full (self->context, G_PRIORITY_DEFAULT, update_in_context, u,
-                              update_free);
+  /* always a source of that context, never a call in this thread (which
+   * g_main_context_invoke () makes when the context is free here) */
+  source = g_idle_source_new ();
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, update_in_context, u, update_free);
+  g_source_set_static_name (source, "cpel-live-capture update");
+  g_source_attach (source, self->context);
+  g_source_unref (source);
 }
 
 /* The reader: polls the source every CPEL_LIVE_POLL_MS (the lock held
