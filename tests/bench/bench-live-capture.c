@@ -13,6 +13,7 @@
  * usage: bench-live-capture DIR [SECONDS]   prints key=value lines
  */
 #include <stdio.h>
+#include <string.h>
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -98,6 +99,19 @@ on_update (CpelFile             *file,
     }
 }
 
+/* Resident set size, bytes (Linux), 0 when unknown. */
+static guint64
+rss_bytes (void)
+{
+  g_autofree char *status = NULL;
+  const char *p;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return 0;
+  p = strstr (status, "VmRSS:");
+  return p != NULL ? g_ascii_strtoull (p + 6, NULL, 10) * 1024 : 0;
+}
+
 static int
 cmp_i64 (gconstpointer a, gconstpointer b)
 {
@@ -121,6 +135,7 @@ run (const char *dir,
   gint64 t_end, t0;
   g_autoptr(CpelFile) last = NULL;
   double make_s;
+  guint64 rss0 = rss_bytes ();
 
   w.ring = snabb_ring_create (path, SLOTS);
   w.rate = rate;
@@ -152,6 +167,9 @@ run (const char *dir,
   last = cpel_live_capture_snapshot (cap, &error);
   g_assert_no_error (error);
   make_s = (double) (g_get_monotonic_time () - t0) / G_USEC_PER_SEC;
+  /* the store and one capture (a window holds one; a second while the next is made) */
+  printf ("rss_per_event=%.0f B (store and one capture, ring mapping included)\n",
+          (double) (rss_bytes () - MIN (rss0, rss_bytes ())) / MAX (r.status.n_events, 1));
 
   g_array_sort (r.delays, cmp_i64);
   printf ("rate=%" G_GUINT64_FORMAT " seconds=%.1f written=%" G_GUINT64_FORMAT
