@@ -14,6 +14,7 @@
 #include "cpel-benchmark.h"
 #include "cpel-context-menu.h"
 #include "cpel-headless-export.h"
+#include "cpel-live-capture.h"
 #include "cpel-settings.h"
 #include "cpel-span-settings.h"
 #include "cpel-toaster.h"
@@ -692,6 +693,16 @@ cpel_application_handle_local_options (GApplication *application,
 
   if (g_variant_dict_lookup (dict, "follow", "^ay", &self->follow_source))
     {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CpelLiveCapture) probe = cpel_live_capture_new (self->follow_source,
+                                                                self->clock_rate, &error);
+
+      /* a source that cannot be read is said here, with a status, as the CLI does */
+      if (probe == NULL)
+        {
+          g_printerr ("cpelview: %s: %s\n", self->follow_source, error->message);
+          return 1;
+        }
       /* a window of this instance's own: the source is read here */
       g_application_set_flags (application,
                                g_application_get_flags (application) | G_APPLICATION_NON_UNIQUE);
