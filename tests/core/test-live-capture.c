@@ -222,6 +222,99 @@ test_cpel (void)
   remove_path (path);
 }
 
+/* `snabb:PID`: the ring of that process under $SNABB_SHM_ROOT. */
+static void
+test_snabb_pid (void)
+{
+  g_autofree char *root = g_dir_make_tmp ("cpel-live-root-XXXXXX", NULL);
+  g_autofree char *dir = g_build_filename (root, "4242", NULL);
+  g_autofree char *path = g_build_filename (dir, "events.timeline", NULL);
+  g_autoptr(CpelLiveCapture) cap = NULL;
+  g_autoptr(CpelLiveCapture) none = NULL;
+  g_autoptr(GError) error = NULL;
+  SnabbRing *ring;
+
+  g_assert_cmpint (g_mkdir (dir, 0700), ==, 0);
+  ring = snabb_ring_create (path, 64);
+  snabb_ring_write (ring, 10);
+  g_setenv ("SNABB_SHM_ROOT", root, TRUE);
+  cap = cpel_live_capture_new ("snabb:4242", 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_live_capture_poll (cap), ==, 10);
+  none = cpel_live_capture_new ("snabb:4243", 0, &error);
+  g_assert_null (none);
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_IO);
+  g_unsetenv ("SNABB_SHM_ROOT");
+  snabb_ring_free (ring);
+  g_unlink (path);
+  g_rmdir (dir);
+  g_rmdir (root);
+}
+
+typedef struct
+{
+  guint64  shown;
+  guint    updates;
+  gboolean gone;
+} Seen;
+
+static void
+on_update (CpelFile             *file,
+           const CpelLiveStatus *status,
+           gpointer              user_data)
+{
+  Seen *seen = user_data;
+
+  if (file != NULL)
+    {
+      seen->shown = cpel_file_get_n_events (file);
+      seen->updates++;
+      check_in_order (file, seen->shown);
+    }
+  seen->gone = status->gone;
+}
+
+static gpointer
+write_thread (gpointer data)
+{
+  SnabbRing *ring = data;
+
+  for (guint i = 0; i < 50; i++)
+    snabb_ring_write (ring, 1000);
+  return NULL;
+}
+
+/* The worker and the builder against a writer thread (ThreadSanitizer
+ * runs this): captures handed to the context, in order, the last with
+ * every entry; the ring's removal is "gone". */
+static void
+test_worker (void)
+{
+  g_autofree char *path = ring_path ();
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(CpelLiveCapture) cap = NULL;
+  g_autoptr(GError) error = NULL;
+  SnabbRing *ring = snabb_ring_create (path, 65536);
+  Seen seen = { 0 };
+  GThread *thread;
+
+  cap = cpel_live_capture_new (path, 0, &error);
+  g_assert_no_error (error);
+  cpel_live_capture_start (cap, context, 20, on_update, &seen);
+  thread = g_thread_new ("ring-writer", write_thread, ring);
+  while (seen.shown < 50000)
+    g_main_context_iteration (context, TRUE);
+  g_thread_join (thread);
+  g_assert_cmpuint (seen.shown, ==, 50000);
+  g_assert_cmpuint (seen.updates, >=, 1);
+  snabb_ring_free (ring);
+  g_unlink (path);
+  while (!seen.gone)
+    g_main_context_iteration (context, TRUE);
+  cpel_live_capture_stop (cap);
+  remove_path (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -230,5 +323,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/live-capture/lapped", test_lapped);
   g_test_add_func ("/core/live-capture/save", test_save);
   g_test_add_func ("/core/live-capture/cpel", test_cpel);
+  g_test_add_func ("/core/live-capture/snabb-pid", test_snabb_pid);
+  g_test_add_func ("/core/live-capture/worker", test_worker);
   return g_test_run ();
 }
