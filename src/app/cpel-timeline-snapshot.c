@@ -78,6 +78,16 @@ snapshot_gaps (CpelTimeline *self,
     return;
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (view->label_width, 0,
                                                          width - view->label_width, height));
+  /* the lines first, the labels over them */
+  for (guint i = 0; i + 1 < self->gaps->len; i += 2)
+    {
+      gint64 t = g_array_index (self->gaps, gint64, i);
+
+      if (t >= view->t0 && t < view->t1)
+        gtk_snapshot_append_color (snapshot, &red,
+                                   &GRAPHENE_RECT_INIT (round (cpel_view_time_to_x (view, width, t))
+                                                        - 1, h, 2, height - h));
+    }
   for (guint i = 0; i + 1 < self->gaps->len; i += 2)
     {
       gint64 t = g_array_index (self->gaps, gint64, i);
@@ -91,7 +101,6 @@ snapshot_gaps (CpelTimeline *self,
       if (t < view->t0 || t >= view->t1)
         continue;
       x = round (cpel_view_time_to_x (view, width, t));
-      gtk_snapshot_append_color (snapshot, &red, &GRAPHENE_RECT_INIT (x - 1, h, 2, height - h));
       if (x < free_x)
         continue;   /* gaps close together: their lines only */
       count = cpel_format_count ((guint64) lost);
