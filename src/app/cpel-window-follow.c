@@ -218,8 +218,9 @@ on_update (CpelFile             *file,
       show_capture (self, file);
       show_gaps (self);
       /* what an update costs the main thread (a frame waits for it) */
-      g_debug ("follow: %" G_GUINT64_FORMAT " events shown in %.1f ms",
-               cpel_file_get_n_events (file), (g_get_monotonic_time () - t0) / 1e3);
+      g_debug ("follow: %" G_GUINT64_FORMAT " events shown in %.1f ms (last frame %.1f ms)",
+               cpel_file_get_n_events (file), (g_get_monotonic_time () - t0) / 1e3,
+               cpel_timeline_get_last_frame_us (self->timeline) / 1e3);
     }
   if (was_paused != status->paused || status->gone)
     sync_buttons (self);
