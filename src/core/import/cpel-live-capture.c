@@ -353,6 +353,22 @@ is_snabb_ring (const char *path)
   return yes;
 }
 
+char *
+cpel_live_source_resolve (const char *source,
+                          gboolean   *is_snabb,
+                          GError    **error)
+{
+  char *path;
+
+  g_return_val_if_fail (source != NULL && is_snabb != NULL, NULL);
+  if (g_str_has_prefix (source, "snabb:"))
+    path = snabb_ring_of (source + 6, error);
+  else
+    path = g_strdup (source);
+  *is_snabb = path != NULL && is_snabb_ring (path);
+  return path;
+}
+
 static void
 defs_reset (CpelLiveCapture *self)
 {
@@ -373,6 +389,7 @@ cpel_live_capture_new (const char *source,
                        GError    **error)
 {
   g_autoptr(CpelLiveCapture) self = NULL;
+  gboolean is_snabb;
 
   g_return_val_if_fail (source != NULL, NULL);
 
@@ -396,16 +413,10 @@ cpel_live_capture_new (const char *source,
   self->status.lost_exact = TRUE;
   defs_reset (self);
 
-  if (g_str_has_prefix (source, "snabb:"))
-    {
-      self->path = snabb_ring_of (source + 6, error);
-      if (self->path == NULL)
-        return NULL;
-    }
-  else
-    self->path = g_strdup (source);
-
-  if (is_snabb_ring (self->path))
+  self->path = cpel_live_source_resolve (source, &is_snabb, error);
+  if (self->path == NULL)
+    return NULL;
+  if (is_snabb)
     {
       self->kind = KIND_SNABB;
       self->snabb = cpel_snabb_follower_new (self->path, error);

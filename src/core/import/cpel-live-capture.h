@@ -63,6 +63,12 @@ typedef void (*CpelLiveUpdateFunc) (CpelFile             *file,
  * clock_rate: ticks per second (0: the source's; a Snabb ring's TSC rate
  * is derived from its engine.got_monotonic_time events, else times are
  * ticks).  NULL with an error (CPEL_ERROR) when it cannot be read. */
+/* The file SOURCE names (`snabb:PID`: that process's ring, or NULL with
+ * an error when there is none); *is_snabb: it starts with a Snabb
+ * timeline's magic (else it is read as CPEL).  `cpel dump --follow` too. */
+char            *cpel_live_source_resolve    (const char          *source,
+                                              gboolean            *is_snabb,
+                                              GError             **error);
 CpelLiveCapture *cpel_live_capture_new       (const char          *source,
                                               guint64              clock_rate,
                                               GError             **error);
