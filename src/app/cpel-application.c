@@ -14,6 +14,7 @@
 #include "cpel-benchmark.h"
 #include "cpel-context-menu.h"
 #include "cpel-headless-export.h"
+#include "cpel-live-capture.h"
 #include "cpel-settings.h"
 #include "cpel-span-settings.h"
 #include "cpel-toaster.h"
@@ -35,6 +36,7 @@ struct _CpelApplication
   char           *view_name;        /* --view: saved view to open at */
   gboolean        compare;          /* --compare A B: the pending two, compared */
   guint64         clock_rate;       /* --clock-rate: read the files with it; 0 = their own */
+  char           *follow_source;    /* --follow: the source to follow at activation */
   gboolean        quitting;         /* app.quit waits for the index cache to be written */
 };
 
@@ -68,6 +70,9 @@ static const GOptionEntry options[] = {
   { "rules", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL,
     N_("Derive spans by the rules of FILE too (after the built-in ones; may be repeated)"),
     N_("FILE") },
+  { "follow", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+    N_("Follow SOURCE while it is written: a Snabb timeline ring, snabb:PID or a growing "
+       "CPEL file"), N_("SOURCE") },
   { "no-cache", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Neither read nor write the persisted index of big files"), NULL },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_("[FILE…]") },
@@ -299,6 +304,22 @@ cpel_application_activate (GApplication *application)
       cpel_benchmark_start (CPEL_WINDOW (window), file, compare, self->start_us);
       g_clear_pointer (&self->benchmark_path, g_free);
       g_clear_pointer (&self->benchmark_compare, g_free);
+      return;
+    }
+
+  if (self->follow_source != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *source = g_steal_pointer (&self->follow_source);
+      CpelWindow *follow_window = cpel_window_new (self);
+
+      gtk_window_present (GTK_WINDOW (follow_window));
+      if (!cpel_window_follow (follow_window, source, self->clock_rate, &error))
+        {
+          /* said where it was asked, as `cpel dump --follow` says it */
+          g_printerr ("cpelview: %s: %s\n", source, error->message);
+          gtk_window_destroy (GTK_WINDOW (follow_window));
+        }
       return;
     }
 
@@ -670,6 +691,24 @@ cpel_application_handle_local_options (GApplication *application,
       return -1;
     }
 
+  if (g_variant_dict_lookup (dict, "follow", "^ay", &self->follow_source))
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CpelLiveCapture) probe = cpel_live_capture_new (self->follow_source,
+                                                                self->clock_rate, &error);
+
+      /* a source that cannot be read is said here, with a status, as the CLI does */
+      if (probe == NULL)
+        {
+          g_printerr ("cpelview: %s: %s\n", self->follow_source, error->message);
+          return 1;
+        }
+      /* a window of this instance's own: the source is read here */
+      g_application_set_flags (application,
+                               g_application_get_flags (application) | G_APPLICATION_NON_UNIQUE);
+      return -1;
+    }
+
   if (g_variant_dict_contains (dict, "compare"))
     {
       if (n_files != 2)
@@ -727,6 +766,7 @@ cpel_application_dispose (GObject *object)
   g_clear_pointer (&self->benchmark_path, g_free);
   g_clear_pointer (&self->benchmark_compare, g_free);
   g_clear_pointer (&self->view_name, g_free);
+  g_clear_pointer (&self->follow_source, g_free);
 
   G_OBJECT_CLASS (cpel_application_parent_class)->dispose (object);
 }

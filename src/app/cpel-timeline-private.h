@@ -93,6 +93,11 @@ struct _CpelTimeline
   int                frame_scale;
   const CpelPalette *frame_palette;
 
+  /* Gaps of a followed capture (cpel_timeline_set_gaps): gint64 time,
+   * guint64 lost, in pairs */
+  GArray            *gaps;
+  gboolean           gaps_at_least;
+
   /* Statistics */
   guint64            n_frames;
   gint64             last_frame_us;

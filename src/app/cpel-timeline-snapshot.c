@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-timeline-snapshot.c — drawing the timeline: one cpel_render_view()
- * per changed frame, the cursor line and a dragged track over it */
+ * per changed frame, the cursor line, the gaps of a followed capture and a
+ * dragged track over it */
 #include "cpel-timeline-private.h"
+
+#include <glib/gi18n.h>
 
 /* ------------------------------------------------------------------------ */
 /* Drawing                                                                    */
@@ -55,6 +58,66 @@ snapshot_cursor (CpelTimeline *self,
   cairo_close_path (cr);
   cairo_fill (cr);
   cairo_destroy (cr);
+  gtk_snapshot_pop (snapshot);
+}
+
+/* Where entries were lost (a followed capture): a red line across the
+ * rows, and how many on the ruler, over the cached frame. */
+static void
+snapshot_gaps (CpelTimeline *self,
+               GtkSnapshot  *snapshot,
+               double        width,
+               double        height)
+{
+  const CpelView *view = &self->view;
+  GdkRGBA red = { 0.88, 0.11, 0.14, 0.85 };
+  double h = view->ruler_height;
+  double free_x = -G_MAXDOUBLE;   /* where the next label fits */
+
+  if (self->gaps == NULL || self->gaps->len == 0 || width <= view->label_width)
+    return;
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (view->label_width, 0,
+                                                         width - view->label_width, height));
+  /* the lines first, the labels over them */
+  for (guint i = 0; i + 1 < self->gaps->len; i += 2)
+    {
+      gint64 t = g_array_index (self->gaps, gint64, i);
+
+      if (t >= view->t0 && t < view->t1)
+        gtk_snapshot_append_color (snapshot, &red,
+                                   &GRAPHENE_RECT_INIT (round (cpel_view_time_to_x (view, width, t))
+                                                        - 1, h, 2, height - h));
+    }
+  for (guint i = 0; i + 1 < self->gaps->len; i += 2)
+    {
+      gint64 t = g_array_index (self->gaps, gint64, i);
+      gint64 lost = g_array_index (self->gaps, gint64, i + 1);
+      g_autofree char *count = NULL;
+      g_autofree char *text = NULL;
+      PangoLayout *layout;
+      int tw, th;
+      double x;
+
+      if (t < view->t0 || t >= view->t1)
+        continue;
+      x = round (cpel_view_time_to_x (view, width, t));
+      if (x < free_x)
+        continue;   /* gaps close together: their lines only */
+      count = cpel_format_count ((guint64) lost);
+      /* TRANSLATORS: a gap marker on the timeline: entries lost there */
+      text = self->gaps_at_least ? g_strdup_printf (_("lost ≥ %s"), count)
+                                 : g_strdup_printf (_("lost %s"), count);
+      layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
+      pango_layout_get_pixel_size (layout, &tw, &th);
+      free_x = x + tw + 12;
+      gtk_snapshot_append_color (snapshot, &red,
+                                 &GRAPHENE_RECT_INIT (x + 1, h, tw + 6, th + 2));
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x + 4, h + 1));
+      gtk_snapshot_append_layout (snapshot, layout, &(GdkRGBA) { 1, 1, 1, 1 });
+      gtk_snapshot_restore (snapshot);
+      g_object_unref (layout);
+    }
   gtk_snapshot_pop (snapshot);
 }
 
@@ -166,6 +229,7 @@ _cpel_timeline_snapshot (GtkWidget   *widget,
   if (self->frame != NULL)
     gtk_snapshot_append_node (snapshot, self->frame);
   snapshot_reorder (self, snapshot, width);
+  snapshot_gaps (self, snapshot, width, height);
   snapshot_cursor (self, snapshot, width, height);
 
   self->n_frames++;

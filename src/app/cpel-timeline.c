@@ -678,6 +678,39 @@ cpel_timeline_get_last_frame_us (CpelTimeline *self)
   return self->last_frame_us;
 }
 
+void
+cpel_timeline_set_gaps (CpelTimeline  *self,
+                        const gint64  *times,
+                        const guint64 *n_lost,
+                        guint          n_gaps,
+                        gboolean       at_least)
+{
+  g_return_if_fail (CPEL_IS_TIMELINE (self));
+  g_return_if_fail (n_gaps == 0 || (times != NULL && n_lost != NULL));
+
+  if (self->gaps == NULL && n_gaps == 0)
+    return;
+  if (self->gaps == NULL)
+    self->gaps = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_array_set_size (self->gaps, 0);
+  for (guint i = 0; i < n_gaps; i++)
+    {
+      gint64 lost = (gint64) MIN (n_lost[i], (guint64) G_MAXINT64);
+
+      g_array_append_val (self->gaps, times[i]);
+      g_array_append_val (self->gaps, lost);
+    }
+  self->gaps_at_least = at_least;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+guint
+cpel_timeline_get_n_gaps (CpelTimeline *self)
+{
+  g_return_val_if_fail (CPEL_IS_TIMELINE (self), 0);
+  return self->gaps != NULL ? self->gaps->len / 2 : 0;
+}
+
 /* ------------------------------------------------------------------------ */
 /* GObject                                                                    */
 
@@ -710,6 +743,7 @@ cpel_timeline_finalize (GObject *object)
   CpelTimeline *self = CPEL_TIMELINE (object);
 
   g_clear_pointer (&self->font, g_free);
+  g_clear_pointer (&self->gaps, g_array_unref);
 
   G_OBJECT_CLASS (cpel_timeline_parent_class)->finalize (object);
 }

@@ -111,4 +111,14 @@ void            cpel_timeline_set_row_height    (CpelTimeline      *self,
 guint64         cpel_timeline_get_n_frames      (CpelTimeline      *self);
 gint64          cpel_timeline_get_last_frame_us (CpelTimeline      *self);
 
+/* Places where entries were lost (a followed capture): a red line across
+ * the rows at each time, "lost N" (`at_least`: "lost ≥ N") on the ruler.
+ * Copied; n_gaps 0 clears them. */
+void            cpel_timeline_set_gaps          (CpelTimeline      *self,
+                                                 const gint64      *times,
+                                                 const guint64     *n_lost,
+                                                 guint              n_gaps,
+                                                 gboolean           at_least);
+guint           cpel_timeline_get_n_gaps        (CpelTimeline      *self);
+
 G_END_DECLS

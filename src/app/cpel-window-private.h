@@ -13,6 +13,7 @@
  *   cpel-window-views.c    saved views (g2's snapshots)
  *   cpel-window-cut.c      Save Range As (win.save-range)
  *   cpel-window-watch.c    the file changed on disk: the reload bar, win.reload
+ *   cpel-window-follow.c   following a capture while it is written (--follow)
  */
 #pragma once
 
@@ -21,6 +22,7 @@
 #include "cpel-compare-pane.h"
 #include "cpel-compare-search.h"
 #include "cpel-cut-dialog.h"
+#include "cpel-live-capture.h"
 #include "cpel-overview-strip.h"
 #include "cpel-progress-relay.h"
 
@@ -90,6 +92,23 @@ typedef struct
   CpelOverview         *overview_b;   /* B's density summary, from its load */
 } CpelWindowCompare;
 
+/* Following a capture while it is written (cpel-window-follow.c). */
+typedef struct
+{
+  CpelLiveCapture      *capture;     /* NULL: the capture shown is not live */
+  CpelLiveStatus        status;
+  gboolean              following;   /* the newest events kept in sight */
+  gint64                span;        /* how much of them; 0: all while short */
+  gboolean              setting;     /* the range is changed by following */
+  gboolean              updating;    /* set_file shows a newer capture of the same source */
+  gboolean              syncing;     /* the buttons are set to the state */
+  GtkWidget            *box;         /* in the header bar: Follow, Pause */
+  GtkWidget            *follow_button;
+  GtkWidget            *pause_button;
+  GtkWidget            *label;       /* in the status line */
+  GtkFileChooserNative *chooser;     /* Save As */
+} CpelWindowFollow;
+
 struct _CpelWindow
 {
   AdwApplicationWindow  parent_instance;
@@ -154,6 +173,7 @@ struct _CpelWindow
   CpelWindowCut         cut;
   CpelWindowWatch       watch;
   CpelWindowCompare     compare;
+  CpelWindowFollow      follow;
 
   /* What the subtitle says now (it follows every view change, and is only
    * written again when one of these changes). */
@@ -315,6 +335,13 @@ void       cpel_window_save_range          (CpelWindow  *self,
                                             gboolean     visible_tracks_only);
 void       _cpel_window_cut_dispose        (CpelWindow  *self);
 void       _cpel_window_cut_choose         (CpelWindow  *self);
+
+/* cpel-window-follow.c */
+void       _cpel_window_follow_class_init  (CpelWindowClass *klass);
+void       _cpel_window_follow_init        (CpelWindow      *self);
+void       _cpel_window_follow_dispose     (CpelWindow      *self);
+/* Another file shown (not a newer capture of the one followed): following ends. */
+void       _cpel_window_follow_file_changed (CpelWindow     *self);
 
 /* cpel-window-watch.c */
 void       _cpel_window_watch_init         (CpelWindow  *self);

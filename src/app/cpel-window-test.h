@@ -91,4 +91,14 @@ GtkWidget     *cpel_window_get_compare_strip (CpelWindow    *self);
 /* Back to the single view of A (win.close-compare). */
 void           cpel_window_close_compare (CpelWindow      *self);
 
+/* Following (cpel-window-follow.c): whether the capture shown is live,
+ * whether the newest events are kept in sight, the status line's text
+ * about it; Save As without the chooser (synchronous). */
+gboolean       cpel_window_is_live        (CpelWindow     *self);
+gboolean       cpel_window_get_following  (CpelWindow     *self);
+const char    *cpel_window_get_follow_text (CpelWindow    *self);
+gboolean       cpel_window_save_capture   (CpelWindow     *self,
+                                           const char     *path,
+                                           GError        **error);
+
 G_END_DECLS

@@ -510,7 +510,8 @@ cpel_window_set_file (CpelWindow   *self,
   update_range_label (self);
   update_pointer_labels (self);
   update_details (self);
-  gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+  if (!self->follow.updating)   /* a newer capture of the one followed: the focus stays */
+    gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
   if (types_open)
     _cpel_window_present_tool (self, &self->event_types, _cpel_window_new_event_types);
   if (tracks_open)
@@ -520,6 +521,7 @@ cpel_window_set_file (CpelWindow   *self,
   _cpel_window_chase_file_changed (self);
   _cpel_window_views_file_changed (self);
   _cpel_window_watch_file_changed (self);
+  _cpel_window_follow_file_changed (self);
   _cpel_window_update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
 
@@ -725,6 +727,7 @@ cpel_window_dispose (GObject *object)
   _cpel_window_views_dispose (self);
   _cpel_window_cut_dispose (self);
   _cpel_window_watch_dispose (self);
+  _cpel_window_follow_dispose (self);
   _cpel_window_compare_dispose (self);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (self->chooser);
@@ -933,6 +936,7 @@ cpel_window_class_init (CpelWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, _cpel_window_on_ticks_bar_response);
 
   _cpel_window_class_actions_init (klass);
+  _cpel_window_follow_class_init (klass);
 }
 
 static void
@@ -950,6 +954,7 @@ cpel_window_init (CpelWindow *self)
   self->toaster = cpel_toaster_new (self->toast_overlay);
 
   _cpel_window_watch_init (self);
+  _cpel_window_follow_init (self);
 
   cpel_search_bar_set_session (self->search_bar, self->session);
   _cpel_window_add_timeline_keys (self);

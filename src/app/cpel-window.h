@@ -29,6 +29,14 @@ void           cpel_window_open          (CpelWindow      *self,
 void           cpel_window_ask_clock_rate (CpelWindow     *self,
                                            GFile          *location,
                                            guint64         suggested);
+/* Follow SOURCE while it is written (`cpelview --follow`): a Snabb
+ * timeline ring file, `snabb:PID`, or a CPEL file that grows; the newest
+ * events kept in sight until the user pans or zooms (win.follow brings it
+ * back).  FALSE with an error (CPEL_ERROR) when it cannot be read. */
+gboolean       cpel_window_follow        (CpelWindow      *self,
+                                          const char      *source,
+                                          guint64          clock_rate,
+                                          GError         **error);
 CpelFile      *cpel_window_get_file      (CpelWindow      *self);
 GFile         *cpel_window_get_location  (CpelWindow      *self);
 gboolean       cpel_window_is_loading    (CpelWindow      *self);

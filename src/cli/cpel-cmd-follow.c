@@ -24,6 +24,7 @@
 #include <glib/gi18n.h>
 
 #include "cpel-follow.h"
+#include "cpel-live-capture.h"
 #include "cpel-snabb-follow.h"
 
 #define POLL_MS        20
@@ -361,52 +362,6 @@ on_signal (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-/* snabb:PID -> the ring of that process; NULL with an error when none is there. */
-static char *
-snabb_ring_of (const char *pid,
-               GError    **error)
-{
-  const char *root = g_getenv ("SNABB_SHM_ROOT");
-  static const char * const names[] = { "events.timeline", "engine/timeline" };
-  g_autofree char *dir = NULL;
-
-  if (*pid == '\0' || strspn (pid, "0123456789") != strlen (pid))
-    {
-      g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID,
-                   _("“snabb:” must be followed by a process id"));
-      return NULL;
-    }
-  dir = g_build_filename (root != NULL && *root ? root : "/var/run/snabb", pid, NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      char *path = g_build_filename (dir, names[i], NULL);
-
-      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-        return path;
-      g_free (path);
-    }
-  g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO,
-               _("No timeline of Snabb process %s in %s (is SNABB_TIMELINE_ENABLE set?)"),
-               pid, dir);
-  return NULL;
-}
-
-static gboolean
-is_snabb_ring (const char *path)
-{
-  static const guint8 magic[8] = { 0x01, 0x00, 0x1d, 0x44, 0x23, 0x72, 0xff, 0xa3 };
-  guint8 head[8];
-  gboolean yes = FALSE;
-  FILE *fp = fopen (path, "rb");
-
-  if (fp != NULL)
-    {
-      yes = fread (head, 1, 8, fp) == 8 && memcmp (head, magic, 8) == 0;
-      fclose (fp);
-    }
-  return yes;
-}
-
 int
 cpel_cli_follow (const char *source,
                  gboolean    tsv,
@@ -415,20 +370,19 @@ cpel_cli_follow (const char *source,
   Follow f = { .source = source, .tsv = tsv, .clock_rate = clock_rate };
   g_autoptr(GError) error = NULL;
   g_autofree char *path = NULL;
+  gboolean snabb = FALSE;
   guint sig_int, sig_term;
 
   if (strcmp (source, "-") == 0)
     f.cpel = cpel_follower_new_for_fd (STDIN_FILENO, clock_rate);   /* a CPEL stream */
-  else if (g_str_has_prefix (source, "snabb:"))
+  else
     {
-      path = snabb_ring_of (source + 6, &error);
+      path = cpel_live_source_resolve (source, &snabb, &error);
       if (path == NULL)
         return cpel_cli_file_error (source, error);
     }
-  else
-    path = g_strdup (source);
 
-  if (path != NULL && is_snabb_ring (path))
+  if (path != NULL && snabb)
     {
       f.snabb = cpel_snabb_follower_new (path, &error);
       if (f.snabb == NULL)
