@@ -320,7 +320,8 @@ default_format (LabelsBase *base,
     return "";
   if (g_str_equal (name, "sched_switch") || g_str_has_suffix (name, ":sched_switch"))
     return SCHED_SWITCH_FORMAT;
-  if (g_str_has_prefix (name, "lttng_ust_tracef:") || g_str_has_prefix (name, "lttng_ust_tracelog:"))
+  if (g_str_has_prefix (name, "lttng_ust_tracef:")
+      || g_str_has_prefix (name, "lttng_ust_tracelog:"))
     return "{msg}";
   if (base->perf && fields[0] != NULL && g_str_equal (fields[0], "pid")
       && g_strv_contains (fields, "symbol"))

@@ -21,7 +21,8 @@ field (const CpelLabelField *fields,
        const char           *name)
 {
   for (guint i = 0; i < n; i++)
-    if (fields[i].name_len == strlen (name) && memcmp (fields[i].name, name, fields[i].name_len) == 0)
+    if (fields[i].name_len == strlen (name)
+        && memcmp (fields[i].name, name, fields[i].name_len) == 0)
       return g_strndup (fields[i].value, fields[i].value_len);
   return NULL;
 }
@@ -161,8 +162,8 @@ test_perf_sample_symbol_first (void)
   g_assert_true (g_strv_contains (cpel_labels_get_fields (labels, type), "pid"));
   /* as perf script prints a sample's symbol and DSO, first */
   g_assert_true (g_str_has_prefix (text, "[unknown] ([kernel.kallsyms])\n"));
-  g_assert_nonnull (strstr (text,
-                            "\ndo_lookup_x+0x360 (/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2)\n"));
+  g_assert_nonnull (strstr (text, "\ndo_lookup_x+0x360 "
+                            "(/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2)\n"));
   g_assert_nonnull (strstr (text, "\n[unknown] (/usr/bin/gzip)\n"));
   g_assert_null (strstr (text, "cpu-clock"));
 }
@@ -284,7 +285,8 @@ test_tracef_message (void)
   /* the whole label, as babeltrace2 prints the payload */
   cpel_file_get_track_event (file, 0, 1, &ev);
   cpel_file_append_label (file, &ev, whole);
-  g_assert_cmpstr (whole->str, ==, "lttng_ust_tracef:event: _msg_length = 13, msg = \"queue drained\"");
+  g_assert_cmpstr (whole->str, ==,
+                   "lttng_ust_tracef:event: _msg_length = 13, msg = \"queue drained\"");
 
   g_clear_object (&file);
   g_clear_pointer (&labels, cpel_labels_unref);
