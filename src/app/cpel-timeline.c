@@ -226,6 +226,7 @@ sync_view (CpelTimeline *self)
   self->view.matches = cpel_session_get_matches (self->session);
   self->view.spans = cpel_session_get_show_spans (self->session)
                      ? cpel_session_get_spans (self->session) : NULL;
+  self->view.labels = cpel_session_get_labels (self->session);
   {
     CpelSessionSpanRef ref;
 
@@ -337,6 +338,14 @@ on_session_spans (CpelTimeline *self)
   _cpel_timeline_view_changed (self);
 }
 
+/* Other label formats: the labels drawn again. */
+static void
+on_session_labels (CpelTimeline *self)
+{
+  sync_view (self);
+  _cpel_timeline_invalidate (self);
+}
+
 static void
 on_session_summary (CpelTimeline *self)
 {
@@ -402,6 +411,7 @@ cpel_timeline_set_session (CpelTimeline *self,
     { "notify::summary", G_CALLBACK (on_session_summary) },
     { "notify::spans", G_CALLBACK (on_session_spans) },
     { "notify::show-spans", G_CALLBACK (on_session_spans) },
+    { "notify::labels", G_CALLBACK (on_session_labels) },
     { "tracks-changed", G_CALLBACK (on_session_tracks) },
     { "types-changed", G_CALLBACK (on_session_types) },
     { "matches-changed", G_CALLBACK (on_session_types) },

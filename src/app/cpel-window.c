@@ -141,6 +141,7 @@ update_details (CpelWindow *self)
   guint64 index;
   CpelSessionSpanRef ref;
 
+  cpel_details_set_labels (self->details, cpel_session_get_labels (self->session));
   if (cpel_window_is_comparing (self))
     {
       CpelCompareSide side;
@@ -878,6 +879,8 @@ cpel_window_init (CpelWindow *self)
                             G_CALLBACK (on_summary_changed), self);
   g_signal_connect_swapped (self->session, "notify::show-spans",
                             G_CALLBACK (on_show_spans_changed), self);
+  g_signal_connect_swapped (self->session, "notify::labels",
+                            G_CALLBACK (update_details), self);
 
   _cpel_window_dnd_init (self);
 

@@ -54,6 +54,7 @@
 
 #include "cpel-core.h"
 #include "cpel-color-mode.h"
+#include "cpel-labels.h"
 
 G_BEGIN_DECLS
 
@@ -209,6 +210,8 @@ typedef struct
   guint              selected_span_slot;
   gboolean           selected_span_state;
   guint64            selected_span_index;
+  /* Label formats per event type (cpel-labels.h; NULL: the whole labels). */
+  CpelLabels        *labels;
 } CpelView;
 
 /* Average device-pixel spacing of a row's visible events from which they are
