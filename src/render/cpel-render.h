@@ -358,6 +358,8 @@ typedef struct
   /* Spans and states drawn (not comparing): derived from `file` by these
    * rules (NULL: none). */
   CpelSpanRules   *span_rules;
+  /* Label formats of `file` (not comparing); NULL: the file's defaults. */
+  CpelLabels      *labels;
 } CpelExportOptions;
 
 /* Defaults: PNG, CPEL_EXPORT_DEFAULT_WIDTH, automatic height, scale 1,
