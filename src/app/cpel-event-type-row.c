@@ -129,8 +129,9 @@ sync_checks (CpelEventTypeRow *self)
     {
       GtkCheckButton *check = g_ptr_array_index (self->checks, i);
 
-      gtk_check_button_set_active (check,
-                                   find_field (text, gtk_widget_get_name (GTK_WIDGET (check))) != NULL);
+      const char *name = gtk_widget_get_name (GTK_WIDGET (check));
+
+      gtk_check_button_set_active (check, find_field (text, name) != NULL);
     }
   self->syncing = was;
 }
@@ -385,5 +386,8 @@ cpel_event_type_row_init (CpelEventTypeRow *self)
   self->shown = TRUE;
   self->checks = g_ptr_array_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->format_entry),
+                               _("Fields in braces, such as {msg}; {event} is the event’s "
+                                 "name, {text} its whole text"));
   gtk_drawing_area_set_draw_func (self->swatch, draw_swatch, self, NULL);
 }
