@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Events looked at, over all tracks, to find each type's first event. */
-#define SAMPLE_BUDGET (1u << 18)
+/* Events looked at, over all tracks, to find each type's first event (a
+ * share of it per track, at least SAMPLE_PER_TRACK). */
+#define SAMPLE_BUDGET    (1u << 16)
+#define SAMPLE_PER_TRACK 64u
 /* Texts longer than this are labelled whole (a format reads the start). */
 #define MAX_TEXT 8192
 
@@ -338,11 +340,12 @@ sample_fields (LabelsBase *base)
   g_autofree gboolean *found = g_new0 (gboolean, MAX (base->n_types, 1));
   guint n_found = 0;
   guint64 budget = SAMPLE_BUDGET;
+  guint64 share = MAX (SAMPLE_BUDGET / MAX (n_tracks, 1), SAMPLE_PER_TRACK);
   g_autoptr(GString) text = g_string_new (NULL);
 
   for (guint slot = 0; slot < n_tracks && n_found < base->n_types && budget > 0; slot++)
     {
-      guint64 n = MIN (cpel_file_get_track_n_events (file, slot), budget);
+      guint64 n = MIN (MIN (cpel_file_get_track_n_events (file, slot), share), budget);
 
       budget -= n;
       for (guint64 i = 0; i < n && n_found < base->n_types; i++)
