@@ -241,7 +241,7 @@ cpel_label_fields_parse (const char     *text,
           if (n > 0)
             fields[n - 1].value_len = (gsize) (text + i - fields[n - 1].value);
           if (n == max)
-            return n;
+            break;
           fields[n].name = text + i;
           fields[n].name_len = name_end - i;
           fields[n].value = text + value_start;

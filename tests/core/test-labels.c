@@ -87,6 +87,34 @@ test_fields_perf_sample (void)
   g_assert_cmpuint (n, ==, 0);
 }
 
+/* Any bytes: fields within the text, values within it, no more than asked. */
+static void
+test_fields_random (void)
+{
+  static const char alphabet[] = "ab_=\" ,()[]{}/0123456789ef>\\";
+  GRand *rand = g_rand_new_with_seed (20261202);
+  char text[300];
+
+  for (guint round = 0; round < 20000; round++)
+    {
+      CpelLabelField f[8];
+      gsize len = (gsize) g_rand_int_range (rand, 0, sizeof text);
+      guint n;
+
+      for (gsize i = 0; i < len; i++)
+        text[i] = round % 2 ? alphabet[g_rand_int_range (rand, 0, sizeof alphabet - 1)]
+                            : (char) g_rand_int_range (rand, 1, 256);
+      n = cpel_label_fields_parse (text, len, round % 3 == 0, f, G_N_ELEMENTS (f));
+      g_assert_cmpuint (n, <=, G_N_ELEMENTS (f));
+      for (guint k = 0; k < n; k++)
+        {
+          g_assert_true (f[k].name >= text && f[k].name + f[k].name_len <= text + len);
+          g_assert_true (f[k].value >= text && f[k].value + f[k].value_len <= text + len);
+        }
+    }
+  g_rand_free (rand);
+}
+
 static CpelFile *
 open_path (const char *path)
 {
@@ -366,6 +394,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/labels/fields/perf-tracepoint", test_fields_perf_tracepoint);
   g_test_add_func ("/core/labels/fields/ctf", test_fields_ctf);
   g_test_add_func ("/core/labels/fields/perf-sample", test_fields_perf_sample);
+  g_test_add_func ("/core/labels/fields/random", test_fields_random);
 #if HAVE_PERF
   g_test_add_func ("/core/labels/default/perf-sample", test_perf_sample_symbol_first);
   g_test_add_func ("/core/labels/default/sched-switch-perf", test_sched_switch_perf);
