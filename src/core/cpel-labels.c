@@ -13,6 +13,8 @@
 #define MAX_TEXT 8192
 
 #define SCHED_SWITCH_FORMAT "{prev_comm} [{prev_pid}] → {next_comm} [{next_pid}]"
+/* LTTng's kernel tracer names them tids */
+#define SCHED_SWITCH_TID_FORMAT "{prev_comm} [{prev_tid}] → {next_comm} [{next_tid}]"
 
 typedef struct
 {
@@ -321,7 +323,7 @@ default_format (LabelsBase *base,
   if (name == NULL)
     return "";
   if (g_str_equal (name, "sched_switch") || g_str_has_suffix (name, ":sched_switch"))
-    return SCHED_SWITCH_FORMAT;
+    return g_strv_contains (fields, "prev_tid") ? SCHED_SWITCH_TID_FORMAT : SCHED_SWITCH_FORMAT;
   if (g_str_has_prefix (name, "lttng_ust_tracef:")
       || g_str_has_prefix (name, "lttng_ust_tracelog:"))
     return "{msg}";

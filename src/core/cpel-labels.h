@@ -17,7 +17,8 @@
  * label ("name: text"), as does a type without a format ("").
  *
  * Defaults, per format: perf samples show "{symbol} ({dso})"; sched_switch
- * (perf, CTF) "{prev_comm} [{prev_pid}] → {next_comm} [{next_pid}]";
+ * (perf, CTF) "{prev_comm} [{prev_pid}] → {next_comm} [{next_pid}]" (LTTng's
+ * kernel tracer: prev_tid, next_tid);
  * LTTng's lttng_ust_tracef / lttng_ust_tracelog "{msg}".  The user's formats
  * (per type name, kept with the capture's views) replace them.
  *

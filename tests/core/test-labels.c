@@ -228,6 +228,18 @@ test_sched_switch_ctf (void)
   check_sched_switch (file);
 }
 
+/* LTTng's kernel tracer: tids */
+static void
+test_sched_switch_lttng (void)
+{
+  g_autofree char *dir = cpel_test_fixture_dir ("ctf/public/lttng-tracefile-rotation");
+  g_autoptr(CpelFile) file = open_path (dir);
+  g_autoptr(CpelLabels) labels = cpel_labels_new (file);
+  g_autofree char *text = labels_of (labels, "sched_switch", 1);
+
+  g_assert_cmpstr (text, ==, "swapper/0 [0] → rcu_sched [8]\n");
+}
+
 /* LTTng-UST 2.13's declaration of tracef()'s event (lttng/tracef.h,
  * ust-tracepoint-event.h): a UTF-8 char sequence `_msg`, its length
  * `__msg_length`, shown by babeltrace2 without their first '_'. */
@@ -403,6 +415,7 @@ main (int argc, char **argv)
 #if HAVE_CTF
   g_test_add_func ("/core/labels/default/sched-switch-ctf", test_sched_switch_ctf);
   g_test_add_func ("/core/labels/default/tracef", test_tracef_message);
+  g_test_add_func ("/core/labels/default/sched-switch-lttng", test_sched_switch_lttng);
 #endif
   return g_test_run ();
 }
