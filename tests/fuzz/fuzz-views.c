@@ -5,8 +5,9 @@
  * fail with an error; what it accepts must satisfy the documented
  * invariants (non-empty unique UTF-8 names, t1 > t0, scroll >= 0 and
  * finite, current < n; label formats in UTF-8 pairs), survive a write /
- * read round trip unchanged, and apply to a loaded capture: rows, hidden types and selection in range,
- * and set_rows / set_hidden_types of the result give back the same slots.
+ * read round trip unchanged, and apply to a loaded capture: rows, hidden
+ * types and selection in range, and set_rows / set_hidden_types of the
+ * result give back the same slots.
  * The scratch files live in a private temporary directory.
  */
 #include <math.h>
