@@ -21,6 +21,7 @@ struct _CpelEventTypeRow
   CpelFile       *file;
   guint           type;
   gboolean        shown;
+  char          **fields;     /* the type's fields */
   GPtrArray      *checks;     /* GtkCheckButton per field, named by it */
   gboolean        syncing;    /* the entry or checks set from the labels */
 };
@@ -182,6 +183,29 @@ on_field_toggled (GtkCheckButton   *check,
   gtk_editable_set_text (GTK_EDITABLE (self->format_entry), text->str);
 }
 
+/* The fields' check buttons, made when the popover first shows (a window
+ * may list thousands of types). */
+static void
+on_popover_show (CpelEventTypeRow *self)
+{
+  gboolean was = self->syncing;
+
+  if (self->checks->len > 0 || self->fields == NULL)
+    return;
+  self->syncing = TRUE;
+  for (guint i = 0; self->fields[i] != NULL; i++)
+    {
+      GtkWidget *check = gtk_check_button_new_with_label (self->fields[i]);
+
+      gtk_widget_set_name (check, self->fields[i]);
+      g_signal_connect (check, "toggled", G_CALLBACK (on_field_toggled), self);
+      gtk_flow_box_append (self->fields_box, check);
+      g_ptr_array_add (self->checks, check);
+    }
+  sync_checks (self);
+  self->syncing = was;
+}
+
 void
 cpel_event_type_row_set_labels (CpelEventTypeRow *self,
                                 CpelLabels       *labels)
@@ -202,18 +226,10 @@ cpel_event_type_row_set_labels (CpelEventTypeRow *self,
   was = self->syncing;
   self->syncing = TRUE;
   fields = cpel_labels_get_fields (labels, self->type);
-  if (self->checks->len == 0)
-    for (guint i = 0; fields[i] != NULL; i++)
-      {
-        GtkWidget *check = gtk_check_button_new_with_label (fields[i]);
-
-        gtk_widget_set_name (check, fields[i]);
-        g_signal_connect (check, "toggled", G_CALLBACK (on_field_toggled), self);
-        gtk_flow_box_append (self->fields_box, check);
-        g_ptr_array_add (self->checks, check);
-      }
-  gtk_widget_set_visible (self->fields_title, self->checks->len > 0);
-  gtk_widget_set_visible (GTK_WIDGET (self->fields_box), self->checks->len > 0);
+  g_strfreev (self->fields);
+  self->fields = g_strdupv ((char **) fields);
+  gtk_widget_set_visible (self->fields_title, fields[0] != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->fields_box), fields[0] != NULL);
   /* typed here: the entry keeps its text (and cursor) */
   if (!g_str_equal (gtk_editable_get_text (GTK_EDITABLE (self->format_entry)), format))
     gtk_editable_set_text (GTK_EDITABLE (self->format_entry), format);
@@ -332,6 +348,7 @@ cpel_event_type_row_finalize (GObject *object)
   CpelEventTypeRow *self = CPEL_EVENT_TYPE_ROW (object);
 
   g_ptr_array_unref (self->checks);
+  g_strfreev (self->fields);
   G_OBJECT_CLASS (cpel_event_type_row_parent_class)->finalize (object);
 }
 
@@ -372,6 +389,7 @@ cpel_event_type_row_class_init (CpelEventTypeRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelEventTypeRow, reset_button);
   gtk_widget_class_bind_template_callback (widget_class, on_format_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_reset_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_popover_show);
 
   /* The user chose a format for the type: its text ("" = the whole
    * text), or NULL for the default. */

@@ -241,7 +241,7 @@ test_label_format (Fixture *f, gconstpointer data)
   g_autofree char *sidecar = g_strconcat (f->path, CPEL_VIEWS_SUFFIX, NULL);
   CpelEventTypesWindow *types;
   CpelEventTypeRow *row;
-  GtkWidget *check;
+  GtkWidget *button, *check;
   CpelWindow *window;
   guint type = 0;
 
@@ -269,13 +269,18 @@ test_label_format (Fixture *f, gconstpointer data)
   g_assert_cmpstr (switch_headline (f->window), ==, "migration/0");
   g_assert_true (g_file_test (sidecar, G_FILE_TEST_IS_REGULAR));
 
-  /* a field checked is added */
+  /* a field checked is added (the checks are made when the popover shows) */
+  button = app_test_find_descendant (GTK_WIDGET (row), GTK_TYPE_MENU_BUTTON);
+  g_assert_nonnull (button);
+  g_assert_null (find_check (GTK_WIDGET (row), "next_pid"));
+  gtk_menu_button_popup (GTK_MENU_BUTTON (button));
   check = find_check (GTK_WIDGET (row), "next_pid");
   g_assert_nonnull (check);
   g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (check)));
   gtk_check_button_set_active (GTK_CHECK_BUTTON (check), TRUE);
   g_assert_cmpstr (cpel_event_type_row_get_format (row), ==, "{next_comm} {next_pid}");
   g_assert_cmpstr (switch_headline (f->window), ==, "migration/0 18");
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
   destroy_and_await_finalize (GTK_WINDOW (types));
 
   /* opened again, in another window: the choice is there */
