@@ -71,6 +71,7 @@ struct _CpelDetails
   GtkLabel  *chain_label;
   GtkLabel  *values[N_FIELDS];
   GtkWidget *titles[N_FIELDS];
+  CpelLabels *labels;
 };
 
 G_DEFINE_FINAL_TYPE (CpelDetails, cpel_details, GTK_TYPE_WIDGET)
@@ -393,7 +394,11 @@ cpel_details_set_event (CpelDetails *self,
   g_clear_pointer (&s, g_free);
 
   name = cpel_file_get_type_name (file, event.type);
-  if (name != NULL && *name)
+  g_string_truncate (text, 0);
+  if (self->labels != NULL && cpel_labels_get_file (self->labels) == file
+      && cpel_labels_append_formatted (self->labels, &event, text))
+    gtk_label_set_text (self->title_label, text->str);   /* the whole label follows */
+  else if (name != NULL && *name)
     gtk_label_set_text (self->title_label, name);
   else
     {
@@ -473,9 +478,22 @@ cpel_details_get_value (CpelDetails *self,
   return NULL;
 }
 
+void
+cpel_details_set_labels (CpelDetails *self,
+                         CpelLabels  *labels)
+{
+  g_return_if_fail (CPEL_IS_DETAILS (self));
+
+  if (labels != NULL)
+    cpel_labels_ref (labels);
+  g_clear_pointer (&self->labels, cpel_labels_unref);
+  self->labels = labels;
+}
+
 static void
 cpel_details_dispose (GObject *object)
 {
+  g_clear_pointer (&CPEL_DETAILS (object)->labels, cpel_labels_unref);
   gtk_widget_dispose_template (GTK_WIDGET (object), CPEL_TYPE_DETAILS);
   G_OBJECT_CLASS (cpel_details_parent_class)->dispose (object);
 }

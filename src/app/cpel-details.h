@@ -26,7 +26,12 @@ void        cpel_details_set_span  (CpelDetails *self,
                                     gboolean     state,
                                     guint64      index);
 void        cpel_details_clear     (CpelDetails *self);
-/* The value shown for a field (tests): "headline" (the event's name),
+/* The label formats (cpel-labels.h) for the headline of an event of their
+ * file: the label they make, else the event's name.  NULL: none. */
+void        cpel_details_set_labels (CpelDetails *self,
+                                     CpelLabels  *labels);
+/* The value shown for a field (tests): "headline" (the event's name, or
+ * its label by the label formats),
  * "label" (the whole label, body text), "time", "track", "code", "event",
  * "datum-hex", "datum-dec", "decoded", "delta", "call-chain" (a binary a
  * line, the symbols of its frames below it after an em space, an unknown

@@ -3,6 +3,7 @@
 #include "cpel-event-type-row.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "cpel-render.h"
 
@@ -11,10 +12,18 @@ struct _CpelEventTypeRow
   AdwActionRow    parent_instance;
 
   GtkDrawingArea *swatch;
+  GtkLabel       *label_summary;
+  GtkEntry       *format_entry;
+  GtkWidget      *fields_title;
+  GtkFlowBox     *fields_box;
+  GtkWidget      *reset_button;
 
   CpelFile       *file;
   guint           type;
   gboolean        shown;
+  char          **fields;     /* the type's fields */
+  GPtrArray      *checks;     /* GtkCheckButton per field, named by it */
+  gboolean        syncing;    /* the entry or checks set from the labels */
 };
 
 G_DEFINE_FINAL_TYPE (CpelEventTypeRow, cpel_event_type_row, ADW_TYPE_ACTION_ROW)
@@ -29,6 +38,14 @@ enum
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum
+{
+  FORMAT_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static void
 draw_swatch (GtkDrawingArea *area,
@@ -89,6 +106,154 @@ cpel_event_type_row_set_shown (CpelEventTypeRow *self,
     return;
   self->shown = shown;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOWN]);
+}
+
+/* "{name}" in `text` */
+static const char *
+find_field (const char *text,
+            const char *name)
+{
+  g_autofree char *braced = g_strdup_printf ("{%s}", name);
+
+  return strstr (text, braced);
+}
+
+/* The checks say which fields the format names. */
+static void
+sync_checks (CpelEventTypeRow *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->format_entry));
+  gboolean was = self->syncing;
+
+  self->syncing = TRUE;
+  for (guint i = 0; i < self->checks->len; i++)
+    {
+      GtkCheckButton *check = g_ptr_array_index (self->checks, i);
+
+      const char *name = gtk_widget_get_name (GTK_WIDGET (check));
+
+      gtk_check_button_set_active (check, find_field (text, name) != NULL);
+    }
+  self->syncing = was;
+}
+
+static void
+on_format_changed (CpelEventTypeRow *self)
+{
+  sync_checks (self);
+  if (!self->syncing)
+    g_signal_emit (self, signals[FORMAT_CHANGED], 0,
+                   gtk_editable_get_text (GTK_EDITABLE (self->format_entry)));
+}
+
+static void
+on_reset_clicked (CpelEventTypeRow *self)
+{
+  g_signal_emit (self, signals[FORMAT_CHANGED], 0, NULL);
+}
+
+/* A field checked is added at the end of the format, unchecked removed
+ * (with a space before it). */
+static void
+on_field_toggled (GtkCheckButton   *check,
+                  CpelEventTypeRow *self)
+{
+  const char *name = gtk_widget_get_name (GTK_WIDGET (check));
+  g_autoptr(GString) text = NULL;
+  const char *at;
+
+  if (self->syncing)
+    return;
+  text = g_string_new (gtk_editable_get_text (GTK_EDITABLE (self->format_entry)));
+  at = find_field (text->str, name);
+  if (gtk_check_button_get_active (check) && at == NULL)
+    g_string_append_printf (text, text->len > 0 ? " {%s}" : "{%s}", name);
+  else if (!gtk_check_button_get_active (check) && at != NULL)
+    {
+      gsize pos = (gsize) (at - text->str), len = strlen (name) + 2;
+
+      if (pos > 0 && text->str[pos - 1] == ' ')
+        pos--, len++;
+      else if (pos + len < text->len && text->str[pos + len] == ' ')
+        len++;
+      g_string_erase (text, (gssize) pos, (gssize) len);
+    }
+  else
+    return;
+  gtk_editable_set_text (GTK_EDITABLE (self->format_entry), text->str);
+}
+
+/* The fields' check buttons, made when the popover first shows (a window
+ * may list thousands of types). */
+static void
+on_popover_show (CpelEventTypeRow *self)
+{
+  gboolean was = self->syncing;
+
+  if (self->checks->len > 0 || self->fields == NULL)
+    return;
+  self->syncing = TRUE;
+  for (guint i = 0; self->fields[i] != NULL; i++)
+    {
+      GtkWidget *check = gtk_check_button_new_with_label (self->fields[i]);
+
+      gtk_widget_set_name (check, self->fields[i]);
+      g_signal_connect (check, "toggled", G_CALLBACK (on_field_toggled), self);
+      gtk_flow_box_append (self->fields_box, check);
+      g_ptr_array_add (self->checks, check);
+    }
+  sync_checks (self);
+  self->syncing = was;
+}
+
+void
+cpel_event_type_row_set_labels (CpelEventTypeRow *self,
+                                CpelLabels       *labels)
+{
+  const char *format;
+  const char *const *fields;
+  gboolean was;
+
+  g_return_if_fail (CPEL_IS_EVENT_TYPE_ROW (self));
+  g_return_if_fail (labels != NULL);
+
+  if (cpel_labels_get_file (labels) != self->file)
+    return;
+  format = cpel_labels_get_format (labels, self->type);
+  gtk_label_set_text (self->label_summary, *format ? format : _("Whole text"));
+  gtk_widget_set_sensitive (self->reset_button, cpel_labels_is_user_format (labels, self->type));
+
+  was = self->syncing;
+  self->syncing = TRUE;
+  fields = cpel_labels_get_fields (labels, self->type);
+  g_strfreev (self->fields);
+  self->fields = g_strdupv ((char **) fields);
+  gtk_widget_set_visible (self->fields_title, fields[0] != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->fields_box), fields[0] != NULL);
+  /* typed here: the entry keeps its text (and cursor) */
+  if (!g_str_equal (gtk_editable_get_text (GTK_EDITABLE (self->format_entry)), format))
+    gtk_editable_set_text (GTK_EDITABLE (self->format_entry), format);
+  sync_checks (self);
+  self->syncing = was;
+}
+
+const char *
+cpel_event_type_row_get_format (CpelEventTypeRow *self)
+{
+  g_return_val_if_fail (CPEL_IS_EVENT_TYPE_ROW (self), NULL);
+  return gtk_editable_get_text (GTK_EDITABLE (self->format_entry));
+}
+
+void
+cpel_event_type_row_choose_format (CpelEventTypeRow *self,
+                                   const char       *format)
+{
+  g_return_if_fail (CPEL_IS_EVENT_TYPE_ROW (self));
+
+  if (format == NULL)
+    on_reset_clicked (self);
+  else
+    gtk_editable_set_text (GTK_EDITABLE (self->format_entry), format);
 }
 
 static void
@@ -173,7 +338,18 @@ cpel_event_type_row_dispose (GObject *object)
   CpelEventTypeRow *self = CPEL_EVENT_TYPE_ROW (object);
 
   g_clear_object (&self->file);
+  g_ptr_array_set_size (self->checks, 0);
   G_OBJECT_CLASS (cpel_event_type_row_parent_class)->dispose (object);
+}
+
+static void
+cpel_event_type_row_finalize (GObject *object)
+{
+  CpelEventTypeRow *self = CPEL_EVENT_TYPE_ROW (object);
+
+  g_ptr_array_unref (self->checks);
+  g_strfreev (self->fields);
+  G_OBJECT_CLASS (cpel_event_type_row_parent_class)->finalize (object);
 }
 
 static void
@@ -186,6 +362,7 @@ cpel_event_type_row_class_init (CpelEventTypeRowClass *klass)
   object_class->get_property = cpel_event_type_row_get_property;
   object_class->set_property = cpel_event_type_row_set_property;
   object_class->dispose = cpel_event_type_row_dispose;
+  object_class->finalize = cpel_event_type_row_finalize;
 
   properties[PROP_FILE] =
     g_param_spec_object ("file", NULL, NULL, CPEL_TYPE_FILE,
@@ -205,12 +382,30 @@ cpel_event_type_row_class_init (CpelEventTypeRowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/cpelview/CpelView/cpel-event-type-row.ui");
   gtk_widget_class_bind_template_child (widget_class, CpelEventTypeRow, swatch);
+  gtk_widget_class_bind_template_child (widget_class, CpelEventTypeRow, label_summary);
+  gtk_widget_class_bind_template_child (widget_class, CpelEventTypeRow, format_entry);
+  gtk_widget_class_bind_template_child (widget_class, CpelEventTypeRow, fields_title);
+  gtk_widget_class_bind_template_child (widget_class, CpelEventTypeRow, fields_box);
+  gtk_widget_class_bind_template_child (widget_class, CpelEventTypeRow, reset_button);
+  gtk_widget_class_bind_template_callback (widget_class, on_format_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_reset_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_popover_show);
+
+  /* The user chose a format for the type: its text ("" = the whole
+   * text), or NULL for the default. */
+  signals[FORMAT_CHANGED] =
+    g_signal_new ("format-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void
 cpel_event_type_row_init (CpelEventTypeRow *self)
 {
   self->shown = TRUE;
+  self->checks = g_ptr_array_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->format_entry),
+                               _("Fields in braces, such as {msg}; {event} is the event’s "
+                                 "name, {text} its whole text"));
   gtk_drawing_area_set_draw_func (self->swatch, draw_swatch, self, NULL);
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-event-types-window.c — the Event Types window
  *
- * One row per event type (CpelEventTypeRow: name, code, event count, colour)
- * with a check box; the window's search filters the rows.  Changes apply to
+ * One row per event type (CpelEventTypeRow: name, code, event count, label
+ * format, colour) with a check box; the window's search filters the rows.
+ * A label format chosen applies to the session's labels and is saved in
+ * the capture's views file.  Changes apply to
  * the session at once, and the rows follow the session's hidden types when
  * they change elsewhere (a saved view, the anomaly search).
  */
@@ -86,6 +88,43 @@ on_hide_all_clicked (CpelEventTypesWindow *self)
   set_all (self, FALSE);
 }
 
+/* A type's label format chosen: the session's labels, and the capture's
+ * views file that keeps them. */
+static void
+on_row_format (CpelEventTypeRow     *row,
+               const char           *format,
+               CpelEventTypesWindow *self)
+{
+  CpelLabels *labels;
+  g_autoptr(CpelLabels) mine = NULL;
+  g_auto(GStrv) formats = NULL;
+  CpelViews *views;
+  g_autoptr(GError) error = NULL;
+
+  if (!same_file (self) || (labels = cpel_session_get_labels (self->session)) == NULL)
+    return;
+  mine = cpel_labels_new_with_format (labels, cpel_event_type_row_get_type_index (row), format);
+  cpel_session_set_labels (self->session, mine);
+  views = cpel_session_get_views (self->session);
+  if (views == NULL)
+    return;
+  formats = cpel_labels_dup_user_formats (mine);
+  cpel_views_set_label_formats (views, (const char *const *) formats);
+  if (!cpel_views_save (views, &error))
+    g_warning ("%s", error->message);
+}
+
+static void
+on_labels_changed (CpelEventTypesWindow *self)
+{
+  CpelLabels *labels = cpel_session_get_labels (self->session);
+
+  if (!same_file (self) || labels == NULL)
+    return;
+  for (guint i = 0; i < self->rows->len; i++)
+    cpel_event_type_row_set_labels (g_ptr_array_index (self->rows, i), labels);
+}
+
 /* The rows follow the session's hidden types (changed here, by a saved
  * view, by the anomaly search). */
 static void
@@ -143,6 +182,7 @@ cpel_event_types_window_constructed (GObject *object)
 
       cpel_event_type_row_set_shown (row, !cpel_session_get_type_hidden (self->session, type));
       g_signal_connect (row, "notify::shown", G_CALLBACK (on_row_shown), self);
+      g_signal_connect (row, "format-changed", G_CALLBACK (on_row_format), self);
       adw_preferences_group_add (self->group, GTK_WIDGET (row));
       g_ptr_array_add (self->rows, row);
     }
@@ -158,6 +198,9 @@ cpel_event_types_window_constructed (GObject *object)
 
   g_signal_connect_object (self->session, "types-changed", G_CALLBACK (on_types_changed), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::labels", G_CALLBACK (on_labels_changed), self,
+                           G_CONNECT_SWAPPED);
+  on_labels_changed (self);
 }
 
 static void

@@ -25,6 +25,7 @@ typedef struct
   guint            *rows;
   guint8           *hidden;
   CpelSearchResult *matches;
+  CpelLabels       *labels;
   double            width;
   double            height;
   char             *header;
@@ -46,6 +47,7 @@ print_job_free (PrintJob *job)
   g_free (job->rows);
   g_free (job->hidden);
   g_clear_pointer (&job->matches, cpel_search_result_unref);
+  g_clear_pointer (&job->labels, cpel_labels_unref);
   g_free (job->header);
   g_clear_object (&job->file_b);
   g_free (job->rows_b);
@@ -251,6 +253,9 @@ print_job_new (CpelWindow *window)
   job->view.rows = job->rows;
   job->view.hidden_types = job->hidden;
   job->view.matches = job->matches;
+  if (current->labels != NULL)
+    job->labels = cpel_labels_ref (current->labels);
+  job->view.labels = job->labels;
   job->view.overview = NULL;
   /* The session's spans may go while the job draws its pages (another
    * file, other rules): not printed. */

@@ -228,6 +228,7 @@ sync_view (CpelTimeline *self)
   self->view.spans = cpel_session_get_show_spans (self->session)
                      ? cpel_session_get_spans (self->session) : NULL;
   self->view.span_filter = cpel_session_get_span_filter (self->session);
+  self->view.labels = cpel_session_get_labels (self->session);
   {
     CpelSessionSpanRef ref;
 
@@ -339,6 +340,14 @@ on_session_spans (CpelTimeline *self)
   _cpel_timeline_view_changed (self);
 }
 
+/* Other label formats: the labels drawn again. */
+static void
+on_session_labels (CpelTimeline *self)
+{
+  sync_view (self);
+  _cpel_timeline_invalidate (self);
+}
+
 static void
 on_session_summary (CpelTimeline *self)
 {
@@ -407,6 +416,7 @@ cpel_timeline_set_session (CpelTimeline *self,
     /* the ruler's clock: as the spans, a redraw and a new status line */
     { "notify::capture-clock", G_CALLBACK (on_session_spans) },
     { "notify::span-filter", G_CALLBACK (on_session_spans) },
+    { "notify::labels", G_CALLBACK (on_session_labels) },
     { "tracks-changed", G_CALLBACK (on_session_tracks) },
     { "types-changed", G_CALLBACK (on_session_types) },
     { "matches-changed", G_CALLBACK (on_session_types) },

@@ -206,13 +206,36 @@ cpel_window_open_view (CpelWindow *self,
 /* ------------------------------------------------------------------------ */
 /* A new file                                                                 */
 
+/* The capture's label formats (kept in its views file) on its labels. */
+static void
+apply_label_formats (CpelWindow *self)
+{
+  CpelLabels *labels = cpel_session_get_labels (self->session);
+  const char *const *formats = NULL;
+  g_auto(GStrv) now = NULL;
+  g_autoptr(CpelLabels) mine = NULL;
+
+  if (labels == NULL)
+    return;
+  if (self->views.views != NULL)
+    formats = cpel_views_get_label_formats (self->views.views);
+  now = cpel_labels_dup_user_formats (labels);
+  if (formats == NULL ? now[0] == NULL : g_strv_equal (formats, (const char *const *) now))
+    return;
+  mine = cpel_labels_new_with_formats (labels, formats);
+  cpel_session_set_labels (self->session, mine);
+}
+
 static void
 on_views_changed (CpelWindow *self)
 {
   /* the views file read again (`l`) may hold other span settings; the
    * same rules derive nothing again */
   if (self->file != NULL && self->views.views != NULL)
-    cpel_span_settings_apply (self->session, self->views.views, NULL);
+    {
+      cpel_span_settings_apply (self->session, self->views.views, NULL);
+      apply_label_formats (self);
+    }
   _cpel_window_update_actions (self);
 }
 
@@ -254,6 +277,7 @@ _cpel_window_views_file_changed (CpelWindow *self)
 
       if (!cpel_span_settings_apply (self->session, self->views.views, &rules_error))
         report_error (self, _("Could not read the capture’s span rules"), rules_error);
+      apply_label_formats (self);
     }
   _cpel_window_update_actions (self);
 

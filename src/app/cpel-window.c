@@ -205,6 +205,7 @@ update_details (CpelWindow *self)
   guint64 index;
   CpelSessionSpanRef ref;
 
+  cpel_details_set_labels (self->details, cpel_session_get_labels (self->session));
   if (cpel_window_is_comparing (self))
     {
       CpelCompareSide side;
@@ -998,6 +999,8 @@ cpel_window_init (CpelWindow *self)
                             G_CALLBACK (on_capture_clock_changed), self);
   gtk_button_set_icon_name (GTK_BUTTON (self->clock_button), "preferences-system-time-symbolic");
   update_clock_button (self);
+  g_signal_connect_swapped (self->session, "notify::labels",
+                            G_CALLBACK (update_details), self);
 
   _cpel_window_dnd_init (self);
 

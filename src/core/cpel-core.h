@@ -11,6 +11,7 @@
 #include "cpel-file.h"
 #include "cpel-index-cache.h"
 #include "cpel-format.h"
+#include "cpel-labels.h"
 #include "cpel-saved-view.h"
 #include "cpel-search.h"
 #include "cpel-span-diff.h"

@@ -23,6 +23,9 @@
  *   UserRules=span req begin event=rx end event=tx\nstate Up on event=up
  *   DisabledRules=span api-msg\nstate Running
  *
+ *   [Labels]                        (when the user chose label formats)
+ *   Formats=sched:sched_switch;{next_comm} [{next_pid}];cycles;{symbol}
+ *
  * Views are the "View N" groups in file order.  Every number is checked;
  * a malformed file is an error, never a partial load.
  */
@@ -34,10 +37,12 @@
 #include <glib/gstdio.h>
 
 #include "cpel-error.h"
+#include "cpel-labels.h"
 
 #define HEADER_GROUP  "CpelViews"
 #define VIEW_GROUP    "View "
 #define SPANS_GROUP   "Spans"
+#define LABELS_GROUP  "Labels"
 /* At most this many disabled rule ids. */
 #define MAX_DISABLED  4096
 #define VERSION       1
@@ -87,6 +92,7 @@ cpel_views_span_settings_clear (CpelViewsSpanSettings *s)
 {
   g_clear_pointer (&s->user_rules, g_free);
   g_clear_pointer (&s->disabled, g_strfreev);
+  g_clear_pointer (&s->labels, g_strfreev);
 }
 
 static char *
@@ -109,6 +115,10 @@ views_to_data (GPtrArray                   *views,
 
       g_key_file_set_string (kf, SPANS_GROUP, "DisabledRules", joined);
     }
+  if (spans != NULL && spans->labels != NULL)
+    g_key_file_set_string_list (kf, LABELS_GROUP, "Formats",
+                                (const char *const *) spans->labels,
+                                g_strv_length (spans->labels));
   return g_key_file_to_data (kf, len, NULL);
 }
 
@@ -362,8 +372,43 @@ read_spans (GKeyFile               *kf,
   return TRUE;
 }
 
-/* Parses a views file: its views (in order), current index and span
- * settings. */
+static gboolean
+read_labels (GKeyFile   *kf,
+             char     ***labels,
+             GError    **error)
+{
+  g_auto(GStrv) list = NULL;
+  gsize n = 0;
+
+  if (!g_key_file_has_key (kf, LABELS_GROUP, "Formats", NULL))
+    return TRUE;
+  list = g_key_file_get_string_list (kf, LABELS_GROUP, "Formats", &n, error);
+  if (list == NULL)
+    return FALSE;
+  if (n % 2 != 0)
+    {
+      bad_value (error, LABELS_GROUP, "Formats", _("an event type without its format"));
+      return FALSE;
+    }
+  if (n / 2 > CPEL_LABELS_MAX_FORMATS)
+    {
+      bad_value (error, LABELS_GROUP, "Formats", _("more than %d formats"),
+                 CPEL_LABELS_MAX_FORMATS);
+      return FALSE;
+    }
+  for (gsize i = 0; i < n; i++)
+    if (!g_utf8_validate (list[i], -1, NULL))
+      {
+        bad_value (error, LABELS_GROUP, "Formats", _("the text is not valid UTF-8"));
+        return FALSE;
+      }
+  if (labels != NULL && n > 0)
+    *labels = g_steal_pointer (&list);
+  return TRUE;
+}
+
+/* Parses a views file: its views (in order), current index, span
+ * settings and label formats. */
 static GPtrArray *
 views_from_data (const char             *data,
                  gsize                   len,
@@ -414,7 +459,8 @@ views_from_data (const char             *data,
           return NULL;
         }
     }
-  if (!read_spans (kf, spans, error))
+  if (!read_spans (kf, spans, error)
+      || !read_labels (kf, spans != NULL ? &spans->labels : NULL, error))
     return NULL;
   *current = cur < (gint64) views->len ? (int) cur : -1;
   return g_steal_pointer (&views);

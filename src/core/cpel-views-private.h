@@ -13,11 +13,15 @@ G_BEGIN_DECLS
 /* A capture's span settings, kept in its views file's [Spans] group:
  *   UserRules=the user's rules text (GKeyFile escapes: \n a newline)
  *   DisabledRules=the ids of the built-in rules switched off, one a line
- * NULL members: none.  Both NULL: no [Spans] group. */
+ * NULL members: none.  Both NULL: no [Spans] group.
+ * And its label formats (cpel-labels.h), in the [Labels] group:
+ *   Formats=type name;format;type name;format;…   (a string list)
+ * NULL: none, no [Labels] group. */
 typedef struct
 {
   char  *user_rules;
   char **disabled;
+  char **labels;
 } CpelViewsSpanSettings;
 
 void       cpel_views_span_settings_clear (CpelViewsSpanSettings *s);

@@ -241,7 +241,7 @@ cpel_views_load (CpelViews  *self,
   const char *path = NULL;
   GPtrArray *views;
   int current = -1;
-  CpelViewsSpanSettings spans = { NULL, NULL };
+  CpelViewsSpanSettings spans = { NULL, NULL, NULL };
 
   g_return_val_if_fail (CPEL_IS_VIEWS (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -297,7 +297,8 @@ cpel_views_save (CpelViews  *self,
   fallback = cpel_views_get_fallback_path (self);
   to_sidecar = sidecar_dir_writable (self);
 
-  if (self->views->len == 0 && self->spans.user_rules == NULL && self->spans.disabled == NULL)
+  if (self->views->len == 0 && self->spans.user_rules == NULL && self->spans.disabled == NULL
+      && self->spans.labels == NULL)
     {
       /* nothing to keep: no file, so that no stale one is read later */
       if (!remove_file (to_sidecar ? sidecar : fallback, error))
@@ -557,7 +558,7 @@ cpel_views_set_span_settings (CpelViews         *self,
                               const char        *user_rules,
                               const char *const *disabled)
 {
-  CpelViewsSpanSettings now = { NULL, NULL };
+  CpelViewsSpanSettings now = { NULL, NULL, NULL };
 
   g_return_if_fail (CPEL_IS_VIEWS (self));
 
@@ -566,6 +567,28 @@ cpel_views_set_span_settings (CpelViews         *self,
     now.user_rules = g_strdup (user_rules);
   if (disabled != NULL && disabled[0] != NULL)
     now.disabled = g_strdupv ((char **) disabled);
+  now.labels = g_steal_pointer (&self->spans.labels);
   cpel_views_span_settings_clear (&self->spans);
   self->spans = now;
+}
+
+const char *const *
+cpel_views_get_label_formats (CpelViews *self)
+{
+  g_return_val_if_fail (CPEL_IS_VIEWS (self), NULL);
+  return (const char *const *) self->spans.labels;
+}
+
+void
+cpel_views_set_label_formats (CpelViews         *self,
+                              const char *const *formats)
+{
+  char **now = NULL;
+
+  g_return_if_fail (CPEL_IS_VIEWS (self));
+
+  if (formats != NULL && formats[0] != NULL)
+    now = g_strdupv ((char **) formats);
+  g_strfreev (self->spans.labels);
+  self->spans.labels = now;
 }

@@ -79,4 +79,10 @@ void                 cpel_views_set_span_settings   (CpelViews         *self,
                                                      const char        *user_rules,
                                                      const char *const *disabled);
 
+/* The capture's label formats (cpel-labels.h: type name, format, …, NULL),
+ * loaded and saved with its views; NULL when none.  Setting does not save. */
+const char *const   *cpel_views_get_label_formats   (CpelViews         *self);
+void                 cpel_views_set_label_formats   (CpelViews         *self,
+                                                     const char *const *formats);
+
 G_END_DECLS

@@ -43,6 +43,8 @@ struct _CpelSession
   gboolean           capture_clock;
   /* spans: derived from `file` by `span_rules` in a worker thread */
   CpelSpanRules     *span_rules;
+  /* the file's label formats (defaults and the user's) */
+  CpelLabels        *labels;
   CpelSpans         *spans;          /* NULL until derived */
   GCancellable      *spans_cancel;   /* the derivation running, or NULL */
   gboolean           show_spans;
@@ -94,6 +96,7 @@ enum
   PROP_COMPARE_SPANS,
   PROP_CAPTURE_CLOCK,
   PROP_HAS_CAPTURE_CLOCK,
+  PROP_LABELS,
   N_PROPS
 };
 
@@ -215,8 +218,10 @@ cpel_session_set_file (CpelSession *self,
   g_clear_pointer (&self->hidden_types, g_free);
   g_clear_pointer (&self->matches, cpel_search_result_unref);
   g_set_object (&self->file, file);
+  g_clear_pointer (&self->labels, cpel_labels_unref);
   if (file != NULL)
     {
+      self->labels = cpel_labels_new (file);
       self->order = cpel_track_order_new (file);
       g_signal_connect (self->order, "changed", G_CALLBACK (on_order_changed), self);
     }
@@ -227,6 +232,7 @@ cpel_session_set_file (CpelSession *self,
   self->has_measure = FALSE;
 
   notify (self, PROP_FILE);
+  notify (self, PROP_LABELS);
   notify (self, PROP_TRACK_ORDER);
   if (!cpel_range_equal (&old_range, &self->range))
     notify (self, PROP_RANGE);
@@ -1022,6 +1028,29 @@ cpel_session_set_span_rules (CpelSession   *self,
   notify (self, PROP_SPAN_RULES);
   spans_restart (self);
   g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+cpel_session_set_labels (CpelSession *self,
+                         CpelLabels  *labels)
+{
+  g_return_if_fail (CPEL_IS_SESSION (self));
+  g_return_if_fail (labels != NULL);
+  g_return_if_fail (self->file != NULL && cpel_labels_get_file (labels) == self->file);
+
+  if (self->labels == labels)
+    return;
+  cpel_labels_ref (labels);
+  g_clear_pointer (&self->labels, cpel_labels_unref);
+  self->labels = labels;
+  notify (self, PROP_LABELS);
+}
+
+CpelLabels *
+cpel_session_get_labels (CpelSession *self)
+{
+  g_return_val_if_fail (CPEL_IS_SESSION (self), NULL);
+  return self->labels;
 }
 
 CpelSpanRules *
@@ -2012,6 +2041,7 @@ cpel_session_dispose (GObject *object)
   g_clear_object (&self->compare_spans_cancel);
   g_clear_pointer (&self->compare_spans, cpel_spans_free);
   g_clear_pointer (&self->compare_span_rules, cpel_span_rules_unref);
+  g_clear_pointer (&self->labels, cpel_labels_unref);
 
   G_OBJECT_CLASS (cpel_session_parent_class)->dispose (object);
 }
@@ -2131,6 +2161,9 @@ cpel_session_get_property (GObject    *object,
       break;
     case PROP_COMPARE_SPANS:
       g_value_set_pointer (value, self->compare_spans);
+      break;
+    case PROP_LABELS:
+      g_value_set_pointer (value, self->labels);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -2294,6 +2327,9 @@ cpel_session_class_init (CpelSessionClass *klass)
     g_param_spec_boolean ("capture-clock", NULL, NULL, FALSE, rw);
   properties[PROP_HAS_CAPTURE_CLOCK] =
     g_param_spec_boolean ("has-capture-clock", NULL, NULL, FALSE, ro);
+  /* The file's CpelLabels (cpel_session_set_labels ()), NULL without a file. */
+  properties[PROP_LABELS] =
+    g_param_spec_pointer ("labels", NULL, NULL, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[TRACKS_CHANGED] =

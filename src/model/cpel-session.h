@@ -25,6 +25,7 @@
 #pragma once
 
 #include "cpel-core.h"
+#include "cpel-labels.h"
 #include "cpel-span-dist.h"
 #include "cpel-color-mode.h"
 #include "cpel-range.h"
@@ -279,6 +280,13 @@ CpelSavedView  *cpel_session_capture_view       (CpelSession       *self,
                                                  const char        *name);
 void            cpel_session_apply_view         (CpelSession       *self,
                                                  const CpelSavedView *view);
+
+/* The labels of the file's events (cpel-labels.h): the default formats of
+ * a new file; set: the user's ("labels" notified).  `labels` must be of the
+ * session's file. */
+void            cpel_session_set_labels         (CpelSession       *self,
+                                                 CpelLabels        *labels);
+CpelLabels     *cpel_session_get_labels         (CpelSession       *self);
 
 /* Spans and states (cpel-spans.h): the session derives them from its file
  * by its rules (the built-in ones by default) in a worker thread, again

@@ -308,6 +308,7 @@ cpel_render_export_file (CpelFile                *file,
   CpelView view;
   int width, height;
   double scale;
+  g_autoptr(CpelLabels) labels = NULL;
 
   g_return_val_if_fail (CPEL_IS_FILE (file), FALSE);
   g_return_val_if_fail (options != NULL, FALSE);
@@ -384,6 +385,12 @@ cpel_render_export_file (CpelFile                *file,
   if (height == 0)
     height = (int) CLAMP (view.ruler_height + view.n_rows * view.row_height,
                           view.ruler_height + view.row_height, CPEL_EXPORT_MAX_AUTO_HEIGHT);
+  /* labels as the viewer shows them */
+  if (options->labels != NULL && cpel_labels_get_file (options->labels) == file)
+    labels = cpel_labels_ref (options->labels);
+  else
+    labels = cpel_labels_new (file);
+  view.labels = labels;
   if (options->span_rules != NULL)
     {
       g_autoptr(CpelSpans) spans = cpel_spans_derive (file, options->span_rules, NULL, NULL,

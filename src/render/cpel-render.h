@@ -54,6 +54,7 @@
 
 #include "cpel-core.h"
 #include "cpel-color-mode.h"
+#include "cpel-labels.h"
 
 G_BEGIN_DECLS
 
@@ -221,6 +222,8 @@ typedef struct
    * per column show a highlighted span sampled in a column, or beginning
    * in it (the first few of a column), in the accent colour. */
   const CpelSpanFilter *span_filter;
+  /* Label formats per event type (cpel-labels.h; NULL: the whole labels). */
+  CpelLabels        *labels;
 } CpelView;
 
 /* Average device-pixel spacing of a row's visible events from which they are
@@ -376,6 +379,8 @@ typedef struct
   CpelSpanRules   *span_rules;
   /* The ruler on the capture's own clock (CpelView.clock; not comparing). */
   gboolean         capture_clock;
+  /* Label formats of `file` (not comparing); NULL: the file's defaults. */
+  CpelLabels      *labels;
 } CpelExportOptions;
 
 /* Defaults: PNG, CPEL_EXPORT_DEFAULT_WIDTH, automatic height, scale 1,

@@ -557,7 +557,10 @@ prepare_label (CpelRenderCtx *ctx, RowInfo *row, guint64 i, double x, double roo
 
   cpel_file_get_track_event (ctx->file, row->slot, i, &ev);
   g_string_truncate (ctx->scratch, 0);
-  cpel_file_append_label (ctx->file, &ev, ctx->scratch);
+  if (ctx->view->labels != NULL)
+    cpel_labels_append (ctx->view->labels, &ev, ctx->scratch);
+  else
+    cpel_file_append_label (ctx->file, &ev, ctx->scratch);
   collapse_blanks (ctx->scratch);
   if (ctx->scratch->len == 0)
     return FALSE;

@@ -600,6 +600,52 @@ test_span_settings (Fixture *f, gconstpointer data)
   }
 }
 
+/* label formats live in the views file too, kept apart from the spans' */
+static void
+test_label_formats (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CpelViews) views = cpel_views_new (f->capture);
+  g_autoptr(CpelViews) again = cpel_views_new (f->capture);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *sidecar = g_strconcat (f->capture, ".cpelviews", NULL);
+  const char *const formats[] = {
+    "sched:sched_switch", "{prev_comm} → {next_comm}; [{next_pid}]",
+    "odd=name [x]", "", NULL
+  };
+  const char old[] = "[CpelViews]\nVersion=1\n";
+
+  g_assert_null (cpel_views_get_label_formats (views));
+  cpel_views_set_label_formats (views, formats);
+  cpel_views_set_span_settings (views, "span a begin event=a end event=b", NULL);
+  g_assert_true (g_strv_equal (cpel_views_get_label_formats (views), formats));
+  g_assert_true (cpel_views_save (views, &error));
+  g_assert_no_error (error);
+  g_assert_true (cpel_views_load (again, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (cpel_views_get_label_formats (again));
+  g_assert_true (g_strv_equal (cpel_views_get_label_formats (again), formats));
+  g_assert_cmpstr (cpel_views_get_span_rules_text (again), ==, "span a begin event=a end event=b");
+
+  /* formats alone keep the file */
+  cpel_views_set_span_settings (again, NULL, NULL);
+  g_assert_true (cpel_views_save (again, &error));
+  g_assert_true (g_file_test (sidecar, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (cpel_views_load (views, &error));
+  g_assert_true (g_strv_equal (cpel_views_get_label_formats (views), formats));
+  cpel_views_set_label_formats (views, NULL);
+  g_assert_true (cpel_views_save (views, &error));
+  g_assert_false (g_file_test (sidecar, G_FILE_TEST_EXISTS));
+
+  /* a type without its format is an error */
+  {
+    g_autofree char *bad = g_strconcat (old, "[Labels]\nFormats=a;{b};c;\n", NULL);
+
+    g_assert_true (g_file_set_contents (sidecar, bad, -1, NULL));
+    g_assert_false (cpel_views_load (views, &error));
+    g_assert_error (error, CPEL_ERROR, CPEL_ERROR_INVALID);
+  }
+}
+
 static void
 test_copy_equal (void)
 {
@@ -639,6 +685,7 @@ main (int argc, char **argv)
   ADD ("bad-files", test_bad_files);
   ADD ("with-file", test_with_file);
   ADD ("span-settings", test_span_settings);
+  ADD ("label-formats", test_label_formats);
 #undef ADD
   g_test_add_func ("/core/views/copy-equal", test_copy_equal);
   return g_test_run ();

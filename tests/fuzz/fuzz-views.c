@@ -4,9 +4,10 @@
  * The input is the file's bytes.  cpel_views_read_file must accept it or
  * fail with an error; what it accepts must satisfy the documented
  * invariants (non-empty unique UTF-8 names, t1 > t0, scroll >= 0 and
- * finite, current < n), survive a write / read round trip unchanged, and
- * apply to a loaded capture: rows, hidden types and selection in range,
- * and set_rows / set_hidden_types of the result give back the same slots.
+ * finite, current < n; label formats in UTF-8 pairs), survive a write /
+ * read round trip unchanged, and apply to a loaded capture: rows, hidden
+ * types and selection in range, and set_rows / set_hidden_types of the
+ * result give back the same slots.
  * The scratch files live in a private temporary directory.
  */
 #include <math.h>
@@ -158,7 +159,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   GError *error = NULL;
   GPtrArray *views, *again;
   int current = -2, current2 = -2;
-  CpelViewsSpanSettings spans = { NULL, NULL }, spans2 = { NULL, NULL };
+  CpelViewsSpanSettings spans = { NULL, NULL, NULL }, spans2 = { NULL, NULL, NULL };
 
   FUZZ_CHECK (g_file_set_contents (in_path, (const char *) data, size, NULL));
   views = cpel_views_read_file_full (in_path, &current, &spans, &error);
@@ -174,6 +175,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   FUZZ_CHECK (spans.user_rules == NULL || g_utf8_validate (spans.user_rules, -1, NULL));
   for (guint i = 0; spans.disabled != NULL && spans.disabled[i] != NULL; i++)
     FUZZ_CHECK (spans.disabled[i][0] != '\0' && g_utf8_validate (spans.disabled[i], -1, NULL));
+  /* the label formats: type, format pairs in UTF-8 */
+  FUZZ_CHECK (spans.labels == NULL || g_strv_length (spans.labels) % 2 == 0);
+  for (guint i = 0; spans.labels != NULL && spans.labels[i] != NULL; i++)
+    FUZZ_CHECK (g_utf8_validate (spans.labels[i], -1, NULL));
 
   for (guint i = 0; i < views->len; i++)
     {
@@ -198,6 +203,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   FUZZ_CHECK (spans.disabled == NULL
               || g_strv_equal ((const char *const *) spans.disabled,
                                (const char *const *) spans2.disabled));
+  FUZZ_CHECK ((spans.labels == NULL) == (spans2.labels == NULL));
+  FUZZ_CHECK (spans.labels == NULL
+              || g_strv_equal ((const char *const *) spans.labels,
+                               (const char *const *) spans2.labels));
   cpel_views_span_settings_clear (&spans);
   cpel_views_span_settings_clear (&spans2);
   FUZZ_CHECK (again->len == views->len);

@@ -967,6 +967,36 @@ test_compare_view (Fixture *f, gconstpointer data)
   g_assert_cmpuint (n_notified (f, "compare-measure"), ==, 2);
 }
 
+/* The file's label formats: the defaults of each new file, replaced by
+ * the user's (notified), gone with the file. */
+static void
+test_labels (Fixture *f, gconstpointer data)
+{
+  CpelLabels *defaults = cpel_session_get_labels (f->session);
+  g_autoptr(CpelLabels) mine = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  CpelEvent ev;
+
+  g_assert_nonnull (defaults);
+  g_assert_true (cpel_labels_get_file (defaults) == f->file);
+  g_assert_cmpstr (cpel_labels_get_format (defaults, 0), ==, "");
+
+  mine = cpel_labels_new_with_format (defaults, 0, "[{event}]");
+  cpel_session_set_labels (f->session, mine);
+  g_assert_cmpuint (n_notified (f, "labels"), ==, 1);
+  g_assert_true (cpel_session_get_labels (f->session) == mine);
+  cpel_file_get_track_event (f->file, 0, 0, &ev);
+  cpel_labels_append (cpel_session_get_labels (f->session), &ev, out);
+  g_assert_cmpstr (out->str, ==, "[tick]");
+  cpel_session_set_labels (f->session, mine);
+  g_assert_cmpuint (n_notified (f, "labels"), ==, 1);
+
+  cpel_session_set_file (f->session, NULL);
+  g_assert_null (cpel_session_get_labels (f->session));
+  g_assert_cmpuint (n_notified (f, "labels"), ==, 2);
+  g_clear_pointer (&mine, cpel_labels_unref);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -990,6 +1020,7 @@ main (int argc, char **argv)
   ADD ("/model/session/saved-view", test_saved_view, NULL);
   ADD ("/model/session/compare", test_compare, NULL);
   ADD ("/model/session/compare-view", test_compare_view, NULL);
+  ADD ("/model/session/labels", test_labels, NULL);
 #undef ADD
 
   return g_test_run ();
