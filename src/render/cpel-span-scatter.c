@@ -45,8 +45,11 @@ cpel_span_scatter_fit (CpelSpanScatterView *view)
     }
   if (view->max_ns < view->min_ns)
     {
-      view->min_ns = lo;
-      view->max_ns = MAX (hi, lo + 1);
+      /* Durations (nearly) all alike: a tenth of the longest on either side,
+       * or the axis would read "1 µs" at its bottom and at its top. */
+      gint64 pad = (hi - lo) * 20 < hi ? MAX (hi / 10, 1) : 0;
+      view->min_ns = MAX (lo - pad, 0);
+      view->max_ns = MAX (hi + pad, view->min_ns + 1);
     }
 }
 

@@ -5,6 +5,7 @@
  * percentile lines, light and dark; a rectangle as a filter */
 #include "render-test-util.h"
 
+#include "cpel-span-histogram.h"
 #include "cpel-span-scatter.h"
 
 #define W 600
@@ -223,6 +224,40 @@ test_selection (void)
   g_assert_cmpuint (n, ==, 2);
 }
 
+/* Spans that all last 1 µs: the axis spans more than them, its bottom and
+ * top read differently (not "1 µs" twice), the points are inside it. */
+static void
+test_alike (void)
+{
+  static const TestEvent alike[] = {
+    { 1000, 0, CODE_SEND, 1 }, { 2000, 0, CODE_RECV, 1 },
+    { 5000, 0, CODE_SEND, 1 }, { 6000, 0, CODE_RECV, 1 },
+    { 9000, 0, CODE_SEND, 1 }, { 10000, 0, CODE_RECV, 1 },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new ();
+  g_autoptr(CpelSpanFilter) filter = cpel_span_filter_new ("io", 0, G_MAXINT64);
+  CpelSpansOptions options = { 0 };
+  g_autoptr(CpelFile) file = test_file_new (1, alike, G_N_ELEMENTS (alike));
+  CpelSpanList *list;
+  CpelSpanScatterView view = { 0 };
+  g_autofree char *bottom = NULL, *top = NULL;
+
+  g_assert_true (cpel_span_rules_add_text (rules, rules_text, -1, "test", &error));
+  list = cpel_span_list_compute (file, rules, &options, filter, 0, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_span_list_get_n (list), ==, 3);
+  view.list = list;
+  view.max_ns = -1;
+  cpel_span_scatter_fit (&view);
+  g_assert_cmpint (view.min_ns, <, 1000);
+  g_assert_cmpint (view.max_ns, >, 1000);
+  bottom = cpel_span_histogram_format_duration (view.min_ns);
+  top = cpel_span_histogram_format_duration (view.max_ns);
+  g_assert_cmpstr (bottom, !=, top);
+  cpel_span_list_free (list);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -230,5 +265,6 @@ main (int argc, char **argv)
   g_test_add_func ("/render/span-scatter/points", test_points);
   g_test_add_func ("/render/span-scatter/log", test_log);
   g_test_add_func ("/render/span-scatter/selection", test_selection);
+  g_test_add_func ("/render/span-scatter/alike", test_alike);
   return g_test_run ();
 }
