@@ -28,6 +28,8 @@ struct _CpelComparePane
   CpelSearchResult *matches_a;
   CpelSearchResult *matches_b;
   CpelOverview    *overview[2];     /* each side's density summary (the strip's) */
+  /* the captures' label formats, each drawn on the side of its file */
+  CpelLabels      *labels[2];
   /* each side's filters (the views point at them) */
   guint8          *hidden[2];
   guint           *rows[2];

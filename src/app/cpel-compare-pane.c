@@ -266,6 +266,43 @@ on_session_paired (CpelComparePane *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAIRED]);
 }
 
+/* Each side's labels: the ones of its file. */
+static void
+apply_labels (CpelComparePane *self)
+{
+  self->view.a.labels = NULL;
+  self->view.b.labels = NULL;
+  for (guint i = 0; i < 2; i++)
+    {
+      CpelFile *file = self->labels[i] != NULL ? cpel_labels_get_file (self->labels[i]) : NULL;
+
+      if (file == NULL)
+        continue;
+      if (file == self->a && self->view.a.labels == NULL)
+        self->view.a.labels = self->labels[i];
+      else if (file == self->b && self->view.b.labels == NULL)
+        self->view.b.labels = self->labels[i];
+    }
+}
+
+/* Display ▸ Capture Clock: the ruler reads A's clock (when A has one). */
+static void
+apply_clock (CpelComparePane *self)
+{
+  self->view.a.clock = CPEL_CLOCK_NONE;
+  self->view.a.clock_origin = 0;
+  if (self->a != NULL && self->session != NULL
+      && cpel_session_get_capture_clock (self->session))
+    self->view.a.clock = cpel_file_get_clock_origin (self->a, &self->view.a.clock_origin);
+}
+
+static void
+on_session_clock (CpelComparePane *self)
+{
+  apply_clock (self);
+  _cpel_compare_pane_changed (self, FALSE);
+}
+
 /* Each side draws its own capture's spans (the session derives the
  * compare file's by that capture's rules), as Display ▸ Spans and States
  * says. */
@@ -326,11 +363,14 @@ cpel_compare_pane_set_session (CpelComparePane *self,
                             G_CALLBACK (on_session_spans), self);
   g_signal_connect_swapped (session, "notify::show-spans",
                             G_CALLBACK (on_session_spans), self);
+  g_signal_connect_swapped (session, "notify::capture-clock",
+                            G_CALLBACK (on_session_clock), self);
   on_session_alignment (self);
   on_session_paired (self);
   on_session_range (self);
   on_session_measure (self);
   on_session_spans (self);
+  on_session_clock (self);
   _cpel_compare_pane_update_actions (self);
 }
 
@@ -416,6 +456,8 @@ cpel_compare_pane_set_files (CpelComparePane *self,
   self->view.name_a = self->name_a;
   self->view.name_b = self->name_b;
   self->view.paired = paired;
+  apply_labels (self);
+  apply_clock (self);
   /* the view starts aligned at 0: so does the session (no redraw twice) */
   cpel_session_set_compare_alignment (self->session, 0, 0);
   g_clear_pointer (&self->matches_a, cpel_search_result_unref);
@@ -445,6 +487,25 @@ cpel_compare_pane_set_overviews (CpelComparePane *self,
   self->overview[1] = b;
   self->view.a.overview = a;
   self->view.b.overview = b;
+}
+
+void
+cpel_compare_pane_set_labels (CpelComparePane *self,
+                              CpelLabels      *one,
+                              CpelLabels      *other)
+{
+  g_return_if_fail (CPEL_IS_COMPARE_PANE (self));
+
+  if (one != NULL)
+    cpel_labels_ref (one);
+  if (other != NULL)
+    cpel_labels_ref (other);
+  for (guint i = 0; i < 2; i++)
+    g_clear_pointer (&self->labels[i], cpel_labels_unref);
+  self->labels[0] = one;
+  self->labels[1] = other;
+  apply_labels (self);
+  _cpel_compare_pane_changed (self, FALSE);
 }
 
 void
@@ -736,6 +797,10 @@ cpel_compare_pane_dispose (GObject *object)
     g_clear_pointer (&self->overview[i], cpel_overview_unref);
   self->view.a.overview = NULL;
   self->view.b.overview = NULL;
+  for (guint i = 0; i < 2; i++)
+    g_clear_pointer (&self->labels[i], cpel_labels_unref);
+  self->view.a.labels = NULL;
+  self->view.b.labels = NULL;
   G_OBJECT_CLASS (cpel_compare_pane_parent_class)->dispose (object);
 }
 

@@ -54,6 +54,12 @@ void                   cpel_compare_pane_set_range  (CpelComparePane *self,
 void                   cpel_compare_pane_set_overviews (CpelComparePane *self,
                                                         CpelOverview    *a,
                                                         CpelOverview    *b);
+/* The label formats (cpel-labels.h) of the two captures, in either order:
+ * each side draws its events' labels with the ones of its file (none of
+ * its file: the whole labels), also after a swap; references kept. */
+void                   cpel_compare_pane_set_labels (CpelComparePane *self,
+                                                     CpelLabels      *one,
+                                                     CpelLabels      *other);
 /* Matches to highlight in A and in B (either NULL: none); references kept. */
 void                   cpel_compare_pane_set_matches (CpelComparePane  *self,
                                                       CpelSearchResult *a,

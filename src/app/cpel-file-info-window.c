@@ -199,6 +199,13 @@ fill_source (CpelFileInfoWindow *self)
                     cpel_file_get_imported_from (file) ? _("Format") : _("Converted from"), format);
   if (clock != NULL)
     add_subtitle_row (self->source_group, _("Clock"), clock);
+  {
+    g_autofree char *origin = cpel_file_describe_clock_origin (file);
+
+    add_subtitle_row (self->source_group, _("Capture clock"),
+                      origin != NULL ? origin
+                                     : _("none (the source does not say what its clock read)"));
+  }
   if (lost != NULL && strcmp (lost, "0") != 0)
     add_subtitle_row (self->source_group, _("Lost events"), lost);
   header = cpel_file_dup_source_header (file);

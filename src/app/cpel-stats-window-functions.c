@@ -6,6 +6,8 @@
  * same range and shown tracks (cpel_top_compute (), what `cpel top`
  * prints): per function its binary, self (the samples it was running in)
  * and total (the samples whose chain holds it), as shares and counts.
+ * Activating a row selects the earliest sample of the range whose chain
+ * holds that function and centres it in the window.
  */
 #include "cpel-stats-window-private.h"
 
@@ -67,6 +69,45 @@ _cpel_stats_window_set_functions (CpelStatsWindow *self,
   adw_view_stack_page_set_visible (self->functions_page, top != NULL);
 }
 
+/* The earliest sample counted whose chain holds the row's function:
+ * selected and centred (a bell when the counts are of another file). */
+static void
+on_function_activate (GtkColumnView   *view,
+                      guint            position,
+                      CpelStatsWindow *self)
+{
+  g_autoptr(CpelTableRow) row = _cpel_stats_window_row_at (view, position);
+  CpelFile *file = cpel_session_get_file (self->session);
+  const CpelTopEntry *e;
+  guint id;
+
+  if (row == NULL || self->top == NULL || file == NULL)
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      return;
+    }
+  id = (guint) cpel_table_row_get_id (row);
+  if (id >= cpel_top_get_n_entries (self->top))
+    return;
+  e = cpel_top_get_entry (self->top, id);
+  if (e->total == 0 || e->first_slot >= cpel_file_get_n_tracks (file)
+      || e->first_index >= cpel_file_get_track_n_events (file, e->first_slot))
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      return;
+    }
+  cpel_session_select (self->session, e->first_slot, e->first_index, FALSE);
+  cpel_session_reveal_event (self->session, e->first_slot, e->first_index);
+}
+
+void
+cpel_stats_window_activate_function_row (CpelStatsWindow *self,
+                                         guint            position)
+{
+  g_return_if_fail (CPEL_IS_STATS_WINDOW (self));
+  on_function_activate (self->functions_view, position, self);
+}
+
 void
 _cpel_stats_window_init_functions (CpelStatsWindow *self)
 {
@@ -87,6 +128,7 @@ _cpel_stats_window_init_functions (CpelStatsWindow *self)
   /* TRANSLATORS: column: the samples whose call chain holds a function */
   _cpel_stats_window_append_column (view, _("Total Samples"), FUNCTION_CELL_TOTAL, TRUE, FALSE);
   self->sorted_functions = _cpel_stats_window_setup_view (view, self->function_rows);
+  g_signal_connect (view, "activate", G_CALLBACK (on_function_activate), self);
 }
 
 CpelTop *

@@ -52,6 +52,10 @@ CpelSpanSummary *cpel_stats_window_get_span_summary (CpelStatsWindow *self);
  * the range counted (NULL: none), and its rows as sorted. */
 CpelTop         *cpel_stats_window_get_top (CpelStatsWindow *self);
 GListModel      *cpel_stats_window_get_function_rows (CpelStatsWindow *self);
+/* Activating the row at `position` as shown: the earliest sample counted
+ * whose call chain holds its function is selected and centred. */
+void             cpel_stats_window_activate_function_row (CpelStatsWindow *self,
+                                                          guint            position);
 GListModel      *cpel_stats_window_get_span_rows (CpelStatsWindow *self,
                                                   CpelSpanTable    table);
 void             cpel_stats_window_activate_span_row (CpelStatsWindow *self,

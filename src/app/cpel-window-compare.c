@@ -126,15 +126,16 @@ refresh_statistics (CpelWindow *self)
 
 /* The compare view's status line, worded and formatted as the single
  * view's (the same functions): the visible range and the cursor as the
- * ruler reads them (from the aligned point), a measurement's Δt with the
- * events of A and of B in it. */
+ * ruler reads them (from the aligned point; on Display ▸ Capture Clock,
+ * A's clock, said so, and the cursor on B's own clock too when B has
+ * one), a measurement's Δt with the events of A and of B in it. */
 static void
 update_compare_status (CpelWindow *self)
 {
   CpelComparePane *pane = self->compare.pane;
   const CpelCompareView *view;
   const CpelRange *m;
-  CpelFile *file;
+  CpelFile *file, *file_b;
   gint64 origin, t0, t1, t;
   double pixels;
   g_autofree char *range = NULL;
@@ -144,17 +145,47 @@ update_compare_status (CpelWindow *self)
   if (pane == NULL || self->compare.range_label == NULL)
     return;
   file = cpel_compare_pane_get_file_a (pane);
-  if (file != NULL && cpel_compare_pane_get_file_b (pane) != NULL)
+  file_b = cpel_compare_pane_get_file_b (pane);
+  if (file != NULL && file_b != NULL)
     {
+      CpelClockKind clock_b = CPEL_CLOCK_NONE;
+      gint64 clock_origin_b = 0;
+
       view = cpel_compare_pane_get_view (pane);
-      origin = view->a.ruler_origin;
+      /* on A's clock: A's times; else from the aligned point */
+      origin = view->a.clock != CPEL_CLOCK_NONE ? 0 : view->a.ruler_origin;
       t0 = view->a.t0 - origin;
       t1 = view->a.t1 - origin;
       pixels = gtk_widget_get_width (GTK_WIDGET (pane)) - view->a.label_width;
-      /* (two captures: times from the aligned point, not a capture's clock) */
-      range = _cpel_window_range_text (file, CPEL_CLOCK_NONE, 0, t0, t1, pixels);
+      range = _cpel_window_range_text (file, view->a.clock, view->a.clock_origin, t0, t1,
+                                       pixels);
+      if (view->a.clock != CPEL_CLOCK_NONE)
+        {
+          g_autofree char *on_a = g_steal_pointer (&range);
+
+          /* TRANSLATORS: the compare view's visible range on A's capture clock */
+          range = g_strdup_printf (_("A’s clock: %s"), on_a);
+          clock_b = cpel_file_get_clock_origin (file_b, &clock_origin_b);
+        }
       if (cpel_compare_pane_get_cursor (pane, &t))
-        cursor = _cpel_window_cursor_text (file, CPEL_CLOCK_NONE, 0, t - origin, t0, t1, pixels);
+        {
+          cursor = _cpel_window_cursor_text (file, view->a.clock, view->a.clock_origin,
+                                             t - origin, t0, t1, pixels);
+          if (clock_b != CPEL_CLOCK_NONE)
+            {
+              gint64 tb = t + view->offset_b;
+              g_autofree char *ta = _cpel_window_format_status_time (
+                file, view->a.clock, view->a.clock_origin, t, t0, t1, pixels, FALSE);
+              g_autofree char *on_b = _cpel_window_format_status_time (
+                file_b, clock_b, clock_origin_b, tb, t0 + view->offset_b,
+                t1 + view->offset_b, pixels, FALSE);
+
+              g_free (cursor);
+              /* TRANSLATORS: the time under the pointer on A's and on B's
+               * capture clock */
+              cursor = g_strdup_printf (_("Cursor A %s · B %s"), ta, on_b);
+            }
+        }
       m = cpel_session_get_compare_measure (self->session);
       if (m != NULL)
         {
@@ -258,6 +289,21 @@ make_compare_page (CpelWindow *self)
                            G_CALLBACK (update_compare_status), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::compare-origin",
                            G_CALLBACK (update_compare_status), self, G_CONNECT_SWAPPED);
+  /* (after the pane, which connected first, has taken the clock) */
+  g_signal_connect_object (self->session, "notify::capture-clock",
+                           G_CALLBACK (update_compare_status), self, G_CONNECT_SWAPPED);
+}
+
+/* Each side's label formats: A's the session's (the single view's, as the
+ * user set them), B's from its views file; after a swap each follows its
+ * file. */
+static void
+set_labels (CpelWindow *self)
+{
+  if (self->compare.pane == NULL)
+    return;
+  cpel_compare_pane_set_labels (self->compare.pane, cpel_session_get_labels (self->session),
+                                self->compare.labels_b);
 }
 
 /* Each side's density summary: A's the timeline's (when it is the file
@@ -300,6 +346,9 @@ show_compare (CpelWindow *self)
                                G_CALLBACK (on_page_changed), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (self->timeline, "view-changed",
                                G_CALLBACK (apply_filters), self, G_CONNECT_SWAPPED);
+      /* A's label formats changed (Event Types) */
+      g_signal_connect_object (self->session, "notify::labels",
+                               G_CALLBACK (set_labels), self, G_CONNECT_SWAPPED);
       /* the details pane shows the compare view's selected event */
       g_signal_connect_object (self->compare.pane, "notify::selection",
                                G_CALLBACK (_cpel_window_update_details), self,
@@ -310,6 +359,7 @@ show_compare (CpelWindow *self)
   cpel_compare_pane_set_files (self->compare.pane, self->file, name_a,
                                self->compare.file_b, name_b);
   set_overviews (self);
+  set_labels (self);
   update_compare_status (self);
   /* No crossfade between the two views, as into the capture (cpel-window.c):
    * a 200 ms blend of two views of 10^7 events costs GSK's cairo renderer
@@ -381,6 +431,14 @@ on_b_loaded (GObject      *source,
     if (rules == NULL)
       rules = cpel_span_settings_make_rules (NULL, NULL, NULL);
     cpel_session_set_compare_span_rules (self->session, rules);
+    /* B's labels by B's own formats (its defaults, then the user's) */
+    {
+      g_autoptr(CpelLabels) defaults = cpel_labels_new (file);
+
+      g_clear_pointer (&self->compare.labels_b, cpel_labels_unref);
+      self->compare.labels_b = cpel_labels_new_with_formats (
+        defaults, views != NULL ? cpel_views_get_label_formats (views) : NULL);
+    }
   }
   g_set_object (&self->compare.location_b, data->location);
   if (self->file != NULL)
@@ -424,6 +482,7 @@ cpel_window_close_compare (CpelWindow *self)
   g_clear_signal_handler (&self->compare.file_handler, self);
   g_clear_object (&self->compare.file_b);
   g_clear_pointer (&self->compare.overview_b, cpel_overview_unref);
+  g_clear_pointer (&self->compare.labels_b, cpel_labels_unref);
   cpel_session_set_compare_file (self->session, NULL);
   cpel_session_set_compare_span_rules (self->session, NULL);
   g_clear_object (&self->compare.location_b);
@@ -647,6 +706,7 @@ _cpel_window_compare_dispose (CpelWindow *self)
   g_clear_object (&self->compare.chooser);
   g_clear_object (&self->compare.file_b);
   g_clear_pointer (&self->compare.overview_b, cpel_overview_unref);
+  g_clear_pointer (&self->compare.labels_b, cpel_labels_unref);
   g_clear_object (&self->compare.location_b);
   if (self->search_bar != NULL)
     cpel_search_bar_set_compare (self->search_bar, NULL);

@@ -90,6 +90,7 @@ typedef struct
   GtkLabel             *cursor_label;
   GtkLabel             *measure_label;
   CpelOverview         *overview_b;   /* B's density summary, from its load */
+  CpelLabels           *labels_b;     /* B's label formats: its views file's, else defaults */
 } CpelWindowCompare;
 
 /* Following a capture while it is written (cpel-window-follow.c). */

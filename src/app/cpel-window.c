@@ -211,11 +211,17 @@ update_details (CpelWindow *self)
       CpelCompareSide side;
 
       if (cpel_compare_pane_get_selection (self->compare.pane, &side, &slot, &index))
-        cpel_details_set_event (self->details,
-                                side == CPEL_COMPARE_A
-                                ? cpel_compare_pane_get_file_a (self->compare.pane)
-                                : cpel_compare_pane_get_file_b (self->compare.pane),
-                                slot, index);
+        {
+          CpelFile *file = side == CPEL_COMPARE_A
+                           ? cpel_compare_pane_get_file_a (self->compare.pane)
+                           : cpel_compare_pane_get_file_b (self->compare.pane);
+
+          /* the headline by the formats of the event's own capture */
+          if (self->compare.labels_b != NULL
+              && cpel_labels_get_file (self->compare.labels_b) == file)
+            cpel_details_set_labels (self->details, self->compare.labels_b);
+          cpel_details_set_event (self->details, file, slot, index);
+        }
       else
         cpel_details_clear (self->details);
     }

@@ -130,6 +130,13 @@ print_clock (CpelFile *file, guint64 override)
     }
   print_field (_("Clock"), "%s%s", text->str,
            override ? _(", set by --clock-rate") : "");
+  {
+    g_autofree char *origin = cpel_file_describe_clock_origin (file);
+
+    print_field (_("Capture clock"), "%s",
+                 origin != NULL ? origin
+                                : _("none (the source does not say what its clock read)"));
+  }
 }
 
 /* Where the events came from: the importer's format and the source's header. */

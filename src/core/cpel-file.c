@@ -508,6 +508,32 @@ cpel_file_get_clock_origin (CpelFile *self,
   return k;
 }
 
+char *
+cpel_file_describe_clock_origin (CpelFile *self)
+{
+  g_autofree char *at = NULL;
+  const char *id;
+  gint64 origin;
+  CpelClockKind kind;
+
+  g_return_val_if_fail (CPEL_IS_FILE (self), NULL);
+
+  kind = cpel_file_get_clock_origin (self, &origin);
+  if (kind == CPEL_CLOCK_NONE)
+    return NULL;
+  at = cpel_time_format_clock (kind, origin, 9);
+  if (kind == CPEL_CLOCK_WALL)
+    /* TRANSLATORS: a capture's clock; the time is in UTC */
+    return g_strdup_printf (_("wall clock, first event at %s UTC"), at);
+  /* perf's default clock and Snabb's CLOCK_MONOTONIC count from boot */
+  id = cpel_file_get_source_value (self, "format-id");
+  if (g_strcmp0 (id, "perf") == 0 || g_strcmp0 (id, "snabb") == 0)
+    /* TRANSLATORS: a capture's clock, as `perf script` prints its times */
+    return g_strdup_printf (_("seconds since boot, first event at %s s"), at);
+  /* TRANSLATORS: a capture's clock counting seconds from an origin of its own */
+  return g_strdup_printf (_("seconds of the source’s clock, first event at %s s"), at);
+}
+
 gboolean
 cpel_file_has_clock_rate (CpelFile *self)
 {

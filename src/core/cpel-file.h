@@ -288,6 +288,12 @@ gboolean      cpel_file_get_capture_start  (CpelFile *self,
  * rate. */
 CpelClockKind cpel_file_get_clock_origin   (CpelFile *self,
                                             gint64   *origin_ns);
+/* The capture's clock in words, for File Information and `cpel info`:
+ * "seconds since boot, first event at 2584.361365612 s" (perf, Snabb),
+ * "seconds of the source’s clock, first event at 12.5 s" (other sources),
+ * "wall clock, first event at 2026-11-26 09:11:13.604387861 UTC"; NULL
+ * when the capture has none (cpel_file_get_clock_origin). */
+char         *cpel_file_describe_clock_origin (CpelFile *self);
 /* The source format's header: key, value, key, value, …, NULL (g_strfreev). */
 char        **cpel_file_dup_source_header  (CpelFile *self);
 /* TRUE when events carry their full text (the datum shown is that text). */

@@ -169,6 +169,12 @@ cpel_top_compute_scope (CpelFile               *file,
               if (e->stamp != top->n_samples)
                 {
                   e->stamp = top->n_samples;
+                  if (e->e.total == 0 || ev.time_ns < e->e.first_time)
+                    {
+                      e->e.first_slot = slot;
+                      e->e.first_index = i;
+                      e->e.first_time = ev.time_ns;
+                    }
                   e->e.total++;
                 }
             }

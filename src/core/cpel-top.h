@@ -21,6 +21,11 @@ typedef struct
   const char  *dso;       /* NULL: unknown */
   guint64      self;      /* samples it is the innermost frame of */
   guint64      total;     /* samples whose chain holds it */
+  /* The earliest of those samples (the first of its track at that time):
+   * its track slot, index in the track and time. */
+  guint        first_slot;
+  guint64      first_index;
+  gint64       first_time;
 } CpelTopEntry;
 
 typedef struct _CpelTop CpelTop;

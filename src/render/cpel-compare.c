@@ -65,6 +65,9 @@ cpel_compare_view_sync (CpelCompareView *cv)
   cv->b.color_by_type = cv->a.color_by_type;
   cv->b.color_mode = cv->a.color_mode;
   cv->b.summary = cv->a.summary;
+  /* B's grid on A's ticks (its ruler_origin holds the offset) */
+  cv->b.clock = cv->a.clock;
+  cv->b.clock_origin = cv->a.clock_origin;
   cv->b.has_measure = FALSE;
   cv->b.has_cursor = FALSE;
 }
@@ -380,6 +383,9 @@ render_compare (cairo_t               *cr,
       cpel_palette_init_light (&fallback);
       cv.a.palette = &fallback;
     }
+  /* on A's clock the ruler reads A's clock, not from the aligned point */
+  if (cv.a.clock != CPEL_CLOCK_NONE)
+    cv.a.clock_origin = sat_add (cv.a.clock_origin, cv.a.ruler_origin);
   cpel_compare_view_sync (&cv);
 
   cairo_save (cr);

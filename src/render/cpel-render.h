@@ -413,7 +413,10 @@ gboolean cpel_render_export_file  (CpelFile                *file,
  * under both headers (scrolled by a.scroll_y): each of A's rows directly
  * above B's row of the same label, then the rows of A and then of B that
  * have no partner; a mark in the label column tells A (accent) from B.
- * The measure band and the cursor (from A's view) cross both panes. */
+ * The measure band and the cursor (from A's view) cross both panes.
+ * A's clock (a.clock, clock_origin: A's capture clock) makes the ruler read
+ * A's clock at A's times (the aligned point ignored), B's grid on its ticks;
+ * each side's labels are its view's (a.labels, b.labels). */
 typedef enum
 {
   CPEL_COMPARE_A,

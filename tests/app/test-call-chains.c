@@ -189,6 +189,61 @@ test_functions (Fixture *f, gconstpointer data)
   g_autofree char *copied = cpel_stats_window_get_text (stats);
   g_assert_cmpstr (copied, ==, want_text);
   shoot (GTK_WIDGET (stats), "stats-functions");
+
+  /* activating a row (the last one of a function in several samples)
+   * selects the earliest sample of the range whose chain holds it */
+  {
+    guint last = g_list_model_get_n_items (rows);
+    const CpelTopEntry *e = NULL;
+
+    while (e == NULL || e->total < 2)
+      {
+        g_autoptr(CpelTableRow) row = NULL;
+
+        g_assert_cmpuint (last, >, 0);
+        row = g_list_model_get_item (rows, --last);
+        e = cpel_top_get_entry (want, (guint) cpel_table_row_get_id (row));
+      }
+    guint n_slots = scope.slots != NULL ? scope.n_slots : cpel_file_get_n_tracks (file);
+    gint64 earliest = G_MAXINT64;
+    guint slot;
+    guint64 index;
+    CpelEvent ev;
+    const CpelRange *range;
+
+    for (guint s = 0; s < n_slots; s++)
+      {
+        guint sl = scope.slots != NULL ? scope.slots[s] : s;
+        guint64 hi = cpel_file_track_lower_bound (file, sl, scope.t1);
+
+        for (guint64 i = cpel_file_track_lower_bound (file, sl, scope.t0); i < hi; i++)
+          {
+            CpelChainFrame frames[256];
+            guint n;
+
+            cpel_file_get_track_event (file, sl, i, &ev);
+            n = MIN (cpel_file_get_event_chain (file, ev.file_index, frames, 256), 256);
+            for (guint k = 0; k < n; k++)
+              if (g_strcmp0 (frames[k].symbol, e->symbol) == 0
+                  && g_strcmp0 (frames[k].dso, e->dso) == 0)
+                {
+                  earliest = MIN (earliest, ev.time_ns);
+                  break;
+                }
+          }
+      }
+    g_assert_cmpint (earliest, <, G_MAXINT64);
+    g_test_message ("function %s in %" G_GUINT64_FORMAT " samples: first at %"
+                    G_GINT64_FORMAT " ns", cpel_top_entry_symbol (e), e->total, earliest);
+    cpel_session_unselect (session);
+    cpel_stats_window_activate_function_row (stats, last);
+    g_assert_true (cpel_session_get_selection (session, &slot, &index));
+    cpel_file_get_track_event (file, slot, index, &ev);
+    g_assert_cmpint (ev.time_ns, ==, earliest);
+    range = cpel_session_get_range (session);
+    g_assert_cmpint (range->t0, <=, earliest);
+    g_assert_cmpint (earliest, <, range->t1);
+  }
   gtk_window_destroy (GTK_WINDOW (stats));
 }
 

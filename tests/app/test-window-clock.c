@@ -7,6 +7,7 @@
 
 #include "app-test-util.h"
 
+#include "cpel-compare-pane.h"
 #include "cpel-details.h"
 #include "cpel-window.h"
 
@@ -167,6 +168,54 @@ test_elog (Fixture *f, gconstpointer data)
   g_assert_cmpstr (cpel_window_get_modes_text (f->window), ==, "");
 }
 
+/* Comparing two elogs: Display ▸ Capture Clock puts A's wall clock on the
+ * compare view's ruler (its labels change) and its status line, which says
+ * the clock is A's; off again, times from the aligned point. */
+static void
+test_compare (Fixture *f, gconstpointer data)
+{
+  g_autofree char *a = cpel_test_fixture_file ("vpp-elog/tiny.elog");
+  g_autofree char *b = cpel_test_fixture_file ("vpp-elog/workers.elog");
+  g_autoptr(GFile) file_b = g_file_new_for_path (b);
+  GtkWidget *pane;
+  const CpelCompareView *view;
+  const char *range;
+  cairo_surface_t *before, *after;
+  guint64 differ = 0;
+
+  SKIP_WITHOUT_DISPLAY ();
+  app_test_open_and_wait (f->window, a);
+  cpel_window_compare_with (f->window, file_b);
+  app_test_wait_until (cpel_window_is_comparing (f->window), 60);
+  pane = cpel_window_get_compare_pane (f->window);
+  app_test_wait_drawn (pane);
+  view = cpel_compare_pane_get_view (CPEL_COMPARE_PANE (pane));
+  g_assert_cmpint (view->a.clock, ==, CPEL_CLOCK_NONE);
+  g_assert_null (strstr (cpel_window_get_range_text (f->window), "UTC"));
+  before = app_test_widget_image (pane);
+
+  app_test_activate_action (GTK_WIDGET (f->window), "capture-clock", NULL);
+  g_assert_cmpint (view->a.clock, ==, CPEL_CLOCK_WALL);
+  range = cpel_window_get_range_text (f->window);
+  g_test_message ("range: %s", range);
+  g_assert_true (g_str_has_prefix (range, "A’s clock: 2026-11-26 09:11:13.60"));
+  g_assert_nonnull (strstr (range, " UTC ("));
+  app_test_wait_drawn (pane);
+  after = app_test_widget_image (pane);
+  /* the ruler (its top 28 px) reads otherwise */
+  for (int y = 0; y < 28; y++)
+    for (int x = 0; x < cairo_image_surface_get_width (after); x++)
+      differ += test_luma (before, x, y) != test_luma (after, x, y);
+  g_assert_cmpuint (differ, >, 50);
+  cairo_surface_destroy (before);
+  cairo_surface_destroy (after);
+  shoot (GTK_WIDGET (f->window), "capture-clock-compare");
+
+  app_test_activate_action (GTK_WIDGET (f->window), "capture-clock", NULL);
+  g_assert_cmpint (view->a.clock, ==, CPEL_CLOCK_NONE);
+  g_assert_null (strstr (cpel_window_get_range_text (f->window), "UTC"));
+}
+
 #if HAVE_PERF
 /* perf.data: seconds as perf script prints them. */
 static void
@@ -201,6 +250,8 @@ main (int argc, char *argv[])
   g_test_add ("/app/window/capture-clock/none", Fixture, NULL, fixture_setup, test_none,
               fixture_teardown);
   g_test_add ("/app/window/capture-clock/elog", Fixture, "", fixture_setup, test_elog,
+              fixture_teardown);
+  g_test_add ("/app/window/capture-clock/compare", Fixture, "", fixture_setup, test_compare,
               fixture_teardown);
 #if HAVE_PERF
   g_test_add ("/app/window/capture-clock/perf", Fixture, "", fixture_setup, test_perf,

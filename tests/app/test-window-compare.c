@@ -1134,6 +1134,69 @@ test_statistics (Fixture *f, gconstpointer data)
   g_assert_cmpuint (g_list_model_get_n_items (cpel_stats_window_get_compare_rows (stats, CPEL_DIFF_BY_EVENTS)), ==, 0);
 }
 
+/* Each pane draws its capture's label formats: A the session's (the single
+ * view's), B those of B's views file; the details headline of a selected
+ * event follows them; after a swap each side keeps its file's. */
+static void
+test_labels (Fixture *f, gconstpointer data)
+{
+  static const char *const formats_b[] = {
+    "same", "B {event}", "double", "B {event}", "slow", "B {event}",
+    "only-b", "B {event}", "dup", "B {event}", NULL
+  };
+  static const char *const formats_a[] = {
+    "same", "A {event}", "double", "A {event}", "slow", "A {event}",
+    "only-a", "A {event}", "dup", "A {event}", NULL
+  };
+  CpelSession *session = cpel_timeline_get_session (cpel_window_get_timeline (f->window));
+  CpelDetails *details = cpel_window_get_details (f->window);
+  g_autoptr(CpelViews) views = cpel_views_new (f->b);
+  g_autoptr(CpelLabels) mine = NULL;
+  g_autoptr(GError) error = NULL;
+  CpelComparePane *pane;
+  const CpelCompareView *view;
+  CpelFile *file_a, *file_b;
+
+  cpel_views_set_label_formats (views, formats_b);
+  g_assert_true (cpel_views_save (views, &error));
+  g_assert_no_error (error);
+  mine = cpel_labels_new_with_formats (cpel_session_get_labels (session), formats_a);
+  cpel_session_set_labels (session, mine);
+
+  compare_and_wait (f, f->b);
+  pane = CPEL_COMPARE_PANE (cpel_window_get_compare_pane (f->window));
+  view = cpel_compare_pane_get_view (pane);
+  file_a = cpel_compare_pane_get_file_a (pane);
+  file_b = cpel_compare_pane_get_file_b (pane);
+  g_assert_true (view->a.labels == cpel_session_get_labels (session));
+  g_assert_nonnull (view->b.labels);
+  g_assert_true (cpel_labels_get_file (view->b.labels) == file_b);
+  g_assert_cmpstr (cpel_labels_get_format (view->b.labels, cpel_test_type_named (file_b, "double")),
+                   ==, "B {event}");
+
+  g_object_set (f->window, "show-details", TRUE, NULL);
+  cpel_compare_pane_select (pane, CPEL_COMPARE_B, 0, 0);
+  g_assert_true (g_str_has_prefix (cpel_details_get_value (details, "headline"), "B "));
+  cpel_compare_pane_select (pane, CPEL_COMPARE_A, 0, 0);
+  g_assert_true (g_str_has_prefix (cpel_details_get_value (details, "headline"), "A "));
+
+  /* A's formats changed in Event Types: the pane follows */
+  {
+    g_autoptr(CpelLabels) plain = cpel_labels_new (file_a);
+
+    cpel_session_set_labels (session, plain);
+    g_assert_true (view->a.labels == plain);
+  }
+
+  /* swapped: B (now on top) keeps its own formats */
+  app_test_activate_action (GTK_WIDGET (f->window), "swap-compare", NULL);
+  view = cpel_compare_pane_get_view (pane);
+  g_assert_true (view->a.file == file_b);
+  g_assert_nonnull (view->a.labels);
+  g_assert_true (cpel_labels_get_file (view->a.labels) == file_b);
+  g_assert_true (cpel_labels_get_file (view->b.labels) == file_a);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1152,6 +1215,8 @@ main (int argc, char *argv[])
   g_test_add ("/app/window/compare/details", Fixture, NULL, fixture_setup, test_details,
               fixture_teardown);
   g_test_add ("/app/window/compare/statistics", Fixture, NULL, fixture_setup, test_statistics, fixture_teardown);
+  g_test_add ("/app/window/compare/labels", Fixture, NULL, fixture_setup, test_labels,
+              fixture_teardown);
   g_test_add ("/app/window/compare/offset-enter", Fixture, NULL, fixture_setup, test_offset_enter, fixture_teardown);
   return g_test_run ();
 }

@@ -794,7 +794,7 @@ test_file_info (Fixture *f, gconstpointer data)
 }
 
 /* File Information of an imported capture: its source's account (format,
- * clock, header), not the CPEL sections made in memory to hold it ("String
+ * clock, capture clock, header), not the CPEL sections made in memory to hold it ("String
  * table “ImportStrtab”", "Type 1129316353"); "Read with Different Clock
  * Rate…" only where the times are ticks of a rate that may be given (a
  * Snabb timeline without its rate, a CPEL file), never for an elog's
@@ -802,10 +802,11 @@ test_file_info (Fixture *f, gconstpointer data)
 static void
 test_file_info_imported (Fixture *f, gconstpointer data)
 {
-  static const struct { const char *file; gboolean clock_rate; } cases[] = {
-    { "vpp-elog/workers.elog", FALSE },
-    { "snabb-timeline/ring64-wrapped.timeline", TRUE },
-    { "snabb-timeline/engine-pipeline.timeline", FALSE },
+  static const struct { const char *file; gboolean clock_rate; const char *clock; } cases[] = {
+    { "vpp-elog/workers.elog", FALSE, "wall clock, first event at 20" },
+    { "snabb-timeline/ring64-wrapped.timeline", TRUE,
+      "none (the source does not say what its clock read)" },
+    { "snabb-timeline/engine-pipeline.timeline", FALSE, "seconds since boot, first event at " },
   };
 
   SKIP_WITHOUT_DISPLAY ();
@@ -833,6 +834,8 @@ test_file_info_imported (Fixture *f, gconstpointer data)
       button = find_button (GTK_WIDGET (info), "Read with Different Clock Rate…");
       g_assert_nonnull (button);
       g_assert_cmpint (gtk_widget_get_visible (button), ==, cases[i].clock_rate);
+      /* what the capture's own clock read at its first event */
+      g_assert_nonnull (strstr (text->str, cases[i].clock));
       if (i == 0)
         {
           CpelFileInfoRow *row = find_info_row (GTK_WIDGET (info), "Date");

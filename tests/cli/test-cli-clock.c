@@ -92,6 +92,35 @@ test_elog (void)
   g_assert_cmpstr (t0, !=, t);
 }
 
+/* `cpel info` says what the capture's clock read at its first event. */
+static void
+test_info (void)
+{
+  g_autofree char *elog = cpel_test_fixture_file ("vpp-elog/tiny.elog");
+  g_autofree char *sample = cpel_test_fixture_file ("vpp-sample.cpel");
+  g_auto(CliRun) r = { 0 };
+
+  cli_run (&r, "info", elog);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\nCapture clock: wall clock, first event at "
+                                   "2026-11-26 09:11:13.604387861 UTC\n"));
+  cli_run (&r, "info", sample);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\nCapture clock: none (the source does not say what its "
+                                   "clock read)\n"));
+#if HAVE_PERF
+  {
+    g_autofree char *data = cpel_test_fixture_file ("perf/sched-wakeup.perf.data");
+
+    cli_run (&r, "info", data);
+    g_assert_cmpint (r.status, ==, 0);
+    /* perf script --ns: 2584.361365612 */
+    g_assert_nonnull (strstr (r.out, "\nCapture clock: seconds since boot, first event at "
+                                     "2584.361365612 s\n"));
+  }
+#endif
+}
+
 /* A capture without a clock of its own, a wrong value: usage errors. */
 static void
 test_errors (void)
@@ -174,6 +203,7 @@ main (int argc, char **argv)
 #endif
   g_test_add_func ("/cli/dump/clock/elog", test_elog);
   g_test_add_func ("/cli/dump/clock/errors", test_errors);
+  g_test_add_func ("/cli/info/clock", test_info);
   g_test_add_func ("/cli/export/clock", test_export);
   return g_test_run ();
 }
