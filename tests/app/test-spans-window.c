@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cpel-spans-window.h"
+#include "cpel-test-node-spans.h"
 #include "cpel-window.h"
 
 static CpelApplication *app;
@@ -20,31 +21,13 @@ typedef AppTestFixture Fixture;
 static void
 write_capture (const char *path)
 {
-  static const struct { guint64 t; guint32 code; } events[] = {
-    { 0, 3 }, { 10000, 2 }, { 22000, 3 }, { 30000, 5 }, { 35000, 6 },
-    { 40000, 7 }, { 45000, 8 }, { 50000, 4 },
+  static const CpelTestNodeEvent events[] = {
+    { 0, "ip4-lookup-return" }, { 10000, "ip4-lookup-call" },
+    { 22000, "ip4-lookup-return" }, { 30000, "api-msg" }, { 35000, "api-msg-done" },
+    { 40000, "rx" }, { 45000, "tx" }, { 50000, "end" },
   };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CpelWriter) w = cpel_writer_new (path, TRUE, 0, &error);
-  guint table;
 
-  g_assert_no_error (error);
-  table = cpel_writer_add_string_table (w, "FileStrtab");
-  cpel_writer_begin_event_defs (w, table);
-  cpel_writer_add_event_def (w, 2, "ip4-lookup-call", NULL);
-  cpel_writer_add_event_def (w, 3, "ip4-lookup-return", NULL);
-  cpel_writer_add_event_def (w, 4, "end", NULL);
-  cpel_writer_add_event_def (w, 5, "api-msg", NULL);
-  cpel_writer_add_event_def (w, 6, "api-msg-done", NULL);
-  cpel_writer_add_event_def (w, 7, "rx", NULL);
-  cpel_writer_add_event_def (w, 8, "tx", NULL);
-  cpel_writer_begin_track_defs (w, table);
-  cpel_writer_add_track_def (w, 1, "vpp_main");
-  cpel_writer_begin_events (w, table, 1000000000u, G_N_ELEMENTS (events));
-  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
-    cpel_writer_add_event (w, events[i].t, 1, events[i].code, 0);
-  g_assert_true (cpel_writer_finish (w, &error));
-  g_assert_no_error (error);
+  cpel_test_node_events_write (path, "vpp_main", events, G_N_ELEMENTS (events));
 }
 
 static void

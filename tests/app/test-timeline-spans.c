@@ -8,6 +8,7 @@
 
 #include <glib/gstdio.h>
 
+#include "cpel-test-node-spans.h"
 #include "cpel-window.h"
 
 static CpelApplication *app;
@@ -18,27 +19,12 @@ typedef AppTestFixture Fixture;
 static void
 write_vpp (const char *path)
 {
-  static const struct { guint64 t; guint32 code; } events[] = {
-    { 0, 1 }, { 10000, 2 }, { 22000, 3 }, { 40000, 4 },
+  static const CpelTestNodeEvent events[] = {
+    { 0, "start" }, { 10000, "ip4-lookup-call" }, { 22000, "ip4-lookup-return" },
+    { 40000, "end" },
   };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CpelWriter) w = cpel_writer_new (path, TRUE, 0, &error);
-  guint table;
 
-  g_assert_no_error (error);
-  table = cpel_writer_add_string_table (w, "FileStrtab");
-  cpel_writer_begin_event_defs (w, table);
-  cpel_writer_add_event_def (w, 1, "start", NULL);
-  cpel_writer_add_event_def (w, 2, "ip4-lookup-call", NULL);
-  cpel_writer_add_event_def (w, 3, "ip4-lookup-return", NULL);
-  cpel_writer_add_event_def (w, 4, "end", NULL);
-  cpel_writer_begin_track_defs (w, table);
-  cpel_writer_add_track_def (w, 1, "vpp_main");
-  cpel_writer_begin_events (w, table, 1000000000u, G_N_ELEMENTS (events));
-  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
-    cpel_writer_add_event (w, events[i].t, 1, events[i].code, 0);
-  g_assert_true (cpel_writer_finish (w, &error));
-  g_assert_no_error (error);
+  cpel_test_node_events_write (path, "vpp_main", events, G_N_ELEMENTS (events));
 }
 
 static void
