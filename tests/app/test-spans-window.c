@@ -49,22 +49,6 @@ fixture_teardown (Fixture *f, gconstpointer data)
 #define SKIP_WITHOUT_DISPLAY() \
   G_STMT_START { if (app == NULL) { app_test_skip_no_display (); return; } } G_STMT_END
 
-/* Waits for the session's spans (derived in a worker thread): "notify::spans"
- * until there are some. */
-static void
-wait_spans (CpelSession *session)
-{
-  while (cpel_session_get_spans (session) == NULL)
-    {
-      gboolean notified = FALSE;
-      gulong id = g_signal_connect (session, "notify::spans",
-                                    G_CALLBACK (app_test_on_notify_flag), &notified);
-
-      g_assert_true (app_test_wait_flag (&notified, 30000));
-      g_signal_handler_disconnect (session, id);
-    }
-}
-
 /* How many spans named `name` the session has. */
 static guint
 count_named (CpelSession *session, const char *name)
@@ -110,7 +94,7 @@ test_edit (Fixture *f, gconstpointer data)
 
   SKIP_WITHOUT_DISPLAY ();
   session = cpel_timeline_get_session (cpel_window_get_timeline (f->window));
-  wait_spans (session);
+  app_test_wait_spans (session);
   g_assert_cmpuint (count_named (session, "api-msg"), ==, 1);
   g_assert_cmpuint (count_named (session, "ip4-lookup"), ==, 2);
 
@@ -134,7 +118,7 @@ test_edit (Fixture *f, gconstpointer data)
   /* api-msg off: its spans go, the others stay */
   gtk_switch_set_active (cpel_spans_window_get_switch (win, "span api-msg"), FALSE);
   g_assert_null (cpel_session_get_spans (session));
-  wait_spans (session);
+  app_test_wait_spans (session);
   g_assert_cmpuint (count_named (session, "api-msg"), ==, 0);
   g_assert_cmpuint (count_named (session, "ip4-lookup"), ==, 2);
   g_assert_cmpstr (cpel_spans_window_get_counts (win, "span api-msg"), ==, "Off");
@@ -175,19 +159,19 @@ test_edit (Fixture *f, gconstpointer data)
     text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
     g_assert_cmpstr (text, ==, good);
   }
-  wait_spans (session);
+  app_test_wait_spans (session);
   g_assert_cmpuint (count_named (session, "rx"), ==, 1);
   g_assert_cmpuint (count_named (session, "api-msg"), ==, 0);
   g_assert_cmpstr (cpel_spans_window_get_status (win), ==, "Applied");
 
   /* a switch flipped keeps your rules (in the session and the file) */
   gtk_switch_set_active (cpel_spans_window_get_switch (win, "span cli-cmd"), FALSE);
-  wait_spans (session);
+  app_test_wait_spans (session);
   g_assert_cmpstr (cpel_span_rules_get_user_text (cpel_session_get_span_rules (session)), ==,
                    good);
   g_assert_cmpstr (cpel_views_get_span_rules_text (cpel_session_get_views (session)), ==, good);
   gtk_switch_set_active (cpel_spans_window_get_switch (win, "span cli-cmd"), TRUE);
-  wait_spans (session);
+  app_test_wait_spans (session);
   g_assert_cmpuint (count_named (session, "rx"), ==, 1);
 
   g_test_message ("applied");
@@ -199,7 +183,7 @@ test_edit (Fixture *f, gconstpointer data)
 
     gtk_window_present (GTK_WINDOW (other));
     app_test_open_and_wait (other, f->path);
-    wait_spans (again);
+    app_test_wait_spans (again);
     g_assert_cmpstr (cpel_span_rules_get_user_text (cpel_session_get_span_rules (again)), ==,
                      good);
     g_assert_cmpuint (count_named (again, "rx"), ==, 1);
@@ -220,7 +204,7 @@ test_edit (Fixture *f, gconstpointer data)
     g_assert_no_error (error);
     gtk_widget_activate_action (GTK_WIDGET (f->window), "win.load-views", NULL);
     g_assert_null (cpel_span_rules_get_user_text (cpel_session_get_span_rules (session)));
-    wait_spans (session);
+    app_test_wait_spans (session);
     g_assert_cmpuint (count_named (session, "api-msg"), ==, 1);
     g_assert_cmpuint (count_named (session, "rx"), ==, 0);
     app_test_wait_until (g_str_equal (cpel_spans_window_get_counts (win, "span api-msg"),

@@ -46,19 +46,6 @@ fixture_teardown (Fixture *f, gconstpointer data)
 #define SKIP_WITHOUT_DISPLAY() \
   G_STMT_START { if (app == NULL) { app_test_skip_no_display (); return; } } G_STMT_END
 
-/* Waits for the session's spans (derived in a worker thread). */
-static void
-wait_spans (CpelSession *session)
-{
-  gboolean ready = cpel_session_get_spans (session) != NULL;
-  gulong id = g_signal_connect (session, "notify::spans",
-                                G_CALLBACK (app_test_on_notify_flag), &ready);
-
-  g_assert_true (app_test_wait_flag (&ready, 30000));
-  g_signal_handler_disconnect (session, id);
-  g_assert_nonnull (cpel_session_get_spans (session));
-}
-
 /* Clicks at (x, y) of the timeline: real input when there is, else the
  * click's own path. */
 static void
@@ -90,7 +77,7 @@ test_select (Fixture *f, gconstpointer data)
   timeline = cpel_window_get_timeline (f->window);
   session = cpel_timeline_get_session (timeline);
   details = cpel_window_get_details (f->window);
-  wait_spans (session);
+  app_test_wait_spans (session);
   app_test_wait_drawn (GTK_WIDGET (timeline));
 
   view = cpel_timeline_get_view (timeline);
@@ -157,7 +144,7 @@ test_state (Fixture *f, gconstpointer data)
                                            "state Idle on event=end\n", -1, "test", &error));
   g_assert_no_error (error);
   cpel_session_set_span_rules (session, rules);
-  wait_spans (session);
+  app_test_wait_spans (session);
   app_test_wait_drawn (GTK_WIDGET (timeline));
 
   /* Busy [0, 40 µs): its band at the row's bottom, away from the events */
@@ -198,7 +185,7 @@ test_export (Fixture *f, gconstpointer data)
   SKIP_WITHOUT_DISPLAY ();
   timeline = cpel_window_get_timeline (f->window);
   session = cpel_timeline_get_session (timeline);
-  wait_spans (session);
+  app_test_wait_spans (session);
   view = cpel_timeline_get_view (timeline);
   width = gtk_widget_get_width (GTK_WIDGET (timeline));
   x = cpel_view_time_to_x (view, width, 16000);
