@@ -313,6 +313,51 @@ finished_span (const CpelSpan *span)
   return (span->flags & (CPEL_SPAN_STATE | CPEL_SPAN_ORPHAN)) == 0;
 }
 
+/* The walk every pass makes: the finished spans (no states, no orphans)
+ * whose names `want` takes, each handed to `visit` as it completes. */
+typedef struct
+{
+  CpelSpanNames     *names;
+  GArray            *cache;      /* gint8 per name id */
+  gboolean         (*want) (gpointer data, const char *name);
+  CpelSpanSinkFunc   visit;
+  gpointer           data;
+} SpanWalk;
+
+static void
+walk_sink (gpointer        data,
+           guint           slot,
+           const CpelSpan *span,
+           gint64          tb,
+           gint64          te)
+{
+  SpanWalk *walk = data;
+
+  if (finished_span (span)
+      && name_wanted (walk->cache, walk->names, span->name, walk->want, walk->data))
+    walk->visit (walk->data, slot, span, tb, te);
+}
+
+/* Runs the span engine over `file`, calling `visit` (with `data`) for each
+ * finished span whose name `want` takes (asked once per name); name ids
+ * are `names`'. */
+static gboolean
+walk_spans (CpelFile               *file,
+            CpelSpanRules          *rules,
+            const CpelSpansOptions *options,
+            CpelSpanNames          *names,
+            gboolean              (*want) (gpointer data, const char *name),
+            CpelSpanSinkFunc        visit,
+            gpointer                data,
+            GCancellable           *cancellable,
+            GError                **error)
+{
+  g_autoptr(GArray) cache = g_array_new (FALSE, FALSE, sizeof (gint8));
+  SpanWalk walk = { names, cache, want, visit, data };
+
+  return cpel_spans_run (file, rules, options, names, walk_sink, &walk, cancellable, error);
+}
+
 /* ---- histograms ----------------------------------------------------------- */
 
 typedef struct
@@ -331,9 +376,7 @@ struct _CpelSpanHistograms
 
 typedef struct
 {
-  CpelSpanNames *names;
   const char    *name;
-  GArray        *cache;      /* gint8 per name id */
   GPtrArray     *durations;  /* per name id: CpelDurations, or NULL */
 } HistRun;
 
@@ -358,8 +401,6 @@ hist_sink (gpointer        data,
   gint64 d = MAX (te - tb, 0);
 
   (void) slot;
-  if (!finished_span (span) || !name_wanted (run->cache, run->names, span->name, hist_want, run))
-    return;
   if (span->name >= run->durations->len)
     g_ptr_array_set_size (run->durations, span->name + 1);
   a = g_ptr_array_index (run->durations, span->name);
@@ -478,14 +519,12 @@ collect_durations (CpelFile               *file,
                    GCancellable           *cancellable,
                    GError                **error)
 {
-  g_autoptr(GArray) cache = g_array_new (FALSE, FALSE, sizeof (gint8));
   HistRun run;
 
-  run.names = hs->names;
   run.name = name;
-  run.cache = cache;
   run.durations = durations;
-  return cpel_spans_run (file, rules, options, hs->names, hist_sink, &run, cancellable, error);
+  return walk_spans (file, rules, options, hs->names, hist_want, hist_sink, &run,
+                     cancellable, error);
 }
 
 static CpelSpanHistograms *
@@ -785,7 +824,6 @@ typedef struct
 {
   CpelSpanList         *list;
   const CpelSpanFilter *filter;
-  GArray               *cache;
   guint64               top;
 } ListRun;
 
@@ -900,9 +938,6 @@ list_sink (gpointer        data,
   GArray *items = run->list->items;
   CpelSpanItem it;
 
-  if (!finished_span (span)
-      || !name_wanted (run->cache, run->list->names, span->name, list_want, run))
-    return;
   run->list->n_seen++;
   if (run->filter != NULL && (te - tb < run->filter->min_ns || te - tb > run->filter->max_ns
                               || tb < run->filter->from_ns || tb > run->filter->to_ns))
@@ -936,7 +971,6 @@ cpel_span_list_compute (CpelFile               *file,
                         GError                **error)
 {
   g_autoptr(CpelSpanList) list = g_new0 (CpelSpanList, 1);
-  g_autoptr(GArray) cache = g_array_new (FALSE, FALSE, sizeof (gint8));
   ListRun run;
 
   g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
@@ -948,9 +982,9 @@ cpel_span_list_compute (CpelFile               *file,
   list->items = g_array_new (FALSE, FALSE, sizeof (CpelSpanItem));
   run.list = list;
   run.filter = filter;
-  run.cache = cache;
   run.top = MIN (top, (guint64) G_MAXUINT / 2);
-  if (!cpel_spans_run (file, rules, options, list->names, list_sink, &run, cancellable, error))
+  if (!walk_spans (file, rules, options, list->names, list_want, list_sink, &run,
+                   cancellable, error))
     return NULL;
   g_array_sort (list->items, top > 0 ? top_cmp_sort : time_cmp);
   return g_steal_pointer (&list);
@@ -1071,7 +1105,6 @@ typedef struct
   CpelSpanAnomalies *an;
   const char        *name;
   CpelSpanNames     *names;
-  GArray            *cache;
 } AnomalyRun;
 
 static gboolean
@@ -1095,9 +1128,6 @@ anomaly_count_sink (gpointer        data,
   gint64 d = MAX (te - tb, 0);
   double delta;
 
-  if (!finished_span (span)
-      || !name_wanted (run->cache, run->names, span->name, anomaly_want, run))
-    return;
   acc = &run->an->tracks[slot];
   run->an->n_spans++;
   acc->n++;
@@ -1129,9 +1159,6 @@ anomaly_find_sink (gpointer        data,
   gboolean unusual;
   CpelSpanAnomaly a;
 
-  if (!finished_span (span)
-      || !name_wanted (run->cache, run->names, span->name, anomaly_want, run))
-    return;
   acc = &an->tracks[slot];
   if (an->method == CPEL_SPAN_ANOMALY_SIGMA)
     unusual = acc->n >= 2 && acc->sigma > 0 && fabs ((double) d - acc->mean) > an->k * acc->sigma;
@@ -1176,7 +1203,6 @@ cpel_span_anomalies_find (CpelFile               *file,
 {
   g_autoptr(CpelSpanAnomalies) an = g_new0 (CpelSpanAnomalies, 1);
   g_autoptr(CpelSpanNames) names1 = cpel_span_names_new ();
-  g_autoptr(GArray) cache = g_array_new (FALSE, FALSE, sizeof (gint8));
   AnomalyRun run;
   guint64 per_100k;
 
@@ -1195,9 +1221,8 @@ cpel_span_anomalies_find (CpelFile               *file,
   run.an = an;
   run.name = name;
   run.names = names1;
-  run.cache = cache;
-  if (!cpel_spans_run (file, rules, options, names1, anomaly_count_sink, &run, cancellable,
-                       error))
+  if (!walk_spans (file, rules, options, names1, anomaly_want, anomaly_count_sink, &run,
+                   cancellable, error))
     return NULL;
   /* the percentile in thousandths of a percent: ceil (p n / 100) exactly */
   per_100k = (guint64) llround (k_or_p * 1000);
@@ -1219,10 +1244,9 @@ cpel_span_anomalies_find (CpelFile               *file,
         }
     }
   an->names = cpel_span_names_new ();
-  g_array_set_size (cache, 0);
   run.names = an->names;
-  if (!cpel_spans_run (file, rules, options, an->names, anomaly_find_sink, &run, cancellable,
-                       error))
+  if (!walk_spans (file, rules, options, an->names, anomaly_want, anomaly_find_sink, &run,
+                   cancellable, error))
     return NULL;
   g_array_sort (an->items, anomaly_cmp);
   return g_steal_pointer (&an);

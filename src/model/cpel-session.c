@@ -4,6 +4,18 @@
 
 #include <string.h>
 
+/* Back and Forward over one of the session's ranges (the main view's, the
+ * compare view's): its history and the properties that tell of it. */
+typedef struct
+{
+  CpelRangeHistory  *steps;
+  gboolean           can_back;       /* as last notified */
+  gboolean           can_forward;
+  guint              prop_range;
+  guint              prop_back;
+  guint              prop_forward;
+} RangeNav;
+
 struct _CpelSession
 {
   GObject            parent_instance;
@@ -17,16 +29,12 @@ struct _CpelSession
   gboolean           compare_paired;
   /* the compare view's range (A's time), its history and measurement */
   CpelRange          compare_range;
-  CpelRangeHistory  *compare_history;
-  gboolean           compare_can_back;   /* as last notified */
-  gboolean           compare_can_forward;
+  RangeNav           compare_nav;
   gboolean           compare_has_measure;
   CpelRange          compare_measure;
   CpelRange          range;
   CpelRangeLimits    limits;
-  CpelRangeHistory  *history;
-  gboolean           can_back;       /* as last notified */
-  gboolean           can_forward;
+  RangeNav           nav;
   CpelTrackOrder    *order;
   CpelTrackOrder    *chase_saved;    /* the track list before the first chase */
   guint8            *hidden_types;   /* n_types flags, NULL = none hidden */
@@ -121,42 +129,80 @@ notify (CpelSession *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
 }
 
-/* Notify can-go-back / can-go-forward when they changed. */
 static void
-update_history_state (CpelSession *self)
+nav_init (RangeNav *nav,
+          guint     prop_range,
+          guint     prop_back,
+          guint     prop_forward)
 {
-  gboolean back = self->file != NULL && cpel_range_history_can_back (self->history);
-  gboolean forward = self->file != NULL && cpel_range_history_can_forward (self->history);
+  nav->steps = cpel_range_history_new (CPEL_SESSION_HISTORY_MAX, CPEL_SESSION_HISTORY_COALESCE);
+  nav->prop_range = prop_range;
+  nav->prop_back = prop_back;
+  nav->prop_forward = prop_forward;
+}
 
-  if (back != self->can_back)
+/* Notify can-go-back / can-go-forward when they changed; neither can
+ * without `enabled`. */
+static void
+nav_update (CpelSession *self,
+            RangeNav    *nav,
+            gboolean     enabled)
+{
+  gboolean back = enabled && cpel_range_history_can_back (nav->steps);
+  gboolean forward = enabled && cpel_range_history_can_forward (nav->steps);
+
+  if (back != nav->can_back)
     {
-      self->can_back = back;
-      notify (self, PROP_CAN_GO_BACK);
+      nav->can_back = back;
+      notify (self, nav->prop_back);
     }
-  if (forward != self->can_forward)
+  if (forward != nav->can_forward)
     {
-      self->can_forward = forward;
-      notify (self, PROP_CAN_GO_FORWARD);
+      nav->can_forward = forward;
+      notify (self, nav->prop_forward);
     }
 }
 
-/* The same for the compare view's history. */
+/* The range `*current` becomes `next`, the one it leaves a step back as
+ * `remember` says. */
 static void
-update_compare_history_state (CpelSession *self)
+nav_move (CpelSession         *self,
+          RangeNav            *nav,
+          CpelRange           *current,
+          const CpelRange     *next,
+          CpelSessionRemember  remember)
 {
-  gboolean back = cpel_range_history_can_back (self->compare_history);
-  gboolean forward = cpel_range_history_can_forward (self->compare_history);
+  if (remember != CPEL_SESSION_FORGET)
+    cpel_range_history_remember (nav->steps, current, remember == CPEL_SESSION_CONTINUOUS,
+                                 g_get_monotonic_time ());
+  *current = *next;
+  notify (self, nav->prop_range);
+  nav_update (self, nav, TRUE);
+}
 
-  if (back != self->compare_can_back)
+/* Back (Forward) from `*current`, to a range clamped to `limits` (NULL:
+ * as it was); FALSE when there is no step. */
+static gboolean
+nav_step (CpelSession           *self,
+          RangeNav              *nav,
+          CpelRange             *current,
+          const CpelRangeLimits *limits,
+          gboolean               forward)
+{
+  CpelRange range;
+
+  if (!(forward ? cpel_range_history_forward
+                : cpel_range_history_back) (nav->steps, current, &range))
+    return FALSE;
+  if (limits != NULL)
+    cpel_range_clamp (&range, limits);
+  if (!cpel_range_equal (&range, current))
     {
-      self->compare_can_back = back;
-      notify (self, PROP_COMPARE_CAN_GO_BACK);
+      *current = range;
+      notify (self, nav->prop_range);
     }
-  if (forward != self->compare_can_forward)
-    {
-      self->compare_can_forward = forward;
-      notify (self, PROP_COMPARE_CAN_GO_FORWARD);
-    }
+  nav_update (self, nav, TRUE);
+  return TRUE;
 }
 
 static void
@@ -225,7 +271,7 @@ cpel_session_set_file (CpelSession *self,
       self->order = cpel_track_order_new (file);
       g_signal_connect (self->order, "changed", G_CALLBACK (on_order_changed), self);
     }
-  cpel_range_history_clear (self->history);
+  cpel_range_history_clear (self->nav.steps);
   cpel_range_limits_init (&self->limits, file != NULL ? cpel_file_get_duration (file) : 0);
   cpel_range_fit (&self->range, &self->limits);
   self->has_selection = FALSE;
@@ -244,7 +290,7 @@ cpel_session_set_file (CpelSession *self,
     notify (self, PROP_CHASING);
   if (had_clock != cpel_session_has_capture_clock (self))
     notify (self, PROP_HAS_CAPTURE_CLOCK);
-  update_history_state (self);
+  nav_update (self, &self->nav, self->file != NULL);
   spans_restart (self);
   g_object_thaw_notify (G_OBJECT (self));
 
@@ -372,8 +418,8 @@ cpel_session_reset_compare_view (CpelSession     *self,
   g_return_if_fail (range != NULL);
 
   g_object_freeze_notify (G_OBJECT (self));
-  cpel_range_history_clear (self->compare_history);
-  update_compare_history_state (self);
+  cpel_range_history_clear (self->compare_nav.steps);
+  nav_update (self, &self->compare_nav, TRUE);
   cpel_session_set_compare_range (self, range, CPEL_SESSION_FORGET);
   cpel_session_set_compare_measure (self, NULL);
   g_object_thaw_notify (G_OBJECT (self));
@@ -395,31 +441,8 @@ cpel_session_set_compare_range (CpelSession         *self,
     next.t1 = next.t0 == G_MAXINT64 ? G_MAXINT64 : next.t0 + 1;
   if (cpel_range_equal (&next, &self->compare_range))
     return FALSE;
-  if (remember != CPEL_SESSION_FORGET && self->compare_file != NULL)
-    cpel_range_history_remember (self->compare_history, &self->compare_range,
-                                 remember == CPEL_SESSION_CONTINUOUS,
-                                 g_get_monotonic_time ());
-  self->compare_range = next;
-  notify (self, PROP_COMPARE_RANGE);
-  update_compare_history_state (self);
-  return TRUE;
-}
-
-static gboolean
-compare_history_step (CpelSession *self,
-                      gboolean     forward)
-{
-  CpelRange range;
-
-  if (!(forward ? cpel_range_history_forward
-                : cpel_range_history_back) (self->compare_history, &self->compare_range, &range))
-    return FALSE;
-  if (!cpel_range_equal (&range, &self->compare_range))
-    {
-      self->compare_range = range;
-      notify (self, PROP_COMPARE_RANGE);
-    }
-  update_compare_history_state (self);
+  nav_move (self, &self->compare_nav, &self->compare_range, &next,
+            self->compare_file != NULL ? remember : CPEL_SESSION_FORGET);
   return TRUE;
 }
 
@@ -427,28 +450,28 @@ gboolean
 cpel_session_compare_go_back (CpelSession *self)
 {
   g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
-  return compare_history_step (self, FALSE);
+  return nav_step (self, &self->compare_nav, &self->compare_range, NULL, FALSE);
 }
 
 gboolean
 cpel_session_compare_go_forward (CpelSession *self)
 {
   g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
-  return compare_history_step (self, TRUE);
+  return nav_step (self, &self->compare_nav, &self->compare_range, NULL, TRUE);
 }
 
 gboolean
 cpel_session_compare_can_go_back (CpelSession *self)
 {
   g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
-  return self->compare_can_back;
+  return self->compare_nav.can_back;
 }
 
 gboolean
 cpel_session_compare_can_go_forward (CpelSession *self)
 {
   g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
-  return self->compare_can_forward;
+  return self->compare_nav.can_forward;
 }
 
 void
@@ -513,13 +536,7 @@ cpel_session_set_range (CpelSession         *self,
   cpel_range_clamp (&next, &self->limits);
   if (cpel_range_equal (&next, &self->range))
     return FALSE;
-  if (remember != CPEL_SESSION_FORGET)
-    cpel_range_history_remember (self->history, &self->range,
-                                 remember == CPEL_SESSION_CONTINUOUS,
-                                 g_get_monotonic_time ());
-  self->range = next;
-  notify (self, PROP_RANGE);
-  update_history_state (self);
+  nav_move (self, &self->nav, &self->range, &next, remember);
   return TRUE;
 }
 
@@ -533,52 +550,34 @@ cpel_session_fit (CpelSession *self)
   cpel_session_set_range (self, &range, CPEL_SESSION_STEP);
 }
 
-static gboolean
-history_step (CpelSession *self,
-              gboolean     forward)
-{
-  CpelRange range;
-
-  if (self->file == NULL
-      || !(forward ? cpel_range_history_forward
-                   : cpel_range_history_back) (self->history, &self->range, &range))
-    return FALSE;
-  cpel_range_clamp (&range, &self->limits);
-  if (!cpel_range_equal (&range, &self->range))
-    {
-      self->range = range;
-      notify (self, PROP_RANGE);
-    }
-  update_history_state (self);
-  return TRUE;
-}
-
 gboolean
 cpel_session_go_back (CpelSession *self)
 {
   g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
-  return history_step (self, FALSE);
+  return self->file != NULL
+         && nav_step (self, &self->nav, &self->range, &self->limits, FALSE);
 }
 
 gboolean
 cpel_session_go_forward (CpelSession *self)
 {
   g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
-  return history_step (self, TRUE);
+  return self->file != NULL
+         && nav_step (self, &self->nav, &self->range, &self->limits, TRUE);
 }
 
 gboolean
 cpel_session_can_go_back (CpelSession *self)
 {
   g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
-  return self->can_back;
+  return self->nav.can_back;
 }
 
 gboolean
 cpel_session_can_go_forward (CpelSession *self)
 {
   g_return_val_if_fail (CPEL_IS_SESSION (self), FALSE);
-  return self->can_forward;
+  return self->nav.can_forward;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -2053,8 +2052,8 @@ cpel_session_finalize (GObject *object)
 
   g_clear_pointer (&self->span_filter, cpel_span_filter_free);
 
-  g_clear_pointer (&self->history, cpel_range_history_free);
-  g_clear_pointer (&self->compare_history, cpel_range_history_free);
+  g_clear_pointer (&self->nav.steps, cpel_range_history_free);
+  g_clear_pointer (&self->compare_nav.steps, cpel_range_history_free);
   g_clear_pointer (&self->hidden_types, g_free);
 
   G_OBJECT_CLASS (cpel_session_parent_class)->finalize (object);
@@ -2089,10 +2088,10 @@ cpel_session_get_property (GObject    *object,
       g_value_set_boxed (value, &self->range);
       break;
     case PROP_CAN_GO_BACK:
-      g_value_set_boolean (value, self->can_back);
+      g_value_set_boolean (value, self->nav.can_back);
       break;
     case PROP_CAN_GO_FORWARD:
-      g_value_set_boolean (value, self->can_forward);
+      g_value_set_boolean (value, self->nav.can_forward);
       break;
     case PROP_TRACK_ORDER:
       g_value_set_object (value, self->order);
@@ -2133,10 +2132,10 @@ cpel_session_get_property (GObject    *object,
       g_value_set_boxed (value, &self->compare_range);
       break;
     case PROP_COMPARE_CAN_GO_BACK:
-      g_value_set_boolean (value, self->compare_can_back);
+      g_value_set_boolean (value, self->compare_nav.can_back);
       break;
     case PROP_COMPARE_CAN_GO_FORWARD:
-      g_value_set_boolean (value, self->compare_can_forward);
+      g_value_set_boolean (value, self->compare_nav.can_forward);
       break;
     case PROP_COMPARE_MEASURE:
       g_value_set_boxed (value, cpel_session_get_compare_measure (self));
@@ -2352,12 +2351,11 @@ cpel_session_class_init (CpelSessionClass *klass)
 static void
 cpel_session_init (CpelSession *self)
 {
-  self->history = cpel_range_history_new (CPEL_SESSION_HISTORY_MAX,
-                                          CPEL_SESSION_HISTORY_COALESCE);
+  nav_init (&self->nav, PROP_RANGE, PROP_CAN_GO_BACK, PROP_CAN_GO_FORWARD);
   cpel_range_limits_init (&self->limits, 0);
   cpel_range_fit (&self->range, &self->limits);
-  self->compare_history = cpel_range_history_new (CPEL_SESSION_HISTORY_MAX,
-                                                  CPEL_SESSION_HISTORY_COALESCE);
+  nav_init (&self->compare_nav, PROP_COMPARE_RANGE, PROP_COMPARE_CAN_GO_BACK,
+            PROP_COMPARE_CAN_GO_FORWARD);
   self->compare_range = (CpelRange) { 0, 1 };
   self->span_rules = cpel_span_rules_new_builtin ();
   self->show_spans = TRUE;

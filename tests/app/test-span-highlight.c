@@ -103,18 +103,6 @@ fixture_teardown (Fixture *f, gconstpointer data)
 #define SKIP_WITHOUT_DISPLAY() \
   G_STMT_START { if (app == NULL) { app_test_skip_no_display (); return; } } G_STMT_END
 
-static void
-wait_spans (CpelSession *session)
-{
-  gboolean ready = cpel_session_get_spans (session) != NULL;
-  gulong id = g_signal_connect (session, "notify::spans",
-                                G_CALLBACK (app_test_on_notify_flag), &ready);
-
-  g_assert_true (app_test_wait_flag (&ready, 30000));
-  g_signal_handler_disconnect (session, id);
-  g_assert_nonnull (cpel_session_get_spans (session));
-}
-
 static CpelSpanHistogramWindow *
 open_distribution (Fixture *f, CpelSession *session)
 {
@@ -189,7 +177,7 @@ test_step (Fixture *f, gconstpointer data)
   SKIP_WITHOUT_DISPLAY ();
   timeline = cpel_window_get_timeline (f->window);
   session = cpel_timeline_get_session (timeline);
-  wait_spans (session);
+  app_test_wait_spans (session);
   dist = open_distribution (f, session);
   h = cpel_span_histogram_window_get_histogram (dist);
   g_assert_cmpuint (h->count, ==, 20);
@@ -288,7 +276,7 @@ test_scatter_drag (Fixture *f, gconstpointer data)
   SKIP_WITHOUT_DISPLAY ();
   timeline = cpel_window_get_timeline (f->window);
   session = cpel_timeline_get_session (timeline);
-  wait_spans (session);
+  app_test_wait_spans (session);
   dist = open_distribution (f, session);
   g_assert_nonnull (cpel_span_histogram_window_get_scatter (dist));
   g_assert_cmpuint (cpel_span_list_get_n (cpel_span_histogram_window_get_scatter (dist)), ==, 20);
@@ -380,7 +368,7 @@ test_search (Fixture *f, gconstpointer data)
   timeline = cpel_window_get_timeline (f->window);
   session = cpel_timeline_get_session (timeline);
   bar = cpel_window_get_search_bar (f->window);
-  wait_spans (session);
+  app_test_wait_spans (session);
   cpel_session_set_range (session, &range, CPEL_SESSION_STEP);
 
   cpel_search_bar_set_search_mode (bar, TRUE);
@@ -455,7 +443,7 @@ test_anomalies (Fixture *f, gconstpointer data)
   SKIP_WITHOUT_DISPLAY ();
   timeline = cpel_window_get_timeline (f->window);
   session = cpel_timeline_get_session (timeline);
-  wait_spans (session);
+  app_test_wait_spans (session);
   win = cpel_anomalies_window_new (session, GTK_WINDOW (f->window));
   gtk_window_present (GTK_WINDOW (win));
   app_test_wait_drawn (GTK_WIDGET (win));

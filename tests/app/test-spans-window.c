@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cpel-spans-window.h"
+#include "cpel-test-node-spans.h"
 #include "cpel-window.h"
 
 static CpelApplication *app;
@@ -20,31 +21,13 @@ typedef AppTestFixture Fixture;
 static void
 write_capture (const char *path)
 {
-  static const struct { guint64 t; guint32 code; } events[] = {
-    { 0, 3 }, { 10000, 2 }, { 22000, 3 }, { 30000, 5 }, { 35000, 6 },
-    { 40000, 7 }, { 45000, 8 }, { 50000, 4 },
+  static const CpelTestNodeEvent events[] = {
+    { 0, "ip4-lookup-return" }, { 10000, "ip4-lookup-call" },
+    { 22000, "ip4-lookup-return" }, { 30000, "api-msg" }, { 35000, "api-msg-done" },
+    { 40000, "rx" }, { 45000, "tx" }, { 50000, "end" },
   };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CpelWriter) w = cpel_writer_new (path, TRUE, 0, &error);
-  guint table;
 
-  g_assert_no_error (error);
-  table = cpel_writer_add_string_table (w, "FileStrtab");
-  cpel_writer_begin_event_defs (w, table);
-  cpel_writer_add_event_def (w, 2, "ip4-lookup-call", NULL);
-  cpel_writer_add_event_def (w, 3, "ip4-lookup-return", NULL);
-  cpel_writer_add_event_def (w, 4, "end", NULL);
-  cpel_writer_add_event_def (w, 5, "api-msg", NULL);
-  cpel_writer_add_event_def (w, 6, "api-msg-done", NULL);
-  cpel_writer_add_event_def (w, 7, "rx", NULL);
-  cpel_writer_add_event_def (w, 8, "tx", NULL);
-  cpel_writer_begin_track_defs (w, table);
-  cpel_writer_add_track_def (w, 1, "vpp_main");
-  cpel_writer_begin_events (w, table, 1000000000u, G_N_ELEMENTS (events));
-  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
-    cpel_writer_add_event (w, events[i].t, 1, events[i].code, 0);
-  g_assert_true (cpel_writer_finish (w, &error));
-  g_assert_no_error (error);
+  cpel_test_node_events_write (path, "vpp_main", events, G_N_ELEMENTS (events));
 }
 
 static void
@@ -65,22 +48,6 @@ fixture_teardown (Fixture *f, gconstpointer data)
 
 #define SKIP_WITHOUT_DISPLAY() \
   G_STMT_START { if (app == NULL) { app_test_skip_no_display (); return; } } G_STMT_END
-
-/* Waits for the session's spans (derived in a worker thread): "notify::spans"
- * until there are some. */
-static void
-wait_spans (CpelSession *session)
-{
-  while (cpel_session_get_spans (session) == NULL)
-    {
-      gboolean notified = FALSE;
-      gulong id = g_signal_connect (session, "notify::spans",
-                                    G_CALLBACK (app_test_on_notify_flag), &notified);
-
-      g_assert_true (app_test_wait_flag (&notified, 30000));
-      g_signal_handler_disconnect (session, id);
-    }
-}
 
 /* How many spans named `name` the session has. */
 static guint
@@ -127,7 +94,7 @@ test_edit (Fixture *f, gconstpointer data)
 
   SKIP_WITHOUT_DISPLAY ();
   session = cpel_timeline_get_session (cpel_window_get_timeline (f->window));
-  wait_spans (session);
+  app_test_wait_spans (session);
   g_assert_cmpuint (count_named (session, "api-msg"), ==, 1);
   g_assert_cmpuint (count_named (session, "ip4-lookup"), ==, 2);
 
@@ -151,7 +118,7 @@ test_edit (Fixture *f, gconstpointer data)
   /* api-msg off: its spans go, the others stay */
   gtk_switch_set_active (cpel_spans_window_get_switch (win, "span api-msg"), FALSE);
   g_assert_null (cpel_session_get_spans (session));
-  wait_spans (session);
+  app_test_wait_spans (session);
   g_assert_cmpuint (count_named (session, "api-msg"), ==, 0);
   g_assert_cmpuint (count_named (session, "ip4-lookup"), ==, 2);
   g_assert_cmpstr (cpel_spans_window_get_counts (win, "span api-msg"), ==, "Off");
@@ -192,19 +159,19 @@ test_edit (Fixture *f, gconstpointer data)
     text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
     g_assert_cmpstr (text, ==, good);
   }
-  wait_spans (session);
+  app_test_wait_spans (session);
   g_assert_cmpuint (count_named (session, "rx"), ==, 1);
   g_assert_cmpuint (count_named (session, "api-msg"), ==, 0);
   g_assert_cmpstr (cpel_spans_window_get_status (win), ==, "Applied");
 
   /* a switch flipped keeps your rules (in the session and the file) */
   gtk_switch_set_active (cpel_spans_window_get_switch (win, "span cli-cmd"), FALSE);
-  wait_spans (session);
+  app_test_wait_spans (session);
   g_assert_cmpstr (cpel_span_rules_get_user_text (cpel_session_get_span_rules (session)), ==,
                    good);
   g_assert_cmpstr (cpel_views_get_span_rules_text (cpel_session_get_views (session)), ==, good);
   gtk_switch_set_active (cpel_spans_window_get_switch (win, "span cli-cmd"), TRUE);
-  wait_spans (session);
+  app_test_wait_spans (session);
   g_assert_cmpuint (count_named (session, "rx"), ==, 1);
 
   g_test_message ("applied");
@@ -216,7 +183,7 @@ test_edit (Fixture *f, gconstpointer data)
 
     gtk_window_present (GTK_WINDOW (other));
     app_test_open_and_wait (other, f->path);
-    wait_spans (again);
+    app_test_wait_spans (again);
     g_assert_cmpstr (cpel_span_rules_get_user_text (cpel_session_get_span_rules (again)), ==,
                      good);
     g_assert_cmpuint (count_named (again, "rx"), ==, 1);
@@ -237,7 +204,7 @@ test_edit (Fixture *f, gconstpointer data)
     g_assert_no_error (error);
     gtk_widget_activate_action (GTK_WIDGET (f->window), "win.load-views", NULL);
     g_assert_null (cpel_span_rules_get_user_text (cpel_session_get_span_rules (session)));
-    wait_spans (session);
+    app_test_wait_spans (session);
     g_assert_cmpuint (count_named (session, "api-msg"), ==, 1);
     g_assert_cmpuint (count_named (session, "rx"), ==, 0);
     app_test_wait_until (g_str_equal (cpel_spans_window_get_counts (win, "span api-msg"),

@@ -8,6 +8,7 @@
 
 #include <glib/gstdio.h>
 
+#include "cpel-test-node-spans.h"
 #include "cpel-window.h"
 
 static CpelApplication *app;
@@ -18,27 +19,12 @@ typedef AppTestFixture Fixture;
 static void
 write_vpp (const char *path)
 {
-  static const struct { guint64 t; guint32 code; } events[] = {
-    { 0, 1 }, { 10000, 2 }, { 22000, 3 }, { 40000, 4 },
+  static const CpelTestNodeEvent events[] = {
+    { 0, "start" }, { 10000, "ip4-lookup-call" }, { 22000, "ip4-lookup-return" },
+    { 40000, "end" },
   };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CpelWriter) w = cpel_writer_new (path, TRUE, 0, &error);
-  guint table;
 
-  g_assert_no_error (error);
-  table = cpel_writer_add_string_table (w, "FileStrtab");
-  cpel_writer_begin_event_defs (w, table);
-  cpel_writer_add_event_def (w, 1, "start", NULL);
-  cpel_writer_add_event_def (w, 2, "ip4-lookup-call", NULL);
-  cpel_writer_add_event_def (w, 3, "ip4-lookup-return", NULL);
-  cpel_writer_add_event_def (w, 4, "end", NULL);
-  cpel_writer_begin_track_defs (w, table);
-  cpel_writer_add_track_def (w, 1, "vpp_main");
-  cpel_writer_begin_events (w, table, 1000000000u, G_N_ELEMENTS (events));
-  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
-    cpel_writer_add_event (w, events[i].t, 1, events[i].code, 0);
-  g_assert_true (cpel_writer_finish (w, &error));
-  g_assert_no_error (error);
+  cpel_test_node_events_write (path, "vpp_main", events, G_N_ELEMENTS (events));
 }
 
 static void
@@ -59,19 +45,6 @@ fixture_teardown (Fixture *f, gconstpointer data)
 
 #define SKIP_WITHOUT_DISPLAY() \
   G_STMT_START { if (app == NULL) { app_test_skip_no_display (); return; } } G_STMT_END
-
-/* Waits for the session's spans (derived in a worker thread). */
-static void
-wait_spans (CpelSession *session)
-{
-  gboolean ready = cpel_session_get_spans (session) != NULL;
-  gulong id = g_signal_connect (session, "notify::spans",
-                                G_CALLBACK (app_test_on_notify_flag), &ready);
-
-  g_assert_true (app_test_wait_flag (&ready, 30000));
-  g_signal_handler_disconnect (session, id);
-  g_assert_nonnull (cpel_session_get_spans (session));
-}
 
 /* Clicks at (x, y) of the timeline: real input when there is, else the
  * click's own path. */
@@ -104,7 +77,7 @@ test_select (Fixture *f, gconstpointer data)
   timeline = cpel_window_get_timeline (f->window);
   session = cpel_timeline_get_session (timeline);
   details = cpel_window_get_details (f->window);
-  wait_spans (session);
+  app_test_wait_spans (session);
   app_test_wait_drawn (GTK_WIDGET (timeline));
 
   view = cpel_timeline_get_view (timeline);
@@ -171,7 +144,7 @@ test_state (Fixture *f, gconstpointer data)
                                            "state Idle on event=end\n", -1, "test", &error));
   g_assert_no_error (error);
   cpel_session_set_span_rules (session, rules);
-  wait_spans (session);
+  app_test_wait_spans (session);
   app_test_wait_drawn (GTK_WIDGET (timeline));
 
   /* Busy [0, 40 µs): its band at the row's bottom, away from the events */
@@ -212,7 +185,7 @@ test_export (Fixture *f, gconstpointer data)
   SKIP_WITHOUT_DISPLAY ();
   timeline = cpel_window_get_timeline (f->window);
   session = cpel_timeline_get_session (timeline);
-  wait_spans (session);
+  app_test_wait_spans (session);
   view = cpel_timeline_get_view (timeline);
   width = gtk_widget_get_width (GTK_WIDGET (timeline));
   x = cpel_view_time_to_x (view, width, 16000);

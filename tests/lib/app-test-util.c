@@ -136,6 +136,20 @@ app_test_wait_frames (GtkWidget *widget, guint n)
 }
 
 void
+app_test_wait_spans (CpelSession *session)
+{
+  while (cpel_session_get_spans (session) == NULL)
+    {
+      gboolean notified = FALSE;
+      gulong id = g_signal_connect (session, "notify::spans",
+                                    G_CALLBACK (app_test_on_notify_flag), &notified);
+
+      g_assert_true (app_test_wait_flag (&notified, 30000));
+      g_signal_handler_disconnect (session, id);
+    }
+}
+
+void
 app_test_wait_drawn (GtkWidget *widget)
 {
   app_test_wait_frames (widget, 1);

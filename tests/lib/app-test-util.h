@@ -163,6 +163,10 @@ void app_test_wait_frames (GtkWidget *widget, guint n);
  * followed has been handled. */
 void app_test_wait_drawn (GtkWidget *widget);
 
+/* Waits for `session`'s spans (derived in a worker thread): "notify::spans"
+ * until there are some; fails the test after a generous bound. */
+void app_test_wait_spans (CpelSession *session);
+
 /* Iterate until `widget` has been allocated and drawn at least once. */
 void app_test_wait_allocated (GtkWidget *widget, int min_width);
 

@@ -26,6 +26,27 @@ ev_cmp (gconstpointer pa,
   return (gint) a->order - (gint) b->order;
 }
 
+/* Writes `evs` (in time order, 1 tick = 1 ns) as the events section and
+ * finishes `w` (in memory); its bytes. */
+static GBytes *
+finish_bytes (CpelWriter   *w,
+              guint         table,
+              const GArray *evs)
+{
+  g_autoptr(GError) error = NULL;
+
+  cpel_writer_begin_events (w, table, 1000000000, evs->len);
+  for (guint i = 0; i < evs->len; i++)
+    {
+      const Ev *ev = &g_array_index (evs, Ev, i);
+
+      cpel_writer_add_event (w, (guint64) ev->t, ev->track, ev->code, 0);
+    }
+  g_assert_true (cpel_writer_finish (w, &error));
+  g_assert_no_error (error);
+  return cpel_writer_steal_bytes (w);
+}
+
 GBytes *
 cpel_test_node_spans_bytes (const CpelTestNodeSpan *spans,
                             guint                   n)
@@ -34,7 +55,6 @@ cpel_test_node_spans_bytes (const CpelTestNodeSpan *spans,
   g_autoptr(GHashTable) codes = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GHashTable) tracks = g_hash_table_new (NULL, NULL);
   g_autoptr(GArray) evs = g_array_new (FALSE, FALSE, sizeof (Ev));
-  g_autoptr(GError) error = NULL;
   guint table = cpel_writer_add_string_table (w, "T");
 
   cpel_writer_begin_event_defs (w, table);
@@ -71,16 +91,20 @@ cpel_test_node_spans_bytes (const CpelTestNodeSpan *spans,
       g_array_append_val (evs, e);
     }
   g_array_sort (evs, ev_cmp);
-  cpel_writer_begin_events (w, table, 1000000000, evs->len);
-  for (guint i = 0; i < evs->len; i++)
-    {
-      const Ev *ev = &g_array_index (evs, Ev, i);
+  return finish_bytes (w, table, evs);
+}
 
-      cpel_writer_add_event (w, (guint64) ev->t, ev->track, ev->code, 0);
-    }
-  g_assert_true (cpel_writer_finish (w, &error));
+/* Writes `bytes` to `path`; fails the test on an error. */
+static void
+write_bytes (const char *path,
+             GBytes     *bytes)
+{
+  g_autoptr(GError) error = NULL;
+  gsize len = 0;
+  const char *data = g_bytes_get_data (bytes, &len);
+
+  g_assert_true (g_file_set_contents (path, data, (gssize) len, &error));
   g_assert_no_error (error);
-  return cpel_writer_steal_bytes (w);
 }
 
 void
@@ -89,12 +113,41 @@ cpel_test_node_spans_write (const char             *path,
                             guint                   n)
 {
   g_autoptr(GBytes) bytes = cpel_test_node_spans_bytes (spans, n);
-  g_autoptr(GError) error = NULL;
-  gsize len = 0;
-  const char *data = g_bytes_get_data (bytes, &len);
 
-  g_assert_true (g_file_set_contents (path, data, (gssize) len, &error));
-  g_assert_no_error (error);
+  write_bytes (path, bytes);
+}
+
+void
+cpel_test_node_events_write (const char              *path,
+                             const char              *track,
+                             const CpelTestNodeEvent *events,
+                             guint                    n)
+{
+  g_autoptr(CpelWriter) w = cpel_writer_new (NULL, TRUE, 0, NULL);
+  g_autoptr(GHashTable) codes = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GArray) evs = g_array_sized_new (FALSE, FALSE, sizeof (Ev), n);
+  g_autoptr(GBytes) bytes = NULL;
+  guint table = cpel_writer_add_string_table (w, "FileStrtab");
+
+  cpel_writer_begin_event_defs (w, table);
+  for (guint i = 0; i < n; i++)
+    {
+      guint code = GPOINTER_TO_UINT (g_hash_table_lookup (codes, events[i].name));
+      Ev ev = { events[i].t, 1, 0, 0 };
+
+      if (code == 0)
+        {
+          code = g_hash_table_size (codes) + 1;
+          g_hash_table_insert (codes, (gpointer) events[i].name, GUINT_TO_POINTER (code));
+          cpel_writer_add_event_def (w, code, events[i].name, NULL);
+        }
+      ev.code = code;
+      g_array_append_val (evs, ev);
+    }
+  cpel_writer_begin_track_defs (w, table);
+  cpel_writer_add_track_def (w, 1, track);
+  bytes = finish_bytes (w, table, evs);
+  write_bytes (path, bytes);
 }
 
 gint64

@@ -49,4 +49,21 @@ gint64  cpel_test_node_spans_append (GArray       *out,
  * Returns an array of CpelTestNodeSpan. */
 GArray *cpel_test_node_spans_planted (gboolean b);
 
+/* One event of a single-track capture: its time and its type's name. */
+typedef struct
+{
+  gint64      t;
+  const char *name;
+} CpelTestNodeEvent;
+
+/* `events` (in time order) on one track labelled `track`, 1 tick = 1 ns,
+ * each type named as given (defined in the order first seen, without a
+ * format), written to `path` as little-endian CPEL; fails the test on an
+ * error.  For the captures that are more than call/return pairs: a return
+ * without its call, state or message events. */
+void    cpel_test_node_events_write (const char              *path,
+                                     const char              *track,
+                                     const CpelTestNodeEvent *events,
+                                     guint                    n);
+
 G_END_DECLS
