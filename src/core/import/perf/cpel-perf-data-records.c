@@ -399,6 +399,15 @@ read_records (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len, g
           if (!inflate_record (self, st, b, blen, rec_off, carry, error))
             return FALSE;
           break;
+        case PERF_RECORD_HEADER_TRACING_DATA:
+          /* pipe mode: the tracing data follows the record (read by the header pass) */
+          if (self->pipe && !inside)
+            {
+              if (blen < 4 || !in_range (pos + size, rd32 (b), len))
+                return record_error (error, rec_off, "the tracing data");
+              pos += rd32 (b);
+            }
+          break;
         default:
           break;
         }

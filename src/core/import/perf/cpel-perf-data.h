@@ -11,7 +11,9 @@
  *
  * The file is untrusted: every count, offset and length is checked against
  * the bytes present; problems are CPEL_ERROR errors naming the byte offset.
- * Pipe-mode, directory-mode (--threading) and other-endian files are
+ * Pipe-mode files (perf record -o - > file) are read too: their header
+ * records (HEADER_ATTR, HEADER_FEATURE, HEADER_TRACING_DATA, ...) stand for
+ * the sections.  Directory-mode (--threading) and other-endian files are
  * refused as "not supported yet".
  */
 #pragma once
