@@ -51,6 +51,7 @@ enum
   PERF_RECORD_HEADER_BUILD_ID     = 67,
   PERF_RECORD_EVENT_UPDATE        = 78,
   PERF_RECORD_HEADER_FEATURE      = 80,
+  PERF_RECORD_FINISHED_INIT       = 82,
 };
 
 /* Bound on what COMPRESSED records may inflate to in total. */

@@ -827,3 +827,42 @@ cpel_perf_data_get_data_size (CpelPerfData *self)
 {
   return self->data_size;
 }
+
+gssize
+cpel_perf_data_pipe_header_len (const guint8 *data, gsize len, gsize max)
+{
+  if (len < PERF_PIPE_HEADER_SIZE)
+    return len >= 8 && memcmp (data, "PERFILE2", MIN (len, 8)) != 0 ? -1 : 0;
+  if (rd64 (data) != PERF_MAGIC2 || rd64 (data + 8) != PERF_PIPE_HEADER_SIZE)
+    return -1;
+  guint64 pos = PERF_PIPE_HEADER_SIZE;
+  while (TRUE)
+    {
+      if (pos > max)
+        return -1;
+      if (len - pos < 8)
+        return 0;
+      guint32 type = rd32 (data + pos);
+      guint16 size = rd16 (data + pos + 6);
+      if (size < 8)
+        return -1;
+      if (type < PERF_RECORD_HEADER_ATTR)
+        return (gssize) pos;   /* the kernel's records start */
+      if (size > len - pos)
+        return 0;
+      guint64 step = size;
+      if (type == PERF_RECORD_HEADER_TRACING_DATA)
+        {
+          if (size < 12)
+            return -1;
+          step += rd32 (data + pos + 8);
+        }
+      if (step > max || pos + step > max)
+        return -1;
+      if (step > len - pos)
+        return 0;
+      pos += step;
+      if (type == PERF_RECORD_FINISHED_INIT)
+        return (gssize) pos;
+    }
+}

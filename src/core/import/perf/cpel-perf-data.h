@@ -130,6 +130,24 @@ gboolean      cpel_perf_data_read_records (CpelPerfData       *self,
                                            gpointer            progress_data,
                                            GError            **error);
 
+/* Pipe mode, followed: the whole records of the stream's bytes
+ * [offset, offset + len) at `p` (after those cpel_perf_data_new read),
+ * handed to `func` as read_records does; *consumed: the bytes of the whole
+ * records (a partial one at the end waits for more). */
+gboolean      cpel_perf_data_read_stream  (CpelPerfData       *self,
+                                           const guint8       *p,
+                                           gsize               len,
+                                           guint64             offset,
+                                           CpelPerfRecordFunc  func,
+                                           gpointer            user_data,
+                                           gsize              *consumed,
+                                           GError            **error);
+/* Pipe mode: the length of the stream's header records at the start of
+ * `data` (they end at FINISHED_INIT or the first record of the kernel's),
+ * 0 while more bytes are needed, -1 when `data` is no pipe-mode stream or
+ * the header grows past `max`. */
+gssize        cpel_perf_data_pipe_header_len (const guint8 *data, gsize len, gsize max);
+
 guint         cpel_perf_data_get_n_attrs      (CpelPerfData *self);
 /* The event's name as perf script prints it (EVENT_DESC, else the
  * tracepoint's system:name, else a generic name from type and config). */
