@@ -252,6 +252,88 @@ test_hostile (void)
   g_assert_nonnull (strstr (error->message, "without an attr record"));
 }
 
+/* The stream read in pieces of a few sizes, as `cpel dump --follow -` reads
+ * it: the header records found once whole, then every record once, the
+ * same as the whole file; and every cut of its header: more bytes wanted,
+ * never a header that runs past what is there.  Compressed records
+ * (perf record -z) are refused in a stream. */
+static void
+test_stream (void)
+{
+  g_autoptr(GBytes) pipe = pipe_of_fixture ("gzip-callgraph", NULL);
+  g_autoptr(GBytes) pipe2 = pipe_of_fixture ("sched-wakeup", NULL);
+  GBytes *all[] = { pipe, pipe2 };
+  for (guint k = 0; k < G_N_ELEMENTS (all); k++)
+    {
+      gsize len;
+      const guint8 *d = g_bytes_get_data (all[k], &len);
+      gssize hl_all = cpel_perf_data_pipe_header_len (d, len, len);
+      g_assert_cmpint (hl_all, >, 16);
+      for (gsize cut = 0; cut < (gsize) hl_all; cut++)
+        {
+          g_autofree guint8 *part = g_memdup2 (d, cut);
+          gssize hl = cpel_perf_data_pipe_header_len (part, cut, len);
+          g_assert_true (hl == 0 || (cut < 8 && hl == -1));
+        }
+      g_assert_cmpint (cpel_perf_data_pipe_header_len (d, len, 100), ==, -1);
+      static const gsize pieces[] = { 7, 61, 4096 };
+      for (guint i = 0; i < G_N_ELEMENTS (pieces); i++)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autoptr(GString) got = g_string_new (NULL);
+          g_autoptr(GByteArray) buf = g_byte_array_new ();
+          g_autoptr(CpelPerfData) pd = NULL;
+          guint64 off = 0;
+          for (gsize pos = 0; pos < len; pos += pieces[i])
+            {
+              g_byte_array_append (buf, d + pos, (guint) MIN (pieces[i], len - pos));
+              if (pd == NULL)
+                {
+                  gssize hl = cpel_perf_data_pipe_header_len (buf->data, buf->len, len);
+                  g_assert_cmpint (hl, >=, 0);
+                  if (hl == 0)
+                    continue;
+                  g_assert_cmpint (hl, ==, hl_all);
+                  g_autoptr(GBytes) head = g_bytes_new (buf->data, (gsize) hl);
+                  pd = cpel_perf_data_new (head, &error);
+                  g_assert_no_error (error);
+                  g_byte_array_remove_range (buf, 0, (guint) hl);
+                  off = (guint64) hl;
+                }
+              gsize used = 0;
+              gpointer ctx[2] = { pd, got };
+              g_assert_true (cpel_perf_data_read_stream (pd, buf->data, buf->len, off,
+                                                         dump_record, ctx, &used, &error));
+              g_assert_no_error (error);
+              g_byte_array_remove_range (buf, 0, (guint) used);
+              off += used;
+            }
+          g_assert_cmpuint (buf->len, ==, 0);
+          g_autofree char *whole = dump (all[k], NULL, &error);
+          g_assert_no_error (error);
+          /* the whole file's dump: its header lines, then the same records */
+          g_assert_cmpuint (got->len, >, 0);
+          g_assert_true (g_str_has_suffix (whole, got->str));
+        }
+    }
+
+  g_autoptr(GBytes) z = pipe_of_fixture ("zstd-mono", NULL);
+  gsize zlen;
+  const guint8 *zd = g_bytes_get_data (z, &zlen);
+  gssize hl = cpel_perf_data_pipe_header_len (zd, zlen, zlen);
+  g_assert_cmpint (hl, >, 16);
+  g_autoptr(GBytes) head = g_bytes_new (zd, (gsize) hl);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelPerfData) pd = cpel_perf_data_new (head, &error);
+  g_assert_no_error (error);
+  g_autoptr(GString) got = g_string_new (NULL);
+  gpointer ctx[2] = { pd, got };
+  gsize used = 0;
+  g_assert_false (cpel_perf_data_read_stream (pd, zd + hl, zlen - (gsize) hl, (guint64) hl,
+                                              dump_record, ctx, &used, &error));
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_UNSUPPORTED);
+}
+
 /* The attrs named in a header dump (its "attr" lines). */
 static char *
 attr_lines (const char *dump_text)
@@ -408,6 +490,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/import/perf/pipe/fixtures", test_fixtures);
   g_test_add_func ("/core/import/perf/pipe/hostile/truncations", test_truncations);
   g_test_add_func ("/core/import/perf/pipe/hostile/lengths", test_hostile);
+  g_test_add_func ("/core/import/perf/pipe/stream", test_stream);
   g_test_add_func ("/core/import/perf/pipe/live", test_live);
   return g_test_run ();
 }
