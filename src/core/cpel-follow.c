@@ -228,6 +228,15 @@ cpel_follower_new_for_fd (int     fd,
   return f;
 }
 
+void
+cpel_follower_push_prefix (CpelFollower *f,
+                           const guint8 *data,
+                           gsize         len)
+{
+  g_return_if_fail (f != NULL && f->path == NULL);
+  g_byte_array_append (f->sbuf, data, (guint) len);
+}
+
 /* Reads what the stream has now, without waiting; at most STREAM_READ_MAX
  * bytes a poll, and never more buffered than a section and its header.
  * Returns the stream offset up to which bytes are there. */

@@ -49,6 +49,11 @@ CpelFollower          *cpel_follower_new    (const char      *path,
  * stays the caller's. */
 CpelFollower          *cpel_follower_new_for_fd (int          fd,
                                                  guint64      clock_rate);
+/* A stream follower: bytes already read from its fd (to tell what the
+ * stream is), read first. */
+void                   cpel_follower_push_prefix (CpelFollower *follower,
+                                                  const guint8 *data,
+                                                  gsize         len);
 void                   cpel_follower_free   (CpelFollower    *follower);
 /* Reads what was appended; returns the number of events (at most max),
  * then read with cpel_follower_event ().  0 and an error (CPEL_ERROR, with

@@ -324,7 +324,7 @@ static void
 test_not_supported (void)
 {
   static const char *const cases[][2] = {
-    { "PERFILE2\x10\0\0\0\0\0\0\0", "pipe-mode" },
+    { "PERFILE2\x10\0\0\0\0\0\0\0", "without an attr record" },
     { "2ELIFREP\0\0\0\0\0\0\0\x68", "other byte order" },
     { "PERFFILE\0\0\0\0\0\0\0\0", "version 1" },
   };

@@ -7,7 +7,10 @@ told apart by IDENTIFIER, sample_id_all trailers), perf-tracepoint (a
 sched_switch attr with TRACING_DATA holding its format, RAW payloads, a
 sched_wakeup too), perf-zstd (the records of perf-samples in a
 PERF_RECORD_COMPRESSED record; needs the `zstd` command) and perf-mmap
-(mappings, fork, exec and build ids: what names sample addresses).  Layout:
+(mappings, fork, exec and build ids: what names sample addresses) and
+perf-pipe (perf-tracepoint in pipe mode, as perf record -o - writes it:
+HEADER_FEATURE, HEADER_ATTR, EVENT_UPDATE names, HEADER_TRACING_DATA with
+its text after the record, then the records).  Layout:
 doc/import-formats.md section 4.  Run once; the output is
 committed."""
 import os
@@ -94,6 +97,28 @@ def write(name, attrs, records, features=None):
     with open(os.path.join(out, name), 'wb') as f:
         f.write(blob)
     return data
+
+
+def write_pipe(name, attrs, records, features=None, names=None):
+    """pipe mode: a 16-byte header, then header records and the records"""
+    features = features or {}
+    blob = b'PERFILE2' + struct.pack('<Q', 16)
+    for b in sorted(features):
+        if b != 1:
+            blob += struct.pack('<IHHQ', 80, 0, 16 + len(features[b]), b) + features[b]
+    for k, (a, ids) in enumerate(attrs):
+        blob += struct.pack('<IHH', 64, 0, 8 + 128 + 8 * len(ids)) + a[:128]
+        blob += b''.join(struct.pack('<Q', i) for i in ids)
+        if names and ids:
+            n = names[k].encode() + b'\0'
+            n += b'\0' * ((8 - len(n) % 8) % 8)
+            blob += struct.pack('<IHHQQ', 78, 0, 24 + len(n), 2, ids[0]) + n
+    if 1 in features:
+        t = features[1] + b'\0' * ((8 - len(features[1]) % 8) % 8)
+        blob += struct.pack('<IHHII', 66, 0, 16, len(t), 0) + t
+    blob += b''.join(records)
+    with open(os.path.join(out, name), 'wb') as f:
+        f.write(blob)
 
 
 # perf-samples: one attr, no id in the samples
@@ -193,6 +218,9 @@ for i in range(12):
                           time=5010 + 40 * i, cpu=i % 2, raw=wakeup_raw(b, (i + 1) % 4, i % 2)))
 write('perf-tracepoint', [(attr(2, 316, st3), [31]), (attr(2, 318, st3), [32])], records,
       {1: tracing_data(), 3: perf_string('seedhost')})
+write_pipe('perf-pipe', [(attr(2, 316, st3), [31]), (attr(2, 318, st3), [32])], records,
+           {1: tracing_data(), 3: perf_string('seedhost')},
+           ['sched:sched_switch', 'sched:sched_wakeup'])
 
 # perf-zstd: perf-samples' records inside a COMPRESSED record
 try:

@@ -19,6 +19,7 @@
 #define PERF_MAGIC2          G_GUINT64_CONSTANT (0x32454c4946524550)   /* "PERFILE2" */
 #define PERF_MAGIC2_SWAPPED  G_GUINT64_CONSTANT (0x50455246494c4532)
 #define PERF_HEADER_SIZE     104
+#define PERF_PIPE_HEADER_SIZE 16
 #define PERF_ATTR_SIZE_VER0  64
 #define PERF_ATTR_MAX        512          /* larger attrs than any kernel's */
 #define PERF_MAX_ATTRS       65536
@@ -41,6 +42,17 @@ enum
 };
 
 #define PERF_TYPE_TRACEPOINT 2
+
+/* records of pipe mode (perf's user-space record types) */
+enum
+{
+  PERF_RECORD_HEADER_ATTR         = 64,
+  PERF_RECORD_HEADER_TRACING_DATA = 66,
+  PERF_RECORD_HEADER_BUILD_ID     = 67,
+  PERF_RECORD_EVENT_UPDATE        = 78,
+  PERF_RECORD_HEADER_FEATURE      = 80,
+  PERF_RECORD_FINISHED_INIT       = 82,
+};
 
 /* Bound on what COMPRESSED records may inflate to in total. */
 #define PERF_INFLATE_MAX       (G_GUINT64_CONSTANT (1) << 32)   /* 4 GiB */
@@ -70,6 +82,7 @@ struct _CpelPerfData
   guint64        data_offset;
   guint64        data_size;
   guint64        features[4];
+  gboolean       pipe;           /* pipe mode: the data section is the whole stream */
   PerfAttr      *attrs;
   guint          n_attrs;
   GHashTable    *id_to_attr;     /* u64 id -> attr index + 1 */

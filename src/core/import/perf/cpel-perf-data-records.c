@@ -219,6 +219,7 @@ typedef struct
   guint64            inflated;
   guint64            inflate_limit;
   guint64            n;
+  gboolean           stream;     /* a partial record at the end waits for more bytes */
 } ReadState;
 
 static gboolean read_records (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len,
@@ -278,7 +279,7 @@ read_records (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len, g
       guint64 rec_off = inside ? file_off : file_off + pos;
       if (len - pos < 8)
         {
-          if (inside)
+          if (inside || st->stream)
             break;
           return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                              _("perf.data: the record header at offset %" PRIu64 " runs past the data section"),
@@ -293,7 +294,7 @@ read_records (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len, g
                            rec_off, size);
       if (size > len - pos)
         {
-          if (inside)
+          if (inside || st->stream)
             break;
           return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
                              _("perf.data: the record at offset %" PRIu64 " (%u bytes) runs past the data section"),
@@ -301,6 +302,24 @@ read_records (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len, g
         }
       const guint8 *b = p + pos + 8;
       guint64 blen = size - 8;
+      /* pipe mode: the tracing data follows its record (read by the header pass) */
+      guint64 extra = 0;
+      if (type == PERF_RECORD_HEADER_TRACING_DATA && self->pipe && !inside)
+        {
+          if (blen < 4)
+            return record_error (error, rec_off, "the tracing data");
+          extra = rd32 (b);
+          if (!in_range (pos + size, extra, len))
+            {
+              if (st->stream)
+                break;
+              return record_error (error, rec_off, "the tracing data");
+            }
+        }
+      if (type == CPEL_PERF_RECORD_COMPRESSED && st->stream)
+        return _cpel_perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED,
+                                 _("perf.data: compressed records (perf record -z) in a stream "
+                                   "(offset %" PRIu64 "): not supported yet"), rec_off);
       CpelPerfRecord r = { 0 };
       r.type = type;
       r.misc = misc;
@@ -404,7 +423,7 @@ read_records (CpelPerfData *self, ReadState *st, const guint8 *p, guint64 len, g
         }
       if (report && !st->func (&r, st->user_data, error))
         return FALSE;
-      pos += size;
+      pos += size + extra;
       if ((++st->n & 0xffff) == 0)
         {
           if (g_cancellable_set_error_if_cancelled (st->cancellable, error))
@@ -445,4 +464,27 @@ cpel_perf_data_read_records (CpelPerfData       *self,
   if (ok && progress != NULL)
     progress (1.0, progress_data);
   return ok;
+}
+
+gboolean
+cpel_perf_data_read_stream (CpelPerfData       *self,
+                            const guint8       *p,
+                            gsize               len,
+                            guint64             offset,
+                            CpelPerfRecordFunc  func,
+                            gpointer            user_data,
+                            gsize              *consumed,
+                            GError            **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (func != NULL, FALSE);
+  g_return_val_if_fail (consumed != NULL, FALSE);
+
+  ReadState st = { func, user_data, NULL, NULL, 0, 0, 0, TRUE };
+  guint64 used = 0;
+  *consumed = 0;
+  if (!read_records (self, &st, p, len, offset, FALSE, &used, NULL, NULL, error))
+    return FALSE;
+  *consumed = (gsize) used;
+  return TRUE;
 }

@@ -62,6 +62,20 @@ read_perf_string (const guint8 *base, guint64 *pos, guint64 end, guint64 file_of
   return r;
 }
 
+/* A NUL-padded name of at most `max` bytes, as valid UTF-8. */
+static char *
+read_record_name (const char *s, guint64 max)
+{
+  char *r = g_strndup (s, strnlen (s, max));
+  if (!g_utf8_validate (r, -1, NULL))
+    {
+      char *v = g_utf8_make_valid (r, -1);
+      g_free (r);
+      r = v;
+    }
+  return r;
+}
+
 /* --- features ----------------------------------------------------------- */
 
 static gboolean
@@ -128,7 +142,8 @@ parse_build_ids (CpelPerfData *self, guint64 off, guint64 size, GError **error)
 {
   const guint8 *p = self->data + off;
   guint64 pos = 0;
-  self->build_ids = g_array_new (FALSE, TRUE, sizeof (CpelPerfBuildId));
+  if (self->build_ids == NULL)
+    self->build_ids = g_array_new (FALSE, TRUE, sizeof (CpelPerfBuildId));
   while (size - pos >= 8)
     {
       guint16 misc = rd16 (p + pos + 4);
@@ -157,6 +172,9 @@ parse_build_ids (CpelPerfData *self, guint64 off, guint64 size, GError **error)
   return TRUE;
 }
 
+static gboolean parse_feature_sections (CpelPerfData *self, const guint64 *sec_off,
+                                        const guint64 *sec_size, GError **error);
+
 static gboolean
 parse_features (CpelPerfData *self, GError **error)
 {
@@ -172,9 +190,6 @@ parse_features (CpelPerfData *self, GError **error)
                        _("perf.data: the table of %u feature sections at offset %" PRIu64
                          " runs past the end of the file (%zu bytes)"),
                        n, table, self->size);
-  if (has_feature (self, FEAT_DIR_FORMAT))
-    return _cpel_perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED,
-                       _("perf.data: a directory-mode recording (perf record --threading): not supported yet"));
 
   guint i = 0;
   guint64 sec_off[256] = { 0 }, sec_size[256] = { 0 };
@@ -192,7 +207,18 @@ parse_features (CpelPerfData *self, GError **error)
                            b, sec_size[b], sec_off[b]);
       i++;
     }
+  return parse_feature_sections (self, sec_off, sec_size, error);
+}
 
+/* The feature sections this reader uses, at [sec_off[b], + sec_size[b]) for
+ * each feature bit b that is set (checked to lie within the file). */
+static gboolean
+parse_feature_sections (CpelPerfData *self, const guint64 *sec_off, const guint64 *sec_size,
+                        GError **error)
+{
+  if (has_feature (self, FEAT_DIR_FORMAT))
+    return _cpel_perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED,
+                       _("perf.data: a directory-mode recording (perf record --threading): not supported yet"));
   const guint8 *d = self->data;
   guint64 pos;
   if (has_feature (self, FEAT_COMPRESSED))
@@ -302,6 +328,227 @@ generic_name (const PerfAttr *a)
   return NULL;
 }
 
+/* Attr i from `asz` bytes of a perf_event_attr at `p`; its ids are n_ids u64s
+ * at file offset ids_off (checked by the caller). */
+static void
+set_attr (CpelPerfData *self, guint i, const guint8 *p, guint32 asz, guint64 ids_off,
+          guint64 n_ids)
+{
+  guint8 buf[PERF_ATTR_MAX] = { 0 };
+  memcpy (buf, p, MIN (asz, sizeof buf));
+  PerfAttr *a = &self->attrs[i];
+  a->type = rd32 (buf);
+  a->size = asz;
+  a->config = rd64 (buf + 8);
+  a->sample_type = rd64 (buf + 24);
+  a->read_format = rd64 (buf + 32);
+  a->flags = rd64 (buf + 40);
+  a->clockid = (gint32) rd32 (buf + 92);
+  a->ids_offset = ids_off;
+  a->n_ids = n_ids;
+  for (guint64 k = 0; k < n_ids; k++)
+    {
+      guint64 *id = g_new (guint64, 1);
+      *id = rd64 (self->data + ids_off + 8 * k);
+      g_hash_table_insert (self->id_to_attr, id, GUINT_TO_POINTER (i + 1));
+    }
+}
+
+/* Where a sample's id is, once every attr is known. */
+static gboolean
+finish_attrs (CpelPerfData *self, GError **error)
+{
+  /* where the id is: perf requires every attr to agree (evlist id_pos) */
+  guint64 st = self->attrs[0].sample_type;
+  if (st & CPEL_PERF_SAMPLE_IDENTIFIER)
+    {
+      self->id_pos = 0;
+      self->id_back = 0;
+    }
+  else if (st & CPEL_PERF_SAMPLE_ID)
+    {
+      int n = 0;
+      if (st & CPEL_PERF_SAMPLE_IP) n++;
+      if (st & CPEL_PERF_SAMPLE_TID) n++;
+      if (st & CPEL_PERF_SAMPLE_TIME) n++;
+      if (st & CPEL_PERF_SAMPLE_ADDR) n++;
+      self->id_pos = n;
+      n = 0;
+      if (st & CPEL_PERF_SAMPLE_CPU) n++;
+      if (st & CPEL_PERF_SAMPLE_STREAM_ID) n++;
+      self->id_back = n;
+    }
+  for (guint i = 1; i < self->n_attrs; i++)
+    {
+      guint64 sti = self->attrs[i].sample_type;
+      gboolean same = (st & CPEL_PERF_SAMPLE_IDENTIFIER)
+                      ? (sti & CPEL_PERF_SAMPLE_IDENTIFIER) != 0
+                      : (sti & (CPEL_PERF_SAMPLE_IP | CPEL_PERF_SAMPLE_TID | CPEL_PERF_SAMPLE_TIME
+                                | CPEL_PERF_SAMPLE_ADDR | CPEL_PERF_SAMPLE_ID))
+                        == (st & (CPEL_PERF_SAMPLE_IP | CPEL_PERF_SAMPLE_TID | CPEL_PERF_SAMPLE_TIME
+                                  | CPEL_PERF_SAMPLE_ADDR | CPEL_PERF_SAMPLE_ID));
+      if (!same || self->id_pos < 0)
+        {
+          _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+                      _("perf.data: %u attrs whose samples cannot be told apart (attr %u has sample_type 0x%"
+                        PRIx64 ", attr 0 0x%" PRIx64 ")"),
+                      self->n_attrs, i, sti, st);
+          return FALSE;
+        }
+    }
+return TRUE;
+}
+
+/* Names: EVENT_DESC (or pipe mode's EVENT_UPDATE) when given, else the
+ * tracepoint's system:name, else a generic one. */
+static void
+name_attrs (CpelPerfData *self)
+{
+  for (guint i = 0; i < self->n_attrs; i++)
+    {
+      PerfAttr *a = &self->attrs[i];
+      if (a->type == PERF_TYPE_TRACEPOINT && a->config <= G_MAXINT)
+        a->tp = tep_find_event (self->tep, (int) a->config);
+      if (a->name == NULL && a->tp != NULL)
+        a->name = g_strdup_printf ("%s:%s", a->tp->system, a->tp->name);
+      if (a->name == NULL && generic_name (a) != NULL)
+        a->name = g_strdup (generic_name (a));
+      if (a->name == NULL)
+        a->name = g_strdup_printf ("type%u/config 0x%" PRIx64 "", a->type, a->config);
+    }
+}
+
+/* --- pipe mode ----------------------------------------------------------- */
+
+/* Pipe mode (perf record -o -): a 16-byte header, then one stream of
+ * records in which HEADER_ATTR, HEADER_FEATURE, HEADER_TRACING_DATA (its
+ * text follows the record, outside its size), HEADER_BUILD_ID and
+ * EVENT_UPDATE carry what a file's header sections hold.  One pass finds
+ * them; then the attrs and feature sections are read as in file mode. */
+static gboolean
+parse_pipe (CpelPerfData *self, GError **error)
+{
+  const guint8 *d = self->data;
+  guint64 sec_off[256] = { 0 }, sec_size[256] = { 0 };
+  g_autoptr(GArray) attr_recs = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GArray) updates = g_array_new (FALSE, FALSE, sizeof (guint64));
+  gboolean have_tracing = FALSE;
+
+  self->pipe = TRUE;
+  self->data_offset = PERF_PIPE_HEADER_SIZE;
+  self->data_size = self->size - PERF_PIPE_HEADER_SIZE;
+  guint64 pos = PERF_PIPE_HEADER_SIZE;
+  while (self->size - pos >= 8)
+    {
+      guint32 type = rd32 (d + pos);
+      guint16 size = rd16 (d + pos + 6);
+      if (size < 8 || size > self->size - pos)
+        break;   /* the record reader reports it */
+      const guint8 *b = d + pos + 8;
+      guint64 blen = size - 8;
+      guint64 step = size;
+      switch (type)
+        {
+        case PERF_RECORD_HEADER_ATTR:
+          if (attr_recs->len >= PERF_MAX_ATTRS)
+            return _cpel_perf_error (error, CPEL_ERROR_TOO_LARGE,
+                                     _("perf.data: more than %d attrs (offset %" PRIu64 ")"),
+                                     PERF_MAX_ATTRS, pos);
+          g_array_append_val (attr_recs, pos);
+          break;
+        case PERF_RECORD_HEADER_TRACING_DATA:
+          {
+            if (blen < 4)
+              return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+                                       _("perf.data: the tracing data record at offset %"
+                                         PRIu64 " is too short"), pos);
+            guint32 tsize = rd32 (b);
+            if (!in_range (pos + size, tsize, self->size))
+              return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+                                       _("perf.data: the tracing data (%u bytes after the record"
+                                         " at offset %" PRIu64 ") runs past the end of the file"),
+                                       tsize, pos);
+            if (!have_tracing)
+              {
+                self->features[FEAT_TRACING_DATA / 64] |= G_GUINT64_CONSTANT (1)
+                                                          << (FEAT_TRACING_DATA % 64);
+                sec_off[FEAT_TRACING_DATA] = pos + size;
+                sec_size[FEAT_TRACING_DATA] = tsize;
+                have_tracing = TRUE;
+              }
+            step += tsize;
+          }
+          break;
+        case PERF_RECORD_HEADER_BUILD_ID:
+          if (!parse_build_ids (self, pos, size, error))
+            return FALSE;
+          break;
+        case PERF_RECORD_EVENT_UPDATE:
+          g_array_append_val (updates, pos);
+          break;
+        case PERF_RECORD_HEADER_FEATURE:
+          if (blen >= 8 && rd64 (b) < 256 && rd64 (b) != FEAT_TRACING_DATA
+              && rd64 (b) != FEAT_BUILD_ID)
+            {
+              guint f = (guint) rd64 (b);
+              self->features[f / 64] |= G_GUINT64_CONSTANT (1) << (f % 64);
+              sec_off[f] = pos + 16;
+              sec_size[f] = blen - 8;
+            }
+          break;
+        default:
+          break;
+        }
+      pos += step;
+    }
+
+  if (attr_recs->len == 0)
+    return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+                             _("perf.data: a pipe-mode recording without an attr record"
+                               " (%zu bytes)"), self->size);
+  self->n_attrs = attr_recs->len;
+  self->attrs = g_new0 (PerfAttr, self->n_attrs);
+  for (guint i = 0; i < self->n_attrs; i++)
+    {
+      guint64 off = g_array_index (attr_recs, guint64, i);
+      guint64 blen = rd16 (d + off + 6) - 8;
+      guint32 asz = blen >= 8 ? rd32 (d + off + 8 + 4) : 0;
+      if (asz == 0)
+        asz = PERF_ATTR_SIZE_VER0;
+      if (asz > blen || asz > PERF_ATTR_MAX)
+        return _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
+                                 _("perf.data: the attr record at offset %" PRIu64
+                                   " says its attr is %u bytes, more than its %" PRIu64),
+                                 off, asz, blen);
+      set_attr (self, i, d + off + 8, asz, off + 8 + asz, (blen - asz) / 8);
+    }
+  if (!finish_attrs (self, error))
+    return FALSE;
+  self->tep = tep_alloc ();
+  tep_set_loglevel (TEP_LOG_NONE);
+  if (!parse_feature_sections (self, sec_off, sec_size, error))
+    return FALSE;
+
+  /* EVENT_UPDATE NAME (type 2): u64 type, u64 id, the name */
+  for (guint i = 0; i < updates->len; i++)
+    {
+      guint64 off = g_array_index (updates, guint64, i);
+      guint64 blen = rd16 (d + off + 6) - 8;
+      if (blen < 17 || rd64 (d + off + 8) != 2)
+        continue;
+      guint64 id = rd64 (d + off + 16);
+      gpointer v = g_hash_table_lookup (self->id_to_attr, &id);
+      if (v == NULL)
+        continue;
+      const char *name = (const char *) d + off + 24;
+      PerfAttr *a = &self->attrs[GPOINTER_TO_UINT (v) - 1];
+      if (a->name == NULL && name[0] != 0)
+        a->name = read_record_name (name, blen - 16);
+    }
+  name_attrs (self);
+  return TRUE;
+}
+
 CpelPerfData *
 cpel_perf_data_new (GBytes *bytes, GError **error)
 {
@@ -339,11 +586,11 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
       return NULL;
     }
   guint64 hsize = rd64 (d + 8);
-  if (hsize == 16)
+  if (hsize == PERF_PIPE_HEADER_SIZE)
     {
-      _cpel_perf_error (error, CPEL_ERROR_SOURCE_UNSUPPORTED,
-                  _("perf.data: a pipe-mode recording (perf record -o -): not supported yet"));
-      return NULL;
+      if (!parse_pipe (self, error))
+        return NULL;
+      return g_steal_pointer (&self);
     }
   if (hsize < PERF_HEADER_SIZE || self->size < PERF_HEADER_SIZE)
     {
@@ -403,7 +650,6 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
   for (guint i = 0; i < self->n_attrs; i++)
     {
       guint64 off = attrs_off + (guint64) i * self->attr_size;
-      guint8 buf[PERF_ATTR_MAX] = { 0 };
       guint32 asz = rd32 (d + off + 4);
       if (asz == 0)
         asz = PERF_ATTR_SIZE_VER0;
@@ -415,15 +661,6 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
                       i, off, asz, self->attr_size - 16);
           return NULL;
         }
-      memcpy (buf, d + off, MIN (asz, sizeof buf));
-      PerfAttr *a = &self->attrs[i];
-      a->type = rd32 (buf);
-      a->size = asz;
-      a->config = rd64 (buf + 8);
-      a->sample_type = rd64 (buf + 24);
-      a->read_format = rd64 (buf + 32);
-      a->flags = rd64 (buf + 40);
-      a->clockid = (gint32) rd32 (buf + 92);
       guint64 ids_off = rd64 (d + off + self->attr_size - 16);
       guint64 ids_size = rd64 (d + off + self->attr_size - 8);
       if (!in_range (ids_off, ids_size, self->size) || ids_size % 8 != 0)
@@ -434,74 +671,16 @@ cpel_perf_data_new (GBytes *bytes, GError **error)
                       i, ids_size, ids_off);
           return NULL;
         }
-      a->ids_offset = ids_off;
-      a->n_ids = ids_size / 8;
-      for (guint64 k = 0; k < a->n_ids; k++)
-        {
-          guint64 *id = g_new (guint64, 1);
-          *id = rd64 (d + ids_off + 8 * k);
-          g_hash_table_insert (self->id_to_attr, id, GUINT_TO_POINTER (i + 1));
-        }
+      set_attr (self, i, d + off, asz, ids_off, ids_size / 8);
     }
 
-  /* where the id is: perf requires every attr to agree (evlist id_pos) */
-  {
-    guint64 st = self->attrs[0].sample_type;
-    if (st & CPEL_PERF_SAMPLE_IDENTIFIER)
-      {
-        self->id_pos = 0;
-        self->id_back = 0;
-      }
-    else if (st & CPEL_PERF_SAMPLE_ID)
-      {
-        int n = 0;
-        if (st & CPEL_PERF_SAMPLE_IP) n++;
-        if (st & CPEL_PERF_SAMPLE_TID) n++;
-        if (st & CPEL_PERF_SAMPLE_TIME) n++;
-        if (st & CPEL_PERF_SAMPLE_ADDR) n++;
-        self->id_pos = n;
-        n = 0;
-        if (st & CPEL_PERF_SAMPLE_CPU) n++;
-        if (st & CPEL_PERF_SAMPLE_STREAM_ID) n++;
-        self->id_back = n;
-      }
-    for (guint i = 1; i < self->n_attrs; i++)
-      {
-        guint64 sti = self->attrs[i].sample_type;
-        gboolean same = (st & CPEL_PERF_SAMPLE_IDENTIFIER)
-                        ? (sti & CPEL_PERF_SAMPLE_IDENTIFIER) != 0
-                        : (sti & (CPEL_PERF_SAMPLE_IP | CPEL_PERF_SAMPLE_TID | CPEL_PERF_SAMPLE_TIME
-                                  | CPEL_PERF_SAMPLE_ADDR | CPEL_PERF_SAMPLE_ID))
-                          == (st & (CPEL_PERF_SAMPLE_IP | CPEL_PERF_SAMPLE_TID | CPEL_PERF_SAMPLE_TIME
-                                    | CPEL_PERF_SAMPLE_ADDR | CPEL_PERF_SAMPLE_ID));
-        if (!same || self->id_pos < 0)
-          {
-            _cpel_perf_error (error, CPEL_ERROR_SOURCE_DAMAGED,
-                        _("perf.data: %u attrs whose samples cannot be told apart (attr %u has sample_type 0x%"
-                          PRIx64 ", attr 0 0x%" PRIx64 ")"),
-                        self->n_attrs, i, sti, st);
-            return NULL;
-          }
-      }
-  }
-
+  if (!finish_attrs (self, error))
+    return NULL;
   self->tep = tep_alloc ();
   tep_set_loglevel (TEP_LOG_NONE);
   if (!parse_features (self, error))
     return NULL;
-
-  for (guint i = 0; i < self->n_attrs; i++)
-    {
-      PerfAttr *a = &self->attrs[i];
-      if (a->type == PERF_TYPE_TRACEPOINT && a->config <= G_MAXINT)
-        a->tp = tep_find_event (self->tep, (int) a->config);
-      if (a->name == NULL && a->tp != NULL)
-        a->name = g_strdup_printf ("%s:%s", a->tp->system, a->tp->name);
-      if (a->name == NULL && generic_name (a) != NULL)
-        a->name = g_strdup (generic_name (a));
-      if (a->name == NULL)
-        a->name = g_strdup_printf ("type%u/config 0x%" PRIx64 "", a->type, a->config);
-    }
+  name_attrs (self);
   return g_steal_pointer (&self);
 }
 
@@ -647,4 +826,43 @@ guint64
 cpel_perf_data_get_data_size (CpelPerfData *self)
 {
   return self->data_size;
+}
+
+gssize
+cpel_perf_data_pipe_header_len (const guint8 *data, gsize len, gsize max)
+{
+  if (len < PERF_PIPE_HEADER_SIZE)
+    return len >= 8 && memcmp (data, "PERFILE2", MIN (len, 8)) != 0 ? -1 : 0;
+  if (rd64 (data) != PERF_MAGIC2 || rd64 (data + 8) != PERF_PIPE_HEADER_SIZE)
+    return -1;
+  guint64 pos = PERF_PIPE_HEADER_SIZE;
+  while (TRUE)
+    {
+      if (pos > max)
+        return -1;
+      if (len - pos < 8)
+        return 0;
+      guint32 type = rd32 (data + pos);
+      guint16 size = rd16 (data + pos + 6);
+      if (size < 8)
+        return -1;
+      if (type < PERF_RECORD_HEADER_ATTR)
+        return (gssize) pos;   /* the kernel's records start */
+      if (size > len - pos)
+        return 0;
+      guint64 step = size;
+      if (type == PERF_RECORD_HEADER_TRACING_DATA)
+        {
+          if (size < 12)
+            return -1;
+          step += rd32 (data + pos + 8);
+        }
+      if (step > max || pos + step > max)
+        return -1;
+      if (step > len - pos)
+        return 0;
+      pos += step;
+      if (type == PERF_RECORD_FINISHED_INIT)
+        return (gssize) pos;
+    }
 }

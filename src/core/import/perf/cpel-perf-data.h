@@ -11,7 +11,9 @@
  *
  * The file is untrusted: every count, offset and length is checked against
  * the bytes present; problems are CPEL_ERROR errors naming the byte offset.
- * Pipe-mode, directory-mode (--threading) and other-endian files are
+ * Pipe-mode files (perf record -o - > file) are read too: their header
+ * records (HEADER_ATTR, HEADER_FEATURE, HEADER_TRACING_DATA, ...) stand for
+ * the sections.  Directory-mode (--threading) and other-endian files are
  * refused as "not supported yet".
  */
 #pragma once
@@ -127,6 +129,24 @@ gboolean      cpel_perf_data_read_records (CpelPerfData       *self,
                                            void              (*progress) (double fraction, gpointer data),
                                            gpointer            progress_data,
                                            GError            **error);
+
+/* Pipe mode, followed: the whole records of the stream's bytes
+ * [offset, offset + len) at `p` (after those cpel_perf_data_new read),
+ * handed to `func` as read_records does; *consumed: the bytes of the whole
+ * records (a partial one at the end waits for more). */
+gboolean      cpel_perf_data_read_stream  (CpelPerfData       *self,
+                                           const guint8       *p,
+                                           gsize               len,
+                                           guint64             offset,
+                                           CpelPerfRecordFunc  func,
+                                           gpointer            user_data,
+                                           gsize              *consumed,
+                                           GError            **error);
+/* Pipe mode: the length of the stream's header records at the start of
+ * `data` (they end at FINISHED_INIT or the first record of the kernel's),
+ * 0 while more bytes are needed, -1 when `data` is no pipe-mode stream or
+ * the header grows past `max`. */
+gssize        cpel_perf_data_pipe_header_len (const guint8 *data, gsize len, gsize max);
 
 guint         cpel_perf_data_get_n_attrs      (CpelPerfData *self);
 /* The event's name as perf script prints it (EVENT_DESC, else the
