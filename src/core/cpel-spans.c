@@ -1055,6 +1055,7 @@ shrink (GArray  *a,
 
 struct _CpelSpans
 {
+  gint         ref_count;
   CpelFile    *file;
   Names        names;
   TrackSpans  *tracks;     /* n_tracks */
@@ -1141,6 +1142,7 @@ cpel_spans_derive (CpelFile               *file,
   if (options != NULL && !cpel_file_check_slots (file, options->slots, options->n_slots, error))
     return NULL;
   spans = g_new0 (CpelSpans, 1);
+  spans->ref_count = 1;
   spans->file = g_object_ref (file);
   names_init (&spans->names);
   spans->tracks = g_new0 (TrackSpans, MAX (file->n_tracks, 1));
@@ -1160,10 +1162,18 @@ cpel_spans_derive (CpelFile               *file,
   return g_steal_pointer (&spans);
 }
 
+CpelSpans *
+cpel_spans_ref (CpelSpans *spans)
+{
+  g_return_val_if_fail (spans != NULL, NULL);
+  g_atomic_int_inc (&spans->ref_count);
+  return spans;
+}
+
 void
 cpel_spans_free (CpelSpans *spans)
 {
-  if (spans == NULL)
+  if (spans == NULL || !g_atomic_int_dec_and_test (&spans->ref_count))
     return;
   if (spans->tracks != NULL)
     for (guint s = 0; s < spans->file->n_tracks; s++)

@@ -78,6 +78,9 @@ CpelSpans       *cpel_spans_derive          (CpelFile               *file,
                                              const CpelSpansOptions *options,
                                              GCancellable           *cancellable,
                                              GError                **error);
+/* Spans are shared by reference (a print job keeps the ones it draws):
+ * cpel_spans_free drops a reference, the last one frees them. */
+CpelSpans       *cpel_spans_ref             (CpelSpans *spans);
 void             cpel_spans_free            (CpelSpans *spans);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelSpans, cpel_spans_free)
 

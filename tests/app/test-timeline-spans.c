@@ -8,6 +8,7 @@
 
 #include <glib/gstdio.h>
 
+#include "cpel-print.h"
 #include "cpel-window.h"
 
 static CpelApplication *app;
@@ -234,6 +235,56 @@ test_export (Fixture *f, gconstpointer data)
   cairo_surface_destroy (without);
 }
 
+/* The printed page draws the spans as the timeline does: pixels of the
+ * page differ with them hidden (a print job once left them out). */
+static cairo_surface_t *
+print_page (CpelWindow *window)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 842, 595);
+  cairo_t *cr = cairo_create (surface);
+
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  g_assert_true (cpel_print_draw_window (window, cr, 842, 595));
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+static void
+test_print (Fixture *f, gconstpointer data)
+{
+  CpelSession *session;
+  cairo_surface_t *with, *without;
+  const guint8 *a, *b;
+  guint differ = 0;
+
+  SKIP_WITHOUT_DISPLAY ();
+  session = cpel_timeline_get_session (cpel_window_get_timeline (f->window));
+  wait_spans (session);
+  app_test_wait_drawn (GTK_WIDGET (cpel_window_get_timeline (f->window)));
+  with = print_page (f->window);
+  cpel_session_set_show_spans (session, FALSE);
+  without = print_page (f->window);
+  a = cairo_image_surface_get_data (with);
+  b = cairo_image_surface_get_data (without);
+  for (gsize i = 0; i < (gsize) cairo_image_surface_get_stride (with) * 595; i += 4)
+    if (memcmp (a + i, b + i, 3) != 0)
+      differ++;
+  /* the span's bar: a few hundred pixels at least */
+  g_assert_cmpuint (differ, >, 200);
+  if (g_getenv ("CPEL_TEST_SHOT_DIR") != NULL)
+    {
+      g_autofree char *png = g_build_filename (g_getenv ("CPEL_TEST_SHOT_DIR"),
+                                               "print-spans.png", NULL);
+
+      g_assert_cmpint (cairo_surface_write_to_png (with, png), ==, CAIRO_STATUS_SUCCESS);
+    }
+  cairo_surface_destroy (with);
+  cairo_surface_destroy (without);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -246,6 +297,8 @@ main (int argc, char **argv)
   g_test_add ("/app/timeline/spans/export", Fixture, NULL, fixture_setup, test_export,
               fixture_teardown);
   g_test_add ("/app/timeline/spans/state", Fixture, NULL, fixture_setup, test_state,
+              fixture_teardown);
+  g_test_add ("/app/timeline/spans/print", Fixture, NULL, fixture_setup, test_print,
               fixture_teardown);
   return app_test_run (&app);
 }
