@@ -1062,6 +1062,7 @@ struct _CpelSpans
   gint64       edge_begin;
   gint64       edge_end;
   guint64      n_spans;
+  guint64      n_states;
 };
 
 static gint span_cmp (gconstpointer pa, gconstpointer pb);
@@ -1158,6 +1159,7 @@ cpel_spans_derive (CpelFile               *file,
       t->span_data = shrink (g_steal_pointer (&t->spans), &t->n_spans);
       t->state_data = shrink (g_steal_pointer (&t->states), &t->n_states);
       spans->n_spans += t->n_spans + t->n_states;
+      spans->n_states += t->n_states;
     }
   return g_steal_pointer (&spans);
 }
@@ -1187,6 +1189,13 @@ cpel_spans_free (CpelSpans *spans)
   names_clear (&spans->names);
   g_clear_object (&spans->file);
   g_free (spans);
+}
+
+guint64
+cpel_spans_get_n_states (CpelSpans *spans)
+{
+  g_return_val_if_fail (spans != NULL, 0);
+  return spans->n_states;
 }
 
 guint

@@ -99,6 +99,7 @@ gint64           cpel_spans_end_ns          (CpelSpans *spans, guint slot, const
  * O(log n). */
 guint64          cpel_spans_track_lower_bound (CpelSpans *spans, guint slot, gint64 t);
 guint64          cpel_spans_get_n_spans     (CpelSpans *spans);   /* spans and states */
+guint64          cpel_spans_get_n_states    (CpelSpans *spans);   /* states only */
 /* Spans (and states) per rule of the rules they were derived with. */
 typedef struct
 {

@@ -257,8 +257,14 @@ guint    cpel_view_get_n_rows   (const CpelView *view);
 guint    cpel_view_get_row_slot (const CpelView *view, guint r);
 /* Top y of row r in the drawing area (may be off screen). */
 double   cpel_view_get_row_y    (const CpelView *view, guint r);
-/* Height of all rows (for the vertical scroll range). */
+/* Height of all rows and the legend's room below them (for the vertical
+ * scroll range). */
 double   cpel_view_get_content_height (const CpelView *view);
+/* Room kept below the last row for the thread states' legend, so that it
+ * never has to cover a row when scrolled (or exported) to the end:
+ * CPEL_VIEW_LEGEND_ROOM when view->spans has states, else 0. */
+#define CPEL_VIEW_LEGEND_ROOM 32.0
+double   cpel_view_get_legend_room (const CpelView *view);
 /* Events on the shown rows with t0 <= time <= t1 (hidden types included);
  * O(rows × log n).  For the ruler measurement. */
 guint64  cpel_view_count_range  (const CpelView *view, gint64 t0, gint64 t1);

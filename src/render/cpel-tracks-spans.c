@@ -687,7 +687,7 @@ cpel_render_spans_legend (CpelRenderCtx *ctx)
 {
   cairo_t *cr = ctx->cr;
   CpelSpans *spans = ctx->view->spans;
-  double sw = 10, gap = 12, pad = 6, w = pad, h = ctx->text_height + 2 * 3, x, y;
+  double sw = 10, gap = 12, pad = 6, w = pad, h = ctx->text_height + 2 * 3, x, y, rows_end;
   double widths[CPEL_RENDER_LEGEND_MAX];
   struct { guint *names; guint n; } l = { ctx->legend, ctx->n_legend }, *legend = &l;
 
@@ -717,8 +717,14 @@ cpel_render_spans_legend (CpelRenderCtx *ctx)
       widths[i] = cpel_render_layout_width (layout);
       w += sw + 4 + widths[i] + (i + 1 < legend->n ? gap : pad);
     }
+  /* Below the last row when there is room (cpel_view_get_legend_room
+   * keeps some when scrolled to the end), else over the rows' bottom. */
+  h = MIN (h, CPEL_VIEW_LEGEND_ROOM - 4);
+  rows_end = cpel_view_get_row_y (ctx->view, ctx->n_rows);
   x = ctx->x0 + ctx->tw - w - 8;
   y = ctx->height - h - 8;
+  if (y < rows_end + 2 && ctx->height - rows_end >= h + 4)
+    y = rows_end + (ctx->height - rows_end - h) / 2;
   if (x < ctx->x0 || y < ctx->view->ruler_height)
     return;
   cairo_save (cr);

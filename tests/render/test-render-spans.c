@@ -222,6 +222,55 @@ test_states (Fixture *f, gconstpointer data)
   cairo_surface_destroy (s);
 }
 
+/* The legend never covers the last row: the content height keeps room for
+ * it below the rows, and drawn at that height (as exported, or scrolled
+ * to the end) it sits in that room, the rows left clear. */
+static gboolean
+has_state_colours (cairo_surface_t *s, int y0, int y1, const CpelRGBA *a, const CpelRGBA *b)
+{
+  for (int y = y0; y < y1; y++)
+    for (int x = WIDTH / 2; x < WIDTH; x++)
+      if (test_color_distance (s, x, y, a) < 0.02 || test_color_distance (s, x, y, b) < 0.02)
+        return TRUE;
+  return FALSE;
+}
+
+static void
+test_legend_room (Fixture *f, gconstpointer data)
+{
+  CpelView view;
+  CpelRGBA running, sleeping;
+  cairo_surface_t *s;
+  int height;
+
+  view_init (f, &view, &f->light);
+  cpel_palette_get_state_color (&f->light, "Running", &running);
+  cpel_palette_get_state_color (&f->light, "Sleeping", &sleeping);
+  g_assert_cmpfloat (cpel_view_get_legend_room (&view), ==, CPEL_VIEW_LEGEND_ROOM);
+  g_assert_cmpfloat (cpel_view_get_content_height (&view), ==, 3 * 24 + CPEL_VIEW_LEGEND_ROOM);
+  height = (int) (view.ruler_height + cpel_view_get_content_height (&view));
+  s = test_render (&view, WIDTH, height);
+  /* the last row (track 2, y 76..100) is clear of the legend; the legend
+   * is drawn below it */
+  g_assert_false (has_state_colours (s, 77, 100, &running, &sleeping));
+  g_assert_true (has_state_colours (s, 100, height, &running, &sleeping));
+  cairo_surface_destroy (s);
+
+  /* scrolled: the rows fill a smaller view; scrolled to the end, the last
+   * row is above the legend again */
+  view.scroll_y = cpel_view_get_content_height (&view) - 64;
+  s = test_render (&view, WIDTH, 28 + 64);
+  /* row 1's states at y 12..36, row 2 at 36..60, the room 60..92 */
+  g_assert_false (has_state_colours (s, 37, 60, &running, &sleeping));
+  g_assert_true (has_state_colours (s, 60, 28 + 64, &running, &sleeping));
+  cairo_surface_destroy (s);
+
+  /* no states: no room kept */
+  view.spans = NULL;
+  g_assert_cmpfloat (cpel_view_get_legend_room (&view), ==, 0);
+  g_assert_cmpfloat (cpel_view_get_content_height (&view), ==, 3 * 24);
+}
+
 static void
 test_outside (Fixture *f, gconstpointer data)
 {
@@ -439,6 +488,7 @@ main (int argc, char **argv)
 #define ADD(path, func) g_test_add (path, Fixture, NULL, setup, func, teardown)
   ADD ("/render/spans/nested", test_nested);
   ADD ("/render/spans/states", test_states);
+  ADD ("/render/spans/legend-room", test_legend_room);
   ADD ("/render/spans/outside", test_outside);
   ADD ("/render/spans/dark", test_dark);
   ADD ("/render/spans/hit", test_hit);
