@@ -250,6 +250,11 @@ gboolean cpel_view_hit_test     (const CpelView *view, double width, double x, d
  * (too many in the range) are not picked. */
 gboolean cpel_view_span_hit_test (const CpelView *view, double width, double x, double y,
                                   guint *slot, gboolean *state, guint64 *index);
+/* The begin or end time of a span or state of the track in the row at y
+ * (view->spans) nearest to x, if within max_px pixels of it: for the
+ * measure tool to snap to.  FALSE when none is that close. */
+gboolean cpel_view_span_snap (const CpelView *view, double width, double x, double y,
+                              double max_px, gint64 *t);
 
 /* Number of rows (n_rows, or the file's track count when rows is NULL). */
 guint    cpel_view_get_n_rows   (const CpelView *view);

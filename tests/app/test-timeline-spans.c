@@ -235,6 +235,51 @@ test_export (Fixture *f, gconstpointer data)
   cairo_surface_destroy (without);
 }
 
+/* A measurement dragged (right button) from 3 px inside the span's begin
+ * to 3 px inside its end snaps to both: exactly its 12 µs. */
+static void
+test_measure_snap (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline;
+  const CpelView *view;
+  double x0, x1, y, width;
+  gint64 t0 = -1, t1 = -1;
+  int rx0, ry0, rx1, ry1;
+  g_autofree char *sx0 = NULL, *sy = NULL, *sx1 = NULL, *mx = NULL;
+
+  SKIP_WITHOUT_DISPLAY ();
+  if (!app_test_can_send_input ())
+    {
+      g_test_skip ("no input can be sent (xdotool)");
+      return;
+    }
+  timeline = cpel_window_get_timeline (f->window);
+  wait_spans (cpel_timeline_get_session (timeline));
+  app_test_wait_drawn (GTK_WIDGET (timeline));
+  view = cpel_timeline_get_view (timeline);
+  width = gtk_widget_get_width (GTK_WIDGET (timeline));
+  x0 = cpel_view_time_to_x (view, width, 10000) + 3;
+  x1 = cpel_view_time_to_x (view, width, 22000) - 3;
+  /* without snapping these read other times */
+  g_assert_cmpint (cpel_view_x_to_time (view, width, x0), >, 10000);
+  g_assert_cmpint (cpel_view_x_to_time (view, width, x1), <, 22000);
+  y = cpel_view_get_row_y (view, 0) + 4;
+  app_test_to_root (GTK_WIDGET (timeline), x0, y, &rx0, &ry0);
+  app_test_to_root (GTK_WIDGET (timeline), x1, y, &rx1, &ry1);
+  sx0 = g_strdup_printf ("%d", rx0);
+  sy = g_strdup_printf ("%d", ry0);
+  sx1 = g_strdup_printf ("%d", rx1);
+  mx = g_strdup_printf ("%d", (rx0 + rx1) / 2);
+  app_test_xdo ("mousemove", "--sync", sx0, sy, "mousedown", "3",
+                "mousemove", "--sync", mx, sy, "mousemove", "--sync", sx1, sy,
+                "mouseup", "3", NULL);
+  app_test_round_trips ();
+  app_test_drain ();
+  g_assert_true (cpel_timeline_get_measure (timeline, &t0, &t1, NULL));
+  g_assert_cmpint (MIN (t0, t1), ==, 10000);
+  g_assert_cmpint (MAX (t0, t1), ==, 22000);
+}
+
 /* The printed page draws the spans as the timeline does: pixels of the
  * page differ with them hidden (a print job once left them out). */
 static cairo_surface_t *
@@ -300,5 +345,7 @@ main (int argc, char **argv)
               fixture_teardown);
   g_test_add ("/app/timeline/spans/print", Fixture, NULL, fixture_setup, test_print,
               fixture_teardown);
+  g_test_add ("/app/timeline/spans/measure-snap", Fixture, NULL, fixture_setup,
+              test_measure_snap, fixture_teardown);
   return app_test_run (&app);
 }

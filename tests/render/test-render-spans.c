@@ -271,6 +271,40 @@ test_legend_room (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (cpel_view_get_content_height (&view), ==, 3 * 24);
 }
 
+/* The measure tool's snapping: 10 ns a pixel, 5 px either way. */
+static void
+test_snap (Fixture *f, gconstpointer data)
+{
+  CpelView view;
+  gint64 t = -1;
+
+  view_init (f, &view, &f->light);
+  /* track 0 (y 28..52): io [1000, 8000) holding io [2000, 3000) */
+  g_assert_true (cpel_view_span_snap (&view, WIDTH, x_of (2030), 40, 5, &t));
+  g_assert_cmpint (t, ==, 2000);
+  g_assert_true (cpel_view_span_snap (&view, WIDTH, x_of (2970), 40, 5, &t));
+  g_assert_cmpint (t, ==, 3000);
+  /* the outer span's end, past the inner one */
+  g_assert_true (cpel_view_span_snap (&view, WIDTH, x_of (7960), 40, 5, &t));
+  g_assert_cmpint (t, ==, 8000);
+  g_assert_true (cpel_view_span_snap (&view, WIDTH, x_of (1040), 40, 5, &t));
+  g_assert_cmpint (t, ==, 1000);
+  /* too far from any edge */
+  g_assert_false (cpel_view_span_snap (&view, WIDTH, x_of (2100), 40, 5, &t));
+  g_assert_false (cpel_view_span_snap (&view, WIDTH, x_of (5000), 40, 5, &t));
+  /* track 1's states (y 52..76): Running [4000, 6000) */
+  g_assert_true (cpel_view_span_snap (&view, WIDTH, x_of (4020), 64, 5, &t));
+  g_assert_cmpint (t, ==, 4000);
+  g_assert_true (cpel_view_span_snap (&view, WIDTH, x_of (5980), 64, 5, &t));
+  g_assert_cmpint (t, ==, 6000);
+  /* the row under the pointer only: track 1 has no edge at 2000 */
+  g_assert_false (cpel_view_span_snap (&view, WIDTH, x_of (2030), 64, 5, &t));
+  /* the ruler, the label column's time: no row; no spans: nothing */
+  g_assert_false (cpel_view_span_snap (&view, WIDTH, x_of (2030), 10, 5, &t));
+  view.spans = NULL;
+  g_assert_false (cpel_view_span_snap (&view, WIDTH, x_of (2030), 40, 5, &t));
+}
+
 static void
 test_outside (Fixture *f, gconstpointer data)
 {
@@ -489,6 +523,7 @@ main (int argc, char **argv)
   ADD ("/render/spans/nested", test_nested);
   ADD ("/render/spans/states", test_states);
   ADD ("/render/spans/legend-room", test_legend_room);
+  ADD ("/render/spans/snap", test_snap);
   ADD ("/render/spans/outside", test_outside);
   ADD ("/render/spans/dark", test_dark);
   ADD ("/render/spans/hit", test_hit);
