@@ -1057,6 +1057,7 @@ struct _CpelSpans
 {
   gint         ref_count;
   CpelFile    *file;
+  CpelSpanRules *rules;   /* derived by (a reference): their key fields */
   Names        names;
   TrackSpans  *tracks;     /* n_tracks */
   gint64       edge_begin;
@@ -1145,6 +1146,7 @@ cpel_spans_derive (CpelFile               *file,
   spans = g_new0 (CpelSpans, 1);
   spans->ref_count = 1;
   spans->file = g_object_ref (file);
+  spans->rules = cpel_span_rules_ref (rules);
   names_init (&spans->names);
   spans->tracks = g_new0 (TrackSpans, MAX (file->n_tracks, 1));
   range_of (file, options, &t0, &t1);
@@ -1188,7 +1190,71 @@ cpel_spans_free (CpelSpans *spans)
   g_free (spans->tracks);
   names_clear (&spans->names);
   g_clear_object (&spans->file);
+  g_clear_pointer (&spans->rules, cpel_span_rules_unref);
   g_free (spans);
+}
+
+/* The value of `field` in the text of event `index` of track `slot`. */
+static char *
+dup_event_field (CpelFile   *file,
+                 guint       slot,
+                 guint32     index,
+                 const char *field)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  CpelEvent ev;
+  const char *v;
+  gsize len;
+
+  cpel_file_get_track_event (file, slot, index, &ev);
+  cpel_file_append_datum (file, &ev, text);
+  if (!cpel_span_text_field (text->str, text->len, field, &v, &len))
+    return NULL;
+  return g_strndup (v, len);
+}
+
+gboolean
+cpel_spans_dup_key (CpelSpans       *spans,
+                    guint            slot,
+                    const CpelSpan  *span,
+                    char           **field,
+                    char           **value)
+{
+  const CpelSpanRule *rule;
+  guint32 r;
+
+  g_return_val_if_fail (spans != NULL && span != NULL, FALSE);
+  g_return_val_if_fail (field != NULL && value != NULL, FALSE);
+
+  *field = *value = NULL;
+  if (slot >= spans->file->n_tracks || span->name >= spans->names.rules->len
+      || (span->flags & CPEL_SPAN_STATE))
+    return FALSE;
+  r = g_array_index (spans->names.rules, guint32, span->name);
+  if (spans->rules == NULL || r >= spans->rules->rules->len)
+    return FALSE;
+  rule = g_ptr_array_index (spans->rules->rules, r);
+  if (rule->key == NULL)
+    return FALSE;
+  *field = g_strdup (rule->key);
+  /* the begin event's (an orphan end's: its own, begin holds its index) */
+  *value = dup_event_field (spans->file, slot, span->begin, rule->key);
+  if (*value == NULL)
+    *value = g_strdup ("");
+  return TRUE;
+}
+
+char *
+cpel_spans_dup_waker (CpelSpans      *spans,
+                      guint           slot,
+                      const CpelSpan *state)
+{
+  g_return_val_if_fail (spans != NULL && state != NULL, NULL);
+
+  if (slot >= spans->file->n_tracks || !(state->flags & CPEL_SPAN_STATE)
+      || (state->flags & CPEL_SPAN_NO_BEGIN))
+    return NULL;
+  return dup_event_field (spans->file, slot, state->begin, "waker");
 }
 
 guint64
