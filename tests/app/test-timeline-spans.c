@@ -235,6 +235,85 @@ test_export (Fixture *f, gconstpointer data)
   cairo_surface_destroy (without);
 }
 
+/* The details of a span whose rule has a key show it; of a state a
+ * wake-up began, its waker.  Track 1: breath 41 [0, 5 µs); track 2:
+ * Sleeping [0, 10 µs), Runnable [10, 20 µs) woken by 7, Sleeping after. */
+static void
+write_keys (const char *path)
+{
+  static const struct { guint64 t; guint32 track, code, datum; } events[] = {
+    { 0, 1, 1, 41 }, { 0, 2, 3, 0 }, { 5000, 1, 2, 41 }, { 10000, 2, 4, 7 },
+    { 20000, 2, 3, 0 },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelWriter) w = cpel_writer_new (path, TRUE, 0, &error);
+  guint table;
+
+  g_assert_no_error (error);
+  table = cpel_writer_add_string_table (w, "FileStrtab");
+  cpel_writer_begin_event_defs (w, table);
+  cpel_writer_add_event_def (w, 1, "breath_start", "breath=%d");
+  cpel_writer_add_event_def (w, 2, "breath_end", "breath=%d");
+  cpel_writer_add_event_def (w, 3, "sleep", NULL);
+  cpel_writer_add_event_def (w, 4, "woken", "waker=%d");
+  cpel_writer_begin_track_defs (w, table);
+  cpel_writer_add_track_def (w, 1, "engine");
+  cpel_writer_add_track_def (w, 2, "A [1]");
+  cpel_writer_begin_events (w, table, 1000000000u, G_N_ELEMENTS (events));
+  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
+    cpel_writer_add_event (w, events[i].t, events[i].track, events[i].code, events[i].datum);
+  g_assert_true (cpel_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_key_waker (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new ();
+  g_autoptr(CpelSpans) spans = NULL;
+  CpelDetails *details;
+  const CpelSpan *a;
+  guint64 n = 0;
+
+  SKIP_WITHOUT_DISPLAY ();
+  details = cpel_window_get_details (f->window);
+  path = g_build_filename (f->dir, "keys.cpel", NULL);
+  write_keys (path);
+  file = cpel_file_new_for_cpel_path (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (cpel_span_rules_add_text (rules,
+                                           "span breath begin event=breath_start "
+                                           "end event=breath_end key breath\n"
+                                           "state Sleeping on event=sleep\n"
+                                           "state Runnable on event=woken\n", -1, "test",
+                                           &error));
+  g_assert_no_error (error);
+  spans = cpel_spans_derive (file, rules, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  a = cpel_spans_get_track_spans (spans, 0, &n);
+  g_assert_cmpuint (n, ==, 1);
+  cpel_details_set_span (details, file, spans, 0, FALSE, 0);
+  g_assert_cmpstr (cpel_details_get_value (details, "headline"), ==, "breath");
+  g_assert_cmpstr (cpel_details_get_value (details, "key"), ==, "breath = 41");
+  g_assert_cmpstr (cpel_details_get_value (details, "waker"), ==, "");
+
+  a = cpel_spans_get_track_states (spans, 1, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpstr (cpel_spans_get_name (spans, a[1].name), ==, "Runnable");
+  cpel_details_set_span (details, file, spans, 1, TRUE, 1);
+  g_assert_cmpstr (cpel_details_get_value (details, "headline"), ==, "Runnable");
+  g_assert_cmpstr (cpel_details_get_value (details, "waker"), ==, "7");
+  g_assert_cmpstr (cpel_details_get_value (details, "key"), ==, "");
+  /* a state no wake-up began: no waker */
+  cpel_details_set_span (details, file, spans, 1, TRUE, 0);
+  g_assert_cmpstr (cpel_details_get_value (details, "headline"), ==, "Sleeping");
+  g_assert_cmpstr (cpel_details_get_value (details, "waker"), ==, "");
+}
+
 /* A measurement dragged (right button) from 3 px inside the span's begin
  * to 3 px inside its end snaps to both: exactly its 12 µs. */
 static void
@@ -347,5 +426,7 @@ main (int argc, char **argv)
               fixture_teardown);
   g_test_add ("/app/timeline/spans/measure-snap", Fixture, NULL, fixture_setup,
               test_measure_snap, fixture_teardown);
+  g_test_add ("/app/timeline/spans/key-waker", Fixture, NULL, fixture_setup,
+              test_key_waker, fixture_teardown);
   return app_test_run (&app);
 }
