@@ -235,6 +235,36 @@ test_export (Fixture *f, gconstpointer data)
   cairo_surface_destroy (without);
 }
 
+/* To look at the window: CPEL_TEST_SHOT_DIR=dir saves the screen (under
+ * xvfb) as dir/NAME-light.png and dir/NAME-dark.png. */
+static void
+shoot (GtkWidget *widget, const char *name)
+{
+  const char *dir = g_getenv ("CPEL_TEST_SHOT_DIR");
+  AdwStyleManager *style = adw_style_manager_get_default ();
+
+  if (dir == NULL)
+    return;
+  g_object_set (widget, "show-details", TRUE, NULL);
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      g_autofree char *file = g_strdup_printf ("%s-%s.png", name, dark ? "dark" : "light");
+      g_autofree char *path = g_build_filename (dir, file, NULL);
+      g_autofree char *argv0 = g_find_program_in_path ("import");
+      const char *argv[] = { argv0, "-window", "root", path, NULL };
+
+      adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK
+                                                      : ADW_COLOR_SCHEME_FORCE_LIGHT);
+      app_test_drain ();
+      app_test_wait_frames (widget, 40);
+      app_test_settle ();
+      if (argv0 != NULL)
+        g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, NULL,
+                      NULL);
+    }
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+}
+
 /* The details of a span whose rule has a key show it; of a state a
  * wake-up began, its waker.  Track 1: breath 41 [0, 5 µs); track 2:
  * Sleeping [0, 10 µs), Runnable [10, 20 µs) woken by 7, Sleeping after. */
@@ -300,6 +330,7 @@ test_key_waker (Fixture *f, gconstpointer data)
   g_assert_cmpstr (cpel_details_get_value (details, "headline"), ==, "breath");
   g_assert_cmpstr (cpel_details_get_value (details, "key"), ==, "breath = 41");
   g_assert_cmpstr (cpel_details_get_value (details, "waker"), ==, "");
+  shoot (GTK_WIDGET (f->window), "details-key");
 
   a = cpel_spans_get_track_states (spans, 1, &n);
   g_assert_cmpuint (n, ==, 3);
@@ -308,6 +339,7 @@ test_key_waker (Fixture *f, gconstpointer data)
   g_assert_cmpstr (cpel_details_get_value (details, "headline"), ==, "Runnable");
   g_assert_cmpstr (cpel_details_get_value (details, "waker"), ==, "7");
   g_assert_cmpstr (cpel_details_get_value (details, "key"), ==, "");
+  shoot (GTK_WIDGET (f->window), "details-waker");
   /* a state no wake-up began: no waker */
   cpel_details_set_span (details, file, spans, 1, TRUE, 0);
   g_assert_cmpstr (cpel_details_get_value (details, "headline"), ==, "Sleeping");
