@@ -28,6 +28,8 @@ typedef enum
   FIELD_SPAN_FLAGS,
   FIELD_SPAN_BEGIN_EVENT,
   FIELD_SPAN_END_EVENT,
+  FIELD_SPAN_KEY,       /* when the span's rule has a key */
+  FIELD_SPAN_WAKER,     /* a state a wake-up began */
   N_FIELDS
 } Field;
 
@@ -57,6 +59,8 @@ static const struct
   [FIELD_SPAN_FLAGS] = { "flags",    N_("Completeness") },
   [FIELD_SPAN_BEGIN_EVENT] = { "begin-event", N_("Begin event") },
   [FIELD_SPAN_END_EVENT]   = { "end-event",   N_("End event") },
+  [FIELD_SPAN_KEY]         = { "key",         N_("Key") },
+  [FIELD_SPAN_WAKER]       = { "waker",       N_("Woken by") },
 };
 
 struct _CpelDetails
@@ -277,6 +281,28 @@ cpel_details_set_span (CpelDetails *self,
     }
 
   show_fields (self, TRUE, state);
+  {
+    g_autofree char *field = NULL;
+    g_autofree char *value = NULL;
+    g_autofree char *waker = NULL;
+    gboolean has_key = cpel_spans_dup_key (spans, slot, span, &field, &value);
+
+    if (has_key)
+      {
+        /* TRANSLATORS: a span's key in the details pane: "breath = 42" */
+        s = g_strdup_printf (_("%s = %s"), field, *value != '\0' ? value : "—");
+        set_value (self, FIELD_SPAN_KEY, s);
+        g_clear_pointer (&s, g_free);
+      }
+    else
+      set_value (self, FIELD_SPAN_KEY, "");
+    gtk_widget_set_visible (self->titles[FIELD_SPAN_KEY], has_key);
+    gtk_widget_set_visible (GTK_WIDGET (self->values[FIELD_SPAN_KEY]), has_key);
+    waker = state ? cpel_spans_dup_waker (spans, slot, span) : NULL;
+    set_value (self, FIELD_SPAN_WAKER, waker != NULL ? waker : "");
+    gtk_widget_set_visible (self->titles[FIELD_SPAN_WAKER], waker != NULL);
+    gtk_widget_set_visible (GTK_WIDGET (self->values[FIELD_SPAN_WAKER]), waker != NULL);
+  }
   gtk_widget_set_visible (self->chain_box, FALSE);   /* an event's only */
   gtk_stack_set_visible_child_name (self->stack, "event");
 }

@@ -26,6 +26,8 @@ typedef struct
   guint8           *hidden;
   CpelSearchResult *matches;
   CpelLabels       *labels;
+  CpelSpans        *spans;      /* drawn as on screen (a reference) */
+  CpelSpanFilter   *span_filter;
   double            width;
   double            height;
   char             *header;
@@ -36,6 +38,7 @@ typedef struct
   guint            *rows_b;
   guint8           *hidden_b;
   CpelSearchResult *matches_b;
+  CpelSpans        *spans_b;
   char             *name_a;
   char             *name_b;
 } PrintJob;
@@ -48,11 +51,14 @@ print_job_free (PrintJob *job)
   g_free (job->hidden);
   g_clear_pointer (&job->matches, cpel_search_result_unref);
   g_clear_pointer (&job->labels, cpel_labels_unref);
+  g_clear_pointer (&job->spans, cpel_spans_free);
+  g_clear_pointer (&job->span_filter, cpel_span_filter_free);
   g_free (job->header);
   g_clear_object (&job->file_b);
   g_free (job->rows_b);
   g_free (job->hidden_b);
   g_clear_pointer (&job->matches_b, cpel_search_result_unref);
+  g_clear_pointer (&job->spans_b, cpel_spans_free);
   g_free (job->name_a);
   g_free (job->name_b);
   g_free (job);
@@ -257,10 +263,14 @@ print_job_new (CpelWindow *window)
     job->labels = cpel_labels_ref (current->labels);
   job->view.labels = job->labels;
   job->view.overview = NULL;
-  /* The session's spans may go while the job draws its pages (another
-   * file, other rules): not printed. */
-  job->view.spans = NULL;
-  job->view.has_span_selection = FALSE;
+  /* The spans, as on screen: the job keeps them (the session may drop
+   * its own while the dialog is open: another file, other rules). */
+  if (current->spans != NULL)
+    job->spans = cpel_spans_ref (current->spans);
+  job->view.spans = job->spans;
+  if (current->span_filter != NULL)
+    job->span_filter = cpel_span_filter_copy (current->span_filter);
+  job->view.span_filter = job->span_filter;
   cpel_palette_init_light (&job->palette);
   job->view.palette = &job->palette;
 
@@ -307,6 +317,18 @@ print_job_new (CpelWindow *window)
       a->matches = job->matches;
       a->overview = NULL;
       a->palette = &job->palette;
+      g_clear_pointer (&job->spans, cpel_spans_free);
+      g_clear_pointer (&job->span_filter, cpel_span_filter_free);
+      if (cv->a.spans != NULL)
+        job->spans = cpel_spans_ref (cv->a.spans);
+      a->spans = job->spans;
+      if (cv->a.span_filter != NULL)
+        job->span_filter = cpel_span_filter_copy (cv->a.span_filter);
+      a->span_filter = job->span_filter;
+      if (cv->b.spans != NULL)
+        job->spans_b = cpel_spans_ref (cv->b.spans);
+      b->spans = job->spans_b;
+      b->span_filter = NULL;
       b->file = job->file_b;
       b->rows = job->rows_b;
       b->hidden_types = job->hidden_b;
@@ -341,6 +363,31 @@ on_draw_page (GtkPrintOperation *operation,
                           gtk_print_context_get_width (context),
                           gtk_print_context_get_height (context),
                           &job->view, job->width, job->height, job->header);
+}
+
+gboolean
+cpel_print_draw_window (CpelWindow *window,
+                        cairo_t    *cr,
+                        double      page_width,
+                        double      page_height)
+{
+  PrintJob *job;
+
+  g_return_val_if_fail (CPEL_IS_WINDOW (window), FALSE);
+  g_return_val_if_fail (cr != NULL, FALSE);
+  g_return_val_if_fail (page_width > 0 && page_height > 0, FALSE);
+
+  job = print_job_new (window);
+  if (job == NULL)
+    return FALSE;
+  if (job->compare)
+    cpel_print_draw_compare_page (cr, page_width, page_height, &job->cv, job->width,
+                                  job->height, job->header);
+  else
+    cpel_print_draw_page (cr, page_width, page_height, &job->view, job->width, job->height,
+                          job->header);
+  print_job_free (job);
+  return TRUE;
 }
 
 static void

@@ -33,6 +33,13 @@ void     cpel_print_draw_compare_page (cairo_t               *cr,
 /* The header line of `window`'s current view: "name — start – end (span)". */
 char    *cpel_print_header      (CpelWindow     *window);
 
+/* Draw the page printing `window` would print now (its view copied as a
+ * print job copies it: rows, spans, …).  FALSE when no file is open. */
+gboolean cpel_print_draw_window (CpelWindow     *window,
+                                 cairo_t        *cr,
+                                 double          page_width,
+                                 double          page_height);
+
 /* Print `window`'s current view: the print dialog, or with `pdf_path`
  * straight into that PDF file (no dialog; for scripts and tests).  FALSE
  * with an error when printing could not start or the export failed. */

@@ -307,6 +307,21 @@ _cpel_timeline_show_event_menu (CpelTimeline *self,
     cpel_context_menu_popup (&self->context_menu, GTK_WIDGET (self), self->event_menu, x, y);
 }
 
+/* The time a measurement's end at (x, y) reads: a span's (state's) begin
+ * or end in the row at y when one is within MEASURE_SNAP_PX, else x's. */
+gint64
+_cpel_timeline_measure_time (CpelTimeline *self,
+                             double        x,
+                             double        y)
+{
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  gint64 t;
+
+  if (cpel_view_span_snap (&self->view, width, x, y, MEASURE_SNAP_PX, &t))
+    return t;
+  return cpel_view_x_to_time (&self->view, width, x);
+}
+
 static void
 on_measure_begin (GtkGestureDrag *gesture,
                   double          x,
@@ -352,8 +367,8 @@ on_measure_update (GtkGestureDrag *gesture,
 
   x1 = CLAMP (self->drag_x + dx, self->view.label_width, width);
   cpel_session_set_measure (self->session,
-                            cpel_view_x_to_time (&self->view, width, self->drag_x),
-                            cpel_view_x_to_time (&self->view, width, x1));
+                            _cpel_timeline_measure_time (self, self->drag_x, self->drag_y),
+                            _cpel_timeline_measure_time (self, x1, self->drag_y + dy));
 }
 
 static void

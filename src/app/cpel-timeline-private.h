@@ -20,6 +20,8 @@ G_BEGIN_DECLS
 #define RESIZE_GRIP       4.0
 /* A press that moves less than this is a click. */
 #define CLICK_SLOP        3.0
+/* A measurement's end this close (px) to a span's edge snaps to it. */
+#define MEASURE_SNAP_PX   5.0
 /* Click radius for picking an event. */
 #define HIT_RADIUS        CPEL_VIEW_HIT_RADIUS
 /* Rows scrolled by one wheel notch / arrow key. */
@@ -156,6 +158,9 @@ void       _cpel_timeline_update_adjustment (CpelTimeline      *self);
 double     _cpel_timeline_clamp_label_width (CpelTimeline      *self,
                                              double             width);
 void       _cpel_timeline_recount_measure   (CpelTimeline      *self);
+gint64     _cpel_timeline_measure_time      (CpelTimeline      *self,
+                                             double             x,
+                                             double             y);
 
 /* cpel-timeline-snapshot.c: the GtkWidget vfuncs that draw and size it */
 void       _cpel_timeline_snapshot          (GtkWidget         *widget,

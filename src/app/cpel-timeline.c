@@ -337,6 +337,8 @@ on_session_spans (CpelTimeline *self)
   if (cpel_session_get_file (self->session) != self->file)
     return;
   sync_view (self);
+  /* the states' legend keeps room below the rows (or no longer) */
+  _cpel_timeline_update_adjustment (self);
   _cpel_timeline_view_changed (self);
 }
 

@@ -1055,12 +1055,15 @@ shrink (GArray  *a,
 
 struct _CpelSpans
 {
+  gint         ref_count;
   CpelFile    *file;
+  CpelSpanRules *rules;   /* derived by (a reference): their key fields */
   Names        names;
   TrackSpans  *tracks;     /* n_tracks */
   gint64       edge_begin;
   gint64       edge_end;
   guint64      n_spans;
+  guint64      n_states;
 };
 
 static gint span_cmp (gconstpointer pa, gconstpointer pb);
@@ -1141,7 +1144,9 @@ cpel_spans_derive (CpelFile               *file,
   if (options != NULL && !cpel_file_check_slots (file, options->slots, options->n_slots, error))
     return NULL;
   spans = g_new0 (CpelSpans, 1);
+  spans->ref_count = 1;
   spans->file = g_object_ref (file);
+  spans->rules = cpel_span_rules_ref (rules);
   names_init (&spans->names);
   spans->tracks = g_new0 (TrackSpans, MAX (file->n_tracks, 1));
   range_of (file, options, &t0, &t1);
@@ -1156,14 +1161,23 @@ cpel_spans_derive (CpelFile               *file,
       t->span_data = shrink (g_steal_pointer (&t->spans), &t->n_spans);
       t->state_data = shrink (g_steal_pointer (&t->states), &t->n_states);
       spans->n_spans += t->n_spans + t->n_states;
+      spans->n_states += t->n_states;
     }
   return g_steal_pointer (&spans);
+}
+
+CpelSpans *
+cpel_spans_ref (CpelSpans *spans)
+{
+  g_return_val_if_fail (spans != NULL, NULL);
+  g_atomic_int_inc (&spans->ref_count);
+  return spans;
 }
 
 void
 cpel_spans_free (CpelSpans *spans)
 {
-  if (spans == NULL)
+  if (spans == NULL || !g_atomic_int_dec_and_test (&spans->ref_count))
     return;
   if (spans->tracks != NULL)
     for (guint s = 0; s < spans->file->n_tracks; s++)
@@ -1176,7 +1190,78 @@ cpel_spans_free (CpelSpans *spans)
   g_free (spans->tracks);
   names_clear (&spans->names);
   g_clear_object (&spans->file);
+  g_clear_pointer (&spans->rules, cpel_span_rules_unref);
   g_free (spans);
+}
+
+/* The value of `field` in the text of event `index` of track `slot`. */
+static char *
+dup_event_field (CpelFile   *file,
+                 guint       slot,
+                 guint32     index,
+                 const char *field)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  CpelEvent ev;
+  const char *v;
+  gsize len;
+
+  cpel_file_get_track_event (file, slot, index, &ev);
+  cpel_file_append_datum (file, &ev, text);
+  if (!cpel_span_text_field (text->str, text->len, field, &v, &len))
+    return NULL;
+  return g_strndup (v, len);
+}
+
+gboolean
+cpel_spans_dup_key (CpelSpans       *spans,
+                    guint            slot,
+                    const CpelSpan  *span,
+                    char           **field,
+                    char           **value)
+{
+  const CpelSpanRule *rule;
+  guint32 r;
+
+  g_return_val_if_fail (spans != NULL && span != NULL, FALSE);
+  g_return_val_if_fail (field != NULL && value != NULL, FALSE);
+
+  *field = *value = NULL;
+  if (slot >= spans->file->n_tracks || span->name >= spans->names.rules->len
+      || (span->flags & CPEL_SPAN_STATE))
+    return FALSE;
+  r = g_array_index (spans->names.rules, guint32, span->name);
+  if (spans->rules == NULL || r >= spans->rules->rules->len)
+    return FALSE;
+  rule = g_ptr_array_index (spans->rules->rules, r);
+  if (rule->key == NULL)
+    return FALSE;
+  *field = g_strdup (rule->key);
+  /* the begin event's (an orphan end's: its own, begin holds its index) */
+  *value = dup_event_field (spans->file, slot, span->begin, rule->key);
+  if (*value == NULL)
+    *value = g_strdup ("");
+  return TRUE;
+}
+
+char *
+cpel_spans_dup_waker (CpelSpans      *spans,
+                      guint           slot,
+                      const CpelSpan *state)
+{
+  g_return_val_if_fail (spans != NULL && state != NULL, NULL);
+
+  if (slot >= spans->file->n_tracks || !(state->flags & CPEL_SPAN_STATE)
+      || (state->flags & CPEL_SPAN_NO_BEGIN))
+    return NULL;
+  return dup_event_field (spans->file, slot, state->begin, "waker");
+}
+
+guint64
+cpel_spans_get_n_states (CpelSpans *spans)
+{
+  g_return_val_if_fail (spans != NULL, 0);
+  return spans->n_states;
 }
 
 guint

@@ -78,6 +78,9 @@ CpelSpans       *cpel_spans_derive          (CpelFile               *file,
                                              const CpelSpansOptions *options,
                                              GCancellable           *cancellable,
                                              GError                **error);
+/* Spans are shared by reference (a print job keeps the ones it draws):
+ * cpel_spans_free drops a reference, the last one frees them. */
+CpelSpans       *cpel_spans_ref             (CpelSpans *spans);
 void             cpel_spans_free            (CpelSpans *spans);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelSpans, cpel_spans_free)
 
@@ -96,6 +99,21 @@ gint64           cpel_spans_end_ns          (CpelSpans *spans, guint slot, const
  * O(log n). */
 guint64          cpel_spans_track_lower_bound (CpelSpans *spans, guint slot, gint64 t);
 guint64          cpel_spans_get_n_spans     (CpelSpans *spans);   /* spans and states */
+guint64          cpel_spans_get_n_states    (CpelSpans *spans);   /* states only */
+/* A span's key, when the rule that made its name has one (`key FIELD`):
+ * TRUE, the field's name and its value in the begin event's text ("" when
+ * that has none); FALSE (both NULL) for a rule without a key, a state. */
+gboolean         cpel_spans_dup_key         (CpelSpans       *spans,
+                                             guint            slot,
+                                             const CpelSpan  *span,
+                                             char           **field,
+                                             char           **value);
+/* Who woke the thread into a state: the `waker` field of the text of the
+ * event that began it (the importers' `…: woken` marks: "comm [tid]"), or
+ * NULL. */
+char            *cpel_spans_dup_waker       (CpelSpans       *spans,
+                                             guint            slot,
+                                             const CpelSpan  *state);
 /* Spans (and states) per rule of the rules they were derived with. */
 typedef struct
 {

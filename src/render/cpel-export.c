@@ -309,6 +309,7 @@ cpel_render_export_file (CpelFile                *file,
   int width, height;
   double scale;
   g_autoptr(CpelLabels) labels = NULL;
+  g_autoptr(CpelSpans) spans = NULL;
 
   g_return_val_if_fail (CPEL_IS_FILE (file), FALSE);
   g_return_val_if_fail (options != NULL, FALSE);
@@ -382,9 +383,6 @@ cpel_render_export_file (CpelFile                *file,
                                          options->overwrite, error);
     }
 
-  if (height == 0)
-    height = (int) CLAMP (view.ruler_height + view.n_rows * view.row_height,
-                          view.ruler_height + view.row_height, CPEL_EXPORT_MAX_AUTO_HEIGHT);
   /* labels as the viewer shows them */
   if (options->labels != NULL && cpel_labels_get_file (options->labels) == file)
     labels = cpel_labels_ref (options->labels);
@@ -393,15 +391,15 @@ cpel_render_export_file (CpelFile                *file,
   view.labels = labels;
   if (options->span_rules != NULL)
     {
-      g_autoptr(CpelSpans) spans = cpel_spans_derive (file, options->span_rules, NULL, NULL,
-                                                      error);
-
+      spans = cpel_spans_derive (file, options->span_rules, NULL, NULL, error);
       if (spans == NULL)
         return FALSE;
       view.spans = spans;
-      return cpel_render_export (&view, options->format, width, height, scale, path,
-                                 options->overwrite, error);
     }
+  /* every row, and the states' legend below them */
+  if (height == 0)
+    height = (int) CLAMP (view.ruler_height + cpel_view_get_content_height (&view),
+                          view.ruler_height + view.row_height, CPEL_EXPORT_MAX_AUTO_HEIGHT);
   return cpel_render_export (&view, options->format, width, height, scale, path,
                              options->overwrite, error);
 }

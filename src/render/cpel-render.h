@@ -250,6 +250,11 @@ gboolean cpel_view_hit_test     (const CpelView *view, double width, double x, d
  * (too many in the range) are not picked. */
 gboolean cpel_view_span_hit_test (const CpelView *view, double width, double x, double y,
                                   guint *slot, gboolean *state, guint64 *index);
+/* The begin or end time of a span or state of the track in the row at y
+ * (view->spans) nearest to x, if within max_px pixels of it: for the
+ * measure tool to snap to.  FALSE when none is that close. */
+gboolean cpel_view_span_snap (const CpelView *view, double width, double x, double y,
+                              double max_px, gint64 *t);
 
 /* Number of rows (n_rows, or the file's track count when rows is NULL). */
 guint    cpel_view_get_n_rows   (const CpelView *view);
@@ -257,8 +262,14 @@ guint    cpel_view_get_n_rows   (const CpelView *view);
 guint    cpel_view_get_row_slot (const CpelView *view, guint r);
 /* Top y of row r in the drawing area (may be off screen). */
 double   cpel_view_get_row_y    (const CpelView *view, guint r);
-/* Height of all rows (for the vertical scroll range). */
+/* Height of all rows and the legend's room below them (for the vertical
+ * scroll range). */
 double   cpel_view_get_content_height (const CpelView *view);
+/* Room kept below the last row for the thread states' legend, so that it
+ * never has to cover a row when scrolled (or exported) to the end:
+ * CPEL_VIEW_LEGEND_ROOM when view->spans has states, else 0. */
+#define CPEL_VIEW_LEGEND_ROOM 32.0
+double   cpel_view_get_legend_room (const CpelView *view);
 /* Events on the shown rows with t0 <= time <= t1 (hidden types included);
  * O(rows × log n).  For the ruler measurement. */
 guint64  cpel_view_count_range  (const CpelView *view, gint64 t0, gint64 t1);

@@ -687,7 +687,7 @@ cpel_render_spans_legend (CpelRenderCtx *ctx)
 {
   cairo_t *cr = ctx->cr;
   CpelSpans *spans = ctx->view->spans;
-  double sw = 10, gap = 12, pad = 6, w = pad, h = ctx->text_height + 2 * 3, x, y;
+  double sw = 10, gap = 12, pad = 6, w = pad, h = ctx->text_height + 2 * 3, x, y, rows_end;
   double widths[CPEL_RENDER_LEGEND_MAX];
   struct { guint *names; guint n; } l = { ctx->legend, ctx->n_legend }, *legend = &l;
 
@@ -717,8 +717,14 @@ cpel_render_spans_legend (CpelRenderCtx *ctx)
       widths[i] = cpel_render_layout_width (layout);
       w += sw + 4 + widths[i] + (i + 1 < legend->n ? gap : pad);
     }
+  /* Below the last row when there is room (cpel_view_get_legend_room
+   * keeps some when scrolled to the end), else over the rows' bottom. */
+  h = MIN (h, CPEL_VIEW_LEGEND_ROOM - 4);
+  rows_end = cpel_view_get_row_y (ctx->view, ctx->n_rows);
   x = ctx->x0 + ctx->tw - w - 8;
   y = ctx->height - h - 8;
+  if (y < rows_end + 2 && ctx->height - rows_end >= h + 4)
+    y = rows_end + (ctx->height - rows_end - h) / 2;
   if (x < ctx->x0 || y < ctx->view->ruler_height)
     return;
   cairo_save (cr);
@@ -941,4 +947,87 @@ cpel_view_span_hit_test (const CpelView *view,
       }
   }
   return FALSE;
+}
+
+/* An edge at e: the nearest so far when within d of t. */
+static void
+snap_consider (gint64 e, gint64 t, gint64 d, gint64 *best, gint64 *best_d)
+{
+  gint64 dist = e > t ? e - t : t - e;
+
+  if (dist <= d && dist < *best_d)
+    {
+      *best = e;
+      *best_d = dist;
+    }
+}
+
+gboolean
+cpel_view_span_snap (const CpelView *view,
+                     double          width,
+                     double          x,
+                     double          y,
+                     double          max_px,
+                     gint64         *t_out)
+{
+  CpelSpans *spans;
+  const CpelSpan *a;
+  guint64 n = 0, k;
+  gint64 t, d, best = 0, best_d = G_MAXINT64;
+  guint slot;
+  int r;
+
+  g_return_val_if_fail (view != NULL, FALSE);
+  g_return_val_if_fail (t_out != NULL, FALSE);
+
+  spans = view->spans;
+  if (spans == NULL || view->file == NULL || width <= view->label_width || max_px < 0)
+    return FALSE;
+  r = cpel_view_row_at_y (view, y);
+  if (r < 0)
+    return FALSE;
+  slot = cpel_view_get_row_slot (view, (guint) r);
+  if (slot == G_MAXUINT)
+    return FALSE;
+  t = cpel_view_x_to_time (view, width, x);
+  d = (gint64) ceil ((double) (view->t1 - view->t0) / (width - view->label_width) * max_px);
+
+  /* states tile the track: those from the one holding t - d on */
+  a = cpel_spans_get_track_states (spans, slot, &n);
+  if (a != NULL)
+    {
+      k = states_lower_bound (spans, slot, a, n, t - d);
+      if (k > 0)
+        k--;
+      for (guint i = 0; k < n && i < SPAN_SCAN_MAX; k++, i++)
+        {
+          gint64 b = cpel_spans_begin_ns (spans, slot, &a[k]);
+
+          if (b > t + d)
+            break;
+          snap_consider (b, t, d, &best, &best_d);
+          snap_consider (cpel_spans_end_ns (spans, slot, &a[k]), t, d, &best, &best_d);
+        }
+    }
+  /* spans beginning up to t + d, back to one at depth 0 that ended before
+   * t - d (every earlier span ended before it began) */
+  a = cpel_spans_get_track_spans (spans, slot, &n);
+  if (a != NULL)
+    {
+      k = cpel_spans_track_lower_bound (spans, slot, t + d + 1);
+      for (guint i = 0; i < SPAN_SCAN_MAX && k > 0; i++)
+        {
+          const CpelSpan *s = &a[--k];
+          gint64 e = cpel_spans_end_ns (spans, slot, s);
+
+          snap_consider (cpel_spans_begin_ns (spans, slot, s), t, d, &best, &best_d);
+          snap_consider (e, t, d, &best, &best_d);
+          if (s->depth == 0 && e < t - d)
+            break;
+        }
+    }
+  if (best_d == G_MAXINT64)
+    return FALSE;
+  *t_out = best;
+  return TRUE;
 }

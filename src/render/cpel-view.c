@@ -105,7 +105,17 @@ cpel_view_get_content_height (const CpelView *view)
 {
   g_return_val_if_fail (view != NULL, 0.0);
 
-  return cpel_view_get_n_rows (view) * view->row_height;
+  return cpel_view_get_n_rows (view) * view->row_height + cpel_view_get_legend_room (view);
+}
+
+double
+cpel_view_get_legend_room (const CpelView *view)
+{
+  g_return_val_if_fail (view != NULL, 0.0);
+
+  if (view->spans == NULL || cpel_spans_get_n_states (view->spans) == 0)
+    return 0.0;
+  return CPEL_VIEW_LEGEND_ROOM;
 }
 
 int

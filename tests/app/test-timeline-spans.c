@@ -8,6 +8,7 @@
 
 #include <glib/gstdio.h>
 
+#include "cpel-print.h"
 #include "cpel-test-node-spans.h"
 #include "cpel-window.h"
 
@@ -207,6 +208,212 @@ test_export (Fixture *f, gconstpointer data)
   cairo_surface_destroy (without);
 }
 
+/* To look at the window: CPEL_TEST_SHOT_DIR=dir saves the screen (under
+ * xvfb) as dir/NAME-light.png and dir/NAME-dark.png. */
+static void
+shoot (GtkWidget *widget, const char *name)
+{
+  const char *dir = g_getenv ("CPEL_TEST_SHOT_DIR");
+  AdwStyleManager *style = adw_style_manager_get_default ();
+
+  if (dir == NULL)
+    return;
+  g_object_set (widget, "show-details", TRUE, NULL);
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      g_autofree char *file = g_strdup_printf ("%s-%s.png", name, dark ? "dark" : "light");
+      g_autofree char *path = g_build_filename (dir, file, NULL);
+      g_autofree char *argv0 = g_find_program_in_path ("import");
+      const char *argv[] = { argv0, "-window", "root", path, NULL };
+
+      adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK
+                                                      : ADW_COLOR_SCHEME_FORCE_LIGHT);
+      app_test_drain ();
+      app_test_wait_frames (widget, 40);
+      app_test_settle ();
+      if (argv0 != NULL)
+        g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, NULL,
+                      NULL);
+    }
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+}
+
+/* The details of a span whose rule has a key show it; of a state a
+ * wake-up began, its waker.  Track 1: breath 41 [0, 5 µs); track 2:
+ * Sleeping [0, 10 µs), Runnable [10, 20 µs) woken by 7, Sleeping after. */
+static void
+write_keys (const char *path)
+{
+  static const struct { guint64 t; guint32 track, code, datum; } events[] = {
+    { 0, 1, 1, 41 }, { 0, 2, 3, 0 }, { 5000, 1, 2, 41 }, { 10000, 2, 4, 7 },
+    { 20000, 2, 3, 0 },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelWriter) w = cpel_writer_new (path, TRUE, 0, &error);
+  guint table;
+
+  g_assert_no_error (error);
+  table = cpel_writer_add_string_table (w, "FileStrtab");
+  cpel_writer_begin_event_defs (w, table);
+  cpel_writer_add_event_def (w, 1, "breath_start", "breath=%d");
+  cpel_writer_add_event_def (w, 2, "breath_end", "breath=%d");
+  cpel_writer_add_event_def (w, 3, "sleep", NULL);
+  cpel_writer_add_event_def (w, 4, "woken", "waker=%d");
+  cpel_writer_begin_track_defs (w, table);
+  cpel_writer_add_track_def (w, 1, "engine");
+  cpel_writer_add_track_def (w, 2, "A [1]");
+  cpel_writer_begin_events (w, table, 1000000000u, G_N_ELEMENTS (events));
+  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
+    cpel_writer_add_event (w, events[i].t, events[i].track, events[i].code, events[i].datum);
+  g_assert_true (cpel_writer_finish (w, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_key_waker (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new ();
+  g_autoptr(CpelSpans) spans = NULL;
+  CpelDetails *details;
+  const CpelSpan *a;
+  guint64 n = 0;
+
+  SKIP_WITHOUT_DISPLAY ();
+  details = cpel_window_get_details (f->window);
+  path = g_build_filename (f->dir, "keys.cpel", NULL);
+  write_keys (path);
+  file = cpel_file_new_for_cpel_path (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (cpel_span_rules_add_text (rules,
+                                           "span breath begin event=breath_start "
+                                           "end event=breath_end key breath\n"
+                                           "state Sleeping on event=sleep\n"
+                                           "state Runnable on event=woken\n", -1, "test",
+                                           &error));
+  g_assert_no_error (error);
+  spans = cpel_spans_derive (file, rules, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  a = cpel_spans_get_track_spans (spans, 0, &n);
+  g_assert_cmpuint (n, ==, 1);
+  cpel_details_set_span (details, file, spans, 0, FALSE, 0);
+  g_assert_cmpstr (cpel_details_get_value (details, "headline"), ==, "breath");
+  g_assert_cmpstr (cpel_details_get_value (details, "key"), ==, "breath = 41");
+  g_assert_cmpstr (cpel_details_get_value (details, "waker"), ==, "");
+  shoot (GTK_WIDGET (f->window), "details-key");
+
+  a = cpel_spans_get_track_states (spans, 1, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpstr (cpel_spans_get_name (spans, a[1].name), ==, "Runnable");
+  cpel_details_set_span (details, file, spans, 1, TRUE, 1);
+  g_assert_cmpstr (cpel_details_get_value (details, "headline"), ==, "Runnable");
+  g_assert_cmpstr (cpel_details_get_value (details, "waker"), ==, "7");
+  g_assert_cmpstr (cpel_details_get_value (details, "key"), ==, "");
+  shoot (GTK_WIDGET (f->window), "details-waker");
+  /* a state no wake-up began: no waker */
+  cpel_details_set_span (details, file, spans, 1, TRUE, 0);
+  g_assert_cmpstr (cpel_details_get_value (details, "headline"), ==, "Sleeping");
+  g_assert_cmpstr (cpel_details_get_value (details, "waker"), ==, "");
+}
+
+/* A measurement dragged (right button) from 3 px inside the span's begin
+ * to 3 px inside its end snaps to both: exactly its 12 µs. */
+static void
+test_measure_snap (Fixture *f, gconstpointer data)
+{
+  CpelTimeline *timeline;
+  const CpelView *view;
+  double x0, x1, y, width;
+  gint64 t0 = -1, t1 = -1;
+  int rx0, ry0, rx1, ry1;
+  g_autofree char *sx0 = NULL, *sy = NULL, *sx1 = NULL, *mx = NULL;
+
+  SKIP_WITHOUT_DISPLAY ();
+  if (!app_test_can_send_input ())
+    {
+      g_test_skip ("no input can be sent (xdotool)");
+      return;
+    }
+  timeline = cpel_window_get_timeline (f->window);
+  app_test_wait_spans (cpel_timeline_get_session (timeline));
+  app_test_wait_drawn (GTK_WIDGET (timeline));
+  view = cpel_timeline_get_view (timeline);
+  width = gtk_widget_get_width (GTK_WIDGET (timeline));
+  x0 = cpel_view_time_to_x (view, width, 10000) + 3;
+  x1 = cpel_view_time_to_x (view, width, 22000) - 3;
+  /* without snapping these read other times */
+  g_assert_cmpint (cpel_view_x_to_time (view, width, x0), >, 10000);
+  g_assert_cmpint (cpel_view_x_to_time (view, width, x1), <, 22000);
+  y = cpel_view_get_row_y (view, 0) + 4;
+  app_test_to_root (GTK_WIDGET (timeline), x0, y, &rx0, &ry0);
+  app_test_to_root (GTK_WIDGET (timeline), x1, y, &rx1, &ry1);
+  sx0 = g_strdup_printf ("%d", rx0);
+  sy = g_strdup_printf ("%d", ry0);
+  sx1 = g_strdup_printf ("%d", rx1);
+  mx = g_strdup_printf ("%d", (rx0 + rx1) / 2);
+  app_test_xdo ("mousemove", "--sync", sx0, sy, "mousedown", "3",
+                "mousemove", "--sync", mx, sy, "mousemove", "--sync", sx1, sy,
+                "mouseup", "3", NULL);
+  app_test_round_trips ();
+  app_test_drain ();
+  g_assert_true (cpel_timeline_get_measure (timeline, &t0, &t1, NULL));
+  g_assert_cmpint (MIN (t0, t1), ==, 10000);
+  g_assert_cmpint (MAX (t0, t1), ==, 22000);
+}
+
+/* The printed page draws the spans as the timeline does: pixels of the
+ * page differ with them hidden (a print job once left them out). */
+static cairo_surface_t *
+print_page (CpelWindow *window)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 842, 595);
+  cairo_t *cr = cairo_create (surface);
+
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  g_assert_true (cpel_print_draw_window (window, cr, 842, 595));
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+static void
+test_print (Fixture *f, gconstpointer data)
+{
+  CpelSession *session;
+  cairo_surface_t *with, *without;
+  const guint8 *a, *b;
+  guint differ = 0;
+
+  SKIP_WITHOUT_DISPLAY ();
+  session = cpel_timeline_get_session (cpel_window_get_timeline (f->window));
+  app_test_wait_spans (session);
+  app_test_wait_drawn (GTK_WIDGET (cpel_window_get_timeline (f->window)));
+  with = print_page (f->window);
+  cpel_session_set_show_spans (session, FALSE);
+  without = print_page (f->window);
+  a = cairo_image_surface_get_data (with);
+  b = cairo_image_surface_get_data (without);
+  for (gsize i = 0; i < (gsize) cairo_image_surface_get_stride (with) * 595; i += 4)
+    if (memcmp (a + i, b + i, 3) != 0)
+      differ++;
+  /* the span's bar: a few hundred pixels at least */
+  g_assert_cmpuint (differ, >, 200);
+  if (g_getenv ("CPEL_TEST_SHOT_DIR") != NULL)
+    {
+      g_autofree char *png = g_build_filename (g_getenv ("CPEL_TEST_SHOT_DIR"),
+                                               "print-spans.png", NULL);
+
+      g_assert_cmpint (cairo_surface_write_to_png (with, png), ==, CAIRO_STATUS_SUCCESS);
+    }
+  cairo_surface_destroy (with);
+  cairo_surface_destroy (without);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -220,5 +427,11 @@ main (int argc, char **argv)
               fixture_teardown);
   g_test_add ("/app/timeline/spans/state", Fixture, NULL, fixture_setup, test_state,
               fixture_teardown);
+  g_test_add ("/app/timeline/spans/print", Fixture, NULL, fixture_setup, test_print,
+              fixture_teardown);
+  g_test_add ("/app/timeline/spans/measure-snap", Fixture, NULL, fixture_setup,
+              test_measure_snap, fixture_teardown);
+  g_test_add ("/app/timeline/spans/key-waker", Fixture, NULL, fixture_setup,
+              test_key_waker, fixture_teardown);
   return app_test_run (&app);
 }

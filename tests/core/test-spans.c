@@ -314,6 +314,53 @@ test_keys (void)
   g_assert_cmpstr (s, ==, "0:k[0,30]< 0:k[0,10] 0:k[5,20]d1 1:k[0,3]<");
 }
 
+/* A span's key (its rule's key field, from the begin event's text) and a
+ * state's waker (the `waker` field of the wake-up that began it). */
+static void
+test_key_waker (void)
+{
+  const Ev evs[] = {
+    { 0, 1, "b", "breath=41" }, { 3, 1, "e", "breath=41" },
+    { 5, 1, "c", "n=1" }, { 6, 1, "d", "n=1" },
+    { 10, 2, "sched_switch: out", "CPU 0, prev_state=S" },
+    { 20, 2, "sched_waking: woken", "waker=\"sh [7]\", CPU 1" },
+    { 30, 2, "sched_switch: in", "CPU 0" },
+  };
+  g_autoptr(CpelFile) file = make_file (evs, G_N_ELEMENTS (evs));
+  g_autoptr(CpelSpanRules) rules = rules_of ("span k begin event=b end event=e key breath\n"
+                                             "span c begin event=c end event=d\n", TRUE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelSpans) spans = cpel_spans_derive (file, rules, NULL, NULL, &error);
+  const CpelSpan *a;
+  guint64 n = 0;
+  char *field, *value, *waker;
+
+  g_assert_no_error (error);
+  a = cpel_spans_get_track_spans (spans, 0, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_true (cpel_spans_dup_key (spans, 0, &a[0], &field, &value));
+  g_assert_cmpstr (field, ==, "breath");
+  g_assert_cmpstr (value, ==, "41");
+  g_free (field);
+  g_free (value);
+  /* a rule without a key */
+  g_assert_false (cpel_spans_dup_key (spans, 0, &a[1], &field, &value));
+  g_assert_null (field);
+  g_assert_null (value);
+  g_assert_null (cpel_spans_dup_waker (spans, 0, &a[0]));
+
+  /* Sleeping [10, 20), Runnable [20, 30) woken by sh [7], Running [30, …) */
+  a = cpel_spans_get_track_states (spans, 1, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpstr (cpel_spans_get_name (spans, a[1].name), ==, "Runnable");
+  waker = cpel_spans_dup_waker (spans, 1, &a[1]);
+  g_assert_cmpstr (waker, ==, "sh [7]");
+  g_free (waker);
+  g_assert_null (cpel_spans_dup_waker (spans, 1, &a[0]));
+  g_assert_null (cpel_spans_dup_waker (spans, 1, &a[2]));
+  g_assert_false (cpel_spans_dup_key (spans, 1, &a[1], &field, &value));
+}
+
 static void
 test_equal_times (void)
 {
@@ -1779,6 +1826,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/spans/orphans", test_orphans);
   g_test_add_func ("/core/spans/second-begin", test_second_begin);
   g_test_add_func ("/core/spans/keys", test_keys);
+  g_test_add_func ("/core/spans/key-waker", test_key_waker);
   g_test_add_func ("/core/spans/equal-times", test_equal_times);
   g_test_add_func ("/core/spans/wrapped-ring", test_wrapped_ring);
   g_test_add_func ("/core/spans/no-events", test_no_events);

@@ -222,6 +222,89 @@ test_states (Fixture *f, gconstpointer data)
   cairo_surface_destroy (s);
 }
 
+/* The legend never covers the last row: the content height keeps room for
+ * it below the rows, and drawn at that height (as exported, or scrolled
+ * to the end) it sits in that room, the rows left clear. */
+static gboolean
+has_state_colours (cairo_surface_t *s, int y0, int y1, const CpelRGBA *a, const CpelRGBA *b)
+{
+  for (int y = y0; y < y1; y++)
+    for (int x = WIDTH / 2; x < WIDTH; x++)
+      if (test_color_distance (s, x, y, a) < 0.02 || test_color_distance (s, x, y, b) < 0.02)
+        return TRUE;
+  return FALSE;
+}
+
+static void
+test_legend_room (Fixture *f, gconstpointer data)
+{
+  CpelView view;
+  CpelRGBA running, sleeping;
+  cairo_surface_t *s;
+  int height;
+
+  view_init (f, &view, &f->light);
+  cpel_palette_get_state_color (&f->light, "Running", &running);
+  cpel_palette_get_state_color (&f->light, "Sleeping", &sleeping);
+  g_assert_cmpfloat (cpel_view_get_legend_room (&view), ==, CPEL_VIEW_LEGEND_ROOM);
+  g_assert_cmpfloat (cpel_view_get_content_height (&view), ==, 3 * 24 + CPEL_VIEW_LEGEND_ROOM);
+  height = (int) (view.ruler_height + cpel_view_get_content_height (&view));
+  s = test_render (&view, WIDTH, height);
+  /* the last row (track 2, y 76..100) is clear of the legend; the legend
+   * is drawn below it */
+  g_assert_false (has_state_colours (s, 77, 100, &running, &sleeping));
+  g_assert_true (has_state_colours (s, 100, height, &running, &sleeping));
+  cairo_surface_destroy (s);
+
+  /* scrolled: the rows fill a smaller view; scrolled to the end, the last
+   * row is above the legend again */
+  view.scroll_y = cpel_view_get_content_height (&view) - 64;
+  s = test_render (&view, WIDTH, 28 + 64);
+  /* row 1's states at y 12..36, row 2 at 36..60, the room 60..92 */
+  g_assert_false (has_state_colours (s, 37, 60, &running, &sleeping));
+  g_assert_true (has_state_colours (s, 60, 28 + 64, &running, &sleeping));
+  cairo_surface_destroy (s);
+
+  /* no states: no room kept */
+  view.spans = NULL;
+  g_assert_cmpfloat (cpel_view_get_legend_room (&view), ==, 0);
+  g_assert_cmpfloat (cpel_view_get_content_height (&view), ==, 3 * 24);
+}
+
+/* The measure tool's snapping: 10 ns a pixel, 5 px either way. */
+static void
+test_snap (Fixture *f, gconstpointer data)
+{
+  CpelView view;
+  gint64 t = -1;
+
+  view_init (f, &view, &f->light);
+  /* track 0 (y 28..52): io [1000, 8000) holding io [2000, 3000) */
+  g_assert_true (cpel_view_span_snap (&view, WIDTH, x_of (2030), 40, 5, &t));
+  g_assert_cmpint (t, ==, 2000);
+  g_assert_true (cpel_view_span_snap (&view, WIDTH, x_of (2970), 40, 5, &t));
+  g_assert_cmpint (t, ==, 3000);
+  /* the outer span's end, past the inner one */
+  g_assert_true (cpel_view_span_snap (&view, WIDTH, x_of (7960), 40, 5, &t));
+  g_assert_cmpint (t, ==, 8000);
+  g_assert_true (cpel_view_span_snap (&view, WIDTH, x_of (1040), 40, 5, &t));
+  g_assert_cmpint (t, ==, 1000);
+  /* too far from any edge */
+  g_assert_false (cpel_view_span_snap (&view, WIDTH, x_of (2100), 40, 5, &t));
+  g_assert_false (cpel_view_span_snap (&view, WIDTH, x_of (5000), 40, 5, &t));
+  /* track 1's states (y 52..76): Running [4000, 6000) */
+  g_assert_true (cpel_view_span_snap (&view, WIDTH, x_of (4020), 64, 5, &t));
+  g_assert_cmpint (t, ==, 4000);
+  g_assert_true (cpel_view_span_snap (&view, WIDTH, x_of (5980), 64, 5, &t));
+  g_assert_cmpint (t, ==, 6000);
+  /* the row under the pointer only: track 1 has no edge at 2000 */
+  g_assert_false (cpel_view_span_snap (&view, WIDTH, x_of (2030), 64, 5, &t));
+  /* the ruler, the label column's time: no row; no spans: nothing */
+  g_assert_false (cpel_view_span_snap (&view, WIDTH, x_of (2030), 10, 5, &t));
+  view.spans = NULL;
+  g_assert_false (cpel_view_span_snap (&view, WIDTH, x_of (2030), 40, 5, &t));
+}
+
 static void
 test_outside (Fixture *f, gconstpointer data)
 {
@@ -439,6 +522,8 @@ main (int argc, char **argv)
 #define ADD(path, func) g_test_add (path, Fixture, NULL, setup, func, teardown)
   ADD ("/render/spans/nested", test_nested);
   ADD ("/render/spans/states", test_states);
+  ADD ("/render/spans/legend-room", test_legend_room);
+  ADD ("/render/spans/snap", test_snap);
   ADD ("/render/spans/outside", test_outside);
   ADD ("/render/spans/dark", test_dark);
   ADD ("/render/spans/hit", test_hit);
