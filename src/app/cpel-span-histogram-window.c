@@ -50,6 +50,8 @@ struct _CpelSpanHistogramWindow
   guint               sel_last;
   int                 drag_bin;
   CpelSpanList       *scatter;    /* the spans of the name, or NULL */
+  CpelSpanList       *scatter_b;  /* comparing: B's, or NULL */
+  gint64              scatter_b_offset;   /* B's time - A's */
   gint64              scatter_p[3];   /* their p50, p90, p99 (-1: none) */
   gboolean            rect_sel;   /* a rectangle of the scatter is selected */
   CpelSpanFilter     *my_filter;  /* what this window made the session's span filter */
@@ -76,6 +78,7 @@ typedef struct
   CpelFile         *file_b;
   CpelSpanRules    *rules_b;
   CpelSpansOptions  options_b;
+  gint64            offset_b;     /* B's time - A's */
 } Job;
 
 static void
@@ -130,6 +133,7 @@ job_add_compare (CpelSpanHistogramWindow *self,
     return;
   job->file_b = g_object_ref (b);
   job->rules_b = cpel_span_rules_ref (rules);
+  job->offset_b = offset;
   job->options_b.t0 = job->options.t0 == G_MININT64 ? G_MININT64 : job->options.t0 + offset;
   job->options_b.t1 = job->options.t1 == G_MAXINT64 ? G_MAXINT64 : job->options.t1 + offset;
 }
@@ -171,6 +175,8 @@ typedef struct
 {
   CpelSpanHistograms *hists;
   CpelSpanList       *list;
+  CpelSpanList       *list_b;     /* comparing: B's spans of the name */
+  gint64              offset_b;
   gint64              p[3];
   /* comparing: B's histogram on A's bins, and both captures' figures */
   CpelSpanHistograms *hists_b;
@@ -183,6 +189,7 @@ result_free (Result *r)
   g_clear_pointer (&r->hists, cpel_span_histograms_free);
   g_clear_pointer (&r->hists_b, cpel_span_histograms_free);
   g_clear_pointer (&r->list, cpel_span_list_free);
+  g_clear_pointer (&r->list_b, cpel_span_list_free);
   g_free (r);
 }
 
@@ -222,6 +229,14 @@ hist_thread (GTask        *task,
   if (r->hists != NULL)
     r->list = cpel_span_list_compute (job->file, job->rules, &job->options, named, 0,
                                       cancellable, &error);
+  if (r->list != NULL && job->file_b != NULL)
+    {
+      r->offset_b = job->offset_b;
+      r->list_b = cpel_span_list_compute (job->file_b, job->rules_b, &job->options_b, named, 0,
+                                          cancellable, &error);
+      if (r->list_b == NULL)
+        g_clear_pointer (&r->list, cpel_span_list_free);
+    }
   if (r->hists == NULL || r->list == NULL)
     {
       result_free (r);
@@ -518,6 +533,7 @@ on_computed (GObject      *source,
   g_clear_pointer (&self->hists, cpel_span_histograms_free);
   g_clear_pointer (&self->hists_b, cpel_span_histograms_free);
   g_clear_pointer (&self->scatter, cpel_span_list_free);
+  g_clear_pointer (&self->scatter_b, cpel_span_list_free);
   self->hist = NULL;
   self->hist_b = NULL;
   memset (&self->row_a, 0, sizeof self->row_a);
@@ -527,6 +543,8 @@ on_computed (GObject      *source,
     {
       hists = g_steal_pointer (&r->hists);
       self->scatter = g_steal_pointer (&r->list);
+      self->scatter_b = g_steal_pointer (&r->list_b);
+      self->scatter_b_offset = r->offset_b;
       memcpy (self->scatter_p, r->p, sizeof self->scatter_p);
       self->hists_b = g_steal_pointer (&r->hists_b);
       if (self->hists_b != NULL && cpel_span_histograms_get_n (self->hists_b) > 0)
@@ -698,6 +716,8 @@ scatter_view (CpelSpanHistogramWindow *self,
 {
   memset (view, 0, sizeof *view);
   view->list = self->scatter;
+  view->list_b = self->scatter_b;
+  view->b_offset = self->scatter_b_offset;
   view->max_ns = -1;
   view->log_axis = self->log_hist;
   view->p50_ns = self->p50_ns >= 0 ? self->p50_ns : self->scatter_p[0];
@@ -939,6 +959,7 @@ cpel_span_histogram_window_dispose (GObject *object)
     cpel_session_set_span_filter (self->session, NULL);
   g_clear_pointer (&self->my_filter, cpel_span_filter_free);
   g_clear_pointer (&self->scatter, cpel_span_list_free);
+  g_clear_pointer (&self->scatter_b, cpel_span_list_free);
   g_clear_pointer (&self->status, g_free);
   self->hist = NULL;
   self->hist_b = NULL;
@@ -1002,6 +1023,13 @@ cpel_span_histogram_window_get_scatter (CpelSpanHistogramWindow *self)
 {
   g_return_val_if_fail (CPEL_IS_SPAN_HISTOGRAM_WINDOW (self), NULL);
   return self->scatter;
+}
+
+CpelSpanList *
+cpel_span_histogram_window_get_scatter_b (CpelSpanHistogramWindow *self)
+{
+  g_return_val_if_fail (CPEL_IS_SPAN_HISTOGRAM_WINDOW (self), NULL);
+  return self->scatter_b;
 }
 
 GtkWidget *

@@ -58,6 +58,8 @@ void             cpel_span_histogram_window_select_bins (CpelSpanHistogramWindow
                                                          guint                    last);
 /* The spans of the scatter, or NULL (none yet). */
 CpelSpanList    *cpel_span_histogram_window_get_scatter (CpelSpanHistogramWindow *self);
+/* Comparing: B's spans of the name in the scatter (NULL: not comparing). */
+CpelSpanList    *cpel_span_histogram_window_get_scatter_b (CpelSpanHistogramWindow *self);
 /* The scatter's drawing area (its size gives the plot's geometry). */
 GtkWidget       *cpel_span_histogram_window_get_scatter_area (CpelSpanHistogramWindow *self);
 /* Select the spans of a rectangle of the scatter, in its area's

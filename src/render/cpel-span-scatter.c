@@ -22,16 +22,24 @@ cpel_span_scatter_fit (CpelSpanScatterView *view)
   gint64 t0 = G_MAXINT64, t1 = G_MININT64, lo = G_MAXINT64, hi = G_MININT64;
 
   g_return_if_fail (view != NULL);
-  n = view->list != NULL ? cpel_span_list_get_n (view->list) : 0;
-  for (guint64 i = 0; i < n; i++)
+  n = 0;
+  for (guint s = 0; s < 2; s++)
     {
-      const CpelSpanItem *it = cpel_span_list_get (view->list, i);
-      gint64 d = it->end_ns - it->begin_ns;
+      CpelSpanList *list = s == 0 ? view->list : view->list_b;
+      gint64 shift = s == 0 ? 0 : view->b_offset;
+      guint64 m = list != NULL ? cpel_span_list_get_n (list) : 0;
 
-      t0 = MIN (t0, it->begin_ns);
-      t1 = MAX (t1, it->begin_ns);
-      lo = MIN (lo, d);
-      hi = MAX (hi, d);
+      for (guint64 i = 0; i < m; i++)
+        {
+          const CpelSpanItem *it = cpel_span_list_get (list, i);
+          gint64 d = it->end_ns - it->begin_ns;
+
+          t0 = MIN (t0, it->begin_ns - shift);
+          t1 = MAX (t1, it->begin_ns - shift);
+          lo = MIN (lo, d);
+          hi = MAX (hi, d);
+        }
+      n += m;
     }
   if (n == 0)
     {
@@ -207,13 +215,16 @@ nice_step (gint64 lo,
 static void
 draw_points (cairo_t                   *cr,
              const CpelSpanScatterView *view,
+             CpelSpanList              *list,
+             gint64                     shift,
+             const CpelRGBA            *color,
              const CpelPalette         *palette,
              double                     width,
              double                     height)
 {
   double px, py, pw, ph;
   int iw, ih, stride;
-  guint64 n = cpel_span_list_get_n (view->list);
+  guint64 n = cpel_span_list_get_n (list);
   g_autofree guint32 *counts = NULL;
   g_autofree guint8 *in_sel = NULL;
   guint32 top = 0;
@@ -227,11 +238,11 @@ draw_points (cairo_t                   *cr,
   in_sel = g_new0 (guint8, (gsize) iw * ih);
   for (guint64 i = 0; i < n; i++)
     {
-      const CpelSpanItem *it = cpel_span_list_get (view->list, i);
+      const CpelSpanItem *it = cpel_span_list_get (list, i);
       gint64 d = it->end_ns - it->begin_ns;
-      int x = (int) floor (cpel_span_scatter_x_of (view, width, height, it->begin_ns) - px);
+      int x = (int) floor (cpel_span_scatter_x_of (view, width, height, it->begin_ns - shift) - px);
       int y = (int) floor (cpel_span_scatter_y_of (view, width, height, d) - py) - DOT / 2;
-      gboolean sel = view->has_selection
+      gboolean sel = view->has_selection && list == view->list
                      && it->begin_ns >= view->sel_from_ns && it->begin_ns <= view->sel_to_ns
                      && d >= view->sel_min_ns && d <= view->sel_max_ns;
 
@@ -279,7 +290,7 @@ draw_points (cairo_t                   *cr,
               a *= 0.45;
             }
           else
-            col = &palette->accent;
+            col = color;
           line[x] = (guint32) (a * 255 + 0.5) << 24 | (guint32) (col->r * a * 255 + 0.5) << 16
                     | (guint32) (col->g * a * 255 + 0.5) << 8 | (guint32) (col->b * a * 255 + 0.5);
         }
@@ -413,8 +424,12 @@ cpel_render_span_scatter (cairo_t                   *cr,
       cairo_stroke (cr);
     }
 
+  /* B's under A's */
+  if (view->list_b != NULL)
+    draw_points (cr, view, view->list_b, view->b_offset, &palette->highlight, palette, width,
+                 height);
   if (view->list != NULL)
-    draw_points (cr, view, palette, width, height);
+    draw_points (cr, view, view->list, 0, &palette->accent, palette, width, height);
 
   /* Percentile lines, labelled on the right. */
   {

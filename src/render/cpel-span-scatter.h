@@ -30,11 +30,16 @@ typedef struct
   gint64             sel_from_ns, sel_to_ns;  /* begin times selected */
   gint64             sel_min_ns, sel_max_ns;  /* durations selected */
   const CpelPalette *palette;         /* NULL: light */
+  /* Comparing: B's spans of the name (NULL: none), drawn in the highlight
+   * colour (B's in the histogram) at their begin time - b_offset (B's time
+   * on A's axis), never selected; the axes fitted to both. */
+  CpelSpanList      *list_b;
+  gint64             b_offset;
 } CpelSpanScatterView;
 
 /* Fills in the axes the view leaves to the spans (t0, t1, min_ns, max_ns):
- * the spans' first begin and last begin, their shortest and longest
- * duration (a range of one value widened by one). */
+ * the spans' (A's and B's) first begin and last begin, their shortest and
+ * longest duration (durations all alike: a tenth wider on either side). */
 void     cpel_span_scatter_fit        (CpelSpanScatterView *view);
 /* The plot area of a width x height scatter. */
 void     cpel_span_scatter_plot_rect  (double width, double height,

@@ -392,6 +392,20 @@ test_distribution (Fixture *f, gconstpointer data)
     }
     cairo_surface_destroy (image);
   }
+  /* the scatter holds B's spans too: its 10 slow ones are where B's are */
+  g_assert_nonnull (cpel_span_histogram_window_get_scatter_b (window));
+  g_assert_cmpuint (cpel_span_list_get_n (cpel_span_histogram_window_get_scatter_b (window)), ==,
+                    100);
+  if (g_getenv ("CPEL_TEST_SHOT_DIR") != NULL)
+    {
+      g_autofree char *shot = g_build_filename (g_getenv ("CPEL_TEST_SHOT_DIR"),
+                                                "compare-distribution.png", NULL);
+      app_test_wait_drawn (cpel_span_histogram_window_get_scatter_area (window));
+      image = app_test_widget_image (GTK_WIDGET (window));
+      if (image != NULL)
+        cairo_surface_write_to_png (image, shot);
+      g_clear_pointer (&image, cairo_surface_destroy);
+    }
   gtk_window_destroy (GTK_WINDOW (window));
 
   /* not comparing: A's alone */
@@ -401,6 +415,7 @@ test_distribution (Fixture *f, gconstpointer data)
   app_test_wait_until (!cpel_span_histogram_window_is_busy (window), 60);
   g_assert_nonnull (cpel_span_histogram_window_get_histogram (window));
   g_assert_null (cpel_span_histogram_window_get_histogram_b (window));
+  g_assert_null (cpel_span_histogram_window_get_scatter_b (window));
   g_assert_null (cpel_span_histogram_window_get_compare_text (window));
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -258,6 +258,54 @@ test_alike (void)
   cpel_span_list_free (list);
 }
 
+/* Comparing: B's spans (one of 20 µs begun at 6000 in B's time, B 1000
+ * ns ahead of A) on the same axes as A's, in the highlight colour at B's
+ * begin less the offset; the axes fitted to both. */
+static void
+test_compare (void)
+{
+  static const TestEvent b_events[] = {
+    { 0, 0, CODE_IDLE, 0 },
+    { 6000, 0, CODE_SEND, 1 }, { 26000, 0, CODE_RECV, 1 },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelSpanRules) rules = cpel_span_rules_new ();
+  g_autoptr(CpelSpanFilter) filter = cpel_span_filter_new ("io", 0, G_MAXINT64);
+  CpelSpansOptions options = { 0 };
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(CpelFile) file_b = test_file_new (1, b_events, G_N_ELEMENTS (b_events));
+  CpelSpanList *list = make_list (&file), *list_b;
+  CpelSpanScatterView view = { 0 };
+  CpelPalette palette;
+  cairo_surface_t *s;
+  int x, y;
+
+  g_assert_true (cpel_span_rules_add_text (rules, rules_text, -1, "test", &error));
+  list_b = cpel_span_list_compute (file_b, rules, &options, filter, 0, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_span_list_get_n (list_b), ==, 1);
+  cpel_palette_init_light (&palette);
+  view.list = list;
+  view.list_b = list_b;
+  view.b_offset = 1000;
+  view.max_ns = -1;
+  view.p50_ns = view.p90_ns = view.p99_ns = -1;
+  view.palette = &palette;
+  cpel_span_scatter_fit (&view);
+  g_assert_cmpint (view.t0, ==, 1000);
+  g_assert_cmpint (view.t1, ==, 10000);
+  g_assert_cmpint (view.max_ns, ==, 20000);
+  s = draw (&view);
+  point (&view, 5000, 20000, &x, &y);
+  g_assert_cmpfloat (near_color (s, x, y, &palette.highlight), <, 0.3);
+  /* A's stay A's */
+  point (&view, 5000, 4000, &x, &y);
+  g_assert_cmpfloat (near_color (s, x, y, &palette.accent), <, 0.3);
+  cairo_surface_destroy (s);
+  cpel_span_list_free (list);
+  cpel_span_list_free (list_b);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -266,5 +314,6 @@ main (int argc, char **argv)
   g_test_add_func ("/render/span-scatter/log", test_log);
   g_test_add_func ("/render/span-scatter/selection", test_selection);
   g_test_add_func ("/render/span-scatter/alike", test_alike);
+  g_test_add_func ("/render/span-scatter/compare", test_compare);
   return g_test_run ();
 }
