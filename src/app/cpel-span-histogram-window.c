@@ -4,12 +4,15 @@
 #include "cpel-span-histogram-window.h"
 
 #include <math.h>
+#include <cairo-svg.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
 
 #include "cpel-span-diff.h"
 #include "cpel-span-histogram.h"
+#include <cairo-svg.h>
+
 #include "cpel-span-scatter.h"
 
 #define N_BINS 60
@@ -646,6 +649,29 @@ cpel_span_histogram_window_go_to_longest (CpelSpanHistogramWindow *self)
 
 /* ------------------------------------------------------------------------ */
 
+/* The histogram as drawn, in `palette`'s colours. */
+static void
+draw_histogram (CpelSpanHistogramWindow *self,
+                cairo_t                 *cr,
+                double                   width,
+                double                   height,
+                const CpelPalette       *palette)
+{
+  CpelSpanHistogramView view = { 0 };
+
+  view.hist = self->hist;
+  view.time_weighted = gtk_toggle_button_get_active (self->weighted_button);
+  view.p50_ns = self->p50_ns;
+  view.p90_ns = self->p90_ns;
+  view.p99_ns = self->p99_ns;
+  view.sel_first = self->sel_first;
+  view.sel_last = self->sel_last;
+  view.palette = palette;
+  view.log_axis = self->log_hist;
+  view.hist_b = self->hist_b;
+  cpel_render_span_histogram (cr, width, height, &view);
+}
+
 static void
 draw (GtkDrawingArea *area,
       cairo_t        *cr,
@@ -655,7 +681,6 @@ draw (GtkDrawingArea *area,
 {
   CpelSpanHistogramWindow *self = user_data;
   CpelPalette palette;
-  CpelSpanHistogramView view = { 0 };
 
   if (self->hist == NULL && self->hist_b == NULL)
     return;
@@ -663,17 +688,7 @@ draw (GtkDrawingArea *area,
     cpel_palette_init_dark (&palette);
   else
     cpel_palette_init_light (&palette);
-  view.hist = self->hist;
-  view.time_weighted = gtk_toggle_button_get_active (self->weighted_button);
-  view.p50_ns = self->p50_ns;
-  view.p90_ns = self->p90_ns;
-  view.p99_ns = self->p99_ns;
-  view.sel_first = self->sel_first;
-  view.sel_last = self->sel_last;
-  view.palette = &palette;
-  view.log_axis = self->log_hist;
-  view.hist_b = self->hist_b;
-  cpel_render_span_histogram (cr, width, height, &view);
+  draw_histogram (self, cr, width, height, &palette);
 }
 
 static void
@@ -848,6 +863,71 @@ cpel_span_histogram_window_save_csv (CpelSpanHistogramWindow  *self,
                                   G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
 }
 
+/* The histogram as an image: PNG or SVG by the file's name (800 x 400,
+ * light colours, as on screen otherwise). */
+static gboolean
+save_image (CpelSpanHistogramWindow  *self,
+            GFile                    *file,
+            gboolean                  svg,
+            GError                  **error)
+{
+  g_autofree char *path = g_file_get_path (file);
+  CpelPalette palette;
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  cairo_t *cr;
+
+  if (path == NULL)
+    {
+      g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_INVALID, _("Not a local file"));
+      return FALSE;
+    }
+  cpel_palette_init_light (&palette);
+  surface = svg ? cairo_svg_surface_create (path, 800, 400)
+                : cairo_image_surface_create (CAIRO_FORMAT_RGB24, 800, 400);
+  cr = cairo_create (surface);
+  cairo_set_source_rgb (cr, palette.background.r, palette.background.g, palette.background.b);
+  cairo_paint (cr);
+  draw_histogram (self, cr, 800, 400, &palette);
+  cairo_destroy (cr);
+  if (svg)
+    cairo_surface_finish (surface);
+  else
+    cairo_surface_write_to_png (surface, path);
+  status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID, _("Could not write “%s”: %s"), path,
+                   cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+cpel_span_histogram_window_save (CpelSpanHistogramWindow  *self,
+                                 GFile                    *file,
+                                 GError                  **error)
+{
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (CPEL_IS_SPAN_HISTOGRAM_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+  name = g_file_get_basename (file);
+  if (name != NULL && (g_str_has_suffix (name, ".png") || g_str_has_suffix (name, ".svg")))
+    {
+      if (self->hist == NULL && self->hist_b == NULL)
+        {
+          g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_INVALID,
+                               _("No histogram to save yet"));
+          return FALSE;
+        }
+      return save_image (self, file, g_str_has_suffix (name, ".svg"), error);
+    }
+  return cpel_span_histogram_window_save_csv (self, file, error);
+}
+
 static void
 on_chooser_response (GtkNativeDialog         *dialog,
                      int                      response,
@@ -858,7 +938,7 @@ on_chooser_response (GtkNativeDialog         *dialog,
 
   if (response == GTK_RESPONSE_ACCEPT)
     file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  if (file != NULL && !cpel_span_histogram_window_save_csv (self, file, &error))
+  if (file != NULL && !cpel_span_histogram_window_save (self, file, &error))
     gtk_label_set_text (self->status_label, error->message);
   g_clear_object (&self->chooser);
 }
@@ -872,7 +952,7 @@ on_save_clicked (CpelSpanHistogramWindow *self)
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
-  self->chooser = gtk_file_chooser_native_new (_("Save Bins as CSV"), GTK_WINDOW (self),
+  self->chooser = gtk_file_chooser_native_new (_("Save Bins or Image"), GTK_WINDOW (self),
                                                GTK_FILE_CHOOSER_ACTION_SAVE,
                                                _("_Save"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
@@ -880,6 +960,15 @@ on_save_clicked (CpelSpanHistogramWindow *self)
   gtk_file_filter_add_mime_type (filter, "text/csv");
   gtk_file_filter_add_suffix (filter, "csv");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(GtkFileFilter) image = gtk_file_filter_new ();
+
+      gtk_file_filter_set_name (image, i == 0 ? _("PNG Image (the histogram)")
+                                              : _("SVG Image (the histogram)"));
+      gtk_file_filter_add_suffix (image, i == 0 ? "png" : "svg");
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), image);
+    }
   name = g_strdup_printf ("%s-histogram.csv", self->name);
   g_strdelimit (name, "/\\", '_');
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);

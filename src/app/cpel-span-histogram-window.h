@@ -75,6 +75,11 @@ const char      *cpel_span_histogram_window_get_status (CpelSpanHistogramWindow 
 gboolean         cpel_span_histogram_window_save_csv  (CpelSpanHistogramWindow *self,
                                                        GFile                   *file,
                                                        GError                 **error);
+/* Saves by the file's name: the histogram as a PNG or SVG image (".png",
+ * ".svg", 800 x 400, light), else the bins as CSV. */
+gboolean         cpel_span_histogram_window_save      (CpelSpanHistogramWindow *self,
+                                                        GFile                   *file,
+                                                        GError                 **error);
 /* "Go to Longest" (asynchronous: busy until done). */
 void             cpel_span_histogram_window_go_to_longest (CpelSpanHistogramWindow *self);
 

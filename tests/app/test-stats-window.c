@@ -635,6 +635,31 @@ test_stats_spans (Fixture *f, gconstpointer data)
     g_assert_cmpint (cpel_spans_end_ns (spans, ref.slot, span)
                      - cpel_spans_begin_ns (spans, ref.slot, span), ==, 500000);
 
+    /* The histogram as a PNG and an SVG image, by the file's name. */
+    for (guint i = 0; i < 2; i++)
+      {
+        g_autofree char *path = g_build_filename (f->dir, i == 0 ? "hist.png" : "hist.svg", NULL);
+        g_autoptr(GFile) out = g_file_new_for_path (path);
+        g_autoptr(GError) error = NULL;
+        g_autofree char *bytes = NULL;
+        gsize len = 0;
+
+        g_assert_true (cpel_span_histogram_window_save (dist, out, &error));
+        g_assert_no_error (error);
+        g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
+        if (i == 0)
+          {
+            cairo_surface_t *png = cairo_image_surface_create_from_png (path);
+
+            g_assert_true (len > 8 && memcmp (bytes, "\x89PNG", 4) == 0);
+            g_assert_cmpint (cairo_surface_status (png), ==, CAIRO_STATUS_SUCCESS);
+            g_assert_cmpint (cairo_image_surface_get_width (png), ==, 800);
+            cairo_surface_destroy (png);
+          }
+        else
+          g_assert_nonnull (strstr (bytes, "<svg"));
+      }
+
     /* The bins as CSV: what `cpel spans --hist` writes for the name. */
     {
       g_autofree char *path = g_build_filename (f->dir, "bins.csv", NULL);
@@ -644,7 +669,7 @@ test_stats_spans (Fixture *f, gconstpointer data)
       g_autofree char *cli_out = NULL;
       const char *cli = g_getenv ("CPEL_CLI");
 
-      g_assert_true (cpel_span_histogram_window_save_csv (dist, out, &error));
+      g_assert_true (cpel_span_histogram_window_save (dist, out, &error));
       g_assert_no_error (error);
       g_assert_true (g_file_get_contents (path, &csv, NULL, NULL));
       g_assert_true (g_str_has_prefix (csv, "span,bin_lo_ns,bin_hi_ns,count\r\n"
