@@ -15,6 +15,7 @@
 
 #include "cpel-anomaly-list.h"
 #include "cpel-app-util.h"
+#include "cpel-close-with-parent.h"
 #include "cpel-table.h"
 #include "cpel-window.h"   /* the parent's toaster */
 
@@ -997,10 +998,13 @@ cpel_anomalies_window_new (CpelSession *session,
   g_return_val_if_fail (CPEL_IS_SESSION (session), NULL);
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
 
-  return g_object_new (CPEL_TYPE_ANOMALIES_WINDOW,
-                       "transient-for", parent,
-                       "session", session,
-                       NULL);
+  CpelAnomaliesWindow *self = g_object_new (CPEL_TYPE_ANOMALIES_WINDOW,
+                                            "transient-for", parent,
+                                            "session", session,
+                                            NULL);
+
+  cpel_close_with_parent (GTK_WINDOW (self));
+  return self;
 }
 
 CpelSession *

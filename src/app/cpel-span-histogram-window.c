@@ -9,10 +9,9 @@
 
 #include <glib/gi18n.h>
 
+#include "cpel-close-with-parent.h"
 #include "cpel-span-diff.h"
 #include "cpel-span-histogram.h"
-#include <cairo-svg.h>
-
 #include "cpel-span-scatter.h"
 
 #define N_BINS 60
@@ -1153,6 +1152,7 @@ cpel_span_histogram_window_new (CpelSession       *session,
   g_return_val_if_fail (name != NULL, NULL);
 
   self = g_object_new (CPEL_TYPE_SPAN_HISTOGRAM_WINDOW, "transient-for", parent, NULL);
+  cpel_close_with_parent (GTK_WINDOW (self));
   self->session = g_object_ref (session);
   g_signal_connect_object (session, "notify::span-filter", G_CALLBACK (on_span_filter), self,
                            G_CONNECT_SWAPPED);

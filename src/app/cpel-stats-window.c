@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "cpel-app-util.h"
+#include "cpel-close-with-parent.h"
 #include "cpel-compare-pane.h"
 #include "cpel-search-bar.h"
 
@@ -784,10 +785,13 @@ cpel_stats_window_new (CpelSession *session,
   g_return_val_if_fail (CPEL_IS_SESSION (session), NULL);
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
 
-  return g_object_new (CPEL_TYPE_STATS_WINDOW,
-                       "transient-for", parent,
-                       "session", session,
-                       NULL);
+  CpelStatsWindow *self = g_object_new (CPEL_TYPE_STATS_WINDOW,
+                                        "transient-for", parent,
+                                        "session", session,
+                                        NULL);
+
+  cpel_close_with_parent (GTK_WINDOW (self));
+  return self;
 }
 
 CpelSession *

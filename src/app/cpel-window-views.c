@@ -13,6 +13,7 @@
 
 #include <glib/gi18n.h>
 
+#include "cpel-close-with-parent.h"
 #include "cpel-saved-views-window.h"
 #include "cpel-span-settings.h"
 
@@ -397,7 +398,7 @@ _cpel_window_views_save_dialog (CpelWindow *self)
   name = cpel_window_new_view_name (self);
   dialog = adw_message_dialog_new (parent, _("Save View"), NULL);
   /* It refers to the window: it goes with it. */
-  gtk_window_set_destroy_with_parent (GTK_WINDOW (dialog), TRUE);
+  cpel_close_with_parent (GTK_WINDOW (dialog));
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
                                     "cancel", _("_Cancel"),
                                     "save", _("_Save"),

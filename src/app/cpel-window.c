@@ -746,7 +746,7 @@ cpel_window_dispose (GObject *object)
     close_tool (&self->event_types, &was_open);
     close_tool (&self->tracks, &was_open);
   }
-  /* Statistics and Anomalies may stay (they hold the timeline). */
+  /* Statistics and Anomalies close with the window (cpel_close_with_parent). */
   g_clear_weak_pointer (&self->statistics);
   if (self->spans != NULL)
     {

@@ -166,6 +166,73 @@ test_close_at_once (Fixture *f, gconstpointer data)
   g_assert_null (dialog);
 }
 
+/* A tool window closed while something still holds it (Statistics while its
+ * count runs: the count holds the window), then the main window closed: the
+ * tool window, let go of last, must not reach back to the freed main window.
+ * (GTK 4.8's destroy-with-parent left it pointing there: the count's end
+ * then warned of an instance with no class and the process aborted.) */
+static void
+test_tool_held (Fixture *f, gconstpointer data)
+{
+  static const struct { const char *action, *title; } tools[] = {
+    { "statistics", "Statistics" },
+    { "anomalies", "Anomalies" },
+    { "spans", "Spans" },
+  };
+
+  if (app == NULL)
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (tools); i++)
+    {
+      g_autoptr(GtkWindow) held = NULL;
+      CpelWindow *window = f->window;
+
+      if (window == NULL)
+        {
+          window = cpel_window_new (app);
+          gtk_window_present (GTK_WINDOW (window));
+          app_test_open_and_wait (window, f->path);
+        }
+      f->window = NULL;
+      g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+      app_test_activate_action (GTK_WIDGET (window), tools[i].action, NULL);
+      held = app_test_find_toplevel (tools[i].title, NULL);
+      g_assert_nonnull (held);
+      g_assert_true (gtk_window_get_transient_for (held) == GTK_WINDOW (window));
+      g_object_ref (held);
+      gtk_window_destroy (held);
+      gtk_window_destroy (GTK_WINDOW (window));
+      app_test_wait_until (window == NULL, 30);
+      /* Let go of last: a warning here fails the test. */
+      g_clear_object (&held);
+      app_test_drain ();
+    }
+
+  /* Not closed first: each goes with the main window. */
+  {
+    CpelWindow *window = cpel_window_new (app);
+    GtkWindow *tool[G_N_ELEMENTS (tools)];
+
+    gtk_window_present (GTK_WINDOW (window));
+    app_test_open_and_wait (window, f->path);
+    g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+    for (guint i = 0; i < G_N_ELEMENTS (tools); i++)
+      {
+        app_test_activate_action (GTK_WIDGET (window), tools[i].action, NULL);
+        tool[i] = app_test_find_toplevel (tools[i].title, NULL);
+        g_assert_nonnull (tool[i]);
+        g_object_add_weak_pointer (G_OBJECT (tool[i]), (gpointer *) &tool[i]);
+      }
+    gtk_window_destroy (GTK_WINDOW (window));
+    app_test_wait_until (window == NULL, 30);
+    for (guint i = 0; i < G_N_ELEMENTS (tools); i++)
+      app_test_wait_until (tool[i] == NULL, 30);
+  }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -179,5 +246,7 @@ main (int argc, char *argv[])
               test_dialog_dragged, fixture_teardown);
   g_test_add ("/app/window/close/at-once", Fixture, NULL, fixture_setup,
               test_close_at_once, fixture_teardown);
+  g_test_add ("/app/window/close/tool-held", Fixture, NULL, fixture_setup,
+              test_tool_held, fixture_teardown);
   return app_test_run (&app);
 }
