@@ -478,10 +478,17 @@ import_snabb (const CpelImportSource  *src,
     tsc0 = lef64 (log + (gsize) slots[0] * ENTRY_SIZE);
   /* A rate from engine.got_monotonic_time: the first of them reads its
    * argument, CLOCK_MONOTONIC (seconds since boot), on the capture's clock */
-  if (derived && mono_tsc[0] >= tsc0 && mono_ns[0] >= 0 && mono_ns[0] < 9.2e18)
-    cpel_import_builder_set_clock_origin (b, CPEL_CLOCK_SECONDS,
-                                          (gint64) round_ns (mono_ns[0])
-                                          - (gint64) round_ns ((mono_tsc[0] - tsc0) * 1e9 / hz));
+  if (derived)
+    {
+      /* both terms in [0, 9.2e18) ns, so is their difference: a damaged
+       * file's first entry far before the clock event has no origin */
+      double since = (mono_tsc[0] - tsc0) * 1e9 / hz;
+
+      if (since >= 0 && since < 9.2e18 && mono_ns[0] >= 0 && mono_ns[0] < 9.2e18)
+        cpel_import_builder_set_clock_origin (b, CPEL_CLOCK_SECONDS,
+                                              (gint64) round_ns (mono_ns[0])
+                                              - (gint64) round_ns (since));
+    }
   for (guint64 i = 0; i < n; i++)
     {
       const guint8 *e = log + (gsize) slots[i] * ENTRY_SIZE;
