@@ -3,7 +3,8 @@
  * (usage), emptying it (clear), keeping it under its cap (trim: the
  * least recently used cache files first) and removing the temporary files
  * of writers that died (each writer holds a lock on its temporary file, whose
- * name carries its pid).  The cache files themselves: cpel-index-cache.c.
+ * name carries its pid).  The cache files themselves: cpel-index-cache.c
+ * (the index) and cpel-span-cache.c (the derived spans).
  */
 #include <glib/gstdio.h>
 #include <errno.h>
@@ -109,7 +110,8 @@ list_dir (const char  *dir,
       GStatBuf st;
       Entry e;
 
-      if (!g_str_has_suffix (name, CPEL_INDEX_CACHE_SUFFIX) && !(tmps && is_tmp_name (name)))
+      if (!g_str_has_suffix (name, CPEL_INDEX_CACHE_SUFFIX)
+          && !g_str_has_suffix (name, CPEL_SPAN_CACHE_SUFFIX) && !(tmps && is_tmp_name (name)))
         continue;
       e.path = g_build_filename (dir, name, NULL);
       if (g_lstat (e.path, &st) != 0 || !S_ISREG (st.st_mode))

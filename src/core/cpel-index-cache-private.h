@@ -49,6 +49,9 @@ G_BEGIN_DECLS
 #define CPEL_INDEX_CACHE_MAGIC    "CPELIDX\n"
 #define CPEL_INDEX_CACHE_VERSION  3
 #define CPEL_INDEX_CACHE_SUFFIX   ".cpelidx"
+/* The derived spans' cache files share the dir, its cap and its trim
+ * (cpel-span-cache.c) */
+#define CPEL_SPAN_CACHE_SUFFIX    ".cpelspans"
 #define CPEL_INDEX_CACHE_ALIGN    4096
 /* Sampled blocks of the captured file in the identity hash */
 #define CPEL_INDEX_CACHE_HEAD     65536
@@ -254,6 +257,11 @@ gboolean cpel_index_cache_compute_key  (CpelFile *self, guint64 tps_override,
                                         CpelIndexCacheKey *key);
 /* The cache file's path for `self` in `dir`. */
 char    *cpel_index_cache_path_for     (const char *dir, const CpelIndexCacheKey *key);
+/* A temporary file in `self`'s cache dir for a cache file of `size`
+ * bytes (locked while open; within the cap and the free space), or -1. */
+int      cpel_index_cache_create_tmp   (CpelFile *self, guint64 size, char **tmp_path);
+/* Closes it and renames it to `path` when `ok`, else removes it. */
+gboolean cpel_index_cache_commit_tmp   (int fd, const char *tmp, const char *path, gboolean ok);
 /* The whole cache file of an indexed `self`, in memory (tests, seeds). */
 GBytes  *cpel_index_cache_serialize    (CpelFile *self, const CpelIndexCacheKey *key);
 /* Checks `data` as the cache of `self` (parsed, not indexed) under `key`

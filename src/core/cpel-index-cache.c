@@ -536,8 +536,8 @@ enough_space (const char *dir,
 }
 
 /* A temporary file in the cache dir for a cache of `size` bytes, or -1. */
-static int
-create_tmp (CpelFile *self,
+int
+cpel_index_cache_create_tmp (CpelFile *self,
             guint64   size,
             char    **tmp_path)
 {
@@ -588,7 +588,7 @@ cpel_index_cache_begin (CpelFile *self,
     return -1;
   offset = cpel_index_cache_times_offset_max (self->n_events, self->n_evsecs, self->n_tracks, self->n_types);
   size = offset + 12 * self->n_events;
-  fd = create_tmp (self, size, tmp_path);
+  fd = cpel_index_cache_create_tmp (self, size, tmp_path);
   if (fd < 0)
     return -1;
   if (ftruncate (fd, (off_t) size) != 0)
@@ -607,8 +607,8 @@ cpel_index_cache_begin (CpelFile *self,
 
 /* Closes the temporary file `tmp` and renames it to `path` when all went
  * well (`ok`), else removes it. */
-static gboolean
-commit_tmp (int         fd,
+gboolean
+cpel_index_cache_commit_tmp (int         fd,
             const char *tmp,
             const char *path,
             gboolean    ok)
@@ -649,7 +649,7 @@ store_in_place (CpelFile *self,
   w.chunk = 0;   /* the index is written back by the kernel from the mapping */
   ok = cpel_index_cache_writer_write (&w, (const guint8 *) &h, sizeof h, 0, NULL)
        && cpel_index_cache_writer_write (&w, meta->data, meta->len, sizeof h, NULL);
-  ok = commit_tmp (self->index_fd, self->index_tmp, path, ok);
+  ok = cpel_index_cache_commit_tmp (self->index_fd, self->index_tmp, path, ok);
   self->index_fd = -1;
 #ifdef G_OS_UNIX
   mprotect (self->index_map, self->index_map_len, PROT_READ);
@@ -720,7 +720,7 @@ store_prepare (StoreJob *job,
   job->meta = make_head (self, &key, 0, h, may_stop);
   if (job->meta == NULL)
     return -1;
-  fd = create_tmp (self, h->file_size, &job->tmp);
+  fd = cpel_index_cache_create_tmp (self, h->file_size, &job->tmp);
   if (fd < 0)
     return 0;
   job->path = cpel_index_cache_path_for (self->cache_dir, &key);
@@ -789,7 +789,7 @@ store_step (StoreJob *job,
   if (job->ok)
     cpel_index_cache_writer_finish (&job->w);
   self->cache_write_chunks = job->w.n_chunks;
-  job->ok = commit_tmp (job->w.fd, job->tmp, job->path, job->ok);
+  job->ok = cpel_index_cache_commit_tmp (job->w.fd, job->tmp, job->path, job->ok);
   job->done = TRUE;
 }
 

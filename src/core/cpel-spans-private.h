@@ -37,4 +37,25 @@ gboolean       cpel_spans_run        (CpelFile               *file,
                                       GCancellable           *cancellable,
                                       GError                **error);
 
+/* ---- for the cache of derived spans (cpel-span-cache.c) ---- */
+
+/* The rule that made name `name` first. */
+guint32        cpel_spans_get_name_rule (CpelSpans *spans, guint name);
+CpelFile      *cpel_spans_get_file      (CpelSpans *spans);
+CpelSpanRules *cpel_spans_get_rules     (CpelSpans *spans);
+/* Whether these spans were read from the cache rather than derived. */
+gboolean       cpel_spans_is_from_cache (CpelSpans *spans);
+/* Spans of the whole of `file` from checked parts: `names` (n_names, all
+ * different) with the rule of each, and `block` (taken): each track's
+ * spans, then its states, track after track; counts[2 s] spans and
+ * counts[2 s + 1] states for track s.  NULL (block not taken) when two
+ * names are the same. */
+CpelSpans     *cpel_spans_new_from_parts (CpelFile       *file,
+                                          CpelSpanRules  *rules,
+                                          const char    **names,
+                                          const guint32  *name_rules,
+                                          guint           n_names,
+                                          CpelSpan       *block,
+                                          const guint64  *counts);
+
 G_END_DECLS

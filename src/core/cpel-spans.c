@@ -19,6 +19,7 @@
 
 #include "cpel-durations-private.h"
 #include "cpel-file-private.h"
+#include "cpel-span-cache-private.h"
 #include "cpel-span-rules-private.h"
 #include "cpel-spans-private.h"
 #include "cpel-stats.h"
@@ -1064,6 +1065,7 @@ struct _CpelSpans
   gint64       edge_end;
   guint64      n_spans;
   guint64      n_states;
+  CpelSpan    *block;       /* read from the cache: every track's records, or NULL */
 };
 
 static gint span_cmp (gconstpointer pa, gconstpointer pb);
@@ -1136,6 +1138,7 @@ cpel_spans_derive (CpelFile               *file,
 {
   g_autoptr(CpelSpans) spans = NULL;
   gint64 t0, t1;
+  gboolean whole;
 
   g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
   g_return_val_if_fail (rules != NULL, NULL);
@@ -1143,6 +1146,17 @@ cpel_spans_derive (CpelFile               *file,
 
   if (options != NULL && !cpel_file_check_slots (file, options->slots, options->n_slots, error))
     return NULL;
+  whole = options == NULL || (options->slots == NULL && options->t1 <= options->t0);
+  if (whole && cpel_span_cache_wanted (file))
+    {
+      CpelSpans *cached;
+
+      if (!cpel_file_ensure_index (file, cancellable, error))
+        return NULL;
+      cached = cpel_span_cache_load (file, rules, NULL);
+      if (cached != NULL)
+        return cached;
+    }
   spans = g_new0 (CpelSpans, 1);
   spans->ref_count = 1;
   spans->file = g_object_ref (file);
@@ -1163,6 +1177,86 @@ cpel_spans_derive (CpelFile               *file,
       spans->n_spans += t->n_spans + t->n_states;
       spans->n_states += t->n_states;
     }
+  if (whole && cpel_span_cache_wanted (file))
+    cpel_span_cache_store_in_background (spans);
+  return g_steal_pointer (&spans);
+}
+
+/* ---- for the cache (cpel-span-cache.c) ----------------------------------- */
+
+guint32
+cpel_spans_get_name_rule (CpelSpans *spans,
+                          guint      name)
+{
+  g_return_val_if_fail (spans != NULL, 0);
+  g_return_val_if_fail (name < spans->names.rules->len, 0);
+  return g_array_index (spans->names.rules, guint32, name);
+}
+
+CpelFile *
+cpel_spans_get_file (CpelSpans *spans)
+{
+  g_return_val_if_fail (spans != NULL, NULL);
+  return spans->file;
+}
+
+CpelSpanRules *
+cpel_spans_get_rules (CpelSpans *spans)
+{
+  g_return_val_if_fail (spans != NULL, NULL);
+  return spans->rules;
+}
+
+gboolean
+cpel_spans_is_from_cache (CpelSpans *spans)
+{
+  g_return_val_if_fail (spans != NULL, FALSE);
+  return spans->block != NULL;
+}
+
+CpelSpans *
+cpel_spans_new_from_parts (CpelFile       *file,
+                           CpelSpanRules  *rules,
+                           const char    **names,
+                           const guint32  *name_rules,
+                           guint           n_names,
+                           CpelSpan       *block,
+                           const guint64  *counts)
+{
+  g_autoptr(CpelSpans) spans = NULL;
+  CpelSpan *p = block;
+  gint64 t0, t1;
+
+  g_assert (block != NULL);
+  spans = g_new0 (CpelSpans, 1);
+  spans->ref_count = 1;
+  spans->file = g_object_ref (file);
+  spans->rules = cpel_span_rules_ref (rules);
+  spans->block = block;
+  names_init (&spans->names);
+  spans->tracks = g_new0 (TrackSpans, MAX (file->n_tracks, 1));
+  range_of (file, NULL, &t0, &t1);
+  edges_of (file, t0, t1, &spans->edge_begin, &spans->edge_end);
+  for (guint i = 0; i < n_names; i++)
+    if (names_intern (&spans->names, names[i], name_rules[i]) != i)
+      {
+        /* the same name twice: the records' ids would not be theirs */
+        spans->block = NULL;
+        return NULL;
+      }
+  for (guint s = 0; s < file->n_tracks; s++)
+    {
+      TrackSpans *t = &spans->tracks[s];
+
+      t->n_spans = counts[2 * s];
+      t->span_data = t->n_spans ? p : NULL;
+      p += t->n_spans;
+      t->n_states = counts[2 * s + 1];
+      t->state_data = t->n_states ? p : NULL;
+      p += t->n_states;
+      spans->n_spans += t->n_spans + t->n_states;
+      spans->n_states += t->n_states;
+    }
   return g_steal_pointer (&spans);
 }
 
@@ -1179,7 +1273,7 @@ cpel_spans_free (CpelSpans *spans)
 {
   if (spans == NULL || !g_atomic_int_dec_and_test (&spans->ref_count))
     return;
-  if (spans->tracks != NULL)
+  if (spans->tracks != NULL && spans->block == NULL)
     for (guint s = 0; s < spans->file->n_tracks; s++)
       {
         g_clear_pointer (&spans->tracks[s].spans, g_array_unref);
@@ -1187,6 +1281,7 @@ cpel_spans_free (CpelSpans *spans)
         g_free (spans->tracks[s].span_data);
         g_free (spans->tracks[s].state_data);
       }
+  g_free (spans->block);
   g_free (spans->tracks);
   names_clear (&spans->names);
   g_clear_object (&spans->file);

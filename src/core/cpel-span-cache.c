@@ -1,0 +1,596 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-span-cache.c — the derived spans, persisted beside the index
+ * (the layout and the checks: cpel-span-cache-private.h) */
+#include "cpel-span-cache-private.h"
+
+#include <glib/gstdio.h>
+#include <errno.h>
+#include <string.h>
+
+#include "cpel-span-rules.h"
+#include "cpel-spans-private.h"
+
+#ifdef G_OS_UNIX
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <utime.h>
+#endif
+
+
+#define VALID_FLAGS (CPEL_SPAN_NO_BEGIN | CPEL_SPAN_NO_END | CPEL_SPAN_INTERRUPTED | CPEL_SPAN_STATE)
+/* Records read and checked at a time */
+#define CHUNK_RECORDS (G_GUINT64_CONSTANT (1) << 20)
+
+static guint64
+header_sum (const CpelSpanCacheHeader *h)
+{
+  return cpel_index_cache_sum_bytes ((const guint8 *) h, G_STRUCT_OFFSET (CpelSpanCacheHeader, header_sum));
+}
+
+/* The checksum chain over whole 8-byte words, continued from h. */
+static guint64
+sum_words (guint64       h,
+           const guint8 *p,
+           gsize         n)
+{
+  guint64 w;
+
+  g_assert (n % 8 == 0);
+  for (gsize i = 0; i < n; i += 8)
+    {
+      memcpy (&w, p + i, 8);
+      h = cpel_index_cache_sum_step (h, w);
+    }
+  return h;
+}
+
+gboolean
+cpel_span_cache_fix_sums (guint8 *data,
+                          gsize   len)
+{
+  CpelSpanCacheHeader h;
+  guint64 names_bytes;
+
+  if (len < sizeof h)
+    return FALSE;
+  memcpy (&h, data, sizeof h);
+  if (h.table_offset > len || h.n_tracks > (len - h.table_offset) / 16
+      || h.names_offset > len || h.records_offset > len || h.records_offset < h.names_offset
+      || (h.records_offset - h.names_offset) % 8 != 0
+      || h.n_records > (len - h.records_offset) / sizeof (CpelSpan))
+    return FALSE;
+  names_bytes = h.records_offset - h.names_offset;
+  h.table_sum = sum_words (CPEL_INDEX_CACHE_SUM_SEED, data + h.table_offset, 16 * h.n_tracks);
+  h.names_sum = sum_words (CPEL_INDEX_CACHE_SUM_SEED, data + h.names_offset, names_bytes);
+  h.records_sum = sum_words (CPEL_INDEX_CACHE_SUM_SEED, data + h.records_offset,
+                             h.n_records * sizeof (CpelSpan));
+  h.header_sum = header_sum (&h);
+  memcpy (data, &h, sizeof h);
+  return TRUE;
+}
+
+static void
+rules_digest (CpelSpanRules *rules,
+              guint8         digest[32])
+{
+  g_autofree char *text = cpel_span_rules_to_text (rules);
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  gsize len = 32;
+
+  g_checksum_update (sum, (const guchar *) text, strlen (text));
+  g_checksum_get_digest (sum, digest, &len);
+}
+
+static char *
+path_for (CpelFile                *file,
+          const CpelIndexCacheKey *key,
+          const guint8             digest[32])
+{
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  guint64 id[3] = { key->dev, key->ino, key->tps_override };
+  g_autofree char *name = NULL;
+  char hex[33];
+
+  g_checksum_update (sum, (const guchar *) id, sizeof id);
+  g_checksum_update (sum, digest, 32);
+  g_strlcpy (hex, g_checksum_get_string (sum), sizeof hex);
+  name = g_strconcat (hex, CPEL_SPAN_CACHE_SUFFIX, NULL);
+  return g_build_filename (file->cache_dir, name, NULL);
+}
+
+gboolean
+cpel_span_cache_wanted (CpelFile *file)
+{
+  g_return_val_if_fail (CPEL_IS_FILE (file), FALSE);
+  return file->cache_wanted && file->cache_dir != NULL && file->path != NULL
+         && file->mapped != NULL && file->n_events >= file->cache_min_events;
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+/* Where the bytes go: a file (fd) or memory (bytes). */
+typedef struct
+{
+  int         fd;
+  GByteArray *bytes;
+  gboolean    ok;
+} Out;
+
+static void
+out_write (Out        *o,
+           const void *p,
+           gsize       n)
+{
+  const guint8 *b = p;
+
+  if (!o->ok || n == 0)
+    return;
+  if (o->bytes != NULL)
+    {
+      g_byte_array_append (o->bytes, b, n);
+      return;
+    }
+#ifdef G_OS_UNIX
+  while (n > 0)
+    {
+      gssize w = write (o->fd, b, MIN (n, (gsize) 1 << 26));
+
+      if (w < 0 && errno == EINTR)
+        continue;
+      if (w <= 0)
+        {
+          o->ok = FALSE;
+          return;
+        }
+      b += w;
+      n -= (gsize) w;
+    }
+#else
+  o->ok = FALSE;
+#endif
+}
+
+/* The header of `spans` under `key`, its sums and the table and names. */
+static void
+make_head (CpelSpans               *spans,
+           const CpelIndexCacheKey *key,
+           CpelSpanCacheHeader     *h,
+           GByteArray              *table,
+           GByteArray              *names)
+{
+  CpelFile *file = cpel_spans_get_file (spans);
+  guint n_names = cpel_spans_get_n_names (spans);
+  guint64 records_sum = CPEL_INDEX_CACHE_SUM_SEED;
+  guint64 names_size = 0;
+
+  memset (h, 0, sizeof *h);
+  memcpy (h->magic, CPEL_SPAN_CACHE_MAGIC, 8);
+  h->version = CPEL_SPAN_CACHE_VERSION;
+  h->byte_order = CPEL_INDEX_CACHE_BYTE_ORDER_MARK;
+  h->header_size = sizeof *h;
+  h->key = *key;
+  rules_digest (cpel_spans_get_rules (spans), h->rules_digest);
+  h->n_tracks = file->n_tracks;
+  h->n_events = file->n_events;
+  h->n_names = n_names;
+  h->n_records = cpel_spans_get_n_spans (spans);
+
+  for (guint s = 0; s < file->n_tracks; s++)
+    {
+      guint64 v[2];
+      const CpelSpan *a;
+
+      a = cpel_spans_get_track_spans (spans, s, &v[0]);
+      if (v[0] > 0)
+        records_sum = sum_words (records_sum, (const guint8 *) a, v[0] * sizeof (CpelSpan));
+      a = cpel_spans_get_track_states (spans, s, &v[1]);
+      if (v[1] > 0)
+        records_sum = sum_words (records_sum, (const guint8 *) a, v[1] * sizeof (CpelSpan));
+      g_byte_array_append (table, (const guint8 *) v, sizeof v);
+    }
+  for (guint i = 0; i < n_names; i++)
+    {
+      guint64 r = cpel_spans_get_name_rule (spans, i);
+
+      g_byte_array_append (names, (const guint8 *) &r, 8);
+    }
+  for (guint i = 0; i < n_names; i++)
+    {
+      const char *name = cpel_spans_get_name (spans, i);
+      gsize len = strlen (name) + 1;
+
+      g_byte_array_append (names, (const guint8 *) name, len);
+      names_size += len;
+    }
+  h->names_size = names_size;
+  /* the names padded to 8 bytes (the sum is over whole words) */
+  while (names->len % 8 != 0)
+    g_byte_array_append (names, (const guint8 *) "", 1);
+  h->table_offset = sizeof *h;
+  h->names_offset = h->table_offset + table->len;
+  h->records_offset = h->names_offset + names->len;
+  h->file_size = h->records_offset + h->n_records * sizeof (CpelSpan);
+  h->table_sum = sum_words (CPEL_INDEX_CACHE_SUM_SEED, table->data, table->len);
+  h->names_sum = sum_words (CPEL_INDEX_CACHE_SUM_SEED, names->data, names->len);
+  h->records_sum = records_sum;
+  h->header_sum = header_sum (h);
+}
+
+static void
+write_all (CpelSpans               *spans,
+           const CpelIndexCacheKey *key,
+           Out                     *o)
+{
+  CpelFile *file = cpel_spans_get_file (spans);
+  g_autoptr(GByteArray) table = g_byte_array_new ();
+  g_autoptr(GByteArray) names = g_byte_array_new ();
+  CpelSpanCacheHeader h;
+
+  G_STATIC_ASSERT (sizeof (CpelSpanCacheHeader) % 8 == 0);
+  make_head (spans, key, &h, table, names);
+  out_write (o, &h, sizeof h);
+  out_write (o, table->data, table->len);
+  out_write (o, names->data, names->len);
+  for (guint s = 0; s < file->n_tracks; s++)
+    {
+      guint64 n;
+      const CpelSpan *a;
+
+      a = cpel_spans_get_track_spans (spans, s, &n);
+      out_write (o, a, n * sizeof (CpelSpan));
+      a = cpel_spans_get_track_states (spans, s, &n);
+      out_write (o, a, n * sizeof (CpelSpan));
+    }
+}
+
+GBytes *
+cpel_span_cache_serialize (CpelSpans               *spans,
+                           const CpelIndexCacheKey *key)
+{
+  Out o = { -1, g_byte_array_new (), TRUE };
+
+  g_return_val_if_fail (spans != NULL && key != NULL, NULL);
+  write_all (spans, key, &o);
+  return g_byte_array_free_to_bytes (o.bytes);
+}
+
+gboolean
+cpel_span_cache_store (CpelSpans *spans)
+{
+  CpelFile *file;
+  CpelIndexCacheKey key;
+  guint8 digest[32];
+  g_autofree char *path = NULL;
+  g_autofree char *tmp = NULL;
+  Out o = { -1, NULL, TRUE };
+  guint64 size;
+
+  g_return_val_if_fail (spans != NULL, FALSE);
+  file = cpel_spans_get_file (spans);
+  if (!cpel_span_cache_wanted (file) || !cpel_index_cache_compute_key (file, file->cache_tps, &key))
+    return FALSE;
+  rules_digest (cpel_spans_get_rules (spans), digest);
+  path = path_for (file, &key, digest);
+  size = sizeof (CpelSpanCacheHeader) + cpel_spans_get_bytes (spans);
+  o.fd = cpel_index_cache_create_tmp (file, size, &tmp);
+  if (o.fd < 0)
+    return FALSE;
+  write_all (spans, &key, &o);
+  if (!cpel_index_cache_commit_tmp (o.fd, tmp, path, o.ok))
+    return FALSE;
+  cpel_index_cache_trim (file->cache_dir, file->cache_max_bytes);
+  return TRUE;
+}
+
+/* ---- in the background --------------------------------------------------- */
+
+static GMutex store_lock;
+static GCond  store_cond;
+static guint  stores_running;
+
+static gpointer
+store_thread (gpointer data)
+{
+  CpelSpans *spans = data;
+
+  cpel_span_cache_store (spans);
+  cpel_spans_free (spans);
+  g_mutex_lock (&store_lock);
+  stores_running--;
+  g_cond_broadcast (&store_cond);
+  g_mutex_unlock (&store_lock);
+  return NULL;
+}
+
+void
+cpel_span_cache_store_in_background (CpelSpans *spans)
+{
+  g_autoptr(GError) error = NULL;
+  GThread *thread;
+
+  g_return_if_fail (spans != NULL);
+  g_mutex_lock (&store_lock);
+  stores_running++;
+  g_mutex_unlock (&store_lock);
+  thread = g_thread_try_new ("cpel-span-cache", store_thread, cpel_spans_ref (spans), &error);
+  if (thread != NULL)
+    {
+      g_thread_unref (thread);
+      return;
+    }
+  /* no thread: no cache this time */
+  cpel_spans_free (spans);
+  g_mutex_lock (&store_lock);
+  stores_running--;
+  g_cond_broadcast (&store_cond);
+  g_mutex_unlock (&store_lock);
+}
+
+void
+cpel_span_cache_wait (void)
+{
+  g_mutex_lock (&store_lock);
+  while (stores_running > 0)
+    g_cond_wait (&store_cond, &store_lock);
+  g_mutex_unlock (&store_lock);
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+/* Where the bytes come from: a file (fd, size) or memory (data, size). */
+typedef struct
+{
+  int           fd;
+  const guint8 *data;
+  guint64       size;
+} In;
+
+static gboolean
+in_read (const In *in,
+         guint64   offset,
+         void     *dst,
+         gsize     n)
+{
+  guint8 *b = dst;
+
+  if (offset > in->size || n > in->size - offset)
+    return FALSE;
+  if (in->data != NULL)
+    {
+      memcpy (dst, in->data + offset, n);
+      return TRUE;
+    }
+#ifdef G_OS_UNIX
+  while (n > 0)
+    {
+      gssize r = pread (in->fd, b, MIN (n, (gsize) 1 << 26), (off_t) offset);
+
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0)
+        return FALSE;
+      b += r;
+      offset += (guint64) r;
+      n -= (gsize) r;
+    }
+  return TRUE;
+#else
+  return FALSE;
+#endif
+}
+
+/* Checks records [0, n) of track `slot`'s spans (or states). */
+static gboolean
+records_ok (const CpelSpan *a,
+            guint64         n,
+            guint64         n_events,
+            guint64         n_names,
+            gboolean        states)
+{
+  for (guint64 i = 0; i < n; i++)
+    {
+      const CpelSpan *r = &a[i];
+
+      if (r->begin >= n_events || r->end >= n_events || r->name >= n_names
+          || (r->flags & ~VALID_FLAGS) != 0 || ((r->flags & CPEL_SPAN_STATE) != 0) != states)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static CpelSpans *
+load (CpelFile                *file,
+      CpelSpanRules           *rules,
+      const CpelIndexCacheKey *key,
+      const In                *in,
+      CpelIndexCacheLoad      *status)
+{
+  CpelSpanCacheHeader h;
+  guint8 digest[32];
+  g_autofree guint64 *table = NULL;
+  g_autofree guint8 *names = NULL;
+  g_autofree const char **name_ptrs = NULL;
+  g_autofree guint32 *name_rules = NULL;
+  g_autofree CpelSpan *block = NULL;
+  guint64 names_bytes, total = 0, sum = CPEL_INDEX_CACHE_SUM_SEED;
+  guint n_rules = cpel_span_rules_get_n_rules (rules);
+  CpelSpans *spans;
+  const char *p, *end;
+
+  *status = CPEL_INDEX_CACHE_TRUNCATED;
+  if (!in_read (in, 0, &h, sizeof h))
+    return NULL;
+  *status = CPEL_INDEX_CACHE_OTHER_VERSION;
+  if (memcmp (h.magic, CPEL_SPAN_CACHE_MAGIC, 8) != 0 || h.version != CPEL_SPAN_CACHE_VERSION
+      || h.byte_order != CPEL_INDEX_CACHE_BYTE_ORDER_MARK || h.header_size != sizeof h)
+    return NULL;
+  *status = CPEL_INDEX_CACHE_DAMAGED;
+  if (h.header_sum != header_sum (&h))
+    return NULL;
+  /* another version of the captured file, or other rules */
+  rules_digest (rules, digest);
+  *status = CPEL_INDEX_CACHE_STALE;
+  if (memcmp (&h.key, key, sizeof *key) != 0 || memcmp (h.rules_digest, digest, 32) != 0
+      || h.n_tracks != file->n_tracks || h.n_events != file->n_events)
+    return NULL;
+
+  /* every offset and size, before any allocation they bound */
+  *status = CPEL_INDEX_CACHE_DAMAGED;
+  if (h.table_offset != sizeof h || h.n_tracks > (in->size - h.table_offset) / 16
+      || h.names_offset != h.table_offset + 16 * h.n_tracks
+      || h.n_names > G_MAXUINT32 || h.n_names > (in->size - h.names_offset) / 8
+      || h.names_size > in->size - h.names_offset - 8 * h.n_names
+      || h.n_names > h.names_size)
+    return NULL;
+  names_bytes = 8 * h.n_names + h.names_size;
+  names_bytes = (names_bytes + 7) & ~(guint64) 7;
+  if (h.records_offset != h.names_offset + names_bytes || h.records_offset > in->size
+      || h.n_records > (in->size - h.records_offset) / sizeof (CpelSpan)
+      || h.file_size != h.records_offset + h.n_records * sizeof (CpelSpan)
+      || h.file_size != in->size)
+    {
+      *status = h.file_size > in->size ? CPEL_INDEX_CACHE_TRUNCATED : CPEL_INDEX_CACHE_DAMAGED;
+      return NULL;
+    }
+
+  /* the table: each track's counts add up to the records */
+  table = g_new (guint64, 2 * MAX (h.n_tracks, 1));
+  if (!in_read (in, h.table_offset, table, 16 * h.n_tracks)
+      || sum_words (CPEL_INDEX_CACHE_SUM_SEED, (const guint8 *) table, 16 * h.n_tracks) != h.table_sum)
+    return NULL;
+  for (guint64 s = 0; s < 2 * h.n_tracks; s++)
+    {
+      if (table[s] > h.n_records - total)
+        return NULL;
+      total += table[s];
+    }
+  if (total != h.n_records)
+    return NULL;
+
+  /* the names: each rule known, each name NUL-terminated inside the area */
+  names = g_malloc (MAX (names_bytes, 1));
+  if (!in_read (in, h.names_offset, names, names_bytes)
+      || sum_words (CPEL_INDEX_CACHE_SUM_SEED, names, names_bytes) != h.names_sum)
+    return NULL;
+  name_ptrs = g_new (const char *, MAX (h.n_names, 1));
+  name_rules = g_new (guint32, MAX (h.n_names, 1));
+  p = (const char *) names + 8 * h.n_names;
+  end = p + h.names_size;
+  for (guint64 i = 0; i < h.n_names; i++)
+    {
+      guint64 r;
+      const char *nul = memchr (p, 0, (gsize) (end - p));
+
+      memcpy (&r, names + 8 * i, 8);
+      if (r >= n_rules || nul == NULL || !g_utf8_validate (p, nul - p, NULL))
+        return NULL;
+      name_ptrs[i] = p;
+      name_rules[i] = (guint32) r;
+      p = nul + 1;
+    }
+  if (p != end)
+    return NULL;
+
+  /* the records, a chunk at a time: read, summed, checked */
+  block = g_try_malloc (MAX (h.n_records, 1) * sizeof (CpelSpan));
+  if (block == NULL)
+    return NULL;
+  {
+    guint64 at = 0;
+
+    for (guint s = 0; s < file->n_tracks; s++)
+      for (int k = 0; k < 2; k++)
+        {
+          guint64 n = table[2 * s + k];
+          guint64 n_events = cpel_file_get_track_n_events (file, s);
+
+          for (guint64 i = 0; i < n; i += CHUNK_RECORDS)
+            {
+              guint64 m = MIN (CHUNK_RECORDS, n - i);
+              CpelSpan *chunk = block + at + i;
+
+              if (!in_read (in, h.records_offset + (at + i) * sizeof (CpelSpan), chunk,
+                            m * sizeof (CpelSpan)))
+                return NULL;
+              sum = sum_words (sum, (const guint8 *) chunk, m * sizeof (CpelSpan));
+              if (!records_ok (chunk, m, n_events, h.n_names, k == 1))
+                return NULL;
+            }
+          at += n;
+        }
+  }
+  if (sum != h.records_sum)
+    return NULL;
+
+  spans = cpel_spans_new_from_parts (file, rules, name_ptrs, name_rules, (guint) h.n_names,
+                                     block, table);
+  if (spans == NULL)
+    return NULL;
+  g_steal_pointer (&block);
+  *status = CPEL_INDEX_CACHE_USED;
+  return spans;
+}
+
+CpelSpans *
+cpel_span_cache_load_data (CpelFile                *file,
+                           CpelSpanRules           *rules,
+                           const CpelIndexCacheKey *key,
+                           const guint8            *data,
+                           gsize                    len,
+                           CpelIndexCacheLoad      *status)
+{
+  In in = { -1, data ? data : (const guint8 *) "", len };
+  CpelIndexCacheLoad local;
+
+  g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
+  g_return_val_if_fail (rules != NULL && key != NULL, NULL);
+  g_return_val_if_fail (cpel_file_has_index (file), NULL);
+
+  return load (file, rules, key, &in, status ? status : &local);
+}
+
+CpelSpans *
+cpel_span_cache_load (CpelFile           *file,
+                      CpelSpanRules      *rules,
+                      CpelIndexCacheLoad *status)
+{
+  CpelIndexCacheLoad local;
+  CpelIndexCacheKey key;
+  guint8 digest[32];
+  g_autofree char *path = NULL;
+  CpelSpans *spans = NULL;
+
+  g_return_val_if_fail (CPEL_IS_FILE (file), NULL);
+  g_return_val_if_fail (rules != NULL, NULL);
+  g_return_val_if_fail (cpel_file_has_index (file), NULL);
+
+  if (status == NULL)
+    status = &local;
+  *status = CPEL_INDEX_CACHE_OFF;
+  if (!cpel_span_cache_wanted (file) || !cpel_index_cache_compute_key (file, file->cache_tps, &key))
+    return NULL;
+  rules_digest (rules, digest);
+  path = path_for (file, &key, digest);
+  *status = CPEL_INDEX_CACHE_MISSING;
+#ifdef G_OS_UNIX
+  {
+    struct stat st;
+    int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+
+    if (fd < 0)
+      return NULL;
+    if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
+      {
+        In in = { fd, NULL, (guint64) st.st_size };
+
+        spans = load (file, rules, &key, &in, status);
+      }
+    g_close (fd, NULL);
+    /* used: it counts as recently used for the cap's trim */
+    if (spans != NULL)
+      g_utime (path, NULL);
+  }
+#endif
+  return spans;
+}
