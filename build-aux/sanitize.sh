@@ -9,7 +9,8 @@
 #     (with LeakSanitizer) and UndefinedBehaviorSanitizer, halting on the
 #     first error;
 #  3. runs each libFuzzer target (file, format, analysis, views, elf, index-cache, ctf-wire,
-#     span-rules, ctf-trace: a CTF stream file read through the reader child, follow), $JOBS
+#     span-rules, ctf-trace: a CTF stream file read through the reader child, follow,
+#     span-cache), $JOBS
 #     (default 2) at a time, from a scratch copy of its seed corpus
 #     (tests/fuzz/corpus/NAME; analysis and follow use corpus/file; plus the recorded
 #     VPP capture tests/fixtures/vpp-sample.cpel for both): a fixed number
@@ -43,7 +44,8 @@ fuzz_seconds=${FUZZ_SECONDS:-180}
 fuzz_seed=${FUZZ_SEED:-1}
 # inputs per target: about 60 s each on the 2-core CI machine
 declare -A fuzz_runs=([file]=400000 [format]=1200000 [analysis]=35000 [views]=100000 [elf]=300000 [index-cache]=30000
-                        [ctf-wire]=200000 [span-rules]=300000 [ctf-trace]=500 [follow]=10000)
+                        [ctf-wire]=200000 [span-rules]=300000 [ctf-trace]=500 [follow]=10000
+                        [span-cache]=300000)
 jobs=${JOBS:-2}
 
 fuzzing=false
@@ -115,7 +117,7 @@ GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none GSETTINGS_BACKEND=memory NO_AT_
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/cpel-fuzz-XXXXXX")
 failed=0
-targets=(file format analysis views elf index-cache ctf-wire span-rules ctf-trace follow)
+targets=(file format analysis views elf index-cache ctf-wire span-rules ctf-trace follow span-cache)
 
 start_target () {
   local name=$1 seeds=$1

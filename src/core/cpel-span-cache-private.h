@@ -87,7 +87,7 @@ GBytes    *cpel_span_cache_serialize    (CpelSpans               *spans,
 /* Recomputes every checksum of a cache file's bytes in place, as a
  * hostile writer would (tests, the fuzzer); FALSE when its offsets do not
  * allow it. */
-gboolean   cpel_span_cache_fix_sums     (guint8 *data, gsize len);
+gboolean   cpel_span_cache_reseal       (guint8 *data, gsize len);
 /* Writes it in a thread of its own (holding a reference to `spans`). */
 void       cpel_span_cache_store_in_background (CpelSpans *spans);
 /* Waits until every store started in the background has ended. */

@@ -46,7 +46,7 @@ sum_words (guint64       h,
 }
 
 gboolean
-cpel_span_cache_fix_sums (guint8 *data,
+cpel_span_cache_reseal (guint8 *data,
                           gsize   len)
 {
   CpelSpanCacheHeader h;

@@ -1184,6 +1184,12 @@ cpel_spans_derive (CpelFile               *file,
 
 /* ---- for the cache (cpel-span-cache.c) ----------------------------------- */
 
+void
+cpel_spans_wait_stored (void)
+{
+  cpel_span_cache_wait ();
+}
+
 guint32
 cpel_spans_get_name_rule (CpelSpans *spans,
                           guint      name)

@@ -129,6 +129,12 @@ void             cpel_spans_count_by_rule   (CpelSpans         *spans,
                                              guint              n_rules);
 /* Bytes the span records take (16 per span). */
 guint64          cpel_spans_get_bytes       (CpelSpans *spans);
+/* A whole capture's spans, derived from a file loaded with the index
+ * cache on (CpelLoadOptions.use_cache), are kept in that cache by a thread
+ * of their own, and read back by the next derive of the same file and
+ * rules.  Waits until every such store under way has ended (a program
+ * about to exit that wants the next run warm). */
+void             cpel_spans_wait_stored     (void);
 
 /* ---- statistics (cpel spans / cpel states) ---- */
 
