@@ -285,6 +285,27 @@ store_started (HeldCall *held)
   n_stores++;
 }
 
+/* The spans' stores (their own threads) are waited for in a worker. */
+static void
+spans_stored_thread (GTask        *task,
+                     gpointer      source,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  cpel_spans_wait_stored ();
+  g_task_return_boolean (task, TRUE);
+}
+
+/* The index's stores have ended: then the spans'. */
+static void
+wait_spans_then_return (GTask *task)
+{
+  if (cpel_spans_stores_in_progress () == 0)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_run_in_thread (task, spans_stored_thread);
+}
+
 static void
 store_ended (void)
 {
@@ -295,14 +316,14 @@ store_ended (void)
     {
       g_autoptr(GTask) task = g_queue_pop_head (&stores_waiting);
 
-      g_task_return_boolean (task, TRUE);
+      wait_spans_then_return (task);
     }
 }
 
 guint
 cpel_index_stores_in_progress (void)
 {
-  return n_stores;
+  return n_stores + cpel_spans_stores_in_progress ();
 }
 
 void
@@ -314,7 +335,7 @@ cpel_index_stores_wait_async (GCancellable        *cancellable,
 
   g_task_set_source_tag (task, cpel_index_stores_wait_async);
   if (n_stores == 0)
-    g_task_return_boolean (task, TRUE);
+    wait_spans_then_return (task);
   else
     g_queue_push_tail (&stores_waiting, g_steal_pointer (&task));
 }

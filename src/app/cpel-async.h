@@ -61,8 +61,9 @@ void              cpel_run_deferred_cache_async (CpelFile            *file,
                                                  GAsyncReadyCallback  callback,
                                                  gpointer             user_data);
 
-/* The writes of the index cache under way in this process (started by the
- * two above). */
+/* The writes of the index cache under way in this process: the index's
+ * (started by the two above) and the derived spans' (cpel_spans_derive ()
+ * stores a whole capture's spans in the cache in a thread of its own). */
 guint             cpel_index_stores_in_progress (void);
 /* Finishes once no write of the index cache is under way (at once when
  * none is): quitting waits for it, so that the cache is complete. */

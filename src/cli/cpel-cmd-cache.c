@@ -18,9 +18,11 @@ cpel_cmd_cache (int argc, char **argv)
   guint64 bytes = 0;
 
   context = cpel_cli_context_new ("cache", _("info|clear"),
-                                  _("Opening a big file stores its index, and its spans once derived, in the\n"
-                                    "cache folder, so that the next open only reads them back. “info” shows\n"
-                                    "the folder, its size and its limit; “clear” removes everything stored."),
+                                  _("Opening a big file stores its index, and its spans\n"
+                                    "once derived, in the cache folder, so that the next\n"
+                                    "open only reads them back. “info” shows the folder,\n"
+                                    "its size and its limit; “clear” removes everything\n"
+                                    "stored."),
                                   NULL, 0, NULL);
   if (!cpel_cli_parse (context, "cache", &argc, &argv))
     return CPEL_EXIT_USAGE;

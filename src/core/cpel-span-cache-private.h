@@ -90,6 +90,8 @@ GBytes    *cpel_span_cache_serialize    (CpelSpans               *spans,
 gboolean   cpel_span_cache_reseal       (guint8 *data, gsize len);
 /* Writes it in a thread of its own (holding a reference to `spans`). */
 void       cpel_span_cache_store_in_background (CpelSpans *spans);
+/* The stores started in the background and not ended yet. */
+guint      cpel_span_cache_get_n_running (void);
 /* Waits until every store started in the background has ended. */
 void       cpel_span_cache_wait         (void);
 

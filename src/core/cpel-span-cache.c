@@ -18,14 +18,16 @@
 #endif
 
 
-#define VALID_FLAGS (CPEL_SPAN_NO_BEGIN | CPEL_SPAN_NO_END | CPEL_SPAN_INTERRUPTED | CPEL_SPAN_STATE)
+#define VALID_FLAGS \
+  (CPEL_SPAN_NO_BEGIN | CPEL_SPAN_NO_END | CPEL_SPAN_INTERRUPTED | CPEL_SPAN_STATE)
 /* Records read and checked at a time */
 #define CHUNK_RECORDS (G_GUINT64_CONSTANT (1) << 20)
 
 static guint64
 header_sum (const CpelSpanCacheHeader *h)
 {
-  return cpel_index_cache_sum_bytes ((const guint8 *) h, G_STRUCT_OFFSET (CpelSpanCacheHeader, header_sum));
+  return cpel_index_cache_sum_bytes ((const guint8 *) h,
+                                     G_STRUCT_OFFSET (CpelSpanCacheHeader, header_sum));
 }
 
 /* The checksum chain over whole 8-byte words, continued from h. */
@@ -109,48 +111,6 @@ cpel_span_cache_wanted (CpelFile *file)
 
 /* ---- writing ------------------------------------------------------------- */
 
-/* Where the bytes go: a file (fd) or memory (bytes). */
-typedef struct
-{
-  int         fd;
-  GByteArray *bytes;
-  gboolean    ok;
-} Out;
-
-static void
-out_write (Out        *o,
-           const void *p,
-           gsize       n)
-{
-  const guint8 *b = p;
-
-  if (!o->ok || n == 0)
-    return;
-  if (o->bytes != NULL)
-    {
-      g_byte_array_append (o->bytes, b, n);
-      return;
-    }
-#ifdef G_OS_UNIX
-  while (n > 0)
-    {
-      gssize w = write (o->fd, b, MIN (n, (gsize) 1 << 26));
-
-      if (w < 0 && errno == EINTR)
-        continue;
-      if (w <= 0)
-        {
-          o->ok = FALSE;
-          return;
-        }
-      b += w;
-      n -= (gsize) w;
-    }
-#else
-  o->ok = FALSE;
-#endif
-}
-
 /* The header of `spans` under `key`, its sums and the table and names. */
 static void
 make_head (CpelSpans               *spans,
@@ -217,42 +177,125 @@ make_head (CpelSpans               *spans,
   h->header_sum = header_sum (h);
 }
 
+/* The file's parts in file order: the header, the table, the names, then
+ * each track's spans and states where they are. */
+typedef struct
+{
+  const guint8 *p;
+  guint64       n;
+  guint64       offset;
+} Part;
+
+typedef struct
+{
+  CpelSpanCacheHeader  h;
+  GByteArray          *table;
+  GByteArray          *names;
+  GArray              *parts;
+  /* writing a file */
+  CpelIndexCacheWriter w;
+  char                *tmp;
+  char                *path;
+  guint                part;
+  gboolean             ok;
+  gboolean             done;
+} Store;
+
 static void
-write_all (CpelSpans               *spans,
-           const CpelIndexCacheKey *key,
-           Out                     *o)
+store_init (Store                   *st,
+            CpelSpans               *spans,
+            const CpelIndexCacheKey *key)
 {
   CpelFile *file = cpel_spans_get_file (spans);
-  g_autoptr(GByteArray) table = g_byte_array_new ();
-  g_autoptr(GByteArray) names = g_byte_array_new ();
-  CpelSpanCacheHeader h;
+  guint64 at;
 
-  G_STATIC_ASSERT (sizeof (CpelSpanCacheHeader) % 8 == 0);
-  make_head (spans, key, &h, table, names);
-  out_write (o, &h, sizeof h);
-  out_write (o, table->data, table->len);
-  out_write (o, names->data, names->len);
+  memset (st, 0, sizeof *st);
+  st->table = g_byte_array_new ();
+  st->names = g_byte_array_new ();
+  st->parts = g_array_new (FALSE, FALSE, sizeof (Part));
+  make_head (spans, key, &st->h, st->table, st->names);
+  g_array_append_val (st->parts, ((Part) { (const guint8 *) &st->h, sizeof st->h, 0 }));
+  g_array_append_val (st->parts, ((Part) { st->table->data, st->table->len, st->h.table_offset }));
+  g_array_append_val (st->parts, ((Part) { st->names->data, st->names->len, st->h.names_offset }));
+  at = st->h.records_offset;
   for (guint s = 0; s < file->n_tracks; s++)
-    {
-      guint64 n;
-      const CpelSpan *a;
+    for (int k = 0; k < 2; k++)
+      {
+        guint64 n;
+        const CpelSpan *a = k ? cpel_spans_get_track_states (spans, s, &n)
+                              : cpel_spans_get_track_spans (spans, s, &n);
 
-      a = cpel_spans_get_track_spans (spans, s, &n);
-      out_write (o, a, n * sizeof (CpelSpan));
-      a = cpel_spans_get_track_states (spans, s, &n);
-      out_write (o, a, n * sizeof (CpelSpan));
-    }
+        if (n == 0)
+          continue;
+        g_array_append_val (st->parts, ((Part) { (const guint8 *) a, n * sizeof (CpelSpan), at }));
+        at += n * sizeof (CpelSpan);
+      }
+  g_assert (at == st->h.file_size);
+  st->ok = TRUE;
+}
+
+static void
+store_clear (Store *st)
+{
+  g_clear_pointer (&st->table, g_byte_array_unref);
+  g_clear_pointer (&st->names, g_byte_array_unref);
+  g_clear_pointer (&st->parts, g_array_unref);
+  g_clear_pointer (&st->tmp, g_free);
+  g_clear_pointer (&st->path, g_free);
 }
 
 GBytes *
 cpel_span_cache_serialize (CpelSpans               *spans,
                            const CpelIndexCacheKey *key)
 {
-  Out o = { -1, g_byte_array_new (), TRUE };
+  GByteArray *out = g_byte_array_new ();
+  Store st;
 
   g_return_val_if_fail (spans != NULL && key != NULL, NULL);
-  write_all (spans, key, &o);
-  return g_byte_array_free_to_bytes (o.bytes);
+  store_init (&st, spans, key);
+  for (guint i = 0; i < st.parts->len; i++)
+    {
+      const Part *part = &g_array_index (st.parts, Part, i);
+
+      g_assert (out->len == part->offset);
+      g_byte_array_append (out, part->p, part->n);
+    }
+  store_clear (&st);
+  return g_byte_array_free_to_bytes (out);
+}
+
+/* Writes on from where the writer stopped; with may_stop, stops (done
+ * FALSE) once an application waits (cpel_index_cache_hurry ()). */
+static void
+store_step (Store    *st,
+            gboolean  may_stop)
+{
+  st->w.may_stop = may_stop;
+  while (st->ok && st->part < st->parts->len)
+    {
+      const Part *part = &g_array_index (st->parts, Part, st->part);
+      guint64 at = MAX (st->w.end, part->offset) - part->offset;   /* written of this part */
+
+      st->ok = cpel_index_cache_writer_write (&st->w, part->p + at, part->n - at,
+                                              part->offset + at, NULL);
+      if (!st->ok && st->w.stopped)
+        {
+          st->ok = TRUE;   /* to be gone on with */
+          st->w.stopped = FALSE;
+          return;
+        }
+      st->part++;
+    }
+  if (st->ok)
+    cpel_index_cache_writer_finish (&st->w);
+  st->ok = cpel_index_cache_commit_tmp (st->w.fd, st->tmp, st->path, st->ok);
+  st->done = TRUE;
+}
+
+static void
+store_idle (gpointer data)
+{
+  store_step (data, TRUE);
 }
 
 gboolean
@@ -261,26 +304,34 @@ cpel_span_cache_store (CpelSpans *spans)
   CpelFile *file;
   CpelIndexCacheKey key;
   guint8 digest[32];
-  g_autofree char *path = NULL;
-  g_autofree char *tmp = NULL;
-  Out o = { -1, NULL, TRUE };
-  guint64 size;
+  gboolean ok;
+  int fd;
+  Store st;
 
   g_return_val_if_fail (spans != NULL, FALSE);
   file = cpel_spans_get_file (spans);
   if (!cpel_span_cache_wanted (file) || !cpel_index_cache_compute_key (file, file->cache_tps, &key))
     return FALSE;
+  store_init (&st, spans, &key);
   rules_digest (cpel_spans_get_rules (spans), digest);
-  path = path_for (file, &key, digest);
-  size = sizeof (CpelSpanCacheHeader) + cpel_spans_get_bytes (spans);
-  o.fd = cpel_index_cache_create_tmp (file, size, &tmp);
-  if (o.fd < 0)
-    return FALSE;
-  write_all (spans, &key, &o);
-  if (!cpel_index_cache_commit_tmp (o.fd, tmp, path, o.ok))
-    return FALSE;
-  cpel_index_cache_trim (file->cache_dir, file->cache_max_bytes);
-  return TRUE;
+  st.path = path_for (file, &key, digest);
+  fd = cpel_index_cache_create_tmp (file, st.h.file_size, &st.tmp);
+  if (fd < 0)
+    {
+      store_clear (&st);
+      return FALSE;
+    }
+  cpel_index_cache_writer_init (&st.w, fd);
+  /* at the lowest CPU and I/O priority, in chunks written back as they
+   * go (cpel-index-cache-writer.c); when someone waits, this thread goes on */
+  cpel_index_cache_run_idle (store_idle, &st, NULL, NULL);
+  if (!st.done)
+    store_step (&st, FALSE);
+  ok = st.ok;
+  store_clear (&st);
+  if (ok)
+    cpel_index_cache_trim (file->cache_dir, file->cache_max_bytes);
+  return ok;
 }
 
 /* ---- in the background --------------------------------------------------- */
@@ -325,6 +376,17 @@ cpel_span_cache_store_in_background (CpelSpans *spans)
   stores_running--;
   g_cond_broadcast (&store_cond);
   g_mutex_unlock (&store_lock);
+}
+
+guint
+cpel_span_cache_get_n_running (void)
+{
+  guint n;
+
+  g_mutex_lock (&store_lock);
+  n = stores_running;
+  g_mutex_unlock (&store_lock);
+  return n;
 }
 
 void
@@ -457,7 +519,8 @@ load (CpelFile                *file,
   /* the table: each track's counts add up to the records */
   table = g_new (guint64, 2 * MAX (h.n_tracks, 1));
   if (!in_read (in, h.table_offset, table, 16 * h.n_tracks)
-      || sum_words (CPEL_INDEX_CACHE_SUM_SEED, (const guint8 *) table, 16 * h.n_tracks) != h.table_sum)
+      || sum_words (CPEL_INDEX_CACHE_SUM_SEED, (const guint8 *) table, 16 * h.n_tracks)
+         != h.table_sum)
     return NULL;
   for (guint64 s = 0; s < 2 * h.n_tracks; s++)
     {

@@ -1190,6 +1190,12 @@ cpel_spans_wait_stored (void)
   cpel_span_cache_wait ();
 }
 
+guint
+cpel_spans_stores_in_progress (void)
+{
+  return cpel_span_cache_get_n_running ();
+}
+
 guint32
 cpel_spans_get_name_rule (CpelSpans *spans,
                           guint      name)

@@ -135,6 +135,8 @@ guint64          cpel_spans_get_bytes       (CpelSpans *spans);
  * rules.  Waits until every such store under way has ended (a program
  * about to exit that wants the next run warm). */
 void             cpel_spans_wait_stored     (void);
+/* How many such stores are under way. */
+guint            cpel_spans_stores_in_progress (void);
 
 /* ---- statistics (cpel spans / cpel states) ---- */
 

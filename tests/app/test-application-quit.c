@@ -4,7 +4,8 @@
  * app.quit (Ctrl+Q, and the end of `cpelview --benchmark`) waits for the
  * index cache being written, with a note in the window meanwhile, so that
  * the next open of the same capture starts warm: after the application
- * has run and quit, the cache is complete and no temporary file is left.
+ * has run and quit, the cache is complete and no temporary file is left —
+ * the index's and the derived spans' (cpel-span-cache.c).
  */
 #include "app-test-util.h"
 
@@ -14,6 +15,9 @@
 #include "cpel-gen.h"
 #include "cpel-index-cache-private.h"
 #include "cpel-loader.h"
+#include "cpel-span-cache-private.h"
+#include "cpel-spans-private.h"
+#include "cpel-timeline.h"
 #include "cpel-toaster.h"
 
 static CpelApplication *app;
@@ -80,6 +84,8 @@ test_quit_waits (void)
   g_autofree char *cache_dir = cpel_index_cache_get_default_dir ();
   g_autoptr(GError) error = NULL;
   g_autoptr(CpelFile) again = NULL;
+  CpelSpanRules *rules = NULL;
+  CpelSpans *spans = NULL;
   QuitRun run = { 0 };
   gulong id;
 
@@ -92,6 +98,10 @@ test_quit_waits (void)
   app_test_open_and_wait (run.window, path);
   g_assert_true (cpel_file_index_store_is_pending (cpel_window_get_file (run.window)));
   g_assert_cmpuint (count_names (cache_dir, CPEL_INDEX_CACHE_SUFFIX), ==, 0);
+  /* its spans derived: their store starts then, in a thread of its own */
+  app_test_wait_spans (cpel_timeline_get_session (cpel_window_get_timeline (run.window)));
+  rules = cpel_span_rules_ref (cpel_session_get_span_rules (
+            cpel_timeline_get_session (cpel_window_get_timeline (run.window))));
 
   id = g_signal_connect (app, "activate", G_CALLBACK (on_activate), &run);
   g_application_run (G_APPLICATION (app), 0, NULL);
@@ -105,12 +115,20 @@ test_quit_waits (void)
   g_assert_null (gtk_application_get_windows (GTK_APPLICATION (app)));
   g_assert_cmpuint (count_names (cache_dir, CPEL_INDEX_CACHE_SUFFIX), ==, 1);
   g_assert_cmpuint (count_names (cache_dir, CPEL_INDEX_CACHE_TMP_SUFFIX), ==, 0);
+  g_assert_cmpuint (count_names (cache_dir, CPEL_SPAN_CACHE_SUFFIX), ==, 1);
+  g_assert_cmpuint (cpel_spans_stores_in_progress (), ==, 0);
 
   /* complete: the next open reads it, and it checks out in full */
   again = cpel_file_new_for_path (path, &cached, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpint (cpel_file_get_cache_load (again), ==, CPEL_INDEX_CACHE_USED);
   g_assert_true (cpel_file_verify_index (again, NULL));
+  /* and its spans from their cache */
+  spans = cpel_spans_derive (again, rules, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (cpel_spans_is_from_cache (spans));
+  g_clear_pointer (&spans, cpel_spans_free);
+  g_clear_pointer (&rules, cpel_span_rules_unref);
   g_clear_object (&again);
   g_free (run.note);
   app_test_remove_tree (dir);

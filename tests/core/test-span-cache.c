@@ -503,7 +503,8 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add ("/core/span-cache/reopen", Fixture, NULL, fixture_setup, test_reopen, fixture_teardown);
+  g_test_add ("/core/span-cache/reopen", Fixture, NULL, fixture_setup, test_reopen,
+              fixture_teardown);
   g_test_add ("/core/span-cache/rules-and-range", Fixture, NULL, fixture_setup,
               test_rules_and_range, fixture_teardown);
   g_test_add ("/core/span-cache/file-changed", Fixture, NULL, fixture_setup, test_file_changed,
