@@ -19,6 +19,9 @@ cpel_cmd_export (int argc, char **argv)
   gboolean dark = FALSE, force = FALSE, summary = FALSE, paired = FALSE;
   g_autofree char *clock = NULL;
   g_autofree char *compare = NULL;
+  g_auto(GStrv) rule_files = NULL;
+  gboolean no_builtin = FALSE, no_spans = FALSE;
+  g_autoptr(CpelSpanRules) rules = NULL;
   CpelColorMode color_mode = CPEL_COLOR_BY_CODE;
   const GOptionEntry entries[] = {
     { "png", 0, 0, G_OPTION_ARG_FILENAME, &png, N_("Write a PNG image"), N_("OUTPUT") },
@@ -43,6 +46,12 @@ cpel_cmd_export (int argc, char **argv)
       N_("Draw FILE and B in two panes under one ruler, both from their first event"), N_("B") },
     { "paired", 0, 0, G_OPTION_ARG_NONE, &paired,
       N_("With --compare: the tracks of the same label next to each other"), NULL },
+    { "rules", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rule_files,
+      N_("Spans by the rules from FILE too (doc/spans.md); may be repeated"), N_("FILE") },
+    { "no-builtin", 0, 0, G_OPTION_ARG_NONE, &no_builtin,
+      N_("Leave out the built-in rules (VPP, Snabb, DPDK, Linux scheduling)"), NULL },
+    { "no-spans", 0, 0, G_OPTION_ARG_NONE, &no_spans,
+      N_("Draw the events only, no spans or thread states"), NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -89,6 +98,15 @@ cpel_cmd_export (int argc, char **argv)
 
   if (paired && compare == NULL)
     return cpel_cli_usage_error ("export", _("--paired needs --compare"));
+  if (no_spans && (rule_files != NULL || no_builtin))
+    return cpel_cli_usage_error ("export", _("--rules and --no-builtin do not go with --no-spans"));
+  /* spans and thread states, as the viewer draws them (not in --compare) */
+  if (!no_spans && compare == NULL)
+    {
+      rules = cpel_cli_load_span_rules ("export", rule_files, no_builtin);
+      if (rules == NULL)
+        return CPEL_EXIT_INVALID;
+    }
   if (clock != NULL && !g_str_equal (clock, "first") && !g_str_equal (clock, "capture"))
     return cpel_cli_usage_error ("export", _("--clock takes first or capture, not “%s”"), clock);
   if (g_strcmp0 (clock, "capture") == 0 && compare != NULL)
@@ -126,6 +144,7 @@ cpel_cmd_export (int argc, char **argv)
   options.summary = summary;
   options.capture_clock = g_strcmp0 (clock, "capture") == 0;
   options.overwrite = force;
+  options.span_rules = rules;
 
   if (common.tracks != NULL)
     {

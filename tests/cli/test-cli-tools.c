@@ -257,6 +257,62 @@ test_export_modes (void)
   g_assert_false (g_file_test (unused, G_FILE_TEST_EXISTS));
 }
 
+/* Spans and thread states as the viewer draws them: on by default (the
+ * built-in rules: a Snabb breath, pulls and pushes here), --no-spans and
+ * --no-builtin without rules leave the events alone, --rules adds. */
+static void
+test_export_spans (void)
+{
+  g_autofree char *snabb = cpel_test_fixture_file ("snabb-timeline/engine-pipeline.timeline");
+  g_autofree char *rules = tmp_path ("export.rules");
+  static const char *runs[][3] = {
+    { NULL, NULL, "spans.png" },
+    { "--no-spans", NULL, "no-spans.png" },
+    { "--no-builtin", NULL, "no-builtin.png" },
+    { "--no-builtin", "--rules", "user.png" },
+  };
+  GBytes *images[G_N_ELEMENTS (runs)] = { NULL };
+  g_autofree char *unused = tmp_path ("unused-spans.png");
+  g_auto(CliRun) r = { 0 };
+
+  /* the breath of 133 µs with app.pull and app.push inside */
+  g_assert_true (g_file_set_contents (rules,
+                                      "span pulled begin event=app.pull end event=app.pulled\n",
+                                      -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      g_autofree char *png = tmp_path (runs[i][2]);
+
+      if (runs[i][0] == NULL)
+        cli_run (&r, "export", "--png", png, "--width", "800", "--from", "362.67ms",
+                 "--to", "362.83ms", "--force", snabb);
+      else if (runs[i][1] == NULL)
+        cli_run (&r, "export", "--png", png, "--width", "800", "--from", "362.67ms",
+                 "--to", "362.83ms", "--force", runs[i][0], snabb);
+      else
+        cli_run (&r, "export", "--png", png, "--width", "800", "--from", "362.67ms",
+                 "--to", "362.83ms", "--force", runs[i][0], runs[i][1], rules, snabb);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_cmpstr (r.err, ==, "");
+      images[i] = read_bytes (png);
+    }
+  g_assert_false (g_bytes_equal (images[0], images[1]));
+  g_assert_true (g_bytes_equal (images[1], images[2]));
+  g_assert_false (g_bytes_equal (images[3], images[1]));
+  g_assert_false (g_bytes_equal (images[3], images[0]));
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    g_bytes_unref (images[i]);
+
+  /* usage: --no-spans with rules; a rules file with an error */
+  cli_run (&r, "export", "--png", unused, "--no-spans", "--rules", rules, snabb);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_true (g_file_set_contents (rules, "span broken begin\n", -1, NULL));
+  cli_run (&r, "export", "--png", unused, "--rules", rules, snabb);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "export.rules:1:"));
+  g_assert_false (g_file_test (unused, G_FILE_TEST_EXISTS));
+}
+
 /* An export that cannot be written leaves nothing behind. */
 static void
 test_export_failure (void)
@@ -342,6 +398,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/export", test_export);
   g_test_add_func ("/cli/export/failure", test_export_failure);
   g_test_add_func ("/cli/export/modes", test_export_modes);
+  g_test_add_func ("/cli/export/spans", test_export_spans);
 #if HAVE_PERF
   g_test_add_func ("/cli/top", test_top);
 #endif
