@@ -190,6 +190,8 @@ cpel_cmd_export (int argc, char **argv)
         g_printerr (_("Use --force to replace it.\n"));
       return CPEL_EXIT_INVALID;
     }
+  /* the spans kept in the cache for the next run are written in full */
+  cpel_spans_wait_stored ();
   if (file_b != NULL)
     return cpel_cli_report_damage (file, argv[1]) | cpel_cli_report_damage (file_b, compare)
            ? CPEL_EXIT_INVALID : CPEL_EXIT_OK;
