@@ -1491,6 +1491,18 @@ cpel_spans_end_ns (CpelSpans      *spans,
   return track_time (spans, slot, span->end);
 }
 
+void
+cpel_spans_get_edges (CpelSpans *spans,
+                      gint64    *edge_begin,
+                      gint64    *edge_end)
+{
+  g_return_if_fail (spans != NULL);
+  if (edge_begin != NULL)
+    *edge_begin = spans->edge_begin;
+  if (edge_end != NULL)
+    *edge_end = spans->edge_end;
+}
+
 guint64
 cpel_spans_track_lower_bound (CpelSpans *spans,
                               guint      slot,

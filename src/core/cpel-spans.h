@@ -95,6 +95,10 @@ const CpelSpan  *cpel_spans_get_track_states (CpelSpans *spans, guint slot, guin
  * range read's edges (t0; the last event read). */
 gint64           cpel_spans_begin_ns        (CpelSpans *spans, guint slot, const CpelSpan *span);
 gint64           cpel_spans_end_ns          (CpelSpans *spans, guint slot, const CpelSpan *span);
+/* Those edges: where orphans are drawn from (no begin) and to (no end).
+ * With cpel_file_get_track_times (), what a renderer needs to find a
+ * span's times without a call per span. */
+void             cpel_spans_get_edges       (CpelSpans *spans, gint64 *edge_begin, gint64 *edge_end);
 /* The first of the track's spans whose begin time is >= t (n when none).
  * O(log n). */
 guint64          cpel_spans_track_lower_bound (CpelSpans *spans, guint slot, gint64 t);
