@@ -1029,6 +1029,9 @@ typedef struct
   guint64   n_spans;
   CpelSpan *state_data;
   guint64   n_states;
+  CpelSpanCoverage *coverage;   /* zoomed out (cpel_spans_get_coverage ()), or NULL */
+  guint64   n_buckets;
+  guint     shift;
 } TrackSpans;
 
 /* The array's records in a block of their size (the array's doubling
@@ -1129,6 +1132,77 @@ span_cmp (gconstpointer pa,
   return (gint) a->depth - (gint) b->depth;
 }
 
+/* Each track's coverage by its spans, per bucket of 2^shift ns from 0:
+ * the union of the spans (read in begin order, each clipped to what the
+ * ones before left uncovered), with the name of the first span in the
+ * bucket.  Tracks of fewer than CPEL_SPAN_COVERAGE_MIN spans have none. */
+#define COVERAGE_SPANS_PER_BUCKET 16
+
+static void
+coverage_build (CpelSpans *spans)
+{
+  CpelFile *file = spans->file;
+
+  for (guint slot = 0; slot < file->n_tracks; slot++)
+    {
+      TrackSpans *t = &spans->tracks[slot];
+      guint64 want = t->n_spans / COVERAGE_SPANS_PER_BUCKET, n;
+      gint64 frontier = G_MININT64, end_t = MAX (spans->edge_end, 0);
+      guint shift = 0;
+      double *covered;
+
+      if (t->n_spans < CPEL_SPAN_COVERAGE_MIN)
+        continue;
+      while (((guint64) end_t >> shift) + 1 > want && shift < 62)
+        shift++;
+      n = ((guint64) end_t >> shift) + 1;
+      covered = g_new0 (double, n);
+      t->coverage = g_new (CpelSpanCoverage, n);
+      for (guint64 i = 0; i < n; i++)
+        t->coverage[i].name = G_MAXUINT32;
+      for (guint64 i = 0; i < t->n_spans; i++)
+        {
+          const CpelSpan *sp = &t->span_data[i];
+          gint64 b = MAX (cpel_spans_begin_ns (spans, slot, sp), frontier);
+          gint64 e = MIN (cpel_spans_end_ns (spans, slot, sp), end_t + 1);
+
+          b = MAX (b, 0);
+          if (e <= b)
+            continue;
+          frontier = e;
+          for (guint64 k = (guint64) b >> shift; k < n && (gint64) (k << shift) < e; k++)
+            {
+              gint64 lo = MAX (b, (gint64) (k << shift));
+              gint64 hi = MIN (e, (gint64) ((k + 1) << shift));
+
+              covered[k] += (double) (hi - lo);
+              if (t->coverage[k].name == G_MAXUINT32)
+                t->coverage[k].name = sp->name;
+            }
+        }
+      for (guint64 i = 0; i < n; i++)
+        t->coverage[i].covered = (float) (covered[i] / (double) ((guint64) 1 << shift));
+      g_free (covered);
+      t->n_buckets = n;
+      t->shift = shift;
+    }
+}
+
+const CpelSpanCoverage *
+cpel_spans_get_coverage (CpelSpans *spans,
+                         guint      slot,
+                         guint     *shift,
+                         guint64   *n_buckets)
+{
+  g_return_val_if_fail (spans != NULL, NULL);
+  g_return_val_if_fail (slot < spans->file->n_tracks, NULL);
+  if (shift != NULL)
+    *shift = spans->tracks[slot].shift;
+  if (n_buckets != NULL)
+    *n_buckets = spans->tracks[slot].n_buckets;
+  return spans->tracks[slot].coverage;
+}
+
 CpelSpans *
 cpel_spans_derive (CpelFile               *file,
                    CpelSpanRules          *rules,
@@ -1177,6 +1251,7 @@ cpel_spans_derive (CpelFile               *file,
       spans->n_spans += t->n_spans + t->n_states;
       spans->n_states += t->n_states;
     }
+  coverage_build (spans);
   if (whole && cpel_span_cache_wanted (file))
     cpel_span_cache_store_in_background (spans);
   return g_steal_pointer (&spans);
@@ -1269,6 +1344,7 @@ cpel_spans_new_from_parts (CpelFile       *file,
       spans->n_spans += t->n_spans + t->n_states;
       spans->n_states += t->n_states;
     }
+  coverage_build (spans);
   return g_steal_pointer (&spans);
 }
 
@@ -1293,6 +1369,9 @@ cpel_spans_free (CpelSpans *spans)
         g_free (spans->tracks[s].span_data);
         g_free (spans->tracks[s].state_data);
       }
+  if (spans->tracks != NULL)
+    for (guint s = 0; s < spans->file->n_tracks; s++)
+      g_free (spans->tracks[s].coverage);
   g_free (spans->block);
   g_free (spans->tracks);
   names_clear (&spans->names);

@@ -98,7 +98,8 @@ gint64           cpel_spans_end_ns          (CpelSpans *spans, guint slot, const
 /* Those edges: where orphans are drawn from (no begin) and to (no end).
  * With cpel_file_get_track_times (), what a renderer needs to find a
  * span's times without a call per span. */
-void             cpel_spans_get_edges       (CpelSpans *spans, gint64 *edge_begin, gint64 *edge_end);
+void             cpel_spans_get_edges       (CpelSpans *spans, gint64 *edge_begin,
+                                             gint64 *edge_end);
 /* The first of the track's spans whose begin time is >= t (n when none).
  * O(log n). */
 guint64          cpel_spans_track_lower_bound (CpelSpans *spans, guint slot, gint64 t);
@@ -131,6 +132,22 @@ typedef struct
 void             cpel_spans_count_by_rule   (CpelSpans         *spans,
                                              CpelSpanRuleCount *counts,
                                              guint              n_rules);
+/* A track's spans zoomed out: per bucket of 2^shift ns from time 0, the
+ * share of it (0..1) that spans cover (their union) and the name of the
+ * first span in it (G_MAXUINT32: none).  Made with the spans for each
+ * track of at least CPEL_SPAN_COVERAGE_MIN spans, about one bucket per 16
+ * spans; NULL for the others.  What a renderer reads instead of the spans
+ * when a pixel holds many buckets. */
+#define CPEL_SPAN_COVERAGE_MIN 1024
+
+typedef struct
+{
+  float   covered;
+  guint32 name;
+} CpelSpanCoverage;
+
+const CpelSpanCoverage *cpel_spans_get_coverage (CpelSpans *spans, guint slot, guint *shift,
+                                                 guint64 *n_buckets);
 /* Bytes the span records take (16 per span). */
 guint64          cpel_spans_get_bytes       (CpelSpans *spans);
 /* A whole capture's spans, derived from a file loaded with the index

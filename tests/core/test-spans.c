@@ -2,6 +2,7 @@
 /* test-spans.c — span rules, the span engine and its statistics */
 #include <stdlib.h>
 #include "cpel-loader.h"
+#include <math.h>
 #include <string.h>
 
 #include <gio/gio.h>
@@ -871,6 +872,68 @@ test_stream_equals_index (void)
     }
   /* streamed: the index was never built */
   g_assert_false (cpel_file_has_index (streamed));
+}
+
+/* Zoomed out: the share of each bucket the spans cover, their union (a
+ * nested span adds nothing), and the first span's name; none for a track
+ * of too few spans. */
+static void
+test_coverage (void)
+{
+  guint n = 0;
+  g_autofree Ev *evs = g_new0 (Ev, 4 * 2048 + 8);
+  g_autoptr(CpelFile) file = NULL;
+  g_autoptr(CpelSpanRules) rules = rules_of (NEST, FALSE);
+  g_autoptr(CpelSpans) spans = NULL;
+  g_autoptr(GError) error = NULL;
+  const CpelSpanCoverage *cov;
+  guint shift = 0;
+  guint64 n_buckets = 0, covered_total = 0;
+
+  /* track 1: x [100 i, 100 i + 80) holding x [100 i + 10, 100 i + 20),
+   * none in [102400, 153600); track 2: 3 spans */
+  for (guint i = 0; i < 2048; i++)
+    {
+      if (i >= 1024 && i < 1536)
+        continue;
+      evs[n++] = (Ev) { 100 * i, 1, "b", NULL };
+      evs[n++] = (Ev) { 100 * i + 10, 1, "b", NULL };
+      evs[n++] = (Ev) { 100 * i + 20, 1, "e", NULL };
+      evs[n++] = (Ev) { 100 * i + 80, 1, "e", NULL };
+    }
+  for (guint i = 0; i < 3; i++)
+    {
+      evs[n++] = (Ev) { 1000 * i + 5, 2, "b", NULL };
+      evs[n++] = (Ev) { 1000 * i + 6, 2, "e", NULL };
+    }
+  file = make_file (evs, n);
+  spans = cpel_spans_derive (file, rules, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_null (cpel_spans_get_coverage (spans, 1, NULL, NULL));
+  cov = cpel_spans_get_coverage (spans, 0, &shift, &n_buckets);
+  g_assert_nonnull (cov);
+  /* 3072 spans: at most 192 buckets over the 204780 ns */
+  g_assert_cmpuint (n_buckets, <=, 3072 / 16);
+  g_assert_cmpuint (n_buckets, ==, (204780 >> shift) + 1);
+  for (guint64 k = 0; k < n_buckets; k++)
+    {
+      gint64 lo = (gint64) (k << shift), hi = (gint64) ((k + 1) << shift);
+
+      if (hi <= 102400 || (lo >= 153600 && hi <= 204700))
+        {
+          /* 80 of every 100 ns */
+          g_assert_cmpfloat (fabs (cov[k].covered - 0.8), <, 100.0 / (1 << shift) + 1e-6);
+          g_assert_cmpstr (cpel_spans_get_name (spans, cov[k].name), ==, "x");
+        }
+      else if (lo >= 102400 && hi <= 153600)
+        {
+          g_assert_cmpfloat (cov[k].covered, ==, 0);
+          g_assert_cmpuint (cov[k].name, ==, G_MAXUINT32);
+        }
+      covered_total += (guint64) llround (cov[k].covered * (1 << shift));
+    }
+  /* in all: 1536 spans of 80 ns */
+  g_assert_cmpuint (covered_total, ==, 1536 * 80);
 }
 
 /* Every span and state of every track, with flags and event indices. */
@@ -1849,6 +1912,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/spans/vpp-dispatch", test_vpp_dispatch);
   g_test_add_func ("/core/spans/snabb-breaths", test_snabb_breaths);
 #if HAVE_PERF
+  g_test_add_func ("/core/spans/coverage", test_coverage);
   g_test_add_func ("/core/spans/perf-running", test_perf_running);
 #endif
 #if HAVE_CTF

@@ -189,6 +189,73 @@ test_trace (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (fabs (px[2] - (bg[2] + burst.b) / 2), <, 0.03);
 }
 
+/* 3072 "burst" spans [128 i, 128 i + 64) but none in [262144, 393216):
+ * zoomed out, the columns are read from the spans' coverage, not sampled
+ * (the samples, 2048 ns apart, would all fall in spans: full strength). */
+static void
+coverage_func (guint64 i, TestEvent *e, gpointer data)
+{
+  guint64 j = i / 2;
+
+  if (j >= 2048)
+    j += 1024;   /* the gap */
+  e->t = 128 * j + 64 * (i % 2);
+  e->track = 0;
+  e->code = i % 2 ? CODE_RECV : CODE_SEND;
+  e->datum = 3;
+}
+
+static void
+test_coverage (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CpelFile) file = test_file_new_func (1, 2 * 3072, coverage_func, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelSpans) spans = cpel_spans_derive (file, f->rules, NULL, NULL, &error);
+  g_autofree guint8 *hidden = NULL;
+  guint shift = 0;
+  CpelRGBA burst;
+  CpelView view;
+  cairo_surface_t *s, *none;
+  double px[3], bg[3];
+
+  g_assert_no_error (error);
+  g_assert_nonnull (cpel_spans_get_coverage (spans, 0, &shift, NULL));
+  hidden = g_new0 (guint8, cpel_file_get_n_types (file));
+  memset (hidden, 1, cpel_file_get_n_types (file));
+  cpel_view_init (&view, file, &f->light);
+  view.label_width = 100;
+  view.ruler_height = 28;
+  view.row_height = 24;
+  view.hidden_types = hidden;
+  /* 64 columns of 8192 ns: at least two buckets each */
+  view.t0 = 0;
+  view.t1 = 524288;
+  g_assert_cmpuint ((guint64) 8192, >=, (guint64) 2 << shift);
+  span_color (f, &f->light, "burst", &burst);
+  view.spans = spans;
+  s = test_render (&view, 164, 60);
+  view.spans = NULL;
+  none = test_render (&view, 164, 60);
+  /* half of each column covered: the colour at half strength */
+  for (int c = 0; c < 64; c++)
+    {
+      test_pixel (s, 100 + c, 40, px);
+      test_pixel (none, 100 + c, 40, bg);
+      if (c >= 32 && c < 48)
+        {
+          /* the gap: nothing */
+          g_assert_cmpfloat (fabs (px[0] - bg[0]) + fabs (px[1] - bg[1]) + fabs (px[2] - bg[2]), <,
+                             0.01);
+          continue;
+        }
+      g_assert_cmpfloat (fabs (px[0] - (bg[0] + burst.r) / 2), <, 0.03);
+      g_assert_cmpfloat (fabs (px[1] - (bg[1] + burst.g) / 2), <, 0.03);
+      g_assert_cmpfloat (fabs (px[2] - (bg[2] + burst.b) / 2), <, 0.03);
+    }
+  cairo_surface_destroy (s);
+  cairo_surface_destroy (none);
+}
+
 static void
 test_states (Fixture *f, gconstpointer data)
 {
@@ -529,6 +596,7 @@ main (int argc, char **argv)
   ADD ("/render/spans/hit", test_hit);
   ADD ("/render/spans/overflow", test_overflow);
   ADD ("/render/spans/trace", test_trace);
+  ADD ("/render/spans/coverage", test_coverage);
   ADD ("/render/spans/highlight", test_highlight);
   return g_test_run ();
 }
