@@ -1143,9 +1143,13 @@ coverage_build (CpelSpans *spans)
 {
   CpelFile *file = spans->file;
 
+  if (file->times == NULL)
+    return;
   for (guint slot = 0; slot < file->n_tracks; slot++)
     {
       TrackSpans *t = &spans->tracks[slot];
+      const CpelTrack *track = &file->tracks[slot];
+      const gint64 *times = file->times + track->first;
       guint64 want = t->n_spans / COVERAGE_SPANS_PER_BUCKET, n;
       gint64 frontier = G_MININT64, end_t = MAX (spans->edge_end, 0);
       guint shift = 0;
@@ -1163,8 +1167,21 @@ coverage_build (CpelSpans *spans)
       for (guint64 i = 0; i < t->n_spans; i++)
         {
           const CpelSpan *sp = &t->span_data[i];
-          gint64 b = MAX (cpel_spans_begin_ns (spans, slot, sp), frontier);
-          gint64 e = MIN (cpel_spans_end_ns (spans, slot, sp), end_t + 1);
+          gint64 b, e;
+
+          /* cpel_spans_begin_ns () / _end_ns (), inline: 10^8 of them */
+          if (G_UNLIKELY (sp->flags & (CPEL_SPAN_NO_BEGIN | CPEL_SPAN_NO_END)))
+            {
+              b = cpel_spans_begin_ns (spans, slot, sp);
+              e = cpel_spans_end_ns (spans, slot, sp);
+            }
+          else
+            {
+              b = sp->begin < track->count ? times[sp->begin] : spans->edge_end;
+              e = sp->end < track->count ? times[sp->end] : spans->edge_end;
+            }
+          b = MAX (b, frontier);
+          e = MIN (e, end_t + 1);
 
           b = MAX (b, 0);
           if (e <= b)

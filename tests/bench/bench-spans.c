@@ -14,6 +14,8 @@
  * then, with the index cache on (in DIR/bench-spans-cache, emptied first):
  * a derive that stores the spans (the store timed apart: it runs in the
  * background) and, best of 3, a warm re-open's derive that reads them back;
+ * then 40 frames of the whole capture (1280 × 700, a cairo image surface,
+ * each one shifted by a nanosecond as a pan), without and with the spans;
  * and prints wall and CPU times (best of 3), the ratio derive / index, spans, bytes per span
  * and the resident growth of derive and of the streamed summary.
  */
@@ -26,6 +28,7 @@
 #include <glib/gstdio.h>
 
 #include "cpel-core.h"
+#include "cpel-render.h"
 
 static const char *nodes[] = {
   "dpdk-input", "ethernet-input", "ip4-input-no-checksum", "ip4-lookup",
@@ -78,6 +81,50 @@ rss_anon (void)
     return 0;
   p = strstr (text, "RssAnon:");
   return p ? g_ascii_strtoull (p + 8, NULL, 10) * 1024 : 0;
+}
+
+static int
+cmp_double (const void *a,
+            const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+#define N_FRAMES 40
+
+/* Frames of the whole capture (p50 and p95, ms), with `spans` or none. */
+static void
+frames (CpelFile  *file,
+        CpelSpans *spans,
+        double    *p50,
+        double    *p95)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1280, 700);
+  double ms[N_FRAMES];
+  CpelPalette palette;
+  CpelView view;
+
+  cpel_palette_init_light (&palette);
+  cpel_view_init (&view, file, &palette);
+  view.spans = spans;
+  for (int i = 0; i < N_FRAMES; i++)
+    {
+      cairo_t *cr = cairo_create (surface);
+      gint64 t0;
+
+      view.t0 = i;
+      view.t1 = cpel_file_get_duration (file) + 1 + i;
+      t0 = g_get_monotonic_time ();
+      cpel_render_view (cr, 1280, 700, &view);
+      ms[i] = (g_get_monotonic_time () - t0) / 1e3;
+      cairo_destroy (cr);
+    }
+  qsort (ms, N_FRAMES, sizeof (double), cmp_double);
+  *p50 = ms[N_FRAMES / 2];
+  *p95 = ms[N_FRAMES * 95 / 100 - 1];
+  cairo_surface_destroy (surface);
 }
 
 static void
@@ -265,6 +312,18 @@ main (int argc, char **argv)
         g_assert_cmpuint (cpel_spans_get_n_spans (spans), ==, n_spans);
         best_warm = MIN (best_warm, (t1 - t0) / 1e6);
         cpu_warm = MIN (cpu_warm, cpu_s () - c0);
+        if (run == 2)
+          {
+            double p50, p95, s50, s95;
+
+            /* the index checked first (a viewer does it after its first
+             * frame), so that the frames run alone */
+            cpel_file_verify_index (file, NULL);
+            frames (file, NULL, &p50, &p95);
+            frames (file, spans, &s50, &s95);
+            printf ("frame_whole_capture_ms events p50=%.1f p95=%.1f with_spans p50=%.1f "
+                    "p95=%.1f\n", p50, p95, s50, s95);
+          }
       }
     printf ("store_after_derive_s=%.3f span_cache_bytes=%" G_GUINT64_FORMAT "\n", store_s,
             cache_bytes - index_bytes);
