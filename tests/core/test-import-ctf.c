@@ -66,6 +66,38 @@ test_dpdk (void)
   /* [1795684451.364895571] is the last event: 38263850 ns after the first */
   g_assert_cmpint (cpel_file_get_duration (file), ==, 38263850);
   g_assert_cmpstr (cpel_file_get_source_value (file, "lost-events"), ==, "0");
+
+  /* the built-in rules: each worker lcore is ready from its start on (DPDK
+   * 22.11 has no running / stopped tracepoints, nor service runs) */
+  {
+    g_autoptr(CpelSpanRules) rules = cpel_span_rules_new_builtin ();
+    g_autoptr(GError) error = NULL;
+    g_autoptr(CpelSpans) spans = cpel_spans_derive (file, rules, NULL, NULL, &error);
+    guint workers = 0;
+
+    g_assert_no_error (error);
+    for (guint slot = 0; slot < cpel_file_get_n_tracks (file); slot++)
+      {
+        const char *label = cpel_file_get_track_label (file, slot);
+        guint64 n_spans = 0, n_states = 0;
+        const CpelSpan *st;
+
+        cpel_spans_get_track_spans (spans, slot, &n_spans);
+        st = cpel_spans_get_track_states (spans, slot, &n_states);
+        g_assert_cmpuint (n_spans, ==, 0);
+        if (!g_str_has_prefix (label, "rte-worker-"))
+          {
+            g_assert_cmpuint (n_states, ==, 0);
+            continue;
+          }
+        workers++;
+        g_assert_cmpuint (n_states, ==, 1);
+        g_assert_cmpstr (cpel_spans_get_name (spans, st[0].name), ==, "lcore ready");
+        g_assert_cmpuint (st[0].flags, ==, CPEL_SPAN_STATE | CPEL_SPAN_NO_END);
+        g_assert_cmpint (cpel_spans_end_ns (spans, slot, &st[0]), ==, 38263850);
+      }
+    g_assert_cmpuint (workers, ==, 2);
+  }
 }
 
 static void

@@ -542,14 +542,21 @@ test_builtin_texts (void)
     { 61, 3, "lib.eal.service.run.begin", "id = 2, lcore = 3" },
     { 62, 3, "lib.eal.service.run.end", "id = 1, lcore = 3" },
     { 66, 3, "lib.eal.service.run.end", "id = 2, lcore = 3" },
+    { 70, 4, "lib.eal.thread.lcore.ready", "lcore_id = 0x5, cpuset = \"1\"" },
+    { 72, 4, "lib.eal.thread.lcore.running", "lcore_id = 0x5, f = 0x7F8E" },
+    { 75, 4, "lib.eal.thread.lcore.stopped", "lcore_id = 0x5" },
+    { 80, 4, "lib.eal.thread.lcore.running", "lcore_id = 0x5, f = 0x7F8E" },
   };
   g_autoptr(CpelFile) file = make_file (evs, G_N_ELEMENTS (evs));
   g_autofree char *s = spans_string (file, NULL, TRUE, NULL);
 
   g_assert_cmpstr (s, ==,
-                   "0:process tw[0,4] 0:process tw[6,9] 0:cli-cmd[10,20] 0:cli-cmd[30,66]> "
+                   "0:process tw[0,4] 0:process tw[6,9] 0:cli-cmd[10,20] 0:cli-cmd[30,80]> "
                    "1:engine.breath[0,41]d1< 1:engine.breath[40,45] 1:engine.sleep[50,53] "
-                   "2:lib.eal.service.run[60,62] 2:lib.eal.service.run[61,66]d1");
+                   "2:lib.eal.service.run[60,62] 2:lib.eal.service.run[61,66]d1 "
+                   /* an lcore's states */
+                   "3:lcore ready[70,72] 3:lcore running[72,75] 3:lcore stopped[75,80] "
+                   "3:lcore running[80,80]>");
 }
 
 static void
