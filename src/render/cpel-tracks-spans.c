@@ -93,6 +93,10 @@ static const struct
   { "Idle", 0xdeddda, 0x48464e },
   { "Parked", 0xb8b0c8, 0x4a4458 },
   { "Unknown", 0xe8e7e5, 0x38363c },
+  /* a DPDK lcore: running a launched function, or waiting for one */
+  { "lcore running", 0x33b864, 0x2ec27e },
+  { "lcore ready", 0xdeddda, 0x48464e },
+  { "lcore stopped", 0xdeddda, 0x48464e },
 };
 
 void
