@@ -143,7 +143,10 @@ live_thread (GTask        *task,
 {
   LiveData *d = task_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(CpelSpans) spans = cpel_spans_derive (d->file, d->rules, NULL, cancellable, &error);
+  /* the whole capture, not kept in the cache: a count per edit */
+  CpelSpansOptions options = { .no_store = TRUE };
+  g_autoptr(CpelSpans) spans = cpel_spans_derive (d->file, d->rules, &options, cancellable,
+                                                  &error);
   guint n = cpel_span_rules_get_n_rules (d->rules);
   g_autofree CpelSpanRuleCount *counts = g_new0 (CpelSpanRuleCount, MAX (n, 1));
   CpelSpanRuleCount *total = g_new0 (CpelSpanRuleCount, 1);

@@ -1269,7 +1269,7 @@ cpel_spans_derive (CpelFile               *file,
       spans->n_states += t->n_states;
     }
   coverage_build (spans);
-  if (whole && cpel_span_cache_wanted (file))
+  if (whole && (options == NULL || !options->no_store) && cpel_span_cache_wanted (file))
     cpel_span_cache_store_in_background (spans);
   return g_steal_pointer (&spans);
 }

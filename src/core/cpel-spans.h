@@ -66,6 +66,8 @@ typedef struct
   gint64        t1;
   const guint  *slots;     /* tracks; NULL = every track */
   guint         n_slots;
+  gboolean      no_store;  /* a whole capture's spans not kept in the index cache (a
+                            * count thrown away, as the rule editor's) */
 } CpelSpansOptions;
 
 typedef struct _CpelSpans CpelSpans;

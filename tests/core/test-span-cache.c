@@ -301,6 +301,19 @@ test_rules_and_range (Fixture       *f,
     g_assert_cmpuint (cpel_spans_get_n_spans (spans), ==, 4);
     g_assert_cmpuint (count_span_caches (f), ==, 2);
   }
+  /* the whole capture asked not to be kept: read, not stored */
+  {
+    g_autoptr(CpelSpanRules) third = rules_of ("span y begin event=kb end event=ke\n");
+    CpelSpansOptions no_store = { .no_store = TRUE };
+    g_autoptr(CpelSpans) a = cpel_spans_derive (file, third, &no_store, NULL, &error);
+    g_autoptr(CpelSpans) b = cpel_spans_derive (file, rules, &no_store, NULL, &error);
+
+    g_assert_no_error (error);
+    cpel_span_cache_wait ();
+    g_assert_false (cpel_spans_is_from_cache (a));
+    g_assert_true (cpel_spans_is_from_cache (b));
+    g_assert_cmpuint (count_span_caches (f), ==, 2);
+  }
   /* a part of the capture: never read from, nor stored in, the cache */
   {
     g_autoptr(CpelSpans) a = cpel_spans_derive (file, rules, &range, NULL, &error);
