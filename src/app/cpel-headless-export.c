@@ -77,5 +77,7 @@ cpel_export_headless (const char               *file_path,
         g_printerr (_("Use --force to replace it.\n"));
       return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT) ? 2 : 1;
     }
+  /* the spans kept in the cache for the next open are written in full */
+  cpel_spans_wait_stored ();
   return 0;
 }
