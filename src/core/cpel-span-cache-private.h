@@ -2,10 +2,11 @@
 /* cpel-span-cache-private.h — the derived spans, persisted beside the index
  *
  * Deriving the spans reads every event again; a warm re-open reads them
- * from a cache file instead.  One file per captured file, clock override
- * and set of rules, in the index cache's dir and under its cap
- * (cpel-index-cache.h): "<32 hex digits>.cpelspans", the digits from the
- * file's device, inode, clock override and the rules' SHA-256.  Used only
+ * from a cache file instead.  One file per captured file and clock
+ * override, in the index cache's dir and under its cap (cpel-index-cache.h):
+ * "<32 hex digits>.cpelspans", the digits from the file's device, inode and
+ * clock override; it holds the spans of one set of rules (their SHA-256 in
+ * its header), and a store with other rules replaces it.  Used only
  * where the index cache is (CpelLoadOptions.use_cache, a CPEL file opened by
  * path with enough events) and only for the whole capture.
  *

@@ -84,10 +84,12 @@ rules_digest (CpelSpanRules *rules,
   g_checksum_get_digest (sum, digest, &len);
 }
 
+/* One file per capture and clock override, whatever the rules (those of
+ * its header): other rules replace it, so that trying rules never fills
+ * the cache dir and pushes the index out. */
 static char *
 path_for (CpelFile                *file,
-          const CpelIndexCacheKey *key,
-          const guint8             digest[32])
+          const CpelIndexCacheKey *key)
 {
   g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
   guint64 id[3] = { key->dev, key->ino, key->tps_override };
@@ -95,7 +97,7 @@ path_for (CpelFile                *file,
   char hex[33];
 
   g_checksum_update (sum, (const guchar *) id, sizeof id);
-  g_checksum_update (sum, digest, 32);
+  g_checksum_update (sum, (const guchar *) "spans", 5);
   g_strlcpy (hex, g_checksum_get_string (sum), sizeof hex);
   name = g_strconcat (hex, CPEL_SPAN_CACHE_SUFFIX, NULL);
   return g_build_filename (file->cache_dir, name, NULL);
@@ -303,7 +305,6 @@ cpel_span_cache_store (CpelSpans *spans)
 {
   CpelFile *file;
   CpelIndexCacheKey key;
-  guint8 digest[32];
   gboolean ok;
   int fd;
   Store st;
@@ -313,8 +314,7 @@ cpel_span_cache_store (CpelSpans *spans)
   if (!cpel_span_cache_wanted (file) || !cpel_index_cache_compute_key (file, file->cache_tps, &key))
     return FALSE;
   store_init (&st, spans, &key);
-  rules_digest (cpel_spans_get_rules (spans), digest);
-  st.path = path_for (file, &key, digest);
+  st.path = path_for (file, &key);
   fd = cpel_index_cache_create_tmp (file, st.h.file_size, &st.tmp);
   if (fd < 0)
     {
@@ -620,7 +620,6 @@ cpel_span_cache_load (CpelFile           *file,
 {
   CpelIndexCacheLoad local;
   CpelIndexCacheKey key;
-  guint8 digest[32];
   g_autofree char *path = NULL;
   CpelSpans *spans = NULL;
 
@@ -633,8 +632,7 @@ cpel_span_cache_load (CpelFile           *file,
   *status = CPEL_INDEX_CACHE_OFF;
   if (!cpel_span_cache_wanted (file) || !cpel_index_cache_compute_key (file, file->cache_tps, &key))
     return NULL;
-  rules_digest (rules, digest);
-  path = path_for (file, &key, digest);
+  path = path_for (file, &key);
   *status = CPEL_INDEX_CACHE_MISSING;
 #ifdef G_OS_UNIX
   {
