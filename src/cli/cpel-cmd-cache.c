@@ -38,9 +38,10 @@ cpel_cmd_cache (int argc, char **argv)
           return CPEL_EXIT_INVALID;
         }
       size_text = g_format_size (bytes);
-      /* TRANSLATORS: "Removed 3 index files (1.2 GB) from /home/…/index" */
-      g_print (g_dngettext (GETTEXT_PACKAGE, "Removed %u index file (%s) from %s\n",
-                            "Removed %u index files (%s) from %s\n", n),
+      /* TRANSLATORS: "Removed 3 cache files (1.2 GB) from /home/…/index" (the
+         index and the spans of captures) */
+      g_print (g_dngettext (GETTEXT_PACKAGE, "Removed %u cache file (%s) from %s\n",
+                            "Removed %u cache files (%s) from %s\n", n),
                n, size_text, dir);
       return cpel_cli_flush_stdout () ? CPEL_EXIT_OK : CPEL_EXIT_INVALID;
     }
@@ -58,7 +59,7 @@ cpel_cmd_cache (int argc, char **argv)
       limit_text = g_format_size (options.cache_max_bytes ? options.cache_max_bytes
                                                           : CPEL_INDEX_CACHE_DEFAULT_MAX_BYTES);
       g_print ("%s: %s\n", _("Folder"), dir);
-      g_print ("%s: %u (%s)\n", _("Index files"), n, size_text);
+      g_print ("%s: %u (%s)\n", _("Cache files"), n, size_text);
       g_print ("%s: %s\n", _("Limit"), limit_text);
       g_print ("%s: %s\n", _("Used"), options.use_cache ? _("yes") : _("no (turned off in the settings)"));
       return cpel_cli_flush_stdout () ? CPEL_EXIT_OK : CPEL_EXIT_INVALID;

@@ -254,17 +254,17 @@ test_info_clear (Fixture       *f,
   cli_run (&r, "cache", "info");
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, f->index_dir));
-  g_assert_nonnull (strstr (r.out, "Index files: 1 ("));
+  g_assert_nonnull (strstr (r.out, "Cache files: 1 ("));
   cli_run (&r, "cache", "clear");
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_true (g_str_has_prefix (r.out, "Removed 1 index file ("));
+  g_assert_true (g_str_has_prefix (r.out, "Removed 1 cache file ("));
   g_assert_cmpuint (n_cache_files (f), ==, 0);
   cli_run (&r, "cache", "info");
-  g_assert_nonnull (strstr (r.out, "Index files: 0 ("));
+  g_assert_nonnull (strstr (r.out, "Cache files: 0 ("));
   /* clearing an empty or missing folder is fine */
   cli_run (&r, "cache", "clear");
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_true (g_str_has_prefix (r.out, "Removed 0 index files ("));
+  g_assert_true (g_str_has_prefix (r.out, "Removed 0 cache files ("));
   /* usage errors */
   cli_run (&r, "cache");
   g_assert_cmpint (r.status, ==, 2);
