@@ -18,6 +18,7 @@ cpel_export_headless (const char               *file_path,
   CpelExportOptions export;
   CpelLoadOptions load_options = { 0 };
   g_autoptr(CpelSpanRules) span_rules = NULL;
+  gboolean ok;
 
   /* 0: the default size (cpel_render_export_file) */
   if ((options->width != 0 && (options->width < 16 || options->width > 16384))
@@ -70,14 +71,16 @@ cpel_export_headless (const char               *file_path,
   /* as the viewer shows it: with the built-in spans */
   span_rules = cpel_span_settings_make_rules (NULL, NULL, NULL);
   export.span_rules = span_rules;
-  if (!cpel_render_export_file (file, &export, out_path, &error))
+  ok = cpel_render_export_file (file, &export, out_path, &error);
+  /* the spans kept in the cache for the next open are written in full (a
+   * store cut short would leave its temporary file) */
+  cpel_spans_wait_stored ();
+  if (!ok)
     {
       g_printerr ("%s: %s\n", out_path, error->message);
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
         g_printerr (_("Use --force to replace it.\n"));
       return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT) ? 2 : 1;
     }
-  /* the spans kept in the cache for the next open are written in full */
-  cpel_spans_wait_stored ();
   return 0;
 }

@@ -67,6 +67,7 @@ cpel_cmd_export (int argc, char **argv)
   const char *output;
   gint64 from = 0, to = -1;
   guint n_outputs;
+  gboolean ok;
 
   context = cpel_cli_context_new ("export", _("FILE"),
                                   _("Render a view of FILE into a PNG, SVG or PDF file, without a display.\n"
@@ -100,6 +101,8 @@ cpel_cmd_export (int argc, char **argv)
     return cpel_cli_usage_error ("export", _("--paired needs --compare"));
   if (no_spans && (rule_files != NULL || no_builtin))
     return cpel_cli_usage_error ("export", _("--rules and --no-builtin do not go with --no-spans"));
+  if (compare != NULL && (rule_files != NULL || no_builtin))
+    return cpel_cli_usage_error ("export", _("--rules and --no-builtin do not go with --compare"));
   /* spans and thread states, as the viewer draws them (not in --compare) */
   if (!no_spans && compare == NULL)
     {
@@ -177,7 +180,11 @@ cpel_cmd_export (int argc, char **argv)
         }
     }
 
-  if (!cpel_render_export_file (file, &options, output, &error))
+  ok = cpel_render_export_file (file, &options, output, &error);
+  /* the spans kept in the cache for the next run are written in full (a
+   * store cut short would leave its temporary file) */
+  cpel_spans_wait_stored ();
+  if (!ok)
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT))
         return cpel_cli_usage_error ("export", "%s", error->message);
@@ -190,8 +197,6 @@ cpel_cmd_export (int argc, char **argv)
         g_printerr (_("Use --force to replace it.\n"));
       return CPEL_EXIT_INVALID;
     }
-  /* the spans kept in the cache for the next run are written in full */
-  cpel_spans_wait_stored ();
   if (file_b != NULL)
     return cpel_cli_report_damage (file, argv[1]) | cpel_cli_report_damage (file_b, compare)
            ? CPEL_EXIT_INVALID : CPEL_EXIT_OK;

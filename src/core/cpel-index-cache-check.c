@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cpel-index-cache-private.h"
+#include "cpel-span-cache-private.h"
 #include "cpel-lod.h"
 #include "cpel-mapguard.h"
 
@@ -803,6 +804,8 @@ cpel_file_verify_index (CpelFile     *self,
         g_unlink (bulk->path);
 #endif
       g_atomic_int_set (&self->cache_bad, TRUE);
+      /* and the spans derived from it (a store under way checks cache_bad) */
+      cpel_span_cache_forget (self);
     }
   g_free (bulk->path);
   /* the file keeps the summaries (cache_lod): only the bulk's own state goes */

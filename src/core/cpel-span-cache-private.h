@@ -80,6 +80,9 @@ CpelSpans *cpel_span_cache_load_data    (CpelFile                *file,
                                          const guint8            *data,
                                          gsize                    len,
                                          CpelIndexCacheLoad      *status);
+/* Removes the cache file of `file`'s spans (its index was found damaged:
+ * spans derived from it are not to be read again). */
+void       cpel_span_cache_forget       (CpelFile *file);
 /* Writes the cache file of `spans` (of a whole file) now. */
 gboolean   cpel_span_cache_store        (CpelSpans *spans);
 /* The bytes of that file under `key` (tests, the fuzzer's seeds). */

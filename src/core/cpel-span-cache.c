@@ -108,7 +108,8 @@ cpel_span_cache_wanted (CpelFile *file)
 {
   g_return_val_if_fail (CPEL_IS_FILE (file), FALSE);
   return file->cache_wanted && file->cache_dir != NULL && file->path != NULL
-         && file->mapped != NULL && file->n_events >= file->cache_min_events;
+         && file->mapped != NULL && file->n_events >= file->cache_min_events
+         && !g_atomic_int_get (&file->cache_bad);
 }
 
 /* ---- writing ------------------------------------------------------------- */
@@ -190,6 +191,7 @@ typedef struct
 
 typedef struct
 {
+  CpelFile            *file;
   CpelSpanCacheHeader  h;
   GByteArray          *table;
   GByteArray          *names;
@@ -212,6 +214,7 @@ store_init (Store                   *st,
   guint64 at;
 
   memset (st, 0, sizeof *st);
+  st->file = file;
   st->table = g_byte_array_new ();
   st->names = g_byte_array_new ();
   st->parts = g_array_new (FALSE, FALSE, sizeof (Part));
@@ -290,7 +293,14 @@ store_step (Store    *st,
     }
   if (st->ok)
     cpel_index_cache_writer_finish (&st->w);
+  /* spans derived from an index found damaged meanwhile are not kept */
+  st->ok = st->ok && !g_atomic_int_get (&st->file->cache_bad);
   st->ok = cpel_index_cache_commit_tmp (st->w.fd, st->tmp, st->path, st->ok);
+  if (st->ok && g_atomic_int_get (&st->file->cache_bad))
+    {
+      g_unlink (st->path);   /* found damaged while renamed (the check forgets the rest) */
+      st->ok = FALSE;
+    }
   st->done = TRUE;
 }
 
@@ -497,8 +507,13 @@ load (CpelFile                *file,
       || h.n_tracks != file->n_tracks || h.n_events != file->n_events)
     return NULL;
 
-  /* every offset and size, before any allocation they bound */
+  /* every offset and size, before any allocation they bound: no larger
+   * than a writer may write; a name is a span's, or one a rule gives an
+   * event type (known before any event) */
   *status = CPEL_INDEX_CACHE_DAMAGED;
+  if ((file->cache_max_bytes != 0 && in->size > file->cache_max_bytes)
+      || h.n_names > h.n_records + (guint64) file->n_types * MAX (n_rules, 1))
+    return NULL;
   if (h.table_offset != sizeof h || h.n_tracks > (in->size - h.table_offset) / 16
       || h.names_offset != h.table_offset + 16 * h.n_tracks
       || h.n_names > G_MAXUINT32 || h.n_names > (in->size - h.names_offset) / 8
@@ -613,6 +628,20 @@ cpel_span_cache_load_data (CpelFile                *file,
   return load (file, rules, key, &in, status ? status : &local);
 }
 
+void
+cpel_span_cache_forget (CpelFile *file)
+{
+  CpelIndexCacheKey key;
+  g_autofree char *path = NULL;
+
+  g_return_if_fail (CPEL_IS_FILE (file));
+  if (!file->cache_wanted || file->cache_dir == NULL || file->path == NULL
+      || !cpel_index_cache_compute_key (file, file->cache_tps, &key))
+    return;
+  path = path_for (file, &key);
+  g_unlink (path);
+}
+
 CpelSpans *
 cpel_span_cache_load (CpelFile           *file,
                       CpelSpanRules      *rules,
@@ -637,7 +666,8 @@ cpel_span_cache_load (CpelFile           *file,
 #ifdef G_OS_UNIX
   {
     struct stat st;
-    int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+    /* not a FIFO's endless wait, nor a link's target */
+    int fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0);
 
     if (fd < 0)
       return NULL;

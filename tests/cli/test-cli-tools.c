@@ -303,8 +303,11 @@ test_export_spans (void)
   for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
     g_bytes_unref (images[i]);
 
-  /* usage: --no-spans with rules; a rules file with an error */
+  /* usage: --no-spans with rules, rules with --compare; a rules file with
+   * an error */
   cli_run (&r, "export", "--png", unused, "--no-spans", "--rules", rules, snabb);
+  g_assert_cmpint (r.status, ==, 2);
+  cli_run (&r, "export", "--png", unused, "--compare", snabb, "--no-builtin", snabb);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_true (g_file_set_contents (rules, "span broken begin\n", -1, NULL));
   cli_run (&r, "export", "--png", unused, "--rules", rules, snabb);

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include <glib/gstdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cpel-core.h"
 #include "cpel-loader.h"
@@ -487,6 +489,41 @@ test_damaged (Fixture       *f,
   }
 }
 
+/* A FIFO (or a link) where the cache file goes is never opened: the spans
+ * are derived, and stored in its place. */
+static void
+test_fifo (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autoptr(CpelSpanRules) rules = rules_of (RULES);
+  g_autofree char *path = NULL;
+
+  {
+    g_autoptr(CpelFile) file = open_file (f, TRUE);
+
+    cpel_spans_free (derive (file, rules));
+  }
+  path = span_cache_path (f);
+  g_assert_nonnull (path);
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_assert_cmpint (mkfifo (path, 0600), ==, 0);
+  {
+    g_autoptr(CpelFile) file = open_file (f, TRUE);
+    g_autoptr(CpelSpans) spans = derive (file, rules);
+
+    g_assert_false (cpel_spans_is_from_cache (spans));
+    g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  }
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_assert_cmpint (symlink (f->path, path), ==, 0);
+  {
+    g_autoptr(CpelFile) file = open_file (f, TRUE);
+    g_autoptr(CpelSpans) spans = derive (file, rules);
+
+    g_assert_false (cpel_spans_is_from_cache (spans));
+  }
+}
+
 /* The cache dir's usage, clear and trim count the span caches too. */
 static void
 test_dir (Fixture       *f,
@@ -531,5 +568,6 @@ main (int   argc,
   g_test_add ("/core/span-cache/damaged", Fixture, NULL, fixture_setup, test_damaged,
               fixture_teardown);
   g_test_add ("/core/span-cache/dir", Fixture, NULL, fixture_setup, test_dir, fixture_teardown);
+  g_test_add ("/core/span-cache/fifo", Fixture, NULL, fixture_setup, test_fifo, fixture_teardown);
   return g_test_run ();
 }
