@@ -220,8 +220,13 @@ store_init (Store                   *st,
   st->parts = g_array_new (FALSE, FALSE, sizeof (Part));
   make_head (spans, key, &st->h, st->table, st->names);
   g_array_append_val (st->parts, ((Part) { (const guint8 *) &st->h, sizeof st->h, 0 }));
-  g_array_append_val (st->parts, ((Part) { st->table->data, st->table->len, st->h.table_offset }));
-  g_array_append_val (st->parts, ((Part) { st->names->data, st->names->len, st->h.names_offset }));
+  /* (an empty part has no data pointer: left out) */
+  if (st->table->len > 0)
+    g_array_append_val (st->parts,
+                        ((Part) { st->table->data, st->table->len, st->h.table_offset }));
+  if (st->names->len > 0)
+    g_array_append_val (st->parts,
+                        ((Part) { st->names->data, st->names->len, st->h.names_offset }));
   at = st->h.records_offset;
   for (guint s = 0; s < file->n_tracks; s++)
     for (int k = 0; k < 2; k++)
