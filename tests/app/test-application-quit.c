@@ -58,21 +58,6 @@ on_activate (GApplication *application,
   g_idle_add (quit_soon, run);
 }
 
-/* The names in `dir` ending in `suffix`. */
-static guint
-count_names (const char *dir,
-             const char *suffix)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-  guint n = 0;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    if (g_str_has_suffix (name, suffix))
-      n++;
-  return n;
-}
-
 static void
 test_quit_waits (void)
 {
@@ -97,7 +82,7 @@ test_quit_waits (void)
   run.window = cpel_window_new (app);
   app_test_open_and_wait (run.window, path);
   g_assert_true (cpel_file_index_store_is_pending (cpel_window_get_file (run.window)));
-  g_assert_cmpuint (count_names (cache_dir, CPEL_INDEX_CACHE_SUFFIX), ==, 0);
+  g_assert_cmpuint (cpel_test_count_suffix (cache_dir, CPEL_INDEX_CACHE_SUFFIX), ==, 0);
   /* its spans derived: their store starts then, in a thread of its own */
   app_test_wait_spans (cpel_timeline_get_session (cpel_window_get_timeline (run.window)));
   rules = cpel_span_rules_ref (cpel_session_get_span_rules (
@@ -113,9 +98,9 @@ test_quit_waits (void)
   g_assert_cmpstr (run.note, ==, "Quitting once the index cache is written…");
   g_assert_cmpuint (cpel_index_stores_in_progress (), ==, 0);
   g_assert_null (gtk_application_get_windows (GTK_APPLICATION (app)));
-  g_assert_cmpuint (count_names (cache_dir, CPEL_INDEX_CACHE_SUFFIX), ==, 1);
-  g_assert_cmpuint (count_names (cache_dir, CPEL_INDEX_CACHE_TMP_SUFFIX), ==, 0);
-  g_assert_cmpuint (count_names (cache_dir, CPEL_SPAN_CACHE_SUFFIX), ==, 1);
+  g_assert_cmpuint (cpel_test_count_suffix (cache_dir, CPEL_INDEX_CACHE_SUFFIX), ==, 1);
+  g_assert_cmpuint (cpel_test_count_suffix (cache_dir, CPEL_INDEX_CACHE_TMP_SUFFIX), ==, 0);
+  g_assert_cmpuint (cpel_test_count_suffix (cache_dir, CPEL_SPAN_CACHE_SUFFIX), ==, 1);
   g_assert_cmpuint (cpel_spans_stores_in_progress (), ==, 0);
 
   /* complete: the next open reads it, and it checks out in full */

@@ -29,6 +29,7 @@
 #include "cpel-span-cache-private.h"
 #include "cpel-loader.h"
 #include "cpel-lod.h"
+#include "cpel-test-util.h"
 
 typedef struct
 {
@@ -857,20 +858,6 @@ open_later (Fixture *f)
   return file;
 }
 
-/* The files in `dir` ending in `suffix`. */
-static guint
-count_suffix (const char *dir,
-              const char *suffix)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-  guint n = 0;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    n += g_str_has_suffix (name, suffix);
-  return n;
-}
-
 static void
 flip_and_verify_later (Fixture    *f,
                        const char *cpath,
@@ -896,17 +883,17 @@ flip_and_verify_later (Fixture    *f,
     spans = cpel_spans_derive (file, rules, NULL, NULL, NULL);
     g_assert_nonnull (spans);
     cpel_spans_wait_stored ();
-    g_assert_cmpuint (count_suffix (f->cache_dir, CPEL_SPAN_CACHE_SUFFIX), ==, 1);
+    g_assert_cmpuint (cpel_test_count_suffix (f->cache_dir, CPEL_SPAN_CACHE_SUFFIX), ==, 1);
     g_assert_false (cpel_file_verify_index (file, NULL));
     g_assert_true (cpel_file_is_damaged (file));
     g_assert_true (cpel_file_index_cache_is_damaged (file));
     g_assert_false (g_file_test (cpath, G_FILE_TEST_EXISTS));
     /* ...and go with the index found damaged; none stored after it */
-    g_assert_cmpuint (count_suffix (f->cache_dir, CPEL_SPAN_CACHE_SUFFIX), ==, 0);
+    g_assert_cmpuint (cpel_test_count_suffix (f->cache_dir, CPEL_SPAN_CACHE_SUFFIX), ==, 0);
     g_clear_pointer (&spans, cpel_spans_free);
     spans = cpel_spans_derive (file, rules, NULL, NULL, NULL);
     cpel_spans_wait_stored ();
-    g_assert_cmpuint (count_suffix (f->cache_dir, CPEL_SPAN_CACHE_SUFFIX), ==, 0);
+    g_assert_cmpuint (cpel_test_count_suffix (f->cache_dir, CPEL_SPAN_CACHE_SUFFIX), ==, 0);
   }
   /* eagerly: rejected */
   write_bytes (cpath, buf, len);

@@ -13,6 +13,7 @@
 #include "cpel-loader.h"
 #include "cpel-span-cache-private.h"
 #include "cpel-spans-private.h"
+#include "cpel-test-util.h"
 
 #define RULES "span x begin event=b end event=e\n" \
               "span k begin event=kb end event=ke key id restart\n" \
@@ -200,24 +201,10 @@ describe (CpelFile  *file,
   return g_string_free (out, FALSE);
 }
 
-/* The files of a suffix in the fixture's cache dir. */
-static guint
-count_files (Fixture    *f,
-             const char *suffix)
-{
-  g_autoptr(GDir) d = g_dir_open (f->cache_dir, 0, NULL);
-  const char *name;
-  guint n = 0;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    n += g_str_has_suffix (name, suffix);
-  return n;
-}
-
 static guint
 count_span_caches (Fixture *f)
 {
-  return count_files (f, CPEL_SPAN_CACHE_SUFFIX);
+  return cpel_test_count_suffix (f->cache_dir, CPEL_SPAN_CACHE_SUFFIX);
 }
 
 static char *
@@ -540,7 +527,8 @@ test_dir (Fixture       *f,
   }
   g_assert_true (cpel_index_cache_get_usage (f->cache_dir, &n_files, &bytes, NULL));
   g_assert_cmpuint (count_span_caches (f), ==, 1);
-  g_assert_cmpuint (n_files, ==, count_files (f, CPEL_INDEX_CACHE_SUFFIX) + 1);
+  g_assert_cmpuint (n_files, ==,
+                    cpel_test_count_suffix (f->cache_dir, CPEL_INDEX_CACHE_SUFFIX) + 1);
   g_assert_cmpuint (bytes, >, 0);
   cpel_index_cache_trim (f->cache_dir, 0);
   g_assert_cmpuint (count_span_caches (f), ==, 0);

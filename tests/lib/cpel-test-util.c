@@ -56,6 +56,19 @@ cpel_test_count_entries (const char *dir)
   return n;
 }
 
+guint
+cpel_test_count_suffix (const char *dir,
+                        const char *suffix)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    n += g_str_has_suffix (name, suffix);
+  return n;
+}
+
 gint64
 cpel_test_status_kb (const char *key)
 {

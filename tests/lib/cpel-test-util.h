@@ -22,6 +22,9 @@ void cpel_test_copy_tree (const char *from, const char *to);
 /* How many entries the directory `dir` holds; fails the test when it
  * cannot be read. */
 guint cpel_test_count_entries (const char *dir);
+/* How many of them have a name ending in `suffix`; 0 when `dir` cannot be
+ * read (not there yet). */
+guint cpel_test_count_suffix (const char *dir, const char *suffix);
 
 /* A field of /proc/self/status in KiB ("RssFile:", "VmHWM:"…), or -1
  * where there is none. */
