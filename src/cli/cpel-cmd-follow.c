@@ -31,15 +31,13 @@
 #include "cpel-live-capture.h"
 #include "cpel-snabb-follow.h"
 #if HAVE_PERF
-#include "cpel-perf-data.h"
+#include "cpel-perf-follow.h"
 #endif
 
 #define POLL_MS        20
 #define BATCH          4096
 #define BATCHES_MAX    64      /* per tick: then stdout is flushed and the loop runs */
 #define TRACK_PAD_MAX  28
-#define STDIN_READ_MAX (4 << 20)    /* bytes read from standard input per tick */
-#define PERF_HEADER_MAX (256 << 20) /* a perf stream's header records (tracing formats) */
 
 /* What every line of a message shares, escaped once for the output format. */
 typedef struct
@@ -92,15 +90,7 @@ typedef struct
   gboolean       in_eof;
 
 #if HAVE_PERF
-  /* a perf pipe-mode stream */
-  gboolean       perf;
-  CpelPerfData  *pd;
-  guint64        perf_offset;      /* stream offset of inbuf's first byte */
-  gboolean       have_perf_t0;
-  guint64        perf_t0;
-  GHashTable    *comms;            /* tid -> comm */
-  GHashTable    *perf_tracks;      /* label -> id + 1 */
-  GString       *perf_text;
+  CpelPerfFollower *perf;   /* a perf pipe-mode stream */
 #endif
 } Follow;
 
@@ -133,7 +123,7 @@ put_line (Follow     *f,
 
       gboolean ticks = f->clock_rate == 0 && f->cpel == NULL;
 #if HAVE_PERF
-      ticks = ticks && !f->perf;
+      ticks = ticks && f->perf == NULL;
 #endif
 
       /* one unit for the whole run: seconds, or plain ticks */
@@ -363,39 +353,6 @@ cpel_tick (Follow *f)
 
 /* ---- standard input ---- */
 
-/* Reads what standard input has now, without waiting (at most
- * STDIN_READ_MAX bytes). */
-static gboolean
-stdin_fill (Follow *f)
-{
-  gsize got = 0;
-
-  while (!f->in_eof && got < STDIN_READ_MAX)
-    {
-      struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
-      guint8 chunk[65536];
-      gssize r;
-
-      if (poll (&pfd, 1, 0) <= 0)
-        break;
-      r = read (STDIN_FILENO, chunk, sizeof chunk);
-      if (r < 0 && (errno == EINTR || errno == EAGAIN))
-        continue;
-      if (r < 0)
-        {
-          flush_out (f);
-          g_printerr ("cpel: -: %s\n", g_strerror (errno));
-          f->status = CPEL_EXIT_INVALID;
-          return FALSE;
-        }
-      if (r == 0)
-        f->in_eof = TRUE;
-      g_byte_array_append (f->inbuf, chunk, (guint) r);
-      got += (gsize) r;
-    }
-  return TRUE;
-}
-
 #if HAVE_PERF
 static void
 say_lost (Follow *f, guint64 n)
@@ -407,115 +364,34 @@ say_lost (Follow *f, guint64 n)
 }
 
 static gboolean
-perf_record (const CpelPerfRecord *r, gpointer data, GError **error)
-{
-  Follow *f = data;
-
-  switch (r->type)
-    {
-    case CPEL_PERF_RECORD_COMM:
-      g_hash_table_insert (f->comms, GUINT_TO_POINTER (r->tid), g_strdup (r->comm));
-      return TRUE;
-    case CPEL_PERF_RECORD_LOST:
-    case CPEL_PERF_RECORD_LOST_SAMPLES:
-      say_lost (f, r->lost);
-      return TRUE;
-    case CPEL_PERF_RECORD_SAMPLE:
-      break;
-    default:
-      return TRUE;
-    }
-
-  gboolean tp = cpel_perf_data_attr_is_tracepoint (f->pd, r->attr);
-  g_autofree char *label = NULL;
-  if (tp && r->has_cpu)
-    label = g_strdup_printf (_("CPU %u"), r->cpu);
-  else
-    {
-      const char *comm = g_hash_table_lookup (f->comms, GUINT_TO_POINTER (r->tid));
-      label = g_strdup_printf ("%s [%u]", comm != NULL ? comm : ":", r->tid);
-    }
-  gpointer id = g_hash_table_lookup (f->perf_tracks, label);
-  if (id == NULL)
-    {
-      id = GUINT_TO_POINTER (g_hash_table_size (f->perf_tracks) + 1);
-      g_hash_table_insert (f->perf_tracks, g_strdup (label), id);
-    }
-  g_string_truncate (f->perf_text, 0);
-  if (tp)
-    {
-      if (!cpel_perf_data_format_tracepoint (f->pd, r->attr, r->raw, r->raw_size, f->perf_text,
-                                             NULL, error))
-        return FALSE;
-    }
-  else
-    g_string_append_printf (f->perf_text, "%u/%u %" PRIx64, r->pid, r->tid, r->ip);
-  if (!f->have_perf_t0 && r->has_time)
-    {
-      f->perf_t0 = r->time;
-      f->have_perf_t0 = TRUE;
-    }
-  gint64 time = r->has_time ? (gint64) (r->time - f->perf_t0) : 0;
-  put_line (f, time, GPOINTER_TO_UINT (id) - 1, label, r->attr,
-            cpel_perf_data_get_attr_name (f->pd, r->attr), f->perf_text->str);
-  return TRUE;
-}
-
-static gboolean
-perf_error (Follow *f, GError *error)
-{
-  flush_out (f);
-  cpel_cli_file_error ("-", error);
-  f->status = CPEL_EXIT_INVALID;
-  return FALSE;
-}
-
-static gboolean
 perf_tick (Follow *f)
 {
-  g_autoptr(GError) error = NULL;
-
-  if (f->pd == NULL)
+  for (guint b = 0; b < BATCHES_MAX; b++)
     {
-      gssize hl = cpel_perf_data_pipe_header_len (f->inbuf->data, f->inbuf->len,
-                                                  PERF_HEADER_MAX);
-      if (hl < 0)
-        {
-          g_set_error (&error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
-                       _("perf.data: the stream's header records are damaged or larger "
-                         "than %d MiB"), PERF_HEADER_MAX >> 20);
-          return perf_error (f, error);
-        }
-      if (hl == 0)
-        {
-          if (!f->in_eof)
-            return TRUE;
-          hl = (gssize) f->inbuf->len;   /* ended in its header: say what is wrong */
-        }
-      g_autoptr(GBytes) head = g_bytes_new (f->inbuf->data, (gsize) hl);
-      f->pd = cpel_perf_data_new (head, &error);
-      if (f->pd == NULL)
-        return perf_error (f, error);
-      g_byte_array_remove_range (f->inbuf, 0, (guint) hl);
-      f->perf_offset = (guint64) hl;
-    }
+      CpelPerfFollowInfo info;
+      g_autoptr(GError) error = NULL;
+      gsize n = cpel_perf_follower_poll (f->perf, BATCH, &info, &error);
 
-  gsize used = 0;
-  if (!cpel_perf_data_read_stream (f->pd, f->inbuf->data, f->inbuf->len, f->perf_offset,
-                                   perf_record, f, &used, &error))
-    return perf_error (f, error);
-  g_byte_array_remove_range (f->inbuf, 0, (guint) used);
-  f->perf_offset += used;
-  if (f->in_eof)
-    {
-      if (f->inbuf->len > 0)
+      if (error != NULL)
         {
-          g_set_error (&error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
-                       _("perf.data: the stream ends inside the record at offset %" PRIu64),
-                       f->perf_offset);
-          return perf_error (f, error);
+          flush_out (f);
+          cpel_cli_file_error (f->source, error);
+          f->status = CPEL_EXIT_INVALID;
+          return FALSE;
         }
-      return FALSE;   /* standard input ended: like cat, silently */
+      if (info.lost > 0)
+        say_lost (f, info.lost);
+      for (gsize i = 0; i < n; i++)
+        {
+          const CpelFollowEvent *ev = cpel_perf_follower_event (f->perf, i);
+
+          put_line (f, ev->time_ns, ev->track_id, ev->track_label, ev->code, ev->name,
+                    ev->datum);
+        }
+      if (info.gone)
+        return FALSE;   /* standard input ended: like cat, silently */
+      if (n < BATCH && !info.more)
+        break;
     }
   return TRUE;
 }
@@ -526,20 +402,27 @@ perf_tick (Follow *f)
 static gboolean
 sniff_tick (Follow *f)
 {
-  if (!stdin_fill (f))
-    return FALSE;
-  if (f->inbuf->len < 8 && !f->in_eof)
+  g_autoptr(GError) error = NULL;
+
+  cpel_follow_read_available (STDIN_FILENO, f->inbuf, 16 - MIN (f->inbuf->len, 16), &f->in_eof,
+                              &error);
+  if (error != NULL)
+    {
+      g_printerr ("cpel: -: %s\n", error->message);
+      f->status = CPEL_EXIT_INVALID;
+      return FALSE;
+    }
+  if (f->inbuf->len < 16 && !f->in_eof)
     return TRUE;
   if (f->inbuf->len == 0)
     return FALSE;   /* empty: like cat, silently */
   f->sniffing = FALSE;
 #if HAVE_PERF
-  if (f->inbuf->len >= 8 && memcmp (f->inbuf->data, "PERFILE2", 8) == 0)
+  if (cpel_perf_follow_sniff (f->inbuf->data, f->inbuf->len))
     {
-      f->perf = TRUE;
-      f->comms = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-      f->perf_tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      f->perf_text = g_string_new (NULL);
+      f->perf = cpel_perf_follower_new_for_fd (STDIN_FILENO);
+      cpel_perf_follower_push_prefix (f->perf, f->inbuf->data, f->inbuf->len);
+      g_byte_array_set_size (f->inbuf, 0);
       return perf_tick (f);
     }
 #endif
@@ -558,8 +441,8 @@ on_tick (gpointer data)
   if (f->sniffing)
     go_on = sniff_tick (f);
 #if HAVE_PERF
-  else if (f->perf)
-    go_on = stdin_fill (f) && perf_tick (f);
+  else if (f->perf != NULL)
+    go_on = perf_tick (f);
 #endif
   else
     go_on = f->snabb != NULL ? snabb_tick (f) : cpel_tick (f);
@@ -596,21 +479,18 @@ cpel_cli_follow (const char *source,
   Follow f = { .source = source, .tsv = tsv, .clock_rate = clock_rate };
   g_autoptr(GError) error = NULL;
   g_autofree char *path = NULL;
-  gboolean snabb = FALSE;
+  CpelLiveSourceKind kind;
   guint sig_int, sig_term;
 
-  f.inbuf = g_byte_array_new ();
-  if (strcmp (source, "-") == 0)
-    f.sniffing = TRUE;   /* CPEL or perf: its first bytes tell */
-  else
+  path = cpel_live_source_resolve (source, &kind, &error);
+  if (path == NULL)
+    return cpel_cli_file_error (source, error);
+  switch (kind)
     {
-      path = cpel_live_source_resolve (source, &snabb, &error);
-      if (path == NULL)
-        return cpel_cli_file_error (source, error);
-    }
-
-  if (path != NULL && snabb)
-    {
+    case CPEL_LIVE_SOURCE_STDIN:
+      f.sniffing = TRUE;   /* CPEL or perf: its first bytes tell */
+      break;
+    case CPEL_LIVE_SOURCE_SNABB:
       f.snabb = cpel_snabb_follower_new (path, &error);
       if (f.snabb == NULL)
         return cpel_cli_file_error (source, error);
@@ -618,14 +498,25 @@ cpel_cli_follow (const char *source,
       f.track_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       f.types = g_new0 (SnabbType *, G_MAXUINT16 + 1);
       f.text = g_string_new (NULL);
-    }
-  else if (path != NULL)
-    {
+      break;
+    case CPEL_LIVE_SOURCE_PERF:
+#if HAVE_PERF
+      f.perf = cpel_perf_follower_new (path, &error);
+      if (f.perf == NULL)
+        return cpel_cli_file_error (source, error);
+#else
+      g_assert_not_reached ();   /* resolve refuses perf.data then */
+#endif
+      break;
+    case CPEL_LIVE_SOURCE_CPEL:
+    default:
       f.cpel = cpel_follower_new (path, clock_rate, &error);
       if (f.cpel == NULL)
         return cpel_cli_file_error (source, error);
+      break;
     }
 
+  f.inbuf = g_byte_array_new ();
   f.out = g_string_new (NULL);
   f.loop = g_main_loop_new (NULL, FALSE);
   if (tsv)
@@ -657,11 +548,7 @@ cpel_cli_follow (const char *source,
   g_free (f.entries);
   g_byte_array_unref (f.inbuf);
 #if HAVE_PERF
-  g_clear_pointer (&f.pd, cpel_perf_data_free);
-  g_clear_pointer (&f.comms, g_hash_table_unref);
-  g_clear_pointer (&f.perf_tracks, g_hash_table_unref);
-  if (f.perf_text != NULL)
-    g_string_free (f.perf_text, TRUE);
+  g_clear_pointer (&f.perf, cpel_perf_follower_free);
 #endif
   return f.status;
 }

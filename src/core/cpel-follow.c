@@ -240,35 +240,51 @@ cpel_follower_push_prefix (CpelFollower *f,
 /* Reads what the stream has now, without waiting; at most STREAM_READ_MAX
  * bytes a poll, and never more buffered than a section and its header.
  * Returns the stream offset up to which bytes are there. */
-static guint64
-stream_fill (CpelFollower *f,
-             GError      **error)
+gsize
+cpel_follow_read_available (int          fd,
+                            GByteArray  *into,
+                            gsize        max,
+                            gboolean    *eof,
+                            GError     **error)
 {
   gsize got = 0;
 
-  while (!f->eof && got < STREAM_READ_MAX
-         && f->sbuf->len < (gsize) CPEL_FOLLOW_SECTION_MAX + 2 * STREAM_CHUNK)
+  g_return_val_if_fail (into != NULL && eof != NULL, 0);
+
+  while (!*eof && got < max)
     {
-      struct pollfd pfd = { .fd = f->fd, .events = POLLIN };
+      struct pollfd pfd = { .fd = fd, .events = POLLIN };
       guint8 chunk[STREAM_CHUNK];
       gssize r;
 
       if (poll (&pfd, 1, 0) <= 0)
         break;   /* nothing more now */
-      r = read (f->fd, chunk, sizeof chunk);
+      r = read (fd, chunk, MIN (sizeof chunk, max - got));
       if (r < 0 && (errno == EINTR || errno == EAGAIN))
         continue;
       if (r < 0)
         {
           g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, "%s", g_strerror (errno));
-          f->eof = TRUE;
+          *eof = TRUE;
           break;
         }
       if (r == 0)
-        f->eof = TRUE;
-      g_byte_array_append (f->sbuf, chunk, (guint) r);
+        *eof = TRUE;
+      g_byte_array_append (into, chunk, (guint) r);
       got += (gsize) r;
     }
+  return got;
+}
+
+static guint64
+stream_fill (CpelFollower *f,
+             GError      **error)
+{
+  gsize room = (gsize) CPEL_FOLLOW_SECTION_MAX + 2 * STREAM_CHUNK;
+
+  if (f->sbuf->len < room)
+    cpel_follow_read_available (f->fd, f->sbuf, MIN (STREAM_READ_MAX, room - f->sbuf->len),
+                                &f->eof, error);
   return f->sbuf_start + f->sbuf->len;
 }
 

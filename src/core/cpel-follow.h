@@ -65,6 +65,16 @@ gsize                  cpel_follower_poll   (CpelFollower    *follower,
 const CpelFollowEvent *cpel_follower_event  (CpelFollower    *follower,
                                              gsize            i);
 
+/* Appends to `into` what `fd` (a pipe, standard input) holds now, at most
+ * `max` bytes, without waiting; *eof is set at the end of the stream (and
+ * on a read error, with `error` set).  Returns the bytes appended.  The
+ * stream followers and `cpel dump --follow -` read their input with it. */
+gsize                  cpel_follow_read_available (int          fd,
+                                                   GByteArray  *into,
+                                                   gsize        max,
+                                                   gboolean    *eof,
+                                                   GError     **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelFollower, cpel_follower_free)
 
 G_END_DECLS

@@ -1,17 +1,25 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpel-live-capture.c — a capture followed while it is written (see the header) */
+#include "config.h"
+
 #include "cpel-live-capture.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
 #include "cpel-follow.h"
 #include "cpel-import.h"
 #include "cpel-snabb-follow.h"
+#if HAVE_PERF
+#include "cpel-perf-follow.h"
+#endif
 
 /* ---- the store: blocks that never move -------------------------------------- */
 
@@ -238,6 +246,8 @@ typedef enum
 {
   KIND_SNABB,
   KIND_CPEL,
+  KIND_PERF,
+  KIND_STDIN,    /* until its first bytes tell (then CPEL or perf) */
 } Kind;
 
 struct _CpelLiveCapture
@@ -276,6 +286,15 @@ struct _CpelLiveCapture
 
   /* CPEL */
   CpelFollower       *cpel;
+
+  /* perf pipe mode */
+#if HAVE_PERF
+  CpelPerfFollower   *perf;
+#endif
+
+  /* standard input, until its first bytes say what it is */
+  GByteArray         *sniff;
+  gboolean            sniff_eof;
 
   /* rate */
   gint64              rate_t0;
@@ -337,36 +356,70 @@ snabb_ring_of (const char *pid,
   return NULL;
 }
 
-static gboolean
-is_snabb_ring (const char *path)
+/* The first bytes of a file (without waiting on a FIFO); 0 when it cannot be read. */
+static gsize
+read_head (const char *path,
+           guint8     *head,
+           gsize       len)
 {
-  static const guint8 magic[8] = { 0x01, 0x00, 0x1d, 0x44, 0x23, 0x72, 0xff, 0xa3 };
-  guint8 head[8];
-  gboolean yes = FALSE;
-  FILE *fp = fopen (path, "rb");
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
+  gssize r;
 
-  if (fp != NULL)
-    {
-      yes = fread (head, 1, 8, fp) == 8 && memcmp (head, magic, 8) == 0;
-      fclose (fp);
-    }
-  return yes;
+  if (fd < 0)
+    return 0;
+  do
+    r = pread (fd, head, len, 0);
+  while (r < 0 && errno == EINTR);
+  close (fd);
+  return r > 0 ? (gsize) r : 0;
 }
 
 char *
-cpel_live_source_resolve (const char *source,
-                          gboolean   *is_snabb,
-                          GError    **error)
+cpel_live_source_resolve (const char         *source,
+                          CpelLiveSourceKind *kind,
+                          GError            **error)
 {
-  char *path;
+  static const guint8 snabb_magic[8] = { 0x01, 0x00, 0x1d, 0x44, 0x23, 0x72, 0xff, 0xa3 };
+  g_autofree char *path = NULL;
+  guint8 head[16];
+  gsize n;
 
-  g_return_val_if_fail (source != NULL && is_snabb != NULL, NULL);
+  g_return_val_if_fail (source != NULL && kind != NULL, NULL);
+  *kind = CPEL_LIVE_SOURCE_CPEL;
+  if (strcmp (source, "-") == 0)
+    {
+      *kind = CPEL_LIVE_SOURCE_STDIN;
+      return g_strdup (source);
+    }
   if (g_str_has_prefix (source, "snabb:"))
     path = snabb_ring_of (source + 6, error);
   else
     path = g_strdup (source);
-  *is_snabb = path != NULL && is_snabb_ring (path);
-  return path;
+  if (path == NULL)
+    return NULL;
+  n = read_head (path, head, sizeof head);
+  if (n >= 8 && memcmp (head, snabb_magic, 8) == 0)
+    *kind = CPEL_LIVE_SOURCE_SNABB;
+  else if (n >= 8 && memcmp (head, "PERFILE2", 8) == 0)
+    {
+#if HAVE_PERF
+      if (cpel_perf_follow_sniff (head, n))
+        *kind = CPEL_LIVE_SOURCE_PERF;
+      else
+#endif
+        {
+          g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_UNSUPPORTED,
+#if HAVE_PERF
+                       _("This perf.data file is complete only when perf exits: to follow "
+                         "perf while it records, use pipe mode (perf record -o - …)")
+#else
+                       _("This build reads no perf.data")
+#endif
+                       );
+          return NULL;
+        }
+    }
+  return g_steal_pointer (&path);
 }
 
 static void
@@ -389,7 +442,7 @@ cpel_live_capture_new (const char *source,
                        GError    **error)
 {
   g_autoptr(CpelLiveCapture) self = NULL;
-  gboolean is_snabb;
+  CpelLiveSourceKind kind;
 
   g_return_val_if_fail (source != NULL, NULL);
 
@@ -413,11 +466,12 @@ cpel_live_capture_new (const char *source,
   self->status.lost_exact = TRUE;
   defs_reset (self);
 
-  self->path = cpel_live_source_resolve (source, &is_snabb, error);
+  self->path = cpel_live_source_resolve (source, &kind, error);
   if (self->path == NULL)
     return NULL;
-  if (is_snabb)
+  switch (kind)
     {
+    case CPEL_LIVE_SOURCE_SNABB:
       self->kind = KIND_SNABB;
       self->snabb = cpel_snabb_follower_new (self->path, error);
       if (self->snabb == NULL)
@@ -425,13 +479,28 @@ cpel_live_capture_new (const char *source,
       self->entries = g_new (CpelSnabbEntry, BATCH);
       self->msgs = g_new0 (MsgInfo, G_MAXUINT16 + 1);
       self->status.lost_exact = FALSE;
-    }
-  else
-    {
+      break;
+    case CPEL_LIVE_SOURCE_PERF:
+#if HAVE_PERF
+      self->kind = KIND_PERF;
+      self->perf = cpel_perf_follower_new (self->path, error);
+      if (self->perf == NULL)
+        return NULL;
+#else
+      g_assert_not_reached ();   /* resolve refuses perf.data then */
+#endif
+      break;
+    case CPEL_LIVE_SOURCE_STDIN:
+      self->kind = KIND_STDIN;   /* read by the worker only: nothing is read here */
+      self->sniff = g_byte_array_new ();
+      break;
+    case CPEL_LIVE_SOURCE_CPEL:
+    default:
       self->kind = KIND_CPEL;
       self->cpel = cpel_follower_new (self->path, clock_rate, error);
       if (self->cpel == NULL)
         return NULL;
+      break;
     }
   return g_steal_pointer (&self);
 }
@@ -454,6 +523,10 @@ cpel_live_capture_unref (CpelLiveCapture *self)
   cpel_live_capture_stop (self);
   g_clear_pointer (&self->snabb, cpel_snabb_follower_free);
   g_clear_pointer (&self->cpel, cpel_follower_free);
+#if HAVE_PERF
+  g_clear_pointer (&self->perf, cpel_perf_follower_free);
+#endif
+  g_clear_pointer (&self->sniff, g_byte_array_unref);
   g_clear_pointer (&self->store, store_unref);
   g_array_unref (self->tracks);
   g_array_unref (self->types);
@@ -662,6 +735,44 @@ snabb_poll (CpelLiveCapture *self)
   return added;
 }
 
+/* A rewritten file: the same events again, or others; the capture starts again. */
+static void
+restart (CpelLiveCapture *self)
+{
+  g_clear_pointer (&self->store, store_unref);
+  self->store = store_new ();
+  defs_reset (self);
+  self->status.n_lost = 0;
+  self->status.n_gaps = 0;
+  self->status.n_rewritten++;
+  self->status_dirty = TRUE;
+  self->dirty = TRUE;
+}
+
+/* An event of a CPEL or perf follower, kept with its text. */
+static void
+follow_event (CpelLiveCapture       *self,
+              const CpelFollowEvent *ev)
+{
+  track_for_id (self, ev->track_id, ev->track_label);
+  type_for_code (self, ev->code, ev->name, FALSE);
+  if (!store_append (self->store, ev->time_ns, ev->track_id, ev->code,
+                     ev->datum_value, ev->datum, strlen (ev->datum), FALSE))
+    self->full = TRUE;
+  else
+    note_time (self, ev->time_ns);
+}
+
+/* A damaged source: what was read stays; nothing more is. */
+static void
+source_failed (CpelLiveCapture *self,
+               const GError    *error)
+{
+  g_warning ("%s: %s", self->source, error->message);
+  self->status.gone = TRUE;
+  self->status_dirty = TRUE;
+}
+
 static guint64
 cpel_poll (CpelLiveCapture *self)
 {
@@ -675,36 +786,13 @@ cpel_poll (CpelLiveCapture *self)
 
       if (error != NULL)
         {
-          /* a damaged file: what was read stays; nothing more is */
-          g_warning ("%s: %s", self->source, error->message);
-          self->status.gone = TRUE;
-          self->status_dirty = TRUE;
+          source_failed (self, error);
           break;
         }
       if (info.rewritten)
-        {
-          /* the same events again, or others: the capture starts again */
-          g_clear_pointer (&self->store, store_unref);
-          self->store = store_new ();
-          defs_reset (self);
-          self->status.n_lost = 0;
-          self->status.n_gaps = 0;
-          self->status.n_rewritten++;
-          self->status_dirty = TRUE;
-          self->dirty = TRUE;
-        }
+        restart (self);
       for (gsize i = 0; i < n && !self->full; i++)
-        {
-          const CpelFollowEvent *ev = cpel_follower_event (self->cpel, i);
-
-          track_for_id (self, ev->track_id, ev->track_label);
-          type_for_code (self, ev->code, ev->name, FALSE);
-          if (!store_append (self->store, ev->time_ns, ev->track_id, ev->code,
-                             ev->datum_value, ev->datum, strlen (ev->datum), FALSE))
-            self->full = TRUE;
-          else
-            note_time (self, ev->time_ns);
-        }
+        follow_event (self, cpel_follower_event (self->cpel, i));
       added += n;
       if (info.gone)
         {
@@ -718,6 +806,79 @@ cpel_poll (CpelLiveCapture *self)
   return added;
 }
 
+#if HAVE_PERF
+static guint64
+perf_poll (CpelLiveCapture *self)
+{
+  guint64 added = 0;
+
+  for (guint b = 0; b < BATCHES_MAX && !self->full; b++)
+    {
+      CpelPerfFollowInfo info;
+      g_autoptr(GError) error = NULL;
+      gsize n = cpel_perf_follower_poll (self->perf, BATCH, &info, &error);
+
+      if (error != NULL)
+        {
+          source_failed (self, error);
+          break;
+        }
+      if (info.rewritten)
+        restart (self);
+      if (info.lost > 0)
+        add_gap (self, info.lost);   /* perf's count: exact */
+      for (gsize i = 0; i < n && !self->full; i++)
+        follow_event (self, cpel_perf_follower_event (self->perf, i));
+      added += n;
+      if (info.gone)
+        {
+          self->status.gone = TRUE;
+          self->status_dirty = TRUE;
+          break;
+        }
+      if (n < BATCH && !info.more)
+        break;
+    }
+  return added;
+}
+#endif
+
+/* Standard input: its first 16 bytes tell a perf pipe-mode stream from a
+ * CPEL stream (read here, in the worker, never where the capture is made). */
+static void
+stdin_sniff (CpelLiveCapture *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  cpel_follow_read_available (STDIN_FILENO, self->sniff, 16 - MIN (self->sniff->len, 16),
+                              &self->sniff_eof, &error);
+  if (error != NULL)
+    {
+      source_failed (self, error);
+      return;
+    }
+  if (self->sniff->len < 16 && !self->sniff_eof)
+    return;
+  if (self->sniff->len == 0)
+    {
+      self->status.gone = TRUE;   /* ended empty */
+      self->status_dirty = TRUE;
+      return;
+    }
+#if HAVE_PERF
+  if (cpel_perf_follow_sniff (self->sniff->data, self->sniff->len))
+    {
+      self->kind = KIND_PERF;
+      self->perf = cpel_perf_follower_new_for_fd (STDIN_FILENO);
+      cpel_perf_follower_push_prefix (self->perf, self->sniff->data, self->sniff->len);
+      return;
+    }
+#endif
+  self->kind = KIND_CPEL;
+  self->cpel = cpel_follower_new_for_fd (STDIN_FILENO, self->clock_rate);
+  cpel_follower_push_prefix (self->cpel, self->sniff->data, self->sniff->len);
+}
+
 static guint64
 poll_locked (CpelLiveCapture *self)
 {
@@ -726,9 +887,15 @@ poll_locked (CpelLiveCapture *self)
 
   if (self->status.gone || self->full)
     return 0;
+  if (self->kind == KIND_STDIN)
+    stdin_sniff (self);
   if (self->kind == KIND_SNABB)
     snabb_poll (self);
-  else
+#if HAVE_PERF
+  else if (self->kind == KIND_PERF)
+    perf_poll (self);
+#endif
+  else if (self->kind == KIND_CPEL)
     cpel_poll (self);
   added = self->store->n >= before ? self->store->n - before : self->store->n;
   if (added > 0)
@@ -921,6 +1088,28 @@ static const CpelImporter live_cpel = {
   .import = import_live,
 };
 
+static const CpelImporter live_perf = {
+  .id = "perf-follow",
+  .name = N_("perf.data"),
+  .import = import_live,
+};
+
+static const CpelImporter *
+importer_for (Kind kind)
+{
+  switch (kind)
+    {
+    case KIND_SNABB:
+      return &live_snabb;
+    case KIND_PERF:
+      return &live_perf;
+    case KIND_CPEL:
+    case KIND_STDIN:
+    default:
+      return &live_cpel;
+    }
+}
+
 static GBytes *
 build_bytes (CpelLiveCapture *self,
              const Build     *b,
@@ -929,7 +1118,7 @@ build_bytes (CpelLiveCapture *self,
   CpelImportSource src = { self->source, (const guint8 *) b, sizeof *b, NULL };
   CpelImportOptions options = { .little_endian = TRUE };
 
-  return cpel_import_run (b->kind == KIND_SNABB ? &live_snabb : &live_cpel, &src, &options,
+  return cpel_import_run (importer_for (b->kind), &src, &options,
                           NULL, NULL, NULL, error);
 }
 
@@ -951,7 +1140,7 @@ cpel_live_capture_snapshot (CpelLiveCapture *self,
   bytes = build_bytes (self, &b, error);
   if (bytes != NULL)
     {
-      origin.imported_from = self->kind == KIND_SNABB ? live_snabb.id : live_cpel.id;
+      origin.imported_from = importer_for (b.kind)->id;
       texts.state = store_ref (b.store);   /* the file owns it from here, also on failure */
       file = cpel_file_new_imported (bytes, &origin, &options, NULL, NULL, NULL, error);
     }

@@ -2,7 +2,8 @@
 /* cpel-live-capture.h — a capture followed while it is written, kept in memory
  *
  * The source is what `cpel dump --follow` reads: a Snabb timeline ring (a
- * file, or `snabb:PID`) or a CPEL file that grows.  A worker thread polls
+ * file, or `snabb:PID`), a CPEL file that grows, a perf pipe-mode file
+ * that grows, or standard input (a CPEL or perf pipe-mode stream).  A worker thread polls
  * it every CPEL_LIVE_POLL_MS and appends what is new to an in-memory store
  * (times, track, code, datum and each event's text; blocks that never move,
  * so that the texts of the captures already handed out are read without a
@@ -58,17 +59,28 @@ typedef void (*CpelLiveUpdateFunc) (CpelFile             *file,
                                     const CpelLiveStatus *status,
                                     gpointer              user_data);
 
+typedef enum
+{
+  CPEL_LIVE_SOURCE_CPEL,    /* a CPEL file that grows */
+  CPEL_LIVE_SOURCE_SNABB,   /* a Snabb timeline ring */
+  CPEL_LIVE_SOURCE_PERF,    /* a perf pipe-mode file that grows (perf record -o - > FILE) */
+  CPEL_LIVE_SOURCE_STDIN,   /* `-`: a CPEL or perf pipe-mode stream, its first bytes tell */
+} CpelLiveSourceKind;
+
+/* The file SOURCE names (`snabb:PID`: that process's ring, or NULL with
+ * an error when there is none; `-`: standard input) and what it holds, by
+ * its first bytes (else it is read as CPEL).  A perf.data file written to
+ * a file (not pipe mode: it is complete only when perf exits) is refused
+ * with an error.  `cpel dump --follow` too. */
+char            *cpel_live_source_resolve    (const char          *source,
+                                              CpelLiveSourceKind  *kind,
+                                              GError             **error);
 /* Opens SOURCE: a Snabb ring file, `snabb:PID` ($SNABB_SHM_ROOT or
- * /var/run/snabb), or a CPEL file (it may not hold events yet).
+ * /var/run/snabb), a CPEL file (it may not hold events yet), a perf
+ * pipe-mode file, or `-` (standard input, read by the worker only).
  * clock_rate: ticks per second (0: the source's; a Snabb ring's TSC rate
  * is derived from its engine.got_monotonic_time events, else times are
  * ticks).  NULL with an error (CPEL_ERROR) when it cannot be read. */
-/* The file SOURCE names (`snabb:PID`: that process's ring, or NULL with
- * an error when there is none); *is_snabb: it starts with a Snabb
- * timeline's magic (else it is read as CPEL).  `cpel dump --follow` too. */
-char            *cpel_live_source_resolve    (const char          *source,
-                                              gboolean            *is_snabb,
-                                              GError             **error);
 CpelLiveCapture *cpel_live_capture_new       (const char          *source,
                                               guint64              clock_rate,
                                               GError             **error);
