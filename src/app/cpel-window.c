@@ -356,6 +356,8 @@ _cpel_window_name_a (CpelWindow *self)
 {
   if (self->location != NULL)
     return _cpel_window_display_name (self->location);
+  if (self->file != NULL && g_strcmp0 (cpel_file_get_path (self->file), "-") == 0)
+    return g_strdup (_("Standard Input"));   /* followed: cpelview --follow - */
   if (self->file != NULL && cpel_file_get_path (self->file) != NULL)
     return g_strdup (cpel_file_get_path (self->file));
   return g_strdup (_("Untitled"));

@@ -379,6 +379,8 @@ perf_tick (Follow *f)
           f->status = CPEL_EXIT_INVALID;
           return FALSE;
         }
+      if (info.rewritten)
+        say (f, _("the file was rewritten: reading it again from the start"));
       if (info.lost > 0)
         say_lost (f, info.lost);
       for (gsize i = 0; i < n; i++)
@@ -389,7 +391,11 @@ perf_tick (Follow *f)
                     ev->datum);
         }
       if (info.gone)
-        return FALSE;   /* standard input ended: like cat, silently */
+        {
+          if (strcmp (f->source, "-") != 0)
+            say (f, _("the file was removed"));
+          return FALSE;   /* standard input ended: like cat, silently */
+        }
       if (n < BATCH && !info.more)
         break;
     }

@@ -359,7 +359,7 @@ fill (CpelPerfFollower   *f,
         {
           g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
                        _("perf.data: the stream's header records are damaged or larger "
-                         "than %u MiB"), CPEL_PERF_FOLLOW_HEADER_MAX >> 20);
+                         "than %d MiB"), (int) (CPEL_PERF_FOLLOW_HEADER_MAX >> 20));
           return FALSE;
         }
       if (hl == 0)
