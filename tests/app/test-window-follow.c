@@ -8,6 +8,8 @@
  */
 #include "app-test-util.h"
 
+#include <unistd.h>
+
 #include <glib/gstdio.h>
 
 #include "cpel-count.h"
@@ -15,6 +17,10 @@
 #include "cpel-session.h"
 #include "cpel-timeline.h"
 #include "snabb-ring-writer.h"
+#if HAVE_PERF
+#include "cpel-perf-pipe-writer.h"
+#include "cpel-test-util.h"
+#endif
 
 static CpelApplication *app;
 
@@ -228,6 +234,111 @@ test_follow_lapped (void)
   app_test_remove_dir (dir);
 }
 
+#if HAVE_PERF
+typedef struct
+{
+  int           fd;
+  const guint8 *data;
+  gsize         len;
+} PipeWriter;
+
+/* perf record -o - as it writes: the stream in pieces, then its end. */
+static gpointer
+pipe_thread (gpointer data)
+{
+  PipeWriter *w = data;
+
+  for (gsize pos = 0; pos < w->len; pos += 4096)
+    {
+      gsize n = MIN (4096, w->len - pos);
+
+      g_assert_cmpint (write (w->fd, w->data + pos, n), ==, (gssize) n);
+    }
+  close (w->fd);
+  return NULL;
+}
+
+/* `perf record -o - … | cpelview --follow -`: the sched-wakeup fixture as
+ * a pipe-mode stream on standard input with a LOST record after its first
+ * sample: every sample shown, on CPU tracks; perf's count of what it lost
+ * said as it is (not "at least") and a gap drawn; the title says
+ * "Standard Input"; the end of the stream is the writer's exit. */
+static void
+test_follow_perf_stdin (void)
+{
+  g_autofree char *fixture = cpel_test_fixture_file ("perf/sched-wakeup.perf.data");
+  g_autofree char *data = NULL;
+  g_autoptr(GBytes) file = NULL;
+  g_autoptr(GBytes) pipe_bytes = NULL;
+  g_autoptr(GByteArray) stream = g_byte_array_new ();
+  g_autoptr(GError) error = NULL;
+  PipeWriter w;
+  GThread *thread;
+  CpelWindow *window;
+  const guint8 *p;
+  gsize len, pos;
+  int fds[2], saved_stdin;
+  guint64 id = 0, lost = 9;
+
+  SKIP_WITHOUT_DISPLAY ();
+  g_assert_true (g_file_get_contents (fixture, &data, &len, NULL));
+  file = g_bytes_new_take (g_steal_pointer (&data), len);
+  pipe_bytes = cpel_test_perf_to_pipe (file, NULL);
+  p = g_bytes_get_data (pipe_bytes, &len);
+  /* the records up to the first sample's end (HEADER_TRACING_DATA, 66,
+   * is followed by its text) */
+  pos = 16;
+  while (TRUE)
+    {
+      guint32 type, extra = 0;
+      guint16 size;
+
+      g_assert_cmpuint (pos + 12, <=, len);
+      memcpy (&type, p + pos, 4);
+      memcpy (&size, p + pos + 6, 2);
+      if (type == 66)
+        memcpy (&extra, p + pos + 8, 4);
+      g_assert_cmpuint (size, >=, 8);
+      pos += size + extra;
+      if (type == 9)
+        break;
+    }
+  g_byte_array_append (stream, p, (guint) pos);
+  cpel_test_pipe_hdr (stream, 2, 0, 24);
+  g_byte_array_append (stream, (const guint8 *) &id, 8);
+  g_byte_array_append (stream, (const guint8 *) &lost, 8);
+  g_byte_array_append (stream, p + pos, (guint) (len - pos));
+
+  g_assert_cmpint (pipe (fds), ==, 0);
+  saved_stdin = dup (STDIN_FILENO);
+  g_assert_cmpint (dup2 (fds[0], STDIN_FILENO), ==, STDIN_FILENO);
+  close (fds[0]);
+
+  window = cpel_window_new (app);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (cpel_window_follow (window, "-", 0, &error));
+  g_assert_no_error (error);
+  w = (PipeWriter) { fds[1], stream->data, stream->len };
+  thread = g_thread_new ("perf-writer", pipe_thread, &w);
+  app_test_wait_until (strstr (cpel_window_get_follow_text (window), "exited") != NULL, 60);
+  g_thread_join (thread);
+  app_test_wait_until (shown_events (window) == 147, 60);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Standard Input");
+  g_assert_cmpuint (cpel_file_get_n_tracks (cpel_window_get_file (window)), >=, 1);
+  for (guint i = 0; i < cpel_file_get_n_tracks (cpel_window_get_file (window)); i++)
+    g_assert_true (g_str_has_prefix (cpel_file_get_track_label (cpel_window_get_file (window),
+                                                                i), "CPU "));
+  g_assert_nonnull (strstr (cpel_window_get_follow_text (window), "lost 9 events"));
+  g_assert_null (strstr (cpel_window_get_follow_text (window), "at least"));
+  app_test_wait_until (cpel_timeline_get_n_gaps (cpel_window_get_timeline (window)) == 1, 60);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  app_test_drain ();
+  g_assert_cmpint (dup2 (saved_stdin, STDIN_FILENO), ==, STDIN_FILENO);
+  close (saved_stdin);
+}
+#endif
+
 int
 main (int argc, char *argv[])
 {
@@ -237,5 +348,8 @@ main (int argc, char *argv[])
   app = app_test_new_application ();
   g_test_add_func ("/app/window/follow/ring", test_follow_ring);
   g_test_add_func ("/app/window/follow/lapped", test_follow_lapped);
+#if HAVE_PERF
+  g_test_add_func ("/app/window/follow/perf-stdin", test_follow_perf_stdin);
+#endif
   return app_test_run (&app);
 }
