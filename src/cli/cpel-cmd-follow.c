@@ -514,6 +514,12 @@ cpel_cli_follow (const char *source,
       g_assert_not_reached ();   /* resolve refuses perf.data then */
 #endif
       break;
+    case CPEL_LIVE_SOURCE_REREAD:
+      g_set_error (&error, CPEL_ERROR, CPEL_ERROR_SOURCE_UNSUPPORTED,
+                   _("This file is saved whole (a VPP elog): cpel dump --follow reads a Snabb "
+                     "ring, a CPEL or perf pipe-mode file or stream; cpelview --follow reads "
+                     "it again each time it is saved"));
+      return cpel_cli_file_error (source, error);
     case CPEL_LIVE_SOURCE_CPEL:
     default:
       f.cpel = cpel_follower_new (path, clock_rate, &error);

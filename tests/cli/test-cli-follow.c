@@ -10,6 +10,7 @@
 #include <gio/gio.h>
 
 #include "cli-test-util.h"
+#include "cpel-test-util.h"
 #include "cpel-append-writer.h"
 #include "snabb-ring-writer.h"
 
@@ -337,6 +338,30 @@ test_cpel_stdin (void)
   follow_stop (&f, 0);   /* the end of the input ends it */
 }
 
+/* Files that are not followed this way say so in one line (status 1):
+ * a perf.data written to a file (pipe mode is the way), a VPP elog (the
+ * viewer reads it again at each save). */
+static void
+test_refused (void)
+{
+  g_autofree char *perf = cpel_test_fixture_file ("perf/sched-wakeup.perf.data");
+  g_autofree char *elog = cpel_test_fixture_file ("vpp-sample.elog");
+  g_auto(CliRun) r = { 0 };
+
+  cli_run (&r, "dump", "--follow", perf);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpuint (count_lines (r.err), ==, 1);
+#if HAVE_PERF
+  g_assert_nonnull (strstr (r.err, "pipe mode (perf record -o -"));
+#else
+  g_assert_nonnull (strstr (r.err, "reads no perf.data"));
+#endif
+  cli_run (&r, "dump", "--follow", elog);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpuint (count_lines (r.err), ==, 1);
+  g_assert_nonnull (strstr (r.err, "cpelview --follow reads it again"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -345,5 +370,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/dump/follow/snabb-pid-removed", test_snabb_pid_removed);
   g_test_add_func ("/cli/dump/follow/cpel-growing", test_cpel_growing);
   g_test_add_func ("/cli/dump/follow/cpel-stdin", test_cpel_stdin);
+  g_test_add_func ("/cli/dump/follow/refused", test_refused);
   return g_test_run ();
 }

@@ -11,6 +11,7 @@
 #include "cpel-loader.h"
 #include "cpel-append-writer.h"
 #include "snabb-ring-writer.h"
+#include "import-writers.h"
 
 static char *
 ring_path (void)
@@ -315,6 +316,137 @@ test_worker (void)
   remove_path (path);
 }
 
+/* An elog saved as VPP's `event-logger save` writes it: events i in
+ * [first, last), "rx %d" with i, on track i % 2, at i ms after init (two at
+ * the same time at the end when `twin`). */
+static void
+save_elog (const char *path,
+           guint       first,
+           guint       last,
+           gboolean    twin)
+{
+  static const ElogwType types[] = { { "rx %d", "i4", NULL } };
+  static const char *tracks[] = { "rx-a", "rx-b" };
+  g_autoptr(GByteArray) a = g_byte_array_new ();
+  g_autofree char *tmp = g_strconcat (path, ".tmp", NULL);
+  g_autoptr(GError) error = NULL;
+
+  elogw_header (a, types, 1, tracks, 2, "", 0);
+  elogw_u32 (a, last - first + (twin ? 1 : 0));
+  for (guint i = first; i < last; i++)
+    {
+      elogw_event_head (a, 0, i % 2, i * 1e-3);
+      elogw_u32 (a, i);
+    }
+  if (twin)
+    {
+      elogw_event_head (a, 0, (last - 1) % 2, (last - 1) * 1e-3);
+      elogw_u32 (a, 100000 + last - 1);
+    }
+  g_assert_true (g_file_set_contents (tmp, (const char *) a->data, a->len, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_rename (tmp, path), ==, 0);
+}
+
+/* Polls until the capture reads the file again (it waits for the file to
+ * hold still for one poll): at most a few polls. */
+static void
+poll_reread (CpelLiveCapture *cap)
+{
+  for (guint i = 0; i < 3; i++)
+    cpel_live_capture_poll (cap);
+}
+
+static gint
+cmp_u32 (gconstpointer a,
+         gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Every datum of the capture, sorted. */
+static GArray *
+all_data (CpelLiveCapture *cap)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = cpel_live_capture_snapshot (cap, &error);
+  GArray *data = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  g_assert_no_error (error);
+  for (guint slot = 0; slot < cpel_file_get_n_tracks (file); slot++)
+    for (guint64 i = 0; i < cpel_file_get_track_n_events (file, slot); i++)
+      {
+        guint32 d = cpel_file_get_track_event_datum (file, slot, i);
+
+        g_array_append_val (data, d);
+      }
+  g_array_sort (data, cmp_u32);
+  return data;
+}
+
+/* A VPP elog saved again and again (`event-logger save`): each save read
+ * whole, the events after the newest one kept on its clock appended once
+ * (a save overlaps the one before; two events at the newest time are not
+ * taken twice); a save that ends before what was kept (VPP started again)
+ * starts the capture again; `cpel dump --follow` says it cannot follow
+ * such a file (the viewer can). */
+static void
+test_elog_saved (void)
+{
+  g_autofree char *path = ring_path ();
+  g_autoptr(CpelLiveCapture) cap = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) data = NULL;
+  g_autofree char *resolved = NULL;
+  CpelLiveSourceKind kind;
+  CpelLiveStatus status;
+
+  save_elog (path, 0, 50, TRUE);
+  resolved = cpel_live_source_resolve (path, &kind, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (kind, ==, CPEL_LIVE_SOURCE_REREAD);
+  cap = cpel_live_capture_new (path, 0, &error);
+  g_assert_no_error (error);
+  poll_reread (cap);
+  cpel_live_capture_get_status (cap, &status);
+  g_assert_cmpuint (status.n_events, ==, 51);
+
+  /* the ring moved on: events 30..119 (30..49 and the twin kept already) */
+  save_elog (path, 30, 120, FALSE);
+  poll_reread (cap);
+  cpel_live_capture_get_status (cap, &status);
+  g_assert_cmpuint (status.n_events, ==, 121);
+  g_assert_cmpuint (status.n_rewritten, ==, 0);
+  data = all_data (cap);
+  g_assert_cmpuint (data->len, ==, 121);
+  for (guint i = 0; i < 120; i++)
+    g_assert_cmpuint (g_array_index (data, guint32, i), ==, i);
+  g_assert_cmpuint (g_array_index (data, guint32, 120), ==, 100049);
+
+  /* saved again unchanged (touched): nothing new */
+  save_elog (path, 30, 120, FALSE);
+  poll_reread (cap);
+  cpel_live_capture_get_status (cap, &status);
+  g_assert_cmpuint (status.n_events, ==, 121);
+
+  /* VPP started again: a save that ends before the newest kept */
+  save_elog (path, 0, 10, FALSE);
+  poll_reread (cap);
+  cpel_live_capture_get_status (cap, &status);
+  g_assert_cmpuint (status.n_rewritten, ==, 1);
+  g_assert_cmpuint (status.n_events, ==, 10);
+
+  /* removed: gone, what was kept stays */
+  g_unlink (path);
+  poll_reread (cap);
+  cpel_live_capture_get_status (cap, &status);
+  g_assert_true (status.gone);
+  g_assert_cmpuint (status.n_events, ==, 10);
+  remove_path (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -325,5 +457,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/live-capture/cpel", test_cpel);
   g_test_add_func ("/core/live-capture/snabb-pid", test_snabb_pid);
   g_test_add_func ("/core/live-capture/worker", test_worker);
+  g_test_add_func ("/core/live-capture/elog-saved", test_elog_saved);
   return g_test_run ();
 }

@@ -13,9 +13,11 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <sys/stat.h>
 
 #include "cpel-follow.h"
 #include "cpel-import.h"
+#include "cpel-loader.h"
 #include "cpel-snabb-follow.h"
 #if HAVE_PERF
 #include "cpel-perf-follow.h"
@@ -248,6 +250,7 @@ typedef enum
   KIND_CPEL,
   KIND_PERF,
   KIND_STDIN,    /* until its first bytes tell (then CPEL or perf) */
+  KIND_REREAD,   /* another format's file, imported again whole when it changed */
 } Kind;
 
 struct _CpelLiveCapture
@@ -291,6 +294,15 @@ struct _CpelLiveCapture
 #if HAVE_PERF
   CpelPerfFollower   *perf;
 #endif
+
+  /* a file read again whole: its state when last seen and when last read;
+   * the newest time kept on the capture's clock, and how many events at it */
+  struct stat         reread_seen;
+  struct stat         reread_read;
+  gboolean            reread_have_max;
+  gint64              reread_max;
+  guint64             reread_n_at_max;
+  CpelClockKind       reread_clock;
 
   /* standard input, until its first bytes say what it is */
   GByteArray         *sniff;
@@ -419,6 +431,14 @@ cpel_live_source_resolve (const char         *source,
           return NULL;
         }
     }
+  else if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      const CpelImporter *importer = cpel_import_detect (path, NULL);
+
+      /* CPEL grows by sections; every other format is saved whole */
+      if (importer != NULL && strcmp (importer->id, "cpel") != 0)
+        *kind = CPEL_LIVE_SOURCE_REREAD;
+    }
   return g_steal_pointer (&path);
 }
 
@@ -489,6 +509,9 @@ cpel_live_capture_new (const char *source,
 #else
       g_assert_not_reached ();   /* resolve refuses perf.data then */
 #endif
+      break;
+    case CPEL_LIVE_SOURCE_REREAD:
+      self->kind = KIND_REREAD;   /* read by the first poll */
       break;
     case CPEL_LIVE_SOURCE_STDIN:
       self->kind = KIND_STDIN;   /* read by the worker only: nothing is read here */
@@ -879,6 +902,140 @@ stdin_sniff (CpelLiveCapture *self)
   cpel_follower_push_prefix (self->cpel, self->sniff->data, self->sniff->len);
 }
 
+/* ---- a file of another format, read again whole ---- */
+
+static gboolean
+same_state (const struct stat *a,
+            const struct stat *b)
+{
+  return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size
+         && a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/* The events of `file` after the newest kept, by the capture's own clock
+ * (an elog's wall clock): a save of the same ring holds the events seen
+ * before and those logged since.  A capture whose clock is not known, or
+ * another clock's, or one that ends before the newest event kept (the
+ * writer started again), starts the capture again. */
+static void
+reread_take (CpelLiveCapture *self,
+             CpelFile        *file)
+{
+  gint64 origin = 0, last = G_MININT64;
+  CpelClockKind clock = cpel_file_get_clock_origin (file, &origin);
+  guint n_tracks = cpel_file_get_n_tracks (file);
+  guint64 skip_at_max, n_at_new_max = 0;
+  gint64 new_max;
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint slot = 0; slot < n_tracks; slot++)
+    {
+      guint64 n = cpel_file_get_track_n_events (file, slot);
+      CpelEvent ev;
+
+      if (n == 0)
+        continue;
+      cpel_file_get_track_event (file, slot, n - 1, &ev);
+      last = MAX (last, origin + ev.time_ns);
+    }
+  if (self->store->n > 0
+      && (clock == CPEL_CLOCK_NONE || clock != self->reread_clock || last < self->reread_max))
+    {
+      restart (self);
+      self->reread_have_max = FALSE;
+    }
+  self->reread_clock = clock;
+
+  skip_at_max = self->reread_have_max ? self->reread_n_at_max : 0;
+  new_max = self->reread_have_max ? self->reread_max : G_MININT64;
+  for (guint slot = 0; slot < n_tracks && !self->full; slot++)
+    {
+      guint64 n = cpel_file_get_track_n_events (file, slot);
+      guint32 id = cpel_file_get_track_id (file, slot);
+
+      for (guint64 i = 0; i < n && !self->full; i++)
+        {
+          CpelEvent ev;
+          gint64 t;
+
+          cpel_file_get_track_event (file, slot, i, &ev);
+          t = origin + ev.time_ns;
+          if (self->reread_have_max && t < self->reread_max)
+            continue;   /* kept already */
+          if (self->reread_have_max && t == self->reread_max && skip_at_max > 0)
+            {
+              skip_at_max--;
+              continue;
+            }
+          track_for_id (self, id, cpel_file_get_track_label (file, slot));
+          type_for_code (self, ev.code, cpel_file_get_type_name (file, ev.type), FALSE);
+          g_string_truncate (text, 0);
+          cpel_file_append_datum (file, &ev, text);
+          if (!store_append (self->store, t, id, ev.code, ev.datum, text->str, text->len, FALSE))
+            {
+              self->full = TRUE;
+              break;
+            }
+          note_time (self, t);
+          if (t > new_max)
+            {
+              new_max = t;
+              n_at_new_max = 0;
+            }
+          if (t == new_max)
+            n_at_new_max++;
+        }
+    }
+  if (new_max != G_MININT64)
+    {
+      if (self->reread_have_max && new_max == self->reread_max)
+        self->reread_n_at_max += n_at_new_max;
+      else
+        self->reread_n_at_max = n_at_new_max;
+      self->reread_max = new_max;
+      self->reread_have_max = TRUE;
+    }
+}
+
+/* Reads the file again once it changed and then held still for a poll
+ * (a writer may be in the middle of it); a file that cannot be read
+ * (damaged, or still being written) is tried again when it changes.
+ * Called with the lock held, which it lets go while the file is read. */
+static void
+reread_poll (CpelLiveCapture *self)
+{
+  struct stat st;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelFile) file = NULL;
+  CpelLoadOptions options = { .n_threads = 1 };   /* no cache: off by default */
+
+  if (g_stat (self->path, &st) != 0)
+    {
+      self->status.gone = TRUE;
+      self->status_dirty = TRUE;
+      return;
+    }
+  if (same_state (&st, &self->reread_read))
+    return;
+  if (!same_state (&st, &self->reread_seen))
+    {
+      self->reread_seen = st;
+      return;
+    }
+  self->reread_read = st;
+  /* read without the lock: the main context asks for the counts meanwhile
+   * (only this thread changes what is kept) */
+  g_mutex_unlock (&self->lock);
+  file = cpel_file_new_for_path (self->path, &options, NULL, NULL, NULL, &error);
+  g_mutex_lock (&self->lock);
+  if (file == NULL)
+    {
+      g_debug ("%s: %s (read again when it changes)", self->source, error->message);
+      return;
+    }
+  reread_take (self, file);
+}
+
 static guint64
 poll_locked (CpelLiveCapture *self)
 {
@@ -897,6 +1054,8 @@ poll_locked (CpelLiveCapture *self)
 #endif
   else if (self->kind == KIND_CPEL)
     cpel_poll (self);
+  else if (self->kind == KIND_REREAD)
+    reread_poll (self);
   added = self->store->n >= before ? self->store->n - before : self->store->n;
   if (added > 0)
     {

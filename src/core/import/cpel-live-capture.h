@@ -3,7 +3,10 @@
  *
  * The source is what `cpel dump --follow` reads: a Snabb timeline ring (a
  * file, or `snabb:PID`), a CPEL file that grows, a perf pipe-mode file
- * that grows, or standard input (a CPEL or perf pipe-mode stream).  A worker thread polls
+ * that grows, standard input (a CPEL or perf pipe-mode stream), or a file
+ * of another format that is saved again and again (VPP's `event-logger
+ * save`): read again whole each time it changed, the events after the last
+ * one seen on the capture's own clock kept.  A worker thread polls
  * it every CPEL_LIVE_POLL_MS and appends what is new to an in-memory store
  * (times, track, code, datum and each event's text; blocks that never move,
  * so that the texts of the captures already handed out are read without a
@@ -65,6 +68,7 @@ typedef enum
   CPEL_LIVE_SOURCE_SNABB,   /* a Snabb timeline ring */
   CPEL_LIVE_SOURCE_PERF,    /* a perf pipe-mode file that grows (perf record -o - > FILE) */
   CPEL_LIVE_SOURCE_STDIN,   /* `-`: a CPEL or perf pipe-mode stream, its first bytes tell */
+  CPEL_LIVE_SOURCE_REREAD,  /* a file of another format (VPP elog), read again when rewritten */
 } CpelLiveSourceKind;
 
 /* The file SOURCE names (`snabb:PID`: that process's ring, or NULL with
