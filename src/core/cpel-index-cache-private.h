@@ -132,18 +132,31 @@ cpel_index_cache_sum_step (guint64 h,
   return (h << 31) | (h >> 33);
 }
 
+/* The chain continued from h over the whole 8-byte words of p[0, n) (n a
+ * multiple of 8), without the length step that ends a sum: what a sum
+ * over several parts chains (the spans cache). */
 static inline guint64
-cpel_index_cache_sum_bytes (const guint8 *p,
+cpel_index_cache_sum_words (guint64       h,
+                            const guint8 *p,
                             gsize         n)
 {
-  guint64 h = CPEL_INDEX_CACHE_SUM_SEED, w;
-  gsize i;
+  guint64 w;
 
-  for (i = 0; i + 8 <= n; i += 8)
+  for (gsize i = 0; i + 8 <= n; i += 8)
     {
       memcpy (&w, p + i, 8);
       h = cpel_index_cache_sum_step (h, w);
     }
+  return h;
+}
+
+static inline guint64
+cpel_index_cache_sum_bytes (const guint8 *p,
+                            gsize         n)
+{
+  gsize i = n & ~(gsize) 7;
+  guint64 h = cpel_index_cache_sum_words (CPEL_INDEX_CACHE_SUM_SEED, p, i), w;
+
   if (i < n)
     {
       w = 0;

@@ -30,23 +30,6 @@ header_sum (const CpelSpanCacheHeader *h)
                                      G_STRUCT_OFFSET (CpelSpanCacheHeader, header_sum));
 }
 
-/* The checksum chain over whole 8-byte words, continued from h. */
-static guint64
-sum_words (guint64       h,
-           const guint8 *p,
-           gsize         n)
-{
-  guint64 w;
-
-  g_assert (n % 8 == 0);
-  for (gsize i = 0; i < n; i += 8)
-    {
-      memcpy (&w, p + i, 8);
-      h = cpel_index_cache_sum_step (h, w);
-    }
-  return h;
-}
-
 gboolean
 cpel_span_cache_reseal (guint8 *data,
                           gsize   len)
@@ -63,10 +46,12 @@ cpel_span_cache_reseal (guint8 *data,
       || h.n_records > (len - h.records_offset) / sizeof (CpelSpan))
     return FALSE;
   names_bytes = h.records_offset - h.names_offset;
-  h.table_sum = sum_words (CPEL_INDEX_CACHE_SUM_SEED, data + h.table_offset, 16 * h.n_tracks);
-  h.names_sum = sum_words (CPEL_INDEX_CACHE_SUM_SEED, data + h.names_offset, names_bytes);
-  h.records_sum = sum_words (CPEL_INDEX_CACHE_SUM_SEED, data + h.records_offset,
-                             h.n_records * sizeof (CpelSpan));
+  h.table_sum = cpel_index_cache_sum_words (CPEL_INDEX_CACHE_SUM_SEED,
+                                            data + h.table_offset, 16 * h.n_tracks);
+  h.names_sum = cpel_index_cache_sum_words (CPEL_INDEX_CACHE_SUM_SEED,
+                                            data + h.names_offset, names_bytes);
+  h.records_sum = cpel_index_cache_sum_words (CPEL_INDEX_CACHE_SUM_SEED, data + h.records_offset,
+                                              h.n_records * sizeof (CpelSpan));
   h.header_sum = header_sum (&h);
   memcpy (data, &h, sizeof h);
   return TRUE;
@@ -146,10 +131,12 @@ make_head (CpelSpans               *spans,
 
       a = cpel_spans_get_track_spans (spans, s, &v[0]);
       if (v[0] > 0)
-        records_sum = sum_words (records_sum, (const guint8 *) a, v[0] * sizeof (CpelSpan));
+        records_sum = cpel_index_cache_sum_words (records_sum,
+                                                  (const guint8 *) a, v[0] * sizeof (CpelSpan));
       a = cpel_spans_get_track_states (spans, s, &v[1]);
       if (v[1] > 0)
-        records_sum = sum_words (records_sum, (const guint8 *) a, v[1] * sizeof (CpelSpan));
+        records_sum = cpel_index_cache_sum_words (records_sum,
+                                                  (const guint8 *) a, v[1] * sizeof (CpelSpan));
       g_byte_array_append (table, (const guint8 *) v, sizeof v);
     }
   for (guint i = 0; i < n_names; i++)
@@ -174,8 +161,8 @@ make_head (CpelSpans               *spans,
   h->names_offset = h->table_offset + table->len;
   h->records_offset = h->names_offset + names->len;
   h->file_size = h->records_offset + h->n_records * sizeof (CpelSpan);
-  h->table_sum = sum_words (CPEL_INDEX_CACHE_SUM_SEED, table->data, table->len);
-  h->names_sum = sum_words (CPEL_INDEX_CACHE_SUM_SEED, names->data, names->len);
+  h->table_sum = cpel_index_cache_sum_words (CPEL_INDEX_CACHE_SUM_SEED, table->data, table->len);
+  h->names_sum = cpel_index_cache_sum_words (CPEL_INDEX_CACHE_SUM_SEED, names->data, names->len);
   h->records_sum = records_sum;
   h->header_sum = header_sum (h);
 }
@@ -539,7 +526,8 @@ load (CpelFile                *file,
   /* the table: each track's counts add up to the records */
   table = g_new (guint64, 2 * MAX (h.n_tracks, 1));
   if (!in_read (in, h.table_offset, table, 16 * h.n_tracks)
-      || sum_words (CPEL_INDEX_CACHE_SUM_SEED, (const guint8 *) table, 16 * h.n_tracks)
+      || cpel_index_cache_sum_words (CPEL_INDEX_CACHE_SUM_SEED,
+                                     (const guint8 *) table, 16 * h.n_tracks)
          != h.table_sum)
     return NULL;
   for (guint64 s = 0; s < 2 * h.n_tracks; s++)
@@ -554,7 +542,7 @@ load (CpelFile                *file,
   /* the names: each rule known, each name NUL-terminated inside the area */
   names = g_malloc (MAX (names_bytes, 1));
   if (!in_read (in, h.names_offset, names, names_bytes)
-      || sum_words (CPEL_INDEX_CACHE_SUM_SEED, names, names_bytes) != h.names_sum)
+      || cpel_index_cache_sum_words (CPEL_INDEX_CACHE_SUM_SEED, names, names_bytes) != h.names_sum)
     return NULL;
   name_ptrs = g_new (const char *, MAX (h.n_names, 1));
   name_rules = g_new (guint32, MAX (h.n_names, 1));
@@ -596,7 +584,7 @@ load (CpelFile                *file,
               if (!in_read (in, h.records_offset + (at + i) * sizeof (CpelSpan), chunk,
                             m * sizeof (CpelSpan)))
                 return NULL;
-              sum = sum_words (sum, (const guint8 *) chunk, m * sizeof (CpelSpan));
+              sum = cpel_index_cache_sum_words (sum, (const guint8 *) chunk, m * sizeof (CpelSpan));
               if (!records_ok (chunk, m, n_events, h.n_names, k == 1))
                 return NULL;
             }
