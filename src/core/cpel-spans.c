@@ -1666,11 +1666,15 @@ struct _CpelSpanSummary
   GArray     *by_name;     /* Acc per name id */
   GHashTable *by_track;    /* (slot << 32 | name) -> Acc* */
   GHashTable *by_state;
+  /* the same Acc* by slot, then name (GPtrArray of GPtrArray): a span
+   * finds its rows without hashing */
+  GPtrArray  *track_index;
+  GPtrArray  *state_index;
   GArray     *rows[3];     /* CpelSpanRow */
-  /* self time: per track (slot -> GArray of guint64 by depth) the summed
+  /* self time: per track (GArray of guint64 by depth, by slot) the summed
    * durations of the spans that ended since the last span one less deep
    * did (spans are emitted when they end: children before their parent) */
-  GHashTable *children;
+  GPtrArray  *children;
 };
 
 static void
@@ -1718,19 +1722,46 @@ acc_add (Acc            *a,
     }
 }
 
+static void
+ptr_array_unref0 (gpointer p)
+{
+  if (p != NULL)
+    g_ptr_array_unref (p);
+}
+
+static void
+array_unref0 (gpointer p)
+{
+  if (p != NULL)
+    g_array_unref (p);
+}
+
 static Acc *
 pair_acc (GHashTable *table,
+          GPtrArray  *index,
           guint       slot,
           guint32     name)
 {
-  guint64 key = (guint64) slot << 32 | name;
-  Acc *a = g_hash_table_lookup (table, &key);
+  GPtrArray *row = slot < index->len ? g_ptr_array_index (index, slot) : NULL;
+  guint64 key;
+  Acc *a;
 
-  if (a == NULL)
+  if (row != NULL && name < row->len && g_ptr_array_index (row, name) != NULL)
+    return g_ptr_array_index (row, name);
+  key = (guint64) slot << 32 | name;
+  a = g_new0 (Acc, 1);
+  g_hash_table_insert (table, g_memdup2 (&key, sizeof key), a);   /* owns it */
+  if (slot >= index->len)
+    g_ptr_array_set_size (index, (gint) slot + 1);
+  row = g_ptr_array_index (index, slot);
+  if (row == NULL)
     {
-      a = g_new0 (Acc, 1);
-      g_hash_table_insert (table, g_memdup2 (&key, sizeof key), a);
+      row = g_ptr_array_new ();
+      g_ptr_array_index (index, slot) = row;
     }
+  if (name >= row->len)
+    g_ptr_array_set_size (row, (gint) name + 1);
+  g_ptr_array_index (row, name) = a;
   return a;
 }
 
@@ -1748,16 +1779,19 @@ summary_sink (gpointer        data,
 
   if (span->flags & CPEL_SPAN_STATE)
     {
-      acc_add (pair_acc (s->by_state, slot, span->name), span, d, d, s->unfinished, FALSE);
+      acc_add (pair_acc (s->by_state, s->state_index, slot, span->name), span, d, d,
+               s->unfinished, FALSE);
       return;
     }
   /* its children (one deeper) ended before it: their sum is its own
    * time's complement; it counts for its parent (one less deep) */
-  kids = g_hash_table_lookup (s->children, GUINT_TO_POINTER (slot));
+  if (slot >= s->children->len)
+    g_ptr_array_set_size (s->children, (gint) slot + 1);
+  kids = g_ptr_array_index (s->children, slot);
   if (kids == NULL)
     {
       kids = g_array_new (FALSE, TRUE, sizeof (guint64));
-      g_hash_table_insert (s->children, GUINT_TO_POINTER (slot), kids);
+      g_ptr_array_index (s->children, slot) = kids;
     }
   if (kids->len < k + 2)
     g_array_set_size (kids, k + 2);
@@ -1767,7 +1801,8 @@ summary_sink (gpointer        data,
   if (span->name >= s->by_name->len)
     g_array_set_size (s->by_name, span->name + 1);
   acc_add (&g_array_index (s->by_name, Acc, span->name), span, d, self, s->unfinished, TRUE);
-  acc_add (pair_acc (s->by_track, slot, span->name), span, d, self, s->unfinished, FALSE);
+  acc_add (pair_acc (s->by_track, s->track_index, slot, span->name), span, d, self,
+           s->unfinished, FALSE);
 }
 
 static guint
@@ -1885,7 +1920,10 @@ cpel_span_summary_compute (CpelFile               *file,
   s->by_name = g_array_new (FALSE, TRUE, sizeof (Acc));
   s->by_track = g_hash_table_new_full (u64_hash, u64_equal, g_free, acc_free);
   s->by_state = g_hash_table_new_full (u64_hash, u64_equal, g_free, acc_free);
-  s->children = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  /* slots without spans stay NULL */
+  s->track_index = g_ptr_array_new_with_free_func (ptr_array_unref0);
+  s->state_index = g_ptr_array_new_with_free_func (ptr_array_unref0);
+  s->children = g_ptr_array_new_with_free_func (array_unref0);
   for (guint t = 0; t < 3; t++)
     s->rows[t] = g_array_new (FALSE, TRUE, sizeof (CpelSpanRow));
   if (!drive (file, rules, options, TRUE, FALSE, &s->names, summary_sink, s, cancellable,
@@ -1935,7 +1973,9 @@ cpel_span_summary_free (CpelSpanSummary *s)
   g_clear_pointer (&s->by_name, g_array_unref);
   g_clear_pointer (&s->by_track, g_hash_table_unref);
   g_clear_pointer (&s->by_state, g_hash_table_unref);
-  g_clear_pointer (&s->children, g_hash_table_unref);
+  g_clear_pointer (&s->children, g_ptr_array_unref);
+  g_clear_pointer (&s->track_index, g_ptr_array_unref);
+  g_clear_pointer (&s->state_index, g_ptr_array_unref);
   for (guint t = 0; t < 3; t++)
     g_clear_pointer (&s->rows[t], g_array_unref);
   names_clear (&s->names);
