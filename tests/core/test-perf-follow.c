@@ -377,6 +377,143 @@ test_damaged (void)
     }
 }
 
+/* A pipe-mode file whose last record is a LOST_SAMPLES (perf writes them
+ * when it ends): the gap is told once a read finds nothing more. */
+static void
+test_trailing_gap (void)
+{
+  g_autoptr(GBytes) file = fixture_file ();
+  g_autoptr(GBytes) pbytes = cpel_test_perf_to_pipe (file, NULL);
+  g_autofree char *dir = g_dir_make_tmp ("cpel-perf-follow-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "live.perf.data", NULL);
+  g_autoptr(GByteArray) s = g_byte_array_new ();
+  g_autoptr(GPtrArray) got = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelPerfFollower) f = NULL;
+  CpelPerfFollowInfo info;
+
+  g_byte_array_append (s, g_bytes_get_data (pbytes, NULL), (guint) g_bytes_get_size (pbytes));
+  put_lost (s, 4);
+  g_assert_true (g_file_set_contents (path, (const char *) s->data, s->len, &error));
+  f = cpel_perf_follower_new (path, &error);
+  g_assert_no_error (error);
+  drain (f, got, &info);
+  drain (f, got, &info);   /* a read that finds nothing more */
+  g_assert_cmpuint (got->len, ==, N_SAMPLES + 1);
+  g_assert_cmpstr (got->pdata[N_SAMPLES], ==, "lost 4");
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Written again in place from the start (`> FILE` once more) and already
+ * longer than what was read: its first bytes changed, it is read again
+ * from its start (not taken for damage at the old offset). */
+static void
+test_rewritten_in_place (void)
+{
+  g_autoptr(GBytes) file = fixture_file ();
+  g_autoptr(GBytes) pbytes = cpel_test_perf_to_pipe (file, NULL);
+  g_autoptr(GPtrArray) want = expected_lines (file);
+  g_autofree char *first_path = cpel_test_fixture_file ("perf/gzip-callgraph.perf.data");
+  g_autofree char *first_data = NULL;
+  g_autoptr(GBytes) first = NULL;
+  g_autoptr(GBytes) first_pipe = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cpel-perf-follow-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "live.perf.data", NULL);
+  g_autoptr(GPtrArray) got = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelPerfFollower) f = NULL;
+  CpelPerfFollowInfo info;
+  gsize len;
+  FILE *fp;
+
+  /* a short recording first (gzip with call chains), then the longer one */
+  g_assert_true (g_file_get_contents (first_path, &first_data, &len, NULL));
+  first = g_bytes_new_take (g_steal_pointer (&first_data), len);
+  first_pipe = cpel_test_perf_to_pipe (first, NULL);
+  g_assert_cmpuint (g_bytes_get_size (pbytes), >, g_bytes_get_size (first_pipe));
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (first_pipe, NULL),
+                                      (gssize) g_bytes_get_size (first_pipe), &error));
+  f = cpel_perf_follower_new (path, &error);
+  g_assert_no_error (error);
+  drain (f, got, &info);
+  g_assert_cmpuint (got->len, >, 0);
+
+  fp = fopen (path, "r+b");   /* the same file, written from its start */
+  g_assert_nonnull (fp);
+  g_assert_cmpuint (fwrite (g_bytes_get_data (pbytes, NULL), 1, g_bytes_get_size (pbytes), fp),
+                    ==, g_bytes_get_size (pbytes));
+  fclose (fp);
+  g_ptr_array_set_size (got, 0);
+  drain (f, got, &info);
+  g_assert_true (info.rewritten);
+  drain (f, got, &info);
+  assert_lines (got, want);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Hostile: a tracing-data record after the header that claims 4 GiB: an
+ * error once a record held exceeds its bound, not a buffer that grows
+ * with the stream; every poll after an error says it again and hands out
+ * nothing. */
+static void
+test_hostile_record (void)
+{
+  g_autoptr(GBytes) file = fixture_file ();
+  g_autoptr(GBytes) pbytes = cpel_test_perf_to_pipe (file, NULL);
+  g_autoptr(GArray) ends = record_ends (pbytes);
+  const guint8 *p = g_bytes_get_data (pbytes, NULL);
+  gsize cut = sample_end (pbytes, ends, 3);
+  g_autoptr(GByteArray) junk = g_byte_array_new ();
+  g_autoptr(CpelPerfFollower) f = NULL;
+  g_autoptr(GError) error = NULL;
+  CpelPerfFollowInfo info;
+  guint32 extra = 0xfffffff0u;
+  gsize written = 0, n = 0;
+  int fds[2];
+
+  g_assert_cmpint (pipe (fds), ==, 0);
+  f = cpel_perf_follower_new_for_fd (fds[0]);
+  g_byte_array_append (junk, p, (guint) cut);
+  cpel_test_pipe_hdr (junk, 66, 0, 12);
+  g_byte_array_append (junk, (const guint8 *) &extra, 4);
+  g_byte_array_set_size (junk, cut + 16 + 4096);
+  /* in pieces a pipe holds, each read before the next */
+  for (gsize pos = 0; pos < junk->len && error == NULL; pos += 4096)
+    {
+      gsize m = MIN (4096, junk->len - pos);
+
+      g_assert_cmpint (write (fds[1], junk->data + pos, m), ==, (gssize) m);
+      n += cpel_perf_follower_poll (f, 64, &info, &error);
+    }
+  g_byte_array_set_size (junk, 4096);
+  memset (junk->data, 0x5a, junk->len);
+  while (error == NULL)
+    {
+      g_assert_cmpuint (written, <, 64u << 20);   /* bounded well before this */
+      g_assert_cmpint (write (fds[1], junk->data, junk->len), ==, (gssize) junk->len);
+      written += junk->len;
+      while (error == NULL)
+        {
+          gsize got = cpel_perf_follower_poll (f, 64, &info, &error);
+
+          n += got;
+          if (got == 0 && !info.more)
+            break;
+        }
+    }
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED);
+  g_test_message ("%s (after %zu bytes)", error->message, written);
+  g_assert_nonnull (strstr (error->message, "larger than"));
+  g_assert_cmpuint (n, ==, 4);
+  g_clear_error (&error);
+  g_assert_cmpuint (cpel_perf_follower_poll (f, 64, &info, &error), ==, 0);
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED);
+  close (fds[1]);
+  close (fds[0]);
+}
+
 /* The viewer's live capture on a growing pipe-mode file: every sample
  * kept, the capture made of them with the same texts; a LOST record is a
  * gap with perf's exact count. */
@@ -491,12 +628,14 @@ test_live_stdin (void)
       total += cpel_live_capture_poll (cap);
     }
   close (fds[1]);
-  do
+  for (guint i = 0; i < 1000; i++)   /* all is in the pipe: a few polls */
     {
       total += cpel_live_capture_poll (cap);
       cpel_live_capture_get_status (cap, &status);
+      if (status.gone)
+        break;
     }
-  while (!status.gone);
+  g_assert_true (status.gone);
   g_assert_cmpuint (total, ==, N_SAMPLES);
   g_assert_cmpuint (status.n_events, ==, N_SAMPLES);
   cf = cpel_live_capture_snapshot (cap, &error);
@@ -513,6 +652,9 @@ main (int argc, char **argv)
   g_test_add_func ("/core/import/perf/follow/pieces", test_pieces);
   g_test_add_func ("/core/import/perf/follow/file", test_file);
   g_test_add_func ("/core/import/perf/follow/damaged", test_damaged);
+  g_test_add_func ("/core/import/perf/follow/trailing-gap", test_trailing_gap);
+  g_test_add_func ("/core/import/perf/follow/rewritten-in-place", test_rewritten_in_place);
+  g_test_add_func ("/core/import/perf/follow/hostile-record", test_hostile_record);
   g_test_add_func ("/core/live-capture/perf/file", test_live_file);
   g_test_add_func ("/core/live-capture/perf/stdin", test_live_stdin);
   return g_test_run ();

@@ -15,9 +15,14 @@
 #include <glib/gstdio.h>
 
 #include "cpel-error.h"
+#include "cpel-file.h"
 #include "cpel-perf-data.h"
 
 #define READ_MAX (4u << 20)   /* bytes read per poll: what one poll queues is bounded */
+/* Bytes held for a record not yet whole: a record is at most 64 KiB but
+ * tracing data, which only the header records hold (bounded apart) */
+#define PENDING_MAX (1u << 20)
+#define TAIL_CHECK 64         /* a file's last bytes read, compared to notice a rewrite */
 
 /* A queued sample, or a gap (lost > 0, no event). */
 typedef struct
@@ -53,7 +58,11 @@ struct _CpelPerfFollower
   GString      *texts;         /* the queued samples' texts, NUL-separated */
   GArray       *events;        /* CpelFollowEvent: the last poll's */
   guint64       lost_carry;    /* a gap at the end of what was read, not told yet */
-  GError       *damage;        /* found by the last read: told once the samples before it are out */
+  gboolean      fill_empty;    /* the last read found nothing new */
+  guint8        tail[TAIL_CHECK];   /* a file: the bytes before the read point, as read */
+  guint         tail_len;
+  GError       *damage;
+  char         *failed;        /* the error once told: every later poll tells it again */        /* found by the last read: told once the samples before it are out */
 };
 
 gboolean
@@ -79,6 +88,7 @@ reset (CpelPerfFollower *f)
   f->next = 0;
   g_string_truncate (f->texts, 0);
   f->lost_carry = 0;
+  f->tail_len = 0;
 }
 
 static CpelPerfFollower *
@@ -187,6 +197,7 @@ cpel_perf_follower_free (CpelPerfFollower *f)
   g_string_free (f->texts, TRUE);
   g_array_unref (f->events);
   g_clear_error (&f->damage);
+  g_free (f->failed);
   g_free (f);
 }
 
@@ -261,9 +272,9 @@ on_record (const CpelPerfRecord *r,
           f->have_t0 = TRUE;
         }
       /* perf's clock from the first sample; an earlier sample (another CPU's
-       * buffer) is before it */
-      f->t_last = r->time >= f->t0 ? (gint64) MIN (r->time - f->t0, (guint64) G_MAXINT64)
-                                   : -(gint64) MIN (f->t0 - r->time, (guint64) G_MAXINT64);
+       * buffer) is before it; bounded so that differences cannot overflow */
+      f->t_last = r->time >= f->t0 ? (gint64) MIN (r->time - f->t0, (guint64) CPEL_TIME_MAX)
+                                   : -(gint64) MIN (f->t0 - r->time, (guint64) CPEL_TIME_MAX);
     }
   it.time_ns = f->t_last;   /* a sample without a time: the last one seen */
   g_array_append_val (f->queue, it);
@@ -280,18 +291,28 @@ file_unchanged (CpelPerfFollower *f,
 {
   struct stat st;
 
+  guint8 now[TAIL_CHECK];
+
   *gone = g_stat (f->path, &st) != 0;
   if (*gone)
     return FALSE;
-  return st.st_dev == f->dev && st.st_ino == f->ino
-         && (guint64) st.st_size >= f->in_offset + f->inbuf->len;
+  if (st.st_dev != f->dev || st.st_ino != f->ino
+      || (guint64) st.st_size < f->in_offset + f->inbuf->len)
+    return FALSE;
+  /* written again from the start in place (`> FILE` once more) and as
+   * long already: the bytes before the read point changed (samples,
+   * times; the header records of the same command may not) */
+  return f->tail_len == 0
+         || (pread (f->fd, now, f->tail_len, (off_t) (f->in_offset + f->inbuf->len - f->tail_len))
+             == (gssize) f->tail_len
+             && memcmp (now, f->tail, f->tail_len) == 0);
 }
 
 static gboolean
 file_fill (CpelPerfFollower *f,
            GError          **error)
 {
-  guint old = f->inbuf->len;
+  guint old = f->inbuf->len;   /* below PENDING_MAX or the header's bound: no overflow */
   gsize done = 0;
 
   g_byte_array_set_size (f->inbuf, old + READ_MAX);
@@ -313,6 +334,12 @@ file_fill (CpelPerfFollower *f,
       done += (gsize) r;
     }
   g_byte_array_set_size (f->inbuf, old + (guint) done);
+  f->fill_empty = done == 0;
+  if (done > 0 || f->tail_len == 0)
+    {
+      f->tail_len = MIN (f->inbuf->len, TAIL_CHECK);
+      memcpy (f->tail, f->inbuf->data + f->inbuf->len - f->tail_len, f->tail_len);
+    }
   return TRUE;
 }
 
@@ -344,7 +371,8 @@ fill (CpelPerfFollower   *f,
     }
   else
     {
-      cpel_follow_read_available (f->fd, f->inbuf, READ_MAX, &f->eof, error);
+      f->fill_empty = cpel_follow_read_available (f->fd, f->inbuf, READ_MAX, &f->eof,
+                                                  error) == 0;
       if (error != NULL && *error != NULL)
         return FALSE;
     }
@@ -381,6 +409,13 @@ fill (CpelPerfFollower   *f,
     return FALSE;
   g_byte_array_remove_range (f->inbuf, 0, (guint) used);
   f->in_offset += used;
+  if (f->inbuf->len > PENDING_MAX)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+                   _("perf.data: the record at offset %" PRIu64 " is larger than %u KiB"),
+                   f->in_offset, PENDING_MAX >> 10);
+      return FALSE;
+    }
   if (f->eof && f->inbuf->len > 0)
     {
       g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
@@ -411,11 +446,18 @@ cpel_perf_follower_poll (CpelPerfFollower   *f,
   memset (info, 0, sizeof *info);
   g_array_set_size (f->events, 0);
 
+  if (f->failed != NULL)
+    {
+      /* damaged: nothing more is read (the samples before were handed out) */
+      g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED, f->failed);
+      return 0;
+    }
   if (f->next >= f->queue->len)
     {
       if (f->damage != NULL)
         {
           /* the samples before the damage were handed out: now the error */
+          f->failed = g_strdup (f->damage->message);
           g_propagate_error (error, g_steal_pointer (&f->damage));
           return 0;
         }
@@ -424,6 +466,7 @@ cpel_perf_follower_poll (CpelPerfFollower   *f,
       g_string_truncate (f->texts, 0);
       if (!fill (f, info, &f->damage) && f->queue->len == 0)
         {
+          f->failed = g_strdup (f->damage->message);
           g_propagate_error (error, g_steal_pointer (&f->damage));
           return 0;
         }
@@ -441,7 +484,11 @@ cpel_perf_follower_poll (CpelPerfFollower   *f,
       f->lost_carry += it->lost;
       f->next++;
     }
-  if (f->lost_carry > 0 && (f->next < f->queue->len || f->damage != NULL || stream_over (f)))
+  /* told once a sample follows, or nothing more came (perf writes its
+   * LOST_SAMPLES at its end), or at the end */
+  if (f->lost_carry > 0
+      && (f->next < f->queue->len || f->damage != NULL || stream_over (f) || f->fill_empty
+          || info->gone))
     {
       info->lost = f->lost_carry;
       f->lost_carry = 0;
