@@ -129,6 +129,8 @@ update_status (CpelWindow *self)
                                                            "lost at least %s events",
                                                            s->n_lost), lost));
     }
+  if (s->unreadable)
+    g_ptr_array_add (parts, g_strdup (_("the last save cannot be read: waiting for the next")));
   if (s->n_new_rings > 0)
     g_ptr_array_add (parts, g_strdup (_("the writer started again")));
   if (s->n_rewritten > 0)

@@ -84,6 +84,9 @@ typedef struct
   /* CPEL */
   CpelFollower  *cpel;
 
+  /* a file too short yet to tell what it is */
+  char          *pending;
+
   /* standard input, until its first bytes say what it is */
   gboolean       sniffing;
   GByteArray    *inbuf;
@@ -404,11 +407,12 @@ perf_tick (Follow *f)
 #endif
 
 /* Standard input: a perf pipe-mode stream ("PERFILE2", header size 16) or
- * a CPEL stream, told by its first 8 bytes. */
+ * a CPEL stream, told by its first 16 bytes (cpel_live_stream_sniff). */
 static gboolean
 sniff_tick (Follow *f)
 {
   g_autoptr(GError) error = NULL;
+  gboolean is_perf;
 
   cpel_follow_read_available (STDIN_FILENO, f->inbuf, 16 - MIN (f->inbuf->len, 16), &f->in_eof,
                               &error);
@@ -423,8 +427,14 @@ sniff_tick (Follow *f)
   if (f->inbuf->len == 0)
     return FALSE;   /* empty: like cat, silently */
   f->sniffing = FALSE;
+  if (!cpel_live_stream_sniff (f->inbuf->data, f->inbuf->len, &is_perf, &error))
+    {
+      cpel_cli_file_error (f->source, error);
+      f->status = CPEL_EXIT_INVALID;
+      return FALSE;
+    }
 #if HAVE_PERF
-  if (cpel_perf_follow_sniff (f->inbuf->data, f->inbuf->len))
+  if (is_perf)
     {
       f->perf = cpel_perf_follower_new_for_fd (STDIN_FILENO);
       cpel_perf_follower_push_prefix (f->perf, f->inbuf->data, f->inbuf->len);
@@ -438,6 +448,77 @@ sniff_tick (Follow *f)
   return cpel_tick (f);
 }
 
+/* The follower of SOURCE, by what it is; a file too short yet to tell
+ * (PENDING) is looked at again at each tick. */
+static gboolean
+start_source (Follow             *f,
+              const char         *path,
+              CpelLiveSourceKind  kind,
+              GError            **error)
+{
+  switch (kind)
+    {
+    case CPEL_LIVE_SOURCE_STDIN:
+      f->sniffing = TRUE;   /* CPEL or perf: its first bytes tell */
+      break;
+    case CPEL_LIVE_SOURCE_PENDING:
+      f->pending = g_strdup (path);
+      break;
+    case CPEL_LIVE_SOURCE_SNABB:
+      f->snabb = cpel_snabb_follower_new (path, error);
+      if (f->snabb == NULL)
+        return FALSE;
+      f->entries = g_new (CpelSnabbEntry, BATCH);
+      f->track_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      f->types = g_new0 (SnabbType *, G_MAXUINT16 + 1);
+      f->text = g_string_new (NULL);
+      break;
+    case CPEL_LIVE_SOURCE_PERF:
+#if HAVE_PERF
+      f->perf = cpel_perf_follower_new (path, error);
+      if (f->perf == NULL)
+        return FALSE;
+#else
+      g_assert_not_reached ();   /* resolve refuses perf.data then */
+#endif
+      break;
+    case CPEL_LIVE_SOURCE_REREAD:
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_UNSUPPORTED,
+                   _("This file is saved whole, not appended to (a VPP elog): cpel dump "
+                     "--follow reads a Snabb ring, a CPEL or perf pipe-mode file or stream; "
+                     "cpelview --follow reads it again each time it is saved"));
+      return FALSE;
+    case CPEL_LIVE_SOURCE_CPEL:
+      f->cpel = cpel_follower_new (path, f->clock_rate, error);
+      if (f->cpel == NULL)
+        return FALSE;
+      break;
+    }
+  return TRUE;
+}
+
+/* A file too short to tell what it is when the command started. */
+static gboolean
+pending_tick (Follow *f)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *pending = NULL;
+  CpelLiveSourceKind kind;
+
+  path = cpel_live_source_resolve (f->pending, &kind, &error);
+  if (path != NULL && kind == CPEL_LIVE_SOURCE_PENDING)
+    return TRUE;
+  pending = g_steal_pointer (&f->pending);
+  if (path == NULL || !start_source (f, path, kind, &error))
+    {
+      cpel_cli_file_error (f->source, error);
+      f->status = CPEL_EXIT_INVALID;
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 on_tick (gpointer data)
 {
@@ -446,6 +527,8 @@ on_tick (gpointer data)
 
   if (f->sniffing)
     go_on = sniff_tick (f);
+  else if (f->pending != NULL)
+    go_on = pending_tick (f);
 #if HAVE_PERF
   else if (f->perf != NULL)
     go_on = perf_tick (f);
@@ -491,42 +574,8 @@ cpel_cli_follow (const char *source,
   path = cpel_live_source_resolve (source, &kind, &error);
   if (path == NULL)
     return cpel_cli_file_error (source, error);
-  switch (kind)
-    {
-    case CPEL_LIVE_SOURCE_STDIN:
-      f.sniffing = TRUE;   /* CPEL or perf: its first bytes tell */
-      break;
-    case CPEL_LIVE_SOURCE_SNABB:
-      f.snabb = cpel_snabb_follower_new (path, &error);
-      if (f.snabb == NULL)
-        return cpel_cli_file_error (source, error);
-      f.entries = g_new (CpelSnabbEntry, BATCH);
-      f.track_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      f.types = g_new0 (SnabbType *, G_MAXUINT16 + 1);
-      f.text = g_string_new (NULL);
-      break;
-    case CPEL_LIVE_SOURCE_PERF:
-#if HAVE_PERF
-      f.perf = cpel_perf_follower_new (path, &error);
-      if (f.perf == NULL)
-        return cpel_cli_file_error (source, error);
-#else
-      g_assert_not_reached ();   /* resolve refuses perf.data then */
-#endif
-      break;
-    case CPEL_LIVE_SOURCE_REREAD:
-      g_set_error (&error, CPEL_ERROR, CPEL_ERROR_SOURCE_UNSUPPORTED,
-                   _("This file is saved whole (a VPP elog): cpel dump --follow reads a Snabb "
-                     "ring, a CPEL or perf pipe-mode file or stream; cpelview --follow reads "
-                     "it again each time it is saved"));
-      return cpel_cli_file_error (source, error);
-    case CPEL_LIVE_SOURCE_CPEL:
-    default:
-      f.cpel = cpel_follower_new (path, clock_rate, &error);
-      if (f.cpel == NULL)
-        return cpel_cli_file_error (source, error);
-      break;
-    }
+  if (!start_source (&f, path, kind, &error))
+    return cpel_cli_file_error (source, error);
 
   f.inbuf = g_byte_array_new ();
   f.out = g_string_new (NULL);
@@ -549,6 +598,7 @@ cpel_cli_follow (const char *source,
 
   g_main_loop_unref (f.loop);
   g_string_free (f.out, TRUE);
+  g_free (f.pending);
   g_clear_pointer (&f.snabb, cpel_snabb_follower_free);
   g_clear_pointer (&f.cpel, cpel_follower_free);
   g_clear_pointer (&f.track_ids, g_hash_table_unref);

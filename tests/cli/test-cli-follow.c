@@ -287,6 +287,28 @@ test_cpel_growing (void)
   cli_tmpdir_free (dir);
 }
 
+/* A file made empty by its writer, not yet written: told once it holds
+ * CPEL, then followed as any CPEL file. */
+static void
+test_pending (void)
+{
+  char *dir = cli_tmpdir_new ();
+  g_autofree char *path = g_build_filename (dir, "new.cpel", NULL);
+  g_autoptr(GByteArray) a = cpel_start ();
+  Follow f = { 0 };
+  g_autofree char *header = NULL, *line = NULL;
+
+  g_assert_true (g_file_set_contents (path, "", 0, NULL));
+  follow_start (&f, path, NULL, TRUE);
+  header = next_line (f.out);   /* the TSV header: the command runs */
+  put_events (a, 1000, 1);
+  append_file (path, a);
+  line = next_line (f.out);
+  g_assert_cmpstr (line, ==, "0\t5\tworker 5\t1\trx\t100 pkts");
+  follow_stop (&f, SIGTERM);
+  cli_tmpdir_free (dir);
+}
+
 /* `-`: a CPEL stream on standard input, sections in pieces; its end ends
  * the command (status 0). */
 static void
@@ -371,5 +393,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/dump/follow/cpel-growing", test_cpel_growing);
   g_test_add_func ("/cli/dump/follow/cpel-stdin", test_cpel_stdin);
   g_test_add_func ("/cli/dump/follow/refused", test_refused);
+  g_test_add_func ("/cli/dump/follow/pending", test_pending);
   return g_test_run ();
 }

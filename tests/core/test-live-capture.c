@@ -12,6 +12,7 @@
 #include "cpel-append-writer.h"
 #include "snabb-ring-writer.h"
 #include "import-writers.h"
+#include "cpel-test-util.h"
 
 static char *
 ring_path (void)
@@ -317,31 +318,34 @@ test_worker (void)
 }
 
 /* An elog saved as VPP's `event-logger save` writes it: events i in
- * [first, last), "rx %d" with i, on track i % 2, at i ms after init (two at
- * the same time at the end when `twin`). */
+ * [first, last), "rx %d" with i, on track i % 2 ("rx-a" or `track_a`,
+ * "rx-b"), at i ms after init; `twins`: one more event at the last one's
+ * time, with 100000 + i on the same track (1) or 200000 + i on the other
+ * one (2). */
 static void
 save_elog (const char *path,
            guint       first,
            guint       last,
-           gboolean    twin)
+           guint       twins,
+           const char *track_a)
 {
   static const ElogwType types[] = { { "rx %d", "i4", NULL } };
-  static const char *tracks[] = { "rx-a", "rx-b" };
+  const char *tracks[] = { track_a != NULL ? track_a : "rx-a", "rx-b" };
   g_autoptr(GByteArray) a = g_byte_array_new ();
   g_autofree char *tmp = g_strconcat (path, ".tmp", NULL);
   g_autoptr(GError) error = NULL;
 
   elogw_header (a, types, 1, tracks, 2, "", 0);
-  elogw_u32 (a, last - first + (twin ? 1 : 0));
+  elogw_u32 (a, last - first + (twins ? 1 : 0));
   for (guint i = first; i < last; i++)
     {
       elogw_event_head (a, 0, i % 2, i * 1e-3);
       elogw_u32 (a, i);
     }
-  if (twin)
+  if (twins)
     {
-      elogw_event_head (a, 0, (last - 1) % 2, (last - 1) * 1e-3);
-      elogw_u32 (a, 100000 + last - 1);
+      elogw_event_head (a, 0, (last - 1 + twins - 1) % 2, (last - 1) * 1e-3);
+      elogw_u32 (a, 100000 * twins + last - 1);
     }
   g_assert_true (g_file_set_contents (tmp, (const char *) a->data, a->len, &error));
   g_assert_no_error (error);
@@ -402,8 +406,9 @@ test_elog_saved (void)
   g_autofree char *resolved = NULL;
   CpelLiveSourceKind kind;
   CpelLiveStatus status;
+  gint64 until;
 
-  save_elog (path, 0, 50, TRUE);
+  save_elog (path, 0, 50, 1, NULL);
   resolved = cpel_live_source_resolve (path, &kind, &error);
   g_assert_no_error (error);
   g_assert_cmpint (kind, ==, CPEL_LIVE_SOURCE_REREAD);
@@ -414,7 +419,7 @@ test_elog_saved (void)
   g_assert_cmpuint (status.n_events, ==, 51);
 
   /* the ring moved on: events 30..119 (30..49 and the twin kept already) */
-  save_elog (path, 30, 120, FALSE);
+  save_elog (path, 30, 120, 0, NULL);
   poll_reread (cap);
   cpel_live_capture_get_status (cap, &status);
   g_assert_cmpuint (status.n_events, ==, 121);
@@ -425,26 +430,109 @@ test_elog_saved (void)
     g_assert_cmpuint (g_array_index (data, guint32, i), ==, i);
   g_assert_cmpuint (g_array_index (data, guint32, 120), ==, 100049);
 
-  /* saved again unchanged (touched): nothing new */
-  save_elog (path, 30, 120, FALSE);
+  /* saved again with one more event at the newest time, on the other
+   * track (slot order puts it first): that one is new, 119 is not */
+  save_elog (path, 30, 120, 2, NULL);
   poll_reread (cap);
   cpel_live_capture_get_status (cap, &status);
-  g_assert_cmpuint (status.n_events, ==, 121);
+  g_assert_cmpuint (status.n_events, ==, 122);
+  g_clear_pointer (&data, g_array_unref);
+  data = all_data (cap);
+  g_assert_cmpuint (g_array_index (data, guint32, 119), ==, 119);
+  g_assert_cmpuint (g_array_index (data, guint32, 120), ==, 100049);
+  g_assert_cmpuint (g_array_index (data, guint32, 121), ==, 200119);
 
-  /* VPP started again: a save that ends before the newest kept */
-  save_elog (path, 0, 10, FALSE);
+  /* a VPP started again names its tracks anew: the capture starts again */
+  save_elog (path, 200, 210, 0, "worker-0");
   poll_reread (cap);
   cpel_live_capture_get_status (cap, &status);
   g_assert_cmpuint (status.n_rewritten, ==, 1);
   g_assert_cmpuint (status.n_events, ==, 10);
 
-  /* removed: gone, what was kept stays */
-  g_unlink (path);
+  /* a save that ends before the newest kept: again */
+  save_elog (path, 0, 10, 0, "worker-0");
   poll_reread (cap);
   cpel_live_capture_get_status (cap, &status);
-  g_assert_true (status.gone);
+  g_assert_cmpuint (status.n_rewritten, ==, 2);
   g_assert_cmpuint (status.n_events, ==, 10);
+
+  /* a save that cannot be read is said, and the next one read */
+  g_assert_true (g_file_set_contents (path, "\7\0\0\0elog v0", 11, &error));
+  poll_reread (cap);
+  cpel_live_capture_get_status (cap, &status);
+  g_assert_true (status.unreadable);
+  g_assert_cmpuint (status.n_events, ==, 10);
+  save_elog (path, 0, 12, 0, "worker-0");
+  poll_reread (cap);
+  cpel_live_capture_get_status (cap, &status);
+  g_assert_false (status.unreadable);
+  g_assert_cmpuint (status.n_events, ==, 12);
+
+  /* removed (for longer than a save takes): gone, what was kept stays */
+  g_unlink (path);
+  until = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  do
+    {
+      cpel_live_capture_poll (cap);
+      cpel_live_capture_get_status (cap, &status);
+      if (!status.gone)
+        g_usleep (CPEL_LIVE_POLL_MS * 1000);   /* the worker's pace */
+    }
+  while (!status.gone && g_get_monotonic_time () < until);
+  g_assert_true (status.gone);
+  g_assert_cmpuint (status.n_events, ==, 12);
   remove_path (path);
+}
+
+/* A file too short to tell yet (a writer has just made it) is told once
+ * it holds more: a perf header begun is not taken for CPEL; an empty file
+ * that becomes CPEL is read as CPEL. */
+static void
+test_pending (void)
+{
+  g_autofree char *path = ring_path ();
+  g_autoptr(CpelLiveCapture) cap = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GByteArray) start = cpel_start ();
+  g_autofree char *resolved = NULL;
+  CpelLiveSourceKind kind;
+  CpelLiveStatus status;
+
+  g_assert_true (g_file_set_contents (path, "PERFIL", 6, &error));
+  resolved = cpel_live_source_resolve (path, &kind, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (kind, ==, CPEL_LIVE_SOURCE_PENDING);
+  g_clear_pointer (&resolved, g_free);
+
+  g_assert_true (g_file_set_contents (path, "", 0, &error));
+  cap = cpel_live_capture_new (path, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpel_live_capture_poll (cap), ==, 0);
+  put_events (start, 0, 20);
+  append_file (path, start);
+  cpel_live_capture_poll (cap);   /* told: CPEL */
+  cpel_live_capture_poll (cap);
+  cpel_live_capture_get_status (cap, &status);
+  g_assert_false (status.gone);
+  g_assert_cmpuint (status.n_events, ==, 20);
+  remove_path (path);
+
+  /* standard input: a perf.data written to a file cannot be followed
+   * (said as such), CPEL can */
+  {
+    g_autofree char *fixture = cpel_test_fixture_file ("perf/sched-wakeup.perf.data");
+    g_autofree char *head = NULL;
+    gsize len;
+    gboolean is_perf;
+
+    g_assert_true (g_file_get_contents (fixture, &head, &len, NULL));
+    g_assert_false (cpel_live_stream_sniff ((const guint8 *) head, 16, &is_perf, &error));
+    g_assert_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_UNSUPPORTED);
+    g_clear_error (&error);
+    g_assert_true (cpel_live_stream_sniff (start->data, 16, &is_perf, &error));
+    g_assert_no_error (error);
+    g_assert_false (is_perf);
+  }
 }
 
 int
@@ -458,5 +546,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/live-capture/snabb-pid", test_snabb_pid);
   g_test_add_func ("/core/live-capture/worker", test_worker);
   g_test_add_func ("/core/live-capture/elog-saved", test_elog_saved);
+  g_test_add_func ("/core/live-capture/pending", test_pending);
   return g_test_run ();
 }

@@ -251,6 +251,7 @@ typedef enum
   KIND_PERF,
   KIND_STDIN,    /* until its first bytes tell (then CPEL or perf) */
   KIND_REREAD,   /* another format's file, imported again whole when it changed */
+  KIND_PENDING,  /* a file too short yet to tell what it is */
 } Kind;
 
 struct _CpelLiveCapture
@@ -301,8 +302,9 @@ struct _CpelLiveCapture
   struct stat         reread_read;
   gboolean            reread_have_max;
   gint64              reread_max;
-  guint64             reread_n_at_max;
+  GHashTable         *reread_at_max;   /* track id -> events kept at reread_max */
   CpelClockKind       reread_clock;
+  gint64              reread_missing_us;   /* since when the file is not there (0: it is) */
 
   /* standard input, until its first bytes say what it is */
   GByteArray         *sniff;
@@ -386,6 +388,39 @@ read_head (const char *path,
   return r > 0 ? (gsize) r : 0;
 }
 
+/* A perf.data start (PERFILE2, at least 16 bytes): TRUE when it is pipe
+ * mode (followed); else an error that says how to follow perf. */
+static gboolean
+perf_head_followed (const guint8 *head,
+                    gsize         n,
+                    GError      **error)
+{
+#if HAVE_PERF
+  if (cpel_perf_follow_sniff (head, n))
+    return TRUE;
+  g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_UNSUPPORTED,
+               _("This perf.data file is complete only when perf exits: to follow "
+                 "perf while it records, use pipe mode (perf record -o - …)"));
+#else
+  g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_UNSUPPORTED,
+               _("This build reads no perf.data"));
+#endif
+  return FALSE;
+}
+
+gboolean
+cpel_live_stream_sniff (const guint8 *head,
+                        gsize         n,
+                        gboolean     *is_perf,
+                        GError      **error)
+{
+  g_return_val_if_fail (head != NULL || n == 0, FALSE);
+  g_return_val_if_fail (is_perf != NULL, FALSE);
+
+  *is_perf = n >= 8 && memcmp (head, "PERFILE2", 8) == 0;
+  return !*is_perf || perf_head_followed (head, n, error);
+}
+
 char *
 cpel_live_source_resolve (const char         *source,
                           CpelLiveSourceKind *kind,
@@ -410,26 +445,16 @@ cpel_live_source_resolve (const char         *source,
   if (path == NULL)
     return NULL;
   n = read_head (path, head, sizeof head);
-  if (n >= 8 && memcmp (head, snabb_magic, 8) == 0)
+  if (g_file_test (path, G_FILE_TEST_IS_REGULAR)
+      && (n == 0 || (n < 16 && memcmp (head, "PERFILE2", MIN (n, 8)) == 0)))
+    *kind = CPEL_LIVE_SOURCE_PENDING;   /* perf (pipe mode or not) or CPEL: not yet known */
+  else if (n >= 8 && memcmp (head, snabb_magic, 8) == 0)
     *kind = CPEL_LIVE_SOURCE_SNABB;
   else if (n >= 8 && memcmp (head, "PERFILE2", 8) == 0)
     {
-#if HAVE_PERF
-      if (cpel_perf_follow_sniff (head, n))
-        *kind = CPEL_LIVE_SOURCE_PERF;
-      else
-#endif
-        {
-          g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_UNSUPPORTED,
-#if HAVE_PERF
-                       _("This perf.data file is complete only when perf exits: to follow "
-                         "perf while it records, use pipe mode (perf record -o - …)")
-#else
-                       _("This build reads no perf.data")
-#endif
-                       );
-          return NULL;
-        }
+      if (!perf_head_followed (head, n, error))
+        return NULL;
+      *kind = CPEL_LIVE_SOURCE_PERF;
     }
   else if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
     {
@@ -454,6 +479,54 @@ defs_reset (CpelLiveCapture *self)
   g_hash_table_remove_all (self->code_by_name);
   self->t_min = G_MAXINT64;
   self->t_last = G_MININT64;
+}
+
+/* The follower of a source of that kind (the lock held, or not yet
+ * shared). */
+static gboolean
+setup_kind (CpelLiveCapture    *self,
+            CpelLiveSourceKind  kind,
+            GError            **error)
+{
+  switch (kind)
+    {
+    case CPEL_LIVE_SOURCE_SNABB:
+      self->kind = KIND_SNABB;
+      self->snabb = cpel_snabb_follower_new (self->path, error);
+      if (self->snabb == NULL)
+        return FALSE;
+      self->entries = g_new (CpelSnabbEntry, BATCH);
+      self->msgs = g_new0 (MsgInfo, G_MAXUINT16 + 1);
+      self->status.lost_exact = FALSE;
+      break;
+    case CPEL_LIVE_SOURCE_PERF:
+#if HAVE_PERF
+      self->kind = KIND_PERF;
+      self->perf = cpel_perf_follower_new (self->path, error);
+      if (self->perf == NULL)
+        return FALSE;
+#else
+      g_assert_not_reached ();   /* resolve refuses perf.data then */
+#endif
+      break;
+    case CPEL_LIVE_SOURCE_REREAD:
+      self->kind = KIND_REREAD;   /* read by the first poll */
+      break;
+    case CPEL_LIVE_SOURCE_PENDING:
+      self->kind = KIND_PENDING;   /* told by a later poll */
+      break;
+    case CPEL_LIVE_SOURCE_STDIN:
+      self->kind = KIND_STDIN;   /* read by the worker only: nothing is read here */
+      self->sniff = g_byte_array_new ();
+      break;
+    case CPEL_LIVE_SOURCE_CPEL:
+      self->kind = KIND_CPEL;
+      self->cpel = cpel_follower_new (self->path, self->clock_rate, error);
+      if (self->cpel == NULL)
+        return FALSE;
+      break;
+    }
+  return TRUE;
 }
 
 CpelLiveCapture *
@@ -484,47 +557,14 @@ cpel_live_capture_new (const char *source,
   self->type_by_code = g_hash_table_new (NULL, NULL);
   self->code_by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->status.lost_exact = TRUE;
+  self->reread_at_max = g_hash_table_new (NULL, NULL);
   defs_reset (self);
 
   self->path = cpel_live_source_resolve (source, &kind, error);
   if (self->path == NULL)
     return NULL;
-  switch (kind)
-    {
-    case CPEL_LIVE_SOURCE_SNABB:
-      self->kind = KIND_SNABB;
-      self->snabb = cpel_snabb_follower_new (self->path, error);
-      if (self->snabb == NULL)
-        return NULL;
-      self->entries = g_new (CpelSnabbEntry, BATCH);
-      self->msgs = g_new0 (MsgInfo, G_MAXUINT16 + 1);
-      self->status.lost_exact = FALSE;
-      break;
-    case CPEL_LIVE_SOURCE_PERF:
-#if HAVE_PERF
-      self->kind = KIND_PERF;
-      self->perf = cpel_perf_follower_new (self->path, error);
-      if (self->perf == NULL)
-        return NULL;
-#else
-      g_assert_not_reached ();   /* resolve refuses perf.data then */
-#endif
-      break;
-    case CPEL_LIVE_SOURCE_REREAD:
-      self->kind = KIND_REREAD;   /* read by the first poll */
-      break;
-    case CPEL_LIVE_SOURCE_STDIN:
-      self->kind = KIND_STDIN;   /* read by the worker only: nothing is read here */
-      self->sniff = g_byte_array_new ();
-      break;
-    case CPEL_LIVE_SOURCE_CPEL:
-    default:
-      self->kind = KIND_CPEL;
-      self->cpel = cpel_follower_new (self->path, clock_rate, error);
-      if (self->cpel == NULL)
-        return NULL;
-      break;
-    }
+  if (!setup_kind (self, kind, error))
+    return NULL;
   return g_steal_pointer (&self);
 }
 
@@ -550,6 +590,7 @@ cpel_live_capture_unref (CpelLiveCapture *self)
   g_clear_pointer (&self->perf, cpel_perf_follower_free);
 #endif
   g_clear_pointer (&self->sniff, g_byte_array_unref);
+  g_clear_pointer (&self->reread_at_max, g_hash_table_unref);
   g_clear_pointer (&self->store, store_unref);
   g_array_unref (self->tracks);
   g_array_unref (self->types);
@@ -872,6 +913,7 @@ static void
 stdin_sniff (CpelLiveCapture *self)
 {
   g_autoptr(GError) error = NULL;
+  gboolean is_perf;
 
   cpel_follow_read_available (STDIN_FILENO, self->sniff, 16 - MIN (self->sniff->len, 16),
                               &self->sniff_eof, &error);
@@ -888,8 +930,13 @@ stdin_sniff (CpelLiveCapture *self)
       self->status_dirty = TRUE;
       return;
     }
+  if (!cpel_live_stream_sniff (self->sniff->data, self->sniff->len, &is_perf, &error))
+    {
+      source_failed (self, error);
+      return;
+    }
 #if HAVE_PERF
-  if (cpel_perf_follow_sniff (self->sniff->data, self->sniff->len))
+  if (is_perf)
     {
       self->kind = KIND_PERF;
       self->perf = cpel_perf_follower_new_for_fd (STDIN_FILENO);
@@ -902,6 +949,28 @@ stdin_sniff (CpelLiveCapture *self)
   cpel_follower_push_prefix (self->cpel, self->sniff->data, self->sniff->len);
 }
 
+/* A file too short to tell when the capture was made: told once it
+ * holds enough (a perf recording or a CPEL writer has just made it). */
+static void
+pending_poll (CpelLiveCapture *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  CpelLiveSourceKind kind;
+
+  path = cpel_live_source_resolve (self->path, &kind, &error);
+  if (path == NULL || (kind != CPEL_LIVE_SOURCE_PENDING && !setup_kind (self, kind, &error)))
+    {
+      if (!g_file_test (self->path, G_FILE_TEST_EXISTS))
+        {
+          self->status.gone = TRUE;   /* removed before it was written */
+          self->status_dirty = TRUE;
+          return;
+        }
+      source_failed (self, error);
+    }
+}
+
 /* ---- a file of another format, read again whole ---- */
 
 static gboolean
@@ -912,20 +981,50 @@ same_state (const struct stat *a,
          && a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
 }
 
+/* Does `file` name a track or type that the capture knows by another
+ * name?  (A VPP started again numbers its tracks and types anew.) */
+static gboolean
+renamed (CpelLiveCapture *self,
+         CpelFile        *file)
+{
+  for (guint slot = 0; slot < cpel_file_get_n_tracks (file); slot++)
+    {
+      gpointer v = g_hash_table_lookup (self->track_by_id,
+                                        GUINT_TO_POINTER (cpel_file_get_track_id (file, slot)));
+
+      if (v != NULL
+          && g_strcmp0 (g_array_index (self->tracks, TrackDef, GPOINTER_TO_UINT (v) - 1).label,
+                        cpel_file_get_track_label (file, slot)) != 0)
+        return TRUE;
+    }
+  for (guint type = 0; type < cpel_file_get_n_types (file); type++)
+    {
+      gpointer v = g_hash_table_lookup (self->type_by_code,
+                                        GUINT_TO_POINTER (cpel_file_get_type_code (file, type)));
+
+      if (v != NULL
+          && g_strcmp0 (g_array_index (self->types, TypeDef, GPOINTER_TO_UINT (v) - 1).name,
+                        cpel_file_get_type_name (file, type)) != 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* The events of `file` after the newest kept, by the capture's own clock
  * (an elog's wall clock): a save of the same ring holds the events seen
- * before and those logged since.  A capture whose clock is not known, or
- * another clock's, or one that ends before the newest event kept (the
- * writer started again), starts the capture again. */
+ * before and those logged since; of the events at the newest time kept,
+ * each track's first ones are those kept already.  A capture whose clock
+ * is not known or another one, that ends before the newest event kept, or
+ * that names its tracks or types otherwise (the writer started again)
+ * starts the capture again. */
 static void
 reread_take (CpelLiveCapture *self,
              CpelFile        *file)
 {
-  gint64 origin = 0, last = G_MININT64;
+  gint64 origin = 0, last = G_MININT64, new_max;
   CpelClockKind clock = cpel_file_get_clock_origin (file, &origin);
   guint n_tracks = cpel_file_get_n_tracks (file);
-  guint64 skip_at_max, n_at_new_max = 0;
-  gint64 new_max;
+  g_autoptr(GHashTable) skip = NULL;
   g_autoptr(GString) text = g_string_new (NULL);
 
   for (guint slot = 0; slot < n_tracks; slot++)
@@ -939,19 +1038,25 @@ reread_take (CpelLiveCapture *self,
       last = MAX (last, origin + ev.time_ns);
     }
   if (self->store->n > 0
-      && (clock == CPEL_CLOCK_NONE || clock != self->reread_clock || last < self->reread_max))
+      && (clock == CPEL_CLOCK_NONE || clock != self->reread_clock || last < self->reread_max
+          || renamed (self, file)))
     {
       restart (self);
       self->reread_have_max = FALSE;
     }
   self->reread_clock = clock;
 
-  skip_at_max = self->reread_have_max ? self->reread_n_at_max : 0;
+  /* the events at the newest time kept, per track: skipped */
+  skip = self->reread_have_max ? g_hash_table_ref (self->reread_at_max)
+                               : g_hash_table_new (NULL, NULL);
+  self->reread_at_max = (g_hash_table_unref (self->reread_at_max),
+                         g_hash_table_new (NULL, NULL));
   new_max = self->reread_have_max ? self->reread_max : G_MININT64;
   for (guint slot = 0; slot < n_tracks && !self->full; slot++)
     {
       guint64 n = cpel_file_get_track_n_events (file, slot);
       guint32 id = cpel_file_get_track_id (file, slot);
+      guint skip_here = GPOINTER_TO_UINT (g_hash_table_lookup (skip, GUINT_TO_POINTER (id)));
 
       for (guint64 i = 0; i < n && !self->full; i++)
         {
@@ -962,9 +1067,9 @@ reread_take (CpelLiveCapture *self,
           t = origin + ev.time_ns;
           if (self->reread_have_max && t < self->reread_max)
             continue;   /* kept already */
-          if (self->reread_have_max && t == self->reread_max && skip_at_max > 0)
+          if (self->reread_have_max && t == self->reread_max && skip_here > 0)
             {
-              skip_at_max--;
+              skip_here--;
               continue;
             }
           track_for_id (self, id, cpel_file_get_track_label (file, slot));
@@ -977,21 +1082,29 @@ reread_take (CpelLiveCapture *self,
               break;
             }
           note_time (self, t);
-          if (t > new_max)
-            {
-              new_max = t;
-              n_at_new_max = 0;
-            }
-          if (t == new_max)
-            n_at_new_max++;
+          new_max = MAX (new_max, t);
         }
     }
+
+  /* how many events each track has at the newest time, now */
   if (new_max != G_MININT64)
     {
-      if (self->reread_have_max && new_max == self->reread_max)
-        self->reread_n_at_max += n_at_new_max;
-      else
-        self->reread_n_at_max = n_at_new_max;
+      for (guint slot = 0; slot < n_tracks; slot++)
+        {
+          guint64 n = cpel_file_get_track_n_events (file, slot), at = 0;
+          CpelEvent ev;
+
+          for (guint64 i = n; i > 0; i--, at++)
+            {
+              cpel_file_get_track_event (file, slot, i - 1, &ev);
+              if (origin + ev.time_ns != new_max)
+                break;
+            }
+          if (at > 0)
+            g_hash_table_insert (self->reread_at_max,
+                                 GUINT_TO_POINTER (cpel_file_get_track_id (file, slot)),
+                                 GUINT_TO_POINTER ((guint) MIN (at, G_MAXUINT)));
+        }
       self->reread_max = new_max;
       self->reread_have_max = TRUE;
     }
@@ -999,8 +1112,10 @@ reread_take (CpelLiveCapture *self,
 
 /* Reads the file again once it changed and then held still for a poll
  * (a writer may be in the middle of it); a file that cannot be read
- * (damaged, or still being written) is tried again when it changes.
- * Called with the lock held, which it lets go while the file is read. */
+ * (damaged, or still being written) is said in the status and tried again
+ * when it changes; a file not there for a second (not a save that
+ * replaces it) is gone.  Called with the lock held, which it lets go while
+ * the file is read. */
 static void
 reread_poll (CpelLiveCapture *self)
 {
@@ -1008,13 +1123,20 @@ reread_poll (CpelLiveCapture *self)
   g_autoptr(GError) error = NULL;
   g_autoptr(CpelFile) file = NULL;
   CpelLoadOptions options = { .n_threads = 1 };   /* no cache: off by default */
+  gint64 now = g_get_monotonic_time ();
 
   if (g_stat (self->path, &st) != 0)
     {
-      self->status.gone = TRUE;
-      self->status_dirty = TRUE;
+      if (self->reread_missing_us == 0)
+        self->reread_missing_us = now;
+      else if (now - self->reread_missing_us >= G_USEC_PER_SEC)
+        {
+          self->status.gone = TRUE;
+          self->status_dirty = TRUE;
+        }
       return;
     }
+  self->reread_missing_us = 0;
   if (same_state (&st, &self->reread_read))
     return;
   if (!same_state (&st, &self->reread_seen))
@@ -1028,6 +1150,17 @@ reread_poll (CpelLiveCapture *self)
   g_mutex_unlock (&self->lock);
   file = cpel_file_new_for_path (self->path, &options, NULL, NULL, NULL, &error);
   g_mutex_lock (&self->lock);
+  if (self->stopping || self->status.paused)
+    {
+      /* paused (or stopped) meanwhile: this save is read again on resuming */
+      memset (&self->reread_read, 0, sizeof self->reread_read);
+      return;
+    }
+  if (self->status.unreadable != (file == NULL))
+    {
+      self->status.unreadable = file == NULL;
+      self->status_dirty = TRUE;
+    }
   if (file == NULL)
     {
       g_debug ("%s: %s (read again when it changes)", self->source, error->message);
@@ -1046,6 +1179,8 @@ poll_locked (CpelLiveCapture *self)
     return 0;
   if (self->kind == KIND_STDIN)
     stdin_sniff (self);
+  else if (self->kind == KIND_PENDING)
+    pending_poll (self);
   if (self->kind == KIND_SNABB)
     snabb_poll (self);
 #if HAVE_PERF

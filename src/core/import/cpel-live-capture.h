@@ -42,6 +42,7 @@ typedef struct
   guint    n_new_rings;  /* times the writer started again (Snabb) */
   guint    n_rewritten;  /* times the file was rewritten (CPEL: the capture restarted) */
   gboolean gone;         /* the source was removed: the writer has exited */
+  gboolean unreadable;   /* a file read again whole: its last save could not be read */
   gboolean paused;
   double   rate;         /* events per second read, over the last second or so */
   gint64   read_us;      /* monotonic time of the last read that found events (0: none) */
@@ -69,15 +70,26 @@ typedef enum
   CPEL_LIVE_SOURCE_PERF,    /* a perf pipe-mode file that grows (perf record -o - > FILE) */
   CPEL_LIVE_SOURCE_STDIN,   /* `-`: a CPEL or perf pipe-mode stream, its first bytes tell */
   CPEL_LIVE_SOURCE_REREAD,  /* a file of another format (VPP elog), read again when rewritten */
+  CPEL_LIVE_SOURCE_PENDING, /* a file too short yet to tell (empty, or a perf header begun) */
 } CpelLiveSourceKind;
 
 /* The file SOURCE names (`snabb:PID`: that process's ring, or NULL with
  * an error when there is none; `-`: standard input) and what it holds, by
  * its first bytes (else it is read as CPEL).  A perf.data file written to
  * a file (not pipe mode: it is complete only when perf exits) is refused
- * with an error.  `cpel dump --follow` too. */
+ * with an error.  A file too short yet to tell (a writer has just made
+ * it) is PENDING: ask again once it holds more.  `cpel dump --follow`
+ * too. */
 char            *cpel_live_source_resolve    (const char          *source,
                                               CpelLiveSourceKind  *kind,
+                                              GError             **error);
+/* A stream's first bytes (16, or fewer when it ended): *is_perf for a perf
+ * pipe-mode stream, else CPEL; FALSE with an error for a perf.data
+ * written to a file (not pipe mode), which cannot be followed.  Standard
+ * input of the viewer and of `cpel dump --follow -`. */
+gboolean         cpel_live_stream_sniff      (const guint8        *head,
+                                              gsize                n,
+                                              gboolean            *is_perf,
                                               GError             **error);
 /* Opens SOURCE: a Snabb ring file, `snabb:PID` ($SNABB_SHM_ROOT or
  * /var/run/snabb), a CPEL file (it may not hold events yet), a perf

@@ -61,8 +61,8 @@ struct _CpelPerfFollower
   gboolean      fill_empty;    /* the last read found nothing new */
   guint8        tail[TAIL_CHECK];   /* a file: the bytes before the read point, as read */
   guint         tail_len;
-  GError       *damage;
-  char         *failed;        /* the error once told: every later poll tells it again */        /* found by the last read: told once the samples before it are out */
+  GError       *damage;        /* found by the last read: told once the samples before it are out */
+  char         *failed;        /* the error once told: later polls tell it again */
 };
 
 gboolean
