@@ -10,7 +10,8 @@
  * recording's kernel, the mapped binaries' symbols); datum = the first
  * integer field (sched_switch: next_pid), else the tid; time = the sample's
  * time in ns (the loader counts from the earliest).  LOST and LOST_SAMPLES
- * records are counted.  Each sched_switch also marks, on the threads'
+ * records are counted (the larger of their sums: the kernel counts a
+ * sample lost in the ring in both).  Each sched_switch also marks, on the threads'
  * tracks, when they ran: `sched_switch: in` on the next thread's track and
  * `sched_switch: out` on the previous one's (datum: the CPU; text `CPU n,
  * prev_state=S`, the state as one letter: R, R+, S, D, T, t, X, Z, P, I or
@@ -71,7 +72,9 @@ typedef struct
    * sample was a tenth of the import */
   guint32            cache_key[1024];
   guint32            cache_val[1024];
-  guint64            lost;
+  guint64            lost;            /* MAX (lost_records, lost_samples) */
+  guint64            lost_records;    /* the sums of the LOST and LOST_SAMPLES records */
+  guint64            lost_samples;
   guint64            done;
   GString           *text;
   guint64            data_size;
@@ -362,8 +365,14 @@ first_pass (const CpelPerfRecord *r, gpointer data, GError **error)
       }
       break;
     case CPEL_PERF_RECORD_LOST:
+      pi->lost_records += r->lost;
+      pi->lost = MAX (pi->lost_records, pi->lost_samples);
+      break;
     case CPEL_PERF_RECORD_LOST_SAMPLES:
-      pi->lost += r->lost;
+      /* the same samples as the LOST records' (the kernel counts a sample
+       * the ring had no room for in both): the loss is the larger sum */
+      pi->lost_samples += r->lost;
+      pi->lost = MAX (pi->lost_records, pi->lost_samples);
       break;
     default:
       break;

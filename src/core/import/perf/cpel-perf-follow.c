@@ -57,6 +57,9 @@ struct _CpelPerfFollower
   guint         next;
   GString      *texts;         /* the queued samples' texts, NUL-separated */
   GArray       *events;        /* CpelFollowEvent: the last poll's */
+  guint64       lost_records;  /* the sums of perf's LOST and LOST_SAMPLES records */
+  guint64       lost_samples;
+  guint64       lost_told;     /* the larger of them, queued as gaps so far */
   guint64       lost_carry;    /* a gap at the end of what was read, not told yet */
   gboolean      fill_empty;    /* the last read found nothing new */
   guint8        tail[TAIL_CHECK];   /* a file: the bytes before the read point, as read */
@@ -88,6 +91,7 @@ reset (CpelPerfFollower *f)
   f->next = 0;
   g_string_truncate (f->texts, 0);
   f->lost_carry = 0;
+  f->lost_records = f->lost_samples = f->lost_told = 0;
   f->tail_len = 0;
 }
 
@@ -221,11 +225,22 @@ on_record (const CpelPerfRecord *r,
       return TRUE;
     case CPEL_PERF_RECORD_LOST:
     case CPEL_PERF_RECORD_LOST_SAMPLES:
-      if (r->lost == 0)
+      {
+        /* the kernel counts a sample the ring had no room for twice: in the
+         * ring's LOST records and in the event's lost samples, which perf
+         * writes as LOST_SAMPLES when it ends: the loss is the larger sum */
+        guint64 *sum = r->type == CPEL_PERF_RECORD_LOST ? &f->lost_records : &f->lost_samples;
+        guint64 total;
+
+        *sum = *sum > G_MAXUINT64 - r->lost ? G_MAXUINT64 : *sum + r->lost;
+        total = MAX (f->lost_records, f->lost_samples);
+        if (total <= f->lost_told)
+          return TRUE;
+        it.lost = total - f->lost_told;
+        f->lost_told = total;
+        g_array_append_val (f->queue, it);
         return TRUE;
-      it.lost = r->lost;
-      g_array_append_val (f->queue, it);
-      return TRUE;
+      }
     case CPEL_PERF_RECORD_SAMPLE:
       break;
     default:

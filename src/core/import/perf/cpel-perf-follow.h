@@ -9,7 +9,9 @@
  * a tracepoint sample on the track "CPU N" with its fields as perf script
  * prints them, any other sample on its thread's track "COMM [TID]" with
  * "PID/TID IP".  Times are perf's clock from the first sample.  A LOST or
- * LOST_SAMPLES record is a gap with perf's own count (exact): poll returns
+ * LOST_SAMPLES record is a gap with perf's own count (exact; the kernel
+ * counts a sample the ring had no room for in both, so the loss is the
+ * larger of their sums, and a record adds what goes beyond): poll returns
  * it first (info->lost; LOST records with no sample between them are one
  * gap) and stops before the next one, so that each gap stays where perf
  * put it.  A file replaced or shorter than what was read
