@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 
 #include "cpel-core.h"
+#include "cpel-loader.h"
 #include "cpel-perf-data.h"
 #include "cpel-test-util.h"
 #include "cpel-perf-pipe-writer.h"
@@ -488,6 +489,42 @@ out:
   g_rmdir (dir);
 }
 
+/* Lost samples counted once: the kernel counts a sample its ring had no
+ * room for in the LOST records and again in the event's lost samples (the
+ * LOST_SAMPLES perf writes at its end); the capture's loss is the larger
+ * sum (LOST 7 + 5, LOST_SAMPLES 10: 12; LOST_SAMPLES 20: 20). */
+static void
+test_lost_once (void)
+{
+  static const guint64 samples[] = { 10, 20 };
+  static const char *const want[] = { "12", "20" };
+
+  for (guint k = 0; k < G_N_ELEMENTS (samples); k++)
+    {
+      g_autoptr(GBytes) pipe = pipe_of_fixture ("sched-wakeup", NULL);
+      g_autoptr(GByteArray) a = g_byte_array_new ();
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(CpelFile) file = NULL;
+      g_autoptr(GError) error = NULL;
+      guint64 id = 0, n;
+
+      g_byte_array_append (a, g_bytes_get_data (pipe, NULL), (guint) g_bytes_get_size (pipe));
+      for (guint i = 0; i < 2; i++)
+        {
+          n = i == 0 ? 7 : 5;
+          cpel_test_pipe_hdr (a, 2, 0, 24);   /* LOST */
+          g_byte_array_append (a, (const guint8 *) &id, 8);
+          g_byte_array_append (a, (const guint8 *) &n, 8);
+        }
+      cpel_test_pipe_hdr (a, 13, 0, 16);       /* LOST_SAMPLES */
+      g_byte_array_append (a, (const guint8 *) &samples[k], 8);
+      bytes = g_byte_array_free_to_bytes (g_steal_pointer (&a));
+      file = cpel_file_new_for_bytes (bytes, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (cpel_file_get_source_value (file, "lost-events"), ==, want[k]);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -497,5 +534,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/import/perf/pipe/hostile/lengths", test_hostile);
   g_test_add_func ("/core/import/perf/pipe/stream", test_stream);
   g_test_add_func ("/core/import/perf/pipe/live", test_live);
+  g_test_add_func ("/core/import/perf/pipe/lost-once", test_lost_once);
   return g_test_run ();
 }
