@@ -131,28 +131,44 @@ read_at (CpelFollower *f,
   return TRUE;
 }
 
-static gboolean
-open_file (CpelFollower *f,
-           GError      **error)
+int
+cpel_follow_open_regular (const char  *path,
+                          int          flags,
+                          struct stat *st,
+                          GError     **error)
 {
-  struct stat st;
-  int fd = g_open (f->path, O_RDONLY | O_CLOEXEC, 0);
+  int fd;
 
-  if (fd < 0 || fstat (fd, &st) != 0)
+  g_return_val_if_fail (path != NULL && st != NULL, -1);
+
+  fd = g_open (path, O_RDONLY | O_CLOEXEC | flags, 0);
+  if (fd < 0 || fstat (fd, st) != 0)
     {
       int e = errno;
 
       if (fd >= 0)
         close (fd);
       g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, "%s", g_strerror (e));
-      return FALSE;
+      return -1;
     }
-  if (!S_ISREG (st.st_mode))
+  if (!S_ISREG (st->st_mode))
     {
       close (fd);
       g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, _("This is not a regular file"));
-      return FALSE;
+      return -1;
     }
+  return fd;
+}
+
+static gboolean
+open_file (CpelFollower *f,
+           GError      **error)
+{
+  struct stat st;
+  int fd = cpel_follow_open_regular (f->path, 0, &st, error);
+
+  if (fd < 0)
+    return FALSE;
   if (f->fd >= 0)
     close (f->fd);
   f->fd = fd;

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <glib.h>
+#include <sys/stat.h>
 
 G_BEGIN_DECLS
 
@@ -74,6 +75,15 @@ gsize                  cpel_follow_read_available (int          fd,
                                                    gsize        max,
                                                    gboolean    *eof,
                                                    GError     **error);
+
+/* Opens a file to follow: read-only, close-on-exec, with `flags` added
+ * (O_NONBLOCK…); *st filled (its device and inode tell a replacement).
+ * -1 with an error (CPEL_ERROR_IO) when it cannot be read or is not a
+ * regular file. */
+int                    cpel_follow_open_regular (const char  *path,
+                                                 int          flags,
+                                                 struct stat *st,
+                                                 GError     **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelFollower, cpel_follower_free)
 

@@ -116,23 +116,10 @@ open_file (CpelPerfFollower *f,
            GError          **error)
 {
   struct stat st;
-  int fd = g_open (f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
+  int fd = cpel_follow_open_regular (f->path, O_NONBLOCK, &st, error);
 
-  if (fd < 0 || fstat (fd, &st) != 0)
-    {
-      int e = errno;
-
-      if (fd >= 0)
-        close (fd);
-      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, "%s", g_strerror (e));
-      return FALSE;
-    }
-  if (!S_ISREG (st.st_mode))
-    {
-      close (fd);
-      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO, _("This is not a regular file"));
-      return FALSE;
-    }
+  if (fd < 0)
+    return FALSE;
   if (f->fd >= 0)
     close (f->fd);
   f->fd = fd;
