@@ -13,7 +13,10 @@
  * grows (sections appended).  Standard input (`-`) is a CPEL stream or a
  * perf pipe-mode stream (`perf record -o - … | cpel dump --follow -`), told
  * apart by its first bytes: its samples are printed as they come (in the
- * order perf writes them), LOST records as "lost N events" on stderr.
+ * order perf writes them), LOST records as "lost N events" on stderr.  An
+ * LTTng live URL (net://HOST/host/HOSTNAME/SESSION) is read through
+ * lttng-relayd; the events LTTng discarded are "lost N events" there too,
+ * and the session's end ends the command.
  */
 #include "cpel-cli.h"
 
@@ -32,6 +35,9 @@
 #include "cpel-snabb-follow.h"
 #if HAVE_PERF
 #include "cpel-perf-follow.h"
+#endif
+#if HAVE_CTF
+#include "cpel-ctf-follow.h"
 #endif
 
 #define POLL_MS        20
@@ -95,6 +101,9 @@ typedef struct
 #if HAVE_PERF
   CpelPerfFollower *perf;   /* a perf pipe-mode stream */
 #endif
+#if HAVE_CTF
+  CpelCtfFollower  *lttng;  /* an LTTng live session */
+#endif
 } Follow;
 
 static void
@@ -127,6 +136,9 @@ put_line (Follow     *f,
       gboolean ticks = f->clock_rate == 0 && f->cpel == NULL;
 #if HAVE_PERF
       ticks = ticks && f->perf == NULL;
+#endif
+#if HAVE_CTF
+      ticks = ticks && f->lttng == NULL;
 #endif
 
       /* one unit for the whole run: seconds, or plain ticks */
@@ -356,7 +368,7 @@ cpel_tick (Follow *f)
 
 /* ---- standard input ---- */
 
-#if HAVE_PERF
+#if HAVE_PERF || HAVE_CTF
 static void
 say_lost (Follow *f, guint64 n)
 {
@@ -366,14 +378,32 @@ say_lost (Follow *f, guint64 n)
   say (f, s);
 }
 
+/* What a stream follower's poll says (perf, LTTng live). */
+typedef struct
+{
+  guint64  lost;        /* the source's own count: exact */
+  gboolean rewritten;
+  gboolean gone;
+  gboolean more;
+} StreamInfo;
+
+typedef gsize                  (*StreamPollFunc)  (Follow      *f,
+                                                   StreamInfo  *info,
+                                                   GError     **error);
+typedef const CpelFollowEvent *(*StreamEventFunc) (Follow      *f,
+                                                   gsize        i);
+
 static gboolean
-perf_tick (Follow *f)
+stream_tick (Follow          *f,
+             StreamPollFunc   poll_func,
+             StreamEventFunc  event_func,
+             const char      *gone_message)
 {
   for (guint b = 0; b < BATCHES_MAX; b++)
     {
-      CpelPerfFollowInfo info;
+      StreamInfo info = { 0 };
       g_autoptr(GError) error = NULL;
-      gsize n = cpel_perf_follower_poll (f->perf, BATCH, &info, &error);
+      gsize n = poll_func (f, &info, &error);
 
       if (error != NULL)
         {
@@ -388,21 +418,77 @@ perf_tick (Follow *f)
         say_lost (f, info.lost);
       for (gsize i = 0; i < n; i++)
         {
-          const CpelFollowEvent *ev = cpel_perf_follower_event (f->perf, i);
+          const CpelFollowEvent *ev = event_func (f, i);
 
           put_line (f, ev->time_ns, ev->track_id, ev->track_label, ev->code, ev->name,
                     ev->datum);
         }
       if (info.gone)
         {
-          if (strcmp (f->source, "-") != 0)
-            say (f, _("the file was removed"));
-          return FALSE;   /* standard input ended: like cat, silently */
+          if (gone_message != NULL)
+            say (f, gone_message);
+          return FALSE;
         }
       if (n < BATCH && !info.more)
         break;
     }
   return TRUE;
+}
+#endif
+
+#if HAVE_PERF
+static gsize
+perf_read (Follow      *f,
+           StreamInfo  *info,
+           GError     **error)
+{
+  CpelPerfFollowInfo pi;
+  gsize n = cpel_perf_follower_poll (f->perf, BATCH, &pi, error);
+
+  *info = (StreamInfo) { pi.lost, pi.rewritten, pi.gone, pi.more };
+  return n;
+}
+
+static const CpelFollowEvent *
+perf_event (Follow *f,
+            gsize   i)
+{
+  return cpel_perf_follower_event (f->perf, i);
+}
+
+static gboolean
+perf_tick (Follow *f)
+{
+  /* standard input ended: like cat, silently */
+  return stream_tick (f, perf_read, perf_event,
+                      strcmp (f->source, "-") != 0 ? _("the file was removed") : NULL);
+}
+#endif
+
+#if HAVE_CTF
+static gsize
+lttng_read (Follow      *f,
+            StreamInfo  *info,
+            GError     **error)
+{
+  CpelCtfFollowInfo ci;
+  gsize n = cpel_ctf_follower_poll (f->lttng, BATCH, &ci, error);
+
+  *info = (StreamInfo) { ci.lost, FALSE, ci.gone, ci.more };
+  return n;
+}
+
+static const CpelFollowEvent *
+lttng_event (Follow *f,
+             gsize   i)
+{
+  return cpel_ctf_follower_event (f->lttng, i);
+}
+
+static gboolean
+lttng_tick (Follow *f)
+{
+  return stream_tick (f, lttng_read, lttng_event, _("the LTTng session ended"));
 }
 #endif
 
@@ -482,6 +568,15 @@ start_source (Follow             *f,
       g_assert_not_reached ();   /* resolve refuses perf.data then */
 #endif
       break;
+    case CPEL_LIVE_SOURCE_LTTNG:
+#if HAVE_CTF
+      f->lttng = cpel_ctf_follower_new (path, error);
+      if (f->lttng == NULL)
+        return FALSE;
+#else
+      g_assert_not_reached ();   /* resolve refuses the URL then */
+#endif
+      break;
     case CPEL_LIVE_SOURCE_REREAD:
       g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_UNSUPPORTED,
                    _("This file is saved whole, not appended to (a VPP elog): cpel dump "
@@ -532,6 +627,10 @@ on_tick (gpointer data)
 #if HAVE_PERF
   else if (f->perf != NULL)
     go_on = perf_tick (f);
+#endif
+#if HAVE_CTF
+  else if (f->lttng != NULL)
+    go_on = lttng_tick (f);
 #endif
   else
     go_on = f->snabb != NULL ? snabb_tick (f) : cpel_tick (f);
@@ -611,6 +710,9 @@ cpel_cli_follow (const char *source,
   g_byte_array_unref (f.inbuf);
 #if HAVE_PERF
   g_clear_pointer (&f.perf, cpel_perf_follower_free);
+#endif
+#if HAVE_CTF
+  g_clear_pointer (&f.lttng, cpel_ctf_follower_free);
 #endif
   return f.status;
 }

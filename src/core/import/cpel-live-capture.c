@@ -22,6 +22,9 @@
 #if HAVE_PERF
 #include "cpel-perf-follow.h"
 #endif
+#if HAVE_CTF
+#include "cpel-ctf-follow.h"
+#endif
 
 /* ---- the store: blocks that never move -------------------------------------- */
 
@@ -249,6 +252,7 @@ typedef enum
   KIND_SNABB,
   KIND_CPEL,
   KIND_PERF,
+  KIND_LTTNG,    /* an LTTng live session */
   KIND_STDIN,    /* until its first bytes tell (then CPEL or perf) */
   KIND_REREAD,   /* another format's file, imported again whole when it changed */
   KIND_PENDING,  /* a file too short yet to tell what it is */
@@ -294,6 +298,10 @@ struct _CpelLiveCapture
   /* perf pipe mode */
 #if HAVE_PERF
   CpelPerfFollower   *perf;
+#endif
+  /* an LTTng live session */
+#if HAVE_CTF
+  CpelCtfFollower    *lttng;
 #endif
 
   /* a file read again whole: its state when last seen and when last read;
@@ -438,6 +446,19 @@ cpel_live_source_resolve (const char         *source,
       *kind = CPEL_LIVE_SOURCE_STDIN;
       return g_strdup (source);
     }
+  if (g_str_has_prefix (source, "net://") || g_str_has_prefix (source, "net4://")
+      || g_str_has_prefix (source, "net6://"))
+    {
+#if HAVE_CTF
+      *kind = CPEL_LIVE_SOURCE_LTTNG;
+      return g_strdup (source);
+#else
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_SOURCE_UNSUPPORTED,
+                   _("%s: following an LTTng live session needs CTF support, "
+                     "which this build does not have (libbabeltrace2)"), source);
+      return NULL;
+#endif
+    }
   if (g_str_has_prefix (source, "snabb:"))
     path = snabb_ring_of (source + 6, error);
   else
@@ -507,6 +528,16 @@ setup_kind (CpelLiveCapture    *self,
         return FALSE;
 #else
       g_assert_not_reached ();   /* resolve refuses perf.data then */
+#endif
+      break;
+    case CPEL_LIVE_SOURCE_LTTNG:
+#if HAVE_CTF
+      self->kind = KIND_LTTNG;
+      self->lttng = cpel_ctf_follower_new (self->path, error);
+      if (self->lttng == NULL)
+        return FALSE;
+#else
+      g_assert_not_reached ();   /* resolve refuses the URL then */
 #endif
       break;
     case CPEL_LIVE_SOURCE_REREAD:
@@ -588,6 +619,9 @@ cpel_live_capture_unref (CpelLiveCapture *self)
   g_clear_pointer (&self->cpel, cpel_follower_free);
 #if HAVE_PERF
   g_clear_pointer (&self->perf, cpel_perf_follower_free);
+#endif
+#if HAVE_CTF
+  g_clear_pointer (&self->lttng, cpel_ctf_follower_free);
 #endif
   g_clear_pointer (&self->sniff, g_byte_array_unref);
   g_clear_pointer (&self->reread_at_max, g_hash_table_unref);
@@ -870,17 +904,35 @@ cpel_poll (CpelLiveCapture *self)
   return added;
 }
 
-#if HAVE_PERF
+/* What a stream follower's poll says (perf, LTTng live). */
+typedef struct
+{
+  guint64  lost;        /* exact */
+  gboolean rewritten;
+  gboolean gone;
+  gboolean more;
+} StreamInfo;
+
+typedef gsize                  (*StreamPollFunc)  (CpelLiveCapture *self,
+                                                   StreamInfo      *info,
+                                                   GError         **error);
+typedef const CpelFollowEvent *(*StreamEventFunc) (CpelLiveCapture *self,
+                                                   gsize            i);
+
+/* Reads a stream follower: its gaps (the source's own count: exact) and
+ * its events, batch by batch. */
 static guint64
-perf_poll (CpelLiveCapture *self)
+stream_poll (CpelLiveCapture *self,
+             StreamPollFunc   poll_func,
+             StreamEventFunc  event_func)
 {
   guint64 added = 0;
 
   for (guint b = 0; b < BATCHES_MAX && !self->full; b++)
     {
-      CpelPerfFollowInfo info;
+      StreamInfo info = { 0 };
       g_autoptr(GError) error = NULL;
-      gsize n = cpel_perf_follower_poll (self->perf, BATCH, &info, &error);
+      gsize n = poll_func (self, &info, &error);
 
       if (error != NULL)
         {
@@ -890,9 +942,9 @@ perf_poll (CpelLiveCapture *self)
       if (info.rewritten)
         restart (self);
       if (info.lost > 0)
-        add_gap (self, info.lost);   /* perf's count: exact */
+        add_gap (self, info.lost);
       for (gsize i = 0; i < n && !self->full; i++)
-        follow_event (self, cpel_perf_follower_event (self->perf, i));
+        follow_event (self, event_func (self, i));
       added += n;
       if (info.gone)
         {
@@ -904,6 +956,47 @@ perf_poll (CpelLiveCapture *self)
         break;
     }
   return added;
+}
+
+#if HAVE_PERF
+static gsize
+perf_read (CpelLiveCapture *self,
+           StreamInfo      *info,
+           GError         **error)
+{
+  CpelPerfFollowInfo pi;
+  gsize n = cpel_perf_follower_poll (self->perf, BATCH, &pi, error);
+
+  *info = (StreamInfo) { pi.lost, pi.rewritten, pi.gone, pi.more };
+  return n;
+}
+
+static const CpelFollowEvent *
+perf_event (CpelLiveCapture *self,
+            gsize            i)
+{
+  return cpel_perf_follower_event (self->perf, i);
+}
+#endif
+
+#if HAVE_CTF
+static gsize
+lttng_read (CpelLiveCapture *self,
+            StreamInfo      *info,
+            GError         **error)
+{
+  CpelCtfFollowInfo ci;
+  gsize n = cpel_ctf_follower_poll (self->lttng, BATCH, &ci, error);
+
+  *info = (StreamInfo) { ci.lost, FALSE, ci.gone, ci.more };
+  return n;
+}
+
+static const CpelFollowEvent *
+lttng_event (CpelLiveCapture *self,
+             gsize            i)
+{
+  return cpel_ctf_follower_event (self->lttng, i);
 }
 #endif
 
@@ -1185,7 +1278,11 @@ poll_locked (CpelLiveCapture *self)
     snabb_poll (self);
 #if HAVE_PERF
   else if (self->kind == KIND_PERF)
-    perf_poll (self);
+    stream_poll (self, perf_read, perf_event);
+#endif
+#if HAVE_CTF
+  else if (self->kind == KIND_LTTNG)
+    stream_poll (self, lttng_read, lttng_event);
 #endif
   else if (self->kind == KIND_CPEL)
     cpel_poll (self);
@@ -1388,11 +1485,19 @@ static const CpelImporter live_perf = {
   .import = import_live,
 };
 
+static const CpelImporter live_lttng = {
+  .id = "ctf-follow",
+  .name = N_("LTTng live"),
+  .import = import_live,
+};
+
 static const CpelImporter *
 importer_for (Kind kind)
 {
   switch (kind)
     {
+    case KIND_LTTNG:
+      return &live_lttng;
     case KIND_SNABB:
       return &live_snabb;
     case KIND_PERF:

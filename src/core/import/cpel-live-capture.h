@@ -3,7 +3,7 @@
  *
  * The source is what `cpel dump --follow` reads: a Snabb timeline ring (a
  * file, or `snabb:PID`), a CPEL file that grows, a perf pipe-mode file
- * that grows, standard input (a CPEL or perf pipe-mode stream), or a file
+ * that grows, an LTTng live session (its net:// URL), standard input (a CPEL or perf pipe-mode stream), or a file
  * of another format that is saved again and again (VPP's `event-logger
  * save`): read again whole each time it changed, the events after the last
  * one seen on the capture's own clock kept.  A worker thread polls
@@ -71,10 +71,12 @@ typedef enum
   CPEL_LIVE_SOURCE_STDIN,   /* `-`: a CPEL or perf pipe-mode stream, its first bytes tell */
   CPEL_LIVE_SOURCE_REREAD,  /* a file of another format (VPP elog), read again when rewritten */
   CPEL_LIVE_SOURCE_PENDING, /* a file too short yet to tell (empty, or a perf header begun) */
+  CPEL_LIVE_SOURCE_LTTNG,   /* an LTTng live session: net://HOST/host/HOSTNAME/SESSION */
 } CpelLiveSourceKind;
 
 /* The file SOURCE names (`snabb:PID`: that process's ring, or NULL with
- * an error when there is none; `-`: standard input) and what it holds, by
+ * an error when there is none; `-`: standard input; a net:// URL: itself,
+ * an LTTng live session) and what it holds, by
  * its first bytes (else it is read as CPEL).  A perf.data file written to
  * a file (not pipe mode: it is complete only when perf exits) is refused
  * with an error.  A file too short yet to tell (a writer has just made
@@ -93,7 +95,8 @@ gboolean         cpel_live_stream_sniff      (const guint8        *head,
                                               GError             **error);
 /* Opens SOURCE: a Snabb ring file, `snabb:PID` ($SNABB_SHM_ROOT or
  * /var/run/snabb), a CPEL file (it may not hold events yet), a perf
- * pipe-mode file, or `-` (standard input, read by the worker only).
+ * pipe-mode file, an LTTng live URL, or `-` (standard input, read by
+ * the worker only).
  * clock_rate: ticks per second (0: the source's; a Snabb ring's TSC rate
  * is derived from its engine.got_monotonic_time events, else times are
  * ticks).  NULL with an error (CPEL_ERROR) when it cannot be read. */

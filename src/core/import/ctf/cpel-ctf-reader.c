@@ -6,6 +6,12 @@
  * watchdog: libbabeltrace2 aborts, loops or exhausts memory on some damaged
  * traces, and only this process dies then.
  *
+ * `cpel-ctf-reader --live URL` follows an LTTng live session instead
+ * (libbabeltrace2's source.ctf.lttng-live, through lttng-relayd;
+ * cpel-ctf-follow.c): events are sent at most CTF_LIVE_FLUSH_US after they
+ * were read, each discarded range's counts ('X') right after the events
+ * before it, and 'Z' when the session ends.
+ *
  * The tracks, names, texts and data are those cpel-ctf-trace.h describes. */
 #include <errno.h>
 #include <signal.h>
@@ -25,6 +31,14 @@
 #define CTF_FLUSH_EVENTS     4096       /* events sent in one record at most */
 #define CTF_FLUSH_TEXT       (1u << 20) /* text bytes buffered before a record */
 #define CTF_HEARTBEAT_US     (G_USEC_PER_SEC / 4)
+/* Following an LTTng live session: events are sent at most this late, and
+ * the graph, when the relay daemon has nothing new, is run again after
+ * CTF_LIVE_RETRY_US */
+#define CTF_LIVE_FLUSH_US    (G_USEC_PER_SEC / 20)
+#define CTF_LIVE_RETRY_US    (G_USEC_PER_SEC / 100)
+
+/* TRUE with --live: the discarded counts are sent as they change */
+static gboolean live_mode;
 
 typedef struct
 {
@@ -99,7 +113,9 @@ flush_events (ReaderTrace *t, gboolean force)
 
   if (!force && t->events->len < CTF_FLUSH_EVENTS && t->text->len < CTF_FLUSH_TEXT)
     {
-      if (now - t->last_send >= CTF_HEARTBEAT_US)
+      if (live_mode && t->events->len > 0 && now - t->last_send >= CTF_LIVE_FLUSH_US)
+        force = TRUE;
+      else if (now - t->last_send >= CTF_HEARTBEAT_US)
         {
           if (t->events->len > 0)
             force = TRUE;
@@ -562,6 +578,9 @@ note_discarded (SinkState *st, const bt_message *msg, gboolean packets)
   guint64 count = 0;
   gboolean known;
   const bt_stream *stream;
+  /* live: the events before the loss are sent before its count */
+  if (live_mode)
+    flush_events (st->trace, TRUE);
   if (packets)
     {
       known = bt_message_discarded_packets_get_count (msg, &count) == BT_PROPERTY_AVAILABILITY_AVAILABLE;
@@ -588,6 +607,11 @@ note_discarded (SinkState *st, const bt_message *msg, gboolean packets)
                             sname);
   send_record ('N', note, MIN (strlen (note), CPEL_CTF_WIRE_MAX_NAME));
   g_free (note);
+  if (live_mode)
+    {
+      guint64 discarded[2] = { st->trace->discarded_events, st->trace->discarded_packets };
+      send_record ('X', discarded, sizeof discarded);
+    }
 }
 
 static void
@@ -738,6 +762,29 @@ take_bt_error (void)
   return take_bt_error_full (NULL);
 }
 
+/* The first causes libbabeltrace2 recorded (index 0 is the first one: the
+ * root cause, e.g. "Connection failed: Connection refused"), without the
+ * library's own wrappers. */
+static char *
+take_bt_root_cause (void)
+{
+  const bt_error *err = bt_current_thread_take_error ();
+  if (err == NULL)
+    return g_strdup (_("libbabeltrace2 failed without saying why"));
+  g_autoptr(GString) s = g_string_new (NULL);
+  guint64 n = bt_error_get_cause_count (err);
+  for (guint64 i = 0, used = 0; i < n && used < 2; i++)
+    {
+      const char *m = bt_error_cause_get_message (bt_error_borrow_cause_by_index (err, i));
+      if (m == NULL || !*m || strstr (m, "-addr=") != NULL)
+        continue;
+      g_string_append_printf (s, "%s%s", s->len ? "; " : "", m);
+      used++;
+    }
+  bt_error_release (err);
+  return g_utf8_make_valid (s->str, (gssize) s->len);
+}
+
 /* The plugins, loaded once for the process (loading them scans the plugin
  * folder; they are never unloaded). */
 static gboolean
@@ -775,6 +822,76 @@ trace_dir_bytes (const char *dir)
 
 /* ---- the program ------------------------------------------------------------ */
 
+/* Live: asks the relay daemon of `url` (net://HOST[:PORT]/host/HOSTNAME/
+ * SESSION) which sessions it serves, so that a relay daemon that cannot
+ * be reached or a session that is not there is said in words a user
+ * reads (the graph's own error is a muxer's iterator that failed). */
+static gboolean
+check_live_session (const bt_component_class_source *cls, const char *url, GError **error)
+{
+  const char *host = strstr (url, "://");
+  const char *path = host != NULL ? strstr (host + 3, "/host/") : NULL;
+  if (path == NULL)
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID,
+                   _("“%s” is not an LTTng live URL (net://HOST/host/HOSTNAME/SESSION)"), url);
+      return FALSE;
+    }
+  g_autofree char *relay = g_strndup (url, (gsize) (path - url));
+  bt_value *params = bt_value_map_create ();
+  bt_value_map_insert_string_entry (params, "url", relay);
+  bt_query_executor *q =
+    bt_query_executor_create (bt_component_class_source_as_component_class_const (cls),
+                              "sessions", params);
+  bt_value_put_ref (params);
+  const bt_value *result = NULL;
+  bt_query_executor_query_status qs = BT_QUERY_EXECUTOR_QUERY_STATUS_ERROR;
+  for (guint tries = 0; q != NULL && tries < 100; tries++)
+    {
+      qs = bt_query_executor_query (q, &result);
+      if (qs != BT_QUERY_EXECUTOR_QUERY_STATUS_AGAIN)
+        break;
+      g_usleep (CTF_LIVE_RETRY_US);
+    }
+  bt_query_executor_put_ref (q);
+  if (qs != BT_QUERY_EXECUTOR_QUERY_STATUS_OK || result == NULL
+      || bt_value_get_type (result) != BT_VALUE_TYPE_ARRAY)
+    {
+      g_autofree char *why = take_bt_root_cause ();
+      bt_value_put_ref (result);
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO,
+                   _("The LTTng relay daemon at %s cannot be reached: %s"), relay, why);
+      return FALSE;
+    }
+  g_autoptr(GString) known = g_string_new (NULL);
+  gboolean found = FALSE;
+  for (guint64 i = 0; i < bt_value_array_get_length (result); i++)
+    {
+      const bt_value *m = bt_value_array_borrow_element_by_index_const (result, i);
+      const bt_value *u = bt_value_get_type (m) == BT_VALUE_TYPE_MAP
+                          ? bt_value_map_borrow_entry_value_const (m, "url") : NULL;
+      if (u == NULL || bt_value_get_type (u) != BT_VALUE_TYPE_STRING)
+        continue;
+      if (strcmp (bt_value_string_get (u), url) == 0)
+        found = TRUE;
+      if (known->len < 2048)
+        g_string_append_printf (known, "%s%s", known->len ? ", " : "", bt_value_string_get (u));
+    }
+  bt_value_put_ref (result);
+  if (!found)
+    {
+      if (known->len == 0)
+        g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO,
+                     _("No LTTng live session %s: the relay daemon at %s serves none "
+                       "(create one with “lttng create --live”)"), url, relay);
+      else
+        g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO,
+                     _("No LTTng live session %s: the relay daemon serves %s"), url, known->str);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 read_traces (char **dirs, guint n_dirs, ReaderTrace *self, GError **error)
 {
@@ -787,7 +904,13 @@ read_traces (char **dirs, guint n_dirs, ReaderTrace *self, GError **error)
     }
   /* alive: loading the plugins took a while */
   flush_events (self, FALSE);
-  const bt_component_class_source *fs_cls = bt_plugin_borrow_source_component_class_by_name_const (ctf, "fs");
+  if (live_mode
+      && !check_live_session (bt_plugin_borrow_source_component_class_by_name_const (ctf, "lttng-live"),
+                              dirs[0], error))
+    return FALSE;
+  /* live: one LTTng live URL, read through lttng-relayd */
+  const bt_component_class_source *fs_cls =
+    bt_plugin_borrow_source_component_class_by_name_const (ctf, live_mode ? "lttng-live" : "fs");
   const bt_component_class_filter *mux_cls = bt_plugin_borrow_filter_component_class_by_name_const (utils, "muxer");
 
   SinkState st = { 0 };
@@ -798,7 +921,7 @@ read_traces (char **dirs, guint n_dirs, ReaderTrace *self, GError **error)
   st.scratch = g_string_new (NULL);
   st.key = g_string_new (NULL);
   st.n_trace_dirs = n_dirs;
-  for (guint i = 0; i < n_dirs; i++)
+  for (guint i = 0; !live_mode && i < n_dirs; i++)
     st.bytes_total += trace_dir_bytes (dirs[i]);
 
   bt_graph *graph = bt_graph_create (0);
@@ -823,6 +946,9 @@ read_traces (char **dirs, guint n_dirs, ReaderTrace *self, GError **error)
       bt_value *inputs = NULL;
       bt_value_map_insert_empty_array_entry (params, "inputs", &inputs);
       bt_value_array_append_string_element (inputs, dir);
+      /* a session that is not there is an error, not a wait without end */
+      if (live_mode)
+        bt_value_map_insert_string_entry (params, "session-not-found-action", "fail");
       g_autofree char *cname = g_strdup_printf ("src%u", i);
       const bt_component_source *src = NULL;
       bt_graph_add_component_status rc =
@@ -831,8 +957,11 @@ read_traces (char **dirs, guint n_dirs, ReaderTrace *self, GError **error)
       if (rc != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
         {
           g_autofree char *why = take_bt_error ();
-          local = g_error_new (CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
-                               _("CTF trace %s cannot be read: %s"), dir, why);
+          local = live_mode
+            ? g_error_new (CPEL_ERROR, CPEL_ERROR_IO,
+                           _("LTTng live session %s cannot be read: %s"), dir, why)
+            : g_error_new (CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED,
+                           _("CTF trace %s cannot be read: %s"), dir, why);
           ok = FALSE;
           break;
         }
@@ -868,7 +997,15 @@ read_traces (char **dirs, guint n_dirs, ReaderTrace *self, GError **error)
       if (rs == BT_GRAPH_RUN_STATUS_OK)
         break;
       if (rs == BT_GRAPH_RUN_STATUS_AGAIN)
-        continue;
+        {
+          /* live: the relay daemon has nothing new yet */
+          if (live_mode)
+            {
+              flush_events (self, FALSE);
+              g_usleep (CTF_LIVE_RETRY_US);
+            }
+          continue;
+        }
       ok = FALSE;
       if (st.error != NULL)
         {
@@ -918,9 +1055,16 @@ main (int argc, char **argv)
 
   out_buf = g_byte_array_new ();
   g_byte_array_append (out_buf, (const guint8 *) CPEL_CTF_WIRE_MAGIC, 8);
-  if (argc < 2)
+  if (argc == 3 && strcmp (argv[1], "--live") == 0)
     {
-      send_failure (CPEL_ERROR_INVALID, "usage: cpel-ctf-reader TRACE-FOLDER…");
+      live_mode = TRUE;
+      argv++;
+      argc--;
+    }
+  if (argc < 2 || (argc == 2 && strcmp (argv[1], "--live") == 0))
+    {
+      send_failure (CPEL_ERROR_INVALID,
+                    "usage: cpel-ctf-reader TRACE-FOLDER… | cpel-ctf-reader --live URL");
       return 2;
     }
 

@@ -15,6 +15,7 @@
 #include <glib/gstdio.h>
 
 #include "cpel-ctf-check.h"
+#include "cpel-ctf-trace-private.h"
 #include "cpel-ctf-wire.h"
 #include "cpel-error.h"
 
@@ -35,7 +36,6 @@
  * CTF_READER_POLL_MS: RLIMIT_AS is not set under AddressSanitizer (its
  * shadow is reserved address space), and a runaway allocation is stopped
  * this way there too, before the machine feels it. */
-#define CTF_READER_MAX_RSS    ((guint64) 768 << 20)
 #define CTF_READER_POLL_MS    100
 
 struct _CpelCtfTrace
@@ -48,6 +48,7 @@ struct _CpelCtfTrace
   GPtrArray   *notes;
   guint64      discarded_events;
   guint64      discarded_packets;
+  GArray      *discard_marks;  /* CpelCtfDiscardMark, one per 'X' record */
   char        *clock_name;
   guint64      clock_freq;
   gboolean     clock_unix;
@@ -217,8 +218,8 @@ reader_path (void)
 }
 
 /* The watchdog: the reader is stopped when it says nothing for this long. */
-static gint64
-reader_timeout_us (void)
+gint64
+cpel_ctf_reader_timeout_us (void)
 {
   const char *env = g_getenv ("CPEL_CTF_READER_TIMEOUT");
   if (env != NULL && *env != '\0')
@@ -230,24 +231,57 @@ reader_timeout_us (void)
   return CTF_READER_TIMEOUT_S * G_USEC_PER_SEC;
 }
 
+/* data: non-NULL for a reader that follows a live session, which runs as
+ * long as the session does: no CPU time limit then */
 static void
 reader_child_setup (gpointer data)
 {
   struct rlimit mem = { CTF_READER_MAX_MEMORY, CTF_READER_MAX_MEMORY };
   struct rlimit cpu = { CTF_READER_MAX_CPU_S, CTF_READER_MAX_CPU_S + 5 };
   struct rlimit core = { 0, 0 };
-  (void) data;
   (void) mem;
 #ifndef CPEL_CTF_READER_NO_AS_LIMIT
   setrlimit (RLIMIT_AS, &mem);
 #endif
-  setrlimit (RLIMIT_CPU, &cpu);
+  if (data == NULL)
+    setrlimit (RLIMIT_CPU, &cpu);
   setrlimit (RLIMIT_CORE, &core);
 }
 
+gboolean
+cpel_ctf_reader_spawn (const char *const *args,
+                       gboolean           live,
+                       GPid              *pid,
+                       int               *out_fd,
+                       int               *err_fd,
+                       GError           **error)
+{
+  g_autofree char *reader = reader_path ();
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) spawn_error = NULL;
+
+  g_ptr_array_add (argv, reader);
+  if (live)
+    g_ptr_array_add (argv, (char *) "--live");
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  if (!g_spawn_async_with_pipes (NULL, (char **) argv->pdata, NULL,
+                                 G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_CLOEXEC_PIPES,
+                                 reader_child_setup, live ? GINT_TO_POINTER (1) : NULL,
+                                 pid, NULL, out_fd, err_fd, &spawn_error))
+    {
+      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO,
+                   _("CTF: the trace reader %s cannot be started: %s"), reader,
+                   spawn_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* The reader's resident memory in bytes; 0 when it cannot be told. */
-static guint64
-reader_rss (GPid pid)
+guint64
+cpel_ctf_reader_rss (GPid pid)
 {
   char path[64], text[128];
   guint64 size = 0, resident = 0;
@@ -283,7 +317,7 @@ signal_name (int sig)
     }
 }
 
-typedef struct
+typedef struct _CpelCtfWireIn
 {
   CpelCtfTrace     *trace;
   GByteArray       *in;
@@ -395,6 +429,12 @@ wire_record (ReaderIn *r, char type, const guint8 *p, guint32 len, GError **erro
         break;
       memcpy (&t->discarded_events, p, 8);
       memcpy (&t->discarded_packets, p + 8, 8);
+      if (t->discard_marks->len >= CTF_MAX_NAMES)
+        return wire_fail (error, _("too many tracks or event classes"));
+      {
+        CpelCtfDiscardMark m = { t->events->len, t->discarded_events };
+        g_array_append_val (t->discard_marks, m);
+      }
       return TRUE;
     case 'R':
       if (len < 4 || len > 4 + CPEL_CTF_WIRE_MAX_NAME)
@@ -455,17 +495,112 @@ wire_parse (ReaderIn *r, GError **error)
 }
 
 CpelCtfTrace *
-cpel_ctf_trace_new_from_wire (const guint8 *data, gsize len, GError **error)
+cpel_ctf_trace_new_empty (void)
 {
-  g_return_val_if_fail (data != NULL || len == 0, NULL);
-
-  g_autoptr(CpelCtfTrace) self = g_new0 (CpelCtfTrace, 1);
+  CpelCtfTrace *self = g_new0 (CpelCtfTrace, 1);
   self->events = g_array_new (FALSE, FALSE, sizeof (CpelCtfEvent));
   self->text = g_string_new (NULL);
   self->track_labels = g_ptr_array_new_with_free_func (g_free);
   self->class_names = g_ptr_array_new_with_free_func (g_free);
   self->trace_dirs = g_ptr_array_new_with_free_func (g_free);
   self->notes = g_ptr_array_new_with_free_func (g_free);
+  self->discard_marks = g_array_new (FALSE, FALSE, sizeof (CpelCtfDiscardMark));
+  return self;
+}
+
+void
+cpel_ctf_trace_drain (CpelCtfTrace *self)
+{
+  g_return_if_fail (self != NULL);
+  g_array_set_size (self->events, 0);
+  g_string_truncate (self->text, 0);
+  g_ptr_array_set_size (self->notes, 0);
+  g_array_set_size (self->discard_marks, 0);
+}
+
+GArray *
+cpel_ctf_trace_get_discard_marks (CpelCtfTrace *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->discard_marks;
+}
+
+CpelCtfWireIn *
+cpel_ctf_wire_in_new (CpelCtfTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  CpelCtfWireIn *r = g_new0 (CpelCtfWireIn, 1);
+  r->trace = trace;
+  r->in = g_byte_array_new ();
+  r->err_tail = g_string_new (NULL);
+  return r;
+}
+
+void
+cpel_ctf_wire_in_free (CpelCtfWireIn *r)
+{
+  if (r == NULL)
+    return;
+  g_byte_array_unref (r->in);
+  g_string_free (r->err_tail, TRUE);
+  g_clear_error (&r->failure);
+  g_free (r);
+}
+
+gboolean
+cpel_ctf_wire_in_feed (CpelCtfWireIn *r, const guint8 *data, gsize len, GError **error)
+{
+  g_return_val_if_fail (r != NULL, FALSE);
+  g_byte_array_append (r->in, data, (guint) len);
+  return wire_parse (r, error);
+}
+
+gboolean
+cpel_ctf_wire_in_is_done (CpelCtfWireIn *r)
+{
+  g_return_val_if_fail (r != NULL, FALSE);
+  return r->done;
+}
+
+GError *
+cpel_ctf_wire_in_take_failure (CpelCtfWireIn *r)
+{
+  g_return_val_if_fail (r != NULL, NULL);
+  return g_steal_pointer (&r->failure);
+}
+
+/* Why the reader ended without its last record: by its exit status and
+ * the end of what it wrote to its standard error. */
+char *
+cpel_ctf_reader_exit_reason (int status, const char *err_tail)
+{
+  int sig = WIFSIGNALED (status) ? WTERMSIG (status) : 0;
+  if (strstr (err_tail, "failed to allocate") != NULL
+      || strstr (err_tail, "Cannot allocate memory") != NULL
+      || strstr (err_tail, "out of memory") != NULL
+      /* AddressSanitizer's allocator, which has no RLIMIT_AS */
+      || strstr (err_tail, "allocation-size-too-big") != NULL)
+    return g_strdup_printf (_("memory limit of %u MiB"), (guint) (CTF_READER_MAX_MEMORY >> 20));
+  if (sig == SIGXCPU)
+    return g_strdup_printf (_("CPU time limit of %u s"), (guint) CTF_READER_MAX_CPU_S);
+  if (sig != 0 && signal_name (sig) != NULL)
+    return g_strdup_printf (_("killed by signal %s"), signal_name (sig));
+  if (sig != 0)
+    return g_strdup_printf (_("killed by signal %d"), sig);
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 127)
+    {
+      g_autofree char *reader = reader_path ();
+      return g_strdup_printf (_("%s cannot be run"), reader);
+    }
+  return g_strdup_printf (_("exit status %d"), WIFEXITED (status) ? WEXITSTATUS (status) : -1);
+}
+
+CpelCtfTrace *
+cpel_ctf_trace_new_from_wire (const guint8 *data, gsize len, GError **error)
+{
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+
+  g_autoptr(CpelCtfTrace) self = cpel_ctf_trace_new_empty ();
 
   ReaderIn r = { 0 };
   r.trace = self;
@@ -494,26 +629,16 @@ static gboolean
 read_in_child (CpelCtfTrace *self, GPtrArray *dirs, GCancellable *cancellable,
                CpelProgressFunc progress, gpointer progress_data, GError **error)
 {
-  g_autofree char *reader = reader_path ();
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, reader);
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
   for (guint i = 0; i < dirs->len; i++)
-    g_ptr_array_add (argv, dirs->pdata[i]);
-  g_ptr_array_add (argv, NULL);
+    g_ptr_array_add (args, dirs->pdata[i]);
+  g_ptr_array_add (args, NULL);
 
   GPid pid;
   int out_fd = -1, err_fd = -1;
-  g_autoptr(GError) spawn_error = NULL;
-  if (!g_spawn_async_with_pipes (NULL, (char **) argv->pdata, NULL,
-                                 G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_CLOEXEC_PIPES,
-                                 reader_child_setup, NULL, &pid, NULL, &out_fd, &err_fd,
-                                 &spawn_error))
-    {
-      g_set_error (error, CPEL_ERROR, CPEL_ERROR_IO,
-                   _("CTF: the trace reader %s cannot be started: %s"), reader,
-                   spawn_error->message);
-      return FALSE;
-    }
+  if (!cpel_ctf_reader_spawn ((const char *const *) args->pdata, FALSE, &pid, &out_fd, &err_fd,
+                              error))
+    return FALSE;
 
   ReaderIn r = { 0 };
   r.trace = self;
@@ -524,7 +649,7 @@ read_in_child (CpelCtfTrace *self, GPtrArray *dirs, GCancellable *cancellable,
 
   GPollFD fds[3] = { { out_fd, G_IO_IN, 0 }, { err_fd, G_IO_IN, 0 }, { -1, G_IO_IN, 0 } };
   gboolean have_cancel = cancellable != NULL && g_cancellable_make_pollfd (cancellable, &fds[2]);
-  gint64 timeout = reader_timeout_us ();
+  gint64 timeout = cpel_ctf_reader_timeout_us ();
   gint64 last = g_get_monotonic_time ();
   g_autofree char *stopped = NULL;     /* why the parent stopped the reader */
   gboolean cancelled = FALSE, ok = TRUE;
@@ -539,10 +664,10 @@ read_in_child (CpelCtfTrace *self, GPtrArray *dirs, GCancellable *cancellable,
           break;
         }
       gint64 now = g_get_monotonic_time ();
-      if (out_fd >= 0 && reader_rss (pid) > CTF_READER_MAX_RSS)
+      if (out_fd >= 0 && cpel_ctf_reader_rss (pid) > CPEL_CTF_READER_MAX_RSS)
         {
           stopped = g_strdup_printf (_("memory limit of %u MiB"),
-                                     (guint) (CTF_READER_MAX_RSS >> 20));
+                                     (guint) (CPEL_CTF_READER_MAX_RSS >> 20));
           break;
         }
       fds[0].fd = out_fd;
@@ -625,24 +750,7 @@ read_in_child (CpelCtfTrace *self, GPtrArray *dirs, GCancellable *cancellable,
     local = g_steal_pointer (&r.failure);
   else if (local == NULL && !r.done)
     {
-      g_autofree char *why = NULL;
-      int sig = WIFSIGNALED (status) ? WTERMSIG (status) : 0;
-      if (strstr (r.err_tail->str, "failed to allocate") != NULL
-          || strstr (r.err_tail->str, "Cannot allocate memory") != NULL
-          || strstr (r.err_tail->str, "out of memory") != NULL
-          /* AddressSanitizer's allocator, which has no RLIMIT_AS */
-          || strstr (r.err_tail->str, "allocation-size-too-big") != NULL)
-        why = g_strdup_printf (_("memory limit of %u MiB"), (guint) (CTF_READER_MAX_MEMORY >> 20));
-      else if (sig == SIGXCPU)
-        why = g_strdup_printf (_("CPU time limit of %u s"), (guint) CTF_READER_MAX_CPU_S);
-      else if (sig != 0 && signal_name (sig) != NULL)
-        why = g_strdup_printf (_("killed by signal %s"), signal_name (sig));
-      else if (sig != 0)
-        why = g_strdup_printf (_("killed by signal %d"), sig);
-      else if (WIFEXITED (status) && WEXITSTATUS (status) == 127)
-        why = g_strdup_printf (_("%s cannot be run"), reader);
-      else
-        why = g_strdup_printf (_("exit status %d"), WIFEXITED (status) ? WEXITSTATUS (status) : -1);
+      g_autofree char *why = cpel_ctf_reader_exit_reason (status, r.err_tail->str);
       wire_fail (&local, why);
     }
   g_byte_array_unref (r.in);
@@ -673,13 +781,8 @@ cpel_ctf_trace_read (const char       *path,
     if (!cpel_ctf_check_trace_dir (dirs->pdata[i], error))
       return NULL;
 
-  g_autoptr(CpelCtfTrace) self = g_new0 (CpelCtfTrace, 1);
-  self->events = g_array_new (FALSE, FALSE, sizeof (CpelCtfEvent));
-  self->text = g_string_new (NULL);
-  self->track_labels = g_ptr_array_new_with_free_func (g_free);
-  self->class_names = g_ptr_array_new_with_free_func (g_free);
-  self->trace_dirs = g_ptr_array_ref (dirs);
-  self->notes = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(CpelCtfTrace) self = cpel_ctf_trace_new_empty ();
+  g_ptr_array_extend_and_steal (self->trace_dirs, g_ptr_array_ref (dirs));
 
   if (!read_in_child (self, dirs, cancellable, progress, progress_data, error))
     return NULL;
@@ -698,6 +801,7 @@ cpel_ctf_trace_free (CpelCtfTrace *self)
     g_string_free (self->text, TRUE);
   g_clear_pointer (&self->track_labels, g_ptr_array_unref);
   g_clear_pointer (&self->class_names, g_ptr_array_unref);
+  g_clear_pointer (&self->discard_marks, g_array_unref);
   g_clear_pointer (&self->trace_dirs, g_ptr_array_unref);
   g_clear_pointer (&self->notes, g_ptr_array_unref);
   g_free (self->clock_name);

@@ -13,7 +13,9 @@
  *  - 'E' events: u32 n, then n × { i64 ns, u32 track, u32 class, u32 datum,
  *    u32 text_len }, then the events' texts one after the other;
  *  - 'K' clock: u64 frequency, u32 origin is the Unix epoch, the name;
- *  - 'N' a note (a discarded range);  'X' u64 discarded events, u64 packets;
+ *  - 'N' a note (a discarded range);  'X' u64 discarded events, u64 packets
+ *    so far (at the end; following a live session, also after each 'N': the
+ *    loss lies between the events sent before it and those after);
  *  - 'R' failure: u32 error code (CpelError), the message; the last record;
  *  - 'Z' the end of a trace read in full; the last record.
  */

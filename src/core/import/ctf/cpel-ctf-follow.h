@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-ctf-follow.h — following an LTTng live session
+ *
+ * An LTTng session created with `lttng create --live` sends its trace to
+ * lttng-relayd, which serves it to readers while it is recorded, at a URL
+ * `net://HOST[:PORT]/host/TRACED-HOST/SESSION`.  The follower reads it
+ * with libbabeltrace2's source.ctf.lttng-live in the CTF reader child
+ * (cpel-ctf-reader --live URL: a library that may abort on a damaged
+ * trace never runs in this process) and returns its events, without
+ * waiting, as cpel-ctf-trace.h describes them (tracks per thread or CPU,
+ * the payload as text, scheduling marks).  Times are ns from the first
+ * event.  Events the tracer discarded (its ring was full) are a gap with
+ * LTTng's own count (exact), where they were lost: poll returns it first
+ * (info->lost) and stops before the events after the next gap.  The end of
+ * the session (destroyed, or lttng-relayd gone) is info->gone.
+ *
+ * What the reader writes is read as untrusted input (cpel-ctf-wire.h); a
+ * reader that dies, says nothing for $CPEL_CTF_READER_TIMEOUT seconds or
+ * grows past its memory limit is stopped, and the error says why (the
+ * events before were returned first).
+ */
+#pragma once
+
+#include "cpel-follow.h"
+
+G_BEGIN_DECLS
+
+typedef struct _CpelCtfFollower CpelCtfFollower;
+
+typedef struct
+{
+  guint64  lost;        /* events LTTng discarded before the first event returned */
+  gboolean gone;        /* the session ended */
+  gboolean more;        /* more is read already: poll again now */
+} CpelCtfFollowInfo;
+
+/* TRUE when `source` is an LTTng live URL (net://, net4://, net6://). */
+gboolean               cpel_ctf_follow_is_url       (const char        *source);
+/* Starts reading the session at `url`; the connection is made by the
+ * reader: an unknown session or relay daemon is an error of a later poll. */
+CpelCtfFollower       *cpel_ctf_follower_new        (const char        *url,
+                                                     GError           **error);
+/* Stops the reader. */
+void                   cpel_ctf_follower_free       (CpelCtfFollower   *follower);
+/* Reads what the reader sent; returns the number of events (at most max),
+ * read with cpel_ctf_follower_event () until the next poll.  0 and an
+ * error (CPEL_ERROR) once the reader failed, at this poll and every later
+ * one. */
+gsize                  cpel_ctf_follower_poll       (CpelCtfFollower   *follower,
+                                                     gsize              max,
+                                                     CpelCtfFollowInfo *info,
+                                                     GError           **error);
+const CpelFollowEvent *cpel_ctf_follower_event      (CpelCtfFollower   *follower,
+                                                     gsize              i);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelCtfFollower, cpel_ctf_follower_free)
+
+G_END_DECLS
