@@ -322,6 +322,9 @@ cpel_ctf_follower_poll (CpelCtfFollower   *f,
       CpelFollowEvent *ev = &g_array_index (f->events, CpelFollowEvent, i);
       ev->datum = f->texts->str + GPOINTER_TO_SIZE (ev->datum);
     }
+  /* a loss after the last event read: told by the next poll, before the end */
+  if (f->next >= n_events)
+    count_marks (f);
   info->more = f->next < n_events || f->lost_carry > 0 || f->damage != NULL;
   info->gone = f->ended && !info->more;
   return f->events->len;

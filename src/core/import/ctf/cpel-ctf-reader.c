@@ -201,6 +201,7 @@ typedef struct
   GString          *scratch;
   GString          *key;
   guint             n_trace_dirs;
+  GHashTable       *held;          /* const bt_stream * -> HeldDiscard */
 } SinkState;
 
 static guint
@@ -572,30 +573,39 @@ handle_event (SinkState *st, const bt_message *msg)
   return TRUE;
 }
 
-static void
-note_discarded (SinkState *st, const bt_message *msg, gboolean packets)
+/* Events a stream discarded, told once the packet they are counted in has
+ * ended: CTF's events_discarded is a snapshot, at a packet's end, of the
+ * events that could not be written after the stream's last event, so the
+ * loss that libbabeltrace2 announces before packet k (the counts of k less
+ * those of k-1) lies after packet k's last event (the LTTng live tests
+ * check this against the writer's sequence numbers). */
+typedef struct
 {
-  guint64 count = 0;
+  guint64  count;
   gboolean known;
-  const bt_stream *stream;
-  /* live: the events before the loss are sent before its count */
+  char    *stream_name;
+} HeldDiscard;
+
+static void
+held_discard_free (gpointer p)
+{
+  HeldDiscard *h = p;
+  g_free (h->stream_name);
+  g_free (h);
+}
+
+/* Sends a discarded range: its note, and live, the counts so far right
+ * after the events before it. */
+static void
+tell_discarded (SinkState *st, const char *sname, gboolean packets, gboolean known,
+                guint64 count)
+{
   if (live_mode)
     flush_events (st->trace, TRUE);
-  if (packets)
-    {
-      known = bt_message_discarded_packets_get_count (msg, &count) == BT_PROPERTY_AVAILABILITY_AVAILABLE;
-      stream = bt_message_discarded_packets_borrow_stream_const (msg);
-      if (known)
-        st->trace->discarded_packets += count;
-    }
-  else
-    {
-      known = bt_message_discarded_events_get_count (msg, &count) == BT_PROPERTY_AVAILABILITY_AVAILABLE;
-      stream = bt_message_discarded_events_borrow_stream_const (msg);
-      if (known)
-        st->trace->discarded_events += count;
-    }
-  g_autofree char *sname = stream_short_name (stream);
+  if (known && packets)
+    st->trace->discarded_packets += count;
+  else if (known)
+    st->trace->discarded_events += count;
   char *note;
   if (known)
     note = g_strdup_printf (packets ? _("%s: %" PRIu64 " packets discarded")
@@ -612,6 +622,45 @@ note_discarded (SinkState *st, const bt_message *msg, gboolean packets)
       guint64 discarded[2] = { st->trace->discarded_events, st->trace->discarded_packets };
       send_record ('X', discarded, sizeof discarded);
     }
+}
+
+static void
+note_discarded (SinkState *st, const bt_message *msg, gboolean packets)
+{
+  guint64 count = 0;
+  gboolean known;
+  const bt_stream *stream;
+  if (packets)
+    {
+      known = bt_message_discarded_packets_get_count (msg, &count) == BT_PROPERTY_AVAILABILITY_AVAILABLE;
+      stream = bt_message_discarded_packets_borrow_stream_const (msg);
+      g_autofree char *sname = stream_short_name (stream);
+      tell_discarded (st, sname, TRUE, known, count);
+      return;
+    }
+  known = bt_message_discarded_events_get_count (msg, &count) == BT_PROPERTY_AVAILABILITY_AVAILABLE;
+  stream = bt_message_discarded_events_borrow_stream_const (msg);
+  HeldDiscard *h = g_hash_table_lookup (st->held, stream);
+  if (h == NULL)
+    {
+      h = g_new0 (HeldDiscard, 1);
+      h->known = TRUE;
+      h->stream_name = stream_short_name (stream);
+      g_hash_table_insert (st->held, (gpointer) stream, h);
+    }
+  h->count += known ? count : 0;
+  h->known = h->known && known;
+}
+
+/* The packet of `stream` ended (or the stream did): its held loss told. */
+static void
+release_discarded (SinkState *st, const bt_stream *stream)
+{
+  HeldDiscard *h = g_hash_table_lookup (st->held, stream);
+  if (h == NULL)
+    return;
+  tell_discarded (st, h->stream_name, FALSE, h->known, h->count);
+  g_hash_table_remove (st->held, stream);
 }
 
 static void
@@ -676,10 +725,15 @@ sink_consume (bt_message_iterator *it, void *data)
               note_clock (st, s);
             }
             break;
+          case BT_MESSAGE_TYPE_PACKET_END:
+            release_discarded (st, bt_packet_borrow_stream_const (
+                                     bt_message_packet_end_borrow_packet_const (msg)));
+            break;
           case BT_MESSAGE_TYPE_STREAM_END:
             {
               /* its pointer may be reused by a later stream */
               const bt_stream *s = bt_message_stream_end_borrow_stream_const (msg);
+              release_discarded (st, s);
               g_hash_table_remove (st->streams, s);
               if (!g_hash_table_remove (st->sized, s))
                 st->bytes_seen += file_size (bt_stream_get_name (s));
@@ -918,6 +972,7 @@ read_traces (char **dirs, guint n_dirs, ReaderTrace *self, GError **error)
   st.streams = g_hash_table_new (NULL, NULL);
   st.trace_index = g_hash_table_new (NULL, NULL);
   st.sized = g_hash_table_new (NULL, NULL);
+  st.held = g_hash_table_new_full (NULL, NULL, NULL, held_discard_free);
   st.scratch = g_string_new (NULL);
   st.key = g_string_new (NULL);
   st.n_trace_dirs = n_dirs;
@@ -1028,6 +1083,19 @@ read_traces (char **dirs, guint n_dirs, ReaderTrace *self, GError **error)
         }
     }
 
+  /* a loss held for a packet that never ended (a trace cut short) */
+  if (ok)
+    {
+      GHashTableIter it;
+      gpointer v;
+      g_hash_table_iter_init (&it, st.held);
+      while (g_hash_table_iter_next (&it, NULL, &v))
+        {
+          HeldDiscard *h = v;
+          tell_discarded (&st, h->stream_name, FALSE, h->known, h->count);
+        }
+    }
+  g_hash_table_unref (st.held);
   bt_graph_put_ref (graph);
   g_hash_table_unref (st.streams);
   g_hash_table_unref (st.trace_index);

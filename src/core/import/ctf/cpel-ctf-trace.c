@@ -782,7 +782,8 @@ cpel_ctf_trace_read (const char       *path,
       return NULL;
 
   g_autoptr(CpelCtfTrace) self = cpel_ctf_trace_new_empty ();
-  g_ptr_array_extend_and_steal (self->trace_dirs, g_ptr_array_ref (dirs));
+  g_ptr_array_unref (self->trace_dirs);
+  self->trace_dirs = g_ptr_array_ref (dirs);
 
   if (!read_in_child (self, dirs, cancellable, progress, progress_data, error))
     return NULL;

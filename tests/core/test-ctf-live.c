@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test-ctf-live.c — following an LTTng live session (cpel-ctf-follow.h) and
+ * the live capture on one (cpel-live-capture.h): a real session daemon,
+ * relay daemon and lttng-ust application (tests/lib/cpel-test-lttng.c);
+ * skipped with a message where LTTng cannot run. */
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "cpel-ctf-follow.h"
+#include "cpel-live-capture.h"
+#include "cpel-test-lttng.h"
+#include "cpel-test-util.h"
+
+#define POLL_MS      20
+#define DEADLINE_US  (120 * G_USEC_PER_SEC)
+
+/* The writer's sequence number in an event's text (msg = "seq=I"), or -1. */
+static gint64
+seq_of (const char *text)
+{
+  const char *p = strstr (text, "msg = \"seq=");
+  return p != NULL ? g_ascii_strtoll (p + 11, NULL, 10) : -1;
+}
+
+static gboolean
+tick_over (gpointer data)
+{
+  (void) data;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main context for one tick of POLL_MS (the next poll then). */
+static void
+next_tick (void)
+{
+  g_autoptr(GSource) tick = g_timeout_source_new (POLL_MS);
+
+  g_source_set_callback (tick, tick_over, NULL, NULL);
+  g_source_attach (tick, NULL);
+  g_main_context_iteration (NULL, TRUE);
+  g_source_destroy (tick);
+}
+
+typedef struct
+{
+  GArray  *seqs;         /* gint64, in the order read */
+  GArray  *gap_after;    /* guint64 n_lost before seqs[i] (0: none), one per seq */
+  guint64  lost;
+  guint64  lost_pending;
+  gint64   last_ns;
+  gboolean gone;
+} Seen;
+
+static void
+poll_once (CpelCtfFollower *f,
+           Seen            *s)
+{
+  CpelCtfFollowInfo info;
+  do
+    {
+      g_autoptr(GError) error = NULL;
+      gsize n = cpel_ctf_follower_poll (f, 4096, &info, &error);
+
+      g_assert_no_error (error);
+      s->lost += info.lost;
+      s->lost_pending += info.lost;
+      for (gsize i = 0; i < n; i++)
+        {
+          const CpelFollowEvent *ev = cpel_ctf_follower_event (f, i);
+          gint64 seq = seq_of (ev->datum);
+
+          g_assert_cmpstr (ev->name, ==, "lttng_ust_tracef:event");
+          /* procname is cut to 15 bytes by LTTng; the track is the thread's */
+          g_assert_true (g_str_has_prefix (ev->track_label, "lttng-tracef-wr ["));
+          g_assert_cmpint (seq, >=, 0);
+          g_assert_cmpint (ev->time_ns, >=, s->last_ns);
+          s->last_ns = ev->time_ns;
+          g_array_append_val (s->seqs, seq);
+          g_array_append_val (s->gap_after, s->lost_pending);
+          s->lost_pending = 0;
+        }
+      if (info.gone)
+        s->gone = TRUE;
+    }
+  while (info.more);
+}
+
+static void
+seen_init (Seen *s)
+{
+  memset (s, 0, sizeof *s);
+  s->seqs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  s->gap_after = g_array_new (FALSE, FALSE, sizeof (guint64));
+}
+
+static void
+seen_clear (Seen *s)
+{
+  g_array_unref (s->seqs);
+  g_array_unref (s->gap_after);
+}
+
+static CpelTestLttng *
+start_or_skip (guint subbuf_size)
+{
+  g_autofree char *why_not = NULL;
+  CpelTestLttng *t = cpel_test_lttng_new (subbuf_size, &why_not);
+
+  if (t == NULL)
+    g_test_skip (why_not);
+  return t;
+}
+
+/* Events appear while the application writes them, each once, in order. */
+static void
+test_follow (void)
+{
+  g_autoptr(CpelTestLttng) t = start_or_skip (0);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelCtfFollower) f = NULL;
+  const guint n = 3000;
+  guint64 before_exit;
+  gint64 deadline = g_get_monotonic_time () + DEADLINE_US;
+  Seen s;
+
+  if (t == NULL)
+    return;
+  seen_init (&s);
+  f = cpel_ctf_follower_new (cpel_test_lttng_get_url (t), &error);
+  g_assert_no_error (error);
+  cpel_test_lttng_start_writer (t, n, 1000);
+  while (!cpel_test_lttng_writer_done (t))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      poll_once (f, &s);
+      next_tick ();
+    }
+  before_exit = s.seqs->len;
+  g_test_message ("%" G_GUINT64_FORMAT " of %u events read while the writer ran",
+                  before_exit, n);
+  /* live: the session sends every 100 ms, the writer takes 3 s or more */
+  g_assert_cmpuint (before_exit, >, 0);
+  cpel_test_lttng_end (t);
+  while (!s.gone)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      poll_once (f, &s);
+      if (!s.gone)
+        next_tick ();
+    }
+  g_assert_cmpuint (s.lost, ==, 0);
+  g_assert_cmpuint (s.seqs->len, ==, n);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpint (g_array_index (s.seqs, gint64, i), ==, i);
+  seen_clear (&s);
+}
+
+/* A ring too small for the writer: LTTng discards events and counts them;
+ * each gap is where the sequence jumps, by exactly its count. */
+static void
+test_discarded (void)
+{
+  g_autoptr(CpelTestLttng) t = start_or_skip (4096);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelCtfFollower) f = NULL;
+  const guint n = 200000;
+  gint64 deadline = g_get_monotonic_time () + DEADLINE_US;
+  guint gaps = 0;
+  Seen s;
+
+  if (t == NULL)
+    return;
+  seen_init (&s);
+  f = cpel_ctf_follower_new (cpel_test_lttng_get_url (t), &error);
+  g_assert_no_error (error);
+  /* a few events at a pace the ring holds, until the reader has them (it
+   * has attached: see cpel_test_lttng_end), then a burst it cannot hold */
+  cpel_test_lttng_start_writer (t, 100, 1000);
+  while (!cpel_test_lttng_writer_done (t) || s.seqs->len == 0)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      poll_once (f, &s);
+      next_tick ();
+    }
+  cpel_test_lttng_write (t, n - 100, 0, 100);
+  cpel_test_lttng_end (t);
+  while (!s.gone)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      poll_once (f, &s);
+      if (!s.gone)
+        next_tick ();
+    }
+  g_test_message ("%u events read, %" G_GUINT64_FORMAT " discarded", s.seqs->len, s.lost);
+  g_assert_cmpuint (s.lost, >, 0);
+  g_assert_cmpuint (s.seqs->len + s.lost, ==, n);
+  for (guint i = 0; i < s.seqs->len; i++)
+    {
+      gint64 prev = i > 0 ? g_array_index (s.seqs, gint64, i - 1) : -1;
+      gint64 jump = g_array_index (s.seqs, gint64, i) - prev - 1;
+
+      g_assert_cmpint (jump, ==, (gint64) g_array_index (s.gap_after, guint64, i));
+      gaps += jump > 0;
+    }
+  /* what was lost after the last event read */
+  g_assert_cmpint ((gint64) s.lost_pending, ==,
+                   (gint64) n - 1 - g_array_index (s.seqs, gint64, s.seqs->len - 1));
+  g_test_message ("%u gaps", gaps);
+  seen_clear (&s);
+}
+
+/* A session that is not there, a relay daemon that is not: said in words. */
+static void
+test_missing (void)
+{
+  g_autoptr(CpelTestLttng) t = start_or_skip (0);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+  CpelCtfFollowInfo info;
+
+  if (t == NULL)
+    return;
+  url = g_strdup_printf ("%s/host/nohost/nosession", cpel_test_lttng_get_relay (t));
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr(CpelCtfFollower) f = cpel_ctf_follower_new (url, &error);
+      gint64 deadline = g_get_monotonic_time () + DEADLINE_US;
+
+      g_assert_no_error (error);
+      while (error == NULL)
+        {
+          g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+          g_assert_cmpuint (cpel_ctf_follower_poll (f, 16, &info, &error), ==, 0);
+          if (error == NULL)
+            next_tick ();
+        }
+      g_assert_error (error, CPEL_ERROR, CPEL_ERROR_IO);
+      g_assert_nonnull (strstr (error->message, k == 0 ? "No LTTng live session" : "cannot be reached"));
+      g_test_message ("%s", error->message);
+      g_clear_error (&error);
+      /* the error again at the next poll */
+      g_assert_cmpuint (cpel_ctf_follower_poll (f, 16, &info, &error), ==, 0);
+      g_assert_nonnull (error);
+      g_clear_error (&error);
+      g_free (url);
+      url = g_strdup ("net://127.0.0.1:1/host/nohost/nosession");
+    }
+  /* not a live URL: refused at once */
+  g_assert_null (cpel_ctf_follower_new ("/tmp/nosession", &error));
+  g_assert_error (error, CPEL_ERROR, CPEL_ERROR_INVALID);
+}
+
+/* The live capture: everything the session recorded, kept, saved as CPEL
+ * after the session ended, and read back the same. */
+static void
+test_live_capture (void)
+{
+  g_autoptr(CpelTestLttng) t = start_or_skip (0);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelLiveCapture) cap = NULL;
+  g_autoptr(CpelFile) cf = NULL;
+  g_autoptr(CpelFile) saved = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  const guint n = 500;
+  gint64 deadline = g_get_monotonic_time () + DEADLINE_US;
+  CpelLiveStatus status = { 0 };
+  CpelLiveSourceKind kind;
+  g_autofree char *resolved = NULL;
+
+  if (t == NULL)
+    return;
+  resolved = cpel_live_source_resolve (cpel_test_lttng_get_url (t), &kind, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (kind, ==, CPEL_LIVE_SOURCE_LTTNG);
+  cap = cpel_live_capture_new (cpel_test_lttng_get_url (t), 0, &error);
+  g_assert_no_error (error);
+  cpel_test_lttng_start_writer (t, n, 1000);
+  while (!cpel_test_lttng_writer_done (t) || status.n_events == 0)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      cpel_live_capture_poll (cap);
+      cpel_live_capture_get_status (cap, &status);
+      next_tick ();
+    }
+  cpel_test_lttng_end (t);
+  while (!status.gone)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      cpel_live_capture_poll (cap);
+      cpel_live_capture_get_status (cap, &status);
+      if (!status.gone)
+        next_tick ();
+    }
+  g_assert_cmpuint (status.n_events, ==, n);
+  g_assert_cmpuint (status.n_lost, ==, 0);
+  g_assert_true (status.lost_exact);
+
+  dir = g_dir_make_tmp ("cpel-lttng-save-XXXXXX", &error);
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "saved.cpel", NULL);
+  g_assert_true (cpel_live_capture_save (cap, path, &error));
+  g_assert_no_error (error);
+  cf = cpel_live_capture_snapshot (cap, &error);
+  g_assert_no_error (error);
+  saved = cpel_file_new_for_cpel_path (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (CpelFile *file = cf; file != NULL; file = file == cf ? saved : NULL)
+    {
+      guint64 next = 0;
+
+      g_assert_cmpuint (cpel_file_get_n_events (file), ==, n);
+      g_assert_cmpuint (cpel_file_get_n_tracks (file), ==, 1);
+      g_assert_true (g_str_has_prefix (cpel_file_get_track_label (file, 0), "lttng-tracef-wr ["));
+      for (guint64 i = 0; i < n; i++)
+        {
+          CpelEvent ev;
+
+          cpel_file_get_track_event (file, 0, i, &ev);
+          g_string_truncate (text, 0);
+          cpel_file_append_datum (file, &ev, text);
+          g_assert_cmpint (seq_of (text->str), ==, (gint64) next++);
+        }
+    }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/core/import/ctf/live/follow", test_follow);
+  g_test_add_func ("/core/import/ctf/live/discarded", test_discarded);
+  g_test_add_func ("/core/import/ctf/live/missing", test_missing);
+  g_test_add_func ("/core/live-capture/lttng", test_live_capture);
+  return g_test_run ();
+}

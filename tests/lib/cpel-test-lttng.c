@@ -1,0 +1,375 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cpel-test-lttng.c — an LTTng live session for the tests (see the header) */
+#include "cpel-test-lttng.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <glib/gstdio.h>
+
+#define START_TIMEOUT_US (30 * G_USEC_PER_SEC)
+
+struct _CpelTestLttng
+{
+  char     *dir;          /* LTTNG_HOME, the relay daemon's output */
+  char    **env;
+  GPid      sessiond;     /* 0: one was there already */
+  GPid      relayd;
+  GPid      writer;
+  char     *session;
+  char     *url;
+  char     *relay;
+  gboolean  ended;
+};
+
+/* Runs `lttng ARGS…`; its exit status is 0, or the test fails with what
+ * it said (quiet: FALSE returned instead). */
+static gboolean
+lttng (CpelTestLttng *t,
+       gboolean       quiet,
+       ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+  va_list ap;
+  const char *arg;
+
+  g_ptr_array_add (argv, (char *) "lttng");
+  g_ptr_array_add (argv, (char *) "--no-sessiond");
+  va_start (ap, quiet);
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (argv, (char *) arg);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  if (!g_spawn_sync (NULL, (char **) argv->pdata, t->env, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                     &out, &err, &status, &error))
+    g_error ("lttng: %s", error->message);
+  if (g_spawn_check_wait_status (status, NULL))
+    return TRUE;
+  if (!quiet)
+    g_error ("lttng %s failed: %s%s", (const char *) argv->pdata[2], out, err);
+  return FALSE;
+}
+
+/* A free local TCP port (closed again: the relay daemon takes it). */
+static guint
+free_port (void)
+{
+  struct sockaddr_in a = { .sin_family = AF_INET };
+  socklen_t len = sizeof a;
+  int fd = socket (AF_INET, SOCK_STREAM, 0);
+
+  g_assert_cmpint (fd, >=, 0);
+  a.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  g_assert_cmpint (bind (fd, (struct sockaddr *) &a, sizeof a), ==, 0);
+  g_assert_cmpint (getsockname (fd, (struct sockaddr *) &a, &len), ==, 0);
+  close (fd);
+  return ntohs (a.sin_port);
+}
+
+static gboolean
+port_accepts (guint port)
+{
+  struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons (port) };
+  int fd = socket (AF_INET, SOCK_STREAM, 0);
+  gboolean ok;
+
+  a.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  ok = connect (fd, (struct sockaddr *) &a, sizeof a) == 0;
+  close (fd);
+  return ok;
+}
+
+static gboolean
+tick_over (gpointer data)
+{
+  (void) data;
+  return G_SOURCE_REMOVE;
+}
+
+/* Waits until `ready` holds (a daemon has started), the daemon `pid` still
+ * running; FALSE when it ended or did not get ready in time. */
+static gboolean
+wait_ready (GPid       pid,
+            gboolean (*ready) (CpelTestLttng *t, guint port),
+            CpelTestLttng *t,
+            guint      port)
+{
+  gint64 deadline = g_get_monotonic_time () + START_TIMEOUT_US;
+  GMainContext *ctx = g_main_context_get_thread_default ();
+
+  while (!ready (t, port))
+    {
+      int status;
+
+      if (waitpid (pid, &status, WNOHANG) == pid || g_get_monotonic_time () > deadline)
+        return FALSE;
+      /* the next check after a tick of the context's clock, not a sleep */
+      g_autoptr(GSource) tick = g_timeout_source_new (20);
+      g_source_set_callback (tick, tick_over, NULL, NULL);
+      g_source_attach (tick, ctx);
+      g_main_context_iteration (ctx, TRUE);
+      g_source_destroy (tick);
+    }
+  return TRUE;
+}
+
+static gboolean
+relay_ready (CpelTestLttng *t,
+             guint          port)
+{
+  (void) t;
+  return port_accepts (port);
+}
+
+static gboolean
+sessiond_ready (CpelTestLttng *t,
+                guint          port)
+{
+  (void) port;
+  return lttng (t, TRUE, "list", NULL);
+}
+
+/* A daemon of the test's ends with it, also when an assertion aborts it. */
+static void
+die_with_parent (gpointer data)
+{
+  (void) data;
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
+}
+
+static GPid
+spawn_daemon (CpelTestLttng *t,
+              char         **argv)
+{
+  g_autoptr(GError) error = NULL;
+  GPid pid = 0;
+
+  if (!g_spawn_async (NULL, argv, t->env,
+                      G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD
+                      | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                      die_with_parent, NULL, &pid, &error))
+    g_error ("%s: %s", argv[0], error->message);
+  return pid;
+}
+
+static void
+stop_daemon (GPid pid)
+{
+  int status;
+
+  if (pid <= 0)
+    return;
+  kill (pid, SIGTERM);
+  while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  g_spawn_close_pid (pid);
+}
+
+CpelTestLttng *
+cpel_test_lttng_new (guint   subbuf_size,
+                     char  **why_not)
+{
+  static guint serial;
+  const char *writer = g_getenv ("CPEL_LTTNG_WRITER");
+  g_autoptr(GError) error = NULL;
+  char host[256] = "";
+
+  g_return_val_if_fail (why_not != NULL, NULL);
+  *why_not = NULL;
+  if (writer == NULL || !g_file_test (writer, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      *why_not = g_strdup ("no LTTng application to trace: lttng-ust was not found at build time "
+                           "(Debian: liblttng-ust-dev)");
+      return NULL;
+    }
+  for (const char *const *p = (const char *const[]) { "lttng", "lttng-sessiond", "lttng-relayd",
+                                                      NULL }; *p != NULL; p++)
+    {
+      g_autofree char *found = g_find_program_in_path (*p);
+      if (found == NULL)
+        {
+          *why_not = g_strdup_printf ("%s is not installed (Debian: lttng-tools)", *p);
+          return NULL;
+        }
+    }
+
+  CpelTestLttng *t = g_new0 (CpelTestLttng, 1);
+  t->dir = g_dir_make_tmp ("cpel-lttng-XXXXXX", &error);
+  g_assert_no_error (error);
+  t->env = g_get_environ ();
+  t->env = g_environ_setenv (t->env, "LTTNG_HOME", t->dir, TRUE);
+  /* the application waits until the session daemon has registered it */
+  t->env = g_environ_setenv (t->env, "LTTNG_UST_REGISTER_TIMEOUT", "-1", TRUE);
+
+  if (!lttng (t, TRUE, "list", NULL))
+    {
+      char *argv[] = { (char *) "lttng-sessiond", (char *) "--no-kernel", NULL };
+      t->sessiond = spawn_daemon (t, argv);
+      if (!wait_ready (t->sessiond, sessiond_ready, t, 0))
+        {
+          *why_not = g_strdup ("lttng-sessiond did not start");
+          cpel_test_lttng_free (t);
+          return NULL;
+        }
+    }
+
+  guint ports[3] = { free_port (), free_port (), free_port () };
+  g_autofree char *c = g_strdup_printf ("tcp://127.0.0.1:%u", ports[0]);
+  g_autofree char *d = g_strdup_printf ("tcp://127.0.0.1:%u", ports[1]);
+  g_autofree char *l = g_strdup_printf ("tcp://127.0.0.1:%u", ports[2]);
+  g_autofree char *out = g_build_filename (t->dir, "relayd", NULL);
+  char *argv[] = { (char *) "lttng-relayd", (char *) "-C", c, (char *) "-D", d, (char *) "-L", l,
+                   (char *) "-o", out, NULL };
+  t->relayd = spawn_daemon (t, argv);
+  if (!wait_ready (t->relayd, relay_ready, t, ports[2]))
+    {
+      *why_not = g_strdup ("lttng-relayd did not start");
+      cpel_test_lttng_free (t);
+      return NULL;
+    }
+
+  gethostname (host, sizeof host - 1);
+  t->session = g_strdup_printf ("cpel-test-%d-%u", (int) getpid (), serial++);
+  t->relay = g_strdup_printf ("net://127.0.0.1:%u", ports[2]);
+  t->url = g_strdup_printf ("%s/host/%s/%s", t->relay, host, t->session);
+  g_autofree char *set_url = g_strdup_printf ("--set-url=net://127.0.0.1:%u:%u", ports[0],
+                                              ports[1]);
+  lttng (t, FALSE, "create", t->session, "--live=100000", set_url, NULL);
+  if (subbuf_size > 0)
+    {
+      g_autofree char *size = g_strdup_printf ("--subbuf-size=%u", subbuf_size);
+      lttng (t, FALSE, "enable-channel", "-u", "-s", t->session, size, "--num-subbuf=2",
+             "--discard", "ch", NULL);
+      lttng (t, FALSE, "enable-event", "-u", "-s", t->session, "-c", "ch", "lttng_ust_tracef:*",
+             NULL);
+      lttng (t, FALSE, "add-context", "-u", "-s", t->session, "-c", "ch", "-t", "vtid", "-t",
+             "procname", NULL);
+    }
+  else
+    {
+      lttng (t, FALSE, "enable-event", "-u", "-s", t->session, "lttng_ust_tracef:*", NULL);
+      lttng (t, FALSE, "add-context", "-u", "-s", t->session, "-t", "vtid", "-t", "procname",
+             NULL);
+    }
+  lttng (t, FALSE, "start", t->session, NULL);
+  return t;
+}
+
+const char *
+cpel_test_lttng_get_url (CpelTestLttng *t)
+{
+  return t->url;
+}
+
+const char *
+cpel_test_lttng_get_relay (CpelTestLttng *t)
+{
+  return t->relay;
+}
+
+void
+cpel_test_lttng_write (CpelTestLttng *t,
+                       guint          n,
+                       guint          gap_us,
+                       guint          first)
+{
+  g_autofree char *ns = g_strdup_printf ("%u", n), *gs = g_strdup_printf ("%u", gap_us);
+  g_autofree char *fs = g_strdup_printf ("%u", first);
+  char *argv[] = { (char *) g_getenv ("CPEL_LTTNG_WRITER"), ns, gs, fs, NULL };
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, argv, t->env, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+void
+cpel_test_lttng_start_writer (CpelTestLttng *t,
+                              guint          n,
+                              guint          gap_us)
+{
+  g_autofree char *ns = g_strdup_printf ("%u", n), *gs = g_strdup_printf ("%u", gap_us);
+  char *argv[] = { (char *) g_getenv ("CPEL_LTTNG_WRITER"), ns, gs, NULL };
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (t->writer, ==, 0);
+  g_assert_true (g_spawn_async (NULL, argv, t->env, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                &t->writer, &error));
+  g_assert_no_error (error);
+}
+
+gboolean
+cpel_test_lttng_writer_done (CpelTestLttng *t)
+{
+  int status = 0;
+
+  if (t->writer == 0)
+    return TRUE;
+  if (waitpid (t->writer, &status, WNOHANG) != t->writer)
+    return FALSE;
+  g_spawn_close_pid (t->writer);
+  t->writer = 0;
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return TRUE;
+}
+
+void
+cpel_test_lttng_end (CpelTestLttng *t)
+{
+  if (t->ended || t->session == NULL)
+    return;
+  t->ended = TRUE;
+  lttng (t, FALSE, "stop", t->session, NULL);
+  lttng (t, FALSE, "destroy", t->session, NULL);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) d = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (path, name, NULL);
+
+      if (g_file_test (p, G_FILE_TEST_IS_DIR) && !g_file_test (p, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (p);
+      else
+        g_unlink (p);
+    }
+  g_rmdir (path);
+}
+
+void
+cpel_test_lttng_free (CpelTestLttng *t)
+{
+  if (t == NULL)
+    return;
+  if (t->session != NULL && !t->ended)
+    {
+      t->ended = TRUE;
+      lttng (t, TRUE, "destroy", t->session, NULL);
+    }
+  stop_daemon (t->writer);
+  stop_daemon (t->relayd);
+  stop_daemon (t->sessiond);
+  remove_tree (t->dir);
+  g_free (t->dir);
+  g_strfreev (t->env);
+  g_free (t->session);
+  g_free (t->url);
+  g_free (t->relay);
+  g_free (t);
+}
