@@ -37,7 +37,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 cd "$top"
 . "$here/deps.sh"
-cpel_install_deps clang libclang-rt-14-dev xvfb xauth openbox x11-utils
+cpel_install_deps clang libclang-rt-14-dev xvfb xauth openbox x11-utils lttng-tools liblttng-ust-dev
 
 builddir=${BUILDDIR:-_build-sanitize}
 fuzz_seconds=${FUZZ_SECONDS:-180}

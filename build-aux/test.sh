@@ -11,7 +11,7 @@ cd "$top"
 "$here/check-self-contained.sh"
 . "$here/deps.sh"
 cpel_install_deps xvfb xauth openbox xdotool x11-utils imagemagick clang libclang-rt-14-dev \
-  linux-perf babeltrace2
+  linux-perf babeltrace2 lttng-tools liblttng-ust-dev
 
 builddir=${BUILDDIR:-_build}
 if [ -d "$builddir/meson-private" ]; then

@@ -309,19 +309,35 @@ cpel_test_lttng_start_writer (CpelTestLttng *t,
   g_assert_no_error (error);
 }
 
-gboolean
-cpel_test_lttng_writer_done (CpelTestLttng *t)
+static gboolean
+writer_wait (CpelTestLttng *t,
+             gboolean       block)
 {
   int status = 0;
+  pid_t got;
 
   if (t->writer == 0)
     return TRUE;
-  if (waitpid (t->writer, &status, WNOHANG) != t->writer)
+  while ((got = waitpid (t->writer, &status, block ? 0 : WNOHANG)) < 0 && errno == EINTR)
+    ;
+  if (got != t->writer)
     return FALSE;
   g_spawn_close_pid (t->writer);
   t->writer = 0;
   g_assert_true (g_spawn_check_wait_status (status, NULL));
   return TRUE;
+}
+
+gboolean
+cpel_test_lttng_writer_done (CpelTestLttng *t)
+{
+  return writer_wait (t, FALSE);
+}
+
+void
+cpel_test_lttng_wait_writer (CpelTestLttng *t)
+{
+  writer_wait (t, TRUE);
 }
 
 void

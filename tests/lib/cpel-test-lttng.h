@@ -34,6 +34,8 @@ void           cpel_test_lttng_start_writer (CpelTestLttng *t,
                                              guint          n,
                                              guint          gap_us);
 gboolean       cpel_test_lttng_writer_done  (CpelTestLttng *t);
+/* Waits for the writer started to end (status 0, else the test fails). */
+void           cpel_test_lttng_wait_writer  (CpelTestLttng *t);
 /* Stops the session (its data flushed to the relay daemon) and destroys
  * it: a live reader then reads what is left and ends.  (A reader that
  * attaches only after that finds a closed session and ends at once: the

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test-cli-follow-lttng.c — `cpel dump --follow` on an LTTng live session:
+ * a real session daemon, relay daemon and lttng-ust application
+ * (tests/lib/cpel-test-lttng.c); skipped with a message where LTTng cannot
+ * run.
+ *
+ * The test waits for the lines it expects (blocking reads of the child's
+ * output), never for a time. */
+#include <signal.h>
+#include <string.h>
+
+#include <gio/gio.h>
+
+#include "cli-test-util.h"
+#include "cpel-test-lttng.h"
+#include "cpel-test-util.h"
+
+static char *
+next_line (GDataInputStream *in)
+{
+  g_autoptr(GError) error = NULL;
+  char *line = g_data_input_stream_read_line_utf8 (in, NULL, NULL, &error);
+  g_assert_no_error (error);
+  return line;
+}
+
+static CpelTestLttng *
+start_or_skip (void)
+{
+  g_autofree char *why_not = NULL;
+  CpelTestLttng *t = cpel_test_lttng_new (0, &why_not);
+
+  if (t == NULL)
+    g_test_skip (why_not);
+  return t;
+}
+
+static GSubprocess *
+spawn_follow (const char *url,
+              GError    **error)
+{
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+
+  g_subprocess_launcher_setenv (launcher, "LANGUAGE", "C", TRUE);
+  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
+  return g_subprocess_launcher_spawn (launcher, error, cli_path (), "dump", "--follow", "--tsv",
+                                      url, NULL);
+}
+
+/* Each event as a TSV line while the application writes, in order; the
+ * session's end ends the command (status 0) with a line on stderr. */
+static void
+test_follow (void)
+{
+  g_autoptr(CpelTestLttng) t = start_or_skip ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GDataInputStream) err = NULL;
+  g_autofree char *header = NULL;
+  g_autofree char *said = NULL;
+  const guint n = 200;
+
+  if (t == NULL)
+    return;
+  proc = spawn_follow (cpel_test_lttng_get_url (t), &error);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (proc));
+  err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (proc));
+  header = next_line (out);
+  g_assert_cmpstr (header, ==, "time_ns\ttrack\ttrack_label\tcode\tevent\tdatum");
+  cpel_test_lttng_start_writer (t, n, 1000);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *line = next_line (out);
+      g_auto(GStrv) cols = NULL;
+      g_autofree char *msg = g_strdup_printf ("seq=%u", i);
+      g_autofree char *want = g_strdup_printf ("_msg_length = %u, msg = \"%s\"",
+                                               (guint) strlen (msg), msg);
+
+      g_assert_nonnull (line);
+      cols = g_strsplit (line, "\t", -1);
+      g_assert_cmpuint (g_strv_length (cols), ==, 6);
+      g_assert_true (g_str_has_prefix (cols[2], "lttng-tracef-wr ["));
+      g_assert_cmpstr (cols[4], ==, "lttng_ust_tracef:event");
+      g_assert_cmpstr (cols[5], ==, want);
+    }
+  cpel_test_lttng_wait_writer (t);
+  cpel_test_lttng_end (t);
+  said = next_line (err);
+  g_assert_cmpstr (said, ==, "cpel: the LTTng session ended");
+  g_assert_null (next_line (out));
+  g_assert_true (g_subprocess_wait (proc, NULL, &error));
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+}
+
+/* SIGINT ends it cleanly (status 0), the session still running. */
+static void
+test_sigint (void)
+{
+  g_autoptr(CpelTestLttng) t = start_or_skip ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autofree char *header = NULL;
+  g_autofree char *first = NULL;
+
+  if (t == NULL)
+    return;
+  proc = spawn_follow (cpel_test_lttng_get_url (t), &error);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (proc));
+  header = next_line (out);
+  cpel_test_lttng_write (t, 5, 0, 0);
+  first = next_line (out);
+  g_assert_nonnull (strstr (first, "seq=0"));
+  g_subprocess_send_signal (proc, SIGINT);
+  g_assert_true (g_subprocess_wait (proc, NULL, &error));
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+}
+
+/* A session that is not there: an error in words, status not 0. */
+static void
+test_missing (void)
+{
+  g_autoptr(CpelTestLttng) t = start_or_skip ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GDataInputStream) err = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *said = NULL;
+
+  if (t == NULL)
+    return;
+  url = g_strdup_printf ("%s/host/nohost/nosession", cpel_test_lttng_get_relay (t));
+  proc = spawn_follow (url, &error);
+  g_assert_no_error (error);
+  err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (proc));
+  said = next_line (err);
+  g_assert_true (g_str_has_prefix (said, "cpel: "));
+  g_assert_nonnull (strstr (said, "No LTTng live session"));
+  g_assert_true (g_subprocess_wait (proc, NULL, &error));
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), !=, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/cli/dump/follow/lttng", test_follow);
+  g_test_add_func ("/cli/dump/follow/lttng-sigint", test_sigint);
+  g_test_add_func ("/cli/dump/follow/lttng-missing", test_missing);
+  return g_test_run ();
+}
