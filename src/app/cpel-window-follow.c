@@ -101,7 +101,17 @@ update_status (CpelWindow *self)
 
   if (f->capture == NULL)
     return;
-  if (s->gone)
+  if (s->failed)
+    {
+      g_autoptr(GError) error = cpel_live_capture_dup_error (f->capture);
+
+      /* TRANSLATORS: the source followed cannot be read; %s says why */
+      g_ptr_array_add (parts, g_strdup_printf (_("Reading stopped: %s"),
+                                               error != NULL ? error->message : "?"));
+    }
+  else if (s->gone && cpel_live_capture_get_kind (f->capture) == CPEL_LIVE_SOURCE_LTTNG)
+    g_ptr_array_add (parts, g_strdup (_("The session has ended")));
+  else if (s->gone)
     g_ptr_array_add (parts, g_strdup (_("The writer has exited")));
   else if (s->paused)
     g_ptr_array_add (parts, g_strdup (_("Paused")));

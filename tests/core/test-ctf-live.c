@@ -327,6 +327,39 @@ test_live_capture (void)
   g_rmdir (dir);
 }
 
+/* The live capture on a session that is not there: failed, and why. */
+static void
+test_live_capture_missing (void)
+{
+  g_autoptr(CpelTestLttng) t = start_or_skip (0);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelLiveCapture) cap = NULL;
+  g_autofree char *url = NULL;
+  gint64 deadline = g_get_monotonic_time () + DEADLINE_US;
+  CpelLiveStatus status = { 0 };
+
+  if (t == NULL)
+    return;
+  url = g_strdup_printf ("%s/host/nohost/nosession", cpel_test_lttng_get_relay (t));
+  cap = cpel_live_capture_new (url, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (cpel_live_capture_get_kind (cap), ==, CPEL_LIVE_SOURCE_LTTNG);
+  g_assert_null (cpel_live_capture_dup_error (cap));
+  while (!status.failed)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      cpel_live_capture_poll (cap);
+      cpel_live_capture_get_status (cap, &status);
+      if (!status.failed)
+        next_tick ();
+    }
+  g_assert_true (status.gone);
+  g_assert_cmpuint (status.n_events, ==, 0);
+  error = cpel_live_capture_dup_error (cap);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "No LTTng live session"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -335,5 +368,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/import/ctf/live/discarded", test_discarded);
   g_test_add_func ("/core/import/ctf/live/missing", test_missing);
   g_test_add_func ("/core/live-capture/lttng", test_live_capture);
+  g_test_add_func ("/core/live-capture/lttng-missing", test_live_capture_missing);
   return g_test_run ();
 }

@@ -265,6 +265,7 @@ struct _CpelLiveCapture
   char               *path;
   guint64             clock_rate;
   Kind                kind;
+  CpelLiveSourceKind  source_kind;
 
   GMutex              lock;        /* everything below */
   GCond               cond;
@@ -278,6 +279,7 @@ struct _CpelLiveCapture
   GArray             *gaps;        /* CpelLiveGap (index; time as t, mapped when read) */
   gint64              t_min, t_last;
   CpelLiveStatus      status;
+  GError             *failure;     /* status.failed: why */
   gboolean            full;
   gboolean            dirty;       /* events since the last capture made */
   gboolean            status_dirty;
@@ -509,6 +511,7 @@ setup_kind (CpelLiveCapture    *self,
             CpelLiveSourceKind  kind,
             GError            **error)
 {
+  self->source_kind = kind;
   switch (kind)
     {
     case CPEL_LIVE_SOURCE_SNABB:
@@ -624,6 +627,7 @@ cpel_live_capture_unref (CpelLiveCapture *self)
   g_clear_pointer (&self->lttng, cpel_ctf_follower_free);
 #endif
   g_clear_pointer (&self->sniff, g_byte_array_unref);
+  g_clear_error (&self->failure);
   g_clear_pointer (&self->reread_at_max, g_hash_table_unref);
   g_clear_pointer (&self->store, store_unref);
   g_array_unref (self->tracks);
@@ -866,8 +870,11 @@ static void
 source_failed (CpelLiveCapture *self,
                const GError    *error)
 {
-  g_warning ("%s: %s", self->source, error->message);
+  g_debug ("%s: %s", self->source, error->message);
+  g_clear_error (&self->failure);
+  self->failure = g_error_copy (error);
   self->status.gone = TRUE;
+  self->status.failed = TRUE;
   self->status_dirty = TRUE;
 }
 
@@ -1584,6 +1591,30 @@ cpel_live_capture_get_status (CpelLiveCapture *self,
   g_mutex_lock (&self->lock);
   *status = self->status;
   g_mutex_unlock (&self->lock);
+}
+
+GError *
+cpel_live_capture_dup_error (CpelLiveCapture *self)
+{
+  GError *error;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_mutex_lock (&self->lock);
+  error = self->failure != NULL ? g_error_copy (self->failure) : NULL;
+  g_mutex_unlock (&self->lock);
+  return error;
+}
+
+CpelLiveSourceKind
+cpel_live_capture_get_kind (CpelLiveCapture *self)
+{
+  CpelLiveSourceKind kind;
+
+  g_return_val_if_fail (self != NULL, CPEL_LIVE_SOURCE_CPEL);
+  g_mutex_lock (&self->lock);
+  kind = self->source_kind;
+  g_mutex_unlock (&self->lock);
+  return kind;
 }
 
 GArray *

@@ -43,6 +43,9 @@ typedef struct
   guint    n_rewritten;  /* times the file was rewritten (CPEL: the capture restarted) */
   gboolean gone;         /* the source was removed: the writer has exited */
   gboolean unreadable;   /* a file read again whole: its last save could not be read */
+  gboolean failed;       /* the source cannot be read (damaged, a session that is not
+                          * there): cpel_live_capture_dup_error () says why; what was
+                          * read stays, nothing more is */
   gboolean paused;
   double   rate;         /* events per second read, over the last second or so */
   gint64   read_us;      /* monotonic time of the last read that found events (0: none) */
@@ -122,6 +125,11 @@ void             cpel_live_capture_set_paused (CpelLiveCapture    *self,
                                                gboolean            paused);
 void             cpel_live_capture_get_status (CpelLiveCapture    *self,
                                                CpelLiveStatus     *status);
+/* Why the source cannot be read (status.failed), or NULL. */
+GError          *cpel_live_capture_dup_error (CpelLiveCapture     *self);
+/* What the source is (as cpel_live_source_resolve () told it; STDIN stays
+ * STDIN once its first bytes are read). */
+CpelLiveSourceKind cpel_live_capture_get_kind (CpelLiveCapture    *self);
 /* The gaps so far (free with g_array_unref). */
 GArray          *cpel_live_capture_dup_gaps  (CpelLiveCapture     *self);
 
