@@ -694,11 +694,17 @@ cpel_application_handle_local_options (GApplication *application,
   if (g_variant_dict_lookup (dict, "follow", "^ay", &self->follow_source))
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(CpelLiveCapture) probe = cpel_live_capture_new (self->follow_source,
-                                                                self->clock_rate, &error);
+      g_autoptr(CpelLiveCapture) probe = NULL;
+      g_autofree char *resolved = NULL;
+      CpelLiveSourceKind kind;
 
-      /* a source that cannot be read is said here, with a status, as the CLI does */
-      if (probe == NULL)
+      /* a source that cannot be read is said here, with a status, as the CLI
+       * does; an LTTng live session is not opened twice (its reader attaches
+       * to the session: the window's says what it finds) */
+      resolved = cpel_live_source_resolve (self->follow_source, &kind, &error);
+      if (resolved != NULL && kind != CPEL_LIVE_SOURCE_LTTNG)
+        probe = cpel_live_capture_new (self->follow_source, self->clock_rate, &error);
+      if (resolved == NULL || (probe == NULL && kind != CPEL_LIVE_SOURCE_LTTNG))
         {
           g_printerr ("cpelview: %s: %s\n", self->follow_source, error->message);
           return 1;
