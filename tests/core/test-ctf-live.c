@@ -155,8 +155,15 @@ test_follow (void)
   seen_clear (&s);
 }
 
-/* A ring too small for the writer: LTTng discards events and counts them;
- * each gap is where the sequence jumps, by exactly its count. */
+/* A ring too small for the writer: LTTng discards events and counts them,
+ * per packet (CTF's events_discarded, a snapshot taken when a packet
+ * closes).  The counts add up exactly; a gap is never told before the
+ * events were lost (where the writer's sequence jumps), and where a count
+ * holds losses from before the packet's first event too (the live timer
+ * closed a packet while events were being discarded) it is late by at
+ * most a packet: every jump is told within PACKET_EVENTS events. */
+#define PACKET_EVENTS 256   /* events of a 4 KiB packet, at most */
+
 static void
 test_discarded (void)
 {
@@ -194,14 +201,36 @@ test_discarded (void)
   g_test_message ("%u events read, %" G_GUINT64_FORMAT " discarded", s.seqs->len, s.lost);
   g_assert_cmpuint (s.lost, >, 0);
   g_assert_cmpuint (s.seqs->len + s.lost, ==, n);
-  for (guint i = 0; i < s.seqs->len; i++)
-    {
-      gint64 prev = i > 0 ? g_array_index (s.seqs, gint64, i - 1) : -1;
-      gint64 jump = g_array_index (s.seqs, gint64, i) - prev - 1;
+  {
+    /* told[i]: losses told before event i; lost[i]: lost before it */
+    g_autofree gint64 *told = g_new0 (gint64, s.seqs->len + 1);
+    guint exact = 0, late = 0;
 
-      g_assert_cmpint (jump, ==, (gint64) g_array_index (s.gap_after, guint64, i));
-      gaps += jump > 0;
-    }
+    for (guint i = 0; i < s.seqs->len; i++)
+      told[i + 1] = told[i] + (gint64) g_array_index (s.gap_after, guint64, i);
+    for (guint i = 0; i < s.seqs->len; i++)
+      {
+        gint64 lost_before = g_array_index (s.seqs, gint64, i) - i;
+        gint64 told_before = told[i + 1];
+        gint64 told_later = told[MIN (i + PACKET_EVENTS, s.seqs->len)];
+        gint64 prev = i > 0 ? g_array_index (s.seqs, gint64, i - 1) : -1;
+        gint64 jump = g_array_index (s.seqs, gint64, i) - prev - 1;
+
+        /* never told before it happened; told within a packet after */
+        g_assert_cmpint (told_before, <=, lost_before);
+        if (i + PACKET_EVENTS <= s.seqs->len)
+          g_assert_cmpint (lost_before, <=, told_later);
+        if (jump > 0)
+          {
+            gaps++;
+            if (jump == (gint64) g_array_index (s.gap_after, guint64, i))
+              exact++;
+            else
+              late++;
+          }
+      }
+    g_test_message ("%u jumps told where they are, %u told up to a packet late", exact, late);
+  }
   /* what was lost after the last event read */
   g_assert_cmpint ((gint64) s.lost_pending, ==,
                    (gint64) n - 1 - g_array_index (s.seqs, gint64, s.seqs->len - 1));

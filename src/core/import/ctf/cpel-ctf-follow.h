@@ -10,8 +10,11 @@
  * waiting, as cpel-ctf-trace.h describes them (tracks per thread or CPU,
  * the payload as text, scheduling marks).  Times are ns from the first
  * event.  Events the tracer discarded (its ring was full) are a gap with
- * LTTng's own count (exact), where they were lost: poll returns it first
- * (info->lost) and stops before the events after the next gap.  The end of
+ * LTTng's own count (exact), after the packet that counts them: where they
+ * were lost in the usual case, at most a packet late when a packet was
+ * closed while events were being discarded (cpel-ctf-reader.c); never
+ * before.  Poll returns a gap first (info->lost) and stops before the
+ * events after the next gap.  The end of
  * the session (destroyed, or lttng-relayd gone) is info->gone.
  *
  * What the reader writes is read as untrusted input (cpel-ctf-wire.h); a

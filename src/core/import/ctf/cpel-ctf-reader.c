@@ -574,11 +574,16 @@ handle_event (SinkState *st, const bt_message *msg)
 }
 
 /* Events a stream discarded, told once the packet they are counted in has
- * ended: CTF's events_discarded is a snapshot, at a packet's end, of the
- * events that could not be written after the stream's last event, so the
- * loss that libbabeltrace2 announces before packet k (the counts of k less
- * those of k-1) lies after packet k's last event (the LTTng live tests
- * check this against the writer's sequence numbers). */
+ * ended: CTF's events_discarded is a snapshot, taken when a packet closes,
+ * of the events that could not be written, so the loss libbabeltrace2
+ * announces before packet k (the count of k less that of k-1) lies after
+ * packet k's last event when the ring was full at its end (the usual
+ * case), and partly before its first event only when a packet was closed
+ * while events were being discarded (LTTng's live or switch timer): told
+ * after the packet, a loss is never told before it happened and is late by
+ * at most a packet (the LTTng live tests check both against the writer's
+ * sequence numbers; babeltrace2's own place is a packet early in the usual
+ * case). */
 typedef struct
 {
   guint64  count;
