@@ -264,7 +264,8 @@ test_missing (void)
             next_tick ();
         }
       g_assert_error (error, CPEL_ERROR, CPEL_ERROR_IO);
-      g_assert_nonnull (strstr (error->message, k == 0 ? "No LTTng live session" : "cannot be reached"));
+      g_assert_nonnull (strstr (error->message,
+                                k == 0 ? "No LTTng live session" : "cannot be reached"));
       g_test_message ("%s", error->message);
       g_clear_error (&error);
       /* the error again at the next poll */

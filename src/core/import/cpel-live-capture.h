@@ -3,9 +3,10 @@
  *
  * The source is what `cpel dump --follow` reads: a Snabb timeline ring (a
  * file, or `snabb:PID`), a CPEL file that grows, a perf pipe-mode file
- * that grows, an LTTng live session (its net:// URL), standard input (a CPEL or perf pipe-mode stream), or a file
- * of another format that is saved again and again (VPP's `event-logger
- * save`): read again whole each time it changed, the events after the last
+ * that grows, an LTTng live session (its net:// URL), standard input (a
+ * CPEL or perf pipe-mode stream), or a file of another format that is
+ * saved again and again (VPP's `event-logger save`): read again whole
+ * each time it changed, the events after the last
  * one seen on the capture's own clock kept.  A worker thread polls
  * it every CPEL_LIVE_POLL_MS and appends what is new to an in-memory store
  * (times, track, code, datum and each event's text; blocks that never move,
