@@ -109,6 +109,8 @@ update_status (CpelWindow *self)
       g_ptr_array_add (parts, g_strdup_printf (_("Reading stopped: %s"),
                                                error != NULL ? error->message : "?"));
     }
+  else if (s->connecting)
+    g_ptr_array_add (parts, g_strdup (_("Connecting to the session…")));
   else if (s->gone && cpel_live_capture_get_kind (f->capture) == CPEL_LIVE_SOURCE_LTTNG)
     g_ptr_array_add (parts, g_strdup (_("The session has ended")));
   else if (s->gone)
@@ -291,7 +293,7 @@ cpel_window_follow (CpelWindow *self,
   self->follow.capture = capture;
   self->follow.following = TRUE;
   self->follow.span = 0;
-  memset (&self->follow.status, 0, sizeof self->follow.status);
+  cpel_live_capture_get_status (capture, &self->follow.status);
   gtk_widget_set_visible (self->follow.box, TRUE);
   gtk_widget_set_visible (self->follow.label, TRUE);
   sync_buttons (self);

@@ -103,6 +103,7 @@ typedef struct
 #endif
 #if HAVE_CTF
   CpelCtfFollower  *lttng;  /* an LTTng live session */
+  gboolean          attached;
 #endif
 } Follow;
 
@@ -385,6 +386,7 @@ typedef struct
   gboolean rewritten;
   gboolean gone;
   gboolean more;
+  guint64  lost_packets;   /* LTTng: packets lost, their events not counted */
 } StreamInfo;
 
 typedef gsize                  (*StreamPollFunc)  (Follow      *f,
@@ -416,6 +418,15 @@ stream_tick (Follow          *f,
         say (f, _("the file was rewritten: reading it again from the start"));
       if (info.lost > 0)
         say_lost (f, info.lost);
+      if (info.lost_packets > 0)
+        {
+          g_autofree char *num = g_strdup_printf ("%" PRIu64, info.lost_packets);
+          g_autofree char *s = g_strdup_printf (
+            g_dngettext (GETTEXT_PACKAGE, "lost %s packet (its events are not counted)",
+                         "lost %s packets (their events are not counted)", info.lost_packets),
+            num);
+          say (f, s);
+        }
       for (gsize i = 0; i < n; i++)
         {
           const CpelFollowEvent *ev = event_func (f, i);
@@ -474,7 +485,13 @@ lttng_read (Follow      *f,
   CpelCtfFollowInfo ci;
   gsize n = cpel_ctf_follower_poll (f->lttng, BATCH, &ci, error);
 
-  *info = (StreamInfo) { ci.lost, FALSE, ci.gone, ci.more };
+  *info = (StreamInfo) { ci.lost, FALSE, ci.gone, ci.more, ci.lost_packets };
+  if (ci.attached && !f->attached)
+    {
+      /* libbabeltrace2 reads a live session from the newest data on */
+      f->attached = TRUE;
+      say (f, _("reading the LTTng session: what it records from now on follows"));
+    }
   return n;
 }
 

@@ -24,6 +24,17 @@ next_line (GDataInputStream *in)
   return line;
 }
 
+/* The command has attached to the session (its line on stderr): what the
+ * session records from now on is printed. */
+static void
+wait_attached (GDataInputStream *err)
+{
+  g_autofree char *said = next_line (err);
+
+  g_assert_cmpstr (said, ==,
+                   "cpel: reading the LTTng session: what it records from now on follows");
+}
+
 static CpelTestLttng *
 start_or_skip (void)
 {
@@ -70,6 +81,7 @@ test_follow (void)
   err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (proc));
   header = next_line (out);
   g_assert_cmpstr (header, ==, "time_ns\ttrack\ttrack_label\tcode\tevent\tdatum");
+  wait_attached (err);
   cpel_test_lttng_start_writer (t, n, 1000);
   for (guint i = 0; i < n; i++)
     {
@@ -104,6 +116,7 @@ test_sigint (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GSubprocess) proc = NULL;
   g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GDataInputStream) err = NULL;
   g_autofree char *header = NULL;
   g_autofree char *first = NULL;
 
@@ -112,7 +125,9 @@ test_sigint (void)
   proc = spawn_follow (cpel_test_lttng_get_url (t), &error);
   g_assert_no_error (error);
   out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (proc));
+  err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (proc));
   header = next_line (out);
+  wait_attached (err);
   cpel_test_lttng_write (t, 5, 0, 0);
   first = next_line (out);
   g_assert_nonnull (strstr (first, "seq=0"));

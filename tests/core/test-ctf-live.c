@@ -48,6 +48,7 @@ typedef struct
   guint64  lost;
   guint64  lost_pending;
   gint64   last_ns;
+  gboolean attached;
   gboolean gone;
 } Seen;
 
@@ -62,6 +63,8 @@ poll_once (CpelCtfFollower *f,
       gsize n = cpel_ctf_follower_poll (f, 4096, &info, &error);
 
       g_assert_no_error (error);
+      g_assert_cmpuint (info.lost_packets, ==, 0);
+      s->attached = s->attached || info.attached;
       s->lost += info.lost;
       s->lost_pending += info.lost;
       for (gsize i = 0; i < n; i++)
@@ -111,6 +114,25 @@ start_or_skip (guint subbuf_size)
   return t;
 }
 
+/* Polls until the reader has attached to the session: what the session
+ * records from then on is read (libbabeltrace2 starts a live session at
+ * its newest data). */
+static void
+wait_attached (CpelCtfFollower *f,
+               Seen            *s)
+{
+  gint64 deadline = g_get_monotonic_time () + DEADLINE_US;
+
+  while (!s->attached)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      poll_once (f, s);
+      if (!s->attached)
+        next_tick ();
+    }
+  g_assert_cmpuint (s->seqs->len, ==, 0);
+}
+
 /* Events appear while the application writes them, each once, in order. */
 static void
 test_follow (void)
@@ -128,6 +150,7 @@ test_follow (void)
   seen_init (&s);
   f = cpel_ctf_follower_new (cpel_test_lttng_get_url (t), &error);
   g_assert_no_error (error);
+  wait_attached (f, &s);
   cpel_test_lttng_start_writer (t, n, 1000);
   while (!cpel_test_lttng_writer_done (t))
     {
@@ -180,8 +203,9 @@ test_discarded (void)
   seen_init (&s);
   f = cpel_ctf_follower_new (cpel_test_lttng_get_url (t), &error);
   g_assert_no_error (error);
-  /* a few events at a pace the ring holds, until the reader has them (it
-   * has attached: see cpel_test_lttng_end), then a burst it cannot hold */
+  wait_attached (f, &s);
+  /* a few events at a pace the ring holds, until the reader has them (see
+   * cpel_test_lttng_end), then a burst it cannot hold */
   cpel_test_lttng_start_writer (t, 100, 1000);
   while (!cpel_test_lttng_writer_done (t) || s.seqs->len == 0)
     {
@@ -306,6 +330,16 @@ test_live_capture (void)
   g_assert_cmpint (kind, ==, CPEL_LIVE_SOURCE_LTTNG);
   cap = cpel_live_capture_new (cpel_test_lttng_get_url (t), 0, &error);
   g_assert_no_error (error);
+  cpel_live_capture_get_status (cap, &status);
+  g_assert_true (status.connecting);
+  while (status.connecting)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      cpel_live_capture_poll (cap);
+      cpel_live_capture_get_status (cap, &status);
+      if (status.connecting)
+        next_tick ();
+    }
   cpel_test_lttng_start_writer (t, n, 1000);
   while (!cpel_test_lttng_writer_done (t) || status.n_events == 0)
     {

@@ -222,15 +222,29 @@ cpel_test_lttng_new (guint   subbuf_size,
         }
     }
 
-  guint ports[3] = { free_port (), free_port (), free_port () };
-  g_autofree char *c = g_strdup_printf ("tcp://127.0.0.1:%u", ports[0]);
-  g_autofree char *d = g_strdup_printf ("tcp://127.0.0.1:%u", ports[1]);
-  g_autofree char *l = g_strdup_printf ("tcp://127.0.0.1:%u", ports[2]);
+  /* free ports, asked of the kernel and closed again: another program may
+   * take one meanwhile, and the relay daemon then exits; so a few tries */
+  guint ports[3] = { 0 };
   g_autofree char *out = g_build_filename (t->dir, "relayd", NULL);
-  char *argv[] = { (char *) "lttng-relayd", (char *) "-C", c, (char *) "-D", d, (char *) "-L", l,
-                   (char *) "-o", out, NULL };
-  t->relayd = spawn_daemon (t, argv);
-  if (!wait_ready (t->relayd, relay_ready, t, ports[2]))
+  for (guint tries = 0; t->relayd == 0 && tries < 5; tries++)
+    {
+      for (guint k = 0; k < 3; k++)
+        do
+          ports[k] = free_port ();
+        while ((k > 0 && ports[k] == ports[0]) || (k > 1 && ports[k] == ports[1]));
+      g_autofree char *c = g_strdup_printf ("tcp://127.0.0.1:%u", ports[0]);
+      g_autofree char *d = g_strdup_printf ("tcp://127.0.0.1:%u", ports[1]);
+      g_autofree char *l = g_strdup_printf ("tcp://127.0.0.1:%u", ports[2]);
+      char *argv[] = { (char *) "lttng-relayd", (char *) "-C", c, (char *) "-D", d,
+                       (char *) "-L", l, (char *) "-o", out, NULL };
+      GPid pid = spawn_daemon (t, argv);
+
+      if (wait_ready (pid, relay_ready, t, ports[2]))
+        t->relayd = pid;
+      else
+        stop_daemon (pid);
+    }
+  if (t->relayd == 0)
     {
       *why_not = g_strdup ("lttng-relayd did not start");
       cpel_test_lttng_free (t);
@@ -288,8 +302,8 @@ cpel_test_lttng_write (CpelTestLttng *t,
   g_autoptr(GError) error = NULL;
   int status = 0;
 
-  g_assert_true (g_spawn_sync (NULL, argv, t->env, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL,
-                               &status, &error));
+  g_assert_true (g_spawn_sync (NULL, argv, t->env, G_SPAWN_DEFAULT, die_with_parent, NULL, NULL,
+                               NULL, &status, &error));
   g_assert_no_error (error);
   g_assert_true (g_spawn_check_wait_status (status, NULL));
 }
@@ -304,8 +318,8 @@ cpel_test_lttng_start_writer (CpelTestLttng *t,
   g_autoptr(GError) error = NULL;
 
   g_assert_cmpint (t->writer, ==, 0);
-  g_assert_true (g_spawn_async (NULL, argv, t->env, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
-                                &t->writer, &error));
+  g_assert_true (g_spawn_async (NULL, argv, t->env, G_SPAWN_DO_NOT_REAP_CHILD, die_with_parent,
+                                NULL, &t->writer, &error));
   g_assert_no_error (error);
 }
 

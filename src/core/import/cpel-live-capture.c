@@ -539,6 +539,7 @@ setup_kind (CpelLiveCapture    *self,
       self->lttng = cpel_ctf_follower_new (self->path, error);
       if (self->lttng == NULL)
         return FALSE;
+      self->status.connecting = TRUE;
 #else
       g_assert_not_reached ();   /* resolve refuses the URL then */
 #endif
@@ -918,6 +919,8 @@ typedef struct
   gboolean rewritten;
   gboolean gone;
   gboolean more;
+  gboolean lost_uncounted;   /* more was lost, not counted (LTTng: packets) */
+  gboolean attached;         /* LTTng: the session is read */
 } StreamInfo;
 
 typedef gsize                  (*StreamPollFunc)  (CpelLiveCapture *self,
@@ -946,10 +949,17 @@ stream_poll (CpelLiveCapture *self,
           source_failed (self, error);
           break;
         }
+      if (info.attached && self->status.connecting)
+        {
+          self->status.connecting = FALSE;
+          self->status_dirty = TRUE;
+        }
       if (info.rewritten)
         restart (self);
-      if (info.lost > 0)
+      if (info.lost > 0 || info.lost_uncounted)
         add_gap (self, info.lost);
+      if (info.lost_uncounted)
+        self->status.lost_exact = FALSE;   /* the count is a lower bound now */
       for (gsize i = 0; i < n && !self->full; i++)
         follow_event (self, event_func (self, i));
       added += n;
@@ -995,7 +1005,7 @@ lttng_read (CpelLiveCapture *self,
   CpelCtfFollowInfo ci;
   gsize n = cpel_ctf_follower_poll (self->lttng, BATCH, &ci, error);
 
-  *info = (StreamInfo) { ci.lost, FALSE, ci.gone, ci.more };
+  *info = (StreamInfo) { ci.lost, FALSE, ci.gone, ci.more, ci.lost_packets > 0, ci.attached };
   return n;
 }
 

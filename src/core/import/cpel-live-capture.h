@@ -48,6 +48,7 @@ typedef struct
                           * there): cpel_live_capture_dup_error () says why; what was
                           * read stays, nothing more is */
   gboolean paused;
+  gboolean connecting;   /* an LTTng live session not read yet (its reader attaches) */
   double   rate;         /* events per second read, over the last second or so */
   gint64   read_us;      /* monotonic time of the last read that found events (0: none) */
 } CpelLiveStatus;

@@ -12,6 +12,7 @@
 
 #include "cpel-ctf-trace-private.h"
 #include "cpel-error.h"
+#include "cpel-file.h"
 
 #define READ_MAX       (4u << 20)   /* bytes of the reader's output read by one poll */
 #define ERR_TAIL_MAX   4096
@@ -32,7 +33,9 @@ struct _CpelCtfFollower
   guint64        next;        /* the next event of the trace to hand out */
   guint          next_mark;   /* the next discard mark to count */
   guint64        discarded_told;
+  guint64        packets_told;
   guint64        lost_carry;  /* counted, not yet told */
+  guint64        packets_carry;
   GArray        *events;      /* CpelFollowEvent, of this poll */
   GString       *texts;       /* their texts, NUL-terminated */
   gboolean       have_t0;
@@ -41,7 +44,7 @@ struct _CpelCtfFollower
   gint64         rss_us;
   gboolean       ended;       /* the session ended ('Z') */
   GError        *damage;      /* told once the events before it are handed out */
-  char          *failed;      /* told by every poll after */
+  GError        *failed;      /* told by every poll after */
 };
 
 gboolean
@@ -86,19 +89,36 @@ cpel_ctf_follower_new (const char *url,
   return f;
 }
 
-/* Waits for the reader (it has ended, or was stopped); its status. */
+/* Waits for the reader (it has ended, or is stopped: never a wait for a
+ * reader that lingers, the capture's lock may be held); its status. */
 static int
 reap (CpelCtfFollower *f,
       gboolean         stop)
 {
   int status = 0;
+  pid_t got;
 
   if (f->reaped)
     return 0;
+  if (!stop)
+    {
+      /* its output ended: it exits, or is about to */
+      for (guint tries = 0; tries < 50; tries++)
+        {
+          while ((got = waitpid (f->pid, &status, WNOHANG)) < 0 && errno == EINTR)
+            ;
+          if (got == f->pid)
+            break;
+          g_usleep (G_USEC_PER_SEC / 1000);
+        }
+      stop = got != f->pid;
+    }
   if (stop)
-    kill (f->pid, SIGKILL);
-  while (waitpid (f->pid, &status, 0) < 0 && errno == EINTR)
-    ;
+    {
+      kill (f->pid, SIGKILL);
+      while (waitpid (f->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    }
   g_spawn_close_pid (f->pid);
   f->reaped = TRUE;
   if (f->out_fd >= 0)
@@ -122,7 +142,7 @@ cpel_ctf_follower_free (CpelCtfFollower *f)
   g_array_unref (f->events);
   g_string_free (f->texts, TRUE);
   g_clear_error (&f->damage);
-  g_free (f->failed);
+  g_clear_error (&f->failed);
   g_free (f->url);
   g_free (f);
 }
@@ -233,6 +253,11 @@ count_marks (CpelCtfFollower *f)
           f->lost_carry += m->discarded_events - f->discarded_told;
           f->discarded_told = m->discarded_events;
         }
+      if (m->discarded_packets > f->packets_told)
+        {
+          f->packets_carry += m->discarded_packets - f->packets_told;
+          f->packets_told = m->discarded_packets;
+        }
       f->next_mark++;
     }
 }
@@ -251,23 +276,24 @@ cpel_ctf_follower_poll (CpelCtfFollower   *f,
   g_array_set_size (f->events, 0);
   g_string_truncate (f->texts, 0);
 
+  info->attached = cpel_ctf_trace_is_attached (f->trace);
   if (f->failed != NULL)
     {
-      g_set_error_literal (error, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED, f->failed);
+      g_propagate_error (error, g_error_copy (f->failed));
       return 0;
     }
   guint64 n_events = cpel_ctf_trace_get_n_events (f->trace);
   if (f->next >= n_events)
     {
       count_marks (f);
-      if (f->damage != NULL && f->lost_carry == 0)
+      if (f->damage != NULL && f->lost_carry == 0 && f->packets_carry == 0)
         {
           /* the events before the failure were handed out: now the error */
-          f->failed = g_strdup (f->damage->message);
+          f->failed = g_error_copy (f->damage);
           g_propagate_error (error, g_steal_pointer (&f->damage));
           return 0;
         }
-      if (f->lost_carry == 0)
+      if (f->lost_carry == 0 && f->packets_carry == 0)
         {
           /* everything handed out: dropped, then what is new */
           cpel_ctf_trace_drain (f->trace);
@@ -276,16 +302,15 @@ cpel_ctf_follower_poll (CpelCtfFollower   *f,
           if (f->damage == NULL)
             fill (f);
           n_events = cpel_ctf_trace_get_n_events (f->trace);
+          info->attached = cpel_ctf_trace_is_attached (f->trace);
         }
     }
 
   /* a gap first, then the events up to the next one */
   count_marks (f);
-  if (f->lost_carry > 0)
-    {
-      info->lost = f->lost_carry;
-      f->lost_carry = 0;
-    }
+  info->lost = f->lost_carry;
+  info->lost_packets = f->packets_carry;
+  f->lost_carry = f->packets_carry = 0;
   const CpelCtfEvent *events = cpel_ctf_trace_get_events (f->trace);
   guint64 first = f->next;
   while (f->events->len < max && f->next < n_events)
@@ -293,7 +318,7 @@ cpel_ctf_follower_poll (CpelCtfFollower   *f,
       if (f->next > first)
         {
           count_marks (f);
-          if (f->lost_carry > 0)
+          if (f->lost_carry > 0 || f->packets_carry > 0)
             break;
         }
       const CpelCtfEvent *e = &events[f->next];
@@ -304,7 +329,11 @@ cpel_ctf_follower_poll (CpelCtfFollower   *f,
           f->have_t0 = TRUE;
           f->t0 = e->ns;
         }
-      ev.time_ns = e->ns - f->t0;
+      /* untrusted times: the difference saturates (then bounded as any time) */
+      gint64 d;
+      if (__builtin_sub_overflow (e->ns, f->t0, &d))
+        d = e->ns < f->t0 ? -CPEL_TIME_MAX : CPEL_TIME_MAX;
+      ev.time_ns = CLAMP (d, -CPEL_TIME_MAX, CPEL_TIME_MAX);
       ev.track_id = e->track;
       ev.code = e->cls;
       ev.datum_value = e->datum;
@@ -325,7 +354,8 @@ cpel_ctf_follower_poll (CpelCtfFollower   *f,
   /* a loss after the last event read: told by the next poll, before the end */
   if (f->next >= n_events)
     count_marks (f);
-  info->more = f->next < n_events || f->lost_carry > 0 || f->damage != NULL;
+  info->more = f->next < n_events || f->lost_carry > 0 || f->packets_carry > 0
+               || f->damage != NULL;
   info->gone = f->ended && !info->more;
   return f->events->len;
 }

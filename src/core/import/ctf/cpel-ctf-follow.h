@@ -13,8 +13,9 @@
  * LTTng's own count (exact), after the packet that counts them: where they
  * were lost in the usual case, at most a packet late when a packet was
  * closed while events were being discarded (cpel-ctf-reader.c); never
- * before.  Poll returns a gap first (info->lost) and stops before the
- * events after the next gap.  The end of
+ * before.  Packets lost on the way (info->lost_packets) are a gap too,
+ * whose events are not counted.  Poll returns a gap first and stops before
+ * the events after the next gap.  The end of
  * the session (destroyed, or lttng-relayd gone) is info->gone.
  *
  * What the reader writes is read as untrusted input (cpel-ctf-wire.h); a
@@ -33,6 +34,9 @@ typedef struct _CpelCtfFollower CpelCtfFollower;
 typedef struct
 {
   guint64  lost;        /* events LTTng discarded before the first event returned */
+  guint64  lost_packets; /* packets lost there too (the events in them not counted) */
+  gboolean attached;    /* the reader reads the session: what it records from now on
+                         * is returned (set by every poll from then on) */
   gboolean gone;        /* the session ended */
   gboolean more;        /* more is read already: poll again now */
 } CpelCtfFollowInfo;

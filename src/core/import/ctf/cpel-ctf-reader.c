@@ -599,6 +599,12 @@ held_discard_free (gpointer p)
   g_free (h);
 }
 
+static gint
+held_discard_cmp (gconstpointer a, gconstpointer b)
+{
+  return strcmp (((const HeldDiscard *) a)->stream_name, ((const HeldDiscard *) b)->stream_name);
+}
+
 /* Sends a discarded range: its note, and live, the counts so far right
  * after the events before it. */
 static void
@@ -964,8 +970,9 @@ read_traces (char **dirs, guint n_dirs, ReaderTrace *self, GError **error)
   /* alive: loading the plugins took a while */
   flush_events (self, FALSE);
   if (live_mode
-      && !check_live_session (bt_plugin_borrow_source_component_class_by_name_const (ctf, "lttng-live"),
-                              dirs[0], error))
+      && !check_live_session (
+           bt_plugin_borrow_source_component_class_by_name_const (ctf, "lttng-live"), dirs[0],
+           error))
     return FALSE;
   /* live: one LTTng live URL, read through lttng-relayd */
   const bt_component_class_source *fs_cls =
@@ -1051,9 +1058,19 @@ read_traces (char **dirs, guint n_dirs, ReaderTrace *self, GError **error)
           ok = FALSE;
         }
     }
+  gboolean attached = FALSE;
   while (ok)
     {
       bt_graph_run_status rs = bt_graph_run (graph);
+      /* live: the first run attached the session (its iterator is made) */
+      if (live_mode && !attached
+          && (rs == BT_GRAPH_RUN_STATUS_OK || rs == BT_GRAPH_RUN_STATUS_AGAIN))
+        {
+          attached = TRUE;
+          flush_events (self, TRUE);
+          send_record ('A', NULL, 0);
+          out_flush ();
+        }
       if (rs == BT_GRAPH_RUN_STATUS_OK)
         break;
       if (rs == BT_GRAPH_RUN_STATUS_AGAIN)
@@ -1091,12 +1108,11 @@ read_traces (char **dirs, guint n_dirs, ReaderTrace *self, GError **error)
   /* a loss held for a packet that never ended (a trace cut short) */
   if (ok)
     {
-      GHashTableIter it;
-      gpointer v;
-      g_hash_table_iter_init (&it, st.held);
-      while (g_hash_table_iter_next (&it, NULL, &v))
+      g_autoptr(GList) held = g_hash_table_get_values (st.held);
+      held = g_list_sort (held, held_discard_cmp);
+      for (GList *l = held; l != NULL; l = l->next)
         {
-          HeldDiscard *h = v;
+          HeldDiscard *h = l->data;
           tell_discarded (&st, h->stream_name, FALSE, h->known, h->count);
         }
     }

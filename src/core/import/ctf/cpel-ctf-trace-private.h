@@ -18,6 +18,7 @@ typedef struct
 {
   guint64 index;
   guint64 discarded_events;   /* so far */
+  guint64 discarded_packets;  /* so far */
 } CpelCtfDiscardMark;
 
 CpelCtfTrace  *cpel_ctf_trace_new_empty          (void);
@@ -25,6 +26,8 @@ CpelCtfTrace  *cpel_ctf_trace_new_empty          (void);
  * classes stay): what a follower has handed out. */
 void           cpel_ctf_trace_drain              (CpelCtfTrace *self);
 GArray        *cpel_ctf_trace_get_discard_marks  (CpelCtfTrace *self);
+/* TRUE once the reader said it reads a live session ('A'). */
+gboolean       cpel_ctf_trace_is_attached        (CpelCtfTrace *self);
 
 /* The reader's output read back, record by record, as untrusted input. */
 typedef struct _CpelCtfWireIn CpelCtfWireIn;

@@ -49,6 +49,7 @@ struct _CpelCtfTrace
   guint64      discarded_events;
   guint64      discarded_packets;
   GArray      *discard_marks;  /* CpelCtfDiscardMark, one per 'X' record */
+  gboolean     attached;       /* 'A': a live session is being read */
   char        *clock_name;
   guint64      clock_freq;
   gboolean     clock_unix;
@@ -390,8 +391,11 @@ wire_record (ReaderIn *r, char type, const guint8 *p, guint32 len, GError **erro
         const guint8 *text = p + 4 + (gsize) n * CPEL_CTF_WIRE_EVENT_SIZE;
         guint64 text_len = len - 4 - (guint64) n * CPEL_CTF_WIRE_EVENT_SIZE, used = 0;
         guint64 base = t->text->len;
+        guint first = t->events->len;
         if (base + text_len > CTF_MAX_TEXT)
           return wire_fail (error, _("the events' text is too large"));
+        /* the events of a record that does not hold together are not kept:
+         * a follower hands out what came before a failure */
         for (guint32 i = 0; i < n; i++)
           {
             const guint8 *q = p + 4 + (gsize) i * CPEL_CTF_WIRE_EVENT_SIZE;
@@ -403,13 +407,19 @@ wire_record (ReaderIn *r, char type, const guint8 *p, guint32 len, GError **erro
             memcpy (&e.text_len, q + 20, 4);
             if (e.track >= t->track_labels->len || e.cls >= t->class_names->len
                 || e.text_len > text_len - used)
-              return wire_fail (error, _("it wrote an event that does not hold together"));
+              {
+                g_array_set_size (t->events, first);
+                return wire_fail (error, _("it wrote an event that does not hold together"));
+              }
             e.text_off = base + used;
             used += e.text_len;
             g_array_append_val (t->events, e);
           }
         if (used != text_len)
-          break;
+          {
+            g_array_set_size (t->events, first);
+            break;
+          }
         g_string_append_len (t->text, (const char *) text, (gssize) text_len);
       }
       return TRUE;
@@ -430,9 +440,9 @@ wire_record (ReaderIn *r, char type, const guint8 *p, guint32 len, GError **erro
       memcpy (&t->discarded_events, p, 8);
       memcpy (&t->discarded_packets, p + 8, 8);
       if (t->discard_marks->len >= CTF_MAX_NAMES)
-        return wire_fail (error, _("too many tracks or event classes"));
+        return wire_fail (error, _("it told too many discarded ranges"));
       {
-        CpelCtfDiscardMark m = { t->events->len, t->discarded_events };
+        CpelCtfDiscardMark m = { t->events->len, t->discarded_events, t->discarded_packets };
         g_array_append_val (t->discard_marks, m);
       }
       return TRUE;
@@ -453,6 +463,11 @@ wire_record (ReaderIn *r, char type, const guint8 *p, guint32 len, GError **erro
       if (len != 0)
         break;
       r->done = TRUE;
+      return TRUE;
+    case 'A':
+      if (len != 0)
+        break;
+      t->attached = TRUE;
       return TRUE;
     default:
       break;
@@ -516,6 +531,13 @@ cpel_ctf_trace_drain (CpelCtfTrace *self)
   g_string_truncate (self->text, 0);
   g_ptr_array_set_size (self->notes, 0);
   g_array_set_size (self->discard_marks, 0);
+}
+
+gboolean
+cpel_ctf_trace_is_attached (CpelCtfTrace *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return self->attached;
 }
 
 GArray *

@@ -17,7 +17,9 @@
  *    so far (at the end; following a live session, also after each 'N': the
  *    loss lies between the events sent before it and those after);
  *  - 'R' failure: u32 error code (CpelError), the message; the last record;
- *  - 'Z' the end of a trace read in full; the last record.
+ *  - 'Z' the end of a trace read in full; the last record;
+ *  - 'A' empty: following a live session, the reader has attached to it
+ *    (what the session records from now on is read).
  */
 #pragma once
 
