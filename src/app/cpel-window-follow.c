@@ -150,6 +150,16 @@ update_status (CpelWindow *self)
   g_ptr_array_add (parts, NULL);
   text = g_strjoinv (" · ", (char **) parts->pdata);
   gtk_label_set_text (GTK_LABEL (f->label), text);
+  /* no events yet: the page in their place says the same */
+  adw_status_page_set_title (f->waiting_page,
+                             s->failed ? _("Cannot Read the Source")
+                             : s->gone ? _("No Events Were Written")
+                             : _("Waiting for Events"));
+  adw_status_page_set_icon_name (f->waiting_page,
+                                 s->failed ? "dialog-error-symbolic"
+                                 : s->gone ? "dialog-information-symbolic"
+                                 : "content-loading-symbolic");
+  adw_status_page_set_description (f->waiting_page, text);
 }
 
 /* ---- a new capture ---------------------------------------------------------------- */
@@ -296,8 +306,13 @@ cpel_window_follow (CpelWindow *self,
   cpel_live_capture_get_status (capture, &self->follow.status);
   gtk_widget_set_visible (self->follow.box, TRUE);
   gtk_widget_set_visible (self->follow.label, TRUE);
+  gtk_stack_set_visible_child_full (self->main_stack, _cpel_window_view_page (self),
+                                    GTK_STACK_TRANSITION_TYPE_NONE);
+  if (self->file == NULL)
+    adw_window_title_set_title (self->window_title, source);   /* as once events come */
   sync_buttons (self);
   update_actions (self);
+  update_status (self);
   cpel_live_capture_start (capture, NULL, UPDATE_MS, on_update, self);
   return TRUE;
 }
@@ -482,6 +497,13 @@ _cpel_window_follow_init (CpelWindow *self)
   g_signal_connect (f->follow_button, "toggled", G_CALLBACK (on_follow_toggled), self);
   g_signal_connect (f->pause_button, "toggled", G_CALLBACK (on_pause_toggled), self);
 
+  /* following a source that has no events yet (an LTTng session being
+   * connected to, a ring not written yet): what it says, in their place */
+  f->waiting_page = ADW_STATUS_PAGE (adw_status_page_new ());
+  adw_status_page_set_icon_name (f->waiting_page, "content-loading-symbolic");
+  adw_status_page_set_title (f->waiting_page, _("Waiting for Events"));
+  gtk_stack_add_named (self->main_stack, GTK_WIDGET (f->waiting_page), "waiting");
+
   f->label = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (f->label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (f->label), PANGO_ELLIPSIZE_END);
@@ -521,6 +543,7 @@ _cpel_window_follow_file_changed (CpelWindow *self)
   gtk_widget_set_visible (self->follow.box, FALSE);
   gtk_widget_set_visible (self->follow.label, FALSE);
   update_actions (self);
+  gtk_stack_set_visible_child_name (self->main_stack, _cpel_window_view_page (self));
 }
 
 /* ---- for the tests ------------------------------------------------------------------ */

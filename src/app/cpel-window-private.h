@@ -107,6 +107,7 @@ typedef struct
   GtkWidget            *follow_button;
   GtkWidget            *pause_button;
   GtkWidget            *label;       /* in the status line */
+  AdwStatusPage        *waiting_page; /* main_stack's "waiting": no events yet */
   GtkFileChooserNative *chooser;     /* Save As */
 } CpelWindowFollow;
 

@@ -437,6 +437,10 @@ _cpel_window_present_tool (CpelWindow  *self,
 const char *
 _cpel_window_view_page (CpelWindow *self)
 {
+  /* following: what the source says until its first events */
+  if (self->follow.capture != NULL
+      && (self->file == NULL || cpel_file_get_n_events (self->file) == 0))
+    return "waiting";
   if (self->file == NULL)
     return "empty";
   return cpel_file_get_n_events (self->file) == 0 ? "no-events" : "view";
