@@ -6,6 +6,8 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
+#include "cpel-error.h"
+
 #include "cpel-ctf-follow.h"
 #include "cpel-live-capture.h"
 #include "cpel-test-lttng.h"
@@ -424,6 +426,138 @@ test_live_capture_missing (void)
   g_assert_nonnull (strstr (error->message, "No LTTng live session"));
 }
 
+/* ---- what a reader writes, checked as untrusted input -------------------- */
+
+static void
+put_record (GByteArray   *out,
+            char          type,
+            const void   *data,
+            guint32       len)
+{
+  guint8 head[8] = { (guint8) type, 0, 0, 0 };
+
+  memcpy (head + 4, &len, 4);
+  g_byte_array_append (out, head, 8);
+  if (len > 0)
+    g_byte_array_append (out, data, len);
+}
+
+/* An 'E' record of events on track 0, class 0, texts "e<seq>"; the one
+ * at `bad` (G_MAXUINT: none) on a track there is not. */
+static void
+put_events (GByteArray *out,
+            guint       bad,
+            gint64      ns0,
+            guint       first,
+            guint       n)
+{
+  g_autoptr(GByteArray) rec = g_byte_array_new ();
+  g_autoptr(GString) texts = g_string_new (NULL);
+  guint32 count = n;
+
+  g_byte_array_append (rec, (const guint8 *) &count, 4);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("e%u", first + i);
+      gint64 ns = ns0 + (gint64) i * 1000;
+      guint32 cls = 0, datum = first + i, len = (guint32) strlen (text);
+      guint32 track = i == bad ? 7 : 0;
+
+      g_byte_array_append (rec, (const guint8 *) &ns, 8);
+      g_byte_array_append (rec, (const guint8 *) &track, 4);
+      g_byte_array_append (rec, (const guint8 *) &cls, 4);
+      g_byte_array_append (rec, (const guint8 *) &datum, 4);
+      g_byte_array_append (rec, (const guint8 *) &len, 4);
+      g_string_append (texts, text);
+    }
+  g_byte_array_append (rec, (const guint8 *) texts->str, (guint) texts->len);
+  put_record (out, 'E', rec->data, rec->len);
+}
+
+/* A reader (CPEL_CTF_READER: a script that writes `wire`) whose output
+ * holds a loss and then a record that does not hold together: the events
+ * before are handed out with the loss where it was told, none of the bad
+ * record's, then the error, again at every later poll. */
+static void
+test_hostile_reader (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cpel-ctf-reader-XXXXXX", &error);
+  g_autofree char *wire_path = g_build_filename (dir, "wire", NULL);
+  g_autofree char *script = g_build_filename (dir, "reader", NULL);
+  g_autofree char *body = g_strdup_printf ("#!/bin/sh\nexec cat '%s'\n", wire_path);
+  g_autoptr(GByteArray) wire = g_byte_array_new ();
+  g_autoptr(CpelCtfFollower) f = NULL;
+  guint64 counts[2] = { 5, 0 };
+  gint64 deadline = g_get_monotonic_time () + DEADLINE_US;
+  guint n_seen = 0, lost_at = G_MAXUINT;
+  gboolean attached = FALSE;
+  GError *failure = NULL;
+
+  g_assert_no_error (error);
+  g_byte_array_append (wire, (const guint8 *) "CPELCTF1", 8);
+  put_record (wire, 'A', NULL, 0);
+  put_record (wire, 'T', "app [7]", 7);
+  put_record (wire, 'C', "ev", 2);
+  put_events (wire, G_MAXUINT, 1000000, 0, 3);
+  put_record (wire, 'N', "s: 5 events discarded", 21);
+  put_record (wire, 'X', counts, sizeof counts);
+  put_events (wire, G_MAXUINT, 2000000, 8, 2);
+  put_events (wire, 2, 3000000, 10, 4);   /* its third on track 7: there is none */
+  g_assert_true (g_file_set_contents (wire_path, (const char *) wire->data, wire->len, &error));
+  g_assert_true (g_file_set_contents (script, body, -1, &error));
+  g_assert_cmpint (g_chmod (script, 0755), ==, 0);
+
+  g_setenv ("CPEL_CTF_READER", script, TRUE);
+  f = cpel_ctf_follower_new ("net://127.0.0.1/host/h/s", &error);
+  g_unsetenv ("CPEL_CTF_READER");
+  g_assert_no_error (error);
+  while (failure == NULL)
+    {
+      CpelCtfFollowInfo info;
+      gsize n;
+
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      n = cpel_ctf_follower_poll (f, 16, &info, &failure);
+      attached = attached || info.attached;
+      if (info.lost > 0)
+        {
+          g_assert_cmpuint (info.lost, ==, 5);
+          g_assert_cmpuint (lost_at, ==, G_MAXUINT);
+          lost_at = n_seen;
+        }
+      for (gsize i = 0; i < n; i++)
+        {
+          const CpelFollowEvent *ev = cpel_ctf_follower_event (f, i);
+          guint want = n_seen < 3 ? n_seen : n_seen + 5;
+          g_autofree char *text = g_strdup_printf ("e%u", want);
+
+          g_assert_cmpstr (ev->datum, ==, text);
+          g_assert_cmpstr (ev->track_label, ==, "app [7]");
+          g_assert_cmpstr (ev->name, ==, "ev");
+          n_seen++;
+        }
+      if (failure == NULL && n == 0 && !info.more)
+        next_tick ();
+    }
+  g_assert_true (attached);
+  g_assert_cmpuint (n_seen, ==, 5);
+  g_assert_cmpuint (lost_at, ==, 3);
+  g_assert_error (failure, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED);
+  g_assert_nonnull (strstr (failure->message, "does not hold together"));
+  g_clear_error (&failure);
+  {
+    CpelCtfFollowInfo info;
+
+    g_assert_cmpuint (cpel_ctf_follower_poll (f, 16, &info, &failure), ==, 0);
+    g_assert_error (failure, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED);
+    g_clear_error (&failure);
+  }
+  g_unlink (wire_path);
+  g_unlink (script);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -433,5 +567,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/import/ctf/live/missing", test_missing);
   g_test_add_func ("/core/live-capture/lttng", test_live_capture);
   g_test_add_func ("/core/live-capture/lttng-missing", test_live_capture_missing);
+  g_test_add_func ("/core/import/ctf/live/hostile-reader", test_hostile_reader);
   return g_test_run ();
 }
