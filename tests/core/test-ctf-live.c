@@ -474,6 +474,40 @@ put_events (GByteArray *out,
   put_record (out, 'E', rec->data, rec->len);
 }
 
+/* A reader script that writes `wire`: its path (freed with the folder by
+ * the caller: *dir). */
+static char *
+reader_script (GByteArray *wire,
+               char      **dir)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *wire_path = NULL;
+  g_autofree char *body = NULL;
+  char *script;
+
+  *dir = g_dir_make_tmp ("cpel-ctf-reader-XXXXXX", &error);
+  g_assert_no_error (error);
+  wire_path = g_build_filename (*dir, "wire", NULL);
+  script = g_build_filename (*dir, "reader", NULL);
+  body = g_strdup_printf ("#!/bin/sh\nexec cat '%s'\n", wire_path);
+  g_assert_true (g_file_set_contents (wire_path, (const char *) wire->data, wire->len, &error));
+  g_assert_true (g_file_set_contents (script, body, -1, &error));
+  g_assert_cmpint (g_chmod (script, 0755), ==, 0);
+  return script;
+}
+
+static void
+remove_script (char *dir)
+{
+  g_autofree char *wire_path = g_build_filename (dir, "wire", NULL);
+  g_autofree char *script = g_build_filename (dir, "reader", NULL);
+
+  g_unlink (wire_path);
+  g_unlink (script);
+  g_rmdir (dir);
+  g_free (dir);
+}
+
 /* A reader (CPEL_CTF_READER: a script that writes `wire`) whose output
  * holds a loss and then a record that does not hold together: the events
  * before are handed out with the loss where it was told, none of the bad
@@ -482,10 +516,8 @@ static void
 test_hostile_reader (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("cpel-ctf-reader-XXXXXX", &error);
-  g_autofree char *wire_path = g_build_filename (dir, "wire", NULL);
-  g_autofree char *script = g_build_filename (dir, "reader", NULL);
-  g_autofree char *body = g_strdup_printf ("#!/bin/sh\nexec cat '%s'\n", wire_path);
+  g_autofree char *script = NULL;
+  char *dir = NULL;
   g_autoptr(GByteArray) wire = g_byte_array_new ();
   g_autoptr(CpelCtfFollower) f = NULL;
   guint64 counts[2] = { 5, 0 };
@@ -494,7 +526,6 @@ test_hostile_reader (void)
   gboolean attached = FALSE;
   GError *failure = NULL;
 
-  g_assert_no_error (error);
   g_byte_array_append (wire, (const guint8 *) "CPELCTF1", 8);
   put_record (wire, 'A', NULL, 0);
   put_record (wire, 'T', "app [7]", 7);
@@ -504,9 +535,7 @@ test_hostile_reader (void)
   put_record (wire, 'X', counts, sizeof counts);
   put_events (wire, G_MAXUINT, 2000000, 8, 2);
   put_events (wire, 2, 3000000, 10, 4);   /* its third on track 7: there is none */
-  g_assert_true (g_file_set_contents (wire_path, (const char *) wire->data, wire->len, &error));
-  g_assert_true (g_file_set_contents (script, body, -1, &error));
-  g_assert_cmpint (g_chmod (script, 0755), ==, 0);
+  script = reader_script (wire, &dir);
 
   g_setenv ("CPEL_CTF_READER", script, TRUE);
   f = cpel_ctf_follower_new ("net://127.0.0.1/host/h/s", &error);
@@ -553,9 +582,76 @@ test_hostile_reader (void)
     g_assert_error (failure, CPEL_ERROR, CPEL_ERROR_SOURCE_DAMAGED);
     g_clear_error (&failure);
   }
-  g_unlink (wire_path);
-  g_unlink (script);
-  g_rmdir (dir);
+  remove_script (dir);
+}
+
+/* The live capture keeps the session's clock: a CTF clock counting from
+ * 1970 dates the capture and gives its wall clock, saved with it. */
+static void
+test_live_capture_clock (void)
+{
+  const gint64 first_ns = G_GINT64_CONSTANT (1796300000123456789);
+  g_autoptr(GByteArray) wire = g_byte_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CpelLiveCapture) cap = NULL;
+  g_autoptr(CpelFile) cf = NULL;
+  g_autoptr(CpelFile) saved = NULL;
+  g_autofree char *script = NULL;
+  g_autofree char *path = NULL;
+  char *dir = NULL;
+  guint8 clock[12 + 9];
+  guint64 freq = 1000000000;
+  guint32 unix_epoch = 1;
+  gint64 deadline = g_get_monotonic_time () + DEADLINE_US;
+  CpelLiveStatus status = { 0 };
+
+  g_byte_array_append (wire, (const guint8 *) "CPELCTF1", 8);
+  put_record (wire, 'T', "app [7]", 7);
+  put_record (wire, 'C', "ev", 2);
+  memcpy (clock, &freq, 8);
+  memcpy (clock + 8, &unix_epoch, 4);
+  memcpy (clock + 12, "monotonic", 9);
+  put_record (wire, 'K', clock, sizeof clock);
+  put_record (wire, 'A', NULL, 0);
+  put_events (wire, G_MAXUINT, first_ns, 0, 3);
+  put_record (wire, 'Z', NULL, 0);
+  script = reader_script (wire, &dir);
+
+  g_setenv ("CPEL_CTF_READER", script, TRUE);
+  cap = cpel_live_capture_new ("net://127.0.0.1/host/h/s", 0, &error);
+  g_unsetenv ("CPEL_CTF_READER");
+  g_assert_no_error (error);
+  while (!status.gone)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      cpel_live_capture_poll (cap);
+      cpel_live_capture_get_status (cap, &status);
+      if (!status.gone)
+        next_tick ();
+    }
+  g_assert_false (status.failed);
+  g_assert_false (status.connecting);
+  g_assert_cmpuint (status.n_events, ==, 3);
+  cf = cpel_live_capture_snapshot (cap, &error);
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "saved.cpel", NULL);
+  g_assert_true (cpel_live_capture_save (cap, path, &error));
+  saved = cpel_file_new_for_cpel_path (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (CpelFile *file = cf; file != NULL; file = file == cf ? saved : NULL)
+    {
+      gint64 origin = 0;
+      g_autofree char *said = NULL;
+
+      g_assert_cmpint (cpel_file_get_clock_origin (file, &origin), ==, CPEL_CLOCK_WALL);
+      g_assert_cmpint (origin, ==, first_ns);
+      said = cpel_file_describe_clock_origin (file);
+      g_assert_nonnull (said);
+      g_test_message ("%s", said);
+      g_assert_cmpint (cpel_file_get_duration (file), ==, 2000);
+    }
+  g_unlink (path);
+  remove_script (dir);
 }
 
 int
@@ -568,5 +664,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/live-capture/lttng", test_live_capture);
   g_test_add_func ("/core/live-capture/lttng-missing", test_live_capture_missing);
   g_test_add_func ("/core/import/ctf/live/hostile-reader", test_hostile_reader);
+  g_test_add_func ("/core/live-capture/lttng-clock", test_live_capture_clock);
   return g_test_run ();
 }

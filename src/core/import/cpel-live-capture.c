@@ -1360,6 +1360,11 @@ typedef struct
   double   hz;        /* ticks per second; 0: the times are ns (CPEL) or unknown */
   gboolean ticks;     /* Snabb without a rate */
   gboolean with_texts;
+  /* LTTng: the session's clock (a CTF clock's), its reading at t_min */
+  gboolean clock_known;
+  gboolean clock_unix;
+  gint64   clock_origin;
+  char    *clock_desc;
 } Build;
 
 static void
@@ -1369,6 +1374,7 @@ build_clear (Build *b)
   g_clear_pointer (&b->tracks, g_array_unref);
   g_clear_pointer (&b->types, g_array_unref);
   g_clear_pointer (&b->strings, g_ptr_array_unref);
+  g_clear_pointer (&b->clock_desc, g_free);
 }
 
 static void
@@ -1402,6 +1408,22 @@ build_copy (CpelLiveCapture *self,
   b->n_lost = self->status.n_lost;
   b->t_min = b->n > 0 ? self->t_min : 0;
   b->with_texts = with_texts;
+#if HAVE_CTF
+  if (self->kind == KIND_LTTNG && b->n > 0)
+    {
+      gint64 origin;
+      const char *name;
+      guint64 freq;
+
+      b->clock_known = cpel_ctf_follower_get_clock (self->lttng, &origin, &b->clock_unix,
+                                                    &name, &freq)
+                       && !__builtin_add_overflow (origin, b->t_min, &b->clock_origin);
+      if (b->clock_known)
+        b->clock_desc = g_strdup_printf (_("CTF clock “%s”, %" PRIu64 " Hz, %s"), name,
+                                         freq, b->clock_unix ? _("origin the Unix epoch")
+                                                             : _("origin not the Unix epoch"));
+    }
+#endif
   if (self->kind == KIND_SNABB)
     {
       if (self->have_mono && self->mono_ns[1] > self->mono_ns[0]
@@ -1450,6 +1472,20 @@ import_live (const CpelImportSource  *src,
         }
     }
   cpel_import_builder_add_info (builder, N_("Followed"), src->path);
+  if (b->clock_known)
+    {
+      /* the session's clock, as a CTF trace opened from disk gives it */
+      cpel_import_builder_set_clock (builder, CPEL_IMPORT_CLOCK_EXACT, b->clock_desc);
+      if (b->clock_unix && b->clock_origin >= 0)
+        {
+          g_autofree char *start = g_strdup_printf ("%" G_GINT64_FORMAT, b->clock_origin);
+
+          cpel_import_builder_add_info (builder, "start-unix-ns", start);
+        }
+      cpel_import_builder_set_clock_origin (builder,
+                                            b->clock_unix ? CPEL_CLOCK_WALL : CPEL_CLOCK_SECONDS,
+                                            b->clock_origin);
+    }
   for (guint i = 0; i < b->tracks->len; i++)
     {
       const TrackDef *d = &g_array_index (b->tracks, TrackDef, i);

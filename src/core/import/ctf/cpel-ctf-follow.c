@@ -369,3 +369,21 @@ cpel_ctf_follower_event (CpelCtfFollower *f,
 
   return &g_array_index (f->events, CpelFollowEvent, i);
 }
+
+gboolean
+cpel_ctf_follower_get_clock (CpelCtfFollower *f,
+                             gint64          *origin_ns,
+                             gboolean        *unix_epoch,
+                             const char     **name,
+                             guint64         *frequency)
+{
+  g_return_val_if_fail (f != NULL, FALSE);
+
+  if (!f->have_t0 || cpel_ctf_trace_get_clock_name (f->trace) == NULL)
+    return FALSE;
+  *origin_ns = f->t0;
+  *unix_epoch = cpel_ctf_trace_get_clock_is_unix_epoch (f->trace);
+  *name = cpel_ctf_trace_get_clock_name (f->trace);
+  *frequency = cpel_ctf_trace_get_clock_frequency (f->trace);
+  return TRUE;
+}

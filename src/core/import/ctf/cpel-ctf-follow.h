@@ -59,6 +59,14 @@ gsize                  cpel_ctf_follower_poll       (CpelCtfFollower   *follower
                                                      GError           **error);
 const CpelFollowEvent *cpel_ctf_follower_event      (CpelCtfFollower   *follower,
                                                      gsize              i);
+/* The session's clock once its first event was returned: the ns from the
+ * clock's origin of time 0 (the first event), whether that origin is the
+ * Unix epoch, the clock's name and frequency; FALSE before. */
+gboolean               cpel_ctf_follower_get_clock  (CpelCtfFollower   *follower,
+                                                     gint64            *origin_ns,
+                                                     gboolean          *unix_epoch,
+                                                     const char       **name,
+                                                     guint64           *frequency);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelCtfFollower, cpel_ctf_follower_free)
 

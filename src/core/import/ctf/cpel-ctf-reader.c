@@ -675,6 +675,18 @@ release_discarded (SinkState *st, const bt_stream *stream)
 }
 
 static void
+send_clock (ReaderTrace *t)
+{
+  gsize len = MIN (strlen (t->clock_name), CPEL_CTF_WIRE_MAX_NAME);
+  g_autofree guint8 *rec = g_malloc (12 + len);
+  guint32 unix_epoch = t->clock_unix ? 1 : 0;
+  memcpy (rec, &t->clock_freq, 8);
+  memcpy (rec + 8, &unix_epoch, 4);
+  memcpy (rec + 12, t->clock_name, len);
+  send_record ('K', rec, 12 + len);
+}
+
+static void
 note_clock (SinkState *st, const bt_stream *stream)
 {
   if (st->trace->clock_name != NULL)
@@ -687,6 +699,9 @@ note_clock (SinkState *st, const bt_stream *stream)
   st->trace->clock_name = g_strdup (name ? name : "");
   st->trace->clock_freq = bt_clock_class_get_frequency (cc);
   st->trace->clock_unix = bt_clock_class_origin_is_unix_epoch (cc);
+  /* live: said now (a session has no end to say it at) */
+  if (live_mode)
+    send_clock (st->trace);
 }
 
 static guint64
@@ -1176,16 +1191,8 @@ main (int argc, char **argv)
       return 0;
     }
   flush_events (&t, TRUE);
-  if (t.clock_name != NULL)
-    {
-      gsize len = MIN (strlen (t.clock_name), CPEL_CTF_WIRE_MAX_NAME);
-      g_autofree guint8 *rec = g_malloc (12 + len);
-      guint32 unix_epoch = t.clock_unix ? 1 : 0;
-      memcpy (rec, &t.clock_freq, 8);
-      memcpy (rec + 8, &unix_epoch, 4);
-      memcpy (rec + 12, t.clock_name, len);
-      send_record ('K', rec, 12 + len);
-    }
+  if (t.clock_name != NULL && !live_mode)
+    send_clock (&t);
   guint64 discarded[2] = { t.discarded_events, t.discarded_packets };
   send_record ('X', discarded, sizeof discarded);
   send_record ('Z', NULL, 0);

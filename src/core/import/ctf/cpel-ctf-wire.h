@@ -12,7 +12,8 @@
  *  - 'T' track: its label (the next track index);  'C' class: its name;
  *  - 'E' events: u32 n, then n × { i64 ns, u32 track, u32 class, u32 datum,
  *    u32 text_len }, then the events' texts one after the other;
- *  - 'K' clock: u64 frequency, u32 origin is the Unix epoch, the name;
+ *  - 'K' clock: u64 frequency, u32 origin is the Unix epoch, the name (once:
+ *    at the end, or following a live session as soon as it is known);
  *  - 'N' a note (a discarded range);  'X' u64 discarded events, u64 packets
  *    so far (at the end; following a live session, also after each 'N': the
  *    loss lies between the events sent before it and those after);
