@@ -379,33 +379,17 @@ say_lost (Follow *f, guint64 n)
   say (f, s);
 }
 
-/* What a stream follower's poll says (perf, LTTng live). */
-typedef struct
-{
-  guint64  lost;        /* the source's own count: exact */
-  gboolean rewritten;
-  gboolean gone;
-  gboolean more;
-  guint64  lost_packets;   /* LTTng: packets lost, their events not counted */
-} StreamInfo;
-
-typedef gsize                  (*StreamPollFunc)  (Follow      *f,
-                                                   StreamInfo  *info,
-                                                   GError     **error);
-typedef const CpelFollowEvent *(*StreamEventFunc) (Follow      *f,
-                                                   gsize        i);
-
 static gboolean
-stream_tick (Follow          *f,
-             StreamPollFunc   poll_func,
-             StreamEventFunc  event_func,
-             const char      *gone_message)
+stream_tick (Follow                        *f,
+             const CpelStreamFollowerClass *klass,
+             gpointer                       follower,
+             const char                    *gone_message)
 {
   for (guint b = 0; b < BATCHES_MAX; b++)
     {
-      StreamInfo info = { 0 };
+      CpelStreamFollowInfo info = { 0 };
       g_autoptr(GError) error = NULL;
-      gsize n = poll_func (f, &info, &error);
+      gsize n = klass->poll (follower, BATCH, &info, &error);
 
       if (error != NULL)
         {
@@ -414,6 +398,14 @@ stream_tick (Follow          *f,
           f->status = CPEL_EXIT_INVALID;
           return FALSE;
         }
+#if HAVE_CTF
+      if (info.attached && !f->attached)
+        {
+          /* libbabeltrace2 reads a live session from the newest data on */
+          f->attached = TRUE;
+          say (f, _("reading the LTTng session: what it records from now on follows"));
+        }
+#endif
       if (info.rewritten)
         say (f, _("the file was rewritten: reading it again from the start"));
       if (info.lost > 0)
@@ -429,7 +421,7 @@ stream_tick (Follow          *f,
         }
       for (gsize i = 0; i < n; i++)
         {
-          const CpelFollowEvent *ev = event_func (f, i);
+          const CpelFollowEvent *ev = klass->event (follower, i);
 
           put_line (f, ev->time_ns, ev->track_id, ev->track_label, ev->code, ev->name,
                     ev->datum);
@@ -448,64 +440,20 @@ stream_tick (Follow          *f,
 #endif
 
 #if HAVE_PERF
-static gsize
-perf_read (Follow      *f,
-           StreamInfo  *info,
-           GError     **error)
-{
-  CpelPerfFollowInfo pi;
-  gsize n = cpel_perf_follower_poll (f->perf, BATCH, &pi, error);
-
-  *info = (StreamInfo) { pi.lost, pi.rewritten, pi.gone, pi.more };
-  return n;
-}
-
-static const CpelFollowEvent *
-perf_event (Follow *f,
-            gsize   i)
-{
-  return cpel_perf_follower_event (f->perf, i);
-}
-
 static gboolean
 perf_tick (Follow *f)
 {
   /* standard input ended: like cat, silently */
-  return stream_tick (f, perf_read, perf_event,
+  return stream_tick (f, &cpel_perf_follower_class, f->perf,
                       strcmp (f->source, "-") != 0 ? _("the file was removed") : NULL);
 }
 #endif
 
 #if HAVE_CTF
-static gsize
-lttng_read (Follow      *f,
-            StreamInfo  *info,
-            GError     **error)
-{
-  CpelCtfFollowInfo ci;
-  gsize n = cpel_ctf_follower_poll (f->lttng, BATCH, &ci, error);
-
-  *info = (StreamInfo) { ci.lost, FALSE, ci.gone, ci.more, ci.lost_packets };
-  if (ci.attached && !f->attached)
-    {
-      /* libbabeltrace2 reads a live session from the newest data on */
-      f->attached = TRUE;
-      say (f, _("reading the LTTng session: what it records from now on follows"));
-    }
-  return n;
-}
-
-static const CpelFollowEvent *
-lttng_event (Follow *f,
-             gsize   i)
-{
-  return cpel_ctf_follower_event (f->lttng, i);
-}
-
 static gboolean
 lttng_tick (Follow *f)
 {
-  return stream_tick (f, lttng_read, lttng_event, _("the LTTng session ended"));
+  return stream_tick (f, &cpel_ctf_follower_class, f->lttng, _("the LTTng session ended"));
 }
 #endif
 

@@ -40,6 +40,32 @@ typedef struct
   gboolean gone;        /* the file was removed; a stream ended */
 } CpelFollowInfo;
 
+/* What a poll of a stream follower says (perf pipe mode, LTTng live). */
+typedef struct
+{
+  guint64  lost;          /* events the source lost before the first event returned
+                           * (its own count: exact) */
+  guint64  lost_packets;  /* LTTng: packets lost there too, their events not counted */
+  gboolean rewritten;     /* a file rewritten: its events from the start again */
+  gboolean attached;      /* LTTng: the session is read (set from then on) */
+  gboolean gone;          /* the stream ended, the file was removed, the session ended */
+  gboolean more;          /* more is read already: poll again now */
+} CpelStreamFollowInfo;
+
+/* A stream follower for whoever reads several kinds alike (the live
+ * capture, `cpel dump --follow`): poll returns the number of events (at
+ * most max), read with event () until the next poll; 0 and an error for a
+ * source that cannot be read. */
+typedef struct
+{
+  gsize                  (*poll)  (gpointer               follower,
+                                   gsize                  max,
+                                   CpelStreamFollowInfo  *info,
+                                   GError               **error);
+  const CpelFollowEvent *(*event) (gpointer               follower,
+                                   gsize                  i);
+} CpelStreamFollowerClass;
+
 /* Opens a CPEL file (it may be empty yet, or hold only its header).
  * clock_rate, when not 0, replaces every events section's rate. */
 CpelFollower          *cpel_follower_new    (const char      *path,

@@ -46,17 +46,49 @@ start_or_skip (void)
   return t;
 }
 
-static GSubprocess *
-spawn_follow (const char *url,
-              GError    **error)
+/* `cpel dump --follow --tsv URL` running, its output and error read a
+ * line at a time. */
+typedef struct
+{
+  GSubprocess      *proc;
+  GDataInputStream *out;
+  GDataInputStream *err;
+} Cmd;
+
+static void
+cmd_start (Cmd        *c,
+           const char *url)
 {
   g_autoptr(GSubprocessLauncher) launcher =
     g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GError) error = NULL;
 
   g_subprocess_launcher_setenv (launcher, "LANGUAGE", "C", TRUE);
   g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
-  return g_subprocess_launcher_spawn (launcher, error, cli_path (), "dump", "--follow", "--tsv",
-                                      url, NULL);
+  c->proc = g_subprocess_launcher_spawn (launcher, &error, cli_path (), "dump", "--follow",
+                                         "--tsv", url, NULL);
+  g_assert_no_error (error);
+  c->out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (c->proc));
+  c->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (c->proc));
+}
+
+/* Waits for the command's end: exit status 0, or not 0. */
+static void
+cmd_finish (Cmd      *c,
+            gboolean  success)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_subprocess_wait (c->proc, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (c->proc));
+  if (success)
+    g_assert_cmpint (g_subprocess_get_exit_status (c->proc), ==, 0);
+  else
+    g_assert_cmpint (g_subprocess_get_exit_status (c->proc), !=, 0);
+  g_clear_object (&c->out);
+  g_clear_object (&c->err);
+  g_clear_object (&c->proc);
 }
 
 /* Each event as a TSV line while the application writes, in order; the
@@ -65,27 +97,21 @@ static void
 test_follow (void)
 {
   g_autoptr(CpelTestLttng) t = start_or_skip ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GSubprocess) proc = NULL;
-  g_autoptr(GDataInputStream) out = NULL;
-  g_autoptr(GDataInputStream) err = NULL;
   g_autofree char *header = NULL;
   g_autofree char *said = NULL;
   const guint n = 200;
+  Cmd c;
 
   if (t == NULL)
     return;
-  proc = spawn_follow (cpel_test_lttng_get_url (t), &error);
-  g_assert_no_error (error);
-  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (proc));
-  err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (proc));
-  header = next_line (out);
+  cmd_start (&c, cpel_test_lttng_get_url (t));
+  header = next_line (c.out);
   g_assert_cmpstr (header, ==, "time_ns\ttrack\ttrack_label\tcode\tevent\tdatum");
-  wait_attached (err);
+  wait_attached (c.err);
   cpel_test_lttng_start_writer (t, n, 1000);
   for (guint i = 0; i < n; i++)
     {
-      g_autofree char *line = next_line (out);
+      g_autofree char *line = next_line (c.out);
       g_auto(GStrv) cols = NULL;
       g_autofree char *msg = g_strdup_printf ("seq=%u", i);
       g_autofree char *want = g_strdup_printf ("_msg_length = %u, msg = \"%s\"",
@@ -100,12 +126,10 @@ test_follow (void)
     }
   cpel_test_lttng_wait_writer (t);
   cpel_test_lttng_end (t);
-  said = next_line (err);
+  said = next_line (c.err);
   g_assert_cmpstr (said, ==, "cpel: the LTTng session ended");
-  g_assert_null (next_line (out));
-  g_assert_true (g_subprocess_wait (proc, NULL, &error));
-  g_assert_true (g_subprocess_get_if_exited (proc));
-  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+  g_assert_null (next_line (c.out));
+  cmd_finish (&c, TRUE);
 }
 
 /* SIGINT ends it cleanly (status 0), the session still running. */
@@ -113,28 +137,20 @@ static void
 test_sigint (void)
 {
   g_autoptr(CpelTestLttng) t = start_or_skip ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GSubprocess) proc = NULL;
-  g_autoptr(GDataInputStream) out = NULL;
-  g_autoptr(GDataInputStream) err = NULL;
   g_autofree char *header = NULL;
   g_autofree char *first = NULL;
+  Cmd c;
 
   if (t == NULL)
     return;
-  proc = spawn_follow (cpel_test_lttng_get_url (t), &error);
-  g_assert_no_error (error);
-  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (proc));
-  err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (proc));
-  header = next_line (out);
-  wait_attached (err);
+  cmd_start (&c, cpel_test_lttng_get_url (t));
+  header = next_line (c.out);
+  wait_attached (c.err);
   cpel_test_lttng_write (t, 5, 0, 0);
-  first = next_line (out);
+  first = next_line (c.out);
   g_assert_nonnull (strstr (first, "seq=0"));
-  g_subprocess_send_signal (proc, SIGINT);
-  g_assert_true (g_subprocess_wait (proc, NULL, &error));
-  g_assert_true (g_subprocess_get_if_exited (proc));
-  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+  g_subprocess_send_signal (c.proc, SIGINT);
+  cmd_finish (&c, TRUE);
 }
 
 /* A session that is not there: an error in words, status not 0. */
@@ -142,24 +158,18 @@ static void
 test_missing (void)
 {
   g_autoptr(CpelTestLttng) t = start_or_skip ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GSubprocess) proc = NULL;
-  g_autoptr(GDataInputStream) err = NULL;
   g_autofree char *url = NULL;
   g_autofree char *said = NULL;
+  Cmd c;
 
   if (t == NULL)
     return;
   url = g_strdup_printf ("%s/host/nohost/nosession", cpel_test_lttng_get_relay (t));
-  proc = spawn_follow (url, &error);
-  g_assert_no_error (error);
-  err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (proc));
-  said = next_line (err);
+  cmd_start (&c, url);
+  said = next_line (c.err);
   g_assert_true (g_str_has_prefix (said, "cpel: "));
   g_assert_nonnull (strstr (said, "No LTTng live session"));
-  g_assert_true (g_subprocess_wait (proc, NULL, &error));
-  g_assert_true (g_subprocess_get_if_exited (proc));
-  g_assert_cmpint (g_subprocess_get_exit_status (proc), !=, 0);
+  cmd_finish (&c, FALSE);
 }
 
 int

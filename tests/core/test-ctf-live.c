@@ -116,6 +116,45 @@ start_or_skip (guint subbuf_size)
   return t;
 }
 
+typedef gboolean (*StatusDone) (const CpelLiveStatus *status);
+
+static gboolean
+is_connected (const CpelLiveStatus *status)
+{
+  return !status->connecting;
+}
+
+static gboolean
+is_gone (const CpelLiveStatus *status)
+{
+  return status->gone;
+}
+
+static gboolean
+has_failed (const CpelLiveStatus *status)
+{
+  return status->failed;
+}
+
+/* Polls the capture until `done` holds of its status. */
+static void
+capture_wait (CpelLiveCapture *cap,
+              CpelLiveStatus  *status,
+              StatusDone       done)
+{
+  gint64 deadline = g_get_monotonic_time () + DEADLINE_US;
+
+  cpel_live_capture_get_status (cap, status);
+  while (!done (status))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      cpel_live_capture_poll (cap);
+      cpel_live_capture_get_status (cap, status);
+      if (!done (status))
+        next_tick ();
+    }
+}
+
 /* Polls until the reader has attached to the session: what the session
  * records from then on is read (libbabeltrace2 starts a live session at
  * its newest data). */
@@ -135,12 +174,42 @@ wait_attached (CpelCtfFollower *f,
   g_assert_cmpuint (s->seqs->len, ==, 0);
 }
 
+/* A follower of the session, attached (see wait_attached). */
+static CpelCtfFollower *
+follow_session (CpelTestLttng *t,
+                Seen          *s)
+{
+  g_autoptr(GError) error = NULL;
+  CpelCtfFollower *f;
+
+  seen_init (s);
+  f = cpel_ctf_follower_new (cpel_test_lttng_get_url (t), &error);
+  g_assert_no_error (error);
+  wait_attached (f, s);
+  return f;
+}
+
+/* Reads until the session's end. */
+static void
+read_to_end (CpelCtfFollower *f,
+             Seen            *s)
+{
+  gint64 deadline = g_get_monotonic_time () + DEADLINE_US;
+
+  while (!s->gone)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      poll_once (f, s);
+      if (!s->gone)
+        next_tick ();
+    }
+}
+
 /* Events appear while the application writes them, each once, in order. */
 static void
 test_follow (void)
 {
   g_autoptr(CpelTestLttng) t = start_or_skip (0);
-  g_autoptr(GError) error = NULL;
   g_autoptr(CpelCtfFollower) f = NULL;
   const guint n = 3000;
   guint64 before_exit;
@@ -149,10 +218,7 @@ test_follow (void)
 
   if (t == NULL)
     return;
-  seen_init (&s);
-  f = cpel_ctf_follower_new (cpel_test_lttng_get_url (t), &error);
-  g_assert_no_error (error);
-  wait_attached (f, &s);
+  f = follow_session (t, &s);
   cpel_test_lttng_start_writer (t, n, 1000);
   while (!cpel_test_lttng_writer_done (t))
     {
@@ -166,13 +232,7 @@ test_follow (void)
   /* live: the session sends every 100 ms, the writer takes 3 s or more */
   g_assert_cmpuint (before_exit, >, 0);
   cpel_test_lttng_end (t);
-  while (!s.gone)
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      poll_once (f, &s);
-      if (!s.gone)
-        next_tick ();
-    }
+  read_to_end (f, &s);
   g_assert_cmpuint (s.lost, ==, 0);
   g_assert_cmpuint (s.seqs->len, ==, n);
   for (guint i = 0; i < n; i++)
@@ -193,7 +253,6 @@ static void
 test_discarded (void)
 {
   g_autoptr(CpelTestLttng) t = start_or_skip (4096);
-  g_autoptr(GError) error = NULL;
   g_autoptr(CpelCtfFollower) f = NULL;
   const guint n = 200000;
   gint64 deadline = g_get_monotonic_time () + DEADLINE_US;
@@ -202,10 +261,7 @@ test_discarded (void)
 
   if (t == NULL)
     return;
-  seen_init (&s);
-  f = cpel_ctf_follower_new (cpel_test_lttng_get_url (t), &error);
-  g_assert_no_error (error);
-  wait_attached (f, &s);
+  f = follow_session (t, &s);
   /* a few events at a pace the ring holds, until the reader has them (see
    * cpel_test_lttng_end), then a burst it cannot hold */
   cpel_test_lttng_start_writer (t, 100, 1000);
@@ -217,13 +273,7 @@ test_discarded (void)
     }
   cpel_test_lttng_write (t, n - 100, 0, 100);
   cpel_test_lttng_end (t);
-  while (!s.gone)
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      poll_once (f, &s);
-      if (!s.gone)
-        next_tick ();
-    }
+  read_to_end (f, &s);
   g_test_message ("%u events read, %" G_GUINT64_FORMAT " discarded", s.seqs->len, s.lost);
   g_assert_cmpuint (s.lost, >, 0);
   g_assert_cmpuint (s.seqs->len + s.lost, ==, n);
@@ -334,14 +384,7 @@ test_live_capture (void)
   g_assert_no_error (error);
   cpel_live_capture_get_status (cap, &status);
   g_assert_true (status.connecting);
-  while (status.connecting)
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      cpel_live_capture_poll (cap);
-      cpel_live_capture_get_status (cap, &status);
-      if (status.connecting)
-        next_tick ();
-    }
+  capture_wait (cap, &status, is_connected);
   cpel_test_lttng_start_writer (t, n, 1000);
   while (!cpel_test_lttng_writer_done (t) || status.n_events == 0)
     {
@@ -351,14 +394,7 @@ test_live_capture (void)
       next_tick ();
     }
   cpel_test_lttng_end (t);
-  while (!status.gone)
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      cpel_live_capture_poll (cap);
-      cpel_live_capture_get_status (cap, &status);
-      if (!status.gone)
-        next_tick ();
-    }
+  capture_wait (cap, &status, is_gone);
   g_assert_cmpuint (status.n_events, ==, n);
   g_assert_cmpuint (status.n_lost, ==, 0);
   g_assert_true (status.lost_exact);
@@ -401,7 +437,6 @@ test_live_capture_missing (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(CpelLiveCapture) cap = NULL;
   g_autofree char *url = NULL;
-  gint64 deadline = g_get_monotonic_time () + DEADLINE_US;
   CpelLiveStatus status = { 0 };
 
   if (t == NULL)
@@ -411,14 +446,7 @@ test_live_capture_missing (void)
   g_assert_no_error (error);
   g_assert_cmpint (cpel_live_capture_get_kind (cap), ==, CPEL_LIVE_SOURCE_LTTNG);
   g_assert_null (cpel_live_capture_dup_error (cap));
-  while (!status.failed)
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      cpel_live_capture_poll (cap);
-      cpel_live_capture_get_status (cap, &status);
-      if (!status.failed)
-        next_tick ();
-    }
+  capture_wait (cap, &status, has_failed);
   g_assert_true (status.gone);
   g_assert_cmpuint (status.n_events, ==, 0);
   error = cpel_live_capture_dup_error (cap);
@@ -602,7 +630,6 @@ test_live_capture_clock (void)
   guint8 clock[12 + 9];
   guint64 freq = 1000000000;
   guint32 unix_epoch = 1;
-  gint64 deadline = g_get_monotonic_time () + DEADLINE_US;
   CpelLiveStatus status = { 0 };
 
   g_byte_array_append (wire, (const guint8 *) "CPELCTF1", 8);
@@ -621,14 +648,7 @@ test_live_capture_clock (void)
   cap = cpel_live_capture_new ("net://127.0.0.1/host/h/s", 0, &error);
   g_unsetenv ("CPEL_CTF_READER");
   g_assert_no_error (error);
-  while (!status.gone)
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      cpel_live_capture_poll (cap);
-      cpel_live_capture_get_status (cap, &status);
-      if (!status.gone)
-        next_tick ();
-    }
+  capture_wait (cap, &status, is_gone);
   g_assert_false (status.failed);
   g_assert_false (status.connecting);
   g_assert_cmpuint (status.n_events, ==, 3);

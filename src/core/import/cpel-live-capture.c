@@ -912,37 +912,20 @@ cpel_poll (CpelLiveCapture *self)
   return added;
 }
 
-/* What a stream follower's poll says (perf, LTTng live). */
-typedef struct
-{
-  guint64  lost;        /* exact */
-  gboolean rewritten;
-  gboolean gone;
-  gboolean more;
-  gboolean lost_uncounted;   /* more was lost, not counted (LTTng: packets) */
-  gboolean attached;         /* LTTng: the session is read */
-} StreamInfo;
-
-typedef gsize                  (*StreamPollFunc)  (CpelLiveCapture *self,
-                                                   StreamInfo      *info,
-                                                   GError         **error);
-typedef const CpelFollowEvent *(*StreamEventFunc) (CpelLiveCapture *self,
-                                                   gsize            i);
-
 /* Reads a stream follower: its gaps (the source's own count: exact) and
  * its events, batch by batch. */
 static guint64
-stream_poll (CpelLiveCapture *self,
-             StreamPollFunc   poll_func,
-             StreamEventFunc  event_func)
+stream_poll (CpelLiveCapture               *self,
+             const CpelStreamFollowerClass *klass,
+             gpointer                       follower)
 {
   guint64 added = 0;
 
   for (guint b = 0; b < BATCHES_MAX && !self->full; b++)
     {
-      StreamInfo info = { 0 };
+      CpelStreamFollowInfo info = { 0 };
       g_autoptr(GError) error = NULL;
-      gsize n = poll_func (self, &info, &error);
+      gsize n = klass->poll (follower, BATCH, &info, &error);
 
       if (error != NULL)
         {
@@ -956,12 +939,12 @@ stream_poll (CpelLiveCapture *self,
         }
       if (info.rewritten)
         restart (self);
-      if (info.lost > 0 || info.lost_uncounted)
+      if (info.lost > 0 || info.lost_packets > 0)
         add_gap (self, info.lost);
-      if (info.lost_uncounted)
+      if (info.lost_packets > 0)
         self->status.lost_exact = FALSE;   /* the count is a lower bound now */
       for (gsize i = 0; i < n && !self->full; i++)
-        follow_event (self, event_func (self, i));
+        follow_event (self, klass->event (follower, i));
       added += n;
       if (info.gone)
         {
@@ -974,48 +957,6 @@ stream_poll (CpelLiveCapture *self,
     }
   return added;
 }
-
-#if HAVE_PERF
-static gsize
-perf_read (CpelLiveCapture *self,
-           StreamInfo      *info,
-           GError         **error)
-{
-  CpelPerfFollowInfo pi;
-  gsize n = cpel_perf_follower_poll (self->perf, BATCH, &pi, error);
-
-  *info = (StreamInfo) { pi.lost, pi.rewritten, pi.gone, pi.more };
-  return n;
-}
-
-static const CpelFollowEvent *
-perf_event (CpelLiveCapture *self,
-            gsize            i)
-{
-  return cpel_perf_follower_event (self->perf, i);
-}
-#endif
-
-#if HAVE_CTF
-static gsize
-lttng_read (CpelLiveCapture *self,
-            StreamInfo      *info,
-            GError         **error)
-{
-  CpelCtfFollowInfo ci;
-  gsize n = cpel_ctf_follower_poll (self->lttng, BATCH, &ci, error);
-
-  *info = (StreamInfo) { ci.lost, FALSE, ci.gone, ci.more, ci.lost_packets > 0, ci.attached };
-  return n;
-}
-
-static const CpelFollowEvent *
-lttng_event (CpelLiveCapture *self,
-             gsize            i)
-{
-  return cpel_ctf_follower_event (self->lttng, i);
-}
-#endif
 
 /* Standard input: its first 16 bytes tell a perf pipe-mode stream from a
  * CPEL stream (read here, in the worker, never where the capture is made). */
@@ -1295,11 +1236,11 @@ poll_locked (CpelLiveCapture *self)
     snabb_poll (self);
 #if HAVE_PERF
   else if (self->kind == KIND_PERF)
-    stream_poll (self, perf_read, perf_event);
+    stream_poll (self, &cpel_perf_follower_class, self->perf);
 #endif
 #if HAVE_CTF
   else if (self->kind == KIND_LTTNG)
-    stream_poll (self, lttng_read, lttng_event);
+    stream_poll (self, &cpel_ctf_follower_class, self->lttng);
 #endif
   else if (self->kind == KIND_CPEL)
     cpel_poll (self);

@@ -387,3 +387,21 @@ cpel_ctf_follower_get_clock (CpelCtfFollower *f,
   *frequency = cpel_ctf_trace_get_clock_frequency (f->trace);
   return TRUE;
 }
+
+static gsize
+stream_poll (gpointer               follower,
+             gsize                  max,
+             CpelStreamFollowInfo  *info,
+             GError               **error)
+{
+  return cpel_ctf_follower_poll (follower, max, info, error);
+}
+
+static const CpelFollowEvent *
+stream_event (gpointer follower,
+              gsize    i)
+{
+  return cpel_ctf_follower_event (follower, i);
+}
+
+const CpelStreamFollowerClass cpel_ctf_follower_class = { stream_poll, stream_event };

@@ -31,15 +31,13 @@ G_BEGIN_DECLS
 
 typedef struct _CpelCtfFollower CpelCtfFollower;
 
-typedef struct
-{
-  guint64  lost;        /* events LTTng discarded before the first event returned */
-  guint64  lost_packets; /* packets lost there too (the events in them not counted) */
-  gboolean attached;    /* the reader reads the session: what it records from now on
-                         * is returned (set by every poll from then on) */
-  gboolean gone;        /* the session ended */
-  gboolean more;        /* more is read already: poll again now */
-} CpelCtfFollowInfo;
+/* lost: the events LTTng discarded; lost_packets: packets lost there too;
+ * attached: the reader reads the session (what it records from now on is
+ * returned); gone: the session ended (rewritten is not used). */
+typedef CpelStreamFollowInfo CpelCtfFollowInfo;
+
+/* The follower as a CpelStreamFollowerClass's. */
+extern const CpelStreamFollowerClass cpel_ctf_follower_class;
 
 /* TRUE when `source` is an LTTng live URL (net://, net4://, net6://). */
 gboolean               cpel_ctf_follow_is_url       (const char        *source);

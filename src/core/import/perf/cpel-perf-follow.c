@@ -526,3 +526,21 @@ cpel_perf_follower_event (CpelPerfFollower *f,
 
   return &g_array_index (f->events, CpelFollowEvent, i);
 }
+
+static gsize
+stream_poll (gpointer               follower,
+             gsize                  max,
+             CpelStreamFollowInfo  *info,
+             GError               **error)
+{
+  return cpel_perf_follower_poll (follower, max, info, error);
+}
+
+static const CpelFollowEvent *
+stream_event (gpointer follower,
+              gsize    i)
+{
+  return cpel_perf_follower_event (follower, i);
+}
+
+const CpelStreamFollowerClass cpel_perf_follower_class = { stream_poll, stream_event };

@@ -32,13 +32,13 @@ G_BEGIN_DECLS
 
 typedef struct _CpelPerfFollower CpelPerfFollower;
 
-typedef struct
-{
-  guint64  lost;        /* events perf lost before the first event returned */
-  gboolean rewritten;   /* a file rewritten: its events from the start again */
-  gboolean gone;        /* the stream ended, or the file was removed */
-  gboolean more;        /* more is read already: poll again now (after a gap, or max) */
-} CpelPerfFollowInfo;
+/* lost: perf's count; rewritten: a file rewritten; gone: the stream ended,
+ * or the file was removed; more: after a gap, or max (lost_packets and
+ * attached are not used). */
+typedef CpelStreamFollowInfo CpelPerfFollowInfo;
+
+/* The follower as a CpelStreamFollowerClass's. */
+extern const CpelStreamFollowerClass cpel_perf_follower_class;
 
 /* TRUE when `data` starts like a pipe-mode perf stream (PERFILE2 with a
  * 16-byte header); at least 16 bytes are needed to tell. */
