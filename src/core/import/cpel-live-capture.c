@@ -912,6 +912,7 @@ cpel_poll (CpelLiveCapture *self)
   return added;
 }
 
+#if HAVE_PERF || HAVE_CTF
 /* Reads a stream follower: its gaps (the source's own count: exact) and
  * its events, batch by batch. */
 static guint64
@@ -957,6 +958,7 @@ stream_poll (CpelLiveCapture               *self,
     }
   return added;
 }
+#endif
 
 /* Standard input: its first 16 bytes tell a perf pipe-mode stream from a
  * CPEL stream (read here, in the worker, never where the capture is made). */
