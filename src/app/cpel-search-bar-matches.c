@@ -117,6 +117,16 @@ cpel_search_bar_step (CpelSearchBar *self,
   self->current = (gint64) pos;
   ref = cpel_search_result_get (self->visible, pos);
   self->current_ref = *ref;
+  {
+    CpelFile *file = cpel_session_get_file (session);
+    CpelEvent event;
+
+    cpel_file_get_track_event (file, ref->slot, ref->index, &event);
+    self->current_time = event.time_ns;
+    self->current_code = event.code;
+    g_free (self->current_track);
+    self->current_track = g_strdup (cpel_file_get_track_label (file, ref->slot));
+  }
   cpel_session_select (session, ref->slot, ref->index, FALSE);
   cpel_session_reveal_event (session, ref->slot, ref->index);
   _cpel_search_bar_update_status (self);

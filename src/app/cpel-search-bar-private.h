@@ -42,6 +42,13 @@ struct _CpelSearchBar
   guint8            *hidden_slots_for;
   gint64             current;    /* position in `visible`, or -1 */
   CpelEventRef       current_ref;   /* the last match stepped to (slot G_MAXUINT: none) */
+  /* what current_ref's event is: a newer capture of a source followed
+   * (cpelview --follow) keeps the match stepped to where that event is the
+   * same (its track's label, its time and code) */
+  gint64             current_time;
+  guint32            current_code;
+  char              *current_track;
+  gboolean           keep_ref;      /* the next result keeps current_ref */
 
   GCancellable      *cancellable;
   CpelProgressRelay *relay;

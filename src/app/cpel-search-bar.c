@@ -283,7 +283,11 @@ set_result (CpelSearchBar    *self,
   g_clear_pointer (&self->result, cpel_search_result_unref);
   self->result = result != NULL ? cpel_search_result_ref (result) : NULL;
   self->current = -1;
-  self->current_ref.slot = G_MAXUINT;
+  /* the same query again on a newer capture of the source followed: the
+   * match stepped to keeps its place (the refilter finds it) */
+  if (!self->keep_ref)
+    self->current_ref.slot = G_MAXUINT;
+  self->keep_ref = FALSE;
   _cpel_search_bar_refilter (self, TRUE);
   if (self->session != NULL && gtk_search_bar_get_search_mode (self->search_bar))
     show_matches (self);
@@ -555,16 +559,40 @@ cpel_search_bar_new (void)
   return g_object_new (CPEL_TYPE_SEARCH_BAR, NULL);
 }
 
+/* The session's (new) file holds the event stepped to at the same place:
+ * the same track label, time and code. */
+static gboolean
+current_event_still_there (CpelSearchBar *self)
+{
+  CpelFile *file = self->session != NULL ? cpel_session_get_file (self->session) : NULL;
+  CpelEvent event;
+
+  if (file == NULL || self->current_track == NULL
+      || self->current_ref.slot >= cpel_file_get_n_tracks (file)
+      || self->current_ref.index >= cpel_file_get_track_n_events (file, self->current_ref.slot)
+      || g_strcmp0 (cpel_file_get_track_label (file, self->current_ref.slot),
+                    self->current_track) != 0)
+    return FALSE;
+  cpel_file_get_track_event (file, self->current_ref.slot, self->current_ref.index, &event);
+  return event.time_ns == self->current_time && event.code == self->current_code;
+}
+
 static void
 on_file_changed (CpelSearchBar *self)
 {
-  /* A new file: the old result means nothing. */
+  /* A new file: the old result means nothing; the match stepped to stays
+   * where the new file holds the same event there (a newer capture of a
+   * source followed: its events only grow). */
+  gboolean same = current_event_still_there (self);
+
   self->generation++;
   stop_running (self);
   g_clear_pointer (&self->result, cpel_search_result_unref);
   g_clear_pointer (&self->searched_text, g_free);
   self->current = -1;
-  self->current_ref.slot = G_MAXUINT;
+  self->keep_ref = same && gtk_search_bar_get_search_mode (self->search_bar);
+  if (!self->keep_ref)
+    self->current_ref.slot = G_MAXUINT;
   _cpel_search_bar_refilter (self, TRUE);
   _cpel_search_bar_update_status (self);
   if (gtk_search_bar_get_search_mode (self->search_bar))
@@ -804,6 +832,7 @@ cpel_search_bar_dispose (GObject *object)
   if (self->compare != NULL)
     g_signal_handlers_disconnect_by_data (self->compare, self);
   g_clear_object (&self->compare);
+  g_clear_pointer (&self->current_track, g_free);
   g_clear_pointer (&self->result, cpel_search_result_unref);
   g_clear_pointer (&self->visible, cpel_search_result_unref);
   g_clear_pointer (&self->hidden_types_for, g_free);

@@ -14,6 +14,7 @@
 
 #include "cpel-count.h"
 #include "cpel-loader.h"
+#include "cpel-search-bar.h"
 #include "cpel-session.h"
 #include "cpel-timeline.h"
 #include "snabb-ring-writer.h"
@@ -234,6 +235,54 @@ test_follow_lapped (void)
   app_test_remove_dir (dir);
 }
 
+/* An open search follows the capture: each newer capture is searched
+ * again, and the match stepped to keeps its place ("2 of 50" becomes "2 of
+ * 100" once the writer has written as much again). */
+static void
+test_follow_search (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  SnabbRing *ring;
+  CpelWindow *window;
+  CpelSearchBar *bar;
+
+  SKIP_WITHOUT_DISPLAY ();
+  dir = g_dir_make_tmp ("cpel-follow-app-XXXXXX", NULL);
+  path = g_build_filename (dir, "events.timeline", NULL);
+  ring = snabb_ring_create (path, 4096);
+
+  window = cpel_window_new (app);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (cpel_window_follow (window, path, 0, &error));
+  snabb_ring_write (ring, 100);
+  app_test_wait_until (shown_events (window) == 100, 60);
+
+  /* the odd entries: 50 matches; two steps */
+  bar = cpel_window_get_search_bar (window);
+  cpel_search_bar_set_search_mode (bar, TRUE);
+  cpel_search_bar_search (bar, CPEL_SEARCH_TEXT, "test.odd", FALSE);
+  app_test_wait_until (!cpel_search_bar_is_running (bar)
+                       && g_strcmp0 (cpel_search_bar_get_status (bar), "50 matches") == 0, 60);
+  cpel_search_bar_step (bar, 1);
+  cpel_search_bar_step (bar, 1);
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "2 of 50");
+
+  /* as much again: searched again, still the second match */
+  snabb_ring_write (ring, 100);
+  app_test_wait_until (shown_events (window) == 200, 60);
+  app_test_wait_until (!cpel_search_bar_is_running (bar)
+                       && g_str_has_suffix (cpel_search_bar_get_status (bar), "of 100"), 60);
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "2 of 100");
+  cpel_search_bar_step (bar, 1);
+  g_assert_cmpstr (cpel_search_bar_get_status (bar), ==, "3 of 100");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  snabb_ring_free (ring);
+  app_test_remove_dir (dir);
+}
+
 #if HAVE_PERF
 typedef struct
 {
@@ -348,6 +397,7 @@ main (int argc, char *argv[])
   app = app_test_new_application ();
   g_test_add_func ("/app/window/follow/ring", test_follow_ring);
   g_test_add_func ("/app/window/follow/lapped", test_follow_lapped);
+  g_test_add_func ("/app/window/follow/search", test_follow_search);
 #if HAVE_PERF
   g_test_add_func ("/app/window/follow/perf-stdin", test_follow_perf_stdin);
 #endif
