@@ -24,23 +24,12 @@ seq_of (const char *text)
   return p != NULL ? g_ascii_strtoll (p + 11, NULL, 10) : -1;
 }
 
-static gboolean
-tick_over (gpointer data)
-{
-  (void) data;
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main context for one tick of POLL_MS (the next poll then). */
+/* Waits until the follower's reader has written more (a heartbeat every
+ * quarter of a second at least), or ended. */
 static void
-next_tick (void)
+wait_reader (CpelCtfFollower *f)
 {
-  g_autoptr(GSource) tick = g_timeout_source_new (POLL_MS);
-
-  g_source_set_callback (tick, tick_over, NULL, NULL);
-  g_source_attach (tick, NULL);
-  g_main_context_iteration (NULL, TRUE);
-  g_source_destroy (tick);
+  g_assert_true (cpel_ctf_follower_wait (f, DEADLINE_US / 1000));
 }
 
 typedef struct
@@ -131,28 +120,60 @@ is_gone (const CpelLiveStatus *status)
 }
 
 static gboolean
+has_events (const CpelLiveStatus *status)
+{
+  return status->n_events > 0;
+}
+
+static gboolean
 has_failed (const CpelLiveStatus *status)
 {
   return status->failed;
 }
 
-/* Polls the capture until `done` holds of its status. */
+/* The newest status the capture's worker told (cpel_live_capture_start). */
+static CpelLiveStatus worker_told;
+
+static void
+on_update (CpelFile             *file,
+           const CpelLiveStatus *status,
+           gpointer              user_data)
+{
+  (void) file;
+  (void) user_data;
+  worker_told = *status;
+}
+
+static gboolean
+deadline_passed (gpointer data)
+{
+  g_error ("no update from the capture's worker for %d s", DEADLINE_US / (int) G_USEC_PER_SEC);
+  return G_SOURCE_REMOVE;
+}
+
+/* Starts the capture's worker: its updates come in the default context. */
+static void
+capture_start (CpelLiveCapture *cap)
+{
+  memset (&worker_told, 0, sizeof worker_told);
+  cpel_live_capture_get_status (cap, &worker_told);
+  cpel_live_capture_start (cap, NULL, 50, on_update, NULL);
+}
+
+/* Runs the default context, each update of the worker, until `done` holds
+ * of the status it told. */
 static void
 capture_wait (CpelLiveCapture *cap,
               CpelLiveStatus  *status,
               StatusDone       done)
 {
-  gint64 deadline = g_get_monotonic_time () + DEADLINE_US;
+  guint deadline = g_timeout_add_seconds (DEADLINE_US / G_USEC_PER_SEC, deadline_passed, NULL);
 
-  cpel_live_capture_get_status (cap, status);
-  while (!done (status))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      cpel_live_capture_poll (cap);
-      cpel_live_capture_get_status (cap, status);
-      if (!done (status))
-        next_tick ();
-    }
+  (void) cap;
+  while (!done (&worker_told))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (deadline);
+  *status = worker_told;
 }
 
 /* Polls until the reader has attached to the session: what the session
@@ -169,7 +190,7 @@ wait_attached (CpelCtfFollower *f,
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
       poll_once (f, s);
       if (!s->attached)
-        next_tick ();
+        wait_reader (f);
     }
   g_assert_cmpuint (s->seqs->len, ==, 0);
 }
@@ -201,7 +222,7 @@ read_to_end (CpelCtfFollower *f,
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
       poll_once (f, s);
       if (!s->gone)
-        next_tick ();
+        wait_reader (f);
     }
 }
 
@@ -224,7 +245,7 @@ test_follow (void)
     {
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
       poll_once (f, &s);
-      next_tick ();
+      wait_reader (f);
     }
   before_exit = s.seqs->len;
   g_test_message ("%" G_GUINT64_FORMAT " of %u events read while the writer ran",
@@ -269,7 +290,7 @@ test_discarded (void)
     {
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
       poll_once (f, &s);
-      next_tick ();
+      wait_reader (f);
     }
   cpel_test_lttng_write (t, n - 100, 0, 100);
   cpel_test_lttng_end (t);
@@ -337,7 +358,7 @@ test_missing (void)
           g_assert_cmpint (g_get_monotonic_time (), <, deadline);
           g_assert_cmpuint (cpel_ctf_follower_poll (f, 16, &info, &error), ==, 0);
           if (error == NULL)
-            next_tick ();
+            wait_reader (f);
         }
       g_assert_error (error, CPEL_ERROR, CPEL_ERROR_IO);
       g_assert_nonnull (strstr (error->message,
@@ -370,7 +391,6 @@ test_live_capture (void)
   g_autofree char *path = NULL;
   g_autoptr(GString) text = g_string_new (NULL);
   const guint n = 500;
-  gint64 deadline = g_get_monotonic_time () + DEADLINE_US;
   CpelLiveStatus status = { 0 };
   CpelLiveSourceKind kind;
   g_autofree char *resolved = NULL;
@@ -384,15 +404,11 @@ test_live_capture (void)
   g_assert_no_error (error);
   cpel_live_capture_get_status (cap, &status);
   g_assert_true (status.connecting);
+  capture_start (cap);
   capture_wait (cap, &status, is_connected);
   cpel_test_lttng_start_writer (t, n, 1000);
-  while (!cpel_test_lttng_writer_done (t) || status.n_events == 0)
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      cpel_live_capture_poll (cap);
-      cpel_live_capture_get_status (cap, &status);
-      next_tick ();
-    }
+  capture_wait (cap, &status, has_events);
+  cpel_test_lttng_wait_writer (t);
   cpel_test_lttng_end (t);
   capture_wait (cap, &status, is_gone);
   g_assert_cmpuint (status.n_events, ==, n);
@@ -446,6 +462,7 @@ test_live_capture_missing (void)
   g_assert_no_error (error);
   g_assert_cmpint (cpel_live_capture_get_kind (cap), ==, CPEL_LIVE_SOURCE_LTTNG);
   g_assert_null (cpel_live_capture_dup_error (cap));
+  capture_start (cap);
   capture_wait (cap, &status, has_failed);
   g_assert_true (status.gone);
   g_assert_cmpuint (status.n_events, ==, 0);
@@ -595,7 +612,7 @@ test_hostile_reader (void)
           n_seen++;
         }
       if (failure == NULL && n == 0 && !info.more)
-        next_tick ();
+        wait_reader (f);
     }
   g_assert_true (attached);
   g_assert_cmpuint (n_seen, ==, 5);
@@ -648,6 +665,7 @@ test_live_capture_clock (void)
   cap = cpel_live_capture_new ("net://127.0.0.1/host/h/s", 0, &error);
   g_unsetenv ("CPEL_CTF_READER");
   g_assert_no_error (error);
+  capture_start (cap);
   capture_wait (cap, &status, is_gone);
   g_assert_false (status.failed);
   g_assert_false (status.connecting);

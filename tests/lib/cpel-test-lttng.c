@@ -11,9 +11,12 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <gio/gio.h>
+#include <gio/gunixinputstream.h>
+#include <glib-unix.h>
 #include <glib/gstdio.h>
 
-#define START_TIMEOUT_US (30 * G_USEC_PER_SEC)
+#define START_TIMEOUT_S 30
 
 struct _CpelTestLttng
 {
@@ -21,6 +24,7 @@ struct _CpelTestLttng
   char    **env;
   GPid      sessiond;     /* 0: one was there already */
   GPid      relayd;
+  GThread  *drain;        /* reads the relay daemon's standard error */
   GPid      writer;
   char     *session;
   char     *url;
@@ -75,69 +79,6 @@ free_port (void)
   return ntohs (a.sin_port);
 }
 
-static gboolean
-port_accepts (guint port)
-{
-  struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons (port) };
-  int fd = socket (AF_INET, SOCK_STREAM, 0);
-  gboolean ok;
-
-  a.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
-  ok = connect (fd, (struct sockaddr *) &a, sizeof a) == 0;
-  close (fd);
-  return ok;
-}
-
-static gboolean
-tick_over (gpointer data)
-{
-  (void) data;
-  return G_SOURCE_REMOVE;
-}
-
-/* Waits until `ready` holds (a daemon has started), the daemon `pid` still
- * running; FALSE when it ended or did not get ready in time. */
-static gboolean
-wait_ready (GPid       pid,
-            gboolean (*ready) (CpelTestLttng *t, guint port),
-            CpelTestLttng *t,
-            guint      port)
-{
-  gint64 deadline = g_get_monotonic_time () + START_TIMEOUT_US;
-  GMainContext *ctx = g_main_context_get_thread_default ();
-
-  while (!ready (t, port))
-    {
-      int status;
-
-      if (waitpid (pid, &status, WNOHANG) == pid || g_get_monotonic_time () > deadline)
-        return FALSE;
-      /* the next check after a tick of the context's clock, not a sleep */
-      g_autoptr(GSource) tick = g_timeout_source_new (20);
-      g_source_set_callback (tick, tick_over, NULL, NULL);
-      g_source_attach (tick, ctx);
-      g_main_context_iteration (ctx, TRUE);
-      g_source_destroy (tick);
-    }
-  return TRUE;
-}
-
-static gboolean
-relay_ready (CpelTestLttng *t,
-             guint          port)
-{
-  (void) t;
-  return port_accepts (port);
-}
-
-static gboolean
-sessiond_ready (CpelTestLttng *t,
-                guint          port)
-{
-  (void) port;
-  return lttng (t, TRUE, "list", NULL);
-}
-
 /* A daemon of the test's ends with it, also when an assertion aborts it. */
 static void
 die_with_parent (gpointer data)
@@ -146,17 +87,21 @@ die_with_parent (gpointer data)
   prctl (PR_SET_PDEATHSIG, SIGTERM);
 }
 
+/* err_fd: NULL, or its standard error's pipe */
 static GPid
 spawn_daemon (CpelTestLttng *t,
-              char         **argv)
+              char         **argv,
+              int           *err_fd)
 {
   g_autoptr(GError) error = NULL;
   GPid pid = 0;
 
-  if (!g_spawn_async (NULL, argv, t->env,
-                      G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD
-                      | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                      die_with_parent, NULL, &pid, &error))
+  if (!g_spawn_async_with_pipes (NULL, argv, t->env,
+                                 G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD
+                                 | G_SPAWN_STDOUT_TO_DEV_NULL
+                                 | (err_fd == NULL ? G_SPAWN_STDERR_TO_DEV_NULL : 0)
+                                 | G_SPAWN_CLOEXEC_PIPES,
+                                 die_with_parent, NULL, &pid, NULL, NULL, err_fd, &error))
     g_error ("%s: %s", argv[0], error->message);
   return pid;
 }
@@ -173,6 +118,97 @@ stop_daemon (GPid pid)
     ;
   g_spawn_close_pid (pid);
 }
+
+static gboolean
+flag_up (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+child_ended (GPid     pid,
+             gint     status,
+             gpointer data)
+{
+  (void) pid;
+  (void) status;
+  *(gboolean *) data = TRUE;
+}
+
+/* lttng-sessiond --sig-parent in the foreground: ready when it sends this
+ * process SIGUSR1; FALSE when it exits first (or says nothing for 30 s). */
+static gboolean
+start_sessiond (CpelTestLttng *t)
+{
+  char *argv[] = { (char *) "lttng-sessiond", (char *) "--no-kernel", (char *) "--sig-parent",
+                   NULL };
+  gboolean ready = FALSE, ended = FALSE, late = FALSE;
+  guint sig = g_unix_signal_add (SIGUSR1, flag_up, &ready);
+  guint bound = g_timeout_add_seconds (START_TIMEOUT_S, flag_up, &late);
+  guint watch;
+
+  t->sessiond = spawn_daemon (t, argv, NULL);
+  watch = g_child_watch_add (t->sessiond, child_ended, &ended);
+  while (!ready && !ended && !late)
+    g_main_context_iteration (NULL, TRUE);
+  if (!ready)
+    g_source_remove (sig);
+  if (!late)
+    g_source_remove (bound);
+  if (!ended)
+    g_source_remove (watch);
+  else
+    t->sessiond = 0;   /* reaped */
+  return ready;
+}
+
+/* Discards what the relay daemon says once it is ready (its pipe never fills). */
+static gpointer
+drain_thread (gpointer data)
+{
+  g_autoptr(GInputStream) in = data;
+  char buf[4096];
+
+  while (g_input_stream_read (in, buf, sizeof buf, NULL, NULL) > 0)
+    ;
+  return NULL;
+}
+
+/* lttng-relayd -v in the foreground: ready once it says its listeners
+ * accept connections (read from its standard error); FALSE when it exits
+ * first (a port taken meanwhile). */
+static gboolean
+start_relayd (CpelTestLttng *t,
+              char         **argv)
+{
+  int err_fd = -1;
+  gboolean control = FALSE, live = FALSE;
+
+  t->relayd = spawn_daemon (t, argv, &err_fd);
+  {
+    g_autoptr(GInputStream) raw = g_unix_input_stream_new (err_fd, TRUE);
+    g_autoptr(GDataInputStream) in = g_data_input_stream_new (raw);
+    char *line;
+
+    g_filter_input_stream_set_close_base_stream (G_FILTER_INPUT_STREAM (in), FALSE);
+    while ((!control || !live)
+           && (line = g_data_input_stream_read_line (in, NULL, NULL, NULL)) != NULL)
+      {
+        live = live || strstr (line, "Listener accepting live viewers connections") != NULL;
+        control = control || strstr (line, "Listener accepting connections") != NULL;
+        g_free (line);
+      }
+    t->drain = g_thread_new ("relayd-stderr", drain_thread, g_object_ref (raw));
+  }
+  if (control && live)
+    return TRUE;
+  stop_daemon (t->relayd);
+  t->relayd = 0;
+  g_thread_join (g_steal_pointer (&t->drain));
+  return FALSE;
+}
+
 
 CpelTestLttng *
 cpel_test_lttng_new (guint   subbuf_size,
@@ -212,9 +248,7 @@ cpel_test_lttng_new (guint   subbuf_size,
 
   if (!lttng (t, TRUE, "list", NULL))
     {
-      char *argv[] = { (char *) "lttng-sessiond", (char *) "--no-kernel", NULL };
-      t->sessiond = spawn_daemon (t, argv);
-      if (!wait_ready (t->sessiond, sessiond_ready, t, 0))
+      if (!start_sessiond (t))
         {
           *why_not = g_strdup ("lttng-sessiond did not start");
           cpel_test_lttng_free (t);
@@ -235,14 +269,10 @@ cpel_test_lttng_new (guint   subbuf_size,
       g_autofree char *c = g_strdup_printf ("tcp://127.0.0.1:%u", ports[0]);
       g_autofree char *d = g_strdup_printf ("tcp://127.0.0.1:%u", ports[1]);
       g_autofree char *l = g_strdup_printf ("tcp://127.0.0.1:%u", ports[2]);
-      char *argv[] = { (char *) "lttng-relayd", (char *) "-C", c, (char *) "-D", d,
+      char *argv[] = { (char *) "lttng-relayd", (char *) "-v", (char *) "-C", c, (char *) "-D", d,
                        (char *) "-L", l, (char *) "-o", out, NULL };
-      GPid pid = spawn_daemon (t, argv);
 
-      if (wait_ready (pid, relay_ready, t, ports[2]))
-        t->relayd = pid;
-      else
-        stop_daemon (pid);
+      start_relayd (t, argv);
     }
   if (t->relayd == 0)
     {
@@ -394,6 +424,8 @@ cpel_test_lttng_free (CpelTestLttng *t)
     }
   stop_daemon (t->writer);
   stop_daemon (t->relayd);
+  if (t->drain != NULL)
+    g_thread_join (t->drain);
   stop_daemon (t->sessiond);
   remove_tree (t->dir);
   g_free (t->dir);

@@ -3,6 +3,7 @@
 #include "cpel-ctf-follow.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -368,6 +369,21 @@ cpel_ctf_follower_event (CpelCtfFollower *f,
   g_return_val_if_fail (i < f->events->len, NULL);
 
   return &g_array_index (f->events, CpelFollowEvent, i);
+}
+
+gboolean
+cpel_ctf_follower_wait (CpelCtfFollower *f,
+                        gint             timeout_ms)
+{
+  g_return_val_if_fail (f != NULL, FALSE);
+
+  if (f->reaped || f->damage != NULL || f->failed != NULL)
+    return TRUE;   /* what is left is told at once */
+  struct pollfd pfd = { .fd = f->out_fd, .events = POLLIN };
+  int r;
+  while ((r = poll (&pfd, 1, timeout_ms)) < 0 && errno == EINTR)
+    ;
+  return r > 0;
 }
 
 gboolean

@@ -57,6 +57,12 @@ gsize                  cpel_ctf_follower_poll       (CpelCtfFollower   *follower
                                                      GError           **error);
 const CpelFollowEvent *cpel_ctf_follower_event      (CpelCtfFollower   *follower,
                                                      gsize              i);
+/* Waits until the reader has written more (it says something every
+ * quarter of a second while it runs) or has ended, at most timeout_ms (-1:
+ * no limit); TRUE when a poll has something to read.  For callers that
+ * have nothing else to wait on (the tests). */
+gboolean               cpel_ctf_follower_wait       (CpelCtfFollower   *follower,
+                                                     gint               timeout_ms);
 /* The session's clock once its first event was returned: the ns from the
  * clock's origin of time 0 (the first event), whether that origin is the
  * Unix epoch, the clock's name and frequency; FALSE before. */
