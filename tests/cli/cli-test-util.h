@@ -8,6 +8,8 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "cpel-test-util.h"
+
 typedef struct
 {
   int   status;   /* exit status, or -1 when killed by a signal */
@@ -85,14 +87,6 @@ cli_tmpdir_new (void)
 static inline void
 cli_tmpdir_free (char *dir)
 {
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (dir);
+  cpel_test_remove_tree (dir);
   g_free (dir);
 }

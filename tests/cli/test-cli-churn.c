@@ -58,22 +58,6 @@ n_runs (void)
   return n > 0 && n < 100000 ? (guint) n : 50;
 }
 
-static void
-remove_tree (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-      if (g_file_test (p, G_FILE_TEST_IS_DIR) && !g_file_test (p, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (p);
-      else
-        g_unlink (p);
-    }
-  g_rmdir (dir);
-}
 
 /* Runs `cpel ARGS` once while `m` changes its file: from before it starts
  * (`early`), else from its first output on (it is then blocked on the pipe,
@@ -195,7 +179,7 @@ test_churn (gconstpointer data)
   g_assert_cmpuint (m.steps, >=, 2 * runs);
 
   mutator_clear (&m);
-  remove_tree (tmp);
+  cpel_test_remove_tree (tmp);
 }
 
 int

@@ -236,25 +236,6 @@ install_database (const char *xml, const char *update_mime_database)
   g_assert_no_error (error);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    while ((name = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *child = g_build_filename (path, name, NULL);
-
-        if (g_file_test (child, G_FILE_TEST_IS_DIR) &&
-            !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-          remove_tree (child);
-        else
-          g_unlink (child);
-      }
-  g_rmdir (path);
-}
 
 int
 main (int argc, char **argv)
@@ -294,7 +275,7 @@ main (int argc, char **argv)
 
   ret = g_test_run ();
 
-  remove_tree (tmp);
+  cpel_test_remove_tree (tmp);
   g_free (data_home);
   g_free (work_dir);
   return ret;

@@ -21,19 +21,7 @@ app_test_remove_dir (const char *dir)
 void
 app_test_remove_tree (const char *dir)
 {
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-
-      if (g_file_test (p, G_FILE_TEST_IS_DIR) && !g_file_test (p, G_FILE_TEST_IS_SYMLINK))
-        app_test_remove_tree (p);
-      else
-        g_unlink (p);
-    }
-  g_rmdir (dir);
+  cpel_test_remove_tree (dir);
 }
 
 void

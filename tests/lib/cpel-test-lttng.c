@@ -16,6 +16,8 @@
 #include <glib-unix.h>
 #include <glib/gstdio.h>
 
+#include "cpel-test-util.h"
+
 #define START_TIMEOUT_S 30
 
 struct _CpelTestLttng
@@ -394,23 +396,6 @@ cpel_test_lttng_end (CpelTestLttng *t)
   lttng (t, FALSE, "destroy", t->session, NULL);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) d = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (path, name, NULL);
-
-      if (g_file_test (p, G_FILE_TEST_IS_DIR) && !g_file_test (p, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (p);
-      else
-        g_unlink (p);
-    }
-  g_rmdir (path);
-}
 
 void
 cpel_test_lttng_free (CpelTestLttng *t)
@@ -427,7 +412,7 @@ cpel_test_lttng_free (CpelTestLttng *t)
   if (t->drain != NULL)
     g_thread_join (t->drain);
   stop_daemon (t->sessiond);
-  remove_tree (t->dir);
+  cpel_test_remove_tree (t->dir);
   g_free (t->dir);
   g_strfreev (t->env);
   g_free (t->session);

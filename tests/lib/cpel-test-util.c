@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "cpel-loader.h"
 
 /* The fixtures folder: $CPEL_FIXTURES_DIR (set by tests/meson.build), else
@@ -167,6 +169,24 @@ cpel_test_writer_file (CpelWriter *w)
   g_assert_no_error (error);
   bytes = cpel_writer_steal_bytes (w);
   return cpel_test_file_for_bytes (bytes, NULL);
+}
+
+void
+cpel_test_remove_tree (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (p, G_FILE_TEST_IS_DIR) && !g_file_test (p, G_FILE_TEST_IS_SYMLINK))
+        cpel_test_remove_tree (p);
+      else
+        g_unlink (p);
+    }
+  g_rmdir (dir);
 }
 
 void

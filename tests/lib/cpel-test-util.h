@@ -18,6 +18,9 @@ char *cpel_test_fixture_dir (const char *relative);
 /* Copies the folder `from` (a CTF trace) to `to`, made with its parents;
  * fails the test on an error. */
 void cpel_test_copy_tree (const char *from, const char *to);
+/* Removes the folder `dir` with everything in it (symbolic links, not what
+ * they point to); quietly when it is not there. */
+void cpel_test_remove_tree (const char *dir);
 
 /* How many entries the directory `dir` holds; fails the test when it
  * cannot be read. */
