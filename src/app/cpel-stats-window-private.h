@@ -95,7 +95,10 @@ struct _CpelStatsWindow
   GListStore          *function_rows;
   GtkSortListModel    *sorted_functions;
 
-  GCancellable        *cancellable;
+  GCancellable        *cancellable;          /* the event statistics being counted */
+  GCancellable        *span_cancellable;     /* the Spans pages' count, apart from them */
+  gboolean             spans_apart;          /* the Spans pages counted by a task of their own */
+  gboolean             failed;               /* the error page shown */
   GCancellable        *longest_cancellable;  /* a Spans row's longest span looked for */
   /* one file chooser at a time; what its Save writes */
   GtkFileChooserNative *chooser;

@@ -62,8 +62,43 @@ typedef struct
   CpelFile         *compare_b;
   guint8           *hidden_a;    /* the panes' hidden types (by name from the single view) */
   guint8           *hidden_b;
-  CpelSpanRules    *rules;       /* the session's; NULL: no spans */
+  CpelSpanRules    *rules;       /* the session's; NULL: no spans, or counted apart */
 } Job;
+
+/* The Spans pages' count from the session's spans (derived of the whole
+ * capture), a task of its own beside the event statistics: on two CPUs
+ * the pages fill in when it ends, not when the longer of the two does. */
+typedef struct
+{
+  CpelSpans        *spans;
+  CpelSpansOptions  options;
+  guint            *slots;
+} SpanJob;
+
+static void
+span_job_free (SpanJob *job)
+{
+  g_clear_pointer (&job->spans, cpel_spans_free);
+  g_free (job->slots);
+  g_free (job);
+}
+
+static void
+span_count_thread (GTask        *task,
+                   gpointer      source_object,
+                   gpointer      task_data,
+                   GCancellable *cancellable)
+{
+  SpanJob *job = task_data;
+  GError *error = NULL;
+  CpelSpanSummary *summary = cpel_span_summary_compute_from_spans (job->spans, &job->options,
+                                                                   FALSE, cancellable, &error);
+
+  if (summary == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, summary, (GDestroyNotify) cpel_span_summary_free);
+}
 
 typedef struct
 {
@@ -119,7 +154,8 @@ count_thread (GTask        *task,
   if (counted->stats != NULL && job->rules != NULL)
     {
       /* The same range and tracks (every event type: spans pair events
-       * whatever is hidden). */
+       * whatever is hidden), derived again: the session's spans are not
+       * there yet. */
       CpelSpansOptions options = { job->options.t0, job->options.t1,
                                    job->options.slots, job->options.n_slots };
 
@@ -267,16 +303,69 @@ update_texts (CpelStatsWindow *self)
   gtk_label_set_text (self->summary_label, summary);
 }
 
-static void
-set_busy (CpelStatsWindow *self,
-          gboolean         busy)
+/* Whether the page shown is one of the Spans pages. */
+static gboolean
+showing_spans (CpelStatsWindow *self)
 {
-  gtk_spinner_set_spinning (self->spinner, busy);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->copy_button), !busy && self->stats != NULL);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), !busy && self->stats != NULL);
-  if (busy)
-    gtk_stack_set_visible_child_name (self->state_stack, "busy");
+  const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
+
+  return g_strcmp0 (page, "spans") == 0 || g_strcmp0 (page, "states") == 0;
+}
+
+/* The one place that says what is busy: the spinner while anything is
+ * counted, the busy page while what the page shown needs is (the event
+ * statistics, or the Spans pages' count when apart), Copy and Save once it
+ * is there. */
+static void
+update_state (CpelStatsWindow *self)
+{
+  gboolean counting = self->cancellable != NULL;
+  gboolean waiting = showing_spans (self) && self->spans_apart ? self->span_cancellable != NULL
+                                                               : counting;
+  gboolean have = showing_spans (self) && self->spans_apart ? self->span_summary != NULL
+                                                            : self->stats != NULL;
+
+  gtk_spinner_set_spinning (self->spinner, counting || self->span_cancellable != NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->copy_button), !waiting && have);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), !waiting && have);
+  if (!self->failed)
+    gtk_stack_set_visible_child_name (self->state_stack, waiting ? "busy" : "stats");
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+static void
+show_error (CpelStatsWindow *self,
+            const GError    *error)
+{
+  adw_status_page_set_description (self->error_page, error->message);
+  gtk_stack_set_visible_child_name (self->state_stack, "error");
+  self->failed = TRUE;
+}
+
+static void
+on_span_counted (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(CpelStatsWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  CpelSpanSummary *summary = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (g_task_get_cancellable (G_TASK (result)) != self->span_cancellable)
+    {
+      /* superseded by a newer count (or the window went away) */
+      g_clear_pointer (&summary, cpel_span_summary_free);
+      return;
+    }
+  g_clear_object (&self->span_cancellable);
+  if (summary == NULL)
+    show_error (self, error);
+  else
+    {
+      self->span_summary = summary;
+      _cpel_stats_window_fill_span_tables (self);
+    }
+  update_state (self);
 }
 
 static void
@@ -299,25 +388,26 @@ on_counted (GObject      *source,
 
   if (counted == NULL)
     {
-      adw_status_page_set_description (self->error_page, error->message);
-      gtk_stack_set_visible_child_name (self->state_stack, "error");
-      set_busy (self, FALSE);
+      show_error (self, error);
+      update_state (self);
       return;
     }
   self->stats = g_steal_pointer (&counted->stats);
   self->diff = g_steal_pointer (&counted->diff);
-  self->span_summary = g_steal_pointer (&counted->spans);
   _cpel_stats_window_set_functions (self, g_steal_pointer (&counted->top));
+  if (!self->spans_apart)
+    {
+      self->span_summary = g_steal_pointer (&counted->spans);
+      _cpel_stats_window_fill_span_tables (self);
+    }
   counted_free (counted);
   fill_tables (self);
-  _cpel_stats_window_fill_span_tables (self);
   _cpel_stats_window_fill_diff_tables (self);
   adw_view_stack_page_set_visible (self->compare_page, self->diff != NULL);
   adw_view_stack_page_set_visible (self->compare_tracks_page, self->diff != NULL);
   gtk_widget_queue_draw (GTK_WIDGET (self->histogram_area));
   update_texts (self);
-  gtk_stack_set_visible_child_name (self->state_stack, "stats");
-  set_busy (self, FALSE);
+  update_state (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->codes_view));
 }
 
@@ -334,6 +424,11 @@ cpel_stats_window_refresh (CpelStatsWindow *self)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->span_cancellable != NULL)
+    g_cancellable_cancel (self->span_cancellable);
+  g_clear_object (&self->span_cancellable);
+  self->spans_apart = FALSE;
+  self->failed = FALSE;
   g_clear_pointer (&self->stats, cpel_stats_free);
   g_clear_pointer (&self->diff, cpel_diff_free);
   g_list_store_remove_all (self->codes);
@@ -349,7 +444,8 @@ cpel_stats_window_refresh (CpelStatsWindow *self)
     {
       adw_status_page_set_description (self->error_page, _("No file is open"));
       gtk_stack_set_visible_child_name (self->state_stack, "error");
-      set_busy (self, FALSE);
+      self->failed = TRUE;
+      update_state (self);
       return;
     }
 
@@ -375,7 +471,35 @@ cpel_stats_window_refresh (CpelStatsWindow *self)
       self->span_n_slots = scope.n_slots;
     }
   if (cpel_session_get_span_rules (self->session) != NULL)
-    job->rules = cpel_span_rules_ref (cpel_session_get_span_rules (self->session));
+    {
+      /* the session's spans are those of its file and rules, or none yet */
+      CpelSpans *spans = cpel_session_get_spans (self->session);
+
+      if (spans != NULL && cpel_spans_is_whole (spans))
+        {
+          SpanJob *span_job = g_new0 (SpanJob, 1);
+          g_autoptr(GTask) span_task = NULL;
+
+          span_job->spans = cpel_spans_ref (spans);
+          span_job->options.t0 = scope.t0;
+          span_job->options.t1 = scope.t1;
+          if (scope.slots != NULL)
+            {
+              span_job->slots = g_memdup2 (scope.slots, sizeof (guint) * MAX (scope.n_slots, 1));
+              span_job->options.slots = span_job->slots;
+              span_job->options.n_slots = scope.n_slots;
+            }
+          self->spans_apart = TRUE;
+          self->span_cancellable = g_cancellable_new ();
+          span_task = g_task_new (NULL, self->span_cancellable, on_span_counted,
+                                  g_object_ref (self));
+          g_task_set_source_tag (span_task, cpel_stats_window_refresh);
+          g_task_set_task_data (span_task, span_job, (GDestroyNotify) span_job_free);
+          g_task_run_in_thread (span_task, span_count_thread);
+        }
+      else
+        job->rules = cpel_span_rules_ref (cpel_session_get_span_rules (self->session));
+    }
   if (scope.hidden_types != NULL)
     {
       job->hidden = g_memdup2 (scope.hidden_types, cpel_file_get_n_types (file));
@@ -404,7 +528,7 @@ cpel_stats_window_refresh (CpelStatsWindow *self)
   }
 
   self->cancellable = g_cancellable_new ();
-  set_busy (self, TRUE);
+  update_state (self);
   task = g_task_new (NULL, self->cancellable, on_counted, g_object_ref (self));
   g_task_set_source_tag (task, cpel_stats_window_refresh);
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
@@ -423,7 +547,8 @@ gboolean
 cpel_stats_window_is_busy (CpelStatsWindow *self)
 {
   g_return_val_if_fail (CPEL_IS_STATS_WINDOW (self), FALSE);
-  return self->cancellable != NULL || self->longest_cancellable != NULL;
+  return self->cancellable != NULL || self->span_cancellable != NULL
+         || self->longest_cancellable != NULL;
 }
 
 CpelStats *
@@ -540,6 +665,7 @@ on_page_changed (CpelStatsWindow *self)
 {
   if (self->stats != NULL)
     update_texts (self);
+  update_state (self);
 }
 
 
@@ -582,6 +708,9 @@ cpel_stats_window_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->span_cancellable != NULL)
+    g_cancellable_cancel (self->span_cancellable);
+  g_clear_object (&self->span_cancellable);
   if (self->longest_cancellable != NULL)
     g_cancellable_cancel (self->longest_cancellable);
   g_clear_object (&self->longest_cancellable);
@@ -635,7 +764,7 @@ cpel_stats_window_get_property (GObject    *object,
       g_value_set_object (value, self->session);
       break;
     case PROP_BUSY:
-      g_value_set_boolean (value, self->cancellable != NULL);
+      g_value_set_boolean (value, self->cancellable != NULL || self->span_cancellable != NULL);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

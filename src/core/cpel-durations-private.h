@@ -42,6 +42,23 @@ cpel_durations_at (const CpelDurations *d,
  * k is <= it and every one after >= it. */
 gint64   cpel_durations_select (CpelDurations *d, guint64 lo, guint64 hi, guint64 k);
 
+/* The values of ranks[0..n_ranks) (0-based, each < d->n) in out[], read
+ * without reordering: each pass counts the values in a histogram of
+ * CPEL_DURATIONS_BUCKETS buckets over the range that still holds a rank's
+ * value, which narrows it 4096-fold, until a bucket is one value (at most
+ * 6 passes for 64-bit values; 2 or 3 for durations in ns up to seconds).
+ * `min` and `max` bound the values.  Fewer than CPEL_DURATIONS_SELECT_MIN
+ * values: cpel_durations_select () (no pass over a histogram for a few). */
+#define CPEL_DURATIONS_BUCKETS    4096
+#define CPEL_DURATIONS_SELECT_MIN 65536
+
+void     cpel_durations_select_ranks (CpelDurations *d,
+                                      gint64         min,
+                                      gint64         max,
+                                      const guint64 *ranks,
+                                      guint          n_ranks,
+                                      gint64        *out);
+
 /* Bytes held (the chunks and their pointer array). */
 guint64  cpel_durations_bytes  (const CpelDurations *d);
 

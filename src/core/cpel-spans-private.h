@@ -37,6 +37,21 @@ gboolean       cpel_spans_run        (CpelFile               *file,
                                       GCancellable           *cancellable,
                                       GError                **error);
 
+/* A flag of the spans a replay tells only for the depths of the spans they
+ * held (an interrupted span that began before the range): counted nowhere. */
+#define CPEL_SPAN_REPLAY_UNSEEN (1u << 15)
+
+/* Calls `sink` for each of the spans of the whole capture (`spans`,
+ * cpel_spans_is_whole ()) as cpel_spans_run () would over the range and
+ * tracks of `options` (see cpel_span_summary_compute_from_spans ()): per
+ * track in the order they end there, then the track's states. */
+gboolean       cpel_spans_replay     (CpelSpans              *spans,
+                                      const CpelSpansOptions *options,
+                                      CpelSpanSinkFunc        sink,
+                                      gpointer                data,
+                                      GCancellable           *cancellable,
+                                      GError                **error);
+
 /* ---- for the cache of derived spans (cpel-span-cache.c) ---- */
 
 /* The rule that made name `name` first. */

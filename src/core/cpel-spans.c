@@ -533,51 +533,60 @@ engine_event (Engine          *e,
 }
 
 static void
-finish_table (Engine     *e,
-              GHashTable *table,
-              guint       slot)
+finish_collect (GArray     *out,
+                GHashTable *table)
 {
   GHashTableIter it;
   gpointer v;
 
   g_hash_table_iter_init (&it, table);
   while (g_hash_table_iter_next (&it, NULL, &v))
-    {
-      GArray *st = v;
-
-      for (guint i = 0; i < st->len; i++)
-        {
-          const Open *o = &g_array_index (st, Open, i);
-
-          emit (e, slot, o->begin, o->begin, o->name, o->depth, CPEL_SPAN_NO_END,
-                o->t, MAX (e->edge_end, o->t));
-        }
-    }
+    g_array_append_vals (out, ((GArray *) v)->data, ((GArray *) v)->len);
   g_hash_table_remove_all (table);
 }
 
-/* The range read ended: what is open stays unfinished. */
+/* Innermost first: the latest begun, then the deeper. */
+static gint
+open_cmp_last_first (gconstpointer pa,
+                     gconstpointer pb)
+{
+  const Open *a = pa, *b = pb;
+
+  if (a->begin != b->begin)
+    return a->begin > b->begin ? -1 : 1;
+  return (gint) b->depth - (gint) a->depth;
+}
+
+/* The range read ended: what is open stays unfinished, told as if it all
+ * ended there, innermost first (children before their parents, as spans
+ * that end are told: the self times of unfinished spans). */
 static void
 engine_finish_track (Engine     *e,
                      TrackState *ts,
                      guint       slot)
 {
+  g_autoptr(GArray) open = g_array_new (FALSE, FALSE, sizeof (Open));
+
   for (guint i = 0; i < ts->stacks->len; i++)
     {
       GArray *st = g_ptr_array_index (ts->stacks, i);
 
-      for (guint j = 0; st != NULL && j < st->len; j++)
-        {
-          const Open *o = &g_array_index (st, Open, j);
-
-          emit (e, slot, o->begin, o->begin, o->name, o->depth, CPEL_SPAN_NO_END,
-                o->t, MAX (e->edge_end, o->t));
-        }
       if (st != NULL)
-        g_array_set_size (st, 0);
+        {
+          g_array_append_vals (open, st->data, st->len);
+          g_array_set_size (st, 0);
+        }
     }
-  finish_table (e, ts->open, slot);
-  finish_table (e, ts->open_keyed, slot);
+  finish_collect (open, ts->open);
+  finish_collect (open, ts->open_keyed);
+  g_array_sort (open, open_cmp_last_first);
+  for (guint i = 0; i < open->len; i++)
+    {
+      const Open *o = &g_array_index (open, Open, i);
+
+      emit (e, slot, o->begin, o->begin, o->name, o->depth, CPEL_SPAN_NO_END,
+            o->t, MAX (e->edge_end, o->t));
+    }
   ts->n_open = 0;
   if (ts->has_state)
     emit (e, slot, ts->state_begin, ts->state_begin, ts->state_name, 0,
@@ -1032,6 +1041,13 @@ typedef struct
   CpelSpanCoverage *coverage;   /* zoomed out (cpel_spans_get_coverage ()), or NULL */
   guint64   n_buckets;
   guint     shift;
+  /* For a replay over a range (cpel_spans_replay ()): the orphan ends that
+   * lead span_data, and per REACH_SPANS spans after them the greatest end
+   * index + 1 of a span that has both (finished or interrupted; 0: none),
+   * to find the spans that began before a range and end in it without
+   * reading every span before it. */
+  guint64   n_head;
+  guint32  *reach;
 } TrackSpans;
 
 /* The array's records in a block of their size (the array's doubling
@@ -1069,6 +1085,7 @@ struct _CpelSpans
   guint64      n_spans;
   guint64      n_states;
   CpelSpan    *block;       /* read from the cache: every track's records, or NULL */
+  gboolean     whole;       /* of every track over the whole capture */
 };
 
 static gint span_cmp (gconstpointer pa, gconstpointer pb);
@@ -1205,6 +1222,37 @@ coverage_build (CpelSpans *spans)
     }
 }
 
+/* One reach per this many spans (TrackSpans.reach). */
+#define REACH_SHIFT 6
+#define REACH_SPANS (1u << REACH_SHIFT)
+
+static void
+reach_build (CpelSpans *spans)
+{
+  for (guint slot = 0; slot < spans->file->n_tracks; slot++)
+    {
+      TrackSpans *t = &spans->tracks[slot];
+      guint64 h = 0, n;
+
+      while (h < t->n_spans && (t->span_data[h].flags & CPEL_SPAN_NO_BEGIN))
+        h++;
+      t->n_head = h;
+      n = t->n_spans - h;
+      if (n == 0)
+        continue;
+      t->reach = g_new0 (guint32, (n + REACH_SPANS - 1) >> REACH_SHIFT);
+      for (guint64 i = 0; i < n; i++)
+        {
+          const CpelSpan *sp = &t->span_data[h + i];
+          guint32 *r = &t->reach[i >> REACH_SHIFT];
+
+          if (!(sp->flags & (CPEL_SPAN_NO_BEGIN | CPEL_SPAN_NO_END)) && sp->end >= *r)
+            *r = sp->end == G_MAXUINT32 ? G_MAXUINT32 : sp->end + 1;
+        }
+    }
+}
+
+
 const CpelSpanCoverage *
 cpel_spans_get_coverage (CpelSpans *spans,
                          guint      slot,
@@ -1269,6 +1317,8 @@ cpel_spans_derive (CpelFile               *file,
       spans->n_states += t->n_states;
     }
   coverage_build (spans);
+  reach_build (spans);
+  spans->whole = whole;
   if (whole && (options == NULL || !options->no_store) && cpel_span_cache_wanted (file))
     cpel_span_cache_store_in_background (spans);
   return g_steal_pointer (&spans);
@@ -1362,6 +1412,8 @@ cpel_spans_new_from_parts (CpelFile       *file,
       spans->n_states += t->n_states;
     }
   coverage_build (spans);
+  reach_build (spans);
+  spans->whole = TRUE;
   return g_steal_pointer (&spans);
 }
 
@@ -1388,7 +1440,10 @@ cpel_spans_free (CpelSpans *spans)
       }
   if (spans->tracks != NULL)
     for (guint s = 0; s < spans->file->n_tracks; s++)
-      g_free (spans->tracks[s].coverage);
+      {
+        g_free (spans->tracks[s].coverage);
+        g_free (spans->tracks[s].reach);
+      }
   g_free (spans->block);
   g_free (spans->tracks);
   names_clear (&spans->names);
@@ -1637,6 +1692,340 @@ cpel_spans_get_bytes (CpelSpans *spans)
   return spans->n_spans * sizeof (CpelSpan);
 }
 
+/* ---- replay: derived spans over a range ---------------------------------- */
+
+/* A span waiting to be told, in the order the engine would tell it: by
+ * its end event, then as it came (in begin order); REPLAY_LAST (unfinished,
+ * told when the range's events are all read): the latest begun first. */
+#define REPLAY_LAST G_MAXUINT64
+
+typedef struct
+{
+  guint64  key;
+  guint64  seq;
+  CpelSpan span;
+  gint64   tb, te;
+} Pending;
+
+static inline gboolean
+pending_before (const Pending *a,
+                const Pending *b)
+{
+  if (a->key != b->key)
+    return a->key < b->key;
+  /* unfinished: innermost first, as the engine tells them */
+  return a->key == REPLAY_LAST ? a->seq > b->seq : a->seq < b->seq;
+}
+
+/* A binary heap of what waits: the spans open at a time, a few. */
+typedef struct
+{
+  Pending *v;
+  guint    len;
+  guint    cap;
+} PendingHeap;
+
+static void
+pending_push (PendingHeap   *heap,
+              const Pending *p)
+{
+  guint i = heap->len++;
+
+  if (heap->len > heap->cap)
+    {
+      heap->cap = MAX (16, heap->cap * 2);
+      heap->v = g_renew (Pending, heap->v, heap->cap);
+    }
+  while (i > 0)
+    {
+      guint up = (i - 1) / 2;
+
+      if (!pending_before (p, &heap->v[up]))
+        break;
+      heap->v[i] = heap->v[up];
+      i = up;
+    }
+  heap->v[i] = *p;
+}
+
+static void
+pending_pop (PendingHeap *heap,
+             Pending     *out)
+{
+  const Pending *last;
+  guint i = 0, n;
+
+  *out = heap->v[0];
+  n = --heap->len;
+  if (n == 0)
+    return;
+  last = &heap->v[n];
+  for (;;)
+    {
+      guint c = 2 * i + 1;
+
+      if (c >= n)
+        break;
+      if (c + 1 < n && pending_before (&heap->v[c + 1], &heap->v[c]))
+        c++;
+      if (!pending_before (&heap->v[c], last))
+        break;
+      heap->v[i] = heap->v[c];
+      i = c;
+    }
+  heap->v[i] = *last;
+}
+
+typedef struct
+{
+  CpelSpans        *spans;
+  PendingHeap       heap;
+  guint64           seq;
+  guint64           a, b;       /* the range's events of the track */
+  gint64            edge_begin;
+  gint64            edge_end;
+  const gint64     *times;      /* the track's */
+  guint64           count;
+  CpelSpanSinkFunc  sink;
+  gpointer          data;
+} Replay;
+
+/* The time of the track's event `index` (an index the engine saturated:
+ * the range's end). */
+static inline gint64
+replay_time (const Replay *r,
+             guint32       index)
+{
+  return index < r->count ? r->times[index] : r->edge_end;
+}
+
+static void
+replay_add (Replay         *r,
+            const CpelSpan *sp,
+            guint64         key,
+            guint16         flags,
+            gint64          tb,
+            gint64          te)
+{
+  Pending p = { key, r->seq++, *sp, tb, te };
+
+  p.span.flags = flags;
+  if (flags & CPEL_SPAN_NO_BEGIN)
+    p.span.begin = p.span.end;
+  if (flags & CPEL_SPAN_NO_END)
+    p.span.end = p.span.begin;
+  pending_push (&r->heap, &p);
+}
+
+/* Tells what ended at or before event `upto`. */
+static void
+replay_flush (Replay  *r,
+              guint    slot,
+              guint64  upto)
+{
+  while (r->heap.len > 0 && r->heap.v[0].key <= upto)
+    {
+      Pending p;
+
+      pending_pop (&r->heap, &p);
+      r->sink (r->data, slot, &p.span, p.tb, p.te);
+    }
+}
+
+/* A span of the whole capture, as reading only the range's events would
+ * have made it. */
+static void
+replay_span (Replay         *r,
+             const CpelSpan *sp)
+{
+  gint64 tb = replay_time (r, sp->begin);
+
+  if (sp->flags & CPEL_SPAN_NO_END)
+    replay_add (r, sp, REPLAY_LAST, CPEL_SPAN_NO_END, tb, MAX (r->edge_end, tb));
+  else if (sp->end >= r->b)
+    /* it ends after the range: unfinished there */
+    replay_add (r, sp, REPLAY_LAST, CPEL_SPAN_NO_END, tb, MAX (r->edge_end, tb));
+  else
+    replay_add (r, sp, sp->end, sp->flags, tb, replay_time (r, sp->end));
+}
+
+static gboolean
+replay_track (Replay        *r,
+              guint          slot,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  const TrackSpans *t = &r->spans->tracks[slot];
+  const CpelSpan *sd = t->span_data;
+  guint64 lo, hi, pos;
+
+  /* the whole capture's orphan ends (sorted by end) read in the range */
+  lo = 0;
+  hi = t->n_head;
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (sd[mid].end < r->a)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (guint64 i = lo; i < t->n_head && sd[i].end < r->b; i++)
+    replay_add (r, &sd[i], sd[i].end, CPEL_SPAN_NO_BEGIN, r->edge_begin,
+                replay_time (r, sd[i].end));
+
+  /* the first span that begins in the range */
+  lo = t->n_head;
+  hi = t->n_spans;
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (sd[mid].begin < r->a)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  pos = lo;
+
+  /* spans that began before it and end in it (those of a block whose reach
+   * stops before the range are skipped): a finished one is an orphan end
+   * there; an interrupted one is nothing there (its second begin just
+   * begins), told unseen for the depths of what it held */
+  for (guint64 j = pos; j > t->n_head;)
+    {
+      guint64 blk = (j - 1 - t->n_head) >> REACH_SHIFT;
+      guint64 start = t->n_head + (blk << REACH_SHIFT);
+
+      if (t->reach[blk] > r->a)
+        for (guint64 i = j; i > start; i--)
+          {
+            const CpelSpan *sp = &sd[i - 1];
+
+            if (sp->end < r->a || sp->end >= r->b)
+              continue;
+            if (!(sp->flags & CPEL_SPAN_ORPHAN))
+              replay_add (r, sp, sp->end, CPEL_SPAN_NO_BEGIN, r->edge_begin,
+                          replay_time (r, sp->end));
+            else if (sp->flags == CPEL_SPAN_INTERRUPTED)
+              replay_add (r, sp, sp->end, CPEL_SPAN_INTERRUPTED | CPEL_SPAN_REPLAY_UNSEEN,
+                          r->edge_begin, replay_time (r, sp->end));
+          }
+      j = start;
+    }
+
+  for (guint64 i = pos; i < t->n_spans && sd[i].begin < r->b; i++)
+    {
+      const CpelSpan *sp = &sd[i];
+
+      if (G_UNLIKELY ((i & CANCEL_CHECK_MASK) == CANCEL_CHECK_MASK)
+          && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      if (r->heap.len > 0)
+        replay_flush (r, slot, sp->begin);
+      /* nothing waits and it ends before the next begins (spans that do not
+       * nest, most of them): told now */
+      if (r->heap.len == 0 && sp->flags == 0 && sp->end < r->b
+          && (i + 1 == t->n_spans || sd[i + 1].begin >= sp->end))
+        r->sink (r->data, slot, sp, replay_time (r, sp->begin), replay_time (r, sp->end));
+      else
+        replay_span (r, sp);
+    }
+  replay_flush (r, slot, REPLAY_LAST);
+
+  /* states: those that begin in the range, in order (they tile the track) */
+  lo = 0;
+  hi = t->n_states;
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (t->state_data[mid].begin < r->a)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (guint64 i = lo; i < t->n_states && t->state_data[i].begin < r->b; i++)
+    {
+      const CpelSpan *st = &t->state_data[i];
+      CpelSpan copy = *st;
+      gint64 tb = replay_time (r, st->begin), te;
+
+      if ((st->flags & CPEL_SPAN_NO_END) || st->end >= r->b)
+        {
+          copy.flags = CPEL_SPAN_STATE | CPEL_SPAN_NO_END;
+          copy.end = copy.begin;
+          te = MAX (r->edge_end, tb);
+        }
+      else
+        te = replay_time (r, st->end);
+      r->sink (r->data, slot, &copy, tb, te);
+    }
+  return TRUE;
+}
+
+gboolean
+cpel_spans_replay (CpelSpans              *spans,
+                   const CpelSpansOptions *options,
+                   CpelSpanSinkFunc        sink,
+                   gpointer                data,
+                   GCancellable           *cancellable,
+                   GError                **error)
+{
+  CpelFile *file;
+  g_autofree guint *all = NULL;
+  const guint *slots;
+  guint n;
+  gint64 t0, t1;
+  Replay r = { 0 };
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (spans != NULL && sink != NULL, FALSE);
+  g_return_val_if_fail (spans->whole, FALSE);
+  file = spans->file;
+  if (options != NULL && !cpel_file_check_slots (file, options->slots, options->n_slots, error))
+    return FALSE;
+  if (!cpel_file_ensure_index (file, cancellable, error))
+    return FALSE;
+  if (options != NULL && options->slots != NULL)
+    {
+      slots = options->slots;
+      n = options->n_slots;
+    }
+  else
+    {
+      all = g_new (guint, MAX (file->n_tracks, 1));
+      for (guint s = 0; s < file->n_tracks; s++)
+        all[s] = s;
+      slots = all;
+      n = file->n_tracks;
+    }
+  range_of (file, options, &t0, &t1);
+  r.spans = spans;
+  r.sink = sink;
+  r.data = data;
+  edges_of (file, t0, t1, &r.edge_begin, &r.edge_end);
+  for (guint k = 0; k < n && ok; k++)
+    {
+      guint slot = slots[k];
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          ok = FALSE;
+          break;
+        }
+      r.a = cpel_file_track_lower_bound (file, slot, t0);
+      r.b = t1 > t0 ? cpel_file_track_lower_bound (file, slot, t1) : r.a;
+      r.times = file->times + file->tracks[slot].first;
+      r.count = file->tracks[slot].count;
+      r.heap.len = 0;
+      ok = replay_track (&r, slot, cancellable, error);
+    }
+  g_free (r.heap.v);
+  return ok;
+}
+
 /* ---- the summary --------------------------------------------------------- */
 
 typedef struct
@@ -1648,7 +2037,11 @@ typedef struct
   guint64            orphan_ends;
   CpelDurations     *durations;   /* per name only */
   unsigned __int128  self_total;  /* durations less their children's */
-  double             w_mean, w_m2;   /* Welford's running mean and squared deviations */
+  /* the squares' sum, exact until it would pass 2^128 (durations of hours
+   * by the billion), then in long double */
+  unsigned __int128  squares;
+  long double        squares_wide;
+  gboolean           wide;
 } Acc;
 
 static void
@@ -1691,7 +2084,7 @@ acc_add (Acc            *a,
          gboolean        unfinished,
          gboolean        keep)
 {
-  double delta;
+  unsigned __int128 sq;
 
   if (span->flags & CPEL_SPAN_NO_BEGIN)
     a->orphan_ends++;
@@ -1708,9 +2101,15 @@ acc_add (Acc            *a,
   a->count++;
   a->total += (guint64) d;
   a->self_total += (guint64) CLAMP (self, 0, d);
-  delta = (double) d - a->w_mean;
-  a->w_mean += delta / (double) a->count;
-  a->w_m2 += delta * ((double) d - a->w_mean);
+  /* no division a span (what a running mean costs, twice a span) */
+  sq = (unsigned __int128) d * (guint64) d;
+  if (G_LIKELY (!a->wide) && G_UNLIKELY (__builtin_add_overflow (a->squares, sq, &a->squares)))
+    {
+      a->wide = TRUE;
+      a->squares_wide = (long double) a->squares;   /* the sum before this span */
+    }
+  if (G_UNLIKELY (a->wide))
+    a->squares_wide += (long double) d * (long double) d;
   if (keep)
     {
       if (a->durations == NULL)
@@ -1798,6 +2197,8 @@ summary_sink (gpointer        data,
   self = d - (gint64) MIN (g_array_index (kids, guint64, k + 1), (guint64) G_MAXINT64);
   g_array_index (kids, guint64, k + 1) = 0;
   g_array_index (kids, guint64, k) += (guint64) MAX (d, 0);
+  if (span->flags & CPEL_SPAN_REPLAY_UNSEEN)
+    return;
   if (span->name >= s->by_name->len)
     g_array_set_size (s->by_name, span->name + 1);
   acc_add (&g_array_index (s->by_name, Acc, span->name), span, d, self, s->unfinished, TRUE);
@@ -1831,6 +2232,19 @@ rank_of (guint64 n,
   return rank == 0 ? 0 : rank - 1;
 }
 
+/* The population standard deviation, rounded to the ns: (Σd² − (Σd)²/n) / n
+ * in long double (64-bit mantissa: sums exact to 2^-64 of their size). */
+static gint64
+stddev_of (const Acc *a)
+{
+  long double n = (long double) a->count;
+  long double sum = (long double) a->total;
+  long double squares = a->wide ? a->squares_wide : (long double) a->squares;
+  long double var = (squares - sum * (sum / n)) / n;
+
+  return (gint64) llroundl (sqrtl (MAX (var, 0.0L)));
+}
+
 static void
 row_fill (CpelSpanRow *r,
           Acc         *a)
@@ -1845,7 +2259,7 @@ row_fill (CpelSpanRow *r,
       r->min_ns = a->min;
       r->max_ns = a->max;
       r->mean_ns = (gint64) ((a->total + a->count / 2) / a->count);
-      r->stddev_ns = (gint64) llround (sqrt (MAX (a->w_m2, 0.0) / (double) a->count));
+      r->stddev_ns = stddev_of (a);
     }
 }
 
@@ -1897,6 +2311,61 @@ pair_rows (CpelSpanSummary *s,
   g_array_sort (rows, row_cmp_tracks);
 }
 
+static CpelSpanSummary *
+summary_new (CpelFile *file,
+             gboolean  unfinished)
+{
+  CpelSpanSummary *s = g_new0 (CpelSpanSummary, 1);
+
+  s->file = g_object_ref (file);
+  s->unfinished = unfinished;
+  names_init (&s->names);
+  s->by_name = g_array_new (FALSE, TRUE, sizeof (Acc));
+  s->by_track = g_hash_table_new_full (u64_hash, u64_equal, g_free, acc_free);
+  s->by_state = g_hash_table_new_full (u64_hash, u64_equal, g_free, acc_free);
+  /* slots without spans stay NULL */
+  s->track_index = g_ptr_array_new_with_free_func (ptr_array_unref0);
+  s->state_index = g_ptr_array_new_with_free_func (ptr_array_unref0);
+  s->children = g_ptr_array_new_with_free_func (array_unref0);
+  for (guint t = 0; t < 3; t++)
+    s->rows[t] = g_array_new (FALSE, TRUE, sizeof (CpelSpanRow));
+  return s;
+}
+
+/* The rows, once every span is in. */
+static void
+summary_finish (CpelSpanSummary *s)
+{
+  for (guint n = 0; n < s->by_name->len; n++)
+    {
+      Acc *a = &g_array_index (s->by_name, Acc, n);
+      CpelSpanRow r = { 0 };
+
+      if (a->count == 0 && a->orphan_begins == 0 && a->orphan_ends == 0)
+        continue;
+      r.slot = G_MAXUINT;
+      r.name = g_ptr_array_index (s->names.names, n);
+      row_fill (&r, a);
+      if (a->durations != NULL && a->durations->n > 0)
+        {
+          CpelDurations *v = a->durations;
+          guint64 ranks[3] = { rank_of (v->n, 50), rank_of (v->n, 90), rank_of (v->n, 99) };
+          gint64 p[3];
+
+          /* the durations kept are the ones counted: within [min, max] */
+          cpel_durations_select_ranks (v, a->min, a->max, ranks, 3, p);
+          r.p50_ns = p[0];
+          r.p90_ns = p[1];
+          r.p99_ns = p[2];
+        }
+      g_clear_pointer (&a->durations, durations_free);
+      g_array_append_val (s->rows[CPEL_SPAN_TABLE_SPANS], r);
+    }
+  g_array_sort (s->rows[CPEL_SPAN_TABLE_SPANS], row_cmp_spans);
+  pair_rows (s, s->by_track, s->rows[CPEL_SPAN_TABLE_TRACKS]);
+  pair_rows (s, s->by_state, s->rows[CPEL_SPAN_TABLE_STATES]);
+}
+
 CpelSpanSummary *
 cpel_span_summary_compute (CpelFile               *file,
                            CpelSpanRules          *rules,
@@ -1913,53 +2382,43 @@ cpel_span_summary_compute (CpelFile               *file,
 
   if (options != NULL && !cpel_file_check_slots (file, options->slots, options->n_slots, error))
     return NULL;
-  s = g_new0 (CpelSpanSummary, 1);
-  s->file = g_object_ref (file);
-  s->unfinished = unfinished;
-  names_init (&s->names);
-  s->by_name = g_array_new (FALSE, TRUE, sizeof (Acc));
-  s->by_track = g_hash_table_new_full (u64_hash, u64_equal, g_free, acc_free);
-  s->by_state = g_hash_table_new_full (u64_hash, u64_equal, g_free, acc_free);
-  /* slots without spans stay NULL */
-  s->track_index = g_ptr_array_new_with_free_func (ptr_array_unref0);
-  s->state_index = g_ptr_array_new_with_free_func (ptr_array_unref0);
-  s->children = g_ptr_array_new_with_free_func (array_unref0);
-  for (guint t = 0; t < 3; t++)
-    s->rows[t] = g_array_new (FALSE, TRUE, sizeof (CpelSpanRow));
+  s = summary_new (file, unfinished);
   if (!drive (file, rules, options, TRUE, FALSE, &s->names, summary_sink, s, cancellable,
               error))
     return NULL;
-
-  for (guint n = 0; n < s->by_name->len; n++)
-    {
-      Acc *a = &g_array_index (s->by_name, Acc, n);
-      CpelSpanRow r = { 0 };
-
-      if (a->count == 0 && a->orphan_begins == 0 && a->orphan_ends == 0)
-        continue;
-      r.slot = G_MAXUINT;
-      r.name = g_ptr_array_index (s->names.names, n);
-      row_fill (&r, a);
-      if (a->durations != NULL && a->durations->n > 0)
-        {
-          CpelDurations *v = a->durations;
-          guint64 last = v->n - 1;
-          guint64 k50 = rank_of (v->n, 50);
-          guint64 k90 = rank_of (v->n, 90);
-          guint64 k99 = rank_of (v->n, 99);
-
-          /* each selection leaves the larger values after its rank */
-          r.p50_ns = cpel_durations_select (v, 0, last, k50);
-          r.p90_ns = cpel_durations_select (v, k50, last, k90);
-          r.p99_ns = cpel_durations_select (v, k90, last, k99);
-        }
-      g_clear_pointer (&a->durations, durations_free);
-      g_array_append_val (s->rows[CPEL_SPAN_TABLE_SPANS], r);
-    }
-  g_array_sort (s->rows[CPEL_SPAN_TABLE_SPANS], row_cmp_spans);
-  pair_rows (s, s->by_track, s->rows[CPEL_SPAN_TABLE_TRACKS]);
-  pair_rows (s, s->by_state, s->rows[CPEL_SPAN_TABLE_STATES]);
+  summary_finish (s);
   return g_steal_pointer (&s);
+}
+
+CpelSpanSummary *
+cpel_span_summary_compute_from_spans (CpelSpans              *spans,
+                                      const CpelSpansOptions *options,
+                                      gboolean                unfinished,
+                                      GCancellable           *cancellable,
+                                      GError                **error)
+{
+  g_autoptr(CpelSpanSummary) s = NULL;
+
+  g_return_val_if_fail (spans != NULL, NULL);
+  g_return_val_if_fail (cpel_spans_is_whole (spans), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  s = summary_new (spans->file, unfinished);
+  /* the same ids as the spans' names */
+  for (guint i = 0; i < spans->names.names->len; i++)
+    names_intern (&s->names, g_ptr_array_index (spans->names.names, i),
+                  g_array_index (spans->names.rules, guint32, i));
+  if (!cpel_spans_replay (spans, options, summary_sink, s, cancellable, error))
+    return NULL;
+  summary_finish (s);
+  return g_steal_pointer (&s);
+}
+
+gboolean
+cpel_spans_is_whole (CpelSpans *spans)
+{
+  g_return_val_if_fail (spans != NULL, FALSE);
+  return spans->whole;
 }
 
 void

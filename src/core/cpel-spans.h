@@ -106,6 +106,9 @@ void             cpel_spans_get_edges       (CpelSpans *spans, gint64 *edge_begi
  * O(log n). */
 guint64          cpel_spans_track_lower_bound (CpelSpans *spans, guint slot, gint64 t);
 guint64          cpel_spans_get_n_spans     (CpelSpans *spans);   /* spans and states */
+/* Whether these are the spans of every track over the whole capture
+ * (derived without a range or chosen tracks, or read from the cache). */
+gboolean         cpel_spans_is_whole        (CpelSpans *spans);
 guint64          cpel_spans_get_n_states    (CpelSpans *spans);   /* states only */
 /* A span's key, when the rule that made its name has one (`key FIELD`):
  * TRUE, the field's name and its value in the begin event's text ("" when
@@ -202,6 +205,20 @@ CpelSpanSummary *cpel_span_summary_compute  (CpelFile               *file,
                                              gboolean                unfinished,
                                              GCancellable           *cancellable,
                                              GError                **error);
+/* The same from spans derived of the whole capture (cpel_spans_is_whole ()),
+ * for the range and tracks of `options`: each span as reading only the
+ * range's events would make it — one cut by the range's edges is an
+ * orphan there, one that ends after it unfinished — without deriving
+ * again.  Pairs are the whole capture's: where the range would pair
+ * otherwise (a toggle whose begin lies before the range, a state that
+ * follows one), these are the right ones; depths (self time) too.  The
+ * index's spans are read from the first that ends in the range, in
+ * O(spans in the range + spans before it / 64). */
+CpelSpanSummary *cpel_span_summary_compute_from_spans (CpelSpans              *spans,
+                                                       const CpelSpansOptions *options,
+                                                       gboolean                unfinished,
+                                                       GCancellable           *cancellable,
+                                                       GError                **error);
 void             cpel_span_summary_free     (CpelSpanSummary *summary);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CpelSpanSummary, cpel_span_summary_free)
 

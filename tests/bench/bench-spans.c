@@ -16,6 +16,12 @@
  * background) and, best of 3, a warm re-open's derive that reads them back;
  * then 40 frames of the whole capture (1280 × 700, a cairo image surface,
  * each one shifted by a nanosecond as a pan), without and with the spans;
+ * then the Statistics window's Spans page over the whole capture and over
+ * its middle half (best of 3 each): the span summary from the spans kept
+ * (cpel_span_summary_compute_from_spans ()) against deriving the range
+ * again, the event statistics of the range, and both on two threads as
+ * the window counts them (the page fills in when the later ends), with
+ * the summary's resident growth per span in the range;
  * and prints wall and CPU times (best of 3), the ratio derive / index, spans, bytes per span
  * and the resident growth of derive and of the streamed summary.
  */
@@ -94,6 +100,8 @@ cmp_double (const void *a,
 
 #define N_FRAMES 40
 
+static gboolean have_reset_peak;
+
 /* Frames of the whole capture (p50 and p95, ms), with `spans` or none. */
 static void
 frames (CpelFile  *file,
@@ -125,6 +133,184 @@ frames (CpelFile  *file,
   *p50 = ms[N_FRAMES / 2];
   *p95 = ms[N_FRAMES * 95 / 100 - 1];
   cairo_surface_destroy (surface);
+}
+
+/* The Statistics window's count of a range: the event statistics and the
+ * span summary from the spans kept, on two threads. */
+typedef struct
+{
+  CpelSpans              *spans;
+  const CpelSpansOptions *options;
+  CpelFile               *file;
+  const CpelStatsOptions *stats_options;
+  double                  s;
+  gint                    done;
+} SummaryJob;
+
+static gpointer
+summary_thread (gpointer data)
+{
+  SummaryJob *job = data;
+  g_autoptr(GError) error = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  CpelSpanSummary *sum = cpel_span_summary_compute_from_spans (job->spans, job->options, FALSE,
+                                                               NULL, &error);
+
+  g_assert_no_error (error);
+  job->s = (g_get_monotonic_time () - t0) / 1e6;
+  cpel_span_summary_free (sum);
+  g_atomic_int_set (&job->done, 1);
+  return NULL;
+}
+
+static gpointer
+stats_thread (gpointer data)
+{
+  SummaryJob *job = data;
+  g_autoptr(GError) error = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  CpelStats *stats = cpel_stats_compute (job->file, job->stats_options, NULL, &error);
+
+  g_assert_no_error (error);
+  job->s = (g_get_monotonic_time () - t0) / 1e6;
+  cpel_stats_free (stats);
+  g_atomic_int_set (&job->done, 1);
+  return NULL;
+}
+
+/* Frames of the whole capture with its spans drawn on this thread while
+ * the window's two counts run (as the viewer's main thread draws while
+ * its workers count): p50, p95 and the longest, ms. */
+static void
+frames_while_counting (CpelFile               *file,
+                       CpelSpans              *spans,
+                       const CpelSpansOptions *so,
+                       const CpelStatsOptions *eo,
+                       double                 *page_s,
+                       double                 *p50,
+                       double                 *p95,
+                       double                 *max,
+                       guint                  *n_frames)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1280, 700);
+  g_autoptr(GArray) ms = g_array_new (FALSE, FALSE, sizeof (double));
+  SummaryJob a = { spans, so, NULL, NULL, 0, 0 }, b = { NULL, NULL, file, eo, 0, 0 };
+  CpelPalette palette;
+  CpelView view;
+  GThread *ta, *tb;
+  gint64 start = g_get_monotonic_time ();
+
+  cpel_palette_init_light (&palette);
+  cpel_view_init (&view, file, &palette);
+  view.spans = spans;
+  ta = g_thread_new ("summary", summary_thread, &a);
+  tb = g_thread_new ("stats", stats_thread, &b);
+  for (guint i = 0; !g_atomic_int_get (&a.done) || !g_atomic_int_get (&b.done); i++)
+    {
+      cairo_t *cr = cairo_create (surface);
+      gint64 t0 = g_get_monotonic_time ();
+      double d;
+
+      view.t0 = i;
+      view.t1 = cpel_file_get_duration (file) + 1 + i;
+      cpel_render_view (cr, 1280, 700, &view);
+      d = (g_get_monotonic_time () - t0) / 1e3;
+      g_array_append_val (ms, d);
+      cairo_destroy (cr);
+    }
+  g_thread_join (ta);
+  g_thread_join (tb);
+  *page_s = (g_get_monotonic_time () - start) / 1e6;
+  g_array_sort (ms, cmp_double);
+  *n_frames = ms->len;
+  *p50 = ms->len ? g_array_index (ms, double, ms->len / 2) : 0;
+  *p95 = ms->len ? g_array_index (ms, double, MIN (ms->len - 1, ms->len * 95 / 100)) : 0;
+  *max = ms->len ? g_array_index (ms, double, ms->len - 1) : 0;
+  cairo_surface_destroy (surface);
+}
+
+static void
+spans_page (CpelFile   *file,
+            CpelSpans  *spans,
+            CpelSpanRules *rules,
+            gint64      t0,
+            gint64      t1,
+            const char *what)
+{
+  CpelSpansOptions so = { t0, t1, NULL, 0 };
+  CpelStatsOptions eo = { 0 };
+  double best_replay = 1e9, best_derive = 1e9, best_stats = 1e9, best_page = 1e9;
+  double best_spans_alone = 1e9;
+  guint64 growth = 0, n_in = 0;
+
+  eo.t0 = t0;
+  eo.t1 = t1;
+  for (int run = 0; run < 3; run++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CpelSpanSummary) sum = NULL;
+      g_autoptr(CpelStats) stats = NULL;
+      SummaryJob job = { spans, &so, NULL, NULL, 0, 0 };
+      GThread *thread;
+      guint64 a0, a1;
+      gint64 c0;
+
+      have_reset_peak = reset_peak ();
+      a0 = status_kb ("VmRSS:") * 1024;
+      c0 = g_get_monotonic_time ();
+      sum = cpel_span_summary_compute_from_spans (spans, &so, FALSE, NULL, &error);
+      g_assert_no_error (error);
+      best_replay = MIN (best_replay, (g_get_monotonic_time () - c0) / 1e6);
+      a1 = status_kb ("VmHWM:") * 1024;
+      if (run == 0)
+        {
+          growth = a1 > a0 ? a1 - a0 : 0;
+          for (guint i = 0; i < cpel_span_summary_get_n_rows (sum, CPEL_SPAN_TABLE_SPANS); i++)
+            {
+              const CpelSpanRow *r = cpel_span_summary_get_row (sum, CPEL_SPAN_TABLE_SPANS, i);
+
+              n_in += r->count + r->orphan_begins + r->orphan_ends;
+            }
+        }
+      g_clear_pointer (&sum, cpel_span_summary_free);
+
+      c0 = g_get_monotonic_time ();
+      sum = cpel_span_summary_compute (file, rules, &so, FALSE, NULL, &error);
+      g_assert_no_error (error);
+      best_derive = MIN (best_derive, (g_get_monotonic_time () - c0) / 1e6);
+      g_clear_pointer (&sum, cpel_span_summary_free);
+
+      c0 = g_get_monotonic_time ();
+      stats = cpel_stats_compute (file, &eo, NULL, &error);
+      g_assert_no_error (error);
+      best_stats = MIN (best_stats, (g_get_monotonic_time () - c0) / 1e6);
+      g_clear_pointer (&stats, cpel_stats_free);
+
+      c0 = g_get_monotonic_time ();
+      thread = g_thread_new ("summary", summary_thread, &job);
+      stats = cpel_stats_compute (file, &eo, NULL, &error);
+      g_assert_no_error (error);
+      g_thread_join (thread);
+      best_page = MIN (best_page, (g_get_monotonic_time () - c0) / 1e6);
+      best_spans_alone = MIN (best_spans_alone, job.s);
+    }
+  {
+    double page_s, p50, p95, max;
+    guint n;
+
+    frames_while_counting (file, spans, &so, &eo, &page_s, &p50, &p95, &max, &n);
+    printf ("spans_page_%s_while_drawing: both counts %.3f s, %u frames of the whole capture "
+            "with spans meanwhile p50=%.1f p95=%.1f max=%.1f ms\n", what, page_s, n, p50, p95,
+            max);
+  }
+  /* the Spans pages fill in when their own count ends (beside the event
+   * statistics); the event pages when theirs does */
+  printf ("spans_page_%s_s=%.3f (beside the event statistics; alone %.3f; derived again %.3f) "
+          "event_pages_s=%.3f (alone %.3f) spans_in_range=%" G_GUINT64_FORMAT
+          " summary_peak_growth=%.2f B/span%s\n", what, best_spans_alone, best_replay,
+          best_derive, best_page, best_stats, n_in, n_in ? (double) growth / n_in : 0.0,
+          !have_reset_peak ? " (no peak reset)"
+          : growth == 0 ? " (memory the allocator kept from before: not measured)" : "");
 }
 
 static void
@@ -323,6 +509,9 @@ main (int argc, char **argv)
             frames (file, spans, &s50, &s95);
             printf ("frame_whole_capture_ms events p50=%.1f p95=%.1f with_spans p50=%.1f "
                     "p95=%.1f\n", p50, p95, s50, s95);
+            spans_page (file, spans, rules, 0, cpel_file_get_duration (file) + 1, "whole");
+            spans_page (file, spans, rules, cpel_file_get_duration (file) / 4,
+                        cpel_file_get_duration (file) / 4 * 3, "half");
           }
       }
     printf ("store_after_derive_s=%.3f span_cache_bytes=%" G_GUINT64_FORMAT "\n", store_s,

@@ -608,6 +608,64 @@ test_durations (void)
   cpel_durations_clear (&d);
 }
 
+/* Ranks read by narrowing histograms equal the sorted values: spread,
+ * clustered, all equal, the whole 64-bit range and negative values, the
+ * first and last ranks, over a few chunks. */
+static void
+test_durations_ranks (void)
+{
+  const guint64 n = 20 * CPEL_DURATIONS_CHUNK + 5;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (1203);
+  g_autofree gint64 *sorted = g_new (gint64, n);
+
+  g_assert_cmpuint (n, >=, CPEL_DURATIONS_SELECT_MIN);
+  for (guint kind = 0; kind < 5; kind++)
+    {
+      CpelDurations d;
+      gint64 min = G_MAXINT64, max = G_MININT64;
+      guint64 ranks[] = { 0, 1, n / 2, n * 9 / 10, n * 99 / 100, n - 2, n - 1, 777 };
+      gint64 out[G_N_ELEMENTS (ranks)];
+
+      cpel_durations_init (&d);
+      for (guint64 i = 0; i < n; i++)
+        {
+          gint64 v;
+
+          switch (kind)
+            {
+            case 0:   /* ns durations up to 10 ms */
+              v = g_rand_int_range (rand, 0, 10000000);
+              break;
+            case 1:   /* most at 1 us, a tail of 10 and 1000 us */
+              v = i % 100 == 0 ? 1000000 : i % 10 == 0 ? 10000 : 1000 + (gint64) (i % 3);
+              break;
+            case 2:   /* all equal */
+              v = 42;
+              break;
+            case 3:   /* the whole range */
+              v = (gint64) (((guint64) g_rand_int (rand) << 32) | g_rand_int (rand));
+              if (i == 7)
+                v = G_MININT64;
+              if (i == 8)
+                v = G_MAXINT64;
+              break;
+            default:  /* two values far apart */
+              v = i % 2 ? G_MAXINT64 - 1 : 0;
+              break;
+            }
+          sorted[i] = v;
+          min = MIN (min, v);
+          max = MAX (max, v);
+          cpel_durations_append (&d, v);
+        }
+      qsort (sorted, n, sizeof (gint64), i64_cmp);
+      cpel_durations_select_ranks (&d, min, max, ranks, G_N_ELEMENTS (ranks), out);
+      for (guint i = 0; i < G_N_ELEMENTS (ranks); i++)
+        g_assert_cmpint (out[i], ==, sorted[ranks[i]]);
+      cpel_durations_clear (&d);
+    }
+}
+
 /* A skewed distribution: 900 x 1 us, 90 x 10 us, 10 x 1 ms. Nearest rank:
  * p50 and p90 (the 900th) 1 us, p99 (the 990th) 10 us, max 1 ms. */
 static void
@@ -761,6 +819,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/span-dist/duration", test_duration);
   g_test_add_func ("/core/span-dist/filter", test_filter);
   g_test_add_func ("/core/span-dist/durations", test_durations);
+  g_test_add_func ("/core/span-dist/durations-ranks", test_durations_ranks);
   g_test_add_func ("/core/span-dist/uniform-summary", test_uniform_summary);
   g_test_add_func ("/core/span-dist/skewed", test_skewed);
   g_test_add_func ("/core/span-dist/ranges", test_ranges);
