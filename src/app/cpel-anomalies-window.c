@@ -596,7 +596,7 @@ run:
     task = g_task_new (NULL, self->cancellable, on_found, g_object_ref (self));
     g_task_set_source_tag (task, cpel_anomalies_window_run);
     g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-    g_task_run_in_thread (task, find_thread);
+    cpel_background_run (task, find_thread);
   }
 }
 

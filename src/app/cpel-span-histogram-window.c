@@ -585,7 +585,7 @@ compute (CpelSpanHistogramWindow *self)
   task = g_task_new (NULL, self->cancellable, on_computed, g_object_ref (self));
   g_task_set_source_tag (task, compute);
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, hist_thread);
+  cpel_background_run (task, hist_thread);
 }
 
 /* The session's span of `item` (a span of the file's spans), selected and
@@ -643,7 +643,7 @@ cpel_span_histogram_window_go_to_longest (CpelSpanHistogramWindow *self)
   task = g_task_new (NULL, self->longest_cancellable, on_longest, g_object_ref (self));
   g_task_set_source_tag (task, cpel_span_histogram_window_go_to_longest);
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, longest_thread);
+  cpel_background_run (task, longest_thread);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -201,7 +201,7 @@ start_live_count (CpelSpansWindow *self,
   d->file = g_object_ref (file);
   d->rules = g_steal_pointer (&rules);
   g_task_set_task_data (task, d, (GDestroyNotify) live_data_free);
-  g_task_run_in_thread (task, live_thread);
+  cpel_background_run (task, live_thread);
 }
 
 static void

@@ -277,7 +277,7 @@ go_to_longest_span (CpelStatsWindow *self,
   task = g_task_new (NULL, self->longest_cancellable, on_longest, g_object_ref (self));
   g_task_set_source_tag (task, go_to_longest_span);
   g_task_set_task_data (task, job, (GDestroyNotify) longest_job_free);
-  g_task_run_in_thread (task, longest_thread);
+  cpel_background_run (task, longest_thread);
 }
 
 static void

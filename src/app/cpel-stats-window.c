@@ -495,7 +495,7 @@ cpel_stats_window_refresh (CpelStatsWindow *self)
                                   g_object_ref (self));
           g_task_set_source_tag (span_task, cpel_stats_window_refresh);
           g_task_set_task_data (span_task, span_job, (GDestroyNotify) span_job_free);
-          g_task_run_in_thread (span_task, span_count_thread);
+          cpel_background_run (span_task, span_count_thread);
         }
       else
         job->rules = cpel_span_rules_ref (cpel_session_get_span_rules (self->session));
@@ -532,7 +532,7 @@ cpel_stats_window_refresh (CpelStatsWindow *self)
   task = g_task_new (NULL, self->cancellable, on_counted, g_object_ref (self));
   g_task_set_source_tag (task, cpel_stats_window_refresh);
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, count_thread);
+  cpel_background_run (task, count_thread);
 }
 
 static void

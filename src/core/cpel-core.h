@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cpel-anomaly.h"
+#include "cpel-background.h"
 #include "cpel-chase.h"
 #include "cpel-count.h"
 #include "cpel-cut.h"

@@ -917,7 +917,7 @@ start_derive (CpelSession   *self,
   d->rules = cpel_span_rules_ref (rules);
   g_task_set_task_data (task, d, derive_data_free);
   g_task_set_return_on_cancel (task, FALSE);
-  g_task_run_in_thread (task, derive_thread);
+  cpel_background_run (task, derive_thread);
   return cancellable;
 }
 

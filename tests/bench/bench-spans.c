@@ -20,8 +20,10 @@
  * its middle half (best of 3 each): the span summary from the spans kept
  * (cpel_span_summary_compute_from_spans ()) against deriving the range
  * again, the event statistics of the range, and both on two threads as
- * the window counts them (the page fills in when the later ends), with
- * the summary's resident growth per span in the range;
+ * the window counts them (each page fills in when its own count ends),
+ * with the summary's resident growth per span in the range, and frames
+ * drawn while the two counts run as the viewer runs them (threads of a
+ * lower priority, cpel_background_run ());
  * and prints wall and CPU times (best of 3), the ratio derive / index, spans, bytes per span
  * and the resident growth of derive and of the streamed summary.
  */
@@ -178,9 +180,30 @@ stats_thread (gpointer data)
   return NULL;
 }
 
+static void
+summary_task (GTask        *task,
+              gpointer      source,
+              gpointer      data,
+              GCancellable *cancellable)
+{
+  summary_thread (data);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+stats_task (GTask        *task,
+            gpointer      source,
+            gpointer      data,
+            GCancellable *cancellable)
+{
+  stats_thread (data);
+  g_task_return_boolean (task, TRUE);
+}
+
 /* Frames of the whole capture with its spans drawn on this thread while
- * the window's two counts run (as the viewer's main thread draws while
- * its workers count): p50, p95 and the longest, ms. */
+ * the window's two counts run as the viewer runs them (cpel_background_run
+ * (): threads of a lower priority), as its main thread draws meanwhile:
+ * p50, p95 and the longest, ms. */
 static void
 frames_while_counting (CpelFile               *file,
                        CpelSpans              *spans,
@@ -195,16 +218,19 @@ frames_while_counting (CpelFile               *file,
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1280, 700);
   g_autoptr(GArray) ms = g_array_new (FALSE, FALSE, sizeof (double));
   SummaryJob a = { spans, so, NULL, NULL, 0, 0 }, b = { NULL, NULL, file, eo, 0, 0 };
+  g_autoptr(GTask) ta = g_task_new (NULL, NULL, NULL, NULL);
+  g_autoptr(GTask) tb = g_task_new (NULL, NULL, NULL, NULL);
   CpelPalette palette;
   CpelView view;
-  GThread *ta, *tb;
   gint64 start = g_get_monotonic_time ();
 
   cpel_palette_init_light (&palette);
   cpel_view_init (&view, file, &palette);
   view.spans = spans;
-  ta = g_thread_new ("summary", summary_thread, &a);
-  tb = g_thread_new ("stats", stats_thread, &b);
+  g_task_set_task_data (ta, &a, NULL);
+  g_task_set_task_data (tb, &b, NULL);
+  cpel_background_run (ta, summary_task);
+  cpel_background_run (tb, stats_task);
   for (guint i = 0; !g_atomic_int_get (&a.done) || !g_atomic_int_get (&b.done); i++)
     {
       cairo_t *cr = cairo_create (surface);
@@ -218,8 +244,6 @@ frames_while_counting (CpelFile               *file,
       g_array_append_val (ms, d);
       cairo_destroy (cr);
     }
-  g_thread_join (ta);
-  g_thread_join (tb);
   *page_s = (g_get_monotonic_time () - start) / 1e6;
   g_array_sort (ms, cmp_double);
   *n_frames = ms->len;
