@@ -211,8 +211,8 @@ summary_text (CpelSpanSummary *s,
                                 G_GINT64_FORMAT ",%" G_GINT64_FORMAT " ob=%" G_GUINT64_FORMAT
                                 " oe=%" G_GUINT64_FORMAT "\n",
                                 t, r->track ? r->track : "-", r->name, r->count, r->total_ns,
-                                with_self ? r->self_ns : 0, r->min_ns, r->max_ns, r->mean_ns, r->stddev_ns,
-                                r->p50_ns, r->p90_ns, r->p99_ns, r->orphan_begins,
+                                with_self ? r->self_ns : 0, r->min_ns, r->max_ns, r->mean_ns,
+                                r->stddev_ns, r->p50_ns, r->p90_ns, r->p99_ns, r->orphan_begins,
                                 r->orphan_ends);
       }
   return g_string_free (out, FALSE);
