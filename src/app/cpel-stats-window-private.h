@@ -99,6 +99,8 @@ struct _CpelStatsWindow
   GCancellable        *span_cancellable;     /* the Spans pages' count, apart from them */
   gboolean             spans_apart;          /* the Spans pages counted by a task of their own */
   gboolean             failed;               /* the error page shown */
+  guint                scope_id;             /* a recount once the range holds still */
+  guint8              *counted_hidden;       /* the hidden types counted without, or NULL */
   GCancellable        *longest_cancellable;  /* a Spans row's longest span looked for */
   /* one file chooser at a time; what its Save writes */
   GtkFileChooserNative *chooser;

@@ -500,10 +500,12 @@ cpel_stats_window_refresh (CpelStatsWindow *self)
       else
         job->rules = cpel_span_rules_ref (cpel_session_get_span_rules (self->session));
     }
+  g_clear_pointer (&self->counted_hidden, g_free);
   if (scope.hidden_types != NULL)
     {
       job->hidden = g_memdup2 (scope.hidden_types, cpel_file_get_n_types (file));
       job->options.hidden_types = job->hidden;
+      self->counted_hidden = g_memdup2 (scope.hidden_types, cpel_file_get_n_types (file));
     }
   {
     GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
@@ -711,6 +713,8 @@ cpel_stats_window_dispose (GObject *object)
   if (self->span_cancellable != NULL)
     g_cancellable_cancel (self->span_cancellable);
   g_clear_object (&self->span_cancellable);
+  g_clear_handle_id (&self->scope_id, g_source_remove);
+  g_clear_pointer (&self->counted_hidden, g_free);
   if (self->longest_cancellable != NULL)
     g_cancellable_cancel (self->longest_cancellable);
   g_clear_object (&self->longest_cancellable);
@@ -789,6 +793,59 @@ cpel_stats_window_set_property (GObject      *object,
     }
 }
 
+/* Whether the session's scope (range or measurement, tracks shown, types
+ * hidden) is still what was counted. */
+static gboolean
+scope_counted (CpelStatsWindow *self)
+{
+  CpelStatsOptions scope = { 0 };
+  CpelFile *file = cpel_session_get_file (self->session);
+  guint n_types;
+
+  if (file == NULL || file != self->file)
+    return FALSE;
+  cpel_session_get_stats_scope (self->session, &scope);
+  n_types = cpel_file_get_n_types (file);
+  if (scope.t0 != self->span_t0 || scope.t1 != self->span_t1)
+    return FALSE;
+  if ((scope.slots == NULL) != (self->span_slots == NULL)
+      || (scope.slots != NULL
+          && (scope.n_slots != self->span_n_slots
+              || memcmp (scope.slots, self->span_slots, sizeof (guint) * scope.n_slots) != 0)))
+    return FALSE;
+  if ((scope.hidden_types == NULL) != (self->counted_hidden == NULL)
+      || (scope.hidden_types != NULL
+          && memcmp (scope.hidden_types, self->counted_hidden, n_types) != 0))
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+scope_settled (gpointer data)
+{
+  CpelStatsWindow *self = data;
+
+  self->scope_id = 0;
+  if (!scope_counted (self))
+    cpel_stats_window_refresh (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The range, the measurement, the tracks or the hidden types changed: a
+ * window that is shown counts again once they hold still for
+ * CPEL_STATS_SETTLE_MS (a pan or a zoom changes the range every frame; a
+ * count under way is cancelled by the next). */
+#define CPEL_STATS_SETTLE_MS 200
+
+static void
+on_scope_changed (CpelStatsWindow *self)
+{
+  if (!gtk_widget_get_visible (GTK_WIDGET (self)))
+    return;   /* counted again when shown (the Statistics action) */
+  g_clear_handle_id (&self->scope_id, g_source_remove);
+  self->scope_id = g_timeout_add (CPEL_STATS_SETTLE_MS, scope_settled, self);
+}
+
 static void
 cpel_stats_window_constructed (GObject *object)
 {
@@ -803,6 +860,15 @@ cpel_stats_window_constructed (GObject *object)
   /* Other span rules: other spans. */
   g_signal_connect_object (self->session, "notify::span-rules",
                            G_CALLBACK (cpel_stats_window_refresh), self, G_CONNECT_SWAPPED);
+  /* Another range, measurement, tracks or hidden types: count them. */
+  g_signal_connect_object (self->session, "notify::range", G_CALLBACK (on_scope_changed),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::measure", G_CALLBACK (on_scope_changed),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::track-order", G_CALLBACK (on_scope_changed),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "types-changed", G_CALLBACK (on_scope_changed),
+                           self, G_CONNECT_SWAPPED);
   cpel_stats_window_refresh (self);
 }
 

@@ -101,6 +101,10 @@ setup_cell (GtkSignalListItemFactory *factory,
 
   gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0f : 0.0f);
   gtk_label_set_ellipsize (GTK_LABEL (label), numeric ? PANGO_ELLIPSIZE_NONE : PANGO_ELLIPSIZE_END);
+  /* a name keeps a dozen characters however many columns share the width
+   * (an ellipsized label asks for none) */
+  if (!numeric)
+    gtk_label_set_width_chars (GTK_LABEL (label), 12);
   gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
   if (numeric)
     gtk_widget_add_css_class (label, "numeric");
