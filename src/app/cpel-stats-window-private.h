@@ -87,7 +87,7 @@ struct _CpelStatsWindow
   guint                span_n_slots;
   GListStore          *span_rows;
   GListStore          *state_rows;
-  GtkSortListModel    *sorted_spans;
+  GtkSortListModel    *sorted_spans;   /* the span names' rows, each with its tracks' */
   GtkSortListModel    *sorted_states;
 
   /* The Functions page: the call chains' functions of the range. */
@@ -113,6 +113,9 @@ struct _CpelStatsWindow
 CpelTableRow      *_cpel_stats_window_row_at          (GtkColumnView   *view,
                                                        guint            position);
 GtkSortListModel  *_cpel_stats_window_setup_view      (GtkColumnView   *view,
+                                                       GListStore      *store);
+/* The same for rows with children (cpel_table_tree_model_new ()). */
+GtkSortListModel  *_cpel_stats_window_setup_tree_view (GtkColumnView   *view,
                                                        GListStore      *store);
 void               _cpel_stats_window_append_column   (GtkColumnView   *view,
                                                        const char      *title,

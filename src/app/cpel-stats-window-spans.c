@@ -18,6 +18,10 @@
 
 #include "cpel-span-histogram-window.h"
 
+/* The id of a track's row under a span name: its index in the summary's
+ * per-track table, with this bit. */
+#define SPAN_ROW_TRACK (G_GUINT64_CONSTANT (1) << 63)
+
 enum
 {
   SPAN_CELL_NAME,
@@ -56,35 +60,70 @@ take_duration (CpelTableRow *row,
                        any ? (double) ns : -1);
 }
 
+/* A Spans row: a span name's (`track` NULL), or its spans on a track
+ * (the name cell says the track; the percentiles are the name's only). */
+static CpelTableRow *
+span_row_new (const CpelSpanRow *r,
+              guint64            id,
+              const char        *track)
+{
+  CpelTableRow *row = cpel_table_row_new (N_SPAN_CELLS, id);
+  gboolean any = r->count > 0;
+  gboolean ranks = any && track == NULL;
+
+  cpel_table_row_take (row, SPAN_CELL_NAME, g_strdup (track != NULL ? track : r->name), 0);
+  cpel_table_row_take (row, SPAN_CELL_COUNT, cpel_format_count (r->count), (double) r->count);
+  take_duration (row, SPAN_CELL_TOTAL, any, (gint64) MIN (r->total_ns, (guint64) G_MAXINT64));
+  take_duration (row, SPAN_CELL_SELF, any, (gint64) MIN (r->self_ns, (guint64) G_MAXINT64));
+  take_duration (row, SPAN_CELL_MIN, any, r->min_ns);
+  take_duration (row, SPAN_CELL_P50, ranks, r->p50_ns);
+  take_duration (row, SPAN_CELL_P90, ranks, r->p90_ns);
+  take_duration (row, SPAN_CELL_P99, ranks, r->p99_ns);
+  take_duration (row, SPAN_CELL_MAX, any, r->max_ns);
+  take_duration (row, SPAN_CELL_MEAN, any, r->mean_ns);
+  take_duration (row, SPAN_CELL_STDDEV, any, r->stddev_ns);
+  return row;
+}
+
 void
 _cpel_stats_window_fill_span_tables (CpelStatsWindow *self)
 {
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
-  guint n_spans = 0, n_states = 0;
+  g_autoptr(GHashTable) per_name = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                                          g_object_unref);
+  guint n_spans = 0, n_states = 0, n_tracks = 0;
 
   if (self->span_summary != NULL)
     {
       n_spans = cpel_span_summary_get_n_rows (self->span_summary, CPEL_SPAN_TABLE_SPANS);
       n_states = cpel_span_summary_get_n_rows (self->span_summary, CPEL_SPAN_TABLE_STATES);
+      n_tracks = cpel_span_summary_get_n_rows (self->span_summary, CPEL_SPAN_TABLE_TRACKS);
+    }
+  /* each name's tracks, in the table's order (by track label) */
+  for (guint i = 0; i < n_tracks; i++)
+    {
+      const CpelSpanRow *r = cpel_span_summary_get_row (self->span_summary,
+                                                        CPEL_SPAN_TABLE_TRACKS, i);
+      GListStore *children = g_hash_table_lookup (per_name, r->name);
+      g_autoptr(CpelTableRow) row = NULL;
+
+      if (r->count == 0)
+        continue;   /* orphans only */
+      if (children == NULL)
+        {
+          children = g_list_store_new (CPEL_TYPE_TABLE_ROW);
+          g_hash_table_insert (per_name, (gpointer) r->name, children);
+        }
+      row = span_row_new (r, SPAN_ROW_TRACK | i, r->track != NULL ? r->track : "");
+      g_list_store_append (children, row);
     }
   for (guint i = 0; i < n_spans; i++)
     {
       const CpelSpanRow *r = cpel_span_summary_get_row (self->span_summary,
                                                         CPEL_SPAN_TABLE_SPANS, i);
-      CpelTableRow *row = cpel_table_row_new (N_SPAN_CELLS, i);
-      gboolean any = r->count > 0;
+      CpelTableRow *row = span_row_new (r, i, NULL);
 
-      cpel_table_row_take (row, SPAN_CELL_NAME, g_strdup (r->name), 0);
-      cpel_table_row_take (row, SPAN_CELL_COUNT, cpel_format_count (r->count), (double) r->count);
-      take_duration (row, SPAN_CELL_TOTAL, any, (gint64) MIN (r->total_ns, (guint64) G_MAXINT64));
-      take_duration (row, SPAN_CELL_SELF, any, (gint64) MIN (r->self_ns, (guint64) G_MAXINT64));
-      take_duration (row, SPAN_CELL_MIN, any, r->min_ns);
-      take_duration (row, SPAN_CELL_P50, any, r->p50_ns);
-      take_duration (row, SPAN_CELL_P90, any, r->p90_ns);
-      take_duration (row, SPAN_CELL_P99, any, r->p99_ns);
-      take_duration (row, SPAN_CELL_MAX, any, r->max_ns);
-      take_duration (row, SPAN_CELL_MEAN, any, r->mean_ns);
-      take_duration (row, SPAN_CELL_STDDEV, any, r->stddev_ns);
+      cpel_table_row_set_children (row, g_hash_table_lookup (per_name, r->name));
       g_ptr_array_add (rows, row);
     }
   g_list_store_splice (self->span_rows, 0,
@@ -249,7 +288,8 @@ on_longest (GObject      *source,
 
 static void
 go_to_longest_span (CpelStatsWindow *self,
-                    const char      *name)
+                    const char      *name,
+                    guint            slot)
 {
   CpelFile *file = cpel_session_get_file (self->session);
   CpelSpanRules *rules = cpel_session_get_span_rules (self->session);
@@ -266,7 +306,15 @@ go_to_longest_span (CpelStatsWindow *self,
   job->rules = cpel_span_rules_ref (rules);
   job->options.t0 = self->span_t0;
   job->options.t1 = self->span_t1;
-  if (self->span_slots != NULL)
+  if (slot != G_MAXUINT)
+    {
+      /* a track's row: that track only */
+      job->slots = g_new (guint, 1);
+      job->slots[0] = slot;
+      job->options.slots = job->slots;
+      job->options.n_slots = 1;
+    }
+  else if (self->span_slots != NULL)
     {
       job->slots = g_memdup2 (self->span_slots, sizeof (guint) * MAX (self->span_n_slots, 1));
       job->options.slots = job->slots;
@@ -280,6 +328,40 @@ go_to_longest_span (CpelStatsWindow *self,
   cpel_background_run (task, longest_thread);
 }
 
+/* The summary's row a table row stands for: a state's, a span name's or a
+ * name's on a track. */
+static const CpelSpanRow *
+span_row_of (CpelStatsWindow *self,
+             CpelTableRow    *row,
+             gboolean         state)
+{
+  guint64 id = cpel_table_row_get_id (row);
+  CpelSpanTable table = state ? CPEL_SPAN_TABLE_STATES
+                        : (id & SPAN_ROW_TRACK) ? CPEL_SPAN_TABLE_TRACKS : CPEL_SPAN_TABLE_SPANS;
+
+  id &= ~SPAN_ROW_TRACK;
+  if (id >= cpel_span_summary_get_n_rows (self->span_summary, table))
+    return NULL;
+  return cpel_span_summary_get_row (self->span_summary, table, (guint) id);
+}
+
+/* The span name's row of the summary. */
+static const CpelSpanRow *
+name_row (CpelStatsWindow *self,
+          const char      *name)
+{
+  for (guint i = 0; i < cpel_span_summary_get_n_rows (self->span_summary, CPEL_SPAN_TABLE_SPANS);
+       i++)
+    {
+      const CpelSpanRow *r = cpel_span_summary_get_row (self->span_summary,
+                                                        CPEL_SPAN_TABLE_SPANS, i);
+
+      if (g_strcmp0 (r->name, name) == 0)
+        return r;
+    }
+  return NULL;
+}
+
 static void
 on_span_activate (GtkColumnView   *view,
                   guint            position,
@@ -289,18 +371,18 @@ on_span_activate (GtkColumnView   *view,
   gboolean state = view == self->states_view;
   CpelSessionSpanRef ref = { 0 };
   const CpelSpanRow *r;
+  gboolean on_track;
 
   if (row == NULL || self->span_summary == NULL)
     return;
-  r = cpel_span_summary_get_row (self->span_summary,
-                                 state ? CPEL_SPAN_TABLE_STATES : CPEL_SPAN_TABLE_SPANS,
-                                 (guint) cpel_table_row_get_id (row));
+  on_track = !state && (cpel_table_row_get_id (row) & SPAN_ROW_TRACK) != 0;
+  r = span_row_of (self, row, state);
   if (r == NULL)
     return;
   if (!state)
     {
-      /* Spans: the longest found in a worker. */
-      go_to_longest_span (self, r->name);
+      /* Spans: the longest (on the row's track) found in a worker. */
+      go_to_longest_span (self, r->name, on_track ? r->slot : G_MAXUINT);
       return;
     }
   /* States (cpel_span_list_compute () leaves them out): the session's
@@ -325,8 +407,10 @@ cpel_stats_window_show_distribution (CpelStatsWindow *self,
   row = _cpel_stats_window_row_at (self->spans_view, position);
   if (row == NULL || self->span_summary == NULL)
     return NULL;
-  r = cpel_span_summary_get_row (self->span_summary, CPEL_SPAN_TABLE_SPANS,
-                                 (guint) cpel_table_row_get_id (row));
+  r = span_row_of (self, row, FALSE);
+  /* a track's row: its name's distribution */
+  if (r != NULL && r->slot != G_MAXUINT)
+    r = name_row (self, r->name);
   if (r == NULL)
     return NULL;
   window = cpel_span_histogram_window_new (self->session, GTK_WINDOW (self), r->name,
@@ -359,7 +443,14 @@ _cpel_stats_window_init_spans (CpelStatsWindow *self)
   self->state_rows = g_list_store_new (CPEL_TYPE_TABLE_ROW);
 
   /* TRANSLATORS: column: span name (e.g. a VPP graph node) */
-  _cpel_stats_window_append_column (self->spans_view, _("Span"), SPAN_CELL_NAME, FALSE, TRUE);
+  {
+    /* a span name's row unfolds into its tracks' */
+    GtkColumnViewColumn *column = cpel_table_tree_column_new (_("Span"), SPAN_CELL_NAME, TRUE,
+                                                              TRUE);
+
+    gtk_column_view_append_column (self->spans_view, column);
+    g_object_unref (column);
+  }
   _cpel_stats_window_append_column (self->spans_view, _("Count"), SPAN_CELL_COUNT, TRUE, FALSE);
   /* TRANSLATORS: column: the durations' sum */
   _cpel_stats_window_append_column (self->spans_view, C_("duration", "Total"),
@@ -388,7 +479,7 @@ _cpel_stats_window_init_spans (CpelStatsWindow *self)
   /* TRANSLATORS: column: standard deviation of the durations */
   _cpel_stats_window_append_column (self->spans_view, C_("duration", "Std. Dev."),
                                     SPAN_CELL_STDDEV, TRUE, FALSE);
-  self->sorted_spans = _cpel_stats_window_setup_view (self->spans_view, self->span_rows);
+  self->sorted_spans = _cpel_stats_window_setup_tree_view (self->spans_view, self->span_rows);
   {
     GtkWidget *button = gtk_button_new_with_label (_("Show Distribution"));
 

@@ -575,10 +575,15 @@ _cpel_stats_window_row_at (GtkColumnView *view,
                            guint          position)
 {
   GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
+  g_autoptr(GObject) item = NULL;
+  CpelTableRow *row;
 
   if (model == NULL || position >= g_list_model_get_n_items (model))
     return NULL;
-  return g_list_model_get_item (model, position);
+  /* a tree's row: its table row */
+  item = g_list_model_get_item (model, position);
+  row = cpel_table_row_of (item);
+  return row != NULL ? g_object_ref (row) : NULL;
 }
 
 /* Activating an event-code row searches that code in the window (the
@@ -671,12 +676,10 @@ on_page_changed (CpelStatsWindow *self)
 }
 
 
-GtkSortListModel *
-_cpel_stats_window_setup_view (GtkColumnView *view,
-                               GListStore    *store)
+static GtkSortListModel *
+setup_view (GtkColumnView    *view,
+            GtkSortListModel *sorted)
 {
-  GtkSortListModel *sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (store)),
-                                                      g_object_ref (gtk_column_view_get_sorter (view)));
   GtkSingleSelection *selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (sorted)));
 
   gtk_single_selection_set_autoselect (selection, FALSE);
@@ -687,6 +690,22 @@ _cpel_stats_window_setup_view (GtkColumnView *view,
   g_signal_connect_object (gtk_column_view_get_sorter (view), "changed",
                            G_CALLBACK (on_sorter_changed), view, 0);
   return sorted;
+}
+
+GtkSortListModel *
+_cpel_stats_window_setup_view (GtkColumnView *view,
+                               GListStore    *store)
+{
+  return setup_view (view, gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (store)),
+                                                    g_object_ref (gtk_column_view_get_sorter (view))));
+}
+
+GtkSortListModel *
+_cpel_stats_window_setup_tree_view (GtkColumnView *view,
+                                    GListStore    *store)
+{
+  return setup_view (view, cpel_table_tree_model_new (G_LIST_MODEL (store),
+                                                      gtk_column_view_get_sorter (view)));
 }
 
 void
@@ -831,17 +850,41 @@ scope_settled (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* The range, the measurement, the tracks or the hidden types changed: a
- * window that is shown counts again once they hold still for
- * CPEL_STATS_SETTLE_MS (a pan or a zoom changes the range every frame; a
- * count under way is cancelled by the next). */
+/* The range, the measurement, the tracks or the hidden types changed (in
+ * the main window): a window that is shown counts again once they hold
+ * still for CPEL_STATS_SETTLE_MS (a pan or a zoom changes the range every
+ * frame; a count under way is cancelled by the next). */
 #define CPEL_STATS_SETTLE_MS 200
+
+/* Whether the user works in this window or one of its own (the span
+ * distribution): a range it moved to (a row's longest span) is not a new
+ * range to count — the table clicked stays as it was. */
+static gboolean
+working_here (CpelStatsWindow *self)
+{
+  GListModel *toplevels;
+
+  if (gtk_window_is_active (GTK_WINDOW (self)))
+    return TRUE;
+  toplevels = gtk_window_get_toplevels ();
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (gtk_window_is_active (window)
+          && gtk_window_get_transient_for (window) == GTK_WINDOW (self))
+        return TRUE;
+    }
+  return FALSE;
+}
 
 static void
 on_scope_changed (CpelStatsWindow *self)
 {
   if (!gtk_widget_get_visible (GTK_WIDGET (self)))
     return;   /* counted again when shown (the Statistics action) */
+  if (working_here (self))
+    return;
   g_clear_handle_id (&self->scope_id, g_source_remove);
   self->scope_id = g_timeout_add (CPEL_STATS_SETTLE_MS, scope_settled, self);
 }

@@ -56,6 +56,9 @@ GListModel      *cpel_stats_window_get_function_rows (CpelStatsWindow *self);
  * whose call chain holds its function is selected and centred. */
 void             cpel_stats_window_activate_function_row (CpelStatsWindow *self,
                                                           guint            position);
+/* The rows as shown (sorted; the Spans page's are GtkTreeListRow items, a
+ * span name's row with its tracks' under it when unfolded:
+ * cpel_table_row_of () gives each its CpelTableRow). */
 GListModel      *cpel_stats_window_get_span_rows (CpelStatsWindow *self,
                                                   CpelSpanTable    table);
 void             cpel_stats_window_activate_span_row (CpelStatsWindow *self,

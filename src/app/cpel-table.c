@@ -6,10 +6,11 @@ struct _CpelTableRow
 {
   GObject   parent_instance;
 
-  guint64   id;
-  guint     n_cells;
-  char    **texts;
-  double   *keys;
+  guint64     id;
+  guint       n_cells;
+  char      **texts;
+  double     *keys;
+  GListModel *children;   /* rows shown under it in a tree, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (CpelTableRow, cpel_table_row, G_TYPE_OBJECT)
@@ -23,6 +24,7 @@ cpel_table_row_finalize (GObject *object)
     g_free (self->texts[i]);
   g_free (self->texts);
   g_free (self->keys);
+  g_clear_object (&self->children);
   G_OBJECT_CLASS (cpel_table_row_parent_class)->finalize (object);
 }
 
@@ -89,6 +91,34 @@ cpel_table_row_get_key (CpelTableRow *self,
   return cell < self->n_cells ? self->keys[cell] : 0;
 }
 
+void
+cpel_table_row_set_children (CpelTableRow *self,
+                             GListModel   *children)
+{
+  g_return_if_fail (CPEL_IS_TABLE_ROW (self));
+  g_set_object (&self->children, children);
+}
+
+GListModel *
+cpel_table_row_get_children (CpelTableRow *self)
+{
+  g_return_val_if_fail (CPEL_IS_TABLE_ROW (self), NULL);
+  return self->children;
+}
+
+CpelTableRow *
+cpel_table_row_of (gpointer item)
+{
+  if (GTK_IS_TREE_LIST_ROW (item))
+    {
+      g_autoptr(GObject) inner = gtk_tree_list_row_get_item (item);
+
+      /* the tree's model holds it while the row is listed */
+      return CPEL_IS_TABLE_ROW (inner) ? CPEL_TABLE_ROW (inner) : NULL;
+    }
+  return CPEL_IS_TABLE_ROW (item) ? item : NULL;
+}
+
 /* ------------------------------------------------------------------------ */
 
 static void
@@ -117,10 +147,51 @@ bind_cell (GtkSignalListItemFactory *factory,
            gpointer                  data)
 {
   guint cell = GPOINTER_TO_UINT (data);
-  CpelTableRow *row = gtk_list_item_get_item (item);
+  CpelTableRow *row = cpel_table_row_of (gtk_list_item_get_item (item));
   GtkWidget *label = gtk_list_item_get_child (item);
 
   gtk_label_set_text (GTK_LABEL (label), row != NULL ? cpel_table_row_get_text (row, cell) : "");
+}
+
+/* The tree column: an expander (indented by the row's depth, with a
+ * triangle where the row has children) around the label. */
+static void
+setup_tree_cell (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item,
+                 gpointer                  data)
+{
+  GtkWidget *expander = gtk_tree_expander_new ();
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_width_chars (GTK_LABEL (label), 12);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
+  gtk_list_item_set_child (item, expander);
+}
+
+static void
+bind_tree_cell (GtkSignalListItemFactory *factory,
+                GtkListItem              *item,
+                gpointer                  data)
+{
+  guint cell = GPOINTER_TO_UINT (data);
+  gpointer listed = gtk_list_item_get_item (item);
+  CpelTableRow *row = cpel_table_row_of (listed);
+  GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (item));
+  GtkWidget *label = gtk_tree_expander_get_child (expander);
+
+  gtk_tree_expander_set_list_row (expander, GTK_IS_TREE_LIST_ROW (listed) ? listed : NULL);
+  gtk_label_set_text (GTK_LABEL (label), row != NULL ? cpel_table_row_get_text (row, cell) : "");
+}
+
+static void
+unbind_tree_cell (GtkSignalListItemFactory *factory,
+                  GtkListItem              *item,
+                  gpointer                  data)
+{
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (gtk_list_item_get_child (item)), NULL);
 }
 
 static double
@@ -137,18 +208,28 @@ row_text (CpelTableRow *row,
   return g_strdup (row != NULL ? cpel_table_row_get_text (row, cell) : "");
 }
 
-GtkColumnViewColumn *
-cpel_table_column_new (const char *title,
-                       guint       cell,
-                       gboolean    numeric,
-                       gboolean    expand,
-                       gboolean    sortable)
+static GtkColumnViewColumn *
+column_new (const char *title,
+            guint       cell,
+            gboolean    numeric,
+            gboolean    tree,
+            gboolean    expand,
+            gboolean    sortable)
 {
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
   GtkColumnViewColumn *column;
 
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (numeric));
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (cell));
+  if (tree)
+    {
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_tree_cell), NULL);
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_tree_cell), GUINT_TO_POINTER (cell));
+      g_signal_connect (factory, "unbind", G_CALLBACK (unbind_tree_cell), NULL);
+    }
+  else
+    {
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (numeric));
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (cell));
+    }
   column = gtk_column_view_column_new (title, factory);
   gtk_column_view_column_set_expand (column, expand);
   gtk_column_view_column_set_resizable (column, TRUE);
@@ -174,4 +255,42 @@ cpel_table_column_new (const char *title,
       g_object_unref (sorter);
     }
   return column;
+}
+
+GtkColumnViewColumn *
+cpel_table_column_new (const char *title,
+                       guint       cell,
+                       gboolean    numeric,
+                       gboolean    expand,
+                       gboolean    sortable)
+{
+  return column_new (title, cell, numeric, FALSE, expand, sortable);
+}
+
+GtkColumnViewColumn *
+cpel_table_tree_column_new (const char *title,
+                            guint       cell,
+                            gboolean    expand,
+                            gboolean    sortable)
+{
+  return column_new (title, cell, FALSE, TRUE, expand, sortable);
+}
+
+static GListModel *
+children_of (gpointer item,
+             gpointer user_data)
+{
+  GListModel *children = CPEL_IS_TABLE_ROW (item) ? CPEL_TABLE_ROW (item)->children : NULL;
+
+  return children != NULL ? g_object_ref (children) : NULL;
+}
+
+GtkSortListModel *
+cpel_table_tree_model_new (GListModel *rows,
+                           GtkSorter  *sorter)
+{
+  GtkTreeListModel *tree = gtk_tree_list_model_new (g_object_ref (rows), FALSE, FALSE, children_of,
+                                                    NULL, NULL);
+  GtkTreeListRowSorter *row_sorter = gtk_tree_list_row_sorter_new (g_object_ref (sorter));
+  return gtk_sort_list_model_new (G_LIST_MODEL (tree), GTK_SORTER (row_sorter));
 }

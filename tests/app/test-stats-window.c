@@ -64,7 +64,8 @@ activate (Fixture *f, const char *action, GVariant *parameter)
 static const char *
 cell (GListModel *model, guint row, guint column)
 {
-  g_autoptr(CpelTableRow) item = g_list_model_get_item (model, row);
+  g_autoptr(GObject) listed = g_list_model_get_item (model, row);
+  CpelTableRow *item = cpel_table_row_of (listed);   /* a tree's row: its table row */
   const char *text;
 
   g_assert_nonnull (item);
@@ -705,9 +706,67 @@ test_stats_spans (Fixture *f, gconstpointer data)
     g_assert_null (cpel_session_get_span_filter (session));
   }
 
+  /* Unfolded, ip4-lookup's row shows its tracks' rows: vpp_wk_1 (100
+   * spans, 1..100 µs) and vpp_wk_2 (the 500 µs one), the percentiles left
+   * to the name's row; activating a track's row selects the longest span
+   * on that track (100 µs: not the 500 µs one of track 2). */
+  {
+    GtkColumnView *view = GTK_COLUMN_VIEW (gtk_widget_get_template_child (GTK_WIDGET (stats),
+                                                                        CPEL_TYPE_STATS_WINDOW,
+                                                                        "spans_view"));
+    GListModel *listed = G_LIST_MODEL (gtk_column_view_get_model (view));
+    g_autoptr(GtkTreeListRow) tree_row = NULL;
+    guint n_before;
+
+    /* the whole capture counted again (the distribution's Go to Longest
+     * moved the range), in the window the user works in: the ranges its
+     * rows move to are not counted again */
+    cpel_timeline_set_range (timeline, 0, 30000000, FALSE);
+    cpel_stats_window_refresh (stats);
+    stats = wait_stats (f);
+    gtk_window_present (GTK_WINDOW (stats));
+    app_test_wait_until (gtk_window_is_active (GTK_WINDOW (stats)), 30);
+    rows = cpel_stats_window_get_span_rows (stats, CPEL_SPAN_TABLE_SPANS);
+    n_before = g_list_model_get_n_items (rows);
+    ip4 = G_MAXUINT;
+    for (guint k = 0; k < n_before; k++)
+      if (g_strcmp0 (cell (rows, k, 0), "ip4-lookup") == 0)
+        ip4 = k;
+    g_assert_cmpuint (ip4, !=, G_MAXUINT);
+    tree_row = g_list_model_get_item (listed, ip4);
+    g_assert_true (GTK_IS_TREE_LIST_ROW (tree_row));
+    g_assert_true (gtk_tree_list_row_is_expandable (tree_row));
+    gtk_tree_list_row_set_expanded (tree_row, TRUE);
+    g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n_before + 2);
+    app_test_wait_drawn (GTK_WIDGET (stats));
+    shoot (GTK_WIDGET (stats), "spans-page-tracks");
+    g_assert_cmpstr (cell (rows, ip4 + 1, 0), ==, "vpp_wk_1");
+    g_assert_cmpstr (cell (rows, ip4 + 1, 1), ==, "100");
+    g_assert_cmpstr (cell (rows, ip4 + 1, 4), ==, duration_text (1000));
+    g_assert_cmpstr (cell (rows, ip4 + 1, 8), ==, duration_text (100000));
+    g_assert_cmpstr (cell (rows, ip4 + 1, 5), ==, "—");
+    g_assert_cmpstr (cell (rows, ip4 + 2, 0), ==, "vpp_wk_2");
+    g_assert_cmpstr (cell (rows, ip4 + 2, 1), ==, "1");
+    g_assert_cmpstr (cell (rows, ip4 + 2, 8), ==, duration_text (500000));
+    app_test_wait_drawn (GTK_WIDGET (stats));
+    shoot (GTK_WIDGET (stats), "spans-page-tracks");
+    cpel_stats_window_activate_span_row (stats, CPEL_SPAN_TABLE_SPANS, ip4 + 1);
+    app_test_wait_until (!cpel_stats_window_is_busy (stats), 30);
+    span = cpel_session_get_span_selection (session, &ref);
+    g_assert_nonnull (span);
+    g_assert_cmpint (cpel_spans_end_ns (spans, ref.slot, span)
+                     - cpel_spans_begin_ns (spans, ref.slot, span), ==, 100000);
+    gtk_tree_list_row_set_expanded (tree_row, FALSE);
+    g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n_before);
+  }
+
   /* A narrower range (the first 60 µs: ip4-lookup spans of track 1 that
-   * end before it): the window counts it again by itself once the range
-   * holds still, the Spans page from the session's spans. */
+   * end before it), set while the user works in the main window: the
+   * window counts it again by itself once the range holds still, the Spans
+   * page from the session's spans.  (Ranges this window moved to, above,
+   * while it was the active one, left its tables as they were.) */
+  gtk_window_present (GTK_WINDOW (f->window));
+  app_test_wait_until (gtk_window_is_active (GTK_WINDOW (f->window)), 30);
   cpel_timeline_set_range (timeline, 0, 60000, FALSE);
   app_test_wait_until (!cpel_stats_window_is_busy (stats)
                        && cpel_stats_window_get_stats (stats) != NULL
