@@ -840,6 +840,7 @@ typedef struct
   const guint  *slots;
   guint         n_slots;
   gint64        t0, t1;
+  gboolean      sequential; /* the whole section in file order, its tracks' events only */
   GCancellable *cancellable;
   GError       *error;
   gboolean      ok;
@@ -850,8 +851,12 @@ share_run (gpointer data)
 {
   Share *sh = data;
 
-  sh->ok = drive_indexed (&sh->e, sh->slots, sh->n_slots, sh->t0, sh->t1, sh->cancellable,
-                          &sh->error);
+  if (sh->sequential)
+    sh->ok = drive_sequential (&sh->e, sh->slots, sh->n_slots, sh->t0, sh->t1, sh->cancellable,
+                               &sh->error);
+  else
+    sh->ok = drive_indexed (&sh->e, sh->slots, sh->n_slots, sh->t0, sh->t1, sh->cancellable,
+                            &sh->error);
   return NULL;
 }
 
@@ -911,10 +916,13 @@ drive (CpelFile               *file,
       n = file->n_tracks;
     }
   n_threads = MIN (MIN (g_get_num_processors (), PARALLEL_MAX_THREADS), n);
-  if (can_read_sequentially (file))
-    ok = drive_sequential (&e, slots, n, t0, t1, cancellable, error);
-  else if (!parallel || n_threads < 2 || file->n_events < PARALLEL_MIN_EVENTS)
-    ok = drive_indexed (&e, slots, n, t0, t1, cancellable, error);
+  if (!parallel || n_threads < 2 || file->n_events < PARALLEL_MIN_EVENTS)
+    {
+      if (can_read_sequentially (file))
+        ok = drive_sequential (&e, slots, n, t0, t1, cancellable, error);
+      else
+        ok = drive_indexed (&e, slots, n, t0, t1, cancellable, error);
+    }
   else
     {
       Share shares[PARALLEL_MAX_THREADS];
@@ -939,6 +947,10 @@ drive (CpelFile               *file,
           shares[t].n_slots = k - first;
           shares[t].t0 = t0;
           shares[t].t1 = t1;
+          /* a section in time order: each thread reads it all in file
+           * order (the index's scattered reads cost more than the records
+           * of the other threads' tracks skipped) */
+          shares[t].sequential = can_read_sequentially (file);
           shares[t].cancellable = cancellable;
           shares[t].error = NULL;
           shares[t].ok = TRUE;
