@@ -611,6 +611,25 @@ range_of (CpelFile               *file,
     }
 }
 
+/* The tracks `options` chooses (every track: *all, the caller's to free). */
+static const guint *
+slots_of (CpelFile               *file,
+          const CpelSpansOptions *options,
+          guint                 **all,
+          guint                  *n)
+{
+  if (options != NULL && options->slots != NULL)
+    {
+      *n = options->n_slots;
+      return options->slots;
+    }
+  *all = g_new (guint, MAX (file->n_tracks, 1));
+  for (guint k = 0; k < file->n_tracks; k++)
+    (*all)[k] = k;
+  *n = file->n_tracks;
+  return *all;
+}
+
 /* The edges orphans are drawn to: the range's start, and its end or the
  * last event, whichever comes first. */
 static void
@@ -902,19 +921,7 @@ drive (CpelFile               *file,
       engine_clear (&e);
       return FALSE;
     }
-  if (options != NULL && options->slots != NULL)
-    {
-      slots = options->slots;
-      n = options->n_slots;
-    }
-  else
-    {
-      all = g_new (guint, MAX (file->n_tracks, 1));
-      for (guint k = 0; k < file->n_tracks; k++)
-        all[k] = k;
-      slots = all;
-      n = file->n_tracks;
-    }
+  slots = slots_of (file, options, &all, &n);
   n_threads = MIN (MIN (g_get_num_processors (), PARALLEL_MAX_THREADS), n);
   if (!parallel || n_threads < 2 || file->n_events < PARALLEL_MIN_EVENTS)
     {
@@ -1861,6 +1868,27 @@ replay_span (Replay         *r,
     replay_add (r, sp, sp->end, sp->flags, tb, replay_time (r, sp->end));
 }
 
+/* The first of spans[lo, hi) (in order of their end, `by_end`, or of their
+ * begin) whose end (begin) event is at or after `index`. */
+static guint64
+first_from (const CpelSpan *spans,
+            guint64         lo,
+            guint64         hi,
+            gboolean        by_end,
+            guint64         index)
+{
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if ((by_end ? spans[mid].end : spans[mid].begin) < index)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 static gboolean
 replay_track (Replay        *r,
               guint          slot,
@@ -1869,37 +1897,16 @@ replay_track (Replay        *r,
 {
   const TrackSpans *t = &r->spans->tracks[slot];
   const CpelSpan *sd = t->span_data;
-  guint64 lo, hi, pos;
+  guint64 lo, pos;
 
   /* the whole capture's orphan ends (sorted by end) read in the range */
-  lo = 0;
-  hi = t->n_head;
-  while (lo < hi)
-    {
-      guint64 mid = lo + (hi - lo) / 2;
-
-      if (sd[mid].end < r->a)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  lo = first_from (sd, 0, t->n_head, TRUE, r->a);
   for (guint64 i = lo; i < t->n_head && sd[i].end < r->b; i++)
     replay_add (r, &sd[i], sd[i].end, CPEL_SPAN_NO_BEGIN, r->edge_begin,
                 replay_time (r, sd[i].end));
 
   /* the first span that begins in the range */
-  lo = t->n_head;
-  hi = t->n_spans;
-  while (lo < hi)
-    {
-      guint64 mid = lo + (hi - lo) / 2;
-
-      if (sd[mid].begin < r->a)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  pos = lo;
+  pos = first_from (sd, t->n_head, t->n_spans, FALSE, r->a);
 
   /* spans that began before it and end in it (those of a block whose reach
    * stops before the range are skipped): a finished one is an orphan end
@@ -1947,17 +1954,7 @@ replay_track (Replay        *r,
   replay_flush (r, slot, REPLAY_LAST);
 
   /* states: those that begin in the range, in order (they tile the track) */
-  lo = 0;
-  hi = t->n_states;
-  while (lo < hi)
-    {
-      guint64 mid = lo + (hi - lo) / 2;
-
-      if (t->state_data[mid].begin < r->a)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  lo = first_from (t->state_data, 0, t->n_states, FALSE, r->a);
   for (guint64 i = lo; i < t->n_states && t->state_data[i].begin < r->b; i++)
     {
       const CpelSpan *st = &t->state_data[i];
@@ -2000,19 +1997,7 @@ cpel_spans_replay (CpelSpans              *spans,
     return FALSE;
   if (!cpel_file_ensure_index (file, cancellable, error))
     return FALSE;
-  if (options != NULL && options->slots != NULL)
-    {
-      slots = options->slots;
-      n = options->n_slots;
-    }
-  else
-    {
-      all = g_new (guint, MAX (file->n_tracks, 1));
-      for (guint s = 0; s < file->n_tracks; s++)
-        all[s] = s;
-      slots = all;
-      n = file->n_tracks;
-    }
+  slots = slots_of (file, options, &all, &n);
   range_of (file, options, &t0, &t1);
   r.spans = spans;
   r.sink = sink;

@@ -30,21 +30,6 @@
 
 #define TRACE "fixtures/ctf/lttng-ust-2.13-pid/ust/pid/fixture_app-20993-20261126-091809"
 
-static void
-remove_tree (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-      if (g_file_test (p, G_FILE_TEST_IS_DIR) && !g_file_test (p, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (p);
-      else
-        g_unlink (p);
-    }
-  g_rmdir (dir);
-}
 
 /* Overwrites 8 bytes at `off` of `file` in `dir`. */
 static void
@@ -138,7 +123,7 @@ static void
 drop_recipe (const char *dir)
 {
   g_autofree char *tmp = g_path_get_dirname (dir);
-  remove_tree (tmp);
+  cpel_test_remove_tree (tmp);
 }
 
 static void
@@ -262,7 +247,7 @@ test_slow_valid (void)
   g_assert_cmpuint (cpel_ctf_trace_get_n_events (t), ==, 1000000);
   g_assert_cmpuint (calls, >, 1);
   cpel_ctf_trace_free (t);
-  remove_tree (tmp);
+  cpel_test_remove_tree (tmp);
   if (took < 2 * timeout_s)
     g_test_incomplete ("the trace was read faster than twice the watchdog's timeout: "
                        "a bigger one is needed on this machine");
@@ -293,7 +278,7 @@ test_walk_depth (void)
   g_assert_null (none);
   g_assert_error (error, CPEL_ERROR, CPEL_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, "no CTF trace found in this folder (looked for a "));
-  remove_tree (tmp);
+  cpel_test_remove_tree (tmp);
 }
 
 /* A reader that would loop for a minute stops at once on cancel. */
@@ -352,7 +337,7 @@ test_unrelated (void)
   g_assert_true (g_str_has_prefix (error->message,
                                    "2 traces with unrelated clocks: open one of them ("));
   g_assert_cmpuint (strlen (error->message), <, 400);
-  remove_tree (tmp);
+  cpel_test_remove_tree (tmp);
 }
 
 int

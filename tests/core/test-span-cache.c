@@ -142,17 +142,6 @@ open_file (Fixture  *f,
   return file;
 }
 
-static CpelSpanRules *
-rules_of (const char *text)
-{
-  CpelSpanRules *rules = cpel_span_rules_new ();
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (cpel_span_rules_add_text (rules, text, -1, "test", &error));
-  g_assert_no_error (error);
-  return rules;
-}
-
 static CpelSpans *
 derive (CpelFile      *file,
         CpelSpanRules *rules)
@@ -223,7 +212,7 @@ static void
 test_reopen (Fixture       *f,
              gconstpointer  data)
 {
-  g_autoptr(CpelSpanRules) rules = rules_of (RULES);
+  g_autoptr(CpelSpanRules) rules = cpel_test_span_rules_new (RULES);
   g_autofree char *first = NULL, *again = NULL;
 
   {
@@ -236,7 +225,7 @@ test_reopen (Fixture       *f,
   }
   {
     g_autoptr(CpelFile) file = open_file (f, TRUE);
-    g_autoptr(CpelSpanRules) same = rules_of (RULES);
+    g_autoptr(CpelSpanRules) same = cpel_test_span_rules_new (RULES);
     g_autoptr(CpelSpans) spans = derive (file, same);
     CpelSpanRuleCount counts[3];
 
@@ -272,8 +261,8 @@ static void
 test_rules_and_range (Fixture       *f,
                       gconstpointer  data)
 {
-  g_autoptr(CpelSpanRules) rules = rules_of (RULES);
-  g_autoptr(CpelSpanRules) other = rules_of ("span x begin event=b end event=e\n");
+  g_autoptr(CpelSpanRules) rules = cpel_test_span_rules_new (RULES);
+  g_autoptr(CpelSpanRules) other = cpel_test_span_rules_new ("span x begin event=b end event=e\n");
   g_autoptr(CpelFile) file = open_file (f, TRUE);
   CpelSpansOptions range = { .t0 = 0, .t1 = 30 };
   guint slot = 1;
@@ -298,7 +287,7 @@ test_rules_and_range (Fixture       *f,
   }
   /* the whole capture asked not to be kept: read, not stored */
   {
-    g_autoptr(CpelSpanRules) third = rules_of ("span y begin event=kb end event=ke\n");
+    g_autoptr(CpelSpanRules) third = cpel_test_span_rules_new ("span y begin event=kb end event=ke\n");
     CpelSpansOptions no_store = { .no_store = TRUE };
     g_autoptr(CpelSpans) a = cpel_spans_derive (file, third, &no_store, NULL, &error);
     g_autoptr(CpelSpans) b = cpel_spans_derive (file, other, &no_store, NULL, &error);
@@ -327,7 +316,7 @@ static void
 test_file_changed (Fixture       *f,
                    gconstpointer  data)
 {
-  g_autoptr(CpelSpanRules) rules = rules_of (RULES);
+  g_autoptr(CpelSpanRules) rules = cpel_test_span_rules_new (RULES);
   CpelIndexCacheLoad status;
 
   {
@@ -382,7 +371,7 @@ static void
 test_damaged (Fixture       *f,
               gconstpointer  data)
 {
-  g_autoptr(CpelSpanRules) rules = rules_of (RULES);
+  g_autoptr(CpelSpanRules) rules = cpel_test_span_rules_new (RULES);
   g_autoptr(CpelFile) file = open_file (f, TRUE);
   g_autoptr(CpelSpans) spans = derive (file, rules);
   g_autofree char *expected = describe (file, spans);
@@ -453,7 +442,7 @@ test_damaged (Fixture       *f,
   g_assert_cmpint (status, ==, CPEL_INDEX_CACHE_OTHER_VERSION);
   {
     CpelIndexCacheKey other = key;
-    g_autoptr(CpelSpanRules) fewer = rules_of ("span x begin event=b end event=e\n");
+    g_autoptr(CpelSpanRules) fewer = cpel_test_span_rules_new ("span x begin event=b end event=e\n");
 
     other.size++;
     g_assert_false (try_load (file, rules, &other, good, len, &status));
@@ -482,7 +471,7 @@ static void
 test_fifo (Fixture       *f,
            gconstpointer  data)
 {
-  g_autoptr(CpelSpanRules) rules = rules_of (RULES);
+  g_autoptr(CpelSpanRules) rules = cpel_test_span_rules_new (RULES);
   g_autofree char *path = NULL;
 
   {
@@ -516,7 +505,7 @@ static void
 test_dir (Fixture       *f,
           gconstpointer  data)
 {
-  g_autoptr(CpelSpanRules) rules = rules_of (RULES);
+  g_autoptr(CpelSpanRules) rules = cpel_test_span_rules_new (RULES);
   guint n_files = 0;
   guint64 bytes = 0;
 

@@ -179,17 +179,6 @@ file_of (GArray *evs)
   return cpel_test_writer_file (w);
 }
 
-static CpelSpanRules *
-rules_new (void)
-{
-  CpelSpanRules *rules = cpel_span_rules_new ();
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (cpel_span_rules_add_text (rules, RULES, -1, "test", &error));
-  g_assert_no_error (error);
-  return rules;
-}
-
 /* Every field of every row of every table, a line each; self times only
  * `with_self`. */
 static char *
@@ -273,7 +262,7 @@ test_equals_derive (void)
       guint n_tracks = (guint) g_rand_int_range (rand, 1, 5);
       g_autoptr(GArray) evs = random_events (rand, n_tracks, 3000);
       g_autoptr(CpelFile) file = file_of (evs);
-      g_autoptr(CpelSpanRules) rules = rules_new ();
+      g_autoptr(CpelSpanRules) rules = cpel_test_span_rules_new (RULES);
       g_autoptr(GError) error = NULL;
       g_autoptr(CpelSpans) spans = cpel_spans_derive (file, rules, NULL, NULL, &error);
       gint64 end = (gint64) g_array_index (evs, Ev, evs->len - 1).t;
@@ -366,7 +355,7 @@ test_cut_self (void)
     { 30, 1, "dpdk-input-return", "" }, { 50, 1, "ip4-lookup-return", "" },
   };
   g_autoptr(GArray) evs = g_array_new (FALSE, TRUE, sizeof (Ev));
-  g_autoptr(CpelSpanRules) rules = rules_new ();
+  g_autoptr(CpelSpanRules) rules = cpel_test_span_rules_new (RULES);
   g_autoptr(CpelFile) file = NULL;
   g_autoptr(CpelSpans) spans = NULL;
   g_autoptr(CpelSpanSummary) s = NULL;
@@ -408,7 +397,7 @@ test_errors (void)
   GRand *rand = g_rand_new_with_seed (3);
   g_autoptr(GArray) evs = random_events (rand, 2, 200000);
   g_autoptr(CpelFile) file = file_of (evs);
-  g_autoptr(CpelSpanRules) rules = rules_new ();
+  g_autoptr(CpelSpanRules) rules = cpel_test_span_rules_new (RULES);
   g_autoptr(CpelSpans) spans = cpel_spans_derive (file, rules, NULL, NULL, NULL);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;

@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 
 #include "cpel-loader.h"
+#include "cpel-span-rules.h"
 
 /* The fixtures folder: $CPEL_FIXTURES_DIR (set by tests/meson.build), else
  * the source tree's tests/fixtures compiled in, so that a test program run
@@ -169,6 +170,17 @@ cpel_test_writer_file (CpelWriter *w)
   g_assert_no_error (error);
   bytes = cpel_writer_steal_bytes (w);
   return cpel_test_file_for_bytes (bytes, NULL);
+}
+
+CpelSpanRules *
+cpel_test_span_rules_new (const char *text)
+{
+  CpelSpanRules *rules = cpel_span_rules_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (cpel_span_rules_add_text (rules, text, -1, "test", &error));
+  g_assert_no_error (error);
+  return rules;
 }
 
 void

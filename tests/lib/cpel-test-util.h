@@ -42,6 +42,10 @@ int      cpel_test_mapping_has_flag (const void *addr, const char *flag);
  * differs is named, then the counts compared. */
 void cpel_test_assert_same_lines (GPtrArray *a, GPtrArray *b);
 
+/* Span rules of `text` alone (no built-in ones); fails the test on an
+ * error. */
+struct _CpelSpanRules *cpel_test_span_rules_new (const char *text);
+
 /* `bytes` loaded with `options` (or NULL); fails the test on an error. */
 CpelFile *cpel_test_file_for_bytes (GBytes                *bytes,
                                     const CpelLoadOptions *options);
