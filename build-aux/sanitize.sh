@@ -112,6 +112,37 @@ GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none GSETTINGS_BACKEND=memory NO_AT_
     meson test -C "$guidir" --no-rebuild --print-errorlogs --timeout-multiplier 6 \
       --logbase testlog-random-input test-random-input
 
+# ---- ThreadSanitizer: the threads of the followers and the span engine ----------
+# A core-only build of its own: a ring written by a thread racing its reader,
+# the live capture's reader, builder and main context, the span engine's
+# threads and its cache's store, the index cache writer.  GLib's own locks
+# are told to it where ours use them (src/core/cpel-tsan-private.h);
+# build-aux/tsan.supp leaves GLib's internals out.  Not here: the tests of
+# the CTF reader's child (libbabeltrace2's plugins are not built with it),
+# of SIGBUS handling, and GTask results (test-background: GLib hands them
+# over where it cannot see).
+tsandir=${TSAN_BUILDDIR:-_build-tsan}
+tsan_opts=(-Db_sanitize=thread -Db_lundef=false -Dgui=false -Dbenchmarks=false -Dfuzzing=false
+           -Dbuildtype=debugoptimized)
+if [ -d "$tsandir/meson-private" ]; then
+  meson setup --reconfigure "$tsandir" "${tsan_opts[@]}" >/dev/null
+else
+  meson setup "$tsandir" "${tsan_opts[@]}" >/dev/null
+fi
+mapfile -t tsan_have < <(meson test -C "$tsandir" --no-rebuild --list --suite core 2>/dev/null |
+                         sed -n 's|^[^ ]* / ||p')
+tsan_tests=()
+for t in test-snabb-follow test-follow test-perf-follow test-live-capture test-spans \
+         test-span-cache test-span-replay test-index-cache-writer test-stream; do
+  [[ " ${tsan_have[*]} " == *" $t "* ]] && tsan_tests+=("$t")
+done
+meson compile -C "$tsandir" "${tsan_tests[@]/#/core-}"
+G_SLICE=always-malloc \
+TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$here/tsan.supp:print_suppressions=0" \
+  meson test -C "$tsandir" --no-rebuild --print-errorlogs --num-processes "$jobs" \
+    --timeout-multiplier 4 --logbase testlog-tsan \
+    --test-args="-s /core/spans/lttng-states -s /core/spans/perf-ctf-states" "${tsan_tests[@]}"
+
 # ---- bounded fuzzing -----------------------------------------------------------
 [ "$fuzzing" = true ] || exit 0
 

@@ -2,6 +2,7 @@
 /* cpel-background.c — a pool of lower-priority threads for GTasks */
 #define _GNU_SOURCE 1   /* gettid */
 #include "cpel-background.h"
+#include "cpel-tsan-private.h"
 
 #include <errno.h>
 #ifdef __linux__
@@ -47,6 +48,7 @@ run_work (gpointer data,
 {
   Work *w = data;
 
+  cpel_tsan_taken (w);
   lower_once ();
   w->func (w->task, g_task_get_source_object (w->task), g_task_get_task_data (w->task),
            g_task_get_cancellable (w->task));
@@ -81,6 +83,7 @@ cpel_background_run (GTask           *task,
   w = g_new (Work, 1);
   w->task = g_object_ref (task);
   w->func = func;
+  cpel_tsan_handed (w);
   g_thread_pool_push (pool_get (), w, NULL);
 }
 

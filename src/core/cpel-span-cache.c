@@ -2,6 +2,7 @@
 /* cpel-span-cache.c — the derived spans, persisted beside the index
  * (the layout and the checks: cpel-span-cache-private.h) */
 #include "cpel-span-cache-private.h"
+#include "cpel-tsan-private.h"
 
 #include <glib/gstdio.h>
 #include <errno.h>
@@ -349,10 +350,10 @@ store_thread (gpointer data)
 
   cpel_span_cache_store (spans);
   cpel_spans_free (spans);
-  g_mutex_lock (&store_lock);
+  cpel_mutex_lock (&store_lock);
   stores_running--;
   g_cond_broadcast (&store_cond);
-  g_mutex_unlock (&store_lock);
+  cpel_mutex_unlock (&store_lock);
   return NULL;
 }
 
@@ -363,9 +364,9 @@ cpel_span_cache_store_in_background (CpelSpans *spans)
   GThread *thread;
 
   g_return_if_fail (spans != NULL);
-  g_mutex_lock (&store_lock);
+  cpel_mutex_lock (&store_lock);
   stores_running++;
-  g_mutex_unlock (&store_lock);
+  cpel_mutex_unlock (&store_lock);
   thread = g_thread_try_new ("cpel-span-cache", store_thread, cpel_spans_ref (spans), &error);
   if (thread != NULL)
     {
@@ -374,10 +375,10 @@ cpel_span_cache_store_in_background (CpelSpans *spans)
     }
   /* no thread: no cache this time */
   cpel_spans_free (spans);
-  g_mutex_lock (&store_lock);
+  cpel_mutex_lock (&store_lock);
   stores_running--;
   g_cond_broadcast (&store_cond);
-  g_mutex_unlock (&store_lock);
+  cpel_mutex_unlock (&store_lock);
 }
 
 guint
@@ -385,19 +386,19 @@ cpel_span_cache_get_n_running (void)
 {
   guint n;
 
-  g_mutex_lock (&store_lock);
+  cpel_mutex_lock (&store_lock);
   n = stores_running;
-  g_mutex_unlock (&store_lock);
+  cpel_mutex_unlock (&store_lock);
   return n;
 }
 
 void
 cpel_span_cache_wait (void)
 {
-  g_mutex_lock (&store_lock);
+  cpel_mutex_lock (&store_lock);
   while (stores_running > 0)
-    g_cond_wait (&store_cond, &store_lock);
-  g_mutex_unlock (&store_lock);
+    cpel_cond_wait (&store_cond, &store_lock);
+  cpel_mutex_unlock (&store_lock);
 }
 
 /* ---- reading ------------------------------------------------------------- */

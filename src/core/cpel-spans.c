@@ -25,6 +25,7 @@
 #include "cpel-stats.h"
 #include "cpel-stats-private.h"
 #include "cpel-time.h"
+#include "cpel-tsan-private.h"
 
 #define CANCEL_CHECK_MASK 0xffff
 #define OPEN_PURGE_AT     4096
@@ -63,17 +64,24 @@ names_intern (Names      *n,
               const char *s,
               guint32     rule)
 {
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&n->lock);
-  gpointer v = g_hash_table_lookup (n->ids, s);
+  gpointer v;
   char *copy;
+  guint32 id;
 
+  cpel_mutex_lock (&n->lock);
+  v = g_hash_table_lookup (n->ids, s);
   if (v != NULL)
-    return GPOINTER_TO_UINT (v) - 1;
+    {
+      cpel_mutex_unlock (&n->lock);
+      return GPOINTER_TO_UINT (v) - 1;
+    }
   copy = g_strdup (s);
   g_ptr_array_add (n->names, copy);
   g_array_append_val (n->rules, rule);
   g_hash_table_insert (n->ids, copy, GUINT_TO_POINTER (n->names->len));
-  return n->names->len - 1;
+  id = n->names->len - 1;
+  cpel_mutex_unlock (&n->lock);
+  return id;
 }
 
 /* ---- the engine ---------------------------------------------------------- */
@@ -396,11 +404,9 @@ state_follows (Engine             *e,
 
   if (!ts->has_state)
     return FALSE;
-  {
-    g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&e->names->lock);
-
-    cur = g_ptr_array_index (e->names->names, ts->state_name);
-  }
+  cpel_mutex_lock (&e->names->lock);
+  cur = g_ptr_array_index (e->names->names, ts->state_name);
+  cpel_mutex_unlock (&e->names->lock);
   for (guint k = 0; rule->from[k] != NULL; k++)
     if (cpel_span_glob_match (rule->from[k], cur, strlen (cur), NULL, NULL))
       return TRUE;
@@ -1013,19 +1019,26 @@ cpel_span_names_free (CpelSpanNames *names)
 guint
 cpel_span_names_get_n (CpelSpanNames *names)
 {
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&names->names.lock);
+  guint n;
 
-  return names->names.names->len;
+  cpel_mutex_lock (&names->names.lock);
+  n = names->names.names->len;
+  cpel_mutex_unlock (&names->names.lock);
+  return n;
 }
 
 const char *
 cpel_span_names_get (CpelSpanNames *names,
                      guint32        id)
 {
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&names->names.lock);
+  const char *name = NULL;
 
-  g_return_val_if_fail (id < names->names.names->len, NULL);
-  return g_ptr_array_index (names->names.names, id);
+  cpel_mutex_lock (&names->names.lock);
+  if (id < names->names.names->len)
+    name = g_ptr_array_index (names->names.names, id);
+  cpel_mutex_unlock (&names->names.lock);
+  g_return_val_if_fail (name != NULL, NULL);
+  return name;
 }
 
 gboolean

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "cpel-live-capture.h"
+#include "cpel-tsan-private.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -161,7 +162,7 @@ store_set_arg_names (Store              *s,
                      const char * const *names,
                      guint               n)
 {
-  g_mutex_lock (&s->names_lock);
+  cpel_mutex_lock (&s->names_lock);
   if (!g_hash_table_contains (s->arg_names, GUINT_TO_POINTER (code)))
     {
       char **v = g_new0 (char *, n + 1);
@@ -170,7 +171,7 @@ store_set_arg_names (Store              *s,
         v[k] = g_strdup (names[k]);
       g_hash_table_insert (s->arg_names, GUINT_TO_POINTER (code), v);
     }
-  g_mutex_unlock (&s->names_lock);
+  cpel_mutex_unlock (&s->names_lock);
 }
 
 static void
@@ -187,7 +188,7 @@ store_format_text (Store           *s,
       return;
     }
   /* NAME=value …, as `cpel dump --follow` shows them */
-  g_mutex_lock (&s->names_lock);
+  cpel_mutex_lock (&s->names_lock);
   {
     char **names = g_hash_table_lookup (s->arg_names, GUINT_TO_POINTER (e->code));
 
@@ -203,7 +204,7 @@ store_format_text (Store           *s,
         cpel_snabb_append_number (out, v);
       }
   }
-  g_mutex_unlock (&s->names_lock);
+  cpel_mutex_unlock (&s->names_lock);
 }
 
 /* CpelTextSource of a snapshot: the events below its count never change. */
@@ -1200,9 +1201,9 @@ reread_poll (CpelLiveCapture *self)
   self->reread_read = st;
   /* read without the lock: the main context asks for the counts meanwhile
    * (only this thread changes what is kept) */
-  g_mutex_unlock (&self->lock);
+  cpel_mutex_unlock (&self->lock);
   file = cpel_file_new_for_path (self->path, &options, NULL, NULL, NULL, &error);
-  g_mutex_lock (&self->lock);
+  cpel_mutex_lock (&self->lock);
   if (self->stopping || self->status.paused)
     {
       /* paused (or stopped) meanwhile: this save is read again on resuming */
@@ -1280,9 +1281,9 @@ cpel_live_capture_poll (CpelLiveCapture *self)
   guint64 added;
 
   g_return_val_if_fail (self != NULL, 0);
-  g_mutex_lock (&self->lock);
+  cpel_mutex_lock (&self->lock);
   added = poll_locked (self);
-  g_mutex_unlock (&self->lock);
+  cpel_mutex_unlock (&self->lock);
   return added;
 }
 
@@ -1529,9 +1530,9 @@ cpel_live_capture_snapshot (CpelLiveCapture *self,
   CpelFile *file;
 
   g_return_val_if_fail (self != NULL, NULL);
-  g_mutex_lock (&self->lock);
+  cpel_mutex_lock (&self->lock);
   build_copy (self, &b, FALSE);
-  g_mutex_unlock (&self->lock);
+  cpel_mutex_unlock (&self->lock);
   bytes = build_bytes (self, &b, error);
   if (bytes != NULL)
     {
@@ -1555,9 +1556,9 @@ cpel_live_capture_save (CpelLiveCapture *self,
   gboolean ok = FALSE;
 
   g_return_val_if_fail (self != NULL && path != NULL, FALSE);
-  g_mutex_lock (&self->lock);
+  cpel_mutex_lock (&self->lock);
   build_copy (self, &b, TRUE);
-  g_mutex_unlock (&self->lock);
+  cpel_mutex_unlock (&self->lock);
   bytes = build_bytes (self, &b, error);
   if (bytes != NULL)
     {
@@ -1577,9 +1578,9 @@ cpel_live_capture_get_status (CpelLiveCapture *self,
                               CpelLiveStatus  *status)
 {
   g_return_if_fail (self != NULL && status != NULL);
-  g_mutex_lock (&self->lock);
+  cpel_mutex_lock (&self->lock);
   *status = self->status;
-  g_mutex_unlock (&self->lock);
+  cpel_mutex_unlock (&self->lock);
 }
 
 GError *
@@ -1588,9 +1589,9 @@ cpel_live_capture_dup_error (CpelLiveCapture *self)
   GError *error;
 
   g_return_val_if_fail (self != NULL, NULL);
-  g_mutex_lock (&self->lock);
+  cpel_mutex_lock (&self->lock);
   error = self->failure != NULL ? g_error_copy (self->failure) : NULL;
-  g_mutex_unlock (&self->lock);
+  cpel_mutex_unlock (&self->lock);
   return error;
 }
 
@@ -1600,9 +1601,9 @@ cpel_live_capture_get_kind (CpelLiveCapture *self)
   CpelLiveSourceKind kind;
 
   g_return_val_if_fail (self != NULL, CPEL_LIVE_SOURCE_CPEL);
-  g_mutex_lock (&self->lock);
+  cpel_mutex_lock (&self->lock);
   kind = self->source_kind;
-  g_mutex_unlock (&self->lock);
+  cpel_mutex_unlock (&self->lock);
   return kind;
 }
 
@@ -1613,7 +1614,7 @@ cpel_live_capture_dup_gaps (CpelLiveCapture *self)
   Build b = { 0 };
 
   g_return_val_if_fail (self != NULL, NULL);
-  g_mutex_lock (&self->lock);
+  cpel_mutex_lock (&self->lock);
   out = g_array_copy (self->gaps);
   b.kind = self->kind;
   b.t_min = self->t_min;
@@ -1635,7 +1636,7 @@ cpel_live_capture_dup_gaps (CpelLiveCapture *self)
                                                          MIN (g->index,
                                                               self->store->n - 1))->t);
     }
-  g_mutex_unlock (&self->lock);
+  cpel_mutex_unlock (&self->lock);
   return out;
 }
 
@@ -1653,6 +1654,7 @@ update_free (gpointer data)
 {
   Update *u = data;
 
+  cpel_tsan_taken (u);   /* also when it was never dispatched */
   g_clear_object (&u->file);
   cpel_live_capture_unref (u->self);
   g_free (u);
@@ -1663,6 +1665,7 @@ update_in_context (gpointer data)
 {
   Update *u = data;
 
+  cpel_tsan_taken (u);
   if (!u->self->stopped && u->self->func != NULL)
     u->self->func (u->file, &u->status, u->self->func_data);
   return G_SOURCE_REMOVE;
@@ -1681,6 +1684,7 @@ post (CpelLiveCapture *self,
   u->self = cpel_live_capture_ref (self);
   /* always a source of that context, never a call in this thread (which
    * g_main_context_invoke () makes when the context is free here) */
+  cpel_tsan_handed (u);
   source = g_idle_source_new ();
   g_source_set_priority (source, G_PRIORITY_DEFAULT);
   g_source_set_callback (source, update_in_context, u, update_free);
@@ -1698,7 +1702,7 @@ worker (gpointer data)
   CpelLiveCapture *self = data;
   gint64 last = 0;
 
-  g_mutex_lock (&self->lock);
+  cpel_mutex_lock (&self->lock);
   while (!self->stopping)
     {
       gint64 now;
@@ -1722,10 +1726,10 @@ worker (gpointer data)
         }
       if (self->stopping)
         break;
-      g_cond_wait_until (&self->cond, &self->lock,
+      cpel_cond_wait_until (&self->cond, &self->lock,
                          g_get_monotonic_time () + CPEL_LIVE_POLL_MS * G_TIME_SPAN_MILLISECOND);
     }
-  g_mutex_unlock (&self->lock);
+  cpel_mutex_unlock (&self->lock);
   return NULL;
 }
 
@@ -1735,7 +1739,7 @@ builder (gpointer data)
 {
   CpelLiveCapture *self = data;
 
-  g_mutex_lock (&self->lock);
+  cpel_mutex_lock (&self->lock);
   while (!self->stopping)
     {
       g_autoptr(GError) error = NULL;
@@ -1743,19 +1747,19 @@ builder (gpointer data)
 
       if (!self->build_wanted)
         {
-          g_cond_wait (&self->build_cond, &self->lock);
+          cpel_cond_wait (&self->build_cond, &self->lock);
           continue;
         }
       self->build_wanted = FALSE;
-      g_mutex_unlock (&self->lock);
+      cpel_mutex_unlock (&self->lock);
       file = cpel_live_capture_snapshot (self, &error);
       if (file == NULL)
         g_warning ("%s: %s", self->source, error->message);
-      g_mutex_lock (&self->lock);
+      cpel_mutex_lock (&self->lock);
       self->building = FALSE;
       post (self, file);
     }
-  g_mutex_unlock (&self->lock);
+  cpel_mutex_unlock (&self->lock);
   return NULL;
 }
 
@@ -1784,11 +1788,11 @@ cpel_live_capture_stop (CpelLiveCapture *self)
   self->stopped = TRUE;
   if (self->thread == NULL)
     return;
-  g_mutex_lock (&self->lock);
+  cpel_mutex_lock (&self->lock);
   self->stopping = TRUE;
   g_cond_signal (&self->cond);
   g_cond_signal (&self->build_cond);
-  g_mutex_unlock (&self->lock);
+  cpel_mutex_unlock (&self->lock);
   g_thread_join (self->thread);
   g_thread_join (self->builder);
   self->thread = NULL;
@@ -1800,7 +1804,7 @@ cpel_live_capture_set_paused (CpelLiveCapture *self,
                               gboolean         paused)
 {
   g_return_if_fail (self != NULL);
-  g_mutex_lock (&self->lock);
+  cpel_mutex_lock (&self->lock);
   if (self->status.paused != !!paused)
     {
       self->status.paused = !!paused;
@@ -1809,5 +1813,5 @@ cpel_live_capture_set_paused (CpelLiveCapture *self,
       self->status.rate = 0;
       g_cond_signal (&self->cond);
     }
-  g_mutex_unlock (&self->lock);
+  cpel_mutex_unlock (&self->lock);
 }
