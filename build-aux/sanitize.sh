@@ -137,8 +137,8 @@ for t in test-snabb-follow test-follow test-perf-follow test-live-capture test-s
   [[ " ${tsan_have[*]} " == *" $t "* ]] && tsan_tests+=("$t")
 done
 meson compile -C "$tsandir" "${tsan_tests[@]/#/core-}"
-G_SLICE=always-malloc \
-TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$here/tsan.supp:print_suppressions=0" \
+tsan_env="halt_on_error=1:second_deadlock_stack=1:print_suppressions=0"
+G_SLICE=always-malloc TSAN_OPTIONS="$tsan_env:suppressions=$here/tsan.supp" \
   meson test -C "$tsandir" --no-rebuild --print-errorlogs --num-processes "$jobs" \
     --timeout-multiplier 4 --logbase testlog-tsan \
     --test-args="-s /core/spans/lttng-states -s /core/spans/perf-ctf-states" "${tsan_tests[@]}"

@@ -287,7 +287,8 @@ test_rules_and_range (Fixture       *f,
   }
   /* the whole capture asked not to be kept: read, not stored */
   {
-    g_autoptr(CpelSpanRules) third = cpel_test_span_rules_new ("span y begin event=kb end event=ke\n");
+    g_autoptr(CpelSpanRules) third =
+      cpel_test_span_rules_new ("span y begin event=kb end event=ke\n");
     CpelSpansOptions no_store = { .no_store = TRUE };
     g_autoptr(CpelSpans) a = cpel_spans_derive (file, third, &no_store, NULL, &error);
     g_autoptr(CpelSpans) b = cpel_spans_derive (file, other, &no_store, NULL, &error);
@@ -442,7 +443,8 @@ test_damaged (Fixture       *f,
   g_assert_cmpint (status, ==, CPEL_INDEX_CACHE_OTHER_VERSION);
   {
     CpelIndexCacheKey other = key;
-    g_autoptr(CpelSpanRules) fewer = cpel_test_span_rules_new ("span x begin event=b end event=e\n");
+    g_autoptr(CpelSpanRules) fewer =
+      cpel_test_span_rules_new ("span x begin event=b end event=e\n");
 
     other.size++;
     g_assert_false (try_load (file, rules, &other, good, len, &status));
