@@ -134,7 +134,7 @@ mapfile -t tsan_have < <(meson test -C "$tsandir" --no-rebuild --list --suite co
 tsan_tests=()
 for t in test-snabb-follow test-follow test-perf-follow test-live-capture test-spans \
          test-span-cache test-span-replay test-index-cache-writer test-stream; do
-  [[ " ${tsan_have[*]} " == *" $t "* ]] && tsan_tests+=("$t")
+  if [[ " ${tsan_have[*]} " == *" $t "* ]]; then tsan_tests+=("$t"); fi
 done
 meson compile -C "$tsandir" "${tsan_tests[@]/#/core-}"
 tsan_env="halt_on_error=1:second_deadlock_stack=1:print_suppressions=0"
