@@ -29,7 +29,10 @@ work (GTask        *task,
   seen->lowered = cpel_background_is_lowered ();
   seen->main_thread = g_thread_self () == main_thread;
   if (g_cancellable_is_cancelled (cancellable))
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+    {
+      g_free (seen);
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+    }
   else
     g_task_return_pointer (task, seen, g_free);
 }
