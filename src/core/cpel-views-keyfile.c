@@ -138,11 +138,13 @@ bad_value (GError    **error,
   g_set_error (error, CPEL_ERROR, CPEL_ERROR_INVALID, _("[%s] %s: %s"), group, key, what);
 }
 
-/* GKeyFile unescapes \s \n \t \r and \\ in a string value.  GLib 2.74
- * sets its error twice on a value holding an unknown escape and a trailing
- * backslash (a GLib warning), so the raw value is checked here first. */
+/* GKeyFile unescapes \s \n \t \r and \\ in a string value (and \; in a
+ * list).  GLib 2.74 sets its error twice on a value holding an unknown
+ * escape and a trailing backslash (a GLib warning), so the raw value is
+ * checked here first. */
 static gboolean
 check_escapes (const char  *raw,
+               gboolean     list,
                const char  *group,
                const char  *key,
                GError     **error)
@@ -157,7 +159,7 @@ check_escapes (const char  *raw,
           bad_value (error, group, key, _("the value ends with an escape character"));
           return FALSE;
         }
-      if (strchr ("sntr\\", *p) == NULL)
+      if (strchr (list ? "sntr\\;" : "sntr\\", *p) == NULL)
         {
           bad_value (error, group, key, _("the value holds an unknown escape sequence"));
           return FALSE;
@@ -176,7 +178,7 @@ get_string (GKeyFile   *kf,
 {
   g_autofree char *raw = g_key_file_get_value (kf, group, key, error);
 
-  if (raw == NULL || !check_escapes (raw, group, key, error))
+  if (raw == NULL || !check_escapes (raw, FALSE, group, key, error))
     return NULL;
   return g_key_file_get_string (kf, group, key, error);
 }
@@ -378,10 +380,15 @@ read_labels (GKeyFile   *kf,
              GError    **error)
 {
   g_auto(GStrv) list = NULL;
+  g_autofree char *raw = NULL;
   gsize n = 0;
 
   if (!g_key_file_has_key (kf, LABELS_GROUP, "Formats", NULL))
     return TRUE;
+  /* its escapes checked first, as get_string () does */
+  raw = g_key_file_get_value (kf, LABELS_GROUP, "Formats", error);
+  if (raw == NULL || !check_escapes (raw, TRUE, LABELS_GROUP, "Formats", error))
+    return FALSE;
   list = g_key_file_get_string_list (kf, LABELS_GROUP, "Formats", &n, error);
   if (list == NULL)
     return FALSE;
