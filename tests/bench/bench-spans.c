@@ -149,6 +149,20 @@ typedef struct
   gint                    done;
 } SummaryJob;
 
+/* A count's end, told to the drawing loop waiting for it (or for its next
+ * frame's time). */
+static GMutex done_lock;
+static GCond  done_cond;
+
+static void
+count_done (SummaryJob *job)
+{
+  g_mutex_lock (&done_lock);
+  g_atomic_int_set (&job->done, 1);
+  g_cond_broadcast (&done_cond);
+  g_mutex_unlock (&done_lock);
+}
+
 static gpointer
 summary_thread (gpointer data)
 {
@@ -161,7 +175,7 @@ summary_thread (gpointer data)
   g_assert_no_error (error);
   job->s = (g_get_monotonic_time () - t0) / 1e6;
   cpel_span_summary_free (sum);
-  g_atomic_int_set (&job->done, 1);
+  count_done (job);
   return NULL;
 }
 
@@ -176,7 +190,7 @@ stats_thread (gpointer data)
   g_assert_no_error (error);
   job->s = (g_get_monotonic_time () - t0) / 1e6;
   cpel_stats_free (stats);
-  g_atomic_int_set (&job->done, 1);
+  count_done (job);
   return NULL;
 }
 
@@ -244,9 +258,13 @@ frames_while_counting (CpelFile               *file,
       d = (g_get_monotonic_time () - t0) / 1e3;
       g_array_append_val (ms, d);
       cairo_destroy (cr);
-      /* a frame each 1/60 s, as a display asks for them while the user pans */
-      if (g_get_monotonic_time () < next)
-        g_usleep ((gulong) (next - g_get_monotonic_time ()));
+      /* a frame each 1/60 s, as a display asks for them while the user pans:
+       * until then, wait for the counts' end */
+      g_mutex_lock (&done_lock);
+      while ((!g_atomic_int_get (&a.done) || !g_atomic_int_get (&b.done))
+             && g_cond_wait_until (&done_cond, &done_lock, next))
+        ;
+      g_mutex_unlock (&done_lock);
     }
   *page_s = (g_get_monotonic_time () - start) / 1e6;
   *spans_s = a.s;
