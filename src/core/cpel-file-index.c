@@ -39,6 +39,8 @@
 #define REPORT_EVERY (1u << 22)
 #define DROP_EVERY  (1u << 16)   /* deferred pass A: give back what was read (1.3 MB) */
 #define MIN_EVENTS_PER_THREAD 500000
+/* Records up to this size stay mapped from pass A to pass B (below). */
+#define PASS_A_KEEP_MAX (64u << 20)
 
 #define record_ticks cpel_file_record_ticks
 
@@ -814,6 +816,14 @@ fill (CpelFile        *self,
           sort[s] = TRUE;
       }
 
+  {
+    gboolean in_order = TRUE;
+
+    for (guint s = 0; s < self->n_tracks && in_order; s++)
+      in_order = !sort[s];
+    g_atomic_int_set (&self->tracks_in_file_order, in_order ? 1 : 2);
+  }
+
   /* Pass C: balance tracks across chunks by event count. */
   {
     guint64 per = self->n_events / n + 1, acc = 0;
@@ -881,13 +891,16 @@ cpel_file_build_index (CpelFile          *self,
   gint64 min_ns = G_MAXINT64, max_ns = 0;
   guint n;
 
-  /* Pass A gives back the records' pages it read, unless the records and
-   * the index together take less than the share of memory an index may have
-   * (a quarter of it): then pass B finds them mapped (10^8 x 10^4: 1.25 s
-   * instead of 1.39 s to build; peak 32 instead of 12.5 B/event, the
-   * records' pages clean, given back by pass B).  A deferred build (the
-   * streaming CLI) always gives them back. */
-  drop = defer || 32 * self->n_events >= cpel_index_store_file_min ();
+  /* Pass A gives back the records' pages it read (pass B maps them again
+   * from the page cache) unless they are few: kept, the whole file mapped
+   * adds its 20 B/event to the index's 12 at the peak, which a user sees in
+   * their system monitor (10^8 x 10^4, same run: peak at the first frame
+   * 20.9-22.8 B/event instead of 33.2, the load 1.63-1.72 s against
+   * 1.78-1.94 s; 10^7 x 10^4: 27.7 against 43.6 B/event, load 187-190 ms
+   * against 171-201 ms — libraries count more there).  A deferred build
+   * (the streaming CLI) always gives them back. */
+  drop = defer || CPEL_EVENT_RECORD_SIZE * self->n_events >= PASS_A_KEEP_MAX
+         || 32 * self->n_events >= cpel_index_store_file_min ();
   n = choose_chunks (self, n_threads);
   self->n_threads = n_threads;
   divs = divs_new (self);

@@ -107,6 +107,9 @@ struct _CpelFile
   guint             n_deferred_chunks;
   guint64          *deferred_next;  /* per chunk, per slot: first write position */
   gboolean          time_ordered;   /* every event section is in time order */
+  gint              tracks_in_file_order; /* atomic: 0 not known yet, 1 every track's
+                                           * events in time order in file order (its
+                                           * recs[] ascending), 2 not (cpel-file.c) */
   gboolean          nearly_ordered; /* checked: each section within its window */
 
   gint64            base_ns;
@@ -167,6 +170,12 @@ struct _CpelFile
   gpointer          render_cache;   /* cpel_file_ensure_render_cache () */
   GDestroyNotify    render_cache_destroy;
 };
+
+/* Whether every track's events are in time order in file order, so that
+ * the index gives each track's events in file order (its recs[] ascending):
+ * known from the index build, else found once with a pass over recs[]
+ * (an index read from a cache).  FALSE without an index. */
+gboolean cpel_file_tracks_in_file_order (CpelFile *self);
 
 /* Free the derived data above (their makers' files). */
 void cpel_lod_free         (struct _CpelLod *lod);

@@ -325,6 +325,31 @@ cpel_file_ensure_index (CpelFile      *self,
 }
 
 gboolean
+cpel_file_tracks_in_file_order (CpelFile *self)
+{
+  gint known = g_atomic_int_get (&self->tracks_in_file_order);
+
+  if (self->times == NULL || self->recs == NULL)
+    return FALSE;
+  if (known == 0)
+    {
+      gboolean in_order = TRUE;
+
+      /* racing callers find the same answer */
+      for (guint s = 0; s < self->n_tracks && in_order; s++)
+        {
+          const guint32 *r = self->recs + self->tracks[s].first;
+
+          for (guint64 i = 1; i < self->tracks[s].count && in_order; i++)
+            in_order = r[i - 1] < r[i];
+        }
+      known = in_order ? 1 : 2;
+      g_atomic_int_set (&self->tracks_in_file_order, known);
+    }
+  return known == 1;
+}
+
+gboolean
 cpel_file_is_time_ordered (CpelFile *self)
 {
   g_return_val_if_fail (CPEL_IS_FILE (self), FALSE);

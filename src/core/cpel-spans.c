@@ -765,14 +765,21 @@ drive_stream (Engine                 *e,
   return ok;
 }
 
-/* A file of one event section in time order: its records in file order
- * (sequential reads), each track's index and times followed with a cursor
- * (for such a section, file order within a track is the index's order). */
+/* A file whose tracks each hold their events in time order in file order
+ * (cpel_file_tracks_in_file_order: as in a capture in time order, or one
+ * merged from per-CPU buffers) is read in file order (sequential reads,
+ * the pages given back behind the reader), each track's index and times
+ * followed with a cursor: its n-th record in file order is its n-th in the
+ * index.  A file of one section in time order starts and stops at the
+ * range; any other is read whole, each track's records before the range
+ * counted and skipped. */
 static gboolean
 can_read_sequentially (CpelFile *file)
 {
-  return file->n_evsecs == 1 && file->evsecs[0].sorted && file->times != NULL;
+  return cpel_file_tracks_in_file_order (file);
 }
+
+#define SEQUENTIAL_DROP_EVERY (1u << 16)   /* records: 1.3 MB */
 
 static gboolean
 drive_sequential (Engine       *e,
@@ -784,66 +791,84 @@ drive_sequential (Engine       *e,
                   GError      **error)
 {
   CpelFile *file = e->file;
-  const CpelEventSection *sec = &file->evsecs[0];
   g_autofree TrackState *states = g_new0 (TrackState, MAX (file->n_tracks, 1));
   g_autofree guint64 *next = g_new0 (guint64, MAX (file->n_tracks, 1));
+  g_autofree guint64 *from = g_new0 (guint64, MAX (file->n_tracks, 1));
   g_autofree guint64 *stop = g_new0 (guint64, MAX (file->n_tracks, 1));
   g_autofree guint8 *chosen = g_new0 (guint8, MAX (file->n_tracks, 1));
-  guint64 a = cpel_file_section_lower_bound (file, 0, t0);
-  guint64 b = t1 > t0 ? cpel_file_section_lower_bound (file, 0, t1) : a;
+  const gboolean bounded = file->n_evsecs == 1 && file->evsecs[0].sorted;
   guint32 cached_code = 0, cached_type = CPEL_U32MAP_NONE;
   guint32 cached_id = 0, cached_slot = CPEL_U32MAP_NONE;
   gboolean ok = TRUE;
 
   for (guint k = 0; k < n; k++)
     {
-      chosen[slots[k]] = 1;
-      next[slots[k]] = cpel_file_track_lower_bound (file, slots[k], t0);
-      stop[slots[k]] = t1 > t0 ? cpel_file_track_lower_bound (file, slots[k], t1)
-                               : next[slots[k]];
-    }
-  for (guint64 i = a; i < b; i++)
-    {
-      const guint8 *rec = sec->records + i * CPEL_EVENT_RECORD_SIZE;
-      guint32 id = cpel_file_read32 (file, rec + 8);
-      guint32 code = cpel_file_read32 (file, rec + 12);
-      guint32 slot;
-      guint64 idx;
-      CpelEvent ev;
+      guint slot = slots[k];
 
-      if (G_UNLIKELY ((i & CANCEL_CHECK_MASK) == CANCEL_CHECK_MASK)
-          && g_cancellable_set_error_if_cancelled (cancellable, error))
+      chosen[slot] = 1;
+      from[slot] = cpel_file_track_lower_bound (file, slot, t0);
+      stop[slot] = t1 > t0 ? cpel_file_track_lower_bound (file, slot, t1) : from[slot];
+      next[slot] = bounded ? from[slot] : 0;
+    }
+  for (guint s = 0; s < file->n_evsecs && ok; s++)
+    {
+      const CpelEventSection *sec = &file->evsecs[s];
+      guint64 a = bounded ? cpel_file_section_lower_bound (file, s, t0) : 0;
+      guint64 b = !bounded ? sec->count : t1 > t0 ? cpel_file_section_lower_bound (file, s, t1) : a;
+      guint64 dropped = a;
+
+      for (guint64 i = a; i < b; i++)
         {
-          ok = FALSE;
-          break;
+          const guint8 *rec = sec->records + i * CPEL_EVENT_RECORD_SIZE;
+          guint32 id = cpel_file_read32 (file, rec + 8);
+          guint32 code = cpel_file_read32 (file, rec + 12);
+          guint32 slot;
+          guint64 idx;
+          CpelEvent ev;
+
+          if (G_UNLIKELY ((i & CANCEL_CHECK_MASK) == CANCEL_CHECK_MASK))
+            {
+              if (g_cancellable_set_error_if_cancelled (cancellable, error))
+                {
+                  ok = FALSE;
+                  break;
+                }
+              G_STATIC_ASSERT (SEQUENTIAL_DROP_EVERY == CANCEL_CHECK_MASK + 1);
+              cpel_file_drop_pages (file, sec->records + dropped * CPEL_EVENT_RECORD_SIZE, rec);
+              dropped = i;
+            }
+          if (id != cached_id || cached_slot == CPEL_U32MAP_NONE)
+            {
+              cached_id = id;
+              cached_slot = cpel_u32map_get (file->track_map, id);
+            }
+          slot = cached_slot;
+          if (G_UNLIKELY (slot >= file->n_tracks) || !chosen[slot] || next[slot] >= stop[slot])
+            continue;
+          idx = next[slot]++;
+          if (idx < from[slot])
+            continue;
+          if (code != cached_code || cached_type == CPEL_U32MAP_NONE)
+            {
+              cached_code = code;
+              cached_type = cpel_u32map_get (file->type_map, code);
+            }
+          if (cached_type >= file->n_types || e->hits[cached_type] == NULL)
+            continue;
+          ev.time_ns = file->times[file->tracks[slot].first + idx];
+          ev.file_index = sec->first_index + i;
+          ev.track_id = id;
+          ev.code = code;
+          ev.datum = cpel_file_read32 (file, rec + 16);
+          ev.track_slot = slot;
+          ev.type = cached_type;
+          ev.section = s;
+          if (states[slot].open == NULL)
+            track_state_init (&states[slot]);
+          engine_event (e, &states[slot], slot, idx, &ev);
         }
-      if (id != cached_id || cached_slot == CPEL_U32MAP_NONE)
-        {
-          cached_id = id;
-          cached_slot = cpel_u32map_get (file->track_map, id);
-        }
-      slot = cached_slot;
-      if (G_UNLIKELY (slot >= file->n_tracks) || !chosen[slot] || next[slot] >= stop[slot])
-        continue;
-      idx = next[slot]++;
-      if (code != cached_code || cached_type == CPEL_U32MAP_NONE)
-        {
-          cached_code = code;
-          cached_type = cpel_u32map_get (file->type_map, code);
-        }
-      if (cached_type >= file->n_types || e->hits[cached_type] == NULL)
-        continue;
-      ev.time_ns = file->times[file->tracks[slot].first + idx];
-      ev.file_index = sec->first_index + i;
-      ev.track_id = id;
-      ev.code = code;
-      ev.datum = cpel_file_read32 (file, rec + 16);
-      ev.track_slot = slot;
-      ev.type = cached_type;
-      ev.section = 0;
-      if (states[slot].open == NULL)
-        track_state_init (&states[slot]);
-      engine_event (e, &states[slot], slot, idx, &ev);
+      cpel_file_drop_pages (file, sec->records + dropped * CPEL_EVENT_RECORD_SIZE,
+                            sec->records + b * CPEL_EVENT_RECORD_SIZE);
     }
   for (guint k = 0; k < n; k++)
     {
@@ -960,7 +985,7 @@ drive (CpelFile               *file,
           shares[t].n_slots = k - first;
           shares[t].t0 = t0;
           shares[t].t1 = t1;
-          /* a section in time order: each thread reads it all in file
+          /* tracks in file order: each thread reads the file in file
            * order (the index's scattered reads cost more than the records
            * of the other threads' tracks skipped) */
           shares[t].sequential = can_read_sequentially (file);
