@@ -15,6 +15,7 @@
 #include "cpel-event-types-window.h"
 #include "cpel-file-info-window.h"
 #include "cpel-import.h"
+#include "cpel-keycaps.h"
 #include "cpel-print.h"
 #include "cpel-stats-window.h"
 #include "cpel-spans-window.h"
@@ -478,12 +479,39 @@ action_compare (GtkWidget  *widget,
     _cpel_window_toggle_paired (self);
 }
 
+/* The Keyboard Shortcuts window, built the first time it is asked for (a
+ * gtk/help-overlay.ui resource would have GtkApplication build it for
+ * every window before its first frame: 15-20 ms of the start-up). */
+static void
+action_show_help_overlay (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  GtkApplicationWindow *window = GTK_APPLICATION_WINDOW (widget);
+  GtkShortcutsWindow *help = gtk_application_window_get_help_overlay (window);
+
+  if (help == NULL)
+    {
+      g_autoptr(GtkBuilder) builder =
+        gtk_builder_new_from_resource ("/io/github/cpelview/CpelView/cpel-shortcuts.ui");
+
+      help = GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay"));
+      /* Key caps as GTK's accelerator labels say them ("Page Up", a bare "w"). */
+      cpel_keycaps_fix (GTK_WIDGET (help));
+      gtk_application_window_set_help_overlay (window, help);
+    }
+  gtk_window_present (GTK_WINDOW (help));
+}
+
 /* ------------------------------------------------------------------------ */
 
 void
 _cpel_window_class_actions_init (CpelWindowClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  gtk_widget_class_install_action (widget_class, "win.show-help-overlay", NULL,
+                                   action_show_help_overlay);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, action_open);
   gtk_widget_class_install_action (widget_class, "win.open-folder", NULL, action_open_folder);
@@ -662,6 +690,10 @@ _cpel_window_action_enabled (CpelWindow *self,
     return has_file && cpel_file_get_clock_origin (self->file, NULL) != CPEL_CLOCK_NONE;
   if (g_str_equal (name, "win.no-chase"))
     return cpel_session_get_chasing (self->session);
+  /* following a source (cpel-window-follow.c) */
+  if (g_str_equal (name, "win.follow") || g_str_equal (name, "win.follow-pause")
+      || g_str_equal (name, "win.save-capture"))
+    return self->follow.capture != NULL;
   return TRUE;
 }
 

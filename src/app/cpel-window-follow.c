@@ -275,14 +275,12 @@ on_pause_toggled (GtkToggleButton *button,
     cpel_live_capture_set_paused (self->follow.capture, gtk_toggle_button_get_active (button));
 }
 
+/* Which actions are enabled is said in one place
+ * (_cpel_window_action_enabled). */
 static void
 update_actions (CpelWindow *self)
 {
-  gboolean live = self->follow.capture != NULL;
-
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.follow", live);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.follow-pause", live);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-capture", live);
+  _cpel_window_update_actions (self);
 }
 
 gboolean

@@ -130,11 +130,17 @@ test_follow_ring (void)
   window = cpel_window_new (app);
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 600);
   gtk_window_present (GTK_WINDOW (window));
+  /* nothing followed yet: no Save Capture As…, no Follow (the menu hides
+   * the first while it is disabled) */
+  g_assert_false (cpel_window_get_action_enabled (window, "save-capture"));
+  g_assert_false (cpel_window_get_action_enabled (window, "follow"));
+  g_assert_false (cpel_window_get_action_enabled (window, "follow-pause"));
   g_assert_true (cpel_window_follow (window, path, 0, &error));
   g_assert_no_error (error);
   g_assert_true (cpel_window_is_live (window));
   g_assert_true (cpel_window_get_following (window));
   g_assert_true (cpel_window_get_action_enabled (window, "save-capture"));
+  g_assert_true (cpel_window_get_action_enabled (window, "follow-pause"));
 
   thread = g_thread_new ("ring-writer", write_thread, &w);
   app_test_wait_until (shown_events (window) == w.n, 60);
