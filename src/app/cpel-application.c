@@ -300,8 +300,9 @@ cpel_application_activate (GApplication *application)
                                  ? g_file_new_for_commandline_arg (self->benchmark_compare) : NULL;
 
       window = GTK_WINDOW (cpel_window_new (self));
-      gtk_window_present (window);
+      /* opened before it is shown, as open_files () does */
       cpel_benchmark_start (CPEL_WINDOW (window), file, compare, self->start_us);
+      gtk_window_present (window);
       g_clear_pointer (&self->benchmark_path, g_free);
       g_clear_pointer (&self->benchmark_compare, g_free);
       return;

@@ -121,6 +121,7 @@ struct _CpelWindow
   GtkToggleButton      *search_button;
   GtkToggleButton      *details_button;
   GtkMenuButton        *menu_button;
+  GMenuModel           *primary_menu;   /* menu_button's, given when it first opens */
   GMenu                *recent_submenu;
   GMenu                *open_section;
   CpelSearchBar        *search_bar;

@@ -268,12 +268,7 @@ cpel_window_new (CpelApplication *application)
 {
   CpelWindow *self = g_object_new (CPEL_TYPE_WINDOW, "application", application, NULL);
   GSettings *settings = _cpel_window_get_settings (self);
-  GtkShortcutsWindow *help = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (self));
   gboolean show_details;
-
-  /* Key caps as GTK's accelerator labels say them ("Page Up", a bare "w"). */
-  if (help != NULL)
-    cpel_keycaps_fix (GTK_WIDGET (help));
 
   /* Restore what the settings remember (nothing without a schema). */
   gtk_window_set_default_size (GTK_WINDOW (self),
@@ -920,6 +915,7 @@ cpel_window_class_init (CpelWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, search_button);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, details_button);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, menu_button);
+  gtk_widget_class_bind_template_child (widget_class, CpelWindow, primary_menu);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, open_section);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, recent_submenu);
   gtk_widget_class_bind_template_child (widget_class, CpelWindow, search_bar);
@@ -953,14 +949,24 @@ cpel_window_class_init (CpelWindowClass *klass)
 }
 
 static void
+create_primary_menu (GtkMenuButton *button,
+                     gpointer       data)
+{
+  CpelWindow *self = data;
+
+  gtk_menu_button_set_menu_model (button, self->primary_menu);
+}
+
+static void
 cpel_window_init (CpelWindow *self)
 {
-  GtkIconTheme *theme;
-
   gtk_widget_init_template (GTK_WIDGET (self));
   /* A build without a folder format (CTF) offers no "Open Folder…" */
   if (!_cpel_window_can_open_folders ())
     g_menu_remove (self->open_section, 1);
+  /* The main menu's popover is made when it first opens: its items' widgets
+   * are not worth building before the first frame. */
+  gtk_menu_button_set_create_popup_func (self->menu_button, create_primary_menu, self, NULL);
   /* The view state the timeline and the tool windows share. */
   self->session = cpel_session_new ();
   cpel_timeline_set_session (self->timeline, self->session);
@@ -1016,10 +1022,9 @@ cpel_window_init (CpelWindow *self)
 
   _cpel_window_dnd_init (self);
 
-  /* The app's own symbolic icon when installed. */
-  theme = gtk_icon_theme_get_for_display (gtk_widget_get_display (GTK_WIDGET (self)));
-  if (gtk_icon_theme_has_icon (theme, BASE_ID "-symbolic"))
-    adw_status_page_set_icon_name (self->empty_page, BASE_ID "-symbolic");
+  /* The app's own symbolic icon: in the resources (GtkApplication adds their
+   * icons/ to the icon theme), so not looked up before the first frame. */
+  adw_status_page_set_icon_name (self->empty_page, BASE_ID "-symbolic");
   /* A development build says so (the header bar's stripes). */
   if (g_str_equal (PROFILE, "development"))
     gtk_widget_add_css_class (GTK_WIDGET (self), "devel");

@@ -53,7 +53,7 @@ test_shortcuts_window (void)
       app_test_skip_no_display ();
       return;
     }
-  builder = gtk_builder_new_from_resource ("/io/github/cpelview/CpelView/gtk/help-overlay.ui");
+  builder = gtk_builder_new_from_resource ("/io/github/cpelview/CpelView/cpel-shortcuts.ui");
   objects = gtk_builder_get_objects (builder);
   for (GSList *l = objects; l != NULL; l = l->next)
     if (GTK_IS_SHORTCUTS_SHORTCUT (l->data))
@@ -97,12 +97,18 @@ collect_keycap_texts (GtkWidget *w, GString *out)
 static void
 test_shortcuts_keycaps (Fixture *f, gconstpointer data)
 {
-  GtkShortcutsWindow *help = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f->window));
+  GtkShortcutsWindow *help;
   AdwStyleManager *style = adw_style_manager_get_default ();
   AdwColorScheme before = adw_style_manager_get_color_scheme (style);
   g_autoptr(GString) caps = g_string_new (NULL);
 
+  /* built when first asked for, not with the window (its start-up) */
+  g_assert_null (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f->window)));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-help-overlay", NULL);
+  help = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f->window));
   g_assert_nonnull (help);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (help)));
+  gtk_widget_set_visible (GTK_WIDGET (help), FALSE);
   collect_keycap_texts (GTK_WIDGET (help), caps);
   g_test_message ("%s", caps->str);
   g_assert_nonnull (strstr (caps->str, "[Page Up][Page Down]"));
