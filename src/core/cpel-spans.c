@@ -780,6 +780,48 @@ can_read_sequentially (CpelFile *file)
 }
 
 #define SEQUENTIAL_DROP_EVERY (1u << 16)   /* records: 1.3 MB */
+#define PARALLEL_MAX_THREADS 8
+
+/* The readers of one file in file order (a thread per share of the tracks,
+ * each reading every record): the pages are given back behind the last of
+ * them (given back behind each, the others would map them again). */
+typedef struct
+{
+  guint   n;
+  guint64 at[PARALLEL_MAX_THREADS]; /* atomic: each reader's file index */
+  guint64 dropped;                  /* atomic: records given back below it */
+} Readers;
+
+/* Reader `r` is at file index `at` (G_MAXUINT64: done): gives back the
+ * records every reader has passed. */
+static void
+readers_at (Readers  *readers,
+            CpelFile *file,
+            guint     r,
+            guint64   at)
+{
+  guint64 low = G_MAXUINT64, from;
+
+  __atomic_store_n (&readers->at[r], at, __ATOMIC_RELEASE);
+  for (guint k = 0; k < readers->n; k++)
+    low = MIN (low, __atomic_load_n (&readers->at[k], __ATOMIC_ACQUIRE));
+  low = MIN (low, file->n_events);
+  from = __atomic_load_n (&readers->dropped, __ATOMIC_ACQUIRE);
+  /* one reader gives back each stretch */
+  if (low <= from
+      || !__atomic_compare_exchange_n (&readers->dropped, &from, low, FALSE,
+                                       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    return;
+  for (guint s = 0; s < file->n_evsecs; s++)
+    {
+      const CpelEventSection *sec = &file->evsecs[s];
+      guint64 a = MAX (from, sec->first_index), b = MIN (low, sec->first_index + sec->count);
+
+      if (a < b)
+        cpel_file_drop_pages (file, sec->records + (a - sec->first_index) * CPEL_EVENT_RECORD_SIZE,
+                              sec->records + (b - sec->first_index) * CPEL_EVENT_RECORD_SIZE);
+    }
+}
 
 static gboolean
 drive_sequential (Engine       *e,
@@ -787,6 +829,8 @@ drive_sequential (Engine       *e,
                   guint         n,
                   gint64        t0,
                   gint64        t1,
+                  Readers      *readers,
+                  guint         reader,
                   GCancellable *cancellable,
                   GError      **error)
 {
@@ -815,7 +859,6 @@ drive_sequential (Engine       *e,
       const CpelEventSection *sec = &file->evsecs[s];
       guint64 a = bounded ? cpel_file_section_lower_bound (file, s, t0) : 0;
       guint64 b = !bounded ? sec->count : t1 > t0 ? cpel_file_section_lower_bound (file, s, t1) : a;
-      guint64 dropped = a;
 
       for (guint64 i = a; i < b; i++)
         {
@@ -834,8 +877,7 @@ drive_sequential (Engine       *e,
                   break;
                 }
               G_STATIC_ASSERT (SEQUENTIAL_DROP_EVERY == CANCEL_CHECK_MASK + 1);
-              cpel_file_drop_pages (file, sec->records + dropped * CPEL_EVENT_RECORD_SIZE, rec);
-              dropped = i;
+              readers_at (readers, file, reader, sec->first_index + i);
             }
           if (id != cached_id || cached_slot == CPEL_U32MAP_NONE)
             {
@@ -867,9 +909,8 @@ drive_sequential (Engine       *e,
             track_state_init (&states[slot]);
           engine_event (e, &states[slot], slot, idx, &ev);
         }
-      cpel_file_drop_pages (file, sec->records + dropped * CPEL_EVENT_RECORD_SIZE,
-                            sec->records + b * CPEL_EVENT_RECORD_SIZE);
     }
+  readers_at (readers, file, reader, G_MAXUINT64);
   for (guint k = 0; k < n; k++)
     {
       TrackState *ts = &states[slots[k]];
@@ -891,6 +932,8 @@ typedef struct
   guint         n_slots;
   gint64        t0, t1;
   gboolean      sequential; /* the whole section in file order, its tracks' events only */
+  Readers      *readers;    /* sequential: every share's place in the file */
+  guint         reader;
   GCancellable *cancellable;
   GError       *error;
   gboolean      ok;
@@ -902,8 +945,8 @@ share_run (gpointer data)
   Share *sh = data;
 
   if (sh->sequential)
-    sh->ok = drive_sequential (&sh->e, sh->slots, sh->n_slots, sh->t0, sh->t1, sh->cancellable,
-                               &sh->error);
+    sh->ok = drive_sequential (&sh->e, sh->slots, sh->n_slots, sh->t0, sh->t1, sh->readers,
+                               sh->reader, sh->cancellable, &sh->error);
   else
     sh->ok = drive_indexed (&sh->e, sh->slots, sh->n_slots, sh->t0, sh->t1, sh->cancellable,
                             &sh->error);
@@ -911,7 +954,6 @@ share_run (gpointer data)
 }
 
 #define PARALLEL_MIN_EVENTS (1u << 18)
-#define PARALLEL_MAX_THREADS 8
 
 /* `parallel`: the sink may be called from several threads for different
  * tracks (each track is read by one thread). */
@@ -956,14 +998,17 @@ drive (CpelFile               *file,
   n_threads = MIN (MIN (g_get_num_processors (), PARALLEL_MAX_THREADS), n);
   if (!parallel || n_threads < 2 || file->n_events < PARALLEL_MIN_EVENTS)
     {
+      Readers readers = { 1, { 0 }, 0 };
+
       if (can_read_sequentially (file))
-        ok = drive_sequential (&e, slots, n, t0, t1, cancellable, error);
+        ok = drive_sequential (&e, slots, n, t0, t1, &readers, 0, cancellable, error);
       else
         ok = drive_indexed (&e, slots, n, t0, t1, cancellable, error);
     }
   else
     {
       Share shares[PARALLEL_MAX_THREADS];
+      Readers readers = { n_threads, { 0 }, 0 };
       GThread *threads[PARALLEL_MAX_THREADS] = { NULL };
       guint64 total = 0, acc = 0;
       guint first = 0, k = 0;
@@ -989,6 +1034,8 @@ drive (CpelFile               *file,
            * order (the index's scattered reads cost more than the records
            * of the other threads' tracks skipped) */
           shares[t].sequential = can_read_sequentially (file);
+          shares[t].readers = &readers;
+          shares[t].reader = t;
           shares[t].cancellable = cancellable;
           shares[t].error = NULL;
           shares[t].ok = TRUE;

@@ -19,9 +19,12 @@
 # open: the index built in memory, the cache written after the first
 # frame).  The viewer's `load_ms` is the file read, its index and the
 # overview, from the open to the loaded file (before the first frame).
-# Best of the rounds each; the ratio is load / bare pass.  Skips (exit 77)
-# without xvfb-run or python3, or when the disk or memory is short.  Exit
-# status 1 when a target is missed: both loads <= 4 x the bare pass.
+# Best of the rounds each; the ratio is load / bare pass; and the viewer's
+# peak resident set at its first frame in bytes per event (the worst of
+# every run: the index's 12 and what stays mapped of the capture's 20).
+# Skips (exit 77) without xvfb-run or python3, or when the disk or memory
+# is short.  Exit status 1 when a target is missed: both loads <= 4 x the
+# bare pass, the peak <= 24 B/event.
 set -euo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/bench-util.sh"
@@ -46,19 +49,22 @@ if [ ! -f "$file" ]; then
 fi
 cat "$file" > /dev/null
 
-load_ms () {   # prints load_ms of `cpelview ARGS`
+load_ms () {   # prints "load_ms peak" of `cpelview ARGS` (peak: B/event at the first frame)
   local json=$outdir/first-open.json
   bench_cpelview "$json" "$@"
-  python3 -c 'import json, sys; print("%.0f" % json.load(open(sys.argv[1]))["load_ms"])' "$json"
+  python3 -c 'import json, sys; j = json.load(open(sys.argv[1]))
+print("%.0f %.1f" % (j["load_ms"], j["peak_rss_first_frame_kb"] * 1024 / int(sys.argv[2])))' "$json" "$events"
 }
 best () { printf '%s\n' "$@" | sort -n | head -1; }
 
-scans=() nocache=() usual=()
+scans=() nocache=() usual=() peaks=()
 for _ in $(seq "$rounds"); do
   scans+=("$("$bench_scan" "$file" 3 | awk -F= '$1 == "scan_best_s" { printf "%.0f", $2 * 1000 }')")
-  nocache+=("$(load_ms --no-cache --benchmark "$file")")
+  read -r ms peak < <(load_ms --no-cache --benchmark "$file") && [ -n "$peak" ] || exit 1
+  nocache+=("$ms") peaks+=("$peak")
   rm -rf "$xdg"
-  usual+=("$(XDG_CACHE_HOME=$xdg load_ms --benchmark "$file")")
+  read -r ms peak < <(XDG_CACHE_HOME=$xdg load_ms --benchmark "$file") && [ -n "$peak" ] || exit 1
+  usual+=("$ms") peaks+=("$peak")
 done
 rm -rf "$xdg"
 
@@ -68,7 +74,9 @@ usual_ms=$(best "${usual[@]}")
 status=0
 nocache_v=$(bench_verdict "$(bench_ratio "$nocache_ms" "$scan_ms")" 4)
 usual_v=$(bench_verdict "$(bench_ratio "$usual_ms" "$scan_ms")" 4)
-case "$nocache_v $usual_v" in *MISSED*) status=1;; esac
+peak_max=$(printf '%s\n' "${peaks[@]}" | sort -n | tail -1)
+peak_v=$(bench_verdict "$peak_max" 24)
+case "$nocache_v $usual_v $peak_v" in *MISSED*) status=1;; esac
 
 echo
 echo "First open: $events events × $tracks tracks ($(du -m "$file" | cut -f1) MB), $(nproc) CPUs, load $(bench_load)," \
@@ -79,4 +87,6 @@ printf '  %-44s %7s   runs: %s   %s × bare (≤ 4: %s)\n' "cpelview --no-cache:
   "$(bench_ratio "$nocache_ms" "$scan_ms")" "$nocache_v"
 printf '  %-44s %7s   runs: %s   %s × bare (≤ 4: %s)\n' "cpelview, empty cache (the usual first open)" "$usual_ms" \
   "${usual[*]}" "$(bench_ratio "$usual_ms" "$scan_ms")" "$usual_v"
+printf '  %-44s %7s   runs: %s   (≤ 24: %s)\n' "peak RSS at the first frame, B/event (worst)" "$peak_max" \
+  "${peaks[*]}" "$peak_v"
 exit $status
