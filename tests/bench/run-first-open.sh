@@ -53,7 +53,8 @@ load_ms () {   # prints "load_ms peak" of `cpelview ARGS` (peak: B/event at the 
   local json=$outdir/first-open.json
   bench_cpelview "$json" "$@"
   python3 -c 'import json, sys; j = json.load(open(sys.argv[1]))
-print("%.0f %.1f" % (j["load_ms"], j["peak_rss_first_frame_kb"] * 1024 / int(sys.argv[2])))' "$json" "$events"
+kb = j["peak_rss_first_frame_kb"]
+print("%.0f %.1f" % (j["load_ms"], kb * 1024 / int(sys.argv[2])))' "$json" "$events"
 }
 best () { printf '%s\n' "$@" | sort -n | head -1; }
 
@@ -87,6 +88,6 @@ printf '  %-44s %7s   runs: %s   %s × bare (≤ 4: %s)\n' "cpelview --no-cache:
   "$(bench_ratio "$nocache_ms" "$scan_ms")" "$nocache_v"
 printf '  %-44s %7s   runs: %s   %s × bare (≤ 4: %s)\n' "cpelview, empty cache (the usual first open)" "$usual_ms" \
   "${usual[*]}" "$(bench_ratio "$usual_ms" "$scan_ms")" "$usual_v"
-printf '  %-44s %7s   runs: %s   (≤ 24: %s)\n' "peak RSS at the first frame, B/event (worst)" "$peak_max" \
-  "${peaks[*]}" "$peak_v"
+printf '  %-44s %7s   runs: %s   (≤ 24: %s)\n' "peak RSS at the first frame, B/event (worst)" \
+  "$peak_max" "${peaks[*]}" "$peak_v"
 exit $status

@@ -39,8 +39,8 @@ fi
 first_frame () {   # prints start_to_first_frame_ms of PROGRAM ARGS
   local json=$outdir/startup.json
   bench_cpelview_of "$json" "$@"
-  python3 -c 'import json, sys; print("%.1f" % json.load(open(sys.argv[1]))["start_to_first_frame_ms"])' \
-    "$json"
+  python3 -c 'import json, sys
+print("%.1f" % json.load(open(sys.argv[1]))["start_to_first_frame_ms"])' "$json"
 }
 bench_cpelview_of () {
   local json=$1
@@ -50,7 +50,9 @@ bench_cpelview_of () {
     exit 1
   fi
 }
-median () { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+median () {
+  printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
 
 first_frame "$bare" > /dev/null
 first_frame "$cpelview" --benchmark "$file" > /dev/null
@@ -75,7 +77,7 @@ printf '  %-36s %7s   runs: %s\n' "cpelview --benchmark, first frame" "$view_ms"
 printf '  %-36s %7s   (≤ 1.1: %s)\n' "ratio" "$ratio" "$verdict"
 if [ -n "$before" ]; then
   before_ms=$(median "${befores[@]}")
-  printf '  %-36s %7s   runs: %s   ratio %s\n' "before (CPELVIEW_BEFORE)" "$before_ms" "${befores[*]}" \
-    "$(bench_ratio "$before_ms" "$bare_ms")"
+  printf '  %-36s %7s   runs: %s   ratio %s\n' "before (CPELVIEW_BEFORE)" "$before_ms" \
+    "${befores[*]}" "$(bench_ratio "$before_ms" "$bare_ms")"
 fi
 [ "$verdict" = ok ]
