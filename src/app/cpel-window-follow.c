@@ -510,7 +510,7 @@ _cpel_window_follow_init (CpelWindow *self)
   gtk_box_insert_child_after (GTK_BOX (status_bar), f->label, GTK_WIDGET (self->modes_label));
 
   g_signal_connect_swapped (self->session, "notify::range", G_CALLBACK (on_range_changed), self);
-  update_actions (self);
+  /* which actions are enabled: the window's init ends saying it */
 }
 
 void

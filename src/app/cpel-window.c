@@ -954,7 +954,9 @@ create_primary_menu (GtkMenuButton *button,
 {
   CpelWindow *self = data;
 
-  gtk_menu_button_set_menu_model (button, self->primary_menu);
+  /* asked again each time it opens: made once */
+  if (gtk_menu_button_get_popover (button) == NULL)
+    gtk_menu_button_set_menu_model (button, self->primary_menu);
 }
 
 static void

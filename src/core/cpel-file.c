@@ -345,6 +345,10 @@ cpel_file_tracks_in_file_order (CpelFile *self)
         }
       known = in_order ? 1 : 2;
       g_atomic_int_set (&self->tracks_in_file_order, known);
+      /* an index read from its cache file: its pages are the file's, read
+       * once here (4 B/event), not kept */
+      if (self->cache_mapped != NULL)
+        cpel_mapping_drop_pages (self->recs, self->recs + self->n_events);
     }
   return known == 1;
 }

@@ -773,10 +773,81 @@ drive_stream (Engine                 *e,
  * index.  A file of one section in time order starts and stops at the
  * range; any other is read whole, each track's records before the range
  * counted and skipped. */
-static gboolean
-can_read_sequentially (CpelFile *file)
+/* Where the chosen tracks' events in [t0, t1) are: file indices [*lo,
+ * *hi) (their tracks in file order: each track's first and last of them);
+ * returns how many they are. */
+static guint64
+sequential_extent (CpelFile    *file,
+                   const guint *slots,
+                   guint        n,
+                   gint64       t0,
+                   gint64       t1,
+                   guint64     *lo,
+                   guint64     *hi)
 {
-  return cpel_file_tracks_in_file_order (file);
+  guint64 wanted = 0;
+
+  *lo = G_MAXUINT64;
+  *hi = 0;
+  for (guint k = 0; k < n; k++)
+    {
+      const CpelTrack *track = &file->tracks[slots[k]];
+      guint64 a = cpel_file_track_lower_bound (file, slots[k], t0);
+      guint64 b = t1 > t0 ? cpel_file_track_lower_bound (file, slots[k], t1) : a;
+
+      if (b > a)
+        {
+          *lo = MIN (*lo, file->recs[track->first + a]);
+          *hi = MAX (*hi, (guint64) file->recs[track->first + b - 1] + 1);
+          wanted += b - a;
+        }
+    }
+  *hi = MIN (*hi, file->n_events);
+  if (*lo >= *hi)
+    *lo = *hi = 0;
+  return wanted;
+}
+
+/* In file order when the tracks allow it and the records read would not
+ * be many more than the events asked for (a short range or a few tracks
+ * of a big capture: through the index). */
+#define SEQUENTIAL_MAX_SPREAD 4
+
+static gboolean
+can_read_sequentially (CpelFile    *file,
+                       const guint *slots,
+                       guint        n,
+                       gint64       t0,
+                       gint64       t1)
+{
+  guint64 lo, hi, wanted;
+
+  if (!cpel_file_tracks_in_file_order (file))
+    return FALSE;
+  wanted = sequential_extent (file, slots, n, t0, t1, &lo, &hi);
+  return wanted > 0 && (hi - lo) / SEQUENTIAL_MAX_SPREAD <= wanted;
+}
+
+/* The first of a track's events (in file order) at or after file index
+ * `at`. */
+static guint64
+track_lower_bound_rec (CpelFile *file,
+                       guint     slot,
+                       guint64   at)
+{
+  const guint32 *r = file->recs + file->tracks[slot].first;
+  guint64 a = 0, b = file->tracks[slot].count;
+
+  while (a < b)
+    {
+      guint64 m = a + (b - a) / 2;
+
+      if (r[m] < at)
+        a = m + 1;
+      else
+        b = m;
+    }
+  return a;
 }
 
 #define SEQUENTIAL_DROP_EVERY (1u << 16)   /* records: 1.3 MB */
@@ -802,16 +873,19 @@ readers_at (Readers  *readers,
 {
   guint64 low = G_MAXUINT64, from;
 
-  __atomic_store_n (&readers->at[r], at, __ATOMIC_RELEASE);
+  /* sequentially consistent: of two readers finishing at once, one sees
+   * that the other is done too */
+  __atomic_store_n (&readers->at[r], at, __ATOMIC_SEQ_CST);
   for (guint k = 0; k < readers->n; k++)
-    low = MIN (low, __atomic_load_n (&readers->at[k], __ATOMIC_ACQUIRE));
+    low = MIN (low, __atomic_load_n (&readers->at[k], __ATOMIC_SEQ_CST));
   low = MIN (low, file->n_events);
-  from = __atomic_load_n (&readers->dropped, __ATOMIC_ACQUIRE);
-  /* one reader gives back each stretch */
-  if (low <= from
-      || !__atomic_compare_exchange_n (&readers->dropped, &from, low, FALSE,
-                                       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-    return;
+  from = __atomic_load_n (&readers->dropped, __ATOMIC_SEQ_CST);
+  /* one reader gives back each stretch (a failed exchange reloads `from`) */
+  do
+    if (low <= from)
+      return;
+  while (!__atomic_compare_exchange_n (&readers->dropped, &from, low, FALSE,
+                                       __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
   for (guint s = 0; s < file->n_evsecs; s++)
     {
       const CpelEventSection *sec = &file->evsecs[s];
@@ -840,11 +914,15 @@ drive_sequential (Engine       *e,
   g_autofree guint64 *from = g_new0 (guint64, MAX (file->n_tracks, 1));
   g_autofree guint64 *stop = g_new0 (guint64, MAX (file->n_tracks, 1));
   g_autofree guint8 *chosen = g_new0 (guint8, MAX (file->n_tracks, 1));
-  const gboolean bounded = file->n_evsecs == 1 && file->evsecs[0].sorted;
   guint32 cached_code = 0, cached_type = CPEL_U32MAP_NONE;
   guint32 cached_id = 0, cached_slot = CPEL_U32MAP_NONE;
+  guint64 lo, hi, seen = 0;
   gboolean ok = TRUE;
 
+  /* the records from the first event asked for to the last, each track's
+   * cursor at its first record there (its n-th record in file order is its
+   * n-th in the index) */
+  sequential_extent (file, slots, n, t0, t1, &lo, &hi);
   for (guint k = 0; k < n; k++)
     {
       guint slot = slots[k];
@@ -852,14 +930,17 @@ drive_sequential (Engine       *e,
       chosen[slot] = 1;
       from[slot] = cpel_file_track_lower_bound (file, slot, t0);
       stop[slot] = t1 > t0 ? cpel_file_track_lower_bound (file, slot, t1) : from[slot];
-      next[slot] = bounded ? from[slot] : 0;
+      next[slot] = MIN (track_lower_bound_rec (file, slot, lo), from[slot]);
     }
   for (guint s = 0; s < file->n_evsecs && ok; s++)
     {
       const CpelEventSection *sec = &file->evsecs[s];
-      guint64 a = bounded ? cpel_file_section_lower_bound (file, s, t0) : 0;
-      guint64 b = !bounded ? sec->count : t1 > t0 ? cpel_file_section_lower_bound (file, s, t1) : a;
+      guint64 a = MAX (lo, sec->first_index), b = MIN (hi, sec->first_index + sec->count);
 
+      if (a >= b)
+        continue;
+      a -= sec->first_index;
+      b -= sec->first_index;
       for (guint64 i = a; i < b; i++)
         {
           const guint8 *rec = sec->records + i * CPEL_EVENT_RECORD_SIZE;
@@ -869,7 +950,7 @@ drive_sequential (Engine       *e,
           guint64 idx;
           CpelEvent ev;
 
-          if (G_UNLIKELY ((i & CANCEL_CHECK_MASK) == CANCEL_CHECK_MASK))
+          if (G_UNLIKELY ((++seen & CANCEL_CHECK_MASK) == 0))
             {
               if (g_cancellable_set_error_if_cancelled (cancellable, error))
                 {
@@ -1000,7 +1081,7 @@ drive (CpelFile               *file,
     {
       Readers readers = { 1, { 0 }, 0 };
 
-      if (can_read_sequentially (file))
+      if (can_read_sequentially (file, slots, n, t0, t1))
         ok = drive_sequential (&e, slots, n, t0, t1, &readers, 0, cancellable, error);
       else
         ok = drive_indexed (&e, slots, n, t0, t1, cancellable, error);
@@ -1012,6 +1093,7 @@ drive (CpelFile               *file,
       GThread *threads[PARALLEL_MAX_THREADS] = { NULL };
       guint64 total = 0, acc = 0;
       guint first = 0, k = 0;
+      gboolean sequential = can_read_sequentially (file, slots, n, t0, t1);
 
       /* contiguous shares of about equal numbers of events */
       for (guint i = 0; i < n; i++)
@@ -1033,7 +1115,7 @@ drive (CpelFile               *file,
           /* tracks in file order: each thread reads the file in file
            * order (the index's scattered reads cost more than the records
            * of the other threads' tracks skipped) */
-          shares[t].sequential = can_read_sequentially (file);
+          shares[t].sequential = sequential;
           shares[t].readers = &readers;
           shares[t].reader = t;
           shares[t].cancellable = cancellable;

@@ -22,9 +22,23 @@ typedef struct
   const char *text;    /* the datum (%s), or NULL */
 } Ev;
 
+/* The events in `parts` event sections, one after the other. */
+static GBytes *
+make_bytes_split (const Ev *evs,
+                  guint     n,
+                  guint     parts);
+
 static GBytes *
 make_bytes (const Ev *evs,
             guint     n)
+{
+  return make_bytes_split (evs, n, 1);
+}
+
+static GBytes *
+make_bytes_split (const Ev *evs,
+                  guint     n,
+                  guint     parts)
 {
   g_autoptr(CpelWriter) w = cpel_writer_new (NULL, FALSE, 0, NULL);
   g_autoptr(GHashTable) codes = g_hash_table_new (g_str_hash, g_str_equal);
@@ -56,11 +70,16 @@ make_bytes (const Ev *evs,
       }
   for (guint i = 0; i < n; i++)
     datums[i] = cpel_writer_add_string (w, t, evs[i].text ? evs[i].text : "");
-  cpel_writer_begin_events (w, t, 1000000000, n);
-  for (guint i = 0; i < n; i++)
-    cpel_writer_add_event (w, evs[i].t, evs[i].track,
-                           GPOINTER_TO_UINT (g_hash_table_lookup (codes, evs[i].event)),
-                           datums[i]);
+  for (guint p = 0; p < parts; p++)
+    {
+      guint a = (guint) ((guint64) n * p / parts), b = (guint) ((guint64) n * (p + 1) / parts);
+
+      cpel_writer_begin_events (w, t, 1000000000, b - a);
+      for (guint i = a; i < b; i++)
+        cpel_writer_add_event (w, evs[i].t, evs[i].track,
+                               GPOINTER_TO_UINT (g_hash_table_lookup (codes, evs[i].event)),
+                               datums[i]);
+    }
   g_assert_true (cpel_writer_finish (w, &error));
   g_assert_no_error (error);
   return cpel_writer_steal_bytes (w);
@@ -1042,6 +1061,8 @@ test_parallel (void)
   g_autoptr(CpelFile) fa = NULL;
   g_autoptr(CpelFile) fb = NULL;
   g_autoptr(CpelFile) fc = NULL;
+  g_autoptr(CpelFile) fd = NULL;
+  g_autoptr(GBytes) split = NULL;
   g_autoptr(CpelSpanRules) rules = rules_of ("span k begin event=b end event=e key id\n"
                                              "span t-* begin \"text~^call (\\w+)\" end "
                                              "\"text~^ret (\\w+)\"\n"
@@ -1049,6 +1070,8 @@ test_parallel (void)
   g_autoptr(CpelSpans) sa = NULL;
   g_autoptr(CpelSpans) sb = NULL;
   g_autoptr(CpelSpans) sc = NULL;
+  g_autoptr(CpelSpans) sd = NULL;
+  g_autofree char *td = NULL;
   g_autofree char *ta = NULL;
   g_autofree char *tb = NULL;
   g_autofree char *tc = NULL;
@@ -1112,27 +1135,55 @@ test_parallel (void)
   g_assert_no_error (error);
   tc = all_spans (fc, sc);
   g_assert_cmpstr (ta, ==, tc);
-  for (guint k = 0; k < 2; k++)
+  /* and split in three event sections (read on from one to the next) */
+  split = make_bytes_split (evs, n, 3);
+  fd = cpel_test_file_for_bytes (split, NULL);
+  g_assert_cmpuint (fd->n_evsecs, ==, 3);
+  g_assert_true (cpel_file_tracks_in_file_order (fd));
+  sd = cpel_spans_derive (fd, rules, NULL, NULL, &error);
+  g_assert_no_error (error);
+  td = all_spans (fd, sd);
+  g_assert_cmpstr (ta, ==, td);
+  for (guint k = 0; k < 3; k++)
     {
       static const guint some[] = { 2, 5, 7, 30 };
+      guint most[37];
       CpelSpansOptions opt = { 0 };
       g_autoptr(CpelSpans) ra = NULL;
       g_autoptr(CpelSpans) rc = NULL;
+      g_autoptr(CpelSpans) rd = NULL;
+      g_autoptr(CpelSpans) rb = NULL;
       g_autofree char *tra = NULL;
+      g_autofree char *trb = NULL;
       g_autofree char *trc = NULL;
+      g_autofree char *trd = NULL;
 
+      g_assert_cmpuint (cpel_file_get_n_tracks (fa), ==, G_N_ELEMENTS (most) + 2);
+      for (guint i = 0; i < G_N_ELEMENTS (most); i++)
+        most[i] = i + 1;
       opt.t0 = cpel_file_get_duration (fa) / 3;
       opt.t1 = 2 * cpel_file_get_duration (fa) / 3;
-      opt.slots = k ? some : NULL;
-      opt.n_slots = k ? G_N_ELEMENTS (some) : 0;
+      /* k = 2: all tracks but one (read in file order from the range's
+       * first event, across sections) */
+      opt.slots = k == 1 ? some : k == 2 ? most : NULL;
+      opt.n_slots = k == 1 ? G_N_ELEMENTS (some) : k == 2 ? G_N_ELEMENTS (most) : 0;
       ra = cpel_spans_derive (fa, rules, &opt, NULL, &error);
       g_assert_no_error (error);
       rc = cpel_spans_derive (fc, rules, &opt, NULL, &error);
       g_assert_no_error (error);
+      rd = cpel_spans_derive (fd, rules, &opt, NULL, &error);
+      g_assert_no_error (error);
+      /* the reference: read through the index (its tracks out of file order) */
+      rb = cpel_spans_derive (fb, rules, &opt, NULL, &error);
+      g_assert_no_error (error);
       tra = all_spans (fa, ra);
+      trb = all_spans (fb, rb);
       trc = all_spans (fc, rc);
+      trd = all_spans (fd, rd);
+      g_assert_cmpstr (tra, ==, trb);
       g_assert_cmpstr (tra, ==, trc);
-      g_assert_cmpuint (cpel_spans_get_n_spans (rc), >, 1000 / (k ? 10 : 1));
+      g_assert_cmpstr (tra, ==, trd);
+      g_assert_cmpuint (cpel_spans_get_n_spans (rc), >, 1000 / (k == 1 ? 10 : 1));
     }
 }
 
