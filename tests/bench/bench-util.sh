@@ -116,14 +116,29 @@ bench_xvfb () {
     NO_AT_BRIDGE=1 xvfb-run -a -s "-screen 0 1280x800x24" "$@"
 }
 
+# bench_xvfb_json JSON CMD...: CMD under bench_xvfb, its output in JSON and
+# its stderr in JSON.err; exit 1 with the last lines of it when it fails.
+bench_xvfb_json () {
+  local json=$1
+  shift
+  if ! bench_xvfb "$@" > "$json" 2> "$json.err"; then
+    echo "$(basename "$1") ${*:2} failed: $(tail -3 "$json.err" | tr '\n' ' ')" >&2
+    exit 1
+  fi
+}
+
 # bench_cpelview JSON ARG...: `CPELVIEW ARG...` (the script's `cpelview`)
-# under bench_xvfb, its output in JSON and its stderr in JSON.err; exit 1
-# with the last lines of it when it fails.
+# through bench_xvfb_json.
 bench_cpelview () {
   local json=$1
   shift
-  if ! bench_xvfb "$cpelview" "$@" > "$json" 2> "$json.err"; then
-    echo "cpelview $* failed: $(tail -3 "$json.err" | tr '\n' ' ')" >&2
-    exit 1
-  fi
+  bench_xvfb_json "$json" "$cpelview" "$@"
+}
+
+# bench_median VALUE...: the median (of an even count, the mean of the two
+# middle values), "n/a" for none.
+bench_median () {
+  printf '%s\n' "$@" | sed '/^$/d' | sort -n \
+    | awk '{ v[NR] = $1 } END { if (NR == 0) print "n/a"; else if (NR % 2) print v[(NR + 1) / 2];
+                                 else printf "%.1f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }

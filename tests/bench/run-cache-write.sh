@@ -106,9 +106,8 @@ rm -rf "$xdg"
 
 # median KEY NAME: the median of KEY over the rounds of NAME
 median () {
-  sed -n "s/.*\\b$1=\\([0-9.]*\\).*/\\1/p" "$outdir/cache-write-$2.txt" | sort -n \
-    | awk '{ v[NR] = $1 } END { if (NR == 0) print "n/a"; else if (NR % 2) print v[(NR + 1) / 2];
-                                 else printf "%.1f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+  # shellcheck disable=SC2046 # one value a line, no spaces
+  bench_median $(sed -n "s/.*\\b$1=\\([0-9.]*\\).*/\\1/p" "$outdir/cache-write-$2.txt")
 }
 
 status=0

@@ -38,20 +38,9 @@ fi
 
 first_frame () {   # prints start_to_first_frame_ms of PROGRAM ARGS
   local json=$outdir/startup.json
-  bench_cpelview_of "$json" "$@"
+  bench_xvfb_json "$json" "$@"
   python3 -c 'import json, sys
 print("%.1f" % json.load(open(sys.argv[1]))["start_to_first_frame_ms"])' "$json"
-}
-bench_cpelview_of () {
-  local json=$1
-  shift
-  if ! bench_xvfb "$@" > "$json" 2> "$json.err"; then
-    echo "$* failed: $(tail -3 "$json.err" | tr '\n' ' ')" >&2
-    exit 1
-  fi
-}
-median () {
-  printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
 first_frame "$bare" > /dev/null
@@ -64,8 +53,8 @@ for _ in $(seq "$runs"); do
     befores+=("$(first_frame "$before" --benchmark "$file")")
   fi
 done
-bare_ms=$(median "${bares[@]}")
-view_ms=$(median "${views[@]}")
+bare_ms=$(bench_median "${bares[@]}")
+view_ms=$(bench_median "${views[@]}")
 ratio=$(bench_ratio "$view_ms" "$bare_ms")
 verdict=$(bench_verdict "$ratio" 1.1)
 
@@ -76,7 +65,7 @@ printf '  %-36s %7s   runs: %s\n' "bare libadwaita window" "$bare_ms" "${bares[*
 printf '  %-36s %7s   runs: %s\n' "cpelview --benchmark, first frame" "$view_ms" "${views[*]}"
 printf '  %-36s %7s   (≤ 1.1: %s)\n' "ratio" "$ratio" "$verdict"
 if [ -n "$before" ]; then
-  before_ms=$(median "${befores[@]}")
+  before_ms=$(bench_median "${befores[@]}")
   printf '  %-36s %7s   runs: %s   ratio %s\n' "before (CPELVIEW_BEFORE)" "$before_ms" \
     "${befores[*]}" "$(bench_ratio "$before_ms" "$bare_ms")"
 fi
